@@ -1,0 +1,52 @@
+// The contract every input-format adapter meets: one parsed line (or one text line) in, canonical records out.
+import type { CanonicalRecord } from '../schema/record.js';
+
+/** What a source cannot show; the report prints it and findings that need it are not raised from it. */
+export interface SourceLimits {
+  /** The source records HTTP status codes (false: HTTP_ERROR and NO_RESPONSE are not observable). */
+  http: boolean;
+  /** The source records message bodies (results, errors). */
+  bodies: boolean;
+  /** The source records an MCP session id. */
+  session: boolean;
+  /** The source keeps JSON-RPC ids with their JSON type (false: ids were stringified; joins on them are weak). */
+  typedIds: boolean;
+  /** Plain-language caveats: "drops responses slower than 5 s", "deduplicates repeats within 2 s", ... */
+  notes: string[];
+}
+
+export interface AdapterContext {
+  /** Display name of the input ("<stdin>" for standard input). */
+  file: string;
+  /** 1-based line number of the record in that input. */
+  line: number;
+  /** IANA zone or offset such as "+02:00" used for timestamps that carry no zone (default UTC). */
+  timezone?: string | undefined;
+}
+
+/** Records the line maps to, or why it cannot be used ([] means: recognized, carries nothing to analyze). */
+export type AdapterResult = CanonicalRecord[] | { error: string };
+
+/** A format whose lines are JSON values. */
+export interface JsonFormat {
+  kind: 'json';
+  /** Name used by --input-format and shown in the report. */
+  name: string;
+  /** Cheap structural test on one parsed line; must not throw. */
+  detect(value: Record<string, unknown>): boolean;
+  toRecords(value: Record<string, unknown>, ctx: AdapterContext): AdapterResult;
+  limits: SourceLimits;
+}
+
+/** A format whose lines are text with embedded JSON (tried before JSON.parse). */
+export interface TextFormat {
+  kind: 'text';
+  name: string;
+  detectText(line: string): boolean;
+  textToRecords(line: string, ctx: AdapterContext): AdapterResult;
+  limits: SourceLimits;
+}
+
+export type InputFormat = JsonFormat | TextFormat;
+
+export const FULL_VIEW: SourceLimits = { http: true, bodies: true, session: true, typedIds: true, notes: [] };

@@ -1,0 +1,199 @@
+// The mcp-triage canonical record, version 1: the one zod schema every input format is mapped to.
+import { z } from 'zod';
+
+/** A JSON-RPC id as sent: a string or a number (type kept: 1 and "1" are different requests). */
+export const JsonRpcIdSchema = z.union([z.string(), z.number()]);
+
+/** Which process wrote the record: the MCP client, the MCP server, or a hop between them. */
+export const SideSchema = z.enum(['client', 'server', 'gateway']);
+
+/** HTTP headers as a flat object; names are compared case-insensitively. */
+export const HeadersSchema = z.record(z.string(), z.string());
+
+/** A point in time: ISO 8601 text, or epoch seconds, milliseconds or nanoseconds (number or digit string). */
+export const TimestampSchema = z.union([z.string(), z.number()]);
+
+/** How the response body (or the connection) ended. */
+export const StreamEndSchema = z.enum(['complete', 'aborted', 'timeout', 'error']);
+
+/** Who sent a second POST of the same call, as the application knows it. */
+export const RetryOriginSchema = z.enum(['none', 'sdk', 'app', 'user', 'gateway', 'unknown']);
+
+/** One server-sent event, as parsed from a text/event-stream body. */
+export const SseEventSchema = z.object({
+  ts: TimestampSchema.optional(),
+  id: z.string().optional(),
+  event: z.string().optional(),
+  data: z.string(),
+  retry: z.number().optional(),
+});
+
+/** Optional notes the application adds about the call this exchange belongs to. */
+export const NoteSchema = z.object({
+  retryOrigin: RetryOriginSchema.optional(),
+  attempt: z.number().int().positive().optional(),
+  call: z.string().optional(),
+});
+
+const common = {
+  v: z.literal(1),
+  /** When the record's event happened. */
+  ts: TimestampSchema.optional(),
+  /** Who wrote the record; --client/--server on the command line set it for a whole file. */
+  side: SideSchema.optional(),
+  /** MCP session id (Mcp-Session-Id). Taken from the headers when absent. */
+  session: z.string().nullable().optional(),
+  /** Another connection key when there is no session (a socket, a process, a client instance). */
+  conn: z.string().optional(),
+  /** The client's identity, e.g. "my-agent@1.4.0"; links retries across sessions. */
+  client: z.string().optional(),
+};
+
+const requestFields = {
+  /** HTTP method: POST, GET or DELETE. */
+  method: z.string(),
+  url: z.string().optional(),
+  requestHeaders: HeadersSchema.optional(),
+  /** The JSON-RPC message (or batch) the request carried, parsed. */
+  send: z.unknown().optional(),
+  /** The request body as raw text, when it was not kept parsed. */
+  sendText: z.string().optional(),
+  note: NoteSchema.optional(),
+};
+
+const responseBodyFields = {
+  /** The response body, parsed (an application/json body). */
+  recv: z.unknown().optional(),
+  /** The response body as raw text: JSON text, or a whole text/event-stream body. */
+  recvText: z.string().optional(),
+  /** The response body as SSE events. */
+  events: z.array(SseEventSchema).optional(),
+};
+
+/** One whole HTTP exchange: request, response and how it ended (what a HAR entry holds). */
+export const ExchangeRecordSchema = z.object({
+  ...common,
+  kind: z.literal('exchange'),
+  /** Exchange id, unique within the file (optional for whole exchanges). */
+  xid: z.string().optional(),
+  ...requestFields,
+  /** HTTP status; null when no HTTP response exists (connection error, timeout, capture cut). */
+  status: z.number().int().nullable(),
+  responseHeaders: HeadersSchema.optional(),
+  ...responseBodyFields,
+  end: StreamEndSchema.optional(),
+  /** Text of a connection or stream error. */
+  error: z.string().optional(),
+  durationMs: z.number().optional(),
+});
+
+/** The request half of an exchange written as it happened (streaming captures). */
+export const RequestRecordSchema = z.object({
+  ...common,
+  kind: z.literal('request'),
+  xid: z.string(),
+  ...requestFields,
+});
+
+/** The response head of an exchange (status and headers), possibly with a whole body. */
+export const ResponseRecordSchema = z.object({
+  ...common,
+  kind: z.literal('response'),
+  xid: z.string(),
+  status: z.number().int(),
+  responseHeaders: HeadersSchema.optional(),
+  ...responseBodyFields,
+});
+
+/** One SSE event of an exchange's response, written as it arrived. */
+export const EventRecordSchema = z.object({
+  ...common,
+  kind: z.literal('event'),
+  xid: z.string(),
+  id: z.string().optional(),
+  event: z.string().optional(),
+  data: z.string(),
+  retry: z.number().optional(),
+});
+
+/** How an exchange ended; a body that was not streamed may be carried here whole. */
+export const EndRecordSchema = z.object({
+  ...common,
+  kind: z.literal('end'),
+  xid: z.string(),
+  end: StreamEndSchema,
+  error: z.string().optional(),
+  durationMs: z.number().optional(),
+  recvText: z.string().optional(),
+});
+
+/** One JSON-RPC message with a direction, for logs that have no HTTP layer (stdio, sniffers). */
+export const MessageRecordSchema = z.object({
+  ...common,
+  kind: z.literal('message'),
+  /** c2s: client to server; s2c: server to client. */
+  direction: z.enum(['c2s', 's2c']),
+  message: z.unknown(),
+  /** HTTP status of the exchange that carried the message, where the source recorded it. */
+  status: z.number().int().optional(),
+});
+
+/** A client's own account of one call (the source article's per-call diagnostic line). */
+export const ClaimSchema = z.object({
+  client: z.string().optional(),
+  protocolVersion: z.string().optional(),
+  scenario: z.string().optional(),
+  method: z.string().optional(),
+  tool: z.string().optional(),
+  session: z.string().nullable().optional(),
+  postCount: z.number().int().nonnegative().optional(),
+  httpStatuses: z.array(z.number().int()).optional(),
+  jsonrpc: z
+    .object({
+      id: JsonRpcIdSchema.nullable().optional(),
+      errorCode: z.number().int().nullable().optional(),
+    })
+    .optional(),
+  resultType: z.string().nullable().optional(),
+  outcome: z.string().optional(),
+  retryOrigin: RetryOriginSchema.optional(),
+});
+
+export const ClaimRecordSchema = z.object({
+  ...common,
+  kind: z.literal('claim'),
+  claim: ClaimSchema,
+});
+
+export const CanonicalRecordSchema = z.discriminatedUnion('kind', [
+  ExchangeRecordSchema,
+  RequestRecordSchema,
+  ResponseRecordSchema,
+  EventRecordSchema,
+  EndRecordSchema,
+  MessageRecordSchema,
+  ClaimRecordSchema,
+]);
+
+export type CanonicalRecord = z.infer<typeof CanonicalRecordSchema>;
+export type ExchangeRecord = z.infer<typeof ExchangeRecordSchema>;
+export type RequestRecord = z.infer<typeof RequestRecordSchema>;
+export type ResponseRecord = z.infer<typeof ResponseRecordSchema>;
+export type EventRecord = z.infer<typeof EventRecordSchema>;
+export type EndRecord = z.infer<typeof EndRecordSchema>;
+export type MessageRecord = z.infer<typeof MessageRecordSchema>;
+export type ClaimRecord = z.infer<typeof ClaimRecordSchema>;
+export type Claim = z.infer<typeof ClaimSchema>;
+export type SseEvent = z.infer<typeof SseEventSchema>;
+export type Side = z.infer<typeof SideSchema>;
+export type RetryOrigin = z.infer<typeof RetryOriginSchema>;
+export type StreamEnd = z.infer<typeof StreamEndSchema>;
+export type Headers = z.infer<typeof HeadersSchema>;
+export type JsonRpcId = z.infer<typeof JsonRpcIdSchema>;
+
+export const RECORD_KINDS = ['exchange', 'request', 'response', 'event', 'end', 'message', 'claim'] as const;
+
+/** The canonical schema as JSON Schema (what `mcp-triage schema` prints). */
+export function canonicalJsonSchema(): unknown {
+  return z.toJSONSchema(CanonicalRecordSchema, { unrepresentable: 'any' });
+}
