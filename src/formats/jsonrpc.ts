@@ -1,0 +1,64 @@
+// Adapter for plain JSON-RPC messages with a direction (stdio and other logs without an HTTP layer).
+import type { CanonicalRecord } from '../schema/record.js';
+import type { AdapterResult, JsonFormat } from './adapter.js';
+
+const C2S = new Set(['c2s', 'client-to-server', 'client_to_server', 'client->server', 'to-server', 'outgoing', 'out', 'send', 'sent']);
+const S2C = new Set(['s2c', 'server-to-client', 'server_to_client', 'server->client', 'to-client', 'incoming', 'in', 'recv', 'received']);
+
+/** Methods only a server sends; a bare message without a direction is assumed client-to-server otherwise. */
+const SERVER_METHODS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list', 'notifications/message',
+  'notifications/resources/updated', 'notifications/resources/list_changed', 'notifications/tools/list_changed',
+  'notifications/prompts/list_changed', 'notifications/elicitation/complete']);
+
+function direction(v: Record<string, unknown>): 'c2s' | 's2c' | undefined {
+  const d = v.direction ?? v.dir;
+  if (typeof d === 'string') {
+    const key = d.toLowerCase();
+    if (C2S.has(key)) return 'c2s';
+    if (S2C.has(key)) return 's2c';
+  }
+  if (v.from === 'client') return 'c2s';
+  if (v.from === 'server') return 's2c';
+  return undefined;
+}
+
+function isJsonRpc(m: unknown): boolean {
+  if (Array.isArray(m)) return m.length > 0 && m.every(isJsonRpc);
+  return typeof m === 'object' && m !== null && ('jsonrpc' in m || 'method' in m || 'result' in m || 'error' in m);
+}
+
+export const jsonRpcFormat: JsonFormat = {
+  kind: 'json',
+  name: 'jsonrpc',
+  detect: (v) => v.kind === undefined && (isJsonRpc(v.message) || (typeof v.jsonrpc === 'string' && ('method' in v || 'result' in v || 'error' in v))),
+  toRecords(value): AdapterResult {
+    const wrapped = 'message' in value && isJsonRpc(value.message);
+    const message = wrapped ? value.message : stripEnvelope(value);
+    let dir = direction(value);
+    if (!dir) {
+      const m = message as Record<string, unknown>;
+      if (typeof m.method === 'string') dir = SERVER_METHODS.has(m.method) ? 's2c' : 'c2s';
+      else dir = 's2c';
+    }
+    const when = value.ts ?? value.timestamp ?? value.time;
+    const session = value.session ?? value.sessionId ?? value.session_id;
+    const record: CanonicalRecord = {
+      v: 1,
+      kind: 'message',
+      direction: dir,
+      message,
+      ...(typeof when === 'string' || typeof when === 'number' ? { ts: when } : {}),
+      ...(typeof session === 'string' ? { session } : {}),
+      ...(typeof value.side === 'string' && (value.side === 'client' || value.side === 'server') ? { side: value.side } : {}),
+      ...(typeof value.status === 'number' && Number.isInteger(value.status) ? { status: value.status } : {}),
+    };
+    return [record];
+  },
+  limits: { http: false, bodies: true, session: false, typedIds: true, notes: ['no HTTP layer: HTTP status and connection failures are not observable'] },
+};
+
+/** A JSON-RPC message written inline with log fields: drop the log fields. */
+function stripEnvelope(v: Record<string, unknown>): Record<string, unknown> {
+  const { direction: _d, dir: _r, from: _f, ts: _t, timestamp: _s, time: _m, session: _e, sessionId: _i, session_id: _j, side: _x, status: _y, ...msg } = v;
+  return msg;
+}
