@@ -1,0 +1,167 @@
+// Server-side recorder for Node http handlers and Express-style middleware: what the server received and sent.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Side } from '../schema/record.js';
+import { ExchangeRecorder, type RecorderContext } from './exchange.js';
+import { fromNodeHeaders, type FlatHeaders } from './headers.js';
+import { openRecordSink, type RecordOutput } from './sink.js';
+
+export interface ServerRecorderOptions {
+  /** A file path (records are appended) or a writable stream. */
+  out: RecordOutput;
+  /** Written on every record (default "server"). */
+  side?: Side;
+  /** Replace secrets before writing (default true). */
+  redact?: boolean;
+  /** A connection key written on every record. */
+  conn?: string;
+  /** An identity written on every record. */
+  client?: string;
+}
+
+type NodeHandler<Req extends IncomingMessage, Res extends ServerResponse> = (req: Req, res: Res, ...rest: never[]) => unknown;
+
+/** Records one exchange without changing what the handler reads or what the client receives. */
+export type ExchangeTap = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A tap bound to one output; use it directly, or through the two wrappers below. */
+export function createServerRecorder(options: ServerRecorderOptions): { tap: ExchangeTap; close(): Promise<void> } {
+  const sink = openRecordSink(options.out);
+  const ctx: RecorderContext = {
+    sink,
+    side: options.side ?? 'server',
+    client: options.client,
+    conn: options.conn,
+    redact: options.redact ?? true,
+  };
+  return { tap: (req, res) => tapExchange(req, res, ctx), close: () => sink.close() };
+}
+
+/**
+ * Wrap a Node http request handler: `http.createServer(recordingHandler(handler, { out: 'server.ndjson' }))`.
+ * The handler gets the same req and res; records are written as the body is read and the response is written.
+ */
+export function recordingHandler<Req extends IncomingMessage, Res extends ServerResponse>(
+  handler: NodeHandler<Req, Res>,
+  options: ServerRecorderOptions,
+): (req: Req, res: Res) => unknown {
+  const { tap } = createServerRecorder(options);
+  return (req, res) => {
+    tap(req, res);
+    return handler(req, res);
+  };
+}
+
+/** Express-style middleware: `app.use(recordingMiddleware({ out: 'server.ndjson' }))`; mount it before body parsers. */
+export function recordingMiddleware(options: ServerRecorderOptions): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void {
+  const { tap } = createServerRecorder(options);
+  return (req, res, next) => {
+    tap(req, res);
+    next();
+  };
+}
+
+/** Observe the request body through emitted 'data' events and the response through writeHead/write/end. */
+function tapExchange(req: IncomingMessage, res: ServerResponse, ctx: RecorderContext): void {
+  let rec: ExchangeRecorder;
+  try {
+    rec = new ExchangeRecorder(ctx);
+  } catch {
+    return;
+  }
+  const chunks: Buffer[] = [];
+  const url = requestUrl(req);
+  const writeRequest = (): void =>
+    safely(() => {
+      if (rec.hasRequest) return;
+      // A body parser mounted before us consumed the stream; its parsed value is what the handler sees.
+      const preParsed = chunks.length === 0 ? (req as { body?: unknown }).body : undefined;
+      rec.request({
+        method: req.method ?? 'GET',
+        url,
+        headers: fromNodeHeaders(req.headers),
+        bodyText: chunks.length > 0 ? Buffer.concat(chunks).toString('utf8') : undefined,
+        bodyValue: preParsed,
+      });
+    });
+  if (req.readableEnded) writeRequest();
+
+  const emit = req.emit;
+  req.emit = function (this: IncomingMessage, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'data') {
+      safely(() => {
+        const chunk = args[0];
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), (req.readableEncoding ?? 'utf8') as BufferEncoding));
+      });
+    } else if (event === 'end') {
+      writeRequest();
+    }
+    return emit.call(this, event, ...args);
+  } as typeof req.emit;
+
+  const noteHead = (status: number, extra?: FlatHeaders): void =>
+    safely(() => {
+      if (rec.hasResponse) return;
+      writeRequest();
+      rec.response(status, { ...fromNodeHeaders(res.getHeaders()), ...extra });
+    });
+
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    const result = (writeHead as (...a: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
+    const headersArg = typeof rest[0] === 'string' ? rest[1] : rest[0];
+    noteHead(statusCode, fromNodeHeaders(headersArg));
+    return result;
+  } as typeof res.writeHead;
+
+  const record = (chunk: unknown, encoding: unknown): void =>
+    safely(() => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      noteHead(res.statusCode);
+      if (typeof chunk === 'string') rec.body(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      else if (chunk instanceof Uint8Array) rec.body(chunk);
+    });
+
+  const write = res.write;
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    const result = (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    record(chunk, rest[0]);
+    return result;
+  } as typeof res.write;
+
+  const end = res.end;
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    const result = (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+    record(chunk, rest[0]);
+    noteHead(res.statusCode);
+    return result;
+  } as typeof res.end;
+
+  res.once('finish', () => safely(() => rec.finish('complete')));
+  res.once('close', () =>
+    safely(() => {
+      if (rec.isFinished) return;
+      writeRequest();
+      rec.finish(
+        'aborted',
+        rec.hasResponse ? 'the connection closed before the response was complete' : 'the connection closed before a response was sent',
+      );
+    }),
+  );
+}
+
+function requestUrl(req: IncomingMessage): string | undefined {
+  if (req.url === undefined) return undefined;
+  if (/^https?:\/\//i.test(req.url)) return req.url;
+  const host = req.headers.host;
+  if (!host) return req.url;
+  const tls = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+  return `${tls ? 'https' : 'http'}://${host}${req.url}`;
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A recorder failure is never the application's problem.
+  }
+}

@@ -1,0 +1,171 @@
+// Transparent recording proxy: forwards HTTP to one target byte for byte (SSE unbuffered) and records both directions.
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Side } from '../schema/record.js';
+import { ExchangeRecorder, type RecorderContext } from './exchange.js';
+import { fromRawHeaders } from './headers.js';
+import { openRecordSink, type RecordOutput } from './sink.js';
+
+export interface RecordingProxyOptions {
+  /** "HOST:PORT", ":PORT" or a port number (host defaults to 127.0.0.1; port 0 picks a free one). */
+  listen: string | number;
+  /** The server to forward to, e.g. "http://127.0.0.1:3000" (its path, if any, is prefixed to request paths). */
+  target: string;
+  /** A file path (records are appended) or a writable stream. */
+  out: RecordOutput;
+  /** Written on every record when set; left out otherwise (set it with --client/--server when reading). */
+  side?: Side;
+  /** Allow listening on a non-loopback address (off by default: the proxy sees secrets). */
+  allowRemote?: boolean;
+  /** Replace secrets before writing (default true). Forwarded traffic is never changed. */
+  redact?: boolean;
+}
+
+export interface RecordingProxy {
+  /** The proxy's base URL, e.g. "http://127.0.0.1:43121". */
+  url: string;
+  /** Stop listening, drop open connections and close the output file. */
+  close(): Promise<void>;
+}
+
+/** Headers that belong to one connection and are not forwarded (RFC 9110 section 7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+
+/** Parse "127.0.0.1:8080", "[::1]:8080", ":8080" or 8080. */
+export function parseListen(listen: string | number): { host: string; port: number } {
+  if (typeof listen === 'number') return { host: '127.0.0.1', port: listen };
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(listen.trim()) ?? /^()()(\d+)$/.exec(listen.trim());
+  if (!m) throw new Error(`--listen must look like 127.0.0.1:8080, got "${listen}"`);
+  const port = Number(m[3]);
+  if (port > 65535) throw new Error(`--listen port out of range: ${port}`);
+  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '::ffff:127.0.0.1';
+}
+
+/** Start the proxy; resolves once it listens. */
+export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
+  const { host, port } = parseListen(options.listen);
+  if (!isLoopback(host) && !options.allowRemote) {
+    throw new Error(`refusing to listen on ${host}: the proxy records secrets and bodies; use a loopback address or --allow-remote`);
+  }
+  const target = new URL(options.target);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`--target must be an http(s) URL, got "${options.target}"`);
+  const sink = openRecordSink(options.out);
+  const ctx: RecorderContext = { sink, side: options.side, redact: options.redact ?? true };
+
+  const sockets = new Set<Socket>();
+  const server = createServer({ requestTimeout: 0 }, (req, res) => forward(req, res, target, ctx));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      await sink.close();
+    },
+  };
+}
+
+function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: RecorderContext): void {
+  const rec = new ExchangeRecorder(ctx);
+  const basePath = target.pathname.replace(/\/$/, '');
+  const path = basePath + (req.url ?? '/');
+  const upstreamUrl = `${target.protocol}//${target.host}${path}`;
+  const requestChunks: Buffer[] = [];
+  const writeRequest = (): void => {
+    if (rec.hasRequest) return;
+    rec.request({
+      method: req.method ?? 'GET',
+      url: upstreamUrl,
+      headers: fromRawHeaders(req.rawHeaders),
+      bodyText: requestChunks.length > 0 ? Buffer.concat(requestChunks).toString('utf8') : undefined,
+    });
+  };
+
+  const headers: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower)) continue;
+    headers.push(name, lower === 'host' ? target.host : req.rawHeaders[i + 1]!);
+  }
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const upstream = send({
+    protocol: target.protocol,
+    hostname: target.hostname.replace(/^\[|\]$/g, ''),
+    port: target.port || undefined,
+    method: req.method,
+    path,
+    headers: headers as unknown as Record<string, string>,
+  });
+
+  let clientGone = false;
+  upstream.on('response', (ures) => {
+    writeRequest();
+    rec.response(ures.statusCode ?? 0, fromRawHeaders(ures.rawHeaders));
+    const out: string[] = [];
+    for (let i = 0; i + 1 < ures.rawHeaders.length; i += 2) {
+      if (!HOP_BY_HOP.has(ures.rawHeaders[i]!.toLowerCase())) out.push(ures.rawHeaders[i]!, ures.rawHeaders[i + 1]!);
+    }
+    res.writeHead(ures.statusCode ?? 502, ures.statusMessage, out);
+    res.flushHeaders();
+    ures.on('data', (chunk: Buffer) => {
+      rec.body(chunk);
+      if (!res.write(chunk)) ures.pause();
+    });
+    res.on('drain', () => ures.resume());
+    ures.on('end', () => {
+      res.end();
+      rec.finish('complete');
+    });
+    ures.on('error', () => {});
+    ures.on('close', () => {
+      if (ures.complete || clientGone) return;
+      rec.finish('error', 'the upstream connection closed before the response was complete');
+      res.destroy();
+    });
+  });
+  upstream.on('error', (err) => {
+    if (clientGone) return;
+    writeRequest();
+    rec.finish('error', err.message);
+    // Transparent: the client sees its connection drop, as it would without the proxy.
+    res.destroy();
+  });
+
+  req.on('data', (chunk: Buffer) => {
+    requestChunks.push(chunk);
+    if (!upstream.write(chunk)) req.pause();
+  });
+  upstream.on('drain', () => req.resume());
+  req.on('end', () => {
+    writeRequest();
+    upstream.end();
+  });
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    clientGone = true;
+    writeRequest();
+    rec.finish('aborted', 'the client closed the connection');
+    upstream.destroy();
+  });
+}

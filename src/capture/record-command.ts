@@ -1,0 +1,70 @@
+// The `mcp-triage record` command: run the recording proxy until Ctrl-C, then flush and close the output.
+import type { Argv } from 'yargs';
+import { SideSchema, type Side } from '../schema/record.js';
+import { startRecordingProxy, type RecordingProxy } from './proxy.js';
+
+export interface RecordArgs {
+  listen: string;
+  target: string;
+  out: string;
+  side?: Side | undefined;
+  allowRemote?: boolean | undefined;
+  redact?: boolean | undefined;
+}
+
+/** Streams for messages; the proxy's traffic never goes to stdout. */
+export interface RecordIo {
+  stderr: { write(text: string): unknown };
+  /** Resolves when the proxy should stop (default: the first SIGINT or SIGTERM). */
+  stopped?: Promise<unknown>;
+}
+
+export const recordCommand = {
+  command: 'record',
+  describe: 'Run a transparent recording proxy: forward HTTP to --target and append both directions to --out as canonical records',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('listen', { type: 'string', demandOption: true, describe: 'Address to listen on, HOST:PORT (loopback only unless --allow-remote)' })
+      .option('target', { type: 'string', demandOption: true, describe: 'MCP server base URL to forward to, e.g. http://127.0.0.1:3000' })
+      .option('out', { type: 'string', demandOption: true, describe: 'NDJSON file to append records to' })
+      .option('side', { choices: SideSchema.options, describe: 'Write this side on every record (default: none)' })
+      .option('allow-remote', { type: 'boolean', default: false, describe: 'Allow a non-loopback --listen address' })
+      .option('redact', { type: 'boolean', default: true, describe: 'Replace secrets in recorded headers, URLs and bodies (--no-redact to keep them)' })
+      .example('$0 record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson', 'then point the client at http://127.0.0.1:8808/mcp'),
+  handler: async (argv: RecordArgs): Promise<number> => runRecord(argv),
+};
+
+/** Start the proxy, wait for the stop signal, close it. Returns the exit code (0 ok, 2 could not start). */
+export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: process.stderr }): Promise<number> {
+  let proxy: RecordingProxy;
+  try {
+    proxy = await startRecordingProxy({
+      listen: args.listen,
+      target: args.target,
+      out: args.out,
+      side: args.side,
+      allowRemote: args.allowRemote ?? false,
+      redact: args.redact ?? true,
+    });
+  } catch (err) {
+    io.stderr.write(`mcp-triage record: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  io.stderr.write(`mcp-triage record: ${proxy.url} -> ${args.target}, appending to ${args.out} (Ctrl-C to stop)\n`);
+  await (io.stopped ?? untilSignal());
+  await proxy.close();
+  io.stderr.write(`mcp-triage record: stopped, ${args.out} closed\n`);
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
