@@ -3,18 +3,46 @@ import type { InputFormat, JsonFormat, TextFormat } from './adapter.js';
 import { canonicalFormat } from './canonical.js';
 import { claimFormat } from './claim.js';
 import { jsonRpcFormat } from './jsonrpc.js';
+import { harEntryFormat } from './har-entry.js';
+import { kongFormat } from './kong.js';
+import { mcpsnoopFormat } from './mcpsnoop.js';
+import { mcpspyFormat } from './mcpspy.js';
+import { otlpFormat } from './otlp.js';
+import { claudeDesktopFormat } from './text-lines.js';
 
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
- * Specific shapes first; the bare JSON-RPC message format last, as it accepts the least structure.
+ * Specific shapes first (each keys on fields no other format has: `v`+`kind`, `ai.mcp`, HAR's `startedDateTime`/header
+ * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`); Kong before
+ * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
+ * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
  */
-export const JSON_FORMATS: JsonFormat[] = [canonicalFormat, claimFormat, jsonRpcFormat];
+export const JSON_FORMATS: JsonFormat[] = [
+  canonicalFormat,
+  claimFormat,
+  kongFormat,
+  harEntryFormat,
+  mcpsnoopFormat,
+  mcpspyFormat,
+  otlpFormat,
+  jsonRpcFormat,
+];
 
 /** Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. */
-export const TEXT_FORMATS: TextFormat[] = [];
+export const TEXT_FORMATS: TextFormat[] = [claudeDesktopFormat];
 
 export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, ...TEXT_FORMATS];
 
 export function formatByName(name: string): InputFormat | undefined {
   return ALL_FORMATS.find((f) => f.name === name);
+}
+
+/** The first JSON format whose detect() accepts the value (after any envelope was unwrapped), or undefined. */
+export function detectJsonFormat(value: Record<string, unknown>): JsonFormat | undefined {
+  return JSON_FORMATS.find((f) => f.detect(value));
+}
+
+/** The first text format whose detectText() accepts the line, or undefined. */
+export function detectTextFormat(line: string): TextFormat | undefined {
+  return TEXT_FORMATS.find((f) => f.detectText(line));
 }

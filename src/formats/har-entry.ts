@@ -1,0 +1,109 @@
+// Adapter for HAR 1.2 entries, one per line (`jq -c '.log.entries[]'`, or items of a whole HAR file): one exchange record each.
+import type { ExchangeRecord, Headers } from '../schema/record.js';
+import type { AdapterResult, JsonFormat } from './adapter.js';
+import { isObj, num, safeKey, str, type Obj } from './values.js';
+
+/** HAR `{name,value}` header list to a flat object: names lowercased, repeated names joined with ", ". */
+export function harHeaders(list: unknown): Headers | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const out: Headers = {};
+  for (const h of list) {
+    if (!isObj(h) || typeof h.name !== 'string' || typeof h.value !== 'string') continue;
+    const name = h.name.toLowerCase();
+    if (!safeKey(name)) continue;
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${h.value}` : h.value;
+  }
+  return out;
+}
+
+/** Decodes `content.text`, base64 when `content.encoding` says so. Undefined when the capture kept no body. */
+function bodyText(content: Obj): string | undefined {
+  const text = str(content.text);
+  if (text === undefined) return (num(content.size) ?? -1) === 0 ? '' : undefined;
+  if (content.encoding === 'base64') return Buffer.from(text, 'base64').toString('utf8');
+  return text;
+}
+
+/** Entries that cannot be MCP traffic (page assets, preflights) are recognized and dropped. */
+function looksLikeMcp(method: string, reqHeaders: Headers | undefined, resHeaders: Headers | undefined, sendText: string | undefined): boolean {
+  if (sendText !== undefined && sendText.includes('"jsonrpc"')) return true;
+  const rq = reqHeaders ?? {};
+  const rs = resHeaders ?? {};
+  if ('mcp-session-id' in rq || 'mcp-protocol-version' in rq || 'mcp-session-id' in rs) return true;
+  if (method === 'GET' && ((rq.accept ?? '').includes('text/event-stream') || 'last-event-id' in rq)) return true;
+  return false;
+}
+
+/** Maps one HAR entry to an exchange record; [] for entries that are not MCP traffic. */
+export function harEntryToRecords(entry: Obj): AdapterResult {
+  const request = entry.request;
+  if (!isObj(request) || typeof request.method !== 'string') return { error: 'HAR entry has no request.method' };
+  const method = request.method.toUpperCase();
+  const requestHeaders = harHeaders(request.headers);
+  const postData = isObj(request.postData) ? request.postData : undefined;
+  const sendText = postData ? str(postData.text) : undefined;
+  const response = isObj(entry.response) ? entry.response : undefined;
+  const responseHeaders = response ? harHeaders(response.headers) : undefined;
+  if (!looksLikeMcp(method, requestHeaders, responseHeaders, sendText)) return [];
+
+  const rawStatus = response ? num(response.status) : undefined;
+  // mitmproxy writes `response._error`; Chrome writes `_error` on the response or the entry.
+  const errorText = str(response?._error) ?? str(entry._error);
+  const noResponse = !response || rawStatus === undefined || rawStatus <= 0;
+  const content = response && isObj(response.content) ? response.content : undefined;
+
+  const record: ExchangeRecord = { v: 1, kind: 'exchange', method, status: noResponse ? null : Math.trunc(rawStatus) };
+  const ts = str(entry.startedDateTime);
+  if (ts !== undefined) record.ts = ts;
+  const url = str(request.url);
+  if (url !== undefined) record.url = url;
+  if (requestHeaders) record.requestHeaders = requestHeaders;
+  if (sendText !== undefined) record.sendText = sendText;
+  if (!noResponse) {
+    const headers = { ...(responseHeaders ?? {}) };
+    const mime = content ? str(content.mimeType) : undefined;
+    if (!('content-type' in headers) && mime && mime !== 'x-unknown') headers['content-type'] = mime;
+    record.responseHeaders = headers;
+    const recvText = content ? bodyText(content) : undefined;
+    if (recvText !== undefined) record.recvText = recvText;
+  }
+  if (noResponse) {
+    record.end = 'error';
+    record.error = errorText ?? (response ? 'no HTTP response (status 0)' : 'no response recorded');
+  } else if (errorText !== undefined) {
+    // A status was received, then the stream failed (e.g. Chrome net::ERR_ABORTED on an SSE body).
+    record.end = /time(?:d)?\s*out/i.test(errorText) ? 'timeout' : 'aborted';
+    record.error = errorText;
+  } else {
+    record.end = 'complete';
+  }
+  const time = num(entry.time);
+  if (time !== undefined && time >= 0) record.durationMs = time;
+  const session = sessionHeader(requestHeaders) ?? sessionHeader(responseHeaders);
+  if (session !== undefined) record.session = session;
+  return [record];
+}
+
+function sessionHeader(h: Headers | undefined): string | undefined {
+  const v = h?.['mcp-session-id'];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+export const harEntryFormat: JsonFormat = {
+  kind: 'json',
+  name: 'har',
+  detect: (v) =>
+    isObj(v.request) && isObj(v.response) &&
+    (typeof v.startedDateTime === 'string' || Array.isArray(v.request.headers)),
+  toRecords: (value) => harEntryToRecords(value),
+  limits: {
+    http: true,
+    bodies: true,
+    session: true,
+    typedIds: true,
+    notes: [
+      'bodies absent when the capture did not keep them (sanitized export, mitmproxy streamed SSE, in-flight fetch streams): such exchanges have no recvText',
+      'entries that are not MCP traffic (page assets, preflights) are skipped',
+    ],
+  },
+};

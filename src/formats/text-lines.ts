@@ -1,0 +1,101 @@
+// Text lines with embedded JSON: Claude Desktop mcp*.log lines (a format) and CloudWatch `aws logs tail` lines (split for re-detection).
+import type { MessageRecord } from '../schema/record.js';
+import type { AdapterResult, TextFormat } from './adapter.js';
+import { isObj, parseJson } from './values.js';
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'notice', 'warn', 'warning', 'error', 'fatal', 'critical', 'verbose', 'log']);
+
+/** `<ISO time> [a] [b] text` where one of a, b is a log level (mcp.log: [level] [server]; mcp-server-NAME.log: [server] [level]). */
+const CLAUDE_LINE = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?) \[([^\]]*)\] \[([^\]]*)\] ?(.*)$/s;
+const MESSAGE_FROM = /^Message from (client|server): /;
+const METADATA_TAIL = ' { metadata:';
+
+export interface ClaudeDesktopLine {
+  ts: string;
+  server: string;
+  level: string;
+  text: string;
+}
+
+/** Splits a Claude Desktop log line into its parts, or undefined when the line does not have that shape. */
+export function splitClaudeDesktopLine(line: string): ClaudeDesktopLine | undefined {
+  const m = CLAUDE_LINE.exec(line);
+  if (!m) return undefined;
+  const [, ts, a, b, text] = m as unknown as [string, string, string, string, string];
+  const aIsLevel = LEVELS.has(a.toLowerCase());
+  const bIsLevel = LEVELS.has(b.toLowerCase());
+  if (!aIsLevel && !bIsLevel) return undefined;
+  // When both look like levels, the per-server file order ([server] [level]) is assumed.
+  return bIsLevel ? { ts, server: a, level: b, text } : { ts, server: b, level: a, text };
+}
+
+/** The JSON body of a `Message from ...:` text, without the ` { metadata: undefined }` tail newer versions add. */
+function messageBody(text: string): unknown {
+  const whole = parseJson(text);
+  if (whole !== undefined) return whole;
+  const cut = text.lastIndexOf(METADATA_TAIL);
+  return cut === -1 ? undefined : parseJson(text.slice(0, cut));
+}
+
+export function claudeDesktopToRecords(line: string): AdapterResult {
+  const parts = splitClaudeDesktopLine(line);
+  if (!parts) return { error: 'not a Claude Desktop log line' };
+  const from = MESSAGE_FROM.exec(parts.text);
+  // Server started..., Client transport closed, Initializing server..., Using MCP server command...: nothing to analyze.
+  if (!from) return [];
+  const message = messageBody(parts.text.slice(from[0].length));
+  if (!isObj(message) && !Array.isArray(message)) {
+    return { error: `Claude Desktop "Message from ${from[1]}" body is not one JSON value on this line (multi-line bodies are not supported)` };
+  }
+  const record: MessageRecord = {
+    v: 1,
+    kind: 'message',
+    ts: parts.ts,
+    side: 'client',
+    conn: parts.server,
+    direction: from[1] === 'client' ? 'c2s' : 's2c',
+    message,
+  };
+  return [record];
+}
+
+export const claudeDesktopFormat: TextFormat = {
+  kind: 'text',
+  name: 'claude-desktop',
+  detectText: (line) => line.length > 26 && line.charCodeAt(4) === 45 && line.includes('] [') && splitClaudeDesktopLine(line) !== undefined,
+  textToRecords: (line) => claudeDesktopToRecords(line),
+  limits: {
+    http: false,
+    bodies: true,
+    session: false,
+    typedIds: true,
+    notes: [
+      'stdio only: no HTTP layer and no session id; calls are joined per server name',
+      'server stderr and multi-line metadata lines are interleaved verbatim and reported as unrecognized',
+    ],
+  },
+};
+
+export interface CloudWatchLine {
+  /** The line's ISO time (kept for records whose JSON has no time of its own). */
+  ts: string;
+  /** Log stream name; absent with `aws logs tail --format short`. */
+  stream?: string;
+  /** The JSON text after the prefix, to be parsed and detected as any JSON format. */
+  json: string;
+}
+
+const CLOUDWATCH_LINE = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)\s+(?:([^\s{[][^\s]*)\s+)?([{[].*)$/s;
+
+/**
+ * Splits an `aws logs tail` line (`<ISO time> <stream> {json}`, or `<ISO time> {json}` with --format short).
+ * Undefined for other lines. The JSON is returned as text: the reader parses it and detects its format as if it
+ * were the whole line, then copies `ts` into it when it has no time (see withTime in unwrap.ts).
+ */
+export function splitCloudWatchLine(line: string): CloudWatchLine | undefined {
+  const c0 = line.charCodeAt(0);
+  if (c0 < 48 || c0 > 57) return undefined;
+  const m = CLOUDWATCH_LINE.exec(line);
+  if (!m || (m[2] === undefined && splitClaudeDesktopLine(line))) return undefined;
+  return m[2] === undefined ? { ts: m[1]!, json: m[3]! } : { ts: m[1]!, stream: m[2], json: m[3]! };
+}

@@ -1,0 +1,121 @@
+// Log-platform envelopes (Cloud Logging, Datadog, Elasticsearch/OpenSearch, Loki) and --unwrap PATH: the record inside, for re-detection.
+import { isObj, parseJsonContainer, safeKey, type Obj } from './values.js';
+
+/**
+ * What an envelope held. `value` is the inner record: an object or array parsed from JSON, or a text line (a string)
+ * to be tried against the text formats. With `many`, `value` is an array of such inner records (an API page that
+ * held several log entries), each to be detected on its own.
+ */
+export interface Unwrapped {
+  value: unknown;
+  via: string;
+  many?: true;
+}
+
+/** Keys an inner record may use for its own time; when none is present the envelope's time is copied in. */
+const TIME_KEYS = ['ts', 'timestamp', 'time', 'startedDateTime', '@timestamp', 'resourceSpans', 'resourceLogs'];
+
+/** Fields Filebeat/ECS add around a raw log line; a `_source` made only of these carries the line in `message`. */
+const ECS_KEYS = new Set(['@timestamp', 'message', 'log', 'host', 'agent', 'ecs', 'input', 'fields', 'tags', 'stream',
+  'container', 'kubernetes', 'cloud', 'event', 'service', 'data_stream', 'labels', 'hostname', 'source', 'offset']);
+
+/** The inner record of a text payload: parsed when it is JSON, else the text itself (a line for the text formats). */
+function innerOfText(text: string): unknown {
+  return parseJsonContainer(text) ?? text.replace(/\r?\n$/, '');
+}
+
+/**
+ * Copies an envelope's (or a line prefix's) time into an inner object that has none: canonical records get `ts`,
+ * other objects `timestamp`. Other values are returned unchanged.
+ */
+export function withTime(inner: unknown, time: unknown): unknown {
+  if (!isObj(inner) || (typeof time !== 'string' && typeof time !== 'number')) return inner;
+  for (const k of TIME_KEYS) if (k in inner) return inner;
+  return inner.v === 1 && typeof inner.kind === 'string' ? { ...inner, ts: time } : { ...inner, timestamp: time };
+}
+
+function cloudLogging(v: Obj): Unwrapped | undefined {
+  if (isObj(v.jsonPayload)) return { value: withTime(v.jsonPayload, v.timestamp), via: 'cloud-logging jsonPayload' };
+  if (typeof v.textPayload === 'string' && ('logName' in v || 'insertId' in v || 'resource' in v || 'severity' in v)) {
+    return { value: withTime(innerOfText(v.textPayload), v.timestamp), via: 'cloud-logging textPayload' };
+  }
+  return undefined;
+}
+
+function datadogEvent(v: Obj): Unwrapped | undefined {
+  const a = v.attributes;
+  if (!isObj(a) || (v.type !== undefined && v.type !== 'log')) return undefined;
+  if (isObj(a.attributes) && Object.keys(a.attributes).length > 0) {
+    return { value: withTime(a.attributes, a.timestamp), via: 'datadog attributes.attributes' };
+  }
+  if (typeof a.message === 'string') return { value: withTime(innerOfText(a.message), a.timestamp), via: 'datadog attributes.message' };
+  return undefined;
+}
+
+function elasticHit(v: Obj): Unwrapped | undefined {
+  const src = v._source;
+  if (!isObj(src)) return undefined;
+  const time = src['@timestamp'];
+  if (isObj(src.json)) return { value: withTime(src.json, time), via: 'elasticsearch _source.json' };
+  if (typeof src.message === 'string') {
+    const parsed = parseJsonContainer(src.message);
+    if (parsed !== undefined) return { value: withTime(parsed, time), via: 'elasticsearch _source.message' };
+    if (Object.keys(src).every((k) => ECS_KEYS.has(k))) return { value: src.message, via: 'elasticsearch _source.message' };
+  }
+  return { value: withTime(src, time), via: 'elasticsearch _source' };
+}
+
+function loki(v: Obj): Unwrapped | undefined {
+  if (typeof v.line !== 'string') return undefined;
+  for (const k of Object.keys(v)) if (k !== 'line' && k !== 'timestamp' && k !== 'labels') return undefined;
+  return { value: withTime(innerOfText(v.line), v.timestamp), via: 'loki line' };
+}
+
+function page(items: unknown[], one: (item: Obj) => Unwrapped | undefined, via: string): Unwrapped {
+  const values: unknown[] = [];
+  for (const item of items) {
+    if (!isObj(item)) continue;
+    const u = one(item);
+    if (u) values.push(u.value);
+  }
+  return { value: values, via, many: true };
+}
+
+/**
+ * The record inside a log-platform envelope, or undefined when `value` is not one (it is then detected as it is).
+ * Google Cloud Logging (`jsonPayload`, or `textPayload` holding JSON or a text line), Datadog (`attributes.attributes`,
+ * or `attributes.message`; API pages `{"data":[...]}`), Elasticsearch/OpenSearch (`_source`; search pages
+ * `hits.hits[]`), Loki `logcli -o jsonl` (`line`). The envelope's time is kept when the inner record has none.
+ */
+export function unwrapEnvelope(value: Record<string, unknown>): Unwrapped | undefined {
+  if ('jsonPayload' in value || 'textPayload' in value) {
+    const u = cloudLogging(value);
+    if (u) return u;
+  }
+  if ('_source' in value) return elasticHit(value);
+  if (isObj(value.hits) && Array.isArray(value.hits.hits)) return page(value.hits.hits, elasticHit, 'elasticsearch hits.hits[]._source');
+  if (Array.isArray(value.data) && value.data.length > 0 && value.data.every((d) => isObj(d) && isObj(d.attributes) && (d.type === undefined || d.type === 'log'))) {
+    return page(value.data, datadogEvent, 'datadog data[].attributes');
+  }
+  if (isObj(value.attributes) && (value.type === 'log' || isObj(value.attributes.attributes) || typeof value.attributes.message === 'string') && !('kind' in value)) {
+    const u = datadogEvent(value);
+    if (u) return u;
+  }
+  if ('line' in value) return loki(value);
+  return undefined;
+}
+
+/**
+ * The value at a dotted path (`--unwrap a.b.c`; numeric segments index arrays). A string there that holds JSON is
+ * parsed; another string is returned as a text line. Undefined when the path does not exist.
+ */
+export function unwrapPath(value: unknown, path: string): unknown {
+  let cur: unknown = value;
+  for (const seg of path.split('.')) {
+    if (seg === '') continue;
+    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
+    else if (isObj(cur) && safeKey(seg) && Object.hasOwn(cur, seg)) cur = cur[seg];
+    else return undefined;
+  }
+  return typeof cur === 'string' ? innerOfText(cur) : cur;
+}
