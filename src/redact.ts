@@ -1,34 +1,327 @@
 // Secret redaction for everything mcp-triage prints or records: headers, URLs, bodies, error data.
-// (API fixed; implementation owned by the hostile-input work.)
+// Every pattern here is linear in its input (token scans and indexOf loops, no nested quantifiers that can
+// backtrack), and a cheap pre-check skips strings that cannot hold a secret, because this runs on every printed string.
+import { createHash } from 'node:crypto';
 
-/** Replace a secret with a short stable marker that tells values apart without revealing them. */
+const MARKER_PREFIX = '[redacted:';
+
+/**
+ * Replace a secret with a short stable marker that tells values apart without revealing them:
+ * `[redacted:` + the first 8 hex digits of the SHA-256 of the secret + `]`. Equal secrets give equal markers.
+ */
 export function secretMarker(secret: string): string {
-  return `[redacted:${secret.length}]`;
+  return `${MARKER_PREFIX}${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8)}]`;
 }
 
-/** Header names whose values are secrets (compared lowercase). */
+/** True for a string that starts with a marker made by secretMarker: redaction never re-hashes its own output. */
+function isMarker(text: string): boolean {
+  return text.startsWith(MARKER_PREFIX);
+}
+
+/** Lowercase with separators removed: "X-Api-Key", "x_api_key" and "xApiKey" all become "xapikey". */
+function squash(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Header names whose whole value is a credential (squashed form). */
+const SECRET_HEADERS = new Set([
+  'authorization', 'proxyauthorization', 'cookie', 'cookie2', 'setcookie', 'setcookie2', 'xapikey', 'apikey',
+  'xauthtoken', 'xamzsecuritytoken', 'xgoogapikey', 'xfunctionskey', 'ocpapimsubscriptionkey', 'privatetoken',
+  'xvaulttoken', 'xaccesstoken', 'xrefreshtoken', 'xcsrftoken', 'xxsrftoken', 'xclientsecret', 'xauth', 'xauthorization',
+]);
+
+/** Names that end like a credential but are protocol fields mcp-triage needs or harmless counters. */
+const NOT_SECRET_NAMES = new Set([
+  'secwebsocketkey', 'idempotencykey', 'mcpsessionid', 'sessionid', 'lasteventid', 'progresstoken', 'pagetoken',
+  'nextpagetoken', 'cursor', 'nextcursor', 'tokentype', 'maxtokens', 'inputtokens', 'outputtokens', 'totaltokens',
+  'cachekey', 'publickey', 'keyid',
+]);
+
+/** Suffixes (squashed) that make a header name, JSON key or URL parameter a credential. */
+const SECRET_SUFFIXES = ['token', 'secret', 'password', 'passwd', 'passphrase', 'apikey', 'accesskey', 'secretkey',
+  'privatekey', 'authkey', 'subscriptionkey', 'clientkey', 'signingkey', 'masterkey', 'credential', 'credentials'];
+
+function hasSecretSuffix(squashed: string): boolean {
+  for (const s of SECRET_SUFFIXES) if (squashed.endsWith(s)) return true;
+  return false;
+}
+
+/** Header names whose values are secrets (compared case-insensitively, "-" and "_" alike). */
 export function isSecretHeader(name: string): boolean {
-  return /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$/i.test(name);
+  const s = squash(name);
+  if (SECRET_HEADERS.has(s)) return true;
+  if (NOT_SECRET_NAMES.has(s)) return false;
+  return s.includes('authorization') || hasSecretSuffix(s);
 }
 
-/** A copy of the headers with secret values replaced. */
+/** JSON keys (squashed) whose values are secrets. */
+const SECRET_KEYS = new Set([
+  'authorization', 'proxyauthorization', 'cookie', 'cookies', 'setcookie', 'password', 'passwd', 'pwd', 'passphrase',
+  'secret', 'clientsecret', 'apikey', 'xapikey', 'bearer', 'jwt', 'privatekey', 'sessiontoken', 'accesstoken',
+  'refreshtoken', 'idtoken', 'authtoken', 'token', 'credentials', 'credential',
+]);
+
+/** Whether a JSON object key names a secret ("Authorization", "client_secret", "apiKey", "x-api-key", ...). */
+export function isSecretKey(key: string): boolean {
+  const s = squash(key);
+  if (SECRET_KEYS.has(s)) return true;
+  if (NOT_SECRET_NAMES.has(s)) return false;
+  return s.includes('authorization') || hasSecretSuffix(s);
+}
+
+/** URL query, fragment and form parameter names whose values are secrets wherever they appear (squashed). */
+const SECRET_PARAMS = new Set([
+  'accesstoken', 'refreshtoken', 'idtoken', 'token', 'apikey', 'secret', 'clientsecret', 'password', 'passwd', 'pwd',
+  'sessiontoken', 'jwt', 'assertion', 'privatetoken', 'authorization', 'xamzsecuritytoken', 'xamzsignature',
+  'xamzcredential', 'xgoogsignature', 'xgoogcredential',
+]);
+
+/** Short parameter names that are secrets only right after "?", "&", "#" or ";" (so "exit code=1" in prose stays). */
+const URL_ONLY_PARAMS = new Set(['key', 'code', 'sig', 'signature', 'auth']);
+
+/** Whether a URL or form parameter name carries a secret (access_token, api_key, client_secret, sig, code, ...). */
+export function isSecretParam(name: string): boolean {
+  const s = squash(name);
+  if (SECRET_PARAMS.has(s) || URL_ONLY_PARAMS.has(s)) return true;
+  if (NOT_SECRET_NAMES.has(s)) return false;
+  return hasSecretSuffix(s);
+}
+
+/** Set an own property, also for the key "__proto__" (plain assignment would change the prototype instead). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** A copy of the headers with secret values replaced; other values go through redactText (a Location URL, say). */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = isSecretHeader(k) ? secretMarker(v) : v;
+  for (const k of Object.keys(headers)) {
+    const v = headers[k];
+    if (typeof v !== 'string') setOwn(out, k, v);
+    else setOwn(out, k, isSecretHeader(k) ? (isMarker(v) ? v : secretMarker(v)) : redactText(v));
+  }
   return out;
 }
 
-/** A URL with credentials (user:password@, access_token=, api_key=, ...) replaced. */
+/** A URL with credentials (user:password@, access_token=, api_key=, sig=, ...) replaced. */
 export function redactUrl(url: string): string {
-  return url;
+  return redactText(url);
 }
 
-/** Free text (a body, an error message) with bearer tokens, JWTs and key=value secrets replaced. */
+/**
+ * Cheap gate: a string without any of these substrings cannot hold anything redactText replaces.
+ * One linear pass over literal alternatives.
+ */
+const MAYBE_SECRET = /eyJ|bearer|basic|token|secret|passw|pwd|key|auth|cookie|credential|jwt|assertion|sk-|sk_|rk_|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|AKIA|ASIA|AIza|:\/\/|=/i;
+
+/** Free text (a body, an error message, a URL) with bearer tokens, JWTs, API keys and key=value secrets replaced. */
 export function redactText(text: string): string {
-  return text;
+  if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
+  // Whole values first (so a header's marker is the same whether it came from a header map, JSON or text),
+  // then credentials recognised by their shape.
+  let out = redactUserinfo(text);
+  out = redactJsonPairs(out);
+  out = redactHeaderLines(out);
+  out = redactParams(out);
+  out = redactAuthSchemes(out);
+  out = redactTokenShapes(out);
+  return out;
 }
 
-/** A deep copy of a JSON value with secrets in keys and strings replaced. */
+/** `scheme://user:password@host` and `scheme://token@host`: the whole userinfo is replaced. */
+function redactUserinfo(text: string): string {
+  let i = text.indexOf('://');
+  if (i === -1) return text;
+  let out = '';
+  let copied = 0;
+  while (i !== -1) {
+    const start = i + 3;
+    let j = start;
+    // Scan the authority; it stops at the first '/', so the next "://" (which holds a '/') bounds every scan.
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if (c === 0x40 /* @ */ || c === 0x2f || c === 0x3f || c === 0x23 || c <= 0x20 || c === 0x22 || c === 0x27 ||
+        c === 0x3c || c === 0x3e || c === 0x5c) break;
+      j++;
+    }
+    if (j < text.length && text.charCodeAt(j) === 0x40 && j > start) {
+      const userinfo = text.slice(start, j);
+      if (!isMarker(userinfo)) {
+        out += text.slice(copied, start) + secretMarker(userinfo);
+        copied = j;
+      }
+    }
+    i = text.indexOf('://', Math.max(j, start));
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** `"key": "value"` inside JSON text (the value may hold escapes): the value of a secret key is replaced. */
+const JSON_PAIR = /"([^"\\\n]{1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
+/** The same pair inside a JSON string that itself holds JSON text: `\"key\":\"value\"` (values without escapes). */
+const ESCAPED_JSON_PAIR = /\\"([^"\\\n]{1,64})\\"(\s*:\s*)\\"([^"\\]*)\\"/g;
+
+function redactJsonPairs(text: string): string {
+  if (!text.includes('"')) return text;
+  let out = text.replace(JSON_PAIR, (whole, key: string, sep: string, value: string) => {
+    if (!value || !isSecretKey(key) || isMarker(value)) return whole;
+    return `"${key}"${sep}"${secretMarker(unescapeJson(value))}"`;
+  });
+  if (out.includes('\\"')) {
+    out = out.replace(ESCAPED_JSON_PAIR, (whole, key: string, sep: string, value: string) => {
+      if (!value || !isSecretKey(key) || isMarker(value)) return whole;
+      return `\\"${key}\\"${sep}\\"${secretMarker(value)}\\"`;
+    });
+  }
+  return out;
+}
+
+/** The string a JSON string literal's body stands for (so the marker hashes the same secret redactValue sees). */
+function unescapeJson(body: string): string {
+  if (!body.includes('\\')) return body;
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return body;
+  }
+}
+
+/** `Authorization: ...`, `Cookie: ...` written as header lines in text: the value up to the end of the line (or a quote). */
+const HEADER_NAME = /([A-Za-z][A-Za-z0-9_-]{0,63})[ \t]*:[ \t]*/g;
+
+function redactHeaderLines(text: string): string {
+  if (!text.includes(':')) return text;
+  // In JSON text a value also ends at a quote or backslash (so the document stays valid); in plain text, at the line end.
+  const json = /^\s*[[{"]/.test(text);
+  HEADER_NAME.lastIndex = 0;
+  let out = '';
+  let copied = 0;
+  for (let m = HEADER_NAME.exec(text); m; m = HEADER_NAME.exec(text)) {
+    if (!isSecretHeader(m[1]!)) continue; // the scan goes on right after this colon, so "note: Cookie: x" is seen
+    const start = HEADER_NAME.lastIndex;
+    let end = start;
+    while (end < text.length) {
+      const c = text.charCodeAt(end);
+      if (c === 0x0a || c === 0x0d || (json && (c === 0x22 || c === 0x5c))) break;
+      end++;
+    }
+    while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
+    const value = text.slice(start, end);
+    if (value && !isMarker(value)) {
+      out += text.slice(copied, start) + secretMarker(value);
+      copied = end;
+    }
+    HEADER_NAME.lastIndex = Math.max(end, start);
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** `name=value` in query strings, fragments and form bodies; the value ends at &, #, quotes, space, ; or a backslash. */
+const PARAM = /(^|[^A-Za-z0-9_.\-[\]])([A-Za-z0-9_.\-[\]]{1,64})=([^&\s"'<>#\\;,)]+)/g;
+
+function redactParams(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(PARAM, (whole, before: string, name: string, value: string) => {
+    if (!isSecretParam(name) || isMarker(value) || /^=+$/.test(value)) return whole;
+    const urlOnly = URL_ONLY_PARAMS.has(squash(name));
+    if (urlOnly && before !== '?' && before !== '&' && before !== '#' && before !== ';') return whole;
+    return `${before}${name}=${secretMarker(value)}`;
+  });
+}
+
+/** `Bearer <token>` and `Basic <base64>` (any case); the scheme word stays, the credential goes. */
+const AUTH_SCHEME = /\b(bearer|basic)([ \t]+)([A-Za-z0-9\-._~+/]+=*)/gi;
+
+function redactAuthSchemes(text: string): string {
+  return text.replace(AUTH_SCHEME, (whole, scheme: string, space: string, cred: string) => {
+    if (cred.length < 8) return whole;
+    // Prose such as "Bearer authentication" is not a credential: real tokens are not only letters,
+    // and a Basic credential is base64 of "user:password".
+    if (/^[A-Za-z]+$/.test(cred) && !(scheme.toLowerCase() === 'basic' && Buffer.from(cred, 'base64').includes(0x3a))) return whole;
+    return `${scheme}${space}${secretMarker(cred)}`;
+  });
+}
+
+/** Runs of token characters; each is checked for a JWT or a well-known API key shape. Linear: runs never overlap. */
+const TOKEN_RUN = /[A-Za-z0-9_\-.]{16,}/g;
+
+function redactTokenShapes(text: string): string {
+  return text.replace(TOKEN_RUN, (run) => {
+    if (run.includes('eyJ')) return redactJwtsInRun(run);
+    return looksLikeApiKey(run) ? secretMarker(run) : run;
+  });
+}
+
+/** JWS/JWT: a base64url header "eyJ...", ".", a payload "eyJ..." and an optional signature segment. */
+function redactJwtsInRun(run: string): string {
+  const parts = run.split('.');
+  const out: string[] = [];
+  let changed = false;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    const q = parts[i + 1];
+    if (p.startsWith('eyJ') && p.length > 3 && q !== undefined && q.startsWith('eyJ') && q.length > 3) {
+      let end = i + 2;
+      if (end < parts.length && /^[A-Za-z0-9_-]+$/.test(parts[end]!)) end++;
+      out.push(secretMarker(parts.slice(i, end).join('.')));
+      i = end - 1;
+      changed = true;
+    } else {
+      out.push(p);
+    }
+  }
+  return changed ? out.join('.') : run;
+}
+
+/** Well-known API key shapes: sk-/sk_live_ (OpenAI, Anthropic, Stripe), ghp_/github_pat_, glpat-, xoxb-, AKIA, AIza. */
+const API_KEY = /^(?:sk-[A-Za-z0-9_-]{16,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[A-Z0-9]{16}|AIza[A-Za-z0-9_-]{30,})$/;
+
+function looksLikeApiKey(run: string): boolean {
+  const c = run.charCodeAt(0);
+  // First letters of the shapes above; anything else is skipped without running the pattern.
+  if (c !== 0x73 && c !== 0x72 && c !== 0x67 && c !== 0x78 && c !== 0x41) return false;
+  const r = run.endsWith('.') ? run.replace(/\.+$/, '') : run; // a trailing sentence period
+  return API_KEY.test(r);
+}
+
+/** A deep copy of a JSON value with secrets in keys and strings replaced (iterative: 100,000 levels deep is fine). */
 export function redactValue(value: unknown): unknown {
-  return value;
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value !== 'object' || value === null) return value;
+  const root: unknown[] = [undefined];
+  // Each task copies one node into a slot of its (already copied) parent.
+  type Task = { src: unknown; dst: Record<string, unknown> | unknown[]; key: string | number; secret: boolean };
+  const stack: Task[] = [{ src: value, dst: root, key: 0, secret: false }];
+  while (stack.length) {
+    const { src, dst, key, secret } = stack.pop()!;
+    const copy = copyNode(src, secret);
+    if (typeof key === 'number') (dst as unknown[])[key] = copy;
+    else setOwn(dst as Record<string, unknown>, key, copy);
+    if (typeof src !== 'object' || src === null) continue;
+    if (Array.isArray(src)) {
+      const arr = copy as unknown[];
+      for (let i = src.length - 1; i >= 0; i--) stack.push({ src: src[i], dst: arr, key: i, secret });
+      continue;
+    }
+    const obj = src as Record<string, unknown>;
+    const target = copy as Record<string, unknown>;
+    // HAR-style {name, value} pairs: headers, query strings and cookies.
+    const pairSecret = typeof obj.name === 'string' && typeof obj.value === 'string' &&
+      (isSecretHeader(obj.name) || isSecretParam(obj.name));
+    const keys = Object.keys(obj);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]!;
+      stack.push({ src: obj[k], dst: target, key: k, secret: secret || isSecretKey(k) || (pairSecret && k === 'value') });
+    }
+  }
+  return root[0];
+}
+
+/** The copy of one node: a leaf's redacted value, or an empty container to be filled. */
+function copyNode(src: unknown, secret: boolean): unknown {
+  if (typeof src === 'string') return secret ? (src === '' || isMarker(src) ? src : secretMarker(src)) : redactText(src);
+  if (typeof src !== 'object' || src === null) return src;
+  if (Array.isArray(src)) return new Array<unknown>(src.length);
+  return {};
 }

@@ -1,28 +1,106 @@
 // Making untrusted log strings safe to show: terminal control stripping, Markdown and Mermaid escaping.
-// (API fixed; implementation owned by the hostile-input work.)
+// Every function here returns a single line: line breaks become the visible mark NEWLINE_MARK.
 
-/** Remove C0/C1 control characters and ANSI escape sequences (keeps nothing that moves the cursor). */
+/** What a line break inside a log string becomes: table cells and Mermaid messages must stay on one line. */
+export const NEWLINE_MARK = '⏎';
+
+/**
+ * Anything that could need cleaning: C0 controls, DEL, C1 controls, line/paragraph separators and bidi controls
+ * (U+061C, U+200E/F, U+202A-202E, U+2066-2069). Strings without any are returned as they are.
+ */
+// eslint-disable-next-line no-control-regex
+const NEEDS_CLEANING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Escape sequences removed whole (all linear: no nested quantifiers):
+ * - CSI: ESC [ or U+009B, parameter bytes, intermediate bytes, a final byte (colours, cursor moves, erase);
+ * - OSC/DCS/SOS/PM/APC strings: ESC ] P X ^ _ or U+009D/0090/0098/009E/009F up to BEL, ESC \ or U+009C
+ *   (OSC 52 clipboard writes, OSC 8 hyperlinks, window titles);
+ * - other two-byte ESC sequences (ESC c reset, ESC 7, ESC ( B ...).
+ * What is left of a malformed or unterminated sequence loses its ESC below and prints as inert text.
+ */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /(?:\x1b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\u009d\u0090\u0098\u009e\u009f])[^\x07\x1b\u009b\u009c\u009d\u0090\u0098\u009e\u009f]*(?:\x07|\x1b\\|\u009c)|\x1b[ -/]*[0-~]/g;
+
+/** Line breaks: CRLF, CR, LF, NEL, LS, PS. */
+// eslint-disable-next-line no-control-regex
+const LINE_BREAK = /\r\n|[\r\n\u0085\u2028\u2029]/g;
+
+/** Everything still unsafe once sequences and breaks are handled (tab handled separately). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Make a log string safe for a terminal and a one-line table cell: ANSI/VT escape sequences removed whole,
+ * line breaks shown as "⏎", tabs as one space, every other C0/C1 control, DEL and bidi control removed.
+ */
 export function cleanTerminal(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\u0000-\u001f\u007f-\u009f]/g, '');
+  if (!NEEDS_CLEANING.test(text)) return text;
+  return text
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(LINE_BREAK, NEWLINE_MARK)
+    .replace(/\t/g, ' ')
+    .replace(CONTROL, '');
 }
 
-/** Shorten to at most max characters, marking the cut with an ellipsis. */
+/** Shorten to at most max characters, marking the cut with an ellipsis; never splits a surrogate pair. */
 export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  let cut = max - 1;
+  const last = text.charCodeAt(cut - 1);
+  if (cut > 0 && last >= 0xd800 && last <= 0xdbff) cut--; // do not keep half of an astral character
+  return `${text.slice(0, cut)}…`;
 }
 
-/** Escape text for one cell of a GitHub Markdown table (pipes, HTML, newlines, backticks). */
+/** HTML-significant characters become entities; Markdown punctuation gets a backslash. */
+function escapeInline(text: string, punctuation: RegExp): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(punctuation, '\\$&');
+}
+
+/** Punctuation escaped in table cells: table pipes, backslash escapes, code spans, emphasis, strike, links. */
+const CELL_PUNCTUATION = /[\\|`*_~[\]]/g;
+
+/**
+ * Escape text for one cell of a GitHub Markdown table: one line, pipes and backslashes escaped, `<` `>` `&` as
+ * entities (no HTML tag or entity survives), backticks, emphasis and link brackets escaped.
+ */
 export function escapeMarkdownCell(text: string): string {
-  return cleanTerminal(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return escapeInline(cleanTerminal(text), CELL_PUNCTUATION);
 }
 
-/** Escape text for inline Markdown prose (outside tables). */
+/** Punctuation escaped in prose: everything the cell escapes, plus what starts headings, lists, quotes and links. */
+const PROSE_PUNCTUATION = /[\\|`*_~[\]#!(){}]/g;
+
+/**
+ * Escape text for inline Markdown prose (outside tables): one line, no HTML, no emphasis, code, links or images,
+ * and nothing at the start that could open a block (heading, list, quote, rule, ordered list).
+ */
 export function escapeMarkdown(text: string): string {
-  return escapeMarkdownCell(text).replace(/([*_`[\]#])/g, '\\$1');
+  const out = escapeInline(cleanTerminal(text), PROSE_PUNCTUATION);
+  // "-", "+", "=" at the start open lists, rules and setext headings; "1." or "1)" an ordered list.
+  return out.replace(/^(\s*)([-+=]|\d{1,9}[.)])/, (_m, space: string, mark: string) => `${space}${mark.replace(/[-+=.)]$/, '\\$&')}`);
 }
 
-/** Make text safe inside a Mermaid sequenceDiagram message or participant label. */
+/**
+ * Characters replaced by look-alikes in Mermaid text: ";" and line breaks end statements, "%%" opens comments and
+ * %%{init}%% directives, "#" opens entity codes, "<" ">" carry HTML and arrows, "{" "}" directives, ":" splits
+ * participant and message, quotes and backticks delimit strings and break out of the ``` code fence.
+ */
+const MERMAID_LOOKALIKES: Record<string, string> = {
+  ';': '；', '%': '％', '#': '＃', '<': '‹', '>': '›', '{': '｛', '}': '｝', ':': '꞉', '"': 'ʺ', '`': 'ˋ',
+  '&': '＆', '\\': '＼', '[': '［', ']': '］', '|': '｜',
+};
+const MERMAID_UNSAFE = /[;%#<>{}:"`&\\[\]|]/g;
+
+/**
+ * Make text safe inside a Mermaid sequenceDiagram message or participant label: one line, and no character
+ * that can end the statement, start a directive, comment, entity, HTML or click callback, or close the fence.
+ */
 export function escapeMermaid(text: string): string {
-  return cleanTerminal(text).replace(/[;#%{}<>:"`\n\r]/g, ' ');
+  return cleanTerminal(text).replace(MERMAID_UNSAFE, (c) => MERMAID_LOOKALIKES[c]!);
 }

@@ -1,0 +1,126 @@
+// Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
+import { describe, expect, it } from 'vitest';
+import { cleanTerminal, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, truncate } from '../../src/report/text.js';
+
+const ESC = '\x1b';
+/** No C0/C1 control, DEL or bidi control left. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+describe('cleanTerminal', () => {
+  it('returns clean strings unchanged', () => {
+    const s = 'tools/call get_weather → 200 ✓ «ok» 東京';
+    expect(cleanTerminal(s)).toBe(s);
+  });
+  it('removes SGR colours and cursor movement whole', () => {
+    expect(cleanTerminal(`${ESC}[31mred${ESC}[0m ${ESC}[2J${ESC}[H${ESC}[1;1Hhome ${ESC}[?25l`)).toBe('red home ');
+  });
+  it('removes OSC 52 clipboard writes, OSC 8 links and window titles, with BEL or ST terminators', () => {
+    expect(cleanTerminal(`a${ESC}]52;c;Y3VybCBldmlsLnNofHNo${ESC}\\b`)).toBe('ab');
+    expect(cleanTerminal(`${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\`)).toBe('click');
+    expect(cleanTerminal(`${ESC}]0;pwned\x07title`)).toBe('title');
+  });
+  it('removes DCS, APC, PM strings and 8-bit C1 sequences', () => {
+    expect(cleanTerminal(`x${ESC}P+q544e${ESC}\\y${ESC}_apc${ESC}\\z${ESC}^pm${ESC}\\`)).toBe('xyz');
+    expect(cleanTerminal('a\u009b31mb\u009d0;t\u0007c')).toBe('abc');
+  });
+  it('leaves an unterminated OSC inert: its introducer goes, the rest is plain text', () => {
+    const out = cleanTerminal(`ok${ESC}]52;c;ZXZpbA==`);
+    expect(out).toBe('ok52;c;ZXZpbA==');
+    expect(out).not.toMatch(UNSAFE);
+  });
+  it('removes two-byte ESC sequences (reset, save cursor, charset)', () => {
+    expect(cleanTerminal(`${ESC}c${ESC}7${ESC}(0lqk${ESC}(B`)).toBe('lqk');
+  });
+  it(`shows line breaks as ${NEWLINE_MARK} and tabs as spaces, keeping one line`, () => {
+    expect(cleanTerminal('a\nb\r\nc\rd\u2028e\u0085f\tg')).toBe('a⏎b⏎c⏎d⏎e⏎f g');
+  });
+  it('strips other C0, DEL, C1 and bidi controls (Trojan Source)', () => {
+    expect(cleanTerminal('\u0000a\u0007b\u0008c\u007fd\u0080e\u009ff')).toBe('abcdef');
+    expect(cleanTerminal('admin\u202e\u2066gnp.exe\u2069\u202c\u200f')).toBe('admingnp.exe');
+  });
+  it('never leaves a control character, whatever the input', () => {
+    const nasty = `${ESC}[${ESC}]${ESC}P\u009b\u009d${ESC}${ESC}[38;5;1${ESC}]8;;\u0000\u001f\u202e${ESC}`;
+    expect(cleanTerminal(nasty)).not.toMatch(UNSAFE);
+  });
+  it('is fast on 100 KB of unterminated sequences', () => {
+    for (const s of [`${ESC}]`.repeat(50_000), '\u009d'.repeat(100_000), `${ESC}[0`.repeat(33_000), `${ESC}[${'1;'.repeat(50_000)}`]) {
+      const t0 = performance.now();
+      const out = cleanTerminal(s);
+      expect(performance.now() - t0).toBeLessThan(300);
+      expect(out).not.toMatch(UNSAFE);
+    }
+  });
+});
+
+describe('truncate', () => {
+  it('keeps short text and marks a cut with an ellipsis within the limit', () => {
+    expect(truncate('short', 10)).toBe('short');
+    expect(truncate('abcdefghij', 5)).toBe('abcd…');
+    expect(truncate('abcdefghij', 5)).toHaveLength(5);
+    expect(truncate('abc', 0)).toBe('');
+    expect(truncate('abc', 1)).toBe('…');
+  });
+  it('does not split a surrogate pair', () => {
+    const out = truncate('ab😀cd', 4); // "ab" + high surrogate would be cut
+    expect(out).toBe('ab…');
+    expect(out.isWellFormed()).toBe(true);
+  });
+});
+
+describe('escapeMarkdownCell', () => {
+  it('escapes pipes and backslashes so a cell cannot add columns', () => {
+    expect(escapeMarkdownCell('a|b\\|c')).toBe('a\\|b\\\\\\|c');
+  });
+  it('turns HTML into inert entities', () => {
+    const out = escapeMarkdownCell('<script>alert(1)</script><img src=x onerror=alert(1)>');
+    expect(out).toBe('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(out).not.toMatch(/[<>]/);
+  });
+  it('escapes entities so they show literally', () => {
+    expect(escapeMarkdownCell('&lt;b&gt; &#60;')).toBe('&amp;lt;b&amp;gt; &amp;#60;');
+  });
+  it('keeps a cell on one line and strips ANSI', () => {
+    expect(escapeMarkdownCell(`line1\n| x | y |\n${ESC}[31mred`)).toBe('line1⏎\\| x \\| y \\|⏎red');
+  });
+  it('escapes backticks, emphasis and link brackets', () => {
+    expect(escapeMarkdownCell('`code` *b* _i_ ~~s~~ [x](javascript:alert(1))')).toBe('\\`code\\` \\*b\\* \\_i\\_ \\~\\~s\\~\\~ \\[x\\](javascript:alert(1))');
+  });
+});
+
+describe('escapeMarkdown', () => {
+  it('does the cell escaping and also neutralises block starts', () => {
+    expect(escapeMarkdown('# heading')).toBe('\\# heading');
+    expect(escapeMarkdown('> quote')).toBe('&gt; quote');
+    expect(escapeMarkdown('- item')).toBe('\\- item');
+    expect(escapeMarkdown('1. first')).toBe('1\\. first');
+    expect(escapeMarkdown('![img](http://x/y.png)')).toBe('\\!\\[img\\]\\(http://x/y.png\\)');
+  });
+  it('cannot open a code fence or raw HTML', () => {
+    const out = escapeMarkdown('```\n<details open><summary>x</summary>');
+    expect(out).not.toContain('```');
+    expect(out).not.toMatch(/[<>\n]/);
+  });
+});
+
+describe('escapeMermaid', () => {
+  const hostile = [
+    'x\nparticipant Evil',
+    'x; click Server call alert(1)',
+    '%%{init: {"theme":"dark","securityLevel":"loose"}}%%',
+    '```\n# outside the fence',
+    'A->>B: forged',
+    '#9829; #quot;',
+    '<img src=x onerror=alert(1)>',
+    'x\r\nNote over A: injected',
+  ];
+  it.each(hostile)('%j cannot end the message, add a statement or leave the fence', (s) => {
+    const out = escapeMermaid(s);
+    expect(out).not.toMatch(/[\n\r;%#<>{}:"`]/);
+    expect(out).not.toContain('->>');
+  });
+  it('keeps ordinary text readable', () => {
+    expect(escapeMermaid('tools/call get_weather (attempt 2)')).toBe('tools/call get_weather (attempt 2)');
+    expect(escapeMermaid('error: -32603')).toBe('error꞉ -32603');
+  });
+});
