@@ -1,0 +1,108 @@
+// The bench's reference loops: read + split lines + JSON.parse each line, nothing else (the bare baseline, and the ndjson package for comparison).
+//
+// Usage: node bench/parse-loops.mjs plain|ndjson|split2-lines FILE...
+// Prints one JSON line to stdout: {"mode","lines","values","bad","bytes","ms"}. Files are read one after the other, single thread.
+import { createReadStream, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pipeline } from 'node:stream/promises';
+import { Writable } from 'node:stream';
+
+const NEWLINE = 0x0a;
+
+/** Plain splitter: Buffer.indexOf on '\n', one toString + JSON.parse per line, the line number kept. */
+async function plain(file, counts) {
+  let carry = null;
+  let lineNo = 0;
+  const onLine = (text) => {
+    lineNo++;
+    if (text.length === 0) return;
+    try {
+      const value = JSON.parse(text);
+      if (value !== null && typeof value === 'object') counts.values++;
+    } catch {
+      counts.bad++;
+      counts.lastBadLine = lineNo;
+    }
+  };
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    let start = 0;
+    let nl = chunk.indexOf(NEWLINE, start);
+    if (carry !== null && nl !== -1) {
+      // The line that straddles two chunks: join its bytes (never its decoded halves, which could split a character).
+      onLine(Buffer.concat([carry, chunk.subarray(0, nl)]).toString('utf8'));
+      carry = null;
+      start = nl + 1;
+      nl = chunk.indexOf(NEWLINE, start);
+    }
+    while (nl !== -1) {
+      onLine(chunk.toString('utf8', start, nl));
+      start = nl + 1;
+      nl = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) carry = carry === null ? chunk.subarray(start) : Buffer.concat([carry, chunk.subarray(start)]);
+  }
+  if (carry !== null) onLine(carry.toString('utf8'));
+  counts.lines += lineNo;
+}
+
+/** The ndjson package's parser (split2 + JSON.parse); non-strict, so bad lines are dropped without a line number. */
+async function ndjsonParse(file, counts) {
+  const require = createRequire(import.meta.url);
+  const ndjson = require('ndjson');
+  const parser = ndjson.parse({ strict: false });
+  await pipeline(
+    createReadStream(file, { highWaterMark: 1 << 20 }),
+    parser,
+    new Writable({
+      objectMode: true,
+      write(value, _enc, cb) {
+        counts.values++;
+        cb();
+      },
+    }),
+  );
+}
+
+/** split2 (what ndjson uses inside) with a mapper that keeps line numbers and counts bad lines. */
+async function split2Lines(file, counts) {
+  const require = createRequire(import.meta.url);
+  const split2 = require('split2');
+  let lineNo = 0;
+  const splitter = split2((text) => {
+    lineNo++;
+    if (text.length === 0) return undefined;
+    try {
+      return { line: lineNo, value: JSON.parse(text) };
+    } catch {
+      counts.bad++;
+      return undefined;
+    }
+  });
+  await pipeline(
+    createReadStream(file, { highWaterMark: 1 << 20 }),
+    splitter,
+    new Writable({
+      objectMode: true,
+      write(_item, _enc, cb) {
+        counts.values++;
+        cb();
+      },
+    }),
+  );
+  counts.lines += lineNo;
+}
+
+const MODES = { plain, ndjson: ndjsonParse, 'split2-lines': split2Lines };
+
+const [mode, ...files] = process.argv.slice(2);
+const loop = MODES[mode];
+if (!loop || files.length === 0) {
+  process.stderr.write(`usage: node bench/parse-loops.mjs ${Object.keys(MODES).join('|')} FILE...\n`);
+  process.exit(2);
+}
+const counts = { lines: 0, values: 0, bad: 0 };
+const started = performance.now();
+for (const file of files) await loop(file, counts);
+const ms = performance.now() - started;
+const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+process.stdout.write(`${JSON.stringify({ mode, ...counts, bytes, ms: Math.round(ms) })}\n`);

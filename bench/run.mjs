@@ -1,0 +1,363 @@
+// `npm run bench`: generates the benchmark logs if missing, times the bare parse baseline against the full analysis, and writes bench/RESULTS.md.
+//
+// Usage: node bench/run.mjs [--quick] [--runs N] [--no-write]   (env MCP_TRIAGE_BIN: the CLI to time, default dist/bin.js)
+//   --quick     the 100 MB pairs only (about a minute)
+//   --runs N    runs per measurement (default: 3 on 100 MB, 1 on 1 GB); the median is reported
+//   --no-write  print the table but leave bench/RESULTS.md alone
+// Needs dist/ (run `npm ci` or `npx tsc -p .` first); builds nothing itself. Not part of `npm test`.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FILES, GENERATOR_VERSION, generateAll } from './generate.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+/** The CLI under test; MCP_TRIAGE_BIN points the bench at another build (e.g. an older checkout's dist/bin.js). */
+const BIN = process.env.MCP_TRIAGE_BIN ? resolve(process.env.MCP_TRIAGE_BIN) : join(ROOT, 'dist', 'bin.js');
+const DATA = join(ROOT, 'bench', 'data');
+const PARSE_LOOPS = join(ROOT, 'bench', 'parse-loops.mjs');
+const MAXRSS_HOOK = join(ROOT, 'bench', 'maxrss.mjs');
+const RESULTS = join(ROOT, 'bench', 'RESULTS.md');
+const HISTORY_MARKER = '<!-- history: everything below this line is kept by bench/run.mjs -->';
+const SEED = 1;
+const GNU_TIME = '/usr/bin/time';
+const HAS_GNU_TIME = existsSync(GNU_TIME);
+
+const TARGETS = { ratio: 0.7, stretchRatio: 1.3, rssMB: 200, rssGrowth: 1.2, startup: 2 };
+
+function parseArgs(argv) {
+  const opts = { quick: false, runs: null, write: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') opts.quick = true;
+    else if (a === '--runs') {
+      opts.runs = Number(argv[++i]);
+      if (!Number.isInteger(opts.runs) || opts.runs < 1) fail(`--runs needs a positive integer, got ${argv[i]}`);
+    } else if (a === '--no-write') opts.write = false;
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: node bench/run.mjs [--quick] [--runs N] [--no-write]');
+      process.exit(0);
+    } else fail(`unknown argument ${a}`);
+  }
+  return opts;
+}
+
+function fail(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+const log = (message) => process.stderr.write(`${message}\n`);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const mb = (bytes) => bytes / 1e6;
+const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
+
+/**
+ * Run `node ...args` once with stdout to a file (default /dev/null); wall time measured here, peak RSS from
+ * GNU time's %M or, without it, from the child's own process.resourceUsage().maxRSS via bench/maxrss.mjs.
+ */
+function measure(args, { stdoutPath = '/dev/null' } = {}) {
+  const scratch = mkdtempSync(join(tmpdir(), 'mcp-triage-bench-'));
+  const rssFile = join(scratch, 'maxrss');
+  let cmd, cmdArgs;
+  const env = { ...process.env };
+  if (HAS_GNU_TIME) {
+    cmd = GNU_TIME;
+    cmdArgs = ['-f', '%M', '-o', rssFile, process.execPath, ...args];
+  } else {
+    cmd = process.execPath;
+    cmdArgs = ['--import', MAXRSS_HOOK, ...args];
+    env.BENCH_MAXRSS_FILE = rssFile;
+  }
+  const out = openSync(stdoutPath, 'w');
+  return new Promise((resolveRun) => {
+    const started = performance.now();
+    const child = spawn(cmd, cmdArgs, { cwd: ROOT, env, stdio: ['ignore', out, 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    child.on('close', (code, signal) => {
+      const ms = performance.now() - started;
+      closeSync(out);
+      let rssKiB = null;
+      try {
+        const text = readFileSync(rssFile, 'utf8').trim().split('\n');
+        rssKiB = Number(text[text.length - 1]);
+      } catch {
+        // no figure (the child was killed before exit)
+      }
+      rmSync(scratch, { recursive: true, force: true });
+      resolveRun({ ms, rssMB: rssKiB === null ? null : (rssKiB * 1024) / 1e6, code: code ?? signal, stderr });
+    });
+  });
+}
+
+/** Make sure bench/data/<name> holds the files of this generator version; generate them otherwise. */
+async function ensureData(name, size, formats) {
+  const dir = join(DATA, name);
+  const manifestPath = join(dir, 'manifest.json');
+  const wanted = formats.flatMap((f) => Object.values(FILES[f]));
+  if (existsSync(manifestPath)) {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    const current = manifest.generator === GENERATOR_VERSION && manifest.seed === SEED && manifest.size === size;
+    if (current && wanted.every((f) => existsSync(join(dir, f)))) return { dir, manifest, generated: false };
+  }
+  log(`generating ${relative(ROOT, dir)} (${size}, ${formats.join(' + ')}) ...`);
+  const manifest = await generateAll({ size, out: dir, seed: SEED, formats: formats.join(',') });
+  log(`  done in ${manifest.seconds} s: ${manifest.exchanges} exchanges over ${manifest.spanHours.toFixed(1)} h of traffic`);
+  return { dir, manifest, generated: true };
+}
+
+/** Median wall time and peak RSS of `runs` runs; any failed run is reported. */
+async function series(label, args, runs) {
+  const results = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await measure(args);
+    if (r.code !== 0 && r.code !== 1) {
+      log(`  ${label}: FAILED (exit ${r.code})\n${r.stderr.trim().split('\n').slice(-8).map((l) => `    ${l}`).join('\n')}`);
+      return { label, failed: `exit ${r.code}`, stderr: r.stderr };
+    }
+    results.push(r);
+  }
+  const ms = median(results.map((r) => r.ms));
+  const rssMB = Math.max(...results.map((r) => r.rssMB ?? 0));
+  return { label, ms, rssMB, runs, exitCode: results[0].code };
+}
+
+const analysisArgs = (client, server) => [BIN, '--format', 'ndjson', '--client', client, '--server', server];
+
+/** One untimed run with stdout kept, to check the analysis really produced attempts (a fast no-op is no result). */
+async function verify(client, server) {
+  const scratch = mkdtempSync(join(tmpdir(), 'mcp-triage-verify-'));
+  const outPath = join(scratch, 'out.ndjson');
+  const r = await measure(analysisArgs(client, server), { stdoutPath: outPath });
+  const counts = { attempt: 0, finding: 0, summary: 0, other: 0 };
+  let summary = null;
+  try {
+    for (const line of readFileSync(outPath, 'utf8').split('\n')) {
+      if (line === '') continue;
+      let value;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        counts.other++;
+        continue;
+      }
+      if (value.type in counts) counts[value.type]++;
+      else counts.other++;
+      if (value.type === 'summary') summary = value;
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return { code: r.code, stderr: r.stderr, counts, summary };
+}
+
+function machine() {
+  let nproc = String(availableParallelism());
+  try {
+    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    // nproc missing: availableParallelism() stands in
+  }
+  return {
+    nproc,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memGB: (totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    os: `${platform()} ${release()}`,
+  };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (!existsSync(BIN)) fail(`${relative(ROOT, BIN)} is missing: build first (\`npm ci\` runs the build; or \`npx tsc -p .\`)`);
+  const benchStarted = performance.now();
+  const sizes = opts.quick ? [['100mb', '100mb']] : [['100mb', '100mb'], ['1gb', '1gb']];
+  const rows = [];
+  const data = {};
+  for (const [name, size] of sizes) data[name] = await ensureData(name, size, ['canonical', 'har']);
+  const tiny = await ensureData('tiny', '30kb', ['canonical']);
+
+  // Start-up: Node itself, then the analysis of a tiny pair.
+  log('measuring start-up ...');
+  const nodeStart = await series('node -e 0', ['-e', '0'], 10);
+  const tinyFiles = [join(tiny.dir, FILES.canonical.client), join(tiny.dir, FILES.canonical.server)];
+  const tinyRun = await series('tiny pair', analysisArgs(...tinyFiles), 10);
+
+  // Check once that the analysis does produce attempts on the 100 MB pair.
+  const d100 = data['100mb'];
+  log('checking the analysis output on the 100 MB canonical pair ...');
+  const check = await verify(join(d100.dir, FILES.canonical.client), join(d100.dir, FILES.canonical.server));
+  if (check.code !== 0 && check.code !== 1) log(`  the analysis exited with ${check.code}:\n${check.stderr.trim().split('\n').slice(-8).join('\n')}`);
+  else log(`  ${check.counts.attempt} attempt lines, ${check.counts.finding} finding lines, ${check.counts.summary} summary line(s)`);
+
+  for (const [name] of sizes) {
+    const { dir, manifest } = data[name];
+    const runs = opts.runs ?? (name === '1gb' ? 1 : 3);
+    for (const format of ['canonical', 'har']) {
+      const client = join(dir, FILES[format].client);
+      const server = join(dir, FILES[format].server);
+      const bytes = manifest.files[FILES[format].client].bytes + manifest.files[FILES[format].server].bytes;
+      const label = `${name} ${format} pair`;
+      log(`measuring ${label} (${fmt(mb(bytes), 0)} MB, ${runs} run${runs > 1 ? 's' : ''}) ...`);
+      const baseline = await series('baseline', [PARSE_LOOPS, 'plain', client, server], runs);
+      const full = await series('full analysis', analysisArgs(client, server), runs);
+      rows.push({ size: name, format, bytes, baseline, full });
+      const ratio = full.failed || baseline.failed ? null : baseline.ms / full.ms;
+      log(`  baseline ${fmt(mb(bytes) / (baseline.ms / 1000))} MB/s, full ${full.failed ? 'FAILED' : `${fmt(mb(bytes) / (full.ms / 1000))} MB/s`}, ratio ${fmt(ratio, 2)}`);
+    }
+  }
+
+  // The ndjson package against the plain splitter, on the 100 MB canonical pair.
+  log('comparing line splitters on the 100 MB canonical pair ...');
+  const splitFiles = [join(d100.dir, FILES.canonical.client), join(d100.dir, FILES.canonical.server)];
+  const splitBytes = d100.manifest.files[FILES.canonical.client].bytes + d100.manifest.files[FILES.canonical.server].bytes;
+  const splitters = [];
+  for (const mode of ['plain', 'ndjson', 'split2-lines']) {
+    const s = await series(mode, [PARSE_LOOPS, mode, ...splitFiles], opts.runs ?? 3);
+    splitters.push({ mode, ...s, mbps: s.failed ? null : mb(splitBytes) / (s.ms / 1000) });
+  }
+
+  const result = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    gnuTime: HAS_GNU_TIME,
+    totalSeconds: (performance.now() - benchStarted) / 1000,
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.manifest])),
+    nodeStart,
+    tinyRun,
+    check,
+    rows,
+    splitters,
+    quick: opts.quick,
+  };
+  const markdown = renderMarkdown(result);
+  process.stdout.write(`${renderTerminal(result)}\n`);
+  writeFileSync(join(DATA, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  if (opts.write) {
+    let history = `${HISTORY_MARKER}\n\n## What each step bought\n\n(Fill in by hand after each optimisation: the change, the commit, the figures before and after.)\n`;
+    if (existsSync(RESULTS)) {
+      const old = readFileSync(RESULTS, 'utf8');
+      const at = old.indexOf(HISTORY_MARKER);
+      if (at !== -1) history = old.slice(at);
+    }
+    writeFileSync(RESULTS, `${markdown}\n${history}`);
+    log(`wrote ${relative(ROOT, RESULTS)}`);
+  }
+  log(`bench took ${fmt(result.totalSeconds, 0)} s`);
+}
+
+/** Target checks: each {name, value, met} with met null when not measured. */
+function targets(result) {
+  const row = (size, format) => result.rows.find((r) => r.size === size && r.format === format);
+  const ratioOf = (r) => (r && !r.full.failed && !r.baseline.failed ? r.baseline.ms / r.full.ms : null);
+  const big = row('1gb', 'canonical');
+  const small = row('100mb', 'canonical');
+  const bigRatio = ratioOf(big);
+  const bigRss = big && !big.full.failed ? big.full.rssMB : null;
+  const smallRss = small && !small.full.failed ? small.full.rssMB : null;
+  const startupRatio = result.tinyRun.failed ? null : result.tinyRun.ms / result.nodeStart.ms;
+  const judge = (value, ok) => (value === null ? null : ok(value));
+  return [
+    { name: `full analysis >= ${TARGETS.ratio}x the bare baseline (1 GB canonical pair)`, value: bigRatio === null ? 'not measured' : `${fmt(bigRatio, 2)}x`, met: judge(bigRatio, (v) => v >= TARGETS.ratio) },
+    { name: `peak RSS <= ${TARGETS.rssMB} MB (1 GB canonical pair)`, value: bigRss === null ? 'not measured' : `${fmt(bigRss, 0)} MB`, met: judge(bigRss, (v) => v <= TARGETS.rssMB) },
+    { name: `peak RSS on 1 GB <= ${TARGETS.rssGrowth}x the 100 MB pair's`, value: bigRss === null || smallRss === null ? 'not measured' : `${fmt(bigRss / smallRss, 2)}x`, met: bigRss === null || smallRss === null ? null : bigRss / smallRss <= TARGETS.rssGrowth },
+    { name: `tiny pair analysed in <= ${TARGETS.startup}x Node's own start`, value: startupRatio === null ? 'failed' : `${fmt(startupRatio, 2)}x (${fmt(result.tinyRun.ms, 0)} ms vs ${fmt(result.nodeStart.ms, 0)} ms)`, met: judge(startupRatio, (v) => v <= TARGETS.startup) },
+    { name: `stretch: >= ${TARGETS.stretchRatio}x the single-thread baseline (both cores)`, value: bigRatio === null ? 'not measured' : `${fmt(bigRatio, 2)}x`, met: judge(bigRatio, (v) => v >= TARGETS.stretchRatio) },
+  ];
+}
+
+function figureRows(result) {
+  const out = [];
+  for (const r of result.rows) {
+    for (const [what, s] of [['baseline: split + JSON.parse', r.baseline], ['full analysis, --format ndjson', r.full]]) {
+      const ratio = s === r.full && !s.failed && !r.baseline.failed ? r.baseline.ms / s.ms : s === r.baseline ? 1 : null;
+      out.push([
+        `${r.size === '1gb' ? '1 GB' : '100 MB'} ${r.format === 'har' ? 'HAR lines' : 'canonical'} (${fmt(mb(r.bytes), 0)} MB)`,
+        what,
+        s.failed ? `FAILED (${s.failed})` : `${fmt(s.ms / 1000, 2)} s`,
+        s.failed ? 'n/a' : fmt(mb(r.bytes) / (s.ms / 1000)),
+        ratio === null ? 'n/a' : `${fmt(ratio, 2)}x`,
+        s.failed ? 'n/a' : fmt(s.rssMB, 0),
+        String(s.runs ?? ''),
+      ]);
+    }
+  }
+  return out;
+}
+
+const FIGURE_HEAD = ['input (pair size)', 'run', 'wall (median)', 'MB/s', 'vs baseline', 'peak RSS (MB)', 'runs'];
+
+function renderTerminal(result) {
+  const rows = [FIGURE_HEAD, ...figureRows(result)];
+  const widths = FIGURE_HEAD.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const parts = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ''];
+  parts.push(`node start ${fmt(result.nodeStart.ms, 0)} ms; tiny pair analysed in ${result.tinyRun.failed ? 'FAILED' : `${fmt(result.tinyRun.ms, 0)} ms`}`);
+  const fastest = [...result.splitters].filter((s) => !s.failed).sort((a, b) => a.ms - b.ms)[0];
+  parts.push(`line splitters (100 MB canonical pair): ${result.splitters.map((s) => `${s.mode} ${fmt(s.mbps)} MB/s`).join(', ')}; fastest: ${fastest?.mode ?? 'n/a'}`);
+  parts.push('');
+  for (const t of targets(result)) parts.push(`${t.met === null ? '[ ? ]' : t.met ? '[met]' : '[NOT]'} ${t.name}: ${t.value}`);
+  return parts.join('\n');
+}
+
+function renderMarkdown(result) {
+  const m = result.machine;
+  const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const dataRows = Object.entries(result.data).map(([name, man]) => {
+    const files = Object.entries(man.files).map(([f, s]) => `${f} ${fmt(mb(s.bytes), 1)} MB / ${s.lines} lines / ${s.broken} broken`).join('<br>');
+    return [name, String(man.exchanges), `${fmt(man.spanHours, 1)} h`, files, `${man.seconds} s`];
+  });
+  const fastest = [...result.splitters].filter((s) => !s.failed).sort((a, b) => a.ms - b.ms)[0];
+  const checkText = result.check.code === 0 || result.check.code === 1
+    ? `${result.check.counts.attempt} attempt lines, ${result.check.counts.finding} finding lines, ${result.check.counts.summary} summary line (exit ${result.check.code})`
+    : `the analysis failed (exit ${result.check.code})`;
+  return [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\`${result.quick ? ' (`--quick`: 100 MB pairs only)' : ''} on ${result.date}.`,
+    '',
+    `Machine: ${m.nproc} cores (nproc), ${m.cpu}, ${m.memGB} GiB RAM, ${m.os}, Node ${m.node}. Peak RSS from ${result.gnuTime ? '`/usr/bin/time` (%M)' : "the child's `process.resourceUsage().maxRSS`"}. MB = 10^6 bytes. The whole bench took ${fmt(result.totalSeconds, 0)} s.`,
+    '',
+    '## Targets (issue 5)',
+    '',
+    table(['target', 'measured', 'met'], targets(result).map((t) => [t.name, t.value, t.met === null ? 'not measured' : t.met ? 'yes' : '**no**'])),
+    '',
+    '## Figures',
+    '',
+    'Baseline: one Node process reads the two files one after the other, splits lines with `Buffer.indexOf`, `JSON.parse`s each line and does nothing else (`bench/parse-loops.mjs plain`). Full analysis: `node dist/bin.js --format ndjson --client <client> --server <server> > /dev/null`. Wall time includes process start. "vs baseline" is throughput relative to the baseline on the same files (higher is better).',
+    '',
+    table(FIGURE_HEAD, figureRows(result)),
+    '',
+    `Start-up: \`node -e 0\` ${fmt(result.nodeStart.ms, 0)} ms (median of 10); analysis of the tiny pair ${result.tinyRun.failed ? 'FAILED' : `${fmt(result.tinyRun.ms, 0)} ms`} (median of 10).`,
+    '',
+    `Output check on the 100 MB canonical pair: ${checkText}.`,
+    '',
+    '## Line splitters (100 MB canonical pair, JSON.parse on every line)',
+    '',
+    table(['splitter', 'wall (median)', 'MB/s', 'line numbers'], result.splitters.map((s) => [
+      s.mode === 'plain' ? 'plain `Buffer.indexOf` splitter' : s.mode === 'ndjson' ? '`ndjson.parse({strict:false})`' : '`split2` + line-counting mapper',
+      s.failed ? 'FAILED' : `${fmt(s.ms / 1000, 2)} s`,
+      fmt(s.mbps),
+      s.mode === 'ndjson' ? 'no (bad lines dropped silently)' : 'yes',
+    ])),
+    '',
+    `Fastest: ${fastest ? `\`${fastest.mode}\`` : 'n/a'}.`,
+    '',
+    '## Data',
+    '',
+    `Generated by \`bench/generate.mjs\` (generator v${GENERATOR_VERSION}, seed ${SEED}) into \`bench/data/\` (git-ignored).`,
+    '',
+    table(['set', 'exchanges', 'traffic span', 'files', 'generated in'], dataRows),
+    '',
+  ].join('\n');
+}
+
+await main();
