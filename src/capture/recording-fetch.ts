@@ -113,11 +113,15 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
         safely(() => rec.body(chunk.value));
         controller.enqueue(chunk.value);
       },
-      cancel(reason) {
-        // An empty body the reader cancels (the SDK does so on 202) ended normally.
-        const empty = rec.responseBytes === 0 && headers['content-length'] === '0';
-        safely(() => rec.finish(empty ? 'complete' : 'aborted', empty ? undefined : `the reader cancelled the body: ${errorText(reason)}`));
-        return reader.cancel(reason);
+      async cancel(reason) {
+        // The SDK cancels bodies it does not need (a 202's): an empty body that had already ended ended normally.
+        if (rec.responseBytes === 0 && (await endsAtOnce(reader, rec))) {
+          safely(() => rec.finish('complete'));
+          return;
+        }
+        const why = reason === undefined ? 'the reader cancelled the body' : `the reader cancelled the body: ${errorText(reason)}`;
+        safely(() => rec.finish('aborted', why));
+        await reader.cancel(reason);
       },
     },
     { highWaterMark: 0 },
@@ -127,6 +131,17 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
     Object.defineProperty(copy, prop, { value: response[prop], enumerable: true });
   }
   return copy;
+}
+
+/** True when the body turns out to be finished within a moment (its next read is the end). */
+async function endsAtOnce(reader: ReadableStreamDefaultReader<Uint8Array>, rec: ExchangeRecorder): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 25)));
+  const next = await Promise.race([reader.read().catch(() => 'error' as const), timeout]);
+  clearTimeout(timer);
+  if (next === 'timeout' || next === 'error') return false;
+  if (!next.done) safely(() => rec.body(next.value));
+  return next.done;
 }
 
 /** For responses that cannot be rebuilt: record the body from a clone, leave the original untouched. */

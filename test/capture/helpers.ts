@@ -60,6 +60,12 @@ export function mcpLikeHandler(): { handler: RequestListener; release: () => voi
       res.write('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\n');
       await released;
       res.end('event: message\r\ndata: {"jsonrpc":"2.0","id":3,"result":{"content":[]}}\r\n\r\n');
+    } else if (path === '/accepted') {
+      await readBody(req);
+      // Head flushed first, so the empty body is chunked (no Content-Length), as behind a proxy.
+      res.writeHead(202);
+      res.flushHeaders();
+      res.end();
     } else if (path === '/drop') {
       req.socket.destroy();
     } else if (path === '/cut') {

@@ -114,6 +114,20 @@ describe('recordingFetch', () => {
     expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'aborted' });
   });
 
+  it('records an empty body the reader cancels (the SDK does on 202) as complete, a live stream it cancels as aborted', async () => {
+    const c = recordCollector();
+    const f = recordingFetch({ out: c.stream });
+    const accepted = await f(`${server.url}/accepted`, post({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect(accepted.headers.get('content-length')).toBeNull();
+    await accepted.body?.cancel();
+    expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'complete' });
+    expect(c.records().at(-1)).not.toHaveProperty('error');
+
+    const live = await f(`${server.url}/cut`);
+    await live.body?.cancel();
+    expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'aborted', error: 'the reader cancelled the body' });
+  });
+
   it('redacts an Authorization header and an access_token in the URL before writing', async () => {
     const c = recordCollector();
     const f = recordingFetch({ out: c.stream });
