@@ -20,7 +20,7 @@ const MEAN_THINK_MS = 120_000;
 /** Measured average bytes of canonical output (client + server) per exchange; turns --size into an exchange budget. */
 const CANONICAL_PAIR_BYTES_PER_EXCHANGE = 2900;
 const START_MS = Date.UTC(2026, 2, 1, 8, 0, 0);
-const URL = 'https://mcp.example.com/mcp';
+const ENDPOINT = 'https://mcp.example.com/mcp';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded PRNG (sfc32) and helpers.
@@ -552,7 +552,7 @@ function canonicalLines(ex, side, xid, out) {
   const body = ex.body;
 
   if (!split) {
-    const rec = { ...common, kind: 'exchange', method: ex.method, url: URL, requestHeaders: reqHeaders };
+    const rec = { ...common, kind: 'exchange', method: ex.method, url: ENDPOINT, requestHeaders: reqHeaders };
     if (body !== null) rec.send = body;
     if (ex.note) rec.note = ex.note;
     rec.status = status;
@@ -570,7 +570,7 @@ function canonicalLines(ex, side, xid, out) {
     out.push(t0 + jitter, JSON.stringify(rec));
     return;
   }
-  const req = { ...common, kind: 'request', xid, method: ex.method, url: URL, requestHeaders: reqHeaders };
+  const req = { ...common, kind: 'request', xid, method: ex.method, url: ENDPOINT, requestHeaders: reqHeaders };
   if (body !== null) req.send = body;
   if (ex.note) req.note = ex.note;
   out.push(t0 + jitter, JSON.stringify(req));
@@ -606,7 +606,7 @@ function harLine(ex, side, out) {
   const { t0, duration } = isServer ? serverTimes(ex) : { t0: ex.t0, duration: ex.durationMs };
   const sendText = ex.body === null ? undefined : JSON.stringify(ex.body);
   const request = {
-    method: ex.method, url: URL, httpVersion: isServer ? 'HTTP/1.1' : 'http/2.0',
+    method: ex.method, url: ENDPOINT, httpVersion: isServer ? 'HTTP/1.1' : 'http/2.0',
     headers: harHeaders(isServer ? { host: 'mcp.example.com', ...ex.reqHeaders } : ex.reqHeaders),
     queryString: [], cookies: [], headersSize: -1, bodySize: sendText === undefined ? 0 : sendText.length,
   };
@@ -648,8 +648,8 @@ class LineSink {
     this.tmp = `${path}.partial`;
     this.fd = openSync(this.tmp, 'w');
     this.pending = new Heap();
-    this.parts = [];
-    this.chars = 0;
+    this.buf = Buffer.allocUnsafe(8 << 20);
+    this.used = 0;
     this.bytes = 0;
     this.lines = 0;
     this.broken = 0;
@@ -675,18 +675,22 @@ class LineSink {
     this.add(line);
   }
   add(line) {
-    this.parts.push(line);
+    // Lines are copied straight into one reusable buffer (no join, no big temporary strings).
+    if (this.used + line.length * 3 + 1 > this.buf.length) this.flush();
+    if (line.length * 3 + 1 > this.buf.length) {
+      writeSync(this.fd, `${line}\n`);
+      this.bytes += Buffer.byteLength(line) + 1;
+    } else {
+      this.used += this.buf.write(line, this.used, 'utf8');
+      this.buf[this.used++] = 0x0a;
+    }
     this.lines++;
-    this.chars += line.length + 1;
-    if (this.chars >= 8 << 20) this.flush();
   }
   flush() {
-    if (this.parts.length === 0) return;
-    const buf = Buffer.from(this.parts.join('\n') + '\n');
-    writeSync(this.fd, buf);
-    this.bytes += buf.length;
-    this.parts = [];
-    this.chars = 0;
+    if (this.used === 0) return;
+    writeSync(this.fd, this.buf, 0, this.used);
+    this.bytes += this.used;
+    this.used = 0;
   }
   close() {
     this.release(Infinity);
