@@ -90,6 +90,7 @@ export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: H
   parser.onError = fail;
 
   for await (const buf of chunks) {
+    lineAt(chunkStart + chunk.length); // count the rest of the previous chunk
     chunkStart += chunk.length;
     chunk = buf;
     try {
