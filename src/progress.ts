@@ -24,8 +24,11 @@ export interface ProgressOptions {
 }
 
 export interface Progress {
-  /** Report the number of bytes read so far, in all inputs together (a running total, not a delta). */
-  update(bytesRead: number): void;
+  /**
+   * Report the number of bytes read so far, in all inputs together (a running total, not a delta).
+   * A totalBytes given here replaces the one given at creation (fits runAnalysis's onProgress(bytesRead, totalBytes)).
+   */
+  update(bytesRead: number, totalBytes?: number | undefined): void;
   /** Erase the line for now (call before writing anything else to the same stream); a later update redraws it. */
   clear(): void;
   /** Erase the line for good; later calls do nothing. */
@@ -75,7 +78,8 @@ export function progressText(label: string, bytesRead: number, elapsedMs: number
 
 export function createProgress(options: ProgressOptions): Progress {
   if (!options.enabled) return NOOP;
-  const { stream, totalBytes } = options;
+  const { stream } = options;
+  let total = options.totalBytes;
   const now = options.now ?? (() => performance.now());
   const delayMs = options.delayMs ?? 500;
   const intervalMs = options.intervalMs ?? 200;
@@ -92,12 +96,13 @@ export function createProgress(options: ProgressOptions): Progress {
   };
 
   return {
-    update(bytesRead) {
+    update(bytesRead, totalBytes) {
       if (finished) return;
+      if (totalBytes !== undefined) total = totalBytes;
       const t = now();
       if (t - startedAt < delayMs || t - lastDrawAt < intervalMs) return;
       lastDrawAt = t;
-      let text = progressText(label, bytesRead, t - startedAt, totalBytes);
+      let text = progressText(label, bytesRead, t - startedAt, total);
       const columns = stream.columns;
       if (columns !== undefined && columns > 1 && text.length > columns - 1) text = text.slice(0, columns - 1);
       stream.write(`\r${text}\x1b[K`);

@@ -159,3 +159,14 @@ describe('shouldShowProgress', () => {
     expect(shouldShowProgress({ stderrIsTTY: true, quiet: true, totalBytes: 1e9 })).toBe(false);
   });
 });
+
+describe('update with a total', () => {
+  it('takes the total from update when it was not known at creation (runAnalysis onProgress signature)', () => {
+    const { writes, stream, clock } = fakes();
+    const p = createProgress({ stream, enabled: true, now: clock.now });
+    const onProgress = (bytesRead: number, totalBytes: number | undefined) => p.update(bytesRead, totalBytes);
+    clock.advance(1000);
+    onProgress(50 * MB, 200 * MB);
+    expect(writes[0]).toBe('\rmcp-triage: 50.0 MB of 200.0 MB (25%)  50.0 MB/s  ETA 0:03\x1b[K');
+  });
+});
