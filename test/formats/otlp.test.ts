@@ -1,0 +1,94 @@
+// Unit tests for src/formats/otlp.ts: OTLP JSON spans with MCP attributes turned into request/response messages.
+import { describe, expect, it } from 'vitest';
+import { detectJsonFormat } from '../../src/formats/index.js';
+import { otlpFormat } from '../../src/formats/otlp.js';
+import { errorOf, messages, sampleJson } from './helpers.js';
+
+const ctx = { file: 'traces.jsonl', line: 1 };
+const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
+
+function exportLine(spans: unknown[]) {
+  return { resourceSpans: [{ resource: { attributes: [s('service.name', 'notes-mcp')] }, scopeSpans: [{ scope: { name: 'mcp' }, spans }] }] };
+}
+function span(attrs: unknown[], over: Record<string, unknown> = {}) {
+  return {
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', name: 'tools/call search', kind: 2,
+    startTimeUnixNano: '1767261600000000000', endTimeUnixNano: '1767261600842000000',
+    attributes: [s('mcp.method.name', 'tools/call'), s('mcp.session.id', 's-42'), s('jsonrpc.request.id', '7'), s('gen_ai.tool.name', 'search'), ...attrs],
+    status: {}, ...over,
+  };
+}
+
+describe('OTLP adapter', () => {
+  it('is detected on resourceSpans and resourceLogs lines', () => {
+    expect(detectJsonFormat(exportLine([]))?.name).toBe('otlp');
+    expect(detectJsonFormat({ resourceLogs: [] })?.name).toBe('otlp');
+  });
+
+  it('rebuilds a successful tools/call from a SERVER span: request c2s at start, response s2c at end, string id', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([])]), ctx));
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatchObject({ direction: 'c2s', side: 'server', session: 's-42', ts: '1767261600000000000', message: { jsonrpc: '2.0', id: '7', method: 'tools/call', params: { name: 'search' } } });
+    expect(out[1]).toMatchObject({ direction: 's2c', side: 'server', ts: '1767261600842000000', message: { jsonrpc: '2.0', id: '7', result: { content: [], isError: false } } });
+  });
+
+  it('rebuilds a JSON-RPC error from rpc.response.status_code, with the span status message', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([s('rpc.response.status_code', '-32602'), s('error.type', '-32602')], { status: { code: 2, message: 'Invalid params' } })]), ctx));
+    expect(out[1]!.message).toEqual({ jsonrpc: '2.0', id: '7', error: { code: -32602, message: 'Invalid params' } });
+  });
+
+  it('rebuilds a tool error from error.type tool_error even though the span status is unset (Jaeger)', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([s('error.type', 'tool_error')])]), ctx));
+    expect(out[1]!.message).toEqual({ jsonrpc: '2.0', id: '7', result: { content: [], isError: true } });
+  });
+
+  it('never decides from span status alone: an ERROR status without error attributes is still a success', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([], { status: { code: 2, message: 'boom' } })]), ctx));
+    expect(out[1]!.message).toMatchObject({ result: { isError: false } });
+  });
+
+  it('yields the request alone when error.type is neither tool_error nor a code (timeout)', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([s('error.type', 'timeout')])]), ctx));
+    expect(out).toHaveLength(1);
+    expect(out[0]!.direction).toBe('c2s');
+  });
+
+  it('maps a CLIENT span to the client side, with the trace as connection when there is no session', () => {
+    const attrs = [s('mcp.method.name', 'tools/list'), s('jsonrpc.request.id', '2')];
+    const out = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, attributes: attrs }]), ctx));
+    expect(out[0]).toMatchObject({ side: 'client', conn: 'trace:4bf92f3577b34da6a3ce929d0e0e4736' });
+    expect(out[0]!.session).toBeUndefined();
+    expect(out[1]!.message).toEqual({ jsonrpc: '2.0', id: '2', result: {} });
+  });
+
+  it('maps many spans of one line and skips spans without MCP attributes (HTTP server spans)', () => {
+    const httpSpan = { traceId: 'ab', spanId: 'cd', name: 'POST /mcp', kind: 2, attributes: [s('http.request.method', 'POST')] };
+    const out = messages(otlpFormat.toRecords(exportLine([httpSpan, span([]), { ...span([]), attributes: [s('mcp.method.name', 'notifications/initialized')] }]), ctx));
+    expect(out.map((m) => (m.message as { method?: string }).method ?? 'response')).toEqual(['tools/call', 'response', 'notifications/initialized']);
+  });
+
+  it('maps a log record whose body is a JSON-RPC message', () => {
+    const line = { resourceLogs: [{ resource: {}, scopeLogs: [{ scope: { name: 'mcp' }, logRecords: [
+      { timeUnixNano: '1767261600000000000', severityNumber: 9, body: { stringValue: '{"jsonrpc":"2.0","id":1,"result":{}}' }, attributes: [s('mcp.session.id', 's-9')] },
+      { timeUnixNano: '1767261600000000001', severityNumber: 9, body: { stringValue: 'server listening on :3000' } },
+    ] }] }] };
+    const out = messages(otlpFormat.toRecords(line, ctx));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ direction: 's2c', session: 's-9', message: { id: 1 } });
+  });
+
+  it('reports a broken line without spans or log records', () => {
+    expect(errorOf(otlpFormat.toRecords({ resourceSpans: [{ resource: {}, scopeSpans: 'oops' }] }, ctx))).toMatch(/without scopeSpans/);
+  });
+
+  it('says results are reconstructed, ids are strings and exports are unordered', () => {
+    expect(otlpFormat.limits).toMatchObject({ bodies: false, typedIds: false, http: false });
+    expect(otlpFormat.limits.notes.join('\n')).toMatch(/reconstructed[\s\S]*not time-ordered/);
+  });
+
+  it('maps the sample: 4 MCP spans over 2 lines, out of order, HTTP span skipped', () => {
+    const out = sampleJson('otlp-traces.jsonl').flatMap((v) => messages(otlpFormat.toRecords(v, ctx)));
+    expect(out).toHaveLength(8);
+    expect(out.filter((m) => m.direction === 'c2s').map((m) => (m.message as { id: string }).id)).toEqual(['2', '1', '4', '3']);
+  });
+});
