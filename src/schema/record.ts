@@ -185,6 +185,7 @@ export type MessageRecord = z.infer<typeof MessageRecordSchema>;
 export type ClaimRecord = z.infer<typeof ClaimRecordSchema>;
 export type Claim = z.infer<typeof ClaimSchema>;
 export type SseEvent = z.infer<typeof SseEventSchema>;
+export type Note = z.infer<typeof NoteSchema>;
 export type Side = z.infer<typeof SideSchema>;
 export type RetryOrigin = z.infer<typeof RetryOriginSchema>;
 export type StreamEnd = z.infer<typeof StreamEndSchema>;

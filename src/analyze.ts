@@ -1,0 +1,189 @@
+// One analysis run: read every input at once merged by time, join, classify, link calls, raise findings, release state as it goes.
+import { Diagnostics } from './diagnostics.js';
+import { ingest, newAccount, cannotShow, type InputAccount, type InputSpec, type RecordItem } from './ingest.js';
+import { JoinEngine } from './join/engine.js';
+import { Matcher, type Attempt } from './join/match.js';
+import { SessionTracker } from './join/sessions.js';
+import { Normalizer, type ClaimIn } from './normalize.js';
+import { CallLinker } from './calls.js';
+import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
+import type { Finding } from './findings/types.js';
+
+export interface AnalyzeOptions {
+  inputs: InputSpec[];
+  stdin?: NodeJS.ReadableStream;
+  /** Force one input format (see `mcp-triage formats`); default: detect per line. */
+  inputFormat?: string | undefined;
+  /** Longest line kept, in bytes. */
+  maxLineBytes?: number;
+  /** How long an open request may wait for its response, resumption or other side's view (ms). */
+  windowMs?: number;
+  /** How long after a failed attempt a repeat still counts as its retry (ms). */
+  retryWindowMs?: number;
+  /** Extra wait for the other side's view when clocks disagree (ms). */
+  skewMs?: number;
+  /** How far back in time a record of a time-ordered input may jump (ms). */
+  orderToleranceMs?: number;
+  timezone?: string | undefined;
+  unwrap?: string | undefined;
+  strict?: boolean;
+  idempotent?: string[];
+  policy?: CallPolicy;
+  /** Called with each printable diagnostic line (stderr in the CLI). */
+  onDiagnostic?: ((line: string) => void) | undefined;
+  /** Called now and then with the raw bytes read so far across inputs, and their total size when known. */
+  onProgress?: ((bytesRead: number, totalBytes: number | undefined) => void) | undefined;
+}
+
+export interface AnalysisEvents {
+  attempt(a: Attempt): void;
+  finding(f: Finding): void;
+  /** A promise to wait on while the output cannot take more (a slow pipe), else undefined. */
+  backpressure?(): Promise<void> | undefined;
+}
+
+export interface RunResult {
+  accounts: InputAccount[];
+  diagnostics: Diagnostics;
+  claims: number;
+  unmatchedClaims: ClaimIn[];
+  notes: string[];
+}
+
+export const DEFAULTS = {
+  maxLineBytes: 64 * 1024 * 1024,
+  windowMs: 60_000,
+  retryWindowMs: 60_000,
+  skewMs: 120_000,
+  orderToleranceMs: 5_000,
+};
+
+interface Cursor {
+  index: number;
+  it: AsyncIterator<RecordItem[]>;
+  batch: RecordItem[];
+  pos: number;
+  done: boolean;
+  maxTs: number;
+  account: InputAccount;
+}
+
+/** Run the analysis, streaming attempts and findings to `events` as they become final. */
+export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvents): Promise<RunResult> {
+  const windowMs = options.windowMs ?? DEFAULTS.windowMs;
+  const skewMs = options.skewMs ?? DEFAULTS.skewMs;
+  const tolerance = options.orderToleranceMs ?? DEFAULTS.orderToleranceMs;
+  const diagnostics = new Diagnostics({ print: options.onDiagnostic });
+  const notes: string[] = [];
+  let claims = 0;
+
+  const linker = new CallLinker({
+    retryWindowMs: options.retryWindowMs ?? DEFAULTS.retryWindowMs,
+    policy: options.policy ?? DEFAULT_POLICY,
+    idempotent: new Set(options.idempotent ?? []),
+    onAttempt: (a) => events.attempt(a),
+    onFinding: (f) => events.finding(f),
+  });
+  const matcher = new Matcher({ windowMs, skewMs, onAttempt: (a) => linker.attempt(a) });
+  const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
+  const engine = new JoinEngine({ windowMs, sessions, onView: (v) => matcher.add(v) });
+  const normalizer = new Normalizer(engine, (c) => {
+    claims++;
+    matcher.claim(c);
+  });
+
+  const ingestOptions = {
+    inputFormat: options.inputFormat,
+    maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes,
+    timezone: options.timezone,
+    unwrap: options.unwrap,
+    stdin: options.stdin ?? process.stdin,
+    diagnostics,
+    strict: options.strict ?? false,
+  };
+  const cursors: Cursor[] = options.inputs.map((spec, i) => {
+    const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
+    return { index: i, it: ingest(spec, i, ingestOptions, account)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
+  });
+
+  let frozen = false;
+  let lastAdvance = -Infinity;
+  const advance = (wm: number) => {
+    engine.advance(wm);
+    matcher.advance(wm);
+    sessions.advance(wm);
+  };
+
+  const fill = async (c: Cursor) => {
+    while (c.pos >= c.batch.length && !c.done) {
+      const r = await c.it.next();
+      if (r.done) c.done = true;
+      else {
+        c.batch = r.value;
+        c.pos = 0;
+      }
+    }
+  };
+  for (const c of cursors) await fill(c);
+  let processed = 0;
+  for (;;) {
+    // Take the record with the earliest time among the inputs' next records (untimed records first).
+    let best: Cursor | undefined;
+    let bestTs = Infinity;
+    for (const c of cursors) {
+      if (c.pos >= c.batch.length) continue;
+      const ts = c.batch[c.pos]!.ts ?? -Infinity;
+      if (best === undefined || ts < bestTs) {
+        best = c;
+        bestTs = ts;
+      }
+    }
+    if (!best) break;
+    const item = best.batch[best.pos++]!;
+    const ts = item.ts;
+    if (!frozen && best.account.formats.otlp) {
+      frozen = true;
+      diagnostics.add({ file: item.src.file, code: 'unordered-source', message: 'OpenTelemetry exports promise no order: calls are finalized at the end of input, using more memory' });
+    }
+    if (ts !== undefined) {
+      if (ts < best.maxTs - tolerance && !best.account.unordered) {
+        best.account.unordered = true;
+        frozen = true;
+        diagnostics.add({ file: item.src.file, line: item.src.line, code: 'not-time-ordered', message: `timestamp goes back ${((best.maxTs - ts) / 1000).toFixed(1)} s (more than --order-tolerance); calls are now finalized at the end of input, using more memory` });
+      }
+      if (ts > best.maxTs) best.maxTs = ts;
+    }
+    normalizer.record(item.rec, { input: best.index, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId });
+    if (!frozen && ts !== undefined && ts - tolerance > lastAdvance + 1000) {
+      lastAdvance = ts - tolerance;
+      advance(lastAdvance);
+    }
+    if (best.pos >= best.batch.length) {
+      await fill(best);
+      if (options.onProgress && (++processed & 0x1f) === 0) {
+        let read = 0;
+        let total: number | undefined = 0;
+        for (const c of cursors) {
+          read += c.account.bytesRead;
+          total = c.account.size === undefined || total === undefined ? undefined : total + c.account.size;
+        }
+        options.onProgress(read, total);
+      }
+      const wait = events.backpressure?.();
+      if (wait) await wait;
+    }
+  }
+  engine.flush();
+  matcher.flush();
+  sessions.flush();
+  linker.flush();
+
+  const accounts = cursors.map((c) => {
+    c.account.cannotShow = cannotShow(c.account.limits);
+    if (c.account.formats.otlp) c.account.unordered = true;
+    return c.account;
+  });
+  if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
+  return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
+}
+

@@ -1,0 +1,165 @@
+// Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
+import type { Attempt, RetryOriginInfo } from './join/match.js';
+import type { SessionState } from './join/sessions.js';
+import type { Finding } from './findings/types.js';
+import { isFailure, type Outcome } from './outcomes.js';
+import { checkAttempt, checkRetry, checkSession, type CallPolicy, type SessionCalls, type ToolSafety } from './findings/rules.js';
+
+export interface CallsOptions {
+  /** How long after a failed attempt a repeat still counts as its retry. */
+  retryWindowMs: number;
+  policy: CallPolicy;
+  /** Tools declared idempotent with --idempotent. */
+  idempotent: Set<string>;
+  onAttempt: (a: Attempt) => void;
+  onFinding: (f: Finding) => void;
+}
+
+/** The last attempt of a call, kept while a retry of it may still come. */
+export interface CallTail {
+  call: string;
+  attempts: Attempt[];
+  last: Attempt;
+  expires: number;
+}
+
+export class CallLinker {
+  private tails = new Map<string, CallTail>();
+  private continuations = new Map<string, CallTail>();
+  /** Tool annotations from tools/list responses, per client key; the latest list wins. */
+  private tools = new Map<string, Map<string, ToolSafety>>();
+  private anyToolsList = false;
+  private callSeq = 0;
+  private lastToolsCall = new Map<string, number>();
+  private lastInitialize = new Map<string, number>();
+  private sessions = new Map<string, SessionCalls>();
+
+  constructor(private readonly opts: CallsOptions) {}
+
+  attempt(a: Attempt): void {
+    const view = a.primary;
+    const clientKey = clientKeyOf(a);
+    if (a.method === 'tools/list') this.learnTools(clientKey, a);
+    if (a.method === 'tools/call' && a.startTs !== undefined) this.lastToolsCall.set(clientKey, Math.max(this.lastToolsCall.get(clientKey) ?? -Infinity, a.startTs));
+    if (a.method === 'initialize' && a.startTs !== undefined) this.lastInitialize.set(clientKey, Math.max(this.lastInitialize.get(clientKey) ?? -Infinity, a.startTs));
+    this.noteSession(a);
+    const key = `${clientKey}|${view.fingerprint}`;
+    const now = a.startTs ?? a.endTs ?? 0;
+    let tail = view.continuation ? this.continuations.get(key) : this.tails.get(key);
+    if (tail && tail.expires < now) tail = undefined;
+    if (view.continuation && tail) {
+      // An MRTR follow-up continues the call; it is not a retry.
+      this.extend(tail, a, key, true);
+      a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
+      a.findings.push(...checkAttempt(a, { continuationOf: tail.attempts[tail.attempts.length - 2] }));
+    } else if (tail && !view.continuation && isFailure(tail.last.outcome)) {
+      this.extend(tail, a, key, false);
+      const previous = tail.attempts[tail.attempts.length - 2]!;
+      previous.primary.retried = true;
+      a.retryOrigin = retryOrigin(a, previous);
+      a.findings.push(...checkAttempt(a, {}));
+      a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
+    } else {
+      tail = { call: `c${++this.callSeq}`, attempts: [a], last: a, expires: (a.endTs ?? now) + this.opts.retryWindowMs };
+      a.call = tail.call;
+      a.attempt = 1;
+      a.findings.push(...checkAttempt(a, {}));
+      this.tails.set(key, tail);
+      if (a.outcome === 'INPUT_REQUIRED') this.continuations.set(key, tail);
+    }
+    this.opts.onAttempt(a);
+    this.expire(now);
+  }
+
+  /** A session closed: raise its findings with what the calls in it showed. */
+  session(s: SessionState): void {
+    const key = `${s.side}|${s.scope}`;
+    const calls = this.sessions.get(key);
+    this.sessions.delete(key);
+    const clientKey = s.clientKey ?? '';
+    const after = (m: Map<string, number>) => (ts: number | undefined) => {
+      const last = m.get(clientKey);
+      return last !== undefined && (ts === undefined || last > ts);
+    };
+    const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize) };
+    for (const f of checkSession(s, calls, later)) this.opts.onFinding(f);
+  }
+
+  flush(): void {
+    this.tails.clear();
+    this.continuations.clear();
+  }
+
+  private noteSession(a: Attempt): void {
+    const key = `${a.primary.side}|${a.primary.scope}`;
+    let c = this.sessions.get(key);
+    if (!c) this.sessions.set(key, (c = { requests: 0, toolCalls: 0, failed: [], expired: [] }));
+    c.requests++;
+    if (a.method === 'tools/call') c.toolCalls++;
+    else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
+    if (a.status === 404 && a.primary.sentSession) c.expired.push(a);
+  }
+
+  private extend(tail: CallTail, a: Attempt, key: string, continuation: boolean): void {
+    tail.attempts.push(a);
+    tail.last = a;
+    tail.expires = (a.endTs ?? a.startTs ?? 0) + this.opts.retryWindowMs;
+    a.call = tail.call;
+    a.attempt = tail.attempts.length;
+    if (a.outcome === 'INPUT_REQUIRED') this.continuations.set(key, tail);
+    else if (continuation) this.continuations.delete(key);
+    this.tails.set(key, tail);
+  }
+
+  private learnTools(clientKey: string, a: Attempt): void {
+    const response = (a.client ?? a.server ?? a.primary).response as { result?: { tools?: unknown } } | undefined;
+    const tools = response?.result?.tools;
+    if (!Array.isArray(tools)) return;
+    const m = new Map<string, ToolSafety>();
+    for (const t of tools) {
+      if (typeof t !== 'object' || t === null) continue;
+      const tool = t as { name?: unknown; annotations?: Record<string, unknown> };
+      if (typeof tool.name !== 'string') continue;
+      const ann = tool.annotations ?? {};
+      m.set(tool.name, { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: tool.annotations !== undefined });
+    }
+    this.tools.set(clientKey, m);
+    this.anyToolsList = true;
+  }
+
+  private safety(clientKey: string, tool: string | null): ToolSafety | 'unknown' {
+    if (tool === null) return 'unknown';
+    if (this.opts.idempotent.has(tool)) return { readOnly: false, idempotent: true, annotated: true, override: true };
+    const list = this.tools.get(clientKey);
+    if (!list) {
+      for (const m of this.tools.values()) if (m.has(tool)) return m.get(tool)!;
+      return 'unknown';
+    }
+    return list.get(tool) ?? { readOnly: false, idempotent: false, annotated: false };
+  }
+
+  private expire(now: number): void {
+    if (this.tails.size < 1024) return;
+    for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
+    for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
+  }
+}
+
+/** Who the caller is: the client identity the log gives, else the input the attempt came from. */
+export function clientKeyOf(a: Attempt): string {
+  const v = a.client ?? a.primary;
+  return v.client ?? `input#${v.input}`;
+}
+
+/** Decide (and say how) who sent a retry. */
+function retryOrigin(a: Attempt, previous: Attempt): RetryOriginInfo {
+  const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin;
+  if (claimed) return { origin: claimed, how: a.primary.note?.retryOrigin ? 'noted by the application on the request' : 'claimed by the client log' };
+  const sameId = a.primary.idKey === previous.primary.idKey && a.session === previous.session;
+  if (sameId && (previous.status === 401 || previous.status === 403)) {
+    return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
+  }
+  return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : 'a new request with the same tool and arguments; nothing in the logs says who sent it' };
+}
+
+export type { Outcome };

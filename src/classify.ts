@@ -1,0 +1,105 @@
+// Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
+import type { AttemptView, OutcomeDetail } from './join/attempt.js';
+import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
+
+export interface Classification {
+  outcome: Outcome;
+  layer: Layer;
+  detail: OutcomeDetail;
+}
+
+const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function result(outcome: Outcome, detail: OutcomeDetail = {}): Classification {
+  return { outcome, layer: OUTCOME_INFO[outcome].layer, detail };
+}
+
+/** The outcome of one view; first match wins, in the order documented in the README. */
+export function classify(view: AttemptView): Classification {
+  if (view.http) {
+    if (view.status === null || view.status === undefined) {
+      return result('NO_RESPONSE', { why: view.error ?? (view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response') });
+    }
+  }
+  if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
+    return result('HTTP_ERROR', errorDetail(view.response ?? view.strayResponse));
+  }
+  const response = view.response ?? view.strayResponse;
+  if (view.malformed !== undefined && view.response === undefined) {
+    return result('MALFORMED_JSON', { why: view.malformed });
+  }
+  if (response === undefined) {
+    if (!view.http) return result('UNANSWERED', { why: 'no response in the log' });
+    return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
+  }
+  return classifyResponse(view, response);
+}
+
+function incompleteWhy(view: AttemptView): string {
+  if (view.status === 202) return '202 Accepted to a request: no response body';
+  if (view.cutEvent) return 'the stream was cut inside its last event';
+  const ct = view.contentType ?? '';
+  if (ct.includes('text/event-stream')) {
+    const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
+    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${view.primed ? '; no resumption delivered it' : ''}`;
+  }
+  if (view.streamEnd === 'cut') return 'the log ends before the response body';
+  return 'empty response body';
+}
+
+function classifyResponse(view: AttemptView, response: unknown): Classification {
+  if (!isObject(response)) return result('INVALID_ENVELOPE', { why: Array.isArray(response) ? 'a batch array answers a single request' : `the body is ${typeof response === 'string' ? 'a string' : JSON.stringify(response)?.slice(0, 20)}, not an object` });
+  if (response.jsonrpc !== '2.0') return result('INVALID_ENVELOPE', { why: `jsonrpc is ${JSON.stringify(response.jsonrpc) ?? 'missing'}, not "2.0"` });
+  const hasResult = has(response, 'result');
+  const hasError = has(response, 'error');
+  if (hasResult && hasError) return result('INVALID_ENVELOPE', { why: 'both result and error' });
+  if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
+  if (view.response === undefined) {
+    return result('INVALID_ENVELOPE', { why: `response id ${JSON.stringify(response.id)} is not the request id ${JSON.stringify(view.id)}` });
+  }
+  if (hasError) {
+    const e = response.error;
+    if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
+      return result('INVALID_ENVELOPE', { why: 'malformed error object (needs an integer code and a string message)' });
+    }
+    return result('JSONRPC_ERROR', errorDetail(response));
+  }
+  const r = response.result;
+  const isTool = view.method === 'tools/call';
+  if (!isObject(r)) {
+    return isTool
+      ? result('INVALID_TOOL_RESULT', { why: `result is ${Array.isArray(r) ? 'an array' : r === null ? 'null' : typeof r}, not an object` })
+      : result('INVALID_ENVELOPE', { why: 'result is not an object' });
+  }
+  const resultType = has(r, 'resultType') ? r.resultType : 'complete';
+  if (resultType === 'input_required') return result('INPUT_REQUIRED', { resultType: 'input_required' });
+  if (resultType !== 'complete') {
+    const why = `unknown resultType ${JSON.stringify(resultType)}`;
+    return isTool ? result('INVALID_TOOL_RESULT', { why, resultType: String(resultType) }) : result('INVALID_ENVELOPE', { why });
+  }
+  if (!isTool) return result('SUCCESS');
+  if (!Array.isArray(r.content)) {
+    return result('INVALID_TOOL_RESULT', { why: has(r, 'content') ? 'content is not an array' : 'content is missing' });
+  }
+  if (has(r, 'isError') && typeof r.isError !== 'boolean') {
+    return result('INVALID_TOOL_RESULT', { why: `isError is ${JSON.stringify(r.isError)}, not a boolean` });
+  }
+  if (r.isError === true) return result('TOOL_ERROR', { errorMessage: firstText(r.content) });
+  return result('TOOL_SUCCESS');
+}
+
+function errorDetail(response: unknown): OutcomeDetail {
+  if (!isObject(response) || !isObject(response.error)) return {};
+  const e = response.error;
+  const d: OutcomeDetail = {};
+  if (Number.isInteger(e.code)) d.errorCode = e.code as number;
+  if (typeof e.message === 'string') d.errorMessage = e.message;
+  if (has(e, 'data')) d.errorData = e.data;
+  return d;
+}
+
+function firstText(content: unknown[]): string | undefined {
+  for (const c of content) if (isObject(c) && c.type === 'text' && typeof c.text === 'string') return c.text;
+  return undefined;
+}

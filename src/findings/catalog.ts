@@ -1,0 +1,129 @@
+// The reference text behind `mcp-triage explain CODE`: what each finding and outcome means, why, the spec rule, what to do.
+import { FINDING_CODES, type FindingCode, type Severity } from './types.js';
+import { OUTCOME_INFO, isOutcome, type Outcome } from '../outcomes.js';
+
+export interface FindingDoc {
+  severity: string;
+  attachedTo: string;
+  definition: string;
+  why: string;
+  spec: string;
+  todo: string;
+}
+
+export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
+  OUTCOME_MISMATCH: {
+    severity: 'error', attachedTo: 'attempt',
+    definition: "The client's own log claims an outcome for a call that differs from the outcome derived from the wire for that call's final attempt.",
+    why: 'A client that only checks response.ok logs TOOL_SUCCESS for a 200 that carried a JSON-RPC error or isError: true; dashboards built on that log hide failures.',
+    spec: 'Tools, Error Handling (all versions): protocol errors are JSON-RPC error responses; tool execution errors are results with isError: true. An HTTP 200 proves neither.',
+    todo: 'Classify in the client by layer: HTTP status, then the JSON-RPC envelope, then result.isError and resultType. Log what the wire said.',
+  },
+  RETRY_ORIGIN_AMBIGUOUS: {
+    severity: 'warning', attachedTo: 'attempt',
+    definition: "A call has more than one POST after a failure, and who sent the repeat is unknown, claimed 'none', or contradicted (a claimed postCount or httpStatuses shorter than the POSTs observed, or the server saw a POST the client did not log).",
+    why: 'The official SDKs never re-POST on 5xx, 429, 404 or network errors; a repeat is the application, a person or a gateway. Without knowing which, nobody owns the retry policy or its side effects.',
+    spec: 'No MCP version defines transport retries. SDK re-POSTs with the same id only after 401/403 auth flows (2025-11-25 authorization, step-up).',
+    todo: "Log retryOrigin (sdk, app, user, gateway) and the POST count per call on the client; compare with the server's count.",
+  },
+  NO_FINAL_RESULT: {
+    severity: 'error', attachedTo: 'attempt',
+    definition: 'A 2xx response to a request (text/event-stream, empty body, or 202) carried no JSON-RPC response for it, on that stream or on any resumption stream of the session.',
+    why: '"200 is not success": the stream started and ended (or was cut) without the final result. The TypeScript SDK v1 then waits for its own timeout (-32001) and sends notifications/cancelled; the call may or may not have run.',
+    spec: 'Streamable HTTP (2025-03-26+): the SSE stream SHOULD include the response; 2025-11-25 allows closing the connection after a primed event and resuming with GET + Last-Event-ID; 2026-07-28 removes resumption: a broken stream loses the request.',
+    todo: 'Check proxies that buffer or cut SSE (X-Accel-Buffering: no), server crashes mid-stream and idle timeouts; enable an event store so clients can resume.',
+  },
+  SIDE_DIVERGENCE: {
+    severity: 'error', attachedTo: 'attempt',
+    definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body).',
+    why: 'The failure is in the path between the two processes (gateway, proxy, load balancer, network), not in the tool or the client.',
+    spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server".',
+    todo: 'Look at the gateway or proxy logs for that time; compare timeouts and body size limits along the path.',
+  },
+  UNSAFE_RETRY: {
+    severity: 'error when execution is proven, else warning', attachedTo: 'attempt',
+    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations.',
+    why: 'A repeated non-idempotent tool can charge twice, write twice, notify twice.',
+    spec: 'ToolAnnotations (2025-03-26+): readOnlyHint defaults false, destructiveHint true, idempotentHint false: an unannotated tool is unsafe to repeat. Annotations are hints from possibly untrusted servers.',
+    todo: 'Retry only read-only or idempotent tools automatically; give others an idempotency key or server-side de-duplication. If a tool is safe, say so with --idempotent NAME.',
+  },
+  RETRY_AFTER_IGNORED: {
+    severity: 'warning', attachedTo: 'attempt',
+    definition: "A retry started before the previous response's Retry-After (seconds or HTTP date) had passed since that response ended.",
+    why: 'Retrying early on 429/503 extends the overload and can get the client throttled harder.',
+    spec: 'HTTP semantics (RFC 9110 Retry-After); no MCP version mentions 429 or Retry-After.',
+    todo: 'Honour Retry-After before any retry; cap the total wait.',
+  },
+  RETRY_POLICY: {
+    severity: 'warning', attachedTo: 'attempt',
+    definition: 'A call was retried more often than the policy allows, or sooner than it asks (defaults: at most 2 retries, first delay at least 200 ms, delays growing). Set with --max-retries and --min-retry-delay.',
+    why: 'Tight retry loops amplify outages and hide the first error.',
+    spec: "Not an MCP rule: the source article's suggested policy for read-only calls (2 retries, 200 ms exponential backoff with jitter).",
+    todo: 'Use bounded exponential backoff with jitter and a total time budget.',
+  },
+  ID_REUSED: {
+    severity: 'error', attachedTo: 'attempt',
+    definition: 'A request reuses the id of an earlier request in the same session while that one is still open, or an MRTR follow-up reuses the id of the request it answers.',
+    why: 'Responses can no longer be matched to requests; SDKs drop or misroute them.',
+    spec: 'Through 2025-11-25 an id MUST NOT be reused within a session; 2026-07-28 only forbids ids of outstanding requests (reuse after completion is legal) and MRTR retries MUST use a new id.',
+    todo: 'Use a per-connection counter or UUIDs for ids; never copy the id into the follow-up request.',
+  },
+  ORPHAN_RESPONSE: {
+    severity: 'warning', attachedTo: 'attempt (the exchange that carried it), else session',
+    definition: 'A response with a non-null id that matches no request sent in its session. Error bodies with id null that come with HTTP errors are not orphans.',
+    why: 'Usually a response delivered to the wrong session, a replay from another stream, or a log that lost the request.',
+    spec: 'JSON-RPC 2.0: a response MUST carry the id of its request. Streamable HTTP: servers MUST NOT replay messages of another stream.',
+    todo: 'Check session routing in gateways and event-store replay logic.',
+  },
+  CALL_NEVER_SENT: {
+    severity: 'warning', attachedTo: 'session',
+    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize, notifications/initialized or tools/list) and no tools/call followed.',
+    why: 'A fault meant for tools/call (for example a status sequence like [503, 200] counted over all POSTs) hit an earlier request instead; the test did not test what it meant to.',
+    spec: 'Lifecycle: initialize, then notifications/initialized, then requests (2025 versions). Fault injectors often count every POST.',
+    todo: "Inject faults by method, or count which POST the fault hits; check the client's startup error handling.",
+  },
+  SESSION_EXPIRED: {
+    severity: 'warning', attachedTo: 'session',
+    definition: 'HTTP 404 to a request that carried a session id. The message says whether the client re-initialized and retried the call.',
+    why: 'The TypeScript SDK v1 does not re-initialize on 404 by itself; the application must, or every later call fails.',
+    spec: 'Streamable HTTP 2025-03-26 to 2025-11-25: a server that ended a session MUST answer 404; the client MUST start a new session with a new initialize without a session id. 2026-07-28 has no sessions (a 404 there is an unknown method).',
+    todo: 'Handle 404 by re-initializing and, for safe tools, re-sending; check server session lifetimes and sticky routing.',
+  },
+  LOCAL_ERROR: {
+    severity: 'warning', attachedTo: 'attempt',
+    definition: 'The client claims an error code that no response on the wire carried: the error was raised inside the client.',
+    why: 'The TypeScript SDK v1 raises -32001 (RequestTimeout) on its own timeout and -32000 (ConnectionClosed) on a closed connection, locally; they look like server errors in logs.',
+    spec: '2026-07-28: local errors are not assigned codes and must not be mistaken for peer errors. TypeScript SDK v1 ErrorCode: ConnectionClosed -32000, RequestTimeout -32001.',
+    todo: 'Look at the transport (cut streams, timeouts) rather than the server; log local errors with a distinct marker.',
+  },
+  CANCELLED: {
+    severity: 'warning (info when no open request matches)', attachedTo: 'attempt, else session',
+    definition: 'The client sent notifications/cancelled for the request, often after its local timeout.',
+    why: 'The server may still have executed the tool; the client gave up waiting.',
+    spec: 'Cancellation (2025 versions): either side MAY cancel with notifications/cancelled; an HTTP disconnect SHOULD NOT be read as cancellation. 2026-07-28: closing the response stream is the cancellation.',
+    todo: 'Compare the client timeout with the tool duration; use progress notifications and resetTimeoutOnProgress for long tools.',
+  },
+  DUPLICATE_RECORD: {
+    severity: 'info', attachedTo: 'session',
+    definition: 'Identical records (same time, session, id and content) appeared more than once; they are counted once and never taken for retries.',
+    why: 'Log exports (Cloud Logging, Datadog) can duplicate rows; counting them would invent retries.',
+    spec: 'Cloud Logging insertId de-duplication is not guaranteed in exports.',
+    todo: 'Nothing on the wire; de-duplicate the export if counts matter elsewhere.',
+  },
+};
+
+/** The text `mcp-triage explain CODE` prints, or undefined for an unknown code. */
+export function explain(code: string): string | undefined {
+  const c = code.trim().toUpperCase();
+  if ((FINDING_CODES as readonly string[]).includes(c)) {
+    const d = FINDING_DOCS[c as FindingCode];
+    return `${c} (finding; severity ${d.severity}; attached to ${d.attachedTo})\n\n${d.definition}\n\nWhy it matters: ${d.why}\n\nSpec: ${d.spec}\n\nWhat to do: ${d.todo}\n`;
+  }
+  if (isOutcome(c)) {
+    const o = OUTCOME_INFO[c as Outcome];
+    return `${c} (outcome; layer ${o.layer})\n\n${o.meaning}.\n\nOutcomes are decided per attempt in this order, first match wins: NO_RESPONSE, HTTP_ERROR, MALFORMED_JSON, STREAM_INCOMPLETE, INVALID_ENVELOPE, JSONRPC_ERROR, INPUT_REQUIRED, INVALID_TOOL_RESULT, TOOL_ERROR, TOOL_SUCCESS / SUCCESS (UNANSWERED for sources without an HTTP layer).\n`;
+  }
+  return undefined;
+}
+
+export type { Severity };

@@ -1,0 +1,244 @@
+// The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
+import type { Attempt } from '../join/match.js';
+import type { AttemptView, Source } from '../join/attempt.js';
+import type { SessionState } from '../join/sessions.js';
+import type { Finding, FindingCode, Severity } from './types.js';
+import { isFailure, type Outcome } from '../outcomes.js';
+
+export interface ToolSafety {
+  readOnly: boolean;
+  idempotent: boolean;
+  /** The tool had an annotations object in tools/list. */
+  annotated: boolean;
+  /** Declared idempotent with --idempotent. */
+  override?: boolean;
+}
+
+export interface CallPolicy {
+  maxRetries: number;
+  /** Smallest delay before the first retry, in ms; later delays must not shrink. */
+  minDelayMs: number;
+}
+
+export const DEFAULT_POLICY: CallPolicy = { maxRetries: 2, minDelayMs: 200 };
+
+function finding(code: FindingCode, severity: Severity, message: string, sources: Source[], scope: 'attempt' | 'session' = 'attempt', session?: string | null): Finding {
+  const f: Finding = { code, severity, scope, message, sources: dedupe(sources) };
+  if (scope === 'session') f.session = session ?? null;
+  return f;
+}
+
+function dedupe(sources: Source[]): Source[] {
+  const seen = new Set<string>();
+  const out: Source[] = [];
+  for (const s of sources) {
+    const k = `${s.file}:${s.line}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+const idText = (a: Attempt | AttemptView) => ('idText' in a && a.idText !== undefined ? a.idText : JSON.stringify(a.id));
+const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.method);
+const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+const statusText = (s: number | null | undefined) => (s === null ? 'no response' : s === undefined ? 'no HTTP status' : `HTTP ${s}`);
+
+/** Claimed outcome names compared loosely: SUCCESS and TOOL_SUCCESS mean the same for tools/call. */
+function sameOutcome(claimed: string, derived: Outcome): boolean {
+  const c = claimed.toUpperCase();
+  if (c === derived) return true;
+  return (c === 'SUCCESS' || c === 'TOOL_SUCCESS') && (derived === 'SUCCESS' || derived === 'TOOL_SUCCESS');
+}
+
+const LOCAL_CAUSES: Record<number, string> = {
+  [-32001]: "the SDK's own request timeout (TypeScript SDK v1 raises McpError -32001 locally and POSTs notifications/cancelled)",
+  [-32000]: 'a connection closed locally (TypeScript SDK v1 rejects pending requests with McpError -32000 on close)',
+  [-32600]: 'an output-schema check done by the client SDK (a tool with outputSchema returned no structuredContent)',
+  [-32602]: 'structured content that failed the output schema in the client SDK',
+};
+
+/** Findings that need only the attempt itself (and, for continuations, the leg it continues). */
+export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undefined }): Finding[] {
+  const out: Finding[] = [];
+  const v = a.primary;
+  // NO_FINAL_RESULT: 2xx stream or empty body, and no response on it or on a resumption.
+  if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number') {
+    const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
+    out.push(finding('NO_FINAL_RESULT', 'error',
+      `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it (${a.detail.why ?? 'stream ended'}): 200 is not success`,
+      v.sources));
+  }
+  if (a.client && a.server && !a.notSeenByServer) {
+    const c = a.client;
+    const s = a.server;
+    const statusDiffers = c.status !== s.status && !(c.status === undefined || s.status === undefined);
+    if (c.outcome !== s.outcome || statusDiffers) {
+      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE')
+        ? 'the server sent a final result the client never got'
+        : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
+      out.push(finding('SIDE_DIVERGENCE', 'error',
+        `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
+        [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
+    }
+  }
+  if (a.claim?.claim.outcome && !sameOutcome(a.claim.claim.outcome, a.outcome)) {
+    out.push(finding('OUTCOME_MISMATCH', 'error',
+      `${label(a)} id ${idText(a)}: the client log claims ${a.claim.claim.outcome}, the wire says ${a.outcome}${a.detail.errorCode !== undefined ? ` (code ${a.detail.errorCode})` : ''}`,
+      [a.claim.src, ...v.sources.slice(0, 2)]));
+  }
+  const cancelled = (a.client ?? v).cancelled || a.server?.cancelled;
+  if (cancelled) {
+    const dur = a.startTs !== undefined && a.endTs !== undefined ? ` after ${secs(a.endTs - a.startTs)}` : '';
+    out.push(finding('CANCELLED', 'warning',
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)`,
+      (a.client ?? v).sources));
+  }
+  for (const o of v.orphans ?? []) {
+    out.push(finding('ORPHAN_RESPONSE', 'warning',
+      `response with id ${JSON.stringify(o.id)} on the exchange of ${label(a)} id ${idText(a)} matches no request sent in its session`,
+      [o.src]));
+  }
+  if (v.reusedWhileOpen) {
+    out.push(finding('ID_REUSED', 'error',
+      `${label(a)} reuses id ${idText(a)} while the request at ${v.reusedWhileOpen.file}:${v.reusedWhileOpen.line} with that id is still open`,
+      [v.reusedWhileOpen, v.sources[0]!]));
+  }
+  if (ctx.continuationOf && ctx.continuationOf.primary.idKey === v.idKey) {
+    out.push(finding('ID_REUSED', 'error',
+      `${label(a)}: the follow-up to an input_required result reuses id ${idText(a)}; it MUST use a new id`,
+      [ctx.continuationOf.primary.sources[0]!, v.sources[0]!]));
+  }
+  if (a.claim?.claim.jsonrpc?.errorCode !== undefined && a.claim.claim.jsonrpc.errorCode !== null) {
+    const code = a.claim.claim.jsonrpc.errorCode;
+    if (a.detail.errorCode !== code && a.server?.detail?.errorCode !== code && !wireCarries(a, code)) {
+      out.push(finding('LOCAL_ERROR', 'warning',
+        `${label(a)} id ${idText(a)}: the client claims error ${code} but no response on the wire carried it; likely ${LOCAL_CAUSES[code] ?? 'an error raised inside the client'}`,
+        [a.claim.src, ...v.sources.slice(0, 1)]));
+    }
+  }
+  return out;
+}
+
+function wireCarries(a: Attempt, code: number): boolean {
+  for (const view of [a.client, a.server, a.primary]) {
+    const r = (view?.response ?? view?.strayResponse) as { error?: { code?: unknown } } | undefined;
+    if (r && typeof r === 'object' && r.error?.code === code) return true;
+  }
+  return false;
+}
+
+/** Did the earlier attempt reach the server (proven) or may it have (possible)? */
+export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
+  if (prev.server && typeof prev.server.status === 'number' && prev.server.status >= 200 && prev.server.status < 300) return 'proven';
+  if (prev.server && prev.server.response !== undefined && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
+  if (prev.notSeenByServer) return 'no';
+  const s = prev.status;
+  if (typeof s === 'number' && s >= 400 && s < 500) return 'no';
+  if (s === 503) return 'no';
+  if (prev.outcome === 'JSONRPC_ERROR') return 'no';
+  return 'possible';
+}
+
+/** Findings about a retry: who sent it, whether it was safe, whether it honoured Retry-After and the policy. */
+export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: ToolSafety | 'unknown', anyToolsList: boolean, opts: { policy: CallPolicy }): Finding[] {
+  const out: Finding[] = [];
+  const n = chain.length;
+  const posts = chain.length;
+  const claims = chain.map((x) => x.claim?.claim).filter((c) => c !== undefined);
+  const contradicted = claims.find((c) => (c.postCount !== undefined && c.postCount < posts) || (c.httpStatuses !== undefined && c.httpStatuses.length < posts));
+  const serverOnly = a.server && !a.client && chain.some((x) => x.client);
+  const origin = a.retryOrigin?.origin ?? 'unknown';
+  if (origin === 'unknown' || origin === 'none' || contradicted || serverOnly) {
+    const why = contradicted
+      ? `the client log claims ${contradicted.postCount !== undefined ? `postCount ${contradicted.postCount}` : `httpStatuses ${JSON.stringify(contradicted.httpStatuses)}`} but ${posts} POSTs were observed`
+      : serverOnly ? 'the server saw this POST but the client log has no record of it'
+      : origin === 'none' ? 'the client claims no retry (retryOrigin "none")'
+      : `origin unknown: ${a.retryOrigin?.how ?? 'nothing says who sent it'}`;
+    out.push(finding('RETRY_ORIGIN_AMBIGUOUS', 'warning',
+      `${label(a)}: POST ${n} of the call after ${prev.outcome}; ${why}`,
+      [prev.primary.sources[0]!, a.primary.sources[0]!, ...claims.length ? chain.flatMap((x) => (x.claim ? [x.claim.src] : [])) : []]));
+  }
+  if (a.method === 'tools/call') {
+    const exec = executionEvidence(prev);
+    const safe = safety !== 'unknown' && (safety.readOnly || safety.idempotent);
+    if (!safe && exec !== 'no') {
+      const why = safety === 'unknown'
+        ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen` : 'its annotations are unknown (no tools/list in the logs; --idempotent NAME declares a tool safe)'
+        : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
+      const evidence = exec === 'proven' ? 'the server view shows the earlier attempt was executed' : 'the earlier attempt may have been executed (no server view proves otherwise)';
+      out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
+        `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}: ${why}; ${evidence}`,
+        [prev.primary.sources[0]!, ...(prev.server ? [prev.server.sources[0]!] : []), a.primary.sources[0]!]));
+    }
+  }
+  const prevView = prev.client ?? prev.primary;
+  if (prevView.retryAfterMs !== undefined && prev.endTs !== undefined && a.startTs !== undefined) {
+    const waited = a.startTs - prev.endTs;
+    if (waited < prevView.retryAfterMs) {
+      out.push(finding('RETRY_AFTER_IGNORED', 'warning',
+        `${label(a)}: retried ${secs(Math.max(0, waited))} after HTTP ${prev.status} asked to wait ${secs(prevView.retryAfterMs)} (Retry-After)`,
+        [prev.primary.sources[0]!, a.primary.sources[0]!]));
+    }
+  }
+  const retries = n - 1;
+  const policy = opts.policy;
+  if (retries > policy.maxRetries) {
+    out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
+  } else if (prev.endTs !== undefined && a.startTs !== undefined) {
+    const delay = a.startTs - prev.endTs;
+    const before = n >= 3 ? chain[n - 3] : undefined;
+    const prevDelay = before?.endTs !== undefined && prev.startTs !== undefined ? prev.startTs - before.endTs : undefined;
+    if (delay < policy.minDelayMs) {
+      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${secs(Math.max(0, delay))} after the failure; the policy asks at least ${secs(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+    } else if (prevDelay !== undefined && delay < prevDelay) {
+      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${secs(delay)}, less than the ${secs(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+    }
+  }
+  return out;
+}
+
+/** What the call linker knows about a session when it closes. */
+export interface SessionCalls {
+  requests: number;
+  toolCalls: number;
+  failed: Attempt[];
+  expired: Attempt[];
+}
+
+/** Session-level findings, raised when the session closes. */
+export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean }): Finding[] {
+  const out: Finding[] = [];
+  const where = s.session ? `session ${s.session}` : 'traffic without a session';
+  for (const o of s.orphans) {
+    out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} matches no request sent in the session`, [o.src], 'session', s.session));
+  }
+  for (const c of s.cancels) {
+    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, which had no open request (it had already ended, or was never logged)`, [c.src], 'session', s.session));
+  }
+  for (const d of s.duplicates) {
+    out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));
+  }
+  if (!calls) return out;
+  for (const x of calls.expired) {
+    const ts = x.endTs ?? x.startTs;
+    const reinit = later.initializeAfter(ts);
+    const retried = x.primary.retried === true;
+    out.push(finding('SESSION_EXPIRED', 'warning',
+      `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}`,
+      x.primary.sources.slice(0, 2), 'session', s.session));
+  }
+  if (calls.toolCalls === 0 && calls.failed.length > 0) {
+    const f = calls.failed[0]!;
+    if (!later.toolCallAfter(f.startTs)) {
+      out.push(finding('CALL_NEVER_SENT', 'warning',
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: a fault meant for tools/call may have hit an earlier request`,
+        f.primary.sources.slice(0, 2), 'session', s.session));
+    }
+  }
+  return out;
+}
+
+export { isFailure };

@@ -1,0 +1,38 @@
+// What a finding is: a stable code, a severity, what it is attached to, a one-line message and its evidence.
+import type { Source } from '../join/attempt.js';
+
+export const FINDING_CODES = [
+  'OUTCOME_MISMATCH',
+  'RETRY_ORIGIN_AMBIGUOUS',
+  'NO_FINAL_RESULT',
+  'SIDE_DIVERGENCE',
+  'UNSAFE_RETRY',
+  'RETRY_AFTER_IGNORED',
+  'RETRY_POLICY',
+  'ID_REUSED',
+  'ORPHAN_RESPONSE',
+  'CALL_NEVER_SENT',
+  'SESSION_EXPIRED',
+  'LOCAL_ERROR',
+  'CANCELLED',
+  'DUPLICATE_RECORD',
+] as const;
+
+export type FindingCode = (typeof FINDING_CODES)[number];
+export type Severity = 'error' | 'warning' | 'info';
+export const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
+
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  scope: 'attempt' | 'session';
+  /** The session the finding belongs to (session-scope findings). */
+  session?: string | null;
+  message: string;
+  /** file:line of the records that prove it. */
+  sources: Source[];
+}
+
+export function isFindingCode(s: string): s is FindingCode {
+  return (FINDING_CODES as readonly string[]).includes(s);
+}

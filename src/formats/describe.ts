@@ -1,0 +1,45 @@
+// The `mcp-triage formats` listing: every input format, how it is detected, what it carries and what it cannot show.
+import type { InputFormat } from './adapter.js';
+import { ALL_FORMATS } from './index.js';
+
+/** How each format is recognized and what one line of it holds (the README table says the same). */
+const ABOUT: Record<string, { detect: string; carries: string }> = {
+  canonical: { detect: '"v": 1 and a known "kind"', carries: 'everything the canonical schema v1 holds (mcp-triage schema)' },
+  claim: { detect: '"outcome" with postCount / httpStatuses / jsonrpc / retryOrigin', carries: "a client's own account of one call" },
+  kong: { detect: 'an "ai.mcp" object (Kong AI Gateway log)', carries: 'per JSON-RPC call: method, tool, string id, latency, error text, payloads when logged; HTTP status; session' },
+  har: { detect: 'a HAR entry ("startedDateTime", request/response with header lists); whole HAR files by their "log" key', carries: 'whole HTTP exchanges: headers, request body, status, response body (SSE included), timing' },
+  mcpsnoop: { detect: '"session_id" + "seq" + "direction" + "ts"', carries: 'each JSON-RPC frame as sent, HTTP status on responses (HTTP mode)' },
+  mcpspy: { detect: '"transport_type" with an http_transport or stdio_transport block', carries: 'each JSON-RPC message as sniffed (raw), direction' },
+  otlp: { detect: '"resourceSpans" or "resourceLogs" (OTLP JSON file exporter)', carries: 'MCP spans: method, tool, session, string id, error.type / status code, start and end times' },
+  jsonrpc: { detect: 'a JSON-RPC message, bare or under "message", with an optional direction', carries: 'one JSON-RPC message with a direction' },
+  'claude-desktop': { detect: '"<time> [server] [level] ..." text lines of mcp.log / mcp-server-NAME.log', carries: 'each JSON-RPC message Claude Desktop exchanged with a stdio server' },
+};
+
+function shows(f: InputFormat): string {
+  const l = f.limits;
+  const no = [!l.http && 'HTTP status', !l.bodies && 'bodies', !l.session && 'session id', !l.typedIds && 'typed ids'].filter(Boolean);
+  return no.length ? `cannot show: ${no.join(', ')}` : 'full view';
+}
+
+/** Plain text for the terminal: one block per format, in detection order. */
+export function describeFormats(): string {
+  const out: string[] = ['Input formats, in the order they are tried on each line (--input-format NAME forces one):', ''];
+  for (const f of ALL_FORMATS) {
+    const about = ABOUT[f.name];
+    out.push(`${f.name} (${f.kind === 'json' ? 'JSON lines' : 'text lines'}) - ${shows(f)}`);
+    if (about) {
+      out.push(`  detected by: ${about.detect}`);
+      out.push(`  carries:     ${about.carries}`);
+    }
+    for (const n of f.limits.notes) out.push(`  note:        ${n}`);
+    out.push('');
+  }
+  out.push('Also read:');
+  out.push('  whole HAR files ({"log":{"entries":[...]}}, pretty or one line, .har or gzip), streamed entry by entry');
+  out.push('  log-platform envelopes, unwrapped before detection: Google Cloud Logging (jsonPayload, textPayload),');
+  out.push('    Datadog (attributes.attributes, attributes.message, API pages {"data":[...]}), Elasticsearch/OpenSearch');
+  out.push('    (_source, hits.hits[]), Loki logcli -o jsonl (line); --unwrap a.b.c for any other envelope');
+  out.push('  CloudWatch `aws logs tail` lines (<time> <stream> {json}): the JSON is detected as any format above');
+  out.push('');
+  return out.join('\n');
+}

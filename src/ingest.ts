@@ -1,0 +1,309 @@
+// Reading one input into canonical records: format detection per line (or per file for whole HAR), with an exact line account.
+import type { CanonicalRecord } from './schema/record.js';
+import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
+import { JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
+import { harEntryFormat } from './formats/har-entry.js';
+import { parseTimestamp } from './formats/time.js';
+import { unwrapEnvelope, unwrapPath } from './formats/unwrap.js';
+import { GzipError, openInput } from './read/open.js';
+import { readLineBatches, isBlank } from './read/lines.js';
+import { harDocumentEntries, looksLikeHarDocument } from './read/har-document.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { Source, ViewSide } from './join/attempt.js';
+
+export interface InputSpec {
+  path: string;
+  side?: 'client' | 'server' | undefined;
+}
+
+export interface IngestOptions {
+  inputFormat?: string | undefined;
+  maxLineBytes: number;
+  timezone?: string | undefined;
+  unwrap?: string | undefined;
+  stdin: NodeJS.ReadableStream;
+  diagnostics: Diagnostics;
+  /** Stop at the first unusable line (--strict). */
+  strict: boolean;
+}
+
+/** The account of one input, as the report shows it. */
+export interface InputAccount {
+  name: string;
+  side?: 'client' | 'server' | undefined;
+  gzip: boolean;
+  /** "lines" for line-oriented inputs, "har" for a whole HAR document (lines are then HAR entries). */
+  mode: 'lines' | 'har';
+  lines: number;
+  blank: number;
+  used: number;
+  unusable: number;
+  records: number;
+  reasons: Record<string, number>;
+  formats: Record<string, number>;
+  /** What the detected formats cannot show. */
+  cannotShow: string[];
+  /** Bytes read from the input as stored (compressed size for gzip), and its size on disk when known. */
+  bytesRead: number;
+  size?: number | undefined;
+  /** Where reading stopped early (truncated gzip, cut HAR document), if it did. */
+  brokenAt?: string;
+  /** Timestamps went backwards beyond tolerance: calls are finalized at the end. */
+  unordered?: boolean;
+  limits: SourceLimits;
+}
+
+export interface RecordItem {
+  rec: CanonicalRecord;
+  ts: number | undefined;
+  src: Source;
+  http: boolean;
+  weakId: boolean;
+  side: ViewSide | undefined;
+}
+
+/** Thrown in --strict mode at the first unusable line. */
+export class StrictStop extends Error {
+  constructor(readonly where: string, message: string) {
+    super(message);
+  }
+}
+
+const MERGED_LIMITS = (): SourceLimits => ({ http: true, bodies: true, session: true, typedIds: true, notes: [] });
+
+/** Open an input and yield its records in batches; the account is filled as it goes. */
+export async function* ingest(spec: InputSpec, index: number, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
+  let opened;
+  try {
+    opened = await openInput(spec.path, opts.stdin);
+  } catch (err) {
+    throw new InputError(`${spec.path}: ${describeOpenError(err)}`);
+  }
+  const name = opened.name;
+  account.size = opened.size;
+  const forced = opts.inputFormat !== undefined && opts.inputFormat !== 'har' ? formatByName(opts.inputFormat) : undefined;
+  const seenFormats = new Set<InputFormat>();
+  const unusable = (line: number, code: string, message: string) => {
+    account.unusable++;
+    account.reasons[code] = (account.reasons[code] ?? 0) + 1;
+    opts.diagnostics.add({ file: name, line, code, message });
+    if (opts.strict) throw new StrictStop(`${name}:${line}`, message);
+  };
+  const sideOverride = spec.side;
+
+  const toItems = (value: unknown, lineNo: number, out: RecordItem[], text: string | undefined): void => {
+    let v = value;
+    if (opts.unwrap !== undefined) {
+      v = unwrapPath(v, opts.unwrap);
+      if (v === undefined) return unusable(lineNo, 'unwrap-missing', `--unwrap ${opts.unwrap}: no such field on this line`);
+    }
+    for (let depth = 0; depth < 3; depth++) {
+      if (typeof v === 'string') {
+        // An envelope holding a text line (Loki `line`, Cloud Logging textPayload): parse it again.
+        const inner = v.trim();
+        if (inner.startsWith('{')) {
+          try {
+            v = JSON.parse(inner);
+            continue;
+          } catch {
+            return unusable(lineNo, 'invalid-json', 'the wrapped text is not JSON');
+          }
+        }
+        const tf = textFormatFor(inner, forced);
+        if (!tf) return unusable(lineNo, 'unknown-format', 'wrapped text line in no known format');
+        return emit(tf, tf.textToRecords(inner, ctx(lineNo)), lineNo, out);
+      }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        return unusable(lineNo, 'not-an-object', `line is JSON ${Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v}, not an object record`);
+      }
+      const obj = v as Record<string, unknown>;
+      const fmt = forced ?? detectJson(obj);
+      if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out);
+      if (forced) return unusable(lineNo, 'wrong-format', `not a ${forced.name} record`);
+      const unwrapped = unwrapEnvelope(obj);
+      if (unwrapped) {
+        v = unwrapped.value;
+        continue;
+      }
+      return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
+    }
+    void text;
+    return unusable(lineNo, 'unknown-format', 'record nested in too many envelopes');
+  };
+
+  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone });
+
+  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[]): void => {
+    if (!Array.isArray(res)) return unusable(lineNo, 'invalid-record', res.error);
+    if (res.length === 0) return unusable(lineNo, 'no-mcp-traffic', `${fmt.name} line carries no MCP message`);
+    account.used++;
+    account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
+    if (!seenFormats.has(fmt)) {
+      seenFormats.add(fmt);
+      mergeLimits(account.limits, fmt.limits);
+    }
+    const src: Source = { file: name, line: lineNo };
+    for (const rec of res) {
+      account.records++;
+      out.push({ rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http, weakId: !fmt.limits.typedIds, side: sideOverride });
+    }
+  };
+
+  try {
+    const chunks = opened.chunks[Symbol.asyncIterator]();
+    const first = await chunks.next();
+    if (first.done) return;
+    account.gzip = opened.gzip();
+    const head = first.value.subarray(0, 4096).toString('utf8');
+    const rest: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => prepend(first.value, chunks) };
+    if (opts.inputFormat === 'har' || (opts.inputFormat === undefined && looksLikeHarDocument(head))) {
+      account.mode = 'har';
+      for await (const item of harDocumentEntries(rest)) {
+        account.lines++;
+        const out: RecordItem[] = [];
+        if ('error' in item) {
+          account.lines--;
+          account.brokenAt = `line ${item.line}`;
+          opts.diagnostics.add({ file: name, line: item.line, code: 'har-broken', message: item.error });
+          if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
+          continue;
+        }
+        if (typeof item.value !== 'object' || item.value === null) unusable(item.line, 'invalid-record', 'HAR entry is not an object');
+        else emit(harEntryFormat, harEntryFormat.toRecords(item.value as Record<string, unknown>, ctx(item.line)), item.line, out);
+        account.bytesRead = opened.bytesRead();
+        if (out.length) yield out;
+      }
+      return;
+    }
+    for await (const batch of readLineBatches(rest, { maxLineBytes: opts.maxLineBytes })) {
+      const out: RecordItem[] = [];
+      for (const line of batch) {
+        account.lines++;
+        if ('overLimit' in line) {
+          unusable(line.lineNo, 'line-too-long', `line of ${line.bytes} bytes is over the ${opts.maxLineBytes}-byte limit (--max-line-bytes); skipped`);
+          continue;
+        }
+        const text = line.text;
+        if (isBlank(text)) {
+          account.blank++;
+          continue;
+        }
+        if (line.invalidUtf8) {
+          unusable(line.lineNo, 'invalid-utf8', 'line is not valid UTF-8');
+          continue;
+        }
+        const c = firstNonSpace(text);
+        if (c !== '{' && c !== '[') {
+          const tf = textFormatFor(text, forced);
+          if (tf) emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out);
+          else unusable(line.lineNo, text.includes('\u0000') ? 'nul-bytes' : 'invalid-json', text.includes('\u0000') ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
+          continue;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (err) {
+          unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${jsonErrorText(err)})`);
+          continue;
+        }
+        toItems(value, line.lineNo, out, text);
+      }
+      account.bytesRead = opened.bytesRead();
+      if (out.length) yield out;
+    }
+  } catch (err) {
+    if (err instanceof StrictStop || err instanceof InputError) throw err;
+    if (err instanceof GzipError) {
+      account.brokenAt = `after line ${account.lines}`;
+      opts.diagnostics.add({ file: name, line: account.lines + 1, code: 'gzip-truncated', message: `${err.message}; the ${account.lines} line(s) before the break were analyzed` });
+      if (opts.strict) throw new StrictStop(`${name}:${account.lines + 1}`, err.message);
+      return;
+    }
+    const e = err as NodeJS.ErrnoException;
+    throw new InputError(`${name}: read failed (${e.code ?? e.message})`);
+  }
+}
+
+/** An input that cannot be read at all (exit code 2). */
+export class InputError extends Error {}
+
+export function newAccount(spec: InputSpec, name: string): InputAccount {
+  const a: InputAccount = {
+    name, gzip: false, mode: 'lines', bytesRead: 0, lines: 0, blank: 0, used: 0, unusable: 0, records: 0,
+    reasons: {}, formats: {}, cannotShow: [], limits: MERGED_LIMITS(),
+  };
+  if (spec.side) a.side = spec.side;
+  return a;
+}
+
+function mergeLimits(into: SourceLimits, l: SourceLimits): void {
+  into.http &&= l.http;
+  into.bodies &&= l.bodies;
+  into.session &&= l.session;
+  into.typedIds &&= l.typedIds;
+  for (const n of l.notes) if (!into.notes.includes(n)) into.notes.push(n);
+}
+
+/** Plain-language list of what an input's formats cannot show. */
+export function cannotShow(l: SourceLimits): string[] {
+  const out: string[] = [];
+  if (!l.http) out.push('no HTTP status');
+  if (!l.bodies) out.push('no bodies');
+  if (!l.session) out.push('no session');
+  if (!l.typedIds) out.push('ids stringified');
+  return [...out, ...l.notes];
+}
+
+function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {
+  for (const f of JSON_FORMATS) {
+    try {
+      if (f.detect(obj)) return f;
+    } catch {
+      // A detector that throws on hostile input is a bug, never a crash: treat as "not this format".
+    }
+  }
+  return undefined;
+}
+
+function textFormatFor(text: string, forced: InputFormat | undefined): TextFormat | undefined {
+  if (forced) return forced.kind === 'text' && forced.detectText(text) ? forced : undefined;
+  for (const f of TEXT_FORMATS) if (f.detectText(text)) return f;
+  return undefined;
+}
+
+function firstNonSpace(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== ' ' && c !== '\t' && c !== '\r') return c;
+  }
+  return '';
+}
+
+function describeKeys(obj: Record<string, unknown>): string {
+  const keys = Object.keys(obj).slice(0, 6).map((k) => (k.length > 24 ? `${k.slice(0, 23)}…` : k));
+  return keys.join(', ') + (Object.keys(obj).length > 6 ? ', …' : '');
+}
+
+function jsonErrorText(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return (m.length > 80 ? `${m.slice(0, 79)}…` : m).replace(/[^\x20-\x7e]/g, '?');
+}
+
+function describeOpenError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory (give the files inside it)';
+    default:
+      return e.message;
+  }
+}
+
+async function* prepend(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  yield first;
+  for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
+}

@@ -1,0 +1,100 @@
+// One side's view of an attempt (one POST carrying one JSON-RPC request, or one request message) and its identity keys.
+import type { Note } from '../schema/record.js';
+import type { Layer, Outcome } from '../outcomes.js';
+
+export type JsonRpcId = string | number;
+
+/** Where a record came from: input name and 1-based line. */
+export interface Source {
+  file: string;
+  line: number;
+}
+
+export type ViewSide = 'client' | 'server' | 'gateway' | 'unknown';
+
+export interface AttemptView {
+  side: ViewSide;
+  /** Which input the view came from (index into the run's inputs). */
+  input: number;
+  /** MCP session id, when the traffic had one. */
+  session: string | null;
+  /** Join scope: session id, else connection or client key, else the input. */
+  scope: string;
+  client: string | null;
+  id: JsonRpcId;
+  /** Exact source text of a numeric id beyond 2^53. */
+  idText?: string;
+  idKey: string;
+  method: string;
+  tool: string | null;
+  /** Canonical fingerprint of method, tool and arguments (ignoring _meta), for retry linking. */
+  fingerprint: string;
+  /** Follow-up of an input_required result (carries inputResponses or requestState). */
+  continuation: boolean;
+  /** Whether the source has an HTTP layer (false: HTTP outcomes are not observable). */
+  http: boolean;
+  /** Whether ids were stringified by the source (a join on them is weak). */
+  weakId: boolean;
+  startTs: number | undefined;
+  endTs: number | undefined;
+  /** HTTP status; null: no HTTP response; undefined: not observable or not yet seen. */
+  status: number | null | undefined;
+  contentType: string | undefined;
+  /** Retry-After of the response, in ms after the response ended. */
+  retryAfterMs?: number;
+  /** The JSON-RPC response with this request's id. */
+  response?: unknown;
+  /** Whether the response came on another exchange (a GET resumption). */
+  resumed?: boolean;
+  /** The only response on the exchange, when its id is not this request's. */
+  strayResponse?: unknown;
+  /** First payload that did not parse, with why. */
+  malformed?: string;
+  /** How the response stream ended: complete, aborted, timeout, error, or cut (the log ends first). */
+  streamEnd?: string;
+  /** The response was only in an SSE block cut before its blank line. */
+  cutEvent?: boolean;
+  /** The stream sent an event id (it can be resumed). */
+  primed?: boolean;
+  sseEvents: number;
+  progress: number;
+  serverRequests: number;
+  /** The client sent notifications/cancelled for this request. */
+  cancelled?: boolean;
+  /** Connection or stream error text. */
+  error?: string;
+  /** The request carried a Mcp-Session-Id header (a 404 then means "session expired"). */
+  sentSession: boolean;
+  requestHeaders?: Map<string, string>;
+  note?: Note;
+  sources: Source[];
+  /** Responses on this attempt's exchange whose ids match no request of the session. */
+  orphans?: { id: JsonRpcId; src: Source }[];
+  /** An earlier request with the same id was still open in the scope when this one was sent. */
+  reusedWhileOpen?: Source;
+  /** A later attempt was linked to this one as its retry. */
+  retried?: boolean;
+  /** Order of creation, for stable output. */
+  seq?: number;
+  outcome?: Outcome;
+  layer?: Layer;
+  /** Details behind the outcome: error code and message, the envelope problem, ... */
+  detail?: OutcomeDetail;
+}
+
+export interface OutcomeDetail {
+  errorCode?: number;
+  errorMessage?: string;
+  errorData?: unknown;
+  resultType?: string;
+  why?: string;
+}
+
+/** Key of a JSON-RPC id that keeps its type: 1 and "1" differ. */
+export function idKeyOf(id: JsonRpcId, idText?: string): string {
+  return typeof id === 'string' ? `s:${id}` : `n:${idText ?? String(id)}`;
+}
+
+export function isJsonRpcId(v: unknown): v is JsonRpcId {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}

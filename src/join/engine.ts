@@ -1,0 +1,486 @@
+// The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
+import { iterateSse, isMessageEvent, type ParsedSseEvent } from '../sse.js';
+import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import type { Note } from '../schema/record.js';
+import { fingerprint } from './fingerprint.js';
+import { SessionTracker } from './sessions.js';
+
+export interface RequestIn {
+  input: number;
+  ts: number | undefined;
+  side: ViewSide;
+  xid: string;
+  session: string | null;
+  conn: string | undefined;
+  client: string | undefined;
+  httpMethod: string;
+  headers: Map<string, string>;
+  /** Parsed body, or undefined when there is none. */
+  body: unknown;
+  /** Raw body text, for exact big-number ids. */
+  bodyText?: string | undefined;
+  bodyError?: string | undefined;
+  note?: Note | undefined;
+  src: Source;
+  /** The source keeps no HTTP layer. */
+  http: boolean;
+  weakId: boolean;
+}
+
+interface Exchange {
+  key: string;
+  side: ViewSide;
+  scopeKey: string;
+  session: string | null;
+  httpMethod: string;
+  attempts: AttemptView[];
+  status: number | null | undefined;
+  contentType: string | undefined;
+  lastTs: number | undefined;
+  ended: boolean;
+  /** For GET streams: deliver responses to open requests of the scope. */
+  isGet: boolean;
+  primed: boolean;
+  src: Source;
+}
+
+interface Pending {
+  deadline: number;
+  view: AttemptView;
+}
+
+export interface EngineOptions {
+  windowMs: number;
+  onView: (view: AttemptView) => void;
+  sessions: SessionTracker;
+}
+
+const SSE_TYPE = 'text/event-stream';
+
+export class JoinEngine {
+  private exchanges = new Map<string, Exchange>();
+  /** Requests still waiting for a response, per side and scope: scopeKey -> idKey -> view. */
+  private open = new Map<string, Map<string, AttemptView>>();
+  private queue: Pending[] = [];
+  private queueHead = 0;
+  private finalized = new WeakSet<AttemptView>();
+  private seq = 0;
+  watermark = -Infinity;
+
+  constructor(private readonly opts: EngineOptions) {}
+
+  /** One HTTP request (or a message-level request batch) starts. */
+  request(r: RequestIn): void {
+    const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
+    const scopeKey = `${r.side}|${scope}`;
+    const ex: Exchange = {
+      key: `${r.input}:${r.xid}`,
+      side: r.side,
+      scopeKey,
+      session: r.session,
+      httpMethod: r.httpMethod,
+      attempts: [],
+      status: undefined,
+      contentType: undefined,
+      lastTs: r.ts,
+      ended: false,
+      isGet: r.httpMethod === 'GET',
+      primed: false,
+      src: r.src,
+    };
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, r.src);
+    sess.clientKey ??= r.client ?? `input#${r.input}`;
+    if (r.httpMethod === 'DELETE') sess.deleted = true;
+    const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
+    if (r.bodyError) sess.unparsedRequests++;
+    for (const m of messages) {
+      if (typeof m !== 'object' || m === null) continue;
+      const msg = m as Record<string, unknown>;
+      if (typeof msg.method === 'string' && isJsonRpcId(msg.id)) {
+        const view = this.newView(r, scope, msg, r.bodyText);
+        if (this.register(scopeKey, view, sess)) ex.attempts.push(view);
+      } else if (typeof msg.method === 'string') {
+        this.clientNotification(scopeKey, msg, r.src, sess);
+      } else {
+        sess.clientResponses++;
+      }
+    }
+    this.exchanges.set(ex.key, ex);
+  }
+
+  /** The response head of an exchange. */
+  response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source): void {
+    const ex = this.exchanges.get(`${input}:${xid}`);
+    if (!ex) return;
+    ex.status = status;
+    ex.contentType = headers.get('content-type');
+    ex.lastTs = ts ?? ex.lastTs;
+    const announced = headers.get('mcp-session-id');
+    const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
+    for (const v of ex.attempts) {
+      v.status = status;
+      v.contentType = ex.contentType;
+      if (retryAfter !== undefined) v.retryAfterMs = retryAfter;
+      if (!v.sources.includes(src)) v.sources.push(src);
+      if (announced && v.session === null) this.adoptSession(ex, v, announced);
+    }
+    if (announced && ex.session === null) {
+      ex.session = announced;
+      const sess = this.opts.sessions.touch(ex.side, announced, announced, ts, src);
+      sess.announced = true;
+    }
+    if (status !== null && (status < 200 || status > 299)) this.opts.sessions.noteStatus(ex.side, ex.scopeKey, ex.session, status, ex.attempts, src);
+  }
+
+  /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
+  payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent }, ts: number | undefined, src: Source): void {
+    const ex = this.exchanges.get(`${input}:${xid}`);
+    if (!ex) return;
+    ex.lastTs = ts ?? ex.lastTs;
+    if (p.sse) {
+      for (const v of ex.attempts) v.sseEvents++;
+      if (p.sse.id !== undefined && p.sse.id !== '') ex.primed = true;
+      if (p.sse.truncated) {
+        for (const v of ex.attempts) if (v.response === undefined) v.cutEvent = true;
+        return;
+      }
+      if (!isMessageEvent(p.sse)) return;
+    }
+    let value: unknown;
+    if (p.hasParsed) value = p.parsed;
+    else {
+      const text = p.sse ? p.sse.data : (p.text ?? '');
+      if (text.trim() === '') return;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${shortJsonError(err)})`;
+        for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
+        if (ex.attempts.length === 0) this.opts.sessions.get(ex.scopeKey)?.malformedOnStreams.push(src);
+        return;
+      }
+      if (containsUnsafeInteger(value)) value = { __exactText: text, value };
+    }
+    const { value: v, text } = unwrapExact(value);
+    const items = Array.isArray(v) ? v : [v];
+    const isBatchBody = Array.isArray(v);
+    for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src);
+  }
+
+  /** An exchange's response ended (or the connection failed). */
+  end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source): void {
+    const key = `${input}:${xid}`;
+    const ex = this.exchanges.get(key);
+    if (!ex) return;
+    ex.ended = true;
+    ex.lastTs = ts ?? ex.lastTs;
+    for (const v of ex.attempts) {
+      if (ex.status === undefined) v.status = null;
+      v.streamEnd = how;
+      v.primed = ex.primed;
+      if (error) v.error = error;
+      v.endTs = ex.lastTs;
+      if (!v.sources.includes(src)) v.sources.push(src);
+      if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
+      else this.schedule(v, ex.lastTs);
+    }
+    this.exchanges.delete(key);
+  }
+
+  /** A message-level record (no HTTP layer). */
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined }): void {
+    const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
+    const scopeKey = `${r.side}|${scope}`;
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, r.src);
+    sess.clientKey ??= r.client ?? `input#${r.input}`;
+    const items = Array.isArray(r.body) ? r.body : [r.body];
+    for (const m of items) {
+      if (typeof m !== 'object' || m === null) {
+        sess.strayMessages++;
+        continue;
+      }
+      const msg = m as Record<string, unknown>;
+      const isRequest = typeof msg.method === 'string' && isJsonRpcId(msg.id);
+      if (r.direction === 'c2s') {
+        if (isRequest) {
+          const view = this.newView(r, scope, msg, r.bodyText);
+          if (r.status !== undefined) view.status = r.status;
+          if (!this.register(scopeKey, view, sess)) continue;
+          if (r.status !== undefined && (r.status < 200 || r.status > 299)) {
+            view.endTs = r.ts;
+            this.finalize(view);
+          } else this.schedule(view, r.ts);
+        } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess);
+        else sess.clientResponses++;
+        continue;
+      }
+      if (typeof msg.method === 'string') {
+        if (isJsonRpcId(msg.id)) sess.serverRequests++;
+        else this.serverNotification(scopeKey, msg);
+        continue;
+      }
+      const id = msg.id;
+      const views = this.open.get(scopeKey);
+      const view = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) : undefined;
+      if (!view) {
+        const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
+        const known = key !== undefined ? sess.requestIds.get(key) : undefined;
+        if (known && sess.answered.get(key!) === r.ts) sess.duplicates.push({ what: `the response to id ${JSON.stringify(id)}`, first: known.src, dup: r.src });
+        else if (!known && id !== null && id !== undefined) sess.orphans.push({ id: id as JsonRpcId, src: r.src });
+        continue;
+      }
+      sess.answered.set(view.idKey, r.ts);
+      view.response = msg;
+      if (r.status !== undefined) view.status = r.status;
+      view.endTs = r.ts ?? view.endTs;
+      view.sources.push(r.src);
+      this.finalize(view);
+    }
+  }
+
+  /** Time has passed: finalize what can no longer receive anything. */
+  advance(watermark: number): void {
+    if (watermark <= this.watermark) return;
+    this.watermark = watermark;
+    const q = this.queue;
+    while (this.queueHead < q.length) {
+      const p = q[this.queueHead]!;
+      if (p.deadline > watermark) break;
+      this.queueHead++;
+      if (!this.finalized.has(p.view)) this.finalize(p.view);
+    }
+    if (this.queueHead > 4096 && this.queueHead * 2 > q.length) {
+      this.queue = q.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    for (const [key, ex] of this.exchanges) {
+      if (ex.lastTs !== undefined && ex.lastTs + this.opts.windowMs < watermark) this.abandon(key, ex);
+    }
+  }
+
+  /** End of all input: everything still open is final now. */
+  flush(): void {
+    for (const [key, ex] of this.exchanges) this.abandon(key, ex);
+    const rest = this.queue.slice(this.queueHead).map((p) => p.view);
+    this.queue = [];
+    this.queueHead = 0;
+    rest.sort((a, b) => (a.startTs ?? 0) - (b.startTs ?? 0));
+    for (const v of rest) if (!this.finalized.has(v)) this.finalize(v);
+    for (const views of this.open.values()) for (const v of views.values()) if (!this.finalized.has(v)) this.finalize(v);
+    this.open.clear();
+  }
+
+  /** Number of exchanges and requests still held (for tests of bounded memory). */
+  held(): { exchanges: number; open: number } {
+    let open = 0;
+    for (const m of this.open.values()) open += m.size;
+    return { exchanges: this.exchanges.size, open };
+  }
+
+  private abandon(key: string, ex: Exchange): void {
+    // The log ends (or the window passed) before the exchange ended.
+    this.exchanges.delete(key);
+    for (const v of ex.attempts) {
+      if (this.finalized.has(v)) continue;
+      if (ex.status === undefined) v.status = null;
+      v.streamEnd = v.streamEnd ?? 'cut';
+      v.primed = ex.primed;
+      v.endTs = v.endTs ?? ex.lastTs;
+      if (v.response !== undefined) this.finalize(v);
+      else this.schedule(v, ex.lastTs);
+    }
+  }
+
+  private newView(r: RequestIn, scope: string, msg: Record<string, unknown>, bodyText: string | undefined): AttemptView {
+    const id = msg.id as JsonRpcId;
+    const idText = exactIdText(bodyText, id);
+    const params = (typeof msg.params === 'object' && msg.params !== null ? msg.params : {}) as Record<string, unknown>;
+    const tool = msg.method === 'tools/call' && typeof params.name === 'string' ? params.name : null;
+    const view: AttemptView = {
+      side: r.side,
+      input: r.input,
+      session: r.session,
+      scope,
+      client: r.client ?? null,
+      id,
+      idKey: idKeyOf(id, idText),
+      method: msg.method as string,
+      tool,
+      fingerprint: fingerprint(msg.method as string, tool, params),
+      continuation: 'inputResponses' in params || 'requestState' in params,
+      http: r.http,
+      weakId: r.weakId,
+      startTs: r.ts,
+      endTs: r.ts,
+      status: undefined,
+      contentType: undefined,
+      sseEvents: 0,
+      progress: 0,
+      serverRequests: 0,
+      sentSession: r.session !== null && r.http,
+      sources: [r.src],
+    };
+    if (idText !== undefined) view.idText = idText;
+    if (r.note) view.note = r.note;
+    if (r.headers.size) view.requestHeaders = r.headers;
+    view.seq = this.seq++;
+    return view;
+  }
+
+  /** Index a new request; false when it is an identical copy of one already seen (a duplicated log row). */
+  private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>): boolean {
+    const known = sess.requestIds.get(view.idKey);
+    if (known && known.ts === view.startTs && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
+      sess.duplicates.push({ what: `${view.method} id ${view.idText ?? JSON.stringify(view.id)}`, first: known.src, dup: view.sources[0]! });
+      return false;
+    }
+    let views = this.open.get(scopeKey);
+    if (!views) this.open.set(scopeKey, (views = new Map()));
+    const earlier = views.get(view.idKey);
+    if (earlier && !this.finalized.has(earlier) && !(view.side === 'server' && view.scope.startsWith('input#'))) {
+      view.reusedWhileOpen = earlier.sources[0]!;
+    }
+    views.set(view.idKey, view);
+    sess.requestIds.set(view.idKey, { ts: view.startTs, fingerprint: view.fingerprint, src: view.sources[0]! });
+    sess.noteRequest(view);
+    return true;
+  }
+
+  private adoptSession(ex: Exchange, v: AttemptView, session: string): void {
+    const views = this.open.get(ex.scopeKey);
+    if (views?.get(v.idKey) === v) views.delete(v.idKey);
+    v.session = session;
+    v.scope = session;
+    const scopeKey = `${ex.side}|${session}`;
+    ex.scopeKey = scopeKey;
+    let target = this.open.get(scopeKey);
+    if (!target) this.open.set(scopeKey, (target = new Map()));
+    target.set(v.idKey, v);
+    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs, v.sources[0]!);
+    sess.requestIds.set(v.idKey, { ts: v.startTs, fingerprint: v.fingerprint, src: v.sources[0]! });
+    sess.noteRequest(v);
+  }
+
+  private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const msg = item as Record<string, unknown>;
+      if (typeof msg.method === 'string') {
+        if (isJsonRpcId(msg.id)) for (const v of ex.attempts) v.serverRequests++;
+        else if (msg.method === 'notifications/progress') for (const v of ex.attempts) v.progress++;
+        if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
+        return;
+      }
+      const id = msg.id;
+      if (isJsonRpcId(id)) {
+        const key = idKeyOf(id, exactIdText(text, id));
+        const own = ex.attempts.find((v) => v.idKey === key && v.response === undefined);
+        const target = own ?? (ex.attempts.length === 0 || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
+        if (target && target.response === undefined) {
+          target.response = msg;
+          if (!own) {
+            target.resumed = true;
+            target.sources.push(src);
+          }
+          target.endTs = ts ?? target.endTs;
+          if (!own && !this.finalized.has(target)) this.finalize(target);
+          return;
+        }
+      }
+    }
+    // Not a response to anything on this exchange.
+    const single = ex.attempts.length === 1 ? ex.attempts[0]! : undefined;
+    const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined;
+    if (single && single.response === undefined && single.strayResponse === undefined) single.strayResponse = whole ?? item;
+    if (isJsonRpcId(id)) {
+      const sess = this.opts.sessions.get(ex.scopeKey);
+      const key = idKeyOf(id, exactIdText(text, id));
+      if (sess && !sess.requestIds.has(key)) {
+        if (single) (single.orphans ??= []).push({ id, src });
+        else sess.orphans.push({ id, src });
+      }
+    }
+  }
+
+  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>): void {
+    if (msg.method === 'notifications/cancelled') {
+      const params = (msg.params ?? {}) as Record<string, unknown>;
+      const rid = params.requestId;
+      if (isJsonRpcId(rid)) {
+        const view = this.open.get(scopeKey)?.get(idKeyOf(rid));
+        if (view) {
+          view.cancelled = true;
+          view.sources.push(src);
+        } else sess.cancels.push({ id: rid, src });
+      }
+    } else if (msg.method === 'notifications/initialized') sess.initialized = true;
+  }
+
+  private serverNotification(scopeKey: string, msg: Record<string, unknown>): void {
+    if (msg.method !== 'notifications/progress') return;
+    const params = (msg.params ?? {}) as Record<string, unknown>;
+    const token = params.progressToken;
+    if (!isJsonRpcId(token)) return;
+    const view = this.open.get(scopeKey)?.get(idKeyOf(token));
+    if (view) view.progress++;
+  }
+
+  private schedule(view: AttemptView, ts: number | undefined): void {
+    if (ts === undefined) {
+      this.queue.push({ deadline: Infinity, view });
+      return;
+    }
+    this.queue.push({ deadline: ts + this.opts.windowMs, view });
+  }
+
+  private finalize(view: AttemptView): void {
+    if (this.finalized.has(view)) return;
+    this.finalized.add(view);
+    const views = this.open.get(`${view.side}|${view.scope}`);
+    if (views?.get(view.idKey) === view) {
+      views.delete(view.idKey);
+      if (views.size === 0) this.open.delete(`${view.side}|${view.scope}`);
+    }
+    this.opts.onView(view);
+  }
+}
+
+/** Retry-After in ms: delta-seconds, or an HTTP date relative to the response time. */
+export function parseRetryAfter(value: string | undefined, ts: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
+  const when = Date.parse(v);
+  if (Number.isNaN(when) || ts === undefined) return undefined;
+  return Math.max(0, when - ts);
+}
+
+function shortJsonError(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.length > 80 ? `${m.slice(0, 79)}…` : m;
+}
+
+/** A parsed body that holds integers beyond 2^53 keeps its text so ids can be read exactly. */
+function containsUnsafeInteger(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
+  if (Array.isArray(v)) return v.some((x) => typeof x === 'object' && x !== null && containsUnsafeInteger((x as Record<string, unknown>).id));
+  if (typeof v === 'object' && v !== null) return containsUnsafeInteger((v as Record<string, unknown>).id);
+  return false;
+}
+
+function unwrapExact(v: unknown): { value: unknown; text: string | undefined } {
+  if (typeof v === 'object' && v !== null && '__exactText' in v) {
+    const w = v as { __exactText: string; value: unknown };
+    return { value: w.value, text: w.__exactText };
+  }
+  return { value: v, text: undefined };
+}
+
+/** The source text of a numeric id that JSON.parse could not keep exactly. */
+export function exactIdText(text: string | undefined, id: unknown): string | undefined {
+  if (typeof id !== 'number' || Number.isSafeInteger(id) || text === undefined) return undefined;
+  const re = /"id"\s*:\s*(-?\d+)(?=\s*[,}])/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (Number(m[1]) === id) return m[1];
+  }
+  return undefined;
+}

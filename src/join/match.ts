@@ -1,0 +1,240 @@
+// Joining the client view and the server view of the same attempt, attaching client claims, and holding attempts until final.
+import { classify } from '../classify.js';
+import type { ClaimIn } from '../normalize.js';
+import type { Layer, Outcome } from '../outcomes.js';
+import type { Finding } from '../findings/types.js';
+import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
+
+export interface RetryOriginInfo {
+  origin: 'none' | 'sdk' | 'app' | 'user' | 'gateway' | 'unknown';
+  /** How it was decided: "claimed by the client", "same id re-posted after 401", ... */
+  how: string;
+}
+
+/** One attempt with every view of it joined: what the report and the findings work on. */
+export interface Attempt {
+  seq: number;
+  primary: AttemptView;
+  client?: AttemptView;
+  server?: AttemptView;
+  /** Views that could not be paired (a gateway's, or a second unknown-side copy). */
+  others: AttemptView[];
+  side: ViewSide;
+  session: string | null;
+  id: JsonRpcId;
+  idText?: string;
+  method: string;
+  tool: string | null;
+  status: number | null | undefined;
+  outcome: Outcome;
+  layer: Layer;
+  detail: OutcomeDetail;
+  serverOutcome?: Outcome;
+  /** Both sides were logged, and the server view of this attempt is missing. */
+  notSeenByServer?: boolean;
+  claim?: ClaimIn;
+  call?: string;
+  attempt?: number;
+  retryOrigin?: RetryOriginInfo;
+  findings: Finding[];
+  startTs: number | undefined;
+  endTs: number | undefined;
+}
+
+interface Held {
+  attempt: Attempt;
+  deadline: number;
+  emitted: boolean;
+}
+
+export interface MatcherOptions {
+  windowMs: number;
+  /** Extra wait for the other side's view, for clocks that disagree. */
+  skewMs: number;
+  onAttempt: (a: Attempt) => void;
+}
+
+const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
+
+export class Matcher {
+  private held: Held[] = [];
+  private head = 0;
+  /** Unpaired views waiting for their other side: key -> FIFO of held entries. */
+  private waiting = new Map<string, Held[]>();
+  /** Held entries by id and method, for claims. */
+  private byId = new Map<string, Held[]>();
+  private pendingClaims = new Map<string, ClaimIn[]>();
+  private seq = 0;
+  readonly sidesSeen = new Set<ViewSide>();
+  unmatchedClaims: ClaimIn[] = [];
+
+  constructor(private readonly opts: MatcherOptions) {}
+
+  add(view: AttemptView): void {
+    const c = classify(view);
+    view.outcome = c.outcome;
+    view.layer = c.layer;
+    view.detail = c.detail;
+    this.sidesSeen.add(view.side);
+    const key = `${view.session ?? ''}|${view.idKey}|${view.method}|${view.session === null ? view.tool ?? '' : ''}`;
+    const end = view.endTs ?? view.startTs;
+    if (view.side === 'client' || isServerish(view.side)) {
+      const queue = this.waiting.get(key);
+      if (queue) {
+        const idx = queue.findIndex((h) => !h.emitted && (view.side === 'client' ? !h.attempt.client && h.attempt.server : h.attempt.client && !h.attempt.server));
+        if (idx !== -1) {
+          const h = queue[idx]!;
+          queue.splice(idx, 1);
+          if (queue.length === 0) this.waiting.delete(key);
+          this.merge(h.attempt, view);
+          if (end !== undefined) h.deadline = Math.max(h.deadline, end + this.opts.windowMs);
+          return;
+        }
+      }
+    }
+    const attempt = this.fromView(view);
+    const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (view.side === 'unknown' ? 0 : this.opts.skewMs), emitted: false };
+    this.held.push(h);
+    if (view.side === 'client' || isServerish(view.side)) {
+      const q = this.waiting.get(key);
+      if (q) q.push(h);
+      else this.waiting.set(key, [h]);
+    }
+    const idk = `${view.idKey}|${view.method}`;
+    const list = this.byId.get(idk);
+    if (list) list.push(h);
+    else this.byId.set(idk, [h]);
+    const pending = this.pendingClaims.get(idk);
+    if (pending) {
+      const i = pending.findIndex((c) => claimFits(c, attempt));
+      if (i !== -1) {
+        attempt.claim = pending[i];
+        pending.splice(i, 1);
+        if (pending.length === 0) this.pendingClaims.delete(idk);
+      }
+    }
+  }
+
+  claim(c: ClaimIn): void {
+    const id = c.claim.jsonrpc?.id;
+    const method = c.claim.method ?? 'tools/call';
+    if (!isJsonRpcId(id)) {
+      this.unmatchedClaims.push(c);
+      return;
+    }
+    const idk = `${idKeyOf(id)}|${method}`;
+    const list = this.byId.get(idk);
+    if (list) {
+      for (let i = list.length - 1; i >= 0; i--) {
+        const h = list[i]!;
+        if (!h.emitted && !h.attempt.claim && claimFits(c, h.attempt)) {
+          h.attempt.claim = c;
+          return;
+        }
+      }
+    }
+    const p = this.pendingClaims.get(idk);
+    if (p) p.push(c);
+    else this.pendingClaims.set(idk, [c]);
+  }
+
+  advance(watermark: number): void {
+    while (this.head < this.held.length) {
+      const h = this.held[this.head]!;
+      if (h.deadline > watermark) break;
+      this.head++;
+      this.emit(h);
+    }
+    if (this.head > 4096 && this.head * 2 > this.held.length) {
+      this.held = this.held.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  flush(): void {
+    const rest = this.held.slice(this.head);
+    this.held = [];
+    this.head = 0;
+    for (const h of rest) this.emit(h);
+    for (const list of this.pendingClaims.values()) this.unmatchedClaims.push(...list);
+    this.pendingClaims.clear();
+  }
+
+  get heldCount(): number {
+    return this.held.length - this.head;
+  }
+
+  private emit(h: Held): void {
+    if (h.emitted) return;
+    h.emitted = true;
+    const a = h.attempt;
+    const key = `${a.primary.session ?? ''}|${a.primary.idKey}|${a.method}|${a.primary.session === null ? a.tool ?? '' : ''}`;
+    const q = this.waiting.get(key);
+    if (q) {
+      const i = q.indexOf(h);
+      if (i !== -1) q.splice(i, 1);
+      if (q.length === 0) this.waiting.delete(key);
+    }
+    const idk = `${a.primary.idKey}|${a.method}`;
+    const list = this.byId.get(idk);
+    if (list) {
+      const i = list.indexOf(h);
+      if (i !== -1) list.splice(i, 1);
+      if (list.length === 0) this.byId.delete(idk);
+    }
+    if (a.client && !a.server && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway'))) a.notSeenByServer = true;
+    this.opts.onAttempt(a);
+  }
+
+  private fromView(view: AttemptView): Attempt {
+    const a: Attempt = {
+      seq: this.seq++,
+      primary: view,
+      others: [],
+      side: view.side,
+      session: view.session,
+      id: view.id,
+      method: view.method,
+      tool: view.tool,
+      status: view.status,
+      outcome: view.outcome!,
+      layer: view.layer!,
+      detail: view.detail!,
+      findings: [],
+      startTs: view.startTs,
+      endTs: view.endTs,
+    };
+    if (view.idText !== undefined) a.idText = view.idText;
+    if (view.side === 'client') a.client = view;
+    else if (isServerish(view.side)) a.server = view;
+    return a;
+  }
+
+  private merge(a: Attempt, view: AttemptView): void {
+    if (view.side === 'client') {
+      a.client = view;
+      a.primary = view;
+      a.side = 'client';
+      a.status = view.status;
+      a.outcome = view.outcome!;
+      a.layer = view.layer!;
+      a.detail = view.detail!;
+      if (a.session === null) a.session = view.session;
+    } else {
+      a.server = view;
+    }
+    if (a.client && a.server) a.serverOutcome = a.server.outcome!;
+    if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
+    if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
+  }
+}
+
+function claimFits(c: ClaimIn, a: Attempt): boolean {
+  if (c.session && a.session && c.session !== a.session) return false;
+  if (c.claim.tool && a.tool && c.claim.tool !== a.tool) return false;
+  if (c.ts !== undefined && a.startTs !== undefined && a.startTs > c.ts + 1000) return false;
+  if (a.side === 'server' && a.client === undefined && c.input !== undefined) return true;
+  return true;
+}
+
+export type { Source };

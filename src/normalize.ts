@@ -1,0 +1,165 @@
+// Turning canonical records into join-engine calls: headers lowercased, sessions found, bodies parsed, SSE split.
+import type { CanonicalRecord, Claim, SseEvent } from './schema/record.js';
+import type { JoinEngine } from './join/engine.js';
+import type { Source, ViewSide } from './join/attempt.js';
+import { SseParser, iterateSse, type ParsedSseEvent } from './sse.js';
+
+export interface RecordContext {
+  input: number;
+  src: Source;
+  /** Side forced by --client/--server for the whole input, else the record's own. */
+  sideOverride: ViewSide | undefined;
+  /** Timestamp of the record in epoch ms (already parsed). */
+  ts: number | undefined;
+  /** The source has no HTTP layer / stringifies ids. */
+  http: boolean;
+  weakId: boolean;
+}
+
+export interface ClaimIn {
+  input: number;
+  ts: number | undefined;
+  session: string | null;
+  claim: Claim;
+  src: Source;
+}
+
+/** Lowercased header map; built on a Map so hostile names like __proto__ are plain keys. */
+export function headerMap(h: Record<string, string> | undefined): Map<string, string> {
+  const m = new Map<string, string>();
+  if (!h) return m;
+  for (const k of Object.keys(h)) {
+    const v = h[k];
+    if (typeof v === 'string') m.set(k.toLowerCase(), v);
+  }
+  return m;
+}
+
+function sideOf(r: { side?: string | undefined }, ctx: RecordContext): ViewSide {
+  if (r.side === 'client' || r.side === 'server' || r.side === 'gateway') return r.side;
+  return ctx.sideOverride ?? 'unknown';
+}
+
+function parseBody(send: unknown, sendText: string | undefined): { body: unknown; text?: string; error?: string } {
+  if (send !== undefined) return { body: send };
+  if (sendText === undefined || sendText.trim() === '') return { body: undefined };
+  try {
+    return { body: JSON.parse(sendText), text: sendText };
+  } catch {
+    return { body: undefined, error: 'request body is not JSON' };
+  }
+}
+
+function looksLikeSse(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('data:') || t.startsWith('event:') || t.startsWith('id:') || t.startsWith(':') || t.startsWith('retry:');
+}
+
+/**
+ * Streaming (split) records of one exchange carry SSE events one at a time; whole records carry the body.
+ * Split `event` records keep a per-exchange parser only for their data, which is already one event.
+ */
+export class Normalizer {
+  private exchangeSide = new Map<string, ViewSide>();
+  private xidCounter = 0;
+
+  constructor(private readonly engine: JoinEngine, private readonly onClaim: (c: ClaimIn) => void) {}
+
+  record(r: CanonicalRecord, ctx: RecordContext): void {
+    const e = this.engine;
+    switch (r.kind) {
+      case 'exchange': {
+        const xid = r.xid ?? `x${this.xidCounter++}`;
+        const headers = headerMap(r.requestHeaders);
+        const resHeaders = headerMap(r.responseHeaders);
+        const session = r.session ?? headers.get('mcp-session-id') ?? null;
+        const req = parseBody(r.send, r.sendText);
+        e.request({
+          input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
+          httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text, bodyError: req.error,
+          note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
+        });
+        const end = ctx.ts !== undefined && r.durationMs !== undefined ? ctx.ts + r.durationMs : ctx.ts;
+        if (r.status !== null) {
+          e.response(ctx.input, xid, r.status, resHeaders, ctx.ts, ctx.src);
+          this.body(xid, ctx, resHeaders.get('content-type'), r.recv, r.recvText, r.events, end);
+        }
+        e.end(ctx.input, xid, r.end ?? (r.status === null ? 'error' : 'complete'), r.error, end, ctx.src);
+        return;
+      }
+      case 'request': {
+        const headers = headerMap(r.requestHeaders);
+        const session = r.session ?? headers.get('mcp-session-id') ?? null;
+        const req = parseBody(r.send, r.sendText);
+        const side = sideOf(r, ctx);
+        this.exchangeSide.set(`${ctx.input}:${r.xid}`, side);
+        e.request({
+          input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
+          httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text, bodyError: req.error,
+          note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
+        });
+        return;
+      }
+      case 'response': {
+        const headers = headerMap(r.responseHeaders);
+        e.response(ctx.input, r.xid, r.status, headers, ctx.ts, ctx.src);
+        this.body(r.xid, ctx, headers.get('content-type'), r.recv, r.recvText, r.events, ctx.ts);
+        return;
+      }
+      case 'event': {
+        const ev: ParsedSseEvent = { data: r.data, hasData: true };
+        if (r.id !== undefined) ev.id = r.id;
+        if (r.event !== undefined) ev.event = r.event;
+        e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false }, ctx.ts, ctx.src);
+        return;
+      }
+      case 'end': {
+        if (r.recvText !== undefined && r.recvText !== '') {
+          e.payload(ctx.input, r.xid, { text: r.recvText, hasParsed: false }, ctx.ts, ctx.src);
+        }
+        e.end(ctx.input, r.xid, r.end, r.error, ctx.ts, ctx.src);
+        this.exchangeSide.delete(`${ctx.input}:${r.xid}`);
+        return;
+      }
+      case 'message': {
+        const session = r.session ?? null;
+        e.message({
+          input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid: '', session, conn: r.conn, client: r.client,
+          httpMethod: '', headers: new Map(), body: r.message, src: ctx.src, http: ctx.http && r.status !== undefined,
+          weakId: ctx.weakId, direction: r.direction, status: r.status,
+        });
+        return;
+      }
+      case 'claim': {
+        this.onClaim({ input: ctx.input, ts: ctx.ts, session: r.session ?? r.claim.session ?? null, claim: r.claim, src: ctx.src });
+        return;
+      }
+    }
+  }
+
+  private body(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, events: SseEvent[] | undefined, ts: number | undefined): void {
+    const e = this.engine;
+    if (events !== undefined) {
+      for (const ev of events) {
+        const p: ParsedSseEvent = { data: ev.data, hasData: true };
+        if (ev.id !== undefined) p.id = ev.id;
+        if (ev.event !== undefined) p.event = ev.event;
+        e.payload(ctx.input, xid, { sse: p, hasParsed: false }, ts, ctx.src);
+      }
+      return;
+    }
+    if (recv !== undefined) {
+      e.payload(ctx.input, xid, { parsed: recv, hasParsed: true }, ts, ctx.src);
+      return;
+    }
+    if (recvText === undefined || recvText === '') return;
+    const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? looksLikeSse(recvText);
+    if (isSse) {
+      for (const ev of iterateSse(recvText)) e.payload(ctx.input, xid, { sse: ev, hasParsed: false }, ts, ctx.src);
+    } else {
+      e.payload(ctx.input, xid, { text: recvText, hasParsed: false }, ts, ctx.src);
+    }
+  }
+}
+
+export { SseParser };

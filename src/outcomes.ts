@@ -1,0 +1,44 @@
+// The outcome vocabulary: every outcome an attempt can have, its failure layer and its one-line meaning.
+
+export const OUTCOMES = [
+  'NO_RESPONSE',
+  'HTTP_ERROR',
+  'MALFORMED_JSON',
+  'STREAM_INCOMPLETE',
+  'INVALID_ENVELOPE',
+  'JSONRPC_ERROR',
+  'INPUT_REQUIRED',
+  'INVALID_TOOL_RESULT',
+  'TOOL_ERROR',
+  'TOOL_SUCCESS',
+  'SUCCESS',
+  'UNANSWERED',
+] as const;
+
+export type Outcome = (typeof OUTCOMES)[number];
+
+export type Layer = 'transport' | 'protocol' | 'interaction' | 'application' | 'unknown';
+
+export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = {
+  NO_RESPONSE: { layer: 'transport', meaning: 'the request was sent and no HTTP response exists (connection error, timeout, capture cut)' },
+  HTTP_ERROR: { layer: 'transport', meaning: 'the HTTP status was not 2xx, whatever the body said' },
+  MALFORMED_JSON: { layer: 'protocol', meaning: 'the JSON body, or an SSE data payload, does not parse, and no valid response arrived' },
+  STREAM_INCOMPLETE: { layer: 'transport', meaning: '2xx, but no JSON-RPC response for this request arrived (SSE ended early, empty body, 202 to a request)' },
+  INVALID_ENVELOPE: { layer: 'protocol', meaning: 'not a valid JSON-RPC 2.0 response to this request (jsonrpc not "2.0", both or neither of result/error, a different id, a malformed error object)' },
+  JSONRPC_ERROR: { layer: 'protocol', meaning: 'a valid JSON-RPC error response' },
+  INPUT_REQUIRED: { layer: 'interaction', meaning: 'result.resultType is "input_required": the server needs more input (MRTR), the call is not finished' },
+  INVALID_TOOL_RESULT: { layer: 'protocol', meaning: 'tools/call result is not a valid CallToolResult (not an object, content not an array, isError not boolean, unknown resultType)' },
+  TOOL_ERROR: { layer: 'application', meaning: 'the tool ran and reported failure: result.isError is true' },
+  TOOL_SUCCESS: { layer: 'application', meaning: 'tools/call completed and the tool reported success' },
+  SUCCESS: { layer: 'application', meaning: 'a request other than tools/call completed with a valid result' },
+  UNANSWERED: { layer: 'unknown', meaning: 'a message-level source (no HTTP layer) shows the request but no response; whether HTTP failed or the log lost it cannot be observed' },
+};
+
+/** Outcomes after which the same call, sent again, counts as a retry. */
+export function isFailure(outcome: Outcome): boolean {
+  return outcome !== 'TOOL_SUCCESS' && outcome !== 'SUCCESS' && outcome !== 'TOOL_ERROR' && outcome !== 'INPUT_REQUIRED';
+}
+
+export function isOutcome(s: string): s is Outcome {
+  return (OUTCOMES as readonly string[]).includes(s);
+}

@@ -1,0 +1,98 @@
+// Opening one input: a file path or "-" (standard input) as a byte stream, gunzipped when its first bytes say gzip.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+
+export interface OpenedInput {
+  /** Display name: the path as given, or "<stdin>". */
+  name: string;
+  /** Size in bytes of the file on disk (undefined for stdin and pipes). */
+  size: number | undefined;
+  /** Raw (possibly compressed) bytes read so far, for progress reporting. */
+  bytesRead(): number;
+  /** The decompressed bytes. */
+  chunks: AsyncIterable<Buffer>;
+  /** Set once the first bytes were seen: whether the input is gzip. */
+  gzip(): boolean;
+}
+
+/** Thrown (and turned into a diagnostic by the reader) when a gzip input is damaged. */
+export class GzipError extends Error {
+  constructor(message: string, readonly compressedOffset: number) {
+    super(message);
+  }
+}
+
+export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Promise<OpenedInput> {
+  const isStdin = spec === '-';
+  const name = isStdin ? '<stdin>' : spec;
+  let size: number | undefined;
+  if (!isStdin) {
+    const info = await stat(spec); // throws ENOENT / EACCES / EISDIR for the caller to report
+    if (info.isDirectory()) throw Object.assign(new Error(`${spec} is a directory`), { code: 'EISDIR' });
+    size = info.isFile() ? info.size : undefined;
+  }
+  const source: NodeJS.ReadableStream = isStdin ? stdin : createReadStream(spec, { highWaterMark: 1 << 20 });
+  let raw = 0;
+  let isGzip = false;
+  async function* decompressed(): AsyncGenerator<Buffer> {
+    const it = (source as Readable)[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    let first = await it.next();
+    while (!first.done && toBuf(first.value).length < 2) {
+      // Too short to sniff: join with the next chunk.
+      const next = await it.next();
+      if (next.done) break;
+      first = { done: false, value: Buffer.concat([toBuf(first.value), toBuf(next.value)]) };
+    }
+    if (first.done) return;
+    const head = toBuf(first.value);
+    isGzip = head[0] === 0x1f && head[1] === 0x8b;
+    if (!isGzip) {
+      raw += head.length;
+      yield head;
+      for (let r = await it.next(); !r.done; r = await it.next()) {
+        const b = toBuf(r.value);
+        raw += b.length;
+        yield b;
+      }
+      return;
+    }
+    const gunzip = createGunzip();
+    let fed = 0;
+    const feed = (async () => {
+      try {
+        const write = (b: Buffer) => new Promise<void>((resolve) => {
+          fed += b.length;
+          raw += b.length;
+          if (gunzip.write(b)) resolve();
+          else gunzip.once('drain', resolve);
+        });
+        await write(head);
+        for (let r = await it.next(); !r.done; r = await it.next()) {
+          if (gunzip.destroyed) return;
+          await write(toBuf(r.value));
+        }
+        gunzip.end();
+      } catch (err) {
+        gunzip.destroy(err as Error);
+      }
+    })();
+    try {
+      for await (const chunk of gunzip) yield chunk as Buffer;
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(e.message)
+        ? 'gzip data ends early (truncated file?)'
+        : `gzip data is damaged (${e.message})`;
+      throw new GzipError(`${why} after ${fed} compressed bytes`, fed);
+    } finally {
+      await feed.catch(() => undefined);
+    }
+  }
+  return { name, size, bytesRead: () => raw, chunks: decompressed(), gzip: () => isGzip };
+}
+
+function toBuf(v: Buffer | string): Buffer {
+  return typeof v === 'string' ? Buffer.from(v) : v;
+}

@@ -1,0 +1,238 @@
+// Folding attempts, findings and the input account into the report model every renderer reads; the JSON shape of an attempt.
+import type { Attempt } from '../join/match.js';
+import type { Finding, Severity } from '../findings/types.js';
+import type { RunResult } from '../analyze.js';
+import type { InputAccount } from '../ingest.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { Source } from '../join/attempt.js';
+import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
+import { redactText, redactValue } from '../redact.js';
+
+/** One attempt as every output shows it (the ndjson `attempt` line without its `type`). */
+export interface AttemptRow {
+  session: string | null;
+  id: string | number;
+  /** Exact text of a numeric id beyond 2^53 (the JSON writers print it unquoted). */
+  idText?: string;
+  method: string;
+  tool: string | null;
+  side?: string;
+  status: number | null;
+  outcome: Outcome;
+  layer: Layer;
+  serverOutcome?: Outcome;
+  claim?: { outcome?: string; retryOrigin?: string; postCount?: number; httpStatuses?: number[]; errorCode?: number | null; source: Source };
+  call?: string;
+  attempt?: number;
+  retryOrigin?: { origin: string; how: string };
+  findings: { code: string; severity: Severity; message: string }[];
+  sources: Source[];
+  ts?: string;
+  durationMs?: number;
+  detail?: { errorCode?: number; errorMessage?: string; errorData?: unknown; why?: string };
+  notSeenByServer?: true;
+  resumed?: true;
+  weakId?: true;
+  sse?: { events: number; progress: number; serverRequests: number; end?: string };
+  cancelled?: true;
+}
+
+export interface Summary {
+  version: 1;
+  tool: string;
+  redaction: boolean;
+  filters: Record<string, unknown>;
+  attempts: number;
+  calls: number;
+  retries: number;
+  byOutcome: Partial<Record<Outcome, number>>;
+  byLayer: Partial<Record<Layer, number>>;
+  byMethod: { method: string; tool: string | null; total: number; outcomes: Partial<Record<Outcome, number>> }[];
+  findings: { total: number; bySeverity: Record<Severity, number>; byCode: Record<string, number> };
+  claims: { total: number; matched: number; unmatched: Source[] };
+  inputs: (Omit<InputAccount, 'limits'> & { accounted: boolean })[];
+  lines: { read: number; used: number; blank: number; unusable: number };
+  diagnostics: { total: number; byCode: Record<string, number>; first: Diagnostic[] };
+  notes: string[];
+}
+
+const isoOf = (ts: number | undefined) => (ts === undefined || !Number.isFinite(ts) ? undefined : new Date(ts).toISOString());
+
+/** The printable row of an attempt; log strings are redacted here when redaction is on. */
+export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
+  const v = a.primary;
+  const row: AttemptRow = {
+    session: a.session,
+    id: a.id,
+    method: a.method,
+    tool: a.tool,
+    status: a.status ?? null,
+    outcome: a.outcome,
+    layer: a.layer,
+    findings: a.findings.map((f) => ({ code: f.code, severity: f.severity, message: redact ? redactText(f.message) : f.message })),
+    sources: sourcesOf(a),
+  };
+  if (a.idText !== undefined) row.idText = a.idText;
+  if (a.side !== 'unknown') row.side = a.side;
+  if (a.serverOutcome !== undefined) row.serverOutcome = a.serverOutcome;
+  if (a.claim) {
+    const c = a.claim.claim;
+    row.claim = { source: a.claim.src };
+    if (c.outcome !== undefined) row.claim.outcome = c.outcome;
+    if (c.retryOrigin !== undefined) row.claim.retryOrigin = c.retryOrigin;
+    if (c.postCount !== undefined) row.claim.postCount = c.postCount;
+    if (c.httpStatuses !== undefined) row.claim.httpStatuses = c.httpStatuses;
+    if (c.jsonrpc?.errorCode !== undefined) row.claim.errorCode = c.jsonrpc.errorCode;
+  }
+  if (a.call !== undefined) row.call = a.call;
+  if (a.attempt !== undefined) row.attempt = a.attempt;
+  if (a.retryOrigin) row.retryOrigin = a.retryOrigin;
+  const ts = isoOf(a.startTs);
+  if (ts) row.ts = ts;
+  if (a.startTs !== undefined && a.endTs !== undefined && a.endTs >= a.startTs) row.durationMs = Math.round((a.endTs - a.startTs) * 1000) / 1000;
+  const d = a.detail;
+  if (d && (d.errorCode !== undefined || d.errorMessage !== undefined || d.why !== undefined || d.errorData !== undefined)) {
+    row.detail = {};
+    if (d.errorCode !== undefined) row.detail.errorCode = d.errorCode;
+    if (d.errorMessage !== undefined) row.detail.errorMessage = redact ? redactText(d.errorMessage) : d.errorMessage;
+    if (d.errorData !== undefined) row.detail.errorData = redact ? redactValue(d.errorData) : d.errorData;
+    if (d.why !== undefined) row.detail.why = redact ? redactText(d.why) : d.why;
+  }
+  if (a.notSeenByServer) row.notSeenByServer = true;
+  if (v.resumed) row.resumed = true;
+  if (v.weakId) row.weakId = true;
+  if (v.sseEvents > 0 || v.progress > 0) {
+    row.sse = { events: v.sseEvents, progress: v.progress, serverRequests: v.serverRequests };
+    if (v.streamEnd) row.sse.end = v.streamEnd;
+  }
+  if ((a.client ?? v).cancelled) row.cancelled = true;
+  return row;
+}
+
+function sourcesOf(a: Attempt): Source[] {
+  const out: Source[] = [];
+  const seen = new Set<string>();
+  for (const v of [a.client, a.server, ...a.others, a.primary]) {
+    if (!v) continue;
+    for (const s of v.sources) {
+      const k = `${s.file}:${s.line}`;
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push(s);
+      }
+    }
+  }
+  return out;
+}
+
+export interface BuilderOptions {
+  redact: boolean;
+  /** Keep every attempt row (markdown sequence diagrams, timelines); otherwise only the failed ones. */
+  keepAll: boolean;
+  /** At most this many rows are kept for the tables; the rest are only counted. */
+  maxRows: number;
+  toolName: string;
+  filters: Record<string, unknown>;
+}
+
+/** Counts everything as it streams by, keeping only what the human-readable reports print. */
+export class SummaryBuilder {
+  private byOutcome = new Map<Outcome, number>();
+  private byLayer = new Map<Layer, number>();
+  private byMethod = new Map<string, { method: string; tool: string | null; total: number; outcomes: Map<Outcome, number> }>();
+  private severity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  private codes = new Map<string, number>();
+  private callKeys = new Set<string>();
+  attempts = 0;
+  retries = 0;
+  claimsMatched = 0;
+  /** Rows kept for the tables (failed attempts, or all with keepAll). */
+  rows: AttemptRow[] = [];
+  droppedRows = 0;
+  /** Attempts that belong to a call with more than one attempt. */
+  chains = new Map<string, AttemptRow[]>();
+  sessionFindings: Finding[] = [];
+  findingRows: { finding: { code: string; severity: Severity; message: string }; sources: Source[]; session: string | null; attempt?: AttemptRow }[] = [];
+
+  constructor(readonly opts: BuilderOptions) {}
+
+  attempt(row: AttemptRow): void {
+    this.attempts++;
+    this.byOutcome.set(row.outcome, (this.byOutcome.get(row.outcome) ?? 0) + 1);
+    this.byLayer.set(row.layer, (this.byLayer.get(row.layer) ?? 0) + 1);
+    const mk = `${row.method}\0${row.tool ?? ''}`;
+    let m = this.byMethod.get(mk);
+    if (!m) this.byMethod.set(mk, (m = { method: row.method, tool: row.tool, total: 0, outcomes: new Map() }));
+    m.total++;
+    m.outcomes.set(row.outcome, (m.outcomes.get(row.outcome) ?? 0) + 1);
+    if (row.call !== undefined) this.callKeys.add(row.call);
+    if ((row.attempt ?? 1) > 1) this.retries++;
+    if (row.claim) this.claimsMatched++;
+    for (const f of row.findings) this.countFinding(f.code, f.severity);
+    const failed = row.outcome !== 'TOOL_SUCCESS' && row.outcome !== 'SUCCESS';
+    if (this.opts.keepAll || failed || row.findings.length > 0) {
+      if (this.rows.length < this.opts.maxRows) this.rows.push(row);
+      else this.droppedRows++;
+    }
+    for (const f of row.findings) if (this.findingRows.length < this.opts.maxRows) this.findingRows.push({ finding: f, sources: [], session: row.session, attempt: row });
+    if (row.call !== undefined && this.chains.size < this.opts.maxRows) {
+      const chain = this.chains.get(row.call);
+      if (chain) chain.push(row);
+      else if ((row.attempt ?? 1) === 1) this.chains.set(row.call, [row]);
+    }
+  }
+
+  finding(f: Finding): void {
+    this.countFinding(f.code, f.severity);
+    const message = this.opts.redact ? redactText(f.message) : f.message;
+    if (this.sessionFindings.length < this.opts.maxRows) this.sessionFindings.push({ ...f, message });
+    if (this.findingRows.length < this.opts.maxRows) this.findingRows.push({ finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null });
+  }
+
+  private countFinding(code: string, severity: Severity): void {
+    this.severity[severity]++;
+    this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
+  }
+
+  /** Calls with more than one attempt (retries or continuations), in order. */
+  retryChains(): AttemptRow[][] {
+    return [...this.chains.values()].filter((c) => c.length > 1);
+  }
+
+  build(run: RunResult): Summary {
+    const lines = { read: 0, used: 0, blank: 0, unusable: 0 };
+    const inputs = run.accounts.map((acc) => {
+      const { limits: _l, ...rest } = acc;
+      lines.read += acc.lines;
+      lines.used += acc.used;
+      lines.blank += acc.blank;
+      lines.unusable += acc.unusable;
+      return { ...rest, accounted: acc.lines === acc.used + acc.blank + acc.unusable };
+    });
+    const byOutcome: Partial<Record<Outcome, number>> = {};
+    for (const o of OUTCOMES) {
+      const n = this.byOutcome.get(o);
+      if (n) byOutcome[o] = n;
+    }
+    return {
+      version: 1,
+      tool: this.opts.toolName,
+      redaction: this.opts.redact,
+      filters: this.opts.filters,
+      attempts: this.attempts,
+      calls: this.callKeys.size,
+      retries: this.retries,
+      byOutcome,
+      byLayer: Object.fromEntries(this.byLayer),
+      byMethod: [...this.byMethod.values()]
+        .sort((a, b) => b.total - a.total || a.method.localeCompare(b.method))
+        .map((m) => ({ method: m.method, tool: m.tool, total: m.total, outcomes: Object.fromEntries(m.outcomes) })),
+      findings: { total: this.severity.error + this.severity.warning + this.severity.info, bySeverity: { ...this.severity }, byCode: Object.fromEntries(this.codes) },
+      claims: { total: run.claims, matched: this.claimsMatched, unmatched: run.unmatchedClaims.map((c) => c.src) },
+      inputs,
+      lines,
+      diagnostics: { total: run.diagnostics.total, byCode: Object.fromEntries(run.diagnostics.counts), first: run.diagnostics.first },
+      notes: run.notes,
+    };
+  }
+}

@@ -1,0 +1,133 @@
+// The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as cli-table3 tables.
+import Table from 'cli-table3';
+import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
+import type { OutputSink } from './sink.js';
+import type { Finding } from '../findings/types.js';
+import { OUTCOMES, type Outcome } from '../outcomes.js';
+import { cleanTerminal, truncate } from './text.js';
+
+export interface TableOptions {
+  color: boolean;
+  write: (s: string) => void;
+}
+
+const ESC = '\u001b[';
+const paint = (on: boolean, code: string, s: string) => (on ? `${ESC}${code}m${s}${ESC}0m` : s);
+
+const OUTCOME_COLOR: Record<Outcome, string> = {
+  NO_RESPONSE: '31', HTTP_ERROR: '31', MALFORMED_JSON: '35', STREAM_INCOMPLETE: '33', INVALID_ENVELOPE: '35',
+  JSONRPC_ERROR: '31', INPUT_REQUIRED: '36', INVALID_TOOL_RESULT: '35', TOOL_ERROR: '33', TOOL_SUCCESS: '32', SUCCESS: '32', UNANSWERED: '90',
+};
+const SEVERITY_COLOR = { error: '31', warning: '33', info: '36' } as const;
+
+/** A log string made safe and short for one table cell. */
+export const cell = (s: string | null | undefined, max = 40): string => truncate(cleanTerminal(s ?? ''), max);
+const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
+const time = (iso: string | undefined) => (iso ? iso.slice(11, 23) : '');
+const idOf = (r: AttemptRow) => cell(r.idText ?? JSON.stringify(r.id), 16);
+const what = (r: AttemptRow) => (r.tool ? `${cell(r.method, 24)} ${cell(r.tool, 28)}` : cell(r.method, 40));
+
+export class TableSink implements OutputSink {
+  constructor(private readonly opts: TableOptions) {}
+  attempt(): void {}
+  finding(_f: Finding, _m: string): void {}
+  end(summary: Summary, builder: SummaryBuilder): void {
+    this.opts.write(renderTableReport(summary, builder, this.opts.color));
+  }
+}
+
+function table(head: string[], color: boolean): Table.Table {
+  return new Table({ head: head.map((h) => paint(color, '1', h)), style: { head: [], border: [], compact: false }, wordWrap: false });
+}
+
+export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean): string {
+  const out: string[] = [];
+  const f = summary.findings.bySeverity;
+  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${summary.attempts} attempt(s) in ${summary.calls} call(s), ${summary.retries} retr${summary.retries === 1 ? 'y' : 'ies'}; findings: ${f.error} error, ${f.warning} warning, ${f.info} info`);
+  if (Object.keys(summary.filters).length) out.push(`filters: ${cell(JSON.stringify(summary.filters), 200)}`);
+  out.push('');
+
+  if (summary.byMethod.length) {
+    const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
+    const t = table(['method', 'tool', 'total', ...present], color);
+    for (const m of summary.byMethod) {
+      t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
+    }
+    out.push('Outcomes by method and tool', t.toString(), '');
+  } else out.push('No JSON-RPC requests found in the input.', '');
+
+  const failed = builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS');
+  if (failed.length) {
+    const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color);
+    for (const r of failed) {
+      t.push([
+        time(r.ts), cell(r.session ?? '-', 12), idOf(r), r.call ? `${r.call}#${r.attempt ?? 1}` : '', what(r),
+        r.status === null ? '-' : String(r.status), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
+        r.claim?.outcome ? cell(r.claim.outcome, 20) : '', cell(whyOf(r), 60),
+      ]);
+    }
+    const dropped = builder.droppedRows ? ` (first ${failed.length}; ${builder.droppedRows} more not shown, see --format ndjson)` : '';
+    out.push(`Attempts that did not succeed${dropped}`, t.toString(), '');
+  }
+
+  if (builder.findingRows.length) {
+    const t = table(['severity', 'code', 'message', 'evidence'], color);
+    const order = { error: 0, warning: 1, info: 2 } as const;
+    const rows = [...builder.findingRows].sort((a, b) => order[a.finding.severity] - order[b.finding.severity]);
+    for (const r of rows) {
+      const ev = (r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 3).map(src).join(' ');
+      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, cell(r.finding.message, 110), cell(ev, 60)]);
+    }
+    out.push('Findings', t.toString(), '');
+  }
+
+  const chains = builder.retryChains();
+  if (chains.length) {
+    const t = table(['call', 'method / tool', 'attempts: outcome (HTTP) and delay', 'origin'], color);
+    for (const chain of chains) {
+      const parts: string[] = [];
+      for (let i = 0; i < chain.length; i++) {
+        const r = chain[i]!;
+        if (i > 0) parts.push(`+${delay(chain[i - 1]!, r)} →`);
+        parts.push(`#${r.attempt ?? i + 1} ${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}${r.status !== null ? ` (${r.status})` : ''}`);
+      }
+      const origins = chain.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
+      t.push([chain[0]!.call ?? '', what(chain[0]!), parts.join(' '), cell(origins.join('; '), 70)]);
+    }
+    out.push('Calls with more than one attempt', t.toString(), '');
+  }
+
+  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], color);
+  for (const i of summary.inputs) {
+    const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
+    const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
+    t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
+  }
+  out.push('Inputs (lines = used + blank + unusable)', t.toString());
+  if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
+  if (summary.diagnostics.total) {
+    const first = summary.diagnostics.first.slice(0, 3).map((d) => `${cleanTerminal(d.file)}${d.line !== undefined ? `:${d.line}` : ''}`).join(', ');
+    out.push(`Input problems: ${summary.diagnostics.total} (${Object.entries(summary.diagnostics.byCode).map(([k, n]) => `${n} ${k}`).join(', ')}); first at ${first}`);
+  }
+  for (const n of summary.notes) out.push(`Note: ${n}`);
+  out.push(summary.redaction ? 'Secrets are redacted (--no-redact shows them).' : paint(color, '33', 'Redaction is OFF (--no-redact): secrets from the logs are shown as they are.'));
+  return `${out.join('\n')}\n`;
+}
+
+function whyOf(r: AttemptRow): string {
+  const d = r.detail;
+  if (!d) return r.notSeenByServer ? 'not seen by the server' : '';
+  const parts: string[] = [];
+  if (d.errorCode !== undefined) parts.push(String(d.errorCode));
+  if (d.errorMessage) parts.push(d.errorMessage);
+  if (d.why) parts.push(d.why);
+  if (r.notSeenByServer) parts.push('not seen by the server');
+  return parts.join(' ');
+}
+
+function delay(a: AttemptRow, b: AttemptRow): string {
+  if (!a.ts || !b.ts) return '?';
+  const end = Date.parse(a.ts) + (a.durationMs ?? 0);
+  const ms = Date.parse(b.ts) - end;
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
+}

@@ -1,0 +1,147 @@
+// Parsing text/event-stream bodies by the WHATWG rules, whole or incrementally, without holding every event.
+
+/** One event block of an SSE stream. */
+export interface ParsedSseEvent {
+  /** The block's own `id:` field, when it had one. */
+  id?: string;
+  /** The block's `event:` field; absent means "message". */
+  event?: string;
+  /** The joined `data:` lines ("" when there were none). */
+  data: string;
+  /** Whether the block had at least one `data:` field (a priming event has `data:` with nothing after it). */
+  hasData: boolean;
+  /** The block's `retry:` field in milliseconds. */
+  retry?: number;
+  /** The body ended inside this block, before its terminating blank line: a client does not dispatch it. */
+  truncated?: true;
+}
+
+/**
+ * Incremental parser: push text as it arrives, get finished events back; end() flushes a cut block.
+ * Comment lines (":" keep-alives) are counted, not returned.
+ */
+export class SseParser {
+  private buf = '';
+  private id: string | undefined;
+  private event: string | undefined;
+  private data: string[] = [];
+  private hasData = false;
+  private retry: number | undefined;
+  private any = false;
+  private lastWasCR = false;
+  comments = 0;
+
+  push(text: string, out: ParsedSseEvent[] = []): ParsedSseEvent[] {
+    let s = this.buf + text;
+    this.buf = '';
+    let pos = 0;
+    if (this.lastWasCR && s.charCodeAt(0) === 0x0a) pos = 1; // CRLF split across pushes
+    this.lastWasCR = false;
+    while (pos < s.length) {
+      let end = pos;
+      while (end < s.length) {
+        const c = s.charCodeAt(end);
+        if (c === 0x0a || c === 0x0d) break;
+        end++;
+      }
+      if (end === s.length) {
+        this.buf = s.slice(pos);
+        return out;
+      }
+      const line = s.slice(pos, end);
+      if (s.charCodeAt(end) === 0x0d) {
+        if (end + 1 === s.length) this.lastWasCR = true;
+        else if (s.charCodeAt(end + 1) === 0x0a) end++;
+      }
+      pos = end + 1;
+      this.line(line, out);
+    }
+    s = '';
+    return out;
+  }
+
+  /** Flush at the end of the body: a block without its blank line comes back marked truncated. */
+  end(out: ParsedSseEvent[] = []): ParsedSseEvent[] {
+    if (this.buf.length) {
+      const line = this.buf;
+      this.buf = '';
+      this.line(line, out);
+    }
+    if (this.any) {
+      const ev = this.take();
+      ev.truncated = true;
+      out.push(ev);
+    }
+    return out;
+  }
+
+  private line(line: string, out: ParsedSseEvent[]): void {
+    if (line.length === 0) {
+      if (this.any) out.push(this.take());
+      return;
+    }
+    if (line.charCodeAt(0) === 0x3a) {
+      this.comments++;
+      return;
+    }
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+    switch (field) {
+      case 'data':
+        this.data.push(value);
+        this.hasData = true;
+        this.any = true;
+        break;
+      case 'id':
+        if (!value.includes('\0')) {
+          this.id = value;
+          this.any = true;
+        }
+        break;
+      case 'event':
+        this.event = value;
+        this.any = true;
+        break;
+      case 'retry':
+        if (/^\d+$/.test(value)) {
+          this.retry = Number(value);
+          this.any = true;
+        }
+        break;
+      default:
+        break; // unknown fields are ignored by the standard
+    }
+  }
+
+  private take(): ParsedSseEvent {
+    const ev: ParsedSseEvent = { data: this.data.join('\n'), hasData: this.hasData };
+    if (this.id !== undefined) ev.id = this.id;
+    if (this.event !== undefined) ev.event = this.event;
+    if (this.retry !== undefined) ev.retry = this.retry;
+    this.id = undefined;
+    this.event = undefined;
+    this.retry = undefined;
+    this.data = [];
+    this.hasData = false;
+    this.any = false;
+    return ev;
+  }
+}
+
+/** Every event of a whole body, lazily (a body with a million events is never an array of a million). */
+export function* iterateSse(body: string): Generator<ParsedSseEvent> {
+  const parser = new SseParser();
+  const step = 1 << 16;
+  for (let i = 0; i < body.length; i += step) {
+    const out = parser.push(body.slice(i, i + step));
+    yield* out;
+  }
+  yield* parser.end();
+}
+
+/** Whether an event carries a JSON-RPC message: it has data and its type is "message" (the default). */
+export function isMessageEvent(ev: ParsedSseEvent): boolean {
+  return ev.hasData && ev.data.length > 0 && (ev.event === undefined || ev.event === 'message' || ev.event === '');
+}
