@@ -1,0 +1,117 @@
+// End-to-end: every format sample through the built CLI (`--format ndjson`), and the same traffic read from different formats.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { SAMPLES } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+interface Attempt { type: 'attempt'; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; side?: string; session: string | null }
+
+function run(args: string[], input?: Buffer): { attempts: Attempt[]; lines: Record<string, unknown>[]; stderr: string; code: number | null } {
+  const r = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { input, encoding: 'buffer', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+  const lines = r.stdout.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[], lines, stderr: r.stderr.toString('utf8'), code: r.status };
+}
+
+/** "id method tool outcome" per attempt, ids as text so string-id formats (OTLP, Kong without payloads) compare. */
+const calls = (attempts: Attempt[]) => attempts.map((a) => `${String(a.id)} ${a.method} ${a.tool ?? '-'} ${a.outcome}`).sort();
+
+/** The conversation every sample records (see samples/formats): initialize, a search, a bad search, a failing find. */
+const SHARED = ['1 initialize - SUCCESS', '2 tools/call search TOOL_SUCCESS', '3 tools/call search JSONRPC_ERROR', '4 tools/call find TOOL_ERROR'];
+
+describe('each format sample analyzed on its own', () => {
+  it.each([
+    ['har-entries.ndjson', 'har'],
+    ['capture.har', 'har'],
+    ['mcpsnoop.jsonl', 'mcpsnoop'],
+    ['mcpspy.jsonl', 'mcpspy'],
+    ['otlp-traces.jsonl', 'otlp'],
+    ['kong-file-log.jsonl', 'kong'],
+    ['claude-desktop-mcp-server-notes.log', 'claude-desktop'],
+    ['cloud-logging.jsonl', 'canonical'],
+    ['loki-claude-desktop.jsonl', 'claude-desktop'],
+  ])('%s (%s)', (file, format) => {
+    const r = run([SAMPLES + file]);
+    expect(r.code).toBe(0);
+    for (const call of SHARED) expect(calls(r.attempts)).toContain(call);
+    const summary = r.lines.find((l) => l.type === 'summary') as { inputs?: { formats: Record<string, number> }[] } | undefined;
+    expect(Object.keys(summary?.inputs?.[0]?.formats ?? {})).toEqual([format]);
+  });
+
+  it('HAR: the dropped connection is NO_RESPONSE, sessions come from the mcp-session-id header', () => {
+    const r = run([SAMPLES + 'har-entries.ndjson']);
+    expect(calls(r.attempts)).toEqual([...SHARED, '5 tools/call search NO_RESPONSE'].sort());
+    expect(new Set(r.attempts.map((a) => a.session))).toEqual(new Set(['s-42']));
+    expect(r.attempts.find((a) => a.id === 5)?.status).toBeNull();
+  });
+
+  it('message-level sources show no HTTP status (MCPSpy, Claude Desktop), sniffed HTTP status where recorded (mcpsnoop)', () => {
+    expect(run([SAMPLES + 'mcpspy.jsonl']).attempts.every((a) => a.status === null)).toBe(true);
+    expect(run([SAMPLES + 'claude-desktop-mcp-server-notes.log']).attempts.every((a) => a.status === null)).toBe(true);
+    expect(run([SAMPLES + 'mcpsnoop.jsonl']).attempts.every((a) => a.status === 200)).toBe(true);
+  });
+
+  it('OTLP keeps the stringified ids of its spans and the server side', () => {
+    const r = run([SAMPLES + 'otlp-traces.jsonl']);
+    expect(r.attempts.map((a) => a.id).sort()).toEqual(['1', '2', '3', '4']);
+    expect(r.attempts.every((a) => a.side === 'server')).toBe(true);
+  });
+
+  it('a whole HAR piped gzipped on stdin (zcat-free) gives the same attempts as the file', () => {
+    const fromFile = run([SAMPLES + 'capture.har']);
+    const fromStdin = run(['-'], gzipSync(readFileSync(SAMPLES + 'capture.har')));
+    expect(calls(fromStdin.attempts)).toEqual(calls(fromFile.attempts));
+  });
+
+  it('a HAR document cut short keeps the complete entries and says where it broke', () => {
+    const text = readFileSync(SAMPLES + 'capture.har', 'utf8');
+    const cut = text.slice(0, text.indexOf('"startedDateTime": "2026-03-01T10:00:04.100Z"') + 20);
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-har-'));
+    writeFileSync(join(dir, 'cut.har'), cut);
+    const r = run([join(dir, 'cut.har')]);
+    expect(calls(r.attempts)).toEqual(SHARED.slice(0, 3));
+    expect(r.stderr).toMatch(/cut\.har:\d+: HAR document ends early/);
+  });
+
+  it('--unwrap reads records from an unknown envelope', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-unwrap-'));
+    const lines = readFileSync(SAMPLES + 'mcpsnoop.jsonl', 'utf8').split('\n').filter(Boolean)
+      .map((l) => JSON.stringify({ shipper: 'vector', event: { original: l } }));
+    writeFileSync(join(dir, 'vector.jsonl'), lines.join('\n') + '\n');
+    const r = run(['--unwrap', 'event.original', join(dir, 'vector.jsonl')]);
+    expect(calls(r.attempts)).toEqual(SHARED);
+  });
+});
+
+describe('log-platform pages and CloudWatch lines', () => {
+  it.each([
+    ['datadog-logs-page.json'],
+    ['elasticsearch-hits.json'],
+    ['cloudwatch-tail.log'],
+  ])('%s', (file) => {
+    const r = run([SAMPLES + file]);
+    expect(calls(r.attempts)).toEqual(SHARED);
+  });
+});
+
+describe('the same traffic in different formats gives the same outcomes where both can show them', () => {
+  it('HAR entries (HTTP) and mcpsnoop (proxy frames): same calls, same outcomes, same HTTP status', () => {
+    const har = run([SAMPLES + 'har-entries.ndjson']).attempts.filter((a) => a.id !== 5); // mcpsnoop never saw call 5
+    const snoop = run([SAMPLES + 'mcpsnoop.jsonl']).attempts;
+    expect(calls(snoop)).toEqual(calls(har));
+    const status = (as: Attempt[]) => Object.fromEntries(as.map((a) => [String(a.id), a.status]));
+    expect(status(snoop)).toEqual(status(har));
+  });
+
+  it('every format sample tells the same story for the four shared calls', () => {
+    const base = calls(run([SAMPLES + 'har-entries.ndjson']).attempts).filter((c) => !c.startsWith('5 '));
+    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
+      expect(calls(run([SAMPLES + file]).attempts).filter((c) => !c.startsWith('5 ')), file).toEqual(base);
+    }
+  });
+});
