@@ -6,7 +6,7 @@
 // caller saw: results, thrown errors, onerror reports). Run with: npm run fixtures (tsc first, this imports dist/).
 import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -17,12 +17,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real');
 const OBSERVED = join(here, 'observed.json');
+const SAMPLES = join(here, '..', '..', 'samples', 'real');
+/** Representative recordings copied to samples/real/ (client and server side of each). */
+const SAMPLE_SCENARIOS = ['http-503-app-retry', 'sse-cut-no-resume', 'sse-resumed-last-event-id'];
 const CLIENT_ID = 'triage-fixture-client@1.0.0';
 /** Client-side timeout for calls that are expected to hang (the SDK default is 60 s). */
 const SHORT_TIMEOUT_MS = 1200;
@@ -101,6 +104,18 @@ function buildMcpServer() {
       return text('archive exported: 3 files');
     },
   );
+  server.registerTool(
+    'approve_refund',
+    { description: 'Refund an order after asking the user', inputSchema: { orderId: z.string() } },
+    async ({ orderId }, extra) => {
+      // relatedRequestId routes elicitation/create onto this call's SSE stream (not the standalone GET stream).
+      const answer = await server.server.elicitInput(
+        { mode: 'form', message: `Refund order ${orderId}?`, requestedSchema: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } },
+        { relatedRequestId: extra.requestId },
+      );
+      return answer.action === 'accept' ? text(`refund of order ${orderId} approved: ${answer.content.reason}`) : { ...text(`refund ${answer.action}`), isError: true };
+    },
+  );
   return server;
 }
 
@@ -108,10 +123,20 @@ function buildMcpServer() {
 function buildLowLevelServer() {
   const server = new Server({ name: 'triage-fixture-lowlevel', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'lookup_order', description: 'Look up an order by id', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] }, annotations: { readOnlyHint: true } }],
+    tools: [
+      { name: 'lookup_order', description: 'Look up an order by id', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] }, annotations: { readOnlyHint: true } },
+      {
+        name: 'order_totals',
+        description: 'Totals of an order (declares an outputSchema, but this server forgets structuredContent)',
+        inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } },
+        outputSchema: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
+        annotations: { readOnlyHint: true },
+      },
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const orderId = request.params.arguments?.orderId;
+    if (request.params.name === 'order_totals') return text('total: 42.50');
     if (orderId !== '1001') throw new McpError(ErrorCode.InvalidParams, `unknown order id ${JSON.stringify(orderId)}`, { field: 'orderId' });
     return text('order 1001: shipped');
   });
@@ -198,6 +223,7 @@ async function startMcpServer({ out, mode = 'stateful', lowLevel = false, eventS
  *   { cut: true }                        forward the response head, then end the body before anything else passes
  *   { corrupt: true }                    forward with the JSON body truncated (two bytes short), Content-Length fixed
  *   { rewriteId: [from, to] }            forward with the JSON-RPC response id changed in SSE data
+ *   { corruptSse: true }                 forward with the JSON inside the SSE data broken (framing kept)
  */
 async function startFaultHop(upstream, decide) {
   const counts = new Map();
@@ -256,7 +282,10 @@ async function startFaultHop(upstream, decide) {
       res.writeHead(ures.statusCode, headers);
       res.flushHeaders();
       ures.on('data', (chunk) => {
-        if (action.rewriteId) {
+        if (action.corruptSse) {
+          // Break the JSON of the result event, keep the SSE framing intact.
+          res.write(chunk.toString('utf8').replace('"result":{', '"result":{{'));
+        } else if (action.rewriteId) {
           const [from, to] = action.rewriteId;
           res.write(chunk.toString('utf8').replace(new RegExp(`"id":${from}(?=[,}])`, 'g'), `"id":${to}`));
         } else {
@@ -300,8 +329,9 @@ async function runScenario(name, spec) {
       return f;
     },
     /** A connected SDK client whose fetch records; `transportOptions` extend StreamableHTTPClientTransport's. */
-    async client({ conn, fetch, transportOptions = {} } = {}) {
-      const client = new Client({ name: 'triage-fixture-client', version: '1.0.0' });
+    async client({ conn, fetch, transportOptions = {}, onElicit } = {}) {
+      const client = new Client({ name: 'triage-fixture-client', version: '1.0.0' }, onElicit ? { capabilities: { elicitation: { form: {} } } } : {});
+      if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
       client.onerror = (e) => observed.onerror.push(describeError(e));
       const transport = new StreamableHTTPClientTransport(new URL('/mcp', proxyUrl), {
         fetch: fetch ?? ctx.recorder(conn),
@@ -504,6 +534,39 @@ const scenarios = {
     },
   },
 
+  /** The hop corrupts the JSON inside the SSE event of the tools/call result; the client reports it and times out. */
+  'malformed-sse-event': {
+    fault: (i) => (isToolCall(i) ? { corruptSse: true } : undefined),
+    async run(t) {
+      const c = await t.client();
+      await t.step('call lookup_order', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1001' } }, undefined, { timeout: SHORT_TIMEOUT_MS }));
+    },
+  },
+
+  /**
+   * The server asks the user through elicitation/create on the call's SSE stream (server->client request id 0);
+   * the client answers with a POST carrying a JSON-RPC response with id 0 (202), then the call completes.
+   */
+  'elicitation-roundtrip': {
+    async run(t) {
+      const c = await t.client({ onElicit: async () => ({ action: 'accept', content: { reason: 'damaged in transit' } }) });
+      await t.step('call approve_refund', () => c.callTool({ name: 'approve_refund', arguments: { orderId: '1001' } }));
+    },
+  },
+
+  /**
+   * The tool declares an outputSchema and returns no structuredContent: the wire shows a normal result, but the
+   * SDK client raises McpError(InvalidRequest) locally. Nothing on the wire says the caller got an error.
+   */
+  'client-output-schema-rejected': {
+    server: { lowLevel: true },
+    async run(t) {
+      const c = await t.client();
+      await t.step('tools/list', () => c.listTools());
+      await t.step('call order_totals', () => c.callTool({ name: 'order_totals', arguments: { orderId: '1001' } }));
+    },
+  },
+
   /** Stateless server (no Mcp-Session-Id): two Client instances reuse ids 0, 1, 2; GET answers 405. */
   'stateless-ids-reused': {
     server: { mode: 'stateless' },
@@ -561,7 +624,7 @@ const scenarios = {
 const only = process.argv.slice(2);
 mkdirSync(FIXTURES, { recursive: true });
 const started = Date.now();
-const observedAll = existsSync(OBSERVED) && only.length ? JSON.parse((await import('node:fs')).readFileSync(OBSERVED, 'utf8')) : {};
+const observedAll = existsSync(OBSERVED) && only.length ? JSON.parse(readFileSync(OBSERVED, 'utf8')) : {};
 for (const [name, spec] of Object.entries(scenarios)) {
   if (only.length && !only.includes(name)) continue;
   const t0 = Date.now();
@@ -569,4 +632,8 @@ for (const [name, spec] of Object.entries(scenarios)) {
   process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
 }
 writeFileSync(OBSERVED, JSON.stringify(observedAll, null, 2) + '\n');
+mkdirSync(SAMPLES, { recursive: true });
+for (const name of SAMPLE_SCENARIOS) {
+  for (const side of ['client', 'server']) copyFileSync(join(FIXTURES, `${name}.${side}.ndjson`), join(SAMPLES, `${name}.${side}.ndjson`));
+}
 process.stderr.write(`all scenarios recorded in ${Date.now() - started} ms\n`);
