@@ -107,11 +107,19 @@ function zoneOffsetMs(timezone: string | undefined, approxUtc: number): number |
   if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000;
   const fmt = zoneFormat(timezone);
   if (!fmt) return undefined;
+  // Offsets change at most on the quarter hour: cache per zone and wall-clock quarter hour (Intl is slow).
+  const key = `${timezone}|${Math.floor(approxUtc / 900_000)}`;
+  const cached = offsetCache.get(key);
+  if (cached !== undefined) return cached;
   // Wall time read as UTC, shifted by the zone's offset; a second pass settles DST edges.
   const first = offsetAt(fmt, approxUtc);
   const second = offsetAt(fmt, approxUtc - first);
+  if (offsetCache.size >= 4096) offsetCache.clear();
+  offsetCache.set(key, second);
   return second;
 }
+
+const offsetCache = new Map<string, number>();
 
 function zoneFormat(timezone: string): Intl.DateTimeFormat | null {
   let fmt = zoneFormats.get(timezone);
