@@ -82,9 +82,8 @@ export function mcpspyToRecords(v: Obj): AdapterResult {
 export const mcpspyFormat: JsonFormat = {
   kind: 'json',
   name: 'mcpspy',
-  detect: (v) =>
-    typeof v.type === 'string' && typeof v.transport_type === 'string' &&
-    (isObj(v.http_transport) || isObj(v.stdio_transport) || typeof v.raw === 'string'),
+  // Older releases wrote http lines without an http_transport block and without raw/error: transport_type decides.
+  detect: (v) => typeof v.transport_type === 'string' && typeof v.type === 'string' && TYPES.has(v.type),
   toRecords: (value) => mcpspyToRecords(value),
   limits: {
     http: false,

@@ -8,6 +8,12 @@ const ctx = { file: 'out.jsonl', line: 1 };
 const http = { pid: 4242, comm: 'node', host: '127.0.0.1:3000' };
 
 describe('MCPSpy adapter', () => {
+  it('reads the older README shape: no http_transport, no error, no raw (direction from the method)', () => {
+    const line = { timestamp: '2024-01-15T12:34:56.789Z', transport_type: 'http', type: 'request', id: 7, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'New York' } } };
+    expect(detectJsonFormat(line)?.name).toBe('mcpspy');
+    expect(messages(mcpspyFormat.toRecords(line, ctx))[0]).toMatchObject({ direction: 'c2s', message: { jsonrpc: '2.0', id: 7, method: 'tools/call' } });
+  });
+
   it('is detected by its transport block', () => {
     const line = { timestamp: '2026-01-10T10:00:00.100000000+02:00', transport_type: 'http', http_transport: { ...http, is_request: true }, type: 'request', id: 7, method: 'tools/call', params: { name: 'search' }, error: {} };
     expect(detectJsonFormat(line)?.name).toBe('mcpspy');
