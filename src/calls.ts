@@ -153,8 +153,11 @@ export function clientKeyOf(a: Attempt): string {
 
 /** Decide (and say how) who sent a retry. */
 function retryOrigin(a: Attempt, previous: Attempt): RetryOriginInfo {
-  const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin;
-  if (claimed) return { origin: claimed, how: a.primary.note?.retryOrigin ? 'noted by the application on the request' : 'claimed by the client log' };
+  const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin ?? a.callClaim?.claim.retryOrigin;
+  if (claimed) {
+    const how = a.primary.note?.retryOrigin ? 'noted by the application on the request' : a.claim ? 'claimed by the client log' : 'claimed by the client log line of this call';
+    return { origin: claimed, how };
+  }
   const sameId = a.primary.idKey === previous.primary.idKey && a.session === previous.session;
   if (sameId && (previous.status === 401 || previous.status === 403)) {
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };

@@ -81,7 +81,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
   }
   const name = opened.name;
   account.size = opened.size;
-  const forced = opts.inputFormat !== undefined && opts.inputFormat !== 'har' ? formatByName(opts.inputFormat) : undefined;
+  const forced = opts.inputFormat !== undefined ? formatByName(opts.inputFormat) : undefined;
   const seenFormats = new Set<InputFormat>();
   const unusable = (line: number, code: string, message: string) => {
     account.unusable++;
@@ -156,7 +156,8 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     account.gzip = opened.gzip();
     const head = first.value.subarray(0, 4096).toString('utf8');
     const rest: AsyncIterable<Buffer> = { [Symbol.asyncIterator]: () => prepend(first.value, chunks) };
-    if (opts.inputFormat === 'har' || (opts.inputFormat === undefined && looksLikeHarDocument(head))) {
+    // A whole HAR document is recognised per file (forced `har` covers both whole documents and entry lines).
+    if ((opts.inputFormat === undefined || opts.inputFormat === 'har') && looksLikeHarDocument(head)) {
       account.mode = 'har';
       for await (const item of harDocumentEntries(rest)) {
         account.lines++;

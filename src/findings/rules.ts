@@ -147,7 +147,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
   const out: Finding[] = [];
   const n = chain.length;
   const posts = chain.length;
-  const claims = chain.map((x) => x.claim?.claim).filter((c) => c !== undefined);
+  const claims = [...chain.map((x) => x.claim?.claim), a.callClaim?.claim].filter((c) => c !== undefined);
   const contradicted = claims.find((c) => (c.postCount !== undefined && c.postCount < posts) || (c.httpStatuses !== undefined && c.httpStatuses.length < posts));
   const serverOnly = a.server && !a.client && chain.some((x) => x.client);
   const origin = a.retryOrigin?.origin ?? 'unknown';
@@ -159,7 +159,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
       : `origin unknown: ${a.retryOrigin?.how ?? 'nothing says who sent it'}`;
     out.push(finding('RETRY_ORIGIN_AMBIGUOUS', 'warning',
       `${label(a)}: POST ${n} of the call after ${prev.outcome}; ${why}`,
-      [prev.primary.sources[0]!, a.primary.sources[0]!, ...claims.length ? chain.flatMap((x) => (x.claim ? [x.claim.src] : [])) : []]));
+      [prev.primary.sources[0]!, a.primary.sources[0]!, ...chain.flatMap((x) => (x.claim ? [x.claim.src] : [])), ...(a.callClaim ? [a.callClaim.src] : [])]));
   }
   if (a.method === 'tools/call') {
     const exec = executionEvidence(prev);
@@ -211,12 +211,12 @@ export interface SessionCalls {
 /** Session-level findings, raised when the session closes. */
 export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean }): Finding[] {
   const out: Finding[] = [];
-  const where = s.session ? `session ${s.session}` : 'traffic without a session';
+  const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
   for (const o of s.orphans) {
     out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} matches no request sent in the session`, [o.src], 'session', s.session));
   }
   for (const c of s.cancels) {
-    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, which had no open request (it had already ended, or was never logged)`, [c.src], 'session', s.session));
+    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, a request this log never shows`, [c.src], 'session', s.session));
   }
   for (const d of s.duplicates) {
     out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));

@@ -180,6 +180,8 @@ export class JoinEngine {
       v.primed = ex.primed;
       if (error) v.error = error;
       v.endTs = ex.lastTs;
+      const known = this.opts.sessions.get(ex.scopeKey)?.requestIds.get(v.idKey);
+      if (known && known.src === v.sources[0]) known.end = ex.lastTs;
       if (!v.sources.includes(src)) v.sources.push(src);
       if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
       else this.schedule(v, ex.lastTs);
@@ -337,8 +339,12 @@ export class JoinEngine {
     let views = this.open.get(scopeKey);
     if (!views) this.open.set(scopeKey, (views = new Map()));
     const earlier = views.get(view.idKey);
-    if (earlier && !this.finalized.has(earlier) && !(view.side === 'server' && view.scope.startsWith('input#'))) {
+    const ambiguousScope = view.side === 'server' && view.scope.startsWith('input#');
+    if (earlier && !this.finalized.has(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
+    } else if (known && !ambiguousScope && known.end !== undefined && view.startTs !== undefined && known.ts !== undefined && view.startTs >= known.ts && view.startTs < known.end) {
+      // A whole-exchange record already ended in the log, but in time it was still open when this one started.
+      view.reusedWhileOpen = known.src;
     }
     views.set(view.idKey, view);
     sess.requestIds.set(view.idKey, { ts: view.startTs, fingerprint: view.fingerprint, src: view.sources[0]! });
@@ -410,7 +416,7 @@ export class JoinEngine {
         if (view) {
           view.cancelled = true;
           view.sources.push(src);
-        } else sess.cancels.push({ id: rid, src });
+        } else if (!sess.requestIds.has(idKeyOf(rid))) sess.cancels.push({ id: rid, src });
       }
     } else if (msg.method === 'notifications/initialized') sess.initialized = true;
   }

@@ -33,6 +33,8 @@ export interface Attempt {
   /** Both sides were logged, and the server view of this attempt is missing. */
   notSeenByServer?: boolean;
   claim?: ClaimIn;
+  /** A claim about the same call (same client, tool and arguments) attached to a later attempt still held. */
+  callClaim?: ClaimIn;
   call?: string;
   attempt?: number;
   retryOrigin?: RetryOriginInfo;
@@ -64,6 +66,8 @@ export class Matcher {
   /** Held entries by id and method, for claims. */
   private byId = new Map<string, Held[]>();
   private pendingClaims = new Map<string, ClaimIn[]>();
+  /** Claims attached to held attempts, by call identity, so earlier attempts of the call can see them. */
+  private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
   private seq = 0;
   readonly sidesSeen = new Set<ViewSide>();
   unmatchedClaims: ClaimIn[] = [];
@@ -109,6 +113,7 @@ export class Matcher {
       const i = pending.findIndex((c) => claimFits(c, attempt));
       if (i !== -1) {
         attempt.claim = pending[i];
+        this.callClaims.set(callKey(attempt), { claim: pending[i]!, holder: h });
         pending.splice(i, 1);
         if (pending.length === 0) this.pendingClaims.delete(idk);
       }
@@ -129,6 +134,7 @@ export class Matcher {
         const h = list[i]!;
         if (!h.emitted && !h.attempt.claim && claimFits(c, h.attempt)) {
           h.attempt.claim = c;
+          this.callClaims.set(callKey(h.attempt), { claim: c, holder: h });
           return;
         }
       }
@@ -183,6 +189,12 @@ export class Matcher {
       if (list.length === 0) this.byId.delete(idk);
     }
     if (a.client && !a.server && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway'))) a.notSeenByServer = true;
+    const ck = callKey(a);
+    const cc = this.callClaims.get(ck);
+    if (cc) {
+      if (cc.holder === h) this.callClaims.delete(ck);
+      else if (!a.claim) a.callClaim = cc.claim;
+    }
     this.opts.onAttempt(a);
   }
 
@@ -227,6 +239,12 @@ export class Matcher {
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/** The identity of a call: who sent it and what (tool and arguments). */
+function callKey(a: Attempt): string {
+  const v = a.client ?? a.primary;
+  return `${v.client ?? `input#${v.input}`}|${v.fingerprint}`;
 }
 
 function claimFits(c: ClaimIn, a: Attempt): boolean {

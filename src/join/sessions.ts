@@ -19,7 +19,7 @@ export interface SessionState {
   /** Every request id sent in the session, with when and what, to tell orphans and duplicates. */
   /** When each id was answered (message-level), to tell a duplicated response row from an orphan. */
   answered: Map<string, number | undefined>;
-  requestIds: Map<string, { ts: number | undefined; fingerprint: string; src: Source }>;
+  requestIds: Map<string, { ts: number | undefined; end?: number | undefined; fingerprint: string; src: Source }>;
   methods: Map<string, number>;
   orphans: { id: JsonRpcId; src: Source }[];
   cancels: { id: JsonRpcId; src: Source }[];

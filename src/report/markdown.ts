@@ -1,5 +1,5 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
-import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
+import { byTime, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -45,7 +45,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     ])), '');
   }
 
-  const failed = builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS');
+  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS'));
   if (failed.length) {
     out.push('## Attempts that did not succeed', '');
     out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'evidence'], failed.map((r) => [

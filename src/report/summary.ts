@@ -236,3 +236,8 @@ export class SummaryBuilder {
     };
   }
 }
+
+/** Rows in time order (stable; rows without a time keep their place at the end). */
+export function byTime(rows: AttemptRow[]): AttemptRow[] {
+  return rows.map((r, i) => ({ r, i, t: r.ts ? Date.parse(r.ts) : Infinity })).sort((a, b) => a.t - b.t || a.i - b.i).map((x) => x.r);
+}

@@ -1,6 +1,6 @@
 // The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as cli-table3 tables.
 import Table from 'cli-table3';
-import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
+import { byTime, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
@@ -56,7 +56,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     out.push('Outcomes by method and tool', t.toString(), '');
   } else out.push('No JSON-RPC requests found in the input.', '');
 
-  const failed = builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS');
+  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS'));
   if (failed.length) {
     const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color);
     for (const r of failed) {
