@@ -35,6 +35,16 @@ export interface AttemptRow {
   weakId?: true;
   sse?: { events: number; progress: number; serverRequests: number; end?: string };
   cancelled?: true;
+  /** The connection or client key that stands in for a missing session id (only when session is null). */
+  scope?: string;
+  /** Who sent the request, as the log names the client (a canonical record's `client`), when it does. */
+  client?: string;
+  /** MCP protocol version: the one an initialize result settled on, else the request's MCP-Protocol-Version header. */
+  protocolVersion?: string;
+  /** HTTP status in the server's own view, when both sides were logged (next to serverOutcome). */
+  serverStatus?: number | null;
+  /** What an initialize exchange announced: client and server names and versions, the version asked for. */
+  initialize?: { clientInfo?: string; serverInfo?: string; requestedVersion?: string; userAgent?: string };
 }
 
 export interface Summary {
@@ -106,7 +116,44 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     if (v.streamEnd) row.sse.end = v.streamEnd;
   }
   if ((a.client ?? v).cancelled) row.cancelled = true;
+  addIdentity(row, a, redact);
   return row;
+}
+
+/** `name/version` of an initialize clientInfo or serverInfo object (log text, so untrusted and length-capped). */
+function implementationName(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as { name?: unknown; version?: unknown };
+  const name = typeof o.name === 'string' ? o.name.slice(0, 200) : undefined;
+  const version = typeof o.version === 'string' ? o.version.slice(0, 100) : undefined;
+  return name === undefined ? undefined : version === undefined ? name : `${name}/${version}`;
+}
+
+/** Session, client and protocol identity of an attempt (the sessions and timeline views read these). */
+function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
+  const clean = (s: string) => (redact ? redactText(s) : s);
+  const views = [a.client, a.server, a.primary].filter((x): x is NonNullable<typeof x> => x !== undefined);
+  if (a.session === null && a.primary.scope) row.scope = clean(a.primary.scope.slice(0, 300));
+  const clientKey = views.find((x) => x.client)?.client;
+  if (clientKey) row.client = clean(clientKey.slice(0, 300));
+  if (a.client && a.server) row.serverStatus = a.server.status ?? null;
+  const header = views.map((x) => x.requestHeaders?.get('mcp-protocol-version')).find((x) => x !== undefined);
+  if (header) row.protocolVersion = clean(header.slice(0, 100));
+  if (a.method !== 'initialize') return;
+  const init: NonNullable<AttemptRow['initialize']> = {};
+  // clientInfo and protocolVersion of the initialize request, when the join keeps them on the view.
+  const asked = views.map((x) => x as { clientInfo?: unknown; requestedProtocolVersion?: unknown }).find((x) => x.clientInfo !== undefined || x.requestedProtocolVersion !== undefined);
+  const clientInfo = implementationName(asked?.clientInfo);
+  if (clientInfo) init.clientInfo = clean(clientInfo);
+  if (typeof asked?.requestedProtocolVersion === 'string') init.requestedVersion = clean(asked.requestedProtocolVersion.slice(0, 100));
+  const response = views.map((x) => x.response).find((x) => x !== undefined) as { result?: { protocolVersion?: unknown; serverInfo?: unknown } } | undefined;
+  const result = typeof response?.result === 'object' && response.result !== null ? response.result : undefined;
+  const serverInfo = implementationName(result?.serverInfo);
+  if (serverInfo) init.serverInfo = clean(serverInfo);
+  if (typeof result?.protocolVersion === 'string') row.protocolVersion = clean(result.protocolVersion.slice(0, 100));
+  const ua = views.map((x) => x.requestHeaders?.get('user-agent')).find((x) => x !== undefined);
+  if (ua) init.userAgent = clean(ua.slice(0, 200));
+  if (Object.keys(init).length) row.initialize = init;
 }
 
 function sourcesOf(a: Attempt): Source[] {
