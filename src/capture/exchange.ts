@@ -100,8 +100,10 @@ export class ExchangeRecorder {
   response(status: number, headers: FlatHeaders): void {
     if (this.responseWritten || this.finished) return;
     this.responseWritten = true;
+    // The request's session keys the exchange; a response header only names it when the request had none
+    // (initialize). A different id on a later response stays visible in responseHeaders.
     const fromResponse = headers[SESSION_HEADER];
-    if (fromResponse) this.session = fromResponse;
+    if (this.session === null && fromResponse) this.session = fromResponse;
     if (mediaType(headers) === 'text/event-stream') this.sse = new SseTap();
     this.ctx.sink.write({
       ...this.common('response'),

@@ -37,10 +37,18 @@ describe('recordingFetch', () => {
     const [req, head, end] = records;
     expect(req).toMatchObject({ v: 1, side: 'client', client: 'test-agent@1.0.0', session: 's-1', method: 'POST', url: `${server.url}/json` });
     expect(req).toMatchObject({ send: { jsonrpc: '2.0', id: 7, method: 'tools/call' } });
-    expect(head).toMatchObject({ status: 200, session: 'sess-json-1' });
+    // The request's session keys the exchange; the different id the response carried stays in its headers.
+    expect(head).toMatchObject({ status: 200, session: 's-1', responseHeaders: { 'mcp-session-id': 'sess-json-1' } });
     expect(end).toMatchObject({ end: 'complete', recvText: JSON.stringify(UNICODE_RESULT) });
     expect(new Set(records.map((r) => (r as { xid?: string }).xid)).size).toBe(1);
     for (const r of records) expect(Number.isNaN(Date.parse(String(r.ts)))).toBe(false);
+  });
+
+  it('takes the session from the response when the request had none (initialize)', async () => {
+    const c = recordCollector();
+    const f = recordingFetch({ out: c.stream });
+    await (await f(`${server.url}/json`, post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }))).text();
+    expect(c.records().map((r) => r.session)).toEqual([null, 'sess-json-1', 'sess-json-1']);
   });
 
   it('hands each SSE event to the reader before the stream ends, and records it when it passes', async () => {

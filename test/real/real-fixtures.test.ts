@@ -119,6 +119,28 @@ describe('real fixtures: the recordings themselves', () => {
   });
 });
 
+/** One line per record, without what differs between writers (time, xid, port, headers added by hops). */
+function wireDigest(path: string): string[] {
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .map((r) => {
+      const url = String(r.url ?? '').replace(/127\.0\.0\.1:\d+/, 'HOST');
+      if (r.kind === 'request') return `request ${String(r.method)} ${url} ${JSON.stringify(r.send ?? r.sendText ?? null)}`;
+      if (r.kind === 'response') return `response ${String(r.status)}`;
+      if (r.kind === 'event') return `event ${String(r.id ?? '')} ${String(r.data)}`;
+      return `end ${String(r.end)} ${String(r.recvText ?? '')}`;
+    })
+    .sort();
+}
+
+describe('real fixtures: the proxy and the client wrapper recorded the same wire', () => {
+  it.each(SCENARIOS.map((s) => [s]))('%s', (scenario) => {
+    expect(wireDigest(file(scenario, 'proxy'))).toEqual(wireDigest(file(scenario, 'client')));
+  });
+});
+
 describe.skipIf(!existsSync(BIN))('real fixtures: analyzer outcomes (client + server recordings)', () => {
   beforeAll(analyzeAll, 120_000);
   it('baseline: every call succeeds, with no findings', () => {
@@ -198,6 +220,14 @@ describe.skipIf(!existsSync(BIN))('real fixtures: analyzer outcomes (client + se
     expect(retried!.session).not.toBe(expired!.session);
     expect(retried!.call).toBe(expired!.call);
     expect(findings.map((f) => f.code)).toContain('SESSION_EXPIRED');
+  });
+
+  it('session-id-adopted-from-error: the retry goes out on the session id a 503 carried, and gets 404', () => {
+    const [first, second, ...rest] = calls(bothSides('session-id-adopted-from-error').attempts);
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({ status: 503, outcome: 'HTTP_ERROR', attempt: 1 });
+    expect(second).toMatchObject({ status: 404, outcome: 'HTTP_ERROR', attempt: 2, session: 'session-of-another-client' });
+    expect(first!.session).not.toBe('session-of-another-client');
   });
 
   it('malformed-json-body: the client got broken JSON while the server sent a result (SIDE_DIVERGENCE)', () => {

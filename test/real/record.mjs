@@ -507,6 +507,23 @@ const scenarios = {
     },
   },
 
+  /**
+   * A 503 from the hop carries someone else's Mcp-Session-Id header: the SDK client adopts it anyway (it reads the
+   * header before looking at the status), so the application's retry goes out on that session and gets 404.
+   */
+  'session-id-adopted-from-error': {
+    fault: (i) =>
+      isToolCall(i) && i.n === 1
+        ? { respond: 503, headers: { 'content-type': 'text/plain', 'mcp-session-id': 'session-of-another-client' }, body: 'upstream unavailable' }
+        : undefined,
+    async run(t) {
+      const c = await t.client();
+      const args = { name: 'lookup_order', arguments: { orderId: '1001' } };
+      const first = await t.step('call lookup_order (attempt 1)', () => c.callTool(args));
+      if (!first.ok) await t.step('call lookup_order (attempt 2, app retry)', () => withCallNote({ retryOrigin: 'app', attempt: 2 }, () => c.callTool(args)));
+    },
+  },
+
   /** The hop changes the id of the tools/call response (id 1 -> 1001); the client cannot match it and times out. */
   'wrong-response-id': {
     fault: (i) => (isToolCall(i) ? { rewriteId: [i.rpc.id, 1000 + i.rpc.id] } : undefined),
