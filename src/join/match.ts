@@ -3,6 +3,7 @@ import { classify } from '../classify.js';
 import type { ClaimIn } from '../normalize.js';
 import type { Layer, Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
+import { MinHeap } from './heap.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -49,6 +50,14 @@ interface Held {
   emitted: boolean;
 }
 
+/** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
+interface Slot {
+  h: Held;
+  deadline: number;
+  start: number;
+  seq: number;
+}
+
 export interface MatcherOptions {
   windowMs: number;
   /** Extra wait for the other side's view, for clocks that disagree. */
@@ -59,8 +68,9 @@ export interface MatcherOptions {
 const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
 
 export class Matcher {
-  private held: Held[] = [];
-  private head = 0;
+  /** Held attempts, released by deadline, then start time: a retry never overtakes the attempt it repeats. */
+  private queue = new MinHeap<Slot>((a, b) => a.deadline < b.deadline || (a.deadline === b.deadline && (a.start < b.start || (a.start === b.start && a.seq < b.seq))));
+  private slotSeq = 0;
   /** Unpaired views waiting for their other side: key -> FIFO of held entries. */
   private waiting = new Map<string, Held[]>();
   /** Held entries by id and method, for claims. */
@@ -91,14 +101,17 @@ export class Matcher {
           queue.splice(idx, 1);
           if (queue.length === 0) this.waiting.delete(key);
           this.merge(h.attempt, view);
-          if (end !== undefined) h.deadline = Math.max(h.deadline, end + this.opts.windowMs);
+          if (end !== undefined && end + this.opts.windowMs > h.deadline) {
+            h.deadline = end + this.opts.windowMs;
+            this.enqueue(h);
+          }
           return;
         }
       }
     }
     const attempt = this.fromView(view);
     const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (view.side === 'unknown' ? 0 : this.opts.skewMs), emitted: false };
-    this.held.push(h);
+    this.enqueue(h);
     if (view.side === 'client' || isServerish(view.side)) {
       const q = this.waiting.get(key);
       if (q) q.push(h);
@@ -145,29 +158,27 @@ export class Matcher {
   }
 
   advance(watermark: number): void {
-    while (this.head < this.held.length) {
-      const h = this.held[this.head]!;
-      if (h.deadline > watermark) break;
-      this.head++;
-      this.emit(h);
-    }
-    if (this.head > 4096 && this.head * 2 > this.held.length) {
-      this.held = this.held.slice(this.head);
-      this.head = 0;
+    for (let top = this.queue.peek(); top && top.deadline <= watermark; top = this.queue.peek()) {
+      this.queue.pop();
+      if (top.deadline === top.h.deadline) this.emit(top.h);
     }
   }
 
   flush(): void {
-    const rest = this.held.slice(this.head);
-    this.held = [];
-    this.head = 0;
-    for (const h of rest) this.emit(h);
+    const rest: Slot[] = [];
+    for (let s = this.queue.pop(); s; s = this.queue.pop()) if (s.deadline === s.h.deadline && !s.h.emitted) rest.push(s);
+    rest.sort((a, b) => a.start - b.start || a.seq - b.seq);
+    for (const s of rest) this.emit(s.h);
     for (const list of this.pendingClaims.values()) this.unmatchedClaims.push(...list);
     this.pendingClaims.clear();
   }
 
   get heldCount(): number {
-    return this.held.length - this.head;
+    return this.queue.size;
+  }
+
+  private enqueue(h: Held): void {
+    this.queue.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
   }
 
   private emit(h: Held): void {

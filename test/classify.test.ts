@@ -1,0 +1,163 @@
+// Outcome order: each outcome has a fixture that produces it and a near miss that must not; plus the source article's eleven cases.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, ok, post, sse, toolText } from './helpers/analyze.js';
+import type { Outcome } from '../src/outcomes.js';
+
+async function outcomeOf(rec: Record<string, unknown>): Promise<{ outcome: Outcome; layer: string; detail?: unknown }> {
+  const r = await analyzeInputs([{ lines: [rec] }]);
+  expect(r.attempts).toHaveLength(1);
+  const a = r.attempts[0]!;
+  return { outcome: a.outcome, layer: a.layer, detail: a.detail };
+}
+
+const good = ok(1, toolText('ok'));
+
+describe('outcome order (first match wins), each with a near miss', () => {
+  const cases: { name: string; outcome: Outcome; rec: Record<string, unknown>; nearMiss: Record<string, unknown>; nearOutcome: Outcome }[] = [
+    {
+      name: 'NO_RESPONSE: connection error, no HTTP response',
+      outcome: 'NO_RESPONSE', rec: post({ status: null, error: 'ECONNRESET' }),
+      nearMiss: post({ status: 502, body: '' }), nearOutcome: 'HTTP_ERROR',
+    },
+    {
+      name: 'HTTP_ERROR: 500 whatever the body says',
+      outcome: 'HTTP_ERROR', rec: post({ status: 500, body: good }),
+      nearMiss: post({ status: 299, body: good }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'MALFORMED_JSON: body that does not parse',
+      outcome: 'MALFORMED_JSON', rec: post({ status: 200, body: '{unclosed' }),
+      nearMiss: post({ status: 200, body: ` \n${good}\n` }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'MALFORMED_JSON: SSE data payload that does not parse',
+      outcome: 'MALFORMED_JSON', rec: post({ status: 200, ct: 'text/event-stream', body: 'event: message\ndata: {"jsonrpc":"2.0","id":1,"res\n\n' }),
+      nearMiss: post({ status: 200, ct: 'text/event-stream', body: `: keepalive\n\nid: e0\ndata:\n\nevent: message\ndata: ${good}\n\n` }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'STREAM_INCOMPLETE: SSE ended with only a progress notification',
+      outcome: 'STREAM_INCOMPLETE', rec: post({ status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } } }) }),
+      nearMiss: post({ status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } } }, { data: JSON.parse(good) }) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'STREAM_INCOMPLETE: 202 to a request',
+      outcome: 'STREAM_INCOMPLETE', rec: post({ status: 202, body: '' }),
+      nearMiss: post({ status: 202, body: good }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'STREAM_INCOMPLETE: the response sits in an event cut before its blank line',
+      outcome: 'STREAM_INCOMPLETE', rec: post({ status: 200, ct: 'text/event-stream', body: `event: message\ndata: ${good}` }),
+      nearMiss: post({ status: 200, ct: 'text/event-stream', body: `event: message\ndata: ${good}\n\n` }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'INVALID_ENVELOPE: jsonrpc is not "2.0"',
+      outcome: 'INVALID_ENVELOPE', rec: post({ status: 200, body: JSON.stringify({ jsonrpc: '1.0', id: 1, result: toolText('x') }) }),
+      nearMiss: post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: toolText('x') }) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'INVALID_ENVELOPE: id of another type ("1" answers 1)',
+      outcome: 'INVALID_ENVELOPE', rec: post({ status: 200, id: 1, body: JSON.stringify({ jsonrpc: '2.0', id: '1', result: toolText('x') }) }),
+      nearMiss: post({ status: 200, id: '1', body: JSON.stringify({ jsonrpc: '2.0', id: '1', result: toolText('x') }) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'INVALID_ENVELOPE: malformed error object',
+      outcome: 'INVALID_ENVELOPE', rec: post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: '-32602', message: 'bad' } }) }),
+      nearMiss: post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad' } }) }), nearOutcome: 'JSONRPC_ERROR',
+    },
+    {
+      name: 'JSONRPC_ERROR: a valid error response on HTTP 200',
+      outcome: 'JSONRPC_ERROR', rec: post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params', data: { field: 'q' } } }) }),
+      nearMiss: post({ status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params' } }) }), nearOutcome: 'HTTP_ERROR',
+    },
+    {
+      name: 'INPUT_REQUIRED: resultType input_required',
+      outcome: 'INPUT_REQUIRED', rec: post({ status: 200, body: ok(1, { resultType: 'input_required', requestState: 's1' }) }),
+      nearMiss: post({ status: 200, body: ok(1, { resultType: 'complete', content: [] }) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'INVALID_TOOL_RESULT: isError not boolean',
+      outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, body: ok(1, { content: [], isError: 'true' }) }),
+      nearMiss: post({ status: 200, body: ok(1, { content: [], isError: true }) }), nearOutcome: 'TOOL_ERROR',
+    },
+    {
+      name: 'INVALID_TOOL_RESULT: unknown resultType',
+      outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, body: ok(1, { resultType: 'partial', content: [] }) }),
+      nearMiss: post({ status: 200, body: ok(1, { content: [] }) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'TOOL_ERROR: isError true',
+      outcome: 'TOOL_ERROR', rec: post({ status: 200, body: ok(1, toolText('quota exceeded', { isError: true })) }),
+      nearMiss: post({ status: 200, body: ok(1, toolText('quota ok', { isError: false })) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'SUCCESS: a method other than tools/call',
+      outcome: 'SUCCESS', rec: post({ method: 'tools/list', status: 200, body: ok(1, { tools: [] }) }),
+      nearMiss: post({ method: 'tools/list', status: 200, body: ok(1, 'not an object') }), nearOutcome: 'INVALID_ENVELOPE',
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      expect((await outcomeOf(c.rec)).outcome).toBe(c.outcome);
+      expect((await outcomeOf(c.nearMiss)).outcome).toBe(c.nearOutcome);
+    });
+  }
+
+  it('UNANSWERED: a message-level request with no response; never NO_RESPONSE without an HTTP layer', async () => {
+    const r = await analyzeInputs([{ lines: [
+      { direction: 'c2s', ts: '2026-10-17T10:00:00Z', message: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'a', arguments: {} } } },
+      { direction: 'c2s', ts: '2026-10-17T10:00:01Z', message: { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'a', arguments: {} } } },
+      { direction: 's2c', ts: '2026-10-17T10:00:02Z', message: { jsonrpc: '2.0', id: 8, result: { content: [] } } },
+    ] }]);
+    const byId = Object.fromEntries(r.attempts.map((a) => [a.id, a]));
+    expect(byId[7]!.outcome).toBe('UNANSWERED');
+    expect(byId[7]!.layer).toBe('unknown');
+    expect(byId[7]!.status).toBeNull();
+    expect(byId[8]!.outcome).toBe('TOOL_SUCCESS');
+  });
+
+  it('keeps the JSON-RPC error code, message and data', async () => {
+    const r = await outcomeOf(post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params', data: { field: 'q' } } }) }));
+    expect(r.detail).toMatchObject({ errorCode: -32602, errorMessage: 'Invalid params', errorData: { field: 'q' } });
+  });
+
+  it('layers: transport, protocol, interaction, application', async () => {
+    expect((await outcomeOf(post({ status: 503, body: '' }))).layer).toBe('transport');
+    expect((await outcomeOf(post({ status: 200, body: '{' }))).layer).toBe('protocol');
+    expect((await outcomeOf(post({ status: 200, body: ok(1, { resultType: 'input_required', requestState: 'x' }) }))).layer).toBe('interaction');
+    expect((await outcomeOf(post({ status: 200, body: ok(1, toolText('x', { isError: true })) }))).layer).toBe('application');
+  });
+});
+
+// The source article's eleven synthetic cases, with its expected outcomes (one POST each; the second case has two).
+describe("the source article's eleven cases", () => {
+  const goodResult = { resultType: 'complete', content: [{ type: 'text', text: 'ok' }], isError: false };
+  const rpcError = { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'synthetic invalid params' } };
+  const wire = (status: number, body: unknown) => post({ status, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const table: [string, Record<string, unknown>, Outcome][] = [
+    ['baseline complete', wire(200, { jsonrpc: '2.0', id: 1, result: goodResult }), 'TOOL_SUCCESS'],
+    ['HTTP 200 + JSON-RPC error', wire(200, rpcError), 'JSONRPC_ERROR'],
+    ['HTTP 200 + isError', wire(200, { jsonrpc: '2.0', id: 1, result: { ...goodResult, isError: true } }), 'TOOL_ERROR'],
+    ['HTTP 500 with success-looking body', wire(500, { jsonrpc: '2.0', id: 1, result: goodResult }), 'HTTP_ERROR'],
+    ['malformed JSON', wire(200, '{unclosed'), 'MALFORMED_JSON'],
+    ['result and error together', wire(200, { jsonrpc: '2.0', id: 1, result: goodResult, error: rpcError.error }), 'INVALID_ENVELOPE'],
+    ['wrong JSON-RPC id', wire(200, { jsonrpc: '2.0', id: 99, result: goodResult }), 'INVALID_ENVELOPE'],
+    ['input_required', wire(200, { jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', inputRequests: { approval: { method: 'elicitation/create', params: { mode: 'form', message: 'synthetic input' } } } } }), 'INPUT_REQUIRED'],
+    ['legacy result without resultType', wire(200, { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'legacy ok' }], isError: false } }), 'TOOL_SUCCESS'],
+    ['content not an array', wire(200, { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', content: 'not-an-array', isError: false } }), 'INVALID_TOOL_RESULT'],
+  ];
+  for (const [name, rec, expected] of table) {
+    it(`${name} -> ${expected}`, async () => {
+      expect((await outcomeOf(rec)).outcome).toBe(expected);
+    });
+  }
+  it('503 then an explicit second POST -> HTTP_ERROR then TOOL_SUCCESS, linked as one call', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 1, status: 503, body: '{"note":"synthetic outage"}' }),
+      post({ t: 500, id: 2, status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 2, result: goodResult }) }),
+    ] }]);
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['HTTP_ERROR', 'TOOL_SUCCESS']);
+    expect(r.attempts[0]!.call).toBe(r.attempts[1]!.call);
+    expect(r.attempts.map((a) => a.attempt)).toEqual([1, 2]);
+    expect(r.attempts[1]!.retryOrigin?.origin).toBe('unknown');
+  });
+});

@@ -1,0 +1,175 @@
+// Every finding: a fixture that fires it and a near miss that must not.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at, ok, post, sse, toolText, type TestInput } from './helpers/analyze.js';
+import type { FindingCode } from '../src/findings/types.js';
+
+const S = 'sess-f';
+const good = (id: number) => ok(id, toolText('ok'));
+const toolsList = (t: number, tools: unknown[]) => post({ t, id: 100, method: 'tools/list', session: S, status: 200, body: ok(100, { tools }) });
+
+async function codes(inputs: TestInput[], options = {}): Promise<FindingCode[]> {
+  const r = await analyzeInputs(inputs, options);
+  return [...r.attempts.flatMap((a) => a.findings.map((f) => f.code as FindingCode)), ...r.findings.map((f) => f.code)];
+}
+const one = (lines: unknown[]): TestInput[] => [{ side: 'client', lines }];
+
+describe('findings fire on their fixture and not on the near miss', () => {
+  it('NO_FINAL_RESULT: 200 SSE with no response; not when a resumption delivers it', async () => {
+    const cut = post({ t: 0, id: 1, session: S, status: 200, ct: 'text/event-stream', body: 'id: e1\ndata:\n\n' });
+    expect(await codes(one([cut]))).toEqual(['NO_FINAL_RESULT']);
+    const resumed = { v: 1, kind: 'exchange', ts: at(1000), method: 'GET', requestHeaders: { 'mcp-session-id': S, 'last-event-id': 'e1' }, status: 200, responseHeaders: { 'content-type': 'text/event-stream' }, recvText: sse({ id: 'e2', data: JSON.parse(good(1)) }) };
+    expect(await codes(one([cut, resumed]))).toEqual([]);
+  });
+
+  it('SIDE_DIVERGENCE: server sent a result the client never got; not when both agree', async () => {
+    const server = [post({ t: 5, id: 1, session: S, status: 200, ct: 'text/event-stream', body: sse({ data: JSON.parse(good(1)) }) })];
+    expect(await codes([{ side: 'client', lines: [post({ t: 0, id: 1, session: S, status: 200, ct: 'text/event-stream', body: '', end: 'aborted' })] }, { side: 'server', lines: server }])).toContain('SIDE_DIVERGENCE');
+    expect(await codes([{ side: 'client', lines: [post({ t: 0, id: 1, session: S, status: 200, ct: 'text/event-stream', body: sse({ data: JSON.parse(good(1)) }) })] }, { side: 'server', lines: server }])).toEqual([]);
+  });
+
+  it('SIDE_DIVERGENCE: a 200 turned into 503 between them', async () => {
+    const c = await codes([{ side: 'client', lines: [post({ t: 0, id: 1, session: S, status: 503, body: '' })] }, { side: 'server', lines: [post({ t: 5, id: 1, session: S, status: 200, body: good(1) })] }]);
+    expect(c).toContain('SIDE_DIVERGENCE');
+  });
+
+  it('OUTCOME_MISMATCH: the claim says success, the wire says JSON-RPC error; not when they agree', async () => {
+    const wire = post({ t: 0, id: 4, session: S, status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad' } }) });
+    const claim = (outcome: string) => ({ ts: at(100), session: S, method: 'tools/call', postCount: 1, httpStatuses: [200], jsonrpc: { id: 4, errorCode: -32602 }, outcome, retryOrigin: 'none' });
+    expect(await codes(one([wire, claim('TOOL_SUCCESS')]))).toContain('OUTCOME_MISMATCH');
+    expect(await codes(one([wire, claim('JSONRPC_ERROR')]))).toEqual([]);
+  });
+
+  it('LOCAL_ERROR: the claim carries -32001 that no response had; not when the wire carried it', async () => {
+    const cut = post({ t: 0, id: 6, session: S, status: 200, ct: 'text/event-stream', body: '' });
+    const claim = { ts: at(60_000), session: S, method: 'tools/call', jsonrpc: { id: 6, errorCode: -32001 }, outcome: 'JSONRPC_ERROR', retryOrigin: 'none' };
+    const c1 = await codes(one([cut, claim]));
+    expect(c1).toContain('LOCAL_ERROR');
+    const notFound = post({ t: 0, id: 6, session: S, status: 404, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }) });
+    expect(await codes(one([notFound, { ...claim, outcome: 'HTTP_ERROR' }]))).not.toContain('LOCAL_ERROR');
+  });
+
+  it('RETRY_ORIGIN_AMBIGUOUS: a repeat nobody claims; not when the client log says the app retried', async () => {
+    const lines = [post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 500, id: 2, status: 200, body: good(2) })];
+    expect(await codes(one(lines))).toContain('RETRY_ORIGIN_AMBIGUOUS');
+    const claim = { ts: at(600), method: 'tools/call', postCount: 2, httpStatuses: [503, 200], jsonrpc: { id: 2, errorCode: null }, outcome: 'TOOL_SUCCESS', retryOrigin: 'app' };
+    expect(await codes(one([...lines, claim]))).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
+  });
+
+  it('RETRY_ORIGIN_AMBIGUOUS: a claimed postCount shorter than the POSTs seen', async () => {
+    const lines = [post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 500, id: 2, status: 200, body: good(2) })];
+    const claim = { ts: at(600), method: 'tools/call', postCount: 1, httpStatuses: [200], jsonrpc: { id: 2 }, outcome: 'TOOL_SUCCESS', retryOrigin: 'app' };
+    expect(await codes(one([...lines, claim]))).toContain('RETRY_ORIGIN_AMBIGUOUS');
+  });
+
+  it('UNSAFE_RETRY: an unannotated tool retried after a cut stream; not a read-only tool', async () => {
+    const lines = (tool: string) => [
+      toolsList(0, [{ name: 'charge', inputSchema: {} }, { name: 'lookup', inputSchema: {}, annotations: { readOnlyHint: true } }]),
+      post({ t: 100, id: 1, session: S, tool, status: 200, ct: 'text/event-stream', body: '' }),
+      post({ t: 5000, id: 2, session: S, tool, status: 200, body: good(2) }),
+    ];
+    expect(await codes(one(lines('charge')))).toContain('UNSAFE_RETRY');
+    expect(await codes(one(lines('lookup')))).not.toContain('UNSAFE_RETRY');
+  });
+
+  it('UNSAFE_RETRY: --idempotent declares a tool safe; a 429 proves nothing ran', async () => {
+    const lines = [post({ t: 100, id: 1, tool: 'charge', status: 200, ct: 'text/event-stream', body: '' }), post({ t: 5000, id: 2, tool: 'charge', status: 200, body: good(2) })];
+    expect(await codes(one(lines))).toContain('UNSAFE_RETRY');
+    expect(await codes(one(lines), { idempotent: ['charge'] })).not.toContain('UNSAFE_RETRY');
+    const r429 = [post({ t: 100, id: 1, tool: 'charge', status: 429, body: '' }), post({ t: 5000, id: 2, tool: 'charge', status: 200, body: good(2) })];
+    expect(await codes(one(r429))).not.toContain('UNSAFE_RETRY');
+  });
+
+  it('UNSAFE_RETRY is an error when the server view proves the first attempt ran', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [post({ t: 0, id: 1, session: S, tool: 'charge', status: 200, ct: 'text/event-stream', body: '', end: 'aborted' }), post({ t: 5000, id: 2, session: S, tool: 'charge', status: 200, body: good(2) })] },
+      { side: 'server', lines: [post({ t: 3, id: 1, session: S, tool: 'charge', status: 200, ct: 'text/event-stream', body: sse({ data: JSON.parse(good(1)) }) }), post({ t: 5003, id: 2, session: S, tool: 'charge', status: 200, body: good(2) })] },
+    ]);
+    const f = r.attempts.find((a) => a.id === 2)!.findings.find((x) => x.code === 'UNSAFE_RETRY')!;
+    expect(f.severity).toBe('error');
+    expect(f.message).toMatch(/server view shows/);
+  });
+
+  it('RETRY_AFTER_IGNORED: retried before Retry-After passed; not when it waited', async () => {
+    const first = post({ t: 0, id: 1, status: 429, headers: { 'retry-after': '2' }, body: '', durationMs: 10 });
+    expect(await codes(one([first, post({ t: 500, id: 2, status: 200, body: good(2) })]))).toContain('RETRY_AFTER_IGNORED');
+    expect(await codes(one([first, post({ t: 2100, id: 2, status: 200, body: good(2) })]))).not.toContain('RETRY_AFTER_IGNORED');
+  });
+
+  it('RETRY_AFTER_IGNORED reads an HTTP date', async () => {
+    const first = post({ t: 0, id: 1, status: 503, headers: { 'retry-after': new Date(Date.parse(at(0)) + 5000).toUTCString() }, body: '' });
+    expect(await codes(one([first, post({ t: 1000, id: 2, status: 200, body: good(2) })]))).toContain('RETRY_AFTER_IGNORED');
+  });
+
+  it('RETRY_POLICY: a third retry, and one sooner than 200 ms; not a patient second retry', async () => {
+    const storm = [0, 300, 700, 1500].map((t, i) => post({ t, id: i + 1, status: i < 3 ? 503 : 200, body: i < 3 ? '' : good(i + 1) }));
+    expect((await codes(one(storm))).filter((c) => c === 'RETRY_POLICY')).toHaveLength(1);
+    expect(await codes(one([post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 50, id: 2, status: 200, body: good(2) })]))).toContain('RETRY_POLICY');
+    expect(await codes(one([post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 300, id: 2, status: 503, body: '' }), post({ t: 1000, id: 3, status: 200, body: good(3) })]))).not.toContain('RETRY_POLICY');
+  });
+
+  it('ID_REUSED: an id reused while the first is open; not after it completed', async () => {
+    const open = [post({ t: 0, id: 2, session: S, status: 200, body: good(2), durationMs: 400, args: { q: 'a' } }), post({ t: 100, id: 2, session: S, status: 200, body: good(2), args: { q: 'b' } })];
+    expect(await codes(one(open))).toContain('ID_REUSED');
+    const later = [post({ t: 0, id: 2, session: S, status: 200, body: good(2), durationMs: 50, args: { q: 'a' } }), post({ t: 100, id: 2, session: S, status: 200, body: good(2), args: { q: 'b' } })];
+    expect(await codes(one(later))).not.toContain('ID_REUSED');
+  });
+
+  it('ID_REUSED: an MRTR follow-up that reuses the id; a continuation with a new id is fine and is not a retry', async () => {
+    const first = post({ t: 0, id: 1, tool: 'approve', args: { n: 1 }, status: 200, body: ok(1, { resultType: 'input_required', requestState: 'st' }) });
+    const follow = (id: number) => post({ t: 2000, id, send: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'approve', arguments: { n: 1 }, inputResponses: { a: { action: 'accept' } }, requestState: 'st' } }, status: 200, body: good(id) });
+    expect(await codes(one([first, follow(1)]))).toContain('ID_REUSED');
+    const r = await analyzeInputs(one([first, follow(2)]));
+    expect(r.attempts.flatMap((a) => a.findings)).toEqual([]);
+    expect(r.attempts[1]).toMatchObject({ call: r.attempts[0]!.call, attempt: 2, retryOrigin: { origin: 'none' } });
+  });
+
+  it('ORPHAN_RESPONSE: a response id no request had; not an id-null error body with an HTTP error', async () => {
+    expect(await codes(one([post({ t: 0, id: 4, status: 200, body: good(99) })]))).toContain('ORPHAN_RESPONSE');
+    expect(await codes(one([post({ t: 0, id: 4, status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request' } }) })]))).not.toContain('ORPHAN_RESPONSE');
+  });
+
+  it('CALL_NEVER_SENT: initialize fails and no tools/call follows; not when the client recovers', async () => {
+    const init = (t: number, status: number, sid?: string) => post({ t, id: 0, method: 'initialize', client: 'probe', status, headers: sid ? { 'mcp-session-id': sid } : {}, body: status === 200 ? ok(0, {}) : '' });
+    expect(await codes(one([init(0, 503)]))).toEqual(['CALL_NEVER_SENT']);
+    const recovered = [init(0, 503), init(1000, 200, 'S2'), post({ t: 2000, id: 1, client: 'probe', session: 'S2', status: 200, body: good(1) })];
+    expect(await codes(one(recovered))).not.toContain('CALL_NEVER_SENT');
+  });
+
+  it('SESSION_EXPIRED: 404 to a request with a session id, and says the client re-initialized and retried', async () => {
+    const lines = [
+      post({ t: 0, id: 5, session: S, tool: 'lookup', status: 404, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }) }),
+      post({ t: 300, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'S-new' }, body: ok(0, {}) }),
+      post({ t: 600, id: 1, session: 'S-new', tool: 'lookup', status: 200, body: good(1) }),
+    ];
+    const r = await analyzeInputs(one(lines));
+    const f = r.findings.find((x) => x.code === 'SESSION_EXPIRED')!;
+    expect(f.message).toMatch(/re-initialized and retried/);
+    expect(r.attempts.find((a) => a.session === 'S-new' && a.method === 'tools/call')!.attempt).toBe(2);
+    expect(await codes(one([post({ t: 0, id: 5, status: 404, body: '' })]))).not.toContain('SESSION_EXPIRED');
+  });
+
+  it('CANCELLED: notifications/cancelled for an open request; not for a different id', async () => {
+    const call = post({ t: 0, id: 3, session: S, status: 200, ct: 'text/event-stream', body: '', end: 'aborted' });
+    const cancel = (rid: number) => post({ t: 30_000, session: S, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: rid } }, status: 202, body: '' });
+    expect(await codes(one([call, cancel(3)]))).toContain('CANCELLED');
+    const r = await analyzeInputs(one([call, cancel(4)]));
+    expect(r.attempts[0]!.findings.map((f) => f.code)).not.toContain('CANCELLED');
+  });
+
+  it('DUPLICATE_RECORD: a duplicated export row is counted once and is not a retry; a real repeat is', async () => {
+    const row = post({ t: 0, id: 1, session: S, status: 503, body: '' });
+    const r = await analyzeInputs(one([row, row]));
+    expect(r.attempts).toHaveLength(1);
+    expect(r.findings.map((f) => f.code)).toEqual(['DUPLICATE_RECORD']);
+    const repeat = await analyzeInputs(one([row, post({ t: 700, id: 2, session: S, status: 200, body: good(2) })]));
+    expect(repeat.findings.map((f) => f.code)).not.toContain('DUPLICATE_RECORD');
+    expect(repeat.attempts).toHaveLength(2);
+  });
+
+  it('every finding carries evidence: file and line', async () => {
+    const r = await analyzeInputs(one([post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 500, id: 2, status: 200, body: good(2) })]));
+    const f = r.attempts[1]!.findings[0]!;
+    expect(f.code).toBe('RETRY_ORIGIN_AMBIGUOUS');
+    expect(r.attempts[1]!.sources[0]).toMatchObject({ line: 2 });
+  });
+});

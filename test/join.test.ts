@@ -1,0 +1,122 @@
+// The join: typed ids, batches, resumption on GET, client and server views, a missing server view, stateless id reuse, split records.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at, ok, post, sse, toolText } from './helpers/analyze.js';
+
+const SID = 'sess-1';
+
+describe('join', () => {
+  it('keeps id types apart: a response with "1" does not answer request 1', async () => {
+    const r = await analyzeInputs([{ lines: [
+      { direction: 'c2s', ts: at(0), message: { jsonrpc: '2.0', id: 1, method: 'ping' } },
+      { direction: 'c2s', ts: at(1), message: { jsonrpc: '2.0', id: '1', method: 'ping' } },
+      { direction: 's2c', ts: at(2), message: { jsonrpc: '2.0', id: '1', result: {} } },
+    ] }]);
+    const byType = Object.fromEntries(r.attempts.map((a) => [typeof a.id, a.outcome]));
+    expect(byType).toEqual({ number: 'UNANSWERED', string: 'SUCCESS' });
+  });
+
+  it('splits a 2025-03-26 batch into its members, each answered by id', async () => {
+    const r = await analyzeInputs([{ lines: [post({
+      status: 200, send: [
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a', arguments: {} } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'b', arguments: {} } },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: {} },
+      ],
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 2, result: toolText('b', { isError: true }) }, { jsonrpc: '2.0', id: 1, result: toolText('a') }]),
+    })] }]);
+    expect(r.attempts.map((a) => [a.id, a.tool, a.outcome]).sort()).toEqual([[1, 'a', 'TOOL_SUCCESS'], [2, 'b', 'TOOL_ERROR']]);
+  });
+
+  it('joins a response delivered on a GET resumption (Last-Event-ID) to its POST', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 5, session: SID, status: 200, ct: 'text/event-stream', body: 'id: ev-1\ndata:\n\n' }),
+      { v: 1, kind: 'exchange', ts: at(1200), method: 'GET', requestHeaders: { 'mcp-session-id': SID, 'last-event-id': 'ev-1' }, status: 200, responseHeaders: { 'content-type': 'text/event-stream' }, recvText: sse({ id: 'ev-2', event: 'message', data: JSON.parse(ok(5, toolText('done'))) }) },
+    ] }]);
+    expect(r.attempts).toHaveLength(1);
+    expect(r.attempts[0]).toMatchObject({ id: 5, outcome: 'TOOL_SUCCESS', resumed: true });
+    expect(r.attempts[0]!.findings).toEqual([]);
+    expect(r.attempts[0]!.sources.map((s) => s.line)).toEqual([1, 2]);
+  });
+
+  it('a resumption in another session does not answer the request', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 5, session: SID, status: 200, ct: 'text/event-stream', body: 'id: ev-1\ndata:\n\n' }),
+      { v: 1, kind: 'exchange', ts: at(1200), method: 'GET', requestHeaders: { 'mcp-session-id': 'other' }, status: 200, responseHeaders: { 'content-type': 'text/event-stream' }, recvText: sse({ event: 'message', data: JSON.parse(ok(5, toolText('done'))) }) },
+    ] }]);
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['STREAM_INCOMPLETE']);
+  });
+
+  it('joins the client view and the server view of the same attempt', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [post({ t: 0, id: 3, session: SID, status: 200, body: ok(3, toolText('x')) })] },
+      { side: 'server', lines: [post({ t: 5, id: 3, session: SID, status: 200, body: ok(3, toolText('x')) })] },
+    ]);
+    expect(r.attempts).toHaveLength(1);
+    expect(r.attempts[0]).toMatchObject({ side: 'client', outcome: 'TOOL_SUCCESS', serverOutcome: 'TOOL_SUCCESS' });
+    expect(r.attempts[0]!.sources).toHaveLength(2);
+    expect(r.attempts[0]!.notSeenByServer).toBeUndefined();
+  });
+
+  it('states when the server never saw an attempt that the client sent', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [post({ t: 0, id: 1, session: SID, status: 200, body: ok(1, toolText('x')) }), post({ t: 100, id: 2, session: SID, status: 503, body: '' })] },
+      { side: 'server', lines: [post({ t: 5, id: 1, session: SID, status: 200, body: ok(1, toolText('x')) })] },
+    ]);
+    const two = r.attempts.find((a) => a.id === 2)!;
+    expect(two.notSeenByServer).toBe(true);
+    expect(two.findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
+  });
+
+  it('joins across clocks that differ by minutes (skew within --skew)', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [post({ t: 0, id: 1, session: SID, status: 200, body: ok(1, toolText('x')) }), post({ t: 1000, id: 2, session: SID, status: 200, body: ok(2, toolText('y')) })] },
+      { side: 'server', lines: [post({ t: 90_000, id: 1, session: SID, status: 200, body: ok(1, toolText('x')) }), post({ t: 91_000, id: 2, session: SID, status: 200, body: ok(2, toolText('y')) })] },
+    ]);
+    expect(r.attempts).toHaveLength(2);
+    expect(r.attempts.every((a) => a.serverOutcome === 'TOOL_SUCCESS')).toBe(true);
+  });
+
+  it('without sessions, an id may be reused once the earlier request completed (no ID_REUSED)', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 1, status: 200, body: ok(1, toolText('a')), durationMs: 50, args: { q: 'a' } }),
+      post({ t: 1000, id: 1, status: 200, body: ok(1, toolText('b')), durationMs: 50, args: { q: 'b' } }),
+    ] }]);
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS']);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).toEqual([]);
+  });
+
+  it('reads split streaming records (request, response, event, end) as one exchange', async () => {
+    const r = await analyzeInputs([{ lines: [
+      { v: 1, kind: 'request', xid: 'x1', ts: at(0), method: 'POST', send: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 't', arguments: {} } } },
+      { v: 1, kind: 'response', xid: 'x1', ts: at(10), status: 200, responseHeaders: { 'content-type': 'text/event-stream' } },
+      { v: 1, kind: 'event', xid: 'x1', ts: at(20), event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 9, progress: 1 } }) },
+      { v: 1, kind: 'event', xid: 'x1', ts: at(30), event: 'message', data: ok(9, toolText('fine')) },
+      { v: 1, kind: 'end', xid: 'x1', ts: at(31), end: 'complete' },
+    ] }]);
+    expect(r.attempts).toHaveLength(1);
+    expect(r.attempts[0]).toMatchObject({ outcome: 'TOOL_SUCCESS', sse: { events: 2, progress: 1 } });
+  });
+
+  it('a request whose response never shows up in the log (capture cut) is NO_RESPONSE', async () => {
+    const r = await analyzeInputs([{ lines: [
+      { v: 1, kind: 'request', xid: 'x1', ts: at(0), method: 'POST', send: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 't', arguments: {} } } },
+    ] }]);
+    expect(r.attempts[0]).toMatchObject({ outcome: 'NO_RESPONSE', status: null });
+  });
+
+  it('takes the session from the initialize response header', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 0, method: 'initialize', status: 200, headers: { 'Mcp-Session-Id': 'S-9' }, body: ok(0, { protocolVersion: '2025-11-25' }) }),
+      post({ t: 10, id: 1, session: 'S-9', status: 200, body: ok(1, toolText('x')) }),
+    ] }]);
+    expect(r.attempts.map((a) => a.session)).toEqual(['S-9', 'S-9']);
+  });
+
+  it('keeps ids beyond 2^53 exact, as their source text', async () => {
+    const big = '9007199254740993123';
+    const text = `{"v":1,"kind":"exchange","ts":"${at(0)}","method":"POST","sendText":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":${big},\\"method\\":\\"ping\\"}","status":200,"responseHeaders":{"content-type":"application/json"},"recvText":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":${big},\\"result\\":{}}"}\n`;
+    const r = await analyzeInputs([{ lines: text }]);
+    expect(r.attempts).toHaveLength(1);
+    expect(r.attempts[0]).toMatchObject({ idText: big, outcome: 'SUCCESS' });
+  });
+});
