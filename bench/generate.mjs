@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 /** Sessions alive at any moment (sessions that end are replaced). */
 const CONCURRENT_SESSIONS = 2000;
 /** Mean think time between two calls of one session, ms. */
@@ -552,6 +552,12 @@ function canonicalLines(ex, side, xid, out) {
   }
   const kind = isServer && ex.server === 'late' ? 'json' : ex.kind;
   const body = ex.body;
+  // Offsets from the start of the exchange as this side saw them: the server sends each event one latency before
+  // the client gets it and started one latency after the client, so its offsets are 2 latencies smaller.
+  const at = (clientOffset) => t0 + (isServer ? Math.max(0.5, clientOffset - 2 * ex.lat) : clientOffset);
+  const ttfbAt = isServer && ex.server === 'late' ? t0 + duration - 1 : at(ex.ttfbMs);
+  let seq = 0; // keeps the records of one exchange in order when two fall on the same millisecond
+  const key = (ms) => ms - START_MS + jitter + ++seq * 1e-6; // relative to the start: the tie-breaker must not vanish
 
   if (!split) {
     const rec = { ...common, kind: 'exchange', method: ex.method, url: ENDPOINT, requestHeaders: reqHeaders };
@@ -562,37 +568,36 @@ function canonicalLines(ex, side, xid, out) {
     if (kind === 'json') rec.recv = recv;
     else if (kind === 'text') rec.recvText = ex.recvText;
     else if (kind === 'sse') {
-      if (ex.eventsArray) rec.events = events.map((e) => ({ ts: isoZ(e.at + t0), id: e.id, event: e.event, data: e.data, retry: e.retry }));
+      if (ex.eventsArray) rec.events = events.map((e) => ({ ts: isoZ(at(e.at)), id: e.id, event: e.event, data: e.data, retry: e.retry }));
       else rec.recvText = sseText(events);
     }
     rec.end = end;
     if (error !== undefined) rec.error = error;
     rec.durationMs = Math.round(duration);
     if (isServer) rec.xid = xid;
-    out.push(t0 + jitter, JSON.stringify(rec));
+    out.push(key(t0), JSON.stringify(rec));
     return;
   }
   const req = { ...common, kind: 'request', xid, method: ex.method, url: ENDPOINT, requestHeaders: reqHeaders };
   if (body !== null) req.send = body;
   if (ex.note) req.note = ex.note;
-  out.push(t0 + jitter, JSON.stringify(req));
+  out.push(key(t0), JSON.stringify(req));
   if (status !== null) {
-    const ttfb = t0 + ex.ttfbMs;
-    const res = { v: 1, ts: isoZ(ttfb), side, kind: 'response', xid, status, responseHeaders: resHeaders };
+    const res = { v: 1, ts: isoZ(ttfbAt), side, kind: 'response', xid, status, responseHeaders: resHeaders };
     if (kind === 'json') res.recv = recv;
     else if (kind === 'text') res.recvText = ex.recvText;
-    out.push(ttfb + jitter, JSON.stringify(res));
+    out.push(key(ttfbAt), JSON.stringify(res));
     if (kind === 'sse') {
       for (const e of events) {
-        const at = e.at + t0;
-        const rec = { v: 1, ts: isoZ(at), side, kind: 'event', xid, id: e.id, event: e.event, data: e.data, retry: e.retry };
-        out.push(at + jitter, JSON.stringify(rec));
+        const eventAt = Math.max(at(e.at), ttfbAt);
+        const rec = { v: 1, ts: isoZ(eventAt), side, kind: 'event', xid, id: e.id, event: e.event, data: e.data, retry: e.retry };
+        out.push(key(eventAt), JSON.stringify(rec));
       }
     }
   }
   const endAt = t0 + duration;
   const endRec = { v: 1, ts: isoZ(endAt), side, kind: 'end', xid, end, error, durationMs: Math.round(duration) };
-  out.push(endAt + jitter + 0.001, JSON.stringify(endRec));
+  out.push(key(endAt), JSON.stringify(endRec));
 }
 
 const STATUS_TEXT = { 200: 'OK', 202: 'Accepted', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 503: 'Service Unavailable' };
@@ -638,7 +643,7 @@ function harLine(ex, side, out) {
     serverIPAddress: '10.1.0.20',
   };
   if (!isServer) entry._resourceType = 'fetch';
-  out.push(t0 + (isServer ? ex.jitterS : ex.jitterC), JSON.stringify(entry));
+  out.push(t0 - START_MS + (isServer ? ex.jitterS : ex.jitterC), JSON.stringify(entry));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -657,11 +662,13 @@ class LineSink {
     this.broken = 0;
     this.r = createRng(seed);
   }
+  /** Queue a line; key is its time in ms since START_MS (small numbers, so sub-microsecond tie-breakers stay exact). */
   push(key, line) { this.pending.push(key, line); }
   /** Write every pending line whose key is at most upTo. */
   release(upTo) {
     const p = this.pending;
-    while (p.size > 0 && p.peekKey() <= upTo) this.emit(p.pop());
+    const limit = upTo - START_MS;
+    while (p.size > 0 && p.peekKey() <= limit) this.emit(p.pop());
   }
   emit(line) {
     const r = this.r;
@@ -733,15 +740,15 @@ export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 
     const xid = `x${(++xidSerial).toString(36)}`;
     if (sinks.canonical) {
       const c = sinks.canonical;
-      canonicalLines(ex, 'client', xid, c.client.pending);
-      canonicalLines(ex, 'server', `s${xid}`, c.server.pending);
+      canonicalLines(ex, 'client', xid, c.client);
+      canonicalLines(ex, 'server', `s${xid}`, c.server);
       c.client.release(ex.t0);
       c.server.release(ex.t0);
     }
     if (sinks.har) {
       const h = sinks.har;
-      harLine(ex, 'client', h.client.pending);
-      harLine(ex, 'server', h.server.pending);
+      harLine(ex, 'client', h.client);
+      harLine(ex, 'server', h.server);
       h.client.release(ex.t0);
       h.server.release(ex.t0);
     }
