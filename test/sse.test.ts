@@ -1,0 +1,46 @@
+// The SSE parser against the WHATWG rules: multi-line data, id, event, retry, comments, CRLF, a cut last event, chunking.
+import { describe, expect, it } from 'vitest';
+import { SseParser, iterateSse, isMessageEvent } from '../src/sse.js';
+
+const all = (text: string) => [...iterateSse(text)];
+
+describe('SSE parser', () => {
+  it('joins multi-line data with newlines and reads id, event and retry', () => {
+    expect(all('id: 7\nevent: message\nretry: 1500\ndata: {"a":\ndata: 1}\n\n')).toEqual([{ id: '7', event: 'message', retry: 1500, data: '{"a":\n1}', hasData: true }]);
+  });
+  it('ignores comments (keep-alives) and counts them', () => {
+    const p = new SseParser();
+    const ev = [...p.push(': keepalive\n\n:another\ndata: x\n\n'), ...p.end()];
+    expect(ev).toEqual([{ data: 'x', hasData: true }]);
+    expect(p.comments).toBe(2);
+  });
+  it('accepts CRLF and lone CR line ends', () => {
+    expect(all('data: a\r\n\r\ndata: b\r\rdata: c\n\n').map((e) => e.data)).toEqual(['a', 'b', 'c']);
+  });
+  it('a priming event has an id and empty data and is not a message', () => {
+    const [e] = all('id: evt-1\ndata:\n\n');
+    expect(e).toMatchObject({ id: 'evt-1', data: '', hasData: true });
+    expect(isMessageEvent(e!)).toBe(false);
+  });
+  it('strips exactly one space after the colon; a field without colon has an empty value', () => {
+    expect(all('data:  two spaces\ndata\n\n')[0]!.data).toBe(' two spaces\n');
+  });
+  it('marks an event cut before its blank line (a client does not dispatch it)', () => {
+    expect(all('data: {"done":true}\n\ndata: {"cut":')).toEqual([{ data: '{"done":true}', hasData: true }, { data: '{"cut":', hasData: true, truncated: true }]);
+  });
+  it('ignores ids containing NUL and non-numeric retry values', () => {
+    expect(all('id: a\u0000b\nretry: 5s\ndata: x\n\n')).toEqual([{ data: 'x', hasData: true }]);
+  });
+  it('gives the same events whatever the chunking, including CR LF split across chunks', () => {
+    const text = 'event: message\r\ndata: {"jsonrpc":"2.0"}\r\n\r\nid: 2\r\ndata: y\r\n\r\n';
+    for (let cut = 1; cut < text.length; cut++) {
+      const p = new SseParser();
+      const events = [...p.push(text.slice(0, cut)), ...p.push(text.slice(cut)), ...p.end()];
+      expect(events).toEqual(all(text));
+    }
+  });
+  it('only message events (or untyped ones) carry JSON-RPC', () => {
+    expect(isMessageEvent({ data: '{}', hasData: true, event: 'endpoint' })).toBe(false);
+    expect(isMessageEvent({ data: '{}', hasData: true })).toBe(true);
+  });
+});
