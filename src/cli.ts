@@ -1,16 +1,18 @@
-// The command line: flags declared once with yargs, main(argv, io) -> exit code; nothing here reads `process` directly.
-import yargs, { type Argv } from 'yargs';
-import { runAnalysis, DEFAULTS, type AnalyzeOptions } from './analyze.js';
+// The command line: options declared once as data, commands (analyze, sessions, timeline, ...) over the library API; main(argv, io) -> exit code.
+import { stat } from 'node:fs/promises';
+import yargs, { type Argv, type Options } from 'yargs';
+import { DEFAULTS, type AnalyzeOptions } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
-import { attemptRow, SummaryBuilder, type AttemptRow } from './report/summary.js';
+import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
 import type { OutputSink } from './report/sink.js';
 import { isOutcome, OUTCOMES } from './outcomes.js';
 import { FINDING_CODES, isFindingCode, SEVERITIES, type Finding, type Severity } from './findings/types.js';
 import { cleanTerminal } from './report/text.js';
-import { redactText } from './redact.js';
-import { buildFilter, type FilterArgs } from './filter.js';
+import { FilterError, buildFilter, filtersText, type FilterOptions } from './filter.js';
 import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
+import { streamAnalysis, type AnalysisOptions } from './index.js';
+import { nearest } from './suggest.js';
 import { VERSION } from './version.js';
 
 export interface CliIo {
@@ -22,73 +24,187 @@ export interface CliIo {
 
 export const EXIT = { ok: 0, failOn: 1, usage: 2 } as const;
 
-const FORMATS = ['table', 'json', 'ndjson', 'markdown'] as const;
+const ANALYZE_FORMATS = ['table', 'json', 'ndjson', 'markdown'] as const;
+const VIEW_FORMATS = ['table', 'json', 'markdown'] as const;
+type Group = [title: string, options: Record<string, Options>];
 
-const EPILOG = `Outcomes (first match wins): ${OUTCOMES.join(', ')}.
-Finding codes: ${FINDING_CODES.join(', ')} (mcp-triage explain CODE).
+// ---- Options, declared once; each command takes the groups it needs. ----
 
-Exit status: 0 the analysis finished; 1 a --fail-on condition was met; 2 usage error, unreadable input, or (with --strict) an unusable line.
-Secrets (Authorization, cookies, tokens, credentials in URLs and bodies) are redacted in every output unless --no-redact.`;
+const INPUT: Group = ['Input:', {
+  client: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'A client-side log (repeat for more); its records are the client view. "-" reads standard input' },
+  server: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'A server-side log (repeat for more); its records are the server view' },
+  'input-format': { type: 'string', requiresArg: true, describe: 'Force one input format instead of detecting it per line (list: mcp-triage formats)' },
+  timezone: { type: 'string', requiresArg: true, describe: 'Zone of timestamps that carry none: +02:00 or an IANA name like Europe/Paris (default UTC)' },
+  unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
+  'max-line-bytes': { type: 'number', default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
+  strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable line' },
+}];
 
-function analyzeOptions(y: Argv) {
-  return y
-    .positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input). Gzip is detected by content.' })
-    .option('client', { type: 'string', array: true, describe: 'A client-side log (repeatable); its records are the client view', requiresArg: true })
-    .option('server', { type: 'string', array: true, describe: 'A server-side log (repeatable); its records are the server view', requiresArg: true })
-    .option('format', { alias: 'f', choices: FORMATS, default: 'table' as const, describe: 'Report format' })
-    .option('input-format', { type: 'string', describe: 'Force one input format instead of detecting it per line (see `mcp-triage formats`)', requiresArg: true })
-    .option('fail-on', { type: 'string', array: true, describe: 'Exit 1 when any of these occur: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY) or severities (error, warning, info); comma lists allowed', requiresArg: true })
-    .option('color', { choices: ['auto', 'always', 'never'] as const, default: 'auto' as const, describe: 'Colour in the table report (auto: only on a terminal, and NO_COLOR unset)' })
-    .option('redact', { type: 'boolean', default: true, describe: 'Redact secrets in every output (--no-redact to show them)' })
-    .option('strict', { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable line' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'No progress line and no per-line diagnostics on stderr (counts stay in the report)' })
-    .option('session', { type: 'string', array: true, describe: 'Only these sessions (prefix match)', requiresArg: true })
-    .option('method', { type: 'string', array: true, describe: 'Only these JSON-RPC methods', requiresArg: true })
-    .option('tool', { type: 'string', array: true, describe: 'Only these tools', requiresArg: true })
-    .option('outcome', { type: 'string', array: true, describe: 'Only attempts with these outcomes', requiresArg: true })
-    .option('code', { type: 'string', array: true, describe: 'Only attempts (and session findings) with these finding codes', requiresArg: true })
-    .option('since', { type: 'string', describe: 'Only attempts at or after this time: ISO 8601, or a duration before now like 15m, 2h, 1d', requiresArg: true })
-    .option('until', { type: 'string', describe: 'Only attempts before this time (same forms as --since)', requiresArg: true })
-    .option('idempotent', { type: 'string', array: true, describe: 'Treat these tools as safe to retry, whatever tools/list says', requiresArg: true })
-    .option('max-retries', { type: 'number', default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' })
-    .option('min-retry-delay', { type: 'number', default: 200, describe: 'Retry policy: least delay before the first retry, ms; later delays must not shrink' })
-    .option('window', { type: 'number', default: DEFAULTS.windowMs / 1000, describe: 'Seconds an open request waits for its response, a resumption or the other side\'s view' })
-    .option('retry-window', { type: 'number', default: DEFAULTS.retryWindowMs / 1000, describe: 'Seconds after a failed attempt in which a repeat counts as its retry' })
-    .option('skew', { type: 'number', default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree' })
-    .option('order-tolerance', { type: 'number', default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' })
-    .option('max-line-bytes', { type: 'number', default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' })
-    .option('max-rows', { type: 'number', default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' })
-    .option('timezone', { type: 'string', describe: 'Zone for timestamps that carry none: +02:00 or an IANA name (default UTC)', requiresArg: true })
-    .option('unwrap', { type: 'string', describe: 'Read each record from this dotted path of the line (an unknown export envelope)', requiresArg: true });
+const FILTERS: Group = ['Filters (combine freely; every report states the ones in force):', {
+  session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this (repeat, or comma list)' },
+  method: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only these JSON-RPC methods; * is a wildcard (tools/call, notifications/*)' },
+  tool: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only calls of these tools; * is a wildcard' },
+  outcome: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these outcomes (HTTP_ERROR,TOOL_ERROR)' },
+  code: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these finding codes, and session findings with them' },
+  since: { type: 'string', requiresArg: true, describe: 'Only attempts that started at or after this time: ISO 8601 (2026-10-17T09:12:00Z) or a duration before now (15m, 2h, 1d)' },
+  until: { type: 'string', requiresArg: true, describe: 'Only attempts that started before this time (same forms as --since)' },
+}];
+
+const OUTPUT_COMMON: Record<string, Options> = {
+  color: { choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal and NO_COLOR is unset)' },
+  redact: { type: 'boolean', default: true, describe: 'Redact secrets in every output (--no-redact shows them as logged)' },
+  quiet: { alias: 'q', type: 'boolean', default: false, describe: 'No progress line and no per-line diagnostics on stderr (the report still counts them)' },
+};
+
+const ANALYZE_OUTPUT: Group = ['Report:', {
+  format: { alias: 'f', choices: ANALYZE_FORMATS, default: 'table', describe: 'table (terminal), json (one document), ndjson (one line per attempt), markdown (postmortem)' },
+  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY) or severities (error, warning, info); comma lists allowed' },
+  'max-rows': { type: 'number', default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' },
+  ...OUTPUT_COMMON,
+}];
+
+const VIEW_OUTPUT: Group = ['Report:', {
+  format: { alias: 'f', choices: VIEW_FORMATS, default: 'table', describe: 'table (terminal), json, markdown' },
+  ...OUTPUT_COMMON,
+}];
+
+const ANALYSIS: Group = ['Analysis:', {
+  window: { type: 'number', default: DEFAULTS.windowMs / 1000, describe: 'Seconds an open request waits for its response, a resumption or the other side\'s view' },
+  'retry-window': { type: 'number', default: DEFAULTS.retryWindowMs / 1000, describe: 'Seconds after a failed attempt in which the same call sent again counts as its retry' },
+  skew: { type: 'number', default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree' },
+  'order-tolerance': { type: 'number', default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },
+  idempotent: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Tools that are safe to retry, whatever tools/list says' },
+  'max-retries': { type: 'number', default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' },
+  'min-retry-delay': { type: 'number', default: 200, describe: 'Retry policy: least delay before the first retry, ms; later delays must not shrink' },
+}];
+
+const FILTERS_BUT_SESSION: Group = [FILTERS[0], Object.fromEntries(Object.entries(FILTERS[1]).filter(([k]) => k !== 'session'))];
+
+function addGroups(y: Argv, groups: Group[]): Argv {
+  for (const [title, options] of groups) {
+    for (const [name, o] of Object.entries(options)) y.option(name, o);
+    y.group(Object.keys(options), title);
+  }
+  return y;
 }
 
-type AnalyzeArgs = Awaited<ReturnType<ReturnType<typeof analyzeOptions>['parseAsync']>>;
+// ---- Help text: what each command is for, and examples that run as written from the project folder. ----
+
+const SAMPLES = '--client samples/client.ndjson --server samples/server.ndjson';
+
+/** Examples shown by --help, one `$ command` line and its explanation; a test runs every one. */
+export const EXAMPLES: Record<string, [command: string, what: string][]> = {
+  analyze: [
+    [`mcp-triage ${SAMPLES}`, 'Join the client\'s and the server\'s log of the same traffic: where every call that did not succeed really failed'],
+    [`mcp-triage ${SAMPLES} samples/claims.ndjson --tool create_ticket`, 'Add the client\'s own per-call claims, and keep only the create_ticket calls'],
+    [`mcp-triage ${SAMPLES} --outcome HTTP_ERROR,TOOL_ERROR --since 2026-10-17T09:12:00Z`, 'Only HTTP errors and tool errors from 09:12 UTC on (--since 15m means "the last 15 minutes")'],
+    ['mcp-triage samples/capture.har.ndjson --format ndjson', 'A browser or proxy capture (HAR entries, one per line), as one JSON line per attempt for jq and scripts'],
+    ['gzip -c samples/server.ndjson | mcp-triage --server - --format markdown > postmortem.md', 'A compressed log on standard input, written as a Markdown postmortem'],
+    ['mcp-triage samples/stdio.ndjson --code CANCELLED', 'A stdio log (JSON-RPC messages with a direction), only the calls the client cancelled'],
+    [`mcp-triage ${SAMPLES} --fail-on error,HTTP_ERROR --quiet`, 'Exit 1 when a finding of severity error or an HTTP_ERROR occurs (for CI and alerts)'],
+  ],
+  sessions: [
+    [`mcp-triage sessions ${SAMPLES}`, 'One row per session: client, protocol version, attempts, failures, findings, time span'],
+    ['mcp-triage sessions samples/capture.har.ndjson samples/stdio.ndjson --format markdown', 'The sessions of a HAR capture and a stdio log, as a Markdown table'],
+    [`mcp-triage sessions ${SAMPLES} --outcome HTTP_ERROR --format json`, 'Only the sessions that had HTTP errors, as JSON'],
+  ],
+  timeline: [
+    [`mcp-triage timeline a3f1 ${SAMPLES}`, 'Every exchange of the session whose id starts with a3f1, client and server view side by side'],
+    [`mcp-triage timeline a3f1 ${SAMPLES} --tool create_ticket --format markdown`, 'Only the create_ticket calls of that session, as Markdown with a sequence diagram'],
+  ],
+  explain: [
+    ['mcp-triage explain NO_FINAL_RESULT', 'What a finding means, the spec rule behind it and what to do'],
+    ['mcp-triage explain STREAM_INCOMPLETE', 'What an outcome means and which layer it belongs to'],
+  ],
+  formats: [['mcp-triage formats', 'The input formats detected per line, and what each cannot show']],
+  schema: [['mcp-triage schema > canonical-record.schema.json', 'The canonical record format as JSON Schema, for the logs you write yourself']],
+};
+
+const examplesText = (command: string) =>
+  `Examples:\n${(EXAMPLES[command] ?? []).map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}`;
+
+const EXIT_TEXT = 'Exit status: 0 the analysis finished; 1 a --fail-on condition was met; 2 usage error, unreadable input, or (with --strict) an unusable line.';
+
+const ANALYZE_EPILOG = `${examplesText('analyze')}
+
+Outcomes (first match wins): ${OUTCOMES.join(', ')}.
+Finding codes: ${FINDING_CODES.join(', ')}. (mcp-triage explain CODE)
+More views: mcp-triage sessions (one row per session), mcp-triage timeline SESSION (one session, exchange by exchange).
+
+${EXIT_TEXT}
+Secrets (Authorization, cookies, tokens, credentials in URLs and bodies) are redacted in every output unless --no-redact.`;
+
+/** The commands, and for each the flags it knows (for "did you mean"). */
+const COMMANDS = ['sessions', 'timeline', 'schema', 'explain', 'formats', 'record'] as const;
+const GLOBAL_FLAGS = ['help', 'version'];
+const flagsOf = (groups: Group[]) => groups.flatMap(([, o]) => Object.keys(o)).concat('no-redact', ...GLOBAL_FLAGS);
+const COMMAND_FLAGS: Record<string, string[]> = {
+  analyze: flagsOf([INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS]),
+  sessions: flagsOf([INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS]),
+  timeline: flagsOf([INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS]),
+  schema: GLOBAL_FLAGS,
+  explain: GLOBAL_FLAGS,
+  formats: GLOBAL_FLAGS,
+  record: ['listen', 'target', 'out', 'side', 'allow-remote', 'redact', 'no-redact', ...GLOBAL_FLAGS],
+};
+
+/** Which command an argument list runs: the first word that names one, else the default analysis. */
+function commandOf(argv: string[]): string {
+  for (const a of argv) {
+    if (a === '--') break;
+    if ((COMMANDS as readonly string[]).includes(a)) return a;
+    if (!a.startsWith('-')) return 'analyze';
+  }
+  return 'analyze';
+}
 
 /** Run the CLI with these arguments; resolves to the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const err = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   let exitCode: number = EXIT.ok;
   let usageError: string | undefined;
+  const command = commandOf(argv);
   const parser = yargs(argv)
     .scriptName('mcp-triage')
-    .usage('Usage: $0 [files..] [--client FILE]... [--server FILE]... [options]\n\nTells where each MCP tool call really failed: HTTP transport, JSON-RPC protocol, or the tool itself.')
-    .command('$0 [files..]', 'Analyze MCP traffic logs (the default command)', analyzeOptions, async (args) => {
+    .usage('Usage: $0 [files..] [--client FILE]... [--server FILE]... [options]\n\nTells where each MCP tool call really failed: HTTP transport, JSON-RPC protocol, or the tool itself.\nFiles may be NDJSON logs in any supported format (mcp-triage formats), plain or gzip; "-" or a pipe is standard input.')
+    .command('$0 [files..]', 'Analyze MCP traffic logs: outcomes, failed attempts, findings, retries (the default command)', (y) => {
+      y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input); gzip is detected by content' });
+      return addGroups(y, [INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS]).epilogue(ANALYZE_EPILOG);
+    }, async (args) => {
       exitCode = await analyzeCommand(args as unknown as AnalyzeArgs, io);
     })
-    .command('schema', 'Print the canonical record schema (version 1) as JSON Schema', (y) => y, async () => {
+    .command('sessions [files..]', 'One row per session: client, protocol version, attempts, failures, findings, time span', (y) => {
+      y.usage('Usage: $0 sessions [files..] [--client FILE]... [--server FILE]... [options]\n\nOne row per MCP session (or, without session ids, per connection): who the client was, the protocol version, how many attempts failed and how, the findings, and when.\nIt takes the same inputs and filters as the analysis; only a small record per session is kept in memory.');
+      y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
+      return addGroups(y, [INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS]).epilogue(`${examplesText('sessions')}\n\n${EXIT_TEXT}`);
+    }, async (args) => {
+      exitCode = await viewCommand('sessions', args as unknown as ViewArgs, io);
+    })
+    .command('timeline <session> [files..]', 'Every exchange of one session in time order, client and server side by side', (y) => {
+      y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them); without session ids, a connection key.');
+      y.positional('session', { type: 'string', describe: 'Session id, or its first characters' });
+      y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
+      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS]).epilogue(`${examplesText('timeline')}\n\n${EXIT_TEXT}`);
+    }, async (args) => {
+      exitCode = await viewCommand('timeline', args as unknown as ViewArgs, io);
+    })
+    .command('schema', 'Print the canonical record schema (version 1) as JSON Schema', (y) => y.epilogue(examplesText('schema')), async () => {
       const { canonicalJsonSchema } = await import('./schema/record.js');
       io.stdout.write(`${JSON.stringify(canonicalJsonSchema(), null, 2)}\n`);
     })
-    .command('explain <code>', 'Explain a finding code or an outcome: definition, why it matters, the spec rule, what to do', (y) => y.positional('code', { type: 'string', describe: 'e.g. NO_FINAL_RESULT or HTTP_ERROR' }), async (args) => {
+    .command('explain <code>', 'Explain a finding code or an outcome: definition, why it matters, the spec rule, what to do', (y) => y.positional('code', { type: 'string', describe: 'e.g. NO_FINAL_RESULT or HTTP_ERROR' }).epilogue(examplesText('explain')), async (args) => {
       const { explain } = await import('./findings/catalog.js');
-      const text = explain(String(args.code ?? ''));
+      const code = String(args.code ?? '');
+      const text = explain(code) ?? explain(code.toUpperCase());
       if (text) io.stdout.write(text);
       else {
-        err(`mcp-triage: unknown code "${cleanTerminal(String(args.code))}"; known: ${[...FINDING_CODES, ...OUTCOMES].join(', ')}`);
+        const near = nearest(code.toUpperCase(), [...FINDING_CODES, ...OUTCOMES]);
+        err(`mcp-triage: unknown code "${cleanTerminal(code)}"${near ? `; did you mean ${near}?` : ''}`);
+        err(`Known: ${[...FINDING_CODES, ...OUTCOMES].join(', ')}`);
         exitCode = EXIT.usage;
       }
     })
-    .command('formats', 'List the input formats mcp-triage detects and what each can and cannot show', (y) => y, async () => {
+    .command('formats', 'List the input formats mcp-triage detects and what each can and cannot show', (y) => y.epilogue(examplesText('formats')), async () => {
       const { describeFormats } = await import('./formats/describe.js');
       io.stdout.write(describeFormats());
     })
@@ -96,19 +212,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       const { runRecord } = await import('./capture/record-command.js');
       exitCode = await runRecord(args as never, { stderr: io.stderr });
     })
-    .example('$0 --client samples/client.ndjson --server samples/server.ndjson', 'join a client log and a server log and print the report')
-    .example('$0 samples/capture.har.ndjson --format ndjson', 'one JSON line per attempt, for jq and scripts')
-    .example('zcat export.ndjson.gz | $0 - --format markdown > postmortem.md', 'a postmortem document from a compressed export on stdin')
-    .example('$0 --client samples/client.ndjson --fail-on error,HTTP_ERROR', 'exit 1 when a finding of severity error or an HTTP_ERROR occurs')
-    .example('$0 explain NO_FINAL_RESULT', 'what a finding means and what to do about it')
-    .epilogue(EPILOG)
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
     .version(VERSION)
     .alias('V', 'version')
-    .wrap(Math.min(110, io.stdout.columns ?? 100))
+    .wrap(Math.min(120, io.stdout.columns ?? 100))
     .exitProcess(false)
     .fail((msg, e) => {
       usageError = msg ?? e?.message ?? 'usage error';
@@ -124,141 +234,152 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.where}: ${e.message} (--strict)` : e.message)}`);
       return EXIT.usage;
     }
+    if (e instanceof FilterError) {
+      err(`mcp-triage: ${cleanTerminal(e.message)}`);
+      return EXIT.usage;
+    }
     if (usageError === undefined) throw e;
   }
   if (usageError !== undefined) {
-    err(`mcp-triage: ${cleanTerminal(suggest(usageError))}`);
-    err("Run 'mcp-triage --help' for usage.");
+    err(`mcp-triage: ${cleanTerminal(explainUsageError(usageError, command))}`);
+    err(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.`);
     return EXIT.usage;
   }
   if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   return exitCode;
 }
 
-const KNOWN_FLAGS = ['client', 'server', 'format', 'input-format', 'fail-on', 'color', 'redact', 'no-redact', 'strict', 'quiet', 'session', 'method', 'tool', 'outcome', 'code', 'since', 'until', 'idempotent', 'max-retries', 'min-retry-delay', 'window', 'retry-window', 'skew', 'order-tolerance', 'max-line-bytes', 'max-rows', 'timezone', 'unwrap', 'help', 'version'];
-
-/** Add "did you mean --x?" to yargs' unknown-argument message. */
-function suggest(msg: string): string {
-  const m = /Unknown arguments?: (.+)$/.exec(msg);
-  if (!m) return msg;
-  const hints = m[1]!.split(',').map((s) => s.trim()).map((bad) => {
-    const best = nearest(bad.replace(/^-+/, ''), KNOWN_FLAGS);
-    return best ? `${bad} (did you mean --${best}?)` : bad;
-  });
-  return `unknown option ${hints.join(', ')}`;
-}
-
-function nearest(word: string, options: string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const o of options) {
-    const d = distance(word, o);
-    if (d < bestD) {
-      bestD = d;
-      best = o;
-    }
+/** yargs' message, with "did you mean --x?" for an unknown option and the nearest choice for an invalid value. */
+export function explainUsageError(msg: string, command: string): string {
+  const unknown = /Unknown arguments?: (.+)$/s.exec(msg);
+  if (unknown) {
+    const known = COMMAND_FLAGS[command] ?? COMMAND_FLAGS.analyze!;
+    const hints = unknown[1]!.split(',').map((s) => s.trim()).map((bad) => {
+      const name = bad.replace(/^-+/, '').replace(/=.*$/, '');
+      const best = nearest(name, known);
+      const shown = bad.startsWith('-') ? bad : `--${bad}`;
+      return best ? `${shown} (did you mean --${best}?)` : shown;
+    });
+    return `unknown option ${hints.join(', ')}${command === 'analyze' ? '' : ` for "${command}"`}`;
   }
-  return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
+  const choice = /Argument: ([\w-]+), Given: "([^"]*)", Choices: (.+)$/m.exec(msg);
+  if (choice) {
+    const choices = choice[3]!.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+    const best = nearest(choice[2]!, choices);
+    return `--${choice[1]}: "${choice[2]}" is not one of ${choices.join(', ')}${best ? `; did you mean ${best}?` : ''}`;
   }
-  return dp[b.length]!;
+  const cmd = /Did you mean (\S+)\?/.exec(msg);
+  if (cmd) return msg;
+  return msg;
 }
 
-interface FailOn {
-  outcomes: Set<string>;
-  codes: Set<string>;
-  severities: Set<Severity>;
+interface CommonArgs extends FilterOptionsArgs {
+  files?: string[];
+  client?: string[];
+  server?: string[];
+  'input-format'?: string;
+  timezone?: string;
+  unwrap?: string;
+  'max-line-bytes': number;
+  strict: boolean;
+  color: 'auto' | 'always' | 'never';
+  redact: boolean;
+  quiet: boolean;
+  window: number;
+  'retry-window': number;
+  skew: number;
+  'order-tolerance': number;
+  idempotent?: string[];
+  'max-retries': number;
+  'min-retry-delay': number;
+}
+interface FilterOptionsArgs {
+  session?: string[];
+  method?: string[];
+  tool?: string[];
+  outcome?: string[];
+  code?: string[];
+  since?: string;
+  until?: string;
+}
+interface AnalyzeArgs extends CommonArgs {
+  format: (typeof ANALYZE_FORMATS)[number];
+  'fail-on'?: string[];
+  'max-rows': number;
+}
+interface ViewArgs extends CommonArgs {
+  format: (typeof VIEW_FORMATS)[number];
 }
 
-function parseFailOn(values: string[] | undefined): FailOn | string {
-  const f: FailOn = { outcomes: new Set(), codes: new Set(), severities: new Set() };
-  for (const v of (values ?? []).flatMap((x) => x.split(','))) {
-    const t = v.trim();
-    if (!t) continue;
-    if (isOutcome(t.toUpperCase())) f.outcomes.add(t.toUpperCase());
-    else if (isFindingCode(t.toUpperCase())) f.codes.add(t.toUpperCase());
-    else if ((SEVERITIES as string[]).includes(t.toLowerCase())) f.severities.add(t.toLowerCase() as Severity);
-    else return `--fail-on: "${t}" is not an outcome, a finding code or a severity (error, warning, info)`;
-  }
-  return f;
+interface Prepared {
+  options: AnalysisOptions;
+  totalBytes: number | undefined;
+  progressDone: () => void;
+  color: boolean;
 }
 
-async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
-  const err = (s: string) => io.stderr.write(`${s}\n`);
-  const failOn = parseFailOn(args['fail-on']);
-  if (typeof failOn === 'string') {
-    err(`mcp-triage: ${failOn}`);
-    return EXIT.usage;
-  }
+/** Validate the input, filter and tuning options shared by every analysing command; a string is the usage error. */
+async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Promise<Prepared | string> {
   const specs: InputSpec[] = [
     ...(args.files ?? []).map((p) => ({ path: p })),
     ...(args.client ?? []).map((p) => ({ path: p, side: 'client' as const })),
     ...(args.server ?? []).map((p) => ({ path: p, side: 'server' as const })),
   ];
   if (specs.length === 0) {
-    if ((io.stdin as { isTTY?: boolean }).isTTY) {
-      err('mcp-triage: no input: give log files, --client/--server files, or pipe a log into standard input.');
-      err("Run 'mcp-triage --help' for usage.");
-      return EXIT.usage;
-    }
+    if ((io.stdin as { isTTY?: boolean }).isTTY) return 'no input: give log files, --client/--server files, or pipe a log into standard input.';
     specs.push({ path: '-' });
   }
-  if (specs.filter((s) => s.path === '-').length > 1) {
-    err('mcp-triage: standard input ("-") can be read only once');
-    return EXIT.usage;
-  }
-  for (const [name, v] of [['window', args.window], ['retry-window', args['retry-window']], ['skew', args.skew], ['order-tolerance', args['order-tolerance']], ['max-line-bytes', args['max-line-bytes']], ['max-retries', args['max-retries']], ['min-retry-delay', args['min-retry-delay']], ['max-rows', args['max-rows']]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-      err(`mcp-triage: --${name} needs a number of 0 or more`);
-      return EXIT.usage;
-    }
+  if (specs.filter((s) => s.path === '-').length > 1) return 'standard input ("-") can be read only once';
+  for (const [name, v] of [['window', args.window], ['retry-window', args['retry-window']], ['skew', args.skew], ['order-tolerance', args['order-tolerance']], ['max-line-bytes', args['max-line-bytes']], ['max-retries', args['max-retries']], ['min-retry-delay', args['min-retry-delay']]] as const) {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return `--${name} needs a number of 0 or more`;
   }
   if (args['input-format'] !== undefined) {
     const { formatByName, ALL_FORMATS } = await import('./formats/index.js');
     if (args['input-format'] !== 'har' && !formatByName(args['input-format'])) {
-      err(`mcp-triage: --input-format: unknown format "${cleanTerminal(args['input-format'])}"; known: har, ${ALL_FORMATS.map((f) => f.name).join(', ')}`);
-      return EXIT.usage;
+      const known = ['har', ...ALL_FORMATS.map((f) => f.name)];
+      const near = nearest(args['input-format'], known);
+      return `--input-format: unknown format "${args['input-format']}"${near ? `; did you mean ${near}?` : ''}; known: ${known.join(', ')}`;
     }
   }
   if (args.timezone !== undefined) {
     const { isValidTimezone } = await import('./formats/time.js');
-    if (!isValidTimezone(args.timezone)) {
-      err(`mcp-triage: --timezone: "${cleanTerminal(args.timezone)}" is neither an offset like +02:00 nor an IANA zone name`);
-      return EXIT.usage;
+    if (!isValidTimezone(args.timezone)) return `--timezone: "${args.timezone}" is neither an offset like +02:00 nor an IANA zone name`;
+  }
+  const checked = buildFilter(filter, { timezone: args.timezone });
+  if (typeof checked === 'string') return checked;
+
+  // The total size of the inputs (files only; stdin is unknown) decides whether the progress line is worth showing.
+  let totalBytes: number | undefined = 0;
+  for (const s of specs) {
+    if (s.path === '-') {
+      totalBytes = undefined;
+      continue;
+    }
+    try {
+      const info = await stat(s.path);
+      if (info.isDirectory()) return `${s.path} is a directory: give the log files in it (${s.path.replace(/\/?$/, '/')}*.ndjson)`;
+      if (totalBytes !== undefined) totalBytes = info.isFile() ? totalBytes + info.size : undefined;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        const near = nearest(s.path, COMMANDS);
+        return `cannot read ${s.path}: no such file${near && !s.path.includes('/') && !s.path.includes('.') ? ` (did you mean the command "${near}"?)` : ''}`;
+      }
+      return `cannot read ${s.path}: ${(e as Error).message}`;
     }
   }
-  const filter = buildFilter(args as FilterArgs);
-  if (typeof filter === 'string') {
-    err(`mcp-triage: ${filter}`);
-    return EXIT.usage;
-  }
 
-  const redact = args.redact !== false;
-  const colorOn = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
-  const out = new OutputWriter(io.stdout);
-  const format = args.format;
-  const builder = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: format === 'markdown' ? Math.max(args['max-rows'], 5000) : args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: filter.describe() });
-  const sink: OutputSink = await makeSink(format, out, colorOn);
   const progress = createProgress({
-    enabled: shouldShowProgress({ stderrIsTTY: io.stderr.isTTY === true, quiet: args.quiet, totalBytes: undefined }),
+    enabled: shouldShowProgress({ stderrIsTTY: io.stderr.isTTY === true, quiet: args.quiet, totalBytes }),
     stream: io.stderr,
+    totalBytes,
   });
-  let failed = false;
-  const fail = { outcome: (o: string) => failOn.outcomes.has(o), finding: (code: string, sev: Severity) => failOn.codes.has(code) || failOn.severities.has(sev) };
-  const options: AnalyzeOptions = {
+  const color = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
+  const options: AnalysisOptions = {
     inputs: specs,
     stdin: io.stdin,
+    redact: args.redact !== false,
+    filter,
     inputFormat: args['input-format'],
     maxLineBytes: args['max-line-bytes'],
     windowMs: args.window * 1000,
@@ -274,48 +395,166 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
       progress.clear();
       io.stderr.write(`${cleanTerminal(line)}\n`);
     },
-    onProgress: (read, total) => progress.update(read),
+    onProgress: (read, total) => progress.update(read, total ?? totalBytes),
   };
-  void progress;
-  const run = await runAnalysis(options, {
-    attempt: (a) => {
-      const row = attemptRow(a, redact);
-      if (!filter.attempt(row)) return;
-      if (fail.outcome(row.outcome) || row.findings.some((f) => fail.finding(f.code, f.severity))) failed = true;
-      builder.attempt(row);
-      if (!out.closed) sink.attempt(row);
-    },
-    finding: (f: Finding) => {
-      if (!filter.finding(f)) return;
-      if (fail.finding(f.code, f.severity)) failed = true;
-      const message = redact ? redactText(f.message) : f.message;
-      builder.finding(f);
-      if (!out.closed) sink.finding(f, message);
-    },
-    backpressure: () => out.drained(),
-  });
-  progress.done();
-  const summary = builder.build(run);
-  if (!out.closed) sink.end(summary, builder);
+  return { options, totalBytes, progressDone: () => progress.done(), color };
+}
+
+const filterOf = (args: FilterOptionsArgs): FilterOptions => ({ session: args.session, method: args.method, tool: args.tool, outcome: args.outcome, code: args.code, since: args.since, until: args.until });
+
+interface FailOn {
+  outcomes: Set<string>;
+  codes: Set<string>;
+  severities: Set<Severity>;
+}
+
+function parseFailOn(values: string[] | undefined): FailOn | string {
+  const f: FailOn = { outcomes: new Set(), codes: new Set(), severities: new Set() };
+  for (const v of (values ?? []).flatMap((x) => x.split(','))) {
+    const t = v.trim();
+    if (!t) continue;
+    if (isOutcome(t.toUpperCase())) f.outcomes.add(t.toUpperCase());
+    else if (isFindingCode(t.toUpperCase())) f.codes.add(t.toUpperCase());
+    else if ((SEVERITIES as string[]).includes(t.toLowerCase())) f.severities.add(t.toLowerCase() as Severity);
+    else {
+      const near = nearest(t, [...OUTCOMES, ...FINDING_CODES, ...SEVERITIES]);
+      return `--fail-on: "${t}" is not an outcome, a finding code or a severity (error, warning, info)${near ? `; did you mean ${near}?` : ''}`;
+    }
+  }
+  return f;
+}
+
+function usage(io: CliIo, message: string, command: string): number {
+  io.stderr.write(`mcp-triage: ${cleanTerminal(message)}\n`);
+  io.stderr.write(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.\n`);
+  return EXIT.usage;
+}
+
+async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
+  const failOn = parseFailOn(args['fail-on']);
+  if (typeof failOn === 'string') return usage(io, failOn, 'analyze');
+  if (!Number.isFinite(args['max-rows']) || args['max-rows'] < 0) return usage(io, '--max-rows needs a number of 0 or more', 'analyze');
+  const prepared = await prepare(args, filterOf(args), io);
+  if (typeof prepared === 'string') return usage(io, prepared, 'analyze');
+  const { options, color } = prepared;
+  const redact = options.redact !== false;
+  const out = new OutputWriter(io.stdout);
+  const format = args.format;
+  // The rows the table and markdown reports print; the counts come from the library's summary.
+  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: format === 'markdown' ? Math.max(args['max-rows'], 5000) : args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {} });
+  const sink: OutputSink = await makeSink(format, out, color);
+  let failed = false;
+  const failsOn = (code: string, sev: Severity) => failOn.codes.has(code) || failOn.severities.has(sev);
+  let summary: Summary;
+  try {
+    summary = await streamAnalysis(options, {
+      attempt: (row: AttemptRow) => {
+        if (failOn.outcomes.has(row.outcome) || row.findings.some((f) => failsOn(f.code, f.severity))) failed = true;
+        if (format === 'table' || format === 'markdown') rows.attempt(row);
+        if (!out.closed) sink.attempt(row);
+      },
+      finding: (f: Finding) => {
+        if (failsOn(f.code, f.severity)) failed = true;
+        if (format === 'table' || format === 'markdown') rows.finding(f);
+        if (!out.closed) sink.finding(f, f.message);
+      },
+      backpressure: () => out.drained(),
+    });
+  } finally {
+    prepared.progressDone();
+  }
+  if (!out.closed) sink.end(summary, rows);
   await out.close();
-  if (run.diagnostics.total && args.quiet === false && format !== 'table') {
-    err(`mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see the summary for where`);
+  if (summary.diagnostics.total && !args.quiet && format !== 'table') {
+    io.stderr.write(`mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see the summary for where\n`);
   }
   return failed ? EXIT.failOn : EXIT.ok;
 }
 
-async function makeSink(format: (typeof FORMATS)[number], out: OutputWriter, color: boolean): Promise<OutputSink> {
+async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWriter, color: boolean): Promise<OutputSink> {
   const write = (s: string) => out.write(s);
   switch (format) {
     case 'ndjson':
       return new (await import('./report/json.js')).NdjsonSink(write);
     case 'json':
       return new (await import('./report/json.js')).JsonDocumentSink(write);
-    case 'markdown':
-      return new (await import('./report/markdown.js')).MarkdownSink(write);
+    case 'markdown': {
+      const { MarkdownSink } = await import('./report/markdown.js');
+      let filters = '';
+      const inner = new MarkdownSink(markdownWithFilters(write, () => filters));
+      return {
+        attempt: () => inner.attempt(),
+        finding: (f, m) => inner.finding(f, m),
+        end: (summary, builder) => {
+          filters = filtersText(summary.filters);
+          inner.end(summary, builder);
+        },
+      };
+    }
     default:
       return new (await import('./report/table.js')).TableSink({ color, write });
   }
+}
+
+/**
+ * The Markdown report states the filters in force: when the document itself does not, a "Filters:" line goes after
+ * its first paragraph. (The report is written in one piece at the end.)
+ */
+function markdownWithFilters(write: (s: string) => void, filters: () => string): (s: string) => void {
+  return (s: string) => {
+    const f = filters();
+    if (!f || /^\*\*Filters:?\*\*|^Filters:/m.test(s)) return write(s);
+    const at = s.indexOf('\n\n', s.indexOf('Generated by'));
+    if (at === -1) return write(s);
+    write(`${s.slice(0, at)}\n\n**Filters:** \`${f.replace(/`/g, "'")}\`${s.slice(at)}`);
+  };
+}
+
+async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { session?: string | string[] }, io: CliIo): Promise<number> {
+  const filter = filterOf(args);
+  let prefix = '';
+  if (view === 'timeline') {
+    prefix = String(args.session ?? '');
+    if (!prefix) return usage(io, 'timeline needs a SESSION (an id or its first characters; mcp-triage sessions lists them)', view);
+  }
+  const prepared = await prepare(args, filter, io);
+  if (typeof prepared === 'string') return usage(io, prepared, view);
+  const { options, color } = prepared;
+  const out = new OutputWriter(io.stdout);
+  let summary: Summary;
+  if (view === 'sessions') {
+    const { SessionsCollector, renderSessionsMarkdown, renderSessionsTable, sessionsJson } = await import('./views/sessions.js');
+    const collector = new SessionsCollector();
+    try {
+      summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f) });
+    } finally {
+      prepared.progressDone();
+    }
+    const rows = collector.rows();
+    out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color));
+  } else {
+    const { TimelineCollector, renderTimelineMarkdown, renderTimelineTable, timelineJson } = await import('./views/timeline.js');
+    const collector = new TimelineCollector(prefix);
+    try {
+      summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f), filtered: (r) => collector.dropped(r) });
+    } finally {
+      prepared.progressDone();
+    }
+    const timeline = collector.timeline();
+    if (!timeline) {
+      const matched = collector.matched();
+      const list = (names: Iterable<string>) => [...names].slice(0, 10).map((s) => cleanTerminal(s)).join(', ');
+      if (matched.length > 1) return usage(io, `"${prefix}" matches ${matched.length} sessions: ${list(matched)}; give more of the id`, view);
+      const others = collector.otherCount ? `; sessions seen: ${list(collector.others)}${collector.otherCount > 10 ? ', ...' : ''}` : '; no session had attempts passing the input and the filters';
+      return usage(io, `no session starts with "${prefix}"${others}`, view);
+    }
+    out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color));
+  }
+  await out.close();
+  if (summary.diagnostics.total && !args.quiet) {
+    io.stderr.write(`mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see the JSON summary for where\n`);
+  }
+  return EXIT.ok;
 }
 
 export type { AttemptRow };

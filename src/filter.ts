@@ -1,11 +1,31 @@
-// The report filters (--session, --method, --tool, --outcome, --code, --since, --until), applied before the report is built.
+// The report filters (--session, --method, --tool, --outcome, --code, --since, --until): parsing, matching, and how they are stated.
 import type { AttemptRow } from './report/summary.js';
 import type { Finding } from './findings/types.js';
-import { isOutcome } from './outcomes.js';
-import { isFindingCode } from './findings/types.js';
+import { isOutcome, OUTCOMES } from './outcomes.js';
+import { FINDING_CODES, isFindingCode } from './findings/types.js';
+import { nearest } from './suggest.js';
 import { parseTimestamp } from './formats/time.js';
 
-export interface FilterArgs {
+/** What to keep, as the CLI flags or a library caller give it. Lists may also hold comma-separated values. */
+export interface FilterOptions {
+  /** Session id prefixes (a row without a session id is matched by its connection or client key). */
+  session?: string | string[] | undefined;
+  /** JSON-RPC methods; `*` is a wildcard (`notifications/*`). */
+  method?: string | string[] | undefined;
+  /** Tool names (tools/call); `*` is a wildcard. */
+  tool?: string | string[] | undefined;
+  /** Outcomes such as HTTP_ERROR (case-insensitive). */
+  outcome?: string | string[] | undefined;
+  /** Finding codes such as UNSAFE_RETRY (case-insensitive). */
+  code?: string | string[] | undefined;
+  /** Keep attempts that started at or after this time: ISO 8601, epoch, a Date, or a duration before now (15m, 2h, 1d). */
+  since?: string | number | Date | undefined;
+  /** Keep attempts that started before this time (same forms as since). */
+  until?: string | number | Date | undefined;
+}
+
+/** The filters in force, as every report states them (JSON summary `filters`). Times are ISO 8601. */
+export type FilterDescription = {
   session?: string[];
   method?: string[];
   tool?: string[];
@@ -13,41 +33,76 @@ export interface FilterArgs {
   code?: string[];
   since?: string;
   until?: string;
-}
+};
 
 export interface Filter {
+  /** Whether any filter is set. */
+  readonly active: boolean;
   attempt(row: AttemptRow): boolean;
+  /**
+   * A session-level finding is kept when its code passes --code and its session passes --session and, with any
+   * attempt filter (--method, --tool, --outcome, --since, --until), when an attempt of that session was kept.
+   */
   finding(f: Finding): boolean;
-  /** The filters in force, for the report header. */
-  describe(): Record<string, unknown>;
+  describe(): FilterDescription;
 }
 
-const list = (v: string[] | undefined) => (v ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+/** A filter that is not valid (an unknown outcome, an unreadable time); the message names the option. */
+export class FilterError extends Error {}
 
-/** A time given as ISO 8601 / epoch, or as a duration before `now` such as 15m, 2h, 1d, 30s. */
-export function parseWhen(text: string, now: number): number | undefined {
-  const rel = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(text.trim());
-  if (rel) {
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
-    return now - Number(rel[1]) * unit;
-  }
-  return parseTimestamp(text);
+const list = (v: string | string[] | undefined): string[] =>
+  (v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** A time given as ISO 8601 / epoch, as a duration before `now` (15m, 2h, 1d, 30s, 1w), or "now"; undefined when unreadable. */
+export function parseWhen(value: string | number | Date, now: number, timezone?: string): number | undefined {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+  if (typeof value === 'number') return parseTimestamp(value);
+  const text = value.trim();
+  if (text === 'now') return now;
+  const rel = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)(?:\s*ago)?$/.exec(text);
+  if (rel) return now - Number(rel[1]) * UNITS[rel[2] as keyof typeof UNITS];
+  return parseTimestamp(text, timezone);
 }
 
-export function buildFilter(args: FilterArgs, now = Date.now()): Filter | string {
-  const sessions = list(args.session);
-  const methods = list(args.method);
-  const tools = list(args.tool);
-  const outcomes = list(args.outcome).map((o) => o.toUpperCase());
-  const codes = list(args.code).map((c) => c.toUpperCase());
-  for (const o of outcomes) if (!isOutcome(o)) return `--outcome: "${o}" is not an outcome`;
-  for (const c of codes) if (!isFindingCode(c)) return `--code: "${c}" is not a finding code`;
-  const since = args.since !== undefined ? parseWhen(args.since, now) : undefined;
-  const until = args.until !== undefined ? parseWhen(args.until, now) : undefined;
-  if (args.since !== undefined && since === undefined) return `--since: cannot read "${args.since}" as a time (ISO 8601, or 15m / 2h / 1d)`;
-  if (args.until !== undefined && until === undefined) return `--until: cannot read "${args.until}" as a time (ISO 8601, or 15m / 2h / 1d)`;
-  const inSession = (s: string | null | undefined) => sessions.length === 0 || (s != null && sessions.some((p) => s.startsWith(p)));
-  const described: Record<string, unknown> = {};
+/** `*` matches any run of characters; everything else is literal. */
+function matcher(patterns: string[]): (s: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !p.includes('*')));
+  const globs = patterns.filter((p) => p.includes('*')).map((p) => new RegExp(`^${p.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`, 's'));
+  return (s) => exact.has(s) || globs.some((g) => g.test(s));
+}
+
+const sessionKey = (session: string | null | undefined, scope?: string) => session ?? scope ?? '';
+
+/** Build a filter, or return what is wrong with the options (the CLI prints it and exits 2). */
+export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?: string | undefined } = {}): Filter | string {
+  const now = env.now ?? Date.now();
+  const sessions = list(opts.session);
+  const methods = list(opts.method);
+  const tools = list(opts.tool);
+  const outcomes = list(opts.outcome).map((o) => o.toUpperCase());
+  const codes = list(opts.code).map((c) => c.toUpperCase());
+  const hint = (w: string, known: readonly string[]) => {
+    const n = nearest(w, known);
+    return n ? `; did you mean ${n}?` : `; known: ${known.join(', ')}`;
+  };
+  for (const o of outcomes) if (!isOutcome(o)) return `--outcome: "${o}" is not an outcome${hint(o, OUTCOMES)}`;
+  for (const c of codes) if (!isFindingCode(c)) return `--code: "${c}" is not a finding code${hint(c, FINDING_CODES)}`;
+  const since = opts.since !== undefined ? parseWhen(opts.since, now, env.timezone) : undefined;
+  const until = opts.until !== undefined ? parseWhen(opts.until, now, env.timezone) : undefined;
+  if (opts.since !== undefined && since === undefined) return `--since: cannot read "${String(opts.since)}" as a time (ISO 8601 like 2026-10-17T09:12:00Z, or a duration before now like 15m, 2h, 1d)`;
+  if (opts.until !== undefined && until === undefined) return `--until: cannot read "${String(opts.until)}" as a time (ISO 8601 like 2026-10-17T09:12:00Z, or a duration before now like 15m, 2h, 1d)`;
+  if (since !== undefined && until !== undefined && since >= until) return `--since (${new Date(since).toISOString()}) is not before --until (${new Date(until).toISOString()}): nothing can match`;
+
+  const methodOk = matcher(methods);
+  const toolOk = matcher(tools);
+  const inSession = (key: string) => sessions.length === 0 || sessions.some((p) => key.startsWith(p));
+  const attemptFilters = methods.length > 0 || tools.length > 0 || outcomes.length > 0 || since !== undefined || until !== undefined;
+  /** Sessions with at least one attempt that passed the attempt filters (only tracked when there are any). */
+  const sessionsKept = new Set<string>();
+
+  const described: FilterDescription = {};
   if (sessions.length) described.session = sessions;
   if (methods.length) described.method = methods;
   if (tools.length) described.tool = tools;
@@ -55,27 +110,44 @@ export function buildFilter(args: FilterArgs, now = Date.now()): Filter | string
   if (codes.length) described.code = codes;
   if (since !== undefined) described.since = new Date(since).toISOString();
   if (until !== undefined) described.until = new Date(until).toISOString();
+
   return {
+    active: Object.keys(described).length > 0,
     attempt(row) {
-      if (!inSession(row.session)) return false;
-      if (methods.length && !methods.includes(row.method)) return false;
-      if (tools.length && (row.tool === null || !tools.includes(row.tool))) return false;
+      const key = sessionKey(row.session, row.scope);
+      if (!inSession(key)) return false;
+      if (methods.length && !methodOk(row.method)) return false;
+      if (tools.length && (row.tool === null || !toolOk(row.tool))) return false;
       if (outcomes.length && !outcomes.includes(row.outcome)) return false;
-      if (codes.length && !row.findings.some((f) => codes.includes(f.code))) return false;
       if (since !== undefined || until !== undefined) {
-        const t = row.ts ? Date.parse(row.ts) : undefined;
-        if (t === undefined) return false;
+        const t = row.ts ? Date.parse(row.ts) : Number.NaN;
+        if (Number.isNaN(t)) return false;
         if (since !== undefined && t < since) return false;
         if (until !== undefined && t >= until) return false;
       }
+      if (attemptFilters) {
+        sessionsKept.add(key);
+        if (row.session === null) sessionsKept.add('');
+      }
+      if (codes.length && !row.findings.some((f) => codes.includes(f.code))) return false;
       return true;
     },
     finding(f) {
-      if (!inSession(f.session)) return false;
+      const key = sessionKey(f.session);
+      if (!inSession(key)) return false;
       if (codes.length && !codes.includes(f.code)) return false;
-      if (methods.length || tools.length || outcomes.length) return false;
+      if (attemptFilters && !sessionsKept.has(key)) return false;
       return true;
     },
     describe: () => described,
   };
+}
+
+/** One line stating the filters, in the words of the CLI flags: `--session a3f1 --since 2026-10-17T09:00:00.000Z`. */
+export function filtersText(d: FilterDescription | Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(d)) {
+    for (const x of Array.isArray(v) ? v : [v]) parts.push(`--${k} ${String(x)}`);
+  }
+  return parts.join(' ');
 }

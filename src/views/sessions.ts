@@ -1,0 +1,157 @@
+// The `sessions` view: one small record per session folded from the attempt stream, rendered as a table, Markdown or JSON.
+import type { AttemptRow, Summary } from '../report/summary.js';
+import type { Finding, Severity } from '../findings/types.js';
+import { OUTCOMES, type Outcome } from '../outcomes.js';
+import { filtersText } from '../filter.js';
+import { cell, clock, dateTime, isSuccess, markdownTable, mdCell, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
+
+/** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
+export interface SessionRow {
+  /** The MCP session id, or null when the traffic had none. */
+  session: string | null;
+  /** The connection, client or input key that stands in for a missing session id. */
+  scope?: string;
+  /** The client: clientInfo name/version from initialize, else the log's client name, else the User-Agent. */
+  client?: string;
+  /** The server: serverInfo name/version from the initialize result. */
+  server?: string;
+  /** Negotiated in initialize, else the MCP-Protocol-Version header the requests carried. */
+  protocolVersion?: string;
+  /** Which views were logged: client, server, gateway. */
+  sides: string[];
+  attempts: number;
+  /** Attempts whose outcome is neither SUCCESS nor TOOL_SUCCESS. */
+  failures: number;
+  /** Outcomes of those failed attempts. */
+  failed: Partial<Record<Outcome, number>>;
+  /** Attempts after the first of a call (retries and continuations). */
+  retries: number;
+  /** Attempt-level and session-level findings. */
+  findings: Record<Severity, number>;
+  first?: string;
+  last?: string;
+}
+
+interface Acc extends SessionRow {
+  firstMs: number;
+  lastMs: number;
+  order: number;
+  clientFromInit: boolean;
+  versionFromInit: boolean;
+}
+
+/** Folds attempts and session findings into one record per session; memory grows with the number of sessions only. */
+export class SessionsCollector {
+  private sessions = new Map<string, Acc>();
+  /** The last session-less scope seen: a session-level finding without a session id belongs there. */
+  private lastScopeless: Acc | undefined;
+
+  private acc(session: string | null, scope: string | undefined): Acc {
+    const key = session ?? `\0${scope ?? ''}`;
+    let s = this.sessions.get(key);
+    if (!s) {
+      s = {
+        session, sides: [], attempts: 0, failures: 0, failed: {}, retries: 0, findings: { error: 0, warning: 0, info: 0 },
+        firstMs: Infinity, lastMs: -Infinity, order: this.sessions.size, clientFromInit: false, versionFromInit: false,
+      };
+      if (session === null && scope !== undefined) s.scope = scope;
+      this.sessions.set(key, s);
+    }
+    if (session === null && scope !== undefined) this.lastScopeless = s;
+    return s;
+  }
+
+  attempt(row: AttemptRow): void {
+    const s = this.acc(row.session, row.scope);
+    s.attempts++;
+    if (!isSuccess(row.outcome)) {
+      s.failures++;
+      s.failed[row.outcome] = (s.failed[row.outcome] ?? 0) + 1;
+    }
+    if ((row.attempt ?? 1) > 1) s.retries++;
+    for (const f of row.findings) s.findings[f.severity]++;
+    for (const side of [row.side, row.serverOutcome !== undefined ? 'server' : undefined]) {
+      if (side && !s.sides.includes(side)) s.sides.push(side);
+    }
+    const init = row.initialize;
+    if (init?.clientInfo) {
+      s.client = init.clientInfo;
+      s.clientFromInit = true;
+    } else if (!s.clientFromInit && row.client) s.client = row.client;
+    else if (!s.client && init?.userAgent) s.client = init.userAgent;
+    if (init?.serverInfo) s.server = init.serverInfo;
+    if (row.method === 'initialize' && row.protocolVersion) {
+      s.protocolVersion = row.protocolVersion;
+      s.versionFromInit = true;
+    } else if (!s.versionFromInit && row.protocolVersion && !s.protocolVersion) s.protocolVersion = row.protocolVersion;
+    const t = row.ts ? Date.parse(row.ts) : Number.NaN;
+    if (!Number.isNaN(t)) {
+      const end = t + (row.durationMs ?? 0);
+      if (t < s.firstMs) s.firstMs = t;
+      if (end > s.lastMs) s.lastMs = end;
+    }
+  }
+
+  finding(f: Finding): void {
+    const s = (f.session ?? null) === null && this.lastScopeless ? this.lastScopeless : this.acc(f.session ?? null, undefined);
+    s.findings[f.severity]++;
+  }
+
+  /** The sessions in order of their first attempt (sessions without times last, in the order they were seen). */
+  rows(): SessionRow[] {
+    return [...this.sessions.values()]
+      .sort((a, b) => (a.firstMs === b.firstMs ? a.order - b.order : a.firstMs - b.firstMs))
+      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, versionFromInit: _v, ...row }) => {
+        if (Number.isFinite(firstMs)) row.first = new Date(firstMs).toISOString();
+        if (Number.isFinite(lastMs)) row.last = new Date(lastMs).toISOString();
+        return row;
+      });
+  }
+}
+
+const nameOf = (r: SessionRow) => r.session ?? (r.scope ? `(${r.scope})` : '(no session)');
+const failedText = (r: SessionRow, color: boolean) => {
+  const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
+  return r.failures === 0 ? '0' : `${r.failures}: ${parts.join(', ')}`;
+};
+const spanOf = (r: SessionRow) => (r.first && r.last ? span(Date.parse(r.last) - Date.parse(r.first)) : '');
+const lastOf = (r: SessionRow) => (r.first && r.last && r.first.slice(0, 10) === r.last.slice(0, 10) ? clock(r.last) : dateTime(r.last));
+
+export function renderSessionsTable(rows: SessionRow[], summary: Summary, color: boolean): string {
+  const out: string[] = [];
+  out.push(`${paint(color, '1', 'mcp-triage sessions')}: ${rows.length} session(s), ${summary.attempts} attempt(s)`);
+  const filters = filtersText(summary.filters);
+  if (filters) out.push(`filters: ${cell(filters, 300)}`);
+  out.push('');
+  if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.');
+  else {
+    const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color);
+    for (const r of rows) {
+      t.push([cell(nameOf(r), 38), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+        failedText(r, color), severityCounts(r.findings, color), dateTime(r.first), lastOf(r), spanOf(r)]);
+    }
+    out.push(t.toString());
+  }
+  out.push('', `Next: mcp-triage timeline SESSION [the same files] shows every exchange of one session (a prefix of the id is enough).`);
+  return `${out.join('\n')}\n`;
+}
+
+export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): string {
+  const out: string[] = ['# MCP sessions', ''];
+  out.push(`Generated by ${mdCell(summary.tool)}: ${rows.length} session(s), ${summary.attempts} attempt(s). ${summary.redaction ? 'Secrets are redacted.' : '**Redaction is off**.'}`, '');
+  const filters = filtersText(summary.filters);
+  if (filters) out.push(`**Filters:** \`${filters.replace(/`/g, "'")}\``, '');
+  if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.', '');
+  else {
+    out.push(markdownTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], rows.map((r) => [
+      `\`${mdCell(nameOf(r), 80)}\``, mdCell(r.client ?? ''), mdCell(r.server ?? ''), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+      mdCell(failedText(r, false), 200), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
+    ])), '');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `{"version":1,"view":"sessions","sessions":[...],"summary":{...}}` */
+export function sessionsJson(rows: SessionRow[], summary: Summary): string {
+  return `${JSON.stringify({ version: 1, view: 'sessions', sessions: rows, summary })}\n`;
+}

@@ -1,0 +1,198 @@
+// The `timeline` view: every exchange of one session in time order, client and server views side by side.
+import type { AttemptRow, Summary } from '../report/summary.js';
+import { byTime } from '../report/summary.js';
+import type { Finding } from '../findings/types.js';
+import { attemptJson, findingJson } from '../report/json.js';
+import { sequenceDiagram } from '../report/markdown.js';
+import { filtersText } from '../filter.js';
+import { cell, clock, dateTime, markdownTable, mdCell, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable } from './style.js';
+
+const MAX_OTHER_NAMES = 20;
+
+/**
+ * Keeps the attempts and session findings of the sessions whose id (or, without one, connection key) starts with the
+ * prefix; other sessions are only counted, so memory follows the chosen session.
+ */
+export class TimelineCollector {
+  private bySession = new Map<string, AttemptRow[]>();
+  private findingsBySession = new Map<string, Finding[]>();
+  /** A few names of sessions that did not match, for the error message. */
+  readonly others = new Set<string>();
+  otherCount = 0;
+  /** Names of other sessions already counted (bounded: after MAX_SEEN only the count may be off). */
+  private seen = new Set<string>();
+
+  constructor(readonly prefix: string) {}
+
+  private matches(key: string): boolean {
+    return key.startsWith(this.prefix);
+  }
+
+  /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message. */
+  dropped(row: AttemptRow): void {
+    const key = row.session ?? row.scope ?? '';
+    if (this.matches(key) || this.seen.has(key)) return;
+    if (this.seen.size < 100_000) this.seen.add(key);
+    this.otherCount++;
+    if (this.others.size < MAX_OTHER_NAMES) this.others.add(key);
+  }
+
+  attempt(row: AttemptRow): void {
+    const key = row.session ?? row.scope ?? '';
+    if (!this.matches(key)) {
+      this.dropped(row);
+      return;
+    }
+    const list = this.bySession.get(key);
+    if (list) list.push(row);
+    else this.bySession.set(key, [row]);
+  }
+
+  finding(f: Finding): void {
+    const key = f.session ?? '';
+    if (!this.matches(key) || key === '') return;
+    const list = this.findingsBySession.get(key);
+    if (list) list.push(f);
+    else this.findingsBySession.set(key, [f]);
+  }
+
+  /** Session keys that matched the prefix. */
+  matched(): string[] {
+    return [...this.bySession.keys()];
+  }
+
+  /** The timeline of the one matching session; undefined unless exactly one matched. */
+  timeline(): Timeline | undefined {
+    const keys = this.matched();
+    if (keys.length !== 1) return undefined;
+    const key = keys[0]!;
+    const rows = byTime(this.bySession.get(key)!);
+    return { session: key, rows, findings: this.findingsBySession.get(key) ?? [], identity: identityOf(rows) };
+  }
+}
+
+export interface Timeline {
+  /** The session id (or connection key when the traffic had no session id). */
+  session: string;
+  rows: AttemptRow[];
+  findings: Finding[];
+  identity: { client?: string; server?: string; protocolVersion?: string; first?: string; last?: string };
+}
+
+function identityOf(rows: AttemptRow[]): Timeline['identity'] {
+  const id: Timeline['identity'] = {};
+  for (const r of rows) {
+    if (r.initialize?.clientInfo) id.client = r.initialize.clientInfo;
+    else if (!id.client && r.client) id.client = r.client;
+    if (r.initialize?.serverInfo) id.server = r.initialize.serverInfo;
+    if (r.method === 'initialize' && r.protocolVersion) id.protocolVersion = r.protocolVersion;
+    else if (!id.protocolVersion && r.protocolVersion) id.protocolVersion = r.protocolVersion;
+  }
+  const times = rows.map((r) => (r.ts ? Date.parse(r.ts) : Number.NaN)).filter((t) => !Number.isNaN(t));
+  const ends = rows.map((r) => (r.ts ? Date.parse(r.ts) + (r.durationMs ?? 0) : Number.NaN)).filter((t) => !Number.isNaN(t));
+  if (times.length) id.first = new Date(Math.min(...times)).toISOString();
+  if (ends.length) id.last = new Date(Math.max(...ends)).toISOString();
+  return id;
+}
+
+/** One side's view of an attempt: `503 HTTP_ERROR`, `not seen`, or `-` when that side was not logged. */
+export function sideCells(r: AttemptRow): { client: { status: number | null; outcome: string } | 'not logged'; server: { status: number | null; outcome: string } | 'not seen' | 'not logged' } {
+  const own = { status: r.status, outcome: r.outcome };
+  if (r.side === 'server' || r.side === 'gateway') return { client: 'not logged', server: own };
+  const server = r.serverOutcome !== undefined ? { status: r.serverStatus ?? null, outcome: r.serverOutcome } : r.notSeenByServer ? 'not seen' as const : 'not logged' as const;
+  return { client: own, server };
+}
+
+const statusText = (s: number | null) => (s === null ? '-' : String(s));
+
+function sideText(v: ReturnType<typeof sideCells>['client' | 'server'], color: boolean): string {
+  if (typeof v === 'string') return v === 'not seen' ? paint(color, '31', 'not seen by server') : '-';
+  const o = v.outcome as keyof typeof OUTCOME_COLOR;
+  return `${statusText(v.status)} ${paint(color, OUTCOME_COLOR[o] ?? '0', v.outcome)}`;
+}
+
+function sseText(r: AttemptRow): string {
+  if (!r.sse) return '';
+  const parts = [`${r.sse.events} event(s)`];
+  if (r.sse.progress) parts.push(`${r.sse.progress} progress`);
+  if (r.sse.serverRequests) parts.push(`${r.sse.serverRequests} server request(s)`);
+  if (r.sse.end && r.sse.end !== 'complete') parts.push(`stream ${r.sse.end}`);
+  return parts.join(', ');
+}
+
+/** Retries, cancellations, resumptions, the claim, the error and the findings of one row, as short notes. */
+function notes(r: AttemptRow): string[] {
+  const n: string[] = [];
+  if ((r.attempt ?? 1) > 1) n.push(`retry${r.retryOrigin ? ` (${r.retryOrigin.origin}: ${r.retryOrigin.how})` : ''}`);
+  if (r.cancelled) n.push('cancelled by the client');
+  if (r.resumed) n.push('response came on a resumed stream');
+  if (r.claim?.outcome && r.claim.outcome !== r.outcome) n.push(`client claimed ${r.claim.outcome}`);
+  const d = r.detail;
+  if (d) {
+    const e = [d.errorCode !== undefined ? String(d.errorCode) : '', d.errorMessage ?? '', d.why ?? ''].filter(Boolean).join(' ');
+    if (e) n.push(e);
+  }
+  for (const f of r.findings) n.push(`${f.code}`);
+  return n;
+}
+
+const idOf = (r: AttemptRow) => r.idText ?? JSON.stringify(r.id);
+const whatOf = (r: AttemptRow) => (r.tool ? `${r.method} ${r.tool}` : r.method);
+const offset = (t: Timeline, r: AttemptRow) => (t.identity.first && r.ts ? `+${span(Date.parse(r.ts) - Date.parse(t.identity.first))}` : '');
+const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
+
+function header(t: Timeline): string {
+  const i = t.identity;
+  const parts = [i.client ? `client ${i.client}` : '', i.server ? `server ${i.server}` : '', i.protocolVersion ? `protocol ${i.protocolVersion}` : ''].filter(Boolean);
+  const when = i.first ? `${dateTime(i.first)} to ${i.last ? clock(i.last) : '?'}${i.last ? ` (${span(Date.parse(i.last) - Date.parse(i.first))})` : ''}` : '';
+  return [parts.join(', '), `${t.rows.length} attempt(s)${when ? `, ${when}` : ''}`].filter(Boolean).join('; ');
+}
+
+export function renderTimelineTable(t: Timeline, summary: Summary, color: boolean): string {
+  const out: string[] = [];
+  out.push(`${paint(color, '1', 'Session')} ${cell(t.session, 80)}: ${cell(header(t), 200)}`);
+  const filters = filtersText(summary.filters);
+  if (filters) out.push(`filters: ${cell(filters, 300)}`);
+  out.push('');
+  const table = terminalTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color);
+  for (const r of t.rows) {
+    const sides = sideCells(r);
+    table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', cell(sseText(r), 40), cell(notes(r).join('; '), 70)]);
+  }
+  out.push(table.toString());
+  if (t.findings.length) {
+    const ft = terminalTable(['severity', 'code', 'message'], color);
+    for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, cell(f.message, 120)]);
+    out.push('', 'Session findings', ft.toString());
+  }
+  out.push('', 'client view / server view: HTTP status and outcome as each side logged it; "not seen by server": both sides were logged and the server has no record of it.');
+  return `${out.join('\n')}\n`;
+}
+
+export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
+  const out: string[] = [`# Session \`${mdCell(t.session, 120).replace(/`/g, "'")}\``, ''];
+  out.push(`${mdCell(header(t), 300)}. Generated by ${mdCell(summary.tool)}. ${summary.redaction ? 'Secrets are redacted.' : '**Redaction is off**.'}`, '');
+  const filters = filtersText(summary.filters);
+  if (filters) out.push(`**Filters:** \`${filters.replace(/`/g, "'")}\``, '');
+  const plain = (v: ReturnType<typeof sideCells>['client' | 'server']) => (typeof v === 'string' ? (v === 'not seen' ? '**not seen by server**' : '-') : `${statusText(v.status)} \`${v.outcome}\``);
+  out.push('## Exchanges', '');
+  out.push(markdownTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], t.rows.map((r) => {
+    const sides = sideCells(r);
+    return [clock(r.ts), offset(t, r), mdCell(idOf(r), 24), callOf(r), mdCell(whatOf(r)), plain(sides.client), plain(sides.server),
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdCell(notes(r).join('; '), 200)];
+  })), '');
+  if (t.findings.length) {
+    out.push('## Session findings', '');
+    out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdCell(f.message, 300)])), '');
+  }
+  out.push('## Sequence', '', sequenceDiagram(t.rows), '');
+  return `${out.join('\n')}\n`;
+}
+
+/** `{"version":1,"view":"timeline","session":...,"identity":{...},"attempts":[...],"findings":[...],"summary":{...}}` (ids keep their exact text). */
+export function timelineJson(t: Timeline, summary: Summary): string {
+  const attempts = t.rows.map((r) => attemptJson(r).replace('{"type":"attempt",', '{'));
+  const findings = t.findings.map((f) => findingJson(f, f.message).replace('{"type":"finding",', '{'));
+  return `{"version":1,"view":"timeline","session":${JSON.stringify(t.session)},"identity":${JSON.stringify(t.identity)},"attempts":[${attempts.join(',')}],"findings":[${findings.join(',')}],"summary":${JSON.stringify(summary)}}\n`;
+}
