@@ -187,7 +187,8 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
   const policy = opts.policy;
   if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
-  } else if (prev.endTs !== undefined && a.startTs !== undefined) {
+  } else if (prev.endTs !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk') {
+    // The SDK's auth re-POST follows the re-authorization at once by design: no backoff is expected of it.
     const delay = a.startTs - prev.endTs;
     const before = n >= 3 ? chain[n - 3] : undefined;
     const prevDelay = before?.endTs !== undefined && prev.startTs !== undefined ? prev.startTs - before.endTs : undefined;

@@ -95,7 +95,9 @@ export class Matcher {
     if (view.side === 'client' || isServerish(view.side)) {
       const queue = this.waiting.get(key);
       if (queue) {
-        const idx = queue.findIndex((h) => !h.emitted && (view.side === 'client' ? !h.attempt.client && h.attempt.server : h.attempt.client && !h.attempt.server));
+        // Pair at once only with a view of the other side that saw the same HTTP status; a view that differs may
+        // belong to another POST with the same id (an auth re-POST), so it is paired only when released unpaired.
+        const idx = queue.findIndex((h) => !h.emitted && pairable(h, view.side) && otherStatus(h, view.side) === view.status);
         if (idx !== -1) {
           const h = queue[idx]!;
           queue.splice(idx, 1);
@@ -186,6 +188,7 @@ export class Matcher {
     h.emitted = true;
     const a = h.attempt;
     const key = `${a.primary.session ?? ''}|${a.primary.idKey}|${a.method}|${a.primary.session === null ? a.tool ?? '' : ''}`;
+    if (!(a.client && a.server)) this.pairOnRelease(h, key);
     const q = this.waiting.get(key);
     if (q) {
       const i = q.indexOf(h);
@@ -207,6 +210,28 @@ export class Matcher {
       else if (!a.claim) a.callClaim = cc.claim;
     }
     this.opts.onAttempt(a);
+  }
+
+  /** An unpaired attempt being released takes the oldest unpaired view of the other side with the same key. */
+  private pairOnRelease(h: Held, key: string): void {
+    const q = this.waiting.get(key);
+    if (!q) return;
+    const side: ViewSide = h.attempt.client ? 'client' : 'server';
+    const i = q.findIndex((o) => o !== h && !o.emitted && pairable(o, side));
+    if (i === -1) return;
+    const o = q[i]!;
+    q.splice(i, 1);
+    o.emitted = true;
+    const other = side === 'client' ? o.attempt.server! : o.attempt.client!;
+    this.merge(h.attempt, other);
+    if (!h.attempt.claim && o.attempt.claim) h.attempt.claim = o.attempt.claim;
+    const idk = `${o.attempt.primary.idKey}|${o.attempt.method}`;
+    const list = this.byId.get(idk);
+    if (list) {
+      const j = list.indexOf(o);
+      if (j !== -1) list.splice(j, 1);
+      if (list.length === 0) this.byId.delete(idk);
+    }
   }
 
   private fromView(view: AttemptView): Attempt {
@@ -250,6 +275,16 @@ export class Matcher {
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/** Whether a held entry lacks the view of the side opposite to `side`. */
+function pairable(h: Held, side: ViewSide): boolean {
+  return side === 'client' ? !h.attempt.client && !!h.attempt.server : !!h.attempt.client && !h.attempt.server;
+}
+
+/** The HTTP status the held entry's view saw (the entry has only the side opposite to `side`). */
+function otherStatus(h: Held, side: ViewSide): number | null | undefined {
+  return side === 'client' ? h.attempt.server?.status : h.attempt.client?.status;
 }
 
 /** The identity of a call: who sent it and what (tool and arguments). */
