@@ -119,4 +119,14 @@ describe('join', () => {
     expect(r.attempts).toHaveLength(1);
     expect(r.attempts[0]).toMatchObject({ idText: big, outcome: 'SUCCESS' });
   });
+
+  it('an auth re-POST with the same id pairs with the server view that saw the same status', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [post({ t: 0, id: 1, session: SID, status: 401, body: '', headers: { 'www-authenticate': 'Bearer' } }), post({ t: 20, id: 1, session: SID, status: 200, body: ok(1, toolText('x')) })] },
+      { side: 'server', lines: [post({ t: 22, id: 1, session: SID, status: 200, body: ok(1, toolText('x')) })] },
+    ]);
+    expect(r.attempts.map((a) => [a.status, a.serverOutcome ?? null, a.notSeenByServer ?? false])).toEqual([[401, null, true], [200, 'TOOL_SUCCESS', false]]);
+    expect(r.attempts[1]!.retryOrigin).toMatchObject({ origin: 'sdk' });
+    expect(r.attempts[1]!.findings.map((f) => f.code)).toEqual([]);
+  });
 });
