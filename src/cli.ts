@@ -125,9 +125,9 @@ const examplesText = (command: string) =>
 
 const EXIT_TEXT = 'Exit status: 0 the analysis finished; 1 a --fail-on condition was met; 2 usage error, unreadable input, or (with --strict) an unusable line.';
 
-const ANALYZE_EPILOG = `${examplesText('analyze')}
+const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, no such session, or (with --strict) an unusable line.';
 
-Outcomes (first match wins): ${OUTCOMES.join(', ')}.
+const ANALYZE_EPILOG = `Outcomes (first match wins): ${OUTCOMES.join(', ')}.
 Finding codes: ${FINDING_CODES.join(', ')}. (mcp-triage explain CODE)
 More views: mcp-triage sessions (one row per session), mcp-triage timeline SESSION (one session, exchange by exchange).
 
@@ -158,41 +158,63 @@ function commandOf(argv: string[]): string {
   return 'analyze';
 }
 
+/** `--client -` as `--client=-`: the argument parser would not take a lone "-" as an option's value. */
+function joinDashValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if ((a === '--client' || a === '--server') && argv[i + 1] === '-') {
+      out.push(`${a}=-`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** Run the CLI with these arguments; resolves to the exit code. */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(rawArgv: string[], io: CliIo): Promise<number> {
+  const argv = joinDashValues(rawArgv);
   const err = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   let exitCode: number = EXIT.ok;
   let usageError: string | undefined;
   const command = commandOf(argv);
+  // yargs calls a command's handler even after a validation failure (exitProcess(false)): run nothing then.
+  const guard = <A>(fn: (args: A) => Promise<void> | void) => async (args: A) => {
+    if (usageError === undefined) await fn(args);
+  };
   const parser = yargs(argv)
     .scriptName('mcp-triage')
     .usage('Usage: $0 [files..] [--client FILE]... [--server FILE]... [options]\n\nTells where each MCP tool call really failed: HTTP transport, JSON-RPC protocol, or the tool itself.\nFiles may be NDJSON logs in any supported format (mcp-triage formats), plain or gzip; "-" or a pipe is standard input.')
     .command('$0 [files..]', 'Analyze MCP traffic logs: outcomes, failed attempts, findings, retries (the default command)', (y) => {
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input); gzip is detected by content' });
       return addGroups(y, [INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS]).epilogue(ANALYZE_EPILOG);
-    }, async (args) => {
+    }, guard(async (args) => {
       exitCode = await analyzeCommand(args as unknown as AnalyzeArgs, io);
-    })
+    }))
     .command('sessions [files..]', 'One row per session: client, protocol version, attempts, failures, findings, time span', (y) => {
       y.usage('Usage: $0 sessions [files..] [--client FILE]... [--server FILE]... [options]\n\nOne row per MCP session (or, without session ids, per connection): who the client was, the protocol version, how many attempts failed and how, the findings, and when.\nIt takes the same inputs and filters as the analysis; only a small record per session is kept in memory.');
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
-      return addGroups(y, [INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS]).epilogue(`${examplesText('sessions')}\n\n${EXIT_TEXT}`);
-    }, async (args) => {
+      return addGroups(y, [INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS]).epilogue(VIEW_EXIT_TEXT);
+    }, guard(async (args) => {
       exitCode = await viewCommand('sessions', args as unknown as ViewArgs, io);
-    })
+    }))
     .command('timeline <session> [files..]', 'Every exchange of one session in time order, client and server side by side', (y) => {
       y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them); without session ids, a connection key.');
       y.positional('session', { type: 'string', describe: 'Session id, or its first characters' });
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
-      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS]).epilogue(`${examplesText('timeline')}\n\n${EXIT_TEXT}`);
-    }, async (args) => {
+      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS]).epilogue(VIEW_EXIT_TEXT);
+    }, guard(async (args) => {
       exitCode = await viewCommand('timeline', args as unknown as ViewArgs, io);
-    })
-    .command('schema', 'Print the canonical record schema (version 1) as JSON Schema', (y) => y.epilogue(examplesText('schema')), async () => {
+    }))
+    .command('schema', 'Print the canonical record schema (version 1) as JSON Schema', (y) => y, guard(async () => {
       const { canonicalJsonSchema } = await import('./schema/record.js');
       io.stdout.write(`${JSON.stringify(canonicalJsonSchema(), null, 2)}\n`);
-    })
-    .command('explain <code>', 'Explain a finding code or an outcome: definition, why it matters, the spec rule, what to do', (y) => y.positional('code', { type: 'string', describe: 'e.g. NO_FINAL_RESULT or HTTP_ERROR' }).epilogue(examplesText('explain')), async (args) => {
+    }))
+    .command('explain <code>', 'Explain a finding code or an outcome: definition, why it matters, the spec rule, what to do', (y) => y.positional('code', { type: 'string', describe: 'e.g. NO_FINAL_RESULT or HTTP_ERROR' }), guard(async (args) => {
       const { explain } = await import('./findings/catalog.js');
       const code = String(args.code ?? '');
       const text = explain(code) ?? explain(code.toUpperCase());
@@ -203,15 +225,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         err(`Known: ${[...FINDING_CODES, ...OUTCOMES].join(', ')}`);
         exitCode = EXIT.usage;
       }
-    })
-    .command('formats', 'List the input formats mcp-triage detects and what each can and cannot show', (y) => y.epilogue(examplesText('formats')), async () => {
+    }))
+    .command('formats', 'List the input formats mcp-triage detects and what each can and cannot show', (y) => y, guard(async () => {
       const { describeFormats } = await import('./formats/describe.js');
       io.stdout.write(describeFormats());
-    })
-    .command('record', 'Run a transparent recording proxy that writes canonical records (see `record --help`)', async (y) => (await import('./capture/record-command.js')).recordCommand.builder(y), async (args) => {
+    }))
+    .command('record', 'Run a transparent recording proxy that writes canonical records (see `record --help`)', async (y) => (await import('./capture/record-command.js')).recordCommand.builder(y), guard(async (args) => {
       const { runRecord } = await import('./capture/record-command.js');
       exitCode = await runRecord(args as never, { stderr: io.stderr });
-    })
+    }))
     .strict()
     .recommendCommands()
     .help()
@@ -245,7 +267,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     err(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.`);
     return EXIT.usage;
   }
-  if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  if (output) {
+    // Help: the examples go last, unwrapped, one command per line, so that they can be pasted (and tested) as written.
+    const isHelp = output.startsWith('Usage:') || output.includes('\nOptions:');
+    const examples = isHelp && EXAMPLES[command] ? `\n\n${examplesText(command)}` : '';
+    io.stdout.write(`${output.replace(/\n+$/, '')}${examples}\n`);
+  }
   return exitCode;
 }
 
