@@ -289,11 +289,9 @@ describe.skipIf(!existsSync(BIN))('real fixtures: analyzer outcomes (client + se
     expect(second).toMatchObject({ id: 1, status: 200, outcome: 'TOOL_SUCCESS', attempt: 2, retryOrigin: { origin: 'sdk' } });
   });
 
-  // Discrepancy: the server saw only the re-POST (the 401 came from the hop in front of it), but the analyzer pairs
-  // the server's view with the first client attempt (same session and id), so attempt 1 gets a false
-  // SIDE_DIVERGENCE (client 401 vs server TOOL_SUCCESS) and attempt 2 has no server view. The server request
-  // was received after the client's 401 had arrived, and its 200 matches attempt 2's status.
-  it.fails('auth-401-same-id-retry: the server view belongs to the re-POST, not to the 401 attempt', () => {
+  // The server saw only the re-POST (the 401 came from the hop in front of it): its view must pair with attempt 2,
+  // not with the 401 attempt that has the same session and id.
+  it('auth-401-same-id-retry: the server view belongs to the re-POST, not to the 401 attempt', () => {
     const [first, second] = calls(bothSides('auth-401-same-id-retry').attempts);
     expect(first!.serverOutcome).toBeUndefined();
     expect(codes(first)).not.toContain('SIDE_DIVERGENCE');
