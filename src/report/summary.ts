@@ -141,16 +141,20 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   if (header) row.protocolVersion = clean(header.slice(0, 100));
   if (a.method !== 'initialize') return;
   const init: NonNullable<AttemptRow['initialize']> = {};
-  // clientInfo and protocolVersion of the initialize request, when the join keeps them on the view.
-  const asked = views.map((x) => x as { clientInfo?: unknown; requestedProtocolVersion?: unknown }).find((x) => x.clientInfo !== undefined || x.requestedProtocolVersion !== undefined);
-  const clientInfo = implementationName(asked?.clientInfo);
+  // What initialize announced: the view's `initialize` note (kept when the response is compacted away), else the response.
+  type InitNote = { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown };
+  const notes = views.map((x) => (x as { initialize?: InitNote }).initialize).filter((x): x is InitNote => typeof x === 'object' && x !== null);
+  const response = views.map((x) => x.response).find((x) => x !== undefined) as { result?: InitNote } | undefined;
+  if (typeof response?.result === 'object' && response.result !== null) notes.push(response.result);
+  const pick = (k: keyof InitNote) => notes.map((n) => n[k]).find((v) => v !== undefined);
+  const clientInfo = implementationName(pick('clientInfo'));
   if (clientInfo) init.clientInfo = clean(clientInfo);
-  if (typeof asked?.requestedProtocolVersion === 'string') init.requestedVersion = clean(asked.requestedProtocolVersion.slice(0, 100));
-  const response = views.map((x) => x.response).find((x) => x !== undefined) as { result?: { protocolVersion?: unknown; serverInfo?: unknown } } | undefined;
-  const result = typeof response?.result === 'object' && response.result !== null ? response.result : undefined;
-  const serverInfo = implementationName(result?.serverInfo);
+  const asked = pick('requestedProtocolVersion');
+  if (typeof asked === 'string') init.requestedVersion = clean(asked.slice(0, 100));
+  const serverInfo = implementationName(pick('serverInfo'));
   if (serverInfo) init.serverInfo = clean(serverInfo);
-  if (typeof result?.protocolVersion === 'string') row.protocolVersion = clean(result.protocolVersion.slice(0, 100));
+  const settled = pick('protocolVersion');
+  if (typeof settled === 'string') row.protocolVersion = clean(settled.slice(0, 100));
   const ua = views.map((x) => x.requestHeaders?.get('user-agent')).find((x) => x !== undefined);
   if (ua) init.userAgent = clean(ua.slice(0, 200));
   if (Object.keys(init).length) row.initialize = init;

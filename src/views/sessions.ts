@@ -33,6 +33,8 @@ export interface SessionRow {
 }
 
 interface Acc extends SessionRow {
+  /** Line range per input file (session-less scopes only), to place a session finding that has no session id. */
+  lines?: Map<string, [number, number]>;
   firstMs: number;
   lastMs: number;
   order: number;
@@ -69,6 +71,15 @@ export class SessionsCollector {
       s.failed[row.outcome] = (s.failed[row.outcome] ?? 0) + 1;
     }
     if ((row.attempt ?? 1) > 1) s.retries++;
+    if (row.session === null) {
+      s.lines ??= new Map();
+      for (const src of row.sources) {
+        const r = s.lines.get(src.file);
+        if (!r) s.lines.set(src.file, [src.line, src.line]);
+        else if (src.line < r[0]) r[0] = src.line;
+        else if (src.line > r[1]) r[1] = src.line;
+      }
+    }
     for (const f of row.findings) s.findings[f.severity]++;
     for (const side of [row.side, row.serverOutcome !== undefined ? 'server' : undefined]) {
       if (side && !s.sides.includes(side)) s.sides.push(side);
@@ -93,15 +104,27 @@ export class SessionsCollector {
   }
 
   finding(f: Finding): void {
-    const s = (f.session ?? null) === null && this.lastScopeless ? this.lastScopeless : this.acc(f.session ?? null, undefined);
+    const session = f.session ?? null;
+    const s = session === null ? this.scopelessOf(f) ?? this.acc(null, undefined) : this.acc(session, undefined);
     s.findings[f.severity]++;
+  }
+
+  /** The session-less scope whose lines hold the finding's evidence, else the last one seen. */
+  private scopelessOf(f: Finding): Acc | undefined {
+    for (const src of f.sources) {
+      for (const s of this.sessions.values()) {
+        const r = s.session === null ? s.lines?.get(src.file) : undefined;
+        if (r && src.line >= r[0] && src.line <= r[1]) return s;
+      }
+    }
+    return this.lastScopeless;
   }
 
   /** The sessions in order of their first attempt (sessions without times last, in the order they were seen). */
   rows(): SessionRow[] {
     return [...this.sessions.values()]
       .sort((a, b) => (a.firstMs === b.firstMs ? a.order - b.order : a.firstMs - b.firstMs))
-      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, versionFromInit: _v, ...row }) => {
+      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, versionFromInit: _v, lines: _l, ...row }) => {
         if (Number.isFinite(firstMs)) row.first = new Date(firstMs).toISOString();
         if (Number.isFinite(lastMs)) row.last = new Date(lastMs).toISOString();
         return row;
@@ -109,10 +132,17 @@ export class SessionsCollector {
   }
 }
 
-const nameOf = (r: SessionRow) => r.session ?? (r.scope ? `(${r.scope})` : '(no session)');
-const failedText = (r: SessionRow, color: boolean) => {
+/** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
+function nameOf(r: SessionRow, summary: Summary): string {
+  if (r.session !== null) return r.session;
+  if (!r.scope) return '(no session id)';
+  const input = /^input#(\d+)$/.exec(r.scope);
+  const file = input ? summary.inputs[Number(input[1])]?.name : undefined;
+  return `${r.scope} (no session id${file ? `; ${file}` : ''})`;
+}
+const failedText = (r: SessionRow, color: boolean, sep: string) => {
   const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
-  return r.failures === 0 ? '0' : `${r.failures}: ${parts.join(', ')}`;
+  return r.failures === 0 ? '0' : `${r.failures}: ${parts.join(sep)}`;
 };
 const spanOf = (r: SessionRow) => (r.first && r.last ? span(Date.parse(r.last) - Date.parse(r.first)) : '');
 const lastOf = (r: SessionRow) => (r.first && r.last && r.first.slice(0, 10) === r.last.slice(0, 10) ? clock(r.last) : dateTime(r.last));
@@ -127,8 +157,8 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
   else {
     const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color);
     for (const r of rows) {
-      t.push([cell(nameOf(r), 38), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
-        failedText(r, color), severityCounts(r.findings, color), dateTime(r.first), lastOf(r), spanOf(r)]);
+      t.push([cell(nameOf(r, summary), 60), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+        failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
     }
     out.push(t.toString());
   }
@@ -144,8 +174,8 @@ export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): st
   if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.', '');
   else {
     out.push(markdownTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], rows.map((r) => [
-      `\`${mdCell(nameOf(r), 80)}\``, mdCell(r.client ?? ''), mdCell(r.server ?? ''), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
-      mdCell(failedText(r, false), 200), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
+      mdCell(nameOf(r, summary), 120), mdCell(r.client ?? ''), mdCell(r.server ?? ''), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+      mdCell(failedText(r, false, ', '), 300), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
     ])), '');
   }
   return `${out.join('\n')}\n`;
