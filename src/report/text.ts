@@ -104,3 +104,18 @@ const MERMAID_UNSAFE = /[;%#<>{}:"`&\\[\]|]/g;
 export function escapeMermaid(text: string): string {
   return cleanTerminal(text).replace(MERMAID_UNSAFE, (c) => MERMAID_LOOKALIKES[c]!);
 }
+
+/** Characters JSON.stringify leaves raw that a terminal may still act on: DEL, C1 controls, LS/PS, bidi controls. */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text (from JSON.stringify) with DEL, C1 controls, U+2028/U+2029 and bidi controls written as \uXXXX escapes:
+ * the same JSON value, lossless, but inert when the json/ndjson output is shown on a terminal.
+ * (JSON.stringify already escapes C0 controls; these characters can only occur inside JSON strings.)
+ */
+export function escapeJsonControls(json: string): string {
+  JSON_UNSAFE.lastIndex = 0;
+  if (!JSON_UNSAFE.test(json)) return json;
+  JSON_UNSAFE.lastIndex = 0;
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,6 +1,6 @@
 // Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
 import { describe, expect, it } from 'vitest';
-import { cleanTerminal, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, truncate } from '../../src/report/text.js';
+import { cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, truncate } from '../../src/report/text.js';
 
 const ESC = '\x1b';
 /** No C0/C1 control, DEL or bidi control left. */
@@ -122,5 +122,20 @@ describe('escapeMermaid', () => {
   it('keeps ordinary text readable', () => {
     expect(escapeMermaid('tools/call get_weather (attempt 2)')).toBe('tools/call get_weather (attempt 2)');
     expect(escapeMermaid('error: -32603')).toBe('error꞉ -32603');
+  });
+});
+
+describe('escapeJsonControls', () => {
+  it('writes C1, DEL, LS/PS and bidi controls as \\u escapes, keeping the same JSON value', () => {
+    const value = { tool: 'a\u009b2Jb\u007f\u2028\u202egnp.exe\u2066', id: 1, ok: 'plain ✓ 東京' };
+    const json = escapeJsonControls(JSON.stringify(value));
+    expect(json).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(json).toContain('\\u009b');
+    expect(json).toContain('\\u202e');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+  it('returns clean JSON text unchanged', () => {
+    const json = JSON.stringify({ a: 'b', c: [1, 2] });
+    expect(escapeJsonControls(json)).toBe(json);
   });
 });
