@@ -1,18 +1,28 @@
 #!/usr/bin/env node
-// The executable: hands the arguments and the process's streams to main() and sets the exit code. Nothing else touches process.
+// The executable: hands the arguments and the process's streams to main() and sets the exit code; Ctrl-C and closed pipes end it quietly.
 import { main } from './cli.js';
 
-process.on('SIGINT', () => process.exit(130));
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
+// Ctrl-C: stop at once, no stack trace; erase a progress line left on the terminal. 130 = 128 + SIGINT.
+process.on('SIGINT', () => {
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  process.exit(130);
 });
+// The reader of the report went away (`mcp-triage ... | head -1`): nothing more to say, and that is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+});
+// Diagnostics that cannot be written are dropped rather than turned into a crash.
+process.stderr.on('error', () => undefined);
 
 main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
+    const e = err as NodeJS.ErrnoException;
+    if (e?.code === 'EPIPE') return; // the report's reader is gone: exit 0
     process.stderr.write(`mcp-triage: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (process.env.MCP_TRIAGE_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 2;
   },
 );

@@ -376,25 +376,9 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
   if (typeof checked === 'string') return checked;
 
   // The total size of the inputs (files only; stdin is unknown) decides whether the progress line is worth showing.
-  let totalBytes: number | undefined = 0;
-  for (const s of specs) {
-    if (s.path === '-') {
-      totalBytes = undefined;
-      continue;
-    }
-    try {
-      const info = await stat(s.path);
-      if (info.isDirectory()) return `${s.path} is a directory: give the log files in it (${s.path.replace(/\/?$/, '/')}*.ndjson)`;
-      if (totalBytes !== undefined) totalBytes = info.isFile() ? totalBytes + info.size : undefined;
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        const near = nearest(s.path, COMMANDS);
-        return `cannot read ${s.path}: no such file${near && !s.path.includes('/') && !s.path.includes('.') ? ` (did you mean the command "${near}"?)` : ''}`;
-      }
-      return `cannot read ${s.path}: ${(e as Error).message}`;
-    }
-  }
+  const size = await inputSize(specs);
+  if (typeof size === 'object') return size.error;
+  const totalBytes = size;
 
   const progress = createProgress({
     enabled: shouldShowProgress({ stderrIsTTY: io.stderr.isTTY === true, quiet: args.quiet, totalBytes }),
@@ -425,6 +409,33 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     onProgress: (read, total) => progress.update(read, total ?? totalBytes),
   };
   return { options, totalBytes, progressDone: () => progress.done(), color };
+}
+
+/**
+ * The total size in bytes of the inputs, for the progress line: the sum of the files' sizes, undefined when one is
+ * standard input or not a regular file (a pipe); an input that cannot be read is a usage error.
+ */
+export async function inputSize(specs: InputSpec[]): Promise<number | undefined | { error: string }> {
+  let total: number | undefined = 0;
+  for (const s of specs) {
+    if (s.path === '-') {
+      total = undefined;
+      continue;
+    }
+    try {
+      const info = await stat(s.path);
+      if (info.isDirectory()) return { error: `${s.path} is a directory: give the log files in it (${s.path.replace(/\/?$/, '/')}*.ndjson)` };
+      if (total !== undefined) total = info.isFile() ? total + info.size : undefined;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        const near = !s.path.includes('/') && !s.path.includes('.') ? nearest(s.path, COMMANDS) : undefined;
+        return { error: `cannot read ${s.path}: no such file${near ? ` (did you mean the command "${near}"?)` : ''}` };
+      }
+      return { error: `cannot read ${s.path}: ${(e as Error).message}` };
+    }
+  }
+  return total;
 }
 
 const filterOf = (args: FilterOptionsArgs): FilterOptions => ({ session: args.session, method: args.method, tool: args.tool, outcome: args.outcome, code: args.code, since: args.since, until: args.until });

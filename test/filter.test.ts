@@ -1,0 +1,159 @@
+// The report filters: time parsing (ISO and relative), each filter alone, combinations, session findings, errors and how filters are stated.
+import { describe, expect, it } from 'vitest';
+import { buildFilter, filtersText, parseWhen, type Filter } from '../src/filter.js';
+import type { AttemptRow } from '../src/report/summary.js';
+import type { Finding } from '../src/findings/types.js';
+
+const NOW = Date.parse('2026-10-17T10:00:00.000Z');
+
+function row(over: Partial<AttemptRow> = {}): AttemptRow {
+  return {
+    session: 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601', id: 7, method: 'tools/call', tool: 'create_ticket', status: 200,
+    outcome: 'TOOL_SUCCESS', layer: 'application', findings: [], sources: [{ file: 'client.ndjson', line: 12 }], ts: '2026-10-17T09:50:00.000Z',
+    ...over,
+  };
+}
+const finding = (over: Partial<Finding> = {}): Finding => ({ code: 'SESSION_EXPIRED', severity: 'warning', scope: 'session', session: 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601', message: 'HTTP 404', sources: [], ...over });
+
+function filter(opts: Parameters<typeof buildFilter>[0]): Filter {
+  const f = buildFilter(opts, { now: NOW });
+  if (typeof f === 'string') throw new Error(f);
+  return f;
+}
+
+describe('parseWhen', () => {
+  it('reads durations before now', () => {
+    expect(parseWhen('15m', NOW)).toBe(NOW - 15 * 60_000);
+    expect(parseWhen('2h', NOW)).toBe(NOW - 2 * 3_600_000);
+    expect(parseWhen('1d', NOW)).toBe(NOW - 86_400_000);
+    expect(parseWhen('30s', NOW)).toBe(NOW - 30_000);
+    expect(parseWhen('1.5h', NOW)).toBe(NOW - 5_400_000);
+    expect(parseWhen('10m ago', NOW)).toBe(NOW - 600_000);
+    expect(parseWhen('now', NOW)).toBe(NOW);
+  });
+  it('reads ISO times, with and without a zone, and epochs', () => {
+    expect(parseWhen('2026-10-17T09:12:00Z', NOW)).toBe(Date.parse('2026-10-17T09:12:00Z'));
+    expect(parseWhen('2026-10-17T09:12:00+02:00', NOW)).toBe(Date.parse('2026-10-17T07:12:00Z'));
+    expect(parseWhen('2026-10-17T09:12:00', NOW, '+02:00')).toBe(Date.parse('2026-10-17T07:12:00Z'));
+    expect(parseWhen(new Date('2026-10-17T09:12:00Z'), NOW)).toBe(Date.parse('2026-10-17T09:12:00Z'));
+    expect(parseWhen(1_792_228_320, NOW)).toBe(1_792_228_320_000);
+  });
+  it('refuses what is not a time', () => {
+    expect(parseWhen('yesterday', NOW)).toBeUndefined();
+    expect(parseWhen('15 minutes', NOW)).toBeUndefined();
+    expect(parseWhen('-15m', NOW)).toBeUndefined();
+    expect(parseWhen('', NOW)).toBeUndefined();
+  });
+});
+
+describe('attempt filters', () => {
+  it('with no filter keeps everything and states nothing', () => {
+    const f = filter({});
+    expect(f.active).toBe(false);
+    expect(f.attempt(row())).toBe(true);
+    expect(f.finding(finding())).toBe(true);
+    expect(f.describe()).toEqual({});
+  });
+
+  it('--session is a prefix of the session id; a session-less row is matched by its scope', () => {
+    const f = filter({ session: 'a3f1' });
+    expect(f.attempt(row())).toBe(true);
+    expect(f.attempt(row({ session: 'b7e2d9a0' }))).toBe(false);
+    expect(f.attempt(row({ session: 'xa3f1' }))).toBe(false);
+    expect(f.attempt(row({ session: null }))).toBe(false);
+    expect(filter({ session: 'conn-7' }).attempt(row({ session: null, scope: 'conn-7' }))).toBe(true);
+  });
+
+  it('lists may repeat the flag or use commas', () => {
+    const f = filter({ session: ['b7e2', 'a3f1'], outcome: 'http_error,TOOL_ERROR' });
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR' }))).toBe(true);
+    expect(f.attempt(row({ session: 'b7e2-1', outcome: 'TOOL_ERROR' }))).toBe(true);
+    expect(f.attempt(row({ outcome: 'TOOL_SUCCESS' }))).toBe(false);
+    expect(f.describe()).toEqual({ session: ['b7e2', 'a3f1'], outcome: ['HTTP_ERROR', 'TOOL_ERROR'] });
+  });
+
+  it('--method and --tool match exactly, or with * as a wildcard', () => {
+    expect(filter({ method: 'tools/call' }).attempt(row())).toBe(true);
+    expect(filter({ method: 'tools/list' }).attempt(row())).toBe(false);
+    expect(filter({ method: 'tools' }).attempt(row())).toBe(false);
+    expect(filter({ method: 'tools/*' }).attempt(row({ method: 'tools/list', tool: null }))).toBe(true);
+    expect(filter({ method: 'tools/*' }).attempt(row({ method: 'initialize', tool: null }))).toBe(false);
+    expect(filter({ tool: 'create_*' }).attempt(row())).toBe(true);
+    expect(filter({ tool: 'create.ticket' }).attempt(row())).toBe(false);
+    expect(filter({ tool: 'create_ticket' }).attempt(row({ method: 'initialize', tool: null }))).toBe(false);
+  });
+
+  it('--code keeps attempts that carry the finding', () => {
+    const f = filter({ code: 'unsafe_retry' });
+    expect(f.attempt(row())).toBe(false);
+    expect(f.attempt(row({ findings: [{ code: 'UNSAFE_RETRY', severity: 'error', message: 'retried' }] }))).toBe(true);
+    expect(f.attempt(row({ findings: [{ code: 'RETRY_POLICY', severity: 'warning', message: 'fast' }] }))).toBe(false);
+  });
+
+  it('--since is inclusive, --until exclusive; rows without a time are left out', () => {
+    const f = filter({ since: '2026-10-17T09:50:00Z', until: '2026-10-17T09:51:00Z' });
+    expect(f.attempt(row({ ts: '2026-10-17T09:50:00.000Z' }))).toBe(true);
+    expect(f.attempt(row({ ts: '2026-10-17T09:50:59.999Z' }))).toBe(true);
+    expect(f.attempt(row({ ts: '2026-10-17T09:51:00.000Z' }))).toBe(false);
+    expect(f.attempt(row({ ts: '2026-10-17T09:49:59.999Z' }))).toBe(false);
+    expect(f.attempt(row({ ts: undefined }))).toBe(false);
+  });
+
+  it('relative times count back from now and are stated as ISO times', () => {
+    const f = filter({ since: '15m' });
+    expect(f.describe()).toEqual({ since: '2026-10-17T09:45:00.000Z' });
+    expect(f.attempt(row({ ts: '2026-10-17T09:44:59.000Z' }))).toBe(false);
+    expect(f.attempt(row({ ts: '2026-10-17T09:45:01.000Z' }))).toBe(true);
+  });
+
+  it('combined filters must all hold', () => {
+    const f = filter({ session: 'a3f1', tool: 'create_ticket', outcome: 'HTTP_ERROR', since: '1h' });
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR', status: 503 }))).toBe(true);
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR', tool: 'search' }))).toBe(false);
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR', session: 'b7e2' }))).toBe(false);
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR', ts: '2026-10-17T08:59:00.000Z' }))).toBe(false);
+    expect(f.attempt(row())).toBe(false);
+  });
+});
+
+describe('session findings', () => {
+  it('follow --session and --code', () => {
+    expect(filter({ session: 'a3f1' }).finding(finding())).toBe(true);
+    expect(filter({ session: 'b7e2' }).finding(finding())).toBe(false);
+    expect(filter({ code: 'SESSION_EXPIRED' }).finding(finding())).toBe(true);
+    expect(filter({ code: 'ID_REUSED' }).finding(finding())).toBe(false);
+  });
+
+  it('with attempt filters, are kept only for sessions that had a kept attempt', () => {
+    const f = filter({ tool: 'create_ticket' });
+    expect(f.attempt(row({ session: 'other', tool: 'search' }))).toBe(false);
+    expect(f.attempt(row())).toBe(true);
+    expect(f.finding(finding())).toBe(true);
+    expect(f.finding(finding({ session: 'other' }))).toBe(false);
+  });
+
+  it('a session kept by the attempt filters still needs the finding code', () => {
+    const f = filter({ outcome: 'HTTP_ERROR', code: 'SESSION_EXPIRED' });
+    // The attempt passes everything but --code: its session counts as kept for session findings.
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR', status: 404 }))).toBe(false);
+    expect(f.finding(finding())).toBe(true);
+    expect(f.finding(finding({ code: 'ORPHAN_RESPONSE' }))).toBe(false);
+  });
+});
+
+describe('invalid filters', () => {
+  it('name the option and suggest the nearest value', () => {
+    expect(buildFilter({ outcome: 'HTTP_EROR' }, { now: NOW })).toMatch(/^--outcome: "HTTP_EROR" is not an outcome; did you mean HTTP_ERROR\?/);
+    expect(buildFilter({ code: 'UNSAFE_RETRIES' }, { now: NOW })).toMatch(/^--code: .*did you mean UNSAFE_RETRY\?/);
+    expect(buildFilter({ since: 'yesterday' }, { now: NOW })).toMatch(/^--since: cannot read "yesterday"/);
+    expect(buildFilter({ until: '5 minutes' }, { now: NOW })).toMatch(/^--until: cannot read/);
+    expect(buildFilter({ since: '5m', until: '1h' }, { now: NOW })).toMatch(/--since .* is not before --until/);
+  });
+});
+
+describe('filtersText', () => {
+  it('states the filters as the flags that set them', () => {
+    expect(filtersText({ session: ['a3f1'], tool: ['create_ticket', 'search'], since: '2026-10-17T09:45:00.000Z' })).toBe('--session a3f1 --tool create_ticket --tool search --since 2026-10-17T09:45:00.000Z');
+    expect(filtersText({})).toBe('');
+  });
+});
