@@ -74,9 +74,9 @@ export function spawnCli(argv: string[], opts: { stdin?: string; cwd?: string; t
 }
 
 /** A canonical v1 exchange line: one POST carrying a tools/call (or another method) and its JSON response. */
-export function exchange(o: { ts: string; session?: string; id: number | string; method?: string; tool?: string; status?: number; result?: unknown; error?: unknown; side?: 'client' | 'server'; client?: string }): string {
+export function exchange(o: { args?: Record<string, unknown>; ts: string; session?: string; id: number | string; method?: string; tool?: string; status?: number; result?: unknown; error?: unknown; side?: 'client' | 'server'; client?: string }): string {
   const method = o.method ?? 'tools/call';
-  const params = method === 'tools/call' ? { name: o.tool ?? 'search', arguments: { q: String(o.id) } } : {};
+  const params = method === 'tools/call' ? { name: o.tool ?? 'search', arguments: o.args ?? { ref: 'A-1001' } } : {};
   const status = o.status ?? 200;
   const recv = status >= 200 && status < 300
     ? { jsonrpc: '2.0', id: o.id, ...(o.error ? { error: o.error } : { result: o.result ?? (method === 'tools/call' ? { content: [{ type: 'text', text: 'ok' }] } : {}) }) }
