@@ -84,7 +84,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     onAttempt: (a) => events.attempt(a),
     onFinding: (f) => events.finding(f),
   });
-  const matcher = new Matcher({ windowMs, skewMs, onAttempt: (a) => linker.attempt(a) });
+  const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
+  const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a) });
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
   const engine = new JoinEngine({ windowMs, sessions, onView: (v) => matcher.add(v) });
   const normalizer = new Normalizer(engine, (c) => {

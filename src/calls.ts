@@ -3,7 +3,8 @@ import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { SessionState } from './join/sessions.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
-import { checkAttempt, checkRetry, checkSession, type CallPolicy, type SessionCalls, type ToolSafety } from './findings/rules.js';
+import { checkAttempt, checkRetry, checkSession, type CallPolicy, type SessionCalls } from './findings/rules.js';
+import type { ToolSafety } from './findings/annotations.js';
 
 export interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
@@ -112,18 +113,9 @@ export class CallLinker {
   }
 
   private learnTools(clientKey: string, a: Attempt): void {
-    const response = (a.client ?? a.server ?? a.primary).response as { result?: { tools?: unknown } } | undefined;
-    const tools = response?.result?.tools;
-    if (!Array.isArray(tools)) return;
-    const m = new Map<string, ToolSafety>();
-    for (const t of tools) {
-      if (typeof t !== 'object' || t === null) continue;
-      const tool = t as { name?: unknown; annotations?: Record<string, unknown> };
-      if (typeof tool.name !== 'string') continue;
-      const ann = tool.annotations ?? {};
-      m.set(tool.name, { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: tool.annotations !== undefined });
-    }
-    this.tools.set(clientKey, m);
+    const list = (a.client ?? a.server ?? a.primary).toolList;
+    if (!list) return;
+    this.tools.set(clientKey, list);
     this.anyToolsList = true;
   }
 
@@ -138,8 +130,12 @@ export class CallLinker {
     return list.get(tool) ?? { readOnly: false, idempotent: false, annotated: false };
   }
 
+  private lastExpire = -Infinity;
+
+  /** Drop calls no retry can join any more (checked at most once a second of log time). */
   private expire(now: number): void {
-    if (this.tails.size < 1024) return;
+    if (now < this.lastExpire + 1000) return;
+    this.lastExpire = now;
     for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
   }

@@ -5,14 +5,7 @@ import type { SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
 
-export interface ToolSafety {
-  readOnly: boolean;
-  idempotent: boolean;
-  /** The tool had an annotations object in tools/list. */
-  annotated: boolean;
-  /** Declared idempotent with --idempotent. */
-  override?: boolean;
-}
+import type { ToolSafety } from './annotations.js';
 
 export interface CallPolicy {
   maxRetries: number;
@@ -123,17 +116,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
 }
 
 function wireCarries(a: Attempt, code: number): boolean {
-  for (const view of [a.client, a.server, a.primary]) {
-    const r = (view?.response ?? view?.strayResponse) as { error?: { code?: unknown } } | undefined;
-    if (r && typeof r === 'object' && r.error?.code === code) return true;
-  }
-  return false;
+  return [a.client, a.server, a.primary].some((v) => v?.wireErrorCode === code);
 }
 
 /** Did the earlier attempt reach the server (proven) or may it have (possible)? */
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   if (prev.server && typeof prev.server.status === 'number' && prev.server.status >= 200 && prev.server.status < 300) return 'proven';
-  if (prev.server && prev.server.response !== undefined && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
+  if (prev.server && prev.server.responded && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
   if (prev.notSeenByServer) return 'no';
   const s = prev.status;
   if (typeof s === 'number' && s >= 400 && s < 500) return 'no';
@@ -213,13 +202,13 @@ export interface SessionCalls {
 export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean }): Finding[] {
   const out: Finding[] = [];
   const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
-  for (const o of s.orphans) {
+  for (const o of s.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} matches no request sent in the session`, [o.src], 'session', s.session));
   }
-  for (const c of s.cancels) {
+  for (const c of s.cancels ?? []) {
     out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, a request this log never shows`, [c.src], 'session', s.session));
   }
-  for (const d of s.duplicates) {
+  for (const d of s.duplicates ?? []) {
     out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));
   }
   if (!calls) return out;
@@ -243,3 +232,4 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
 }
 
 export { isFailure };
+export type { ToolSafety };

@@ -1,6 +1,7 @@
 // One side's view of an attempt (one POST carrying one JSON-RPC request, or one request message) and its identity keys.
 import type { Note } from '../schema/record.js';
 import type { Layer, Outcome } from '../outcomes.js';
+import type { ToolSafety } from '../findings/annotations.js';
 
 export type JsonRpcId = string | number;
 
@@ -46,6 +47,12 @@ export interface AttemptView {
   response?: unknown;
   /** Whether the response came on another exchange (a GET resumption). */
   resumed?: boolean;
+  /** Set when the view is classified: a response with this request's id arrived (response itself is then dropped). */
+  responded?: boolean;
+  /** The JSON-RPC error code the wire carried for this attempt (response or error body), kept after compaction. */
+  wireErrorCode?: number;
+  /** For tools/list: the tools' retry safety, kept after compaction. */
+  toolList?: Map<string, ToolSafety>;
   /** The only response on the exchange, when its id is not this request's. */
   strayResponse?: unknown;
   /** First payload that did not parse, with why. */

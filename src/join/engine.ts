@@ -88,11 +88,9 @@ export class JoinEngine {
       primed: false,
       src: r.src,
     };
-    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, r.src);
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
     sess.clientKey ??= r.client ?? `input#${r.input}`;
-    if (r.httpMethod === 'DELETE') sess.deleted = true;
     const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
-    if (r.bodyError) sess.unparsedRequests++;
     for (const m of messages) {
       if (typeof m !== 'object' || m === null) continue;
       const msg = m as Record<string, unknown>;
@@ -101,8 +99,6 @@ export class JoinEngine {
         if (this.register(scopeKey, view, sess)) ex.attempts.push(view);
       } else if (typeof msg.method === 'string') {
         this.clientNotification(scopeKey, msg, r.src, sess);
-      } else {
-        sess.clientResponses++;
       }
     }
     this.exchanges.set(ex.key, ex);
@@ -126,10 +122,8 @@ export class JoinEngine {
     }
     if (announced && ex.session === null) {
       ex.session = announced;
-      const sess = this.opts.sessions.touch(ex.side, announced, announced, ts, src);
-      sess.announced = true;
+      this.opts.sessions.touch(ex.side, announced, announced, ts);
     }
-    if (status !== null && (status < 200 || status > 299)) this.opts.sessions.noteStatus(ex.side, ex.scopeKey, ex.session, status, ex.attempts, src);
   }
 
   /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
@@ -156,7 +150,6 @@ export class JoinEngine {
       } catch (err) {
         const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${shortJsonError(err)})`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
-        if (ex.attempts.length === 0) this.opts.sessions.get(ex.scopeKey)?.malformedOnStreams.push(src);
         return;
       }
       if (containsUnsafeInteger(value)) value = { __exactText: text, value };
@@ -193,14 +186,11 @@ export class JoinEngine {
   message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = `${r.side}|${scope}`;
-    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, r.src);
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
     sess.clientKey ??= r.client ?? `input#${r.input}`;
     const items = Array.isArray(r.body) ? r.body : [r.body];
     for (const m of items) {
-      if (typeof m !== 'object' || m === null) {
-        sess.strayMessages++;
-        continue;
-      }
+      if (typeof m !== 'object' || m === null) continue;
       const msg = m as Record<string, unknown>;
       const isRequest = typeof msg.method === 'string' && isJsonRpcId(msg.id);
       if (r.direction === 'c2s') {
@@ -213,12 +203,10 @@ export class JoinEngine {
             this.finalize(view);
           } else this.schedule(view, r.ts);
         } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess);
-        else sess.clientResponses++;
         continue;
       }
       if (typeof msg.method === 'string') {
-        if (isJsonRpcId(msg.id)) sess.serverRequests++;
-        else this.serverNotification(scopeKey, msg);
+        if (!isJsonRpcId(msg.id)) this.serverNotification(scopeKey, msg);
         continue;
       }
       const id = msg.id;
@@ -227,11 +215,11 @@ export class JoinEngine {
       if (!view) {
         const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
         const known = key !== undefined ? sess.requestIds.get(key) : undefined;
-        if (known && sess.answered.get(key!) === r.ts) sess.duplicates.push({ what: `the response to id ${JSON.stringify(id)}`, first: known.src, dup: r.src });
-        else if (!known && id !== null && id !== undefined) sess.orphans.push({ id: id as JsonRpcId, src: r.src });
+        if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${JSON.stringify(id)}`, first: known.src, dup: r.src });
+        else if (!known && id !== null && id !== undefined) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src });
         continue;
       }
-      sess.answered.set(view.idKey, r.ts);
+      (sess.answered ??= new Map()).set(view.idKey, r.ts);
       view.response = msg;
       if (r.status !== undefined) view.status = r.status;
       view.endTs = r.ts ?? view.endTs;
@@ -333,7 +321,7 @@ export class JoinEngine {
   private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>): boolean {
     const known = sess.requestIds.get(view.idKey);
     if (known && known.ts === view.startTs && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
-      sess.duplicates.push({ what: `${view.method} id ${view.idText ?? JSON.stringify(view.id)}`, first: known.src, dup: view.sources[0]! });
+      (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? JSON.stringify(view.id)}`, first: known.src, dup: view.sources[0]! });
       return false;
     }
     let views = this.open.get(scopeKey);
@@ -348,7 +336,6 @@ export class JoinEngine {
     }
     views.set(view.idKey, view);
     sess.requestIds.set(view.idKey, { ts: view.startTs, fingerprint: view.fingerprint, src: view.sources[0]! });
-    sess.noteRequest(view);
     return true;
   }
 
@@ -362,9 +349,8 @@ export class JoinEngine {
     let target = this.open.get(scopeKey);
     if (!target) this.open.set(scopeKey, (target = new Map()));
     target.set(v.idKey, v);
-    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs, v.sources[0]!);
+    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs);
     sess.requestIds.set(v.idKey, { ts: v.startTs, fingerprint: v.fingerprint, src: v.sources[0]! });
-    sess.noteRequest(v);
   }
 
   private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {
@@ -402,7 +388,7 @@ export class JoinEngine {
       const key = idKeyOf(id, exactIdText(text, id));
       if (sess && !sess.requestIds.has(key)) {
         if (single) (single.orphans ??= []).push({ id, src });
-        else sess.orphans.push({ id, src });
+        else (sess.orphans ??= []).push({ id, src });
       }
     }
   }
@@ -416,9 +402,9 @@ export class JoinEngine {
         if (view) {
           view.cancelled = true;
           view.sources.push(src);
-        } else if (!sess.requestIds.has(idKeyOf(rid))) sess.cancels.push({ id: rid, src });
+        } else if (!sess.requestIds.has(idKeyOf(rid))) (sess.cancels ??= []).push({ id: rid, src });
       }
-    } else if (msg.method === 'notifications/initialized') sess.initialized = true;
+    }
   }
 
   private serverNotification(scopeKey: string, msg: Record<string, unknown>): void {

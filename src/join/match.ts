@@ -4,6 +4,7 @@ import type { ClaimIn } from '../normalize.js';
 import type { Layer, Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
+import { readToolAnnotations } from '../findings/annotations.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -62,6 +63,8 @@ export interface MatcherOptions {
   windowMs: number;
   /** Extra wait for the other side's view, for clocks that disagree. */
   skewMs: number;
+  /** The inputs were given as client and server logs (--client and --server). */
+  bothSides: boolean;
   onAttempt: (a: Attempt) => void;
 }
 
@@ -89,6 +92,7 @@ export class Matcher {
     view.outcome = c.outcome;
     view.layer = c.layer;
     view.detail = c.detail;
+    compact(view);
     this.sidesSeen.add(view.side);
     const key = `${view.session ?? ''}|${view.idKey}|${view.method}|${view.session === null ? view.tool ?? '' : ''}`;
     const end = view.endTs ?? view.startTs;
@@ -112,7 +116,9 @@ export class Matcher {
       }
     }
     const attempt = this.fromView(view);
-    const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (view.side === 'unknown' ? 0 : this.opts.skewMs), emitted: false };
+    // Wait for the other side's view (and its clock skew) only when there is another side to wait for.
+    const twoSides = this.opts.bothSides || (this.sidesSeen.has('client') && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway')));
+    const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (twoSides && view.side !== 'unknown' ? this.opts.skewMs : 0), emitted: false };
     this.enqueue(h);
     if (view.side === 'client' || isServerish(view.side)) {
       const q = this.waiting.get(key);
@@ -275,6 +281,21 @@ export class Matcher {
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/** Keep what the findings need of the bodies, and let the bodies go: held attempts stay small. */
+function compact(view: AttemptView): void {
+  view.responded = view.response !== undefined;
+  const body = (view.response ?? view.strayResponse) as { error?: { code?: unknown } } | undefined;
+  const code = typeof body === 'object' && body !== null ? body.error?.code : undefined;
+  if (typeof code === 'number' && Number.isInteger(code)) view.wireErrorCode = code;
+  if (view.method === 'tools/list' && view.response !== undefined) {
+    const tools = readToolAnnotations(view.response);
+    if (tools) view.toolList = tools;
+  }
+  delete view.response;
+  delete view.strayResponse;
+  delete view.requestHeaders;
 }
 
 /** Whether a held entry lacks the view of the side opposite to `side`. */

@@ -1,81 +1,45 @@
-// Per-session state the join keeps while a session is active: ids sent, failures, orphans, cancels; released when idle.
-import type { AttemptView, JsonRpcId, Source, ViewSide } from './attempt.js';
+// Per-session state the join keeps while a session is active (ids sent, orphans, cancels, duplicates); released when idle.
+import type { JsonRpcId, Source, ViewSide } from './attempt.js';
 
+export interface RequestSeen {
+  ts: number | undefined;
+  /** When the exchange that carried it ended (whole-exchange records), to tell concurrent reuse of an id. */
+  end?: number | undefined;
+  fingerprint: string;
+  src: Source;
+}
+
+/** Small on purpose: a log can hold a million sessions; lists are created only when something goes in them. */
 export interface SessionState {
   side: ViewSide;
   scope: string;
-  /** The MCP session id (null for a scope keyed by connection or input). */
+  /** The MCP session id (null for a scope keyed by connection, client or input). */
   session: string | null;
   firstTs: number | undefined;
   lastTs: number | undefined;
-  firstSrc: Source;
-  announced: boolean;
-  initialized: boolean;
-  deleted: boolean;
-  unparsedRequests: number;
-  clientResponses: number;
-  strayMessages: number;
-  serverRequests: number;
-  /** Every request id sent in the session, with when and what, to tell orphans and duplicates. */
-  /** When each id was answered (message-level), to tell a duplicated response row from an orphan. */
-  answered: Map<string, number | undefined>;
-  requestIds: Map<string, { ts: number | undefined; end?: number | undefined; fingerprint: string; src: Source }>;
-  methods: Map<string, number>;
-  orphans: { id: JsonRpcId; src: Source }[];
-  cancels: { id: JsonRpcId; src: Source }[];
-  malformedOnStreams: Source[];
-  /** Identical records (an export's duplicate rows), counted once. */
-  duplicates: { what: string; first: Source; dup: Source }[];
   /** Who the session belongs to: the client identity, else the input. */
   clientKey: string | undefined;
-  /** Non-2xx responses in this session, in order. */
-  failures: { status: number; method: string; sentSession: boolean; src: Source; ts: number | undefined }[];
-  protocolVersion?: string;
-  clientName?: string;
-  noteRequest(view: AttemptView): void;
-}
-
-function newState(side: ViewSide, scope: string, session: string | null, ts: number | undefined, src: Source): SessionState {
-  const s: SessionState = {
-    side,
-    scope,
-    session,
-    firstTs: ts,
-    lastTs: ts,
-    firstSrc: src,
-    announced: false,
-    initialized: false,
-    deleted: false,
-    unparsedRequests: 0,
-    clientResponses: 0,
-    strayMessages: 0,
-    serverRequests: 0,
-    requestIds: new Map(),
-    answered: new Map(),
-    methods: new Map(),
-    orphans: [],
-    cancels: [],
-    malformedOnStreams: [],
-    duplicates: [],
-    clientKey: undefined,
-    failures: [],
-    noteRequest(view) {
-      s.methods.set(view.method, (s.methods.get(view.method) ?? 0) + 1);
-    },
-  };
-  return s;
+  /** Every request id sent in the session, to tell orphans, duplicates and concurrent reuse. */
+  requestIds: Map<string, RequestSeen>;
+  /** When each id was answered (message-level), to tell a duplicated response row from an orphan. */
+  answered?: Map<string, number | undefined>;
+  orphans?: { id: JsonRpcId; src: Source }[];
+  cancels?: { id: JsonRpcId; src: Source }[];
+  /** Identical records (an export's duplicate rows), counted once. */
+  duplicates?: { what: string; first: Source; dup: Source }[];
 }
 
 export class SessionTracker {
   private states = new Map<string, SessionState>();
+  private lastSweep = -Infinity;
 
-  constructor(private readonly windowMs: number, private readonly onClose: (s: SessionState) => void) {}
+  constructor(private readonly closeAfterMs: number, private readonly onClose: (s: SessionState) => void) {}
 
-  touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined, src: Source): SessionState {
+  touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined): SessionState {
     const key = `${side}|${scope}`;
     let s = this.states.get(key);
     if (!s) {
-      s = newState(side, scope, session, ts, src);
+      s = { side, scope, session, firstTs: ts, lastTs: ts, clientKey: undefined, requestIds: new Map() };
       this.states.set(key, s);
     } else if (ts !== undefined) {
       if (s.firstTs === undefined || ts < s.firstTs) s.firstTs = ts;
@@ -88,17 +52,12 @@ export class SessionTracker {
     return this.states.get(scopeKey);
   }
 
-  noteStatus(side: ViewSide, scopeKey: string, session: string | null, status: number, attempts: AttemptView[], src: Source): void {
-    const s = this.states.get(scopeKey) ?? this.states.get(`${side}|${session}`);
-    if (!s) return;
-    for (const a of attempts) s.failures.push({ status, method: a.method, sentSession: a.sentSession, src, ts: a.startTs });
-    if (attempts.length === 0) s.failures.push({ status, method: '(none)', sentSession: session !== null, src, ts: undefined });
-  }
-
-  /** Close sessions idle for longer than the window. */
+  /** Close sessions idle for longer than closeAfterMs (swept at most every 10 s of log time). */
   advance(watermark: number): void {
+    if (watermark < this.lastSweep + 10_000) return;
+    this.lastSweep = watermark;
     for (const [key, s] of this.states) {
-      if (s.lastTs !== undefined && s.lastTs + this.windowMs * 2 < watermark) {
+      if (s.lastTs !== undefined && s.lastTs + this.closeAfterMs < watermark) {
         this.states.delete(key);
         this.onClose(s);
       }

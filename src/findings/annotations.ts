@@ -1,0 +1,25 @@
+// Tool annotations from a tools/list response, reduced to what retry safety needs.
+
+export interface ToolSafety {
+  readOnly: boolean;
+  idempotent: boolean;
+  /** The tool had an annotations object in tools/list. */
+  annotated: boolean;
+  /** Declared idempotent with --idempotent. */
+  override?: boolean;
+}
+
+/** name -> safety for every tool in a tools/list result; undefined when the response lists no tools. */
+export function readToolAnnotations(response: unknown): Map<string, ToolSafety> | undefined {
+  const tools = (response as { result?: { tools?: unknown } } | undefined)?.result?.tools;
+  if (!Array.isArray(tools)) return undefined;
+  const m = new Map<string, ToolSafety>();
+  for (const t of tools) {
+    if (typeof t !== 'object' || t === null) continue;
+    const tool = t as { name?: unknown; annotations?: unknown };
+    if (typeof tool.name !== 'string') continue;
+    const ann = (typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {}) as Record<string, unknown>;
+    m.set(tool.name, { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null });
+  }
+  return m;
+}
