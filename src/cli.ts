@@ -281,11 +281,13 @@ export function explainUsageError(msg: string, command: string): string {
   const unknown = /Unknown arguments?: (.+)$/s.exec(msg);
   if (unknown) {
     const known = COMMAND_FLAGS[command] ?? COMMAND_FLAGS.analyze!;
-    const hints = unknown[1]!.split(',').map((s) => s.trim()).map((bad) => {
-      const name = bad.replace(/^-+/, '').replace(/=.*$/, '');
+    const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    const names = [...new Set(unknown[1]!.split(',').map((s) => kebab(s.trim().replace(/^-+/, '').replace(/=.*$/, ''))))];
+    const hints = names.map((name) => {
       const best = nearest(name, known);
-      const shown = bad.startsWith('-') ? bad : `--${bad}`;
-      return best ? `${shown} (did you mean --${best}?)` : shown;
+      if (best && best !== name) return `--${name} (did you mean --${best}?)`;
+      const owner = Object.entries(COMMAND_FLAGS).find(([c, flags]) => c !== command && flags.includes(name))?.[0];
+      return owner ? `--${name} (an option of ${owner === 'analyze' ? 'the analysis: mcp-triage without a command' : `mcp-triage ${owner}`})` : `--${name}`;
     });
     return `unknown option ${hints.join(', ')}${command === 'analyze' ? '' : ` for "${command}"`}`;
   }

@@ -1,0 +1,185 @@
+// The CLI end to end, in-process: stdout holds only the report, diagnostics go to stderr, exit codes 0 / 1 / 2, filters stated in every format.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { NdjsonLineSchema, NdjsonSummarySchema } from '../../src/report/json.js';
+import { VERSION } from '../../src/version.js';
+import { BOTH, ROOT, SAMPLES, cli, exchange } from './helpers.js';
+
+/** Every stdout line must be a valid ndjson line; returns them parsed. */
+function ndjson(stdout: string) {
+  const lines = stdout.split('\n');
+  expect(lines.pop()).toBe('');
+  return lines.map((l, i) => {
+    const parsed = NdjsonLineSchema.safeParse(JSON.parse(l));
+    expect(parsed.success, `line ${i + 1}: ${parsed.success ? '' : parsed.error.message}`).toBe(true);
+    return parsed.data!;
+  });
+}
+
+describe('--format ndjson', () => {
+  it('writes one valid line per attempt and finding, then one summary line; nothing on stderr', async () => {
+    const r = await cli([...BOTH, '--format', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = ndjson(r.stdout);
+    expect(lines.at(-1)!.type).toBe('summary');
+    expect(lines.filter((l) => l.type === 'summary')).toHaveLength(1);
+    const attempts = lines.filter((l) => l.type === 'attempt');
+    const summary = NdjsonSummarySchema.parse(lines.at(-1));
+    expect(attempts).toHaveLength(summary.attempts);
+    // The samples tell one incident in which every outcome but UNANSWERED (message-level logs only) occurs on the wire.
+    expect(new Set(attempts.map((a) => a.outcome))).toContain('HTTP_ERROR');
+    expect(new Set(attempts.map((a) => a.outcome))).toContain('TOOL_ERROR');
+  });
+
+  it('states the filters in the summary line, and only matching attempts come out', async () => {
+    const r = await cli([...BOTH, '--format', 'ndjson', '--tool', 'update_ticket', '--outcome', 'HTTP_ERROR']);
+    expect(r.code).toBe(0);
+    const lines = ndjson(r.stdout);
+    const attempts = lines.filter((l) => l.type === 'attempt');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const a of attempts) expect(a).toMatchObject({ tool: 'update_ticket', outcome: 'HTTP_ERROR' });
+    const summary = lines.at(-1) as { filters: unknown; attempts: number };
+    expect(summary.filters).toEqual({ tool: ['update_ticket'], outcome: ['HTTP_ERROR'] });
+    expect(summary.attempts).toBe(attempts.length);
+  });
+
+  it('--session takes a prefix; --since and --until take ISO times; they combine', async () => {
+    const all = ndjson((await cli([...BOTH, '--format', 'ndjson'])).stdout).filter((l) => l.type === 'attempt') as { session: string | null; ts?: string }[];
+    const r = await cli([...BOTH, '-f', 'ndjson', '--session', 'a3f1', '--since', '2026-10-17T09:13:00Z', '--until', '2026-10-17T09:14:00Z']);
+    const kept = ndjson(r.stdout).filter((l) => l.type === 'attempt') as { session: string | null; ts?: string }[];
+    const expected = all.filter((a) => a.session?.startsWith('a3f1') && a.ts! >= '2026-10-17T09:13:00.000Z' && a.ts! < '2026-10-17T09:14:00.000Z');
+    expect(expected.length).toBeGreaterThan(1);
+    expect(expected.length).toBeLessThan(all.length);
+    expect(kept).toEqual(expected);
+  });
+
+  it('a relative --since far in the past keeps everything; a recent one keeps nothing of an old log', async () => {
+    const old = ndjson((await cli([...BOTH, '-f', 'ndjson', '--since', '15m'])).stdout);
+    expect(old.filter((l) => l.type === 'attempt')).toHaveLength(0);
+    expect((old.at(-1) as { filters: { since: string } }).filters.since).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const years = ndjson((await cli([...BOTH, '-f', 'ndjson', '--since', '3650d'])).stdout);
+    expect(years.filter((l) => l.type === 'attempt').length).toBeGreaterThan(10);
+  });
+});
+
+describe('filters are stated in every format', () => {
+  const args = [...BOTH, '--session', 'a3f1', '--tool', 'create_ticket'];
+  it('table: a "filters:" line under the header', async () => {
+    const r = await cli([...args]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[1]).toMatch(/^filters: .*"session":\["a3f1"\].*"tool":\["create_ticket"\]/);
+  });
+  it('json: summary.filters', async () => {
+    const r = await cli([...args, '--format', 'json']);
+    const doc = JSON.parse(r.stdout) as { summary: { filters: unknown }; attempts: { tool: string }[] };
+    expect(doc.summary.filters).toEqual({ session: ['a3f1'], tool: ['create_ticket'] });
+    expect(doc.attempts.every((a) => a.tool === 'create_ticket')).toBe(true);
+  });
+  it('markdown: a Filters line after the first paragraph', async () => {
+    const r = await cli([...args, '--format', 'markdown']);
+    expect(r.stdout.startsWith('# ')).toBe(true);
+    expect(r.stdout).toMatch(/\*\*Filters:\*\* `--session a3f1 --tool create_ticket`/);
+  });
+  it('no filter, no filters line', async () => {
+    const r = await cli([...BOTH]);
+    expect(r.stdout).not.toMatch(/^filters:/m);
+  });
+});
+
+describe('exit codes and streams', () => {
+  it('0 with only the report on stdout; colour only when asked or on a terminal', async () => {
+    const plain = await cli([...BOTH]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
+    expect(plain.stdout).toMatch(/^mcp-triage \d/);
+    expect(plain.stdout).not.toContain('\u001b[');
+    expect((await cli([...BOTH, '--color', 'always'])).stdout).toContain('\u001b[');
+    expect((await cli([...BOTH], { stdoutTTY: true })).stdout).toContain('\u001b[');
+    expect((await cli([...BOTH], { stdoutTTY: true, env: { NO_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+  });
+
+  it('1 when a --fail-on condition is met among the reported attempts, 0 when the filters leave it out', async () => {
+    expect((await cli([...BOTH, '--fail-on', 'HTTP_ERROR'])).code).toBe(1);
+    expect((await cli([...BOTH, '--fail-on', 'error'])).code).toBe(1);
+    expect((await cli([...BOTH, '--fail-on', 'HTTP_ERROR', '--outcome', 'TOOL_ERROR'])).code).toBe(0);
+    expect((await cli([`${SAMPLES}stdio.ndjson`, '--fail-on', 'HTTP_ERROR'])).code).toBe(0);
+  });
+
+  it('2 for usage errors, with the message on stderr and nothing on stdout', async () => {
+    for (const argv of [
+      [...BOTH, '--outcome', 'TIMEOUT'],
+      [...BOTH, '--since', 'yesterday'],
+      [...BOTH, '--fail-on', 'HTTP_EROR'],
+      [...BOTH, '--window', '-1'],
+      [`${SAMPLES}missing.ndjson`],
+      [],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stdout, argv.join(' ')).toBe('');
+      expect(r.stderr, argv.join(' ')).toMatch(/^mcp-triage: /);
+    }
+  });
+
+  it('per-line diagnostics go to stderr, and --quiet silences them (the report still counts them)', async () => {
+    const input = [exchange({ ts: '2026-10-17T10:00:00.000Z', session: 's1', id: 1, side: 'client' }), '{"not": "a record"', 'plain text'];
+    const loud = await cli(['-', '--format', 'ndjson'], { stdin: input });
+    expect(loud.code).toBe(0);
+    expect(loud.stderr).toMatch(/<stdin>:2: /);
+    expect(loud.stderr).toMatch(/<stdin>:3: /);
+    const quiet = await cli(['-', '--format', 'ndjson', '--quiet'], { stdin: input });
+    expect(quiet.stderr).toBe('');
+    const summary = ndjson(quiet.stdout).at(-1) as { lines: { unusable: number } };
+    expect(summary.lines.unusable).toBe(2);
+    expect(quiet.stdout).toBe(loud.stdout);
+  });
+});
+
+describe('--version and --help', () => {
+  it('--version prints the version of package.json', async () => {
+    const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+    for (const flag of ['--version', '-V']) {
+      const r = await cli([flag]);
+      expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    }
+  });
+
+  it('--help of the tool and of each command exits 0 and explains its options, exit codes and examples', async () => {
+    for (const command of [[], ['sessions'], ['timeline'], ['explain'], ['formats'], ['schema']]) {
+      const r = await cli([...command, '--help']);
+      expect(r.code, command.join(' ')).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout, command.join(' ')).toMatch(/^Examples:\n {2}\$ mcp-triage /m);
+    }
+    const main = (await cli(['--help'])).stdout;
+    for (const flag of ['--client', '--server', '--session', '--method', '--tool', '--outcome', '--code', '--since', '--until', '--format', '--fail-on', '--quiet', '--color', '--no-redact'.replace('no-', '')]) expect(main).toContain(flag);
+    expect(main).toMatch(/Exit status: 0 .*; 1 .*; 2 /s);
+    expect((await cli(['sessions', '--help'])).stdout).toMatch(/One row per MCP session/);
+  });
+});
+
+describe('unknown options suggest the nearest valid one, for every command', () => {
+  const cases: [string[], RegExp][] = [
+    [[...BOTH, '--sesion', 'a3f1'], /unknown option --sesion \(did you mean --session\?\)/],
+    [[...BOTH, '--outcomes', 'HTTP_ERROR'], /did you mean --outcome\?/],
+    [[...BOTH, '--fail-onn', 'error'], /did you mean --fail-on\?/],
+    [['sessions', ...BOTH, '--formt', 'json'], /unknown option --formt \(did you mean --format\?\) for "sessions"/],
+    [['sessions', ...BOTH, '--fail-on', 'error'], /unknown option --fail-on \(an option of the analysis: mcp-triage without a command\) for "sessions"$/m],
+    [['timeline', 'a3f1', ...BOTH, '--untl', '1h'], /did you mean --until\?.* for "timeline"/],
+    [['explain', 'HTTP_ERROR', '--verbose'], /unknown option --verbose/],
+    [['formats', '--hlep'], /did you mean --help\?/],
+    [[...BOTH, '--format', 'mardown'], /--format: "mardown" is not one of table, json, ndjson, markdown; did you mean markdown\?/],
+    [['sesions', ...BOTH], /no such file \(did you mean the command "sessions"\?\)/],
+    [['explain', 'NO_FINAL_RESULTS'], /did you mean NO_FINAL_RESULT\?/],
+  ];
+  for (const [argv, message] of cases) {
+    it(argv.filter((a) => !a.includes('/')).join(' '), async () => {
+      const r = await cli(argv);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+    });
+  }
+});
