@@ -1,5 +1,4 @@
 // The identity of "the same call": method, tool name and arguments as canonical JSON, ignoring _meta and MRTR fields.
-import { createHash } from 'node:crypto';
 
 const IGNORED = new Set(['_meta', 'inputResponses', 'requestState']);
 
@@ -21,5 +20,19 @@ export function fingerprint(method: string, tool: string | null, params: Record<
     delete args._meta;
     significant.arguments = args;
   }
-  return createHash('sha1').update(`${method}\0${tool ?? ''}\0${canonicalJson(significant)}`).digest('base64url').slice(0, 16);
+  return hash53(`${method}\0${tool ?? ''}\0${canonicalJson(significant)}`);
+}
+
+/** cyrb53: a fast 53-bit string hash; collisions only merge two calls' retry chains, never crash anything. */
+function hash53(str: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < str.length; i++) {
+    const ch = str.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
