@@ -1,0 +1,160 @@
+// The sessions and timeline views end to end: checked against the attempts the ndjson report gives for the same input.
+import { describe, expect, it } from 'vitest';
+import { BOTH, SAMPLES, cli, exchange } from './helpers.js';
+import type { SessionRow } from '../../src/views/sessions.js';
+
+interface Line { type: string; session: string | null; scope?: string; outcome: string; ts?: string; attempt?: number; id: unknown; findings: { severity: string }[] }
+
+async function attemptsOf(argv: string[]): Promise<Line[]> {
+  const r = await cli([...argv, '--format', 'ndjson']);
+  expect(r.code).toBe(0);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line).filter((l) => l.type === 'attempt');
+}
+
+const ok = (o: string) => o === 'SUCCESS' || o === 'TOOL_SUCCESS';
+
+describe('mcp-triage sessions', () => {
+  it('one row per session whose counts agree with the attempts of the analysis', async () => {
+    const attempts = await attemptsOf(BOTH);
+    const r = await cli(['sessions', ...BOTH, '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { version: number; view: string; sessions: SessionRow[]; summary: { attempts: number } };
+    expect(doc).toMatchObject({ version: 1, view: 'sessions' });
+    const keys = [...new Set(attempts.map((a) => a.session ?? a.scope))];
+    expect(doc.sessions.map((s) => s.session ?? s.scope).sort()).toEqual(keys.sort());
+    for (const s of doc.sessions) {
+      const mine = attempts.filter((a) => (a.session ?? a.scope) === (s.session ?? s.scope));
+      expect(s.attempts).toBe(mine.length);
+      expect(s.failures).toBe(mine.filter((a) => !ok(a.outcome)).length);
+      expect(s.retries).toBe(mine.filter((a) => (a.attempt ?? 1) > 1).length);
+      expect(Object.values(s.failed).reduce((x, y) => x + (y ?? 0), 0)).toBe(s.failures);
+      const times = mine.map((a) => a.ts!).sort();
+      expect(s.first).toBe(times[0]);
+      expect(s.last! >= times.at(-1)!).toBe(true);
+    }
+    expect(doc.sessions.reduce((n, s) => n + s.attempts, 0)).toBe(doc.summary.attempts);
+    // Sessions come in the order they started; the log's client name is known.
+    expect(doc.sessions.map((s) => s.first)).toEqual(doc.sessions.map((s) => s.first).sort());
+    expect(doc.sessions[0]!.client).toBe('acme-agent@2.4.1');
+    expect(doc.sessions[0]!.sides).toEqual(['client', 'server']);
+  });
+
+  it('takes the filters: only sessions with a kept attempt, counted over kept attempts', async () => {
+    const r = await cli(['sessions', ...BOTH, '--outcome', 'HTTP_ERROR', '--format', 'json']);
+    const doc = JSON.parse(r.stdout) as { sessions: SessionRow[]; summary: { filters: unknown } };
+    expect(doc.summary.filters).toEqual({ outcome: ['HTTP_ERROR'] });
+    expect(doc.sessions.length).toBeGreaterThan(0);
+    for (const s of doc.sessions) {
+      expect(s.attempts).toBe(s.failures);
+      expect(Object.keys(s.failed)).toEqual(['HTTP_ERROR']);
+    }
+  });
+
+  it('a terminal table and a Markdown table, the filters stated in both', async () => {
+    const table = await cli(['sessions', ...BOTH, '--tool', 'search_tickets']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^mcp-triage sessions: 2 session\(s\)/);
+    expect(table.stdout).toMatch(/^filters: --tool search_tickets$/m);
+    expect(table.stdout).toContain('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
+    expect(table.stdout).not.toContain('\u001b[');
+    expect((await cli(['sessions', ...BOTH, '--color', 'always'])).stdout).toMatch(/\u001b\[31m\d+ HTTP_ERROR/);
+    const md = await cli(['sessions', ...BOTH, '--tool', 'search_tickets', '--format', 'markdown']);
+    expect(md.stdout).toMatch(/^# MCP sessions\n/);
+    expect(md.stdout).toContain('**Filters:** `--tool search_tickets`');
+    expect(md.stdout).toMatch(/^\| session \| client \|/m);
+    expect(md.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| session') && !l.startsWith('| ---'))).toHaveLength(2);
+  });
+
+  it('groups session-less traffic by connection or input, and names the input', async () => {
+    const r = await cli(['sessions', `${SAMPLES}stdio.ndjson`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/input#0 \(no session id; .*stdio\.ndjson\)/);
+  });
+
+  it('says so when nothing passes', async () => {
+    const r = await cli(['sessions', ...BOTH, '--tool', 'no_such_tool']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No sessions');
+  });
+
+  // The protocol version and serverInfo come from the initialize result; the join compacts responses away, so this
+  // needs the view to keep an `initialize` note (asked of the join). Flip to `it` once it does.
+  it.fails('shows the server name and the protocol version settled by initialize', async () => {
+    const log = [exchange({ ts: '2026-10-17T10:00:00.000Z', session: 'sess-1', id: 0, method: 'initialize', side: 'client', result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'orders', version: '2.0.1' } } })];
+    const r = await cli(['sessions', '-', '--format', 'json'], { stdin: log });
+    const doc = JSON.parse(r.stdout) as { sessions: SessionRow[] };
+    expect(doc.sessions[0]).toMatchObject({ server: 'orders/2.0.1', protocolVersion: '2025-06-18' });
+  });
+});
+
+describe('mcp-triage timeline', () => {
+  it('every attempt of the one session, in time order, as the analysis counts them', async () => {
+    const attempts = (await attemptsOf(BOTH)).filter((a) => a.session?.startsWith('a3f1'));
+    const r = await cli(['timeline', 'a3f1', ...BOTH, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { view: string; session: string; attempts: Line[]; findings: { code: string }[]; summary: { filters: unknown; attempts: number } };
+    expect(doc.view).toBe('timeline');
+    expect(doc.session).toBe('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
+    expect(doc.attempts).toHaveLength(attempts.length);
+    expect(doc.summary.attempts).toBe(attempts.length);
+    expect(doc.summary.filters).toEqual({ session: ['a3f1'] });
+    const times = doc.attempts.map((a) => a.ts!);
+    expect(times).toEqual([...times].sort());
+    expect(new Set(doc.attempts.map((a) => a.session))).toEqual(new Set([doc.session]));
+    expect(doc.findings.map((f) => f.code)).toContain('SESSION_EXPIRED');
+  });
+
+  it('shows the client and the server view side by side, retries as call#attempt, SSE and cancellation', async () => {
+    const r = await cli(['timeline', 'a3f1', ...BOTH]);
+    expect(r.code).toBe(0);
+    const rowOf = (re: RegExp) => r.stdout.split('\n').find((l) => re.test(l)) ?? '';
+    // The 503 came from something in front of the server: the server never logged the POST.
+    expect(rowOf(/│ 3 +│/)).toMatch(/503 HTTP_ERROR +│ not seen by server/);
+    // The export: the client saw a cut stream and cancelled, the server had sent its result.
+    expect(rowOf(/│ 6 +│/)).toMatch(/200 STREAM_INCOMPLETE +│ 200 TOOL_SUCCESS .*stream aborted.*cancelled by the client/);
+    expect(rowOf(/│ 7 +│/)).toMatch(/c\d+#2/);
+    expect(r.stdout).toMatch(/^Session a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601: client acme-agent@2\.4\.1/);
+  });
+
+  it('with only the client log, the server column says it was not logged', async () => {
+    const r = await cli(['timeline', 'a3f1', '--client', `${SAMPLES}client.ndjson`, '--format', 'json']);
+    const doc = JSON.parse(r.stdout) as { attempts: { serverOutcome?: string; notSeenByServer?: boolean }[] };
+    expect(doc.attempts.every((a) => a.serverOutcome === undefined && !a.notSeenByServer)).toBe(true);
+    const table = await cli(['timeline', 'a3f1', '--client', `${SAMPLES}client.ndjson`]);
+    const rows = table.stdout.split('\n').filter((l) => /^│ \d\d:/.test(l));
+    expect(rows.length).toBe(doc.attempts.length);
+    for (const row of rows) expect(row.split('│')[7]!.trim()).toBe('-');
+  });
+
+  it('as Markdown: the exchanges table and a sequence diagram', async () => {
+    const r = await cli(['timeline', 'a3f1', ...BOTH, '--tool', 'create_ticket', '--format', 'markdown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# Session `a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601`/);
+    expect(r.stdout).toContain('**Filters:** `--session a3f1 --tool create_ticket`');
+    expect(r.stdout).toContain('```mermaid\nsequenceDiagram');
+    const rows = r.stdout.split('\n').filter((l) => /^\| \d\d:/.test(l));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.every((l) => l.includes('create\\_ticket'))).toBe(true);
+  });
+
+  it('exit 2 for a prefix that matches no session (naming the ones seen) or several', async () => {
+    const none = await cli(['timeline', 'zzzz', ...BOTH]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/no session starts with "zzzz"; sessions seen: .*a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601/);
+    const log = ['s-alpha', 's-beta'].map((s, i) => exchange({ ts: `2026-10-17T10:00:0${i}.000Z`, session: s, id: 1, side: 'client' }));
+    const many = await cli(['timeline', 's-', '-'], { stdin: log });
+    expect(many.code).toBe(2);
+    expect(many.stderr).toMatch(/"s-" matches 2 sessions: s-alpha, s-beta; give more of the id/);
+    const one = await cli(['timeline', 's-b', '-', '--format', 'json'], { stdin: log });
+    expect(one.code).toBe(0);
+    expect((JSON.parse(one.stdout) as { session: string }).session).toBe('s-beta');
+  });
+
+  it('needs a SESSION', async () => {
+    const r = await cli(['timeline']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Missing required argument: session|needs a SESSION/);
+  });
+});
