@@ -1,7 +1,7 @@
 // Adapter for HAR 1.2 entries, one per line (`jq -c '.log.entries[]'`, or items of a whole HAR file): one exchange record each.
 import type { ExchangeRecord, Headers } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
-import { isObj, num, safeKey, str, type Obj } from './values.js';
+import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
 
 /** HAR `{name,value}` header list to a flat object: names lowercased, repeated names joined with ", ". */
 export function harHeaders(list: unknown): Headers | undefined {
@@ -47,12 +47,13 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   if (!looksLikeMcp(method, requestHeaders, responseHeaders, sendText)) return [];
 
   const rawStatus = response ? num(response.status) : undefined;
+  if (rawStatus !== undefined && rawStatus > 0 && httpStatus(rawStatus) === undefined) return { error: 'HAR entry with an impossible response.status' };
   // mitmproxy writes `response._error`; Chrome writes `_error` on the response or the entry.
   const errorText = str(response?._error) ?? str(entry._error);
   const noResponse = !response || rawStatus === undefined || rawStatus <= 0;
   const content = response && isObj(response.content) ? response.content : undefined;
 
-  const record: ExchangeRecord = { v: 1, kind: 'exchange', method, status: noResponse ? null : Math.trunc(rawStatus) };
+  const record: ExchangeRecord = { v: 1, kind: 'exchange', method, status: noResponse ? null : rawStatus };
   const ts = str(entry.startedDateTime);
   if (ts !== undefined) record.ts = ts;
   const url = str(request.url);

@@ -2,7 +2,7 @@
 import type { MessageRecord } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { normalizeMethod } from './methods.js';
-import { isObj, looksLikeJsonRpc, num, parseJson, str, type Obj } from './values.js';
+import { httpStatus, isObj, looksLikeJsonRpc, num, parseJson, str, type Obj } from './values.js';
 
 /** Kong logs headers as an object of string or string[] values; names may be in any case. */
 function header(headers: unknown, name: string): string | undefined {
@@ -48,11 +48,11 @@ export function kongToRecords(v: Obj): AdapterResult {
   const request = isObj(v.request) ? v.request : undefined;
   const response = isObj(v.response) ? v.response : undefined;
   const session = str(mcp.mcp_session_id) || header(request?.headers, 'mcp-session-id') || header(response?.headers, 'mcp-session-id');
-  const status = num(response?.status);
+  const status = httpStatus(response?.status);
   const base = (): Partial<MessageRecord> => ({
     side: 'gateway',
     ...(session ? { session } : {}),
-    ...(status !== undefined && status > 0 ? { status: Math.trunc(status) } : {}),
+    ...(status !== undefined ? { status } : {}),
   });
   const out: MessageRecord[] = [];
   for (const rpc of rpcs) {
@@ -87,7 +87,7 @@ export function kongToRecords(v: Obj): AdapterResult {
     if (error) {
       // Without log_payloads Kong logs only the error text; the JSON-RPC code is not recorded.
       out.push({ v: 1, kind: 'message', direction: 's2c', message: { jsonrpc: '2.0', id: reqId, error: { code: -32603, message: error } }, ...base(), ...endTs });
-    } else if (latency !== undefined && latency >= 0 && status !== undefined && status > 0) {
+    } else if (latency !== undefined && latency >= 0 && status !== undefined) {
       const result = normalizeMethod(method) === 'tools/call' ? { content: [] } : {};
       out.push({ v: 1, kind: 'message', direction: 's2c', message: { jsonrpc: '2.0', id: reqId, result }, ...base(), ...endTs });
     }

@@ -1,14 +1,14 @@
 // Adapter for mcpsnoop session JSONL (proxy capture): one frame per line with session, sequence, direction, raw JSON-RPC and HTTP status.
 import type { MessageRecord } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
-import { isObj, num, str, type Obj } from './values.js';
+import { httpStatus, str, timeValue, type Obj } from './values.js';
 
 export function mcpsnoopToRecords(v: Obj): AdapterResult {
   const dir = v.direction;
   // stderr lines of a wrapped stdio server and the session's meta frame carry no JSON-RPC traffic.
   if (dir === 'stderr' || dir === 'meta') return [];
   if (dir !== 'c2s' && dir !== 's2c') return { error: `mcpsnoop frame with unknown direction ${JSON.stringify(String(dir)).slice(0, 30)}` };
-  const status = num(v.status);
+  const status = httpStatus(v.status);
   const hasRaw = v.raw !== undefined && v.raw !== null;
   const text = str(v.text);
   if (!hasRaw && text !== undefined && text !== '') {
@@ -24,13 +24,13 @@ export function mcpsnoopToRecords(v: Obj): AdapterResult {
     // A bodiless response (401 challenge, 202 to a notification, a 502 made up by the proxy) keeps its status with a null message.
     message: hasRaw ? v.raw : null,
   };
-  const ts = v.ts;
-  if (typeof ts === 'string' || typeof ts === 'number') record.ts = ts;
+  const ts = timeValue(v.ts);
+  if (ts !== undefined) record.ts = ts;
   const session = str(v.session_id);
   const transport = str(v.transport);
   // mcpsnoop's session_id names its own capture session; on HTTP the MCP session is not recorded separately.
   if (session) record.conn = str(v.conn_id) ? `${session}/${String(v.conn_id)}` : session;
-  if (status !== undefined && status > 0 && transport !== 'stdio') record.status = Math.trunc(status);
+  if (status !== undefined && transport !== 'stdio') record.status = status;
   return [record];
 }
 

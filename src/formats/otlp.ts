@@ -2,7 +2,7 @@
 import type { CanonicalRecord, MessageRecord, Side } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { normalizeMethod, senderOfMethod } from './methods.js';
-import { isObj, looksLikeJsonRpc, parseJson, parseJsonContainer, str, type Obj } from './values.js';
+import { isObj, looksLikeJsonRpc, parseJson, parseJsonContainer, str, timeValue, type Obj } from './values.js';
 
 type AttrValue = string | number | boolean | unknown[] | Obj | undefined;
 
@@ -112,7 +112,8 @@ function spanToRecords(span: Obj): MessageRecord[] {
 }
 
 function timeOf(nanos: unknown): { ts?: string | number } {
-  return typeof nanos === 'string' || typeof nanos === 'number' ? { ts: nanos } : {};
+  const ts = timeValue(nanos);
+  return ts === undefined ? {} : { ts };
 }
 
 /** A log record whose body is a JSON-RPC message (as JSON text) becomes a message; others carry nothing to analyze. */

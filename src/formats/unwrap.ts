@@ -1,5 +1,5 @@
 // Log-platform envelopes (Cloud Logging, Datadog, Elasticsearch/OpenSearch, Loki) and --unwrap PATH: the record inside, for re-detection.
-import { isObj, parseJsonContainer, safeKey, type Obj } from './values.js';
+import { isObj, parseJsonContainer, safeKey, timeValue, type Obj } from './values.js';
 
 /**
  * What an envelope held. `value` is the inner record: an object or array parsed from JSON, or a text line (a string)
@@ -28,8 +28,9 @@ function innerOfText(text: string): unknown {
  * Copies an envelope's (or a line prefix's) time into an inner object that has none: canonical records get `ts`,
  * other objects `timestamp`. Other values are returned unchanged.
  */
-export function withTime(inner: unknown, time: unknown): unknown {
-  if (!isObj(inner) || (typeof time !== 'string' && typeof time !== 'number')) return inner;
+export function withTime(inner: unknown, envelopeTime: unknown): unknown {
+  const time = timeValue(envelopeTime);
+  if (!isObj(inner) || time === undefined) return inner;
   for (const k of TIME_KEYS) if (k in inner) return inner;
   return inner.v === 1 && typeof inner.kind === 'string' ? { ...inner, ts: time } : { ...inner, timestamp: time };
 }

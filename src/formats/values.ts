@@ -41,3 +41,13 @@ export function looksLikeJsonRpc(m: unknown): boolean {
 export function safeKey(k: string): boolean {
   return k !== '__proto__' && k !== 'constructor' && k !== 'prototype';
 }
+
+/** An HTTP status code as logged: an integer from 100 to 999, else undefined. */
+export function httpStatus(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 999 ? v : undefined;
+}
+
+/** A record time as logged: a string, or a finite number (epoch); undefined otherwise. */
+export function timeValue(v: unknown): string | number | undefined {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) ? v : undefined;
+}
