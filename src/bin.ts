@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 // The executable: hands the arguments and the process's streams to main() and sets the exit code; Ctrl-C and closed pipes end it quietly.
-import { main } from './cli.js';
-
 // Ctrl-C: stop at once, no stack trace; erase a progress line left on the terminal. 130 = 128 + SIGINT.
 process.on('SIGINT', () => {
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
@@ -14,6 +12,8 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 // Diagnostics that cannot be written are dropped rather than turned into a crash.
 process.stderr.on('error', () => undefined);
 
+// The handlers above are in place before the CLI and its dependencies load (a Ctrl-C during start-up exits 130 too).
+const { main } = await import('./cli.js');
 main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
   (code) => {
     process.exitCode = code;
