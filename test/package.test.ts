@@ -1,0 +1,99 @@
+// The published package: `npm pack` holds only bin, dist (.js and .d.ts), README, LICENSE and package.json; installed offline it runs.
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NdjsonLineSchema } from '../src/report/json.js';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string>; types: string; main: string; exports: Record<string, { types: string; import: string } | string> };
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+let dir: string;
+let tarball: string;
+let files: string[];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcp-triage-pack-'));
+  // --ignore-scripts: pack the dist/ that `npm test` has just built, without building it again.
+  const out = execFileSync(npm, ['pack', '--pack-destination', dir, '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  tarball = join(dir, info!.filename);
+  files = info!.files.map((f) => f.path);
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm pack', () => {
+  it('holds package.json, README.md, LICENSE and compiled dist/ only', () => {
+    const stray = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f));
+    expect(stray).toEqual([]);
+    for (const f of ['package.json', 'README.md', 'LICENSE']) expect(files).toContain(f);
+    expect(files.some((f) => /^(src|test|samples|bench)\//.test(f))).toBe(false);
+  });
+
+  it('holds what package.json points at: the bin, main, types and every export', () => {
+    const targets = [...Object.values(pkg.bin), pkg.main, pkg.types, ...Object.entries(pkg.exports).filter(([k]) => k !== './package.json').flatMap(([, v]) => (typeof v === 'string' ? [v] : [v.types, v.import]))];
+    for (const t of targets) expect(files, t).toContain(t.replace(/^\.\//, ''));
+    expect(readFileSync(join(ROOT, pkg.bin['mcp-triage']!), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    // Every compiled module comes with its declarations.
+    for (const js of files.filter((f) => f.endsWith('.js'))) expect(files, js).toContain(js.replace(/\.js$/, '.d.ts'));
+  });
+});
+
+describe('the packed tarball installed offline into an empty folder', () => {
+  let app: string;
+  beforeAll(() => {
+    app = join(dir, 'app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'triage-consumer', private: true, type: 'module' }));
+    // Dependencies come from the npm cache that `npm ci` filled: no network.
+    execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  }, 90_000);
+
+  it('has a working mcp-triage --version', () => {
+    const bin = join(app, 'node_modules', '.bin', 'mcp-triage');
+    expect(existsSync(bin)).toBe(true);
+    const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  it('runs an analysis of the samples', () => {
+    const bin = join(app, 'node_modules', '.bin', 'mcp-triage');
+    const r = spawnSync(bin, ['--client', join(ROOT, 'samples/client.ndjson'), '--server', join(ROOT, 'samples/server.ndjson'), '--format', 'ndjson'], { encoding: 'utf8', cwd: app });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => NdjsonLineSchema.parse(JSON.parse(l)));
+    expect(lines.at(-1)!.type).toBe('summary');
+    expect(lines.filter((l) => l.type === 'attempt').length).toBeGreaterThan(5);
+  });
+
+  it('is importable as a library, with types a TypeScript consumer compiles against', () => {
+    const script = `import { analyze, VERSION } from 'mcp-triage';
+import { Readable } from 'node:stream';
+const line = JSON.stringify({ v: 1, kind: 'exchange', method: 'POST', url: 'http://127.0.0.1/mcp', ts: '2026-10-17T10:00:00.000Z', side: 'client', session: 's1', send: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: {} } }, status: 503, responseHeaders: {}, recvText: '' });
+const { attempts, summary } = await analyze({ stdin: Readable.from([line + '\\n']) });
+console.log(JSON.stringify({ version: VERSION, outcome: attempts[0].outcome, total: summary.attempts }));
+`;
+    writeFileSync(join(app, 'use.mjs'), script);
+    const r = spawnSync(process.execPath, ['use.mjs'], { cwd: app, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ version: pkg.version, outcome: 'HTTP_ERROR', total: 1 });
+
+    // A Node.js consumer has @types/node (the stream types in the API come from it); the rest must come from the package.
+    writeFileSync(join(app, 'use.ts'), `import { analyze, type AttemptRow, type Summary, type Outcome } from 'mcp-triage';
+export async function failures(path: string): Promise<{ rows: AttemptRow[]; summary: Summary }> {
+  const { attempts, summary } = await analyze({ inputs: [{ path, side: 'client' }], filter: { outcome: 'HTTP_ERROR' } });
+  const outcome: Outcome = attempts[0]!.outcome;
+  return { rows: attempts.filter((a) => a.outcome === outcome), summary };
+}
+`);
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }, files: ['use.ts'] }));
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const t = spawnSync(tsc, ['-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    expect(t.stdout + t.stderr).toBe('');
+    expect(t.status).toBe(0);
+  }, 60_000);
+});
