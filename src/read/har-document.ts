@@ -55,9 +55,11 @@ export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: H
     return line;
   };
   let entryLine = 1;
+  let lastOffset = 0; // offset of the last token read, to place an error
 
   tokenizer.onToken = (t) => {
     if (failure) return;
+    lastOffset = t.offset;
     if (t.token === TokenType.LEFT_BRACE || t.token === TokenType.LEFT_BRACKET) {
       if (depth === 0) sawRoot = true;
       if (depth === ENTRY_DEPTH && t.token === TokenType.LEFT_BRACE) entryLine = lineAt(t.offset);
@@ -100,7 +102,7 @@ export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: H
     }
     yield* pending.splice(0);
     if (failure) {
-      yield { error: `HAR document is not valid JSON here (${failure}); entries before this point were read`, line: lineAt(chunkStart + chunk.length) };
+      yield { error: `HAR document is not valid JSON here (${failure}); entries before this point were read`, line: lineAt(Math.max(lastOffset, chunkStart) + 1) };
       return;
     }
     if (rootClosed) break; // anything after the document is ignored

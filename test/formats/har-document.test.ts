@@ -82,6 +82,14 @@ describe('harDocumentEntries', () => {
     expect(items[1]!.line).toBe(3);
   });
 
+  it('places garbage on its own line even when the chunk is large', async () => {
+    const entries = Array.from({ length: 50 }, (_, i) => JSON.stringify(e(i))).join(',\n');
+    const doc = `{"log":{"entries":[\n${entries},\n{"startedDateTime": nope}\n${'\n'.repeat(30)}]}}`;
+    const items = await collect(doc);
+    expect(items.filter((i) => 'value' in i)).toHaveLength(50);
+    expect(items[items.length - 1]).toMatchObject({ line: 52 });
+  });
+
   it('reports an empty input', async () => {
     const items = await collect('');
     expect(items).toEqual([{ error: 'empty HAR document', line: 1 }]);
