@@ -1,4 +1,4 @@
-// Summarizes a V8 .cpuprofile (from `node --cpu-prof`): top functions by self time and by inclusive time, and self time per file.
+// Summarizes a V8 .cpuprofile (from `node --cpu-prof`): top functions by self and inclusive time, time per file, and per project file with its library calls.
 //
 // Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N]
 import { readFileSync } from 'node:fs';
@@ -28,6 +28,9 @@ const keyOf = (n) => {
   return f.url ? `${name} ${shortUrl(f.url)}:${f.lineNumber + 1}` : name;
 };
 
+/** The project's own code: dist/ (or src/ when run from sources). */
+const isProject = (url) => /\/(dist|src)\//.test(url ?? '');
+const charged = new Map();
 const self = new Map();
 const inclusive = new Map();
 const perFile = new Map();
@@ -43,6 +46,14 @@ for (let i = 0; i < samples.length; i++) {
   self.set(k, (self.get(k) ?? 0) + dt);
   const fileKey = shortUrl(node.callFrame.url) || node.callFrame.functionName || '(native)';
   perFile.set(fileKey, (perFile.get(fileKey) ?? 0) + dt);
+  // Charge library, builtin and GC time to the nearest project function up the stack (GC stays GC).
+  let owner = node.callFrame.functionName === '(garbage collector)' ? '(garbage collector)' : undefined;
+  for (let id = node.id; owner === undefined && id !== undefined; id = parent.get(id)) {
+    const n = byId.get(id);
+    if (isProject(n.callFrame.url)) owner = shortUrl(n.callFrame.url);
+  }
+  owner ??= '(outside project code: startup, module loading, stream internals)';
+  charged.set(owner, (charged.get(owner) ?? 0) + dt);
   const seen = new Set();
   for (let id = node.id; id !== undefined; id = parent.get(id)) {
     const key = keyOf(byId.get(id));
@@ -62,3 +73,4 @@ console.log(`${file}: ${(total / 1000).toFixed(2)} s sampled`);
 show(`top ${top} by self time`, self, top);
 show(`top ${top} by inclusive time`, inclusive, top);
 show('self time by file', perFile, 15);
+show('time by project file, with the libraries and builtins it called (JSON.parse, zod, crypto...)', charged, 25);
