@@ -115,7 +115,9 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
       },
       async cancel(reason) {
         // The SDK cancels bodies it does not need (a 202's): an empty body that had already ended ended normally.
-        if (rec.responseBytes === 0 && (await endsAtOnce(reader, rec))) {
+        // A 202 is expected to be empty, so its end is worth waiting for a little longer.
+        const expectEmpty = response.status === 202 || headers['content-length'] === '0';
+        if (rec.responseBytes === 0 && (await endsAtOnce(reader, rec, expectEmpty ? 1000 : 25))) {
           safely(() => rec.finish('complete'));
           return;
         }
@@ -134,9 +136,9 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
 }
 
 /** True when the body turns out to be finished within a moment (its next read is the end). */
-async function endsAtOnce(reader: ReadableStreamDefaultReader<Uint8Array>, rec: ExchangeRecorder): Promise<boolean> {
+async function endsAtOnce(reader: ReadableStreamDefaultReader<Uint8Array>, rec: ExchangeRecorder, waitMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 25)));
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
   const next = await Promise.race([reader.read().catch(() => 'error' as const), timeout]);
   clearTimeout(timer);
   if (next === 'timeout' || next === 'error') return false;

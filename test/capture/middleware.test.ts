@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
 import { recordingHandler, recordingMiddleware } from '../../src/capture/index.js';
-import { listen, readBody, recordCollector, sleep, waitFor, type TestServer } from './helpers.js';
+import { listen, readBody, recordCollector, waitFor, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -118,11 +118,12 @@ describe('recordingHandler / recordingMiddleware', () => {
       const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 40 } });
       expect(result.content).toEqual([{ type: 'text', text: '42' }]);
       await client.close();
-      await sleep(50);
-      const records = c.records();
-      const call = records.find((r) => r.kind === 'request' && (r.send as { method?: string } | undefined)?.method === 'tools/call');
+      const isCall = (r: { kind: string; send?: unknown }) => r.kind === 'request' && (r.send as { method?: string } | undefined)?.method === 'tools/call';
+      const call = c.records().find(isCall);
       expect(call).toBeDefined();
       const xid = (call as { xid: string }).xid;
+      await waitFor(() => c.records().some((r) => r.kind === 'end' && r.xid === xid));
+      const records = c.records();
       const mine = records.filter((r) => (r as { xid?: string }).xid === xid);
       expect(mine.map((r) => r.kind)).toEqual(['request', 'response', 'event', 'end']);
       expect(mine[1]).toMatchObject({ status: 200, responseHeaders: { 'content-type': 'text/event-stream' } });

@@ -136,15 +136,21 @@ describe('recordingFetch', () => {
     expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'aborted', error: 'the reader cancelled the body' });
   });
 
-  it('records a body stopped by AbortSignal.timeout as end:timeout', async () => {
+  it('records a body stopped by a timeout signal (the TimeoutError of AbortSignal.timeout) as end:timeout', async () => {
     // A fresh server whose /sse holds its last event until release(), called only after the timeout.
     const held = mcpLikeHandler();
     const own = await listen(held.handler);
     try {
       const c = recordCollector();
       const f = recordingFetch({ out: c.stream });
-      const res = await f(`${own.url}/sse`, { ...post({ jsonrpc: '2.0', id: 4, method: 'tools/call' }), signal: AbortSignal.timeout(150) });
-      await expect(res.text()).rejects.toThrow();
+      // The reason AbortSignal.timeout() gives, fired once both events were read (not at a wall-clock time).
+      const ac = new AbortController();
+      const res = await f(`${own.url}/sse`, { ...post({ jsonrpc: '2.0', id: 4, method: 'tools/call' }), signal: ac.signal });
+      const reader = res.body!.getReader();
+      let seen = '';
+      while (!seen.includes('notifications/progress')) seen += new TextDecoder().decode((await reader.read()).value);
+      ac.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      await expect(reader.read()).rejects.toThrow();
       await waitFor(() => c.raw().some((r) => (r as { kind: string }).kind === 'end'));
       expect(c.records().filter((r) => r.kind === 'event')).toHaveLength(2);
       expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'timeout' });
