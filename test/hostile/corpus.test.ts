@@ -609,6 +609,24 @@ describe('secrets are redacted in every output format', () => {
     }
   });
 
+  it('secrets in lines that are not valid JSON do not leak through the diagnostics (stderr and the summary)', async () => {
+    // V8's JSON.parse messages quote a piece of the line: that piece must not carry a secret out.
+    write('leaky-lines.ndjson', [
+      '{"password": hunter2xyz}',
+      '{"token": abcd1234efgh, "x": 1}',
+      '{"x":1, "authorization": Basic dXNlcjpwYXNzd29yZA==}',
+      `{"id":1, "cookie": sid=${SECRETS.cookie}}`,
+      GOOD(0),
+    ].join('\n'));
+    for (const format of ['table', 'json']) {
+      const r = await cli(['leaky-lines.ndjson', '--format', format]);
+      expect(r.code).toBe(0);
+      const all = r.stdout + r.stderr;
+      for (const secret of ['hunter2', 'abcd1234', 'dXNlcjpw', SECRETS.cookie.slice(0, 10)]) expect(all, `${secret} in ${format}`).not.toContain(secret);
+      for (const n of [1, 2, 3, 4]) expect(r.stderr).toMatch(new RegExp(`leaky-lines\\.ndjson:${n}: invalid JSON`));
+    }
+  });
+
   it('json summary states whether redaction was on', async () => {
     secretFixtures();
     expect(jsonDoc(await cli([...files, '--format', 'json'])).summary.redaction).toBe(true);
