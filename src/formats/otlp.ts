@@ -111,9 +111,10 @@ function spanToRecords(span: Obj): MessageRecord[] {
   return out;
 }
 
+/** An OTLP `*UnixNano` time; "0" (the proto default, written by some exporters for unset times) counts as absent. */
 function timeOf(nanos: unknown): { ts?: string | number } {
   const ts = timeValue(nanos);
-  return ts === undefined ? {} : { ts };
+  return ts === undefined || ts === '0' || ts === 0 ? {} : { ts };
 }
 
 /** A log record whose body is a JSON-RPC message (as JSON text) becomes a message; others carry nothing to analyze. */

@@ -67,6 +67,12 @@ describe('OTLP adapter', () => {
     expect(out.map((m) => (m.message as { method?: string }).method ?? 'response')).toEqual(['tools/call', 'response', 'notifications/initialized']);
   });
 
+  it('treats an unset time ("0") as absent', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([], { startTimeUnixNano: '0', endTimeUnixNano: '0' })]), ctx));
+    expect(out[0]!.ts).toBeUndefined();
+    expect(out[1]!.ts).toBeUndefined();
+  });
+
   it('maps a log record whose body is a JSON-RPC message', () => {
     const line = { resourceLogs: [{ resource: {}, scopeLogs: [{ scope: { name: 'mcp' }, logRecords: [
       { timeUnixNano: '1767261600000000000', severityNumber: 9, body: { stringValue: '{"jsonrpc":"2.0","id":1,"result":{}}' }, attributes: [s('mcp.session.id', 's-9')] },
