@@ -113,5 +113,5 @@ describe('the same traffic in different formats gives the same outcomes where bo
     for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
       expect(calls(run([SAMPLES + file]).attempts).filter((c) => !c.startsWith('5 ')), file).toEqual(base);
     }
-  });
+  }, 180_000);
 });
