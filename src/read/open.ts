@@ -33,7 +33,7 @@ export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Pro
     if (info.isDirectory()) throw Object.assign(new Error(`${spec} is a directory`), { code: 'EISDIR' });
     size = info.isFile() ? info.size : undefined;
   }
-  const source: NodeJS.ReadableStream = isStdin ? stdin : createReadStream(spec, { highWaterMark: 1 << 20 });
+  const source: NodeJS.ReadableStream = isStdin ? stdin : createReadStream(spec, { highWaterMark: 1 << 16 });
   let raw = 0;
   let isGzip = false;
   async function* decompressed(): AsyncGenerator<Buffer> {
