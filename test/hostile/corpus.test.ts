@@ -533,6 +533,8 @@ const SECRETS = {
   harKey: 'harKey_7Lk4Jh1Gf8Ds5Az2Xc9Vb6N',
   msgBearer: 'msgTok_9Pl2Ok5Ij8Uh1Yg4Tf7Rd3E',
   password: 'correct-horse-battery-staple-42',
+  snoopBearer: 'snpTok_4Rf7Tg1Yh8Uj5Ik2Ol9Pz3X',
+  desktopBearer: 'dskTok_6Wq3Er8Ty1Ui4Op7As2Df5G',
 };
 
 function secretFixtures(): void {
@@ -570,10 +572,19 @@ function secretFixtures(): void {
     JSON.stringify({ ts: iso(T0 + 3000), direction: 'c2s', message: toolCall(4, 'login', { password: SECRETS.password }) }),
     JSON.stringify({ ts: iso(T0 + 3100), direction: 's2c', message: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: `bad credentials in Authorization: Bearer ${SECRETS.msgBearer}`, data: { password: SECRETS.password, jwt: SECRETS.jwt } } } }),
   ].join('\n'));
+  write('secrets-mcpsnoop.jsonl', [
+    JSON.stringify({ session_id: 'notes-77', server_label: 'notes', seq: 1, ts: iso(T0 + 4000), direction: 'c2s', transport: 'http', raw: toolCall(5, 'sync'), conn_id: '127.0.0.1:50000' }),
+    JSON.stringify({ session_id: 'notes-77', server_label: 'notes', seq: 2, ts: iso(T0 + 4100), direction: 's2c', transport: 'http', status: 200, conn_id: '127.0.0.1:50000',
+      raw: { jsonrpc: '2.0', id: 5, error: { code: -32603, message: `token refresh failed for Bearer ${SECRETS.snoopBearer}`, data: { access_token: SECRETS.snoopBearer } } } }),
+  ].join('\n'));
+  write('secrets-claude-desktop.log', [
+    `${iso(T0 + 5000)} [notes] [info] Message from client: ${JSON.stringify({ method: 'tools/call', params: { name: 'fetch', arguments: { url: `https://api.example.com/v1?api_key=${SECRETS.harKey}` } }, jsonrpc: '2.0', id: 6 })} { metadata: undefined }`,
+    `${iso(T0 + 5200)} [notes] [info] Message from server: ${JSON.stringify({ jsonrpc: '2.0', id: 6, error: { code: -32001, message: `401 from upstream, sent Bearer ${SECRETS.desktopBearer}` } })} { metadata: undefined }`,
+  ].join('\n'));
 }
 
 describe('secrets are redacted in every output format', () => {
-  const files = ['secrets-canonical.ndjson', 'secrets-har.ndjson', 'secrets-messages.ndjson'];
+  const files = ['secrets-canonical.ndjson', 'secrets-har.ndjson', 'secrets-messages.ndjson', 'secrets-mcpsnoop.jsonl', 'secrets-claude-desktop.log'];
   const formats = ['table', 'json', 'ndjson', 'markdown'];
 
   it.each(formats)('%s: no planted secret appears on stdout or stderr', async (format) => {
@@ -581,6 +592,7 @@ describe('secrets are redacted in every output format', () => {
     const r = await cli([...files, '--format', format]);
     expect(r.code).toBe(0);
     expectNoCrash(r);
+    expect(r.stderr).not.toMatch(/unusable/); // every fixture line was read, so the secrets really went through
     const all = r.stdout + r.stderr;
     // Not the secret, and not its first 12 characters either (a table cell cut after a partial redaction would show them).
     for (const [name, secret] of Object.entries(SECRETS)) expect(all, `${name} leaked in ${format}`).not.toContain(secret.slice(0, 12));
@@ -599,8 +611,7 @@ describe('secrets are redacted in every output format', () => {
     else expect(all).toMatch(/redaction is off/i);
     if (format !== 'markdown') {
       // The table cuts long cells: their first 10 characters are enough to prove the text is shown unredacted.
-      expect(all).toContain(SECRETS.bodyBearer.slice(0, 10));
-      expect(all).toContain(SECRETS.msgBearer.slice(0, 10));
+      for (const k of ['bodyBearer', 'msgBearer', 'snoopBearer', 'desktopBearer'] as const) expect(all, k).toContain(SECRETS[k].slice(0, 10));
     }
     if (format === 'json' || format === 'ndjson') {
       expect(all).toContain(SECRETS.bodyBearer);
