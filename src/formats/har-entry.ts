@@ -103,7 +103,7 @@ export const harEntryFormat: JsonFormat = {
     session: true,
     typedIds: true,
     notes: [
-      'bodies absent when the capture did not keep them (sanitized export, mitmproxy streamed SSE, in-flight fetch streams): such exchanges have no recvText',
+      'bodies absent where the capture kept none (sanitized export, streamed or in-flight SSE): such exchanges have no recvText',
       'entries that are not MCP traffic (page assets, preflights) are skipped',
     ],
   },

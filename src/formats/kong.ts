@@ -106,9 +106,9 @@ export const kongFormat: JsonFormat = {
     session: true,
     typedIds: false,
     notes: [
-      'JSON-RPC ids are logged as strings: joins on them are weak (payloads, when logged, keep the real ids)',
-      'without logging.log_payloads the results are reconstructed: an rpc error becomes a JSON-RPC error with code -32603 (the real code is not logged), anything else a success; tool errors (isError) are not observable',
-      'the HTTP status is that of the whole gateway response; a call denied by the gateway never reached the server',
+      'without log_payloads results are reconstructed: an error shows as code -32603 (the real code is not logged), tool errors are not visible',
+      'ids are typed only where payloads were logged',
+      "the HTTP status is the gateway's response; a call the gateway denied never reached the server",
     ],
   },
 };

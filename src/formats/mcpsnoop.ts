@@ -45,9 +45,9 @@ export const mcpsnoopFormat: JsonFormat = {
     session: false,
     typedIds: true,
     notes: [
-      'HTTP status only in HTTP-mode captures, on responses (s2c frames); no request or response headers',
-      "session_id is mcpsnoop's capture session, not the MCP Mcp-Session-Id: joined per capture session and client connection",
-      'frames that are not JSON or were cut at the frame-size cap are reported, not analyzed',
+      "session_id is mcpsnoop's capture session, not Mcp-Session-Id: calls are joined per capture and client connection",
+      'HTTP status only on responses of HTTP-mode captures; no headers',
+      'frames that are not JSON or were cut at the size cap are reported, not analyzed',
     ],
   },
 };

@@ -91,10 +91,10 @@ export const mcpspyFormat: JsonFormat = {
     session: false,
     typedIds: true,
     notes: [
-      'no HTTP status, headers or session id: HTTP failures are not observable',
-      'drops responses slower than 5 s (request cache TTL) and responses whose request it did not see',
-      'drops byte-identical messages within 2 s: identical retries are invisible',
-      'drops messages that fail JSON-RPC validation: malformed JSON is not observable',
+      'drops responses slower than 5 s and responses to requests it did not see',
+      'drops identical messages within 2 s: identical retries are invisible',
+      'drops malformed messages: malformed JSON is not observable',
+      'no HTTP headers',
     ],
   },
 };

@@ -172,10 +172,9 @@ export const otlpFormat: JsonFormat = {
     session: true,
     typedIds: false,
     notes: [
-      'results are reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
-      'JSON-RPC ids are recorded as strings (jsonrpc.request.id): joins on them are weak',
-      'spans whose error.type is neither tool_error nor a JSON-RPC code (e.g. timeout) yield a request without a response',
-      'exports are not time-ordered; spans without MCP attributes are skipped; no HTTP layer',
+      'results reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
+      'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...) has no response',
+      'exports are not time-ordered; spans without MCP attributes are skipped',
     ],
   },
 };

@@ -70,8 +70,8 @@ export const claudeDesktopFormat: TextFormat = {
     session: false,
     typedIds: true,
     notes: [
-      'stdio only: no HTTP layer and no session id; calls are joined per server name',
-      'server stderr and multi-line metadata lines are interleaved verbatim and reported as unrecognized',
+      'stdio only: calls are joined per server name',
+      'server stderr and multi-line metadata lines are not recognized',
     ],
   },
 };
