@@ -53,3 +53,9 @@ console.log(`${'delta MB'.padStart(9)} ${'delta count'.padStart(12)} ${'now MB'.
 for (const r of rows.slice(0, top)) {
   console.log(`${(r.dBytes / 1e6).toFixed(2).padStart(9)} ${String(r.dCount).padStart(12)} ${(r.bytes / 1e6).toFixed(2).padStart(8)} ${String(r.count).padStart(10)}  ${r.kind}`);
 }
+
+rows.sort((x, y) => y.bytes - x.bytes);
+console.log(`\nlargest in the second snapshot (top ${top})`);
+for (const r of rows.slice(0, top)) {
+  console.log(`${(r.bytes / 1e6).toFixed(2).padStart(9)} MB ${String(r.count).padStart(10)}  ${r.kind}`);
+}
