@@ -93,9 +93,14 @@ export async function* readLineBatches(chunks: AsyncIterable<Buffer>, opts: Line
   if (skipping) {
     yield [{ lineNo: lineNo + 1, overLimit: true, bytes: pendingBytes }];
   } else if (pendingBytes > 0) {
-    const batch: Line[] = [];
-    emit(batch, Buffer.concat(pending));
-    yield batch;
+    const last = Buffer.concat(pending);
+    const content = last[last.length - 1] === CR ? last.length - 1 : last.length;
+    if (content > max) yield [{ lineNo: lineNo + 1, overLimit: true, bytes: last.length }];
+    else {
+      const batch: Line[] = [];
+      emit(batch, last);
+      yield batch;
+    }
   }
 }
 
