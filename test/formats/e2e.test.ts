@@ -78,6 +78,19 @@ describe('each format sample analyzed on its own', () => {
     expect(r.stderr).toMatch(/cut\.har:\d+: HAR document ends early/);
   });
 
+  it('--timezone places times written without a zone (an IANA name and an offset agree)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-tz-'));
+    const lines = [
+      { ts: '2026-03-01 11:00:00.120', direction: 'c2s', message: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search' } } },
+      { ts: '2026-03-01 11:00:00.300', direction: 's2c', message: { jsonrpc: '2.0', id: 1, result: { content: [] } } },
+    ];
+    writeFileSync(join(dir, 'local.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const ts = (args: string[]) => (run([...args, join(dir, 'local.jsonl')]).attempts[0] as unknown as { ts?: string }).ts;
+    expect(ts([])).toBe('2026-03-01T11:00:00.120Z');
+    expect(ts(['--timezone', 'Europe/Paris'])).toBe('2026-03-01T10:00:00.120Z');
+    expect(ts(['--timezone', '+01:00'])).toBe('2026-03-01T10:00:00.120Z');
+  });
+
   it('--unwrap reads records from an unknown envelope', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-unwrap-'));
     const lines = readFileSync(SAMPLES + 'mcpsnoop.jsonl', 'utf8').split('\n').filter(Boolean)
