@@ -452,3 +452,56 @@ function tmpDirForProperties(): string {
   propertiesDir ??= mkdtempSync(join(tmpdir(), 'mcp-triage-prop-'));
   return propertiesDir;
 }
+
+// ---------------------------------------------------------------- whole HAR documents, cut and chunked
+
+describe('harDocumentEntries on cut, damaged and chunked documents', () => {
+  const entryArb = fc.record({
+    startedDateTime: fc.constant('2026-12-02T10:00:00.000Z'),
+    time: fc.nat(1000),
+    request: fc.record({ method: fc.constant('POST'), url: fc.constant('https://mcp.example/mcp'), headers: fc.array(fc.record({ name: fc.constantFrom('Content-Type', 'Mcp-Session-Id', '__proto__'), value: fc.string({ maxLength: 8 }) }), { maxLength: 2 }), postData: fc.record({ mimeType: fc.constant('application/json'), text: fc.json({ maxDepth: 2 }) }) }),
+    response: fc.record({ status: fc.constantFrom(0, 200, 500), headers: fc.constant([]), content: fc.record({ mimeType: fc.constant('text/event-stream'), text: fc.string({ maxLength: 30 }) }) }),
+  });
+
+  async function collect(text: Buffer, cuts: number[]) {
+    const { harDocumentEntries } = await import('../../src/read/har-document.js');
+    const items = [];
+    for await (const item of harDocumentEntries(asAsync(chunked(text, cuts)))) items.push(item);
+    return items;
+  }
+
+  it('a whole document gives every entry, in order, with no error, however it is chunked', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entryArb, { maxLength: 6 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 8 }), async (entries, pretty, cuts) => {
+        const doc = { log: { version: '1.2', creator: { name: 'prop', version: '1' }, entries } };
+        const text = Buffer.from(pretty ? JSON.stringify(doc, null, 2) : JSON.stringify(doc));
+        const items = await collect(text, cuts);
+        expect(items.filter((i) => 'error' in i)).toEqual([]);
+        expect(items.map((i) => ('value' in i ? i.value : undefined))).toEqual(JSON.parse(JSON.stringify(entries)));
+        const lines = items.map((i) => i.line);
+        expect([...lines].sort((a, b) => a - b)).toEqual(lines);
+      }),
+      runs(1000),
+    );
+  });
+
+  it('a document cut anywhere or followed by garbage: a prefix of the entries, then at most one error; never throws', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(entryArb, { minLength: 1, maxLength: 5 }), fc.nat(), fc.constantFrom('', 'garbage', '\u0000\u0000', '{"log":'), fc.array(fc.nat(), { maxLength: 6 }), async (entries, cutAt, tail, cuts) => {
+        const whole = JSON.stringify({ log: { version: '1.2', creator: { name: 'prop', version: '1' }, entries } }, null, 1);
+        const cut = cutAt % (whole.length + 1);
+        const text = Buffer.from(whole.slice(0, cut) + tail);
+        const items = await collect(text, cuts);
+        const values = items.filter((i) => 'value' in i).map((i) => (i as { value: unknown }).value);
+        expect(values).toEqual(JSON.parse(JSON.stringify(entries)).slice(0, values.length));
+        const errors = items.filter((i) => 'error' in i);
+        expect(errors.length).toBeLessThanOrEqual(1);
+        if (errors.length) expect(items[items.length - 1]).toBe(errors[0]);
+        // Damage is never silent: a document that does not end where it should ends with one error item.
+        if (whole.slice(cut).trim() !== '' || tail.trim() !== '') expect(errors).toHaveLength(1);
+        else expect(errors).toHaveLength(0);
+      }),
+      runs(1500),
+    );
+  });
+});
