@@ -119,3 +119,49 @@ export function escapeJsonControls(json: string): string {
   JSON_UNSAFE.lastIndex = 0;
   return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** What replaces a value nested deeper than boundDepth's limit. */
+export const TOO_DEEP_MARK = '[nested too deeply]';
+
+/**
+ * A copy of a JSON value whose containers nested deeper than maxDepth are replaced by TOO_DEEP_MARK, so that
+ * JSON.stringify and every renderer can print it (V8's JSON.parse accepts 100,000 levels; JSON.stringify overflows).
+ * Iterative; the value is returned as it is when it is not that deep.
+ */
+export function boundDepth(value: unknown, maxDepth = 64): unknown {
+  if (typeof value !== 'object' || value === null || depthWithin(value, maxDepth)) return value;
+  const root: unknown[] = [undefined];
+  const stack: { src: unknown; dst: Record<string, unknown> | unknown[]; key: string | number; depth: number }[] = [{ src: value, dst: root, key: 0, depth: 0 }];
+  while (stack.length) {
+    const { src, dst, key, depth } = stack.pop()!;
+    let copy: unknown = src;
+    if (typeof src === 'object' && src !== null) {
+      if (depth >= maxDepth) copy = TOO_DEEP_MARK;
+      else if (Array.isArray(src)) {
+        const arr = new Array<unknown>(src.length);
+        for (let i = 0; i < src.length; i++) stack.push({ src: src[i], dst: arr, key: i, depth: depth + 1 });
+        copy = arr;
+      } else {
+        const obj: Record<string, unknown> = {};
+        for (const k of Object.keys(src)) stack.push({ src: (src as Record<string, unknown>)[k], dst: obj, key: k, depth: depth + 1 });
+        copy = obj;
+      }
+    }
+    if (typeof key === 'number') (dst as unknown[])[key] = copy;
+    else if (key === '__proto__') Object.defineProperty(dst, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else (dst as Record<string, unknown>)[key] = copy;
+  }
+  return root[0];
+}
+
+/** Whether no container in value is nested deeper than maxDepth (iterative, stops at the first too-deep one). */
+function depthWithin(value: object, maxDepth: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d >= maxDepth) return false;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return true;
+}

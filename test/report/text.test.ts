@@ -1,6 +1,6 @@
 // Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
 import { describe, expect, it } from 'vitest';
-import { cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, truncate } from '../../src/report/text.js';
+import { boundDepth, cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate } from '../../src/report/text.js';
 
 const ESC = '\x1b';
 /** No C0/C1 control, DEL or bidi control left. */
@@ -137,5 +137,27 @@ describe('escapeJsonControls', () => {
   it('returns clean JSON text unchanged', () => {
     const json = JSON.stringify({ a: 'b', c: [1, 2] });
     expect(escapeJsonControls(json)).toBe(json);
+  });
+});
+
+describe('boundDepth', () => {
+  it('returns shallow values as they are (same object)', () => {
+    const v = { a: [1, { b: 2 }], c: 'x' };
+    expect(boundDepth(v)).toBe(v);
+    expect(boundDepth('s')).toBe('s');
+  });
+  it('cuts containers deeper than the limit so JSON.stringify works on 100,000 levels', () => {
+    const depth = 100_000;
+    const v = JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
+    expect(() => JSON.stringify(v)).toThrow(RangeError);
+    const out = boundDepth(v, 3);
+    expect(JSON.stringify(out)).toBe(`[[[${JSON.stringify(TOO_DEEP_MARK)}]]]`);
+  });
+  it('keeps __proto__ keys as own data and leaves the input untouched', () => {
+    const v = JSON.parse('{"__proto__":{"a":{"b":{"c":1}}}}') as Record<string, unknown>;
+    const out = boundDepth(v, 2) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe(`{"__proto__":{"a":${JSON.stringify(TOO_DEEP_MARK)}}}`);
+    expect(JSON.stringify(v)).toBe('{"__proto__":{"a":{"b":{"c":1}}}}');
   });
 });
