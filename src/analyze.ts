@@ -7,6 +7,7 @@ import { SessionTracker } from './join/sessions.js';
 import { Normalizer, type ClaimIn } from './normalize.js';
 import { CallLinker } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
+import { estimateOffset } from './join/clock.js';
 import type { Finding } from './findings/types.js';
 
 export interface AnalyzeOptions {
@@ -60,6 +61,8 @@ export const DEFAULTS = {
 
 interface Cursor {
   index: number;
+  /** Milliseconds this input's clock is ahead of the client log's (subtracted from its times). */
+  offset: number;
   it: AsyncIterator<RecordItem[]>;
   batch: RecordItem[];
   pos: number;
@@ -104,7 +107,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   };
   const cursors: Cursor[] = options.inputs.map((spec, i) => {
     const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
-    return { index: i, it: ingest(spec, i, ingestOptions, account)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
+    return { index: i, offset: 0, it: ingest(spec, i, ingestOptions, account)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
   });
 
   let frozen = false;
@@ -126,6 +129,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     }
   };
   for (const c of cursors) await fill(c);
+  if (bothSides) await alignClocks(cursors, notes);
   let processed = 0;
   for (;;) {
     // Take the record with the earliest time among the inputs' next records (untimed records first).
@@ -141,6 +145,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     }
     if (!best) break;
     const item = best.batch[best.pos++]!;
+    if (best.offset !== 0 && item.ts !== undefined) item.ts -= best.offset;
     const ts = item.ts;
     if (!frozen && best.account.formats.otlp) {
       frozen = true;
@@ -188,3 +193,31 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
 
+
+/** How many records of each input are looked at to estimate clock offsets. */
+const ALIGN_RECORDS = 2000;
+
+/**
+ * Put server logs on the client log's clock: read ahead the first records of every input, pair the requests both
+ * sides show, and shift a server input's times by the median difference when it is large (a skewed clock).
+ */
+async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
+  for (const c of cursors) {
+    while (!c.done && c.batch.length - c.pos < ALIGN_RECORDS) {
+      const r = await c.it.next();
+      if (r.done) c.done = true;
+      else c.batch = c.pos === 0 ? c.batch.concat(r.value) : c.batch.slice(c.pos).concat(r.value);
+      if (c.pos !== 0) c.pos = 0;
+    }
+  }
+  const clients = cursors.filter((c) => c.account.side === 'client');
+  const base = clients.flatMap((c) => c.batch.slice(c.pos, c.pos + ALIGN_RECORDS));
+  for (const c of cursors) {
+    if (c.account.side !== 'server') continue;
+    const offset = estimateOffset(base, c.batch.slice(c.pos, c.pos + ALIGN_RECORDS));
+    if (offset === undefined) continue;
+    c.offset = offset;
+    const how = `${(Math.abs(offset) / 1000).toFixed(1)} s ${offset > 0 ? 'ahead of' : 'behind'} the client log's`;
+    notes.push(`${c.account.name}: clock ${how}; its times were shifted by ${(-offset / 1000).toFixed(1)} s to join the two views (times shown are the client's)`);
+  }
+}

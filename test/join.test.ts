@@ -129,4 +129,13 @@ describe('join', () => {
     expect(r.attempts[1]!.retryOrigin).toMatchObject({ origin: 'sdk' });
     expect(r.attempts[1]!.findings.map((f) => f.code)).toEqual([]);
   });
+
+  it('puts a server log whose clock is minutes ahead on the client clock, and says so', async () => {
+    const client = Array.from({ length: 12 }, (_, i) => post({ t: i * 10_000, id: i + 1, session: SID, status: i % 4 === 3 ? 503 : 200, body: i % 4 === 3 ? '' : ok(i + 1, toolText('x')), args: { n: i } }));
+    const server = Array.from({ length: 12 }, (_, i) => post({ t: 247_000 + i * 10_000 + 3, id: i + 1, session: SID, status: i % 4 === 3 ? 503 : 200, body: i % 4 === 3 ? '' : ok(i + 1, toolText('x')), args: { n: i } }));
+    const r = await analyzeInputs([{ side: 'client', lines: client }, { side: 'server', lines: server }]);
+    expect(r.attempts).toHaveLength(12);
+    expect(r.attempts.every((a) => a.serverOutcome !== undefined && !a.notSeenByServer)).toBe(true);
+    expect(r.summary.notes.join(' ')).toMatch(/clock 247\.0 s ahead of the client log's/);
+  });
 });
