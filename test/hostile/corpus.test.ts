@@ -660,6 +660,8 @@ function hostileFixture(): string {
     JSON.stringify({ v: 1, kind: 'exchange', ts: iso(T0 + 1000), session: HOSTILE.session, method: 'POST', send: toolCall(2, HOSTILE.tool), status: 200,
       recv: { jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: HOSTILE.message }] } } }),
     JSON.stringify({ v: 1, kind: 'exchange', ts: iso(T0 + 2000), session: HOSTILE.session, method: 'POST', send: toolCall(3, HOSTILE.tool), status: 502, recvText: HOSTILE.message }),
+    // An unusable line whose keys (quoted in the diagnostic) carry escape sequences.
+    JSON.stringify({ [`\u001b]52;c;ZXZpbA==\u0007\u001b[2Jkey\u202e`]: 1, [HOSTILE.tool]: 2 }),
   ].join('\n'));
 }
 
@@ -672,6 +674,7 @@ describe('hostile strings come out inert', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(RAW_CONTROLS);
     expect(r.stderr).not.toMatch(RAW_CONTROLS);
+    expect(r.stderr).toMatch(/hostile\.ndjson:4: record in no known format/);
     expect(r.stdout).toContain('get'); // the rows are there
   });
 
