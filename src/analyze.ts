@@ -125,6 +125,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       else {
         c.batch = r.value;
         c.pos = 0;
+        if (c.offset !== 0) shift(c.batch, 0, c.offset);
       }
     }
   };
@@ -145,7 +146,6 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     }
     if (!best) break;
     const item = best.batch[best.pos++]!;
-    if (best.offset !== 0 && item.ts !== undefined) item.ts -= best.offset;
     const ts = item.ts;
     if (!frozen && best.account.formats.otlp) {
       frozen = true;
@@ -217,7 +217,15 @@ async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
     const offset = estimateOffset(base, c.batch.slice(c.pos, c.pos + ALIGN_RECORDS));
     if (offset === undefined) continue;
     c.offset = offset;
+    shift(c.batch, c.pos, offset);
     const how = `${(Math.abs(offset) / 1000).toFixed(1)} s ${offset > 0 ? 'ahead of' : 'behind'} the client log's`;
     notes.push(`${c.account.name}: clock ${how}; its times were shifted by ${(-offset / 1000).toFixed(1)} s to join the two views (times shown are the client's)`);
+  }
+}
+
+function shift(batch: RecordItem[], from: number, offset: number): void {
+  for (let i = from; i < batch.length; i++) {
+    const item = batch[i]!;
+    if (item.ts !== undefined) item.ts -= offset;
   }
 }
