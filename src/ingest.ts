@@ -60,6 +60,8 @@ export interface RecordItem {
   http: boolean;
   weakId: boolean;
   side: ViewSide | undefined;
+  /** The line's text when it holds a run of 16+ digits (a number JSON.parse may round): ids are then read exactly. */
+  raw?: string;
 }
 
 /** Thrown in --strict mode at the first unusable line. */
@@ -68,6 +70,9 @@ export class StrictStop extends Error {
     super(message);
   }
 }
+
+/** 16 or more digits in a row: a number that may be beyond 2^53. */
+const LONG_NUMBER = /\d{16}/;
 
 const MERGED_LIMITS = (): SourceLimits => ({ http: true, bodies: true, session: true, typedIds: true, notes: [] });
 
@@ -118,7 +123,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
       const obj = v as Record<string, unknown>;
       const fmt = forced ?? detectJson(obj);
-      if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out);
+      if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       if (forced) return unusable(lineNo, 'wrong-format', `not a ${forced.name} record`);
       const unwrapped = unwrapEnvelope(obj);
       if (unwrapped) {
@@ -127,13 +132,12 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
     }
-    void text;
     return unusable(lineNo, 'unknown-format', 'record nested in too many envelopes');
   };
 
   const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone });
 
-  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[]): void => {
+  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string): void => {
     if (!Array.isArray(res)) return unusable(lineNo, 'invalid-record', res.error);
     if (res.length === 0) return unusable(lineNo, 'no-mcp-traffic', `${fmt.name} line carries no MCP message`);
     account.used++;
@@ -143,9 +147,12 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       mergeLimits(account.limits, fmt.limits);
     }
     const src: Source = { file: name, line: lineNo };
+    const raw = text !== undefined && LONG_NUMBER.test(text) ? text : undefined;
     for (const rec of res) {
       account.records++;
-      out.push({ rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http, weakId: !fmt.limits.typedIds, side: sideOverride });
+      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http, weakId: !fmt.limits.typedIds, side: sideOverride };
+      if (raw !== undefined) item.raw = raw;
+      out.push(item);
     }
   };
 

@@ -11,6 +11,8 @@ export interface RecordContext {
   sideOverride: ViewSide | undefined;
   /** Timestamp of the record in epoch ms (already parsed). */
   ts: number | undefined;
+  /** The line's text, kept only when it holds numbers long enough to lose precision in JSON.parse. */
+  raw?: string | undefined;
   /** The source has no HTTP layer / stringifies ids. */
   http: boolean;
   weakId: boolean;
@@ -76,7 +78,7 @@ export class Normalizer {
         const req = parseBody(r.send, r.sendText);
         e.request({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
-          httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text, bodyError: req.error,
+          httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
         });
         const end = ctx.ts !== undefined && r.durationMs !== undefined ? ctx.ts + r.durationMs : ctx.ts;
@@ -95,7 +97,7 @@ export class Normalizer {
         this.exchangeSide.set(`${ctx.input}:${r.xid}`, side);
         e.request({
           input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
-          httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text, bodyError: req.error,
+          httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
         });
         return;
@@ -125,7 +127,7 @@ export class Normalizer {
         const session = r.session ?? null;
         e.message({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid: '', session, conn: r.conn, client: r.client,
-          httpMethod: '', headers: new Map(), body: r.message, src: ctx.src, http: ctx.http && r.status !== undefined,
+          httpMethod: '', headers: new Map(), body: r.message, bodyText: ctx.raw, src: ctx.src, http: ctx.http && r.status !== undefined,
           weakId: ctx.weakId, direction: r.direction, status: r.status,
         });
         return;
@@ -149,7 +151,7 @@ export class Normalizer {
       return;
     }
     if (recv !== undefined) {
-      e.payload(ctx.input, xid, { parsed: recv, hasParsed: true }, ts, ctx.src);
+      e.payload(ctx.input, xid, { parsed: recv, hasParsed: true, ...(ctx.raw !== undefined ? { text: ctx.raw } : {}) }, ts, ctx.src);
       return;
     }
     if (recvText === undefined || recvText === '') return;

@@ -141,8 +141,11 @@ export class JoinEngine {
       if (!isMessageEvent(p.sse)) return;
     }
     let value: unknown;
-    if (p.hasParsed) value = p.parsed;
-    else {
+    if (p.hasParsed) {
+      value = p.parsed;
+      // A body parsed with its line: the line's text (when it has long numbers) gives ids beyond 2^53 exactly.
+      if (p.text !== undefined && containsUnsafeInteger(value)) value = { __exactText: p.text, value };
+    } else {
       const text = p.sse ? p.sse.data : (p.text ?? '');
       if (text.trim() === '') return;
       try {
