@@ -4,7 +4,8 @@ import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat 
 import { JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { parseTimestamp } from './formats/time.js';
-import { unwrapEnvelope, unwrapPath } from './formats/unwrap.js';
+import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
+import { splitCloudWatchLine } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank } from './read/lines.js';
 import { harDocumentEntries, looksLikeHarDocument } from './read/har-document.js';
@@ -126,6 +127,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       if (forced) return unusable(lineNo, 'wrong-format', `not a ${forced.name} record`);
       const unwrapped = unwrapEnvelope(obj);
+      if (unwrapped?.many) return pageItems(unwrapped.value as unknown[], lineNo, out);
       if (unwrapped) {
         v = unwrapped.value;
         continue;
@@ -133,6 +135,23 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
     }
     return unusable(lineNo, 'unknown-format', 'record nested in too many envelopes');
+  };
+
+  /** An API page (Datadog data[], Elasticsearch hits.hits[]) holds many records on one line: the line counts once. */
+  const pageItems = (items: unknown[], lineNo: number, out: RecordItem[]): void => {
+    const usedBefore = account.used;
+    const unusableBefore = account.unusable;
+    const savedUnwrap = opts.unwrap;
+    opts.unwrap = undefined;
+    try {
+      for (const item of items) toItems(item, lineNo, out, undefined);
+    } finally {
+      opts.unwrap = savedUnwrap;
+    }
+    const anyUsed = account.used > usedBefore;
+    account.used = usedBefore + (anyUsed ? 1 : 0);
+    account.unusable = unusableBefore + (anyUsed || items.length === 0 ? 0 : 1);
+    if (!anyUsed && items.length === 0) unusable(lineNo, 'no-mcp-traffic', 'empty page of log records');
   };
 
   const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone });
@@ -203,8 +222,19 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
         const c = firstNonSpace(text);
         if (c !== '{' && c !== '[') {
           const tf = textFormatFor(text, forced);
+          const cw = tf ? undefined : splitCloudWatchLine(text);
           if (tf) emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out);
-          else unusable(line.lineNo, text.includes('\u0000') ? 'nul-bytes' : 'invalid-json', text.includes('\u0000') ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
+          else if (cw) {
+            // `aws logs tail`: the JSON after `<time> <stream>` is detected like a whole line; it keeps the prefix time.
+            let value: unknown;
+            try {
+              value = JSON.parse(cw.json);
+            } catch (err) {
+              unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${jsonErrorText(err)})`);
+              continue;
+            }
+            toItems(withTime(value, cw.ts), line.lineNo, out, text);
+          } else unusable(line.lineNo, text.includes('\u0000') ? 'nul-bytes' : 'invalid-json', text.includes('\u0000') ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
           continue;
         }
         let value: unknown;
