@@ -227,12 +227,12 @@ describe('speed and safety on hostile strings', () => {
     const out = redactText(s);
     const ms = performance.now() - t0;
     expect(typeof out).toBe('string');
-    expect(ms).toBeLessThan(500);
+    expect(ms).toBeLessThan(2_000); // catastrophic backtracking would take minutes; this bound only absorbs a busy machine
   });
   it('a 1 MB string with no secrets costs about one scan', () => {
     const s = 'The weather in Lisbon is sunny, 21 degrees. '.repeat(24_000);
     const t0 = performance.now();
     for (let i = 0; i < 10; i++) redactText(s);
-    expect((performance.now() - t0) / 10).toBeLessThan(50);
+    expect((performance.now() - t0) / 10).toBeLessThan(200);
   });
 });

