@@ -13,6 +13,7 @@ import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
 import { streamAnalysis, type AnalysisOptions } from './index.js';
 import { nearest } from './suggest.js';
+import { redactText } from './redact.js';
 import { VERSION } from './version.js';
 
 export interface CliIo {
@@ -406,7 +407,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
     onDiagnostic: args.quiet ? undefined : (line) => {
       progress.clear();
-      io.stderr.write(`${cleanTerminal(line)}\n`);
+      io.stderr.write(`${cleanTerminal(args.redact !== false ? redactText(line) : line)}\n`);
     },
     onProgress: (read, total) => progress.update(read, total ?? totalBytes),
   };
