@@ -73,6 +73,7 @@ interface Summary {
   lines: { read: number; used: number; blank: number; unusable: number };
   inputs: InputAccount[];
   diagnostics: { total: number; byCode: Record<string, number>; first: { file: string; line?: number; code: string; message: string }[] };
+  notes: string[];
 }
 interface JsonDoc { version: 1; attempts: Record<string, unknown>[]; findings: unknown[]; summary: Summary }
 
@@ -467,9 +468,11 @@ describe('time', () => {
     expectJoined(await cli(['--client', c, '--server', s, '--format', 'ndjson', '--skew', '300']), 'skew4m');
   });
 
-  it('a server clock 4 min 7 s ahead with default options: joined, or at least no false "not seen by the server"', async () => {
-    const [c, s] = skewedPair('skew4d', 4 * 60_000 + 7_000);
-    expectJoined(await cli(['--client', c, '--server', s, '--format', 'ndjson']), 'skew4d');
+  it.each([['ahead', 1], ['behind', -1]] as const)('a server clock 4 min 7 s %s, default options: joined, and the report says by how much', async (word, sign) => {
+    const [c, s] = skewedPair(`skew4${word}`, sign * (4 * 60_000 + 7_000));
+    expectJoined(await cli(['--client', c, '--server', s, '--format', 'ndjson']), `skew4${word}`);
+    const doc = jsonDoc(await cli(['--client', c, '--server', s, '--format', 'json']));
+    expect(doc.summary.notes.join('\n')).toMatch(new RegExp(`skew4${word}-server\\.ndjson: clock 247\\.0 s ${word}`));
   });
 });
 
