@@ -31,6 +31,7 @@ export function classify(view: AttemptView): Classification {
   }
   if (response === undefined) {
     if (!view.http) return result('UNANSWERED', { why: 'no response in the log' });
+    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
   return classifyResponse(view, response);

@@ -86,7 +86,10 @@ export class Normalizer {
           e.response(ctx.input, xid, r.status, resHeaders, ctx.ts, ctx.src);
           this.body(xid, ctx, resHeaders.get('content-type'), r.recv, r.recvText, r.events, end);
         }
-        e.end(ctx.input, xid, r.end ?? (r.status === null ? 'error' : 'complete'), r.error, end, ctx.src);
+        // No body field at all on a 2xx response means the capture kept none (an empty body is recvText "").
+        const notCaptured = r.status !== null && r.status >= 200 && r.status < 300 && r.status !== 202 && r.status !== 204 &&
+          r.recv === undefined && r.recvText === undefined && r.events === undefined;
+        e.end(ctx.input, xid, r.end ?? (r.status === null ? 'error' : 'complete'), r.error, end, ctx.src, notCaptured);
         return;
       }
       case 'request': {

@@ -31,7 +31,7 @@ export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = 
   TOOL_ERROR: { layer: 'application', meaning: 'the tool ran and reported failure: result.isError is true' },
   TOOL_SUCCESS: { layer: 'application', meaning: 'tools/call completed and the tool reported success' },
   SUCCESS: { layer: 'application', meaning: 'a request other than tools/call completed with a valid result' },
-  UNANSWERED: { layer: 'unknown', meaning: 'a message-level source (no HTTP layer) shows the request but no response; whether HTTP failed or the log lost it cannot be observed' },
+  UNANSWERED: { layer: 'unknown', meaning: 'the log shows the request but not what answered it: a source without an HTTP layer has no response for it, or a capture kept no body for its 2xx response; what happened cannot be observed, so it is not guessed' },
 };
 
 /** Outcomes after which the same call, sent again, counts as a retry. */

@@ -138,4 +138,29 @@ describe('join', () => {
     expect(r.attempts.every((a) => a.serverOutcome !== undefined && !a.notSeenByServer)).toBe(true);
     expect(r.summary.notes.join(' ')).toMatch(/clock 247\.0 s ahead of the client log's/);
   });
+
+  it('a 2xx response whose body the capture did not keep is UNANSWERED (not observable), never STREAM_INCOMPLETE', async () => {
+    const rec = post({ t: 0, id: 3, status: 200, ct: 'text/event-stream' });
+    delete rec.recvText;
+    const r = await analyzeInputs([{ lines: [rec] }]);
+    expect(r.attempts[0]).toMatchObject({ outcome: 'UNANSWERED', status: 200 });
+    expect(r.attempts[0]!.findings).toEqual([]);
+    const empty = await analyzeInputs([{ lines: [post({ t: 0, id: 3, status: 200, ct: 'text/event-stream', body: '' })] }]);
+    expect(empty.attempts[0]!.outcome).toBe('STREAM_INCOMPLETE');
+  });
+
+  it('joins a typed id with the same id stringified by OpenTelemetry, and marks the join weak', async () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const ns = (ms: number) => String(BigInt(Date.parse(at(ms))) * 1_000_000n);
+    const span = { resourceSpans: [{ resource: { attributes: [attr('service.name', 'tickets')] }, scopeSpans: [{ scope: { name: 'mcp' }, spans: [{
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', name: 'tools/call search', kind: 2, startTimeUnixNano: ns(5), endTimeUnixNano: ns(30),
+      attributes: [attr('mcp.method.name', 'tools/call'), attr('mcp.session.id', SID), attr('jsonrpc.request.id', '2'), attr('gen_ai.tool.name', 'search'), attr('error.type', 'tool_error')], status: {},
+    }] }] }] };
+    const r = await analyzeInputs([
+      { side: 'client', lines: [post({ t: 0, id: 2, session: SID, status: 200, body: ok(2, toolText('no', { isError: true })) })] },
+      { side: 'server', lines: [span] },
+    ]);
+    expect(r.attempts).toHaveLength(1);
+    expect(r.attempts[0]).toMatchObject({ id: 2, outcome: 'TOOL_ERROR', serverOutcome: 'TOOL_ERROR', weakId: true });
+  });
 });

@@ -1,6 +1,7 @@
 // Adapter for plain JSON-RPC messages with a direction (stdio and other logs without an HTTP layer).
 import type { CanonicalRecord } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
+import { httpStatus, timeValue } from './values.js';
 
 const C2S = new Set(['c2s', 'client-to-server', 'client_to_server', 'client->server', 'to-server', 'outgoing', 'out', 'send', 'sent']);
 const S2C = new Set(['s2c', 'server-to-client', 'server_to_client', 'server->client', 'to-client', 'incoming', 'in', 'recv', 'received']);
@@ -40,7 +41,7 @@ export const jsonRpcFormat: JsonFormat = {
       if (typeof m.method === 'string') dir = SERVER_METHODS.has(m.method) ? 's2c' : 'c2s';
       else dir = 's2c';
     }
-    const when = value.ts ?? value.timestamp ?? value.time;
+    const when = timeValue(value.ts ?? value.timestamp ?? value.time);
     const session = value.session ?? value.sessionId ?? value.session_id;
     const record: CanonicalRecord = {
       v: 1,
@@ -50,7 +51,7 @@ export const jsonRpcFormat: JsonFormat = {
       ...(typeof when === 'string' || typeof when === 'number' ? { ts: when } : {}),
       ...(typeof session === 'string' ? { session } : {}),
       ...(typeof value.side === 'string' && (value.side === 'client' || value.side === 'server') ? { side: value.side } : {}),
-      ...(typeof value.status === 'number' && Number.isInteger(value.status) ? { status: value.status } : {}),
+      ...(httpStatus(value.status) !== undefined ? { status: httpStatus(value.status)! } : {}),
     };
     return [record];
   },

@@ -61,6 +61,8 @@ export interface AttemptView {
   streamEnd?: string;
   /** The response was only in an SSE block cut before its blank line. */
   cutEvent?: boolean;
+  /** The capture kept no response body for a 2xx response (sanitized or streamed capture): what it said is not observable. */
+  bodyNotCaptured?: boolean;
   /** The stream sent an event id (it can be resumed). */
   primed?: boolean;
   sseEvents: number;

@@ -164,7 +164,7 @@ export class JoinEngine {
   }
 
   /** An exchange's response ended (or the connection failed). */
-  end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source): void {
+  end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false): void {
     const key = `${input}:${xid}`;
     const ex = this.exchanges.get(key);
     if (!ex) return;
@@ -172,6 +172,7 @@ export class JoinEngine {
     ex.lastTs = ts ?? ex.lastTs;
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
+      if (bodyNotCaptured) v.bodyNotCaptured = true;
       v.streamEnd = how;
       v.primed = ex.primed;
       if (error) v.error = error;

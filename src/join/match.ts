@@ -94,14 +94,14 @@ export class Matcher {
     view.detail = c.detail;
     compact(view);
     this.sidesSeen.add(view.side);
-    const key = `${view.session ?? ''}|${view.idKey}|${view.method}|${view.session === null ? view.tool ?? '' : ''}`;
+    const key = joinKey(view);
     const end = view.endTs ?? view.startTs;
     if (view.side === 'client' || isServerish(view.side)) {
       const queue = this.waiting.get(key);
       if (queue) {
         // Pair at once only with a view of the other side that saw the same HTTP status; a view that differs may
         // belong to another POST with the same id (an auth re-POST), so it is paired only when released unpaired.
-        const idx = queue.findIndex((h) => !h.emitted && pairable(h, view.side) && otherStatus(h, view.side) === view.status);
+        const idx = queue.findIndex((h) => !h.emitted && pairable(h, view.side) && sameId(h, view) && otherStatus(h, view.side) === view.status);
         if (idx !== -1) {
           const h = queue[idx]!;
           queue.splice(idx, 1);
@@ -193,7 +193,7 @@ export class Matcher {
     if (h.emitted) return;
     h.emitted = true;
     const a = h.attempt;
-    const key = `${a.primary.session ?? ''}|${a.primary.idKey}|${a.method}|${a.primary.session === null ? a.tool ?? '' : ''}`;
+    const key = joinKey(a.primary);
     if (!(a.client && a.server)) this.pairOnRelease(h, key);
     const q = this.waiting.get(key);
     if (q) {
@@ -223,7 +223,7 @@ export class Matcher {
     const q = this.waiting.get(key);
     if (!q) return;
     const side: ViewSide = h.attempt.client ? 'client' : 'server';
-    const i = q.findIndex((o) => o !== h && !o.emitted && pairable(o, side));
+    const i = q.findIndex((o) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary));
     if (i === -1) return;
     const o = q[i]!;
     q.splice(i, 1);
@@ -296,6 +296,20 @@ function compact(view: AttemptView): void {
   delete view.response;
   delete view.strayResponse;
   delete view.requestHeaders;
+}
+
+/**
+ * The key the two sides' views meet on: session, the id's text, method (and tool without a session). The id's text,
+ * not its type, so a source that stringifies ids (OpenTelemetry, Kong) can still meet a typed one; sameId() then
+ * insists on the type when both sides kept it.
+ */
+function joinKey(v: AttemptView): string {
+  return `${v.session ?? ''}|${v.idText ?? String(v.id)}|${v.method}|${v.session === null ? v.tool ?? '' : ''}`;
+}
+
+function sameId(h: Held, v: AttemptView): boolean {
+  const other = h.attempt.client ?? h.attempt.server ?? h.attempt.primary;
+  return other.weakId || v.weakId || other.idKey === v.idKey;
 }
 
 /** Whether a held entry lacks the view of the side opposite to `side`. */

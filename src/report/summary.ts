@@ -110,7 +110,7 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   }
   if (a.notSeenByServer) row.notSeenByServer = true;
   if (v.resumed) row.resumed = true;
-  if (v.weakId) row.weakId = true;
+  if (v.weakId || a.client?.weakId || a.server?.weakId) row.weakId = true;
   if (v.sseEvents > 0 || v.progress > 0) {
     row.sse = { events: v.sseEvents, progress: v.progress, serverRequests: v.serverRequests };
     if (v.streamEnd) row.sse.end = v.streamEnd;
