@@ -140,3 +140,29 @@ describe('streamAnalysis()', () => {
     await expect(analyze({})).rejects.toThrow(/give inputs/);
   });
 });
+
+describe('the README example (docs: Library API)', () => {
+  it('runs as written from the project folder and gives what the text says', async () => {
+    const { createReadStream } = await import('node:fs');
+    const { attempts, findings, summary } = await analyze({
+      inputs: [
+        { path: 'samples/client.ndjson', side: 'client' },
+        { path: 'samples/server.ndjson', side: 'server' },
+      ],
+      filter: { tool: 'export_report' },
+    });
+    expect(attempts.map((a) => [a.tool, a.status, a.outcome, a.serverOutcome ?? '-'])).toEqual([
+      ['export_report', 200, 'STREAM_INCOMPLETE', 'TOOL_SUCCESS'],
+      ['export_report', 200, 'TOOL_ERROR', 'TOOL_ERROR'],
+    ]);
+    expect(summary.byOutcome).toEqual({ STREAM_INCOMPLETE: 1, TOOL_ERROR: 1 });
+    expect(findings.every((f) => f.session?.startsWith('a3f1'))).toBe(true);
+    const seen: string[] = [];
+    const total = await streamAnalysis(
+      { stdin: createReadStream('samples/capture.har.ndjson'), filter: { outcome: ['HTTP_ERROR', 'NO_RESPONSE'] } },
+      { attempt: (a) => seen.push(a.outcome) },
+    );
+    expect(total.attempts).toBe(seen.length);
+    expect(new Set(seen)).toEqual(new Set(['HTTP_ERROR', 'NO_RESPONSE']));
+  });
+});
