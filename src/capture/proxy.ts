@@ -27,6 +27,11 @@ export interface RecordingProxy {
   url: string;
   /** Stop listening, drop open connections and close the output file. */
   close(): Promise<void>;
+  /**
+   * Synchronously end the record of every exchange still in flight (`end: "aborted"` with `reason`), so the file is
+   * complete even if the process exits right after (a Ctrl-C handler that exits at once).
+   */
+  endOpenExchanges(reason: string): void;
 }
 
 /** Headers that belong to one connection and are not forwarded (RFC 9110 section 7.6.1). */
@@ -59,7 +64,12 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const ctx: RecorderContext = { sink, side: options.side, redact: options.redact ?? true };
 
   const sockets = new Set<Socket>();
-  const server = createServer({ requestTimeout: 0 }, (req, res) => forward(req, res, target, ctx));
+  const open = new Set<ExchangeRecorder>();
+  const server = createServer({ requestTimeout: 0 }, (req, res) => {
+    const rec = forward(req, res, target, ctx);
+    open.add(rec);
+    res.once('close', () => open.delete(rec));
+  });
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -75,6 +85,10 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
+    endOpenExchanges(reason) {
+      for (const rec of open) rec.finish('aborted', reason);
+      open.clear();
+    },
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -85,7 +99,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   };
 }
 
-function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: RecorderContext): void {
+function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: RecorderContext): ExchangeRecorder {
   const rec = new ExchangeRecorder(ctx);
   const basePath = target.pathname.replace(/\/$/, '');
   const path = basePath + (req.url ?? '/');
@@ -168,4 +182,5 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: Re
     rec.finish('aborted', 'the client closed the connection');
     upstream.destroy();
   });
+  return rec;
 }

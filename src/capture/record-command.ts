@@ -16,7 +16,7 @@ export interface RecordArgs {
 export interface RecordIo {
   stderr: { write(text: string): unknown };
   /** Resolves when the proxy should stop (default: the first SIGINT or SIGTERM). */
-  stopped?: Promise<unknown>;
+  stopped?: Promise<unknown> | undefined;
 }
 
 export const recordCommand = {
@@ -51,20 +51,26 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
     return 2;
   }
   io.stderr.write(`mcp-triage record: ${proxy.url} -> ${args.target}, appending to ${args.out} (Ctrl-C to stop)\n`);
-  await (io.stopped ?? untilSignal());
+  await (io.stopped ?? untilSignal(proxy));
+  proxy.endOpenExchanges('recording stopped');
   await proxy.close();
   io.stderr.write(`mcp-triage record: stopped, ${args.out} closed\n`);
   return 0;
 }
 
-function untilSignal(): Promise<void> {
+/**
+ * Resolves on the first SIGINT or SIGTERM. The listener runs before any other (a CLI may exit at once on Ctrl-C)
+ * and ends the records of open exchanges synchronously, so the file is complete whatever happens next.
+ */
+function untilSignal(proxy: RecordingProxy): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      proxy.endOpenExchanges('recording stopped by a signal');
       resolve();
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    process.prependListener('SIGINT', stop);
+    process.prependListener('SIGTERM', stop);
   });
 }
