@@ -127,6 +127,19 @@ describe('mcp-triage timeline', () => {
     for (const row of rows) expect(row.split('│')[7]!.trim()).toBe('-');
   });
 
+  it('a log without sides (stdio) shows its one view in the client column and says the side is unknown', async () => {
+    const r = await cli(['timeline', 'input#0', `${SAMPLES}stdio.ndjson`]);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /^│ \d\d:/.test(l));
+    expect(rows.length).toBe(3);
+    for (const row of rows) {
+      const cells = row.split('│').map((c) => c.trim());
+      expect(cells[6]).toMatch(/^- [A-Z_]+$/);
+      expect(cells[7]).toBe('(no side)');
+    }
+    expect(rows[2]).toContain('UNANSWERED');
+  });
+
   it('as Markdown: the exchanges table and a sequence diagram', async () => {
     const r = await cli(['timeline', 'a3f1', ...BOTH, '--tool', 'create_ticket', '--format', 'markdown']);
     expect(r.code).toBe(0);
