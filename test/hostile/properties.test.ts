@@ -357,6 +357,15 @@ describe('redaction and escaping never fail and never leak', () => {
       runs(3000),
     );
   });
+  it('redactText is idempotent: its own markers are never redacted again', () => {
+    fc.assert(
+      fc.property(secret, around, fc.constantFrom('Bearer %s', 'Authorization: %s', 'https://x/?access_token=%s&key=%s', '{"password":"%s","token":"%s"}', 'https://%s:%s@h/', `${'eyJhbGciOiJIUzI1NiJ9'}.eyJ%s.%s`), fc.string({ maxLength: 40 }), (s, before, shape, junk) => {
+        const once = redactText(`${before}${shape.replaceAll('%s', s)}${junk}`);
+        expect(redactText(once)).toBe(once);
+      }),
+      runs(3000),
+    );
+  });
   it('redactValue returns an equal-shaped copy and never throws on arbitrary JSON', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
