@@ -36,7 +36,8 @@ describe('mcp-triage sessions', () => {
     expect(doc.sessions.reduce((n, s) => n + s.attempts, 0)).toBe(doc.summary.attempts);
     // Sessions come in the order they started; the log's client name is known.
     expect(doc.sessions.map((s) => s.first)).toEqual(doc.sessions.map((s) => s.first).sort());
-    expect(doc.sessions[0]!.client).toBe('acme-agent@2.4.1');
+    // clientInfo from initialize (name/version), serverInfo and the version the initialize result settled on.
+    expect(doc.sessions[0]).toMatchObject({ client: 'acme-agent/2.4.1', server: 'tickets-mcp/3.1.0', protocolVersion: '2025-11-25' });
     expect(doc.sessions[0]!.sides).toEqual(['client', 'server']);
   });
 
@@ -78,13 +79,17 @@ describe('mcp-triage sessions', () => {
     expect(r.stdout).toContain('No sessions');
   });
 
-  // The protocol version and serverInfo come from the initialize result; the join compacts responses away, so this
-  // needs the view to keep an `initialize` note (asked of the join). Flip to `it` once it does.
-  it.fails('shows the server name and the protocol version settled by initialize', async () => {
-    const log = [exchange({ ts: '2026-10-17T10:00:00.000Z', session: 'sess-1', id: 0, method: 'initialize', side: 'client', result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'orders', version: '2.0.1' } } })];
-    const r = await cli(['sessions', '-', '--format', 'json'], { stdin: log });
+  it('names client and server from initialize, and the protocol version its result settled on (not the one asked for)', async () => {
+    const init = JSON.parse(exchange({ ts: '2026-10-17T10:00:00.000Z', session: 'sess-1', id: 0, method: 'initialize', side: 'client', client: 'from-the-log@0', result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'orders', version: '2.0.1' } } })) as { send: { params: unknown } };
+    init.send.params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'support-bot', version: '7.3.0' } };
+    const call = exchange({ ts: '2026-10-17T10:00:01.000Z', session: 'sess-1', id: 1, side: 'client', client: 'from-the-log@0' });
+    const other = exchange({ ts: '2026-10-17T10:00:02.000Z', session: 'sess-2', id: 1, side: 'client', client: 'from-the-log@0' });
+    const r = await cli(['sessions', '-', '--format', 'json'], { stdin: [JSON.stringify(init), call, other] });
     const doc = JSON.parse(r.stdout) as { sessions: SessionRow[] };
-    expect(doc.sessions[0]).toMatchObject({ server: 'orders/2.0.1', protocolVersion: '2025-06-18' });
+    expect(doc.sessions[0]).toMatchObject({ session: 'sess-1', client: 'support-bot/7.3.0', server: 'orders/2.0.1', protocolVersion: '2025-06-18' });
+    // Without an initialize in the log, the client name the log records.
+    expect(doc.sessions[1]).toMatchObject({ session: 'sess-2', client: 'from-the-log@0' });
+    expect(doc.sessions[1]!.server).toBeUndefined();
   });
 });
 
@@ -114,7 +119,7 @@ describe('mcp-triage timeline', () => {
     // The export: the client saw a cut stream and cancelled, the server had sent its result.
     expect(rowOf(/│ 6 +│/)).toMatch(/200 STREAM_INCOMPLETE +│ 200 TOOL_SUCCESS .*stream aborted.*cancelled by the client/);
     expect(rowOf(/│ 7 +│/)).toMatch(/c\d+#2/);
-    expect(r.stdout).toMatch(/^Session a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601: client acme-agent@2\.4\.1/);
+    expect(r.stdout).toMatch(/^Session a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601: client acme-agent\/2\.4\.1, server tickets-mcp\/3\.1\.0, protocol 2025-11-25;/);
   });
 
   it('with only the client log, the server column says it was not logged', async () => {
