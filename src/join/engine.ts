@@ -315,6 +315,7 @@ export class JoinEngine {
       sources: [r.src],
     };
     if (idText !== undefined) view.idText = idText;
+    if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
     if (r.note) view.note = r.note;
     if (r.headers.size) view.requestHeaders = r.headers;
     view.seq = this.seq++;

@@ -283,6 +283,8 @@ export class Matcher {
   }
 }
 
+const KEPT_HEADERS = ['mcp-protocol-version', 'user-agent'];
+
 /** Keep what the findings need of the bodies, and let the bodies go: held attempts stay small. */
 function compact(view: AttemptView): void {
   view.responded = view.response !== undefined;
@@ -293,9 +295,25 @@ function compact(view: AttemptView): void {
     const tools = readToolAnnotations(view.response);
     if (tools) view.toolList = tools;
   }
+  if (view.initialize && view.response !== undefined) {
+    const result = (view.response as { result?: { serverInfo?: unknown; protocolVersion?: unknown } }).result;
+    if (typeof result === 'object' && result !== null) {
+      view.initialize.serverInfo = result.serverInfo;
+      view.initialize.protocolVersion = result.protocolVersion;
+    }
+  }
   delete view.response;
   delete view.strayResponse;
-  delete view.requestHeaders;
+  if (view.requestHeaders) {
+    // Only the headers the views show are kept.
+    const kept = new Map<string, string>();
+    for (const name of KEPT_HEADERS) {
+      const v = view.requestHeaders.get(name);
+      if (v !== undefined) kept.set(name, v);
+    }
+    if (kept.size) view.requestHeaders = kept;
+    else delete view.requestHeaders;
+  }
 }
 
 /**
