@@ -93,6 +93,14 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
     else void drainCopy(response, rec);
     return response;
   }
+  const init: ResponseInit = { status: response.status, statusText: response.statusText, headers: response.headers };
+  try {
+    new Response(null, init);
+  } catch {
+    // A head the Response constructor refuses: record from a copy and give the application the original, untouched.
+    void drainCopy(response, rec);
+    return response;
+  }
   const reader = source.getReader();
   const body = new ReadableStream<Uint8Array>(
     {
@@ -128,7 +136,7 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
     },
     { highWaterMark: 0 },
   );
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const copy = new Response(body, init);
   for (const prop of ['url', 'redirected', 'type'] as const) {
     Object.defineProperty(copy, prop, { value: response[prop], enumerable: true });
   }
