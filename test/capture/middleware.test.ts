@@ -71,6 +71,22 @@ describe('recordingHandler / recordingMiddleware', () => {
     expect(c.records().map((r) => r.kind)).toEqual(['request', 'response', 'event', 'event', 'end']);
   });
 
+  it('records the parsed req.body when a body parser mounted before it already read the stream', async () => {
+    const c = recordCollector();
+    const record = recordingMiddleware({ out: c.stream });
+    server = await listen(async (req, res) => {
+      // What express.json() does: read the stream, set req.body.
+      (req as IncomingMessage & { body?: unknown }).body = JSON.parse((await readBody(req)).toString('utf8'));
+      record(req, res, () => {
+        res.writeHead(202).end();
+      });
+    });
+    await fetch(`${server.url}/mcp`, { method: 'POST', body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    await waitFor(() => c.raw().length === 3);
+    expect(c.records()[0]).toMatchObject({ kind: 'request', send: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    expect(c.records()[1]).toMatchObject({ kind: 'response', status: 202 });
+  });
+
   it('records a request whose connection the handler destroys as an exchange without a response', async () => {
     const c = recordCollector();
     server = await listen(
