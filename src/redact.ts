@@ -187,8 +187,12 @@ function unescapeJson(body: string): string {
   }
 }
 
-/** `Authorization: ...`, `Cookie: ...` written as header lines in text: the value up to the end of the line (or a quote). */
-const HEADER_NAME = /([A-Za-z][A-Za-z0-9_-]{0,63})[ \t]*:[ \t]*/g;
+/**
+ * `Authorization: ...`, `Cookie: ...` written as header lines in text: the value up to the end of the line (in JSON
+ * text, up to a quote, backslash, comma or brace). Also a quoted key with a bare value, `"password": hunter2`, as
+ * found in broken JSON.
+ */
+const HEADER_NAME = /([A-Za-z][A-Za-z0-9_-]{0,63})"?[ \t]*:[ \t]*/g;
 
 function redactHeaderLines(text: string): string {
   if (!text.includes(':')) return text;
@@ -203,7 +207,7 @@ function redactHeaderLines(text: string): string {
     let end = start;
     while (end < text.length) {
       const c = text.charCodeAt(end);
-      if (c === 0x0a || c === 0x0d || (json && (c === 0x22 || c === 0x5c))) break;
+      if (c === 0x0a || c === 0x0d || (json && (c === 0x22 || c === 0x5c || c === 0x2c || c === 0x7d))) break;
       end++;
     }
     while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;

@@ -236,3 +236,11 @@ describe('speed and safety on hostile strings', () => {
     expect((performance.now() - t0) / 10).toBeLessThan(200);
   });
 });
+
+describe('broken JSON', () => {
+  it('redacts a bare value after a quoted secret key', () => {
+    const out = redactText('{"password": hunter2xyz, "user": "bob"}');
+    expect(out).toBe(`{"password": ${secretMarker('hunter2xyz')}, "user": "bob"}`);
+    expect(redactText('{"authorization": Bearer abc123def456}')).not.toContain('abc123def456');
+  });
+});
