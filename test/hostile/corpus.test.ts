@@ -314,6 +314,9 @@ describe('huge and deep inputs', () => {
     expect(r.code).toBe(0);
     expectNoCrash(r);
     const out = ndjsonLines(r);
+    const summary = out.find((l) => l.type === 'summary') as unknown as Summary;
+    expectAccounted(summary);
+    expect(summary.lines).toEqual({ read: 1, used: 1, blank: 0, unusable: 0 });
     const attempts = out.filter((l) => l.type === 'attempt');
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ id: 1, tool: 'long_job', outcome: 'TOOL_SUCCESS' });
@@ -641,9 +644,13 @@ describe('secrets are redacted in every output format', () => {
     }
   });
 
-  it('json summary states whether redaction was on', async () => {
+  it('json summary states whether redaction was on, and every fixture line was used', async () => {
     secretFixtures();
-    expect(jsonDoc(await cli([...files, '--format', 'json'])).summary.redaction).toBe(true);
+    const on = jsonDoc(await cli([...files, '--format', 'json'])).summary;
+    expect(on.redaction).toBe(true);
+    expectAccounted(on);
+    expect(on.lines.unusable).toBe(0);
+    expect(on.inputs.map((a) => a.used)).toEqual([2, 1, 2, 2, 2]);
     expect(jsonDoc(await cli([...files, '--format', 'json', '--no-redact'])).summary.redaction).toBe(false);
   });
 });
@@ -686,6 +693,10 @@ describe('hostile strings come out inert', () => {
       const r = await cli([hostileFixture(), '--format', format]);
       expect(r.code).toBe(0);
       expect(r.stdout, format).not.toMatch(RAW_CONTROLS);
+      if (format === 'json') {
+        expectAccounted(jsonDoc(r).summary);
+        expect(jsonDoc(r).summary.inputs[0]).toMatchObject({ lines: 4, used: 3, unusable: 1, blank: 0 });
+      }
       const attempts = format === 'json' ? jsonDoc(r).attempts : ndjsonLines(r).filter((l) => l.type === 'attempt');
       expect(attempts).toHaveLength(3);
       for (const a of attempts) {
