@@ -1,12 +1,12 @@
 // Property-based tests (fast-check) over the reader, the SSE parser and format detection: arbitrary input never
 // throws, never hangs, and every line ends up as records or as a counted diagnostic.
 import { isUtf8 } from 'node:buffer';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readLineBatches, type Line } from '../../src/read/lines.js';
 import { SseParser, iterateSse, type ParsedSseEvent } from '../../src/sse.js';
 import { JSON_FORMATS, TEXT_FORMATS } from '../../src/formats/index.js';
@@ -465,6 +465,9 @@ describe('runAnalysis: arbitrary traffic never throws, never hangs, and accounts
 });
 
 let propertiesDir: string | undefined;
+afterAll(() => {
+  if (propertiesDir) rmSync(propertiesDir, { recursive: true, force: true });
+});
 function tmpDirForProperties(): string {
   propertiesDir ??= mkdtempSync(join(tmpdir(), 'mcp-triage-prop-'));
   return propertiesDir;
