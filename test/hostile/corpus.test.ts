@@ -753,3 +753,33 @@ describe('--strict stops at the first unusable line of any kind, with exit 2 and
   });
 });
 
+
+describe('hostile strings come out inert in the sessions and timeline views too', () => {
+  const views: Array<[string, string[]]> = [
+    ['sessions', ['sessions']],
+    ['timeline', ['timeline', 'sess']],
+  ];
+  for (const [name, command] of views) {
+    it(`${name}: table and markdown carry no control character, HTML or broken row`, async () => {
+      const file = hostileFixture();
+      const table = await cli([...command, file, '--format', 'table', '--color', 'never']);
+      expect(table.code).toBe(0);
+      expectNoCrash(table);
+      expect(table.stdout + table.stderr).not.toMatch(RAW_CONTROLS);
+      const md = await cli([...command, file, '--format', 'markdown']);
+      expect(md.code).toBe(0);
+      expect(md.stdout).not.toMatch(RAW_CONTROLS);
+      expect(md.stdout).not.toMatch(/<script|<img|<b>/i);
+      for (const rows of md.stdout.split(/\n(?!\|)/).map((b) => b.split('\n').filter((l) => l.startsWith('|'))).filter((b) => b.length)) {
+        expect(new Set(rows.map((l) => (l.match(/(?<!\\)\|/g) ?? []).length)).size, rows.join('\n')).toBe(1);
+      }
+    });
+
+    it(`${name}: json is valid, lossless and escapes C1 and bidi controls`, async () => {
+      const r = await cli([...command, hostileFixture(), '--format', 'json']);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify(JSON.parse(r.stdout))).toContain(JSON.stringify(HOSTILE.session).slice(1, -1));
+      expect(r.stdout).not.toMatch(RAW_CONTROLS);
+    });
+  }
+});
