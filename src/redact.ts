@@ -242,9 +242,15 @@ function redactAuthSchemes(text: string): string {
     if (cred.length < 8) return whole;
     // Prose such as "Bearer authentication" is not a credential: real tokens are not only letters,
     // and a Basic credential is base64 of "user:password".
-    if (/^[A-Za-z]+$/.test(cred) && !(scheme.toLowerCase() === 'basic' && Buffer.from(cred, 'base64').includes(0x3a))) return whole;
+    if (/^[A-Za-z]+$/.test(cred) && !(scheme.toLowerCase() === 'basic' && isBasicCredential(cred))) return whole;
     return `${scheme}${space}${secretMarker(cred)}`;
   });
+}
+
+/** Base64 of printable "user:password". */
+function isBasicCredential(cred: string): boolean {
+  const text = Buffer.from(cred, 'base64').toString('latin1');
+  return text.includes(':') && /^[\x20-\x7e]+$/.test(text);
 }
 
 /** Runs of token characters; each is checked for a JWT or a well-known API key shape. Linear: runs never overlap. */

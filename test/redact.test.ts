@@ -244,3 +244,12 @@ describe('broken JSON', () => {
     expect(redactText('{"authorization": Bearer abc123def456}')).not.toContain('abc123def456');
   });
 });
+
+describe('Basic credentials', () => {
+  it('redacts base64 of user:password even when it is only letters, and leaves prose alone', () => {
+    expect(redactText('Basic YWxpY2U6c2VjcmV0')).toBe(`Basic ${secretMarker('YWxpY2U6c2VjcmV0')}`);
+    expect(redactText('Basic dXNlcjpwYXNz')).toBe(`Basic ${secretMarker('dXNlcjpwYXNz')}`);
+    for (const prose of ['Basic authentication failed', 'basic configuration missing', 'Basic credentials rejected'])
+      expect(redactText(prose)).toBe(prose);
+  });
+});
