@@ -97,6 +97,7 @@ const SAMPLES = '--client samples/client.ndjson --server samples/server.ndjson';
 export const EXAMPLES: Record<string, [command: string, what: string][]> = {
   analyze: [
     [`mcp-triage ${SAMPLES}`, 'Join the client\'s and the server\'s log of the same traffic: where every call that did not succeed really failed'],
+    [`mcp-triage ${SAMPLES} --code SIDE_DIVERGENCE`, 'The calls the client and the server saw differently ("the client says it failed, the server says 200")'],
     [`mcp-triage ${SAMPLES} samples/claims.ndjson --tool create_ticket`, 'Add the client\'s own per-call claims, and keep only the create_ticket calls'],
     [`mcp-triage ${SAMPLES} --outcome HTTP_ERROR,TOOL_ERROR --since 2026-10-17T09:12:00Z`, 'Only HTTP errors and tool errors from 09:12 UTC on (--since 15m means "the last 15 minutes")'],
     ['mcp-triage samples/capture.har.ndjson --format ndjson', 'A browser or proxy capture (HAR entries, one per line), as one JSON line per attempt for jq and scripts'],
@@ -298,8 +299,6 @@ export function explainUsageError(msg: string, command: string): string {
     const best = nearest(choice[2]!, choices);
     return `--${choice[1]}: "${choice[2]}" is not one of ${choices.join(', ')}${best ? `; did you mean ${best}?` : ''}`;
   }
-  const cmd = /Did you mean (\S+)\?/.exec(msg);
-  if (cmd) return msg;
   return msg;
 }
 
