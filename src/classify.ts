@@ -15,8 +15,14 @@ function result(outcome: Outcome, detail: OutcomeDetail = {}): Classification {
   return { outcome, layer: OUTCOME_INFO[outcome].layer, detail };
 }
 
+/** What the log told about the tool before this call (from the latest tools/list of the same client). */
+export interface ToolContext {
+  /** The tool declares an outputSchema. */
+  outputSchema?: boolean;
+}
+
 /** The outcome of one view; first match wins, in the order documented in the README. */
-export function classify(view: AttemptView): Classification {
+export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   if (view.http) {
     if (view.status === null || view.status === undefined) {
       return result('NO_RESPONSE', { why: view.error ?? (view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response') });
@@ -34,7 +40,7 @@ export function classify(view: AttemptView): Classification {
     if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
-  return classifyResponse(view, response);
+  return classifyResponse(view, response, tool);
 }
 
 function incompleteWhy(view: AttemptView): string {
@@ -49,7 +55,7 @@ function incompleteWhy(view: AttemptView): string {
   return 'empty response body';
 }
 
-function classifyResponse(view: AttemptView, response: unknown): Classification {
+function classifyResponse(view: AttemptView, response: unknown, tool: ToolContext): Classification {
   if (!isObject(response)) return result('INVALID_ENVELOPE', { why: Array.isArray(response) ? 'a batch array answers a single request' : `the body is ${typeof response === 'string' ? 'a string' : JSON.stringify(response)?.slice(0, 20)}, not an object` });
   if (response.jsonrpc !== '2.0') return result('INVALID_ENVELOPE', { why: `jsonrpc is ${JSON.stringify(response.jsonrpc) ?? 'missing'}, not "2.0"` });
   const hasResult = has(response, 'result');
@@ -87,6 +93,9 @@ function classifyResponse(view: AttemptView, response: unknown): Classification 
     return result('INVALID_TOOL_RESULT', { why: `isError is ${JSON.stringify(r.isError)}, not a boolean` });
   }
   if (r.isError === true) return result('TOOL_ERROR', { errorMessage: firstText(r.content) });
+  if (tool.outputSchema && !has(r, 'structuredContent')) {
+    return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent' });
+  }
   return result('TOOL_SUCCESS');
 }
 

@@ -115,6 +115,15 @@ describe('outcome order (first match wins), each with a near miss', () => {
     expect(byId[8]!.outcome).toBe('TOOL_SUCCESS');
   });
 
+  it('INVALID_TOOL_RESULT: a tool whose tools/list declares an outputSchema returns no structuredContent; not when it does', async () => {
+    const list = post({ t: 0, id: 1, method: 'tools/list', session: 'S', status: 200, body: ok(1, { tools: [{ name: 'totals', inputSchema: {}, outputSchema: { type: 'object' } }] }) });
+    const call = (structured: boolean) => post({ t: 100, id: 2, session: 'S', tool: 'totals', status: 200, body: ok(2, { content: [{ type: 'text', text: '{}' }], ...(structured ? { structuredContent: { total: 3 } } : {}) }) });
+    const bad = await analyzeInputs([{ lines: [list, call(false)] }]);
+    expect(bad.attempts.find((a) => a.tool === 'totals')).toMatchObject({ outcome: 'INVALID_TOOL_RESULT', detail: { why: expect.stringMatching(/outputSchema/) } });
+    const good2 = await analyzeInputs([{ lines: [list, call(true)] }]);
+    expect(good2.attempts.find((a) => a.tool === 'totals')!.outcome).toBe('TOOL_SUCCESS');
+  });
+
   it('keeps the JSON-RPC error code, message and data', async () => {
     const r = await outcomeOf(post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params', data: { field: 'q' } } }) }));
     expect(r.detail).toMatchObject({ errorCode: -32602, errorMessage: 'Invalid params', errorData: { field: 'q' } });

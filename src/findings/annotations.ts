@@ -7,6 +7,8 @@ export interface ToolSafety {
   annotated: boolean;
   /** Declared idempotent with --idempotent. */
   override?: boolean;
+  /** The tool declares an outputSchema: its results must carry structuredContent (2025-06-18 and later). */
+  outputSchema?: boolean;
 }
 
 /** name -> safety for every tool in a tools/list result; undefined when the response lists no tools. */
@@ -16,10 +18,12 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
   const m = new Map<string, ToolSafety>();
   for (const t of tools) {
     if (typeof t !== 'object' || t === null) continue;
-    const tool = t as { name?: unknown; annotations?: unknown };
+    const tool = t as { name?: unknown; annotations?: unknown; outputSchema?: unknown };
     if (typeof tool.name !== 'string') continue;
     const ann = (typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {}) as Record<string, unknown>;
-    m.set(tool.name, { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null });
+    const safety: ToolSafety = { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null };
+    if (typeof tool.outputSchema === 'object' && tool.outputSchema !== null) safety.outputSchema = true;
+    m.set(tool.name, safety);
   }
   return m;
 }

@@ -61,7 +61,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number') {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',
-      `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it (${a.detail.why ?? 'stream ended'}): 200 is not success`,
+      `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it (${a.detail.why ?? 'stream ended'}): ${a.status} is not success`,
       v.sources));
   }
   if (a.client && a.server && !a.notSeenByServer) {
@@ -82,12 +82,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       `${label(a)} id ${idText(a)}: the client log claims ${a.claim.claim.outcome}, the wire says ${a.outcome}${a.detail.errorCode !== undefined ? ` (code ${a.detail.errorCode})` : ''}`,
       [a.claim.src, ...v.sources.slice(0, 2)]));
   }
-  const cancelled = (a.client ?? v).cancelled || a.server?.cancelled;
-  if (cancelled) {
-    const dur = a.startTs !== undefined && a.endTs !== undefined ? ` after ${secs(a.endTs - a.startTs)}` : '';
+  const cancelView = (a.client ?? v).cancelled ? (a.client ?? v) : a.server?.cancelled ? a.server : undefined;
+  if (cancelView) {
+    const at = cancelView.cancelledAt;
+    const start = cancelView.startTs;
+    const dur = at !== undefined && start !== undefined ? ` after ${secs(Math.max(0, at - start))}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)`,
-      (a.client ?? v).sources));
+      cancelView.sources));
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
@@ -217,7 +219,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const reinit = later.initializeAfter(ts);
     const retried = x.primary.retried === true;
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}`,
+      `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       x.primary.sources.slice(0, 2), 'session', s.session));
   }
   if (calls.toolCalls === 0 && calls.failed.length > 0) {

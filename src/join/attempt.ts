@@ -72,6 +72,8 @@ export interface AttemptView {
   serverRequests: number;
   /** The client sent notifications/cancelled for this request. */
   cancelled?: boolean;
+  /** When the cancellation was sent. */
+  cancelledAt?: number;
   /** Connection or stream error text. */
   error?: string;
   /** The request carried a Mcp-Session-Id header (a 404 then means "session expired"). */

@@ -98,7 +98,7 @@ export class JoinEngine {
         const view = this.newView(r, scope, msg, r.bodyText);
         if (this.register(scopeKey, view, sess)) ex.attempts.push(view);
       } else if (typeof msg.method === 'string') {
-        this.clientNotification(scopeKey, msg, r.src, sess);
+        this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
       }
     }
     this.exchanges.set(ex.key, ex);
@@ -122,7 +122,8 @@ export class JoinEngine {
     }
     if (announced && ex.session === null) {
       ex.session = announced;
-      this.opts.sessions.touch(ex.side, announced, announced, ts);
+      if (ex.attempts.some((v) => v.method === 'initialize')) this.opts.sessions.touch(ex.side, announced, announced, ts).announced = true;
+      else this.opts.sessions.touch(ex.side, announced, announced, ts);
     }
   }
 
@@ -206,7 +207,7 @@ export class JoinEngine {
             view.endTs = r.ts;
             this.finalize(view);
           } else this.schedule(view, r.ts);
-        } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess);
+        } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
         continue;
       }
       if (typeof msg.method === 'string') {
@@ -398,7 +399,7 @@ export class JoinEngine {
     }
   }
 
-  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>): void {
+  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined): void {
     if (msg.method === 'notifications/cancelled') {
       const params = (msg.params ?? {}) as Record<string, unknown>;
       const rid = params.requestId;
@@ -406,6 +407,7 @@ export class JoinEngine {
         const view = this.open.get(scopeKey)?.get(idKeyOf(rid));
         if (view) {
           view.cancelled = true;
+          if (ts !== undefined) view.cancelledAt = ts;
           view.sources.push(src);
         } else if (!sess.requestIds.has(idKeyOf(rid))) (sess.cancels ??= []).push({ id: rid, src });
       }

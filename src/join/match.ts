@@ -4,7 +4,7 @@ import type { ClaimIn } from '../normalize.js';
 import type { Layer, Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
-import { readToolAnnotations } from '../findings/annotations.js';
+import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -74,6 +74,8 @@ export class Matcher {
   /** Held attempts, released by deadline, then start time: a retry never overtakes the attempt it repeats. */
   private queue = new MinHeap<Slot>((a, b) => a.deadline < b.deadline || (a.deadline === b.deadline && (a.start < b.start || (a.start === b.start && a.seq < b.seq))));
   private slotSeq = 0;
+  /** The latest tools/list of each client, to check results against declared output schemas. */
+  private tools = new Map<string, Map<string, ToolSafety>>();
   /** Unpaired views waiting for their other side: key -> FIFO of held entries. */
   private waiting = new Map<string, Held[]>();
   /** Held entries by id and method, for claims. */
@@ -88,11 +90,13 @@ export class Matcher {
   constructor(private readonly opts: MatcherOptions) {}
 
   add(view: AttemptView): void {
-    const c = classify(view);
+    const declared = view.tool !== null ? this.tools.get(viewClientKey(view))?.get(view.tool) : undefined;
+    const c = classify(view, { outputSchema: declared?.outputSchema === true });
     view.outcome = c.outcome;
     view.layer = c.layer;
     view.detail = c.detail;
     compact(view);
+    if (view.toolList) this.tools.set(viewClientKey(view), view.toolList);
     this.sidesSeen.add(view.side);
     const key = joinKey(view);
     const end = view.endTs ?? view.startTs;
@@ -340,10 +344,14 @@ function otherStatus(h: Held, side: ViewSide): number | null | undefined {
   return side === 'client' ? h.attempt.server?.status : h.attempt.client?.status;
 }
 
+function viewClientKey(v: AttemptView): string {
+  return v.client ?? `input#${v.input}`;
+}
+
 /** The identity of a call: who sent it and what (tool and arguments). */
 function callKey(a: Attempt): string {
   const v = a.client ?? a.primary;
-  return `${v.client ?? `input#${v.input}`}|${v.fingerprint}`;
+  return `${viewClientKey(v)}|${v.fingerprint}`;
 }
 
 function claimFits(c: ClaimIn, a: Attempt): boolean {

@@ -19,6 +19,8 @@ export interface SessionState {
   lastTs: number | undefined;
   /** Who the session belongs to: the client identity, else the input. */
   clientKey: string | undefined;
+  /** An initialize response in these logs announced this session id. */
+  announced?: boolean;
   /** Every request id sent in the session, to tell orphans, duplicates and concurrent reuse. */
   requestIds: Map<string, RequestSeen>;
   /** When each id was answered (message-level), to tell a duplicated response row from an orphan. */
