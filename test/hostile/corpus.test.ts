@@ -543,7 +543,11 @@ const SECRETS = {
   desktopBearer: 'dskTok_6Wq3Er8Ty1Ui4Op7As2Df5G',
 };
 
+let secretsWritten = false;
+/** Writes the secret-bearing fixtures once (tests that read them may run at the same time). */
 function secretFixtures(): void {
+  if (secretsWritten) return;
+  secretsWritten = true;
   write('secrets-canonical.ndjson', [
     JSON.stringify({
       v: 1, kind: 'exchange', ts: iso(T0), side: 'client', session: 'sess-secret', method: 'POST',
@@ -589,7 +593,7 @@ function secretFixtures(): void {
   ].join('\n'));
 }
 
-describe('secrets are redacted in every output format', () => {
+describe.concurrent('secrets are redacted in every output format', () => {
   const files = ['secrets-canonical.ndjson', 'secrets-har.ndjson', 'secrets-messages.ndjson', 'secrets-mcpsnoop.jsonl', 'secrets-claude-desktop.log'];
   const formats = ['table', 'json', 'ndjson', 'markdown'];
 
@@ -663,7 +667,11 @@ const HOSTILE = {
   session: 'sess\u001b[31m-red|<b>bold</b>\u009b2J\u2066',
 };
 
+let hostileWritten = false;
+/** Writes the hostile-string fixture once and returns its name. */
 function hostileFixture(): string {
+  if (hostileWritten) return 'hostile.ndjson';
+  hostileWritten = true;
   return write('hostile.ndjson', [
     JSON.stringify({ v: 1, kind: 'exchange', ts: iso(T0), session: HOSTILE.session, method: 'POST', send: toolCall(1, HOSTILE.tool), status: 200,
       recv: { jsonrpc: '2.0', id: 1, error: { code: -32000, message: HOSTILE.message } } }),
@@ -678,7 +686,7 @@ function hostileFixture(): string {
 // eslint-disable-next-line no-control-regex
 const RAW_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 
-describe('hostile strings come out inert', () => {
+describe.concurrent('hostile strings come out inert', () => {
   it('table: no escape sequence, control or bidi character reaches the terminal', async () => {
     const r = await cli([hostileFixture(), '--format', 'table', '--color', 'never']);
     expect(r.code).toBe(0);
@@ -754,7 +762,7 @@ describe('--strict stops at the first unusable line of any kind, with exit 2 and
 });
 
 
-describe('hostile strings come out inert in the sessions and timeline views too', () => {
+describe.concurrent('hostile strings come out inert in the sessions and timeline views too', () => {
   const views: Array<[string, string[]]> = [
     ['sessions', ['sessions']],
     ['timeline', ['timeline', 'sess']],
