@@ -184,6 +184,9 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
   let exitCode: number = EXIT.ok;
   let usageError: string | undefined;
   const command = commandOf(argv);
+  if (command === 'timeline' && argv.some((a) => a === '--session' || a.startsWith('--session='))) {
+    return usage(io, 'timeline takes the session as its first argument (mcp-triage timeline SESSION [files..]), not as --session', 'timeline');
+  }
   // yargs calls a command's handler even after a validation failure (exitProcess(false)): run nothing then.
   const guard = <A>(fn: (args: A) => Promise<void> | void) => async (args: A) => {
     if (usageError === undefined) await fn(args);

@@ -169,6 +169,7 @@ describe('unknown options suggest the nearest valid one, for every command', () 
     [['sessions', ...BOTH, '--formt', 'json'], /unknown option --formt \(did you mean --format\?\) for "sessions"/],
     [['sessions', ...BOTH, '--fail-on', 'error'], /unknown option --fail-on \(an option of the analysis: mcp-triage without a command\) for "sessions"$/m],
     [['timeline', 'a3f1', ...BOTH, '--untl', '1h'], /did you mean --until\?.* for "timeline"/],
+    [['timeline', 'a3f1', ...BOTH, '--session', 'b7e2'], /timeline takes the session as its first argument/],
     [['explain', 'HTTP_ERROR', '--verbose'], /unknown option --verbose/],
     [['formats', '--hlep'], /did you mean --help\?/],
     [[...BOTH, '--format', 'mardown'], /--format: "mardown" is not one of table, json, ndjson, markdown; did you mean markdown\?/],
