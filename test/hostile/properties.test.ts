@@ -421,13 +421,17 @@ const messageLine = fc.record({
 }).map((r) => JSON.stringify(r));
 const trafficLine = fc.oneof({ weight: 3, arbitrary: exchangeLine }, { weight: 2, arbitrary: messageLine }, { weight: 2, arbitrary: ndjsonLine });
 
-describe('runAnalysis: arbitrary traffic never throws, never hangs, and accounts for every line', () => {
+describe('runAnalysis: arbitrary traffic never throws, never hangs, accounts for every line, prints valid ndjson', () => {
   it('finishes with lines = used + unusable + blank for every input', async () => {
     let analyze: typeof import('../../src/analyze.js');
     let outcomes: typeof import('../../src/outcomes.js');
+    let summary: typeof import('../../src/report/summary.js');
+    let json: typeof import('../../src/report/json.js');
     try {
       analyze = await import('../../src/analyze.js');
       outcomes = await import('../../src/outcomes.js');
+      summary = await import('../../src/report/summary.js');
+      json = await import('../../src/report/json.js');
     } catch {
       return; // the module is not there yet
     }
@@ -449,6 +453,12 @@ describe('runAnalysis: arbitrary traffic never throws, never hangs, and accounts
               expect(outcomes.OUTCOMES).toContain(a.outcome);
               expect(a.layer).toBe(outcomes.OUTCOME_INFO[a.outcome].layer);
               expect(['string', 'number']).toContain(typeof a.id);
+              // Whatever the input, the ndjson line of the attempt is valid by its published schema.
+              for (const redact of [true, false]) {
+                const line = json.attemptJson(summary.attemptRow(a, redact));
+                const parsed = json.NdjsonAttemptSchema.safeParse(JSON.parse(line));
+                expect(parsed.success, `${line}\n${parsed.error?.message ?? ''}`).toBe(true);
+              }
             },
             finding: (f) => expect(typeof f.code).toBe('string'),
           },
