@@ -42,3 +42,13 @@ export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line !== undefined ? `${d.file}:${d.line}` : d.file;
   return `mcp-triage: ${where}: ${d.message}`;
 }
+
+/**
+ * Why JSON.parse failed, without the snippet of input V8 quotes in some messages ("…" is not valid JSON): a log line
+ * may hold secrets, and diagnostics are printed before any redaction could see them.
+ */
+export function describeJsonError(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  const cut = m.replace(/, .* is not valid JSON$/s, ' (not valid JSON)').replace(/^(Unexpected token) '.*?'/s, '$1');
+  return (cut.length > 80 ? `${cut.slice(0, 79)}…` : cut).replace(/[^\x20-\x7e…]/g, '?');
+}

@@ -9,7 +9,7 @@ import { splitCloudWatchLine } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank } from './read/lines.js';
 import { harDocumentEntries, looksLikeHarDocument } from './read/har-document.js';
-import type { Diagnostics } from './diagnostics.js';
+import { describeJsonError, type Diagnostics } from './diagnostics.js';
 import type { Source, ViewSide } from './join/attempt.js';
 
 export interface InputSpec {
@@ -230,7 +230,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
             try {
               value = JSON.parse(cw.json);
             } catch (err) {
-              unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${jsonErrorText(err)})`);
+              unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${describeJsonError(err)})`);
               continue;
             }
             toItems(withTime(value, cw.ts), line.lineNo, out, text);
@@ -241,7 +241,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
         try {
           value = JSON.parse(text);
         } catch (err) {
-          unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${jsonErrorText(err)})`);
+          unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${describeJsonError(err)})`);
           continue;
         }
         toItems(value, line.lineNo, out, text);
@@ -322,10 +322,6 @@ function describeKeys(obj: Record<string, unknown>): string {
   return keys.join(', ') + (Object.keys(obj).length > 6 ? ', …' : '');
 }
 
-function jsonErrorText(err: unknown): string {
-  const m = err instanceof Error ? err.message : String(err);
-  return (m.length > 80 ? `${m.slice(0, 79)}…` : m).replace(/[^\x20-\x7e]/g, '?');
-}
 
 function describeOpenError(err: unknown): string {
   const e = err as NodeJS.ErrnoException;

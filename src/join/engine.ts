@@ -4,6 +4,7 @@ import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, ty
 import type { Note } from '../schema/record.js';
 import { fingerprint } from './fingerprint.js';
 import { SessionTracker } from './sessions.js';
+import { describeJsonError } from '../diagnostics.js';
 
 export interface RequestIn {
   input: number;
@@ -152,7 +153,7 @@ export class JoinEngine {
       try {
         value = JSON.parse(text);
       } catch (err) {
-        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${shortJsonError(err)})`;
+        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
         return;
       }
@@ -453,10 +454,6 @@ export function parseRetryAfter(value: string | undefined, ts: number | undefine
   return Math.max(0, when - ts);
 }
 
-function shortJsonError(err: unknown): string {
-  const m = err instanceof Error ? err.message : String(err);
-  return m.length > 80 ? `${m.slice(0, 79)}…` : m;
-}
 
 /** A parsed body that holds integers beyond 2^53 keeps its text so ids can be read exactly. */
 function containsUnsafeInteger(v: unknown): boolean {

@@ -5,6 +5,7 @@ import type { Finding } from '../findings/types.js';
 import type { OutputSink } from './sink.js';
 import { OUTCOMES } from '../outcomes.js';
 import { FINDING_CODES } from '../findings/types.js';
+import { escapeJsonControls } from './text.js';
 
 const SourceSchema = z.object({ file: z.string(), line: z.number().int().positive() });
 const FindingBrief = z.object({ code: z.enum(FINDING_CODES), severity: z.enum(['error', 'warning', 'info']), message: z.string() });
@@ -35,6 +36,11 @@ export const NdjsonAttemptSchema = z.object({
   weakId: z.literal(true).optional(),
   sse: z.object({ events: z.number(), progress: z.number(), serverRequests: z.number(), end: z.string().optional() }).optional(),
   cancelled: z.literal(true).optional(),
+  scope: z.string().optional(),
+  client: z.string().optional(),
+  protocolVersion: z.string().optional(),
+  serverStatus: z.number().int().nullable().optional(),
+  initialize: z.object({ clientInfo: z.string().optional(), serverInfo: z.string().optional(), requestedVersion: z.string().optional(), userAgent: z.string().optional() }).optional(),
 });
 
 /** A session-level finding line. */
@@ -62,18 +68,19 @@ export const NdjsonSummarySchema = z.looseObject({
 
 export const NdjsonLineSchema = z.discriminatedUnion('type', [NdjsonAttemptSchema, NdjsonFindingSchema, NdjsonSummarySchema]);
 
-const EXACT = '"\u2063mcp-triage-exact-id\u2063"';
+/** The placeholder an exact big id takes while stringifying, as it reads after escapeJsonControls. */
+const EXACT_ESCAPED = escapeJsonControls('"\u2063mcp-triage-exact-id\u2063"');
 
 /** JSON text of an attempt row; an id beyond 2^53 is written as its exact source digits. */
 export function attemptJson(row: AttemptRow): string {
   const { idText, ...rest } = row;
   const obj = { type: 'attempt', ...rest };
-  if (idText === undefined) return JSON.stringify(obj);
-  return JSON.stringify({ ...obj, id: '\u2063mcp-triage-exact-id\u2063' }).replace(EXACT, idText);
+  if (idText === undefined) return escapeJsonControls(JSON.stringify(obj));
+  return escapeJsonControls(JSON.stringify({ ...obj, id: '\u2063mcp-triage-exact-id\u2063' })).replace(EXACT_ESCAPED, idText);
 }
 
 export function findingJson(f: Finding, message: string): string {
-  return JSON.stringify({ type: 'finding', scope: 'session', session: f.session ?? null, code: f.code, severity: f.severity, message, sources: f.sources });
+  return escapeJsonControls(JSON.stringify({ type: 'finding', scope: 'session', session: f.session ?? null, code: f.code, severity: f.severity, message, sources: f.sources }));
 }
 
 export class NdjsonSink implements OutputSink {
@@ -85,7 +92,7 @@ export class NdjsonSink implements OutputSink {
     this.write(`${findingJson(f, message)}\n`);
   }
   end(summary: Summary): void {
-    this.write(`${JSON.stringify({ type: 'summary', ...summary })}\n`);
+    this.write(`${escapeJsonControls(JSON.stringify({ type: 'summary', ...summary }))}\n`);
   }
 }
 
@@ -104,6 +111,6 @@ export class JsonDocumentSink implements OutputSink {
     this.findings.push(findingJson(f, message).replace('{"type":"finding",', '{'));
   }
   end(summary: Summary): void {
-    this.write(`${this.first ? '' : '\n'}],"findings":[${this.findings.length ? `\n${this.findings.join(',\n')}\n` : ''}],\n"summary":${JSON.stringify(summary)}}\n`);
+    this.write(`${this.first ? '' : '\n'}],"findings":[${this.findings.length ? `\n${this.findings.join(',\n')}\n` : ''}],\n"summary":${escapeJsonControls(JSON.stringify(summary))}}\n`);
   }
 }

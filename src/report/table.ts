@@ -5,6 +5,7 @@ import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, truncate } from './text.js';
+import { filtersText } from '../filter.js';
 
 export interface TableOptions {
   color: boolean;
@@ -44,7 +45,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   const out: string[] = [];
   const f = summary.findings.bySeverity;
   out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${summary.attempts} attempt(s) in ${summary.calls} call(s), ${summary.retries} retr${summary.retries === 1 ? 'y' : 'ies'}; findings: ${f.error} error, ${f.warning} warning, ${f.info} info`);
-  if (Object.keys(summary.filters).length) out.push(`filters: ${cell(JSON.stringify(summary.filters), 200)}`);
+  if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}`);
   out.push('');
 
   if (summary.byMethod.length) {
