@@ -58,11 +58,12 @@ export class SessionTracker {
   advance(watermark: number): void {
     if (watermark < this.lastSweep + 10_000) return;
     this.lastSweep = watermark;
+    const forgetBefore = watermark - this.closeAfterMs;
     for (const [key, s] of this.states) {
       if (s.lastTs !== undefined && s.lastTs + this.closeAfterMs < watermark) {
         this.states.delete(key);
         this.onClose(s);
-      }
+      } else forgetOld(s, forgetBefore);
     }
   }
 
@@ -75,5 +76,17 @@ export class SessionTracker {
 
   get size(): number {
     return this.states.size;
+  }
+}
+
+/**
+ * A long-lived session would otherwise remember every id it ever sent: ids older than the close delay are dropped
+ * (they are in insertion order, so this stops at the first recent one). A response that late was already judged.
+ */
+function forgetOld(s: SessionState, before: number): void {
+  for (const [k, seen] of s.requestIds) {
+    if (seen.ts === undefined || seen.ts >= before) break;
+    s.requestIds.delete(k);
+    s.answered?.delete(k);
   }
 }
