@@ -17,19 +17,36 @@ function quickValid(r: Record<string, unknown>): boolean {
   switch (r.kind) {
     case 'exchange':
       return (
-        isStr(r.method) && (r.status === null || Number.isInteger(r.status)) && optStr(r.xid) && optStr(r.url) &&
+        isStr(r.method) && (r.status === null || Number.isSafeInteger(r.status)) && optStr(r.xid) && optStr(r.url) &&
         optObj(r.requestHeaders) && optObj(r.responseHeaders) && optStr(r.sendText) && optStr(r.recvText) &&
-        r.events === undefined && r.note === undefined && optStr(r.error) &&
+        r.events === undefined && noteOk(r.note) && optStr(r.error) &&
         (r.end === undefined || r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') &&
         (r.durationMs === undefined || typeof r.durationMs === 'number') && headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
       );
     case 'message':
-      return (r.direction === 'c2s' || r.direction === 's2c') && (r.status === undefined || Number.isInteger(r.status));
+      return (r.direction === 'c2s' || r.direction === 's2c') && (r.status === undefined || Number.isSafeInteger(r.status));
     case 'event':
       return isStr(r.xid) && isStr(r.data) && optStr(r.id) && optStr(r.event) && r.retry === undefined;
+    case 'request':
+      return isStr(r.xid) && isStr(r.method) && optStr(r.url) && optObj(r.requestHeaders) && headersOk(r.requestHeaders) && optStr(r.sendText) && noteOk(r.note);
+    case 'response':
+      return isStr(r.xid) && Number.isSafeInteger(r.status) && optObj(r.responseHeaders) && headersOk(r.responseHeaders) && optStr(r.recvText) && r.events === undefined;
+    case 'end':
+      return isStr(r.xid) && (r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') && optStr(r.error) && optStr(r.recvText) &&
+        (r.durationMs === undefined || typeof r.durationMs === 'number');
     default:
       return false;
   }
+}
+
+const ORIGINS = new Set(['none', 'sdk', 'app', 'user', 'gateway', 'unknown']);
+
+function noteOk(n: unknown): boolean {
+  if (n === undefined) return true;
+  if (typeof n !== 'object' || n === null || Array.isArray(n)) return false;
+  const o = n as Record<string, unknown>;
+  return (o.retryOrigin === undefined || (typeof o.retryOrigin === 'string' && ORIGINS.has(o.retryOrigin))) &&
+    (o.attempt === undefined || (Number.isSafeInteger(o.attempt) && (o.attempt as number) > 0)) && optStr(o.call);
 }
 
 function headersOk(h: unknown): boolean {

@@ -54,9 +54,9 @@ export class SessionTracker {
     return this.states.get(scopeKey);
   }
 
-  /** Close sessions idle for longer than closeAfterMs (swept at most every 10 s of log time). */
+  /** Close sessions idle for longer than closeAfterMs (swept at most every 30 s of log time). */
   advance(watermark: number): void {
-    if (watermark < this.lastSweep + 10_000) return;
+    if (watermark < this.lastSweep + 30_000) return;
     this.lastSweep = watermark;
     const forgetBefore = watermark - this.closeAfterMs;
     for (const [key, s] of this.states) {
