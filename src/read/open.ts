@@ -1,7 +1,7 @@
 // Opening one input: a file path or "-" (standard input) as a byte stream, gunzipped when its first bytes say gzip.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
+import { gunzipStream, GzipError } from './gzip.js';
 import type { Readable } from 'node:stream';
 
 export interface OpenedInput {
@@ -17,12 +17,7 @@ export interface OpenedInput {
   gzip(): boolean;
 }
 
-/** Thrown (and turned into a diagnostic by the reader) when a gzip input is damaged. */
-export class GzipError extends Error {
-  constructor(message: string, readonly compressedOffset: number) {
-    super(message);
-  }
-}
+export { GzipError };
 
 export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Promise<OpenedInput> {
   const isStdin = spec === '-';
@@ -58,37 +53,13 @@ export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Pro
       }
       return;
     }
-    const gunzip = createGunzip();
-    let fed = 0;
-    const feed = (async () => {
-      try {
-        const write = (b: Buffer) => new Promise<void>((resolve) => {
-          fed += b.length;
-          raw += b.length;
-          if (gunzip.write(b)) resolve();
-          else gunzip.once('drain', resolve);
-        });
-        await write(head);
-        for (let r = await it.next(); !r.done; r = await it.next()) {
-          if (gunzip.destroyed) return;
-          await write(toBuf(r.value));
-        }
-        gunzip.end();
-      } catch (err) {
-        gunzip.destroy(err as Error);
-      }
-    })();
-    try {
-      for await (const chunk of gunzip) yield chunk as Buffer;
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      const why = e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(e.message)
-        ? 'gzip data ends early (truncated file?)'
-        : `gzip data is damaged (${e.message})`;
-      throw new GzipError(`${why} after ${fed} compressed bytes`, fed);
-    } finally {
-      await feed.catch(() => undefined);
-    }
+    const buffers: AsyncIterator<Buffer> = { next: async () => {
+      const r = await it.next();
+      return r.done ? { done: true, value: undefined } : { done: false, value: toBuf(r.value) };
+    } };
+    yield* gunzipStream(buffers, head, (n) => {
+      raw += n;
+    });
   }
   return { name, size, bytesRead: () => raw, chunks: decompressed(), gzip: () => isGzip };
 }
