@@ -143,8 +143,7 @@ export class CallLinker {
 
 /** Who the caller is: the client identity the log gives, else the input the attempt came from. */
 export function clientKeyOf(a: Attempt): string {
-  const v = a.client ?? a.primary;
-  return v.client ?? `input#${v.input}`;
+  return (a.client ?? a.primary).caller;
 }
 
 /** Decide (and say how) who sent a retry. */

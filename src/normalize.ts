@@ -62,7 +62,6 @@ function looksLikeSse(text: string): boolean {
  * Split `event` records keep a per-exchange parser only for their data, which is already one event.
  */
 export class Normalizer {
-  private exchangeSide = new Map<string, ViewSide>();
   private xidCounter = 0;
 
   constructor(private readonly engine: JoinEngine, private readonly onClaim: (c: ClaimIn) => void) {}
@@ -71,7 +70,7 @@ export class Normalizer {
     const e = this.engine;
     switch (r.kind) {
       case 'exchange': {
-        const xid = r.xid ?? `x${this.xidCounter++}`;
+        const xid = r.xid ?? `\u0001${this.xidCounter++}`; // never equal to an xid a file gives (those are printable)
         const headers = headerMap(r.requestHeaders);
         const resHeaders = headerMap(r.responseHeaders);
         const session = r.session ?? headers.get('mcp-session-id') ?? null;
@@ -80,6 +79,8 @@ export class Normalizer {
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
+          // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
+          signature: `${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}`,
         });
         const end = ctx.ts !== undefined && r.durationMs !== undefined ? ctx.ts + r.durationMs : ctx.ts;
         if (r.status !== null) {
@@ -97,8 +98,8 @@ export class Normalizer {
         const session = r.session ?? headers.get('mcp-session-id') ?? null;
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
-        this.exchangeSide.set(`${ctx.input}:${r.xid}`, side);
         e.request({
+          signature: `${r.ts}|${r.xid}`,
           input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
@@ -123,7 +124,6 @@ export class Normalizer {
           e.payload(ctx.input, r.xid, { text: r.recvText, hasParsed: false }, ctx.ts, ctx.src);
         }
         e.end(ctx.input, r.xid, r.end, r.error, ctx.ts, ctx.src);
-        this.exchangeSide.delete(`${ctx.input}:${r.xid}`);
         return;
       }
       case 'message': {

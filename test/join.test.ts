@@ -163,4 +163,16 @@ describe('join', () => {
     expect(r.attempts).toHaveLength(1);
     expect(r.attempts[0]).toMatchObject({ id: 2, outcome: 'TOOL_ERROR', serverOutcome: 'TOOL_ERROR', weakId: true });
   });
+
+  it('a split exchange is not confused with whole exchanges around it, whatever its xid', async () => {
+    const r = await analyzeInputs([{ lines: [
+      { v: 1, kind: 'request', xid: 'x0', ts: at(0), client: 'a', method: 'POST', send: { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} } },
+      post({ t: 5, id: 0, method: 'initialize', client: 'b', status: 200, headers: { 'mcp-session-id': 'B' }, body: ok(0, {}) }),
+      post({ t: 6, id: 0, method: 'initialize', client: 'c', status: 200, headers: { 'mcp-session-id': 'C' }, body: ok(0, {}) }),
+      { v: 1, kind: 'response', xid: 'x0', ts: at(20), status: 200, responseHeaders: { 'content-type': 'application/json', 'mcp-session-id': 'A' }, recv: { jsonrpc: '2.0', id: 0, result: {} } },
+      { v: 1, kind: 'end', xid: 'x0', ts: at(21), end: 'complete' },
+    ] }]);
+    expect(r.attempts.map((a) => a.session).sort()).toEqual(['A', 'B', 'C']);
+    expect(r.attempts.every((a) => a.outcome === 'SUCCESS' && a.findings.length === 0)).toBe(true);
+  });
 });

@@ -22,6 +22,10 @@ export interface AttemptView {
   /** Join scope: session id, else connection or client key, else the input. */
   scope: string;
   client: string | null;
+  /** The caller instance: client identity plus connection key, else the input (links retries across sessions). */
+  caller: string;
+  /** What tells this record from an identical copy of it (time, exchange id or response facts): duplicates share it. */
+  signature: string;
   id: JsonRpcId;
   /** Exact source text of a numeric id beyond 2^53. */
   idText?: string;
@@ -110,4 +114,10 @@ export function idKeyOf(id: JsonRpcId, idText?: string): string {
 
 export function isJsonRpcId(v: unknown): v is JsonRpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** The caller instance of a request: who sent it (client identity and connection), else which input it came from. */
+export function callerKey(client: string | undefined | null, conn: string | undefined | null, input: number): string {
+  if (client && conn) return `${client}|${conn}`;
+  return client ?? conn ?? `input#${input}`;
 }

@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { iterateSse, isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint } from './fingerprint.js';
 import { SessionTracker } from './sessions.js';
@@ -26,6 +26,8 @@ export interface RequestIn {
   /** The source keeps no HTTP layer. */
   http: boolean;
   weakId: boolean;
+  /** Tells this record from an identical copy of it (see AttemptView.signature). */
+  signature?: string | undefined;
 }
 
 interface Exchange {
@@ -90,7 +92,7 @@ export class JoinEngine {
       src: r.src,
     };
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
-    sess.clientKey ??= r.client ?? `input#${r.input}`;
+    sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
     for (const m of messages) {
       if (typeof m !== 'object' || m === null) continue;
@@ -193,7 +195,7 @@ export class JoinEngine {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = `${r.side}|${scope}`;
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
-    sess.clientKey ??= r.client ?? `input#${r.input}`;
+    sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     const items = Array.isArray(r.body) ? r.body : [r.body];
     for (const m of items) {
       if (typeof m !== 'object' || m === null) continue;
@@ -298,6 +300,8 @@ export class JoinEngine {
       session: r.session,
       scope,
       client: r.client ?? null,
+      caller: callerKey(r.client, r.conn, r.input),
+      signature: r.signature ?? `${r.ts}|${r.xid}`,
       id,
       idKey: idKeyOf(id, idText),
       method: msg.method as string,
@@ -327,14 +331,16 @@ export class JoinEngine {
   /** Index a new request; false when it is an identical copy of one already seen (a duplicated log row). */
   private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>): boolean {
     const known = sess.requestIds.get(view.idKey);
-    if (known && known.ts === view.startTs && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
+    if (known && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
       (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? JSON.stringify(view.id)}`, first: known.src, dup: view.sources[0]! });
       return false;
     }
     let views = this.open.get(scopeKey);
     if (!views) this.open.set(scopeKey, (views = new Map()));
     const earlier = views.get(view.idKey);
-    const ambiguousScope = view.side === 'server' && view.scope.startsWith('input#');
+    // Ids are not shared across callers that a scope cannot tell apart (a server log without sessions), nor across
+    // initialize requests sent before their sessions exist (each new session has its own id space).
+    const ambiguousScope = (view.side === 'server' && view.scope.startsWith('input#')) || (view.method === 'initialize' && view.session === null);
     if (earlier && !this.finalized.has(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
     } else if (known && !ambiguousScope && known.end !== undefined && view.startTs !== undefined && known.ts !== undefined && view.startTs >= known.ts && view.startTs < known.end) {
@@ -342,7 +348,7 @@ export class JoinEngine {
       view.reusedWhileOpen = known.src;
     }
     views.set(view.idKey, view);
-    sess.requestIds.set(view.idKey, { ts: view.startTs, fingerprint: view.fingerprint, src: view.sources[0]! });
+    sess.requestIds.set(view.idKey, { ts: view.startTs, signature: view.signature, fingerprint: view.fingerprint, src: view.sources[0]! });
     return true;
   }
 
@@ -357,7 +363,7 @@ export class JoinEngine {
     if (!target) this.open.set(scopeKey, (target = new Map()));
     target.set(v.idKey, v);
     const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs);
-    sess.requestIds.set(v.idKey, { ts: v.startTs, fingerprint: v.fingerprint, src: v.sources[0]! });
+    sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
   }
 
   private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {

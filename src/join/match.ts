@@ -345,7 +345,7 @@ function otherStatus(h: Held, side: ViewSide): number | null | undefined {
 }
 
 function viewClientKey(v: AttemptView): string {
-  return v.client ?? `input#${v.input}`;
+  return v.caller;
 }
 
 /** The identity of a call: who sent it and what (tool and arguments). */
