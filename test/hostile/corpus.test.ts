@@ -325,6 +325,33 @@ describe('huge and deep inputs', () => {
     expect(r.peakRssMb).toBeLessThan(400);
   }, 180_000);
 
+  it('1 million SSE events written one record each (split capture): one attempt, every line used, bounded memory', async () => {
+    const head = [
+      JSON.stringify({ v: 1, kind: 'request', xid: 'x1', ts: T0, session: 's-split', method: 'POST', send: toolCall(1, 'long_job') }),
+      JSON.stringify({ v: 1, kind: 'response', xid: 'x1', ts: T0 + 1, status: 200, responseHeaders: { 'content-type': 'text/event-stream' } }),
+    ];
+    const tail = [
+      JSON.stringify({ v: 1, kind: 'event', xid: 'x1', ts: T0 + 1_000_002, data: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], isError: false } }) }),
+      JSON.stringify({ v: 1, kind: 'end', xid: 'x1', ts: T0 + 1_000_003, end: 'complete' }),
+    ];
+    const total = 1_000_004;
+    await writeLines('sse-split.ndjson', total, (i) => {
+      if (i < 2) return head[i]!;
+      if (i >= total - 2) return tail[i - (total - 2)]!;
+      return `{"v":1,"kind":"event","xid":"x1","ts":${T0 + i},"event":"ping","data":"${i}"}`;
+    });
+    const r = await cli(['sse-split.ndjson', '--format', 'ndjson'], { timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    expectNoCrash(r);
+    const out = ndjsonLines(r);
+    const summary = out.find((l) => l.type === 'summary') as unknown as Summary;
+    expect(summary.lines).toEqual({ read: total, used: total, blank: 0, unusable: 0 });
+    const attempts = out.filter((l) => l.type === 'attempt');
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ id: 1, tool: 'long_job', outcome: 'TOOL_SUCCESS' });
+    expect(r.peakRssMb).toBeLessThan(400);
+  }, 180_000);
+
   it('1 million sessions with one request each: memory stays bounded and every line is accounted', async () => {
     await writeLines('million-sessions.ndjson', 1_000_000, (i) =>
       `{"v":1,"kind":"exchange","ts":${T0 + i},"session":"s${i}","method":"POST","send":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}},"status":200,"recv":{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":${i % 100_000 === 0}}}}`);
