@@ -353,8 +353,9 @@ describe('huge and deep inputs', () => {
   }, 180_000);
 
   it('1 million sessions with one request each: memory stays bounded and every line is accounted', async () => {
+    // A new session every 20 ms of log time (50 a second, 5.5 hours of log): idle sessions must be released.
     await writeLines('million-sessions.ndjson', 1_000_000, (i) =>
-      `{"v":1,"kind":"exchange","ts":${T0 + i},"session":"s${i}","method":"POST","send":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}},"status":200,"recv":{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":${i % 100_000 === 0}}}}`);
+      `{"v":1,"kind":"exchange","ts":${T0 + i * 20},"session":"s${i}","method":"POST","send":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}},"status":200,"recv":{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":${i % 100_000 === 0}}}}`);
     const r = await cli(['million-sessions.ndjson', '--format', 'ndjson', '--outcome', 'TOOL_ERROR'], { timeoutMs: 120_000, keepStdout: 1_000_000 });
     expect(r.code).toBe(0);
     expectNoCrash(r);
