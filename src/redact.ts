@@ -46,8 +46,12 @@ function hasSecretSuffix(squashed: string): boolean {
   return false;
 }
 
+/** Every secret name (header, key or parameter) holds one of these; names without any are rejected cheaply. */
+const SECRET_NAME_HINT = /auth|cookie|token|secret|pass|pwd|key|credential|jwt|bearer|assertion|sig|code/i;
+
 /** Header names whose values are secrets (compared case-insensitively, "-" and "_" alike). */
 export function isSecretHeader(name: string): boolean {
+  if (!SECRET_NAME_HINT.test(name)) return false;
   const s = squash(name);
   if (SECRET_HEADERS.has(s)) return true;
   if (NOT_SECRET_NAMES.has(s)) return false;
@@ -63,6 +67,7 @@ const SECRET_KEYS = new Set([
 
 /** Whether a JSON object key names a secret ("Authorization", "client_secret", "apiKey", "x-api-key", ...). */
 export function isSecretKey(key: string): boolean {
+  if (!SECRET_NAME_HINT.test(key)) return false;
   const s = squash(key);
   if (SECRET_KEYS.has(s)) return true;
   if (NOT_SECRET_NAMES.has(s)) return false;
@@ -81,6 +86,7 @@ const URL_ONLY_PARAMS = new Set(['key', 'code', 'sig', 'signature', 'auth']);
 
 /** Whether a URL or form parameter name carries a secret (access_token, api_key, client_secret, sig, code, ...). */
 export function isSecretParam(name: string): boolean {
+  if (!SECRET_NAME_HINT.test(name)) return false;
   const s = squash(name);
   if (SECRET_PARAMS.has(s) || URL_ONLY_PARAMS.has(s)) return true;
   if (NOT_SECRET_NAMES.has(s)) return false;
@@ -129,6 +135,27 @@ export function redactText(text: string): string {
   return out;
 }
 
+/**
+ * Replace the matches of a global regex for which fn returns a string; the others are left as they are, and when
+ * nothing changes the input string itself is returned (no copy: most printed strings hold no secret).
+ */
+function replaceMatches(text: string, re: RegExp, fn: (m: RegExpExecArray) => string | undefined): string {
+  re.lastIndex = 0;
+  let out = '';
+  let copied = 0;
+  let changed = false;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const r = fn(m);
+    if (r !== undefined) {
+      out += text.slice(copied, m.index) + r;
+      copied = m.index + m[0].length;
+      changed = true;
+    }
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return changed ? out + text.slice(copied) : text;
+}
+
 /** `scheme://user:password@host` and `scheme://token@host`: the whole userinfo is replaced. */
 function redactUserinfo(text: string): string {
   let i = text.indexOf('://');
@@ -164,13 +191,13 @@ const ESCAPED_JSON_PAIR = /\\"([^"\\\n]{1,64})\\"(\s*:\s*)\\"([^"\\]*)\\"/g;
 
 function redactJsonPairs(text: string): string {
   if (!text.includes('"')) return text;
-  let out = text.replace(JSON_PAIR, (whole, key: string, sep: string, value: string) => {
-    if (!value || !isSecretKey(key) || isMarker(value)) return whole;
+  let out = replaceMatches(text, JSON_PAIR, ([, key, sep, value]) => {
+    if (!value || !isSecretKey(key!) || isMarker(value)) return undefined;
     return `"${key}"${sep}"${secretMarker(unescapeJson(value))}"`;
   });
   if (out.includes('\\"')) {
-    out = out.replace(ESCAPED_JSON_PAIR, (whole, key: string, sep: string, value: string) => {
-      if (!value || !isSecretKey(key) || isMarker(value)) return whole;
+    out = replaceMatches(out, ESCAPED_JSON_PAIR, ([, key, sep, value]) => {
+      if (!value || !isSecretKey(key!) || isMarker(value)) return undefined;
       return `\\"${key}\\"${sep}\\"${secretMarker(value)}\\"`;
     });
   }
@@ -226,11 +253,11 @@ const PARAM = /(^|[^A-Za-z0-9_.\-[\]])([A-Za-z0-9_.\-[\]]{1,64})=([^&\s"'<>#\\;,
 
 function redactParams(text: string): string {
   if (!text.includes('=')) return text;
-  return text.replace(PARAM, (whole, before: string, name: string, value: string) => {
-    if (!isSecretParam(name) || isMarker(value) || /^=+$/.test(value)) return whole;
-    const urlOnly = URL_ONLY_PARAMS.has(squash(name));
-    if (urlOnly && before !== '?' && before !== '&' && before !== '#' && before !== ';') return whole;
-    return `${before}${name}=${secretMarker(value)}`;
+  return replaceMatches(text, PARAM, ([, before, name, value]) => {
+    if (!isSecretParam(name!) || isMarker(value!) || /^=+$/.test(value!)) return undefined;
+    const urlOnly = URL_ONLY_PARAMS.has(squash(name!));
+    if (urlOnly && before !== '?' && before !== '&' && before !== '#' && before !== ';') return undefined;
+    return `${before}${name}=${secretMarker(value!)}`;
   });
 }
 
@@ -238,12 +265,12 @@ function redactParams(text: string): string {
 const AUTH_SCHEME = /\b(bearer|basic)([ \t]+)([A-Za-z0-9\-._~+/]+=*)/gi;
 
 function redactAuthSchemes(text: string): string {
-  return text.replace(AUTH_SCHEME, (whole, scheme: string, space: string, cred: string) => {
-    if (cred.length < 8) return whole;
+  return replaceMatches(text, AUTH_SCHEME, ([, scheme, space, cred]) => {
+    if (cred!.length < 8) return undefined;
     // Prose such as "Bearer authentication" is not a credential: real tokens are not only letters,
     // and a Basic credential is base64 of "user:password".
-    if (/^[A-Za-z]+$/.test(cred) && !(scheme.toLowerCase() === 'basic' && isBasicCredential(cred))) return whole;
-    return `${scheme}${space}${secretMarker(cred)}`;
+    if (/^[A-Za-z]+$/.test(cred!) && !(scheme!.toLowerCase() === 'basic' && isBasicCredential(cred!))) return undefined;
+    return `${scheme}${space}${secretMarker(cred!)}`;
   });
 }
 
@@ -257,9 +284,12 @@ function isBasicCredential(cred: string): boolean {
 const TOKEN_RUN = /[A-Za-z0-9_\-.]{16,}/g;
 
 function redactTokenShapes(text: string): string {
-  return text.replace(TOKEN_RUN, (run) => {
-    if (run.includes('eyJ')) return redactJwtsInRun(run);
-    return looksLikeApiKey(run) ? secretMarker(run) : run;
+  return replaceMatches(text, TOKEN_RUN, ([run]) => {
+    if (run.includes('eyJ')) {
+      const out = redactJwtsInRun(run);
+      return out === run ? undefined : out;
+    }
+    return looksLikeApiKey(run) ? secretMarker(run) : undefined;
   });
 }
 
