@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { redactText, redactValue } from '../redact.js';
+import { boundDepth } from './text.js';
 
 /** One attempt as every output shows it (the ndjson `attempt` line without its `type`). */
 export interface AttemptRow {
@@ -105,7 +106,11 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     row.detail = {};
     if (d.errorCode !== undefined) row.detail.errorCode = d.errorCode;
     if (d.errorMessage !== undefined) row.detail.errorMessage = redact ? redactText(d.errorMessage) : d.errorMessage;
-    if (d.errorData !== undefined) row.detail.errorData = redact ? redactValue(d.errorData) : d.errorData;
+    if (d.errorData !== undefined) {
+      // error.data comes from the log and may nest deeper than JSON.stringify can go: bound it first.
+      const data = boundDepth(d.errorData);
+      row.detail.errorData = redact ? redactValue(data) : data;
+    }
     if (d.why !== undefined) row.detail.why = redact ? redactText(d.why) : d.why;
   }
   if (a.notSeenByServer) row.notSeenByServer = true;

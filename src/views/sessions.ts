@@ -1,4 +1,5 @@
 // The `sessions` view: one small record per session folded from the attempt stream, rendered as a table, Markdown or JSON.
+import { escapeJsonControls } from '../report/text.js';
 import type { AttemptRow, Summary } from '../report/summary.js';
 import type { Finding, Severity } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
@@ -183,5 +184,5 @@ export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): st
 
 /** `{"version":1,"view":"sessions","sessions":[...],"summary":{...}}` */
 export function sessionsJson(rows: SessionRow[], summary: Summary): string {
-  return `${JSON.stringify({ version: 1, view: 'sessions', sessions: rows, summary })}\n`;
+  return `${escapeJsonControls(JSON.stringify({ version: 1, view: 'sessions', sessions: rows, summary }))}\n`;
 }

@@ -1,4 +1,5 @@
 // The `timeline` view: every exchange of one session in time order, client and server views side by side.
+import { escapeJsonControls } from '../report/text.js';
 import type { AttemptRow, Summary } from '../report/summary.js';
 import { byTime } from '../report/summary.js';
 import type { Finding } from '../findings/types.js';
@@ -198,5 +199,5 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
 export function timelineJson(t: Timeline, summary: Summary): string {
   const attempts = t.rows.map((r) => attemptJson(r).replace('{"type":"attempt",', '{'));
   const findings = t.findings.map((f) => findingJson(f, f.message).replace('{"type":"finding",', '{'));
-  return `{"version":1,"view":"timeline","session":${JSON.stringify(t.session)},"identity":${JSON.stringify(t.identity)},"attempts":[${attempts.join(',')}],"findings":[${findings.join(',')}],"summary":${JSON.stringify(summary)}}\n`;
+  return `${escapeJsonControls(`{"version":1,"view":"timeline","session":${JSON.stringify(t.session)},"identity":${JSON.stringify(t.identity)},"attempts":[${attempts.join(',')}],"findings":[${findings.join(',')}],"summary":${JSON.stringify(summary)}}`)}\n`;
 }
