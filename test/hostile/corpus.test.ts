@@ -350,6 +350,7 @@ describe('huge and deep inputs', () => {
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ id: 1, tool: 'long_job', outcome: 'TOOL_SUCCESS' });
     expect(r.peakRssMb).toBeLessThan(400);
+    rmSync(join(dir, 'sse-split.ndjson'));
   }, 180_000);
 
   it('1 million sessions with one request each: memory stays bounded and every line is accounted', async () => {
@@ -366,6 +367,7 @@ describe('huge and deep inputs', () => {
     expect(out.filter((l) => l.type === 'attempt')).toHaveLength(10);
     expect(r.peakRssMb).toBeLessThan(400);
     expect(r.ms).toBeLessThan(90_000);
+    rmSync(join(dir, 'million-sessions.ndjson'));
   }, 180_000);
 });
 
