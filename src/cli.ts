@@ -508,9 +508,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   }
   if (!out.closed) sink.end(summary, rows);
   await out.close();
-  if (summary.diagnostics.total && !args.quiet && format !== 'table') {
-    io.stderr.write(`mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see the summary for where\n`);
-  }
+  if (summary.diagnostics.total && !args.quiet && format !== 'table') io.stderr.write(problemsLine(summary, 'the summary'));
   return failed ? EXIT.failOn : EXIT.ok;
 }
 
@@ -594,10 +592,14 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color));
   }
   await out.close();
-  if (summary.diagnostics.total && !args.quiet) {
-    io.stderr.write(`mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see the JSON summary for where\n`);
-  }
+  if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));
   return EXIT.ok;
 }
 
 export type { AttemptRow };
+
+/** The closing stderr line when the input had problems: unusable lines, or problems not tied to a line (a damaged gzip). */
+function problemsLine(summary: Summary, where: string): string {
+  if (summary.lines.unusable > 0) return `mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see ${where} for where\n`;
+  return `mcp-triage: ${summary.diagnostics.total} input problem(s), no unusable line; see ${where}\n`;
+}

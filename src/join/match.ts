@@ -79,7 +79,7 @@ export class Matcher {
   /** Unpaired views waiting for their other side: key -> FIFO of held entries. */
   private waiting = new Map<string, Held[]>();
   /** Held entries by id and method, for claims. */
-  private byId = new Map<string, Held[]>();
+  private byId = new Map<string, Set<Held>>();
   private pendingClaims = new Map<string, ClaimIn[]>();
   /** Claims attached to held attempts, by call identity, so earlier attempts of the call can see them. */
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
@@ -131,8 +131,8 @@ export class Matcher {
     }
     const idk = `${view.idKey}|${view.method}`;
     const list = this.byId.get(idk);
-    if (list) list.push(h);
-    else this.byId.set(idk, [h]);
+    if (list) list.add(h);
+    else this.byId.set(idk, new Set([h]));
     const pending = this.pendingClaims.get(idk);
     if (pending) {
       const i = pending.findIndex((c) => claimFits(c, attempt));
@@ -155,13 +155,13 @@ export class Matcher {
     const idk = `${idKeyOf(id)}|${method}`;
     const list = this.byId.get(idk);
     if (list) {
-      for (let i = list.length - 1; i >= 0; i--) {
-        const h = list[i]!;
-        if (!h.emitted && !h.attempt.claim && claimFits(c, h.attempt)) {
-          h.attempt.claim = c;
-          this.callClaims.set(callKey(h.attempt), { claim: c, holder: h });
-          return;
-        }
+      // The most recent fitting attempt: the claim is logged after the call it describes.
+      let best: Held | undefined;
+      for (const h of list) if (!h.emitted && !h.attempt.claim && claimFits(c, h.attempt)) best = h;
+      if (best) {
+        best.attempt.claim = c;
+        this.callClaims.set(callKey(best.attempt), { claim: c, holder: best });
+        return;
       }
     }
     const p = this.pendingClaims.get(idk);
@@ -207,11 +207,7 @@ export class Matcher {
     }
     const idk = `${a.primary.idKey}|${a.method}`;
     const list = this.byId.get(idk);
-    if (list) {
-      const i = list.indexOf(h);
-      if (i !== -1) list.splice(i, 1);
-      if (list.length === 0) this.byId.delete(idk);
-    }
+    if (list?.delete(h) && list.size === 0) this.byId.delete(idk);
     if (a.client && !a.server && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway'))) a.notSeenByServer = true;
     const ck = callKey(a);
     const cc = this.callClaims.get(ck);
@@ -237,11 +233,7 @@ export class Matcher {
     if (!h.attempt.claim && o.attempt.claim) h.attempt.claim = o.attempt.claim;
     const idk = `${o.attempt.primary.idKey}|${o.attempt.method}`;
     const list = this.byId.get(idk);
-    if (list) {
-      const j = list.indexOf(o);
-      if (j !== -1) list.splice(j, 1);
-      if (list.length === 0) this.byId.delete(idk);
-    }
+    if (list?.delete(o) && list.size === 0) this.byId.delete(idk);
   }
 
   private fromView(view: AttemptView): Attempt {
