@@ -101,6 +101,4 @@ export type { Outcome, Layer } from './outcomes.js';
 export { OUTCOMES, OUTCOME_INFO } from './outcomes.js';
 export { FINDING_CODES, SEVERITIES } from './findings/types.js';
 export type { FindingCode, Severity } from './findings/types.js';
-export { CanonicalRecordSchema, canonicalJsonSchema } from './schema/record.js';
 export type { CanonicalRecord } from './schema/record.js';
-export { NdjsonAttemptSchema, NdjsonFindingSchema, NdjsonSummarySchema, NdjsonLineSchema } from './report/json.js';

@@ -10,6 +10,7 @@ import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank } from './read/lines.js';
 import { harDocumentEntries, looksLikeHarDocument } from './read/har-document.js';
 import { describeJsonError, type Diagnostics } from './diagnostics.js';
+import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
 
 export interface InputSpec {
@@ -139,6 +140,10 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
 
   /** An API page (Datadog data[], Elasticsearch hits.hits[]) holds many records on one line: the line counts once. */
   const pageItems = (items: unknown[], lineNo: number, out: RecordItem[]): void => {
+    if (!schemas()) {
+      needSchemas = true; // a page is read whole, once the schemas its records may need are loaded
+      return;
+    }
     const usedBefore = account.used;
     const unusableBefore = account.unusable;
     const savedUnwrap = opts.unwrap;
@@ -154,10 +159,18 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     if (!anyUsed && items.length === 0) unusable(lineNo, 'no-mcp-traffic', 'empty page of log records');
   };
 
+  let needSchemas = false;
   const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone });
 
   const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string): void => {
-    if (!Array.isArray(res)) return unusable(lineNo, 'invalid-record', res.error);
+    if (!Array.isArray(res)) {
+      // The adapter needs the zod schemas to say what is wrong: the line is read again once they are loaded.
+      if (res.error === NEEDS_SCHEMAS) {
+        needSchemas = true;
+        return;
+      }
+      return unusable(lineNo, 'invalid-record', res.error);
+    }
     if (res.length === 0) return unusable(lineNo, 'no-mcp-traffic', `${fmt.name} line carries no MCP message`);
     account.used++;
     account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
@@ -196,7 +209,14 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
           continue;
         }
         if (typeof item.value !== 'object' || item.value === null) unusable(item.line, 'invalid-record', 'HAR entry is not an object');
-        else emit(harEntryFormat, harEntryFormat.toRecords(item.value as Record<string, unknown>, ctx(item.line)), item.line, out);
+        else {
+          emit(harEntryFormat, harEntryFormat.toRecords(item.value as Record<string, unknown>, ctx(item.line)), item.line, out);
+          if (needSchemas) {
+            needSchemas = false;
+            await loadSchemas();
+            emit(harEntryFormat, harEntryFormat.toRecords(item.value as Record<string, unknown>, ctx(item.line)), item.line, out);
+          }
+        }
         account.bytesRead = opened.bytesRead();
         if (out.length) yield out;
       }
@@ -233,7 +253,14 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
               unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${describeJsonError(err)})`);
               continue;
             }
+            const before = out.length;
             toItems(withTime(value, cw.ts), line.lineNo, out, text);
+            if (needSchemas) {
+              out.length = before;
+              needSchemas = false;
+              await loadSchemas();
+              toItems(withTime(value, cw.ts), line.lineNo, out, text);
+            }
           } else unusable(line.lineNo, text.includes('\u0000') ? 'nul-bytes' : 'invalid-json', text.includes('\u0000') ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
           continue;
         }
@@ -244,7 +271,14 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
           unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${describeJsonError(err)})`);
           continue;
         }
+        const before = out.length;
         toItems(value, line.lineNo, out, text);
+        if (needSchemas) {
+          out.length = before;
+          needSchemas = false;
+          await loadSchemas();
+          toItems(value, line.lineNo, out, text);
+        }
       }
       account.bytesRead = opened.bytesRead();
       if (out.length) yield out;

@@ -1,7 +1,8 @@
 // The library API: analyze() and streamAnalysis() in-process, on files and on a Readable that is not process.stdin, with filters.
 import { describe, expect, it } from 'vitest';
 import { Readable, PassThrough } from 'node:stream';
-import { analyze, streamAnalysis, FilterError, InputError, NdjsonAttemptSchema, type AttemptRow, type Finding, type Summary, type AnalysisResult } from '../src/index.js';
+import { NdjsonAttemptSchema } from '../src/schemas.js';
+import { analyze, streamAnalysis, FilterError, InputError, type AttemptRow, type Finding, type Summary, type AnalysisResult } from '../src/index.js';
 import { BOTH, SAMPLES, cli, exchange } from './cli/helpers.js';
 
 const CLIENT = `${SAMPLES}client.ndjson`;

@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NdjsonLineSchema } from '../src/report/json.js';
+import { NdjsonLineSchema } from '../src/report/schema.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string>; types: string; main: string; exports: Record<string, { types: string; import: string } | string> };

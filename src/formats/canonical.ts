@@ -1,5 +1,7 @@
 // Adapter for mcp-triage's own canonical records (version 1): a cheap guard on the hot path, zod for precise errors.
-import { CanonicalRecordSchema, RECORD_KINDS, type CanonicalRecord } from '../schema/record.js';
+import type { CanonicalRecord } from '../schema/record.js';
+import { RECORD_KINDS } from '../schema/kinds.js';
+import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import { FULL_VIEW, type AdapterResult, type JsonFormat } from './adapter.js';
 import { describeZodError } from './zod-error.js';
 
@@ -61,7 +63,9 @@ export const canonicalFormat: JsonFormat = {
   detect: (v) => v.v === 1 && typeof v.kind === 'string' && KINDS.has(v.kind),
   toRecords(value): AdapterResult {
     if (quickValid(value)) return [value as unknown as CanonicalRecord];
-    const parsed = CanonicalRecordSchema.safeParse(value);
+    const zod = schemas();
+    if (!zod) return { error: NEEDS_SCHEMAS };
+    const parsed = zod.CanonicalRecordSchema.safeParse(value);
     if (parsed.success) return [parsed.data];
     return { error: `not a valid canonical ${String(value.kind)} record: ${describeZodError(parsed.error)}` };
   },

@@ -1,5 +1,6 @@
 // Adapter for the source article's per-call diagnostic line: a client's claim about one call.
-import { ClaimSchema, type CanonicalRecord } from '../schema/record.js';
+import type { CanonicalRecord } from '../schema/record.js';
+import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import { FULL_VIEW, type AdapterResult, type JsonFormat } from './adapter.js';
 import { describeZodError } from './zod-error.js';
 
@@ -11,7 +12,9 @@ export const claimFormat: JsonFormat = {
   detect: (v) => v.kind === undefined && typeof v.outcome === 'string' && CLAIM_KEYS.some((k) => k in v),
   toRecords(value): AdapterResult {
     const { ts, timestamp, time, sessionId, ...rest } = value as Record<string, unknown>;
-    const parsed = ClaimSchema.safeParse({ session: sessionId, ...rest });
+    const zod = schemas();
+    if (!zod) return { error: NEEDS_SCHEMAS };
+    const parsed = zod.ClaimSchema.safeParse({ session: sessionId, ...rest });
     if (!parsed.success) return { error: `not a valid call claim: ${describeZodError(parsed.error)}` };
     const when = ts ?? timestamp ?? time;
     const record: CanonicalRecord = {

@@ -192,7 +192,7 @@ export type StreamEnd = z.infer<typeof StreamEndSchema>;
 export type Headers = z.infer<typeof HeadersSchema>;
 export type JsonRpcId = z.infer<typeof JsonRpcIdSchema>;
 
-export const RECORD_KINDS = ['exchange', 'request', 'response', 'event', 'end', 'message', 'claim'] as const;
+export { RECORD_KINDS } from './kinds.js';
 
 /** The canonical schema as JSON Schema (what `mcp-triage schema` prints). */
 export function canonicalJsonSchema(): unknown {

@@ -1,7 +1,7 @@
 // The CLI end to end, in-process: stdout holds only the report, diagnostics go to stderr, exit codes 0 / 1 / 2, filters stated in every format.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { NdjsonLineSchema, NdjsonSummarySchema } from '../../src/report/json.js';
+import { NdjsonLineSchema, NdjsonSummarySchema } from '../../src/report/schema.js';
 import { VERSION } from '../../src/version.js';
 import { BOTH, ROOT, SAMPLES, cli, exchange } from './helpers.js';
 
