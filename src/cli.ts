@@ -219,7 +219,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
       const { canonicalJsonSchema } = await import('./schema/record.js');
       io.stdout.write(`${JSON.stringify(canonicalJsonSchema(), null, 2)}\n`);
     }))
-    .command('explain <code>', 'Explain a finding code or an outcome: definition, why it matters, the spec rule, what to do', (y) => y.positional('code', { type: 'string', describe: 'e.g. NO_FINAL_RESULT or HTTP_ERROR' }), guard(async (args) => {
+    .command('explain <code>', 'Explain a finding code or an outcome: definition, why it matters, the spec rule, what to do', (y) => y.positional('code', { type: 'string', describe: 'e.g. NO_FINAL_RESULT or HTTP_ERROR' }).epilogue(`Outcomes, in the order they are decided (first match wins): ${OUTCOMES.join(', ')}.\nFinding codes: ${FINDING_CODES.join(', ')}.`), guard(async (args) => {
       const { explain } = await import('./findings/catalog.js');
       const code = String(args.code ?? '');
       const text = explain(code) ?? explain(code.toUpperCase());
