@@ -1,4 +1,4 @@
-// Vitest settings: node environment, tests under test/, generous timeouts for spawned CLI runs.
+// Vitest settings (kept under test/): node environment, tests under test/, generous timeouts for spawned CLI runs.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
