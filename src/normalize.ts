@@ -26,13 +26,18 @@ export interface ClaimIn {
   src: Source;
 }
 
-/** Lowercased header map; built on a Map so hostile names like __proto__ are plain keys. */
+/** The headers the analysis reads; the others are not copied (a log record can carry dozens). */
+const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', 'last-event-id', 'mcp-protocol-version', 'user-agent', 'www-authenticate']);
+
+/** Lowercased map of the headers the analysis uses; a Map, so hostile names like __proto__ are plain keys. */
 export function headerMap(h: Record<string, string> | undefined): Map<string, string> {
   const m = new Map<string, string>();
   if (!h) return m;
   for (const k of Object.keys(h)) {
     const v = h[k];
-    if (typeof v === 'string') m.set(k.toLowerCase(), v);
+    if (typeof v !== 'string') continue;
+    const name = USED_HEADERS.has(k) ? k : k.toLowerCase();
+    if (USED_HEADERS.has(name)) m.set(name, v);
   }
   return m;
 }
