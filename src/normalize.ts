@@ -2,7 +2,7 @@
 import type { CanonicalRecord, Claim, SseEvent } from './schema/record.js';
 import type { JoinEngine } from './join/engine.js';
 import type { Source, ViewSide } from './join/attempt.js';
-import { SseParser, iterateSse, type ParsedSseEvent } from './sse.js';
+import { iterateSse, type ParsedSseEvent } from './sse.js';
 
 export interface RecordContext {
   input: number;
@@ -62,10 +62,7 @@ function looksLikeSse(text: string): boolean {
   return t.startsWith('data:') || t.startsWith('event:') || t.startsWith('id:') || t.startsWith(':') || t.startsWith('retry:');
 }
 
-/**
- * Streaming (split) records of one exchange carry SSE events one at a time; whole records carry the body.
- * Split `event` records keep a per-exchange parser only for their data, which is already one event.
- */
+/** Streaming (split) records of one exchange carry SSE events one at a time; whole records carry the body. */
 export class Normalizer {
   private xidCounter = 0;
 
@@ -171,5 +168,3 @@ export class Normalizer {
     }
   }
 }
-
-export { SseParser };
