@@ -130,7 +130,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     }
   };
   for (const c of cursors) await fill(c);
-  if (bothSides) await alignClocks(cursors, notes);
+  if (cursors.length > 1) await alignClocks(cursors, notes);
   let processed = 0;
   for (;;) {
     // Take the record with the earliest time among the inputs' next records (untimed records first).
@@ -210,10 +210,13 @@ async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
       if (c.pos !== 0) c.pos = 0;
     }
   }
-  const clients = cursors.filter((c) => c.account.side === 'client');
+  // An input's side: the one given on the command line, else the one its first records state.
+  const sideOf = (c: Cursor) => c.account.side ?? statedSide(c.batch.slice(c.pos, c.pos + ALIGN_RECORDS));
+  const clients = cursors.filter((c) => sideOf(c) === 'client');
+  if (clients.length === 0) return;
   const base = clients.flatMap((c) => c.batch.slice(c.pos, c.pos + ALIGN_RECORDS));
   for (const c of cursors) {
-    if (c.account.side !== 'server') continue;
+    if (sideOf(c) !== 'server') continue;
     const offset = estimateOffset(base, c.batch.slice(c.pos, c.pos + ALIGN_RECORDS));
     if (offset === undefined) continue;
     c.offset = offset;
@@ -228,4 +231,15 @@ function shift(batch: RecordItem[], from: number, offset: number): void {
     const item = batch[i]!;
     if (item.ts !== undefined) item.ts -= offset;
   }
+}
+
+/** The side that every record of these (which state one) agree on, else undefined. */
+function statedSide(items: RecordItem[]): 'client' | 'server' | undefined {
+  let side: 'client' | 'server' | undefined;
+  for (const { rec } of items) {
+    if (rec.side !== 'client' && rec.side !== 'server') continue;
+    if (side && rec.side !== side) return undefined;
+    side = rec.side;
+  }
+  return side;
 }

@@ -175,4 +175,13 @@ describe('join', () => {
     expect(r.attempts.map((a) => a.session).sort()).toEqual(['A', 'B', 'C']);
     expect(r.attempts.every((a) => a.outcome === 'SUCCESS' && a.findings.length === 0)).toBe(true);
   });
+
+  it('estimates the clock offset also when the sides come from the records, not from --client/--server', async () => {
+    const client = Array.from({ length: 8 }, (_, i) => post({ t: i * 10_000, id: i + 1, session: SID, side: 'client', status: 200, body: ok(i + 1, toolText('x')), args: { n: i } }));
+    const server = Array.from({ length: 8 }, (_, i) => post({ t: 180_000 + i * 10_000, id: i + 1, session: SID, side: 'server', status: 200, body: ok(i + 1, toolText('x')), args: { n: i } }));
+    const r = await analyzeInputs([{ lines: client }, { lines: server }]);
+    expect(r.attempts).toHaveLength(8);
+    expect(r.attempts.every((a) => a.serverOutcome === 'TOOL_SUCCESS')).toBe(true);
+    expect(r.summary.notes.join(' ')).toMatch(/clock 180\.0 s ahead/);
+  });
 });
