@@ -53,6 +53,19 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
+/** Shorten to at most max characters by cutting the middle, so both ends stay readable (a path keeps its file name). */
+export function truncateMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max < 8) return truncate(text, max);
+  let head = Math.ceil((max - 1) / 2);
+  let tail = max - 1 - head;
+  const h = text.charCodeAt(head - 1);
+  if (h >= 0xd800 && h <= 0xdbff) { head--; tail++; } // keep astral characters whole on both sides
+  const t = text.charCodeAt(text.length - tail);
+  if (t >= 0xdc00 && t <= 0xdfff) tail--;
+  return `${text.slice(0, head)}…${text.slice(text.length - tail)}`;
+}
+
 /** HTML-significant characters become entities; Markdown punctuation gets a backslash. */
 function escapeInline(text: string, punctuation: RegExp): string {
   return text

@@ -4,7 +4,7 @@ import type { AttemptRow, Summary } from '../report/summary.js';
 import type { Finding, Severity } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
-import { cell, clock, dateTime, isSuccess, markdownTable, mdCell, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
+import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
 export interface SessionRow {
@@ -158,7 +158,7 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
   else {
     const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color);
     for (const r of rows) {
-      t.push([cell(nameOf(r, summary), 60), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+      t.push([nameCell(nameOf(r, summary), 60), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
         failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
     }
     out.push(t.toString());

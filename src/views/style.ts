@@ -2,7 +2,7 @@
 import Table from 'cli-table3';
 import type { Outcome } from '../outcomes.js';
 import type { Severity } from '../findings/types.js';
-import { cleanTerminal, escapeMarkdownCell, truncate } from '../report/text.js';
+import { cleanTerminal, escapeMarkdownCell, truncate, truncateMiddle } from '../report/text.js';
 
 const ESC = '\u001b[';
 export const paint = (on: boolean, code: string, s: string): string => (on ? `${ESC}${code}m${s}${ESC}0m` : s);
@@ -18,6 +18,8 @@ export const isSuccess = (o: Outcome): boolean => o === 'SUCCESS' || o === 'TOOL
 
 /** A log string made safe and short for one terminal cell. */
 export const cell = (s: string | number | null | undefined, max = 40): string => truncate(cleanTerminal(String(s ?? '')), max);
+/** A terminal cell for a name whose end matters (a file path): the middle is cut instead of the end. */
+export const nameCell = (s: string, max: number): string => truncateMiddle(cleanTerminal(s), max);
 /** The same for one Markdown table cell. */
 export const mdCell = (s: string | number | null | undefined, max = 80): string => escapeMarkdownCell(truncate(String(s ?? ''), max));
 

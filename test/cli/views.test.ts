@@ -1,4 +1,7 @@
 // The sessions and timeline views end to end: checked against the attempts the ndjson report gives for the same input.
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BOTH, SAMPLES, cli, exchange } from './helpers.js';
 import type { SessionRow } from '../../src/views/sessions.js';
@@ -71,6 +74,16 @@ describe('mcp-triage sessions', () => {
     const r = await cli(['sessions', `${SAMPLES}stdio.ndjson`]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/input#0 \(no session id; .*stdio\.ndjson\)/);
+  });
+
+  it('keeps the file name of a session-less input readable however deep its path', async () => {
+    const dir = await mkdtemp(join(tmpdir(), `${'deeply-nested-directory-'.repeat(4)}`));
+    const file = join(dir, 'stdio.ndjson');
+    await copyFile(`${SAMPLES}stdio.ndjson`, file);
+    const r = await cli(['sessions', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/input#0 \(no session id; .*….*stdio\.ndjson\)/);
+    await rm(dir, { recursive: true });
   });
 
   it('says so when nothing passes', async () => {

@@ -1,6 +1,6 @@
 // Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
 import { describe, expect, it } from 'vitest';
-import { boundDepth, cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate } from '../../src/report/text.js';
+import { boundDepth, cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
 
 const ESC = '\x1b';
 /** No C0/C1 control, DEL or bidi control left. */
@@ -65,6 +65,25 @@ describe('truncate', () => {
     const out = truncate('ab😀cd', 4); // "ab" + high surrogate would be cut
     expect(out).toBe('ab…');
     expect(out.isWellFormed()).toBe(true);
+  });
+});
+
+describe('truncateMiddle', () => {
+  it('keeps both ends of a long path, within the limit', () => {
+    const path = 'input#0 (no session id; /a/very/long/checkout/directory/of/somebody/samples/stdio.ndjson)';
+    const out = truncateMiddle(path, 60);
+    expect(out).toHaveLength(60);
+    expect(out.startsWith('input#0 (no session id; ')).toBe(true);
+    expect(out.endsWith('samples/stdio.ndjson)')).toBe(true);
+    expect(out).toContain('…');
+    expect(truncateMiddle('short', 10)).toBe('short');
+  });
+  it('never splits a surrogate pair on either side of the cut', () => {
+    for (let max = 8; max < 20; max++) {
+      const out = truncateMiddle('😀'.repeat(20), max);
+      expect(out.isWellFormed()).toBe(true);
+      expect(out.length).toBeLessThanOrEqual(max);
+    }
   });
 });
 
