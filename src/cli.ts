@@ -1,6 +1,7 @@
 // The command line: options declared once as data, commands (analyze, sessions, timeline, ...) over the library API; main(argv, io) -> exit code.
 import { stat } from 'node:fs/promises';
-import yargs, { type Argv, type Options } from 'yargs';
+import type { Argv, Options } from 'yargs';
+import { readPlainArgs } from './cli-args.js';
 import { DEFAULTS, type AnalyzeOptions } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
@@ -177,35 +178,120 @@ function joinDashValues(argv: string[]): string[] {
   return out;
 }
 
+/** The options of the default analysis command, in one table (for the quick reader). */
+const ANALYZE_TABLE: Record<string, Options> = Object.assign({}, ...[INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS].map(([, o]) => o));
+
+/** The analysis arguments of a plain command line, read without yargs; undefined when yargs must read it. */
+export const plainAnalyzeArgs = (argv: string[]): Record<string, unknown> | undefined => readPlainArgs(joinDashValues(argv), ANALYZE_TABLE);
+
+/** The option names of the default analysis command (for tests comparing the two readers). */
+export const ANALYZE_OPTION_NAMES: readonly string[] = Object.keys(ANALYZE_TABLE);
+
+interface ParseState {
+  exitCode: number;
+  usageError: string | undefined;
+}
+
 /** Run the CLI with these arguments; resolves to the exit code. */
 export async function main(rawArgv: string[], io: CliIo): Promise<number> {
   const argv = joinDashValues(rawArgv);
   const err = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
-  let exitCode: number = EXIT.ok;
-  let usageError: string | undefined;
   const command = commandOf(argv);
   if (command === 'timeline' && argv.some((a) => a === '--session' || a.startsWith('--session='))) {
     return usage(io, 'timeline takes the session as its first argument (mcp-triage timeline SESSION [files..]), not as --session', 'timeline');
   }
+  const state: ParseState = { exitCode: EXIT.ok, usageError: undefined };
+  let output = '';
+  try {
+    // A plain analysis command line skips yargs and its start-up cost; the result is the same (test/cli/args.test.ts).
+    const plain = command === 'analyze' ? readPlainArgs(argv, ANALYZE_TABLE) : undefined;
+    if (plain) return await analyzeCommand(plain as unknown as AnalyzeArgs, io);
+    const yargsArgv = command === 'analyze' || command === 'sessions' || command === 'timeline' ? markStdin(argv) : argv;
+    const parser = await buildParser(yargsArgv, io, state, (args) => analyzeCommand(args, io));
+    await parser.parseAsync(yargsArgv, {}, (_e, _a, out) => {
+      output = out ?? '';
+    });
+  } catch (e) {
+    if (e instanceof InputError || e instanceof StrictStop) {
+      err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.where}: ${e.message} (--strict)` : e.message)}`);
+      return EXIT.usage;
+    }
+    if (e instanceof FilterError) {
+      err(`mcp-triage: ${cleanTerminal(e.message)}`);
+      return EXIT.usage;
+    }
+    if (state.usageError === undefined) throw e;
+  }
+  if (state.usageError !== undefined) {
+    err(`mcp-triage: ${cleanTerminal(explainUsageError(state.usageError, command))}`);
+    err(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.`);
+    return EXIT.usage;
+  }
+  if (output) {
+    // Help: the examples go last, unwrapped, one command per line, so that they can be pasted (and tested) as written.
+    const isHelp = output.startsWith('Usage:') || output.includes('\nOptions:');
+    const examples = isHelp && EXAMPLES[command] ? `\n\n${examplesText(command)}` : '';
+    io.stdout.write(`${output.replace(/\n+$/, '')}${examples}\n`);
+  }
+  return state.exitCode;
+}
+
+/**
+ * The analysis arguments yargs gives for this command line, or undefined when it refuses it (a usage error) or runs
+ * another command. For tests holding the quick reader to yargs' results.
+ */
+export async function argsFromYargs(argv: string[]): Promise<Record<string, unknown> | undefined> {
+  const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} };
+  const state: ParseState = { exitCode: EXIT.ok, usageError: undefined };
+  let got: Record<string, unknown> | undefined;
+  const parser = await buildParser(markStdin(joinDashValues(argv)), io, state, async (args) => {
+    got = { ...args } as Record<string, unknown>;
+    return EXIT.ok;
+  });
+  await parser.parseAsync(markStdin(joinDashValues(argv)), {}, () => undefined);
+  return state.usageError === undefined ? got : undefined;
+}
+
+/** Stands in for a lone "-" (standard input) among the files while yargs reads the line: yargs would drop it. */
+const STDIN_ARG = '\u0000stdin';
+const markStdin = (argv: string[]): string[] => {
+  const end = argv.indexOf('--');
+  return argv.map((a, i) => (a === '-' && (end === -1 || i < end) ? STDIN_ARG : a));
+};
+
+/**
+ * The files as given: a lone "-" among them is standard input, and arguments after `--` are files too
+ * (`mcp-triage -- -odd-name.ndjson`); yargs drops the first and keeps the second apart.
+ */
+function withRest(args: Record<string, unknown>): Record<string, unknown> {
+  const rest = Array.isArray(args['--']) ? (args['--'] as unknown[]).map(String) : [];
+  const files = [...((args.files as unknown[] | undefined) ?? []).map(String), ...rest].map((f) => (f === STDIN_ARG ? '-' : f));
+  return files.length === 0 ? args : { ...args, files };
+}
+
+/** The yargs parser of every command (loaded only when needed: help, sub-commands, unusual command lines). */
+async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnalyze: (args: AnalyzeArgs) => Promise<number>): Promise<Argv> {
+  const { default: yargs } = await import('yargs');
+  const err = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   // yargs calls a command's handler even after a validation failure (exitProcess(false)): run nothing then.
   const guard = <A>(fn: (args: A) => Promise<void> | void) => async (args: A) => {
-    if (usageError === undefined) await fn(args);
+    if (state.usageError === undefined) await fn(args);
   };
-  const parser = yargs(argv)
+  return yargs(argv)
     .scriptName('mcp-triage')
     .usage('Usage: $0 [files..] [--client FILE]... [--server FILE]... [options]\n\nTells where each MCP tool call really failed: HTTP transport, JSON-RPC protocol, or the tool itself.\nFiles may be NDJSON logs in any supported format (mcp-triage formats), plain or gzip; "-" or a pipe is standard input.')
     .command('$0 [files..]', 'Analyze MCP traffic logs: outcomes, failed attempts, findings, retries (the default command)', (y) => {
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input); gzip is detected by content' });
       return addGroups(y, [INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS]).epilogue(ANALYZE_EPILOG);
     }, guard(async (args) => {
-      exitCode = await analyzeCommand(args as unknown as AnalyzeArgs, io);
+      state.exitCode = await onAnalyze(withRest(args) as unknown as AnalyzeArgs);
     }))
     .command('sessions [files..]', 'One row per session: client, protocol version, attempts, failures, findings, time span', (y) => {
       y.usage('Usage: $0 sessions [files..] [--client FILE]... [--server FILE]... [options]\n\nOne row per MCP session (or, without session ids, per connection): who the client was, the protocol version, how many attempts failed and how, the findings, and when.\nIt takes the same inputs and filters as the analysis; only a small record per session is kept in memory.');
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
       return addGroups(y, [INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS]).epilogue(VIEW_EXIT_TEXT);
     }, guard(async (args) => {
-      exitCode = await viewCommand('sessions', args as unknown as ViewArgs, io);
+      state.exitCode = await viewCommand('sessions', withRest(args) as unknown as ViewArgs, io);
     }))
     .command('timeline <session> [files..]', 'Every exchange of one session in time order, client and server side by side', (y) => {
       y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them); without session ids, a connection key.');
@@ -213,7 +299,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
       return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS]).epilogue(VIEW_EXIT_TEXT);
     }, guard(async (args) => {
-      exitCode = await viewCommand('timeline', args as unknown as ViewArgs, io);
+      state.exitCode = await viewCommand('timeline', withRest(args) as unknown as ViewArgs, io);
     }))
     .command('schema', 'Print the canonical record schema (version 1) as JSON Schema', (y) => y, guard(async () => {
       const { canonicalJsonSchema } = await import('./schema/record.js');
@@ -228,7 +314,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
         const near = nearest(code.toUpperCase(), [...FINDING_CODES, ...OUTCOMES]);
         err(`mcp-triage: unknown code "${cleanTerminal(code)}"${near ? `; did you mean ${near}?` : ''}`);
         err(`Known: ${[...FINDING_CODES, ...OUTCOMES].join(', ')}`);
-        exitCode = EXIT.usage;
+        state.exitCode = EXIT.usage;
       }
     }))
     .command('formats', 'List the input formats mcp-triage detects and what each can and cannot show', (y) => y, guard(async () => {
@@ -237,8 +323,9 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
     }))
     .command('record', 'Run a transparent recording proxy that writes canonical records (see `record --help`)', async (y) => (await import('./capture/record-command.js')).recordCommand.builder(y), guard(async (args) => {
       const { runRecord } = await import('./capture/record-command.js');
-      exitCode = await runRecord(args as never, { stderr: io.stderr });
+      state.exitCode = await runRecord(args as never, { stderr: io.stderr });
     }))
+    .parserConfiguration({ 'populate--': true })
     .strict()
     .recommendCommands()
     .help()
@@ -248,37 +335,8 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
     .wrap(Math.min(120, io.stdout.columns ?? 100))
     .exitProcess(false)
     .fail((msg, e) => {
-      usageError = msg ?? e?.message ?? 'usage error';
+      state.usageError = msg ?? e?.message ?? 'usage error';
     });
-
-  let output = '';
-  try {
-    await parser.parseAsync(argv, {}, (_e, _a, out) => {
-      output = out ?? '';
-    });
-  } catch (e) {
-    if (e instanceof InputError || e instanceof StrictStop) {
-      err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.where}: ${e.message} (--strict)` : e.message)}`);
-      return EXIT.usage;
-    }
-    if (e instanceof FilterError) {
-      err(`mcp-triage: ${cleanTerminal(e.message)}`);
-      return EXIT.usage;
-    }
-    if (usageError === undefined) throw e;
-  }
-  if (usageError !== undefined) {
-    err(`mcp-triage: ${cleanTerminal(explainUsageError(usageError, command))}`);
-    err(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.`);
-    return EXIT.usage;
-  }
-  if (output) {
-    // Help: the examples go last, unwrapped, one command per line, so that they can be pasted (and tested) as written.
-    const isHelp = output.startsWith('Usage:') || output.includes('\nOptions:');
-    const examples = isHelp && EXAMPLES[command] ? `\n\n${examplesText(command)}` : '';
-    io.stdout.write(`${output.replace(/\n+$/, '')}${examples}\n`);
-  }
-  return exitCode;
 }
 
 /** yargs' message, with "did you mean --x?" for an unknown option and the nearest choice for an invalid value. */

@@ -8,7 +8,7 @@ import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { splitCloudWatchLine } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank } from './read/lines.js';
-import { harDocumentEntries, looksLikeHarDocument } from './read/har-document.js';
+import { looksLikeHarDocument } from './read/har-head.js';
 import { describeJsonError, type Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
@@ -198,6 +198,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     // A whole HAR document is recognised per file (forced `har` covers both whole documents and entry lines).
     if ((opts.inputFormat === undefined || opts.inputFormat === 'har') && looksLikeHarDocument(head)) {
       account.mode = 'har';
+      const { harDocumentEntries } = await import('./read/har-document.js'); // loaded only for HAR documents
       for await (const item of harDocumentEntries(rest)) {
         account.lines++;
         const out: RecordItem[] = [];

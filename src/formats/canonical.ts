@@ -28,7 +28,7 @@ function quickValid(r: Record<string, unknown>): boolean {
     case 'message':
       return (r.direction === 'c2s' || r.direction === 's2c') && r.message !== undefined && (r.status === undefined || Number.isSafeInteger(r.status));
     case 'event':
-      return isStr(r.xid) && isStr(r.data) && optStr(r.id) && optStr(r.event) && r.retry === undefined;
+      return isStr(r.xid) && isStr(r.data) && optStr(r.id) && optStr(r.event) && (r.retry === undefined || typeof r.retry === 'number');
     case 'request':
       return isStr(r.xid) && isStr(r.method) && optStr(r.url) && optObj(r.requestHeaders) && headersOk(r.requestHeaders) && optStr(r.sendText) && noteOk(r.note);
     case 'response':

@@ -16,19 +16,6 @@ export interface HarDocumentInfo {
 const ENTRY_DEPTH = 3;
 
 /**
- * True when the first bytes of an input look like a whole HAR document: `{` then `"log"` as the first key
- * (after an optional BOM and whitespace). A one-line HAR entry starts with another key, so it does not match.
- */
-export function looksLikeHarDocument(head: string): boolean {
-  let i = head.charCodeAt(0) === 0xfeff ? 1 : 0;
-  while (i < head.length && /\s/.test(head[i]!)) i++;
-  if (head[i] !== '{') return false;
-  i++;
-  while (i < head.length && /\s/.test(head[i]!)) i++;
-  return head.startsWith('"log"', i);
-}
-
-/**
  * Streams the entries of a HAR document. Each entry is parsed on its own as it completes; entries already
  * yielded are not kept. A document cut short (or broken by garbage) yields every complete entry before the
  * break, then one error item at the line where it broke.

@@ -1,7 +1,8 @@
 // Unit tests for src/read/har-document.ts: whole HAR files streamed entry by entry, with start lines, and cut or broken documents.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { harDocumentEntries, looksLikeHarDocument, type HarDocumentInfo, type HarDocumentItem } from '../../src/read/har-document.js';
+import { harDocumentEntries, type HarDocumentInfo, type HarDocumentItem } from '../../src/read/har-document.js';
+import { looksLikeHarDocument } from '../../src/read/har-head.js';
 import { SAMPLES } from './helpers.js';
 
 async function* chunked(text: string | Buffer, size: number): AsyncGenerator<Buffer> {
