@@ -1,7 +1,14 @@
 // Secret redaction for everything mcp-triage prints or records: headers, URLs, bodies, error data.
 // Every pattern here is linear in its input (token scans and indexOf loops, no nested quantifiers that can
 // backtrack), and a cheap pre-check skips strings that cannot hold a secret, because this runs on every printed string.
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+/** node:crypto is loaded at the first secret found (about 10 ms of start-up that most runs never need). */
+let crypto: typeof import('node:crypto') | undefined;
+const sha256Hex = (text: string): string => {
+  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+};
 
 const MARKER_PREFIX = '[redacted:';
 
@@ -10,7 +17,7 @@ const MARKER_PREFIX = '[redacted:';
  * `[redacted:` + the first 8 hex digits of the SHA-256 of the secret + `]`. Equal secrets give equal markers.
  */
 export function secretMarker(secret: string): string {
-  return `${MARKER_PREFIX}${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 8)}]`;
+  return `${MARKER_PREFIX}${sha256Hex(secret).slice(0, 8)}]`;
 }
 
 /** True for a string that starts with a marker made by secretMarker: redaction never re-hashes its own output. */
