@@ -3,6 +3,7 @@ import type { CanonicalRecord, Claim, SseEvent } from './schema/record.js';
 import type { JoinEngine } from './join/engine.js';
 import type { Source, ViewSide } from './join/attempt.js';
 import { iterateSse, type ParsedSseEvent } from './sse.js';
+import { signatureOf } from './join/fingerprint.js';
 
 export interface RecordContext {
   input: number;
@@ -82,7 +83,7 @@ export class Normalizer {
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
-          signature: `${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}`,
+          signature: signatureOf(`${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}`),
         });
         const end = ctx.ts !== undefined && r.durationMs !== undefined ? ctx.ts + r.durationMs : ctx.ts;
         if (r.status !== null) {
@@ -101,7 +102,7 @@ export class Normalizer {
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
         e.request({
-          signature: `${r.ts}|${r.xid}`,
+          signature: signatureOf(`${r.ts}|${r.xid}`),
           input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,

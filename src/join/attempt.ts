@@ -25,7 +25,7 @@ export interface AttemptView {
   /** The caller instance: client identity plus connection key, else the input (links retries across sessions). */
   caller: string;
   /** What tells this record from an identical copy of it (time, exchange id or response facts): duplicates share it. */
-  signature: string;
+  signature: number;
   id: JsonRpcId;
   /** Exact source text of a numeric id beyond 2^53. */
   idText?: string;

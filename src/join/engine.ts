@@ -2,7 +2,7 @@
 import { iterateSse, isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { callerKey, idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 
@@ -27,7 +27,7 @@ export interface RequestIn {
   http: boolean;
   weakId: boolean;
   /** Tells this record from an identical copy of it (see AttemptView.signature). */
-  signature?: string | undefined;
+  signature?: number | undefined;
 }
 
 interface Exchange {
@@ -301,7 +301,7 @@ export class JoinEngine {
       scope,
       client: r.client ?? null,
       caller: callerKey(r.client, r.conn, r.input),
-      signature: r.signature ?? `${r.ts}|${r.xid}`,
+      signature: r.signature ?? signatureOf(`${r.ts}|${r.xid}`),
       id,
       idKey: idKeyOf(id, idText),
       method: msg.method as string,

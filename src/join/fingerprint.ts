@@ -23,8 +23,16 @@ export function fingerprint(method: string, tool: string | null, params: Record<
   return hash53(`${method}\0${tool ?? ''}\0${canonicalJson(significant)}`);
 }
 
-/** cyrb53: a fast 53-bit string hash; collisions only merge two calls' retry chains, never crash anything. */
+/** A record's signature as a number: what tells it from an identical copy, kept small while its session lasts. */
+export const signatureOf = (text: string): number => cyrb53(text);
+
+/** cyrb53 as text: collisions only merge two calls' retry chains, never crash anything. */
 function hash53(str: string): string {
+  return cyrb53(str).toString(36);
+}
+
+/** cyrb53: a fast 53-bit string hash. */
+function cyrb53(str: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < str.length; i++) {
@@ -34,5 +42,5 @@ function hash53(str: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

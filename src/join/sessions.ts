@@ -3,7 +3,7 @@ import type { JsonRpcId, Source, ViewSide } from './attempt.js';
 
 export interface RequestSeen {
   ts: number | undefined;
-  signature: string;
+  signature: number;
   /** When the exchange that carried it ended (whole-exchange records), to tell concurrent reuse of an id. */
   end?: number | undefined;
   fingerprint: string;
