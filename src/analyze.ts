@@ -59,6 +59,15 @@ export const DEFAULTS = {
   orderToleranceMs: 5_000,
 };
 
+/**
+ * How long after a call's last attempt ended another attempt of it can still be reported (ms): the next attempt
+ * starts within the retry window, and reaches the output at most a join window, the skew wait and the order
+ * tolerance later; doubled for safety.
+ */
+export function callHorizonMs(o: Pick<AnalyzeOptions, 'windowMs' | 'retryWindowMs' | 'skewMs' | 'orderToleranceMs'>): number {
+  return 2 * ((o.retryWindowMs ?? DEFAULTS.retryWindowMs) + (o.windowMs ?? DEFAULTS.windowMs) + (o.skewMs ?? DEFAULTS.skewMs) + (o.orderToleranceMs ?? DEFAULTS.orderToleranceMs));
+}
+
 interface Cursor {
   index: number;
   /** Milliseconds this input's clock is ahead of the client log's (subtracted from its times). */

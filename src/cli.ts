@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { Argv, Options } from 'yargs';
 import { readPlainArgs } from './cli-args.js';
-import { DEFAULTS, type AnalyzeOptions } from './analyze.js';
+import { DEFAULTS, callHorizonMs, type AnalyzeOptions } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
 import type { OutputSink } from './report/sink.js';
@@ -542,7 +542,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   const out = new OutputWriter(io.stdout);
   const format = args.format;
   // The rows the table and markdown reports print; the counts come from the library's summary.
-  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: format === 'markdown' ? Math.max(args['max-rows'], 5000) : args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {} });
+  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: format === 'markdown' ? Math.max(args['max-rows'], 5000) : args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {}, callHorizonMs: callHorizonMs(options) });
   const sink: OutputSink = await makeSink(format, out, color);
   let failed = false;
   const failsOn = (code: string, sev: Severity) => failOn.codes.has(code) || failOn.severities.has(sev);

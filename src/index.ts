@@ -1,5 +1,5 @@
 // The library API: analyze() for whole results, streamAnalysis() for attempts and findings as they become final; the CLI runs on it.
-import { runAnalysis, DEFAULTS, type AnalyzeOptions, type RunResult } from './analyze.js';
+import { runAnalysis, callHorizonMs, DEFAULTS, type AnalyzeOptions, type RunResult } from './analyze.js';
 import { attemptRow, SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
 import type { Finding } from './findings/types.js';
 import { buildFilter, FilterError, type FilterOptions } from './filter.js';
@@ -59,7 +59,7 @@ export async function streamAnalysis(options: AnalysisOptions, on: AnalysisHandl
   const filter = buildFilter(options.filter ?? {}, { now: options.now, timezone: options.timezone });
   if (typeof filter === 'string') throw new FilterError(filter);
   const inputs = inputsOf(options);
-  const builder = new SummaryBuilder({ redact, keepAll: false, maxRows: 0, toolName: `mcp-triage ${VERSION}`, filters: { ...filter.describe() } });
+  const builder = new SummaryBuilder({ redact, keepAll: false, maxRows: 0, toolName: `mcp-triage ${VERSION}`, filters: { ...filter.describe() }, callHorizonMs: callHorizonMs(options) });
   const run: RunResult = await runAnalysis({ ...options, inputs }, {
     attempt: (a) => {
       const row = attemptRow(a, redact);

@@ -189,6 +189,11 @@ export interface BuilderOptions {
   maxRows: number;
   toolName: string;
   filters: Record<string, unknown>;
+  /**
+   * How long after a call's last attempt ended another attempt of it may still be reported (log time, ms): calls idle
+   * for longer are forgotten, so counting distinct calls takes memory for recent calls only (see callHorizonMs()).
+   */
+  callHorizonMs: number;
 }
 
 /** Counts everything as it streams by, keeping only what the human-readable reports print. */
@@ -198,7 +203,10 @@ export class SummaryBuilder {
   private byMethod = new Map<string, { method: string; tool: string | null; total: number; outcomes: Map<Outcome, number> }>();
   private severity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   private codes = new Map<string, number>();
-  private callKeys = new Set<string>();
+  /** Recent calls: call id -> when its latest reported attempt ended (ms), to count each call once. */
+  private recentCalls = new Map<string, number>();
+  private calls = 0;
+  private latestMs = -Infinity;
   attempts = 0;
   retries = 0;
   claimsMatched = 0;
@@ -221,7 +229,7 @@ export class SummaryBuilder {
     if (!m) this.byMethod.set(mk, (m = { method: row.method, tool: row.tool, total: 0, outcomes: new Map() }));
     m.total++;
     m.outcomes.set(row.outcome, (m.outcomes.get(row.outcome) ?? 0) + 1);
-    if (row.call !== undefined) this.callKeys.add(row.call);
+    if (row.call !== undefined) this.countCall(row);
     if ((row.attempt ?? 1) > 1) this.retries++;
     if (row.claim) this.claimsMatched++;
     for (const f of row.findings) this.countFinding(f.code, f.severity);
@@ -243,6 +251,30 @@ export class SummaryBuilder {
     const message = this.opts.redact ? redactText(f.message) : f.message;
     if (this.sessionFindings.length < this.opts.maxRows) this.sessionFindings.push({ ...f, message });
     if (this.findingRows.length < this.opts.maxRows) this.findingRows.push({ finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null });
+  }
+
+  /** Count a call at its first reported attempt; forget calls that can get no more attempts (every 4096 new calls). */
+  private countCall(row: AttemptRow): void {
+    const call = row.call!;
+    const start = row.ts !== undefined ? Date.parse(row.ts) : NaN;
+    const end = Number.isNaN(start) ? this.latestMs : start + (row.durationMs ?? 0);
+    const known = this.recentCalls.get(call);
+    if (known === undefined) {
+      this.calls++;
+      if ((this.calls & 4095) === 0) this.forgetIdleCalls();
+    }
+    this.recentCalls.set(call, known === undefined || end > known ? end : known);
+    if (end > this.latestMs) this.latestMs = end;
+  }
+
+  private forgetIdleCalls(): void {
+    const before = this.latestMs - this.opts.callHorizonMs;
+    for (const [call, end] of this.recentCalls) if (end < before) this.recentCalls.delete(call);
+  }
+
+  /** How many calls are remembered (for tests of bounded memory). */
+  get callsHeld(): number {
+    return this.recentCalls.size;
   }
 
   private countFinding(code: string, severity: Severity): void {
@@ -276,7 +308,7 @@ export class SummaryBuilder {
       redaction: this.opts.redact,
       filters: this.opts.filters,
       attempts: this.attempts,
-      calls: this.callKeys.size,
+      calls: this.calls,
       retries: this.retries,
       byOutcome,
       byLayer: Object.fromEntries(this.byLayer),
