@@ -132,9 +132,12 @@ export class CallLinker {
 
   private lastExpire = -Infinity;
 
-  /** Drop calls no retry can join any more (checked at most once a second of log time). */
+  /**
+   * Drop calls no retry can join any more, at most once every 10 s of log time (a lookup checks expiry itself, so
+   * this only bounds memory; sweeping every second cost more than the lookups).
+   */
   private expire(now: number): void {
-    if (now < this.lastExpire + 1000) return;
+    if (now < this.lastExpire + 10_000) return;
     this.lastExpire = now;
     for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);

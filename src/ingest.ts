@@ -62,7 +62,7 @@ export interface RecordItem {
   http: boolean;
   weakId: boolean;
   side: ViewSide | undefined;
-  /** The line's text when it holds a run of 16+ digits (a number JSON.parse may round): ids are then read exactly. */
+  /** The line's text: an id beyond 2^53 (which JSON.parse rounds) is read exactly from it, when one occurs. */
   raw?: string;
 }
 
@@ -72,9 +72,6 @@ export class StrictStop extends Error {
     super(message);
   }
 }
-
-/** 16 or more digits in a row: a number that may be beyond 2^53. */
-const LONG_NUMBER = /\d{16}/;
 
 const MERGED_LIMITS = (): SourceLimits => ({ http: true, bodies: true, session: true, typedIds: true, notes: [] });
 
@@ -179,7 +176,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       mergeLimits(account.limits, fmt.limits);
     }
     const src: Source = { file: name, line: lineNo };
-    const raw = text !== undefined && LONG_NUMBER.test(text) ? text : undefined;
+    const raw = text; // a reference to the line, not a copy; read only for an id that JSON.parse could not keep exact
     for (const rec of res) {
       account.records++;
       const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http, weakId: !fmt.limits.typedIds, side: sideOverride };

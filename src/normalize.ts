@@ -12,7 +12,7 @@ export interface RecordContext {
   sideOverride: ViewSide | undefined;
   /** Timestamp of the record in epoch ms (already parsed). */
   ts: number | undefined;
-  /** The line's text, kept only when it holds numbers long enough to lose precision in JSON.parse. */
+  /** The line's text (for ids beyond 2^53, read exactly from it); never stored by the join. */
   raw?: string | undefined;
   /** The source has no HTTP layer / stringifies ids. */
   http: boolean;

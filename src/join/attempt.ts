@@ -33,7 +33,7 @@ export interface AttemptView {
   method: string;
   tool: string | null;
   /** Canonical fingerprint of method, tool and arguments (ignoring _meta), for retry linking. */
-  fingerprint: string;
+  fingerprint: number;
   /** Follow-up of an input_required result (carries inputResponses or requestState). */
   continuation: boolean;
   /** Whether the source has an HTTP layer (false: HTTP outcomes are not observable). */

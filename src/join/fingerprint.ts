@@ -1,46 +1,100 @@
-// The identity of "the same call": method, tool name and arguments as canonical JSON, ignoring _meta and MRTR fields.
+// The identity of "the same call": method, tool name and arguments in canonical form, ignoring _meta and MRTR fields.
 
 const IGNORED = new Set(['_meta', 'inputResponses', 'requestState']);
+const MAX_DEPTH = 64;
 
-/** Canonical JSON: object keys sorted, no whitespace. */
-export function canonicalJson(v: unknown, depth = 0): string {
-  if (depth > 64) return '"…"';
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x, depth + 1)).join(',')}]`;
-  const keys = Object.keys(v).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k], depth + 1)}`).join(',')}}`;
+/**
+ * cyrb53 fed piece by piece: a value's canonical form (object keys sorted, every piece tagged and strings
+ * length-prefixed, so two different values never feed the same sequence) is hashed as it is walked, never built as
+ * a string. Collisions only merge two calls' retry chains; they never crash anything.
+ */
+class Digest {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+
+  text(s: string): void {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = 0; i < s.length; i++) {
+      const ch = s.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+  }
+
+  /** A tag character, then the string with its length so that its end is known. */
+  tagged(tag: string, s: string): void {
+    this.text(`${tag}${s.length}:`);
+    this.text(s);
+  }
+
+  value(v: unknown, depth: number, skip?: Set<string>): void {
+    if (depth > MAX_DEPTH) return this.text('~');
+    switch (typeof v) {
+      case 'string':
+        return this.tagged('s', v);
+      case 'number':
+        return this.tagged('d', String(v));
+      case 'boolean':
+        return this.text(v ? 't' : 'f');
+      case 'object':
+        break;
+      default:
+        return this.text('u');
+    }
+    if (v === null) return this.text('n');
+    if (Array.isArray(v)) {
+      this.text('[');
+      for (const x of v) this.value(x, depth + 1);
+      return this.text(']');
+    }
+    const o = v as Record<string, unknown>;
+    this.text('{');
+    for (const k of Object.keys(o).sort()) {
+      if (skip?.has(k)) continue;
+      this.tagged('k', k);
+      this.value(o[k], depth + 1);
+    }
+    this.text('}');
+  }
+
+  /** The parameters of a request: MRTR fields ignored, and a tool call's `arguments._meta`. */
+  params(params: Record<string, unknown>, tool: string | null): void {
+    this.text('{');
+    for (const k of Object.keys(params).sort()) {
+      if (IGNORED.has(k)) continue;
+      this.tagged('k', k);
+      const v = params[k];
+      if (k === 'arguments' && tool !== null && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+        this.value(v, 1, META);
+      } else this.value(v, 1);
+    }
+    this.text('}');
+  }
+
+  number(): number {
+    const h1 = Math.imul(this.h1 ^ (this.h1 >>> 16), 2246822507) ^ Math.imul(this.h2 ^ (this.h2 >>> 13), 3266489909);
+    const h2 = Math.imul(this.h2 ^ (this.h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  }
 }
 
-/** A short digest of the call's identity; equal digests mean the same method, tool and arguments. */
-export function fingerprint(method: string, tool: string | null, params: Record<string, unknown>): string {
-  const significant: Record<string, unknown> = {};
-  for (const k of Object.keys(params)) if (!IGNORED.has(k)) significant[k] = params[k];
-  if (tool !== null && typeof significant.arguments === 'object' && significant.arguments !== null) {
-    const args = { ...(significant.arguments as Record<string, unknown>) };
-    delete args._meta;
-    significant.arguments = args;
-  }
-  return hash53(`${method}\0${tool ?? ''}\0${canonicalJson(significant)}`);
+const META = new Set(['_meta']);
+
+/** A 53-bit digest of the call's identity; equal digests mean the same method, tool and arguments. */
+export function fingerprint(method: string, tool: string | null, params: Record<string, unknown>): number {
+  const d = new Digest();
+  d.tagged('m', method);
+  d.tagged('t', tool ?? '');
+  d.params(params, tool);
+  return d.number();
 }
 
 /** A record's signature as a number: what tells it from an identical copy, kept small while its session lasts. */
-export const signatureOf = (text: string): number => cyrb53(text);
-
-/** cyrb53 as text: collisions only merge two calls' retry chains, never crash anything. */
-function hash53(str: string): string {
-  return cyrb53(str).toString(36);
-}
-
-/** cyrb53: a fast 53-bit string hash. */
-function cyrb53(str: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < str.length; i++) {
-    const ch = str.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+export function signatureOf(text: string): number {
+  const d = new Digest();
+  d.text(text);
+  return d.number();
 }

@@ -6,7 +6,7 @@ export interface RequestSeen {
   signature: number;
   /** When the exchange that carried it ended (whole-exchange records), to tell concurrent reuse of an id. */
   end?: number | undefined;
-  fingerprint: string;
+  fingerprint: number;
   src: Source;
 }
 
