@@ -85,6 +85,8 @@ export interface AttemptView {
   requestHeaders?: Map<string, string>;
   note?: Note;
   sources: Source[];
+  /** The join engine has handed the view on; nothing changes it there any more. */
+  final: boolean;
   /** Responses on this attempt's exchange whose ids match no request of the session. */
   orphans?: { id: JsonRpcId; src: Source }[];
   /** An earlier request with the same id was still open in the scope when this one was sent. */

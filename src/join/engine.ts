@@ -66,7 +66,6 @@ export class JoinEngine {
   private open = new Map<string, Map<string, AttemptView>>();
   private queue: Pending[] = [];
   private queueHead = 0;
-  private finalized = new WeakSet<AttemptView>();
   private seq = 0;
   watermark = -Infinity;
 
@@ -245,7 +244,7 @@ export class JoinEngine {
       const p = q[this.queueHead]!;
       if (p.deadline > watermark) break;
       this.queueHead++;
-      if (!this.finalized.has(p.view)) this.finalize(p.view);
+      if (!isFinal(p.view)) this.finalize(p.view);
     }
     if (this.queueHead > 4096 && this.queueHead * 2 > q.length) {
       this.queue = q.slice(this.queueHead);
@@ -263,8 +262,8 @@ export class JoinEngine {
     this.queue = [];
     this.queueHead = 0;
     rest.sort((a, b) => (a.startTs ?? 0) - (b.startTs ?? 0));
-    for (const v of rest) if (!this.finalized.has(v)) this.finalize(v);
-    for (const views of this.open.values()) for (const v of views.values()) if (!this.finalized.has(v)) this.finalize(v);
+    for (const v of rest) if (!isFinal(v)) this.finalize(v);
+    for (const views of this.open.values()) for (const v of views.values()) if (!isFinal(v)) this.finalize(v);
     this.open.clear();
   }
 
@@ -279,7 +278,7 @@ export class JoinEngine {
     // The log ends (or the window passed) before the exchange ended.
     this.exchanges.delete(key);
     for (const v of ex.attempts) {
-      if (this.finalized.has(v)) continue;
+      if (isFinal(v)) continue;
       if (ex.status === undefined) v.status = null;
       v.streamEnd = v.streamEnd ?? 'cut';
       v.primed = ex.primed;
@@ -319,6 +318,7 @@ export class JoinEngine {
       serverRequests: 0,
       sentSession: r.session !== null && r.http,
       sources: [r.src],
+      final: false,
     };
     if (idText !== undefined) view.idText = idText;
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
@@ -341,7 +341,7 @@ export class JoinEngine {
     // Ids are not shared across callers that a scope cannot tell apart (a server log without sessions), nor across
     // initialize requests sent before their sessions exist (each new session has its own id space).
     const ambiguousScope = (view.side === 'server' && view.scope.startsWith('input#')) || (view.method === 'initialize' && view.session === null);
-    if (earlier && !this.finalized.has(earlier) && !ambiguousScope) {
+    if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
     } else if (known && !ambiguousScope && known.end !== undefined && view.startTs !== undefined && known.ts !== undefined && view.startTs >= known.ts && view.startTs < known.end) {
       // A whole-exchange record already ended in the log, but in time it was still open when this one started.
@@ -387,7 +387,7 @@ export class JoinEngine {
             target.sources.push(src);
           }
           target.endTs = ts ?? target.endTs;
-          if (!own && !this.finalized.has(target)) this.finalize(target);
+          if (!own && !isFinal(target)) this.finalize(target);
           return;
         }
       }
@@ -439,8 +439,8 @@ export class JoinEngine {
   }
 
   private finalize(view: AttemptView): void {
-    if (this.finalized.has(view)) return;
-    this.finalized.add(view);
+    if (isFinal(view)) return;
+    view.final = true;
     const views = this.open.get(`${view.side}|${view.scope}`);
     if (views?.get(view.idKey) === view) {
       views.delete(view.idKey);
@@ -478,6 +478,9 @@ function unwrapExact(v: unknown): { value: unknown; text: string | undefined } {
 }
 
 /** The source text of a numeric id that JSON.parse could not keep exactly. */
+/** The view was handed on (to the matcher); nothing may change it here any more. */
+const isFinal = (v: AttemptView): boolean => v.final;
+
 export function exactIdText(text: string | undefined, id: unknown): string | undefined {
   if (typeof id !== 'number' || Number.isSafeInteger(id) || text === undefined) return undefined;
   const re = /"id"\s*:\s*(-?\d+)(?=\s*[,}])/g;

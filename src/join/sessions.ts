@@ -64,7 +64,7 @@ export class SessionTracker {
       if (s.lastTs !== undefined && s.lastTs + this.closeAfterMs < watermark) {
         this.states.delete(key);
         this.onClose(s);
-      } else forgetOld(s, forgetBefore);
+      } else if (s.requestIds.size > FORGET_ABOVE) forgetOld(s, forgetBefore);
     }
   }
 
@@ -79,6 +79,9 @@ export class SessionTracker {
     return this.states.size;
   }
 }
+
+/** A session remembering this many ids or fewer keeps them until it closes (sweeping thousands of small sessions costs more than it frees). */
+const FORGET_ABOVE = 32;
 
 /**
  * A long-lived session would otherwise remember every id it ever sent: ids older than the close delay are dropped
