@@ -9,6 +9,7 @@ import { CallLinker } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateOffset } from './join/clock.js';
 import type { Finding } from './findings/types.js';
+import type { Source } from './join/attempt.js';
 
 export interface AnalyzeOptions {
   inputs: InputSpec[];
@@ -47,7 +48,8 @@ export interface RunResult {
   accounts: InputAccount[];
   diagnostics: Diagnostics;
   claims: number;
-  unmatchedClaims: ClaimIn[];
+  /** Where each client claim that matched no attempt was logged. */
+  unmatchedClaims: Source[];
   notes: string[];
 }
 

@@ -85,7 +85,9 @@ export class Matcher {
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
   private seq = 0;
   readonly sidesSeen = new Set<ViewSide>();
-  unmatchedClaims: ClaimIn[] = [];
+  /** Where each claim that matched no attempt was logged. */
+  unmatchedClaims: Source[] = [];
+  private lastClaimSweep = -Infinity;
 
   constructor(private readonly opts: MatcherOptions) {}
 
@@ -149,7 +151,7 @@ export class Matcher {
     const id = c.claim.jsonrpc?.id;
     const method = c.claim.method ?? 'tools/call';
     if (!isJsonRpcId(id)) {
-      this.unmatchedClaims.push(c);
+      this.unmatchedClaims.push(c.src);
       return;
     }
     const idk = `${idKeyOf(id)}|${method}`;
@@ -174,6 +176,24 @@ export class Matcher {
       this.queue.pop();
       if (top.deadline === top.h.deadline) this.emit(top.h);
     }
+    if (watermark >= this.lastClaimSweep + 10_000) {
+      this.lastClaimSweep = watermark;
+      this.expireClaims(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
+    }
+  }
+
+  /**
+   * A claim logged before the attempt it describes was final waits for it; one older than this has missed it (the
+   * attempt would have been final and added by now), so it is counted as unmatched instead of held to the end.
+   */
+  private expireClaims(before: number): void {
+    for (const [idk, list] of this.pendingClaims) {
+      const keep = list.filter((c) => c.ts === undefined || c.ts >= before);
+      if (keep.length === list.length) continue;
+      for (const c of list) if (c.ts !== undefined && c.ts < before) this.unmatchedClaims.push(c.src);
+      if (keep.length) this.pendingClaims.set(idk, keep);
+      else this.pendingClaims.delete(idk);
+    }
   }
 
   flush(): void {
@@ -181,8 +201,15 @@ export class Matcher {
     for (let s = this.queue.pop(); s; s = this.queue.pop()) if (s.deadline === s.h.deadline && !s.h.emitted) rest.push(s);
     rest.sort((a, b) => a.start - b.start || a.seq - b.seq);
     for (const s of rest) this.emit(s.h);
-    for (const list of this.pendingClaims.values()) this.unmatchedClaims.push(...list);
+    for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
     this.pendingClaims.clear();
+  }
+
+  /** Claims waiting for the attempt they describe (for tests of bounded memory). */
+  get pendingClaimCount(): number {
+    let n = 0;
+    for (const list of this.pendingClaims.values()) n += list.length;
+    return n;
   }
 
   get heldCount(): number {

@@ -316,7 +316,7 @@ export class SummaryBuilder {
         .sort((a, b) => b.total - a.total || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0)) // code-unit order: no locale, no ICU load
         .map((m) => ({ method: m.method, tool: m.tool, total: m.total, outcomes: Object.fromEntries(m.outcomes) })),
       findings: { total: this.severity.error + this.severity.warning + this.severity.info, bySeverity: { ...this.severity }, byCode: Object.fromEntries(this.codes) },
-      claims: { total: run.claims, matched: this.claimsMatched, unmatched: run.unmatchedClaims.map((c) => c.src) },
+      claims: { total: run.claims, matched: this.claimsMatched, unmatched: run.unmatchedClaims },
       inputs,
       lines,
       diagnostics: { total: run.diagnostics.total, byCode: Object.fromEntries(run.diagnostics.counts), first: run.diagnostics.first },

@@ -1,0 +1,45 @@
+// Client claims that match no attempt are reported where they were logged, and are not held until the end of input.
+import { describe, expect, it } from 'vitest';
+import { Matcher } from '../../src/join/match.js';
+import type { ClaimIn } from '../../src/normalize.js';
+import { analyzeInputs, at, ok, post, toolText } from '../helpers/analyze.js';
+
+const claimIn = (i: number, ts: number | undefined): ClaimIn => ({
+  input: 0, ts, session: 's', src: { file: 'claims.ndjson', line: i + 1 },
+  claim: { method: 'tools/call', jsonrpc: { id: 10_000 + i }, outcome: 'TOOL_SUCCESS' } as ClaimIn['claim'],
+});
+
+describe('unmatched claims', () => {
+  it('a claim whose attempt never comes is counted unmatched once the window and skew have passed twice, not held', () => {
+    const m = new Matcher({ windowMs: 60_000, skewMs: 120_000, bothSides: false, onAttempt: () => undefined });
+    let most = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const ts = i * 5_000; // one claim every 5 s for almost three hours, none with an attempt
+      m.claim(claimIn(i, ts));
+      m.advance(ts);
+      most = Math.max(most, m.pendingClaimCount);
+    }
+    expect(most).toBeLessThan(100); // 360 s of claims at one per 5 s, plus one sweep interval
+    m.flush();
+    expect(m.unmatchedClaims).toHaveLength(2_000);
+    expect(m.unmatchedClaims[0]).toEqual({ file: 'claims.ndjson', line: 1 });
+  });
+
+  it('a claim without a time waits until the end of input', () => {
+    const m = new Matcher({ windowMs: 60_000, skewMs: 120_000, bothSides: false, onAttempt: () => undefined });
+    m.claim(claimIn(0, undefined));
+    m.advance(10 * 3600_000);
+    expect(m.pendingClaimCount).toBe(1);
+    m.flush();
+    expect(m.unmatchedClaims).toHaveLength(1);
+  });
+
+  it('near miss: a claim logged before its slow attempt is final still matches it', async () => {
+    // The call's SSE stream stays open 50 s; its claim is logged at 1 s, long before the attempt is final.
+    const slow = post({ t: 0, id: 7, session: 'S', status: 200, ct: 'text/event-stream', body: `event: message\ndata: ${ok(7, toolText('done'))}\n\n`, durationMs: 50_000 });
+    const claim = { ts: at(1_000), session: 'S', method: 'tools/call', jsonrpc: { id: 7 }, outcome: 'TOOL_SUCCESS', retryOrigin: 'none' };
+    const later = Array.from({ length: 40 }, (_, i) => post({ t: 10_000 * (i + 1), id: 100 + i, session: 'S', status: 200, body: ok(100 + i, toolText('x')) }));
+    const r = await analyzeInputs([{ side: 'client', lines: [slow, claim, ...later] }]);
+    expect(r.summary.claims).toMatchObject({ total: 1, matched: 1, unmatched: [] });
+  });
+});
