@@ -258,6 +258,13 @@ export class Matcher {
     const other = side === 'client' ? o.attempt.server! : o.attempt.client!;
     this.merge(h.attempt, other);
     if (!h.attempt.claim && o.attempt.claim) h.attempt.claim = o.attempt.claim;
+    // o is released inside h: the call claim it held is h's now (emit() drops it with h), or it would outlive its call.
+    const ock = callKey(o.attempt);
+    const cc = this.callClaims.get(ock);
+    if (cc?.holder === o) {
+      this.callClaims.delete(ock);
+      this.callClaims.set(callKey(h.attempt), { claim: cc.claim, holder: h });
+    }
     const idk = `${o.attempt.primary.idKey}|${o.attempt.method}`;
     const list = this.byId.get(idk);
     if (list?.delete(o) && list.size === 0) this.byId.delete(idk);

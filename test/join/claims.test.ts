@@ -43,3 +43,23 @@ describe('unmatched claims', () => {
     expect(r.summary.claims).toMatchObject({ total: 1, matched: 1, unmatched: [] });
   });
 });
+
+describe('a claim on an attempt paired late', () => {
+  it('stays with its call: a later call of the same tool and arguments does not inherit it', async () => {
+    const S = 'S';
+    const c = 'agent@1';
+    const call = (t: number, id: number, status: number) =>
+      post({ t, id, session: S, client: c, status, body: status === 200 ? ok(id, toolText('up')) : '', tool: 'get_status', args: {} });
+    // id 5: the client got 503 from a gateway, the server answered 200; the client's claim says the app handled it.
+    const client = [call(0, 5, 503), { ts: at(100), session: S, method: 'tools/call', tool: 'get_status', jsonrpc: { id: 5 }, outcome: 'HTTP_ERROR', retryOrigin: 'app' }];
+    const server = [call(10, 5, 200)];
+    // Five minutes later, the same call fails and is sent again; nothing says who sent it again.
+    client.push(call(300_000, 7, 503), call(301_000, 8, 200));
+    server.push(call(300_010, 7, 503), call(301_010, 8, 200));
+    const r = await analyzeInputs([{ side: 'client', lines: client }, { side: 'server', lines: server }]);
+    const retry = r.attempts.find((a) => a.id === 8)!;
+    expect(retry.attempt).toBe(2);
+    expect(retry.retryOrigin?.origin).toBe('unknown');
+    expect(r.attempts.find((a) => a.id === 5)!.claim?.retryOrigin).toBe('app');
+  });
+});
