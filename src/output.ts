@@ -34,13 +34,18 @@ export class OutputWriter {
     const ok = this.stream.write(chunk);
     if (!ok && !this.waiting) {
       this.waiting = new Promise((resolve) => {
+        // Whichever comes first settles the wait; the other two listeners go with it (a long run on a slow pipe
+        // waits thousands of times, and listeners left behind would pile up on the stream).
         const done = () => {
+          this.stream.removeListener('drain', done);
+          this.stream.removeListener('error', done);
+          this.stream.removeListener('close', done);
           this.waiting = undefined;
           resolve();
         };
-        this.stream.once('drain', done);
-        this.stream.once('error', done);
-        this.stream.once('close', done);
+        this.stream.on('drain', done);
+        this.stream.on('error', done);
+        this.stream.on('close', done);
       });
     }
   }
@@ -50,8 +55,12 @@ export class OutputWriter {
     this.flush();
     if (this.closed) return;
     await new Promise<void>((resolve) => {
-      if (this.stream.write('', () => resolve())) return;
-      this.stream.once('error', () => resolve());
+      const done = () => {
+        this.stream.removeListener('error', done);
+        resolve();
+      };
+      this.stream.on('error', done);
+      this.stream.write('', done);
     });
   }
 }
