@@ -12,7 +12,7 @@ const optTs = (v: unknown): boolean => v === undefined || typeof v === 'string' 
 const optObj = (v: unknown): boolean => v === undefined || (typeof v === 'object' && v !== null && !Array.isArray(v));
 
 /** True when the common shape of a record is certainly valid, so the full zod parse can be skipped. */
-function quickValid(r: Record<string, unknown>): boolean {
+export function quickValid(r: Record<string, unknown>): boolean {
   if (!optTs(r.ts) || !optStr(r.conn) || !optStr(r.client)) return false;
   if (r.side !== undefined && r.side !== 'client' && r.side !== 'server' && r.side !== 'gateway') return false;
   if (r.session !== undefined && r.session !== null && !isStr(r.session)) return false;
@@ -21,7 +21,7 @@ function quickValid(r: Record<string, unknown>): boolean {
       return (
         isStr(r.method) && (r.status === null || Number.isSafeInteger(r.status)) && optStr(r.xid) && optStr(r.url) &&
         optObj(r.requestHeaders) && optObj(r.responseHeaders) && optStr(r.sendText) && optStr(r.recvText) &&
-        r.events === undefined && noteOk(r.note) && optStr(r.error) &&
+        eventsOk(r.events) && noteOk(r.note) && optStr(r.error) &&
         (r.end === undefined || r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') &&
         (r.durationMs === undefined || typeof r.durationMs === 'number') && headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
       );
@@ -32,7 +32,7 @@ function quickValid(r: Record<string, unknown>): boolean {
     case 'request':
       return isStr(r.xid) && isStr(r.method) && optStr(r.url) && optObj(r.requestHeaders) && headersOk(r.requestHeaders) && optStr(r.sendText) && noteOk(r.note);
     case 'response':
-      return isStr(r.xid) && Number.isSafeInteger(r.status) && optObj(r.responseHeaders) && headersOk(r.responseHeaders) && optStr(r.recvText) && r.events === undefined;
+      return isStr(r.xid) && Number.isSafeInteger(r.status) && optObj(r.responseHeaders) && headersOk(r.responseHeaders) && optStr(r.recvText) && eventsOk(r.events);
     case 'end':
       return isStr(r.xid) && (r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') && optStr(r.error) && optStr(r.recvText) &&
         (r.durationMs === undefined || typeof r.durationMs === 'number');
@@ -49,6 +49,18 @@ function noteOk(n: unknown): boolean {
   const o = n as Record<string, unknown>;
   return (o.retryOrigin === undefined || (typeof o.retryOrigin === 'string' && ORIGINS.has(o.retryOrigin))) &&
     (o.attempt === undefined || (Number.isSafeInteger(o.attempt) && (o.attempt as number) > 0)) && optStr(o.call);
+}
+
+/** A response body kept as SSE events: each one an object with string data and the optional fields well typed. */
+function eventsOk(events: unknown): boolean {
+  if (events === undefined) return true;
+  if (!Array.isArray(events)) return false;
+  for (const e of events) {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+    const o = e as Record<string, unknown>;
+    if (!isStr(o.data) || !optTs(o.ts) || !optStr(o.id) || !optStr(o.event) || (o.retry !== undefined && typeof o.retry !== 'number')) return false;
+  }
+  return true;
 }
 
 function headersOk(h: unknown): boolean {
