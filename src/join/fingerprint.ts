@@ -24,9 +24,16 @@ class Digest {
     this.h2 = h2;
   }
 
-  /** A tag character, then the string with its length so that its end is known. */
-  tagged(tag: string, s: string): void {
-    this.text(`${tag}${s.length}:`);
+  /** One code unit (a tag) or a length, mixed in as one step. */
+  unit(n: number): void {
+    this.h1 = Math.imul(this.h1 ^ n, 2654435761);
+    this.h2 = Math.imul(this.h2 ^ n, 1597334677);
+  }
+
+  /** A tag, then the string's length so that its end is known, then the string (no string is built for this). */
+  tagged(tag: number, s: string): void {
+    this.unit(tag);
+    this.unit(s.length);
     this.text(s);
   }
 
@@ -34,9 +41,9 @@ class Digest {
     if (depth > MAX_DEPTH) return this.text('~');
     switch (typeof v) {
       case 'string':
-        return this.tagged('s', v);
+        return this.tagged(TAG_S, v);
       case 'number':
-        return this.tagged('d', String(v));
+        return this.tagged(TAG_D, String(v));
       case 'boolean':
         return this.text(v ? 't' : 'f');
       case 'object':
@@ -52,9 +59,9 @@ class Digest {
     }
     const o = v as Record<string, unknown>;
     this.text('{');
-    for (const k of Object.keys(o).sort()) {
+    for (const k of sortedKeys(o)) {
       if (skip?.has(k)) continue;
-      this.tagged('k', k);
+      this.tagged(TAG_K, k);
       this.value(o[k], depth + 1);
     }
     this.text('}');
@@ -63,9 +70,9 @@ class Digest {
   /** The parameters of a request: MRTR fields ignored, and a tool call's `arguments._meta`. */
   params(params: Record<string, unknown>, tool: string | null): void {
     this.text('{');
-    for (const k of Object.keys(params).sort()) {
+    for (const k of sortedKeys(params)) {
       if (IGNORED.has(k)) continue;
-      this.tagged('k', k);
+      this.tagged(TAG_K, k);
       const v = params[k];
       if (k === 'arguments' && tool !== null && typeof v === 'object' && v !== null && !Array.isArray(v)) {
         this.value(v, 1, META);
@@ -82,12 +89,32 @@ class Digest {
 }
 
 const META = new Set(['_meta']);
+const [TAG_S, TAG_D, TAG_K, TAG_M, TAG_T] = [...'sdkmt'].map((c) => c.charCodeAt(0)) as [number, number, number, number, number];
+
+/**
+ * An object's keys in code-unit order. Objects from logs have few keys: an insertion sort in place is cheaper than
+ * Array.prototype.sort, which copies the array for every call.
+ */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
+}
 
 /** A 53-bit digest of the call's identity; equal digests mean the same method, tool and arguments. */
 export function fingerprint(method: string, tool: string | null, params: Record<string, unknown>): number {
   const d = new Digest();
-  d.tagged('m', method);
-  d.tagged('t', tool ?? '');
+  d.tagged(TAG_M, method);
+  d.tagged(TAG_T, tool ?? '');
   d.params(params, tool);
   return d.number();
 }
