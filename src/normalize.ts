@@ -2,7 +2,7 @@
 import type { CanonicalRecord, Claim, SseEvent } from './schema/record.js';
 import type { JoinEngine } from './join/engine.js';
 import type { Source, ViewSide } from './join/attempt.js';
-import { iterateSse, type ParsedSseEvent } from './sse.js';
+import { forEachSseEvent, type ParsedSseEvent } from './sse.js';
 import { signatureOf } from './join/fingerprint.js';
 
 export interface RecordContext {
@@ -163,7 +163,7 @@ export class Normalizer {
     if (recvText === undefined || recvText === '') return;
     const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? looksLikeSse(recvText);
     if (isSse) {
-      for (const ev of iterateSse(recvText)) e.payload(ctx.input, xid, { sse: ev, hasParsed: false }, ts, ctx.src);
+      forEachSseEvent(recvText, (ev) => e.payload(ctx.input, xid, { sse: ev, hasParsed: false }, ts, ctx.src));
     } else {
       e.payload(ctx.input, xid, { text: recvText, hasParsed: false }, ts, ctx.src);
     }

@@ -1,8 +1,12 @@
 // The SSE parser against the WHATWG rules: multi-line data, id, event, retry, comments, CRLF, a cut last event, chunking.
 import { describe, expect, it } from 'vitest';
-import { SseParser, iterateSse, isMessageEvent } from '../src/sse.js';
+import { SseParser, forEachSseEvent, isMessageEvent, type ParsedSseEvent } from '../src/sse.js';
 
-const all = (text: string) => [...iterateSse(text)];
+const all = (text: string) => {
+  const events: ParsedSseEvent[] = [];
+  forEachSseEvent(text, (ev) => events.push(ev));
+  return events;
+};
 
 describe('SSE parser', () => {
   it('joins multi-line data with newlines and reads id, event and retry', () => {
@@ -42,5 +46,22 @@ describe('SSE parser', () => {
   it('only message events (or untyped ones) carry JSON-RPC', () => {
     expect(isMessageEvent({ data: '{}', hasData: true, event: 'endpoint' })).toBe(false);
     expect(isMessageEvent({ data: '{}', hasData: true })).toBe(true);
+  });
+});
+
+describe('forEachSseEvent on bodies over 64 KiB', () => {
+  it('gives the same events as one whole push, wherever a CRLF or an event falls on a 64 KiB boundary', () => {
+    for (let pad = 0; pad < 6; pad++) {
+      const head = `: ${'k'.repeat(65_530 + pad)}\r\n`; // puts the next CR/LF pairs around offset 65,536
+      const events = Array.from({ length: 3000 }, (_, i) => `id: ${i}\r\ndata: {"n":${i}}\r\ndata: more\r\n\r\n`).join('');
+      const body = `${head}${events}data: cut`;
+      const whole = new SseParser();
+      const expected = whole.push(body);
+      whole.end(expected);
+      expect(all(body)).toEqual(expected);
+      expect(expected).toHaveLength(3001);
+      expect(expected[3000]).toMatchObject({ data: 'cut', truncated: true });
+      expect(expected[7]).toEqual({ id: '7', data: '{"n":7}\nmore', hasData: true });
+    }
   });
 });

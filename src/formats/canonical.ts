@@ -65,7 +65,8 @@ function eventsOk(events: unknown): boolean {
 
 function headersOk(h: unknown): boolean {
   if (h === undefined) return true;
-  for (const v of Object.values(h as Record<string, unknown>)) if (typeof v !== 'string') return false;
+  const o = h as Record<string, unknown>;
+  for (const k in o) if (typeof o[k] !== 'string') return false; // JSON.parse objects have no inherited keys
   return true;
 }
 

@@ -1,5 +1,5 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
-import { iterateSse, isMessageEvent, type ParsedSseEvent } from '../sse.js';
+import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { callerKey, idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';

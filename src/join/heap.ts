@@ -19,7 +19,9 @@ export class MinHeap<T> {
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (!this.less(a[i]!, a[p]!)) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
+      const t = a[i]!;
+      a[i] = a[p]!;
+      a[p] = t;
       i = p;
     }
   }
@@ -39,7 +41,9 @@ export class MinHeap<T> {
         if (l < a.length && this.less(a[l]!, a[m]!)) m = l;
         if (r < a.length && this.less(a[r]!, a[m]!)) m = r;
         if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
+        const t = a[i]!;
+        a[i] = a[m]!;
+        a[m] = t;
         i = m;
       }
     }
