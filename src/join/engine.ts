@@ -58,7 +58,8 @@ export interface EngineOptions {
   sessions: SessionTracker;
 }
 
-const SSE_TYPE = 'text/event-stream';
+/** How often (log time) scopes with no open request are dropped from the open map. */
+const OPEN_SWEEP_MS = 10_000;
 
 export class JoinEngine {
   private exchanges = new Map<string, Exchange>();
@@ -67,6 +68,7 @@ export class JoinEngine {
   private queue: Pending[] = [];
   private queueHead = 0;
   private seq = 0;
+  private lastOpenSweep = -Infinity;
   watermark = -Infinity;
 
   constructor(private readonly opts: EngineOptions) {}
@@ -253,6 +255,10 @@ export class JoinEngine {
     for (const [key, ex] of this.exchanges) {
       if (ex.lastTs !== undefined && ex.lastTs + this.opts.windowMs < watermark) this.abandon(key, ex);
     }
+    if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {
+      this.lastOpenSweep = watermark;
+      for (const [scopeKey, views] of this.open) if (views.size === 0) this.open.delete(scopeKey);
+    }
   }
 
   /** End of all input: everything still open is final now. */
@@ -268,10 +274,10 @@ export class JoinEngine {
   }
 
   /** Number of exchanges and requests still held (for tests of bounded memory). */
-  held(): { exchanges: number; open: number } {
+  held(): { exchanges: number; open: number; scopes: number } {
     let open = 0;
     for (const m of this.open.values()) open += m.size;
-    return { exchanges: this.exchanges.size, open };
+    return { exchanges: this.exchanges.size, open, scopes: this.open.size };
   }
 
   private abandon(key: string, ex: Exchange): void {
@@ -441,11 +447,9 @@ export class JoinEngine {
   private finalize(view: AttemptView): void {
     if (isFinal(view)) return;
     view.final = true;
+    // A scope's map stays when it empties (its next request would make a new one); advance() drops empty ones.
     const views = this.open.get(`${view.side}|${view.scope}`);
-    if (views?.get(view.idKey) === view) {
-      views.delete(view.idKey);
-      if (views.size === 0) this.open.delete(`${view.side}|${view.scope}`);
-    }
+    if (views?.get(view.idKey) === view) views.delete(view.idKey);
     this.opts.onView(view);
   }
 }

@@ -9,10 +9,10 @@ const EXACT_ESCAPED = escapeJsonControls('"\u2063mcp-triage-exact-id\u2063"');
 
 /** JSON text of an attempt row; an id beyond 2^53 is written as its exact source digits. */
 export function attemptJson(row: AttemptRow): string {
+  // The common case: the row as it is, with "type" spliced in first (no copy of the row is made).
+  if (row.idText === undefined) return escapeJsonControls(`{"type":"attempt",${JSON.stringify(row).slice(1)}`);
   const { idText, ...rest } = row;
-  const obj = { type: 'attempt', ...rest };
-  if (idText === undefined) return escapeJsonControls(JSON.stringify(obj));
-  return escapeJsonControls(JSON.stringify({ ...obj, id: '\u2063mcp-triage-exact-id\u2063' })).replace(EXACT_ESCAPED, idText);
+  return escapeJsonControls(JSON.stringify({ type: 'attempt', ...rest, id: '\u2063mcp-triage-exact-id\u2063' })).replace(EXACT_ESCAPED, idText);
 }
 
 export function findingJson(f: Finding, message: string): string {

@@ -1,0 +1,55 @@
+// The side-local join releases its state: finished exchanges, answered requests and the scopes that held them.
+import { describe, expect, it } from 'vitest';
+import { JoinEngine } from '../../src/join/engine.js';
+import { SessionTracker } from '../../src/join/sessions.js';
+import type { AttemptView } from '../../src/join/attempt.js';
+
+const T0 = Date.parse('2026-03-01T08:00:00Z');
+
+function run(sessions: number, answered: boolean) {
+  const views: AttemptView[] = [];
+  const tracker = new SessionTracker(300_000, () => undefined);
+  const engine = new JoinEngine({ windowMs: 60_000, sessions: tracker, onView: (v) => views.push(v) });
+  for (let i = 0; i < sessions; i++) {
+    const ts = T0 + i * 100;
+    const session = `sess-${i}`;
+    const src = { file: 'client.ndjson', line: i + 1 };
+    engine.request({
+      input: 0, ts, side: 'client', xid: `x${i}`, session, conn: undefined, client: undefined, httpMethod: 'POST',
+      headers: new Map([['mcp-session-id', session]]), body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: i } } },
+      src, http: true, weakId: false,
+    });
+    if (answered) {
+      engine.response(0, `x${i}`, 200, new Map([['content-type', 'application/json']]), ts + 5, src);
+      engine.payload(0, `x${i}`, { parsed: { jsonrpc: '2.0', id: 1, result: { content: [] } }, hasParsed: true }, ts + 5, src);
+      engine.end(0, `x${i}`, 'complete', undefined, ts + 5, src);
+    }
+    engine.advance(ts - 5_000);
+  }
+  return { engine, views, lastTs: T0 + sessions * 100 };
+}
+
+describe('join engine state', () => {
+  it('holds nothing for sessions whose requests were answered, once the sweep has passed', () => {
+    const { engine, views, lastTs } = run(2000, true);
+    engine.advance(lastTs + 20_000);
+    expect(views).toHaveLength(2000);
+    expect(views.every((v) => v.response !== undefined)).toBe(true);
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0 });
+  });
+
+  it('holds the unanswered requests until their window passes, then releases them too', () => {
+    const { engine, views, lastTs } = run(2000, false);
+    const before = engine.held();
+    expect(before.open).toBeGreaterThan(0); // the requests of the last minute are still open
+    // Scopes emptied since the last sweep (10 s of log time, 100 sessions here) may wait for the next one.
+    expect(before.scopes).toBeGreaterThanOrEqual(before.open);
+    expect(before.scopes).toBeLessThanOrEqual(before.open + 100);
+    // The first step abandons the exchanges (no end came), the next one finalizes what that scheduled.
+    engine.advance(lastTs + 200_000);
+    engine.advance(lastTs + 300_000);
+    expect(views).toHaveLength(2000);
+    expect(views.every((v) => v.response === undefined && v.streamEnd === 'cut')).toBe(true);
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0 });
+  });
+});
