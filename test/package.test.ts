@@ -47,9 +47,19 @@ describe('the packed tarball installed offline into an empty folder', () => {
   beforeAll(() => {
     app = join(dir, 'app');
     execFileSync('mkdir', ['-p', app]);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'triage-consumer', private: true, type: 'module' }));
-    // Dependencies come from the npm cache that `npm ci` filled: no network.
-    execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The consumer's lockfile names the tarball and this project's own locked runtime dependencies, so `npm ci` needs
+    // only the package tarballs that the project's `npm ci` put in the npm cache: no network, and no registry
+    // metadata (an `npm install` of the tarball would need the registry's package documents to resolve versions).
+    const spec = `file:../${tarball.split('/').pop()}`;
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
+    const packages: Record<string, unknown> = {
+      '': { name: 'triage-consumer', dependencies: { [pkg.name]: spec } },
+      [`node_modules/${pkg.name}`]: { version: pkg.version, resolved: spec, dependencies: (pkg as { dependencies?: Record<string, string> }).dependencies, bin: pkg.bin },
+    };
+    for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev && !entry.devOptional) packages[path] = entry;
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'triage-consumer', private: true, type: 'module', dependencies: { [pkg.name]: spec } }));
+    writeFileSync(join(app, 'package-lock.json'), JSON.stringify({ name: 'triage-consumer', lockfileVersion: 3, requires: true, packages }));
+    execFileSync(npm, ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
   }, 90_000);
 
   it('has a working mcp-triage --version', () => {
