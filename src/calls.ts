@@ -160,6 +160,12 @@ function retryOrigin(a: Attempt, previous: Attempt): RetryOriginInfo {
   if (sameId && (previous.status === 401 || previous.status === 403)) {
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
   }
+  // 2026-07-28: after HeaderMismatch the client re-lists tools and re-sends once, after UnsupportedProtocolVersion it
+  // re-sends with a version both support; both are new requests that the client library makes by itself.
+  const code = previous.detail?.errorCode;
+  if (!sameId && (code === -32020 || code === -32022)) {
+    return { origin: 'sdk', how: `a new request after ${code === -32020 ? 'HeaderMismatch (-32020): the client re-lists tools and re-sends once' : 'UnsupportedProtocolVersion (-32022): the client re-sends with a version both support'}, as the 2026-07-28 spec asks` };
+  }
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : 'a new request with the same tool and arguments; nothing in the logs says who sent it' };
 }
 

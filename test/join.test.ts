@@ -130,6 +130,22 @@ describe('join', () => {
     expect(r.attempts[1]!.findings.map((f) => f.code)).toEqual([]);
   });
 
+  it('a new request after HTTP 400 + HeaderMismatch (-32020) is the SDK\'s re-send; after another 400 error nothing says who sent it', async () => {
+    const rejected = (code: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code, message: code === -32020 ? 'Header mismatch: Mcp-Name' : 'Invalid params' } });
+    const run = (code: number) => analyzeInputs([{ side: 'client', lines: [
+      post({ t: 0, id: 1, status: 400, body: rejected(code), tool: 'refund' }),
+      post({ t: 5, id: 2, method: 'tools/list', status: 200, body: ok(2, { tools: [] }) }),
+      post({ t: 20, id: 3, status: 200, body: ok(3, toolText('done')), tool: 'refund' }),
+    ] }]);
+    const mismatch = (await run(-32020)).attempts.filter((a) => a.method === 'tools/call');
+    expect(mismatch.map((a) => [a.outcome, a.call, a.attempt])).toEqual([['HTTP_ERROR', 'c1', 1], ['TOOL_SUCCESS', 'c1', 2]]);
+    expect(mismatch[1]!.retryOrigin).toMatchObject({ origin: 'sdk', how: expect.stringContaining('HeaderMismatch') });
+    expect(mismatch[1]!.findings.map((f) => f.code)).toEqual([]); // no ambiguity, no policy judgement of an immediate re-send
+    const other = (await run(-32602)).attempts.filter((a) => a.method === 'tools/call');
+    expect(other[1]!.retryOrigin).toMatchObject({ origin: 'unknown' });
+    expect(other[1]!.findings.map((f) => f.code)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'RETRY_POLICY']);
+  });
+
   it('puts a server log whose clock is minutes ahead on the client clock, and says so', async () => {
     const client = Array.from({ length: 12 }, (_, i) => post({ t: i * 10_000, id: i + 1, session: SID, status: i % 4 === 3 ? 503 : 200, body: i % 4 === 3 ? '' : ok(i + 1, toolText('x')), args: { n: i } }));
     const server = Array.from({ length: 12 }, (_, i) => post({ t: 247_000 + i * 10_000 + 3, id: i + 1, session: SID, status: i % 4 === 3 ? 503 : 200, body: i % 4 === 3 ? '' : ok(i + 1, toolText('x')), args: { n: i } }));

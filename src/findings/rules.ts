@@ -179,7 +179,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
   if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
   } else if (prev.endTs !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk') {
-    // The SDK's auth re-POST follows the re-authorization at once by design: no backoff is expected of it.
+    // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     const delay = a.startTs - prev.endTs;
     const before = n >= 3 ? chain[n - 3] : undefined;
     const prevDelay = before?.endTs !== undefined && prev.startTs !== undefined ? prev.startTs - before.endTs : undefined;

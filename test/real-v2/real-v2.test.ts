@@ -373,13 +373,9 @@ describe('real-v2: retries', () => {
     expect(r.attempts.filter((a) => a.method === 'tools/list')).toHaveLength(2);
   });
 
-  // GAP (retry origin signature): the v2 client re-sends a tools/call by itself, once, after HTTP 400 + JSON-RPC
-  // -32020 HeaderMismatch (refreshing tools/list first), as the 2026-07-28 spec asks. mcp-triage recognizes the SDK's
-  // 401 auth re-POST by its signature (origin "sdk", exempt from RETRY_POLICY) but not this one: it reports origin
-  // "unknown" with RETRY_ORIGIN_AMBIGUOUS and RETRY_POLICY ("retry 1 came 0.02 s after the failure") on
-  // header-mismatch-sdk-retry.client.ndjson:13. Expected: origin "sdk" (a -32020 rejection followed by the same call
-  // with a new id), and no retry-policy judgement of a corrective, spec-mandated re-send.
-  it.fails('header-mismatch-sdk-retry: the re-send after -32020 is the SDK\'s (origin sdk), with no ambiguity or policy warning', async () => {
+  // The v2 client re-sends a tools/call by itself, once, after HTTP 400 + JSON-RPC -32020 HeaderMismatch (refreshing
+  // tools/list first), as the 2026-07-28 spec asks: origin "sdk", and no retry-policy judgement of that re-send.
+  it('header-mismatch-sdk-retry: the re-send after -32020 is the SDK\'s (origin sdk), with no ambiguity or policy warning', async () => {
     const [, second] = calls(await both('header-mismatch-sdk-retry'));
     expect(second!.retryOrigin?.origin).toBe('sdk');
     expect(codes(second)).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
