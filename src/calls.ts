@@ -46,11 +46,12 @@ export class CallLinker {
     this.noteSession(a);
     const key = `${clientKey}|${view.fingerprint}`;
     const now = a.startTs ?? a.endTs ?? 0;
-    let tail = view.continuation ? this.continuations.get(key) : this.tails.get(key);
+    let tail = view.continuation ? this.continuationOf(a, key) : this.tails.get(key);
     if (tail && tail.expires < now) tail = undefined;
     if (view.continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
       this.extend(tail, a, key, true);
+      a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.attempts[tail.attempts.length - 2] }));
     } else if (tail && !view.continuation && isFailure(tail.last.outcome)) {
@@ -66,7 +67,7 @@ export class CallLinker {
       a.attempt = 1;
       a.findings.push(...checkAttempt(a, {}));
       this.tails.set(key, tail);
-      if (a.outcome === 'INPUT_REQUIRED') this.continuations.set(key, tail);
+      if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     }
     this.opts.onAttempt(a);
     this.expire(now);
@@ -107,9 +108,31 @@ export class CallLinker {
     tail.expires = (a.endTs ?? a.startTs ?? 0) + this.opts.retryWindowMs;
     a.call = tail.call;
     a.attempt = tail.attempts.length;
-    if (a.outcome === 'INPUT_REQUIRED') this.continuations.set(key, tail);
-    else if (continuation) this.continuations.delete(key);
+    if (continuation) {
+      // The round is answered: its entries go (another chain of the same tool and arguments may hold the key now).
+      const echoed = stateOf(a, 'echoedState');
+      if (echoed !== undefined && this.continuations.get(`${key}|state:${echoed}`) === tail) this.continuations.delete(`${key}|state:${echoed}`);
+      if (this.continuations.get(key) === tail) this.continuations.delete(key);
+    }
+    if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     this.tails.set(key, tail);
+  }
+
+  /**
+   * The call an MRTR follow-up continues: the one whose input_required result minted the requestState it echoes,
+   * else the latest call of the same client, tool and arguments still waiting for input (a result with only
+   * inputRequests, or a log without the result's body).
+   */
+  private continuationOf(a: Attempt, key: string): CallTail | undefined {
+    const echoed = stateOf(a, 'echoedState');
+    return (echoed !== undefined ? this.continuations.get(`${key}|state:${echoed}`) : undefined) ?? this.continuations.get(key);
+  }
+
+  /** An input_required result: the call waits for its follow-up, found by the requestState it minted if any. */
+  private awaitContinuation(tail: CallTail, a: Attempt, key: string): void {
+    this.continuations.set(key, tail);
+    const minted = stateOf(a, 'mintedState');
+    if (minted !== undefined) this.continuations.set(`${key}|state:${minted}`, tail);
   }
 
   private learnTools(clientKey: string, a: Attempt): void {
@@ -142,6 +165,11 @@ export class CallLinker {
     for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
   }
+}
+
+/** A requestState hash of an attempt, from the client's view first (it is what the client sent or received). */
+function stateOf(a: Attempt, which: 'echoedState' | 'mintedState'): number | undefined {
+  return a.client?.[which] ?? a.server?.[which] ?? a.primary[which];
 }
 
 /** Who the caller is: the client identity the log gives, else the input the attempt came from. */

@@ -123,6 +123,28 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(r.attempts[1]).toMatchObject({ call: r.attempts[0]!.call, attempt: 2, retryOrigin: { origin: 'none' } });
   });
 
+  it('MRTR: two chains of the same tool and arguments in flight are told apart by the requestState each follow-up echoes', async () => {
+    const ask = (t: number, id: number, state: string) => post({ t, id, tool: 'refund', args: { order: 1001 }, status: 200, body: ok(id, { resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create', params: {} } }, requestState: state }) });
+    const answer = (t: number, id: number, state: string) => post({ t, id, send: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'refund', arguments: { order: 1001 }, inputResponses: { ok: { action: 'accept' } }, requestState: state } }, status: 200, body: good(id) });
+    // Chain A (ids 1, 3) minted "rs-a", chain B (ids 2, 4) minted "rs-b"; B's input_required came last, yet A's
+    // follow-up echoes "rs-a" and belongs to A.
+    const r = await analyzeInputs(one([ask(0, 1, 'rs-a'), ask(10, 2, 'rs-b'), answer(2000, 3, 'rs-a'), answer(2100, 4, 'rs-b')]));
+    const byId = new Map(r.attempts.map((a) => [a.id, a]));
+    expect([byId.get(3)!.call, byId.get(3)!.attempt, byId.get(3)!.continuation]).toEqual([byId.get(1)!.call, 2, true]);
+    expect([byId.get(4)!.call, byId.get(4)!.attempt, byId.get(4)!.continuation]).toEqual([byId.get(2)!.call, 2, true]);
+    expect(byId.get(1)!.call).not.toBe(byId.get(2)!.call);
+    expect(r.summary).toMatchObject({ calls: 2, retries: 0 });
+    expect(r.attempts.flatMap((a) => a.findings)).toEqual([]);
+    // A follow-up that echoes a state no result minted (its input_required was not logged) joins the latest waiting
+    // call of that tool and arguments, as before: it is still a continuation, not a new call.
+    const unknown = await analyzeInputs(one([ask(0, 1, 'rs-a'), answer(2000, 3, 'rs-zzz')]));
+    expect(unknown.attempts.map((a) => [a.call, a.attempt, a.continuation ?? false])).toEqual([['c1', 1, false], ['c1', 2, true]]);
+    // A real retry (a failed attempt repeated) still counts as one, and is no continuation.
+    const retried = await analyzeInputs(one([post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 1000, id: 2, status: 200, body: good(2) })]));
+    expect(retried.summary.retries).toBe(1);
+    expect(retried.attempts[1]!.continuation).toBeUndefined();
+  });
+
   it('ORPHAN_RESPONSE: a response id no request had; not an id-null error body with an HTTP error', async () => {
     expect(await codes(one([post({ t: 0, id: 4, status: 200, body: good(99) })]))).toContain('ORPHAN_RESPONSE');
     expect(await codes(one([post({ t: 0, id: 4, status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request' } }) })]))).not.toContain('ORPHAN_RESPONSE');

@@ -36,6 +36,10 @@ export interface AttemptView {
   fingerprint: number;
   /** Follow-up of an input_required result (carries inputResponses or requestState). */
   continuation: boolean;
+  /** Hash of the requestState a follow-up echoes, to find the input_required result that minted it. */
+  echoedState?: number;
+  /** Hash of the requestState an input_required result minted (kept after compaction). */
+  mintedState?: number;
   /** Whether the source has an HTTP layer (false: HTTP outcomes are not observable). */
   http: boolean;
   /** Whether ids were stringified by the source (a join on them is weak). */

@@ -327,6 +327,7 @@ export class JoinEngine {
       final: false,
     };
     if (idText !== undefined) view.idText = idText;
+    if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
     if (r.note) view.note = r.note;
     if (r.headers.size) view.requestHeaders = r.headers;

@@ -4,6 +4,7 @@ import type { ClaimIn } from '../normalize.js';
 import type { Layer, Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
+import { signatureOf } from './fingerprint.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
@@ -39,6 +40,8 @@ export interface Attempt {
   callClaim?: ClaimIn;
   call?: string;
   attempt?: number;
+  /** This attempt continues its call after an input_required result (an MRTR follow-up): not a retry. */
+  continuation?: boolean;
   retryOrigin?: RetryOriginInfo;
   findings: Finding[];
   startTs: number | undefined;
@@ -321,6 +324,10 @@ function compact(view: AttemptView): void {
   const body = (view.response ?? view.strayResponse) as { error?: { code?: unknown } } | undefined;
   const code = typeof body === 'object' && body !== null ? body.error?.code : undefined;
   if (typeof code === 'number' && Number.isInteger(code)) view.wireErrorCode = code;
+  if (view.outcome === 'INPUT_REQUIRED') {
+    const state = (view.response as { result?: { requestState?: unknown } } | undefined)?.result?.requestState;
+    if (typeof state === 'string') view.mintedState = signatureOf(state);
+  }
   if (view.method === 'tools/list' && view.response !== undefined) {
     const tools = readToolAnnotations(view.response);
     if (tools) view.toolList = tools;

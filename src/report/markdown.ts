@@ -101,7 +101,8 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
     if (r.status === null) lines.push(`  ${to}--xC: ${status} ${r.outcome}`);
     else lines.push(`  ${to}-->>C: ${status} ${r.outcome}${r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : ''}`);
     if (r.cancelled) lines.push(`  C->>${to}: notifications/cancelled id ${escapeMermaid(r.idText ?? JSON.stringify(r.id))}`);
-    if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);
+    if (r.continuation) lines.push('  Note over C: continuation after input_required');
+    else if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);
   }
   lines.push('```');
   return lines.join('\n');

@@ -22,6 +22,7 @@ export const NdjsonAttemptSchema = z.object({
   claim: z.object({ outcome: z.string().optional(), retryOrigin: z.string().optional(), postCount: z.number().optional(), httpStatuses: z.array(z.number()).optional(), errorCode: z.number().nullable().optional(), source: SourceSchema }).optional(),
   call: z.string().optional(),
   attempt: z.number().int().positive().optional(),
+  continuation: z.literal(true).optional(),
   retryOrigin: z.object({ origin: z.string(), how: z.string() }).optional(),
   findings: z.array(FindingBrief),
   sources: z.array(SourceSchema),

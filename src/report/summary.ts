@@ -25,6 +25,8 @@ export interface AttemptRow {
   claim?: { outcome?: string; retryOrigin?: string; postCount?: number; httpStatuses?: number[]; errorCode?: number | null; source: Source };
   call?: string;
   attempt?: number;
+  /** The attempt continues its call after INPUT_REQUIRED (an MRTR follow-up): not a retry. */
+  continuation?: true;
   retryOrigin?: { origin: string; how: string };
   findings: { code: string; severity: Severity; message: string }[];
   sources: Source[];
@@ -97,6 +99,7 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   }
   if (a.call !== undefined) row.call = a.call;
   if (a.attempt !== undefined) row.attempt = a.attempt;
+  if (a.continuation) row.continuation = true;
   if (a.retryOrigin) row.retryOrigin = a.retryOrigin;
   const ts = isoOf(a.startTs);
   if (ts) row.ts = ts;
@@ -230,7 +233,7 @@ export class SummaryBuilder {
     m.total++;
     m.outcomes.set(row.outcome, (m.outcomes.get(row.outcome) ?? 0) + 1);
     if (row.call !== undefined) this.countCall(row);
-    if ((row.attempt ?? 1) > 1) this.retries++;
+    if ((row.attempt ?? 1) > 1 && !row.continuation) this.retries++;
     if (row.claim) this.claimsMatched++;
     for (const f of row.findings) this.countFinding(f.code, f.severity);
     const failed = row.outcome !== 'TOOL_SUCCESS' && row.outcome !== 'SUCCESS';

@@ -71,7 +71,7 @@ export class SessionsCollector {
       s.failures++;
       s.failed[row.outcome] = (s.failed[row.outcome] ?? 0) + 1;
     }
-    if ((row.attempt ?? 1) > 1) s.retries++;
+    if ((row.attempt ?? 1) > 1 && !row.continuation) s.retries++;
     if (row.session === null) {
       s.lines ??= new Map();
       for (const src of row.sources) {

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLineBatches, type Line } from '../../src/read/lines.js';
-import { SseParser, iterateSse, type ParsedSseEvent } from '../../src/sse.js';
+import { SseParser, forEachSseEvent, type ParsedSseEvent } from '../../src/sse.js';
 import { JSON_FORMATS, TEXT_FORMATS } from '../../src/formats/index.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
 import { redactText, redactValue, secretMarker } from '../../src/redact.js';
@@ -184,14 +184,16 @@ function referenceSse(text: string): ParsedSseEvent[] {
   return out;
 }
 
-describe('SseParser and iterateSse', () => {
+describe('SseParser and forEachSseEvent', () => {
   it('give the same events (and comment count) for any chunking as for the whole text, and never throw', () => {
     fc.assert(
       fc.property(sseText, fc.array(fc.nat(), { maxLength: 10 }), (text, cuts) => {
         const whole = parseChunked(text, []);
         const pieces = parseChunked(text, cuts);
         expect(pieces).toEqual(whole);
-        expect([...iterateSse(text)]).toEqual(whole.events);
+        const each: ParsedSseEvent[] = [];
+        forEachSseEvent(text, (ev) => each.push(ev));
+        expect(each).toEqual(whole.events);
       }),
       runs(5000),
     );
