@@ -32,6 +32,18 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(c).toContain('SIDE_DIVERGENCE');
   });
 
+  it('SIDE_DIVERGENCE: not when the client gave up before any head and the server sent no result; still when its connection failed', async () => {
+    // The server's log has a 200 head it set but never sent (the tool was still running), and no result.
+    const server = [post({ t: 5, id: 1, status: 200, ct: 'text/event-stream', body: '', end: 'aborted' })];
+    const client = (end: 'aborted' | 'timeout' | 'error') => ({ side: 'client' as const, lines: [post({ t: 0, id: 1, status: null, body: undefined, end, error: end === 'error' ? 'fetch failed' : 'This operation was aborted' })] });
+    expect(await codes([client('aborted'), { side: 'server', lines: server }])).not.toContain('SIDE_DIVERGENCE');
+    expect(await codes([client('timeout'), { side: 'server', lines: server }])).not.toContain('SIDE_DIVERGENCE');
+    expect(await codes([client('error'), { side: 'server', lines: server }])).toContain('SIDE_DIVERGENCE');
+    // A result the server did send still counts, however the client ended.
+    const answered = [post({ t: 5, id: 1, status: 200, ct: 'text/event-stream', body: sse({ data: JSON.parse(good(1)) }) })];
+    expect(await codes([client('aborted'), { side: 'server', lines: answered }])).toContain('SIDE_DIVERGENCE');
+  });
+
   it('OUTCOME_MISMATCH: the claim says success, the wire says JSON-RPC error; not when they agree', async () => {
     const wire = post({ t: 0, id: 4, session: S, status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad' } }) });
     const claim = (outcome: string) => ({ ts: at(100), session: S, method: 'tools/call', postCount: 1, httpStatuses: [200], jsonrpc: { id: 4, errorCode: -32602 }, outcome, retryOrigin: 'none' });
@@ -176,6 +188,15 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(await codes(one([call, cancel(3)]))).toContain('CANCELLED');
     const r = await analyzeInputs(one([call, cancel(4)]));
     expect(r.attempts[0]!.findings.map((f) => f.code)).not.toContain('CANCELLED');
+  });
+
+  it('CANCELLED: on 2026-07-28 the client closing the response before the result; not on 2025 versions, nor after the result', async () => {
+    const closed = (version: string, body?: string) => post({ t: 0, id: 3, requestHeaders: { 'mcp-protocol-version': version }, status: body === undefined ? null : 200, ct: 'text/event-stream', body, end: 'aborted', durationMs: 60_000 });
+    const r = await analyzeInputs(one([closed('2026-07-28')]));
+    expect(r.attempts[0]!.findings.map((f) => [f.code, f.severity])).toEqual([['CANCELLED', 'warning']]);
+    expect(r.attempts[0]!.findings[0]!.message).toMatch(/closed the response after 60\.0 s before the result/);
+    expect(await codes(one([closed('2025-11-25')]))).not.toContain('CANCELLED'); // an HTTP disconnect is no cancellation there
+    expect(await codes(one([closed('2026-07-28', sse({ data: JSON.parse(good(3)) }))]))).not.toContain('CANCELLED');
   });
 
   it('DUPLICATE_RECORD: a duplicated export row is counted once and is not a retry; a real repeat is', async () => {

@@ -105,17 +105,36 @@ function tapExchange(req: IncomingMessage, res: ServerResponse, ctx: RecorderCon
       rec.response(status, { ...fromNodeHeaders(res.getHeaders()), ...extra });
     });
 
+  // writeHead only stores the head: Node sends it with the first body bytes, on end() or on flushHeaders(). It is
+  // recorded then, so a head that never left (the client gave up first) is not logged as a response.
+  let unsentHead: { status: number; headers: FlatHeaders } | undefined;
+  const sendHead = (): void => {
+    if (unsentHead === undefined) return;
+    const head = unsentHead;
+    unsentHead = undefined;
+    noteHead(head.status, head.headers);
+  };
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
     const result = (writeHead as (...a: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
     const headersArg = typeof rest[0] === 'string' ? rest[1] : rest[0];
-    noteHead(statusCode, fromNodeHeaders(headersArg));
+    safely(() => {
+      if (!rec.hasResponse && unsentHead === undefined) unsentHead = { status: statusCode, headers: fromNodeHeaders(headersArg) };
+    });
     return result;
   } as typeof res.writeHead;
+
+  const flushHeaders = res.flushHeaders;
+  res.flushHeaders = function (this: ServerResponse) {
+    flushHeaders.call(this);
+    sendHead();
+    noteHead(res.statusCode);
+  } as typeof res.flushHeaders;
 
   const record = (chunk: unknown, encoding: unknown): void =>
     safely(() => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      sendHead();
       noteHead(res.statusCode);
       if (typeof chunk === 'string') rec.body(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
       else if (chunk instanceof Uint8Array) rec.body(chunk);
@@ -132,6 +151,7 @@ function tapExchange(req: IncomingMessage, res: ServerResponse, ctx: RecorderCon
   res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
     const result = (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
     record(chunk, rest[0]);
+    sendHead();
     noteHead(res.statusCode);
     return result;
   } as typeof res.end;
@@ -141,9 +161,13 @@ function tapExchange(req: IncomingMessage, res: ServerResponse, ctx: RecorderCon
     safely(() => {
       if (rec.isFinished) return;
       writeRequest();
+      const unsent = unsentHead;
+      unsentHead = undefined;
       rec.finish(
         'aborted',
-        rec.hasResponse ? 'the connection closed before the response was complete' : 'the connection closed before a response was sent',
+        rec.hasResponse ? 'the connection closed before the response was complete'
+          : unsent ? `the connection closed before a response was sent (a ${unsent.status} head was set but never sent)`
+          : 'the connection closed before a response was sent',
       );
     }),
   );

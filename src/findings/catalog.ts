@@ -37,7 +37,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
     severity: 'error', attachedTo: 'attempt',
     definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body).',
     why: 'The failure is in the path between the two processes (gateway, proxy, load balancer, network), not in the tool or the client.',
-    spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server".',
+    spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server". Not raised either when the client gave up before any response head and the server sent no result.',
     todo: 'Look at the gateway or proxy logs for that time; compare timeouts and body size limits along the path.',
   },
   UNSAFE_RETRY: {
@@ -98,7 +98,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   CANCELLED: {
     severity: 'warning (info when no open request matches)', attachedTo: 'attempt, else session',
-    definition: 'The client sent notifications/cancelled for the request, often after its local timeout.',
+    definition: 'The client sent notifications/cancelled for the request, often after its local timeout; on 2026-07-28, the client closed the response stream before the result (the cancellation of that version).',
     why: 'The server may still have executed the tool; the client gave up waiting.',
     spec: 'Cancellation (2025 versions): either side MAY cancel with notifications/cancelled; an HTTP disconnect SHOULD NOT be read as cancellation. 2026-07-28: closing the response stream is the cancellation.',
     todo: 'Compare the client timeout with the tool duration; use progress notifications and resetTimeoutOnProgress for long tools.',

@@ -68,7 +68,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const c = a.client;
     const s = a.server;
     const statusDiffers = c.status !== s.status && !(c.status === undefined || s.status === undefined);
-    if (c.outcome !== s.outcome || statusDiffers) {
+    // The client gave up (aborted, timed out) before any response head reached it, and the server sent no result
+    // either: both ended without one, and a head the server set but never flushed is no change made in between.
+    const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded;
+    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst) {
       const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE')
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
@@ -83,6 +86,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       [a.claim.src, ...v.sources.slice(0, 2)]));
   }
   const cancelView = (a.client ?? v).cancelled ? (a.client ?? v) : a.server?.cancelled ? a.server : undefined;
+  const closer = a.client ?? v;
   if (cancelView) {
     const at = cancelView.cancelledAt;
     const start = cancelView.startTs;
@@ -90,6 +94,12 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)`,
       cancelView.sources));
+  } else if (closedByClient(closer) && !closer.responded && protocolOf(a) >= '2026-07-28') {
+    // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
+    const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
+    out.push(finding('CANCELLED', 'warning',
+      `${label(a)} id ${idText(a)}: the client closed the response${dur} before the result (on ${protocolOf(a)} closing the stream is the cancellation; often after its local timeout)`,
+      closer.sources.slice(0, 2)));
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
@@ -115,6 +125,20 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     }
   }
   return out;
+}
+
+/** The client's own side ended the exchange: it aborted the request or its recorder saw it time out. */
+function closedByClient(v: AttemptView): boolean {
+  return v.side === 'client' && (v.streamEnd === 'aborted' || v.streamEnd === 'timeout');
+}
+
+/** The MCP-Protocol-Version the request carried (either view), or "" when no header says. */
+function protocolOf(a: Attempt): string {
+  for (const v of [a.client, a.server, a.primary]) {
+    const p = v?.requestHeaders?.get('mcp-protocol-version');
+    if (p !== undefined) return p.trim();
+  }
+  return '';
 }
 
 function wireCarries(a: Attempt, code: number): boolean {

@@ -106,6 +106,40 @@ describe('recordingHandler / recordingMiddleware', () => {
     ]);
   });
 
+  it('records a head set with writeHead only when it is sent: not when the client gave up before any byte left', async () => {
+    const c = recordCollector();
+    let flush = false;
+    server = await listen(
+      recordingHandler(
+        async (req: IncomingMessage, res: ServerResponse) => {
+          await readBody(req);
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          if (flush) res.flushHeaders(); // the head leaves now, with no body yet
+          // ...and the tool takes longer than the client waits.
+        },
+        { out: c.stream },
+      ),
+    );
+    const call = async () => {
+      const ac = new AbortController();
+      const pending = fetch(`${server!.url}/mcp`, { method: 'POST', body: '{"jsonrpc":"2.0","id":5,"method":"tools/call"}', signal: ac.signal }).then((r) => r.status, () => 'aborted');
+      await new Promise((r) => setTimeout(r, 150));
+      ac.abort();
+      return pending;
+    };
+    expect(await call()).toBe('aborted');
+    await waitFor(() => c.raw().length === 2);
+    expect(c.records()).toEqual([
+      expect.objectContaining({ kind: 'request' }),
+      expect.objectContaining({ kind: 'end', end: 'aborted', error: expect.stringContaining('a 200 head was set but never sent') }),
+    ]);
+    // With flushHeaders() the head did reach the client: it is a response, then the stream was cut.
+    flush = true;
+    expect(await call()).toBe(200);
+    await waitFor(() => c.raw().length === 5);
+    expect(c.records().slice(2).map((r) => [r.kind, r.kind === 'response' ? r.status : r.kind === 'end' ? r.end : undefined])).toEqual([['request', undefined], ['response', 200], ['end', 'aborted']]);
+  });
+
   for (const preParsed of [true, false]) {
     it(`keeps the SDK's StreamableHTTPServerTransport working behind it (${preParsed ? 'pre-parsed body' : 'transport reads the body'})`, async () => {
       const c = recordCollector();

@@ -2,8 +2,7 @@
 // recorded by test/real-v2/record.mjs into test/fixtures/real-v2: protocol 2026-07-28 (server/discover, no sessions,
 // MRTR input_required rounds, JSON or SSE responses) and the SDK's 2025-11-25 paths (legacy stateless fallback,
 // a stateful v2 server with its MRTR-to-elicitation shim, 'auto' negotiation falling back to initialize).
-// Each test states what the wire shows; tests marked it.fails describe an analyzer bug or gap (named in the comment)
-// and are written as they should pass once it is fixed.
+// Each test states what the wire shows and what mcp-triage must make of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -316,13 +315,10 @@ describe('real-v2: cancellation by closing the stream (2026-07-28)', () => {
     expect(records('timeout-stream-closed', 'client').some((x) => JSON.stringify(x.send ?? '').includes('notifications/cancelled'))).toBe(false);
   });
 
-  // GAP (CANCELLED on 2026-07-28): the CANCELLED rule (src/findings/rules.ts) only looks for notifications/cancelled.
-  // On 2026-07-28 "closing the SSE response stream MUST be treated as cancellation" (the finding catalog's own spec
-  // line says so) and the v2 SDK cancels exactly that way on timeout/abort: the client record ends `end: "aborted"`
-  // ("This operation was aborted", timeout-stream-closed.client.ndjson:5). The same user-visible event (a local
-  // timeout, the server may still run the tool) is CANCELLED with SDK 1.x and silent with v2. README's CANCELLED row
-  // would need the 2026 case too.
-  it.fails.each([['timeout-stream-closed'], ['timeout-sse-stream-closed']])('%s: the client closing the response stream on 2026-07-28 is CANCELLED', async (scenario) => {
+  // On 2026-07-28 "closing the SSE response stream MUST be treated as cancellation", and the v2 SDK cancels exactly
+  // that way on timeout: the client record ends `end: "aborted"` with no notifications/cancelled. That is CANCELLED,
+  // as the same user-visible event is with SDK 1.x.
+  it.each([['timeout-stream-closed'], ['timeout-sse-stream-closed']])('%s: the client closing the response stream on 2026-07-28 is CANCELLED', async (scenario) => {
     const slow = calls(await both(scenario), 'slow_report')[0]!;
     expect(codes(slow)).toContain('CANCELLED');
   });
@@ -335,13 +331,12 @@ describe('real-v2: cancellation by closing the stream (2026-07-28)', () => {
     expect([slow.status, slow.outcome]).toEqual([null, 'NO_RESPONSE']);
   });
 
-  // BUG (capture + SIDE_DIVERGENCE): in responseMode 'sse' the server calls writeHead(200) but writes no frame before
-  // the client gives up; Node never flushes that head (the proxy between them recorded no response at all). The
-  // server recorder writes `response 200` at writeHead time (src/capture/middleware.ts noteHead), so the server view
-  // is "HTTP 200 STREAM_INCOMPLETE" and the analyzer raises SIDE_DIVERGENCE (error) "something between them changed
-  // the HTTP status". Nothing between them changed anything: the client aborted its own request (end "aborted",
-  // "This operation was aborted") before a byte of the response was sent.
-  it.fails('timeout-sse-stream-closed: no SIDE_DIVERGENCE when the client aborted before the head was flushed', async () => {
+  // In responseMode 'sse' the server called writeHead(200) but wrote no frame before the client gave up, and Node
+  // never sent that head (the proxy between them recorded no response). This recording was made before the server
+  // recorder learned to log a head only when it is sent, so its server log says `response 200`, as any recorder that
+  // logs at writeHead would. The client aborted its own request before a byte arrived and the server sent no result:
+  // nothing between them changed anything, so no SIDE_DIVERGENCE.
+  it('timeout-sse-stream-closed: no SIDE_DIVERGENCE when the client aborted before the head was flushed', async () => {
     const slow = calls(await both('timeout-sse-stream-closed'), 'slow_report')[0]!;
     expect(codes(slow)).not.toContain('SIDE_DIVERGENCE');
   });
