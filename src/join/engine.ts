@@ -329,6 +329,11 @@ export class JoinEngine {
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
+    else if (view.method === 'server/discover') {
+      // 2026-07-28 has no initialize: the client names itself in the request's _meta, the server in the result's.
+      const meta = (typeof params._meta === 'object' && params._meta !== null ? params._meta : {}) as Record<string, unknown>;
+      view.initialize = { clientInfo: meta['io.modelcontextprotocol/clientInfo'], requestedProtocolVersion: meta['io.modelcontextprotocol/protocolVersion'] };
+    }
     if (r.note) view.note = r.note;
     if (r.headers.size) view.requestHeaders = r.headers;
     view.seq = this.seq++;

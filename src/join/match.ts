@@ -335,8 +335,13 @@ function compact(view: AttemptView): void {
   if (view.initialize && view.response !== undefined) {
     const result = (view.response as { result?: { serverInfo?: unknown; protocolVersion?: unknown } }).result;
     if (typeof result === 'object' && result !== null) {
-      view.initialize.serverInfo = result.serverInfo;
-      view.initialize.protocolVersion = result.protocolVersion;
+      if (view.method === 'server/discover') {
+        const meta = (result as { _meta?: unknown })._meta;
+        if (typeof meta === 'object' && meta !== null) view.initialize.serverInfo = (meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo'];
+      } else {
+        view.initialize.serverInfo = result.serverInfo;
+        view.initialize.protocolVersion = result.protocolVersion;
+      }
     }
   }
   // Assigned, not deleted: delete would turn every view into a slow dictionary-mode object.

@@ -147,7 +147,7 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   if (a.client && a.server) row.serverStatus = a.server.status ?? null;
   const header = views.map((x) => x.requestHeaders?.get('mcp-protocol-version')).find((x) => x !== undefined);
   if (header) row.protocolVersion = clean(header.slice(0, 100));
-  if (a.method !== 'initialize') return;
+  if (a.method !== 'initialize' && a.method !== 'server/discover') return;
   const init: NonNullable<AttemptRow['initialize']> = {};
   // What initialize announced: the view's `initialize` note (kept when the response is compacted away), else the response.
   type InitNote = { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown };

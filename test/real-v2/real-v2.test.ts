@@ -194,6 +194,15 @@ describe('real-v2: plain 2026-07-28 calls', () => {
     expect(r.summary.retries).toBe(0);
   });
 
+  it('baseline: server/discover names the client (request _meta) and the server (result _meta), as initialize does on 2025', async () => {
+    for (const r of [await both('baseline'), await proxyOnly('baseline')]) {
+      const [discover, ...rest] = r.attempts;
+      expect(discover!.initialize).toEqual({ clientInfo: 'triage-v2-client/1.0.0', requestedVersion: '2026-07-28', serverInfo: 'triage-v2-server/1.0.0', userAgent: 'node' });
+      expect(discover!.protocolVersion).toBe('2026-07-28');
+      expect(rest.every((a) => a.initialize === undefined)).toBe(true);
+    }
+  });
+
   it('tool-error: isError on resultType "complete" is TOOL_ERROR (application)', async () => {
     const [a] = calls(await both('tool-error'));
     expect([a!.status, a!.outcome, a!.layer, a!.serverOutcome]).toEqual([200, 'TOOL_ERROR', 'application', 'TOOL_ERROR']);
