@@ -47,7 +47,10 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     ])), '');
   }
 
-  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS'));
+  // An input_required round that a follow-up answered (a continuation of the same call) was a step, not a failure.
+  const followUps = new Set(builder.rows.filter((r) => r.continuation).map((r) => `${r.call}#${r.attempt}`));
+  const answeredRound = (r: AttemptRow) => r.outcome === 'INPUT_REQUIRED' && r.findings.length === 0 && followUps.has(`${r.call}#${(r.attempt ?? 1) + 1}`);
+  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS' && !answeredRound(r)));
   if (failed.length) {
     out.push('## Attempts that did not succeed', '');
     out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'evidence'], failed.map((r) => [

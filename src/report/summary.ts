@@ -237,6 +237,7 @@ export class SummaryBuilder {
     if (row.claim) this.claimsMatched++;
     for (const f of row.findings) this.countFinding(f.code, f.severity);
     const failed = row.outcome !== 'TOOL_SUCCESS' && row.outcome !== 'SUCCESS';
+    if (row.continuation && !this.opts.keepAll) this.dropAnsweredInputRound(row);
     if (this.opts.keepAll || failed || row.findings.length > 0) {
       if (this.rows.length < this.opts.maxRows) this.rows.push(row);
       else this.droppedRows++;
@@ -254,6 +255,21 @@ export class SummaryBuilder {
     const message = this.opts.redact ? redactText(f.message) : f.message;
     if (this.sessionFindings.length < this.opts.maxRows) this.sessionFindings.push({ ...f, message });
     if (this.findingRows.length < this.opts.maxRows) this.findingRows.push({ finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null });
+  }
+
+  /**
+   * An input_required round that its follow-up answered was a step of the call, not an attempt that did not
+   * succeed: its row leaves the table (the last rows are searched; a round and its follow-up are close in time).
+   */
+  private dropAnsweredInputRound(followUp: AttemptRow): void {
+    const rows = this.rows;
+    for (let i = rows.length - 1; i >= 0 && i >= rows.length - 64; i--) {
+      const r = rows[i]!;
+      if (r.call === followUp.call && r.attempt === (followUp.attempt ?? 1) - 1 && r.outcome === 'INPUT_REQUIRED' && r.findings.length === 0) {
+        rows.splice(i, 1);
+        return;
+      }
+    }
   }
 
   /** Count a call at its first reported attempt; forget calls that can get no more attempts (every 4096 new calls). */

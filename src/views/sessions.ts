@@ -71,6 +71,11 @@ export class SessionsCollector {
       s.failures++;
       s.failed[row.outcome] = (s.failed[row.outcome] ?? 0) + 1;
     }
+    // The input_required round this follow-up answers was a step of the call, not a failure.
+    if (row.continuation && (s.failed.INPUT_REQUIRED ?? 0) > 0) {
+      s.failures--;
+      if (--s.failed.INPUT_REQUIRED! === 0) delete s.failed.INPUT_REQUIRED;
+    }
     if ((row.attempt ?? 1) > 1 && !row.continuation) s.retries++;
     if (row.session === null) {
       s.lines ??= new Map();

@@ -3,6 +3,7 @@
 // MRTR input_required rounds, JSON or SSE responses) and the SDK's 2025-11-25 paths (legacy stateless fallback,
 // a stateful v2 server with its MRTR-to-elicitation shim, 'auto' negotiation falling back to initialize).
 // Each test states what the wire shows and what mcp-triage must make of it.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -420,5 +421,37 @@ describe('real-v2: the SDK on 2025-11-25', () => {
     expect(r.attempts[1]!.session).not.toBeNull();
     expect(allCodes(r)).not.toContain('CALL_NEVER_SENT');
     expect(allCodes(r)).toEqual([]);
+  });
+});
+
+describe('real-v2: the reports for people show an answered input_required round as a step, not a failure', () => {
+  const BIN = join(ROOT, 'dist', 'bin.js');
+  const run = (scenario: string, ...args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...args, '--client', join(FIXTURES, `${scenario}.client.ndjson`), '--server', join(FIXTURES, `${scenario}.server.ndjson`)], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    return r.stdout;
+  };
+  /** The lines of a report section, from its heading to the next one. */
+  const section = (text: string, heading: string, next: RegExp) => {
+    const from = text.indexOf(heading);
+    if (from === -1) return '';
+    const rest = text.slice(from + heading.length);
+    const m = next.exec(rest);
+    return m ? rest.slice(0, m.index) : rest;
+  };
+
+  it.each([['table', [] as string[], /\n(Calls with|Findings|Inputs)/], ['markdown', ['--format', 'markdown'], /\n## /]] as const)('%s: only the round nobody answered is listed as not succeeded', (_name, args, next) => {
+    for (const scenario of ['mrtr-roundtrip', 'mrtr-two-rounds']) {
+      expect(section(run(scenario, ...args), 'Attempts that did not succeed', next)).not.toContain('INPUT_REQUIRED');
+    }
+    // mrtr-max-rounds: the caller gave up; its last round is still waiting for input, and is listed.
+    const listed = section(run('mrtr-max-rounds', ...args), 'Attempts that did not succeed', next);
+    expect(listed.match(/INPUT_REQUIRED/g)).toHaveLength(1);
+  });
+
+  it('sessions: the failed column counts only the unanswered round', () => {
+    const row = (scenario: string) => run(scenario, 'sessions', '--format', 'markdown').split('\n').find((l) => l.startsWith('| triage-v2-client'))!.split('|').map((c) => c.trim());
+    expect(row('mrtr-two-rounds')[8]).toBe('0');
+    expect(row('mrtr-max-rounds')[8]).toBe('1: 1 INPUT\\_REQUIRED');
   });
 });
