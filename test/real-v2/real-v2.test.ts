@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalysisResult, type AttemptRow } from '../../src/index.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
+import { wireDigest } from '../helpers/wire.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'real-v2');
@@ -126,22 +127,10 @@ describe('real-v2 fixtures: the recordings', () => {
   });
 });
 
-/** One line per record, without what differs between writers (time, xid, port, headers added by hops). */
-function wireDigest(scenario: string, side: Side): string[] {
-  return records(scenario, side)
-    .map((r) => {
-      const url = String(r.url ?? '').replace(/127\.0\.0\.1:\d+/, 'HOST');
-      if (r.kind === 'request') return `request ${String(r.method)} ${url} ${JSON.stringify(r.send ?? r.sendText ?? null)}`;
-      if (r.kind === 'response') return `response ${String(r.status)}`;
-      if (r.kind === 'event') return `event ${String(r.id ?? '')} ${String(r.data)}`;
-      return `end ${String(r.end)} ${String(r.recvText ?? '')}`;
-    })
-    .sort();
-}
 
 describe('real-v2 fixtures: the proxy and the client wrapper recorded the same wire', () => {
   it.each(SCENARIOS.map((s) => [s]))('%s', (scenario) => {
-    expect(wireDigest(scenario, 'proxy')).toEqual(wireDigest(scenario, 'client'));
+    expect(wireDigest(join(FIXTURES, `${scenario}.proxy.ndjson`))).toEqual(wireDigest(join(FIXTURES, `${scenario}.client.ndjson`)));
   });
 });
 

@@ -6,7 +6,6 @@
 // toNodeHandler(); the "legacy-stateful" server is NodeStreamableHTTPServerTransport with session ids.
 // Output: test/fixtures/real-v2/<scenario>.{client,server,proxy}.ndjson and test/real-v2/observed.json (what the SDK
 // caller saw). Run: npx tsc -p tsconfig.json && node test/real-v2/record.mjs [scenario...]   (about 10 s)
-import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,38 +15,18 @@ import { McpServer, createMcpHandler, inputRequired, acceptedContent, inputRespo
 import { toNodeHandler, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
+import { describeError, listen, readBody, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real-v2');
 const OBSERVED = join(here, 'observed.json');
 const CLIENT_ID = 'triage-v2-client@1.0.0';
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The whole run is bounded: a hung scenario must not keep the process alive. */
 const HARD_STOP_MS = 30_000;
 setTimeout(() => {
   process.stderr.write(`record.mjs: still running after ${HARD_STOP_MS} ms, giving up\n`);
   process.exit(2);
 }, HARD_STOP_MS).unref();
-
-async function readBody(req) {
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  return Buffer.concat(chunks);
-}
-
-async function listen(handler) {
-  const server = createServer(handler);
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    server,
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 // ---------------------------------------------------------------- the v2 server (fixed tool outputs)
 
@@ -219,61 +198,7 @@ async function startMcpServer({ out, kind = 'modern', responseMode = 'auto' }) {
   };
 }
 
-// ---------------------------------------------------------------- the fault hop
-
-/**
- * Forwards to `upstream` unless `decide` says otherwise: { respond: status, headers, body } answers itself,
- * { setHeaders: {...} } forwards with request headers replaced.
- */
-async function startFaultHop(upstream, decide) {
-  const counts = new Map();
-  const target = new URL(upstream);
-  return listen(async (req, res) => {
-    const raw = await readBody(req);
-    let rpc;
-    try {
-      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {
-      rpc = undefined;
-    }
-    const rpcMethod = rpc && !Array.isArray(rpc) ? rpc.method : undefined;
-    const key = `${req.method} ${rpcMethod ?? ''}`;
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    const action = decide?.({ req, rpc, rpcMethod, n }) ?? {};
-    if (action.respond) {
-      res.writeHead(action.respond, action.headers ?? {});
-      res.end(action.body ?? '');
-      return;
-    }
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, ...(action.setHeaders ?? {}), host: target.host } });
-    up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (ures) => {
-      res.writeHead(ures.statusCode, ures.headers);
-      res.flushHeaders();
-      ures.on('data', (chunk) => res.write(chunk));
-      ures.on('end', () => res.end());
-    });
-    up.end(raw);
-  });
-}
-
 // ---------------------------------------------------------------- scenario harness
-
-function describeError(err) {
-  const out = { name: err?.constructor?.name ?? typeof err, message: String(err?.message ?? err) };
-  if (err && typeof err.code !== 'undefined') out.code = err.code;
-  if (err && typeof err.status !== 'undefined') out.status = err.status;
-  if (err?.cause) out.cause = String(err.cause.message ?? err.cause);
-  return out;
-}
-
-function summarize(result) {
-  if (result?.tools) return { tools: result.tools.map((t) => ({ name: t.name, annotations: t.annotations ?? null })) };
-  if (result?.content) return { text: result.content.map((c) => c.text).join(' ') };
-  return result ?? null;
-}
 
 async function runScenario(name, spec) {
   const files = Object.fromEntries(['client', 'server', 'proxy'].map((side) => [side, join(FIXTURES, `${name}.${side}.ndjson`)]));

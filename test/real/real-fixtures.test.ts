@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
+import { wireDigest } from '../helpers/wire.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'dist', 'bin.js');
@@ -124,21 +125,6 @@ describe('real fixtures: the recordings themselves', () => {
   });
 });
 
-/** One line per record, without what differs between writers (time, xid, port, headers added by hops). */
-function wireDigest(path: string): string[] {
-  return readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .map((r) => {
-      const url = String(r.url ?? '').replace(/127\.0\.0\.1:\d+/, 'HOST');
-      if (r.kind === 'request') return `request ${String(r.method)} ${url} ${JSON.stringify(r.send ?? r.sendText ?? null)}`;
-      if (r.kind === 'response') return `response ${String(r.status)}`;
-      if (r.kind === 'event') return `event ${String(r.id ?? '')} ${String(r.data)}`;
-      return `end ${String(r.end)} ${String(r.recvText ?? '')}`;
-    })
-    .sort();
-}
 
 describe('real fixtures: the proxy and the client wrapper recorded the same wire', () => {
   it.each(SCENARIOS.map((s) => [s]))('%s', (scenario) => {

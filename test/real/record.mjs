@@ -4,7 +4,6 @@
 //   client --recordingFetch--> proxy (records) --> fault hop --> server (recordingHandler) --> SDK transport
 // Output: test/fixtures/real/<scenario>.{client,server,proxy}.ndjson and test/real/observed.json (what the SDK
 // caller saw: results, thrown errors, onerror reports). Run with: npm run fixtures (tsc first, this imports dist/).
-import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,6 +18,7 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
+import { describeError, listen, readBody, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real');
@@ -29,28 +29,6 @@ const SAMPLE_SCENARIOS = ['http-503-app-retry', 'sse-cut-no-resume', 'sse-resume
 const CLIENT_ID = 'triage-fixture-client@1.0.0';
 /** Client-side timeout for calls that are expected to hang (the SDK default is 60 s). */
 const SHORT_TIMEOUT_MS = 1200;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function readBody(req) {
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  return Buffer.concat(chunks);
-}
-
-async function listen(handler) {
-  const server = createServer(handler);
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    server,
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 // ---------------------------------------------------------------- MCP servers (fixed tool outputs)
 
@@ -214,98 +192,7 @@ async function startMcpServer({ out, mode = 'stateful', lowLevel = false, eventS
   };
 }
 
-// ---------------------------------------------------------------- the fault-injecting hop
-
-/**
- * An HTTP hop that forwards to `upstream` unless `decide` says otherwise. Actions:
- *   { respond: status, headers, body }   answer without forwarding
- *   { destroy: true }                    destroy the socket, no response at all
- *   { cut: true }                        forward the response head, then end the body before anything else passes
- *   { corrupt: true }                    forward with the JSON body truncated (two bytes short), Content-Length fixed
- *   { rewriteId: [from, to] }            forward with the JSON-RPC response id changed in SSE data
- *   { corruptSse: true }                 forward with the JSON inside the SSE data broken (framing kept)
- */
-async function startFaultHop(upstream, decide) {
-  const counts = new Map();
-  const target = new URL(upstream);
-  return listen(async (req, res) => {
-    const raw = await readBody(req);
-    let rpc;
-    try {
-      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {
-      rpc = undefined;
-    }
-    const rpcMethod = rpc && !Array.isArray(rpc) ? rpc.method : undefined;
-    const key = `${req.method} ${req.url.split('?')[0]} ${rpcMethod ?? ''}`;
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    const action = decide({ req, rpc, rpcMethod, n, path: req.url.split('?')[0] }) ?? {};
-    if (action.respond) {
-      res.writeHead(action.respond, action.headers ?? {});
-      res.end(action.body ?? '');
-      return;
-    }
-    if (action.destroy) {
-      req.socket.destroy();
-      return;
-    }
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
-    up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (ures) => {
-      const headers = { ...ures.headers };
-      if (action.cut) {
-        delete headers['content-length'];
-        res.writeHead(ures.statusCode, headers);
-        res.flushHeaders();
-        // End the body cleanly after a moment, before the tool's result has been written upstream.
-        setTimeout(() => {
-          res.end();
-          up.destroy();
-        }, 60);
-        return;
-      }
-      if (action.corrupt) {
-        const chunks = [];
-        ures.on('data', (c) => chunks.push(c));
-        ures.on('end', () => {
-          const body = Buffer.concat(chunks);
-          const broken = body.subarray(0, Math.max(0, body.length - 2));
-          delete headers['transfer-encoding'];
-          headers['content-length'] = String(broken.length);
-          res.writeHead(ures.statusCode, headers);
-          res.end(broken);
-        });
-        return;
-      }
-      res.writeHead(ures.statusCode, headers);
-      res.flushHeaders();
-      ures.on('data', (chunk) => {
-        if (action.corruptSse) {
-          // Break the JSON of the result event, keep the SSE framing intact.
-          res.write(chunk.toString('utf8').replace('"result":{', '"result":{{'));
-        } else if (action.rewriteId) {
-          const [from, to] = action.rewriteId;
-          res.write(chunk.toString('utf8').replace(new RegExp(`"id":${from}(?=[,}])`, 'g'), `"id":${to}`));
-        } else {
-          res.write(chunk);
-        }
-      });
-      ures.on('end', () => res.end());
-    });
-    up.end(raw);
-  });
-}
-
 // ---------------------------------------------------------------- scenario harness
-
-function describeError(err) {
-  const out = { name: err?.constructor?.name ?? typeof err, message: String(err?.message ?? err) };
-  if (err && typeof err.code !== 'undefined') out.code = err.code;
-  if (err?.cause) out.cause = String(err.cause.message ?? err.cause);
-  return out;
-}
 
 /** Runs one scenario with fresh servers, proxy and files; returns what the SDK caller observed. */
 async function runScenario(name, spec) {
@@ -374,12 +261,6 @@ async function runScenario(name, spec) {
   }
   for (const e of observed.onerror) e.message = e.message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<session>');
   return observed;
-}
-
-function summarize(result) {
-  if (result?.tools) return { tools: result.tools.map((t) => ({ name: t.name, annotations: t.annotations ?? null })) };
-  if (result?.content) return { text: result.content.map((c) => c.text).join(' ') };
-  return result ?? null;
 }
 
 const isToolCall = ({ rpcMethod }) => rpcMethod === 'tools/call';

@@ -1,0 +1,124 @@
+// Shared by the real-traffic recorders (test/real*/record.mjs): loopback HTTP servers, the fault hop, what an SDK caller saw.
+import { createServer, request as httpRequest } from 'node:http';
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function readBody(req) {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+/** An HTTP server on 127.0.0.1 at a free port; close() drops its open connections too. */
+export async function listen(handler) {
+  const server = createServer(handler);
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    server,
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** An error the SDK threw, as observed.json records it. */
+export function describeError(err) {
+  const out = { name: err?.constructor?.name ?? typeof err, message: String(err?.message ?? err) };
+  if (err && typeof err.code !== 'undefined') out.code = err.code;
+  if (err && typeof err.status !== 'undefined') out.status = err.status;
+  if (err?.cause) out.cause = String(err.cause.message ?? err.cause);
+  return out;
+}
+
+/** A result the SDK returned, shortened for observed.json: tool names and annotations, or the text content. */
+export function summarize(result) {
+  if (result?.tools) return { tools: result.tools.map((t) => ({ name: t.name, annotations: t.annotations ?? null })) };
+  if (result?.content) return { text: result.content.map((c) => c.text).join(' ') };
+  return result ?? null;
+}
+
+/**
+ * An HTTP hop that forwards to `upstream` unless `decide` says otherwise. Actions:
+ *   { respond: status, headers, body }   answer without forwarding
+ *   { destroy: true }                    destroy the socket, no response at all
+ *   { cut: true }                        forward the response head, then end the body before anything else passes
+ *   { corrupt: true }                    forward with the JSON body truncated (two bytes short), Content-Length fixed
+ *   { rewriteId: [from, to] }            forward with the JSON-RPC response id changed in SSE data
+ *   { corruptSse: true }                 forward with the JSON inside the SSE data broken (framing kept)
+ *   { setHeaders: {...} }                forward with these request headers replaced
+ */
+export async function startFaultHop(upstream, decide) {
+  const counts = new Map();
+  const target = new URL(upstream);
+  return listen(async (req, res) => {
+    const raw = await readBody(req);
+    let rpc;
+    try {
+      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {
+      rpc = undefined;
+    }
+    const rpcMethod = rpc && !Array.isArray(rpc) ? rpc.method : undefined;
+    const key = `${req.method} ${req.url.split('?')[0]} ${rpcMethod ?? ''}`;
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    const action = decide?.({ req, rpc, rpcMethod, n, path: req.url.split('?')[0] }) ?? {};
+    if (action.respond) {
+      res.writeHead(action.respond, action.headers ?? {});
+      res.end(action.body ?? '');
+      return;
+    }
+    if (action.destroy) {
+      req.socket.destroy();
+      return;
+    }
+    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, ...(action.setHeaders ?? {}), host: target.host } });
+    up.on('error', () => res.destroy());
+    res.on('close', () => up.destroy());
+    up.on('response', (ures) => {
+      const headers = { ...ures.headers };
+      if (action.cut) {
+        delete headers['content-length'];
+        res.writeHead(ures.statusCode, headers);
+        res.flushHeaders();
+        // End the body cleanly after a moment, before the tool's result has been written upstream.
+        setTimeout(() => {
+          res.end();
+          up.destroy();
+        }, 60);
+        return;
+      }
+      if (action.corrupt) {
+        const chunks = [];
+        ures.on('data', (c) => chunks.push(c));
+        ures.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const broken = body.subarray(0, Math.max(0, body.length - 2));
+          delete headers['transfer-encoding'];
+          headers['content-length'] = String(broken.length);
+          res.writeHead(ures.statusCode, headers);
+          res.end(broken);
+        });
+        return;
+      }
+      res.writeHead(ures.statusCode, headers);
+      res.flushHeaders();
+      ures.on('data', (chunk) => {
+        if (action.corruptSse) {
+          // Break the JSON of the result event, keep the SSE framing intact.
+          res.write(chunk.toString('utf8').replace('"result":{', '"result":{{'));
+        } else if (action.rewriteId) {
+          const [from, to] = action.rewriteId;
+          res.write(chunk.toString('utf8').replace(new RegExp(`"id":${from}(?=[,}])`, 'g'), `"id":${to}`));
+        } else {
+          res.write(chunk);
+        }
+      });
+      ures.on('end', () => res.end());
+    });
+    up.end(raw);
+  });
+}
