@@ -27,6 +27,8 @@ export interface CallTail {
 export class CallLinker {
   private tails = new Map<string, CallTail>();
   private continuations = new Map<string, CallTail>();
+  /** Calls whose tools/call created a task, by client and taskId: its tasks/get, tasks/result and tasks/cancel join them. */
+  private tasks = new Map<string, CallTail>();
   /** Tool annotations from tools/list responses, per client key; the latest list wins. */
   private tools = new Map<string, Map<string, ToolSafety>>();
   private anyToolsList = false;
@@ -44,8 +46,24 @@ export class CallLinker {
     if (a.method === 'tools/call' && a.startTs !== undefined) this.lastToolsCall.set(clientKey, Math.max(this.lastToolsCall.get(clientKey) ?? -Infinity, a.startTs));
     if (a.method === 'initialize' && a.startTs !== undefined) this.lastInitialize.set(clientKey, Math.max(this.lastInitialize.get(clientKey) ?? -Infinity, a.startTs));
     this.noteSession(a);
-    const key = `${clientKey}|${view.fingerprint}`;
     const now = a.startTs ?? a.endTs ?? 0;
+    const taskId = taskIdOf(a, 'taskId');
+    const task = taskId !== undefined ? this.tasks.get(`${clientKey}|task:${taskId}`) : undefined;
+    if (task && a.method.startsWith('tasks/')) {
+      // A request about a task continues the call whose tools/call created it; it is not a call of its own.
+      task.attempts.push(a);
+      task.last = a;
+      task.expires = Math.max(task.expires, (a.endTs ?? now) + this.opts.retryWindowMs);
+      a.call = task.call;
+      a.attempt = task.attempts.length;
+      a.continuation = true;
+      a.retryOrigin = { origin: 'none', how: `${a.method} of the task its tools/call created` };
+      a.findings.push(...checkAttempt(a, {}));
+      this.opts.onAttempt(a);
+      this.expire(now);
+      return;
+    }
+    const key = `${clientKey}|${view.fingerprint}`;
     let tail = view.continuation ? this.continuationOf(a, key) : this.tails.get(key);
     if (tail && tail.expires < now) tail = undefined;
     if (view.continuation && tail) {
@@ -69,6 +87,9 @@ export class CallLinker {
       this.tails.set(key, tail);
       if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     }
+    const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
+    const owner = minted !== undefined ? this.tails.get(key) : undefined;
+    if (minted !== undefined && owner?.last === a) this.tasks.set(`${clientKey}|task:${minted}`, owner);
     this.opts.onAttempt(a);
     this.expire(now);
   }
@@ -90,6 +111,7 @@ export class CallLinker {
   flush(): void {
     this.tails.clear();
     this.continuations.clear();
+    this.tasks.clear();
   }
 
   private noteSession(a: Attempt): void {
@@ -164,7 +186,13 @@ export class CallLinker {
     this.lastExpire = now;
     for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
+    for (const [k, t] of this.tasks) if (t.expires < now) this.tasks.delete(k);
   }
+}
+
+/** A taskId an attempt names (tasks/*) or was given (a CreateTaskResult), from the client's view first. */
+function taskIdOf(a: Attempt, which: 'taskId' | 'mintedTaskId'): string | undefined {
+  return a.client?.[which] ?? a.server?.[which] ?? a.primary[which];
 }
 
 /** A requestState hash of an attempt, from the client's view first (it is what the client sent or received). */

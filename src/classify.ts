@@ -73,7 +73,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     return result('JSONRPC_ERROR', errorDetail(response));
   }
   const r = response.result;
-  const isTool = view.method === 'tools/call';
+  // tasks/result hands back the result of the request the task ran: for a tool, a CallToolResult, read as one.
+  const isTool = view.method === 'tools/call' || (view.method === 'tasks/result' && looksLikeToolResult(r));
   if (!isObject(r)) {
     return isTool
       ? result('INVALID_TOOL_RESULT', { why: `result is ${Array.isArray(r) ? 'an array' : r === null ? 'null' : typeof r}, not an object` })
@@ -81,6 +82,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   }
   const resultType = has(r, 'resultType') ? r.resultType : 'complete';
   if (resultType === 'input_required') return result('INPUT_REQUIRED', { resultType: 'input_required' });
+  // A task-augmented call answered with a CreateTaskResult (2025-11-25), or resultType "task" (the tasks extension).
+  if (view.method === 'tools/call' && (resultType === 'task' || view.taskAugmented) && isObject(r.task) && typeof r.task.taskId === 'string') {
+    return result('TASK_CREATED', { why: `task ${JSON.stringify(r.task.taskId.slice(0, 100))}${typeof r.task.status === 'string' ? ` (${r.task.status.slice(0, 40)})` : ''}: the result comes with tasks/result` });
+  }
   if (resultType !== 'complete') {
     const why = `unknown resultType ${JSON.stringify(resultType)}`;
     return isTool ? result('INVALID_TOOL_RESULT', { why, resultType: String(resultType) }) : result('INVALID_ENVELOPE', { why });
@@ -97,6 +102,12 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent' });
   }
   return result('TOOL_SUCCESS');
+}
+
+/** A result shaped like a CallToolResult (content blocks or isError), not a sampling or elicitation result. */
+function looksLikeToolResult(r: unknown): boolean {
+  if (!isObject(r) || has(r, 'model') || has(r, 'role') || has(r, 'action')) return false;
+  return Array.isArray(r.content) || has(r, 'isError') || has(r, 'structuredContent');
 }
 
 function errorDetail(response: unknown): OutcomeDetail {

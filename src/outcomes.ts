@@ -8,6 +8,7 @@ export const OUTCOMES = [
   'INVALID_ENVELOPE',
   'JSONRPC_ERROR',
   'INPUT_REQUIRED',
+  'TASK_CREATED',
   'INVALID_TOOL_RESULT',
   'TOOL_ERROR',
   'TOOL_SUCCESS',
@@ -27,6 +28,7 @@ export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = 
   INVALID_ENVELOPE: { layer: 'protocol', meaning: 'not a valid JSON-RPC 2.0 response to this request (jsonrpc not "2.0", both or neither of result/error, a different id, a malformed error object)' },
   JSONRPC_ERROR: { layer: 'protocol', meaning: 'a valid JSON-RPC error response' },
   INPUT_REQUIRED: { layer: 'interaction', meaning: 'result.resultType is "input_required": the server needs more input (MRTR), the call is not finished' },
+  TASK_CREATED: { layer: 'interaction', meaning: 'a task-augmented tools/call was accepted as a task (a CreateTaskResult with its taskId): the tool runs on, and its result comes with tasks/result' },
   INVALID_TOOL_RESULT: { layer: 'protocol', meaning: 'tools/call result is not a valid CallToolResult (not an object, content not an array, isError not boolean, unknown resultType)' },
   TOOL_ERROR: { layer: 'application', meaning: 'the tool ran and reported failure: result.isError is true' },
   TOOL_SUCCESS: { layer: 'application', meaning: 'tools/call completed and the tool reported success' },
@@ -36,7 +38,7 @@ export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = 
 
 /** Outcomes after which the same call, sent again, counts as a retry. */
 export function isFailure(outcome: Outcome): boolean {
-  return outcome !== 'TOOL_SUCCESS' && outcome !== 'SUCCESS' && outcome !== 'TOOL_ERROR' && outcome !== 'INPUT_REQUIRED';
+  return outcome !== 'TOOL_SUCCESS' && outcome !== 'SUCCESS' && outcome !== 'TOOL_ERROR' && outcome !== 'INPUT_REQUIRED' && outcome !== 'TASK_CREATED';
 }
 
 export function isOutcome(s: string): s is Outcome {

@@ -75,6 +75,18 @@ describe('outcome order (first match wins), each with a near miss', () => {
       nearMiss: post({ status: 200, body: ok(1, { resultType: 'complete', content: [] }) }), nearOutcome: 'TOOL_SUCCESS',
     },
     {
+      name: 'TASK_CREATED: a CreateTaskResult answers a tools/call that asked for a task',
+      outcome: 'TASK_CREATED', rec: post({ status: 200, send: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'index', arguments: {}, task: { ttl: 60000 } } }, body: ok(1, { task: { taskId: 't-1', status: 'working' } }) }),
+      // The same result to a call that did not ask for a task is not a CallToolResult.
+      nearMiss: post({ status: 200, body: ok(1, { task: { taskId: 't-1', status: 'working' } }) }), nearOutcome: 'INVALID_TOOL_RESULT',
+    },
+    {
+      name: 'TOOL_ERROR: tasks/result hands back the CallToolResult of a failed tool',
+      outcome: 'TOOL_ERROR', rec: post({ status: 200, method: 'tasks/result', params: { taskId: 't-1' }, body: ok(1, { content: [{ type: 'text', text: 'line 7 has no order id' }], isError: true }) }),
+      // A tasks/result of a sampling task is no tool result.
+      nearMiss: post({ status: 200, method: 'tasks/result', params: { taskId: 't-2' }, body: ok(1, { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hi' }] }) }), nearOutcome: 'SUCCESS',
+    },
+    {
       name: 'INVALID_TOOL_RESULT: isError not boolean',
       outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, body: ok(1, { content: [], isError: 'true' }) }),
       nearMiss: post({ status: 200, body: ok(1, { content: [], isError: true }) }), nearOutcome: 'TOOL_ERROR',

@@ -199,6 +199,18 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(await codes(one([closed('2026-07-28', sse({ data: JSON.parse(good(3)) }))]))).not.toContain('CANCELLED');
   });
 
+  it('CANCELLED: a tasks/cancel the server accepted, in the call of the task; not one it refused', async () => {
+    const created = post({ t: 0, id: 1, session: S, tool: 'index', send: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'index', arguments: {}, task: { ttl: 60000 } } }, status: 200, body: ok(1, { task: { taskId: 't-9', status: 'working' } }) });
+    const cancel = (body: string) => post({ t: 500, id: 2, session: S, method: 'tasks/cancel', params: { taskId: 't-9' }, status: 200, body });
+    const r = await analyzeInputs(one([created, cancel(ok(2, { taskId: 't-9', status: 'cancelled' }))]));
+    expect(r.attempts.map((a) => [a.method, a.outcome, a.call, a.continuation ?? false, a.findings.map((f) => f.code)])).toEqual([
+      ['tools/call', 'TASK_CREATED', 'c1', false, []],
+      ['tasks/cancel', 'SUCCESS', 'c1', true, ['CANCELLED']],
+    ]);
+    const refused = await analyzeInputs(one([created, cancel(JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'task already completed' } }))]));
+    expect(refused.attempts[1]!.findings.map((f) => f.code)).not.toContain('CANCELLED');
+  });
+
   it('DUPLICATE_RECORD: a duplicated export row is counted once and is not a retry; a real repeat is', async () => {
     const row = post({ t: 0, id: 1, session: S, status: 503, body: '' });
     const r = await analyzeInputs(one([row, row]));

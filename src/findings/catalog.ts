@@ -98,7 +98,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   CANCELLED: {
     severity: 'warning (info when no open request matches)', attachedTo: 'attempt, else session',
-    definition: 'The client sent notifications/cancelled for the request, often after its local timeout; on 2026-07-28, the client closed the response stream before the result (the cancellation of that version).',
+    definition: 'The client sent notifications/cancelled for the request, often after its local timeout; on 2026-07-28, the client closed the response stream before the result (the cancellation of that version); or the client cancelled a task with tasks/cancel.',
     why: 'The server may still have executed the tool; the client gave up waiting.',
     spec: 'Cancellation (2025 versions): either side MAY cancel with notifications/cancelled; an HTTP disconnect SHOULD NOT be read as cancellation. 2026-07-28: closing the response stream is the cancellation.',
     todo: 'Compare the client timeout with the tool duration; use progress notifications and resetTimeoutOnProgress for long tools.',
@@ -121,7 +121,7 @@ export function explain(code: string): string | undefined {
   }
   if (isOutcome(c)) {
     const o = OUTCOME_INFO[c as Outcome];
-    return `${c} (outcome; layer ${o.layer})\n\n${o.meaning}.\n\nOutcomes are decided per attempt in this order, first match wins: NO_RESPONSE, HTTP_ERROR, MALFORMED_JSON, STREAM_INCOMPLETE, INVALID_ENVELOPE, JSONRPC_ERROR, INPUT_REQUIRED, INVALID_TOOL_RESULT, TOOL_ERROR, TOOL_SUCCESS / SUCCESS (UNANSWERED for sources without an HTTP layer).\n`;
+    return `${c} (outcome; layer ${o.layer})\n\n${o.meaning}.\n\nOutcomes are decided per attempt in this order, first match wins: NO_RESPONSE, HTTP_ERROR, MALFORMED_JSON, STREAM_INCOMPLETE, INVALID_ENVELOPE, JSONRPC_ERROR, INPUT_REQUIRED, TASK_CREATED, INVALID_TOOL_RESULT, TOOL_ERROR, TOOL_SUCCESS / SUCCESS (UNANSWERED for sources without an HTTP layer).\n`;
   }
   return undefined;
 }

@@ -94,6 +94,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)`,
       cancelView.sources));
+  } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
+    out.push(finding('CANCELLED', 'warning',
+      `tasks/cancel id ${idText(a)}: the client cancelled task ${JSON.stringify(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
+      v.sources.slice(0, 2)));
   } else if (closedByClient(closer) && !closer.responded && protocolOf(a) >= '2026-07-28') {
     // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';

@@ -36,6 +36,12 @@ export interface AttemptView {
   fingerprint: number;
   /** Follow-up of an input_required result (carries inputResponses or requestState). */
   continuation: boolean;
+  /** A tools/call that asked to run as a task (params.task). */
+  taskAugmented?: boolean;
+  /** The taskId a tasks/get, tasks/result or tasks/cancel request names. */
+  taskId?: string;
+  /** The taskId a CreateTaskResult gave this tools/call (kept after compaction). */
+  mintedTaskId?: string;
   /** Hash of the requestState a follow-up echoes, to find the input_required result that minted it. */
   echoedState?: number;
   /** Hash of the requestState an input_required result minted (kept after compaction). */

@@ -328,6 +328,8 @@ export class JoinEngine {
     };
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
+    if (tool !== null && typeof params.task === 'object' && params.task !== null) view.taskAugmented = true;
+    if (typeof params.taskId === 'string' && view.method.startsWith('tasks/')) view.taskId = params.taskId.slice(0, 200);
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
     else if (view.method === 'server/discover') {
       // 2026-07-28 has no initialize: the client names itself in the request's _meta, the server in the result's.

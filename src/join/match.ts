@@ -324,6 +324,10 @@ function compact(view: AttemptView): void {
   const body = (view.response ?? view.strayResponse) as { error?: { code?: unknown } } | undefined;
   const code = typeof body === 'object' && body !== null ? body.error?.code : undefined;
   if (typeof code === 'number' && Number.isInteger(code)) view.wireErrorCode = code;
+  if (view.outcome === 'TASK_CREATED') {
+    const id = (view.response as { result?: { task?: { taskId?: unknown } } } | undefined)?.result?.task?.taskId;
+    if (typeof id === 'string') view.mintedTaskId = id.slice(0, 200);
+  }
   if (view.outcome === 'INPUT_REQUIRED') {
     const state = (view.response as { result?: { requestState?: unknown } } | undefined)?.result?.requestState;
     if (typeof state === 'string') view.mintedState = signatureOf(state);

@@ -50,7 +50,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   // An input_required round that a follow-up answered (a continuation of the same call) was a step, not a failure.
   const followUps = new Set(builder.rows.filter((r) => r.continuation).map((r) => `${r.call}#${r.attempt}`));
   const answeredRound = (r: AttemptRow) => r.outcome === 'INPUT_REQUIRED' && r.findings.length === 0 && followUps.has(`${r.call}#${(r.attempt ?? 1) + 1}`);
-  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS' && !answeredRound(r)));
+  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS' && r.outcome !== 'TASK_CREATED' && !answeredRound(r)));
   if (failed.length) {
     out.push('## Attempts that did not succeed', '');
     out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'evidence'], failed.map((r) => [
@@ -104,7 +104,7 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
     if (r.status === null) lines.push(`  ${to}--xC: ${status} ${r.outcome}`);
     else lines.push(`  ${to}-->>C: ${status} ${r.outcome}${r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : ''}`);
     if (r.cancelled) lines.push(`  C->>${to}: notifications/cancelled id ${escapeMermaid(r.idText ?? JSON.stringify(r.id))}`);
-    if (r.continuation) lines.push('  Note over C: continuation after input_required');
+    if (r.continuation) lines.push(`  Note over C: continuation (${escapeMermaid(r.method)})`);
     else if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);
   }
   lines.push('```');

@@ -236,7 +236,7 @@ export class SummaryBuilder {
     if ((row.attempt ?? 1) > 1 && !row.continuation) this.retries++;
     if (row.claim) this.claimsMatched++;
     for (const f of row.findings) this.countFinding(f.code, f.severity);
-    const failed = row.outcome !== 'TOOL_SUCCESS' && row.outcome !== 'SUCCESS';
+    const failed = row.outcome !== 'TOOL_SUCCESS' && row.outcome !== 'SUCCESS' && row.outcome !== 'TASK_CREATED';
     if (row.continuation && !this.opts.keepAll) this.dropAnsweredInputRound(row);
     if (this.opts.keepAll || failed || row.findings.length > 0) {
       if (this.rows.length < this.opts.maxRows) this.rows.push(row);

@@ -126,7 +126,7 @@ function sseText(r: AttemptRow): string {
 /** Retries, cancellations, resumptions, the claim, the error and the findings of one row, as short notes. */
 function notes(r: AttemptRow): string[] {
   const n: string[] = [];
-  if (r.continuation) n.push('continuation of its input_required result');
+  if (r.continuation) n.push(r.retryOrigin?.how ?? 'continues its call');
   else if ((r.attempt ?? 1) > 1) n.push(`retry${r.retryOrigin ? ` (${r.retryOrigin.origin}: ${r.retryOrigin.how})` : ''}`);
   if (r.cancelled) n.push('cancelled by the client');
   if (r.resumed) n.push('response came on a resumed stream');
