@@ -1,4 +1,5 @@
 // Shared by the real-traffic recorders (test/real*/record.mjs): loopback HTTP servers, the fault hop, what an SDK caller saw.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -121,4 +122,31 @@ export async function startFaultHop(upstream, decide) {
     });
     up.end(raw);
   });
+}
+
+/**
+ * Record every scenario (or those named on the command line) with `runScenario(name, spec)`, and write what each
+ * caller observed to `observed` (kept for the scenarios not recorded this time).
+ */
+export async function recordScenarios(scenarios, runScenario, { fixtures, observed }) {
+  const only = process.argv.slice(2);
+  mkdirSync(fixtures, { recursive: true });
+  const started = Date.now();
+  const observedAll = existsSync(observed) && only.length ? JSON.parse(readFileSync(observed, 'utf8')) : {};
+  for (const [name, spec] of Object.entries(scenarios)) {
+    if (only.length && !only.includes(name)) continue;
+    const t0 = Date.now();
+    observedAll[name] = await runScenario(name, spec);
+    process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
+  }
+  writeFileSync(observed, JSON.stringify(observedAll, null, 2) + '\n');
+  return { ms: Date.now() - started };
+}
+
+/** End the recorder if it still runs after `ms`: its request loops are bounded, this bounds the whole. */
+export function stopAfter(ms) {
+  setTimeout(() => {
+    process.stderr.write(`record.mjs: still running after ${ms} ms, giving up\n`);
+    process.exit(2);
+  }, ms).unref();
 }

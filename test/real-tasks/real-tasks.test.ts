@@ -6,37 +6,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, type AnalysisResult, type AttemptRow } from '../../src/index.js';
+import type { AnalysisResult, AttemptRow } from '../../src/index.js';
 import { isFailure } from '../../src/outcomes.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
+import { recordings, scenariosOf, type RecordingSide } from '../helpers/recordings.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'real-tasks');
-type Side = 'client' | 'server' | 'proxy';
-const file = (scenario: string, side: Side): string => join(FIXTURES, `${scenario}.${side}.ndjson`);
+type Side = RecordingSide;
+const { both, proxyOnly, file } = recordings(FIXTURES);
 
-const SCENARIOS = readFileSync(join(import.meta.dirname, 'record.mjs'), 'utf8')
-  .split('\n')
-  .map((l) => /^ {2}'?([a-z0-9-]+)'?: \{$/.exec(l)?.[1])
-  .filter((s): s is string => s !== undefined);
+const SCENARIOS = scenariosOf(join(import.meta.dirname, 'record.mjs'));
 /** The scenarios with at least one task-augmented tools/call. */
 const TASK_SCENARIOS = SCENARIOS.filter((s) => s !== 'task-required-called-plain');
 type Step = { step: string; ok?: boolean; summary?: unknown; error?: { code?: unknown; message?: string }; stream?: { type: string; status?: string; error?: { message: string } }[] };
 const OBSERVED = JSON.parse(readFileSync(join(import.meta.dirname, 'observed.json'), 'utf8')) as Record<string, { steps: Step[]; elicitations: string[]; serverNotes: string[] }>;
 
-const cache = new Map<string, Promise<AnalysisResult>>();
-/** Client and server recordings of one scenario, read together (analyzed once). */
-function both(scenario: string): Promise<AnalysisResult> {
-  const key = `both|${scenario}`;
-  if (!cache.has(key)) cache.set(key, analyze({ inputs: [{ path: file(scenario, 'client'), side: 'client' }, { path: file(scenario, 'server'), side: 'server' }] }));
-  return cache.get(key)!;
-}
-/** The recording proxy's file alone. */
-function proxyOnly(scenario: string): Promise<AnalysisResult> {
-  const key = `proxy|${scenario}`;
-  if (!cache.has(key)) cache.set(key, analyze({ inputs: [{ path: file(scenario, 'proxy') }] }));
-  return cache.get(key)!;
-}
 
 const byId = (r: AnalysisResult, id: number, method: string): AttemptRow => {
   const a = r.attempts.find((x) => x.id === id && x.method === method);

@@ -10,7 +10,7 @@
 // Output: test/fixtures/real-tasks/<scenario>.{client,server,proxy}.ndjson and test/real-tasks/observed.json (what
 // the SDK caller saw). Run: npx tsc -p tsconfig.json && node test/real-tasks/record.mjs [scenario...]   (about 5 s)
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -21,7 +21,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTaskStore, InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { describeError, listen, readBody, sleep } from '../helpers/loopback.mjs';
+import { describeError, listen, readBody, recordScenarios, sleep, stopAfter } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real-tasks');
@@ -33,11 +33,7 @@ const TTL_MS = 60_000;
 const TIMEOUT = { timeout: 5000 };
 
 /** The whole run is bounded: a hung scenario must not keep the process alive. */
-const HARD_STOP_MS = 30_000;
-setTimeout(() => {
-  process.stderr.write(`record.mjs: still running after ${HARD_STOP_MS} ms, giving up\n`);
-  process.exit(2);
-}, HARD_STOP_MS).unref();
+stopAfter(30_000);
 
 // ---------------------------------------------------------------- the SDK server (fixed tool outputs)
 
@@ -417,16 +413,6 @@ const scenarios = {
 
 // ---------------------------------------------------------------- main
 
-const only = process.argv.slice(2);
-mkdirSync(FIXTURES, { recursive: true });
-const started = Date.now();
-const observedAll = existsSync(OBSERVED) && only.length ? JSON.parse(readFileSync(OBSERVED, 'utf8')) : {};
-for (const [name, spec] of Object.entries(scenarios)) {
-  if (only.length && !only.includes(name)) continue;
-  const t0 = Date.now();
-  observedAll[name] = await runScenario(name, spec);
-  process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
-}
-writeFileSync(OBSERVED, JSON.stringify(observedAll, null, 2) + '\n');
-process.stderr.write(`all scenarios recorded in ${Date.now() - started} ms\n`);
+const { ms } = await recordScenarios(scenarios, runScenario, { fixtures: FIXTURES, observed: OBSERVED });
+process.stderr.write(`all scenarios recorded in ${ms} ms\n`);
 process.exit(0);

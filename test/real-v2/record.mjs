@@ -7,7 +7,7 @@
 // Output: test/fixtures/real-v2/<scenario>.{client,server,proxy}.ndjson and test/real-v2/observed.json (what the SDK
 // caller saw). Run: npx tsc -p tsconfig.json && node test/real-v2/record.mjs [scenario...]   (about 10 s)
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -15,18 +15,14 @@ import { McpServer, createMcpHandler, inputRequired, acceptedContent, inputRespo
 import { toNodeHandler, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, listen, readBody, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
+import { describeError, listen, readBody, recordScenarios, sleep, startFaultHop, stopAfter, summarize } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real-v2');
 const OBSERVED = join(here, 'observed.json');
 const CLIENT_ID = 'triage-v2-client@1.0.0';
 /** The whole run is bounded: a hung scenario must not keep the process alive. */
-const HARD_STOP_MS = 30_000;
-setTimeout(() => {
-  process.stderr.write(`record.mjs: still running after ${HARD_STOP_MS} ms, giving up\n`);
-  process.exit(2);
-}, HARD_STOP_MS).unref();
+stopAfter(30_000);
 
 // ---------------------------------------------------------------- the v2 server (fixed tool outputs)
 
@@ -480,16 +476,6 @@ const scenarios = {
 
 // ---------------------------------------------------------------- main
 
-const only = process.argv.slice(2);
-mkdirSync(FIXTURES, { recursive: true });
-const started = Date.now();
-const observedAll = existsSync(OBSERVED) && only.length ? JSON.parse(readFileSync(OBSERVED, 'utf8')) : {};
-for (const [name, spec] of Object.entries(scenarios)) {
-  if (only.length && !only.includes(name)) continue;
-  const t0 = Date.now();
-  observedAll[name] = await runScenario(name, spec);
-  process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
-}
-writeFileSync(OBSERVED, JSON.stringify(observedAll, null, 2) + '\n');
-process.stderr.write(`all scenarios recorded in ${Date.now() - started} ms\n`);
+const { ms } = await recordScenarios(scenarios, runScenario, { fixtures: FIXTURES, observed: OBSERVED });
+process.stderr.write(`all scenarios recorded in ${ms} ms\n`);
 process.exit(0);

@@ -5,7 +5,7 @@
 // Output: test/fixtures/real/<scenario>.{client,server,proxy}.ndjson and test/real/observed.json (what the SDK
 // caller saw: results, thrown errors, onerror reports). Run with: npm run fixtures (tsc first, this imports dist/).
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, listen, readBody, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
+import { describeError, listen, readBody, recordScenarios, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real');
@@ -519,19 +519,9 @@ const scenarios = {
 
 // ---------------------------------------------------------------- main
 
-const only = process.argv.slice(2);
-mkdirSync(FIXTURES, { recursive: true });
-const started = Date.now();
-const observedAll = existsSync(OBSERVED) && only.length ? JSON.parse(readFileSync(OBSERVED, 'utf8')) : {};
-for (const [name, spec] of Object.entries(scenarios)) {
-  if (only.length && !only.includes(name)) continue;
-  const t0 = Date.now();
-  observedAll[name] = await runScenario(name, spec);
-  process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
-}
-writeFileSync(OBSERVED, JSON.stringify(observedAll, null, 2) + '\n');
+const { ms } = await recordScenarios(scenarios, runScenario, { fixtures: FIXTURES, observed: OBSERVED });
 mkdirSync(SAMPLES, { recursive: true });
 for (const name of SAMPLE_SCENARIOS) {
   for (const side of ['client', 'server']) copyFileSync(join(FIXTURES, `${name}.${side}.ndjson`), join(SAMPLES, `${name}.${side}.ndjson`));
 }
-process.stderr.write(`all scenarios recorded in ${Date.now() - started} ms\n`);
+process.stderr.write(`all scenarios recorded in ${ms} ms\n`);
