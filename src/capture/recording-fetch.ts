@@ -122,7 +122,7 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
         controller.enqueue(chunk.value);
       },
       async cancel(reason) {
-        // The SDK cancels bodies it does not need (a 202's): an empty body that had already ended ended normally.
+        // The SDK cancels bodies it does not need (a 202's, a GET 405's): a body that had already arrived whole ended normally.
         // A 202 is expected to be empty, so its end is worth waiting for a little longer.
         const expectEmpty = response.status === 202 || headers['content-length'] === '0';
         if (rec.responseBytes === 0 && (await endsAtOnce(reader, rec, expectEmpty ? 1000 : 25))) {
@@ -131,7 +131,8 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
         }
         const why = reason === undefined ? 'the reader cancelled the body' : `the reader cancelled the body: ${errorText(reason)}`;
         safely(() => rec.finish('aborted', why));
-        await reader.cancel(reason);
+        // The body may have failed while it was drained for the check above: the reader's cancel is done either way.
+        await reader.cancel(reason).catch(() => undefined);
       },
     },
     { highWaterMark: 0 },
@@ -143,15 +144,26 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
   return copy;
 }
 
-/** True when the body turns out to be finished within a moment (its next read is the end). */
+/**
+ * True when the body turns out to be finished within a moment: what is left of it (at most 1 MiB) arrives and ends
+ * before `waitMs`. What arrives is recorded either way.
+ */
 async function endsAtOnce(reader: ReadableStreamDefaultReader<Uint8Array>, rec: ExchangeRecorder, waitMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
-  const next = await Promise.race([reader.read().catch(() => 'error' as const), timeout]);
-  clearTimeout(timer);
-  if (next === 'timeout' || next === 'error') return false;
-  if (!next.done) safely(() => rec.body(next.value));
-  return next.done;
+  const deadline = Date.now() + waitMs;
+  let bytes = 0;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0 || bytes > 1 << 20) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), left)));
+    const next = await Promise.race([reader.read().catch(() => 'error' as const), timeout]);
+    clearTimeout(timer);
+    if (next === 'timeout' || next === 'error') return false;
+    if (next.done) return true;
+    const chunk = next.value;
+    bytes += chunk.byteLength;
+    safely(() => rec.body(chunk));
+  }
 }
 
 /** For responses that cannot be rebuilt: record the body from a clone, leave the original untouched. */

@@ -136,6 +136,18 @@ describe('recordingFetch', () => {
     expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'aborted', error: 'the reader cancelled the body' });
   });
 
+  it('records a body that had arrived whole before the reader cancelled it (the SDK does on a GET 405) as complete, with the body', async () => {
+    const c = recordCollector();
+    const f = recordingFetch({ out: c.stream });
+    const res = await f(`${server.url}/json`, post({ jsonrpc: '2.0', id: 7, method: 'tools/call' }));
+    await new Promise((r) => setTimeout(r, 20)); // the body is on its way, nobody reads it
+    await res.body?.cancel();
+    const end = c.records().at(-1)!;
+    expect(end).toMatchObject({ kind: 'end', end: 'complete' });
+    expect(end).not.toHaveProperty('error');
+    expect(JSON.parse((end as { recvText: string }).recvText)).toMatchObject({ id: 7, result: { isError: false } });
+  });
+
   it('records a body stopped by a timeout signal (the TimeoutError of AbortSignal.timeout) as end:timeout', async () => {
     // A fresh server whose /sse holds its last event until release(), called only after the timeout.
     const held = mcpLikeHandler();
