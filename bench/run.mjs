@@ -26,6 +26,8 @@ const GNU_TIME = '/usr/bin/time';
 const HAS_GNU_TIME = existsSync(GNU_TIME);
 
 const TARGETS = { ratio: 0.7, stretchRatio: 1.3, rssMB: 200, rssGrowth: 1.2, startup: 2 };
+/** Runs of each start-up figure (the median is reported). */
+const STARTUP_RUNS = 15;
 
 function parseArgs(argv) {
   const opts = { quick: false, runs: null, write: true, render: false };
@@ -201,11 +203,12 @@ async function main() {
   for (const [name, size] of sizes) data[name] = await ensureData(name, size, ['canonical', 'har']);
   const tiny = await ensureData('tiny', '30kb', ['canonical']);
 
-  // Start-up: Node itself, then the analysis of a tiny pair.
+  // Start-up: Node itself, then the analysis of a tiny pair, as NDJSON and as the terminal report a person reads.
   log('measuring start-up ...');
-  const nodeStart = await series('node -e 0', ['-e', '0'], 10);
+  const nodeStart = await series('node -e 0', ['-e', '0'], STARTUP_RUNS);
   const tinyFiles = [join(tiny.dir, FILES.canonical.client), join(tiny.dir, FILES.canonical.server)];
-  const tinyRun = await series('tiny pair', analysisArgs(...tinyFiles), 10);
+  const tinyRun = await series('tiny pair', analysisArgs(...tinyFiles), STARTUP_RUNS);
+  const tinyTableRun = await series('tiny pair, terminal report', [BIN, '--client', tinyFiles[0], '--server', tinyFiles[1]], STARTUP_RUNS);
 
   // Check once that the analysis does produce attempts on the 100 MB pair.
   const d100 = data['100mb'];
@@ -251,6 +254,7 @@ async function main() {
     data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.manifest])),
     nodeStart,
     tinyRun,
+    tinyTableRun,
     check,
     rows,
     splitters,
@@ -297,14 +301,16 @@ function targets(result) {
   const ratioText = bigRatio === null ? 'not measured' : `${fmt(bigRatio, 2)}x (CPU time: ${fmt(bigCpuRatio, 2)}x)`;
   const bigRss = big && !big.full.failed ? big.full.rssMB : null;
   const smallRss = small && !small.full.failed ? small.full.rssMB : null;
-  const startupRatio = result.tinyRun.failed ? null : result.tinyRun.ms / result.nodeStart.ms;
-  const startupCpu = !result.tinyRun.failed && result.tinyRun.cpuMs && result.nodeStart.cpuMs ? result.tinyRun.cpuMs / result.nodeStart.cpuMs : null;
+  // Judged on the slower of the two outputs (results from before the terminal report was timed have only NDJSON).
+  const slowest = [result.tinyRun, result.tinyTableRun].filter(Boolean).reduce((a, b) => (b.failed || (!a.failed && b.ms > a.ms) ? b : a));
+  const startupRatio = slowest.failed ? null : slowest.ms / result.nodeStart.ms;
+  const startupCpu = !slowest.failed && slowest.cpuMs && result.nodeStart.cpuMs ? slowest.cpuMs / result.nodeStart.cpuMs : null;
   const judge = (value, ok) => (value === null ? null : ok(value));
   return [
     { name: `full analysis >= ${TARGETS.ratio}x the bare baseline (1 GB canonical pair)`, value: ratioText, met: judge(bigRatio, (v) => v >= TARGETS.ratio) },
     { name: `peak RSS <= ${TARGETS.rssMB} MB (1 GB canonical pair)`, value: bigRss === null ? 'not measured' : `${fmt(bigRss, 0)} MB`, met: judge(bigRss, (v) => v <= TARGETS.rssMB) },
     { name: `peak RSS on 1 GB <= ${TARGETS.rssGrowth}x the 100 MB pair's`, value: bigRss === null || smallRss === null ? 'not measured' : `${fmt(bigRss / smallRss, 2)}x`, met: bigRss === null || smallRss === null ? null : bigRss / smallRss <= TARGETS.rssGrowth },
-    { name: `tiny pair analysed in <= ${TARGETS.startup}x Node's own start`, value: startupRatio === null ? 'failed' : `${fmt(startupRatio, 2)}x (${fmt(result.tinyRun.ms, 0)} ms vs ${fmt(result.nodeStart.ms, 0)} ms; CPU time: ${fmt(startupCpu, 2)}x)`, met: judge(startupRatio, (v) => v <= TARGETS.startup) },
+    { name: `tiny pair analysed in <= ${TARGETS.startup}x Node's own start`, value: startupRatio === null ? 'failed' : `${fmt(startupRatio, 2)}x (${fmt(slowest.ms, 0)} ms vs ${fmt(result.nodeStart.ms, 0)} ms, the slower of NDJSON and the terminal report; CPU time: ${fmt(startupCpu, 2)}x)`, met: judge(startupRatio, (v) => v <= TARGETS.startup) },
     { name: `stretch: >= ${TARGETS.stretchRatio}x the single-thread baseline (both cores)`, value: ratioText, met: judge(bigRatio, (v) => v >= TARGETS.stretchRatio) },
   ];
 }
@@ -333,12 +339,19 @@ function figureRows(result) {
 
 const FIGURE_HEAD = ['input (pair size)', 'run', 'wall (median)', 'MB/s', 'vs baseline', 'CPU (user+sys)', 'vs baseline (CPU)', 'peak RSS (MB)', 'runs'];
 
+/** A tiny-pair timing for the report ("not measured" for results written before it was taken). */
+function tinyText(run, cpu = false) {
+  if (!run) return 'not measured';
+  if (run.failed) return 'FAILED';
+  return cpu ? `${fmt(run.ms, 0)} ms wall, ${fmt(run.cpuMs, 0)} ms CPU` : `${fmt(run.ms, 0)} ms`;
+}
+
 function renderTerminal(result) {
   const rows = [FIGURE_HEAD, ...figureRows(result)];
   const widths = FIGURE_HEAD.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   const parts = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ''];
-  parts.push(`node start ${fmt(result.nodeStart.ms, 0)} ms; tiny pair analysed in ${result.tinyRun.failed ? 'FAILED' : `${fmt(result.tinyRun.ms, 0)} ms`}`);
+  parts.push(`node start ${fmt(result.nodeStart.ms, 0)} ms; tiny pair analysed in ${tinyText(result.tinyRun)} (NDJSON), ${tinyText(result.tinyTableRun)} (terminal report)`);
   const fastest = fastestSplitter(result);
   parts.push(`line splitters (100 MB canonical pair, MB per CPU second): ${result.splitters.map((s) => `${s.mode} ${fmt(s.cpuMs ? mb(result.splitBytes) / (s.cpuMs / 1000) : null)}`).join(', ')}; fastest: ${fastest?.mode ?? 'n/a'}`);
   parts.push('');
@@ -377,7 +390,7 @@ function renderMarkdown(result) {
     '',
     table(FIGURE_HEAD, figureRows(result)),
     '',
-    `Start-up: \`node -e 0\` ${fmt(result.nodeStart.ms, 0)} ms wall, ${fmt(result.nodeStart.cpuMs, 0)} ms CPU (median of 10); analysis of the tiny pair ${result.tinyRun.failed ? 'FAILED' : `${fmt(result.tinyRun.ms, 0)} ms wall, ${fmt(result.tinyRun.cpuMs, 0)} ms CPU`} (median of 10).`,
+    `Start-up (median of ${result.nodeStart.runs ?? 10} runs each): \`node -e 0\` ${fmt(result.nodeStart.ms, 0)} ms wall, ${fmt(result.nodeStart.cpuMs, 0)} ms CPU; analysis of the tiny pair ${tinyText(result.tinyRun, true)} with \`--format ndjson\`, ${tinyText(result.tinyTableRun, true)} with the terminal report (the default).`,
     '',
     `Output check on the 100 MB canonical pair: ${checkText}.`,
     '',

@@ -14,15 +14,16 @@ process.stderr.on('error', () => undefined);
 
 // Memory: the live state is small (open calls only) but the allocation rate is high, and V8 would let the heap grow
 // to several times the live size between full collections. Growing it by 50% at most keeps the peak RSS near the
-// live size for a few percent more CPU (bench/RESULTS.md). A --heap-growing-percent given to Node wins.
-if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('heap-growing-percent')) {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--heap-growing-percent=50');
-}
+// live size for a few percent more CPU (bench/RESULTS.md). It is set only for large inputs, because loading node:v8
+// costs 5 ms of start-up; a --heap-growing-percent given to Node wins.
+const tuneHeap = (): void => {
+  if (`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('heap-growing-percent')) return;
+  process.getBuiltinModule('node:v8').setFlagsFromString('--heap-growing-percent=50');
+};
 
 // The handlers above are in place before the CLI and its dependencies load (a Ctrl-C during start-up exits 130 too).
 const { main } = await import('./cli.js');
-main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, largeInput: tuneHeap }).then(
   (code) => {
     process.exitCode = code;
   },

@@ -22,7 +22,12 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
+  /** Called once when the inputs turn out large (over LARGE_INPUT_BYTES): the executable tunes the heap then. */
+  largeInput?: () => void;
 }
+
+/** Inputs past this size (known at the start, or read so far from a pipe) are large (see CliIo.largeInput). */
+export const LARGE_INPUT_BYTES = 16 * 1024 * 1024;
 
 export const EXIT = { ok: 0, failOn: 1, usage: 2 } as const;
 
@@ -448,6 +453,13 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     stream: io.stderr,
     totalBytes,
   });
+  let large = false;
+  const noteSize = (bytes: number | undefined) => {
+    if (large || bytes === undefined || bytes <= LARGE_INPUT_BYTES) return;
+    large = true;
+    io.largeInput?.();
+  };
+  noteSize(totalBytes);
   const color = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
   const options: AnalysisOptions = {
     inputs: specs,
@@ -469,7 +481,10 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
       progress.clear();
       io.stderr.write(`${cleanTerminal(args.redact !== false ? redactText(line) : line)}\n`);
     },
-    onProgress: (read, total) => progress.update(read, total ?? totalBytes),
+    onProgress: (read, total) => {
+      noteSize(read);
+      progress.update(read, total ?? totalBytes);
+    },
   };
   return { options, totalBytes, progressDone: () => progress.done(), color };
 }

@@ -1,12 +1,10 @@
 // Secret redaction for everything mcp-triage prints or records: headers, URLs, bodies, error data.
 // Every pattern here is linear in its input (token scans and indexOf loops, no nested quantifiers that can
 // backtrack), and a cheap pre-check skips strings that cannot hold a secret, because this runs on every printed string.
-import { createRequire } from 'node:module';
-
 /** node:crypto is loaded at the first secret found (about 10 ms of start-up that most runs never need). */
 let crypto: typeof import('node:crypto') | undefined;
 const sha256Hex = (text: string): string => {
-  crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  crypto ??= process.getBuiltinModule('node:crypto');
   return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 };
 

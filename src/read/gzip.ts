@@ -1,5 +1,4 @@
 // Gzip decompression that keeps every byte it could decompress: members one after another, then a clear error.
-import { createInflateRaw } from 'node:zlib';
 
 /** Thrown (and turned into a diagnostic by the reader) when a gzip input is damaged; everything before it was yielded. */
 export class GzipError extends Error {
@@ -49,7 +48,7 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
       throw new GzipError(`gzip data is damaged: ${extra} byte(s) after the end of the compressed data are not gzip`, offset);
     }
 
-    const inflater = createInflateRaw();
+    const inflater = process.getBuiltinModule('node:zlib').createInflateRaw(); // loaded only for gzip input
     const out: Buffer[] = [];
     let ended = false;
     let failure: Error | undefined;

@@ -1,10 +1,10 @@
-// The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as cli-table3 tables.
-import Table from 'cli-table3';
+// The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as box-drawn tables.
 import { byTime, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, truncate } from './text.js';
+import { Grid } from './grid.js';
 import { filtersText } from '../filter.js';
 
 export interface TableOptions {
@@ -37,8 +37,8 @@ export class TableSink implements OutputSink {
   }
 }
 
-function table(head: string[], color: boolean): Table.Table {
-  return new Table({ head: head.map((h) => paint(color, '1', h)), style: { head: [], border: [], compact: false }, wordWrap: false });
+function table(head: string[], color: boolean): Grid {
+  return new Grid(head.map((h) => paint(color, '1', h)));
 }
 
 export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean): string {

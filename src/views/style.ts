@@ -1,8 +1,8 @@
 // Shared look of the views in a terminal and in Markdown: colours (the same rules as the table report), cells, times, tables.
-import Table from 'cli-table3';
 import type { Outcome } from '../outcomes.js';
 import type { Severity } from '../findings/types.js';
 import { cleanTerminal, escapeMarkdownCell, truncate, truncateMiddle } from '../report/text.js';
+import { Grid } from '../report/grid.js';
 
 const ESC = '\u001b[';
 export const paint = (on: boolean, code: string, s: string): string => (on ? `${ESC}${code}m${s}${ESC}0m` : s);
@@ -24,9 +24,9 @@ export const nameCell = (s: string, max: number): string => truncateMiddle(clean
 /** The same for one Markdown table cell. */
 export const mdCell = (s: string | number | null | undefined, max = 80): string => escapeMarkdownCell(truncate(String(s ?? ''), max));
 
-/** A cli-table3 table with bold headers (when colour is on) and no built-in colours. */
-export function terminalTable(head: string[], color: boolean): Table.Table {
-  return new Table({ head: head.map((h) => paint(color, '1', h)), style: { head: [], border: [], compact: false }, wordWrap: false });
+/** A box-drawn terminal table with bold headers (when colour is on). */
+export function terminalTable(head: string[], color: boolean): Grid {
+  return new Grid(head.map((h) => paint(color, '1', h)));
 }
 
 export function markdownTable(head: string[], rows: string[][]): string {

@@ -1,9 +1,12 @@
 // The CLI end to end, in-process: stdout holds only the report, diagnostics go to stderr, exit codes 0 / 1 / 2, filters stated in every format.
-import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NdjsonLineSchema, NdjsonSummarySchema } from '../../src/report/schema.js';
 import { VERSION } from '../../src/version.js';
 import { BOTH, ROOT, SAMPLES, cli, exchange } from './helpers.js';
+import { LARGE_INPUT_BYTES } from '../../src/cli.js';
 
 /** Every stdout line must be a valid ndjson line; returns them parsed. */
 function ndjson(stdout: string) {
@@ -184,4 +187,36 @@ describe('unknown options suggest the nearest valid one, for every command', () 
       expect(r.stderr).toMatch(message);
     });
   }
+});
+
+describe('large inputs', () => {
+  // The executable tunes V8's heap for large inputs only (loading node:v8 costs start-up); main() says when through io.largeInput.
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-large-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const big = (() => {
+    const text = readFileSync(`${SAMPLES}client.ndjson`, 'utf8');
+    const file = join(dir, 'client.ndjson');
+    writeFileSync(file, text.repeat(Math.ceil((LARGE_INPUT_BYTES + 1) / Buffer.byteLength(text))));
+    return file;
+  })();
+
+  it('are not announced for the samples', async () => {
+    let calls = 0;
+    await cli(['--format', 'ndjson', ...BOTH], { largeInput: () => calls++ });
+    expect(calls).toBe(0);
+  });
+
+  it('are announced once, before reading, for a file over the limit', async () => {
+    let calls = 0;
+    const r = await cli(['--format', 'ndjson', '--quiet', big], { largeInput: () => calls++ });
+    expect(r.code).toBe(0);
+    expect(calls).toBe(1);
+  });
+
+  it('are announced once the bytes read from a pipe pass the limit', async () => {
+    let calls = 0;
+    const r = await cli(['--format', 'ndjson', '--quiet', '-'], { stdin: createReadStream(big), largeInput: () => calls++ });
+    expect(r.code).toBe(0);
+    expect(calls).toBe(1);
+  });
 });

@@ -21,6 +21,8 @@ export interface RunOptions {
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
   env?: Record<string, string | undefined>;
+  /** CliIo.largeInput: called when the inputs turn out large. */
+  largeInput?: () => void;
 }
 
 function capture(tty: boolean): { stream: PassThrough & { isTTY?: boolean; columns?: number }; text: () => string } {
@@ -47,6 +49,7 @@ export async function cli(argv: string[], opts: RunOptions = {}): Promise<Run> {
   else if (Array.isArray(opts.stdin)) stdin = Readable.from([Buffer.from(opts.stdin.map((l) => `${l}\n`).join(''))]);
   else stdin = opts.stdin;
   const io: CliIo = { stdin, stdout: out.stream, stderr: err.stream, env: opts.env ?? {} };
+  if (opts.largeInput) io.largeInput = opts.largeInput;
   const code = await main(argv, io);
   await new Promise((r) => setImmediate(r));
   return { code, stdout: out.text(), stderr: err.text() };

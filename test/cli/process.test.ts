@@ -131,21 +131,27 @@ describe('start-up', () => {
     expect(r.status).toBe(0);
     return r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice(7));
   }
-  const heavy = (mods: string[]) => mods.filter((m) => /node_modules\/(yargs|zod|@streamparser|cli-table3)\//.test(m)).map((m) => m.replace(/.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*/, '$1'));
+  const heavy = (mods: string[]) => mods.filter((m) => /node_modules\/(yargs|zod|@streamparser)\//.test(m)).map((m) => m.replace(/.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*/, '$1'));
 
   it('a plain analysis of well-formed logs loads neither yargs, zod, the HAR parser nor the table renderer', () => {
     const mods = loadedModules(['--format', 'ndjson', '--client', 'test/fixtures/real/baseline.client.ndjson', '--server', 'test/fixtures/real/baseline.server.ndjson']);
     expect(mods.some((m) => m.endsWith('/dist/cli.js'))).toBe(true);
     expect([...new Set(heavy(mods))]).toEqual([]);
+    expect(mods.some((m) => m.endsWith('/dist/report/grid.js'))).toBe(false);
   });
 
-  it('loads each of them when it is needed: help, an invalid record, a HAR document, a table', () => {
+  it('the terminal report draws its tables without a dependency', () => {
+    const mods = loadedModules(['test/fixtures/real/baseline.client.ndjson']);
+    expect(mods.some((m) => m.endsWith('/dist/report/grid.js'))).toBe(true);
+    expect(mods.filter((m) => m.includes('/node_modules/'))).toEqual([]);
+  });
+
+  it('loads each of them when it is needed: help, an invalid record, a HAR document', () => {
     expect(heavy(loadedModules(['--help']))).toContain('yargs');
     expect(heavy(loadedModules(['--format', 'ndjson', big]))).not.toContain('zod');
     writeFileSync(join(dir, 'invalid.ndjson'), '{"v":1,"kind":"exchange","method":5,"status":"200"}\n');
     expect(heavy(loadedModules(['--format', 'ndjson', join(dir, 'invalid.ndjson')]))).toContain('zod'); // for a precise message
     writeFileSync(join(dir, 'doc.har'), JSON.stringify({ log: { version: '1.2', entries: [] } }));
     expect(heavy(loadedModules(['--format', 'ndjson', join(dir, 'doc.har')]))).toContain('@streamparser/json');
-    expect(heavy(loadedModules(['test/fixtures/real/baseline.client.ndjson']))).toContain('cli-table3');
   });
 });
