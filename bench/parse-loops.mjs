@@ -1,6 +1,6 @@
 // The bench's reference loops: read + split lines + JSON.parse each line, nothing else (the bare baseline, and the ndjson package for comparison).
 //
-// Usage: node bench/parse-loops.mjs plain|ndjson|split2-lines FILE...
+// Usage: node bench/parse-loops.mjs plain|ndjson|split2-lines|reader FILE...
 // Prints one JSON line to stdout: {"mode","lines","values","bad","bytes","ms"}. Files are read one after the other, single thread.
 import { createReadStream, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -92,7 +92,23 @@ async function split2Lines(file, counts) {
   counts.lines += lineNo;
 }
 
-const MODES = { plain, ndjson: ndjsonParse, 'split2-lines': split2Lines };
+/**
+ * mcp-triage's own input side, and nothing after it: open, split, JSON.parse, detect the format, adapt to canonical
+ * records, parse timestamps (dist/ingest.js). What the full analysis adds to this is the join, matching, linking,
+ * findings and the report.
+ */
+async function reader(file, counts) {
+  const { ingest, newAccount } = await import('../dist/ingest.js');
+  const { Diagnostics } = await import('../dist/diagnostics.js');
+  const spec = { path: file };
+  const account = newAccount(spec, file);
+  const options = { maxLineBytes: 64 * 1024 * 1024, stdin: process.stdin, diagnostics: new Diagnostics({}), strict: false };
+  for await (const batch of ingest(spec, 0, options, account)) counts.values += batch.length;
+  counts.lines += account.lines;
+  counts.bad += account.unusable;
+}
+
+const MODES = { plain, ndjson: ndjsonParse, 'split2-lines': split2Lines, reader };
 
 const [mode, ...files] = process.argv.slice(2);
 const loop = MODES[mode];
