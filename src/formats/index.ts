@@ -8,7 +8,7 @@ import { kongFormat } from './kong.js';
 import { mcpsnoopFormat } from './mcpsnoop.js';
 import { mcpspyFormat } from './mcpspy.js';
 import { otlpFormat } from './otlp.js';
-import { claudeDesktopFormat } from './text-lines.js';
+import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
@@ -29,7 +29,7 @@ export const JSON_FORMATS: JsonFormat[] = [
 ];
 
 /** Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. */
-export const TEXT_FORMATS: TextFormat[] = [claudeDesktopFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeDesktopFormat, vscodeFormat];
 
 export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, ...TEXT_FORMATS];
 

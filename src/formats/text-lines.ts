@@ -1,4 +1,4 @@
-// Text lines with embedded JSON: Claude Desktop mcp*.log lines (a format) and CloudWatch `aws logs tail` lines (split for re-detection).
+// Text lines with embedded JSON: Claude Desktop mcp*.log and VS Code MCP output lines (formats), CloudWatch `aws logs tail` lines (split for re-detection).
 import type { MessageRecord } from '../schema/record.js';
 import type { AdapterResult, TextFormat } from './adapter.js';
 import { isObj, parseJson } from './values.js';
@@ -72,6 +72,43 @@ export const claudeDesktopFormat: TextFormat = {
     notes: [
       'stdio only: calls are joined per server name',
       'server stderr and multi-line metadata lines are not recognized',
+    ],
+  },
+};
+
+/** VS Code's log lines: `<local date> <local time>.<ms> [level] text` (an MCP server's output channel, or its log file). */
+const VSCODE_LINE = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) \[(trace|debug|info|warning|error)\] (.*)$/s;
+/** The message markers: `[editor -> server]` / `[server -> editor]` (2025-07 on), `[Client Says]` / `[Server Says]` (before). */
+const VSCODE_MESSAGE = /^\[(editor -> server|server -> editor|Client Says|Server Says)\] /;
+
+export function vscodeToRecords(line: string): AdapterResult {
+  const m = VSCODE_LINE.exec(line);
+  if (!m) return { error: 'not a VS Code log line' };
+  const [, ts, , text] = m as unknown as [string, string, string, string];
+  const marker = VSCODE_MESSAGE.exec(text);
+  // Connection state, server stderr, discovery and auth lines: nothing to analyze.
+  if (!marker) return [];
+  const message = parseJson(text.slice(marker[0].length));
+  if (!isObj(message) && !Array.isArray(message)) return { error: `VS Code "[${marker[1]}]" body is not one JSON value on this line` };
+  const fromClient = marker[1] === 'editor -> server' || marker[1] === 'Client Says';
+  const record: MessageRecord = { v: 1, kind: 'message', ts, side: 'client', direction: fromClient ? 'c2s' : 's2c', message };
+  return [record];
+}
+
+export const vscodeFormat: TextFormat = {
+  kind: 'text',
+  name: 'vscode',
+  detectText: (line) => line.length > 26 && line.charCodeAt(10) === 32 && VSCODE_LINE.test(line),
+  textToRecords: (line) => vscodeToRecords(line),
+  limits: {
+    http: false,
+    bodies: true,
+    session: false,
+    typedIds: true,
+    notes: [
+      'one output channel (or log file) per server: calls are joined per input',
+      'times are local without a zone: --timezone says which (default UTC)',
+      'messages are logged only at the channel\'s debug or trace level',
     ],
   },
 };

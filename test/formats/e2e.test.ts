@@ -33,6 +33,7 @@ describe('each format sample analyzed on its own', () => {
     ['otlp-traces.jsonl', 'otlp'],
     ['kong-file-log.jsonl', 'kong'],
     ['claude-desktop-mcp-server-notes.log', 'claude-desktop'],
+    ['vscode-mcp-notes.log', 'vscode'],
     ['cloud-logging.jsonl', 'canonical'],
     ['loki-claude-desktop.jsonl', 'claude-desktop'],
   ])('%s (%s)', (file, format) => {
@@ -50,9 +51,12 @@ describe('each format sample analyzed on its own', () => {
     expect(r.attempts.find((a) => a.id === 5)?.status).toBeNull();
   });
 
-  it('message-level sources show no HTTP status (MCPSpy, Claude Desktop), sniffed HTTP status where recorded (mcpsnoop)', () => {
+  it('message-level sources show no HTTP status (MCPSpy, Claude Desktop, VS Code), sniffed HTTP status where recorded (mcpsnoop)', () => {
     expect(run([SAMPLES + 'mcpspy.jsonl']).attempts.every((a) => a.status === null)).toBe(true);
     expect(run([SAMPLES + 'claude-desktop-mcp-server-notes.log']).attempts.every((a) => a.status === null)).toBe(true);
+    const vscode = run([SAMPLES + 'vscode-mcp-notes.log']);
+    expect(vscode.attempts.every((a) => a.status === null && a.side === 'client')).toBe(true);
+    expect(calls(vscode.attempts)).toEqual(SHARED); // the server's roots/list request to the editor is not an attempt
     expect(run([SAMPLES + 'mcpsnoop.jsonl']).attempts.every((a) => a.status === 200)).toBe(true);
   });
 
@@ -123,7 +127,7 @@ describe('the same traffic in different formats gives the same outcomes where bo
 
   it('every format sample tells the same story for the four shared calls', () => {
     const base = calls(run([SAMPLES + 'har-entries.ndjson']).attempts).filter((c) => !c.startsWith('5 '));
-    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
+    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'vscode-mcp-notes.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
       expect(calls(run([SAMPLES + file]).attempts).filter((c) => !c.startsWith('5 ')), file).toEqual(base);
     }
   }, 180_000);

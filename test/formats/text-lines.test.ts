@@ -1,7 +1,8 @@
-// Unit tests for src/formats/text-lines.ts: Claude Desktop mcp*.log lines and CloudWatch `aws logs tail` lines.
+// Unit tests for src/formats/text-lines.ts: Claude Desktop mcp*.log lines, VS Code MCP output lines and CloudWatch `aws logs tail` lines.
 import { describe, expect, it } from 'vitest';
 import { detectTextFormat } from '../../src/formats/index.js';
-import { claudeDesktopFormat, splitClaudeDesktopLine, splitCloudWatchLine } from '../../src/formats/text-lines.js';
+import { claudeDesktopFormat, splitClaudeDesktopLine, splitCloudWatchLine, vscodeFormat } from '../../src/formats/text-lines.js';
+import { parseTimestamp } from '../../src/formats/time.js';
 import { errorOf, messages, records, sampleLines } from './helpers.js';
 
 const ctx = { file: 'mcp.log', line: 1 };
@@ -49,6 +50,47 @@ describe('Claude Desktop lines', () => {
 
   it('splits the parts of a line', () => {
     expect(splitClaudeDesktopLine(`${T} [info] [my server] Client transport closed`)).toEqual({ ts: T, server: 'my server', level: 'info', text: 'Client transport closed' });
+  });
+});
+
+describe('VS Code MCP output lines', () => {
+  const V = '2026-03-01 11:00:01.200';
+
+  it('are detected with either message marker, on their other lines too, and not confused with Claude Desktop or stray text', () => {
+    expect(detectTextFormat(`${V} [debug] [editor -> server] {"jsonrpc":"2.0","id":2,"method":"tools/list"}`)?.name).toBe('vscode');
+    expect(detectTextFormat(`${V} [info] [Client Says] {"jsonrpc":"2.0","id":4,"method":"tools/call"}`)?.name).toBe('vscode');
+    expect(detectTextFormat(`${V} [info] Connection state: Running`)?.name).toBe('vscode');
+    expect(detectTextFormat(`${T} [notes] [info] Message from client: {"jsonrpc":"2.0","id":1,"method":"ping"}`)?.name).toBe('claude-desktop');
+    expect(detectTextFormat(`${V} [fancy] [editor -> server] {}`)).toBeUndefined();
+    expect(detectTextFormat('2026-03-01 11:00:01 some other program said hello')).toBeUndefined();
+  });
+
+  it('maps both directions of both marker styles to client-side messages', () => {
+    const req = messages(vscodeFormat.textToRecords(`${V} [debug] [editor -> server] {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"find"}}`, ctx));
+    expect(req).toEqual([{ v: 1, kind: 'message', ts: V, side: 'client', direction: 'c2s', message: { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'find' } } }]);
+    expect(messages(vscodeFormat.textToRecords(`${V} [debug] [server -> editor] {"jsonrpc":"2.0","id":4,"result":{}}`, ctx))[0]!.direction).toBe('s2c');
+    expect(messages(vscodeFormat.textToRecords(`${V} [info] [Client Says] {"jsonrpc":"2.0","id":4,"method":"ping"}`, ctx))[0]!.direction).toBe('c2s');
+    expect(messages(vscodeFormat.textToRecords(`${V} [info] [Server Says] {"jsonrpc":"2.0","id":4,"result":{}}`, ctx))[0]!.direction).toBe('s2c');
+  });
+
+  it('carries no message on connection, stderr and discovery lines, and reports a cut body', () => {
+    for (const text of ['Connection state: Running', '[server stderr] INFO:notes:index loaded', 'Discovered 2 tools', 'Starting server notes']) {
+      expect(records(vscodeFormat.textToRecords(`${V} [info] ${text}`, ctx))).toEqual([]);
+    }
+    expect(errorOf(vscodeFormat.textToRecords(`${V} [debug] [server -> editor] {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"te`, ctx))).toMatch(/not one JSON value/);
+  });
+
+  it('keeps the local time as written, which --timezone then reads', () => {
+    const [m] = messages(vscodeFormat.textToRecords(`${V} [debug] [editor -> server] {"jsonrpc":"2.0","id":1,"method":"ping"}`, ctx));
+    expect(parseTimestamp(m!.ts, 'Europe/Paris')).toBe(Date.parse('2026-03-01T10:00:01.200Z'));
+    expect(parseTimestamp(m!.ts)).toBe(Date.parse('2026-03-01T11:00:01.200Z'));
+  });
+
+  it('maps the sample: 12 messages, 6 other lines', () => {
+    const lines = sampleLines('vscode-mcp-notes.log');
+    const out = lines.map((l) => records(vscodeFormat.textToRecords(l, ctx)));
+    expect(out.flat()).toHaveLength(12);
+    expect(out.filter((r) => r.length === 0)).toHaveLength(6);
   });
 });
 
