@@ -37,7 +37,14 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
   }
   if (response === undefined) {
     if (!view.http) return result('UNANSWERED', { why: 'no response in the log' });
-    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
+    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) {
+      // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
+      // as a stream that delivered its answer does, even though the body itself was not kept.
+      if (view.error !== undefined && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
+        return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error}); the capture kept no body, so an answer sent before the failure would not show` });
+      }
+      return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
+    }
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
   return classifyResponse(view, response, tool);

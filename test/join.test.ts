@@ -165,6 +165,17 @@ describe('join', () => {
     expect(empty.attempts[0]!.outcome).toBe('STREAM_INCOMPLETE');
   });
 
+  it('a 2xx stream that the capturing browser saw fail after its head, with no body kept, is STREAM_INCOMPLETE', async () => {
+    // As Playwright records a cut SSE stream: status 200, _failureText net::ERR_INCOMPLETE_CHUNKED_ENCODING, no content.text.
+    const rec = post({ t: 0, id: 3, status: 200, ct: 'text/event-stream', end: 'aborted', error: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' });
+    const r = await analyzeInputs([{ lines: [rec] }]);
+    expect(r.attempts[0]).toMatchObject({ outcome: 'STREAM_INCOMPLETE', status: 200 });
+    expect(r.attempts[0]!.detail?.why).toMatch(/failed after its head \(net::ERR_INCOMPLETE_CHUNKED_ENCODING\); the capture kept no body/);
+    // The near miss: the same failure text on a stream whose body was kept and holds the answer.
+    const kept = await analyzeInputs([{ lines: [post({ t: 0, id: 3, status: 200, ct: 'text/event-stream', end: 'aborted', error: 'net::ERR_ABORTED', body: `event: message\ndata: ${ok(3, toolText('x'))}\n\n` })] }]);
+    expect(kept.attempts[0]!.outcome).toBe('TOOL_SUCCESS');
+  });
+
   it('joins a typed id with the same id stringified by OpenTelemetry, and marks the join weak', async () => {
     const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
     const ns = (ms: number) => String(BigInt(Date.parse(at(ms))) * 1_000_000n);

@@ -48,8 +48,9 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
 
   const rawStatus = response ? num(response.status) : undefined;
   if (rawStatus !== undefined && rawStatus > 0 && httpStatus(rawStatus) === undefined) return { error: 'HAR entry with an impossible response.status' };
-  // mitmproxy writes `response._error`; Chrome writes `_error` on the response or the entry.
-  const errorText = str(response?._error) ?? str(entry._error);
+  // mitmproxy writes `response._error`; Chrome writes `_error` on the response or the entry; Playwright's HAR
+  // recorder writes `_failureText` (net::ERR_INCOMPLETE_CHUNKED_ENCODING for a stream cut after its head).
+  const errorText = str(response?._error) ?? str(entry._error) ?? str(response?._failureText) ?? str(entry._failureText);
   const noResponse = !response || rawStatus === undefined || rawStatus <= 0;
   const content = response && isObj(response.content) ? response.content : undefined;
 
