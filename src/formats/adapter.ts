@@ -15,6 +15,9 @@ export interface SourceLimits {
   notes: string[];
 }
 
+/** What a message-level source can show (stdio logs, sniffers, client logs: no HTTP layer, no session); each adds its notes. */
+export const MESSAGE_LEVEL: Omit<SourceLimits, 'notes'> = { http: false, bodies: true, session: false, typedIds: true };
+
 export interface AdapterContext {
   /** Display name of the input ("<stdin>" for standard input). */
   file: string;

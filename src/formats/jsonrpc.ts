@@ -1,6 +1,6 @@
 // Adapter for plain JSON-RPC messages with a direction (stdio and other logs without an HTTP layer).
 import type { CanonicalRecord } from '../schema/record.js';
-import type { AdapterResult, JsonFormat } from './adapter.js';
+import { MESSAGE_LEVEL, type AdapterResult, type JsonFormat } from './adapter.js';
 import { httpStatus, timeValue } from './values.js';
 
 const C2S = new Set(['c2s', 'client-to-server', 'client_to_server', 'client->server', 'to-server', 'outgoing', 'out', 'send', 'sent']);
@@ -55,7 +55,7 @@ export const jsonRpcFormat: JsonFormat = {
     };
     return [record];
   },
-  limits: { http: false, bodies: true, session: false, typedIds: true, notes: ['no HTTP layer: HTTP status and connection failures are not observable'] },
+  limits: { ...MESSAGE_LEVEL, notes: ['no HTTP layer: HTTP status and connection failures are not observable'] },
 };
 
 /** A JSON-RPC message written inline with log fields: drop the log fields. */

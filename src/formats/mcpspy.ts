@@ -1,6 +1,6 @@
 // Adapter for MCPSpy JSONL (eBPF sniffer): one JSON-RPC message per line, with a transport block and, on responses, the paired request.
 import type { MessageRecord } from '../schema/record.js';
-import type { AdapterResult, JsonFormat } from './adapter.js';
+import { MESSAGE_LEVEL, type AdapterResult, type JsonFormat } from './adapter.js';
 import { senderOfMethod } from './methods.js';
 import { isObj, num, parseJson, str, type Obj } from './values.js';
 
@@ -86,10 +86,7 @@ export const mcpspyFormat: JsonFormat = {
   detect: (v) => typeof v.transport_type === 'string' && typeof v.type === 'string' && TYPES.has(v.type),
   toRecords: (value) => mcpspyToRecords(value),
   limits: {
-    http: false,
-    bodies: true,
-    session: false,
-    typedIds: true,
+    ...MESSAGE_LEVEL,
     notes: [
       'drops responses slower than 5 s and responses to requests it did not see',
       'drops identical messages within 2 s: identical retries are invisible',

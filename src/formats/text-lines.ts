@@ -1,6 +1,6 @@
 // Text lines with embedded JSON: Claude Desktop mcp*.log and VS Code MCP output lines (formats), CloudWatch `aws logs tail` lines (split for re-detection).
 import type { MessageRecord } from '../schema/record.js';
-import type { AdapterResult, TextFormat } from './adapter.js';
+import { MESSAGE_LEVEL, type AdapterResult, type TextFormat } from './adapter.js';
 import { isObj, parseJson } from './values.js';
 
 const LEVELS = new Set(['trace', 'debug', 'info', 'notice', 'warn', 'warning', 'error', 'fatal', 'critical', 'verbose', 'log']);
@@ -65,10 +65,7 @@ export const claudeDesktopFormat: TextFormat = {
   detectText: (line) => line.length > 26 && line.charCodeAt(4) === 45 && line.includes('] [') && splitClaudeDesktopLine(line) !== undefined,
   textToRecords: (line) => claudeDesktopToRecords(line),
   limits: {
-    http: false,
-    bodies: true,
-    session: false,
-    typedIds: true,
+    ...MESSAGE_LEVEL,
     notes: [
       'stdio only: calls are joined per server name',
       'server stderr and multi-line metadata lines are not recognized',
@@ -101,10 +98,7 @@ export const vscodeFormat: TextFormat = {
   detectText: (line) => line.length > 26 && line.charCodeAt(10) === 32 && VSCODE_LINE.test(line),
   textToRecords: (line) => vscodeToRecords(line),
   limits: {
-    http: false,
-    bodies: true,
-    session: false,
-    typedIds: true,
+    ...MESSAGE_LEVEL,
     notes: [
       'one output channel (or log file) per server: calls are joined per input',
       'times are local without a zone: --timezone says which (default UTC)',
