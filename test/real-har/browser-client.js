@@ -2,12 +2,15 @@
 // plays one scenario against the recorder's server and returns what the caller saw.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const log = [];
 const note = (what, value) => log.push({ what, value: value instanceof Error ? `${value.name}: ${value.message}` : value });
 
 async function connect() {
-  const client = new Client({ name: 'browser-har-client', version: '1.0.0' });
+  const client = new Client({ name: 'browser-har-client', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  // The user approves every refund the server asks about.
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approve: true } }));
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', location.href));
   await client.connect(transport);
   return { client, transport };
@@ -52,6 +55,18 @@ const SCENARIOS = {
     await client.listTools();
     try { note('slow', await client.callTool({ name: 'slow_report', arguments: { delayMs: 900 } }, undefined, { timeout: 300 })); } catch (e) { note('slow', e); }
     await new Promise((r) => setTimeout(r, 1000));
+    await transport.terminateSession();
+    await client.close();
+  },
+  async 'sse-resumed-last-event-id'() {
+    const { client, transport } = await connect();
+    note('export', await client.callTool({ name: 'export_archive', arguments: {} }, undefined, { timeout: 5000 }));
+    await transport.terminateSession();
+    await client.close();
+  },
+  async 'elicitation-roundtrip'() {
+    const { client, transport } = await connect();
+    note('refund', await client.callTool({ name: 'approve_refund', arguments: { orderId: 'D-9' } }));
     await transport.terminateSession();
     await client.close();
   },

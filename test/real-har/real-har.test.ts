@@ -11,6 +11,7 @@ const har = (s: string) => join(FIXTURES, `${s}.har`);
 const server = (s: string) => join(FIXTURES, `${s}.server.ndjson`);
 const OBSERVED = JSON.parse(readFileSync(join(import.meta.dirname, 'observed.json'), 'utf8')) as { scenarios: Record<string, { what: string; value: unknown }[]> };
 
+const SCENARIOS = ['baseline', 'http-503-app-retry', 'jsonrpc-error', 'sse-cut', 'client-timeout', 'sse-resumed-last-event-id', 'elicitation-roundtrip'];
 const alone = (s: string) => analyze({ inputs: [{ path: har(s) }] });
 const joined = (s: string) => analyze({ inputs: [{ path: har(s), side: 'client' }, { path: server(s), side: 'server' }] });
 
@@ -22,7 +23,7 @@ const entries = (s: string) => (JSON.parse(readFileSync(har(s), 'utf8')) as { lo
 
 describe('real-har: what Chromium and Playwright wrote', () => {
   it('every scenario was played, and the page assets are entries without MCP traffic', async () => {
-    for (const s of ['baseline', 'http-503-app-retry', 'jsonrpc-error', 'sse-cut', 'client-timeout']) {
+    for (const s of SCENARIOS) {
       expect(OBSERVED.scenarios[s], s).toBeDefined();
       const r = await alone(s);
       expect(r.summary.inputs[0]!.mode).toBe('har');
@@ -92,8 +93,29 @@ describe('real-har: outcomes from the HAR alone, and with the server view', () =
     }
   });
 
+  it('sse-resumed-last-event-id: the POST stream closes after its priming event, the GET with Last-Event-ID brings the result', async () => {
+    const gets = entries('sse-resumed-last-event-id').filter((e) => e.request.method === 'GET' && e.response.content.text?.includes('archive exported'));
+    expect(gets).toHaveLength(1);
+    for (const r of [await alone('sse-resumed-last-event-id'), await joined('sse-resumed-last-event-id')]) {
+      const [a] = calls(r);
+      expect(row(a!)).toBe('export_archive 200 TOOL_SUCCESS');
+      expect(a!.resumed).toBe(true);
+      expect(a!.sources.length).toBeGreaterThanOrEqual(2); // the POST and the GET that resumed it
+      expect(codes(a)).toEqual([]);
+    }
+  });
+
+  it('elicitation-roundtrip: elicitation/create on the call\'s stream, the answer POSTed (a 202 Chromium marks aborted)', async () => {
+    for (const r of [await alone('elicitation-roundtrip'), await joined('elicitation-roundtrip')]) {
+      const [a] = calls(r);
+      expect(row(a!)).toBe('approve_refund 200 TOOL_SUCCESS');
+      expect(a!.sse?.serverRequests).toBe(1);
+      expect(codes(a)).toEqual([]);
+    }
+  });
+
   it('no recording gives a false side disagreement, id reuse or orphan', async () => {
-    for (const s of ['baseline', 'http-503-app-retry', 'jsonrpc-error', 'sse-cut', 'client-timeout']) {
+    for (const s of SCENARIOS) {
       const r = await joined(s);
       const all = [...r.attempts.flatMap((a) => codes(a)), ...r.findings.map((f) => f.code)];
       for (const never of ['SIDE_DIVERGENCE', 'ID_REUSED', 'ORPHAN_RESPONSE', 'CALL_NEVER_SENT']) expect(all, `${s} ${never}`).not.toContain(never);

@@ -17,6 +17,7 @@ import { build } from 'vite';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { recordingHandler } from '../../dist/capture/index.js';
 import { listen, readBody, sleep } from '../helpers/loopback.mjs';
 
@@ -62,6 +63,21 @@ function buildServer() {
       await sleep(delayMs);
       return text('report ready');
     });
+  server.registerTool('export_archive', { description: 'Long job that closes its SSE stream and finishes later', inputSchema: {}, annotations: { readOnlyHint: true } },
+    async (_args, extra) => {
+      await sleep(50);
+      extra.closeSSEStream?.(); // polling mode (SEP-1699): the client resumes on GET with Last-Event-ID
+      await sleep(400);
+      return text('archive exported: 3 files');
+    });
+  server.registerTool('approve_refund', { description: 'Refund an order after asking the user', inputSchema: { orderId: z.string() } },
+    async ({ orderId }, extra) => {
+      const answer = await server.server.elicitInput(
+        { message: `Refund order ${orderId}?`, requestedSchema: { type: 'object', properties: { approve: { type: 'boolean' } }, required: ['approve'] } },
+        { relatedRequestId: extra.requestId },
+      );
+      return text(answer.action === 'accept' && answer.content?.approve ? `refund of ${orderId} approved` : `refund of ${orderId} declined`);
+    });
   server.registerTool('cut_stream', { description: 'Logs a line, then works for a while', inputSchema: {}, annotations: { readOnlyHint: true } },
     async (_args, extra) => {
       await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'starting' } });
@@ -75,7 +91,7 @@ function buildServer() {
  * The page, its script, and /mcp: an SDK server (one transport per session) behind recordingHandler, with the
  * scenario's fault applied to the n-th tools/call first.
  */
-async function startServer({ out, page, script, fault }) {
+async function startServer({ out, page, script, fault, eventStore = false }) {
   const transports = new Map();
   let toolCalls = 0;
   const mcp = recordingHandler(async (req, res) => {
@@ -99,7 +115,11 @@ async function startServer({ out, page, script, fault }) {
       return transport.handleRequest(req, res, body);
     }
     if (req.method === 'POST' && isInitializeRequest(body)) {
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport) });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => transports.set(id, transport),
+        ...(eventStore ? { eventStore: new InMemoryEventStore(), retryInterval: 100 } : {}),
+      });
       await buildServer().connect(transport);
       return transport.handleRequest(req, res, body);
     }
@@ -121,6 +141,8 @@ const SCENARIOS = {
   'jsonrpc-error': { fault: (n) => (n === 1 ? { jsonRpcError: { code: -32602, message: 'Invalid params' } } : undefined) },
   'sse-cut': { fault: (_n, body) => (body.params?.name === 'cut_stream' ? { destroyAfterMs: 200 } : undefined) },
   'client-timeout': {},
+  'sse-resumed-last-event-id': { eventStore: true },
+  'elicitation-roundtrip': {},
 };
 
 /** Page assets keep their entries (a real capture has them) but not their bodies. */
@@ -145,7 +167,7 @@ const browser = await chromium.launch({
 const observed = {};
 try {
   for (const [name, spec] of Object.entries(SCENARIOS)) {
-    const server = await startServer({ out: join(FIXTURES, `${name}.server.ndjson`), page, script, fault: spec.fault });
+    const server = await startServer({ out: join(FIXTURES, `${name}.server.ndjson`), page, script, fault: spec.fault, eventStore: spec.eventStore });
     const harPath = join(FIXTURES, `${name}.har`);
     const context = await browser.newContext({ recordHar: { path: harPath, content: 'embed' } });
     const tab = await context.newPage();
