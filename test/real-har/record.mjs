@@ -6,7 +6,7 @@
 // caller saw). Page assets keep their HAR entries but not their bodies (the bundled client is 650 kB).
 //
 // Needs what the project does not install: Chromium (`apt-get install chromium`) and playwright-core
-// (`npm install --no-save playwright-core@1.65.1`). Then: npx tsc -p . && node test/real-har/record.mjs
+// (`npm install --no-save playwright-core@1.65.1`). Then: npm run fixtures:har
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
