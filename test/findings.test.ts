@@ -157,9 +157,15 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(retried.attempts[1]!.continuation).toBeUndefined();
   });
 
-  it('ORPHAN_RESPONSE: a response id no request had; not an id-null error body with an HTTP error', async () => {
+  it('ORPHAN_RESPONSE: a response id no request had; not the error body of an HTTP rejection, whatever its id', async () => {
     expect(await codes(one([post({ t: 0, id: 4, status: 200, body: good(99) })]))).toContain('ORPHAN_RESPONSE');
     expect(await codes(one([post({ t: 0, id: 4, status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request' } }) })]))).not.toContain('ORPHAN_RESPONSE');
+    // The Python SDK's placeholder id on every HTTP rejection (400 missing session, 404 session not found, 406, 415...).
+    const python = (status: number, message: string) => post({ t: 0, id: 4, status, body: JSON.stringify({ jsonrpc: '2.0', id: 'server-error', error: { code: -32600, message } }) });
+    expect(await codes(one([python(400, 'Bad Request: Missing session ID')]))).not.toContain('ORPHAN_RESPONSE');
+    expect(await codes(one([python(404, 'Session not found')]))).not.toContain('ORPHAN_RESPONSE');
+    // The same placeholder on a 200 is a response to no request: still an orphan.
+    expect(await codes(one([python(200, 'Session not found')]))).toContain('ORPHAN_RESPONSE');
   });
 
   it('CALL_NEVER_SENT: initialize fails and no tools/call follows; not when the client recovers', async () => {

@@ -70,7 +70,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   ORPHAN_RESPONSE: {
     severity: 'warning', attachedTo: 'attempt (the exchange that carried it), else session',
-    definition: 'A response with a non-null id that matches no request sent in its session. Error bodies with id null that come with HTTP errors are not orphans.',
+    definition: 'A response with a non-null id that matches no request sent in its session. The error body of an HTTP rejection (4xx or 5xx) is no orphan, whatever its id: null, or a placeholder such as the Python SDK\'s "server-error".',
     why: 'Usually a response delivered to the wrong session, a replay from another stream, or a log that lost the request.',
     spec: 'JSON-RPC 2.0: a response MUST carry the id of its request. Streamable HTTP: servers MUST NOT replay messages of another stream.',
     todo: 'Check session routing in gateways and event-store replay logic.',

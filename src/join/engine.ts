@@ -224,8 +224,9 @@ export class JoinEngine {
       if (!view) {
         const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
         const known = key !== undefined ? sess.requestIds.get(key) : undefined;
+        const rejected = r.status !== undefined && (r.status < 200 || r.status > 299); // an HTTP rejection's error body (see deliver)
         if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${JSON.stringify(id)}`, first: known.src, dup: r.src });
-        else if (!known && id !== null && id !== undefined) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src });
+        else if (!known && id !== null && id !== undefined && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src });
         continue;
       }
       (sess.answered ??= new Map()).set(view.idKey, r.ts);
@@ -410,7 +411,10 @@ export class JoinEngine {
     const single = ex.attempts.length === 1 ? ex.attempts[0]! : undefined;
     const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined;
     if (single && single.response === undefined && single.strayResponse === undefined) single.strayResponse = whole ?? item;
-    if (isJsonRpcId(id)) {
+    // The error body of an HTTP rejection (4xx/5xx) answers the POST, not a request: its id is null or a placeholder
+    // (the Python SDK writes "server-error" on every 400, 404, 405, 406 and 415), so it is no orphan.
+    const rejected = typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299);
+    if (isJsonRpcId(id) && !rejected) {
       const sess = this.opts.sessions.get(ex.scopeKey);
       const key = idKeyOf(id, exactIdText(text, id));
       if (sess && !sess.requestIds.has(key)) {
