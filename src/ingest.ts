@@ -159,7 +159,8 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
   let needSchemas = false;
   const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone });
 
-  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string): void => {
+  /** `what` names the line in messages (a HAR document's entries, which may all sit on one line, by their number). */
+  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string, what = `${fmt.name} line`): void => {
     if (!Array.isArray(res)) {
       // The adapter needs the zod schemas to say what is wrong: the line is read again once they are loaded.
       if (res.error === NEEDS_SCHEMAS) {
@@ -168,7 +169,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
       return unusable(lineNo, 'invalid-record', res.error);
     }
-    if (res.length === 0) return unusable(lineNo, 'no-mcp-traffic', `${fmt.name} line carries no MCP message`);
+    if (res.length === 0) return unusable(lineNo, 'no-mcp-traffic', `${what} carries no MCP message`);
     account.used++;
     account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
     if (!seenFormats.has(fmt)) {
@@ -206,13 +207,15 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
           if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
           continue;
         }
-        if (typeof item.value !== 'object' || item.value === null) unusable(item.line, 'invalid-record', 'HAR entry is not an object');
+        if (typeof item.value !== 'object' || item.value === null) unusable(item.line, 'invalid-record', `HAR entry ${account.lines} is not an object`);
         else {
-          emit(harEntryFormat, harEntryFormat.toRecords(item.value as Record<string, unknown>, ctx(item.line)), item.line, out);
+          const entry = item.value as Record<string, unknown>;
+          const what = harEntryName(entry, account.lines);
+          emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what);
           if (needSchemas) {
             needSchemas = false;
             await loadSchemas();
-            emit(harEntryFormat, harEntryFormat.toRecords(item.value as Record<string, unknown>, ctx(item.line)), item.line, out);
+            emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what);
           }
         }
         account.bytesRead = opened.bytesRead();
@@ -292,6 +295,14 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     const e = err as NodeJS.ErrnoException;
     throw new InputError(`${name}: read failed (${e.code ?? e.message})`);
   }
+}
+
+/** `HAR entry 7 (GET https://host/app.js)`: an entry of a whole HAR document named for messages (URL cut at 120 characters). */
+function harEntryName(entry: Record<string, unknown>, n: number): string {
+  const req = entry.request as { method?: unknown; url?: unknown } | undefined;
+  const method = typeof req?.method === 'string' ? req.method.slice(0, 16) : '';
+  const url = typeof req?.url === 'string' ? (req.url.length > 120 ? `${req.url.slice(0, 119)}…` : req.url) : '';
+  return method || url ? `HAR entry ${n} (${`${method} ${url}`.trim()})` : `HAR entry ${n}`;
 }
 
 /** An input that cannot be read at all (exit code 2). */

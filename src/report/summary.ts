@@ -338,7 +338,12 @@ export class SummaryBuilder {
       claims: { total: run.claims, matched: this.claimsMatched, unmatched: run.unmatchedClaims },
       inputs,
       lines,
-      diagnostics: { total: run.diagnostics.total, byCode: Object.fromEntries(run.diagnostics.counts), first: run.diagnostics.first },
+      // A diagnostic quotes the log (a HAR entry's URL, a record's keys): redacted like everything else printed.
+      diagnostics: {
+        total: run.diagnostics.total,
+        byCode: Object.fromEntries(run.diagnostics.counts),
+        first: this.opts.redact ? run.diagnostics.first.map((d) => ({ ...d, message: redactText(d.message) })) : run.diagnostics.first,
+      },
       notes: run.notes,
     };
   }

@@ -132,3 +132,23 @@ describe('the same traffic in different formats gives the same outcomes where bo
     }
   }, 180_000);
 });
+
+describe('a whole HAR document on one line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-har-line-'));
+  const file = join(dir, 'page.har');
+  const asset = { startedDateTime: '2026-03-01T10:00:00.000Z', request: { method: 'GET', url: 'https://app.example.com/app.js?access_token=abcdefghijklmnopqrstuvwxyz123456', headers: [] }, response: { status: 200, headers: [], content: { size: 8, mimeType: 'text/javascript', text: 'var a=1;' } } };
+  const entries = readFileSync(SAMPLES + 'har-entries.ndjson', 'utf8').split('\n').filter((l) => l.startsWith('{"')).map((l) => JSON.parse(l) as unknown);
+  writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [asset, ...entries] } }));
+
+  it('names a skipped entry by its number and request, since every entry is on line 1', () => {
+    const r = run([file]);
+    expect(r.stderr).toMatch(/page\.har:1: HAR entry 1 \(GET https:\/\/app\.example\.com\/app\.js\?access_token=\[redacted:[0-9a-f]{8}\]\) carries no MCP message/);
+    expect(calls(r.attempts)).toEqual(calls(run([SAMPLES + 'har-entries.ndjson']).attempts));
+  });
+
+  it('redacts what a diagnostic quotes in the summary too, unless --no-redact', () => {
+    const first = (args: string[]) => (run(args).lines.find((l) => l.type === 'summary') as { diagnostics: { first: { message: string }[] } }).diagnostics.first[0]!.message;
+    expect(first([file])).not.toContain('abcdefghijklmnopqrstuvwxyz123456');
+    expect(first(['--no-redact', file])).toContain('access_token=abcdefghijklmnopqrstuvwxyz123456');
+  });
+});
