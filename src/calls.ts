@@ -36,6 +36,8 @@ export class CallLinker {
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
+  /** The id of the initialize that opened each session still open (side|scope -> idKey). */
+  private initializeIds = new Map<string, string>();
 
   constructor(private readonly opts: CallsOptions) {}
 
@@ -76,7 +78,7 @@ export class CallLinker {
       this.extend(tail, a, key, false);
       const previous = tail.attempts[tail.attempts.length - 2]!;
       previous.primary.retried = true;
-      a.retryOrigin = retryOrigin(a, previous);
+      a.retryOrigin = retryOrigin(a, previous, this.initializeIds.get(`${a.primary.side}|${a.primary.scope}`));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
@@ -99,6 +101,7 @@ export class CallLinker {
     const key = `${s.side}|${s.scope}`;
     const calls = this.sessions.get(key);
     this.sessions.delete(key);
+    this.initializeIds.delete(key);
     const clientKey = s.clientKey ?? '';
     const after = (m: Map<string, number>) => (ts: number | undefined) => {
       const last = m.get(clientKey);
@@ -119,6 +122,7 @@ export class CallLinker {
     let c = this.sessions.get(key);
     if (!c) this.sessions.set(key, (c = { requests: 0, toolCalls: 0, failed: [], expired: [] }));
     c.requests++;
+    if (a.method === 'initialize' && !this.initializeIds.has(key)) this.initializeIds.set(key, a.primary.idKey);
     if (a.method === 'tools/call') c.toolCalls++;
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (a.status === 404 && a.primary.sentSession) c.expired.push(a);
@@ -205,14 +209,26 @@ export function clientKeyOf(a: Attempt): string {
   return (a.client ?? a.primary).caller;
 }
 
-/** Decide (and say how) who sent a retry. */
-function retryOrigin(a: Attempt, previous: Attempt): RetryOriginInfo {
+/** The ids a fresh client starts its numbering with (0 in the TypeScript and Python SDKs, 1 in the Go SDK). */
+const FIRST_IDS = new Set(['n:0', 'n:1']);
+
+/** Decide (and say how) who sent a retry; `sessionInit` is the id of the initialize that opened the retry's session. */
+function retryOrigin(a: Attempt, previous: Attempt, sessionInit: string | undefined): RetryOriginInfo {
   const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin ?? a.callClaim?.claim.retryOrigin;
   if (claimed) {
     const how = a.primary.note?.retryOrigin ? 'noted by the application on the request' : a.claim ? 'claimed by the client log' : 'claimed by the client log line of this call';
     return { origin: claimed, how };
   }
   const sameId = a.primary.idKey === previous.primary.idKey && a.session === previous.session;
+  if (a.primary.idKey === previous.primary.idKey && previous.status === 404 && a.session !== null && a.session !== previous.session) {
+    // Only a client library re-sends a request under its old id. Whether it was the same client shows in how the new
+    // session was opened: an initialize that continues the client's numbering (the Go SDK's "reinitialize-1"), not a
+    // fresh client's first id.
+    if (sessionInit !== undefined && !FIRST_IDS.has(sessionInit)) {
+      return { origin: 'sdk', how: `the same id re-sent in a new session after HTTP 404 by a client that re-initialized itself (initialize id ${sessionInit.slice(2)}), as the Go SDK does once` };
+    }
+    return { origin: 'unknown', how: 'the same id in a new session after HTTP 404, where ids started again (a new client?); nothing in the logs says who sent it' };
+  }
   if (sameId && (previous.status === 401 || previous.status === 403)) {
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
   }

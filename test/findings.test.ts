@@ -67,6 +67,27 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(await codes(one([...lines, claim]))).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
   });
 
+  it('RETRY_ORIGIN_AMBIGUOUS: not for the same id re-sent after 404 by a client that re-initialized itself; still when a new client reuses the number', async () => {
+    // The Go SDK on 404: initialize again with id "reinitialize-1" (its numbering goes on), then the same request again.
+    const reinit = (initId: string | number) => [
+      post({ t: 0, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'old' }, body: ok(0, { protocolVersion: '2025-11-25' }) }),
+      post({ t: 100, id: 3, session: 'old', status: 404, ct: 'text/plain; charset=utf-8', body: 'session not found\n' }),
+      post({ t: 200, id: initId, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'new' }, body: ok(initId, { protocolVersion: '2025-11-25' }) }),
+      post({ t: 300, id: 3, session: 'new', status: 200, body: good(3) }),
+    ];
+    const go = await analyzeInputs(one(reinit('reinitialize-1')));
+    const retry = go.attempts.find((a) => a.id === 3 && a.status === 200)!;
+    expect(retry).toMatchObject({ attempt: 2, retryOrigin: { origin: 'sdk' } });
+    expect(retry.retryOrigin!.how).toMatch(/re-initialized itself \(initialize id reinitialize-1\)/);
+    expect(retry.findings.map((f) => f.code)).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
+    // A new client starts again at 0 and happens to reach id 3 again: nothing says who sent it.
+    const fresh = await analyzeInputs(one(reinit(0)));
+    const again = fresh.attempts.find((a) => a.id === 3 && a.status === 200)!;
+    expect(again.retryOrigin).toMatchObject({ origin: 'unknown' });
+    expect(again.retryOrigin!.how).toMatch(/ids started again/);
+    expect(again.findings.map((f) => f.code)).toContain('RETRY_ORIGIN_AMBIGUOUS');
+  });
+
   it('RETRY_ORIGIN_AMBIGUOUS: a claimed postCount shorter than the POSTs seen', async () => {
     const lines = [post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 500, id: 2, status: 200, body: good(2) })];
     const claim = { ts: at(600), method: 'tools/call', postCount: 1, httpStatuses: [200], jsonrpc: { id: 2 }, outcome: 'TOOL_SUCCESS', retryOrigin: 'app' };
