@@ -176,6 +176,25 @@ describe('join', () => {
     expect(kept.attempts[0]!.outcome).toBe('TOOL_SUCCESS');
   });
 
+  it('the 2024-11-05 HTTP+SSE transport in whole-exchange records: the GET stream read first answers the POSTs that came after it', async () => {
+    // As a HAR holds it: the long-lived GET is one entry, started first, its body every response; each POST got 202 "Accepted".
+    const stream = (...ids: number[]) => ({
+      v: 1, kind: 'exchange', ts: at(0), method: 'GET', url: 'http://h/sse', requestHeaders: { accept: 'text/event-stream' }, status: 200,
+      responseHeaders: { 'content-type': 'text/event-stream' }, durationMs: 5000,
+      recvText: `event: endpoint\ndata: /messages?sessionId=abc\n\n${sse(...ids.map((id) => ({ event: 'message', data: JSON.parse(ok(id, toolText('found'))) })))}`,
+    });
+    const accepted = (t: number, id: number) => ({ ...post({ t, id, status: 202, body: 'Accepted' }), url: 'http://h/messages?sessionId=abc', responseHeaders: {} });
+    const r = await analyzeInputs([{ lines: [stream(1, 2), accepted(100, 1), accepted(300, 2)] }]);
+    expect(r.attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[1, 202, 'TOOL_SUCCESS'], [2, 202, 'TOOL_SUCCESS']]);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).toEqual([]);
+    expect(r.findings).toEqual([]);
+    // Near misses: a request that started after the stream ended does not take its response, which stays an orphan;
+    // and "Accepted" on a 202 is no broken JSON.
+    const late = await analyzeInputs([{ lines: [stream(1, 9), accepted(100, 1), accepted(6000, 2)] }]);
+    expect(late.attempts.map((a) => [a.id, a.outcome])).toEqual([[1, 'TOOL_SUCCESS'], [2, 'STREAM_INCOMPLETE']]);
+    expect(late.findings.map((f) => [f.code, f.message.match(/id (\d+)/)?.[1]])).toEqual([['ORPHAN_RESPONSE', '9']]);
+  });
+
   it('joins a typed id with the same id stringified by OpenTelemetry, and marks the join weak', async () => {
     const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
     const ns = (ms: number) => String(BigInt(Date.parse(at(ms))) * 1_000_000n);

@@ -47,6 +47,14 @@ interface Exchange {
   src: Source;
 }
 
+interface Parked {
+  msg: Record<string, unknown>;
+  id: JsonRpcId;
+  src: Source;
+  /** The end of the GET exchange that carried it: a request that started after it cannot be its request. */
+  until: number | undefined;
+}
+
 interface Pending {
   deadline: number;
   view: AttemptView;
@@ -67,6 +75,12 @@ export class JoinEngine {
   private open = new Map<string, Map<string, AttemptView>>();
   private queue: Pending[] = [];
   private queueHead = 0;
+  /**
+   * Responses a GET stream carried for no request seen yet, per scope and id, until the stream's end plus the window.
+   * A whole-exchange record (HAR, canonical `exchange`) of a long-lived GET is read at its start time, before the POSTs
+   * whose responses it carried (the 2024-11-05 HTTP+SSE transport answers every POST on its GET stream).
+   */
+  private parked = new Map<string, Map<string, Parked>>();
   private seq = 0;
   private lastOpenSweep = -Infinity;
   watermark = -Infinity;
@@ -156,6 +170,9 @@ export class JoinEngine {
       try {
         value = JSON.parse(text);
       } catch (err) {
+        // A 202 carries no message; the text some servers put there ("Accepted", the 2024-11-05 SSE transport's
+        // answer to a POST whose response comes on the GET stream) is not a broken one.
+        if (ex.status === 202 && !p.sse) return;
         const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
         return;
@@ -258,6 +275,7 @@ export class JoinEngine {
     }
     if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {
       this.lastOpenSweep = watermark;
+      if (this.parked.size) this.unpark(watermark);
       for (const [scopeKey, views] of this.open) if (views.size === 0) this.open.delete(scopeKey);
     }
   }
@@ -265,6 +283,7 @@ export class JoinEngine {
   /** End of all input: everything still open is final now. */
   flush(): void {
     for (const [key, ex] of this.exchanges) this.abandon(key, ex);
+    this.unpark(Infinity);
     const rest = this.queue.slice(this.queueHead).map((p) => p.view);
     this.queue = [];
     this.queueHead = 0;
@@ -364,7 +383,27 @@ export class JoinEngine {
     }
     views.set(view.idKey, view);
     sess.requestIds.set(view.idKey, { ts: view.startTs, signature: view.signature, fingerprint: view.fingerprint, src: view.sources[0]! });
+    const parked = this.parked.get(scopeKey)?.get(view.idKey);
+    if (parked && (parked.until === undefined || view.startTs === undefined || view.startTs <= parked.until)) {
+      // Its response came on a GET stream whose record was read first (see `parked`).
+      this.parked.get(scopeKey)!.delete(view.idKey);
+      view.response = parked.msg;
+      view.sources.push(parked.src);
+    }
     return true;
+  }
+
+  /** Parked responses whose GET stream ended more than a window before `watermark` (all with Infinity) are orphans. */
+  private unpark(watermark: number): void {
+    for (const [scopeKey, scope] of this.parked) {
+      for (const [key, p] of scope) {
+        if (p.until !== undefined && p.until + this.opts.windowMs >= watermark) continue;
+        scope.delete(key);
+        const sess = this.opts.sessions.get(scopeKey);
+        if (sess && !sess.requestIds.has(key)) (sess.orphans ??= []).push({ id: p.id, src: p.src });
+      }
+      if (scope.size === 0) this.parked.delete(scopeKey);
+    }
   }
 
   private adoptSession(ex: Exchange, v: AttemptView, session: string): void {
@@ -417,6 +456,12 @@ export class JoinEngine {
     if (isJsonRpcId(id) && !rejected) {
       const sess = this.opts.sessions.get(ex.scopeKey);
       const key = idKeyOf(id, exactIdText(text, id));
+      if (sess && !sess.requestIds.has(key) && ex.isGet && !single) {
+        let scope = this.parked.get(ex.scopeKey);
+        if (!scope) this.parked.set(ex.scopeKey, (scope = new Map()));
+        if (!scope.has(key)) scope.set(key, { msg: item as Record<string, unknown>, id, src, until: ts });
+        return;
+      }
       if (sess && !sess.requestIds.has(key)) {
         if (single) (single.orphans ??= []).push({ id, src });
         else (sess.orphans ??= []).push({ id, src });
