@@ -36,8 +36,8 @@ export class CallLinker {
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
-  /** The id of the initialize that opened each session still open (side|scope -> idKey). */
-  private initializeIds = new Map<string, string>();
+  /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
+  private openings = new Map<string, Opening>();
 
   constructor(private readonly opts: CallsOptions) {}
 
@@ -78,7 +78,7 @@ export class CallLinker {
       this.extend(tail, a, key, false);
       const previous = tail.attempts[tail.attempts.length - 2]!;
       previous.primary.retried = true;
-      a.retryOrigin = retryOrigin(a, previous, this.initializeIds.get(`${a.primary.side}|${a.primary.scope}`));
+      a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
@@ -89,6 +89,7 @@ export class CallLinker {
       this.tails.set(key, tail);
       if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     }
+    this.noteOpening(a);
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
     const owner = minted !== undefined ? this.tails.get(key) : undefined;
     if (minted !== undefined && owner?.last === a) this.tasks.set(`${clientKey}|task:${minted}`, owner);
@@ -101,7 +102,7 @@ export class CallLinker {
     const key = `${s.side}|${s.scope}`;
     const calls = this.sessions.get(key);
     this.sessions.delete(key);
-    this.initializeIds.delete(key);
+    this.openings.delete(key);
     const clientKey = s.clientKey ?? '';
     const after = (m: Map<string, number>) => (ts: number | undefined) => {
       const last = m.get(clientKey);
@@ -122,10 +123,18 @@ export class CallLinker {
     let c = this.sessions.get(key);
     if (!c) this.sessions.set(key, (c = { requests: 0, toolCalls: 0, failed: [], expired: [] }));
     c.requests++;
-    if (a.method === 'initialize' && !this.initializeIds.has(key)) this.initializeIds.set(key, a.primary.idKey);
     if (a.method === 'tools/call') c.toolCalls++;
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (a.status === 404 && a.primary.sentSession) c.expired.push(a);
+  }
+
+  /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */
+  private noteOpening(a: Attempt): void {
+    const key = `${a.primary.side}|${a.primary.scope}`;
+    const o = this.openings.get(key);
+    if (a.method === 'initialize') {
+      if (!o) this.openings.set(key, { init: a.primary.idKey, lowest: Infinity });
+    } else if (o && typeof a.id === 'number' && a.id < o.lowest && a.retryOrigin?.origin !== 'sdk') o.lowest = a.id;
   }
 
   private extend(tail: CallTail, a: Attempt, key: string, continuation: boolean): void {
@@ -209,11 +218,29 @@ export function clientKeyOf(a: Attempt): string {
   return (a.client ?? a.primary).caller;
 }
 
-/** The ids a fresh client starts its numbering with (0 in the TypeScript and Python SDKs, 1 in the Go SDK). */
-const FIRST_IDS = new Set(['n:0', 'n:1']);
+/** How a session began: the idKey of its initialize, and the lowest numeric id of the requests sent in it since. */
+interface Opening {
+  init: string;
+  lowest: number;
+}
 
-/** Decide (and say how) who sent a retry; `sessionInit` is the id of the initialize that opened the retry's session. */
-function retryOrigin(a: Attempt, previous: Attempt, sessionInit: string | undefined): RetryOriginInfo {
+/**
+ * Whether a request re-sent under its old id in a new session came from the client library that re-initialized it,
+ * not from a new client whose numbering happens to reach the same id. A new client starts at 0 or 1 (or a string
+ * ending so: "req-0", a Java SDK's "1a2b3c4d-0") and counts up one by one. A library that re-initialized either gave
+ * initialize an id of its own (the Go SDK's "reinitialize-1") or numbered on (initialize 7), or re-sent initialize
+ * with its old id 0 and then the old request with no lower id before it (rmcp: initialize 0, then id 5 again).
+ */
+function resentByLibrary(o: Opening, a: Attempt): boolean {
+  if (o.init.startsWith('s:reinitialize-')) return true;
+  const trailing = /(\d+)$/.exec(o.init)?.[1];
+  const first = trailing !== undefined && Number(trailing) <= 1 && (o.init.startsWith('n:') || /[-_.:]\d+$/.test(o.init));
+  if (!first) return true;
+  return o.init.startsWith('n:') && typeof a.id === 'number' && a.id > Number(trailing) + 1 && o.lowest > a.id;
+}
+
+/** Decide (and say how) who sent a retry; `opening` is how the retry's session began. */
+function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined): RetryOriginInfo {
   const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin ?? a.callClaim?.claim.retryOrigin;
   if (claimed) {
     const how = a.primary.note?.retryOrigin ? 'noted by the application on the request' : a.claim ? 'claimed by the client log' : 'claimed by the client log line of this call';
@@ -221,11 +248,9 @@ function retryOrigin(a: Attempt, previous: Attempt, sessionInit: string | undefi
   }
   const sameId = a.primary.idKey === previous.primary.idKey && a.session === previous.session;
   if (a.primary.idKey === previous.primary.idKey && previous.status === 404 && a.session !== null && a.session !== previous.session) {
-    // Only a client library re-sends a request under its old id. Whether it was the same client shows in how the new
-    // session was opened: an initialize that continues the client's numbering (the Go SDK's "reinitialize-1"), not a
-    // fresh client's first id.
-    if (sessionInit !== undefined && !FIRST_IDS.has(sessionInit)) {
-      return { origin: 'sdk', how: `the same id re-sent in a new session after HTTP 404 by a client that re-initialized itself (initialize id ${sessionInit.slice(2)}), as the Go SDK does once` };
+    // Only a client library re-sends a request under its old id; how the new session began tells it from a new client.
+    if (opening !== undefined && resentByLibrary(opening, a)) {
+      return { origin: 'sdk', how: `the same id re-sent in a new session after HTTP 404 by the client library, which re-initialized it (initialize id ${opening.init.slice(2)}), as the Go and Rust SDKs do once` };
     }
     return { origin: 'unknown', how: 'the same id in a new session after HTTP 404, where ids started again (a new client?); nothing in the logs says who sent it' };
   }

@@ -78,10 +78,13 @@ describe('findings fire on their fixture and not on the near miss', () => {
     const go = await analyzeInputs(one(reinit('reinitialize-1')));
     const retry = go.attempts.find((a) => a.id === 3 && a.status === 200)!;
     expect(retry).toMatchObject({ attempt: 2, retryOrigin: { origin: 'sdk' } });
-    expect(retry.retryOrigin!.how).toMatch(/re-initialized itself \(initialize id reinitialize-1\)/);
+    expect(retry.retryOrigin!.how).toMatch(/by the client library, which re-initialized it \(initialize id reinitialize-1\)/);
     expect(retry.findings.map((f) => f.code)).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
-    // A new client starts again at 0 and happens to reach id 3 again: nothing says who sent it.
-    const fresh = await analyzeInputs(one(reinit(0)));
+    // rmcp re-sends its saved initialize under its old id 0, then the old request: id 3 with no id 1 or 2 before it.
+    const rust = await analyzeInputs(one(reinit(0)));
+    expect(rust.attempts.find((a) => a.id === 3 && a.status === 200)!.retryOrigin).toMatchObject({ origin: 'sdk' });
+    // A new client starts again at 0, lists tools (id 1, 2) and reaches id 3 again: nothing says who sent it.
+    const fresh = await analyzeInputs(one([...reinit(0).slice(0, 3), post({ t: 220, id: 1, method: 'tools/list', session: 'new', status: 200, body: ok(1, { tools: [] }) }), post({ t: 240, id: 2, method: 'ping', session: 'new', status: 200, body: ok(2, {}) }), reinit(0)[3]!]));
     const again = fresh.attempts.find((a) => a.id === 3 && a.status === 200)!;
     expect(again.retryOrigin).toMatchObject({ origin: 'unknown' });
     expect(again.retryOrigin!.how).toMatch(/ids started again/);
