@@ -29,7 +29,9 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     }
   }
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
-    return result('HTTP_ERROR', errorDetail(view.response ?? view.strayResponse));
+    const detail = errorDetail(view.response ?? view.strayResponse);
+    if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
+    return result('HTTP_ERROR', detail);
   }
   const response = view.response ?? view.strayResponse;
   if (view.malformed !== undefined && view.response === undefined) {
@@ -118,8 +120,10 @@ function looksLikeToolResult(r: unknown): boolean {
 }
 
 function errorDetail(response: unknown): OutcomeDetail {
-  if (!isObject(response) || !isObject(response.error)) return {};
-  const e = response.error;
+  if (!isObject(response)) return {};
+  // The Java SDK's servlet transports answer HTTP errors with a serialized McpError, its code and message under jsonRpcError.
+  const e = isObject(response.error) ? response.error : isObject(response.jsonRpcError) ? response.jsonRpcError : undefined;
+  if (e === undefined) return {};
   const d: OutcomeDetail = {};
   if (Number.isInteger(e.code)) d.errorCode = e.code as number;
   if (typeof e.message === 'string') d.errorMessage = e.message;

@@ -150,6 +150,23 @@ describe('outcome order (first match wins), each with a near miss', () => {
 });
 
 // The source article's eleven synthetic cases, with its expected outcomes (one POST each; the second case has two).
+describe('what an HTTP error said', () => {
+  const err = (status: number, ct: string, body: string) => outcomeOf(post({ status, ct, body }));
+  it('quotes a plain-text or HTML error body (Go and Rust SDKs, proxies), one line, an HTML page by its title', async () => {
+    expect(await err(404, 'text/plain; charset=utf-8', 'session not found\n')).toMatchObject({ outcome: 'HTTP_ERROR', detail: { why: 'the body says: session not found' } });
+    const nginx = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center></body></html>';
+    expect((await err(502, 'text/html', nginx)).detail).toEqual({ why: 'the body says: 502 Bad Gateway' });
+    expect(((await err(500, 'text/plain', 'x'.repeat(400))).detail as { why: string }).why).toHaveLength('the body says: '.length + 160);
+  });
+  it('reads a JSON-RPC error envelope, and the Java SDK\'s serialized McpError, as the error; an empty body says nothing', async () => {
+    expect((await err(400, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 'server-error', error: { code: -32600, message: 'Bad Request: Missing session ID' } }))).detail)
+      .toEqual({ errorCode: -32600, errorMessage: 'Bad Request: Missing session ID' });
+    expect((await err(404, 'application/json', JSON.stringify({ jsonRpcError: { code: -32601, message: 'Session not found: 6f1c' }, message: 'Session not found: 6f1c', stackTrace: [] }))).detail)
+      .toEqual({ errorCode: -32601, errorMessage: 'Session not found: 6f1c' });
+    expect((await err(503, 'text/plain', '')).detail ?? {}).toEqual({});
+  });
+});
+
 describe("the source article's eleven cases", () => {
   const goodResult = { resultType: 'complete', content: [{ type: 'text', text: 'ok' }], isError: false };
   const rpcError = { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'synthetic invalid params' } };

@@ -73,6 +73,8 @@ export interface AttemptView {
   strayResponse?: unknown;
   /** First payload that did not parse, with why. */
   malformed?: string;
+  /** What a non-JSON body of an HTTP error said (its first line, or an HTML page's title), for the report. */
+  errorBody?: string;
   /** How the response stream ended: complete, aborted, timeout, error, or cut (the log ends first). */
   streamEnd?: string;
   /** The response was only in an SSE block cut before its blank line. */

@@ -173,6 +173,11 @@ export class JoinEngine {
         // A 202 carries no message; the text some servers put there ("Accepted", the 2024-11-05 SSE transport's
         // answer to a POST whose response comes on the GET stream) is not a broken one.
         if (ex.status === 202 && !p.sse) return;
+        if (!p.sse && typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299)) {
+          // An HTTP error in plain text or HTML ("session not found", a proxy's 502 page): keep what it says.
+          const said = errorBodyText(text);
+          if (said !== undefined) for (const v of ex.attempts) v.errorBody ??= said;
+        }
         const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
         return;
@@ -521,6 +526,15 @@ export function parseRetryAfter(value: string | undefined, ts: number | undefine
   return Math.max(0, when - ts);
 }
 
+
+/** The gist of a non-JSON error body: an HTML page's title, else its text on one line, at most 160 characters. */
+function errorBodyText(text: string): string | undefined {
+  const head = text.slice(0, 4096);
+  const title = /<title[^>]{0,200}>([^<]{1,200})<\/title>/i.exec(head)?.[1];
+  const line = (title ?? head).replace(/\s+/g, ' ').trim();
+  if (line === '') return undefined;
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
 
 /** A parsed body that holds integers beyond 2^53 keeps its text so ids can be read exactly. */
 function containsUnsafeInteger(v: unknown): boolean {
