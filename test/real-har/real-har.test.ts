@@ -1,5 +1,5 @@
 // The analyzer on real browser captures recorded by test/real-har/record.mjs into test/fixtures/real-har: the SDK 1.32.2
-// client running in Chromium, its traffic written to a HAR by Playwright's recorder, and the SDK server's own view
+// client (and the v2 client on 2026-07-28) running in Chromium, its traffic written to a HAR by Playwright's recorder, and the SDK server's own view
 // written by recordingHandler. Each scenario is read from the HAR alone, then as client (HAR) and server (canonical).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ const har = (s: string) => join(FIXTURES, `${s}.har`);
 const server = (s: string) => join(FIXTURES, `${s}.server.ndjson`);
 const OBSERVED = JSON.parse(readFileSync(join(import.meta.dirname, 'observed.json'), 'utf8')) as { scenarios: Record<string, { what: string; value: unknown }[]> };
 
-const SCENARIOS = ['baseline', 'http-503-app-retry', 'jsonrpc-error', 'sse-cut', 'client-timeout', 'sse-resumed-last-event-id', 'elicitation-roundtrip'];
+const SCENARIOS = ['baseline', 'http-503-app-retry', 'jsonrpc-error', 'sse-cut', 'client-timeout', 'sse-resumed-last-event-id', 'elicitation-roundtrip', 'v2-baseline', 'v2-mrtr-roundtrip'];
 const alone = (s: string) => analyze({ inputs: [{ path: har(s) }] });
 const joined = (s: string) => analyze({ inputs: [{ path: har(s), side: 'client' }, { path: server(s), side: 'server' }] });
 
@@ -111,6 +111,24 @@ describe('real-har: outcomes from the HAR alone, and with the server view', () =
       expect(row(a!)).toBe('approve_refund 200 TOOL_SUCCESS');
       expect(a!.sse?.serverRequests).toBe(1);
       expect(codes(a)).toEqual([]);
+    }
+  });
+
+  it('v2-baseline: 2026-07-28 with no sessions - the server/discover probe, then JSON results', async () => {
+    expect(OBSERVED.scenarios['v2-baseline']![0]).toEqual({ what: 'protocol', value: '2026-07-28' });
+    for (const r of [await alone('v2-baseline'), await joined('v2-baseline')]) {
+      expect(r.attempts.map((a) => `${a.method} ${a.outcome}`)).toEqual(['server/discover SUCCESS', 'tools/list SUCCESS', 'tools/call TOOL_SUCCESS', 'tools/call TOOL_ERROR']);
+      expect(r.attempts.every((a) => a.session === null && a.protocolVersion === '2026-07-28')).toBe(true);
+    }
+  });
+
+  it('v2-mrtr-roundtrip: input_required, then the follow-up with inputResponses continues the call and is no retry', async () => {
+    for (const r of [await alone('v2-mrtr-roundtrip'), await joined('v2-mrtr-roundtrip')]) {
+      const [asked, answered] = calls(r);
+      expect([row(asked!), row(answered!)]).toEqual(['approve_refund 200 INPUT_REQUIRED', 'approve_refund 200 TOOL_SUCCESS']);
+      expect(answered!).toMatchObject({ call: asked!.call, attempt: 2, continuation: true });
+      expect([...codes(asked), ...codes(answered)]).toEqual([]);
+      expect(r.summary.retries).toBe(0);
     }
   });
 

@@ -1,5 +1,6 @@
-// Records real browser captures: the official SDK client running in Chromium (browser-client.js) against an official
-// SDK server on 127.0.0.1, with the HAR written by Playwright's recorder and the server's own view written by
+// Records real browser captures: the official SDK client running in Chromium (browser-client.js: SDK 1.32.2;
+// browser-client-v2.js: the v2 client on 2026-07-28) against an official SDK server of the same line on 127.0.0.1,
+// with the HAR written by Playwright's recorder and the server's own view written by
 // mcp-triage's recordingHandler.
 //   Chromium page (SDK client) --fetch--> node:http server: the page, and /mcp (recordingHandler -> faults -> SDK)
 // Output: test/fixtures/real-har/<scenario>.{har,server.ndjson} and test/real-har/observed.json (what the page's SDK
@@ -17,6 +18,8 @@ import { build } from 'vite';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer as McpServerV2, createMcpHandler, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { recordingHandler } from '../../dist/capture/index.js';
 import { listen, readBody, sleep } from '../helpers/loopback.mjs';
@@ -34,13 +37,13 @@ try {
   process.exit(2);
 }
 
-/** The page script, bundled with the SDK client for the browser. */
-async function bundleClient() {
+/** A page script, bundled with its SDK client for the browser. */
+async function bundleClient(entry) {
   const out = mkdtempSync(join(tmpdir(), 'mcp-triage-har-client-'));
   await build({
     configFile: false,
     logLevel: 'warn',
-    build: { outDir: out, emptyOutDir: true, minify: false, lib: { entry: join(here, 'browser-client.js'), formats: ['es'], fileName: () => 'client.js' } },
+    build: { outDir: out, emptyOutDir: true, minify: false, lib: { entry: join(here, entry), formats: ['es'], fileName: () => 'client.js' } },
     define: { 'process.env.NODE_ENV': '"production"' },
   });
   const code = readFileSync(join(out, 'client.js'));
@@ -87,14 +90,35 @@ function buildServer() {
   return server;
 }
 
+/** The v2 server (2026-07-28, createMcpHandler: no sessions), with an MRTR tool. */
+function buildServerV2() {
+  const server = new McpServerV2({ name: 'har-fixture-server-v2', version: '1.0.0' });
+  server.registerTool('lookup_order', { description: 'Look up an order', inputSchema: z.object({ orderId: z.string() }), annotations: { readOnlyHint: true } },
+    async ({ orderId }) => text(`order ${orderId}: shipped`));
+  server.registerTool('validate_quantity', { description: 'Check an order quantity', inputSchema: z.object({ quantity: z.number() }), annotations: { readOnlyHint: true } },
+    async ({ quantity }) => (quantity > 0 ? text('quantity ok') : { ...text(`quantity must be positive, got ${quantity}`), isError: true }));
+  server.registerTool('approve_refund', { description: 'Refund an order after asking the user', inputSchema: z.object({ orderId: z.string() }) },
+    async ({ orderId }, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'reason');
+      if (answer.kind === 'missing') {
+        const requestedSchema = { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] };
+        return inputRequired({ inputRequests: { reason: inputRequired.elicit({ message: `Refund order ${orderId}?`, requestedSchema }) }, requestState: `refund:${orderId}` });
+      }
+      return answer.kind === 'elicit' && answer.action === 'accept' ? text(`refund of order ${orderId} approved: ${answer.content?.reason}`) : { ...text('refund refused'), isError: true };
+    });
+  return server;
+}
+
 /**
- * The page, its script, and /mcp: an SDK server (one transport per session) behind recordingHandler, with the
- * scenario's fault applied to the n-th tools/call first.
+ * The page, its script, and /mcp: an SDK server (1.x: one transport per session; v2: createMcpHandler) behind
+ * recordingHandler, with the scenario's fault applied to the n-th tools/call first.
  */
-async function startServer({ out, page, script, fault, eventStore = false }) {
+async function startServer({ out, page, script, fault, eventStore = false, v2 = false }) {
   const transports = new Map();
   let toolCalls = 0;
+  const v2Handler = v2 ? toNodeHandler(createMcpHandler(() => buildServerV2(), { keepAliveMs: 0 })) : undefined;
   const mcp = recordingHandler(async (req, res) => {
+    if (v2Handler) return v2Handler(req, res);
     const body = req.method === 'POST' ? JSON.parse((await readBody(req)).toString('utf8')) : undefined;
     if (body?.method === 'tools/call') {
       const f = fault?.(++toolCalls, body);
@@ -143,6 +167,8 @@ const SCENARIOS = {
   'client-timeout': {},
   'sse-resumed-last-event-id': { eventStore: true },
   'elicitation-roundtrip': {},
+  'v2-baseline': { v2: true },
+  'v2-mrtr-roundtrip': { v2: true },
 };
 
 /** Page assets keep their entries (a real capture has them) but not their bodies. */
@@ -156,7 +182,7 @@ function trimHar(file) {
   writeFileSync(file, `${JSON.stringify(har, null, 2)}\n`);
 }
 
-const script = await bundleClient();
+const scripts = { v1: await bundleClient('browser-client.js'), v2: await bundleClient('browser-client-v2.js') };
 const page = '<!doctype html><meta charset="utf-8"><title>MCP browser client</title><script type="module" src="/client.js"></script>\n';
 rmSync(FIXTURES, { recursive: true, force: true });
 mkdirSync(FIXTURES, { recursive: true });
@@ -167,7 +193,7 @@ const browser = await chromium.launch({
 const observed = {};
 try {
   for (const [name, spec] of Object.entries(SCENARIOS)) {
-    const server = await startServer({ out: join(FIXTURES, `${name}.server.ndjson`), page, script, fault: spec.fault, eventStore: spec.eventStore });
+    const server = await startServer({ out: join(FIXTURES, `${name}.server.ndjson`), page, script: spec.v2 ? scripts.v2 : scripts.v1, fault: spec.fault, eventStore: spec.eventStore, v2: spec.v2 });
     const harPath = join(FIXTURES, `${name}.har`);
     const context = await browser.newContext({ recordHar: { path: harPath, content: 'embed' } });
     const tab = await context.newPage();
