@@ -157,7 +157,8 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
   };
 
   let needSchemas = false;
-  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone });
+  const adapterState = new Map<string, unknown>();
+  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState });
 
   /** `what` names the line in messages (a HAR document's entries, which may all sit on one line, by their number). */
   const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string, what = `${fmt.name} line`): void => {

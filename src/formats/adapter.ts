@@ -25,6 +25,8 @@ export interface AdapterContext {
   line: number;
   /** IANA zone or offset such as "+02:00" used for timestamps that carry no zone (default UTC). */
   timezone?: string | undefined;
+  /** State an adapter keeps across the lines of one input (keyed by format name), for formats whose lines depend on earlier ones. */
+  state?: Map<string, unknown>;
 }
 
 /** Records the line maps to, or why it cannot be used ([] means: recognized, carries nothing to analyze). */

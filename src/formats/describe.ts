@@ -11,6 +11,7 @@ const ABOUT: Record<string, { detect: string; carries: string }> = {
   mcpsnoop: { detect: '"session_id" + "seq" + "direction" + "ts"', carries: 'each JSON-RPC frame as sent, HTTP status on responses (HTTP mode)' },
   mcpspy: { detect: '"transport_type" with an http_transport or stdio_transport block', carries: 'each JSON-RPC message as sniffed (raw), direction' },
   otlp: { detect: '"resourceSpans" or "resourceLogs" (OTLP JSON file exporter)', carries: 'MCP spans: method, tool, session, string id, error.type / status code, start and end times' },
+  'gh-aw': { detect: '"server_id" + "payload" + "direction" (or "type" / "event")', carries: "each JSON-RPC message between the GitHub Agentic Workflows MCP gateway and a backend server (rpc-messages.jsonl), IN or OUT" },
   jsonrpc: { detect: 'a JSON-RPC message, bare or under "message", with an optional direction', carries: 'one JSON-RPC message with a direction' },
   'claude-desktop': { detect: '"<time> [server] [level] ..." text lines of mcp.log / mcp-server-NAME.log', carries: 'each JSON-RPC message Claude Desktop exchanged with a stdio server' },
   vscode: { detect: '"<date> <time> [level] ..." lines of a VS Code "MCP: <server>" output channel or its log file', carries: 'each JSON-RPC message VS Code exchanged with the server ([editor -> server], [server -> editor], or the older [Client Says] / [Server Says])' },

@@ -60,6 +60,17 @@ describe('each format sample analyzed on its own', () => {
     expect(run([SAMPLES + 'mcpsnoop.jsonl']).attempts.every((a) => a.status === 200)).toBe(true);
   });
 
+  it('gh-aw gateway log: requests logged without ids are joined to their responses per server, in order', () => {
+    const r = run([SAMPLES + 'gh-aw-rpc-messages.jsonl']);
+    expect(r.code).toBe(0);
+    expect(calls(r.attempts)).toEqual([
+      'no-id-1 tools/list - SUCCESS', 'no-id-2 tools/list - SUCCESS', 'no-id-3 tools/call search_issues TOOL_ERROR',
+      '7 tools/call find JSONRPC_ERROR', 'no-id-4 tools/call get_me UNANSWERED',
+    ].sort());
+    expect(r.attempts.every((a) => a.status === null && a.session === null)).toBe(true);
+    expect(r.stderr).toContain('gh-aw-rpc-messages.jsonl:9: gh-aw line carries no MCP message');
+  });
+
   it('OTLP keeps the stringified ids of its spans and the server side', () => {
     const r = run([SAMPLES + 'otlp-traces.jsonl']);
     expect(r.attempts.map((a) => a.id).sort()).toEqual(['1', '2', '3', '4']);
