@@ -158,7 +158,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
 
   let needSchemas = false;
   const adapterState = new Map<string, unknown>();
-  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState });
+  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState, side: sideOverride });
 
   /** `what` names the line in messages (a HAR document's entries, which may all sit on one line, by their number). */
   const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string, what = `${fmt.name} line`): void => {

@@ -27,6 +27,8 @@ export interface AdapterContext {
   timezone?: string | undefined;
   /** State an adapter keeps across the lines of one input (keyed by format name), for formats whose lines depend on earlier ones. */
   state?: Map<string, unknown>;
+  /** The side --client / --server gave the input, when one did: whose log it is. */
+  side?: 'client' | 'server' | 'gateway' | 'unknown' | undefined;
 }
 
 /** Records the line maps to, or why it cannot be used ([] means: recognized, carries nothing to analyze). */

@@ -1,22 +1,53 @@
 // Adapter for plain JSON-RPC messages with a direction (stdio and other logs without an HTTP layer).
 import type { CanonicalRecord } from '../schema/record.js';
-import { MESSAGE_LEVEL, type AdapterResult, type JsonFormat } from './adapter.js';
+import { MESSAGE_LEVEL, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
 import { httpStatus, timeValue } from './values.js';
 
-const C2S = new Set(['c2s', 'client-to-server', 'client_to_server', 'client->server', 'to-server', 'outgoing', 'out', 'send', 'sent']);
-const S2C = new Set(['s2c', 'server-to-client', 'server_to_client', 'server->client', 'to-client', 'incoming', 'in', 'recv', 'received']);
+const C2S = new Set(['c2s', 'client-to-server', 'client_to_server', 'client->server', 'to-server', 'to_server']);
+const S2C = new Set(['s2c', 'server-to-client', 'server_to_client', 'server->client', 'to-client', 'to_client']);
+/** Directions relative to whoever wrote the log: what it sent, and what it received. */
+const SENT = new Set(['outgoing', 'out', 'outbound', 'send', 'sent', 'tx']);
+const RECEIVED = new Set(['incoming', 'in', 'inbound', 'recv', 'received', 'receive', 'rx']);
 
 /** Methods only a server sends; a bare message without a direction is assumed client-to-server otherwise. */
 const SERVER_METHODS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list', 'notifications/message',
   'notifications/resources/updated', 'notifications/resources/list_changed', 'notifications/tools/list_changed',
   'notifications/prompts/list_changed', 'notifications/elicitation/complete']);
 
-function direction(v: Record<string, unknown>): 'c2s' | 's2c' | undefined {
+/** Methods only a client sends: one of them logged as sent or received tells whose log it is. */
+const CLIENT_METHODS = new Set(['initialize', 'notifications/initialized', 'server/discover', 'tools/call', 'tools/list',
+  'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe', 'prompts/list', 'prompts/get',
+  'completion/complete', 'logging/setLevel']);
+
+type Role = 'client' | 'server';
+
+/**
+ * Whose log this is, for directions written relative to it ("in", "out"): the side --client / --server gave the
+ * input, else the record's own `side`, else what the input's first client-only or server-only method showed (a
+ * tools/call logged as "in" is a server's log), else a client's.
+ */
+function writerOf(v: Record<string, unknown>, message: unknown, sent: boolean, ctx: AdapterContext): Role {
+  if (ctx.side === 'client' || ctx.side === 'server') return ctx.side;
+  if (v.side === 'client' || v.side === 'server') return v.side;
+  const known = ctx.state?.get('jsonrpc') as Role | undefined;
+  if (known !== undefined) return known;
+  const method = typeof message === 'object' && message !== null ? (message as Record<string, unknown>).method : undefined;
+  if (typeof method !== 'string') return 'client';
+  const byClient = CLIENT_METHODS.has(method);
+  if (!byClient && !SERVER_METHODS.has(method)) return 'client';
+  const role: Role = byClient === sent ? 'client' : 'server';
+  ctx.state?.set('jsonrpc', role);
+  return role;
+}
+
+function direction(v: Record<string, unknown>, message: unknown, ctx: AdapterContext): 'c2s' | 's2c' | undefined {
   const d = v.direction ?? v.dir;
   if (typeof d === 'string') {
     const key = d.toLowerCase();
     if (C2S.has(key)) return 'c2s';
     if (S2C.has(key)) return 's2c';
+    const sent = SENT.has(key);
+    if (sent || RECEIVED.has(key)) return (writerOf(v, message, sent, ctx) === 'client') === sent ? 'c2s' : 's2c';
   }
   if (v.from === 'client') return 'c2s';
   if (v.from === 'server') return 's2c';
@@ -32,10 +63,10 @@ export const jsonRpcFormat: JsonFormat = {
   kind: 'json',
   name: 'jsonrpc',
   detect: (v) => v.kind === undefined && (isJsonRpc(v.message) || (typeof v.jsonrpc === 'string' && ('method' in v || 'result' in v || 'error' in v))),
-  toRecords(value): AdapterResult {
+  toRecords(value, ctx): AdapterResult {
     const wrapped = 'message' in value && isJsonRpc(value.message);
     const message = wrapped ? value.message : stripEnvelope(value);
-    let dir = direction(value);
+    let dir = direction(value, message, ctx);
     if (!dir) {
       const m = message as Record<string, unknown>;
       if (typeof m.method === 'string') dir = SERVER_METHODS.has(m.method) ? 's2c' : 'c2s';

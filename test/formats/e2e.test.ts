@@ -71,6 +71,20 @@ describe('each format sample analyzed on its own', () => {
     expect(r.stderr).toContain('gh-aw-rpc-messages.jsonl:9: gh-aw line carries no MCP message');
   });
 
+  it('a server\'s own JSON-RPC log with in/out directions: requests are what it received', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-inout-'));
+    const file = join(dir, 'server.jsonl');
+    writeFileSync(file, [
+      { ts: '2026-03-04T09:12:07.530Z', direction: 'in', message: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { q: 'x' } } } },
+      { ts: '2026-03-04T09:12:07.900Z', direction: 'out', message: { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'rate limited' }], isError: true } } },
+      { ts: '2026-03-04T09:12:08.100Z', direction: 'in', message: { jsonrpc: '2.0', id: 3, method: 'tools/list' } },
+    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    for (const args of [['--server', file], [file]]) {
+      const r = run(args);
+      expect(calls(r.attempts), args.join(' ')).toEqual(['2 tools/call search TOOL_ERROR', '3 tools/list - UNANSWERED']);
+    }
+  });
+
   it('OTLP keeps the stringified ids of its spans and the server side', () => {
     const r = run([SAMPLES + 'otlp-traces.jsonl']);
     expect(r.attempts.map((a) => a.id).sort()).toEqual(['1', '2', '3', '4']);
