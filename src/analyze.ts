@@ -29,6 +29,8 @@ export interface AnalyzeOptions {
   timezone?: string | undefined;
   unwrap?: string | undefined;
   strict?: boolean;
+  /** Line order of the inputs: "auto" (default) reads an input whose first lines' times run backwards from its last line. */
+  inputOrder?: 'auto' | 'oldest-first' | 'newest-first';
   idempotent?: string[];
   policy?: CallPolicy;
   /** Called with each printable diagnostic line (stderr in the CLI). */
@@ -115,6 +117,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     stdin: options.stdin ?? process.stdin,
     diagnostics,
     strict: options.strict ?? false,
+    inputOrder: options.inputOrder ?? 'auto',
   };
   const cursors: Cursor[] = options.inputs.map((spec, i) => {
     const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
@@ -129,10 +132,22 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     sessions.advance(wm);
   };
 
+  /** Bytes read so far, and the total when known, to the progress line (which redraws itself a few times a second at most). */
+  const progress = () => {
+    if (!options.onProgress) return;
+    let read = 0;
+    let total: number | undefined = 0;
+    for (const c of cursors) {
+      read += c.account.bytesRead;
+      total = c.account.size === undefined || total === undefined ? undefined : total + c.account.size;
+    }
+    options.onProgress(read, total);
+  };
   const fill = async (c: Cursor) => {
     while (c.pos >= c.batch.length && !c.done) {
       const r = await c.it.next();
       if (r.done) c.done = true;
+      else if (r.value.length === 0) progress(); // an input still reading ahead (a newest-first one being spooled)
       else {
         c.batch = r.value;
         c.pos = 0;
@@ -142,7 +157,6 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   };
   for (const c of cursors) await fill(c);
   if (cursors.length > 1) await alignClocks(cursors, notes);
-  let processed = 0;
   for (;;) {
     // Take the record with the earliest time among the inputs' next records (untimed records first).
     let best: Cursor | undefined;
@@ -177,15 +191,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     }
     if (best.pos >= best.batch.length) {
       await fill(best);
-      if (options.onProgress && (++processed & 0x1f) === 0) {
-        let read = 0;
-        let total: number | undefined = 0;
-        for (const c of cursors) {
-          read += c.account.bytesRead;
-          total = c.account.size === undefined || total === undefined ? undefined : total + c.account.size;
-        }
-        options.onProgress(read, total);
-      }
+      progress();
       const wait = events.backpressure?.();
       if (wait) await wait;
     }
@@ -200,6 +206,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (c.account.formats.otlp) c.account.unordered = true;
     return c.account;
   });
+  for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }

@@ -44,6 +44,7 @@ const INPUT: Group = ['Input:', {
   timezone: { type: 'string', requiresArg: true, describe: 'Zone of timestamps that carry none: +02:00 or an IANA name like Europe/Paris (default UTC)' },
   unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
   'max-line-bytes': { type: 'number', default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
+  'input-order': { choices: ['auto', 'oldest-first', 'newest-first'], default: 'auto', describe: 'Line order of the inputs. auto: an input whose first lines run back in time (gcloud logging read, logcli, search exports) is read from its last line back, through a temporary file' },
   strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable line' },
 }];
 
@@ -376,6 +377,7 @@ interface CommonArgs extends FilterOptionsArgs {
   timezone?: string;
   unwrap?: string;
   'max-line-bytes': number;
+  'input-order': 'auto' | 'oldest-first' | 'newest-first';
   strict: boolean;
   color: 'auto' | 'always' | 'never';
   redact: boolean;
@@ -468,6 +470,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     filter,
     inputFormat: args['input-format'],
     maxLineBytes: args['max-line-bytes'],
+    inputOrder: args['input-order'],
     windowMs: args.window * 1000,
     retryWindowMs: args['retry-window'] * 1000,
     skewMs: args.skew * 1000,

@@ -7,7 +7,9 @@ import { parseTimestamp } from './formats/time.js';
 import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { splitCloudWatchLine } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
-import { readLineBatches, isBlank } from './read/lines.js';
+import { readLineBatches, isBlank, type Line } from './read/lines.js';
+import { BackwardSpool } from './read/backward-spool.js';
+import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { looksLikeHarDocument } from './read/har-head.js';
 import { describeJsonError, type Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
@@ -27,6 +29,8 @@ export interface IngestOptions {
   diagnostics: Diagnostics;
   /** Stop at the first unusable line (--strict). */
   strict: boolean;
+  /** Line order: settled from the first lines' times ("auto", the default), or as given (--input-order). */
+  inputOrder?: 'auto' | InputOrder | undefined;
 }
 
 /** The account of one input, as the report shows it. */
@@ -52,6 +56,8 @@ export interface InputAccount {
   brokenAt?: string;
   /** Timestamps went backwards beyond tolerance: calls are finalized at the end. */
   unordered?: boolean;
+  /** The lines were written newest first and were read from the last one back. */
+  newestFirst?: boolean;
   limits: SourceLimits;
 }
 
@@ -145,11 +151,21 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     const unusableBefore = account.unusable;
     const savedUnwrap = opts.unwrap;
     opts.unwrap = undefined;
+    const groups: RecordItem[][] = [];
     try {
-      for (const item of items) toItems(item, lineNo, out, undefined);
+      for (const item of items) {
+        const group: RecordItem[] = [];
+        toItems(item, lineNo, group, undefined);
+        if (group.length) groups.push(group);
+      }
     } finally {
       opts.unwrap = savedUnwrap;
     }
+    // Search pages list their hits newest first unless asked otherwise: a page whose times run back is read last hit first.
+    const probe = new OrderProbe();
+    for (const g of groups) probe.note(g.find((r) => r.ts !== undefined)?.ts);
+    if (probe.verdict() === 'newest-first') groups.reverse();
+    for (const g of groups) for (const r of g) out.push(r);
     const anyUsed = account.used > usedBefore;
     account.used = usedBefore + (anyUsed ? 1 : 0);
     account.unusable = unusableBefore + (anyUsed || items.length === 0 ? 0 : 1);
@@ -187,6 +203,70 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     }
   };
 
+  /**
+   * One line into records (pushed to out), with its account. False when the line's adapter needs the zod schemas,
+   * which load on first need: nothing was pushed then, and the caller reads the line again with rereadLine().
+   */
+  const readLine = (line: Line, out: RecordItem[]): boolean => {
+    account.lines++;
+    return lineRecords(line, out);
+  };
+  const rereadLine = async (line: Line, out: RecordItem[]): Promise<void> => {
+    needSchemas = false;
+    await loadSchemas();
+    lineRecords(line, out);
+  };
+  const lineRecords = (line: Line, out: RecordItem[]): boolean => {
+    if ('overLimit' in line) {
+      unusable(line.lineNo, 'line-too-long', `line of ${line.bytes} bytes is over the ${opts.maxLineBytes}-byte limit (--max-line-bytes); skipped`);
+      return true;
+    }
+    const text = line.text;
+    if (isBlank(text)) {
+      account.blank++;
+      return true;
+    }
+    if (line.invalidUtf8) {
+      unusable(line.lineNo, 'invalid-utf8', 'line is not valid UTF-8');
+      return true;
+    }
+    let value: unknown;
+    const c = firstNonSpace(text);
+    if (c !== '{' && c !== '[') {
+      const tf = textFormatFor(text, forced);
+      if (tf) {
+        emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out);
+        return true;
+      }
+      const cw = splitCloudWatchLine(text);
+      if (!cw) {
+        const nul = text.includes('\u0000');
+        unusable(line.lineNo, nul ? 'nul-bytes' : 'invalid-json', nul ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
+        return true;
+      }
+      // `aws logs tail`: the JSON after `<time> <stream>` is detected like a whole line; it keeps the prefix time.
+      try {
+        value = withTime(JSON.parse(cw.json), cw.ts);
+      } catch (err) {
+        unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${describeJsonError(err)})`);
+        return true;
+      }
+    } else {
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${describeJsonError(err)})`);
+        return true;
+      }
+    }
+    const before = out.length;
+    toItems(value, line.lineNo, out, text);
+    if (!needSchemas) return true;
+    out.length = before;
+    return false;
+  };
+
+  let spool: BackwardSpool | undefined;
   try {
     const chunks = opened.chunks[Symbol.asyncIterator]();
     const first = await chunks.next();
@@ -224,67 +304,70 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
       return;
     }
-    for await (const batch of readLineBatches(rest, { maxLineBytes: opts.maxLineBytes })) {
-      const out: RecordItem[] = [];
-      for (const line of batch) {
-        account.lines++;
-        if ('overLimit' in line) {
-          unusable(line.lineNo, 'line-too-long', `line of ${line.bytes} bytes is over the ${opts.maxLineBytes}-byte limit (--max-line-bytes); skipped`);
-          continue;
-        }
-        const text = line.text;
-        if (isBlank(text)) {
-          account.blank++;
-          continue;
-        }
-        if (line.invalidUtf8) {
-          unusable(line.lineNo, 'invalid-utf8', 'line is not valid UTF-8');
-          continue;
-        }
-        const c = firstNonSpace(text);
-        if (c !== '{' && c !== '[') {
-          const tf = textFormatFor(text, forced);
-          const cw = tf ? undefined : splitCloudWatchLine(text);
-          if (tf) emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out);
-          else if (cw) {
-            // `aws logs tail`: the JSON after `<time> <stream>` is detected like a whole line; it keeps the prefix time.
-            let value: unknown;
-            try {
-              value = JSON.parse(cw.json);
-            } catch (err) {
-              unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${describeJsonError(err)})`);
+    // The order of the lines: as written, or settled by the first lines' times (held meanwhile, one group per line).
+    const asked = opts.inputOrder ?? 'auto';
+    const probe = asked === 'auto' ? new OrderProbe() : undefined;
+    let order: InputOrder | undefined = asked === 'auto' ? undefined : asked;
+    const held: RecordItem[][] = [];
+    let broken: GzipError | undefined;
+    try {
+      try {
+        for await (const batch of readLineBatches(rest, { maxLineBytes: opts.maxLineBytes })) {
+          if (order === 'newest-first') {
+            spool ??= await BackwardSpool.create();
+            for (const line of batch) {
+              // A line that can give no record is accounted for now; the others are read back last line first.
+              if ('overLimit' in line || line.invalidUtf8 || isBlank(line.text)) readLine(line, []);
+              else await spool.add(line);
+            }
+            account.bytesRead = opened.bytesRead();
+            yield []; // nothing to analyze yet: lets the progress line follow the read
+            continue;
+          }
+          const out: RecordItem[] = [];
+          for (const line of batch) {
+            if (order !== undefined) {
+              if (!readLine(line, out)) await rereadLine(line, out);
               continue;
             }
-            const before = out.length;
-            toItems(withTime(value, cw.ts), line.lineNo, out, text);
-            if (needSchemas) {
-              out.length = before;
-              needSchemas = false;
-              await loadSchemas();
-              toItems(withTime(value, cw.ts), line.lineNo, out, text);
+            const group: RecordItem[] = [];
+            if (!readLine(line, group)) await rereadLine(line, group);
+            probe!.note(group.find((r) => r.ts !== undefined)?.ts);
+            if (group.length) held.push(group);
+          }
+          account.bytesRead = opened.bytesRead();
+          if (order === undefined) {
+            order = probe!.settled();
+            if (order === 'oldest-first') {
+              for (const group of held) for (const r of group) out.push(r);
+              held.length = 0;
             }
-          } else unusable(line.lineNo, text.includes('\u0000') ? 'nul-bytes' : 'invalid-json', text.includes('\u0000') ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
-          continue;
+          }
+          if (out.length) yield settleTies(out);
         }
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (err) {
-          unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${describeJsonError(err)})`);
-          continue;
-        }
-        const before = out.length;
-        toItems(value, line.lineNo, out, text);
-        if (needSchemas) {
-          out.length = before;
-          needSchemas = false;
-          await loadSchemas();
-          toItems(value, line.lineNo, out, text);
-        }
+      } catch (err) {
+        // A damaged gzip ends the input: what was read before the damage is still analyzed, then the damage reported.
+        if (!(err instanceof GzipError)) throw err;
+        broken = err;
       }
-      account.bytesRead = opened.bytesRead();
-      if (out.length) yield out;
+      order ??= probe!.verdict();
+      if (order === 'newest-first') {
+        account.newestFirst = true;
+        if (spool) {
+          for await (const batch of spool.backward()) {
+            const out: RecordItem[] = [];
+            for (const line of batch) if (!readLine(line, out)) await rereadLine(line, out);
+            if (out.length) yield settleTies(out);
+          }
+        }
+        held.reverse();
+      }
+      const last = held.flat();
+      if (last.length) yield settleTies(last);
+    } finally {
+      await spool?.dispose();
     }
+    if (broken) throw broken;
   } catch (err) {
     if (err instanceof StrictStop || err instanceof InputError) throw err;
     if (err instanceof GzipError) {
@@ -334,6 +417,48 @@ export function cannotShow(l: SourceLimits): string[] {
   if (!l.session) out.push('no session (sessions cannot be told apart: ID_REUSED and ORPHAN_RESPONSE are weaker)');
   if (!l.typedIds) out.push('ids stringified (joins on them are weak)');
   return [...out, ...l.notes];
+}
+
+/** Which of two records with the same time comes first: a request before its response, head before body, body before end. */
+function tieRank(r: CanonicalRecord): number {
+  switch (r.kind) {
+    case 'request':
+    case 'exchange':
+      return 0;
+    case 'message':
+      // A response, or a bodiless one (a 401 or 202 a proxy saw: message null), after a request or notification.
+      if (r.message === null) return 1;
+      return typeof r.message === 'object' && !Array.isArray(r.message) && !('method' in r.message) ? 1 : 0;
+    case 'response':
+      return 1;
+    case 'event':
+      return 2;
+    case 'end':
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+/**
+ * Records with the same time put in the order they happened. Log platforms sort exports by time, and records of one
+ * exchange logged within the same millisecond may come back in any order; a response read before its request would
+ * be lost. Only runs of equal times are touched, so a batch in order costs one comparison per record.
+ */
+function settleTies(items: RecordItem[]): RecordItem[] {
+  for (let i = 1; i < items.length; i++) {
+    const ts = items[i]!.ts;
+    if (ts === undefined || ts !== items[i - 1]!.ts) continue;
+    const item = items[i]!;
+    const rank = tieRank(item.rec);
+    let j = i;
+    while (j > 0 && items[j - 1]!.ts === ts && tieRank(items[j - 1]!.rec) > rank) {
+      items[j] = items[j - 1]!;
+      j--;
+    }
+    items[j] = item;
+  }
+  return items;
 }
 
 function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {

@@ -1,0 +1,94 @@
+// Reading a newest-first input oldest first: its lines are spooled to a temporary file in segments, then read back last segment first.
+import { rmSync } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TextLine } from './lines.js';
+
+/** Bytes of lines gathered before a segment is written; also the most read back at once. */
+const SEGMENT_BYTES = 1 << 20;
+
+/** Spool folders not yet removed: a run cut short (Ctrl-C, an exit on error) removes them as the process exits. */
+const live = new Set<string>();
+let exitHook = false;
+function track(dir: string): void {
+  live.add(dir);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const d of live) rmSync(d, { recursive: true, force: true });
+  });
+}
+
+/**
+ * Lines go in as read (with their line numbers) and come back in reverse order, one segment per batch; memory holds
+ * one segment, the disk holds the rest. Each spooled line is `<lineNo>\t<text>`, and a line has no newline in it.
+ */
+export class BackwardSpool {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private segments: { offset: number; bytes: number }[] = [];
+  private written = 0;
+
+  /** The temporary folder that holds the spool (removed by dispose). */
+  private constructor(readonly dir: string, private readonly file: FileHandle) {}
+
+  static async create(): Promise<BackwardSpool> {
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-triage-'));
+    track(dir);
+    try {
+      return new BackwardSpool(dir, await open(join(dir, 'lines'), 'w+'));
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      live.delete(dir);
+      throw err;
+    }
+  }
+
+  /** Bytes written to the temporary file so far. */
+  get spooledBytes(): number {
+    return this.written + this.pendingBytes;
+  }
+
+  async add(line: TextLine): Promise<void> {
+    const entry = `${line.lineNo}\t${line.text}`;
+    this.pending.push(entry);
+    this.pendingBytes += entry.length + 1; // characters: a bound for the flush, not the byte count
+    if (this.pendingBytes >= SEGMENT_BYTES) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const buf = Buffer.from(this.pending.join('\n'), 'utf8');
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.file.write(buf, 0, buf.length, this.written);
+    this.segments.push({ offset: this.written, bytes: buf.length });
+    this.written += buf.length;
+  }
+
+  /** The spooled lines, last first, one segment per batch. */
+  async *backward(): AsyncGenerator<TextLine[]> {
+    await this.flush();
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const { offset, bytes } = this.segments[s]!;
+      const buf = Buffer.allocUnsafe(bytes);
+      await this.file.read(buf, 0, bytes, offset);
+      const entries = buf.toString('utf8').split('\n');
+      const batch: TextLine[] = new Array<TextLine>(entries.length);
+      for (let i = entries.length - 1, j = 0; i >= 0; i--, j++) {
+        const e = entries[i]!;
+        const tab = e.indexOf('\t');
+        batch[j] = { lineNo: Number(e.slice(0, tab)), text: e.slice(tab + 1) };
+      }
+      yield batch;
+    }
+  }
+
+  /** Closes and removes the temporary file (always called, also after an error). */
+  async dispose(): Promise<void> {
+    await this.file.close().catch(() => undefined);
+    await rm(this.dir, { recursive: true, force: true });
+    live.delete(this.dir);
+  }
+}
