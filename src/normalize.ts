@@ -4,6 +4,7 @@ import type { JoinEngine } from './join/engine.js';
 import type { Source, ViewSide } from './join/attempt.js';
 import { forEachSseEvent, type ParsedSseEvent } from './sse.js';
 import { signatureOf } from './join/fingerprint.js';
+import { durationOf } from './formats/time.js';
 
 export interface RecordContext {
   input: number;
@@ -85,7 +86,8 @@ export class Normalizer {
           // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
           signature: signatureOf(`${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}`),
         });
-        const end = ctx.ts !== undefined && r.durationMs !== undefined ? ctx.ts + r.durationMs : ctx.ts;
+        const duration = durationOf(r.durationMs);
+        const end = ctx.ts !== undefined && duration !== undefined ? ctx.ts + duration : ctx.ts;
         if (r.status !== null) {
           e.response(ctx.input, xid, r.status, resHeaders, ctx.ts, ctx.src);
           this.body(xid, ctx, resHeaders.get('content-type'), r.recv, r.recvText, r.events, end);

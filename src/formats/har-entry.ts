@@ -2,6 +2,7 @@
 import type { ExchangeRecord, Headers } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
+import { durationOf } from './time.js';
 
 /** HAR `{name,value}` header list to a flat object: names lowercased, repeated names joined with ", ". */
 export function harHeaders(list: unknown): Headers | undefined {
@@ -80,7 +81,7 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
     record.end = 'complete';
   }
   const time = num(entry.time);
-  if (time !== undefined && time >= 0) record.durationMs = time;
+  if (durationOf(time) !== undefined) record.durationMs = time;
   const session = sessionHeader(requestHeaders) ?? sessionHeader(responseHeaders);
   if (session !== undefined) record.session = session;
   return [record];

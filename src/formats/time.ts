@@ -12,6 +12,28 @@ const MICROS_BELOW = 1e17;
  * digits; and epoch seconds, milliseconds, microseconds or nanoseconds as numbers or digit strings (unit by magnitude).
  */
 export function parseTimestamp(v: unknown, timezone?: string): number | undefined {
+  const ms = parseAny(v, timezone);
+  // Beyond what a Date can hold (1e22 read as nanoseconds is year 318857): no time, rather than a crash when printed.
+  return ms !== undefined && ms <= MAX_TIME_MS && ms >= -MAX_TIME_MS ? ms : undefined;
+}
+
+/** The largest epoch milliseconds a Date holds (the year 275760). */
+export const MAX_TIME_MS = 8.64e15;
+
+/** Longest duration taken from a log (about 31 years); a larger one is a broken value, not a call's length. */
+export const MAX_DURATION_MS = 1e12;
+
+/** A duration as logged, when it is one: finite, not negative, not absurd. */
+export function durationOf(v: number | undefined): number | undefined {
+  return v !== undefined && v >= 0 && v <= MAX_DURATION_MS ? v : undefined;
+}
+
+/** ISO 8601 text of epoch milliseconds, or undefined when there is no such time (never throws). */
+export function isoTime(ms: number | undefined): string | undefined {
+  return ms === undefined || !(ms <= MAX_TIME_MS && ms >= -MAX_TIME_MS) ? undefined : new Date(ms).toISOString();
+}
+
+function parseAny(v: unknown, timezone?: string): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? fromEpoch(v) : undefined;
   if (typeof v !== 'string' || v.length === 0) return undefined;
   const c0 = v.charCodeAt(0);

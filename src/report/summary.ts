@@ -8,6 +8,7 @@ import type { Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { redactText, redactValue } from '../redact.js';
 import { boundDepth } from './text.js';
+import { isoTime } from '../formats/time.js';
 
 /** One attempt as every output shows it (the ndjson `attempt` line without its `type`). */
 export interface AttemptRow {
@@ -69,7 +70,7 @@ export interface Summary {
   notes: string[];
 }
 
-const isoOf = (ts: number | undefined) => (ts === undefined || !Number.isFinite(ts) ? undefined : new Date(ts).toISOString());
+const isoOf = isoTime;
 
 /** The printable row of an attempt; log strings are redacted here when redaction is on. */
 export function attemptRow(a: Attempt, redact: boolean): AttemptRow {

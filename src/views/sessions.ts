@@ -4,6 +4,7 @@ import type { AttemptRow, Summary } from '../report/summary.js';
 import type { Finding, Severity } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
+import { isoTime } from '../formats/time.js';
 import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
@@ -131,8 +132,10 @@ export class SessionsCollector {
     return [...this.sessions.values()]
       .sort((a, b) => (a.firstMs === b.firstMs ? a.order - b.order : a.firstMs - b.firstMs))
       .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, versionFromInit: _v, lines: _l, ...row }) => {
-        if (Number.isFinite(firstMs)) row.first = new Date(firstMs).toISOString();
-        if (Number.isFinite(lastMs)) row.last = new Date(lastMs).toISOString();
+        const first = isoTime(firstMs);
+        const last = isoTime(lastMs);
+        if (first !== undefined) row.first = first;
+        if (last !== undefined) row.last = last;
         return row;
       });
   }

@@ -6,6 +6,7 @@ import type { Finding } from '../findings/types.js';
 import { attemptJson, findingJson } from '../report/json.js';
 import { sequenceDiagram } from '../report/markdown.js';
 import { filtersText } from '../filter.js';
+import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable } from './style.js';
 
 const MAX_OTHER_NAMES = 20;
@@ -91,8 +92,10 @@ function identityOf(rows: AttemptRow[]): Timeline['identity'] {
   }
   const times = rows.map((r) => (r.ts ? Date.parse(r.ts) : Number.NaN)).filter((t) => !Number.isNaN(t));
   const ends = rows.map((r) => (r.ts ? Date.parse(r.ts) + (r.durationMs ?? 0) : Number.NaN)).filter((t) => !Number.isNaN(t));
-  if (times.length) id.first = new Date(Math.min(...times)).toISOString();
-  if (ends.length) id.last = new Date(Math.max(...ends)).toISOString();
+  const first = times.length ? isoTime(Math.min(...times)) : undefined;
+  const last = ends.length ? isoTime(Math.max(...ends)) : undefined;
+  if (first !== undefined) id.first = first;
+  if (last !== undefined) id.last = last;
   return id;
 }
 

@@ -467,6 +467,28 @@ describe('time', () => {
     expect(r.stderr).toMatch(/^mcp-triage: backwards\.ndjson:3: timestamp goes back 601\.0 s/m); // behind the latest time seen (line 2)
   });
 
+  it('absurd times and durations (1e22 as a time, 1e300 ms long) are no time rather than a crash, in every view', async () => {
+    const ok = JSON.parse(exchange({ t: T0, id: 1 })) as Record<string, unknown>;
+    const lines = [
+      JSON.stringify({ v: 1, kind: 'message', ts: 1e22, direction: 'c2s', message: { jsonrpc: '2.0', id: 7, method: 'ping' } }),
+      exchange({ t: T0 + 1_000, id: 2 }),
+      JSON.stringify({ ...ok, ts: iso(T0 + 2_000), send: { jsonrpc: '2.0', id: 3, method: 'ping' }, recv: { jsonrpc: '2.0', id: 3, result: {} }, durationMs: 1e300 }),
+      JSON.stringify({ startedDateTime: iso(T0 + 3_000), time: 1e300, request: { method: 'POST', url: 'https://mcp.example.com/mcp', headers: [], postData: { mimeType: 'application/json', text: '{"jsonrpc":"2.0","id":4,"method":"ping"}' } }, response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content: { mimeType: 'application/json', text: '{"jsonrpc":"2.0","id":4,"result":{}}' } } }),
+    ];
+    write('absurd.ndjson', lines.join('\n'));
+    const r = await cli(['absurd.ndjson', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = jsonDoc(r);
+    expectAccounted(doc.summary);
+    expect(doc.summary.attempts).toBe(4);
+    expect(r.stderr).not.toMatch(/internal error/);
+    for (const view of [['sessions', 'absurd.ndjson'], ['timeline', 'sess-a', 'absurd.ndjson'], ['timeline', 'input#0', 'absurd.ndjson'], ['absurd.ndjson']]) {
+      const v = await cli(view);
+      expect(v.code, `${view.join(' ')}: ${v.stderr}`).toBe(0);
+      expect(v.stderr).not.toMatch(/internal error/);
+    }
+  });
+
   /** 40 attempts seen by both sides; every fifth fails; the server's clock is offset by skewMs. */
   function skewedPair(name: string, skewMs: number): [string, string] {
     const client: string[] = [];
