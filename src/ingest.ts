@@ -486,8 +486,13 @@ function firstNonSpace(s: string): string {
   return '';
 }
 
+/**
+ * The first keys of an unknown record, for its diagnostic. A key is shown whole or not at all: a key can be a token
+ * (a JWT or an API key used as a field name), and a cut one is no longer recognizable to the redaction that runs when
+ * the diagnostic is printed, so its prefix would leak.
+ */
 function describeKeys(obj: Record<string, unknown>): string {
-  const keys = Object.keys(obj).slice(0, 6).map((k) => (k.length > 24 ? `${k.slice(0, 23)}…` : k));
+  const keys = Object.keys(obj).slice(0, 6).map((k) => (k.length > 64 ? `(a key of ${k.length} characters)` : k));
   return keys.join(', ') + (Object.keys(obj).length > 6 ? ', …' : '');
 }
 

@@ -700,6 +700,19 @@ describe.concurrent('secrets are redacted in every output format', () => {
     }
   });
 
+  it('a token used as a key name is never shown cut short (a cut prefix escapes redaction)', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.abcdefSIGxx';
+    const ghp = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const long = `sk-${'q'.repeat(90)}`;
+    write('key-secrets.ndjson', [JSON.stringify({ [jwt]: 1, [ghp]: 2, [long]: 3 }), GOOD(0)].join('\n'));
+    for (const format of ['table', 'json']) {
+      const r = await cli(['key-secrets.ndjson', '--format', format]);
+      const all = r.stdout + r.stderr;
+      for (const piece of ['eyJhbGciOiJIUzI1', 'ghp_abcdefgh', 'sk-qqqq']) expect(all, `${piece} in ${format}`).not.toContain(piece);
+      expect(r.stderr).toMatch(/key-secrets\.ndjson:1: record in no known format \(keys: .*\(a key of 93 characters\)\)/);
+    }
+  });
+
   it('json summary states whether redaction was on, and every fixture line was used', async () => {
     secretFixtures();
     const on = jsonDoc(await cli([...files, '--format', 'json'])).summary;
