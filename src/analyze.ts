@@ -103,7 +103,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
   const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a) });
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
-  const engine = new JoinEngine({ windowMs, sessions, onView: (v) => matcher.add(v) });
+  const engine = new JoinEngine({
+    windowMs, sessions, onView: (v) => matcher.add(v),
+    onStray: (_input, src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'no-open-exchange', message }),
+  });
   const normalizer = new Normalizer(engine, (c) => {
     claims++;
     matcher.claim(c);

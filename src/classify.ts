@@ -25,7 +25,7 @@ export interface ToolContext {
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   if (view.http) {
     if (view.status === null || view.status === undefined) {
-      return result('NO_RESPONSE', { why: view.error ?? (view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response') });
+      return result('NO_RESPONSE', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within --window (${view.openAfterMs / 1000} s) while the log went on` : view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response') });
     }
   }
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
@@ -57,9 +57,11 @@ function incompleteWhy(view: AttemptView): string {
   if (view.cutEvent) return 'the stream was cut inside its last event';
   const ct = view.contentType ?? '';
   if (ct.includes('text/event-stream')) {
+    if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within --window (${view.openAfterMs / 1000} s) while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
     return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${view.primed ? '; no resumption delivered it' : ''}`;
   }
+  if (view.openAfterMs !== undefined) return `no response body within --window (${view.openAfterMs / 1000} s) while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';
   return 'empty response body';
 }

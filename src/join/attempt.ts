@@ -75,8 +75,10 @@ export interface AttemptView {
   malformed?: string;
   /** What a non-JSON body of an HTTP error said (its first line, or an HTML page's title), for the report. */
   errorBody?: string;
-  /** How the response stream ended: complete, aborted, timeout, error, or cut (the log ends first). */
+  /** How the response stream ended: complete, aborted, timeout, error, or cut (the log ends first, or the window closed it). */
   streamEnd?: string;
+  /** The exchange was still open when --window (this many ms) passed after its last record while the log went on. */
+  openAfterMs?: number;
   /** The response was only in an SSE block cut before its blank line. */
   cutEvent?: boolean;
   /** The capture kept no response body for a 2xx response (sanitized or streamed capture): what it said is not observable. */

@@ -64,7 +64,12 @@ export interface EngineOptions {
   windowMs: number;
   onView: (view: AttemptView) => void;
   sessions: SessionTracker;
+  /** A response, event or end record with no open exchange to go to: it is not analyzed, and the reader is told why. */
+  onStray?: (input: number, src: Source, message: string) => void;
 }
+
+/** Exchanges closed by the window, remembered (by key, with the time of their last record) to name a record that comes later. */
+const CLOSED_KEPT = 10_000;
 
 /** How often (log time) scopes with no open request are dropped from the open map. */
 const OPEN_SWEEP_MS = 10_000;
@@ -85,7 +90,19 @@ export class JoinEngine {
   private lastOpenSweep = -Infinity;
   watermark = -Infinity;
 
+  private closed = new Map<string, number>();
+
   constructor(private readonly opts: EngineOptions) {}
+
+  /** A record for an exchange that is not open: say whether the window closed it or its request was never read. */
+  private stray(input: number, xid: string, what: string, ts: number | undefined, src: Source): void {
+    if (!this.opts.onStray) return;
+    const last = this.closed.get(`${input}:${xid}`);
+    const gap = last !== undefined && ts !== undefined ? ` ${((ts - last) / 1000).toFixed(1)} s after the exchange's previous record,` : '';
+    this.opts.onStray(input, src, last !== undefined
+      ? `${what} of exchange ${JSON.stringify(xid.slice(0, 60))} came${gap} after --window (${this.opts.windowMs / 1000} s) had closed it: not analyzed (a longer --window follows slower calls)`
+      : `${what} of exchange ${JSON.stringify(xid.slice(0, 60))}, whose request is not in this input (before the log starts, unusable, or already ended): not analyzed`);
+  }
 
   /** One HTTP request (or a message-level request batch) starts. */
   request(r: RequestIn): void {
@@ -125,7 +142,7 @@ export class JoinEngine {
   /** The response head of an exchange. */
   response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source): void {
     const ex = this.exchanges.get(`${input}:${xid}`);
-    if (!ex) return;
+    if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     ex.status = status;
     ex.contentType = headers.get('content-type');
     ex.lastTs = ts ?? ex.lastTs;
@@ -148,7 +165,7 @@ export class JoinEngine {
   /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
   payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent }, ts: number | undefined, src: Source): void {
     const ex = this.exchanges.get(`${input}:${xid}`);
-    if (!ex) return;
+    if (!ex) return this.stray(input, xid, p.sse ? 'an SSE event' : 'the response body', ts, src);
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
       for (const v of ex.attempts) v.sseEvents++;
@@ -194,7 +211,7 @@ export class JoinEngine {
   end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false): void {
     const key = `${input}:${xid}`;
     const ex = this.exchanges.get(key);
-    if (!ex) return;
+    if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
     ex.ended = true;
     ex.lastTs = ts ?? ex.lastTs;
     for (const v of ex.attempts) {
@@ -276,7 +293,7 @@ export class JoinEngine {
       this.queueHead = 0;
     }
     for (const [key, ex] of this.exchanges) {
-      if (ex.lastTs !== undefined && ex.lastTs + this.opts.windowMs < watermark) this.abandon(key, ex);
+      if (ex.lastTs !== undefined && ex.lastTs + this.opts.windowMs < watermark) this.abandon(key, ex, true);
     }
     if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {
       this.lastOpenSweep = watermark;
@@ -305,12 +322,17 @@ export class JoinEngine {
     return { exchanges: this.exchanges.size, open, scopes: this.open.size };
   }
 
-  private abandon(key: string, ex: Exchange): void {
-    // The log ends (or the window passed) before the exchange ended.
+  /** The log ends, or (byWindow) --window passed since the exchange's last record, before the exchange ended. */
+  private abandon(key: string, ex: Exchange, byWindow = false): void {
     this.exchanges.delete(key);
+    if (byWindow) {
+      if (this.closed.size >= CLOSED_KEPT) this.closed.delete(this.closed.keys().next().value!);
+      this.closed.set(key, ex.lastTs ?? this.watermark);
+    }
     for (const v of ex.attempts) {
       if (isFinal(v)) continue;
       if (ex.status === undefined) v.status = null;
+      if (byWindow) v.openAfterMs = this.opts.windowMs;
       v.streamEnd = v.streamEnd ?? 'cut';
       v.primed = ex.primed;
       v.endTs = v.endTs ?? ex.lastTs;
