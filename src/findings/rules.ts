@@ -236,7 +236,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} matches no request sent in the session`, [o.src], 'session', s.session));
   }
   for (const c of s.cancels ?? []) {
-    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, a request this log never shows`, [c.src], 'session', s.session));
+    // On the server's side this is news: the client cancelled a request that never reached the server (or its log).
+    const notShown = s.side === 'server'
+      ? 'a request the server\'s log never shows (it did not reach the server, or the server did not log it)'
+      : `a request ${s.side === 'client' ? "the client's log" : 'this log'} never shows`;
+    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, ${notShown}`, [c.src], 'session', s.session));
   }
   for (const d of s.duplicates ?? []) {
     out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));

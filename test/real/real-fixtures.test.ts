@@ -254,9 +254,14 @@ describe.skipIf(!existsSync(BIN))('real fixtures: analyzer outcomes (client + se
   });
 
   it('accepted-202-for-request: a 202 with no body never answers the request', () => {
-    const [call] = calls(bothSides('accepted-202-for-request').attempts);
+    const { attempts, findings } = bothSides('accepted-202-for-request');
+    const [call] = calls(attempts);
     expect(call).toMatchObject({ status: 202, outcome: 'STREAM_INCOMPLETE' });
     expect(codes(call)).toEqual(expect.arrayContaining(['NO_FINAL_RESULT', 'CANCELLED']));
+    // The hop answered for the server: the server's log has the client's cancellation but never the request, and says so.
+    expect(findings.filter((f) => f.code === 'CANCELLED').map((f) => f.message)).toEqual([
+      expect.stringMatching(/notifications\/cancelled for id 1, a request the server's log never shows \(it did not reach the server/),
+    ]);
   });
 
   it('elicitation-roundtrip: the client POST answering elicitation/create (id 0) is not an attempt and does not collide with initialize', () => {
