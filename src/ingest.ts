@@ -332,7 +332,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
             }
             const group: RecordItem[] = [];
             if (!readLine(line, group)) await rereadLine(line, group);
-            probe!.note(group.find((r) => r.ts !== undefined)?.ts);
+            probe!.note(group.find((r) => r.ts !== undefined)?.ts, 'text' in line ? line.text.length : 0);
             if (group.length) held.push(group);
           }
           account.bytesRead = opened.bytesRead();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OrderProbe, PROBE_LINES } from '../../src/read/order-probe.js';
+import { OrderProbe, PROBE_BYTES, PROBE_LINES } from '../../src/read/order-probe.js';
 import { BackwardSpool } from '../../src/read/backward-spool.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -38,9 +38,15 @@ describe('order probe', () => {
     expect(probeOf([9, undefined, 8, 8, 7, 6, 7, 5, 4, 3, 2]).verdict()).toBe('newest-first');
   });
 
-  it('gives its verdict after PROBE_LINES lines at the latest', () => {
+  it('gives its verdict after PROBE_LINES lines, or PROBE_BYTES of line text, at the latest (the lines are held meanwhile)', () => {
     const alternating = Array.from({ length: PROBE_LINES }, (_, i) => (i % 2 ? 1 : 2));
     expect(probeOf(alternating).settled()).toBe('oldest-first');
+    const big = new OrderProbe();
+    for (let i = 0; i < 8; i++) big.note(10 - i, PROBE_BYTES / 8);
+    expect(big.settled()).toBe('newest-first');
+    const almost = new OrderProbe();
+    for (let i = 0; i < 7; i++) almost.note(10 - i, PROBE_BYTES / 8);
+    expect(almost.settled()).toBeUndefined();
   });
 });
 
