@@ -4,12 +4,64 @@ import type { Options } from 'yargs';
 
 const PLAIN_NUMBER = /^\d+(?:\.\d+)?$/;
 
+/** What the quick reader made of a command line: the handler's arguments, or a usage error yargs would report too. */
+export type PlainArgs = { args: Record<string, unknown> } | { error: string };
+
+/** The usage error for an option that takes one value and was given more than once (the same words from both readers). */
+export function repeatedOptionError(name: string, count: number): string {
+  return `--${name} given ${count === 2 ? 'twice' : `${count} times`}; give it once`;
+}
+
+/** The options of a table that take one value (not lists, not flags): each may be given once. */
+const singleValueNames = (table: Record<string, Options>): string[] =>
+  Object.entries(table).filter(([, o]) => !o.array && o.type !== 'boolean').map(([name]) => name);
+
+const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The usage error for the first option of the table (in the table's order) that takes one value and appears more
+ * than once on the command line (--format, -f, --format=x, --maxRows alike), or undefined. Counted on the command line
+ * itself, not on what yargs makes of it: yargs turns a repeat into an array, except that a number option given the
+ * value 1 is added up as a counter (--window 1 --window 1 is 2, --window 5 --window 1 is 6).
+ */
+export function repeatedOption(argv: string[], table: Record<string, Options>): string | undefined {
+  const byName = new Map<string, string>();
+  for (const [name, o] of Object.entries(table)) {
+    byName.set(name, name);
+    for (const alias of o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias]) byName.set(alias, name);
+  }
+  const counts = new Map<string, number>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue;
+    const eq = arg.indexOf('=');
+    const head = eq === -1 ? arg : arg.slice(0, eq);
+    const keys = head.startsWith('--') ? [byName.get(head.slice(2)) ?? byName.get(kebab(head.slice(2)))] : [...head.slice(1)].map((c) => byName.get(c));
+    for (const key of keys) if (key !== undefined && table[key]!.type !== 'boolean') counts.set(key, (counts.get(key) ?? 0) + 1);
+    const last = keys.at(-1);
+    if (eq === -1 && last !== undefined && table[last]!.type !== 'boolean') i++; // its value, whatever it looks like
+  }
+  const name = singleValueNames(table).find((n) => (counts.get(n) ?? 0) > 1);
+  return name === undefined ? undefined : repeatedOptionError(name, counts.get(name)!);
+}
+
+/** A yargs check refusing an option of the table that takes one value and was given more than once on this command line. */
+export function onceOnly(table: Record<string, Options>, argv: string[]): () => true {
+  return () => {
+    const error = repeatedOption(argv, table);
+    if (error !== undefined) throw new Error(error);
+    return true;
+  };
+}
+
 /**
  * The arguments yargs would give the command handler for this command line (kebab-case keys, defaults filled,
- * positionals under `files`), or undefined when the line needs yargs: help, version, unknown or repeated options,
- * missing or unusual values, anything yargs would report as a usage error. A test holds the two to the same result.
+ * positionals under `files`), or the usage error yargs would report for an option that takes one value given more
+ * than once (in an otherwise plain line), or undefined when the line needs yargs: help, version, unknown options,
+ * missing or unusual values, anything else yargs would report as a usage error. A test holds the two to the same result.
  */
-export function readPlainArgs(argv: string[], table: Record<string, Options>): Record<string, unknown> | undefined {
+export function readPlainArgs(argv: string[], table: Record<string, Options>): PlainArgs | undefined {
   const byName = new Map<string, string>();
   for (const [name, o] of Object.entries(table)) {
     byName.set(name, name);
@@ -46,8 +98,8 @@ export function readPlainArgs(argv: string[], table: Record<string, Options>): R
     if (key === undefined) return undefined;
     const o = table[key]!;
     if (negated && o.type !== 'boolean') return undefined;
-    if (key in out && !o.array) return undefined; // repeated single value: yargs makes an array of it, then complains
     if (o.type === 'boolean') {
+      if (key in out) return undefined; // a flag given twice: yargs keeps the last
       const next = argv[i + 1];
       if (value !== undefined || next === 'true' || next === 'false') return undefined;
       out[key] = !negated;
@@ -65,9 +117,12 @@ export function readPlainArgs(argv: string[], table: Record<string, Options>): R
     }
     if (o.choices !== undefined && !(o.choices as unknown[]).includes(parsed)) return undefined;
     if (o.array) ((out[key] ??= []) as unknown[]).push(parsed);
-    else out[key] = parsed;
+    else out[key] ??= parsed;
   }
+  // Given twice: a usage error, once the rest of the line is known to be plain (yargs would report anything else first).
+  const repeated = repeatedOption(argv, table);
+  if (repeated !== undefined) return { error: repeated };
   for (const [name, o] of Object.entries(table)) if (!(name in out) && o.default !== undefined) out[name] = o.default;
   if (files.length > 0) out.files = files;
-  return out;
+  return { args: out };
 }

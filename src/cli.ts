@@ -1,7 +1,7 @@
 // The command line: options declared once as data, commands (analyze, sessions, timeline, ...) over the library API; main(argv, io) -> exit code.
 import { stat } from 'node:fs/promises';
 import type { Argv, Options } from 'yargs';
-import { readPlainArgs } from './cli-args.js';
+import { onceOnly, readPlainArgs, type PlainArgs } from './cli-args.js';
 import { DEFAULTS, callHorizonMs, type AnalyzeOptions } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
@@ -43,8 +43,8 @@ const INPUT: Group = ['Input:', {
   'input-format': { type: 'string', requiresArg: true, describe: 'Force one input format instead of detecting it per line (list: mcp-triage formats)' },
   timezone: { type: 'string', requiresArg: true, describe: 'Zone of timestamps that carry none: +02:00 or an IANA name like Europe/Paris (default UTC)' },
   unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
-  'max-line-bytes': { type: 'number', default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
-  'input-order': { choices: ['auto', 'oldest-first', 'newest-first'], default: 'auto', describe: 'Line order of the inputs. auto: an input whose first lines run back in time (gcloud logging read, logcli, search exports) is read from its last line back, through a temporary file' },
+  'max-line-bytes': { type: 'number', requiresArg: true, default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
+  'input-order': { requiresArg: true, choices: ['auto', 'oldest-first', 'newest-first'], default: 'auto', describe: 'Line order of the inputs. auto: an input whose first lines run back in time (gcloud logging read, logcli, search exports) is read from its last line back, through a temporary file' },
   strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable line' },
 }];
 
@@ -59,41 +59,42 @@ const FILTERS: Group = ['Filters (combine freely; every report states the ones i
 }];
 
 const OUTPUT_COMMON: Record<string, Options> = {
-  color: { choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal and NO_COLOR is unset)' },
+  color: { requiresArg: true, choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal and NO_COLOR is unset)' },
   redact: { type: 'boolean', default: true, describe: 'Redact secrets in every output (--no-redact shows them as logged)' },
   quiet: { alias: 'q', type: 'boolean', default: false, describe: 'No progress line and no per-line diagnostics on stderr (the report still counts them)' },
 };
 
 const ANALYZE_OUTPUT: Group = ['Report:', {
-  format: { alias: 'f', choices: ANALYZE_FORMATS, default: 'table', describe: 'table (terminal), json (one document), ndjson (one line per attempt), markdown (postmortem)' },
+  format: { alias: 'f', requiresArg: true, choices: ANALYZE_FORMATS, default: 'table', describe: 'table (terminal), json (one document), ndjson (one line per attempt), markdown (postmortem)' },
   'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY) or severities (error, warning, info); comma lists allowed' },
-  'max-rows': { type: 'number', default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' },
+  'max-rows': { type: 'number', requiresArg: true, default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' },
   ...OUTPUT_COMMON,
 }];
 
 const VIEW_OUTPUT: Group = ['Report:', {
-  format: { alias: 'f', choices: VIEW_FORMATS, default: 'table', describe: 'table (terminal), json, markdown' },
+  format: { alias: 'f', requiresArg: true, choices: VIEW_FORMATS, default: 'table', describe: 'table (terminal), json, markdown' },
   ...OUTPUT_COMMON,
 }];
 
 const ANALYSIS: Group = ['Analysis:', {
-  window: { type: 'number', default: DEFAULTS.windowMs / 1000, describe: 'Seconds an open request waits for its response, a resumption or the other side\'s view' },
-  'retry-window': { type: 'number', default: DEFAULTS.retryWindowMs / 1000, describe: 'Seconds after a failed attempt in which the same call sent again counts as its retry' },
-  skew: { type: 'number', default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree' },
-  'order-tolerance': { type: 'number', default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },
+  window: { type: 'number', requiresArg: true, default: DEFAULTS.windowMs / 1000, describe: 'Seconds an open request waits for its response, a resumption or the other side\'s view' },
+  'retry-window': { type: 'number', requiresArg: true, default: DEFAULTS.retryWindowMs / 1000, describe: 'Seconds after a failed attempt in which the same call sent again counts as its retry' },
+  skew: { type: 'number', requiresArg: true, default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree' },
+  'order-tolerance': { type: 'number', requiresArg: true, default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },
   idempotent: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Tools that are safe to retry, whatever tools/list says' },
-  'max-retries': { type: 'number', default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' },
-  'min-retry-delay': { type: 'number', default: 200, describe: 'Retry policy: least delay before the first retry, ms; later delays must not shrink' },
+  'max-retries': { type: 'number', requiresArg: true, default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' },
+  'min-retry-delay': { type: 'number', requiresArg: true, default: 200, describe: 'Retry policy: least delay before the first retry, ms; later delays must not shrink' },
 }];
 
 const FILTERS_BUT_SESSION: Group = [FILTERS[0], Object.fromEntries(Object.entries(FILTERS[1]).filter(([k]) => k !== 'session'))];
 
-function addGroups(y: Argv, groups: Group[]): Argv {
+function addGroups(y: Argv, groups: Group[], argv: string[]): Argv {
   for (const [title, options] of groups) {
     for (const [name, o] of Object.entries(options)) y.option(name, o);
     y.group(Object.keys(options), title);
   }
-  return y;
+  // An option that takes one value, given twice, is a usage error (yargs would hand the command an array).
+  return y.check(onceOnly(Object.assign({}, ...groups.map(([, o]) => o)) as Record<string, Options>, argv));
 }
 
 // ---- Help text: what each command is for, and examples that run as written from the project folder. ----
@@ -188,10 +189,17 @@ function joinDashValues(argv: string[]): string[] {
 const ANALYZE_TABLE: Record<string, Options> = Object.assign({}, ...[INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS].map(([, o]) => o));
 
 /** The analysis arguments of a plain command line, read without yargs; undefined when yargs must read it. */
-export const plainAnalyzeArgs = (argv: string[]): Record<string, unknown> | undefined => readPlainArgs(joinDashValues(argv), ANALYZE_TABLE);
+export const plainAnalyzeArgs = (argv: string[]): PlainArgs | undefined => readPlainArgs(joinDashValues(argv), ANALYZE_TABLE);
 
 /** The option names of the default analysis command (for tests comparing the two readers). */
 export const ANALYZE_OPTION_NAMES: readonly string[] = Object.keys(ANALYZE_TABLE);
+
+/** The options of each analysing command (for tests: every option that takes one value refuses to be given twice). */
+export const COMMAND_OPTIONS: Readonly<Record<'analyze' | 'sessions' | 'timeline', Readonly<Record<string, Options>>>> = {
+  analyze: ANALYZE_TABLE,
+  sessions: Object.assign({}, ...[INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS].map(([, o]) => o)),
+  timeline: Object.assign({}, ...[INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS].map(([, o]) => o)),
+};
 
 interface ParseState {
   exitCode: number;
@@ -211,7 +219,8 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
   try {
     // A plain analysis command line skips yargs and its start-up cost; the result is the same (test/cli/args.test.ts).
     const plain = command === 'analyze' ? readPlainArgs(argv, ANALYZE_TABLE) : undefined;
-    if (plain) return await analyzeCommand(plain as unknown as AnalyzeArgs, io);
+    if (plain && 'error' in plain) return usage(io, plain.error, command);
+    if (plain) return await analyzeCommand(plain.args as unknown as AnalyzeArgs, io);
     const yargsArgv = command === 'analyze' || command === 'sessions' || command === 'timeline' ? markStdin(argv) : argv;
     const parser = await buildParser(yargsArgv, io, state, (args) => analyzeCommand(args, io));
     await parser.parseAsync(yargsArgv, {}, (_e, _a, out) => {
@@ -226,6 +235,8 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
       err(`mcp-triage: ${cleanTerminal(e.message)}`);
       return EXIT.usage;
     }
+    // A parse error of a command with an async builder (record: "Not enough arguments following") is thrown, not failed.
+    if (state.usageError === undefined && e instanceof Error && e.name === 'YError') state.usageError = e.message;
     if (state.usageError === undefined) throw e;
   }
   if (state.usageError !== undefined) {
@@ -243,10 +254,10 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
 }
 
 /**
- * The analysis arguments yargs gives for this command line, or undefined when it refuses it (a usage error) or runs
- * another command. For tests holding the quick reader to yargs' results.
+ * The analysis arguments yargs gives for this command line, or the usage error it reports (as yargs words it), or
+ * undefined when it runs another command. For tests holding the quick reader to yargs' results.
  */
-export async function argsFromYargs(argv: string[]): Promise<Record<string, unknown> | undefined> {
+export async function argsFromYargs(argv: string[]): Promise<PlainArgs | undefined> {
   const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} };
   const state: ParseState = { exitCode: EXIT.ok, usageError: undefined };
   let got: Record<string, unknown> | undefined;
@@ -255,7 +266,8 @@ export async function argsFromYargs(argv: string[]): Promise<Record<string, unkn
     return EXIT.ok;
   });
   await parser.parseAsync(markStdin(joinDashValues(argv)), {}, () => undefined);
-  return state.usageError === undefined ? got : undefined;
+  if (state.usageError !== undefined) return { error: state.usageError };
+  return got && { args: got };
 }
 
 /** Stands in for a lone "-" (standard input) among the files while yargs reads the line: yargs would drop it. */
@@ -288,14 +300,14 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
     .usage('Usage: $0 [files..] [--client FILE]... [--server FILE]... [options]\n\nTells where each MCP tool call really failed: HTTP transport, JSON-RPC protocol, or the tool itself.\nFiles may be NDJSON logs in any supported format (mcp-triage formats), plain or gzip; "-" or a pipe is standard input.')
     .command('$0 [files..]', 'Analyze MCP traffic logs: outcomes, failed attempts, findings, retries (the default command)', (y) => {
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input); gzip is detected by content' });
-      return addGroups(y, [INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS]).epilogue(ANALYZE_EPILOG);
+      return addGroups(y, [INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS], argv).epilogue(ANALYZE_EPILOG);
     }, guard(async (args) => {
       state.exitCode = await onAnalyze(withRest(args) as unknown as AnalyzeArgs);
     }))
     .command('sessions [files..]', 'One row per session: client, protocol version, attempts, failures, findings, time span', (y) => {
       y.usage('Usage: $0 sessions [files..] [--client FILE]... [--server FILE]... [options]\n\nOne row per MCP session (or, without session ids, per connection): who the client was, the protocol version, how many attempts failed and how, the findings, and when.\nIt takes the same inputs and filters as the analysis; only a small record per session is kept in memory.');
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
-      return addGroups(y, [INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS]).epilogue(VIEW_EXIT_TEXT);
+      return addGroups(y, [INPUT, FILTERS, VIEW_OUTPUT, ANALYSIS], argv).epilogue(VIEW_EXIT_TEXT);
     }, guard(async (args) => {
       state.exitCode = await viewCommand('sessions', withRest(args) as unknown as ViewArgs, io);
     }))
@@ -303,7 +315,7 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
       y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them); without session ids, a connection key.');
       y.positional('session', { type: 'string', describe: 'Session id, or its first characters' });
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
-      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS]).epilogue(VIEW_EXIT_TEXT);
+      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS], argv).epilogue(VIEW_EXIT_TEXT);
     }, guard(async (args) => {
       state.exitCode = await viewCommand('timeline', withRest(args) as unknown as ViewArgs, io);
     }))
@@ -345,8 +357,16 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
     });
 }
 
-/** yargs' message, with "did you mean --x?" for an unknown option and the nearest choice for an invalid value. */
+/** yargs' message, with "did you mean --x?" for an unknown option, the nearest choice for an invalid value, and the choices of an option given without a value. */
 export function explainUsageError(msg: string, command: string): string {
+  const missing = /^Not enough arguments following: ([\w-]+)$/.exec(msg.trim());
+  if (missing) {
+    const name = missing[1]!;
+    const options: Readonly<Record<string, Options>> = COMMAND_OPTIONS[command as keyof typeof COMMAND_OPTIONS] ?? {};
+    const o = options[name] ?? Object.values(options).find((x) => x.alias === name || (Array.isArray(x.alias) && x.alias.includes(name)));
+    const choices = o?.choices as readonly unknown[] | undefined;
+    return `${name.length === 1 ? `-${name}` : `--${name}`} needs a value${choices ? `: one of ${choices.join(', ')}` : ''}`;
+  }
   const unknown = /Unknown arguments?: (.+)$/s.exec(msg);
   if (unknown) {
     const known = COMMAND_FLAGS[command] ?? COMMAND_FLAGS.analyze!;

@@ -1,5 +1,6 @@
 // The `mcp-triage record` command: run the recording proxy until Ctrl-C, then flush and close the output.
-import type { Argv } from 'yargs';
+import type { Argv, Options } from 'yargs';
+import { repeatedOptionError } from '../cli-args.js';
 import { SideSchema, type Side } from '../schema/record.js';
 import { startRecordingProxy, type RecordingProxy } from './proxy.js';
 
@@ -19,18 +20,33 @@ export interface RecordIo {
   stopped?: Promise<unknown> | undefined;
 }
 
+/** The options of `record`; each that takes a value takes one (given twice is a usage error). */
+export const RECORD_OPTIONS: Record<string, Options> = {
+  listen: { type: 'string', demandOption: true, requiresArg: true, describe: 'Address to listen on, HOST:PORT (loopback only unless --allow-remote)' },
+  target: { type: 'string', demandOption: true, requiresArg: true, describe: 'MCP server base URL to forward to, e.g. http://127.0.0.1:3000' },
+  out: { type: 'string', demandOption: true, requiresArg: true, describe: 'NDJSON file to append records to' },
+  side: { choices: SideSchema.options, requiresArg: true, describe: 'Write this side on every record (default: none)' },
+  'allow-remote': { type: 'boolean', default: false, describe: 'Allow a non-loopback --listen address' },
+  redact: { type: 'boolean', default: true, describe: 'Replace secrets in recorded headers, URLs and bodies (--no-redact to keep them)' },
+};
+
 export const recordCommand = {
   command: 'record',
   describe: 'Run a transparent recording proxy: forward HTTP to --target and append both directions to --out as canonical records',
-  builder: (yargs: Argv) =>
-    yargs
-      .option('listen', { type: 'string', demandOption: true, describe: 'Address to listen on, HOST:PORT (loopback only unless --allow-remote)' })
-      .option('target', { type: 'string', demandOption: true, describe: 'MCP server base URL to forward to, e.g. http://127.0.0.1:3000' })
-      .option('out', { type: 'string', demandOption: true, describe: 'NDJSON file to append records to' })
-      .option('side', { choices: SideSchema.options, describe: 'Write this side on every record (default: none)' })
-      .option('allow-remote', { type: 'boolean', default: false, describe: 'Allow a non-loopback --listen address' })
-      .option('redact', { type: 'boolean', default: true, describe: 'Replace secrets in recorded headers, URLs and bodies (--no-redact to keep them)' })
-      .example('$0 record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson', 'then point the client at http://127.0.0.1:8808/mcp'),
+  builder: (yargs: Argv) => {
+    for (const [name, o] of Object.entries(RECORD_OPTIONS)) yargs.option(name, o);
+    return yargs
+      .check((argv) => {
+        // Given twice, an option would reach the proxy as an array (all of record's values are strings, which yargs
+        // always collects into one).
+        for (const name of ['listen', 'target', 'out', 'side']) {
+          const v = argv[name];
+          if (Array.isArray(v)) throw new Error(repeatedOptionError(name, v.length));
+        }
+        return true;
+      })
+      .example('$0 record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson', 'then point the client at http://127.0.0.1:8808/mcp');
+  },
   handler: async (argv: RecordArgs): Promise<number> => runRecord(argv),
 };
 

@@ -34,6 +34,14 @@ describe('recordCommand', () => {
     expect(() => parse(['--listen', ':1', '--target', 'http://h', '--out', 'x', '--side', 'proxy'])).toThrow(/side/i);
     expect(() => parse(['--listen', ':1', '--target', 'http://h'])).toThrow(/out/);
   });
+
+  it('refuses an option given twice or without a value, naming it (the proxy would get an array, or an empty path)', () => {
+    const base = ['--listen', ':1', '--target', 'http://h', '--out', 'x'];
+    expect(() => parse([...base, '--out', 'y'])).toThrow('--out given twice; give it once');
+    expect(() => parse([...base, '--target', 'http://h'])).toThrow('--target given twice; give it once');
+    expect(() => parse([...base, '--side', 'client', '--side', 'server'])).toThrow('--side given twice; give it once');
+    expect(() => parse(['--listen', ':1', '--target', 'http://h', '--out'])).toThrow(/Not enough arguments following: out/);
+  });
 });
 
 describe.skipIf(!existsSync(BIN))('mcp-triage record (spawned)', () => {
