@@ -1,5 +1,5 @@
 // The command line: options declared once as data, commands (analyze, sessions, timeline, ...) over the library API; main(argv, io) -> exit code.
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import type { Argv, Options } from 'yargs';
 import { onceOnly, readPlainArgs, type PlainArgs } from './cli-args.js';
 import { DEFAULTS, callHorizonMs, type AnalyzeOptions } from './analyze.js';
@@ -38,8 +38,8 @@ type Group = [title: string, options: Record<string, Options>];
 // ---- Options, declared once; each command takes the groups it needs. ----
 
 const INPUT: Group = ['Input:', {
-  client: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'A client-side log (repeat for more); its records are the client view. "-" reads standard input' },
-  server: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'A server-side log (repeat for more); its records are the server view' },
+  client: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'A client-side log (repeat, or comma list); its records are the client view. "-" reads standard input' },
+  server: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'A server-side log (repeat, or comma list); its records are the server view' },
   'input-format': { type: 'string', requiresArg: true, describe: 'Force one input format instead of detecting it per line (list: mcp-triage formats)' },
   timezone: { type: 'string', requiresArg: true, describe: 'Zone of timestamps that carry none: +02:00 or an IANA name like Europe/Paris (default UTC)' },
   unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
@@ -437,10 +437,14 @@ interface Prepared {
 
 /** Validate the input, filter and tuning options shared by every analysing command; a string is the usage error. */
 async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Promise<Prepared | string> {
+  const client = await fileList('client', args.client);
+  if (typeof client === 'string') return client;
+  const server = await fileList('server', args.server);
+  if (typeof server === 'string') return server;
   const specs: InputSpec[] = [
     ...(args.files ?? []).map((p) => ({ path: p })),
-    ...(args.client ?? []).map((p) => ({ path: p, side: 'client' as const })),
-    ...(args.server ?? []).map((p) => ({ path: p, side: 'server' as const })),
+    ...client.map((p) => ({ path: p, side: 'client' as const })),
+    ...server.map((p) => ({ path: p, side: 'server' as const })),
   ];
   if (specs.length === 0) {
     if ((io.stdin as { isTTY?: boolean }).isTTY) return 'no input: give log files, --client/--server files, or pipe a log into standard input.';
@@ -510,6 +514,28 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     },
   };
   return { options, totalBytes, progressDone: () => progress.done(), color };
+}
+
+/**
+ * The files of --client or --server: each value is a file, or a comma list of files (`--client a.ndjson,b.ndjson`, as
+ * the other list options take). A file name may hold a comma, so a value is split only when no file (or directory)
+ * has that whole name; a string is the usage error for a part of a list that names no file.
+ */
+export async function fileList(option: string, values: string[] | undefined): Promise<string[] | string> {
+  const out: string[] = [];
+  const exists = (p: string) => lstat(p).then(() => true, () => false);
+  for (const v of values ?? []) {
+    const parts = v.split(',').map((p) => p.trim()).filter(Boolean);
+    if (v === '-' || !v.includes(',') || parts.length === 0 || (await exists(v))) {
+      out.push(v);
+      continue;
+    }
+    for (const p of parts) {
+      if (p !== '-' && !(await exists(p))) return `cannot read ${p}: no such file (--${option} ${v} is read as a comma list, as no file has that whole name)`;
+    }
+    out.push(...parts);
+  }
+  return out;
 }
 
 /**

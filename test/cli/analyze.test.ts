@@ -140,6 +140,43 @@ describe('exit codes and streams', () => {
   });
 });
 
+describe('--client and --server take a comma list, as the other list options do', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-lists-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const client = `${SAMPLES}client.ndjson`;
+  const claims = `${SAMPLES}claims.ndjson`;
+  const server = `${SAMPLES}server.ndjson`;
+
+  it('a comma list reads each file, with its side, as the flag repeated does', async () => {
+    const repeated = await cli(['--client', client, '--client', claims, '--server', server, '--format', 'ndjson']);
+    expect(repeated.code).toBe(0);
+    for (const line of [['--client', `${client},${claims}`, '--server', server], ['--client', `${client}, ${claims},`, '--server', server]]) {
+      const listed = await cli([...line, '--format', 'ndjson']);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toBe(repeated.stdout);
+    }
+    const servers = await cli(['--server', `${server},${claims}`, '--format', 'ndjson']);
+    const serversRepeated = await cli(['--server', server, '--server', claims, '--format', 'ndjson']);
+    expect(servers.code, servers.stderr).toBe(0);
+    expect(servers.stdout).toBe(serversRepeated.stdout);
+  });
+
+  it('a file whose name holds a comma is that file, not a list', async () => {
+    const odd = join(dir, 'client,2026-10-17.ndjson');
+    writeFileSync(odd, readFileSync(client));
+    const r = await cli(['--client', odd, '--server', server, '--format', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe((await cli([...BOTH, '--format', 'ndjson'])).stdout.replaceAll(client, odd));
+  });
+
+  it('a part of a list that names no file is a usage error that says the value was read as a list', async () => {
+    const r = await cli(['--client', `${client},${SAMPLES}nope.ndjson`]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^mcp-triage: cannot read \S*nope\.ndjson: no such file \(--client \S+ is read as a comma list, as no file has that whole name\)/);
+  });
+});
+
 describe('--version and --help', () => {
   it('--version prints the version of package.json', async () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string };
