@@ -1,9 +1,10 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
-import { byTime, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
+import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
+import { emptyText, hiddenBySeverity } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
-import { escapeMarkdownCell, escapeMermaid, truncate } from './text.js';
+import { escapeMarkdown, escapeMarkdownCell, escapeMermaid, truncate } from './text.js';
 import { filtersText } from '../filter.js';
 
 const c = (s: string | number | null | undefined, max = 80) => escapeMarkdownCell(truncate(String(s ?? ''), max));
@@ -30,41 +31,48 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   if (Object.keys(summary.filters).length) out.push(`**Filters:** \`${filtersText(summary.filters as never).replace(/`/g, "'")}\``, "");
   out.push('## Summary', '');
   out.push(tableMd(['attempts', 'calls', 'retries', 'errors', 'warnings', 'info'], [[String(summary.attempts), String(summary.calls), String(summary.retries), String(f.error), String(f.warning), String(f.info)]]), '');
+  const max = Math.max(0, Math.floor(builder.opts.maxRows));
   const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
   if (present.length) {
+    const shown = summary.byMethod.slice(0, max);
     out.push('### Outcomes by method and tool', '');
-    out.push(tableMd(['method', 'tool', 'total', ...present], summary.byMethod.map((m) => [c(m.method), c(m.tool ?? ''), String(m.total), ...present.map((o) => String(m.outcomes[o] ?? ''))])), '');
-  }
+    out.push(...moreLine(shown.length, summary.byMethod.length, ', most attempts first'));
+    if (shown.length) out.push(tableMd(['method', 'tool', 'total', ...present], shown.map((m) => [c(m.method), c(m.tool ?? ''), String(m.total), ...present.map((o) => String(m.outcomes[o] ?? ''))])), '');
+  } else out.push(escapeMarkdown(emptyText(summary)), '');
 
   out.push('## Findings', '');
-  if (builder.findingRows.length === 0) out.push('No findings.', '');
+  const findings = builder.findingTable();
+  if (findings.total === 0) out.push('No findings.', '');
   else {
-    const order = { error: 0, warning: 1, info: 2 } as const;
-    const rows = [...builder.findingRows].sort((a, b) => order[a.finding.severity] - order[b.finding.severity]);
-    out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], rows.map((r) => [
-      r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), c(r.finding.message, 300),
-      c((r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 4).map(src).join(', '), 200),
-    ])), '');
+    out.push(...moreLine(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity)));
+    if (findings.rows.length) {
+      out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
+        r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), c(r.finding.message, 300),
+        c((r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 4).map(src).join(', '), 200),
+      ])), '');
+    }
   }
 
-  // An input_required round that a follow-up answered (a continuation of the same call) was a step, not a failure.
-  const followUps = new Set(builder.rows.filter((r) => r.continuation).map((r) => `${r.call}#${r.attempt}`));
-  const answeredRound = (r: AttemptRow) => r.outcome === 'INPUT_REQUIRED' && r.findings.length === 0 && followUps.has(`${r.call}#${(r.attempt ?? 1) + 1}`);
-  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS' && r.outcome !== 'TASK_CREATED' && !answeredRound(r)));
-  if (failed.length) {
+  // An input_required round that a follow-up answered (a continuation of the same call) was a step, not a failure: the builder leaves it out.
+  const failed = builder.failedTable();
+  if (failed.total) {
     out.push('## Attempts that did not succeed', '');
-    out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'evidence'], failed.map((r) => [
-      c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
-      r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), c(r.sources.slice(0, 3).map(src).join(', '), 120),
-    ])), '');
+    out.push(...moreLine(failed.rows.length, failed.total, ' in time order', ' (see `--format ndjson`)'));
+    if (failed.rows.length) {
+      out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'evidence'], failed.rows.map((r) => [
+        c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), c(r.sources.slice(0, 3).map(src).join(', '), 120),
+      ])), '');
+    }
   }
 
-  const troubled = troubledSessions(builder);
+  const troubled = builder.diagramSessions();
   if (troubled.length) {
     out.push('## Sessions with errors or warnings', '');
-    for (const [session, rows] of troubled.slice(0, maxDiagrams)) {
-      out.push(`### Session ${c(session ?? '(no session)', 80)}`, '');
-      out.push(sequenceDiagram(rows), '');
+    for (const d of troubled.slice(0, maxDiagrams)) {
+      out.push(`### Session ${c(d.session ?? '(no session)', 80)}`, '');
+      out.push(sequenceDiagram(d.rows), '');
+      if (d.notDrawn) out.push(`${d.notDrawn} more attempt(s) of this session not drawn.`, '');
     }
     if (troubled.length > maxDiagrams) out.push(`${troubled.length - maxDiagrams} more session(s) not drawn.`, '');
   }
@@ -77,16 +85,11 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   return `${out.join('\n')}\n`;
 }
 
-function troubledSessions(builder: SummaryBuilder): [string | null, AttemptRow[]][] {
-  const bySession = new Map<string | null, AttemptRow[]>();
-  for (const r of builder.rows) {
-    const list = bySession.get(r.session);
-    if (list) list.push(r);
-    else bySession.set(r.session, [r]);
-  }
-  const flagged = new Set<string | null>();
-  for (const r of builder.findingRows) if (r.finding.severity !== 'info') flagged.add(r.session);
-  return [...bySession.entries()].filter(([s]) => flagged.has(s));
+/** The line under a table's heading when it shows fewer rows than it has. */
+function moreLine(shown: number, total: number, order: string, rest = ''): string[] {
+  if (total <= shown) return [];
+  const head = shown ? `Showing the first ${shown} of ${total}${order}; ${total - shown} more not shown` : `${total} not shown (--max-rows 0)`;
+  return [`_${head}${rest}._`, ''];
 }
 
 /** Client, (gateway,) server lanes; one arrow per POST, its status and outcome, notes for SSE and retries. */

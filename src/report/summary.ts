@@ -9,6 +9,7 @@ import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { redactText, redactValue } from '../redact.js';
 import { boundDepth } from './text.js';
 import { isoTime } from '../formats/time.js';
+import { TopRows } from './top.js';
 
 /** One attempt as every output shows it (the ndjson `attempt` line without its `type`). */
 export interface AttemptRow {
@@ -185,11 +186,82 @@ function sourcesOf(a: Attempt): Source[] {
   return out;
 }
 
+/** Outcomes the reports do not list among the attempts that did not succeed: completed, or a task accepted (its result comes with tasks/result). */
+export const succeeded = (o: Outcome): boolean => o === 'SUCCESS' || o === 'TOOL_SUCCESS' || o === 'TASK_CREATED';
+
+/** Most attempts of one call the retry-chain table keeps (the rest are counted): a call retried for hours would grow without end. */
+export const MAX_CHAIN_STEPS = 20;
+
+/** Most attempt rows kept, over all sessions, for the Markdown report's sequence diagrams (the rest are counted per session). */
+export const DIAGRAM_ROWS = 5000;
+
+/** One attempt of a call as the retry-chain table shows it: small, since calls are remembered while a retry may still come. */
+export interface ChainStep {
+  attempt?: number;
+  outcome: Outcome;
+  status: number | null;
+  ts?: string;
+  durationMs?: number;
+  continuation?: true;
+  retryOrigin?: { origin: string; how: string };
+}
+
+/** A call with more than one reported attempt. */
+export interface CallChain {
+  call: string;
+  method: string;
+  tool: string | null;
+  /** Its first MAX_CHAIN_STEPS attempts. */
+  steps: ChainStep[];
+  /** How many attempts of it were reported (steps holds the first ones). */
+  attempts: number;
+  /** Start of its first reported attempt (ms; Infinity when untimed), and when it was first seen: the table's order. */
+  startMs: number;
+  seq: number;
+}
+
+/** A row of the findings table: an attempt's finding (with its attempt) or a session-level one. */
+export interface FindingRow {
+  finding: { code: string; severity: Severity; message: string };
+  sources: Source[];
+  session: string | null;
+  /** The connection or client key of a session-less attempt. */
+  scope?: string;
+  attempt?: AttemptRow;
+}
+
+/** The rows a table shows (at most --max-rows, in the table's order) and how many it has in all. */
+export interface TableRows<T> {
+  rows: T[];
+  total: number;
+}
+
+/** The attempts of one session (or session-less scope) for a sequence diagram. */
+export interface DiagramSession {
+  session: string | null;
+  scope?: string;
+  rows: AttemptRow[];
+  /** Attempts of it left out once DIAGRAM_ROWS rows were kept. */
+  notDrawn: number;
+}
+
+/** The key a session, or the connection/client/input key standing in for a missing session id, is grouped by (as the sessions view does). */
+export const scopeKey = (session: string | null, scope?: string): string => session ?? `\0${scope ?? ''}`;
+
+/** How the views name a session: its id, else the key that stands in for it (`input#N` named by its file) and "no session id". */
+export function scopeName(session: string | null, scope: string | undefined, inputs: { name: string }[]): string {
+  if (session !== null) return session;
+  if (!scope) return '(no session id)';
+  const input = /^input#(\d+)$/.exec(scope);
+  const file = input ? inputs[Number(input[1])]?.name : undefined;
+  return `${scope} (no session id${file ? `; ${file}` : ''})`;
+}
+
 export interface BuilderOptions {
   redact: boolean;
-  /** Keep every attempt row (markdown sequence diagrams, timelines); otherwise only the failed ones. */
+  /** Also keep the attempt rows of every session for the Markdown sequence diagrams (at most DIAGRAM_ROWS of them). */
   keepAll: boolean;
-  /** At most this many rows are kept for the tables; the rest are only counted. */
+  /** Most rows each table keeps (attempts that did not succeed, findings, calls with several attempts); all are counted. */
   maxRows: number;
   toolName: string;
   filters: Record<string, unknown>;
@@ -200,31 +272,71 @@ export interface BuilderOptions {
   callHorizonMs: number;
 }
 
-/** Counts everything as it streams by, keeping only what the human-readable reports print. */
+/** What is remembered of a recent call: when its latest attempt ended (ms), how many it had, and (for the tables) its chain. */
+interface CallState {
+  end: number;
+  attempts: number;
+  chain?: CallChain;
+}
+
+interface Ranked<T> {
+  item: T;
+  key: number;
+  seq: number;
+}
+
+const rankedBefore = <T>(a: Ranked<T>, b: Ranked<T>) => a.key < b.key || (a.key === b.key && a.seq < b.seq);
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+const startOf = (row: { ts?: string }) => {
+  const t = row.ts !== undefined ? Date.parse(row.ts) : NaN;
+  return Number.isNaN(t) ? Infinity : t;
+};
+
+/**
+ * Counts everything as it streams by and keeps, for each table of the human-readable reports, only the rows it
+ * prints: the first maxRows in the table's own order (attempts that did not succeed and calls with several attempts
+ * in time order, findings errors first), in bounded heaps; every other row is only counted.
+ */
 export class SummaryBuilder {
   private byOutcome = new Map<Outcome, number>();
   private byLayer = new Map<Layer, number>();
   private byMethod = new Map<string, { method: string; tool: string | null; total: number; outcomes: Map<Outcome, number> }>();
   private severity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   private codes = new Map<string, number>();
-  /** Recent calls: call id -> when its latest reported attempt ended (ms), to count each call once. */
-  private recentCalls = new Map<string, number>();
+  /** Recent calls: call id -> what is remembered of it, to count each call once and to build its chain. */
+  private recentCalls = new Map<string, CallState>();
   private calls = 0;
   private latestMs = -Infinity;
+  private seq = 0;
+  private finished = false;
   attempts = 0;
   retries = 0;
   claimsMatched = 0;
-  /** Rows kept for the tables (failed attempts, or all with keepAll). */
-  rows: AttemptRow[] = [];
-  droppedRows = 0;
-  /** Attempts that belong to a call with more than one attempt. */
-  chains = new Map<string, AttemptRow[]>();
-  sessionFindings: Finding[] = [];
-  findingRows: { finding: { code: string; severity: Severity; message: string }; sources: Source[]; session: string | null; attempt?: AttemptRow }[] = [];
+  private readonly failed: TopRows<Ranked<AttemptRow>>;
+  private readonly findingsTop: TopRows<Ranked<FindingRow>>;
+  private readonly chainsTop: TopRows<Ranked<CallChain>>;
+  /**
+   * INPUT_REQUIRED rounds without findings, waiting to learn whether a follow-up answered them (then they were a step
+   * of the call, not an attempt that did not succeed): call#attempt -> the round. Released after the call horizon.
+   */
+  private pendingRounds = new Map<string, { row: AttemptRow; end: number; seq: number }>();
+  /** Markdown diagrams: attempt rows by session key (first seen first), rows left out per key, keys with an error or warning. */
+  private diagramRows = new Map<string, AttemptRow[]>();
+  private diagramHeld = 0;
+  private notDrawn = new Map<string, number>();
+  private flagged = new Set<string>();
+  /** Evidence of session findings without a session id that raised an error or warning (placed once all rows are in). */
+  private scopelessFlags: Source[][] = [];
 
-  constructor(readonly opts: BuilderOptions) {}
+  constructor(readonly opts: BuilderOptions) {
+    const limit = Math.max(0, Math.floor(opts.maxRows));
+    this.failed = new TopRows(limit, rankedBefore);
+    this.findingsTop = new TopRows(limit, rankedBefore);
+    this.chainsTop = new TopRows(limit, rankedBefore);
+  }
 
   attempt(row: AttemptRow): void {
+    const seq = this.seq++;
     this.attempts++;
     this.byOutcome.set(row.outcome, (this.byOutcome.get(row.outcome) ?? 0) + 1);
     this.byLayer.set(row.layer, (this.byLayer.get(row.layer) ?? 0) + 1);
@@ -233,63 +345,110 @@ export class SummaryBuilder {
     if (!m) this.byMethod.set(mk, (m = { method: row.method, tool: row.tool, total: 0, outcomes: new Map() }));
     m.total++;
     m.outcomes.set(row.outcome, (m.outcomes.get(row.outcome) ?? 0) + 1);
-    if (row.call !== undefined) this.countCall(row);
+    if (row.call !== undefined) this.countCall(row, seq);
     if ((row.attempt ?? 1) > 1 && !row.continuation) this.retries++;
     if (row.claim) this.claimsMatched++;
-    for (const f of row.findings) this.countFinding(f.code, f.severity);
-    const failed = row.outcome !== 'TOOL_SUCCESS' && row.outcome !== 'SUCCESS' && row.outcome !== 'TASK_CREATED';
-    if (row.continuation && !this.opts.keepAll) this.dropAnsweredInputRound(row);
-    if (this.opts.keepAll || failed || row.findings.length > 0) {
-      if (this.rows.length < this.opts.maxRows) this.rows.push(row);
-      else this.droppedRows++;
+    for (const f of row.findings) {
+      this.countFinding(f.code, f.severity);
+      const fr: FindingRow = { finding: f, sources: [], session: row.session, attempt: row };
+      if (row.scope !== undefined) fr.scope = row.scope;
+      this.findingsTop.offer({ item: fr, key: SEVERITY_RANK[f.severity], seq: this.seq++ });
     }
-    for (const f of row.findings) if (this.findingRows.length < this.opts.maxRows) this.findingRows.push({ finding: f, sources: [], session: row.session, attempt: row });
-    if (row.call !== undefined && this.chains.size < this.opts.maxRows) {
-      const chain = this.chains.get(row.call);
-      if (chain) chain.push(row);
-      else if ((row.attempt ?? 1) === 1) this.chains.set(row.call, [row]);
+    // The input_required round this follow-up answers was a step of the call, not an attempt that did not succeed.
+    if (row.continuation && row.call !== undefined) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
+    if (!succeeded(row.outcome)) {
+      if (row.outcome === 'INPUT_REQUIRED' && row.findings.length === 0 && row.call !== undefined) {
+        this.pendingRounds.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
+      } else this.failed.offer({ item: row, key: startOf(row), seq });
     }
+    if (this.opts.keepAll) this.keepForDiagram(row);
   }
 
   finding(f: Finding): void {
     this.countFinding(f.code, f.severity);
     const message = this.opts.redact ? redactText(f.message) : f.message;
-    if (this.sessionFindings.length < this.opts.maxRows) this.sessionFindings.push({ ...f, message });
-    if (this.findingRows.length < this.opts.maxRows) this.findingRows.push({ finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null });
-  }
-
-  /**
-   * An input_required round that its follow-up answered was a step of the call, not an attempt that did not
-   * succeed: its row leaves the table (the last rows are searched; a round and its follow-up are close in time).
-   */
-  private dropAnsweredInputRound(followUp: AttemptRow): void {
-    const rows = this.rows;
-    for (let i = rows.length - 1; i >= 0 && i >= rows.length - 64; i--) {
-      const r = rows[i]!;
-      if (r.call === followUp.call && r.attempt === (followUp.attempt ?? 1) - 1 && r.outcome === 'INPUT_REQUIRED' && r.findings.length === 0) {
-        rows.splice(i, 1);
-        return;
-      }
+    this.findingsTop.offer({ item: { finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null }, key: SEVERITY_RANK[f.severity], seq: this.seq++ });
+    if (this.opts.keepAll && f.severity !== 'info') {
+      if (f.session != null) this.flagged.add(scopeKey(f.session));
+      else this.scopelessFlags.push(f.sources);
     }
   }
 
-  /** Count a call at its first reported attempt; forget calls that can get no more attempts (every 4096 new calls). */
-  private countCall(row: AttemptRow): void {
-    const call = row.call!;
+  private keepForDiagram(row: AttemptRow): void {
+    const key = scopeKey(row.session, row.scope);
+    if (row.findings.some((f) => f.severity !== 'info')) this.flagged.add(key);
+    const list = this.diagramRows.get(key);
+    if (this.diagramHeld >= DIAGRAM_ROWS) {
+      if (!list) this.diagramRows.set(key, []);
+      this.notDrawn.set(key, (this.notDrawn.get(key) ?? 0) + 1);
+      return;
+    }
+    this.diagramHeld++;
+    if (list) list.push(row);
+    else this.diagramRows.set(key, [row]);
+  }
+
+  private endOf(row: AttemptRow): number {
     const start = row.ts !== undefined ? Date.parse(row.ts) : NaN;
-    const end = Number.isNaN(start) ? this.latestMs : start + (row.durationMs ?? 0);
+    return Number.isNaN(start) ? this.latestMs : start + (row.durationMs ?? 0);
+  }
+
+  /** Count a call at its first reported attempt and follow its chain; forget calls that can get no more attempts (every 4096 new calls). */
+  private countCall(row: AttemptRow, seq: number): void {
+    const call = row.call!;
+    const end = this.endOf(row);
     const known = this.recentCalls.get(call);
     if (known === undefined) {
       this.calls++;
       if ((this.calls & 4095) === 0) this.forgetIdleCalls();
+      const state: CallState = { end, attempts: 1 };
+      // The chain is only built when a table will print it (the library's counting builder keeps none).
+      if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
+      this.recentCalls.set(call, state);
+    } else {
+      known.attempts++;
+      if (end > known.end) known.end = end;
+      const chain = known.chain;
+      if (chain) {
+        chain.attempts++;
+        if (chain.steps.length < MAX_CHAIN_STEPS) chain.steps.push(stepOf(row));
+      }
     }
-    this.recentCalls.set(call, known === undefined || end > known ? end : known);
     if (end > this.latestMs) this.latestMs = end;
   }
 
   private forgetIdleCalls(): void {
     const before = this.latestMs - this.opts.callHorizonMs;
-    for (const [call, end] of this.recentCalls) if (end < before) this.recentCalls.delete(call);
+    for (const [call, s] of this.recentCalls) {
+      if (s.end < before) {
+        this.recentCalls.delete(call);
+        this.closeCall(s);
+      }
+    }
+    // A round no follow-up answered within the horizon did not succeed.
+    for (const [k, p] of this.pendingRounds) {
+      if (p.end < before) {
+        this.pendingRounds.delete(k);
+        this.failed.offer({ item: p.row, key: startOf(p.row), seq: p.seq });
+      }
+    }
+  }
+
+  /** A call that can get no more attempts: a chain when it had more than one. */
+  private closeCall(s: CallState): void {
+    if (s.attempts < 2) return;
+    if (s.chain) this.chainsTop.offer({ item: s.chain, key: s.chain.startMs, seq: s.chain.seq });
+    else this.chainsTop.count();
+  }
+
+  /** The stream has ended: every remembered call and waiting round is settled. The table accessors call it. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const s of this.recentCalls.values()) this.closeCall(s);
+    this.recentCalls.clear();
+    for (const p of this.pendingRounds.values()) this.failed.offer({ item: p.row, key: startOf(p.row), seq: p.seq });
+    this.pendingRounds.clear();
   }
 
   /** How many calls are remembered (for tests of bounded memory). */
@@ -302,9 +461,67 @@ export class SummaryBuilder {
     this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
   }
 
-  /** Calls with more than one attempt (retries or continuations), in order. */
-  retryChains(): AttemptRow[][] {
-    return [...this.chains.values()].filter((c) => c.length > 1);
+  /**
+   * The attempts that did not succeed (any outcome but SUCCESS, TOOL_SUCCESS and TASK_CREATED, less the
+   * INPUT_REQUIRED rounds a follow-up answered): the first maxRows in time order, and how many there are. Call after
+   * the last attempt.
+   */
+  failedTable(): TableRows<AttemptRow> {
+    this.finish();
+    return { rows: this.failed.sorted().map((r) => r.item), total: this.failed.total };
+  }
+
+  /** Attempt and session findings, errors first (then in the order they were raised): the first maxRows, and how many of each severity there are. */
+  findingTable(): TableRows<FindingRow> & { bySeverity: Record<Severity, number> } {
+    this.finish();
+    return { rows: this.findingsTop.sorted().map((r) => r.item), total: this.findingsTop.total, bySeverity: { ...this.severity } };
+  }
+
+  /** Calls with more than one reported attempt (retries or continuations), in the order they started: the first maxRows, and how many there are. */
+  chainTable(): TableRows<CallChain> {
+    this.finish();
+    return { rows: this.chainsTop.sorted().map((r) => r.item), total: this.chainsTop.total };
+  }
+
+  /** The sessions (or session-less scopes) with an error or warning finding, in the order they were first seen, with their kept rows. */
+  diagramSessions(): DiagramSession[] {
+    this.finish();
+    const flagged = new Set(this.flagged);
+    for (const sources of this.scopelessFlags) {
+      const key = this.scopelessKeyOf(sources);
+      if (key !== undefined) flagged.add(key);
+    }
+    const out: DiagramSession[] = [];
+    for (const [key, rows] of this.diagramRows) {
+      if (!flagged.has(key)) continue;
+      const first = rows[0];
+      const d: DiagramSession = { session: key.startsWith('\0') ? null : key, rows, notDrawn: this.notDrawn.get(key) ?? 0 };
+      if (key.startsWith('\0')) d.scope = first?.scope ?? key.slice(1);
+      out.push(d);
+    }
+    return out;
+  }
+
+  /** The session-less scope whose attempts' lines hold (or lie nearest to) a finding's evidence. */
+  private scopelessKeyOf(sources: Source[]): string | undefined {
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const src of sources) {
+      for (const [key, rows] of this.diagramRows) {
+        if (!key.startsWith('\0')) continue;
+        for (const r of rows) {
+          for (const s of r.sources) {
+            if (s.file !== src.file) continue;
+            const d = Math.abs(s.line - src.line);
+            if (d < bestDistance) {
+              bestDistance = d;
+              best = key;
+            }
+          }
+        }
+      }
+    }
+    return best;
   }
 
   build(run: RunResult): Summary {
@@ -348,6 +565,16 @@ export class SummaryBuilder {
       notes: run.notes,
     };
   }
+}
+
+function stepOf(row: AttemptRow): ChainStep {
+  const s: ChainStep = { outcome: row.outcome, status: row.status };
+  if (row.attempt !== undefined) s.attempt = row.attempt;
+  if (row.ts !== undefined) s.ts = row.ts;
+  if (row.durationMs !== undefined) s.durationMs = row.durationMs;
+  if (row.continuation) s.continuation = true;
+  if (row.retryOrigin) s.retryOrigin = row.retryOrigin;
+  return s;
 }
 
 /** Rows in time order (stable; rows without a time keep their place at the end). */

@@ -1,11 +1,12 @@
 // The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as box-drawn tables.
-import { byTime, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
+import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, truncate } from './text.js';
 import { Grid } from './grid.js';
 import { filtersText } from '../filter.js';
+import { emptyText, hiddenBySeverity, moreNote } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -26,7 +27,7 @@ export const cell = (s: string | null | undefined, max = 40): string => truncate
 const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
 const time = (iso: string | undefined) => (iso ? iso.slice(11, 23) : '');
 const idOf = (r: AttemptRow) => cell(r.idText ?? JSON.stringify(r.id), 16);
-const what = (r: AttemptRow) => (r.tool ? `${cell(r.method, 24)} ${cell(r.tool, 28)}` : cell(r.method, 40));
+const what = (r: { method: string; tool: string | null }) => (r.tool ? `${cell(r.method, 24)} ${cell(r.tool, 28)}` : cell(r.method, 40));
 
 export class TableSink implements OutputSink {
   constructor(private readonly opts: TableOptions) {}
@@ -44,58 +45,60 @@ function table(head: string[], color: boolean): Grid {
 export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean): string {
   const out: string[] = [];
   const f = summary.findings.bySeverity;
+  const max = Math.max(0, Math.floor(builder.opts.maxRows));
   out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${summary.attempts} attempt(s) in ${summary.calls} call(s), ${summary.retries} retr${summary.retries === 1 ? 'y' : 'ies'}; findings: ${f.error} error, ${f.warning} warning, ${f.info} info`);
   if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}`);
   out.push('');
 
   if (summary.byMethod.length) {
+    const shown = summary.byMethod.slice(0, max);
     const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
     const t = table(['method', 'tool', 'total', ...present], color);
-    for (const m of summary.byMethod) {
+    for (const m of shown) {
       t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
     }
-    out.push('Outcomes by method and tool', t.toString(), '');
-  } else out.push('No JSON-RPC requests found in the input.', '');
+    out.push(`Outcomes by method and tool${moreNote(shown.length, summary.byMethod.length, ', most attempts first')}`, ...(shown.length ? [t.toString()] : []), '');
+  } else out.push(emptyText(summary), '');
 
-  const failed = byTime(builder.rows.filter((r) => r.outcome !== 'TOOL_SUCCESS' && r.outcome !== 'SUCCESS'));
-  if (failed.length) {
+  const failed = builder.failedTable();
+  if (failed.total) {
     const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color);
-    for (const r of failed) {
+    for (const r of failed.rows) {
       t.push([
         time(r.ts), cell(r.session ?? '-', 12), idOf(r), r.call ? `${r.call}#${r.attempt ?? 1}` : '', what(r),
         r.status === null ? '-' : String(r.status), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
         r.claim?.outcome ? cell(r.claim.outcome, 20) : '', cell(whyOf(r), 60),
       ]);
     }
-    const dropped = builder.droppedRows ? ` (first ${failed.length}; ${builder.droppedRows} more not shown, see --format ndjson)` : '';
-    out.push(`Attempts that did not succeed${dropped}`, t.toString(), '');
+    out.push(`Attempts that did not succeed${moreNote(failed.rows.length, failed.total, ' in time order', ', see --format ndjson')}`, ...(failed.rows.length ? [t.toString()] : []), '');
   }
 
-  if (builder.findingRows.length) {
+  const findings = builder.findingTable();
+  if (findings.total) {
     const t = table(['severity', 'code', 'message', 'evidence'], color);
-    const order = { error: 0, warning: 1, info: 2 } as const;
-    const rows = [...builder.findingRows].sort((a, b) => order[a.finding.severity] - order[b.finding.severity]);
-    for (const r of rows) {
+    for (const r of findings.rows) {
       const ev = (r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 3).map(src).join(' ');
       t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, cell(r.finding.message, 110), cell(ev, 60)]);
     }
-    out.push('Findings', t.toString(), '');
+    out.push(`Findings${moreNote(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity))}`, ...(findings.rows.length ? [t.toString()] : []), '');
   }
 
-  const chains = builder.retryChains();
-  if (chains.length) {
+  const chains = builder.chainTable();
+  if (chains.total) {
     const t = table(['call', 'method / tool', 'attempts: outcome (HTTP) and delay', 'origin'], color);
-    for (const chain of chains) {
+    for (const chain of chains.rows) {
       const parts: string[] = [];
-      for (let i = 0; i < chain.length; i++) {
-        const r = chain[i]!;
-        if (i > 0) parts.push(`+${delay(chain[i - 1]!, r)} →`);
+      const steps = chain.steps;
+      for (let i = 0; i < steps.length; i++) {
+        const r = steps[i]!;
+        if (i > 0) parts.push(`+${delay(steps[i - 1]!, r)} →`);
         parts.push(`#${r.attempt ?? i + 1} ${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}${r.status !== null ? ` (${r.status})` : ''}`);
       }
-      const origins = chain.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
-      t.push([chain[0]!.call ?? '', what(chain[0]!), parts.join(' '), cell(origins.join('; '), 70)]);
+      if (chain.attempts > steps.length) parts.push(`… ${chain.attempts - steps.length} more attempt(s)`);
+      const origins = steps.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
+      t.push([chain.call, what(chain), parts.join(' '), cell(origins.join('; '), 70)]);
     }
-    out.push('Calls with more than one attempt', t.toString(), '');
+    out.push(`Calls with more than one attempt${moreNote(chains.rows.length, chains.total, ' in time order')}`, ...(chains.rows.length ? [t.toString()] : []), '');
   }
 
   const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], color);
@@ -126,7 +129,7 @@ function whyOf(r: AttemptRow): string {
   return parts.join(' ');
 }
 
-function delay(a: AttemptRow, b: AttemptRow): string {
+function delay(a: { ts?: string; durationMs?: number }, b: { ts?: string }): string {
   if (!a.ts || !b.ts) return '?';
   const end = Date.parse(a.ts) + (a.durationMs ?? 0);
   const ms = Date.parse(b.ts) - end;

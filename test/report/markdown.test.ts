@@ -1,6 +1,18 @@
 // The Markdown postmortem, parsed back: headings in order, well-formed tables, one Mermaid sequenceDiagram per troubled session.
 import { describe, expect, it } from 'vitest';
 import { cli, BOTH, SAMPLES } from '../cli/helpers.js';
+import { streamAnalysis } from '../../src/index.js';
+import { callHorizonMs } from '../../src/analyze.js';
+import { SummaryBuilder } from '../../src/report/summary.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+
+/** The Markdown report of the samples with a table builder that keeps maxRows rows per table (the CLI's --max-rows). */
+async function postmortem(maxRows: number): Promise<string> {
+  const inputs = [{ path: `${SAMPLES}client.ndjson`, side: 'client' as const }, { path: `${SAMPLES}server.ndjson`, side: 'server' as const }, { path: `${SAMPLES}capture.har.ndjson` }];
+  const builder = new SummaryBuilder({ redact: true, keepAll: true, maxRows, toolName: 'mcp-triage test', filters: {}, callHorizonMs: callHorizonMs({}) });
+  const summary = await streamAnalysis({ inputs }, { attempt: (r) => builder.attempt(r), finding: (f) => builder.finding(f) });
+  return renderMarkdown(summary, builder, 20);
+}
 
 interface Doc {
   headings: { level: number; text: string }[];
@@ -76,5 +88,28 @@ describe('markdown postmortem', () => {
     for (const m of doc.mermaid) expect(m).not.toMatch(/%%|<script|[{}]/);
     for (const t of doc.tables) for (const row of t) expect(row.length).toBe(t[0]!.length);
     for (const m of doc.mermaid) for (const line of m.split('\n').slice(1)) expect(line).toMatch(/^ {2}\S/);
+  });
+
+  it('holds at most --max-rows rows in each table, errors first, and says how many more there are', async () => {
+    const all = parse(await postmortem(5000));
+    const md = await postmortem(2);
+    const doc = parse(md);
+    const table = (d: Doc, head: string) => d.tables.find((t) => t[0]!.join().startsWith(head))!;
+    const outcomes = table(all, 'method,tool,total').length - 2;
+    const failed = table(all, 'time,session,id').length - 2;
+    const findings = table(all, 'severity,code').slice(2);
+    expect(outcomes).toBeGreaterThan(2);
+    expect(failed).toBeGreaterThan(2);
+    expect(table(doc, 'method,tool,total')).toHaveLength(2 + 2);
+    expect(table(doc, 'time,session,id')).toHaveLength(2 + 2);
+    expect(table(doc, 'severity,code').slice(2).map((r) => r[0])).toEqual(['error', 'error']);
+    const errors = findings.filter((r) => r[0] === 'error').length;
+    const warnings = findings.filter((r) => r[0] === 'warning').length;
+    const infos = findings.length - errors - warnings;
+    expect(md).toContain(`_Showing the first 2 of ${outcomes}, most attempts first; ${outcomes - 2} more not shown._`);
+    expect(md).toContain(`_Showing the first 2 of ${failed} in time order; ${failed - 2} more not shown (see \`--format ndjson\`)._`);
+    expect(md).toContain(`_Showing the first 2 of ${findings.length}, errors first; ${findings.length - 2} more not shown: ${[errors > 2 ? `${errors - 2} error` : '', warnings ? `${warnings} warning` : '', infos ? `${infos} info` : ''].filter(Boolean).join(', ')}._`);
+    // The sequence diagrams are not tables: they still draw every attempt of each troubled session.
+    expect(doc.mermaid).toEqual(all.mermaid);
   });
 });

@@ -61,3 +61,72 @@ describe('counting calls', () => {
     expect(b.build({ accounts: [], diagnostics: { total: 0, counts: new Map(), first: [] } as never, claims: 0, unmatchedClaims: [], notes: [] }).calls).toBeGreaterThan(calls);
   });
 });
+
+describe('the tables keep the first rows in their own order, whatever order the rows arrive in', () => {
+  const tables = (maxRows: number) => new SummaryBuilder({ redact: true, keepAll: false, maxRows, toolName: 'test', filters: {}, callHorizonMs: callHorizonMs({}) });
+  const at = (s: number) => T0 + s * 1000;
+
+  it('attempts that did not succeed: the earliest ones, though later ones were final first, and the exact count', () => {
+    const b = tables(3);
+    // A slow call finishes (and is reported) after faster ones that started later.
+    const rows = [row('c1', 1, at(5), 100, 'HTTP_ERROR'), row('c2', 1, at(1), 9000, 'STREAM_INCOMPLETE'), row('c3', 1, at(7), 100, 'JSONRPC_ERROR'), row('c4', 1, at(3), 100, 'TOOL_SUCCESS'), row('c5', 1, at(2), 100, 'TOOL_ERROR'), row('c6', 1, at(9), 100, 'HTTP_ERROR')];
+    for (const r of rows) b.attempt(r);
+    const t = b.failedTable();
+    expect(t.total).toBe(5);
+    expect(t.rows.map((r) => r.call)).toEqual(['c2', 'c5', 'c1']);
+  });
+
+  it('an input_required round a follow-up answered is no failure, even when the table was already full', () => {
+    const b = tables(2);
+    const round = { ...row('c1', 1, at(1), 50, 'INPUT_REQUIRED') };
+    b.attempt(round);
+    b.attempt(row('c2', 1, at(2), 50, 'HTTP_ERROR'));
+    b.attempt(row('c3', 1, at(3), 50, 'HTTP_ERROR'));
+    b.attempt({ ...row('c1', 2, at(4), 50), continuation: true });
+    b.attempt(row('c4', 1, at(5), 50, 'INPUT_REQUIRED')); // never answered: it did not succeed
+    const t = b.failedTable();
+    expect(t.total).toBe(3);
+    expect(t.rows.map((r) => r.call)).toEqual(['c2', 'c3']);
+  });
+
+  it('findings: every error before any warning, however late the errors come', () => {
+    const b = tables(3);
+    for (let i = 0; i < 5; i++) b.attempt({ ...row(`w${i}`, 1, at(i), 50, 'HTTP_ERROR'), findings: [{ code: 'RETRY_POLICY', severity: 'warning', message: `w${i}` }] });
+    for (let i = 0; i < 2; i++) b.attempt({ ...row(`e${i}`, 1, at(10 + i), 50, 'STREAM_INCOMPLETE'), findings: [{ code: 'NO_FINAL_RESULT', severity: 'error', message: `e${i}` }] });
+    b.finding({ code: 'SESSION_EXPIRED', severity: 'warning', scope: 'session', session: 'sess-1', message: 'late', sources: [] });
+    const t = b.findingTable();
+    expect(t.total).toBe(8);
+    expect(t.rows.map((r) => r.finding.message)).toEqual(['e0', 'e1', 'w0']);
+    expect(t.bySeverity).toEqual({ error: 2, warning: 6, info: 0 });
+  });
+
+  it('calls with more than one attempt: counted exactly, the first ones by start, each chain bounded', () => {
+    const b = tables(2);
+    const rows: AttemptRow[] = [];
+    for (let c = 0; c < 6; c++) {
+      rows.push(row(`c${c}`, 1, at(100 - c * 10), 50, 'HTTP_ERROR'), row(`c${c}`, 2, at(100 - c * 10 + 1)));
+    }
+    rows.push(row('single', 1, at(0)));
+    for (let i = 1; i <= 30; i++) rows.push(row('storm', i, at(200 + i), 10, 'HTTP_ERROR'));
+    for (const r of rows) b.attempt(r);
+    const t = b.chainTable();
+    expect(t.total).toBe(7);
+    expect(t.rows.map((c) => c.call)).toEqual(['c5', 'c4']);
+    const all = tables(10);
+    for (const r of rows) all.attempt(r);
+    const storm = all.chainTable().rows.find((c) => c.call === 'storm')!;
+    expect(storm.attempts).toBe(30);
+    expect(storm.steps).toHaveLength(20);
+  });
+
+  it('holds at most maxRows rows per table over a long stream', () => {
+    const b = tables(50);
+    const { rows } = traffic();
+    for (const r of rows) b.attempt({ ...r, findings: r.outcome === 'HTTP_ERROR' ? [{ code: 'RETRY_POLICY', severity: 'warning', message: 'x' }] : [] });
+    const failed = b.failedTable();
+    expect(failed.rows).toHaveLength(50);
+    expect(failed.total).toBe(rows.filter((r) => r.outcome !== 'TOOL_SUCCESS').length);
+    expect(b.findingTable().rows).toHaveLength(50);
+    expect(b.chainTable().rows).toHaveLength(50);
+  });
+});

@@ -1,0 +1,138 @@
+// The table report under --max-rows: each table shows the first N rows in its own order and says exactly how many more there are.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, SAMPLES, cli } from '../cli/helpers.js';
+
+interface Section {
+  heading: string;
+  rows: string[][];
+}
+
+/** The table under the line that starts with `title`: its heading line and its data rows (cells trimmed; no row when no table follows). */
+function section(out: string, title: string): Section | undefined {
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(title));
+  if (at === -1) return undefined;
+  const rows: string[][] = [];
+  let header = true;
+  for (let i = at + 1; i < lines.length && /^[┌│├└]/.test(lines[i]!); i++) {
+    if (!lines[i]!.startsWith('│')) continue;
+    if (header) header = false;
+    else rows.push(lines[i]!.slice(1, -1).split('│').map((c) => c.trim()));
+  }
+  return { heading: lines[at]!, rows };
+}
+
+interface AttemptLine {
+  type: 'attempt';
+  id: number | string;
+  ts?: string;
+  outcome: string;
+  call?: string;
+  attempt?: number;
+  continuation?: true;
+  findings: { severity: string }[];
+}
+
+/** What the tables must count, worked out from the ndjson lines (every attempt and session finding). */
+function truth(ndjson: string) {
+  const lines = ndjson.trim().split('\n').map((l) => JSON.parse(l) as { type: string; severity?: string });
+  const attempts = lines.filter((l): l is AttemptLine => l.type === 'attempt');
+  const followUps = new Set(attempts.filter((a) => a.continuation).map((a) => `${a.call}#${a.attempt}`));
+  const failed = attempts
+    .map((a, i) => ({ a, i, t: a.ts ? Date.parse(a.ts) : Infinity }))
+    .filter(({ a }) => !['SUCCESS', 'TOOL_SUCCESS', 'TASK_CREATED'].includes(a.outcome) && !(a.outcome === 'INPUT_REQUIRED' && a.findings.length === 0 && followUps.has(`${a.call}#${(a.attempt ?? 1) + 1}`)))
+    .sort((x, y) => x.t - y.t || x.i - y.i)
+    .map(({ a }) => a);
+  const severities = [...attempts.flatMap((a) => a.findings.map((f) => f.severity)), ...lines.filter((l) => l.type === 'finding').map((l) => l.severity!)];
+  const calls = new Map<string, { first: AttemptLine; n: number; i: number }>();
+  attempts.forEach((a, i) => {
+    if (a.call === undefined) return;
+    const c = calls.get(a.call);
+    if (c) c.n++;
+    else calls.set(a.call, { first: a, n: 1, i });
+  });
+  const chains = [...calls.entries()]
+    .filter(([, c]) => c.n > 1)
+    .sort(([, x], [, y]) => Date.parse(x.first.ts!) - Date.parse(y.first.ts!) || x.i - y.i)
+    .map(([call]) => call);
+  const count = (s: string) => severities.filter((x) => x === s).length;
+  return { failed, chains, errors: count('error'), warnings: count('warning'), infos: count('info'), findings: severities.length };
+}
+
+describe('--max-rows on a generated incident (the benchmark generator, 3 MB)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-maxrows-'));
+  let inputs: string[] = [];
+  beforeAll(() => {
+    execFileSync(process.execPath, [`${ROOT}bench/generate.mjs`, '--size', '3mb', '--out', dir, '--formats', 'canonical']);
+    inputs = ['--client', join(dir, 'client.ndjson'), '--server', join(dir, 'server.ndjson'), '-q'];
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('shows the first N attempts that did not succeed in time order, the errors before any warning, the first N retry chains, with exact counts of the rest', async () => {
+    const n = 20;
+    const t = truth((await cli([...inputs, '--format', 'ndjson'])).stdout);
+    // The incident has more of each than fit, and more errors than fit: the case that hid errors behind warnings.
+    expect(t.failed.length).toBeGreaterThan(n);
+    expect(t.errors).toBeGreaterThan(n);
+    expect(t.warnings).toBeGreaterThan(0);
+    expect(t.chains.length).toBeGreaterThan(n);
+    const r = await cli([...inputs, '--max-rows', String(n)]);
+    expect(r.code).toBe(0);
+
+    const failed = section(r.stdout, 'Attempts that did not succeed')!;
+    expect(failed.heading).toBe(`Attempts that did not succeed (first ${n} of ${t.failed.length} in time order; ${t.failed.length - n} more not shown, see --format ndjson)`);
+    expect(failed.rows.map((row) => [row[0], row[2]])).toEqual(t.failed.slice(0, n).map((a) => [a.ts!.slice(11, 23), JSON.stringify(a.id)]));
+
+    const findings = section(r.stdout, 'Findings')!;
+    const hidden = [`${t.errors - n} error`, t.warnings ? `${t.warnings} warning` : '', t.infos ? `${t.infos} info` : ''].filter(Boolean).join(', ');
+    expect(findings.heading).toBe(`Findings (first ${n} of ${t.findings}, errors first; ${t.findings - n} more not shown: ${hidden})`);
+    expect(findings.rows.map((row) => row[0])).toEqual(Array(n).fill('error'));
+
+    const chains = section(r.stdout, 'Calls with more than one attempt')!;
+    expect(chains.heading).toBe(`Calls with more than one attempt (first ${n} of ${t.chains.length} in time order; ${t.chains.length - n} more not shown)`);
+    expect(chains.rows.map((row) => row[0])).toEqual(t.chains.slice(0, n));
+  });
+
+  it('with room for everything, no table says "more", and every row is there', async () => {
+    const t = truth((await cli([...inputs, '--format', 'ndjson'])).stdout);
+    const r = await cli([...inputs, '--max-rows', '100000']);
+    expect(r.stdout).not.toMatch(/more not shown/);
+    expect(section(r.stdout, 'Attempts that did not succeed')!.rows).toHaveLength(t.failed.length);
+    expect(section(r.stdout, 'Findings')!.rows).toHaveLength(t.findings);
+    expect(section(r.stdout, 'Calls with more than one attempt')!.rows.map((row) => row[0])).toEqual(t.chains);
+  });
+});
+
+describe('--max-rows on the samples', () => {
+  const client = [`${SAMPLES}client.ndjson`];
+
+  it('2: every table holds two rows (the outcomes table too) and counts the rest exactly', async () => {
+    const r = await cli([...client, '--max-rows', '2']);
+    const outcomes = section(r.stdout, 'Outcomes by method and tool')!;
+    expect(outcomes.heading).toBe('Outcomes by method and tool (first 2 of 6, most attempts first; 4 more not shown)');
+    expect(outcomes.rows.map((row) => [row[0], row[1], row[2]])).toEqual([['tools/call', 'search_tickets', '8'], ['tools/call', 'update_ticket', '4']]);
+    const failed = section(r.stdout, 'Attempts that did not succeed')!;
+    expect(failed.heading).toBe('Attempts that did not succeed (first 2 of 11 in time order; 9 more not shown, see --format ndjson)');
+    expect(failed.rows.map((row) => row[2])).toEqual(['3', '5']);
+    const findings = section(r.stdout, 'Findings')!;
+    expect(findings.heading).toBe('Findings (first 2 of 12, errors first; 10 more not shown: 10 warning)');
+    expect(findings.rows.map((row) => row[1])).toEqual(['NO_FINAL_RESULT', 'ID_REUSED']);
+    const chains = section(r.stdout, 'Calls with more than one attempt')!;
+    expect(chains.heading).toBe('Calls with more than one attempt (first 2 of 4 in time order; 2 more not shown)');
+    expect(chains.rows.map((row) => row[0])).toEqual(['c4', 'c6']);
+  });
+
+  it('1 and 0: one row or none, and the right number of the rest', async () => {
+    const one = await cli([...client, '--max-rows', '1']);
+    expect(section(one.stdout, 'Attempts that did not succeed')!.heading).toMatch(/\(first 1 of 11 in time order; 10 more not shown/);
+    const none = await cli([...client, '--max-rows', '0']);
+    expect(section(none.stdout, 'Attempts that did not succeed')).toEqual({ heading: 'Attempts that did not succeed (11, not shown, see --format ndjson)', rows: [] });
+    expect(section(none.stdout, 'Findings')!.heading).toBe('Findings (12, not shown: 2 error, 10 warning)');
+    expect(section(none.stdout, 'Calls with more than one attempt')!.rows).toEqual([]);
+    expect(section(none.stdout, 'Inputs')!.rows).toHaveLength(1);
+  });
+});
