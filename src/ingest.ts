@@ -10,7 +10,7 @@ import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
 import { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
-import { looksLikeHarDocument } from './read/har-head.js';
+import { looksLikeHarDocument, looksLikeJsonArrayDocument } from './read/har-head.js';
 import { describeJsonError, type Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
@@ -38,8 +38,8 @@ export interface InputAccount {
   name: string;
   side?: 'client' | 'server' | undefined;
   gzip: boolean;
-  /** "lines" for line-oriented inputs, "har" for a whole HAR document (lines are then HAR entries). */
-  mode: 'lines' | 'har';
+  /** "lines" for line-oriented inputs, "har" for a whole HAR document, "array" for a JSON array document (lines then count entries or items). */
+  mode: 'lines' | 'har' | 'array';
   lines: number;
   blank: number;
   used: number;
@@ -123,6 +123,9 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
         if (!tf) return unusable(lineNo, 'unknown-format', 'wrapped text line in no known format');
         return emit(tf, tf.textToRecords(inner, ctx(lineNo)), lineNo, out);
       }
+      // A line holding an array of records of known formats (`jq -c '[...]'`, an API page without its envelope, a
+      // JSON-RPC batch) is read as a page; any other array is one unusable line.
+      if (Array.isArray(v) && v.length > 0 && v.every(isKnownRecord)) return pageItems(v, lineNo, out);
       if (typeof v !== 'object' || v === null || Array.isArray(v)) {
         return unusable(lineNo, 'not-an-object', `line is JSON ${Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v}, not an object record`);
       }
@@ -304,6 +307,28 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
       return;
     }
+    // A document that is one JSON array over many lines (an MCP Inspector export): its items are read as lines.
+    let lineSource: AsyncIterable<Line[]>;
+    if (looksLikeJsonArrayDocument(head)) {
+      account.mode = 'array';
+      const { jsonArrayItems } = await import('./read/har-document.js'); // loaded only for such documents
+      lineSource = (async function* () {
+        for await (const item of jsonArrayItems(rest)) {
+          if ('error' in item) {
+            account.brokenAt = `line ${item.line}`;
+            opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });
+            if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
+            continue;
+          }
+          if (typeof item.value !== 'object' || item.value === null || Array.isArray(item.value)) {
+            account.lines++;
+            unusable(item.line, 'not-an-object', `array item ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not an object record`);
+            continue;
+          }
+          yield [{ lineNo: item.line, text: JSON.stringify(item.value) }];
+        }
+      })();
+    } else lineSource = readLineBatches(rest, { maxLineBytes: opts.maxLineBytes });
     // The order of the lines: as written, or settled by the first lines' times (held meanwhile, one group per line).
     const asked = opts.inputOrder ?? 'auto';
     const probe = asked === 'auto' ? new OrderProbe() : undefined;
@@ -312,7 +337,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     let broken: GzipError | undefined;
     try {
       try {
-        for await (const batch of readLineBatches(rest, { maxLineBytes: opts.maxLineBytes })) {
+        for await (const batch of lineSource) {
           if (order === 'newest-first') {
             spool ??= await BackwardSpool.create();
             for (const line of batch) {
@@ -459,6 +484,13 @@ function settleTies(items: RecordItem[]): RecordItem[] {
     items[j] = item;
   }
   return items;
+}
+
+/** An object some format (or envelope) takes: what an array's items must all be for the array to be read as a page. */
+function isKnownRecord(x: unknown): boolean {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const obj = x as Record<string, unknown>;
+  return detectJson(obj) !== undefined || unwrapEnvelope(obj) !== undefined;
 }
 
 function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {

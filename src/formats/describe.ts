@@ -12,6 +12,8 @@ const ABOUT: Record<string, { detect: string; carries: string }> = {
   mcpspy: { detect: '"transport_type" with an http_transport or stdio_transport block', carries: 'each JSON-RPC message as sniffed (raw), direction' },
   otlp: { detect: '"resourceSpans" or "resourceLogs" (OTLP JSON file exporter)', carries: 'MCP spans: method, tool, session, string id, error.type / status code, start and end times' },
   'gh-aw': { detect: '"server_id" + "payload" + "direction" (or "type" / "event")', carries: "each JSON-RPC message between the GitHub Agentic Workflows MCP gateway and a backend server (rpc-messages.jsonl), IN or OUT" },
+  inspector: { detect: '"direction" request/response/notification + "message" + "origin" or "response" (MCP Inspector History export)', carries: 'each JSON-RPC message the Inspector sent or got, a request with its response and duration' },
+  'inspector-network': { detect: '"url" + "method" + "requestHeaders" + "responseStatus" or "error" (MCP Inspector Network export)', carries: 'each HTTP request the Inspector made: status, headers, request and response bodies (SSE text included)' },
   jsonrpc: { detect: 'a JSON-RPC message, bare or under "message", with an optional direction', carries: 'one JSON-RPC message with a direction' },
   'claude-desktop': { detect: '"<time> [server] [level] ..." text lines of mcp.log / mcp-server-NAME.log', carries: 'each JSON-RPC message Claude Desktop exchanged with a stdio server' },
   vscode: { detect: '"<date> <time> [level] ..." lines of a VS Code "MCP: <server>" output channel or its log file', carries: 'each JSON-RPC message VS Code exchanged with the server ([editor -> server], [server -> editor], or the older [Client Says] / [Server Says])' },
@@ -38,6 +40,8 @@ export function describeFormats(): string {
   }
   out.push('Also read:');
   out.push('  whole HAR files ({"log":{"entries":[...]}}, pretty or one line, .har or gzip), streamed entry by entry');
+  out.push('  JSON array documents ([{...}, ...] over many lines: the MCP Inspector\'s exports), streamed item by item;');
+  out.push('    a line holding an array of records is read like a page');
   out.push('  log-platform envelopes, unwrapped before detection: Google Cloud Logging (jsonPayload, textPayload),');
   out.push('    Datadog (attributes.attributes, attributes.message, API pages {"data":[...]}), Elasticsearch/OpenSearch');
   out.push('    (_source, hits.hits[]), Loki logcli -o jsonl (line); --unwrap a.b.c for any other envelope');

@@ -4,6 +4,7 @@ import { canonicalFormat } from './canonical.js';
 import { claimFormat } from './claim.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
+import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
 import { harEntryFormat } from './har-entry.js';
 import { kongFormat } from './kong.js';
 import { mcpsnoopFormat } from './mcpsnoop.js';
@@ -14,7 +15,7 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
  * Specific shapes first (each keys on fields no other format has: `v`+`kind`, `ai.mcp`, HAR's `startedDateTime`/header
- * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, the gh-aw gateway's `server_id`+`payload`); Kong before
+ * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`); Kong before
  * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
  * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
  */
@@ -27,6 +28,8 @@ export const JSON_FORMATS: JsonFormat[] = [
   mcpspyFormat,
   otlpFormat,
   ghAwFormat,
+  inspectorNetworkFormat,
+  inspectorFormat,
   jsonRpcFormat,
 ];
 

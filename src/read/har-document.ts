@@ -1,4 +1,4 @@
-// Whole HAR 1.2 documents read incrementally: yields each `log.entries[]` item with the line it starts on, never the whole document.
+// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, or a top-level array's items (an MCP Inspector export) - each item with the line it starts on, never the whole document.
 import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 
 export type HarDocumentItem = { value: unknown; line: number } | { error: string; line: number };
@@ -12,17 +12,38 @@ export interface HarDocumentInfo {
   entries: number;
 }
 
-/** Depth of `{` that opens an entry: root object (1), `log` object (2), `entries` array (3). */
-const ENTRY_DEPTH = 3;
+/** Where the items of a document are, and what to call it in messages. */
+interface DocumentShape {
+  /** Depth of the `{` that opens an item: for HAR the root object (1), `log` (2), `entries` (3); for an array, 1. */
+  itemDepth: number;
+  paths: string[];
+  /** The parent key of an item (`entries` for HAR; undefined for the root array). */
+  parentKey: string | undefined;
+  name: string;
+  what: string;
+}
+
+const HAR: DocumentShape = { itemDepth: 3, paths: ['$.log.entries.*', '$.log.creator', '$.log.version'], parentKey: 'entries', name: 'HAR document', what: 'entries' };
+const ARRAY: DocumentShape = { itemDepth: 1, paths: ['$.*'], parentKey: undefined, name: 'JSON array document', what: 'items' };
 
 /**
  * Streams the entries of a HAR document. Each entry is parsed on its own as it completes; entries already
  * yielded are not kept. A document cut short (or broken by garbage) yields every complete entry before the
  * break, then one error item at the line where it broke.
  */
-export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
+export function harDocumentEntries(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
+  return documentItems(chunks, HAR, info);
+}
+
+/** Streams the items of a document that is one JSON array (pretty-printed or not), the same way. */
+export function jsonArrayItems(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
+  return documentItems(chunks, ARRAY, info);
+}
+
+async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShape, info: HarDocumentInfo): AsyncGenerator<HarDocumentItem> {
+  const ENTRY_DEPTH = shape.itemDepth;
   const tokenizer = new Tokenizer();
-  const parser = new TokenParser({ paths: ['$.log.entries.*', '$.log.creator', '$.log.version'], keepStack: false });
+  const parser = new TokenParser({ paths: shape.paths, keepStack: false });
   const pending: HarDocumentItem[] = [];
   let failure: string | undefined;
   let depth = 0;
@@ -49,19 +70,21 @@ export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: H
     lastOffset = t.offset;
     if (t.token === TokenType.LEFT_BRACE || t.token === TokenType.LEFT_BRACKET) {
       if (depth === 0) sawRoot = true;
-      if (depth === ENTRY_DEPTH && t.token === TokenType.LEFT_BRACE) entryLine = lineAt(t.offset);
+      if (depth === ENTRY_DEPTH) entryLine = lineAt(t.offset);
       depth++;
     } else if (t.token === TokenType.RIGHT_BRACE || t.token === TokenType.RIGHT_BRACKET) {
       depth--;
       if (depth === 0) rootClosed = true;
     } else if (depth === 0) {
       sawRoot = true;
+    } else if (depth === ENTRY_DEPTH && t.token !== TokenType.COMMA && t.token !== TokenType.COLON) {
+      entryLine = lineAt(t.offset); // an item that is a plain value (a number, a string) starts here
     }
     parser.write(t);
   };
   parser.onValue = ({ value, key, stack }) => {
     const parentKey = stack[stack.length - 1]?.key;
-    if (parentKey === 'entries' && typeof key === 'number') {
+    if (parentKey === shape.parentKey && typeof key === 'number') {
       info.entries++;
       pending.push({ value, line: entryLine });
     } else if (key === 'creator' && value && typeof value === 'object') {
@@ -89,7 +112,7 @@ export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: H
     }
     yield* pending.splice(0);
     if (failure) {
-      yield { error: `HAR document is not valid JSON here (${failure}); entries before this point were read`, line: lineAt(Math.max(lastOffset, chunkStart) + 1) };
+      yield { error: `${shape.name} is not valid JSON here (${failure}); ${shape.what} before this point were read`, line: lineAt(Math.max(lastOffset, chunkStart) + 1) };
       return;
     }
     if (rootClosed) break; // anything after the document is ignored
@@ -101,9 +124,10 @@ export async function* harDocumentEntries(chunks: AsyncIterable<Buffer>, info: H
   }
   yield* pending.splice(0);
   const endLine = lineAt(chunkStart + chunk.length);
-  if (!sawRoot) yield { error: 'empty HAR document', line: endLine };
+  const one = shape.what === 'entries' ? 'entry' : 'item';
+  if (!sawRoot) yield { error: `empty ${shape.name}`, line: endLine };
   else if (!rootClosed) {
-    const where = depth > ENTRY_DEPTH ? `inside the entry that starts at line ${entryLine}` : 'outside an entry';
-    yield { error: `HAR document ends early, ${where} (truncated file?): ${info.entries} complete entries read`, line: endLine };
+    const where = depth > ENTRY_DEPTH ? `inside the ${one} that starts at line ${entryLine}` : `outside an ${one}`;
+    yield { error: `${shape.name} ends early, ${where} (truncated file?): ${info.entries} complete ${shape.what} read`, line: endLine };
   }
 }

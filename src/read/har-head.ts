@@ -1,4 +1,4 @@
-// Recognising a whole HAR document from an input's first bytes, without loading the streaming JSON parser.
+// Recognising a whole JSON document (a HAR file, a JSON array export) from an input's first bytes, without loading the streaming JSON parser.
 
 /**
  * True when the first bytes of an input look like a whole HAR document: `{` then `"log"` as the first key
@@ -11,4 +11,16 @@ export function looksLikeHarDocument(head: string): boolean {
   i++;
   while (i < head.length && /\s/.test(head[i]!)) i++;
   return head.startsWith('"log"', i);
+}
+
+/**
+ * True when an input is one JSON array spread over lines (an MCP Inspector export, `jq '[...]'` output): its first
+ * line is only the array's opening `[` (perhaps with the first item's `{`). Any other first line, a broken one that
+ * happens to start with `[` included, is read line by line.
+ */
+export function looksLikeJsonArrayDocument(head: string): boolean {
+  const start = head.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const nl = head.indexOf('\n', start);
+  if (nl === -1) return false; // a first line longer than the head: a one-line array, read as a line
+  return /^\s*\[\s*[[{]?\s*$/.test(head.slice(start, nl));
 }

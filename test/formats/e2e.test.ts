@@ -34,6 +34,8 @@ describe('each format sample analyzed on its own', () => {
     ['kong-file-log.jsonl', 'kong'],
     ['claude-desktop-mcp-server-notes.log', 'claude-desktop'],
     ['vscode-mcp-notes.log', 'vscode'],
+    ['inspector-history.json', 'inspector'],
+    ['inspector-network.json', 'inspector-network'],
     ['cloud-logging.jsonl', 'canonical'],
     ['loki-claude-desktop.jsonl', 'claude-desktop'],
   ])('%s (%s)', (file, format) => {

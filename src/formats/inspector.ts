@@ -1,0 +1,104 @@
+// Adapter for MCP Inspector exports: protocol history entries (a JSON-RPC message, with its response when one came) and network log entries (whole HTTP exchanges).
+import type { ExchangeRecord, MessageRecord } from '../schema/record.js';
+import { MESSAGE_LEVEL, type AdapterResult, type JsonFormat } from './adapter.js';
+import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
+import { durationOf, parseTimestamp } from './time.js';
+
+const DIRECTIONS = new Set(['request', 'response', 'notification']);
+
+/** A protocol entry: `{id, timestamp, direction, origin?, message, response?, duration?}` (Inspector v2 `MessageEntry`). */
+function isProtocolEntry(v: Obj): boolean {
+  return typeof v.direction === 'string' && DIRECTIONS.has(v.direction) && isObj(v.message) && (v.origin === 'client' || v.origin === 'server' || 'response' in v || 'duration' in v);
+}
+
+/** A network entry: `{id, timestamp, method, url, requestHeaders, responseStatus?, ..., category}` (Inspector v2 `FetchRequestEntry`). */
+function isNetworkEntry(v: Obj): boolean {
+  return typeof v.url === 'string' && typeof v.method === 'string' && isObj(v.requestHeaders) && ('responseStatus' in v || 'error' in v || v.category === 'transport' || v.category === 'auth');
+}
+
+function headers(h: unknown): Record<string, string> | undefined {
+  if (!isObj(h)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (safeKey(k) && typeof v === 'string') out[k] = v;
+  return out;
+}
+
+function protocolRecords(v: Obj): AdapterResult {
+  // origin says who sent `message` (the Inspector is the client); older exports have none: requests and
+  // notifications were then the Inspector's own, responses the server's.
+  const origin = v.origin === 'client' || v.origin === 'server' ? v.origin : v.direction === 'response' ? 'server' : 'client';
+  const sent: 'c2s' | 's2c' = origin === 'client' ? 'c2s' : 's2c';
+  const ts = str(v.timestamp) ?? num(v.timestamp);
+  const first: MessageRecord = { v: 1, kind: 'message', direction: sent, message: v.message };
+  if (ts !== undefined) first.ts = ts;
+  const out: MessageRecord[] = [first];
+  if (isObj(v.response)) {
+    const back: MessageRecord = { v: 1, kind: 'message', direction: sent === 'c2s' ? 's2c' : 'c2s', message: v.response };
+    const start = parseTimestamp(ts);
+    const duration = durationOf(num(v.duration));
+    if (start !== undefined) back.ts = new Date(start + (duration ?? 0)).toISOString();
+    out.push(back);
+  }
+  return out;
+}
+
+function networkRecord(v: Obj): AdapterResult {
+  const rec: ExchangeRecord = {
+    v: 1,
+    kind: 'exchange',
+    ts: (str(v.timestamp) ?? num(v.timestamp)) as string,
+    side: 'client',
+    method: String(v.method),
+    url: String(v.url),
+    status: httpStatus(v.responseStatus) ?? null,
+  };
+  const reqHeaders = headers(v.requestHeaders);
+  if (reqHeaders) rec.requestHeaders = reqHeaders;
+  const resHeaders = headers(v.responseHeaders);
+  if (resHeaders) rec.responseHeaders = resHeaders;
+  const body = str(v.requestBody);
+  if (body !== undefined) rec.sendText = body;
+  // The Inspector leaves responseBody out for a long-lived GET stream and when reading the body failed: not captured.
+  const recv = str(v.responseBody);
+  if (recv !== undefined) rec.recvText = recv;
+  const duration = durationOf(num(v.duration));
+  if (duration !== undefined) rec.durationMs = duration;
+  const error = str(v.error);
+  if (error !== undefined) {
+    rec.error = error;
+    rec.end = rec.status === null ? 'error' : 'aborted';
+  }
+  return [rec];
+}
+
+const hasTime = (v: Obj) => str(v.timestamp) !== undefined || num(v.timestamp) !== undefined;
+
+/** The Inspector's History (protocol) export: JSON-RPC messages, no HTTP layer. */
+export const inspectorFormat: JsonFormat = {
+  kind: 'json',
+  name: 'inspector',
+  detect: isProtocolEntry,
+  toRecords: (v) => (hasTime(v) ? protocolRecords(v) : { error: 'MCP Inspector history entry without a timestamp' }),
+  limits: {
+    ...MESSAGE_LEVEL,
+    notes: ['the Inspector is its own client: this is what the Inspector sent and got, not what a production client did'],
+  },
+};
+
+/** The Inspector's Network export: each HTTP request it made, with status, headers and bodies. */
+export const inspectorNetworkFormat: JsonFormat = {
+  kind: 'json',
+  name: 'inspector-network',
+  detect: isNetworkEntry,
+  toRecords: (v) => (hasTime(v) ? networkRecord(v) : { error: 'MCP Inspector network entry without a timestamp' }),
+  limits: {
+    http: true,
+    bodies: true,
+    session: true,
+    typedIds: true,
+    notes: [
+      'the Inspector is its own client: this is what the Inspector sent and got, not what a production client did',
+      'durations are time to the response head; the Inspector redacts secrets in the bodies it keeps and keeps no body for a long-lived GET stream',
+    ],
+  },
+};
