@@ -41,7 +41,10 @@ export interface Filter {
   attempt(row: AttemptRow): boolean;
   /**
    * A session-level finding is kept when its code passes --code and its session passes --session and, with any
-   * attempt filter (--method, --tool, --outcome, --since, --until), when an attempt of that session was kept.
+   * attempt filter (--method, --tool, --outcome, --since, --until), when the attempt it is about passed them: one of
+   * its evidence lines is a line of an attempt kept by those filters. A finding about no attempt the log shows (an
+   * orphan response, a cancel of a request never logged) has no method, tool, outcome or time to match: it is left
+   * out under attempt filters.
    */
   finding(f: Finding): boolean;
   describe(): FilterDescription;
@@ -99,8 +102,8 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
   const toolOk = matcher(tools);
   const inSession = (key: string) => sessions.length === 0 || sessions.some((p) => key.startsWith(p));
   const attemptFilters = methods.length > 0 || tools.length > 0 || outcomes.length > 0 || since !== undefined || until !== undefined;
-  /** Sessions with at least one attempt that passed the attempt filters (only tracked when there are any). */
-  const sessionsKept = new Set<string>();
+  /** Per input file, the lines of the attempts that passed the attempt filters (only tracked when there are any). */
+  const keptLines = new Map<string, LineSet>();
 
   const described: FilterDescription = {};
   if (sessions.length) described.session = sessions;
@@ -126,8 +129,12 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
         if (until !== undefined && t >= until) return false;
       }
       if (attemptFilters) {
-        sessionsKept.add(key);
-        if (row.session === null) sessionsKept.add('');
+        // Before --code: a session finding about this attempt (SESSION_EXPIRED of its 404) passes --code on its own.
+        for (const src of row.sources) {
+          let lines = keptLines.get(src.file);
+          if (!lines) keptLines.set(src.file, (lines = new LineSet()));
+          lines.add(src.line);
+        }
       }
       if (codes.length && !row.findings.some((f) => codes.includes(f.code))) return false;
       return true;
@@ -136,11 +143,45 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
       const key = sessionKey(f.session);
       if (!inSession(key)) return false;
       if (codes.length && !codes.includes(f.code)) return false;
-      if (attemptFilters && !sessionsKept.has(key)) return false;
+      if (attemptFilters && !f.sources.some((src) => keptLines.get(src.file)?.has(src.line))) return false;
       return true;
     },
     describe: () => described,
   };
+}
+
+/** A set of line numbers held in a typed array (8 bytes a line), sorted when first asked after additions. */
+class LineSet {
+  private lines = new Float64Array(16);
+  private size = 0;
+  private sorted = true;
+
+  add(line: number): void {
+    if (this.size === this.lines.length) {
+      const grown = new Float64Array(this.size * 2);
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    if (this.size > 0 && line < this.lines[this.size - 1]!) this.sorted = false;
+    this.lines[this.size++] = line;
+  }
+
+  has(line: number): boolean {
+    const a = this.lines.subarray(0, this.size);
+    if (!this.sorted) {
+      a.sort();
+      this.sorted = true;
+    }
+    let lo = 0;
+    let hi = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (a[mid] === line) return true;
+      if (a[mid]! < line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
 }
 
 /** One line stating the filters, in the words of the CLI flags: `--session a3f1 --since 2026-10-17T09:00:00.000Z`. */

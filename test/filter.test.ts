@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { buildFilter, filtersText, parseWhen, type Filter } from '../src/filter.js';
 import type { AttemptRow } from '../src/report/summary.js';
 import type { Finding } from '../src/findings/types.js';
+import { analyze } from '../src/index.js';
+import { BOTH, SAMPLES, cli } from './cli/helpers.js';
 
 const NOW = Date.parse('2026-10-17T10:00:00.000Z');
 
@@ -124,20 +126,57 @@ describe('session findings', () => {
     expect(filter({ code: 'ID_REUSED' }).finding(finding())).toBe(false);
   });
 
-  it('with attempt filters, are kept only for sessions that had a kept attempt', () => {
+  it('with attempt filters, are kept only when the attempt they are about was kept (their evidence is its line)', () => {
     const f = filter({ tool: 'create_ticket' });
-    expect(f.attempt(row({ session: 'other', tool: 'search' }))).toBe(false);
-    expect(f.attempt(row())).toBe(true);
-    expect(f.finding(finding())).toBe(true);
-    expect(f.finding(finding({ session: 'other' }))).toBe(false);
+    expect(f.attempt(row({ tool: 'search_tickets', sources: [{ file: 'client.ndjson', line: 25 }] }))).toBe(false);
+    expect(f.attempt(row({ sources: [{ file: 'client.ndjson', line: 5 }, { file: 'server.ndjson', line: 4 }] }))).toBe(true);
+    // Same session, but about the search_tickets call that was left out.
+    expect(f.finding(finding({ sources: [{ file: 'client.ndjson', line: 25 }] }))).toBe(false);
+    // About the create_ticket call that was kept (the server's line of it is enough).
+    expect(f.finding(finding({ code: 'DUPLICATE_RECORD', sources: [{ file: 'server.ndjson', line: 4 }, { file: 'server.ndjson', line: 5 }] }))).toBe(true);
+    // About no attempt at all: nothing to match a tool against.
+    expect(f.finding(finding({ code: 'ORPHAN_RESPONSE', sources: [{ file: 'client.ndjson', line: 40 }] }))).toBe(false);
+    expect(f.finding(finding({ session: 'other', sources: [{ file: 'client.ndjson', line: 5 }] }))).toBe(true);
   });
 
-  it('a session kept by the attempt filters still needs the finding code', () => {
+  it('a finding about a kept attempt still needs the finding code', () => {
     const f = filter({ outcome: 'HTTP_ERROR', code: 'SESSION_EXPIRED' });
-    // The attempt passes everything but --code: its session counts as kept for session findings.
-    expect(f.attempt(row({ outcome: 'HTTP_ERROR', status: 404 }))).toBe(false);
-    expect(f.finding(finding())).toBe(true);
-    expect(f.finding(finding({ code: 'ORPHAN_RESPONSE' }))).toBe(false);
+    // The attempt passes everything but --code: a session finding about it may still pass.
+    expect(f.attempt(row({ outcome: 'HTTP_ERROR', status: 404, sources: [{ file: 'client.ndjson', line: 25 }] }))).toBe(false);
+    expect(f.finding(finding({ sources: [{ file: 'client.ndjson', line: 25 }] }))).toBe(true);
+    expect(f.finding(finding({ code: 'ORPHAN_RESPONSE', sources: [{ file: 'client.ndjson', line: 25 }] }))).toBe(false);
+  });
+
+  it('lines kept out of order and in many files are all found', () => {
+    const f = filter({ since: '2026-10-17T09:00:00Z' });
+    const lines = Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5000 + 1);
+    for (const line of lines) f.attempt(row({ sources: [{ file: `f${line % 3}.ndjson`, line }] }));
+    for (const line of [1, 2, 2500, 4999, 5000]) expect(f.finding(finding({ sources: [{ file: `f${line % 3}.ndjson`, line }] })), String(line)).toBe(true);
+    expect(f.finding(finding({ sources: [{ file: 'f0.ndjson', line: 1 }] }))).toBe(false);
+    expect(f.finding(finding({ sources: [{ file: 'f1.ndjson', line: 5001 }] }))).toBe(false);
+  });
+});
+
+describe('session findings on the samples: --fail-on and the library see only those about kept calls', () => {
+  const SAMPLE = [{ path: `${SAMPLES}client.ndjson`, side: 'client' as const }, { path: `${SAMPLES}server.ndjson`, side: 'server' as const }];
+  const codes = (r: { findings: Finding[] }) => r.findings.map((f) => f.code).sort();
+
+  it('--tool create_ticket: no SESSION_EXPIRED about search_tickets id 15 and no DUPLICATE_RECORD about id 2, so --fail-on does not fire', async () => {
+    const r = await cli([...BOTH, '--tool', 'create_ticket', '--fail-on', 'SESSION_EXPIRED', '-q']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/SESSION_EXPIRED|DUPLICATE_RECORD|CALL_NEVER_SENT/);
+    expect(r.stdout).toMatch(/create_ticket/);
+    expect((await cli([...BOTH, '--tool', 'search_tickets', '--fail-on', 'SESSION_EXPIRED', '-q'])).code).toBe(1);
+  });
+
+  it('analyze() with a tool filter returns only the session findings about that tool\'s calls', async () => {
+    expect(codes(await analyze({ inputs: SAMPLE }))).toEqual(['CALL_NEVER_SENT', 'DUPLICATE_RECORD', 'SESSION_EXPIRED']);
+    expect(codes(await analyze({ inputs: SAMPLE, filter: { tool: 'export_report' } }))).toEqual([]);
+    expect(codes(await analyze({ inputs: SAMPLE, filter: { tool: 'search_tickets' } }))).toEqual(['DUPLICATE_RECORD', 'SESSION_EXPIRED']);
+    expect(codes(await analyze({ inputs: SAMPLE, filter: { method: 'initialize' } }))).toEqual(['CALL_NEVER_SENT']);
+    // The 404 and the probe's 503 are HTTP errors; the duplicated row is of a call that succeeded.
+    expect(codes(await analyze({ inputs: SAMPLE, filter: { outcome: 'HTTP_ERROR' } }))).toEqual(['CALL_NEVER_SENT', 'SESSION_EXPIRED']);
+    expect(codes(await analyze({ inputs: SAMPLE, filter: { since: '2026-10-17T09:18:41Z' } }))).toEqual(['CALL_NEVER_SENT']);
   });
 });
 
