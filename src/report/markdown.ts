@@ -4,7 +4,7 @@ import { emptyText, hiddenBySeverity } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
-import { escapeMarkdown, escapeMarkdownCell, escapeMermaid, truncate } from './text.js';
+import { escapeMarkdownCell, escapeMermaid, truncate } from './text.js';
 import { filtersText } from '../filter.js';
 
 const c = (s: string | number | null | undefined, max = 80) => escapeMarkdownCell(truncate(String(s ?? ''), max));
@@ -38,7 +38,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push('### Outcomes by method and tool', '');
     out.push(...moreLine(shown.length, summary.byMethod.length, ', most attempts first'));
     if (shown.length) out.push(tableMd(['method', 'tool', 'total', ...present], shown.map((m) => [c(m.method), c(m.tool ?? ''), String(m.total), ...present.map((o) => String(m.outcomes[o] ?? ''))])), '');
-  } else out.push(escapeMarkdown(emptyText(summary)), '');
+  } else out.push(emptyText(summary, (f) => `\`${f.replace(/`/g, "'")}\``), '');
 
   out.push('## Findings', '');
   const findings = builder.findingTable();

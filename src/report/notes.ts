@@ -1,6 +1,7 @@
 // What the table and Markdown reports say around their tables: how many rows are not shown, and why a report is empty.
 import type { Summary } from './summary.js';
 import type { Severity } from '../findings/types.js';
+import { filtersText } from '../filter.js';
 
 /** The note after a table's title when it shows fewer rows than it has: `(first 500 of 4235 in time order; 3735 more not shown, ...)`. */
 export function moreNote(shown: number, total: number, order: string, rest = ''): string {
@@ -8,9 +9,12 @@ export function moreNote(shown: number, total: number, order: string, rest = '')
   return shown ? ` (first ${shown} of ${total}${order}; ${total - shown} more not shown${rest})` : ` (${total}, not shown${rest})`;
 }
 
-/** What the report says when no attempt is left to list. */
-export function emptyText(_summary: Summary): string {
-  return 'No JSON-RPC requests found in the input.';
+/** What the report says when no attempt is left to list: the filters removed them all, or the input had none. */
+export function emptyText(summary: Summary, quote: (filters: string) => string = (f) => f): string {
+  const filters = filtersText(summary.filters);
+  if (!filters) return 'No JSON-RPC requests found in the input.';
+  const findings = summary.findings.total ? '; the session findings that pass them are listed below' : '';
+  return `No attempt matches the filters (${quote(filters)})${findings}.`;
 }
 
 /** Findings not shown, by severity: `: 736 error, 878 warning`. */

@@ -58,7 +58,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
       t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
     }
     out.push(`Outcomes by method and tool${moreNote(shown.length, summary.byMethod.length, ', most attempts first')}`, ...(shown.length ? [t.toString()] : []), '');
-  } else out.push(emptyText(summary), '');
+  } else out.push(cell(emptyText(summary), 400), '');
 
   const failed = builder.failedTable();
   if (failed.total) {

@@ -136,3 +136,26 @@ describe('--max-rows on the samples', () => {
     expect(section(none.stdout, 'Inputs')!.rows).toHaveLength(1);
   });
 });
+
+describe('when no attempt is left to list', () => {
+  it('says the filters removed them (not that the input had none), and that the session findings follow when some pass', async () => {
+    const expired = await cli(['--client', `${SAMPLES}client.ndjson`, '--server', `${SAMPLES}server.ndjson`, '--code', 'SESSION_EXPIRED']);
+    expect(expired.stdout).toContain('No attempt matches the filters (--code SESSION_EXPIRED); the session findings that pass them are listed below.');
+    expect(expired.stdout).not.toContain('No JSON-RPC requests');
+    expect(section(expired.stdout, 'Findings')!.rows.map((r) => r[1])).toEqual(['SESSION_EXPIRED']);
+    const md = await cli(['--client', `${SAMPLES}client.ndjson`, '--server', `${SAMPLES}server.ndjson`, '--code', 'SESSION_EXPIRED', '--format', 'markdown']);
+    expect(md.stdout).toContain('No attempt matches the filters (`--code SESSION_EXPIRED`); the session findings that pass them are listed below.');
+    const cancelled = await cli([`${SAMPLES}stdio.ndjson`, '--code', 'CANCELLED']);
+    expect(cancelled.stdout).toContain('No attempt matches the filters (--code CANCELLED).');
+    expect(cancelled.stdout).not.toContain('No JSON-RPC requests');
+  });
+
+  it('without filters, says the input had no JSON-RPC request', async () => {
+    const notification = JSON.stringify({ ts: '2026-10-17T09:22:00.030Z', direction: 'c2s', message: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    for (const format of ['table', 'markdown']) {
+      const r = await cli(['-', '--format', format, '-q'], { stdin: [notification] });
+      expect(r.stdout, format).toContain('No JSON-RPC requests found in the input.');
+      expect(r.stdout, format).not.toContain('No attempt matches');
+    }
+  });
+});
