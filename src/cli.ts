@@ -128,6 +128,7 @@ export const EXAMPLES: Record<string, [command: string, what: string][]> = {
   ],
   formats: [['mcp-triage formats', 'The input formats detected per line, and what each cannot show']],
   schema: [['mcp-triage schema > canonical-record.schema.json', 'The canonical record format as JSON Schema, for the logs you write yourself']],
+  record: [['mcp-triage record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson', 'Record the traffic to the MCP server on port 3000: point the client at http://127.0.0.1:8808/mcp, stop with Ctrl-C, then run mcp-triage mcp.ndjson']],
 };
 
 const examplesText = (command: string) =>

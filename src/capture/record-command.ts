@@ -1,4 +1,6 @@
 // The `mcp-triage record` command: run the recording proxy until Ctrl-C, then flush and close the output.
+import { open, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Argv, Options } from 'yargs';
 import { repeatedOptionError } from '../cli-args.js';
 import { SideSchema, type Side } from '../schema/record.js';
@@ -30,6 +32,12 @@ export const RECORD_OPTIONS: Record<string, Options> = {
   redact: { type: 'boolean', default: true, describe: 'Replace secrets in recorded headers, URLs and bodies (--no-redact to keep them)' },
 };
 
+const RECORD_USAGE = `Usage: $0 record --listen HOST:PORT --target URL --out FILE [options]
+
+A transparent recording proxy for traffic you cannot instrument: it forwards HTTP to --target as it arrives and appends both directions to --out as canonical records (read them with mcp-triage --client or --server, or give --side). Point the client at the --listen address.`;
+
+const RECORD_EXIT_TEXT = 'Exit status: 0 stopped by SIGTERM, 130 by Ctrl-C (every record is on disk either way); 2 usage error, a --target that is not an http(s) URL, an --out file that cannot be opened for appending, or a --listen address that cannot be used.';
+
 export const recordCommand = {
   command: 'record',
   describe: 'Run a transparent recording proxy: forward HTTP to --target and append both directions to --out as canonical records',
@@ -45,13 +53,25 @@ export const recordCommand = {
         }
         return true;
       })
-      .example('$0 record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson', 'then point the client at http://127.0.0.1:8808/mcp');
+      .usage(RECORD_USAGE)
+      .epilogue(RECORD_EXIT_TEXT);
   },
   handler: async (argv: RecordArgs): Promise<number> => runRecord(argv),
 };
 
-/** Start the proxy, wait for the stop signal, close it. Returns the exit code (0 ok, 2 could not start). */
+/**
+ * Start the proxy, wait for the stop signal, close it. Returns the exit code (0 ok, 2 could not start). Everything that
+ * can be checked is checked before it listens: the target is a URL, and the output file can be opened for appending
+ * (a client would otherwise be proxied while nothing is recorded, the error showing only at its first request).
+ */
 export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: process.stderr }): Promise<number> {
+  const fail = (message: string): number => {
+    io.stderr.write(`mcp-triage record: ${message}\n`);
+    return 2;
+  };
+  if (!isHttpUrl(args.target)) return fail(`--target must be an http(s) URL like http://127.0.0.1:3000, got "${args.target}"`);
+  const opened = await openForAppending(args.out);
+  if (typeof opened === 'string') return fail(opened);
   let proxy: RecordingProxy;
   try {
     proxy = await startRecordingProxy({
@@ -63,8 +83,11 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
       redact: args.redact ?? true,
     });
   } catch (err) {
-    io.stderr.write(`mcp-triage record: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 2;
+    await opened.undo();
+    const e = err as NodeJS.ErrnoException;
+    const message = err instanceof Error ? err.message : String(err);
+    // listen EADDRINUSE, EACCES, EADDRNOTAVAIL: say which option it was.
+    return fail(e.syscall === 'listen' ? `--listen ${args.listen}: ${message}` : message);
   }
   io.stderr.write(`mcp-triage record: ${proxy.url} -> ${args.target}, appending to ${args.out} (Ctrl-C to stop)\n`);
   await (io.stopped ?? untilSignal(proxy));
@@ -72,6 +95,41 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
   await proxy.close();
   io.stderr.write(`mcp-triage record: stopped, ${args.out} closed\n`);
   return 0;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Open the output file for appending and close it again: a string says why it cannot be (naming --out). `undo` removes
+ * the file again when this created it and it is still empty (the proxy did not start after all).
+ */
+async function openForAppending(out: string): Promise<{ undo(): Promise<void> } | string> {
+  const existed = await stat(out).then(() => true, () => false);
+  try {
+    await (await open(out, 'a')).close();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why =
+      e.code === 'ENOENT' ? `its folder ${dirname(out)} does not exist`
+      : e.code === 'EISDIR' ? 'it is a directory'
+      : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied'
+      : e.message;
+    return `--out ${out}: cannot open it for appending: ${why}`;
+  }
+  return {
+    async undo() {
+      if (existed) return;
+      const info = await stat(out).catch(() => undefined);
+      if (info?.size === 0) await unlink(out).catch(() => undefined);
+    },
+  };
 }
 
 /**

@@ -1,11 +1,13 @@
 // The `record` command's yargs definition: required options, side choices, loopback guard flag, redaction switch.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { recordCommand } from '../../src/capture/index.js';
+import { runRecord } from '../../src/capture/record-command.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
 import { listen, readBody, waitFor } from './helpers.js';
 
@@ -44,7 +46,71 @@ describe('recordCommand', () => {
   });
 });
 
+describe('runRecord checks what it can before it listens', () => {
+  /** runRecord with a stop signal that never comes: it must return on its own, having never said it listens. */
+  async function start(args: { listen?: string; target?: string; out: string }): Promise<{ code: number; stderr: string }> {
+    let stderr = '';
+    const stop = { now: () => undefined as void };
+    const stopped = new Promise<void>((r) => (stop.now = r));
+    const run = runRecord({ listen: '127.0.0.1:0', target: 'http://127.0.0.1:9', ...args }, { stderr: { write: (t: string) => (stderr += t) }, stopped });
+    const timer = setTimeout(() => stop.now(), 5_000); // it listened: stop it, so that the test fails instead of hanging
+    const code = await run;
+    clearTimeout(timer);
+    expect(stderr).not.toContain('appending to');
+    return { code, stderr };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'record-checks-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('an --out file in a folder that does not exist: exit 2 at once, naming --out (it proxied and recorded nothing)', async () => {
+    const r = await start({ out: join(dir, 'missing', 'r.ndjson') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`mcp-triage record: --out ${join(dir, 'missing', 'r.ndjson')}: cannot open it for appending: its folder ${join(dir, 'missing')} does not exist\n`);
+  });
+
+  it('an --out that is a directory: exit 2 at once', async () => {
+    mkdirSync(join(dir, 'folder'));
+    const r = await start({ out: join(dir, 'folder') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^mcp-triage record: --out \S+folder: cannot open it for appending: it is a directory\n$/);
+  });
+
+  it('a --target that is not an http(s) URL: exit 2, naming --target', async () => {
+    for (const target of ['notaurl', 'ftp://example.test/', '127.0.0.1:3000']) {
+      const r = await start({ target, out: join(dir, 'never.ndjson') });
+      expect(r.code, target).toBe(2);
+      expect(r.stderr).toBe(`mcp-triage record: --target must be an http(s) URL like http://127.0.0.1:3000, got "${target}"\n`);
+    }
+    expect(existsSync(join(dir, 'never.ndjson'))).toBe(false);
+  });
+
+  it('a --listen address in use: exit 2, naming --listen, and no empty --out file left behind', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    try {
+      const port = (busy.address() as { port: number }).port;
+      const r = await start({ listen: `127.0.0.1:${port}`, out: join(dir, 'busy.ndjson') });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^mcp-triage record: --listen 127\\.0\\.0\\.1:${port}: listen EADDRINUSE`));
+      expect(existsSync(join(dir, 'busy.ndjson'))).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
+});
+
 describe.skipIf(!existsSync(BIN))('mcp-triage record (spawned)', () => {
+  it('exits 2 before listening when --out cannot be opened', async () => {
+    const child = spawn(process.execPath, [BIN, 'record', '--listen', '127.0.0.1:0', '--target', 'http://127.0.0.1:9', '--out', '/nonexistent/dir/r.ndjson']);
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill(), 10_000); // before the fix it listened until stopped
+    const code = await new Promise<number | null>((r) => child.once('close', r));
+    clearTimeout(timer);
+    expect(code).toBe(2);
+    expect(stderr).toBe('mcp-triage record: --out /nonexistent/dir/r.ndjson: cannot open it for appending: its folder /nonexistent/dir does not exist\n');
+  });
+
   it('proxies until SIGINT and leaves a complete file, with an end record for the stream still open', async () => {
     const upstream = await listen(async (req, res) => {
       if (req.method === 'GET') {

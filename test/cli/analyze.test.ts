@@ -188,7 +188,7 @@ describe('--version and --help', () => {
   });
 
   it('--help of the tool and of each command exits 0 and explains its options, exit codes and examples', async () => {
-    for (const command of [[], ['sessions'], ['timeline'], ['explain'], ['formats'], ['schema']]) {
+    for (const command of [[], ['sessions'], ['timeline'], ['explain'], ['formats'], ['schema'], ['record']]) {
       const r = await cli([...command, '--help']);
       expect(r.code, command.join(' ')).toBe(0);
       expect(r.stderr).toBe('');
