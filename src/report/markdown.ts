@@ -1,6 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
-import { emptyText, hiddenBySeverity } from './notes.js';
+import { emptyText, hiddenBySeverity, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -59,9 +59,9 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push('## Attempts that did not succeed', '');
     out.push(...moreLine(failed.rows.length, failed.total, ' in time order', ' (see `--format ndjson`)'));
     if (failed.rows.length) {
-      out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'evidence'], failed.rows.map((r) => [
+      out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why', 'evidence'], failed.rows.map((r) => [
         c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
-        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), c(r.sources.slice(0, 3).map(src).join(', '), 120),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), whyCell(r), c(r.sources.slice(0, 3).map(src).join(', '), 120),
       ])), '');
     }
   }
@@ -83,6 +83,14 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     c(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0', 120), c(i.cannotShow.join('; '), 160),
   ])), '');
   return `${out.join('\n')}\n`;
+}
+
+/** The why cell: "not seen by the server" in bold, then the error and what the classifier found. */
+function whyCell(r: AttemptRow): string {
+  const why = whyOf(r);
+  if (!r.notSeenByServer) return c(why, 160);
+  const rest = why.slice('not seen by the server'.length).replace(/^: /, '');
+  return `**not seen by the server**${rest ? `: ${c(rest, 140)}` : ''}`;
 }
 
 /** The line under a table's heading when it shows fewer rows than it has. */

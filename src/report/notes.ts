@@ -1,5 +1,5 @@
 // What the table and Markdown reports say around their tables: how many rows are not shown, and why a report is empty.
-import type { Summary } from './summary.js';
+import type { AttemptRow, Summary } from './summary.js';
 import type { Severity } from '../findings/types.js';
 import { filtersText } from '../filter.js';
 
@@ -23,4 +23,15 @@ export function hiddenBySeverity(shown: { finding: { severity: Severity } }[], b
   for (const r of shown) left[r.finding.severity]--;
   const parts = (['error', 'warning', 'info'] as const).filter((s) => left[s] > 0).map((s) => `${left[s]} ${s}`);
   return parts.length ? `: ${parts.join(', ')}` : '';
+}
+
+/**
+ * Why an attempt did not succeed, for the "why" column: "not seen by the server" first (a long error body cut short
+ * to fit the cell cannot hide it), then the error code and message, then what the classifier found.
+ */
+export function whyOf(r: AttemptRow): string {
+  const d = r.detail;
+  const text = [d?.errorCode !== undefined ? String(d.errorCode) : '', d?.errorMessage ?? '', d?.why ?? ''].filter(Boolean).join(' ');
+  if (!r.notSeenByServer) return text;
+  return text ? `not seen by the server: ${text}` : 'not seen by the server';
 }

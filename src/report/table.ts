@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, truncate } from './text.js';
 import { Grid } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote } from './notes.js';
+import { emptyText, hiddenBySeverity, moreNote, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -116,17 +116,6 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   for (const n of summary.notes) out.push(`Note: ${n}`);
   out.push(summary.redaction ? 'Secrets are redacted (--no-redact shows them).' : paint(color, '33', 'Redaction is OFF (--no-redact): secrets from the logs are shown as they are.'));
   return `${out.join('\n')}\n`;
-}
-
-function whyOf(r: AttemptRow): string {
-  const d = r.detail;
-  if (!d) return r.notSeenByServer ? 'not seen by the server' : '';
-  const parts: string[] = [];
-  if (d.errorCode !== undefined) parts.push(String(d.errorCode));
-  if (d.errorMessage) parts.push(d.errorMessage);
-  if (d.why) parts.push(d.why);
-  if (r.notSeenByServer) parts.push('not seen by the server');
-  return parts.join(' ');
 }
 
 function delay(a: { ts?: string; durationMs?: number }, b: { ts?: string }): string {

@@ -112,4 +112,13 @@ describe('markdown postmortem', () => {
     // The sequence diagrams are not tables: they still draw every attempt of each troubled session.
     expect(doc.mermaid).toEqual(all.mermaid);
   });
+
+  it('marks the attempt the server never saw in the why column of the failed attempts', async () => {
+    const doc = parse((await cli([...BOTH, '--format', 'markdown'])).stdout);
+    const failed = doc.tables.find((t) => t[0]!.join() === 'time,session,id,method / tool,HTTP,outcome,layer,claimed,why,evidence')!;
+    const marked = failed.slice(2).filter((r) => r[8]!.includes('not seen by the server'));
+    expect(marked.map((r) => [r[2], r[3], r[4], r[8]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**']]);
+    expect(failed.slice(2).find((r) => r[2] === '5')![8]).toBe('-32602 Invalid params: query must be a string');
+  });
 });
+
