@@ -1,5 +1,5 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
-import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
+import { scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import { emptyText, hiddenBySeverity, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
@@ -70,7 +70,8 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   if (troubled.length) {
     out.push('## Sessions with errors or warnings', '');
     for (const d of troubled.slice(0, maxDiagrams)) {
-      out.push(`### Session ${c(d.session ?? '(no session)', 80)}`, '');
+      // Named as the sessions view names it: traffic without a session id by its connection, client or input key.
+      out.push(`### Session ${c(scopeName(d.session, d.scope, summary.inputs), 120)}`, '');
       out.push(sequenceDiagram(d.rows), '');
       if (d.notDrawn) out.push(`${d.notDrawn} more attempt(s) of this session not drawn.`, '');
     }
@@ -100,7 +101,11 @@ function moreLine(shown: number, total: number, order: string, rest = ''): strin
   return [`_${head}${rest}._`, ''];
 }
 
-/** Client, (gateway,) server lanes; one arrow per POST, its status and outcome, notes for SSE and retries. */
+/**
+ * Client, (gateway,) server lanes; per attempt, the request and what answered it, as the log shows them: a POST and
+ * its HTTP status over HTTP; the JSON-RPC message and its response (no POST, no status) in a log without an HTTP
+ * layer (stdio, message logs); a lost-message arrow only when no response is in the log. Notes for SSE and retries.
+ */
 export function sequenceDiagram(rows: AttemptRow[]): string {
   const lines = ['```mermaid', 'sequenceDiagram', '  participant C as Client'];
   const gateway = rows.some((r) => r.notSeenByServer);
@@ -109,11 +114,16 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
   for (const r of rows) {
     const label = escapeMermaid(truncate(`${r.method}${r.tool ? ` ${r.tool}` : ''} id ${r.idText ?? JSON.stringify(r.id)}${r.attempt && r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`, 80));
     const to = r.notSeenByServer ? 'G' : 'S';
-    lines.push(`  C->>${to}: POST ${label}`);
+    // No status and an outcome other than NO_RESPONSE: the log has no HTTP layer (an HTTP request without a response is NO_RESPONSE).
+    const http = r.status !== null || r.outcome === 'NO_RESPONSE';
+    lines.push(`  C->>${to}: ${http ? 'POST ' : ''}${label}`);
     if (r.sse) lines.push(`  Note over ${to}: SSE ${r.sse.events} event(s), ${r.sse.progress} progress${r.sse.end && r.sse.end !== 'complete' ? `, ${escapeMermaid(r.sse.end)}` : ''}`);
-    const status = r.status === null ? 'no response' : `HTTP ${r.status}`;
-    if (r.status === null) lines.push(`  ${to}--xC: ${status} ${r.outcome}`);
-    else lines.push(`  ${to}-->>C: ${status} ${r.outcome}${r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : ''}`);
+    const server = r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : '';
+    if (http) {
+      if (r.status === null) lines.push(`  ${to}--xC: no response ${r.outcome}${server}`);
+      else lines.push(`  ${to}-->>C: HTTP ${r.status} ${r.outcome}${server}`);
+    } else if (r.outcome === 'UNANSWERED') lines.push(`  ${to}--xC: no response in the log ${r.outcome}${server}`);
+    else lines.push(`  ${to}-->>C: response ${r.outcome}${server}`);
     if (r.cancelled) lines.push(`  C->>${to}: notifications/cancelled id ${escapeMermaid(r.idText ?? JSON.stringify(r.id))}`);
     if (r.continuation) lines.push(`  Note over C: continuation (${escapeMermaid(r.method)})`);
     else if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);

@@ -483,7 +483,7 @@ export class SummaryBuilder {
     return { rows: this.chainsTop.sorted().map((r) => r.item), total: this.chainsTop.total };
   }
 
-  /** The sessions (or session-less scopes) with an error or warning finding, in the order they were first seen, with their kept rows. */
+  /** The sessions (or session-less scopes) with an error or warning finding, in the order they started (as the sessions view lists them), with their kept rows. */
   diagramSessions(): DiagramSession[] {
     this.finish();
     const flagged = new Set(this.flagged);
@@ -499,7 +499,8 @@ export class SummaryBuilder {
       if (key.startsWith('\0')) d.scope = first?.scope ?? key.slice(1);
       out.push(d);
     }
-    return out;
+    const first = (d: DiagramSession) => Math.min(...d.rows.map(startOf));
+    return out.map((d, i) => ({ d, i, t: first(d) })).sort((a, b) => a.t - b.t || a.i - b.i).map((x) => x.d);
   }
 
   /** The session-less scope whose attempts' lines hold (or lie nearest to) a finding's evidence. */

@@ -1,6 +1,6 @@
 // The `sessions` view: one small record per session folded from the attempt stream, rendered as a table, Markdown or JSON.
 import { escapeJsonControls } from '../report/text.js';
-import type { AttemptRow, Summary } from '../report/summary.js';
+import { scopeName, type AttemptRow, type Summary } from '../report/summary.js';
 import type { Finding, Severity } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
@@ -142,13 +142,7 @@ export class SessionsCollector {
 }
 
 /** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
-function nameOf(r: SessionRow, summary: Summary): string {
-  if (r.session !== null) return r.session;
-  if (!r.scope) return '(no session id)';
-  const input = /^input#(\d+)$/.exec(r.scope);
-  const file = input ? summary.inputs[Number(input[1])]?.name : undefined;
-  return `${r.scope} (no session id${file ? `; ${file}` : ''})`;
-}
+const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session, r.scope, summary.inputs);
 const failedText = (r: SessionRow, color: boolean, sep: string) => {
   const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
   return r.failures === 0 ? '0' : `${r.failures}: ${parts.join(sep)}`;

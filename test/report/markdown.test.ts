@@ -120,5 +120,52 @@ describe('markdown postmortem', () => {
     expect(marked.map((r) => [r[2], r[3], r[4], r[8]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**']]);
     expect(failed.slice(2).find((r) => r[2] === '5')![8]).toBe('-32602 Invalid params: query must be a string');
   });
+
+  it('draws each session-less scope apart, named and ordered as the sessions view lists them', async () => {
+    const inputs = [...BOTH, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`];
+    const md = (await cli([...inputs, '--format', 'markdown'])).stdout;
+    const headings = parse(md).headings.filter((h) => h.level === 3 && h.text.startsWith('Session ')).map((h) => h.text.slice(8));
+    const view = JSON.parse((await cli(['sessions', ...inputs, '--format', 'json'])).stdout) as { sessions: { session: string | null; scope?: string; attempts: number; findings: { error: number; warning: number } }[] };
+    const names = (await cli(['sessions', ...inputs, '--format', 'markdown'])).stdout.split('\n').filter((l) => /^\| (?!session |---)/.test(l)).map((l) => l.split(' | ')[0]!.slice(2));
+    const troubled = view.sessions.map((s, i) => ({ s, name: names[i]! })).filter(({ s }) => s.findings.error + s.findings.warning > 0);
+    expect(headings).toEqual(troubled.map((t) => t.name));
+    const harAt = headings.findIndex((h) => /^input#\d+ \(no session id; .*capture\.har\.ndjson\)$/.test(h));
+    expect(harAt).toBeGreaterThan(-1);
+    expect(headings.filter((h) => h.includes('no session'))).toHaveLength(2); // the HAR capture and the probe client, apart
+    // Each diagram draws the attempts of its own session, as many as the sessions view counts.
+    const diagrams = parse(md).mermaid;
+    troubled.forEach(({ s }, i) => expect(diagrams[i]!.split('\n').filter((l) => /^ {2}C->>[GS]: (?!notifications\/cancelled)/.test(l)), headings[i]).toHaveLength(s.attempts));
+    const har = diagrams[harAt]!;
+    expect(har).toContain('approve_refund');
+    expect(har).not.toMatch(/initialize|read_file/);
+  });
+
+  it('draws a message log (no HTTP layer) without POST or HTTP status, with the responses it has', async () => {
+    const line = (ts: string, direction: string, message: object) => JSON.stringify({ ts: `2026-10-17T09:30:${ts}Z`, direction, message: { jsonrpc: '2.0', ...message } });
+    const stdio = [
+      line('00.000', 'c2s', { id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'desktop', version: '1' } } }),
+      line('00.010', 's2c', { id: 0, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'files', version: '1' } } }),
+      line('00.100', 'c2s', { id: 1, method: 'tools/call', params: { name: 'a', arguments: {} } }),
+      line('00.120', 's2c', { id: 1, error: { code: -32602, message: 'Invalid params' } }),
+      line('00.200', 'c2s', { id: 2, method: 'tools/call', params: { name: 'b', arguments: {} } }),
+      line('00.230', 's2c', { id: 2, result: { content: [{ type: 'text', text: 'ok' }] } }),
+      line('00.300', 'c2s', { id: 3, method: 'tools/call', params: { name: 'c', arguments: {} } }),
+      line('00.900', 's2c', { id: 99, result: {} }),
+    ];
+    const r = await cli(['timeline', 'input#0', '-', '--format', 'markdown', '-q'], { stdin: stdio });
+    expect(r.code, r.stderr).toBe(0);
+    const [diagram] = parse(r.stdout).mermaid;
+    expect(diagram!.split('\n').slice(3)).toEqual([
+      '  C->>S: initialize id 0', '  S-->>C: response SUCCESS',
+      '  C->>S: tools/call a id 1', '  S-->>C: response JSONRPC_ERROR',
+      '  C->>S: tools/call b id 2', '  S-->>C: response TOOL_SUCCESS',
+      '  C->>S: tools/call c id 3', '  S--xC: no response in the log UNANSWERED',
+    ]);
+    // Over HTTP the POST and its status stay, and a request no response came to is a lost message.
+    const http = parse((await cli([...BOTH, '--format', 'markdown'])).stdout).mermaid.join('\n');
+    expect(http).toContain('C->>S: POST tools/call search_tickets id 5');
+    expect(http).toContain('S-->>C: HTTP 200 JSONRPC_ERROR');
+    expect(http).not.toMatch(/response (SUCCESS|TOOL_SUCCESS|JSONRPC_ERROR)/);
+  });
 });
 
