@@ -241,7 +241,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
     if (state.usageError === undefined) throw e;
   }
   if (state.usageError !== undefined) {
-    err(`mcp-triage: ${cleanTerminal(explainUsageError(state.usageError, command))}`);
+    err(`mcp-triage: ${cleanTerminal(explainUsageError(state.usageError, command, argv))}`);
     err(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.`);
     return EXIT.usage;
   }
@@ -358,8 +358,12 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
     });
 }
 
-/** yargs' message, with "did you mean --x?" for an unknown option, the nearest choice for an invalid value, and the choices of an option given without a value. */
-export function explainUsageError(msg: string, command: string): string {
+/**
+ * yargs' message, with "did you mean --x?" for an unknown option, the nearest choice for an invalid value, and the
+ * choices of an option given without a value; the command line tells how an unknown name was written (-x, --x, or
+ * an argument the command does not take).
+ */
+export function explainUsageError(msg: string, command: string, argv: readonly string[] = []): string {
   const missing = /^Not enough arguments following: ([\w-]+)$/.exec(msg.trim());
   if (missing) {
     const name = missing[1]!;
@@ -372,14 +376,40 @@ export function explainUsageError(msg: string, command: string): string {
   if (unknown) {
     const known = COMMAND_FLAGS[command] ?? COMMAND_FLAGS.analyze!;
     const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    const names = [...new Set(unknown[1]!.split(',').map((s) => kebab(s.trim().replace(/^-+/, '').replace(/=.*$/, ''))))];
-    const hints = names.map((name) => {
+    const longHint = (name: string) => {
       const best = nearest(name, known);
       if (best && best !== name) return `--${name} (did you mean --${best}?)`;
       const owner = Object.entries(COMMAND_FLAGS).find(([c, flags]) => c !== command && flags.includes(name))?.[0];
       return owner ? `--${name} (an option of ${owner === 'analyze' ? 'the analysis: mcp-triage without a command' : `mcp-triage ${owner}`})` : `--${name}`;
-    });
-    return `unknown option ${hints.join(', ')}${command === 'analyze' ? '' : ` for "${command}"`}`;
+    };
+    // yargs names them without dashes: how each was written tells an option (--x, -x, a group -xz) from an argument.
+    const end = argv.indexOf('--');
+    const words = end === -1 ? argv : argv.slice(0, end);
+    const longs = new Set(words.filter((w) => w.startsWith('--')).map((w) => w.slice(2).replace(/=.*$/s, '')));
+    const shorts = words.filter((w) => /^-[^-\d]/.test(w)).map((w) => w.replace(/=.*$/s, ''));
+    const positionals = new Set(words.filter((w) => !w.startsWith('-')));
+    const options: string[] = [];
+    const extra: string[] = [];
+    for (const raw of [...new Set(unknown[1]!.split(',').map((s) => s.trim().replace(/^-+/, '').replace(/=.*$/s, '')))]) {
+      const group = raw.length === 1 && !longs.has(raw) ? shorts.find((w) => w.slice(1).includes(raw)) : undefined;
+      if (group === undefined) {
+        if (!longs.has(raw) && positionals.has(raw)) extra.push(`"${raw}"`);
+        else options.push(longHint(kebab(raw)));
+        continue;
+      }
+      if (group.length === 2) options.push(group);
+      else {
+        // -format: yargs read the letters f, o, r, m, a, t; the word was meant as one option
+        const best = nearest(group.slice(1), known);
+        options.push(best ? `${group} (did you mean --${best}?)` : group);
+      }
+    }
+    const forCommand = command === 'analyze' ? '' : ` for "${command}"`;
+    const takes = command === 'explain' ? ' (it takes one CODE)' : ['formats', 'schema', 'record'].includes(command) ? ' (it takes none)' : '';
+    return [
+      ...(options.length ? [`unknown option ${[...new Set(options)].join(', ')}${forCommand}`] : []),
+      ...(extra.length ? [`unexpected argument${extra.length > 1 ? 's' : ''} ${extra.join(', ')}${forCommand}${takes}`] : []),
+    ].join('; ');
   }
   const choice = /Argument: ([\w-]+), Given: "([^"]*)", Choices: (.+)$/m.exec(msg);
   if (choice) {
@@ -458,7 +488,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
   if (args['input-format'] !== undefined) {
     const { formatByName, ALL_FORMATS } = await import('./formats/index.js');
     if (args['input-format'] !== 'har' && !formatByName(args['input-format'])) {
-      const known = ['har', ...ALL_FORMATS.map((f) => f.name)];
+      const known = [...new Set(['har', ...ALL_FORMATS.map((f) => f.name)])];
       const near = nearest(args['input-format'], known);
       return `--input-format: unknown format "${args['input-format']}"${near ? `; did you mean ${near}?` : ''}; known: ${known.join(', ')}`;
     }

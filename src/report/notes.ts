@@ -35,3 +35,8 @@ export function whyOf(r: AttemptRow): string {
   if (!r.notSeenByServer) return text;
   return text ? `not seen by the server: ${text}` : 'not seen by the server';
 }
+
+/** The last line of every terminal report: whether secrets were redacted (a warning, in colour, when they were not). */
+export function redactionLine(summary: Pick<Summary, 'redaction'>, paint: (code: string, s: string) => string): string {
+  return summary.redaction ? 'Secrets are redacted (--no-redact shows them).' : paint('33', 'Redaction is OFF (--no-redact): secrets from the logs are shown as they are.');
+}

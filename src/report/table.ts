@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, truncate } from './text.js';
 import { Grid } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, moreNote, redactionLine, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -114,7 +114,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     out.push(`Input problems: ${summary.diagnostics.total} (${Object.entries(summary.diagnostics.byCode).map(([k, n]) => `${n} ${k}`).join(', ')}); first at ${first}`);
   }
   for (const n of summary.notes) out.push(`Note: ${n}`);
-  out.push(summary.redaction ? 'Secrets are redacted (--no-redact shows them).' : paint(color, '33', 'Redaction is OFF (--no-redact): secrets from the logs are shown as they are.'));
+  out.push(redactionLine(summary, (code, text) => paint(color, code, text)));
   return `${out.join('\n')}\n`;
 }
 

@@ -126,6 +126,14 @@ describe('exit codes and streams', () => {
     }
   });
 
+  it('--input-format with an unknown name lists each known format once', async () => {
+    const r = await cli([...BOTH, '--input-format', 'harr']);
+    expect(r.code).toBe(2);
+    const known = /; known: (.+)$/m.exec(r.stderr)![1]!.split(', ');
+    expect(known).toContain('har');
+    expect(known).toEqual([...new Set(known)]);
+  });
+
   it('per-line diagnostics go to stderr, and --quiet silences them (the report still counts them)', async () => {
     const input = [exchange({ ts: '2026-10-17T10:00:00.000Z', session: 's1', id: 1, side: 'client' }), '{"not": "a record"', 'plain text'];
     const loud = await cli(['-', '--format', 'ndjson'], { stdin: input });
@@ -215,6 +223,13 @@ describe('unknown options suggest the nearest valid one, for every command', () 
     [[...BOTH, '--format', 'mardown'], /--format: "mardown" is not one of table, json, ndjson, markdown; did you mean markdown\?/],
     [['sesions', ...BOTH], /no such file \(did you mean the command "sessions"\?\)/],
     [['explain', 'NO_FINAL_RESULTS'], /did you mean NO_FINAL_RESULT\?/],
+    // An unknown name is shown as it was written: -x is a short option, a word is an argument the command does not take.
+    [[...BOTH, '-x'], /^mcp-triage: unknown option -x\n/],
+    [['sessions', ...BOTH, '-x', '--formt', 'json'], /^mcp-triage: unknown option -x, --formt \(did you mean --format\?\) for "sessions"\n/],
+    [[...BOTH, '-format', 'json'], /^mcp-triage: unknown option -format \(did you mean --format\?\)\n/],
+    [['explain', 'NO_FINAL_RESULT', 'extra'], /^mcp-triage: unexpected argument "extra" for "explain" \(it takes one CODE\)\n/],
+    [['explain', 'NO_FINAL_RESULT', 'extra', 'more', '-x'], /^mcp-triage: unknown option -x for "explain"; unexpected arguments "extra", "more" for "explain" \(it takes one CODE\)\n/],
+    [['formats', 'all'], /^mcp-triage: unexpected argument "all" for "formats" \(it takes none\)\n/],
   ];
   for (const [argv, message] of cases) {
     it(argv.filter((a) => !a.includes('/')).join(' '), async () => {

@@ -193,3 +193,33 @@ describe('mcp-triage timeline', () => {
     expect(r.stderr).toMatch(/Missing required argument: session|needs a SESSION/);
   });
 });
+
+describe('--no-redact in the views', () => {
+  const SECRET = 'skLive5SECRET9';
+  // A client whose log names it with its token, and a server that quotes the caller's Authorization header back.
+  const log = [
+    exchange({ ts: '2026-10-17T10:00:00.000Z', session: 'sess-redact', id: 1, side: 'client', client: `token=${SECRET}` }),
+    exchange({ ts: '2026-10-17T10:00:01.000Z', session: 'sess-redact', id: 2, side: 'client', error: { code: -32001, message: `upstream rejected Authorization: Bearer ${SECRET}` } }),
+  ];
+
+  it('timeline and sessions say that redaction is off whenever they print secrets, in every format that shows them', async () => {
+    for (const view of [['timeline', 'sess'], ['sessions']]) {
+      for (const format of ['table', 'markdown']) {
+        const name = `${view[0]} --format ${format}`;
+        const off = await cli([...view, '-', '--no-redact', '--format', format], { stdin: log });
+        expect(off.code, name).toBe(0);
+        expect(off.stdout, name).toContain(SECRET);
+        expect(off.stdout, name).toMatch(format === 'table' ? /^Redaction is OFF \(--no-redact\): secrets from the logs are shown as they are\.$/m : /\*\*Redaction is off\*\*: secrets from the logs appear as they are\./);
+        const on = await cli([...view, '-', '--format', format], { stdin: log });
+        expect(on.stdout, name).not.toContain(SECRET);
+        expect(on.stdout, name).not.toMatch(/Redaction is OFF|Redaction is off/i);
+        expect(on.stdout, name).toMatch(/Secrets are redacted/);
+      }
+    }
+  });
+
+  it('the warning is painted like the analysis table paints it', async () => {
+    const r = await cli(['timeline', 'sess', '-', '--no-redact', '--color', 'always'], { stdin: log });
+    expect(r.stdout).toContain('\u001b[33mRedaction is OFF (--no-redact): secrets from the logs are shown as they are.\u001b[0m');
+  });
+});
