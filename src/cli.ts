@@ -462,7 +462,8 @@ interface ViewArgs extends CommonArgs {
 interface Prepared {
   options: AnalysisOptions;
   totalBytes: number | undefined;
-  progressDone: () => void;
+  /** The analysis ended (with this error, if it failed): settle the diagnostics held back and the progress line. */
+  done: (error?: unknown) => void;
   color: boolean;
 }
 
@@ -517,6 +518,19 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     io.largeInput?.();
   };
   noteSize(totalBytes);
+  // With --strict the line that stops the run is reported as such by main (with its "(--strict)"); its diagnostic,
+  // which comes just before the stop, is held back until the analysis goes on (more is read, another diagnostic) or ends.
+  let held: string | undefined;
+  const show = (text: string) => {
+    progress.clear();
+    io.stderr.write(`${text}\n`);
+  };
+  const release = () => {
+    if (held === undefined) return;
+    const text = held;
+    held = undefined;
+    show(text);
+  };
   const color = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
   const options: AnalysisOptions = {
     inputs: specs,
@@ -536,15 +550,24 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     idempotent: args.idempotent ?? [],
     policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
     onDiagnostic: args.quiet ? undefined : (line) => {
-      progress.clear();
-      io.stderr.write(`${cleanTerminal(args.redact !== false ? redactText(line) : line)}\n`);
+      const text = cleanTerminal(args.redact !== false ? redactText(line) : line);
+      if (!args.strict) return show(text);
+      release();
+      held = text;
     },
     onProgress: (read, total) => {
+      release();
       noteSize(read);
       progress.update(read, total ?? totalBytes);
     },
   };
-  return { options, totalBytes, progressDone: () => progress.done(), color };
+  const done = (error?: unknown) => {
+    // The line that stopped a --strict run is printed once, by main, marked (--strict).
+    if (error instanceof StrictStop && held?.includes(`${error.where}: `)) held = undefined;
+    release();
+    progress.done();
+  };
+  return { options, totalBytes, done, color };
 }
 
 /**
@@ -656,9 +679,11 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
       },
       backpressure: () => out.drained(),
     });
-  } finally {
-    prepared.progressDone();
+  } catch (e) {
+    prepared.done(e);
+    throw e;
   }
+  prepared.done();
   if (!out.closed) sink.end(summary, rows);
   await out.close();
   if (summary.diagnostics.total && !args.quiet && format !== 'table') io.stderr.write(problemsLine(summary, 'the summary'));
@@ -721,9 +746,11 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     const collector = new SessionsCollector();
     try {
       summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f) });
-    } finally {
-      prepared.progressDone();
+    } catch (e) {
+      prepared.done(e);
+      throw e;
     }
+    prepared.done();
     const rows = collector.rows();
     out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color));
   } else {
@@ -731,9 +758,11 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     const collector = new TimelineCollector(prefix);
     try {
       summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f), filtered: (r) => collector.dropped(r) });
-    } finally {
-      prepared.progressDone();
+    } catch (e) {
+      prepared.done(e);
+      throw e;
     }
+    prepared.done();
     const timeline = collector.timeline();
     if (!timeline) {
       const matched = collector.matched();

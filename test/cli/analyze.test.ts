@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { NdjsonLineSchema, NdjsonSummarySchema } from '../../src/report/schema.js';
 import { VERSION } from '../../src/version.js';
 import { BOTH, ROOT, SAMPLES, cli, exchange } from './helpers.js';
@@ -132,6 +133,29 @@ describe('exit codes and streams', () => {
     const known = /; known: (.+)$/m.exec(r.stderr)![1]!.split(', ');
     expect(known).toContain('har');
     expect(known).toEqual([...new Set(known)]);
+  });
+
+  it('--strict: the line that stops the run is reported once, marked (--strict); other diagnostics still show', async () => {
+    const good = (ts: string, id: number) => exchange({ ts, session: 's1', id, side: 'client' });
+    const stopped = await cli(['-', '--strict'], { stdin: [good('2026-10-17T10:00:00.000Z', 1), '{"not": "json"', good('2026-10-17T10:00:01.000Z', 2)] });
+    expect(stopped.code).toBe(2);
+    expect(stopped.stdout).toBe('');
+    expect(stopped.stderr).toMatch(/^mcp-triage: <stdin>:2: invalid JSON \([^\n]*\) \(--strict\)\n$/);
+    const view = await cli(['sessions', '-', '--strict'], { stdin: [good('2026-10-17T10:00:00.000Z', 1), '{"not": "json"'] });
+    expect(view.code).toBe(2);
+    expect(view.stderr).toMatch(/^mcp-triage: <stdin>:2: invalid JSON \([^\n]*\) \(--strict\)\n$/);
+    // A diagnostic that does not stop the run (time going back) is printed, before the one that does.
+    const back = [good('2026-10-17T10:01:00.000Z', 1), good('2026-10-17T10:00:00.000Z', 2), '{"not": "json"'];
+    // (in two reads, so that the first is analyzed before the second is read; oldest-first: no look ahead at the order)
+    const both = await cli(['-', '--strict', '--input-order', 'oldest-first'], { stdin: Readable.from([Buffer.from(`${back[0]}\n${back[1]}\n`), Buffer.from(`${back[2]}\n`)]) });
+    expect(both.code).toBe(2);
+    const lines = both.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => /timestamp goes back/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /invalid JSON/.test(l))).toEqual([expect.stringMatching(/^mcp-triage: <stdin>:3: invalid JSON .*\(--strict\)$/)]);
+    // ... and when nothing stops the run.
+    const ok = await cli(['-', '--strict', '--input-order', 'oldest-first', '--format', 'json'], { stdin: back.slice(0, 2) });
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(/^mcp-triage: <stdin>:2: timestamp goes back 60\.0 s/);
   });
 
   it('per-line diagnostics go to stderr, and --quiet silences them (the report still counts them)', async () => {
