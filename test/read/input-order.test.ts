@@ -160,6 +160,24 @@ describe('records logged at the same millisecond', () => {
     expect(outcomes([res, end, req])).toEqual(['1 TOOL_SUCCESS']);
   });
 
+  it('with other calls logged at the same millisecond between them, and without moving those calls', () => {
+    const other = (xid: string, id: number) => [
+      { ...req, xid, send: { ...req.send, id } }, { ...res, xid }, { ...end, xid, recvText: `{"jsonrpc":"2.0","id":${id},"result":{"content":[]}}` },
+    ];
+    const [r2, s2, e2] = other('x2', 2);
+    expect(outcomes([end, r2, res, s2, req, e2]).sort()).toEqual(['1 TOOL_SUCCESS', '2 TOOL_SUCCESS']);
+  });
+
+  it('a request logged at the same millisecond as the end of an earlier request with the same id is not moved before that end', () => {
+    // Two calls one after the other, the second reusing the id the instant the first ended: no overlap, no ID_REUSED.
+    const second = { ...req, xid: 'x2' };
+    const file = join(dir, 'same-ms-reuse.ndjson');
+    writeFileSync(file, [req, res, end, second, { ...res, xid: 'x2' }, { ...end, xid: 'x2' }].map((r) => JSON.stringify(r)).join('\n'));
+    const rows = run([file]).rows;
+    expect(rows.map((r) => String(r.outcome))).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS']);
+    expect(JSON.stringify(rows)).not.toContain('ID_REUSED');
+  });
+
   it('but a response a millisecond before its request stays where the log put it', () => {
     expect(outcomes([{ ...res, ts: '2026-10-17T09:59:59.999Z' }, req, end])).not.toEqual(['1 TOOL_SUCCESS']);
   });
