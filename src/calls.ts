@@ -3,7 +3,7 @@ import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { SessionState } from './join/sessions.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
-import { checkAttempt, checkRetry, checkSession, type CallPolicy, type SessionCalls } from './findings/rules.js';
+import { checkAttempt, checkRetry, checkSession, doneAt, type CallPolicy, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 
 export interface CallsOptions {
@@ -19,6 +19,8 @@ export interface CallsOptions {
 /** The last attempt of a call, kept while a retry of it may still come. */
 export interface CallTail {
   call: string;
+  /** The name its client gave itself, when known. */
+  who?: string | undefined;
   attempts: Attempt[];
   last: Attempt;
   expires: number;
@@ -38,6 +40,8 @@ export class CallLinker {
   private sessions = new Map<string, SessionCalls>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
   private openings = new Map<string, Opening>();
+  /** The client each open session's initialize named (side|scope -> name/version). */
+  private sessionClients = new Map<string, string>();
 
   constructor(private readonly opts: CallsOptions) {}
 
@@ -65,28 +69,42 @@ export class CallLinker {
       this.expire(now);
       return;
     }
-    const key = `${clientKey}|${view.fingerprint}`;
-    let tail = view.continuation ? this.continuationOf(a, key) : this.tails.get(key);
+    // Calls are told apart by caller: the log's client identity, then the name the client gave itself (two agents with
+    // the same arguments are two calls). An attempt whose client is unnamed can still be retried by a named one.
+    // Every call is also kept under the unnamed key: an attempt whose client is not named (its session's initialize is
+    // not in the log) may retry any of them; a named one only its own, or one whose client was not named.
+    const who = this.identity(a);
+    const key = `${clientKey}|${who ?? ''}|${view.fingerprint}`;
+    const unnamed = `${clientKey}||${view.fingerprint}`;
+    let tail: CallTail | undefined;
+    if (view.continuation) tail = this.continuationOf(a, key);
+    else if (who === undefined) tail = this.tails.get(unnamed);
+    else {
+      tail = this.tails.get(key);
+      const other = tail ? undefined : this.tails.get(unnamed);
+      if (other && other.who === undefined) tail = other;
+    }
     if (tail && tail.expires < now) tail = undefined;
     if (view.continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
-      this.extend(tail, a, key, true);
+      this.extend(tail, a, key, unnamed, who, true);
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.attempts[tail.attempts.length - 2] }));
-    } else if (tail && !view.continuation && isFailure(tail.last.outcome)) {
-      this.extend(tail, a, key, false);
+    } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last)) {
+      this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.attempts[tail.attempts.length - 2]!;
       previous.primary.retried = true;
       a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
-      tail = { call: `c${++this.callSeq}`, attempts: [a], last: a, expires: (a.endTs ?? now) + this.opts.retryWindowMs };
+      tail = { call: `c${++this.callSeq}`, who, attempts: [a], last: a, expires: (a.endTs ?? now) + this.opts.retryWindowMs };
       a.call = tail.call;
       a.attempt = 1;
       a.findings.push(...checkAttempt(a, {}));
       this.tails.set(key, tail);
+      if (key !== unnamed) this.tails.set(unnamed, tail);
       if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     }
     this.noteOpening(a);
@@ -103,6 +121,7 @@ export class CallLinker {
     const calls = this.sessions.get(key);
     this.sessions.delete(key);
     this.openings.delete(key);
+    this.sessionClients.delete(key);
     const clientKey = s.clientKey ?? '';
     const after = (m: Map<string, number>) => (ts: number | undefined) => {
       const last = m.get(clientKey);
@@ -125,6 +144,7 @@ export class CallLinker {
     c.requests++;
     if (a.method === 'tools/call') c.toolCalls++;
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
+    if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (a.status === 404 && a.primary.sentSession) c.expired.push(a);
   }
 
@@ -137,7 +157,8 @@ export class CallLinker {
     } else if (o && typeof a.id === 'number' && a.id < o.lowest && a.retryOrigin?.origin !== 'sdk') o.lowest = a.id;
   }
 
-  private extend(tail: CallTail, a: Attempt, key: string, continuation: boolean): void {
+  private extend(tail: CallTail, a: Attempt, key: string, unnamed: string, who: string | undefined, continuation: boolean): void {
+    tail.who ??= who;
     tail.attempts.push(a);
     tail.last = a;
     tail.expires = (a.endTs ?? a.startTs ?? 0) + this.opts.retryWindowMs;
@@ -151,6 +172,7 @@ export class CallLinker {
     }
     if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     this.tails.set(key, tail);
+    if (unnamed !== key) this.tails.set(unnamed, tail);
   }
 
   /**
@@ -170,11 +192,23 @@ export class CallLinker {
     if (minted !== undefined) this.continuations.set(`${key}|state:${minted}`, tail);
   }
 
+  /** A tools/list result: a first page replaces what the client knew, a later page (asked with a cursor) adds to it. */
   private learnTools(clientKey: string, a: Attempt): void {
-    const list = (a.client ?? a.server ?? a.primary).toolList;
+    const v = a.client ?? a.server ?? a.primary;
+    const list = v.toolList;
     if (!list) return;
-    this.tools.set(clientKey, list);
+    const known = this.tools.get(clientKey);
+    if (v.nextPage && known) for (const [name, safety] of list) known.set(name, safety);
+    else this.tools.set(clientKey, new Map(list));
     this.anyToolsList = true;
+  }
+
+  /** The name the attempt's client gave itself: on the request (2026-07-28 _meta), else in its session's initialize. */
+  private identity(a: Attempt): string | undefined {
+    const v = a.client ?? a.primary;
+    const key = `${a.primary.side}|${a.primary.scope}`;
+    if (a.method === 'initialize' && v.clientName !== undefined) this.sessionClients.set(key, v.clientName);
+    return v.clientName ?? this.sessionClients.get(key);
   }
 
   private safety(clientKey: string, tool: string | null): ToolSafety | 'unknown' {
@@ -185,7 +219,7 @@ export class CallLinker {
       for (const m of this.tools.values()) if (m.has(tool)) return m.get(tool)!;
       return 'unknown';
     }
-    return list.get(tool) ?? { readOnly: false, idempotent: false, annotated: false };
+    return list.get(tool) ?? 'unknown'; // not in the list the client has: what it declares is not known
   }
 
   private lastExpire = -Infinity;
@@ -201,6 +235,22 @@ export class CallLinker {
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
     for (const [k, t] of this.tasks) if (t.expires < now) this.tasks.delete(k);
   }
+}
+
+/**
+ * The caller got no usable answer from the attempt: it failed, or it succeeded only after the client had cancelled it
+ * (the TypeScript SDK drops a response to a request it timed out: "unknown message ID").
+ */
+function failedForCaller(a: Attempt): boolean {
+  if (isFailure(a.outcome)) return true;
+  const cancelled = (a.client ?? a.primary).cancelledAt;
+  return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);
+}
+
+/** A retry starts once the caller was done with the attempt it repeats; one sent while that attempt ran is a call of its own. */
+function startedAfter(a: Attempt, prev: Attempt): boolean {
+  const done = doneAt(prev);
+  return a.startTs === undefined || done === undefined || a.startTs >= done;
 }
 
 /** A taskId an attempt names (tasks/*) or was given (a CreateTaskResult), from the client's view first. */

@@ -54,6 +54,11 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
 
 function incompleteWhy(view: AttemptView): string {
   if (view.status === 202) return '202 Accepted to a request: no response body';
+  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs)) {
+    // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
+    const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+    return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
+  }
   if (view.cutEvent) return 'the stream was cut inside its last event';
   const ct = view.contentType ?? '';
   if (ct.includes('text/event-stream')) {

@@ -57,8 +57,10 @@ const LOCAL_CAUSES: Record<number, string> = {
 export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undefined }): Finding[] {
   const out: Finding[] = [];
   const v = a.primary;
-  // NO_FINAL_RESULT: 2xx stream or empty body, and no response on it or on a resumption.
-  if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number') {
+  // NO_FINAL_RESULT: 2xx stream or empty body, and no response on it or on a resumption; not when the client had
+  // cancelled the request first (a server sends no response to a cancelled request: CANCELLED says what happened).
+  const cancelledFirst = doneAt(a) !== a.endTs;
+  if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',
       `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it (${a.detail.why ?? 'stream ended'}): ${a.status} is not success`,
@@ -91,8 +93,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const at = cancelView.cancelledAt;
     const start = cancelView.startTs;
     const dur = at !== undefined && start !== undefined ? ` after ${secs(Math.max(0, at - start))}` : '';
+    // A result that still came after the cancellation reached nobody: the TypeScript SDK drops it ("unknown message ID").
+    const answeredLate = at !== undefined && cancelView.responded === true && (cancelView.endTs === undefined || at < cancelView.endTs);
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)${answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it` : ''}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
@@ -149,16 +153,29 @@ function wireCarries(a: Attempt, code: number): boolean {
   return [a.client, a.server, a.primary].some((v) => v?.wireErrorCode === code);
 }
 
-/** Did the earlier attempt reach the server (proven) or may it have (possible)? */
+/** JSON-RPC errors a server gives before running anything: parse error, invalid request, unknown method, invalid params. */
+const REFUSED_BEFORE_RUNNING = new Set([-32700, -32600, -32601, -32602]);
+
+/**
+ * Did the earlier attempt reach the server (proven: the server's log has it) or may it have (possible)? A request
+ * refused as malformed, unknown or with invalid params ran nothing, whoever logged it.
+ */
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
-  if (prev.server && typeof prev.server.status === 'number' && prev.server.status >= 200 && prev.server.status < 300) return 'proven';
-  if (prev.server && prev.server.responded && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
+  const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code)) return 'no';
+  if (prev.server && !prev.notSeenByServer && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
   if (prev.notSeenByServer) return 'no';
   const s = prev.status;
   if (typeof s === 'number' && s >= 400 && s < 500) return 'no';
   if (s === 503) return 'no';
   if (prev.outcome === 'JSONRPC_ERROR') return 'no';
   return 'possible';
+}
+
+/** When the caller was done with an attempt: when it cancelled it, if that came before the attempt ended, else the end. */
+export function doneAt(a: Attempt): number | undefined {
+  const cancelled = (a.client ?? a.primary).cancelledAt;
+  return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs) ? cancelled : a.endTs;
 }
 
 /** Findings about a retry: who sent it, whether it was safe, whether it honoured Retry-After and the policy. */
@@ -187,7 +204,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
       const why = safety === 'unknown'
         ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen` : 'its annotations are unknown (no tools/list in the logs; --idempotent NAME declares a tool safe)'
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
-      const evidence = exec === 'proven' ? 'the server view shows the earlier attempt was executed' : 'the earlier attempt may have been executed (no server view proves otherwise)';
+      const evidence = exec === 'proven' ? 'the server view shows the earlier attempt reached the server' : 'the earlier attempt may have run (no server view proves otherwise)';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
         `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}: ${why}; ${evidence}`,
         [prev.primary.sources[0]!, ...(prev.server ? [prev.server.sources[0]!] : []), a.primary.sources[0]!]));
@@ -206,11 +223,13 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
   const policy = opts.policy;
   if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
-  } else if (prev.endTs !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk') {
+  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk') {
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
-    const delay = a.startTs - prev.endTs;
+    // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
+    const delay = a.startTs - doneAt(prev)!;
     const before = n >= 3 ? chain[n - 3] : undefined;
-    const prevDelay = before?.endTs !== undefined && prev.startTs !== undefined ? prev.startTs - before.endTs : undefined;
+    const beforeDone = before ? doneAt(before) : undefined;
+    const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${secs(Math.max(0, delay))} after the failure; the policy asks at least ${secs(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay < prevDelay) {
@@ -226,6 +245,8 @@ export interface SessionCalls {
   toolCalls: number;
   failed: Attempt[];
   expired: Attempt[];
+  /** When the latest request that succeeded (or got a tool's own answer) started. */
+  lastOk?: number;
 }
 
 /** Session-level findings, raised when the session closes. */
@@ -254,9 +275,17 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       x.primary.sources.slice(0, 2), 'session', s.session));
   }
+  if (calls.expired.length === 0 && s.refused404) {
+    const reinit = s.refused404.ts !== undefined && later.initializeAfter(s.refused404.ts);
+    out.push(finding('SESSION_EXPIRED', 'warning',
+      `${where}: HTTP 404 to ${s.refused404.what}, which carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}`,
+      [s.refused404.src], 'session', s.session));
+  }
   if (calls.toolCalls === 0 && calls.failed.length > 0) {
     const f = calls.failed[0]!;
-    if (!later.toolCallAfter(f.startTs)) {
+    // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.
+    const wentOn = calls.lastOk !== undefined && f.startTs !== undefined && calls.lastOk > f.startTs;
+    if (!later.toolCallAfter(f.startTs) && !wentOn) {
       out.push(finding('CALL_NEVER_SENT', 'warning',
         `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: a fault meant for tools/call may have hit an earlier request`,
         f.primary.sources.slice(0, 2), 'session', s.session));

@@ -88,6 +88,11 @@ export interface AttemptView {
   sseEvents: number;
   progress: number;
   serverRequests: number;
+  /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the
+   * `io.modelcontextprotocol/clientInfo` every 2026-07-28 request carries in its _meta). */
+  clientName?: string;
+  /** A tools/list request that asked for a later page (it carried a cursor): its tools add to the earlier pages'. */
+  nextPage?: boolean;
   /** The client sent notifications/cancelled for this request. */
   cancelled?: boolean;
   /** When the cancellation was sent. */
@@ -136,4 +141,12 @@ export function isJsonRpcId(v: unknown): v is JsonRpcId {
 export function callerKey(client: string | undefined | null, conn: string | undefined | null, input: number): string {
   if (client && conn) return `${client}|${conn}`;
   return client ?? conn ?? `input#${input}`;
+}
+
+/** `name/version` of an MCP Implementation object (clientInfo), or undefined when it names nothing. */
+export function implementationName(info: unknown): string | undefined {
+  if (typeof info !== 'object' || info === null) return undefined;
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  if (typeof name !== 'string' || name === '') return undefined;
+  return (typeof version === 'string' && version !== '' ? `${name}/${version}` : name).slice(0, 200);
 }

@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, idKeyOf, implementationName, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker } from './sessions.js';
@@ -148,6 +148,11 @@ export class JoinEngine {
     ex.lastTs = ts ?? ex.lastTs;
     const announced = headers.get('mcp-session-id');
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
+    if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
+      // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
+      const sess = this.opts.sessions.get(ex.scopeKey);
+      if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts };
+    }
     for (const v of ex.attempts) {
       v.status = status;
       v.contentType = ex.contentType;
@@ -377,6 +382,10 @@ export class JoinEngine {
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
     if (tool !== null && typeof params.task === 'object' && params.task !== null) view.taskAugmented = true;
     if (typeof params.taskId === 'string' && view.method.startsWith('tasks/')) view.taskId = params.taskId.slice(0, 200);
+    const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
+    const clientName = implementationName(view.method === 'initialize' ? params.clientInfo : meta?.['io.modelcontextprotocol/clientInfo']);
+    if (clientName !== undefined) view.clientName = clientName;
+    if (view.method === 'tools/list' && params.cursor !== undefined) view.nextPage = true;
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
     else if (view.method === 'server/discover') {
       // 2026-07-28 has no initialize: the client names itself in the request's _meta, the server in the result's.

@@ -28,6 +28,8 @@ export interface SessionState {
   answered?: Map<string, number | undefined>;
   orphans?: { id: JsonRpcId; src: Source }[];
   cancels?: { id: JsonRpcId; src: Source }[];
+  /** The first exchange without a request (a GET stream, a notification) refused with 404 under this session id. */
+  refused404?: { what: string; src: Source; ts: number | undefined };
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
 }
