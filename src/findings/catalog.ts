@@ -28,7 +28,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   NO_FINAL_RESULT: {
     severity: 'error', attachedTo: 'attempt',
-    definition: 'A 2xx response to a request (text/event-stream, empty body, or 202) carried no JSON-RPC response for it, on that stream or on any resumption stream of the session.',
+    definition: 'A 2xx response to a request (text/event-stream, empty body, or 202) carried no JSON-RPC response for it, on that stream or on any resumption stream of the session. Not raised when the client had cancelled the request before the stream ended: no response is due after a cancellation.',
     why: '"200 is not success": the stream started and ended (or was cut) without the final result. The TypeScript SDK v1 then waits for its own timeout (-32001) and sends notifications/cancelled; the call may or may not have run.',
     spec: 'Streamable HTTP (2025-03-26+): the SSE stream SHOULD include the response; 2025-11-25 allows closing the connection after a primed event and resuming with GET + Last-Event-ID; 2026-07-28 removes resumption: a broken stream loses the request.',
     todo: 'Check proxies that buffer or cut SSE (X-Accel-Buffering: no), server crashes mid-stream and idle timeouts; enable an event store so clients can resume.',
@@ -42,7 +42,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   UNSAFE_RETRY: {
     severity: 'error when execution is proven, else warning', attachedTo: 'attempt',
-    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations.',
+    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602).',
     why: 'A repeated non-idempotent tool can charge twice, write twice, notify twice.',
     spec: 'ToolAnnotations (2025-03-26+): readOnlyHint defaults false, destructiveHint true, idempotentHint false: an unannotated tool is unsafe to repeat. Annotations are hints from possibly untrusted servers.',
     todo: 'Retry only read-only or idempotent tools automatically; give others an idempotency key or server-side de-duplication. If a tool is safe, say so with --idempotent NAME.',
@@ -77,14 +77,14 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   CALL_NEVER_SENT: {
     severity: 'warning', attachedTo: 'session',
-    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize, notifications/initialized or tools/list) and no tools/call followed.',
+    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize, notifications/initialized or tools/list) and no tools/call followed. Not raised when the session went on with other requests that succeeded.',
     why: 'A fault meant for tools/call (for example a status sequence like [503, 200] counted over all POSTs) hit an earlier request instead; the test did not test what it meant to.',
     spec: 'Lifecycle: initialize, then notifications/initialized, then requests (2025 versions). Fault injectors often count every POST.',
     todo: "Inject faults by method, or count which POST the fault hits; check the client's startup error handling.",
   },
   SESSION_EXPIRED: {
     severity: 'warning', attachedTo: 'session',
-    definition: 'HTTP 404 to a request that carried a session id. The message says whether the client re-initialized and retried the call.',
+    definition: 'HTTP 404 to a request that carried a session id, or (when no request got one) to the session\'s GET stream or a notification. The message says whether the client re-initialized and retried the call.',
     why: 'The TypeScript SDK v1 does not re-initialize on 404 by itself; the application must, or every later call fails.',
     spec: 'Streamable HTTP 2025-03-26 to 2025-11-25: a server that ended a session MUST answer 404; the client MUST start a new session with a new initialize without a session id. 2026-07-28 has no sessions (a 404 there is an unknown method).',
     todo: 'Handle 404 by re-initializing and, for safe tools, re-sending; check server session lifetimes and sticky routing.',
