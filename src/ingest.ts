@@ -200,7 +200,8 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     const raw = text; // a reference to the line, not a copy; read only for an id that JSON.parse could not keep exact
     for (const rec of res) {
       account.records++;
-      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http, weakId: !fmt.limits.typedIds, side: sideOverride };
+      // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
+      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, side: sideOverride };
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }

@@ -23,12 +23,35 @@ function headers(h: unknown): Record<string, string> | undefined {
   return out;
 }
 
+/**
+ * A request the Inspector could not send, recorded with its `clientError` and no response: "HTTP 503 Service
+ * Unavailable: Error POSTing to endpoint: <body>" or "fetch failed". It becomes the HTTP exchange that failed, so the
+ * outcome is HTTP_ERROR with its status and what the body said, or NO_RESPONSE with the error.
+ */
+function failedSend(v: Obj, error: string, ts: string | number): ExchangeRecord {
+  const rec: ExchangeRecord = { v: 1, kind: 'exchange', ts: ts as string, side: 'client', method: 'POST', send: v.message, status: null };
+  const duration = durationOf(num(v.duration));
+  if (duration !== undefined) rec.durationMs = duration;
+  const http = /^HTTP (\d{3})\b[^:]*(?::\s*(?:Error POSTing to endpoint:\s*)?(.*))?$/s.exec(error);
+  const status = http ? httpStatus(Number(http[1])) : undefined;
+  if (status !== undefined) {
+    rec.status = status;
+    rec.recvText = (http![2] ?? '').slice(0, 10_000);
+  } else {
+    rec.error = error.slice(0, 1000);
+    rec.end = 'error';
+  }
+  return rec;
+}
+
 function protocolRecords(v: Obj): AdapterResult {
   // origin says who sent `message` (the Inspector is the client); older exports have none: requests and
   // notifications were then the Inspector's own, responses the server's.
   const origin = v.origin === 'client' || v.origin === 'server' ? v.origin : v.direction === 'response' ? 'server' : 'client';
   const sent: 'c2s' | 's2c' = origin === 'client' ? 'c2s' : 's2c';
   const ts = str(v.timestamp) ?? num(v.timestamp);
+  const clientError = str(v.clientError);
+  if (clientError !== undefined && v.response === undefined && sent === 'c2s' && v.direction === 'request' && ts !== undefined) return [failedSend(v, clientError, ts)];
   const first: MessageRecord = { v: 1, kind: 'message', direction: sent, message: v.message };
   if (ts !== undefined) first.ts = ts;
   const out: MessageRecord[] = [first];

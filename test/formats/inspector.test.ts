@@ -40,6 +40,14 @@ describe('MCP Inspector history entries', () => {
     expect(messages(inspectorFormat.toRecords({ ...old, direction: 'response', message: answer, response: undefined }, ctx))[0]!.direction).toBe('s2c');
   });
 
+  it('a send that failed (clientError, no response) is the HTTP exchange that failed: its status and body, or its error', () => {
+    const failed = exchange(inspectorFormat.toRecords(entry({ response: undefined, duration: 12, clientError: 'HTTP 503 Service Unavailable: Error POSTing to endpoint: upstream widget service unavailable' }), ctx));
+    expect(failed).toMatchObject({ side: 'client', method: 'POST', status: 503, recvText: 'upstream widget service unavailable', durationMs: 12, send: call });
+    expect(exchange(inspectorFormat.toRecords(entry({ response: undefined, clientError: 'fetch failed' }), ctx))).toMatchObject({ status: null, error: 'fetch failed', end: 'error' });
+    // A clientError next to a response (the Inspector dropped a malformed tool from a list) leaves the wire as it was.
+    expect(messages(inspectorFormat.toRecords(entry({ clientError: 'Dropped 1 malformed entry' }), ctx))).toHaveLength(2);
+  });
+
   it('reports an entry without a timestamp', () => {
     expect(errorOf(inspectorFormat.toRecords(entry({ timestamp: undefined }), ctx))).toMatch(/without a timestamp/);
   });
