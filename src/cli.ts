@@ -110,7 +110,7 @@ export const EXAMPLES: Record<string, [command: string, what: string][]> = {
     [`mcp-triage ${SAMPLES} --outcome HTTP_ERROR,TOOL_ERROR --since 2026-10-17T09:12:00Z`, 'Only HTTP errors and tool errors from 09:12 UTC on (--since 15m means "the last 15 minutes")'],
     ['mcp-triage samples/capture.har.ndjson --format ndjson', 'A browser or proxy capture (HAR entries, one per line), as one JSON line per attempt for jq and scripts'],
     ['gzip -c samples/server.ndjson | mcp-triage --server - --format markdown > postmortem.md', 'A compressed log on standard input, written as a Markdown postmortem'],
-    ['mcp-triage samples/stdio.ndjson --code CANCELLED', 'A stdio log (JSON-RPC messages with a direction), only the calls the client cancelled'],
+    ['mcp-triage samples/stdio.ndjson --outcome UNANSWERED', 'A stdio log (JSON-RPC messages with a direction, no HTTP layer), only the requests it shows no answer to'],
     [`mcp-triage ${SAMPLES} --fail-on error,HTTP_ERROR --quiet`, 'Exit 1 when a finding of severity error or an HTTP_ERROR occurs (for CI and alerts)'],
   ],
   sessions: [
@@ -660,7 +660,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   const out = new OutputWriter(io.stdout);
   const format = args.format;
   // The rows the table and markdown reports print; the counts come from the library's summary.
-  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: format === 'markdown' ? Math.max(args['max-rows'], 5000) : args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {}, callHorizonMs: callHorizonMs(options) });
+  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {}, callHorizonMs: callHorizonMs(options) });
   const sink: OutputSink = await makeSink(format, out, color);
   let failed = false;
   const failsOn = (code: string, sev: Severity) => failOn.codes.has(code) || failOn.severities.has(sev);
