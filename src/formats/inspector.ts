@@ -1,6 +1,6 @@
 // Adapter for MCP Inspector exports: protocol history entries (a JSON-RPC message, with its response when one came) and network log entries (whole HTTP exchanges).
 import type { ExchangeRecord, MessageRecord } from '../schema/record.js';
-import { MESSAGE_LEVEL, type AdapterResult, type JsonFormat } from './adapter.js';
+import { FULL_VIEW, MESSAGE_LEVEL, type AdapterResult, type JsonFormat } from './adapter.js';
 import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
 import { durationOf, parseTimestamp } from './time.js';
 
@@ -95,6 +95,7 @@ function networkRecord(v: Obj): AdapterResult {
 }
 
 const hasTime = (v: Obj) => str(v.timestamp) !== undefined || num(v.timestamp) !== undefined;
+const OWN_CLIENT = 'the Inspector is its own client: this is what the Inspector sent and got, not what a production client did';
 
 /** The Inspector's History (protocol) export: JSON-RPC messages, no HTTP layer. */
 export const inspectorFormat: JsonFormat = {
@@ -102,10 +103,7 @@ export const inspectorFormat: JsonFormat = {
   name: 'inspector',
   detect: isProtocolEntry,
   toRecords: (v) => (hasTime(v) ? protocolRecords(v) : { error: 'MCP Inspector history entry without a timestamp' }),
-  limits: {
-    ...MESSAGE_LEVEL,
-    notes: ['the Inspector is its own client: this is what the Inspector sent and got, not what a production client did'],
-  },
+  limits: { ...MESSAGE_LEVEL, notes: [OWN_CLIENT] },
 };
 
 /** The Inspector's Network export: each HTTP request it made, with status, headers and bodies. */
@@ -115,13 +113,7 @@ export const inspectorNetworkFormat: JsonFormat = {
   detect: isNetworkEntry,
   toRecords: (v) => (hasTime(v) ? networkRecord(v) : { error: 'MCP Inspector network entry without a timestamp' }),
   limits: {
-    http: true,
-    bodies: true,
-    session: true,
-    typedIds: true,
-    notes: [
-      'the Inspector is its own client: this is what the Inspector sent and got, not what a production client did',
-      'durations are time to the response head; the Inspector redacts secrets in the bodies it keeps and keeps no body for a long-lived GET stream',
-    ],
+    ...FULL_VIEW,
+    notes: [OWN_CLIENT, 'durations are time to the response head; the Inspector redacts secrets in the bodies it keeps and keeps no body for a long-lived GET stream'],
   },
 };

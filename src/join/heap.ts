@@ -1,4 +1,4 @@
-// A binary min-heap: the matcher releases held attempts in order of deadline, then start time.
+// A binary min-heap: the matcher's release queue (held attempts by deadline, then start time) and the report's kept table rows.
 
 export class MinHeap<T> {
   private items: T[] = [];
@@ -10,6 +10,11 @@ export class MinHeap<T> {
 
   peek(): T | undefined {
     return this.items[0];
+  }
+
+  /** The items in heap order (a copy). */
+  values(): T[] {
+    return [...this.items];
   }
 
   push(item: T): void {

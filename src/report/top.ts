@@ -1,4 +1,5 @@
-// Keeping the first N rows of a table in the table's own order while everything streams by: a bounded max-heap.
+// Keeping the first N rows of a table in the table's own order while everything streams by: a bounded heap.
+import { MinHeap } from '../join/heap.js';
 
 /**
  * The `limit` items that come first in `before` order among all offered, and how many were offered. Memory is the
@@ -6,23 +7,22 @@
  * `before` breaks them by an offer sequence number (as every caller here does).
  */
 export class TopRows<T> {
-  /** A max-heap: items[0] is the kept item that sorts last (the first to go when a better one comes). */
-  private items: T[] = [];
+  /** The kept items, the one that sorts last on top (the first to go when a better one comes). */
+  private heap: MinHeap<T>;
   /** Every item offered, kept or not. */
   total = 0;
 
-  constructor(readonly limit: number, private readonly before: (a: T, b: T) => boolean) {}
+  constructor(readonly limit: number, private readonly before: (a: T, b: T) => boolean) {
+    this.heap = new MinHeap((a, b) => before(b, a));
+  }
 
   offer(item: T): void {
     this.total++;
     if (this.limit <= 0) return;
-    const a = this.items;
-    if (a.length < this.limit) {
-      a.push(item);
-      this.up(a.length - 1);
-    } else if (this.before(item, a[0]!)) {
-      a[0] = item;
-      this.down(0);
+    if (this.heap.size < this.limit) this.heap.push(item);
+    else if (this.before(item, this.heap.peek()!)) {
+      this.heap.pop();
+      this.heap.push(item);
     }
   }
 
@@ -33,34 +33,10 @@ export class TopRows<T> {
 
   /** The kept items, first first. */
   sorted(): T[] {
-    return [...this.items].sort((x, y) => (this.before(x, y) ? -1 : this.before(y, x) ? 1 : 0));
+    return this.heap.values().sort((x, y) => (this.before(x, y) ? -1 : this.before(y, x) ? 1 : 0));
   }
 
   get size(): number {
-    return this.items.length;
-  }
-
-  private up(i: number): void {
-    const a = this.items;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.before(a[p]!, a[i]!)) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const a = this.items;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < a.length && this.before(a[m]!, a[l]!)) m = l;
-      if (r < a.length && this.before(a[m]!, a[r]!)) m = r;
-      if (m === i) return;
-      [a[i], a[m]] = [a[m]!, a[i]!];
-      i = m;
-    }
+    return this.heap.size;
   }
 }
