@@ -10,12 +10,16 @@ export async function readBody(req) {
   return Buffer.concat(chunks);
 }
 
-/** An HTTP server on 127.0.0.1 at a free port; close() drops its open connections too. */
-export async function listen(handler) {
+/** An HTTP server on 127.0.0.1 (at a free port unless one is given); close() drops its open connections too. */
+export async function listen(handler, port = 0) {
   const server = createServer(handler);
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise((r, j) => {
+    server.once('error', j);
+    server.listen(port, '127.0.0.1', r);
+  });
   return {
     server,
+    port: server.address().port,
     url: `http://127.0.0.1:${server.address().port}`,
     close: () =>
       new Promise((r) => {

@@ -1,44 +1,13 @@
 // Shared helpers for the audit recorders (SDK 1.x and v2): servers, fault hops, and mcp-triage's recorders from dist/.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 export { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
 
 export const AUDIT = fileURLToPath(new URL('../fixtures/real-audit/', import.meta.url));
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-export async function readBody(req) {
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  return Buffer.concat(chunks);
-}
-
-/** HTTP server on 127.0.0.1 (port 0 = free). */
-export async function listen(handler, port = 0) {
-  const server = createServer(handler);
-  await new Promise((r, j) => {
-    server.once('error', j);
-    server.listen(port, '127.0.0.1', r);
-  });
-  return {
-    server,
-    port: server.address().port,
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-export function describeError(err) {
-  const out = { name: err?.constructor?.name ?? typeof err, message: String(err?.message ?? err) };
-  if (err && typeof err.code !== 'undefined') out.code = err.code;
-  if (err?.cause) out.cause = String(err.cause.message ?? err.cause);
-  return out;
-}
+export { sleep, readBody, listen, describeError } from '../helpers/loopback.mjs';
+import { listen, readBody, describeError } from '../helpers/loopback.mjs';
 
 export function summarize(result) {
   if (result?.tools) return { tools: result.tools.map((t) => t.name), nextCursor: result.nextCursor ?? null };
