@@ -133,6 +133,13 @@ describe('a newest-first log is read from its last line back', () => {
     expect(got.summary.notes.some((n) => n.includes('newest first'))).toBe(true);
   });
 
+  it('when no temporary file can be made, says so and how to go on (exit 2)', () => {
+    const client = REAL + 'http-503-app-retry.client.ndjson';
+    const r = spawnSync(process.execPath, [BIN, '--client', reversedCopy(client, 'no-tmp.c')], { encoding: 'utf8', env: { ...process.env, TMPDIR: join(dir, 'no', 'such', 'folder') } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/its lines run newest first, and reading it backwards needs a temporary file, which could not be made in .*no\/such\/folder \(ENOENT\); set TMPDIR to a writable folder, or read it as written with --input-order oldest-first/);
+  });
+
   it('--input-order oldest-first reads it as written (and the calls come out broken); newest-first forces the reversal', () => {
     const client = REAL + 'http-503-app-retry.client.ndjson';
     const reversed = reversedCopy(client, 'forced.c');
