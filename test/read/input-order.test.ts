@@ -135,7 +135,7 @@ describe('a newest-first log is read from its last line back', () => {
 
   it('when no temporary file can be made, says so and how to go on (exit 2)', () => {
     const client = REAL + 'http-503-app-retry.client.ndjson';
-    const r = spawnSync(process.execPath, [BIN, '--client', reversedCopy(client, 'no-tmp.c')], { encoding: 'utf8', env: { ...process.env, TMPDIR: join(dir, 'no', 'such', 'folder') } });
+    const r = spawnSync(process.execPath, [BIN, '--input-order', 'newest-first', '--client', reversedCopy(client, 'no-tmp.c')], { encoding: 'utf8', env: { ...process.env, TMPDIR: join(dir, 'no', 'such', 'folder') } });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/its lines run newest first, and reading it backwards needs a temporary file, which could not be made in .*no\/such\/folder \(ENOENT\); set TMPDIR to a writable folder, or read it as written with --input-order oldest-first/);
   });
