@@ -42,12 +42,15 @@ export class CallLinker {
   private openings = new Map<string, Opening>();
   /** The client each open session's initialize named (side|scope -> name/version). */
   private sessionClients = new Map<string, string>();
+  /** The caller (callerOf) of each open session's attempts (side|scope), for its findings at close. */
+  private sessionCallers = new Map<string, string>();
 
   constructor(private readonly opts: CallsOptions) {}
 
   attempt(a: Attempt): void {
     const view = a.primary;
-    const clientKey = clientKeyOf(a);
+    const clientKey = this.callerOf(a);
+    this.sessionCallers.set(`${a.primary.side}|${a.primary.scope}`, clientKey);
     if (a.method === 'tools/list') this.learnTools(clientKey, a);
     if (a.method === 'tools/call' && a.startTs !== undefined) this.lastToolsCall.set(clientKey, Math.max(this.lastToolsCall.get(clientKey) ?? -Infinity, a.startTs));
     if (a.method === 'initialize' && a.startTs !== undefined) this.lastInitialize.set(clientKey, Math.max(this.lastInitialize.get(clientKey) ?? -Infinity, a.startTs));
@@ -122,7 +125,8 @@ export class CallLinker {
     this.sessions.delete(key);
     this.openings.delete(key);
     this.sessionClients.delete(key);
-    const clientKey = s.clientKey ?? '';
+    const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
+    this.sessionCallers.delete(key);
     const after = (m: Map<string, number>) => (ts: number | undefined) => {
       const last = m.get(clientKey);
       return last !== undefined && (ts === undefined || last > ts);
@@ -203,6 +207,18 @@ export class CallLinker {
     this.anyToolsList = true;
   }
 
+  /**
+   * Who makes the call, for linking its attempts: the client identity the log gives, else the name the client gave
+   * itself (per input), else the connection or the input. A connection alone does not split an app that reconnects
+   * with a new Client and retries (the recorders advise one `conn` per Client instance).
+   */
+  private callerOf(a: Attempt): string {
+    const v = a.client ?? a.primary;
+    if (v.client) return `client:${v.client}`;
+    const who = this.identity(a);
+    return who !== undefined ? `input#${v.input}|named` : v.caller;
+  }
+
   /** The name the attempt's client gave itself: on the request (2026-07-28 _meta), else in its session's initialize. */
   private identity(a: Attempt): string | undefined {
     const v = a.client ?? a.primary;
@@ -263,10 +279,6 @@ function stateOf(a: Attempt, which: 'echoedState' | 'mintedState'): number | und
   return a.client?.[which] ?? a.server?.[which] ?? a.primary[which];
 }
 
-/** Who the caller is: the client identity the log gives, else the input the attempt came from. */
-export function clientKeyOf(a: Attempt): string {
-  return (a.client ?? a.primary).caller;
-}
 
 /** How a session began: the idKey of its initialize, and the lowest numeric id of the requests sent in it since. */
 interface Opening {

@@ -22,7 +22,7 @@ export interface AttemptView {
   /** Join scope: session id, else connection or client key, else the input. */
   scope: string;
   client: string | null;
-  /** The caller instance: client identity plus connection key, else the input (links retries across sessions). */
+  /** The caller instance: client identity plus connection key, else the input (ids are told apart by it). */
   caller: string;
   /** What tells this record from an identical copy of it (time, exchange id or response facts): duplicates share it. */
   signature: number;

@@ -1,0 +1,41 @@
+// Linking attempts into calls: who the caller is (log identity, the name a client gives, the connection) and when a repeat is a retry.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at, ok, post, toolText } from './helpers/analyze.js';
+
+/** One 1.x-style session: initialize naming the client, then one tools/call with the given status, on its own connection. */
+function session(o: { sid: string; conn: string; name: string; t: number; status: number | null; id?: number }) {
+  const init = post({ t: o.t, id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: o.name, version: '1.0.0' } }, status: 200, headers: { 'mcp-session-id': o.sid }, body: ok(0, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }) });
+  const call = post({ t: o.t + 100, id: o.id ?? 1, session: o.sid, tool: 'send_invoice', args: { order: 7 }, status: o.status, ...(o.status === null ? { error: 'fetch failed' } : { body: ok(o.id ?? 1, toolText('sent')) }) });
+  return [{ ...init, conn: o.conn }, { ...call, conn: o.conn }];
+}
+const invoices = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'send_invoice').map((a) => `${a.call}#${a.attempt}`);
+
+describe('who makes a call', () => {
+  it('an app that reconnects with a new Client (a new conn) and repeats the call: the same client by name, so a retry', async () => {
+    const r = await analyzeInputs([{ lines: [...session({ sid: 's1', conn: 'client-1', name: 'billing-agent', t: 0, status: null }), ...session({ sid: 's2', conn: 'client-2', name: 'billing-agent', t: 2000, status: 200 })] }]);
+    expect(invoices(r)).toEqual(['c2#1', 'c2#2']);
+  });
+
+  it('two agents (different names) with the same arguments, one after the other: two calls', async () => {
+    const r = await analyzeInputs([{ lines: [...session({ sid: 's1', conn: 'client-1', name: 'billing-agent', t: 0, status: null }), ...session({ sid: 's2', conn: 'client-2', name: 'audit-agent', t: 2000, status: 200 })] }]);
+    expect(invoices(r)).toEqual(['c2#1', 'c4#1']);
+  });
+
+  it('the log\'s own client identity wins over the names: two identities are two callers', async () => {
+    const [a1, a2] = session({ sid: 's1', conn: 'x', name: 'same', t: 0, status: null });
+    const [b1, b2] = session({ sid: 's2', conn: 'y', name: 'same', t: 2000, status: 200 });
+    const r = await analyzeInputs([{ lines: [{ ...a1, client: 'web-1' }, { ...a2, client: 'web-1' }, { ...b1, client: 'web-2' }, { ...b2, client: 'web-2' }] }]);
+    expect(invoices(r)).toEqual(['c2#1', 'c4#1']);
+  });
+});
+
+describe('when a repeat is a retry', () => {
+  it('an identical call sent while the first still ran is a call of its own', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 1, session: 's', tool: 'lookup', args: { q: 1 }, status: 500, durationMs: 300, body: 'boom' }),
+      post({ t: 100, id: 2, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(2, toolText('x')) }),
+      post({ t: 1000, id: 3, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(3, toolText('x')) }),
+    ] }]);
+    expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c2#1', '3 c3#1']);
+  });
+});
