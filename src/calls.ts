@@ -316,6 +316,9 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     }
     return { origin: 'unknown', how: 'the same id in a new session after HTTP 404, where ids started again (a new client?); nothing in the logs says who sent it' };
   }
+  if (a.primary.idKey === previous.primary.idKey && typeof previous.status === 'number' && previous.status >= 300 && previous.status < 400) {
+    return { origin: 'sdk', how: `the same request sent again to where HTTP ${previous.status} redirected it: the HTTP client followed the redirect` };
+  }
   if (sameId && (previous.status === 401 || previous.status === 403)) {
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
   }

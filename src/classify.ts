@@ -130,7 +130,12 @@ function errorDetail(response: unknown): OutcomeDetail {
   if (!isObject(response)) return {};
   // The Java SDK's servlet transports answer HTTP errors with a serialized McpError, its code and message under jsonRpcError.
   const e = isObject(response.error) ? response.error : isObject(response.jsonRpcError) ? response.jsonRpcError : undefined;
-  if (e === undefined) return {};
+  if (e === undefined) {
+    // An OAuth error body (RFC 6750/6749: {"error":"invalid_token","error_description":"..."}) or a plain {"message"}.
+    const said = typeof response.error === 'string' ? response.error + (typeof response.error_description === 'string' ? ` (${response.error_description})` : '')
+      : typeof response.message === 'string' ? response.message : undefined;
+    return said !== undefined && response.jsonrpc === undefined ? { why: `the body says: ${said.slice(0, 200)}` } : {};
+  }
   const d: OutcomeDetail = {};
   if (Number.isInteger(e.code)) d.errorCode = e.code as number;
   if (typeof e.message === 'string') d.errorMessage = e.message;

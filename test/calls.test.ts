@@ -38,4 +38,21 @@ describe('when a repeat is a retry', () => {
     ] }]);
     expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c2#1', '3 c3#1']);
   });
+
+  it('the same request again after a 3xx redirect is the HTTP client following it: origin sdk, no retry warnings', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 2, session: 's', tool: 'send_invoice', args: { order: 1 }, status: 307, headers: { location: '/mcp/' }, body: '' }),
+      post({ t: 5, id: 2, session: 's', tool: 'send_invoice', args: { order: 1 }, status: 200, body: ok(2, toolText('sent')) }),
+    ] }]);
+    const [, again] = r.attempts;
+    expect(again).toMatchObject({ attempt: 2, retryOrigin: { origin: 'sdk' } });
+    expect(again!.findings.map((f) => f.code)).toEqual([]);
+  });
+});
+
+describe('what an HTTP error body said', () => {
+  it('an OAuth error body is quoted in the why', async () => {
+    const r = await analyzeInputs([{ lines: [post({ t: 0, id: 1, session: 's', status: 401, body: JSON.stringify({ error: 'invalid_token', error_description: 'The grant has expired' }) })] }]);
+    expect(r.attempts[0]).toMatchObject({ outcome: 'HTTP_ERROR', detail: { why: 'the body says: invalid_token (The grant has expired)' } });
+  });
 });

@@ -166,7 +166,7 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   if (prev.server && !prev.notSeenByServer && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
   if (prev.notSeenByServer) return 'no';
   const s = prev.status;
-  if (typeof s === 'number' && s >= 400 && s < 500) return 'no';
+  if (typeof s === 'number' && s >= 300 && s < 500) return 'no'; // redirected or refused: nothing ran
   if (s === 503) return 'no';
   if (prev.outcome === 'JSONRPC_ERROR') return 'no';
   return 'possible';

@@ -64,9 +64,10 @@ export class TimelineCollector {
     return [...this.bySession.keys()];
   }
 
-  /** The timeline of the one matching session; undefined unless exactly one matched. */
+  /** The timeline of the one matching session (one named exactly wins over longer ones); undefined unless one matched. */
   timeline(): Timeline | undefined {
-    const keys = this.matched();
+    const all = this.matched();
+    const keys = all.includes(this.prefix) ? [this.prefix] : all;
     if (keys.length !== 1) return undefined;
     const key = keys[0]!;
     const rows = byTime(this.bySession.get(key)!);

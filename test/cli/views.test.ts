@@ -187,6 +187,14 @@ describe('mcp-triage timeline', () => {
     expect((JSON.parse(one.stdout) as { session: string }).session).toBe('s-beta');
   });
 
+  it('a key that is whole and also the start of another (client-1, client-10) selects the one named exactly', async () => {
+    const log = ['client-1', 'client-10'].map((s, i) => exchange({ ts: `2026-10-17T10:00:0${i}.000Z`, session: s, id: 1, side: 'client' }));
+    const exact = await cli(['timeline', 'client-1', '-', '--format', 'json'], { stdin: log });
+    expect(exact.code).toBe(0);
+    expect((JSON.parse(exact.stdout) as { session: string }).session).toBe('client-1');
+    expect((await cli(['timeline', 'client-', '-'], { stdin: log })).code).toBe(2);
+  });
+
   it('needs a SESSION', async () => {
     const r = await cli(['timeline']);
     expect(r.code).toBe(2);
