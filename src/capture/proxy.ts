@@ -1,4 +1,6 @@
 // Transparent recording proxy: forwards HTTP to one target byte for byte (SSE unbuffered) and records both directions.
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Transform } from 'node:stream';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -142,14 +144,26 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: Re
     }
     res.writeHead(ures.statusCode ?? 502, ures.statusMessage, out);
     res.flushHeaders();
+    // The client gets the bytes as they came; the record gets the body decoded, as the client reads it.
+    const decoder = decoderFor(ures.headers['content-encoding']);
+    let decodedEnd: Promise<void> = Promise.resolve();
+    if (decoder) {
+      decoder.on('data', (c: Buffer) => rec.body(c));
+      decodedEnd = new Promise((done) => {
+        decoder.on('end', done);
+        decoder.on('error', () => done()); // a body that does not decode is recorded as far as it decoded
+      });
+    }
     ures.on('data', (chunk: Buffer) => {
-      rec.body(chunk);
+      if (decoder) decoder.write(chunk);
+      else rec.body(chunk);
       if (!res.write(chunk)) ures.pause();
     });
     res.on('drain', () => ures.resume());
     ures.on('end', () => {
       res.end();
-      rec.finish('complete');
+      decoder?.end();
+      void decodedEnd.then(() => rec.finish('complete'));
     });
     ures.on('error', () => {});
     ures.on('close', () => {
@@ -183,4 +197,13 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: Re
     upstream.destroy();
   });
   return rec;
+}
+
+/** A decompressor for a response's Content-Encoding (gzip, deflate, br), or undefined for an identity body. */
+function decoderFor(encoding: string | string[] | undefined): Transform | undefined {
+  const e = (Array.isArray(encoding) ? encoding.join(',') : encoding ?? '').trim().toLowerCase();
+  if (e === 'gzip' || e === 'x-gzip') return createGunzip();
+  if (e === 'deflate') return createInflate();
+  if (e === 'br') return createBrotliDecompress();
+  return undefined;
 }

@@ -1,6 +1,7 @@
 // Recording proxy: byte-for-byte forwarding, live SSE, both directions recorded, loopback-only by default.
 import { describe, expect, it, afterEach } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { startRecordingProxy, runRecord, type RecordingProxy } from '../../src/capture/index.js';
 import { parseListen, isLoopback } from '../../src/capture/proxy.js';
 import { listen, mcpLikeHandler, readBody, recordCollector, waitFor, type TestServer } from './helpers.js';
@@ -15,6 +16,28 @@ afterEach(async () => {
 });
 
 describe('startRecordingProxy', () => {
+  it('forwards a compressed body as it came and records it decoded (gzip, deflate, br)', async () => {
+    const json = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}';
+    for (const [enc, pack] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+      const packed = pack(Buffer.from(json));
+      upstream = await listen(async (req, res) => {
+        await readBody(req);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': enc });
+        res.end(packed);
+      });
+      const c = recordCollector();
+      proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: upstream.url, out: c.stream });
+      const res = await fetch(`${proxy.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      expect(await res.text(), enc).toBe(json); // fetch decodes what the proxy forwarded untouched
+      await waitFor(() => c.raw().length === 3);
+      expect(c.records()[2], enc).toMatchObject({ kind: 'end', end: 'complete', recvText: json });
+      await proxy.close();
+      await upstream.close();
+      proxy = undefined;
+      upstream = undefined;
+    }
+  });
+
   it('forwards request and response bodies byte for byte (including invalid UTF-8) and records both', async () => {
     const seen: Buffer[] = [];
     // Bytes that are not valid UTF-8 and a split multi-byte character: the proxy must not re-encode anything.
