@@ -1,6 +1,7 @@
 // Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
 import type { AttemptView, OutcomeDetail } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
+import { schemaViolation } from './output-schema.js';
 
 export interface Classification {
   outcome: Outcome;
@@ -19,6 +20,8 @@ function result(outcome: Outcome, detail: OutcomeDetail = {}): Classification {
 export interface ToolContext {
   /** The tool declares an outputSchema. */
   outputSchema?: boolean;
+  /** That schema, when known. */
+  schema?: unknown;
 }
 
 /** The outcome of one view; first match wins, in the order documented in the README. */
@@ -117,6 +120,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (tool.outputSchema && !has(r, 'structuredContent')) {
     return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent' });
   }
+  const broken = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
+  if (broken !== undefined) return result('INVALID_TOOL_RESULT', { why: `${broken}, by the outputSchema tools/list declares` });
   return result('TOOL_SUCCESS');
 }
 

@@ -9,7 +9,12 @@ export interface ToolSafety {
   override?: boolean;
   /** The tool declares an outputSchema: its results must carry structuredContent (2025-06-18 and later). */
   outputSchema?: boolean;
+  /** That schema, to check structuredContent against (kept when it is small). */
+  schema?: unknown;
 }
+
+/** Largest outputSchema kept to check results against (its JSON length); a larger one is only known to exist. */
+const MAX_SCHEMA_CHARS = 20_000;
 
 /** name -> safety for every tool in a tools/list result; undefined when the response lists no tools. */
 export function readToolAnnotations(response: unknown): Map<string, ToolSafety> | undefined {
@@ -22,7 +27,10 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
     if (typeof tool.name !== 'string') continue;
     const ann = (typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {}) as Record<string, unknown>;
     const safety: ToolSafety = { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null };
-    if (typeof tool.outputSchema === 'object' && tool.outputSchema !== null) safety.outputSchema = true;
+    if (typeof tool.outputSchema === 'object' && tool.outputSchema !== null) {
+      safety.outputSchema = true;
+      if ((JSON.stringify(tool.outputSchema)?.length ?? Infinity) <= MAX_SCHEMA_CHARS) safety.schema = tool.outputSchema;
+    }
     m.set(tool.name, safety);
   }
   return m;

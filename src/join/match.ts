@@ -96,12 +96,17 @@ export class Matcher {
 
   add(view: AttemptView): void {
     const declared = view.tool !== null ? this.tools.get(viewClientKey(view))?.get(view.tool) : undefined;
-    const c = classify(view, { outputSchema: declared?.outputSchema === true });
+    const c = classify(view, { outputSchema: declared?.outputSchema === true, schema: declared?.schema });
     view.outcome = c.outcome;
     view.layer = c.layer;
     view.detail = c.detail;
     compact(view);
-    if (view.toolList) this.tools.set(viewClientKey(view), view.toolList);
+    if (view.toolList) {
+      // A later page of a paginated tools/list adds to the earlier pages.
+      const known = view.nextPage ? this.tools.get(viewClientKey(view)) : undefined;
+      if (known) for (const [name, t] of view.toolList) known.set(name, t);
+      else this.tools.set(viewClientKey(view), new Map(view.toolList));
+    }
     this.sidesSeen.add(view.side);
     const key = joinKey(view);
     const end = view.endTs ?? view.startTs;

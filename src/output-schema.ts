@@ -1,0 +1,57 @@
+// Checking a tool result's structuredContent against the outputSchema its tools/list declared: the JSON Schema keywords SDK clients trip on most.
+
+const MAX_DEPTH = 32;
+const MAX_ITEMS = 1000;
+
+/**
+ * The first way `value` breaks `schema` (`structuredContent/count must be number`), or undefined when it keeps every
+ * rule this checks: `type`, `enum`, `const`, `required`, `properties` and `items`. Other keywords are not checked
+ * (they pass), so an answer here is a real violation, and silence is not a proof.
+ */
+export function schemaViolation(value: unknown, schema: unknown, path = 'structuredContent', depth = 0): string | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > MAX_DEPTH) return undefined;
+  const s = schema as Record<string, unknown>;
+  if (s.type !== undefined) {
+    const types = Array.isArray(s.type) ? s.type : [s.type];
+    if (types.every((t) => typeof t === 'string') && !types.some((t) => isType(value, t as string))) return `${path} must be ${types.join(' or ')}`;
+  }
+  if (Array.isArray(s.enum) && !s.enum.some((e) => same(e, value))) return `${path} must be one of the allowed values`;
+  if ('const' in s && !same(s.const, value)) return `${path} must be the constant value`;
+  if (isObject(value)) {
+    if (Array.isArray(s.required)) for (const k of s.required) if (typeof k === 'string' && !Object.prototype.hasOwnProperty.call(value, k)) return `${path} must have required property '${k}'`;
+    if (isObject(s.properties)) {
+      for (const [k, sub] of Object.entries(s.properties)) {
+        if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+        const why = schemaViolation(value[k], sub, `${path}/${k}`, depth + 1);
+        if (why !== undefined) return why;
+      }
+    }
+  } else if (Array.isArray(value) && isObject(s.items)) {
+    for (let i = 0; i < value.length && i < MAX_ITEMS; i++) {
+      const why = schemaViolation(value[i], s.items, `${path}/${i}`, depth + 1);
+      if (why !== undefined) return why;
+    }
+  }
+  return undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isType(v: unknown, t: string): boolean {
+  switch (t) {
+    case 'object': return isObject(v);
+    case 'array': return Array.isArray(v);
+    case 'string': return typeof v === 'string';
+    case 'number': return typeof v === 'number' && Number.isFinite(v);
+    case 'integer': return typeof v === 'number' && Number.isInteger(v);
+    case 'boolean': return typeof v === 'boolean';
+    case 'null': return v === null;
+    default: return true; // a type this does not know: not checked
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+}

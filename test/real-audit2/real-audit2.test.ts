@@ -1,0 +1,67 @@
+// The second audit round: real SDK traffic on the deprecated HTTP+SSE transport, resumption, batches, redirects,
+// compression, OAuth, output schemas and reconnecting apps (test/fixtures/real-audit2), and what mcp-triage says.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const DIR = fileURLToPath(new URL('../fixtures/real-audit2/', import.meta.url));
+
+interface Attempt { type: 'attempt'; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; call: string; attempt: number; retryOrigin?: { origin: string }; findings: { code: string; severity: string }[]; detail?: { why?: string; errorCode?: number } }
+interface Run { attempts: Attempt[]; unusable: number; code: number | null }
+
+function triage(args: string[]): Run {
+  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8', timeout: 30_000 });
+  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
+  return { attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[], unusable: summary.lines.unusable, code: p.status };
+}
+const both = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
+const codes = (a: Attempt) => a.findings.map((f) => f.code);
+
+describe('every second-round recording', () => {
+  it.each(readdirSync(DIR))('%s: read whole, analyzed without error', (scenario) => {
+    const r = both(scenario);
+    expect(r.code).toBe(0);
+    expect(r.unusable).toBe(0);
+  });
+});
+
+describe('what the second round found, fixed', () => {
+  it('an app that reconnects with a new Client (new conn) and re-sends, noted or not, is retrying (1.x and v2)', () => {
+    for (const scenario of ['reconnect-retry-noted', 'v2-reconnect-retry-new-conn']) {
+      const [first, again] = calls(both(scenario)).filter((a) => a.tool === 'send_invoice');
+      expect(again, scenario).toMatchObject({ call: first!.call, attempt: 2, retryOrigin: { origin: 'app' } });
+      // The server ran the first one: the repeat is a proven unsafe retry (a duplicate invoice).
+      expect(again!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity, scenario).toBe('error');
+    }
+  });
+
+  it('a 307 the SDK follows is the HTTP client following it, not a retry with warnings', () => {
+    for (const a of calls(both('redirect-trailing-slash')).filter((x) => x.attempt === 2)) {
+      expect(a.retryOrigin?.origin).toBe('sdk');
+      expect(codes(a)).toEqual([]);
+    }
+  });
+
+  it('a gzip-compressed response recorded by the proxy reads as what it says, not MALFORMED_JSON', () => {
+    const r = triage([`${DIR}gzip-reverse-proxy/proxy.ndjson`]);
+    expect(r.attempts.map((a) => a.outcome)).not.toContain('MALFORMED_JSON');
+    expect(calls(r).map((a) => a.outcome).sort()).toEqual(['TOOL_ERROR', 'TOOL_SUCCESS']);
+  });
+
+  it('structuredContent that breaks the declared outputSchema is INVALID_TOOL_RESULT, saying where', () => {
+    const r = calls(both('output-schema-invalid'));
+    expect(r.filter((a) => a.outcome === 'INVALID_TOOL_RESULT').map((a) => a.detail?.why)).toEqual([
+      'structuredContent/count must be number, by the outputSchema tools/list declares',
+      "structuredContent must have required property 'count', by the outputSchema tools/list declares",
+    ]);
+  });
+
+  it('a 401 says what its OAuth body said', () => {
+    const [call] = calls(both('oauth-token-endpoint-fails'));
+    expect(call).toMatchObject({ status: 401, outcome: 'HTTP_ERROR', detail: { why: 'the body says: invalid_token (token expired)' } });
+  });
+});
