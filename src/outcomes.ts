@@ -29,7 +29,7 @@ export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = 
   JSONRPC_ERROR: { layer: 'protocol', meaning: 'a valid JSON-RPC error response' },
   INPUT_REQUIRED: { layer: 'interaction', meaning: 'result.resultType is "input_required": the server needs more input (MRTR), the call is not finished' },
   TASK_CREATED: { layer: 'interaction', meaning: 'a task-augmented tools/call was accepted as a task (a CreateTaskResult with its taskId): the tool runs on, and its result comes with tasks/result' },
-  INVALID_TOOL_RESULT: { layer: 'protocol', meaning: 'tools/call result is not a valid CallToolResult (not an object, content not an array, isError not boolean, unknown resultType)' },
+  INVALID_TOOL_RESULT: { layer: 'protocol', meaning: 'tools/call result is not a valid CallToolResult (not an object, content not an array, isError not boolean, unknown resultType), or its structuredContent is missing or breaks the outputSchema tools/list declares' },
   TOOL_ERROR: { layer: 'application', meaning: 'the tool ran and reported failure: result.isError is true' },
   TOOL_SUCCESS: { layer: 'application', meaning: 'tools/call completed and the tool reported success' },
   SUCCESS: { layer: 'application', meaning: 'a request other than tools/call completed with a valid result' },
