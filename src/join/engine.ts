@@ -487,8 +487,10 @@ export class JoinEngine {
     const id = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).id : undefined;
     if (single && single.response === undefined && single.strayResponse === undefined) single.strayResponse = whole ?? item;
     // The error body of an HTTP rejection (4xx/5xx) answers the POST, not a request: its id is null or a placeholder
-    // (the Python SDK writes "server-error" on every 400, 404, 405, 406 and 415), so it is no orphan.
+    // (the Python SDK writes "server-error" on every 400, 404, 405, 406 and 415), so it is no orphan; it says why
+    // every request of a rejected batch failed.
     const rejected = typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299);
+    if (rejected && !single) for (const v of ex.attempts) if (v.response === undefined && v.strayResponse === undefined) v.strayResponse = item;
     if (isJsonRpcId(id) && !rejected) {
       const sess = this.opts.sessions.get(ex.scopeKey);
       const key = idKeyOf(id, exactIdText(text, id));

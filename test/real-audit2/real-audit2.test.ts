@@ -64,4 +64,10 @@ describe('what the second round found, fixed', () => {
     const [call] = calls(both('oauth-token-endpoint-fails'));
     expect(call).toMatchObject({ status: 401, outcome: 'HTTP_ERROR', detail: { why: 'the body says: invalid_token (token expired)' } });
   });
+
+  it('every member of a batch rejected with 400 carries the JSON-RPC error of the body', () => {
+    const rejected = calls(both('jsonrpc-batch')).filter((a) => a.status === 400);
+    expect(rejected.length).toBeGreaterThanOrEqual(1);
+    for (const a of rejected) expect(a.detail).toMatchObject({ errorCode: -32700 });
+  });
 });
