@@ -7,6 +7,8 @@ import type { TextLine } from './lines.js';
 
 /** Bytes of lines gathered before a segment is written; also the most read back at once. */
 const SEGMENT_BYTES = 1 << 20;
+/** Characters of lines handed on per batch when reading back. */
+const BATCH_CHARS = 1 << 16;
 
 /** Spool folders not yet removed: a run cut short (Ctrl-C, an exit on error) removes them as the process exits. */
 const live = new Set<string>();
@@ -67,7 +69,7 @@ export class BackwardSpool {
     this.written += buf.length;
   }
 
-  /** The spooled lines, last first, one segment per batch. */
+  /** The spooled lines, last first, in batches of about 64 KiB. */
   async *backward(): AsyncGenerator<TextLine[]> {
     await this.flush();
     for (let s = this.segments.length - 1; s >= 0; s--) {
@@ -75,13 +77,22 @@ export class BackwardSpool {
       const buf = Buffer.allocUnsafe(bytes);
       await this.file.read(buf, 0, bytes, offset);
       const entries = buf.toString('utf8').split('\n');
-      const batch: TextLine[] = new Array<TextLine>(entries.length);
-      for (let i = entries.length - 1, j = 0; i >= 0; i--, j++) {
+      // Handed on in batches of about 64 KiB, as the forward reader does: a bigger batch of parsed records outlives
+      // more young-generation collections (peak RSS went from 169 to 207 MB on a reversed 100 MB pair with whole segments).
+      let batch: TextLine[] = [];
+      let size = 0;
+      for (let i = entries.length - 1; i >= 0; i--) {
         const e = entries[i]!;
         const tab = e.indexOf('\t');
-        batch[j] = { lineNo: Number(e.slice(0, tab)), text: e.slice(tab + 1) };
+        batch.push({ lineNo: Number(e.slice(0, tab)), text: e.slice(tab + 1) });
+        size += e.length;
+        if (size >= BATCH_CHARS) {
+          yield batch;
+          batch = [];
+          size = 0;
+        }
       }
-      yield batch;
+      if (batch.length) yield batch;
     }
   }
 
