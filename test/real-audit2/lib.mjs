@@ -1,6 +1,6 @@
-// Second audit round: shared harness. Recorders come from mcp-triage's dist/capture (mcp-triage's own), SDK from node_modules.
+// Second audit round: shared harness (fault hop, scenario files, observers); loopback servers from test/helpers, recorders from dist/capture.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,31 +11,8 @@ import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dis
 
 export const ROOT = fileURLToPath(new URL('../fixtures/real-audit2/', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-export async function readBody(req) {
-  const chunks = [];
-  for await (const c of req) chunks.push(c);
-  return Buffer.concat(chunks);
-}
-
-export async function listen(handler, port = 0) {
-  const server = createServer(handler);
-  await new Promise((r, j) => {
-    server.once('error', j);
-    server.listen(port, '127.0.0.1', r);
-  });
-  return {
-    server,
-    port: server.address().port,
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
+export { sleep, readBody, listen } from '../helpers/loopback.mjs';
+import { sleep, readBody, listen } from '../helpers/loopback.mjs';
 
 export function describeError(err) {
   const out = { name: err?.constructor?.name ?? typeof err, message: String(err?.message ?? err).slice(0, 400) };
