@@ -56,13 +56,18 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
 }
 
 function incompleteWhy(view: AttemptView): string {
-  if (view.status === 202) return '202 Accepted to a request: no response body';
-  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs)) {
+  if (view.status === 202 && !view.legacySse) return '202 Accepted to a request: no response body';
+  if (view.legacyCutAt !== undefined && (view.cancelledAt === undefined || view.legacyCutAt <= view.cancelledAt)) {
+    const after = view.startTs !== undefined ? ` ${((view.legacyCutAt - view.startTs) / 1000).toFixed(2)} s after the request` : '';
+    return `the SSE stream (GET) that was to carry the response broke${after}, before it came (the 2024-11-05 HTTP+SSE transport)`;
+  }
+  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse)) {
     // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
   if (view.cutEvent) return 'the stream was cut inside its last event';
+  if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';
   const ct = view.contentType ?? '';
   if (ct.includes('text/event-stream')) {
     if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within --window (${view.openAfterMs / 1000} s) while the log went on`;

@@ -59,7 +59,11 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   const v = a.primary;
   // NO_FINAL_RESULT: 2xx stream or empty body, and no response on it or on a resumption; not when the client had
   // cancelled the request first (a server sends no response to a cancelled request: CANCELLED says what happened).
-  const cancelledFirst = doneAt(a) !== a.endTs;
+  // On the 2024-11-05 HTTP+SSE transport the POST ends with its 202 at once; the response is due on the GET stream, so
+  // a cancellation while it is still awaited came first too.
+  const lv = a.client ?? v;
+  const legacy = lv.legacySse === true && lv.cancelledAt !== undefined && !(lv.legacyCutAt !== undefined && lv.legacyCutAt <= lv.cancelledAt);
+  const cancelledFirst = doneAt(a) !== a.endTs || legacy;
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',

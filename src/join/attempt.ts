@@ -91,6 +91,10 @@ export interface AttemptView {
   /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the
    * `io.modelcontextprotocol/clientInfo` every 2026-07-28 request carries in its _meta). */
   clientName?: string;
+  /** Sent on the 2024-11-05 HTTP+SSE transport: the POST's 202 is its normal answer, the response comes on the GET stream. */
+  legacySse?: boolean;
+  /** On that transport, when the GET stream that was to carry the response broke. */
+  legacyCutAt?: number;
   /** A tools/list request that asked for a later page (it carried a cursor): its tools add to the earlier pages'. */
   nextPage?: boolean;
   /** The client sent notifications/cancelled for this request. */

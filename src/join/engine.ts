@@ -179,6 +179,11 @@ export class JoinEngine {
         for (const v of ex.attempts) if (v.response === undefined) v.cutEvent = true;
         return;
       }
+      if (p.sse.event === 'endpoint' && ex.isGet) {
+        // The 2024-11-05 HTTP+SSE transport: this GET stream carries the responses, and a POST's 202 is its normal answer.
+        const sess = this.opts.sessions.get(ex.scopeKey);
+        if (sess) sess.legacySse = true;
+      }
       if (!isMessageEvent(p.sse)) return;
     }
     let value: unknown;
@@ -218,6 +223,10 @@ export class JoinEngine {
     const ex = this.exchanges.get(key);
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
     ex.ended = true;
+    if (ex.isGet && how !== 'complete' && this.opts.sessions.get(ex.scopeKey)?.legacySse) {
+      // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.
+      for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;
+    }
     ex.lastTs = ts ?? ex.lastTs;
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
@@ -400,6 +409,7 @@ export class JoinEngine {
 
   /** Index a new request; false when it is an identical copy of one already seen (a duplicated log row). */
   private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>): boolean {
+    if (sess.legacySse) view.legacySse = true;
     const known = sess.requestIds.get(view.idKey);
     if (known && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
       (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? JSON.stringify(view.id)}`, first: known.src, dup: view.sources[0]! });

@@ -30,6 +30,8 @@ export interface SessionState {
   cancels?: { id: JsonRpcId; src: Source }[];
   /** The first exchange without a request (a GET stream, a notification) refused with 404 under this session id. */
   refused404?: { what: string; src: Source; ts: number | undefined };
+  /** A GET stream of this scope announced an `endpoint`: the 2024-11-05 HTTP+SSE transport. */
+  legacySse?: boolean;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
 }

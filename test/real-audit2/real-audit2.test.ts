@@ -70,4 +70,13 @@ describe('what the second round found, fixed', () => {
     expect(rejected.length).toBeGreaterThanOrEqual(1);
     for (const a of rejected) expect(a.detail).toMatchObject({ errorCode: -32700 });
   });
+
+  it('on the 2024-11-05 HTTP+SSE transport a call the client cancelled is no NO_FINAL_RESULT; one whose GET stream broke first is, saying so', () => {
+    const [cancelled] = calls(both('legacy-sse-basic')).filter((a) => a.outcome === 'STREAM_INCOMPLETE');
+    expect(codes(cancelled!)).toEqual(['CANCELLED']);
+    expect(cancelled!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 0\.2\d s after sending it/);
+    const [cut] = calls(both('legacy-sse-get-dropped')).filter((a) => a.outcome === 'STREAM_INCOMPLETE');
+    expect(codes(cut!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
+    expect(cut!.detail?.why).toMatch(/^the SSE stream \(GET\) that was to carry the response broke 0\.\d\d s after the request/);
+  });
 });
