@@ -5,6 +5,7 @@ import type { Source, ViewSide } from './join/attempt.js';
 import { forEachSseEvent, type ParsedSseEvent } from './sse.js';
 import { signatureOf } from './join/fingerprint.js';
 import { durationOf } from './formats/time.js';
+import { legacySessionOf } from './join/attempt.js';
 
 export interface RecordContext {
   input: number;
@@ -77,7 +78,7 @@ export class Normalizer {
         const xid = r.xid ?? `\u0001${this.xidCounter++}`; // never equal to an xid a file gives (those are printable)
         const headers = headerMap(r.requestHeaders);
         const resHeaders = headerMap(r.responseHeaders);
-        const session = r.session ?? headers.get('mcp-session-id') ?? null;
+        const session = r.session ?? headers.get('mcp-session-id') ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
         e.request({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
@@ -100,7 +101,7 @@ export class Normalizer {
       }
       case 'request': {
         const headers = headerMap(r.requestHeaders);
-        const session = r.session ?? headers.get('mcp-session-id') ?? null;
+        const session = r.session ?? headers.get('mcp-session-id') ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
         e.request({

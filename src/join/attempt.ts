@@ -154,3 +154,20 @@ export function implementationName(info: unknown): string | undefined {
   if (typeof name !== 'string' || name === '') return undefined;
   return (typeof version === 'string' && version !== '' ? `${name}/${version}` : name).slice(0, 200);
 }
+
+/**
+ * The session of a 2024-11-05 HTTP+SSE POST, which names it in its URL (`/messages?sessionId=...`, from the GET
+ * stream's `endpoint` event) instead of a header; null when the URL has none.
+ */
+export function legacySessionOf(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  const q = url.indexOf('?');
+  if (q === -1) return null;
+  const m = /(?:^|&)session_?[iI]d=([^&#]+)/.exec(url.slice(q + 1));
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!).slice(0, 200);
+  } catch {
+    return m[1]!.slice(0, 200);
+  }
+}

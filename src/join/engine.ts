@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, idKeyOf, implementationName, isJsonRpcId, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, idKeyOf, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker } from './sessions.js';
@@ -180,8 +180,14 @@ export class JoinEngine {
         return;
       }
       if (p.sse.event === 'endpoint' && ex.isGet) {
-        // The 2024-11-05 HTTP+SSE transport: this GET stream carries the responses, and a POST's 202 is its normal answer.
-        const sess = this.opts.sessions.get(ex.scopeKey);
+        // The 2024-11-05 HTTP+SSE transport: this GET stream carries the responses, and a POST's 202 is its normal
+        // answer. The endpoint it announces names the session its POSTs will carry in their URL: the stream joins it.
+        const sid = p.sse.data !== undefined ? legacySessionOf(p.sse.data) : null;
+        if (sid !== null && ex.session === null) {
+          ex.session = sid;
+          ex.scopeKey = `${ex.side}|${sid}`;
+        }
+        const sess = sid !== null ? this.opts.sessions.touch(ex.side, sid, sid, ts) : this.opts.sessions.get(ex.scopeKey);
         if (sess) sess.legacySse = true;
       }
       if (!isMessageEvent(p.sse)) return;
@@ -483,11 +489,14 @@ export class JoinEngine {
         if (target && target.response === undefined) {
           target.response = msg;
           if (!own) {
-            target.resumed = true;
+            // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption.
+            if (!target.legacySse) target.resumed = true;
             target.sources.push(src);
           }
           target.endTs = ts ?? target.endTs;
-          if (!own && !isFinal(target)) this.finalize(target);
+          // A response that came before its own POST's head (a server writes it on the GET stream first, then the
+          // 202) waits for that head, so the attempt keeps its status; the POST's end finalizes it.
+          if (!own && !isFinal(target) && target.status !== undefined) this.finalize(target);
           return;
         }
       }

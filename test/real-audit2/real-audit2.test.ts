@@ -79,4 +79,22 @@ describe('what the second round found, fixed', () => {
     expect(codes(cut!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
     expect(cut!.detail?.why).toMatch(/^the SSE stream \(GET\) that was to carry the response broke 0\.\d\d s after the request/);
   });
+
+  it('HTTP+SSE: two clients of one server are told apart by the sessionId of their POST URLs and GET endpoints, in every view', () => {
+    const dir = `${DIR}legacy-sse-two-clients-concurrent/`;
+    for (const args of [['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`], [`${dir}proxy.ndjson`], ['--server', `${dir}server.ndjson`]]) {
+      const rows = calls(triage(args)).map((a) => `${String(a.id)} ${a.tool} ${a.outcome} [${codes(a).join(',')}]`).sort();
+      expect(rows, args.join(' ')).toEqual([
+        '1 slow_report TOOL_SUCCESS []', '1 validate_quantity TOOL_ERROR []', '3 send_invoice TOOL_SUCCESS []', '3 slow_report STREAM_INCOMPLETE [CANCELLED]',
+      ]);
+    }
+  });
+
+  it('HTTP+SSE: a response the server wrote on the GET stream before its 202 keeps the 202, on both sides; nothing is "resumed"', () => {
+    const r = both('legacy-sse-basic');
+    const list = r.attempts.find((a) => a.method === 'resources/list')!;
+    expect(list).toMatchObject({ status: 202, outcome: 'JSONRPC_ERROR' });
+    expect(codes(list)).toEqual([]);
+    expect(r.attempts.some((a) => (a as unknown as { resumed?: boolean }).resumed)).toBe(false);
+  });
 });
