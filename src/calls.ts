@@ -31,7 +31,7 @@ export class CallLinker {
   private continuations = new Map<string, CallTail>();
   /** Calls whose tools/call created a task, by client and taskId: its tasks/get, tasks/result and tasks/cancel join them. */
   private tasks = new Map<string, CallTail>();
-  /** Tool annotations from tools/list responses, per client key; the latest list wins. */
+  /** Tool annotations from tools/list responses, per caller: a first page replaces them, a later page adds to them. */
   private tools = new Map<string, Map<string, ToolSafety>>();
   private anyToolsList = false;
   private callSeq = 0;
