@@ -114,7 +114,13 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const why = `unknown resultType ${JSON.stringify(resultType)}`;
     return isTool ? result('INVALID_TOOL_RESULT', { why, resultType: String(resultType) }) : result('INVALID_ENVELOPE', { why });
   }
-  if (!isTool) return result('SUCCESS');
+  if (!isTool) {
+    // tasks/get tells how the task stands; a failed or cancelled task shows in the chain of its call.
+    if (view.method === 'tasks/get' && typeof r.status === 'string') {
+      return result('SUCCESS', { why: `task ${r.status.slice(0, 40)}${typeof r.statusMessage === 'string' ? `: ${r.statusMessage.slice(0, 200)}` : ''}` });
+    }
+    return result('SUCCESS');
+  }
   if (!Array.isArray(r.content)) {
     return result('INVALID_TOOL_RESULT', { why: has(r, 'content') ? 'content is not an array' : 'content is missing' });
   }

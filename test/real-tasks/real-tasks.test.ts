@@ -304,6 +304,10 @@ describe('real-tasks: tasks/result carries the tool outcome', () => {
     const a = byId(r, res.id, 'tasks/result');
     expect([a.outcome, a.layer]).toEqual(['TOOL_ERROR', 'application']);
     expect(a.detail?.errorMessage).toBe('import of orders-2026-01.csv failed: line 7 has no order id');
+    // The polls before it say how the task stood: working, then failed.
+    const polls = r.attempts.filter((x) => x.method === 'tasks/get').map((x) => x.detail?.why);
+    expect(polls[polls.length - 1]).toMatch(/^task failed/);
+    expect(polls[0]).toBe('task working');
   });
 
   // ...and a CallToolResult without isError is TOOL_SUCCESS.
