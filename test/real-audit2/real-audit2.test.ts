@@ -97,4 +97,9 @@ describe('what the second round found, fixed', () => {
     expect(codes(list)).toEqual([]);
     expect(r.attempts.some((a) => (a as unknown as { resumed?: boolean }).resumed)).toBe(false);
   });
+
+  it('a client that could not authorize never got to call a tool, and CALL_NEVER_SENT says so', () => {
+    const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--client', `${DIR}oauth-401-no-provider/client.ndjson`, '--server', `${DIR}oauth-401-no-provider/server.ndjson`], { encoding: 'utf8' });
+    expect(p.stdout).toMatch(/"code":"CALL_NEVER_SENT"[^}]*the client could not authorize, so it never got to call a tool/);
+  });
 });
