@@ -94,6 +94,20 @@ export class JoinEngine {
 
   constructor(private readonly opts: EngineOptions) {}
 
+  /**
+   * The open exchange of another input with this xid: a log rotated (or split) in the middle of an exchange goes on in
+   * the next file. Only for xids that are not bare numbers (the recorders' are `<random prefix>-<n>`), which another
+   * log could reuse; looked up only when the record's own input has no such exchange, so it costs nothing otherwise.
+   */
+  private continued(input: number, xid: string): Exchange | undefined {
+    if (!/\D/.test(xid)) return undefined;
+    const own = `${input}:`;
+    for (const ex of this.exchanges.values()) {
+      if (!ex.key.startsWith(own) && ex.key.endsWith(xid) && ex.key.slice(ex.key.indexOf(':') + 1) === xid) return ex;
+    }
+    return undefined;
+  }
+
   /** A record for an exchange that is not open: say whether the window closed it or its request was never read. */
   private stray(input: number, xid: string, what: string, ts: number | undefined, src: Source): void {
     if (!this.opts.onStray) return;
@@ -141,7 +155,7 @@ export class JoinEngine {
 
   /** The response head of an exchange. */
   response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source): void {
-    const ex = this.exchanges.get(`${input}:${xid}`);
+    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     ex.status = status;
     ex.contentType = headers.get('content-type');
@@ -169,7 +183,7 @@ export class JoinEngine {
 
   /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
   payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent }, ts: number | undefined, src: Source): void {
-    const ex = this.exchanges.get(`${input}:${xid}`);
+    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
     if (!ex) return this.stray(input, xid, p.sse ? 'an SSE event' : 'the response body', ts, src);
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
@@ -225,9 +239,9 @@ export class JoinEngine {
 
   /** An exchange's response ended (or the connection failed). */
   end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false): void {
-    const key = `${input}:${xid}`;
-    const ex = this.exchanges.get(key);
+    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
+    const key = ex.key;
     ex.ended = true;
     if (ex.isGet && how !== 'complete' && this.opts.sessions.get(ex.scopeKey)?.legacySse) {
       // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.
