@@ -56,3 +56,19 @@ describe('what an HTTP error body said', () => {
     expect(r.attempts[0]).toMatchObject({ outcome: 'HTTP_ERROR', detail: { why: 'the body says: invalid_token (The grant has expired)' } });
   });
 });
+
+describe('the retry policy on delays', () => {
+  const chain = async (starts: number[]) => {
+    const r = await analyzeInputs([{ lines: starts.map((t, i) => post({ t, id: i + 1, session: 's', tool: 'lookup', args: { q: 1 }, status: i === starts.length - 1 ? 200 : 503, body: i === starts.length - 1 ? ok(i + 1, toolText('x')) : 'busy' })) }]);
+    return r.attempts.flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+  };
+
+  it('a constant backoff with a few ms of jitter is no shrinking delay', async () => {
+    expect(await chain([0, 300, 595])).toEqual([]);
+  });
+
+  it('a delay clearly shorter than the one before it is', async () => {
+    expect(await chain([0, 400, 650])).toEqual([expect.stringMatching(/retry 2 waited 0\.25 s, less than the 0\.40 s before it; the policy asks growing delays/)]);
+  });
+});
+

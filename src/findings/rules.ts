@@ -236,7 +236,8 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
     const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${secs(Math.max(0, delay))} after the failure; the policy asks at least ${secs(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
-    } else if (prevDelay !== undefined && delay < prevDelay) {
+    } else if (prevDelay !== undefined && delay < prevDelay - Math.max(20, prevDelay * 0.1)) {
+      // A constant backoff keeps its delays within a few ms of each other: only a delay clearly shorter shrinks.
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${secs(delay)}, less than the ${secs(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     }
   }
