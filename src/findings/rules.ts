@@ -252,6 +252,8 @@ export interface SessionCalls {
   expired: Attempt[];
   /** When the latest request that succeeded (or got a tool's own answer) started. */
   lastOk?: number;
+  /** Where the server's log shows the session's initialize (its input and line), when it does. */
+  serverInit?: { input: number; src: Source };
 }
 
 /** Session-level findings, raised when the session closes. */
@@ -276,9 +278,15 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const ts = x.endTs ?? x.startTs;
     const reinit = later.initializeAfter(ts);
     const retried = x.primary.retried === true;
+    // Two server logs, the 404 in one and the session's initialize in the other: another instance answered, one that
+    // never had the session (no sticky routing), rather than the session expiring.
+    const init = calls.serverInit;
+    const elsewhere = x.server && init && x.server.input !== init.input
+      ? ` from ${x.server.sources[0]!.file}, a server log that never saw this session's initialize (it is at ${init.src.file}:${init.src.line}): another server instance without the session (sticky routing?)`
+      : '';
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
-      x.primary.sources.slice(0, 2), 'session', s.session));
+      `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id${elsewhere}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+      [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) {
     const reinit = s.refused404.ts !== undefined && later.initializeAfter(s.refused404.ts);
