@@ -8,8 +8,7 @@ import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { splitCloudWatchLine } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
-import { tmpdir } from 'node:os';
-import { BackwardSpool } from './read/backward-spool.js';
+import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
 import { looksLikeHarDocument, looksLikeJsonArrayDocument } from './read/har-head.js';
@@ -342,9 +341,12 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       try {
         for await (const batch of lineSource) {
           if (order === 'newest-first') {
-            spool ??= await BackwardSpool.create().catch((err: NodeJS.ErrnoException) => {
-              throw new InputError(`${name}: its lines run newest first, and reading it backwards needs a temporary file, which could not be made in ${tmpdir()} (${err.code ?? err.message}); set TMPDIR to a writable folder, or read it as written with --input-order oldest-first`);
-            });
+            if (!spool) {
+              const { BackwardSpool, spoolFolder } = await import('./read/backward-spool.js'); // loaded only for newest-first inputs
+              spool = await BackwardSpool.create().catch((err: NodeJS.ErrnoException) => {
+                throw new InputError(`${name}: its lines run newest first, and reading it backwards needs a temporary file, which could not be made in ${spoolFolder()} (${err.code ?? err.message}); set TMPDIR to a writable folder, or read it as written with --input-order oldest-first`);
+              });
+            }
             for (const line of batch) {
               // A line that can give no record is accounted for now; the others are read back last line first.
               if ('overLimit' in line || line.invalidUtf8 || isBlank(line.text)) readLine(line, []);

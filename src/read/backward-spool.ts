@@ -10,6 +10,11 @@ const SEGMENT_BYTES = 1 << 20;
 /** Characters of lines handed on per batch when reading back. */
 const BATCH_CHARS = 1 << 16;
 
+/** The folder spools are made in (the system's temporary folder, TMPDIR). */
+export function spoolFolder(): string {
+  return tmpdir();
+}
+
 /** Spool folders not yet removed: a run cut short (Ctrl-C, an exit on error) removes them as the process exits. */
 const live = new Set<string>();
 let exitHook = false;
