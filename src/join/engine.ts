@@ -68,6 +68,9 @@ export interface EngineOptions {
   onStray?: (input: number, src: Source, message: string) => void;
 }
 
+/** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
+const KEPT_LOOKUPS = 10_000;
+
 /** Exchanges closed by the window, remembered (by key, with the time of their last record) to name a record that comes later. */
 const CLOSED_KEPT = 10_000;
 
@@ -91,6 +94,9 @@ export class JoinEngine {
   watermark = -Infinity;
 
   private closed = new Map<string, number>();
+  /** Records of another input that continue an exchange (a rotated log), and those known to continue none. */
+  private aliases = new Map<string, Exchange>();
+  private unmatched = new Set<string>();
 
   constructor(private readonly opts: EngineOptions) {}
 
@@ -101,10 +107,21 @@ export class JoinEngine {
    */
   private continued(input: number, xid: string): Exchange | undefined {
     if (!/\D/.test(xid)) return undefined;
+    const key = `${input}:${xid}`;
+    // Each record of such an exchange asks again (an SSE stream can have thousands): the answer is kept either way.
+    const known = this.aliases.get(key);
+    if (known) return this.exchanges.get(known.key) === known ? known : undefined;
+    if (this.unmatched.has(key)) return undefined;
     const own = `${input}:`;
     for (const ex of this.exchanges.values()) {
-      if (!ex.key.startsWith(own) && ex.key.endsWith(xid) && ex.key.slice(ex.key.indexOf(':') + 1) === xid) return ex;
+      if (!ex.key.startsWith(own) && ex.key.endsWith(xid) && ex.key.slice(ex.key.indexOf(':') + 1) === xid) {
+        if (this.aliases.size >= KEPT_LOOKUPS) this.aliases.clear();
+        this.aliases.set(key, ex);
+        return ex;
+      }
     }
+    if (this.unmatched.size >= KEPT_LOOKUPS) this.unmatched.clear();
+    this.unmatched.add(key);
     return undefined;
   }
 
