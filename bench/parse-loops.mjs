@@ -1,6 +1,6 @@
 // The bench's reference loops: read + split lines + JSON.parse each line, nothing else (the bare baseline, and the ndjson package for comparison).
 //
-// Usage: node bench/parse-loops.mjs plain|ndjson|split2-lines|reader FILE...
+// Usage: node bench/parse-loops.mjs plain|bodies|ndjson|split2-lines|reader FILE...
 // Prints one JSON line to stdout: {"mode","lines","values","bad","bytes","ms"}. Files are read one after the other, single thread.
 import { createReadStream, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 const NEWLINE = 0x0a;
 
 /** Plain splitter: Buffer.indexOf on '\n', one toString + JSON.parse per line, the line number kept. */
-async function plain(file, counts) {
+async function plain(file, counts, onValue = undefined) {
   let carry = null;
   let lineNo = 0;
   const onLine = (text) => {
@@ -18,7 +18,10 @@ async function plain(file, counts) {
     if (text.length === 0) return;
     try {
       const value = JSON.parse(text);
-      if (value !== null && typeof value === 'object') counts.values++;
+      if (value !== null && typeof value === 'object') {
+        counts.values++;
+        onValue?.(value, counts);
+      }
     } catch {
       counts.bad++;
       counts.lastBadLine = lineNo;
@@ -43,6 +46,39 @@ async function plain(file, counts) {
   }
   if (carry !== null) onLine(carry.toString('utf8'));
   counts.lines += lineNo;
+}
+
+/**
+ * The plain loop, plus a JSON.parse of every JSON-RPC message a record carries as text: the `data:` lines of an SSE
+ * body (canonical recvText and events, split event records, HAR content.text) and a request or response body kept as
+ * text (HAR postData.text and content.text). Any reader that judges these logs must parse those too; the bare
+ * baseline does not, so this loop is the floor for reading this data at all.
+ */
+async function bodies(file, counts) {
+  counts.bodies ??= 0;
+  const parseText = (text) => {
+    if (typeof text !== 'string' || text.length === 0) return;
+    const t = text.trimStart();
+    if (t.startsWith('{') || t.startsWith('[')) return parseOne(t);
+    for (const line of text.split('\n')) if (line.startsWith('data:')) parseOne(line.slice(line.charCodeAt(5) === 0x20 ? 6 : 5));
+  };
+  const parseOne = (text) => {
+    if (text.length === 0) return;
+    try {
+      JSON.parse(text);
+      counts.bodies++;
+    } catch {
+      // a broken body: the analysis reports it; here it only costs its parse
+    }
+  };
+  await plain(file, counts, (v) => {
+    parseText(v.recvText);
+    parseText(v.sendText);
+    if (v.kind === 'event') parseText(v.data);
+    if (Array.isArray(v.events)) for (const e of v.events) parseText(e?.data);
+    parseText(v.request?.postData?.text);
+    parseText(v.response?.content?.text);
+  });
 }
 
 /** The ndjson package's parser (split2 + JSON.parse); non-strict, so bad lines are dropped without a line number. */
@@ -108,7 +144,7 @@ async function reader(file, counts) {
   counts.bad += account.unusable;
 }
 
-const MODES = { plain, ndjson: ndjsonParse, 'split2-lines': split2Lines, reader };
+const MODES = { plain, bodies, ndjson: ndjsonParse, 'split2-lines': split2Lines, reader };
 
 const [mode, ...files] = process.argv.slice(2);
 const loop = MODES[mode];

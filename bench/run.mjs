@@ -227,9 +227,10 @@ async function main() {
       const label = `${name} ${format} pair`;
       log(`measuring ${label} (${fmt(mb(bytes), 0)} MB, ${runs} run${runs > 1 ? 's' : ''}) ...`);
       const baseline = await series('baseline', [PARSE_LOOPS, 'plain', client, server], runs);
+      const bodies = await series('baseline + bodies', [PARSE_LOOPS, 'bodies', client, server], runs);
       const reader = await series('input side only', [PARSE_LOOPS, 'reader', client, server], runs);
       const full = await series('full analysis', analysisArgs(client, server), runs);
-      rows.push({ size: name, format, bytes, baseline, reader, full });
+      rows.push({ size: name, format, bytes, baseline, bodies, reader, full });
       const ratio = full.failed || baseline.failed ? null : baseline.ms / full.ms;
       const cpuRatio = full.cpuMs && baseline.cpuMs ? baseline.cpuMs / full.cpuMs : null;
       log(`  baseline ${fmt(mb(bytes) / (baseline.ms / 1000))} MB/s, full ${full.failed ? 'FAILED' : `${fmt(mb(bytes) / (full.ms / 1000))} MB/s`}, ratio ${fmt(ratio, 2)} (CPU time ratio ${fmt(cpuRatio, 2)}), peak RSS ${fmt(full.rssMB, 0)} MB`);
@@ -323,7 +324,7 @@ function targets(result) {
 function figureRows(result) {
   const out = [];
   for (const r of result.rows) {
-    const runs = [['baseline: split + JSON.parse', r.baseline], ['input side only (no join)', r.reader], ['full analysis, --format ndjson', r.full]];
+    const runs = [['baseline: split + JSON.parse', r.baseline], ['baseline + the bodies inside records parsed', r.bodies], ['input side only (no join)', r.reader], ['full analysis, --format ndjson', r.full]];
     for (const [what, s] of runs.filter(([, s]) => s !== undefined)) {
       const ratio = s !== r.baseline && !s.failed && !r.baseline.failed ? r.baseline.ms / s.ms : s === r.baseline ? 1 : null;
       const cpuRatio = s !== r.baseline && !s.failed && !r.baseline.failed && s.cpuMs && r.baseline.cpuMs ? r.baseline.cpuMs / s.cpuMs : s === r.baseline ? 1 : null;
@@ -392,7 +393,7 @@ function renderMarkdown(result) {
     '',
     '## Figures',
     '',
-    'Baseline: one Node process reads the two files one after the other, splits lines with `Buffer.indexOf`, `JSON.parse`s each line and does nothing else (`bench/parse-loops.mjs plain`). Input side only: mcp-triage\'s own reader (read, split, `JSON.parse`, format detection, adapters, timestamps) with nothing after it (`bench/parse-loops.mjs reader`), the ceiling for the full analysis on one thread. Full analysis: `node dist/bin.js --format ndjson --client <client> --server <server> > /dev/null`. Wall time includes process start. "vs baseline" is throughput relative to the baseline on the same files (higher is better).',
+    'Baseline: one Node process reads the two files one after the other, splits lines with `Buffer.indexOf`, `JSON.parse`s each line and does nothing else (`bench/parse-loops.mjs plain`). Baseline + bodies: the same loop, plus one `JSON.parse` of each JSON-RPC message a record carries as text (the `data:` lines of SSE bodies, bodies kept as text), which any reader that judges these logs must parse as well (`bench/parse-loops.mjs bodies`). Input side only: mcp-triage\'s own reader (read, split, `JSON.parse`, format detection, adapters, timestamps) with nothing after it (`bench/parse-loops.mjs reader`), the ceiling for the full analysis on one thread. Full analysis: `node dist/bin.js --format ndjson --client <client> --server <server> > /dev/null`. Wall time includes process start. "vs baseline" is throughput relative to the baseline on the same files (higher is better).',
     '',
     table(FIGURE_HEAD, figureRows(result)),
     '',
