@@ -72,11 +72,18 @@ function incompleteWhy(view: AttemptView): string {
   if (ct.includes('text/event-stream')) {
     if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within --window (${view.openAfterMs / 1000} s) while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
-    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${view.primed ? '; no resumption delivered it' : ''}`;
+    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${view.primed ? resumedWhy(view.resumptions ?? []) : ''}`;
   }
   if (view.openAfterMs !== undefined) return `no response body within --window (${view.openAfterMs / 1000} s) while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';
   return 'empty response body';
+}
+
+/** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */
+function resumedWhy(tries: { status: number | null; end?: string }[]): string {
+  if (tries.length === 0) return '; no resumption delivered it';
+  const answers = tries.map((t) => (t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`));
+  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${answers.join(', ')}, and none delivered it`;
 }
 
 function classifyResponse(view: AttemptView, response: unknown, tool: ToolContext): Classification {

@@ -85,6 +85,10 @@ export interface AttemptView {
   bodyNotCaptured?: boolean;
   /** The stream sent an event id (it can be resumed). */
   primed?: boolean;
+  /** The id of the last SSE event of this request's stream (or of a GET resuming it): the Last-Event-ID that resumes it. */
+  lastEventId?: string;
+  /** The GETs that tried to resume this request's stream (Last-Event-ID): each one's HTTP status (null: none came) and end. */
+  resumptions?: { status: number | null; end?: string }[];
   sseEvents: number;
   progress: number;
   serverRequests: number;

@@ -44,6 +44,8 @@ interface Exchange {
   /** For GET streams: deliver responses to open requests of the scope. */
   isGet: boolean;
   primed: boolean;
+  /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
+  resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
   src: Source;
 }
 
@@ -167,7 +169,21 @@ export class JoinEngine {
         this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
       }
     }
+    const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
+    if (lastEventId) this.resumption(ex, lastEventId, r.src);
     this.exchanges.set(ex.key, ex);
+  }
+
+  /** A GET with Last-Event-ID: the open request whose stream last carried that event id is what it tries to resume. */
+  private resumption(ex: Exchange, eventId: string, src: Source): void {
+    for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
+      if (v.response !== undefined || v.lastEventId !== eventId) continue;
+      const attempt: { status: number | null; end?: string } = { status: null };
+      (v.resumptions ??= []).push(attempt);
+      if (!v.sources.includes(src)) v.sources.push(src);
+      ex.resumes = { view: v, try: attempt };
+      return;
+    }
   }
 
   /** The response head of an exchange. */
@@ -177,6 +193,7 @@ export class JoinEngine {
     ex.status = status;
     ex.contentType = headers.get('content-type');
     ex.lastTs = ts ?? ex.lastTs;
+    if (ex.resumes) ex.resumes.try.status = status;
     const announced = headers.get('mcp-session-id');
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
@@ -205,7 +222,11 @@ export class JoinEngine {
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
       for (const v of ex.attempts) v.sseEvents++;
-      if (p.sse.id !== undefined && p.sse.id !== '') ex.primed = true;
+      if (p.sse.id !== undefined && p.sse.id !== '') {
+        ex.primed = true;
+        for (const v of ex.attempts) v.lastEventId = p.sse.id;
+        if (ex.resumes) ex.resumes.view.lastEventId = p.sse.id;
+      }
       if (p.sse.truncated) {
         for (const v of ex.attempts) if (v.response === undefined) v.cutEvent = true;
         return;
@@ -260,6 +281,7 @@ export class JoinEngine {
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
     const key = ex.key;
     ex.ended = true;
+    if (ex.resumes) ex.resumes.try.end = how;
     if (ex.isGet && how !== 'complete' && this.opts.sessions.get(ex.scopeKey)?.legacySse) {
       // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.
       for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;

@@ -1,0 +1,62 @@
+// GETs with Last-Event-ID that try to resume a request's cut SSE stream: joined to that request, and said in its why when none delivered it.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at } from '../helpers/analyze.js';
+
+const S = 'sess-1';
+const rec = (kind: string, t: number, xid: string, extra: Record<string, unknown>) => ({ v: 1, kind, ts: at(t), side: 'client', session: S, xid, ...extra });
+const sseHead = { status: 200, responseHeaders: { 'content-type': 'text/event-stream', 'mcp-session-id': S } };
+
+/** A tools/call whose stream sent a priming event and a progress event (both with ids), then was cut. */
+function cutCall(): Record<string, unknown>[] {
+  return [
+    rec('request', 0, 'x-1', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {}, _meta: { progressToken: 2 } } } }),
+    rec('response', 5, 'x-1', sseHead),
+    rec('event', 6, 'x-1', { id: 'ev-1', data: '' }),
+    rec('event', 100, 'x-1', { id: 'ev-2', event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: 1 } }) }),
+    rec('end', 120, 'x-1', { end: 'error', error: 'terminated' }),
+  ];
+}
+const resumeGet = (t: number, xid: string, lastEventId: string) => rec('request', t, xid, { method: 'GET', requestHeaders: { 'mcp-session-id': S, 'last-event-id': lastEventId } });
+
+describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
+  it('refused ones are named in the why of the request they tried to resume, with their statuses', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      ...cutCall(),
+      resumeGet(320, 'x-2', 'ev-2'),
+      rec('response', 322, 'x-2', { status: 503, responseHeaders: { 'content-type': 'text/plain' } }),
+      rec('end', 323, 'x-2', { end: 'complete', recvText: 'resume unavailable' }),
+      resumeGet(530, 'x-3', 'ev-2'),
+      rec('end', 531, 'x-3', { end: 'error', error: 'socket hang up' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
+    expect(call!.detail.why).toBe(
+      'SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it 2 times (GET with Last-Event-ID), answered HTTP 503, no response, and none delivered it',
+    );
+    expect(call!.findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
+  });
+
+  it('a GET whose Last-Event-ID names an event of another stream is not taken for a resumption of this one', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      ...cutCall(),
+      resumeGet(320, 'x-2', 'ev-1'), // not the last event this stream delivered
+      rec('response', 322, 'x-2', { status: 503, responseHeaders: {} }),
+      rec('end', 323, 'x-2', { end: 'complete' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call!.detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response; no resumption delivered it');
+  });
+
+  it('a resumption that delivers the result still makes one successful, resumed attempt', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      ...cutCall(),
+      resumeGet(320, 'x-2', 'ev-2'),
+      rec('response', 322, 'x-2', sseHead),
+      rec('event', 330, 'x-2', { id: 'ev-3', event: 'message', data: JSON.stringify({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } }) }),
+      rec('end', 331, 'x-2', { end: 'complete' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call).toMatchObject({ outcome: 'TOOL_SUCCESS', resumed: true });
+    expect(call!.findings).toEqual([]);
+  });
+});
