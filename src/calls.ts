@@ -291,14 +291,18 @@ interface Opening {
  * Whether a request re-sent under its old id in a new session came from the client library that re-initialized it,
  * not from a new client whose numbering happens to reach the same id. A new client starts at 0 or 1 (or a string
  * ending so: "req-0", a Java SDK's "1a2b3c4d-0") and counts up one by one. A library that re-initialized either gave
- * initialize an id of its own (the Go SDK's "reinitialize-1") or numbered on (initialize 7), or re-sent initialize
- * with its old id 0 and then the old request with no lower id before it (rmcp: initialize 0, then id 5 again).
+ * initialize an id of its own (the Go SDK's "reinitialize-1", mcp-remote's "mcp-remote-reinit-1" before a numeric id) or
+ * numbered on (initialize 7), or re-sent initialize with its old id 0 and then the old request with no lower id before
+ * it (rmcp: initialize 0, then id 5 again).
  */
 function resentByLibrary(o: Opening, a: Attempt): boolean {
   if (o.init.startsWith('s:reinitialize-')) return true;
   const trailing = /(\d+)$/.exec(o.init)?.[1];
   const first = trailing !== undefined && Number(trailing) <= 1 && (o.init.startsWith('n:') || /[-_.:]\d+$/.test(o.init));
   if (!first) return true;
+  // A string initialize id starts a string numbering ("req-0", mcp-remote's "mcp-remote-reinit-1"): a numeric id with
+  // no lower one before it is not the next of that numbering but the old request the library re-sends.
+  if (o.init.startsWith('s:')) return typeof a.id === 'number' && o.lowest > a.id;
   return o.init.startsWith('n:') && typeof a.id === 'number' && a.id > Number(trailing) + 1 && o.lowest > a.id;
 }
 

@@ -83,6 +83,11 @@ describe('findings fire on their fixture and not on the near miss', () => {
     // rmcp re-sends its saved initialize under its old id 0, then the old request: id 3 with no id 1 or 2 before it.
     const rust = await analyzeInputs(one(reinit(0)));
     expect(rust.attempts.find((a) => a.id === 3 && a.status === 200)!.retryOrigin).toMatchObject({ origin: 'sdk' });
+    // mcp-remote re-initializes with a string id of its own, "mcp-remote-reinit-1", then re-sends the desktop client's id.
+    const bridge = await analyzeInputs(one(reinit('mcp-remote-reinit-1')));
+    const resent = bridge.attempts.find((a) => a.id === 3 && a.status === 200)!;
+    expect(resent.retryOrigin).toMatchObject({ origin: 'sdk' });
+    expect(resent.findings.map((f) => f.code)).toEqual([]);
     // A new client starts again at 0, lists tools (id 1, 2) and reaches id 3 again: nothing says who sent it.
     const fresh = await analyzeInputs(one([...reinit(0).slice(0, 3), post({ t: 220, id: 1, method: 'tools/list', session: 'new', status: 200, body: ok(1, { tools: [] }) }), post({ t: 240, id: 2, method: 'ping', session: 'new', status: 200, body: ok(2, {}) }), reinit(0)[3]!]));
     const again = fresh.attempts.find((a) => a.id === 3 && a.status === 200)!;
