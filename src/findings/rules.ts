@@ -299,9 +299,14 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.
     const wentOn = calls.lastOk !== undefined && f.startTs !== undefined && calls.lastOk > f.startTs;
     if (!later.toolCallAfter(f.startTs) && !wentOn) {
-      const auth = f.status === 401 || f.status === 403;
+      // A 403 is an authorization failure when it challenges (WWW-Authenticate, as OAuth's insufficient_scope does);
+      // without one it is some other refusal: an Origin or Host check (DNS-rebinding protection), a firewall rule.
+      const challenged = f.primary.authChallenge === true || f.client?.authChallenge === true || f.server?.authChallenge === true;
+      const auth = f.status === 401 || (f.status === 403 && challenged);
+      const refused = f.status === 403 && !challenged;
+      const why = f.detail.why?.startsWith('the body says: ') ? `, ${f.detail.why}` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
-        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : 'a fault meant for tools/call may have hit an earlier request'}`,
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : 'a fault meant for tools/call may have hit an earlier request'}`,
         f.primary.sources.slice(0, 2), 'session', s.session));
     }
   }

@@ -107,6 +107,8 @@ export interface AttemptView {
   cancelledAt?: number;
   /** Connection or stream error text. */
   error?: string;
+  /** A 401 or 403 that carried WWW-Authenticate: an authentication challenge (RFC 6750), not some other refusal. */
+  authChallenge?: boolean;
   /** The request carried a Mcp-Session-Id header (a 404 then means "session expired"). */
   sentSession: boolean;
   requestHeaders?: Map<string, string>;

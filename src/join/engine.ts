@@ -194,6 +194,7 @@ export class JoinEngine {
     ex.contentType = headers.get('content-type');
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.resumes) ex.resumes.try.status = status;
+    const challenge = (status === 401 || status === 403) && headers.has('www-authenticate');
     const announced = headers.get('mcp-session-id');
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
@@ -205,6 +206,7 @@ export class JoinEngine {
       v.status = status;
       v.contentType = ex.contentType;
       if (retryAfter !== undefined) v.retryAfterMs = retryAfter;
+      if (challenge) v.authChallenge = true;
       if (!v.sources.includes(src)) v.sources.push(src);
       if (announced && v.session === null) this.adoptSession(ex, v, announced);
     }
