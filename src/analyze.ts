@@ -106,6 +106,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const engine = new JoinEngine({
     windowMs, sessions, onView: (v) => matcher.add(v),
     onStray: (_input, src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'no-open-exchange', message }),
+    onUnreadAnswer: (u) => matcher.unreadAnswer(u),
   });
   const normalizer = new Normalizer(engine, (c) => {
     claims++;

@@ -314,6 +314,10 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     return { origin: claimed, how };
   }
   const sameId = a.primary.idKey === previous.primary.idKey && a.session === previous.session;
+  if (a.method === 'initialize' && a.primary.legacySse && !previous.primary.legacySse && typeof previous.status === 'number' && previous.status >= 400 && previous.status < 500) {
+    // The spec's backwards compatibility: a 4xx to the Streamable HTTP initialize sends the client to the old transport.
+    return { origin: 'sdk', how: `initialize again on the deprecated HTTP+SSE transport after HTTP ${previous.status} to the Streamable HTTP one: the client falling back to an older server's transport, as the spec's backwards compatibility describes` };
+  }
   if (a.primary.idKey === previous.primary.idKey && previous.status === 404 && a.session !== null && a.session !== previous.session) {
     // Only a client library re-sends a request under its old id; how the new session began tells it from a new client.
     if (opening !== undefined && resentByLibrary(opening, a)) {

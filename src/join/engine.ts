@@ -47,6 +47,18 @@ interface Exchange {
   /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
   resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
   src: Source;
+  startTs: number | undefined;
+  /** A POST whose log record kept no body at all (a server that answered an error without reading it). */
+  bodyless: boolean;
+}
+
+/** A POST that a server-side log has with no body, answered with an error: the client's view of it has the request. */
+export interface UnreadAnswer {
+  side: ViewSide;
+  session: string | null;
+  status: number;
+  ts: number | undefined;
+  src: Source;
 }
 
 interface Parked {
@@ -68,6 +80,8 @@ export interface EngineOptions {
   sessions: SessionTracker;
   /** A response, event or end record with no open exchange to go to: it is not analyzed, and the reader is told why. */
   onStray?: (input: number, src: Source, message: string) => void;
+  /** A server-side POST logged without its body and answered with an HTTP error (see UnreadAnswer). */
+  onUnreadAnswer?: (u: UnreadAnswer) => void;
 }
 
 /** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
@@ -155,6 +169,8 @@ export class JoinEngine {
       isGet: r.httpMethod === 'GET',
       primed: false,
       src: r.src,
+      startTs: r.ts,
+      bodyless: r.httpMethod === 'POST' && r.body === undefined && r.bodyError === undefined,
     };
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
@@ -289,6 +305,9 @@ export class JoinEngine {
       for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;
     }
     ex.lastTs = ts ?? ex.lastTs;
+    if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
+      this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src });
+    }
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;

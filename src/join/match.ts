@@ -6,6 +6,7 @@ import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { signatureOf } from './fingerprint.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
+import type { UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -35,6 +36,8 @@ export interface Attempt {
   serverOutcome?: Outcome;
   /** Both sides were logged, and the server view of this attempt is missing. */
   notSeenByServer?: boolean;
+  /** The server logged this POST without its body and answered it with this HTTP error: seen, though not read. */
+  serverUnread?: { status: number; src: Source };
   claim?: ClaimIn;
   /** A claim about the same call (same client, tool and arguments) attached to a later attempt still held. */
   callClaim?: ClaimIn;
@@ -73,6 +76,9 @@ export interface MatcherOptions {
 
 const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
 
+/** How far apart (ms) a client's request and the server's record of it may start for a bodyless answer to match. */
+const UNREAD_SLACK_MS = 1000;
+
 export class Matcher {
   /** Held attempts, released by deadline, then start time: a retry never overtakes the attempt it repeats. */
   private queue = new MinHeap<Slot>((a, b) => a.deadline < b.deadline || (a.deadline === b.deadline && (a.start < b.start || (a.start === b.start && a.seq < b.seq))));
@@ -91,8 +97,15 @@ export class Matcher {
   /** Where each claim that matched no attempt was logged. */
   unmatchedClaims: Source[] = [];
   private lastClaimSweep = -Infinity;
+  /** Server-side POSTs logged without a body and answered with an error, oldest first, for the client attempts they answered. */
+  private unread: UnreadAnswer[] = [];
 
   constructor(private readonly opts: MatcherOptions) {}
+
+  /** A server-side POST logged without its body and answered with an HTTP error (a 404 sent before the body was read). */
+  unreadAnswer(u: UnreadAnswer): void {
+    this.unread.push(u);
+  }
 
   add(view: AttemptView): void {
     const declared = view.tool !== null ? this.tools.get(viewClientKey(view))?.get(view.tool) : undefined;
@@ -187,6 +200,8 @@ export class Matcher {
     if (watermark >= this.lastClaimSweep + 10_000) {
       this.lastClaimSweep = watermark;
       this.expireClaims(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
+      const before = watermark - 2 * (this.opts.windowMs + this.opts.skewMs);
+      if (this.unread.length && (this.unread[0]!.ts ?? -Infinity) < before) this.unread = this.unread.filter((u) => u.ts !== undefined && u.ts >= before);
     }
   }
 
@@ -243,7 +258,16 @@ export class Matcher {
     const idk = `${a.primary.idKey}|${a.method}`;
     const list = this.byId.get(idk);
     if (list?.delete(h) && list.size === 0) this.byId.delete(idk);
-    if (a.client && !a.server && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway'))) a.notSeenByServer = true;
+    if (a.client && !a.server && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway'))) {
+      const u = this.unread.length ? this.takeUnread(a) : undefined;
+      if (u) {
+        a.serverUnread = { status: u.status, src: u.src };
+        a.serverOutcome = 'HTTP_ERROR';
+        const said = `the server's log has this POST without its body, answered with HTTP ${u.status}`;
+        a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+      }
+      else a.notSeenByServer = true;
+    }
     const ck = callKey(a);
     const cc = this.callClaims.get(ck);
     if (cc) {
@@ -251,6 +275,25 @@ export class Matcher {
       else if (!a.claim) a.callClaim = cc.claim;
     }
     this.opts.onAttempt(a);
+  }
+
+  /**
+   * The server-side POST without a body that answered this client attempt: same session (or none on both), same HTTP
+   * error, started within a second of the client's request and its end; the nearest in time when several fit.
+   */
+  private takeUnread(a: Attempt): UnreadAnswer | undefined {
+    const status = a.client?.status;
+    const start = a.client?.startTs;
+    if (typeof status !== 'number' || status < 400 || start === undefined) return undefined;
+    const end = a.client?.endTs ?? start;
+    let best = -1;
+    for (let i = 0; i < this.unread.length; i++) {
+      const u = this.unread[i]!;
+      if (u.status !== status || u.session !== (a.client?.session ?? null) || u.ts === undefined) continue;
+      if (u.ts < start - UNREAD_SLACK_MS || u.ts > end + UNREAD_SLACK_MS) continue;
+      if (best === -1 || Math.abs(u.ts - start) < Math.abs(this.unread[best]!.ts! - start)) best = i;
+    }
+    return best === -1 ? undefined : this.unread.splice(best, 1)[0];
   }
 
   /** An unpaired attempt being released takes the oldest unpaired view of the other side with the same key. */

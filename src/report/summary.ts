@@ -147,6 +147,7 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   const clientKey = views.find((x) => x.client)?.client;
   if (clientKey) row.client = clean(clientKey.slice(0, 300));
   if (a.client && a.server) row.serverStatus = a.server.status ?? null;
+  else if (a.serverUnread) row.serverStatus = a.serverUnread.status;
   const header = views.map((x) => x.requestHeaders?.get('mcp-protocol-version')).find((x) => x !== undefined);
   if (header) row.protocolVersion = clean(header.slice(0, 100));
   if (a.method !== 'initialize' && a.method !== 'server/discover') return;
@@ -183,6 +184,7 @@ function sourcesOf(a: Attempt): Source[] {
       }
     }
   }
+  if (a.serverUnread && !seen.has(`${a.serverUnread.src.file}:${a.serverUnread.src.line}`)) out.push(a.serverUnread.src);
   return out;
 }
 
