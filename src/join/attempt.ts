@@ -91,6 +91,8 @@ export interface AttemptView {
   resumptions?: { status: number | null; end?: string }[];
   sseEvents: number;
   progress: number;
+  /** The progressToken the request asked for (`_meta.progressToken`, as an id key): progress is counted by it. */
+  progressToken?: string;
   serverRequests: number;
   /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the
    * `io.modelcontextprotocol/clientInfo` every 2026-07-28 request carries in its _meta). */

@@ -472,6 +472,7 @@ export class JoinEngine {
     if (tool !== null && typeof params.task === 'object' && params.task !== null) view.taskAugmented = true;
     if (typeof params.taskId === 'string' && view.method.startsWith('tasks/')) view.taskId = params.taskId.slice(0, 200);
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
+    if (meta && isJsonRpcId(meta.progressToken)) view.progressToken = idKeyOf(meta.progressToken);
     const clientName = implementationName(view.method === 'initialize' ? params.clientInfo : meta?.['io.modelcontextprotocol/clientInfo']);
     if (clientName !== undefined) view.clientName = clientName;
     if (view.method === 'tools/list' && params.cursor !== undefined) view.nextPage = true;
@@ -551,7 +552,7 @@ export class JoinEngine {
       const msg = item as Record<string, unknown>;
       if (typeof msg.method === 'string') {
         if (isJsonRpcId(msg.id)) for (const v of ex.attempts) v.serverRequests++;
-        else if (msg.method === 'notifications/progress') for (const v of ex.attempts) v.progress++;
+        else if (msg.method === 'notifications/progress') this.progressOnStream(ex, msg);
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
         return;
       }
@@ -620,8 +621,33 @@ export class JoinEngine {
     const params = (msg.params ?? {}) as Record<string, unknown>;
     const token = params.progressToken;
     if (!isJsonRpcId(token)) return;
-    const view = this.open.get(scopeKey)?.get(idKeyOf(token));
+    const view = this.progressOwner(scopeKey, idKeyOf(token));
     if (view) view.progress++;
+  }
+
+  /**
+   * Progress on a request's stream counts for the request whose progressToken it carries: a server that writes every
+   * notification to the first open stream (supergateway's stateful mode) puts one call's progress on another's.
+   */
+  private progressOnStream(ex: Exchange, msg: Record<string, unknown>): void {
+    const token = ((msg.params ?? {}) as Record<string, unknown>).progressToken;
+    const key = isJsonRpcId(token) ? idKeyOf(token) : undefined;
+    const own = key === undefined ? [] : ex.attempts.filter((v) => v.progressToken === key);
+    if (own.length === 0 && key !== undefined && ex.attempts.length > 0 && ex.attempts.every((v) => v.progressToken !== undefined)) {
+      // Not this stream's request's: another open one's, or one already answered (the client drops it as unknown).
+      const other = this.progressOwner(ex.scopeKey, key);
+      if (other && !ex.attempts.includes(other)) other.progress++;
+      return;
+    }
+    for (const v of own.length ? own : ex.attempts) v.progress++;
+  }
+
+  /** The open request of a scope that asked for this progressToken (by default the TypeScript SDK's: its request id). */
+  private progressOwner(scopeKey: string, key: string): AttemptView | undefined {
+    const views = this.open.get(scopeKey);
+    if (!views) return undefined;
+    for (const v of views.values()) if (v.progressToken === key) return v;
+    return views.get(key);
   }
 
   private schedule(view: AttemptView, ts: number | undefined): void {
