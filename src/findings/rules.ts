@@ -99,8 +99,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const dur = at !== undefined && start !== undefined ? ` after ${secs(Math.max(0, at - start))}` : '';
     // A result that still came after the cancellation reached nobody: the TypeScript SDK drops it ("unknown message ID").
     const answeredLate = at !== undefined && cancelView.responded === true && (cancelView.endTs === undefined || at < cancelView.endTs);
+    // -32800 (LSP's RequestCancelled) is the server saying it stopped the request, as the Python SDK answers every
+    // cancelled request on the 2025 wire: no result was lost, unlike a late result of work that was done.
+    const confirmed = answeredLate && a.detail.errorCode === -32800;
+    const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
+      : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it` : '';
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)${answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it` : ''}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)${late}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',

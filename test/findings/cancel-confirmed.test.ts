@@ -1,0 +1,35 @@
+// CANCELLED when the server answers the cancelled request with -32800 (the Python SDK does, on the 2025 wire): it stopped the request, nothing was lost.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at } from '../helpers/analyze.js';
+
+const S = 'sess-1';
+const rec = (kind: string, t: number, xid: string, extra: Record<string, unknown>) => ({ v: 1, kind, ts: at(t), side: 'client', session: S, xid, ...extra });
+
+function cancelledCall(answer: unknown): Record<string, unknown>[] {
+  return [
+    rec('request', 0, 'x-1', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {} } } }),
+    rec('response', 5, 'x-1', { status: 200, responseHeaders: { 'content-type': 'text/event-stream' } }),
+    rec('request', 300, 'x-2', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out after 0.3s' } } }),
+    rec('response', 302, 'x-2', { status: 202, responseHeaders: {} }),
+    rec('end', 303, 'x-2', { end: 'complete' }),
+    rec('event', 310, 'x-1', { event: 'message', data: JSON.stringify({ jsonrpc: '2.0', id: 2, ...(answer as object) }) }),
+    rec('end', 311, 'x-1', { end: 'complete' }),
+  ];
+}
+
+const cancelled = async (answer: unknown) => {
+  const r = await analyzeInputs([{ side: 'client', lines: cancelledCall(answer) }]);
+  return r.attempts.find((a) => a.method === 'tools/call')!.findings.find((f) => f.code === 'CANCELLED')?.message;
+};
+
+describe('CANCELLED, and what the server answered after the cancellation', () => {
+  it('-32800 after the cancellation: the server stopped the request, no result was lost', async () => {
+    expect(await cancelled({ error: { code: -32800, message: 'Request cancelled' } })).toBe(
+      'tools/call slow_report id 2: the client sent notifications/cancelled for it after 0.30 s (often after its local timeout); the server then answered it with -32800 (Request cancelled): it stopped the request, no result was lost',
+    );
+  });
+
+  it('a result after the cancellation still reached nobody', async () => {
+    expect(await cancelled({ result: { content: [{ type: 'text', text: 'done' }] } })).toMatch(/; its TOOL_SUCCESS result came after that, when the client had given up on it$/);
+  });
+});
