@@ -70,8 +70,8 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   ORPHAN_RESPONSE: {
     severity: 'warning', attachedTo: 'attempt (the exchange that carried it), else session',
-    definition: 'A response with a non-null id that matches no request sent in its session. The error body of an HTTP rejection (4xx or 5xx) is no orphan, whatever its id: null, or a placeholder such as the Python SDK\'s "server-error".',
-    why: 'Usually a response delivered to the wrong session, a replay from another stream, or a log that lost the request.',
+    definition: 'A response with a non-null id that matches no request sent in its session, or that no request was waiting for: a second response to an id already answered (or whose request had ended), or one that came before any request with its id was sent. The error body of an HTTP rejection (4xx or 5xx) is no orphan, whatever its id: null, or a placeholder such as the Python SDK\'s "server-error".',
+    why: 'Usually a response delivered to the wrong session (a gateway that writes every response to every session\'s stream, as supergateway\'s SSE mode does), a replay from another stream, or a log that lost the request. A client drops it ("unknown message ID"); when another client had a request with that id waiting, it took the wrong answer.',
     spec: 'JSON-RPC 2.0: a response MUST carry the id of its request. Streamable HTTP: servers MUST NOT replay messages of another stream.',
     todo: 'Check session routing in gateways and event-store replay logic.',
   },

@@ -1,6 +1,6 @@
 // The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
 import type { Attempt } from '../join/match.js';
-import type { AttemptView, Source } from '../join/attempt.js';
+import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import type { SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
@@ -120,7 +120,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
-      `response with id ${JSON.stringify(o.id)} on the exchange of ${label(a)} id ${idText(a)} matches no request sent in its session`,
+      `response with id ${JSON.stringify(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}`,
       [o.src]));
   }
   if (v.reusedWhileOpen) {
@@ -266,7 +266,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   const out: Finding[] = [];
   const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
   for (const o of s.orphans ?? []) {
-    out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} matches no request sent in the session`, [o.src], 'session', s.session));
+    out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} ${orphanWhy(o, 'the session')}`, [o.src], 'session', s.session));
   }
   for (const c of s.cancels ?? []) {
     // On the server's side this is news: the client cancelled a request that never reached the server (or its log).
@@ -320,3 +320,10 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
 
 export { isFailure };
 export type { ToolSafety };
+
+/** Why a response is an orphan: no request had its id, or none was waiting for it when it came. */
+function orphanWhy(o: Orphan, scope: string): string {
+  if (o.when === 'after') return `came after the request with that id in ${scope} had been answered or had ended: a second response, which a client drops as unknown`;
+  if (o.when === 'before') return `came before any request with that id was sent in ${scope}: no request was waiting for it (a client drops it as unknown)`;
+  return `matches no request sent in ${scope}`;
+}

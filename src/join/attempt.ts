@@ -119,7 +119,7 @@ export interface AttemptView {
   /** The join engine has handed the view on; nothing changes it there any more. */
   final: boolean;
   /** Responses on this attempt's exchange whose ids match no request of the session. */
-  orphans?: { id: JsonRpcId; src: Source }[];
+  orphans?: Orphan[];
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
   /** A later attempt was linked to this one as its retry. */
@@ -178,4 +178,14 @@ export function legacySessionOf(url: string | undefined): string | null {
   } catch {
     return m[1]!.slice(0, 200);
   }
+}
+
+/**
+ * A response no waiting request took: `after` when the request with its id had already been answered or had ended (a
+ * second response), `before` when it came before any request with its id was sent; plain when no request had its id.
+ */
+export interface Orphan {
+  id: JsonRpcId;
+  src: Source;
+  when?: 'after' | 'before';
 }

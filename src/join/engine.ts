@@ -360,6 +360,7 @@ export class JoinEngine {
         const rejected = r.status !== undefined && (r.status < 200 || r.status > 299); // an HTTP rejection's error body (see deliver)
         if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${JSON.stringify(id)}`, first: known.src, dup: r.src });
         else if (!known && id !== null && id !== undefined && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src });
+        else if (known && sess.answered?.has(key!) && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src, when: 'after' });
         continue;
       }
       (sess.answered ??= new Map()).set(view.idKey, r.ts);
@@ -527,7 +528,11 @@ export class JoinEngine {
         if (p.until !== undefined && p.until + this.opts.windowMs >= watermark) continue;
         scope.delete(key);
         const sess = this.opts.sessions.get(scopeKey);
-        if (sess && !sess.requestIds.has(key)) (sess.orphans ??= []).push({ id: p.id, src: p.src });
+        const known = sess?.requestIds.get(key);
+        if (sess && !known) (sess.orphans ??= []).push({ id: p.id, src: p.src });
+        // A request with its id was sent only after the response came (a server that writes every response to every
+        // session's stream, as supergateway's SSE mode does): no request was waiting for it.
+        else if (sess && p.until !== undefined && known!.ts !== undefined && known!.ts > p.until) (sess.orphans ??= []).push({ id: p.id, src: p.src, when: 'before' });
       }
       if (scope.size === 0) this.parked.delete(scopeKey);
     }
@@ -597,6 +602,13 @@ export class JoinEngine {
       if (sess && !sess.requestIds.has(key)) {
         if (single) (single.orphans ??= []).push({ id, src });
         else (sess.orphans ??= []).push({ id, src });
+      } else if (sess) {
+        // The request with this id was answered already, or had ended: a second response, which a client drops.
+        const waiting = this.open.get(ex.scopeKey)?.get(key);
+        if (waiting === undefined || waiting.response !== undefined) {
+          if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
+          else (sess.orphans ??= []).push({ id, src, when: 'after' });
+        }
       }
     }
   }

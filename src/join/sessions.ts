@@ -1,5 +1,5 @@
 // Per-session state the join keeps while a session is active (ids sent, orphans, cancels, duplicates); released when idle.
-import type { JsonRpcId, Source, ViewSide } from './attempt.js';
+import type { JsonRpcId, Orphan, Source, ViewSide } from './attempt.js';
 
 export interface RequestSeen {
   ts: number | undefined;
@@ -26,7 +26,7 @@ export interface SessionState {
   requestIds: Map<string, RequestSeen>;
   /** When each id was answered (message-level), to tell a duplicated response row from an orphan. */
   answered?: Map<string, number | undefined>;
-  orphans?: { id: JsonRpcId; src: Source }[];
+  orphans?: Orphan[];
   cancels?: { id: JsonRpcId; src: Source }[];
   /** The first exchange without a request (a GET stream, a notification) refused with 404 under this session id. */
   refused404?: { what: string; src: Source; ts: number | undefined };

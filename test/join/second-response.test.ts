@@ -1,0 +1,46 @@
+// ORPHAN_RESPONSE for a response no request was waiting for: a second one for an answered id, or one before its request.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at, ok, toolText } from '../helpers/analyze.js';
+
+const S = 'sess-o';
+const head = { v: 1, session: S };
+const post = (t: number, xid: string, id: number) => ({
+  ...head, kind: 'request', ts: at(t), xid, method: 'POST', requestHeaders: { 'mcp-session-id': S },
+  send: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'lookup', arguments: { id } } },
+});
+const get = (t: number, xid: string) => ({ ...head, kind: 'request', ts: at(t), xid, method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream' } });
+const head200 = (t: number, xid: string) => ({ ...head, kind: 'response', ts: at(t), xid, status: 200, responseHeaders: { 'content-type': 'text/event-stream' } });
+const answer = (t: number, xid: string, id: number) => ({ ...head, kind: 'event', ts: at(t), xid, event: 'message', data: ok(id, toolText(`answer ${id}`)) });
+const end = (t: number, xid: string) => ({ ...head, kind: 'end', ts: at(t), xid, end: 'complete' });
+
+async function orphans(lines: unknown[]) {
+  const r = await analyzeInputs([{ side: 'client', lines }]);
+  const all = [...r.attempts.flatMap((a) => a.findings), ...r.findings];
+  return { r, messages: all.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => f.message) };
+}
+
+describe('responses no request was waiting for (a server writing every response to every stream)', () => {
+  it('a second response to an id already answered is an orphan that says so; the call keeps its own answer', async () => {
+    const { r, messages } = await orphans([get(0, 'g'), head200(1, 'g'), post(10, 'p', 1), head200(12, 'p'), answer(20, 'p', 1), end(21, 'p'), answer(30, 'g', 1), end(500, 'g')]);
+    expect(messages).toEqual([`session ${S}: response with id 1 came after the request with that id in the session had been answered or had ended: a second response, which a client drops as unknown`]);
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+  });
+
+  it('a response on the GET stream before any request with its id is an orphan, and the later request keeps its own answer', async () => {
+    const { r, messages } = await orphans([get(0, 'g'), head200(1, 'g'), answer(5, 'g', 2), post(50, 'p', 2), head200(52, 'p'), answer(60, 'p', 2), end(61, 'p'), end(500, 'g')]);
+    expect(messages).toEqual([`session ${S}: response with id 2 came before any request with that id was sent in the session: no request was waiting for it (a client drops it as unknown)`]);
+    expect(r.attempts).toMatchObject([{ id: 2, outcome: 'TOOL_SUCCESS' }]);
+    expect((r.attempts[0] as { resumed?: boolean }).resumed).toBeUndefined();
+  });
+
+  it('near misses: a response on the GET stream for a request still waiting, and a duplicated log row', async () => {
+    expect((await orphans([get(0, 'g'), head200(1, 'g'), post(10, 'p', 3), head200(12, 'p'), end(13, 'p'), answer(40, 'g', 3), end(500, 'g')])).messages).toEqual([]);
+    const msg = (t: number, direction: string, message: unknown) => ({ v: 1, kind: 'message', ts: at(t), conn: 'stdio-1', direction, message });
+    const request = msg(0, 'c2s', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'lookup', arguments: {} } });
+    const response = msg(10, 's2c', JSON.parse(ok(4, toolText('ok'))));
+    expect((await orphans([request, response, response])).messages).toEqual([]);
+    const again = (await orphans([request, response, msg(20, 's2c', JSON.parse(ok(4, toolText('ok'))))])).messages;
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatch(/response with id 4 came after the request with that id/);
+  });
+});
