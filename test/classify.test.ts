@@ -156,6 +156,9 @@ describe('what an HTTP error said', () => {
     expect(await err(404, 'text/plain; charset=utf-8', 'session not found\n')).toMatchObject({ outcome: 'HTTP_ERROR', detail: { why: 'the body says: session not found' } });
     const nginx = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center></body></html>';
     expect((await err(502, 'text/html', nginx)).detail).toEqual({ why: 'the body says: 502 Bad Gateway' });
+    // Express's default 404 (an SSE-only server asked for Streamable HTTP): the title is "Error", the <pre> says what.
+    const express = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /sse</pre>\n</body>\n</html>\n';
+    expect((await err(404, 'text/html; charset=utf-8', express)).detail).toEqual({ why: 'the body says: Error: Cannot POST /sse' });
     expect(((await err(500, 'text/plain', 'x'.repeat(400))).detail as { why: string }).why).toHaveLength('the body says: '.length + 160);
   });
   it('reads a JSON-RPC error envelope, and the Java SDK\'s serialized McpError, as the error; an empty body says nothing', async () => {

@@ -691,11 +691,15 @@ export function parseRetryAfter(value: string | undefined, ts: number | undefine
 }
 
 
-/** The gist of a non-JSON error body: an HTML page's title, else its text on one line, at most 160 characters. */
+/**
+ * The gist of a non-JSON error body: an HTML page's title (with its `<pre>` text, where Express's default pages say
+ * what failed under the title "Error": "Cannot POST /sse"), else its text on one line, at most 160 characters.
+ */
 function errorBodyText(text: string): string | undefined {
   const head = text.slice(0, 4096);
-  const title = /<title[^>]{0,200}>([^<]{1,200})<\/title>/i.exec(head)?.[1];
-  const line = (title ?? head).replace(/\s+/g, ' ').trim();
+  const title = /<title[^>]{0,200}>([^<]{1,200})<\/title>/i.exec(head)?.[1]?.trim();
+  const pre = title !== undefined ? /<pre[^>]{0,200}>([^<]{1,300})<\/pre>/i.exec(head)?.[1]?.trim() : undefined;
+  const line = (title !== undefined && pre && pre !== title ? `${title}: ${pre}` : title ?? head).replace(/\s+/g, ' ').trim();
   if (line === '') return undefined;
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
