@@ -10,7 +10,7 @@ const DIR = fileURLToPath(new URL('../fixtures/real-python/', import.meta.url));
 interface Finding { code: string; severity: string; message: string }
 interface Attempt {
   type: 'attempt'; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; serverOutcome?: string;
-  call: string; attempt: number; resumed?: boolean; notSeenByServer?: boolean; retryOrigin?: { origin: string }; findings: Finding[];
+  call: string; attempt: number; resumed?: boolean; notSeenByServer?: boolean; continuation?: boolean; retryOrigin?: { origin: string }; findings: Finding[];
   detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface Run { attempts: Attempt[]; findings: Finding[]; unusable: number; code: number | null }
@@ -143,6 +143,14 @@ describe('the Python server (MCPServer) with the TypeScript and Python clients',
       expect(calls(both(scenario), 'ask_user'), scenario).toMatchObject([{ status: 200, outcome: 'JSONRPC_ERROR', detail: { errorCode: -32600 } }]);
     }
     expect(calls(both('py-client-elicitation-auto'), 'ask_user').map((a) => `${a.status} ${a.outcome} ${a.detail?.errorCode}`)).toEqual(['400 HTTP_ERROR -32600', '400 HTTP_ERROR -32600']);
+  });
+
+  it('a resolver that asks (Resolve + Elicit): elicitation/create mid-call on 2025-11-25, input_required and a follow-up on 2026-07-28, one call either way', () => {
+    expect(calls(both('py-client-elicitation-legacy'), 'approve_refund')).toMatchObject([{ outcome: 'TOOL_SUCCESS', attempt: 1, findings: [] }]);
+    const [asked, answered] = calls(both('py-client-elicitation-auto'), 'approve_refund');
+    expect(asked).toMatchObject({ outcome: 'INPUT_REQUIRED', attempt: 1, findings: [] });
+    expect(answered).toMatchObject({ call: asked!.call, attempt: 2, continuation: true, outcome: 'TOOL_SUCCESS', findings: [] });
+    expect(answered!.id).not.toBe(asked!.id); // the follow-up is a new request
   });
 
   it('elicitation on a stateful server: the client answers elicitation/create with a POST whose id is the server\'s, and the call is one success', () => {

@@ -34,7 +34,10 @@ def serve(mode: str, port: int) -> None:
     from mcp_types import ToolAnnotations
     from pydantic import BaseModel
 
-    from mcp.server.mcpserver import Context, MCPServer
+    from typing import Annotated
+
+    from mcp.server.mcpserver import Context, MCPServer, Resolve
+    from mcp.server.mcpserver.resolve import Elicit
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.server.streamable_http import EventStore
 
@@ -89,6 +92,14 @@ def serve(mode: str, port: int) -> None:
     async def ask_user(ctx: Context) -> str:
         answer = await ctx.elicit("Approve the refund for order 1001?", Approval)
         return f"user answered {answer.action}: {getattr(answer, 'data', None)}"
+
+    def ask_approval(order_id: str) -> Elicit[Approval]:
+        return Elicit(f"Refund order {order_id}?", Approval)
+
+    @mcp.tool()
+    async def approve_refund(order_id: str, approval: Annotated[Approval, Resolve(ask_approval)]) -> str:
+        # The resolver asks: elicitation/create mid-call on 2025-11-25, an input_required result on 2026-07-28.
+        return f"refund for order {order_id}: {'approved' if approval.approve else 'refused'}"
 
     @mcp.tool(annotations=read_only)
     async def resumable_report(ctx: Context) -> str:
@@ -292,9 +303,6 @@ def write_observed(topo: Topology, observed: dict) -> None:
 
 # ---------------------------------------------------------------- the Python client
 
-PY_CLIENT = None
-
-
 def py_client(url: str, mode: str = "legacy", **kw):
     from mcp import Client
     from mcp_types import Implementation
@@ -304,8 +312,6 @@ def py_client(url: str, mode: str = "legacy", **kw):
 
 async def py_calls(o: Observer, c, seen: dict) -> None:
     """The common sequence: list, success, ToolError, crash, unknown tool, bad arguments, resources, progress + logs, structured output."""
-    from mcp_types import LoggingLevel  # noqa: F401
-
     async def on_progress(progress, total, message):
         seen["progress"].append([progress, total, message])
 
@@ -526,6 +532,7 @@ async def py_elicitation(name: str, mode: str):
             async with py_client(topo.url, mode=mode, elicitation_callback=on_elicit) as c:
                 await o.step("ask_user, accepted", c.call_tool("ask_user", {}))
                 await o.step("ask_user again, accepted", c.call_tool("ask_user", {}))
+                await o.step("approve_refund (a resolver asks), accepted", c.call_tool("approve_refund", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
     observed["elicitations"] = asked
