@@ -50,6 +50,11 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
       }
       return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
     }
+    if (view.method === 'subscriptions/listen' && view.subscribed && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
+      // A subscription (2026-07-28) is a request whose stream is the point: it has no response until it ends, and
+      // the client ends it by closing the stream. Only a close from the other side is a lost subscription.
+      return result('SUCCESS', { why: `the subscription stream (acknowledged, ${view.sseEvents} event(s)) was closed from the client's side: subscriptions/listen ends so` });
+    }
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
   return classifyResponse(view, response, tool);

@@ -111,7 +111,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `tasks/cancel id ${idText(a)}: the client cancelled task ${JSON.stringify(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
       v.sources.slice(0, 2)));
-  } else if (closedByClient(closer) && !closer.responded && protocolOf(a) >= '2026-07-28') {
+  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+    // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends.)
     // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',

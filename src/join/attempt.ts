@@ -87,6 +87,8 @@ export interface AttemptView {
   primed?: boolean;
   /** The id of the last SSE event of this request's stream (or of a GET resuming it): the Last-Event-ID that resumes it. */
   lastEventId?: string;
+  /** subscriptions/listen: its stream carried notifications/subscriptions/acknowledged (the subscription was open). */
+  subscribed?: boolean;
   /** The GETs that tried to resume this request's stream (Last-Event-ID): each one's HTTP status (null: none came) and end. */
   resumptions?: { status: number | null; end?: string }[];
   sseEvents: number;

@@ -558,6 +558,7 @@ export class JoinEngine {
       if (typeof msg.method === 'string') {
         if (isJsonRpcId(msg.id)) for (const v of ex.attempts) v.serverRequests++;
         else if (msg.method === 'notifications/progress') this.progressOnStream(ex, msg);
+        else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
         return;
       }
