@@ -222,6 +222,17 @@ describe('the Python client against the TypeScript SDK server, through a fault h
   });
 });
 
+describe('a subscription on 2026-07-28 (Client.listen)', () => {
+  it('the acknowledged subscriptions/listen stream the client closed is a success, not a stream without its result', () => {
+    const r = both('py-client-auto-listen');
+    const listen = r.attempts.find((a) => a.method === 'subscriptions/listen')!;
+    expect(listen).toMatchObject({ id: 'listen-1', status: 200, outcome: 'SUCCESS', serverOutcome: 'SUCCESS', findings: [] });
+    expect(listen.detail?.why).toMatch(/closed from the client's side: subscriptions\/listen ends so$/);
+    expect(allCodes(r)).toEqual([]);
+    expect(observed('py-client-auto-listen').steps.map((s) => s.ok)).toEqual([true, true, true]);
+  });
+});
+
 describe('a dropped connection on 2026-07-28 (Python client and server, no sessions)', () => {
   it('the server ran send_invoice and the client got nothing; the app\'s retry from a new Client is linked by the client name in _meta, a proven unsafe retry', () => {
     const r = both('py-client-auto-response-dropped');

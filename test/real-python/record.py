@@ -116,6 +116,11 @@ def serve(mode: str, port: int) -> None:
         await ctx.close_standalone_sse_stream()  # the client reconnects it
         return "poked"
 
+    @mcp.tool()
+    async def change_tools(ctx: Context) -> str:
+        await ctx.notify_tools_changed()  # to subscriptions/listen streams (2026-07-28)
+        return "tools changed"
+
     @mcp.resource("orders://1001")
     def order_1001() -> str:
         return '{"id": "1001", "status": "shipped"}'
@@ -539,6 +544,28 @@ async def py_elicitation(name: str, mode: str):
     write_observed(topo, observed)
 
 
+async def py_listen(name="py-client-auto-listen"):
+    async with Topology(name, "py:stateful") as topo:
+
+        async def body(o):
+            async with py_client(topo.url, mode="auto") as c:
+                async with c.listen(tools_list_changed=True) as sub:
+                    o.observed["notes"].append({"listen honored": str(sub.honored)[:200]})
+                    await o.step("change_tools (the server publishes tools/list_changed)", c.call_tool("change_tools", {}))
+
+                    async def first_event():
+                        async for event in sub:
+                            return event
+
+                    await o.step("the listen stream's first event", asyncio.wait_for(first_event(), 5))
+                # leaving the block closes the listen stream
+                await asyncio.sleep(0.2)
+                await o.step("lookup_order after the listen stream closed", c.call_tool("lookup_order", {"order_id": "1001"}))
+
+        observed = await run_py(topo, body)
+    write_observed(topo, observed)
+
+
 async def py_on_ts(name: str, server: str, hop: list | None, body_fn):
     async with Topology(name, server, hop) as topo:
         observed = await run_py(topo, lambda o: body_fn(o, topo))
@@ -602,6 +629,7 @@ SCENARIOS = {
     "py-client-elicitation-legacy": lambda: py_elicitation("py-client-elicitation-legacy", "legacy"),
     "py-client-elicitation-auto": lambda: py_elicitation("py-client-elicitation-auto", "auto"),
     "py-client-auto-response-dropped": py_auto_dropped,
+    "py-client-auto-listen": py_listen,
     "py-client-max-sessions-503": py_max_sessions,
     # Python client -> TypeScript SDK 1.32.2 server, through the fault hop
     "py-client-ts-http-errors": lambda: py_on_ts(
