@@ -1,0 +1,212 @@
+// Real traffic through mcp-remote, supergateway and fastmcp (test/fixtures/real-bridges), and what mcp-triage says of it.
+// The recordings are committed; re-recording needs the npm packages (see test/fixtures/real-bridges/README.md).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const DIR = fileURLToPath(new URL('../fixtures/real-bridges/', import.meta.url));
+
+interface Finding { code: string; severity: string; message: string }
+interface Attempt {
+  type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string;
+  call: string; attempt: number; retryOrigin?: { origin: string; how: string }; findings: Finding[]; notSeenByServer?: boolean; resumed?: boolean;
+  sse?: { events: number; progress: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
+}
+interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
+interface Run { attempts: Attempt[]; findings: SessionFinding[]; unusable: number; code: number | null }
+
+function triage(args: string[]): Run {
+  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8', timeout: 30_000 });
+  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
+  return {
+    attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[],
+    findings: lines.filter((l) => l.type === 'finding') as unknown as SessionFinding[],
+    unusable: summary.lines.unusable,
+    code: p.status,
+  };
+}
+const both = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
+const codes = (a: Attempt) => a.findings.map((f) => f.code);
+const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as { steps: { step: string; got?: unknown; timedOut?: boolean }[]; notes: unknown[]; browserOpened?: string[] };
+const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed.json`));
+
+describe('every bridges recording', () => {
+  it('has the scenarios the README lists', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it.each(scenarios)('%s: read whole (client and server view, and the desktop client\'s stdio log), analyzed without error', (scenario) => {
+    const r = both(scenario);
+    expect(r.code).toBe(0);
+    expect(r.unusable).toBe(0);
+    expect(r.attempts.length).toBeGreaterThan(0);
+    if (existsSync(`${DIR}${scenario}/stdio.ndjson`)) {
+      const stdio = triage(['--client', `${DIR}${scenario}/stdio.ndjson`]);
+      expect(stdio.code).toBe(0);
+      expect(stdio.unusable).toBe(0);
+    }
+  });
+});
+
+describe('mcp-remote 0.15.1 (a desktop client over stdio, the bridge over Streamable HTTP)', () => {
+  it('opens a probe session of its own ("mcp-remote-fallback-test") before the desktop client\'s, and renames that client', () => {
+    const p = spawnSync(process.execPath, [BIN, 'sessions', '--format', 'json', '--client', `${DIR}remote-basic/client.ndjson`, '--server', `${DIR}remote-basic/server.ndjson`], { encoding: 'utf8' });
+    const sessions = (JSON.parse(p.stdout) as { sessions: { client: string; attempts: number }[] }).sessions;
+    expect(sessions.map((s) => [s.client, s.attempts])).toEqual([['mcp-remote-fallback-test/0.0.0', 1], ['desktop-app (via mcp-remote 0.15.1)/1.0.0', 7]]);
+    const r = both('remote-basic');
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome}`)).toEqual(['lookup_order TOOL_SUCCESS', 'validate_quantity TOOL_ERROR', 'crash TOOL_ERROR', 'no_such_tool TOOL_ERROR']);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+    expect(r.findings).toEqual([]);
+  });
+
+  it.each(['remote-session-restart', 'remote-fastmcp-restart'])('%s: after a 404 the bridge re-initializes ("mcp-remote-reinit-1") and re-sends the same id: the SDK side, no warnings', (scenario) => {
+    const r = both(scenario);
+    const reinit = r.attempts.find((a) => a.method === 'initialize' && a.id === 'mcp-remote-reinit-1');
+    expect(reinit?.outcome).toBe('SUCCESS');
+    const [refused, resent] = calls(r).filter((a) => a.id === 3);
+    expect(refused).toMatchObject({ status: 404, outcome: 'HTTP_ERROR', attempt: 1 });
+    expect(resent).toMatchObject({ status: 200, outcome: 'TOOL_SUCCESS', call: refused!.call, attempt: 2, retryOrigin: { origin: 'sdk' } });
+    expect(resent!.session).toBe(reinit!.session);
+    expect(resent!.retryOrigin!.how).toMatch(/initialize id mcp-remote-reinit-1/);
+    expect(codes(resent!)).toEqual([]);
+    const expired = r.findings.filter((f) => f.code === 'SESSION_EXPIRED' && f.session === refused!.session);
+    expect(expired.map((f) => f.message)).toEqual([expect.stringMatching(/HTTP 404 to tools\/call \w+ id 3 .*the client re-initialized and retried the call$/)]);
+  });
+
+  it('fastmcp restarted: the probe session\'s GET stream also meets the 404, and its client never re-initializes', () => {
+    const r = both('remote-fastmcp-restart');
+    const probe = r.attempts.find((a) => a.method === 'initialize' && a.id === 0 && !calls(r).some((c) => c.session === a.session))!;
+    expect(r.findings.filter((f) => f.session === probe.session).map((f) => f.message)).toEqual([expect.stringMatching(/HTTP 404 to the GET stream, which carried the session id; the client did not re-initialize$/)]);
+  });
+
+  it('a 503 from a hop is not retried by the bridge (the desktop client gets -32001 "mcp-remote: ..."); the desktop\'s own retry is linked, origin unknown', () => {
+    const [first, again] = calls(both('remote-503-app-retry'));
+    expect(first).toMatchObject({ status: 503, outcome: 'HTTP_ERROR', notSeenByServer: true, detail: { why: 'the body says: upstream unavailable' } });
+    expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: first!.call, attempt: 2, retryOrigin: { origin: 'unknown' } });
+    // It waited out the Retry-After (1 s), and nothing ran the first time: no RETRY_AFTER_IGNORED, no UNSAFE_RETRY.
+    expect(codes(again!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+    const stdio = triage(['--client', `${DIR}remote-503-app-retry/stdio.ndjson`]);
+    expect(calls(stdio)[0]).toMatchObject({ outcome: 'JSONRPC_ERROR', detail: { errorMessage: 'mcp-remote: Error POSTing to endpoint: upstream unavailable' } });
+  });
+
+  it('a 429 with Retry-After: 2 retried after 0.3 s is RETRY_AFTER_IGNORED; the retry after 2.1 s is not', () => {
+    const chain = calls(both('remote-429-retry-after'));
+    expect(chain.map((a) => `${a.attempt} ${a.status}`)).toEqual(['1 429', '2 429', '3 200']);
+    expect(codes(chain[1]!)).toContain('RETRY_AFTER_IGNORED');
+    expect(codes(chain[2]!)).not.toContain('RETRY_AFTER_IGNORED');
+  });
+
+  it('a stream cut without event ids: the bridge cannot resume, the desktop client times out and cancels', () => {
+    const [cut, after] = calls(both('remote-sse-cut'));
+    expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', sse: { progress: 2 } });
+    expect(codes(cut!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
+    expect(after).toMatchObject({ outcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(observed('remote-sse-cut').steps[1]).toMatchObject({ timedOut: true });
+  });
+
+  it('a stream cut with event ids (event store): the bridge resumes with Last-Event-ID and the call succeeds, marked resumed, its progress counted by token', () => {
+    const [resumed] = calls(both('remote-sse-cut-resumed'));
+    // the progress the client got before the result: on the cut POST stream and on the resumed GET
+    const events = readFileSync(`${DIR}remote-sse-cut-resumed/client.ndjson`, 'utf8').split('\n').filter((l) => l.includes('"kind":"event"')).map((l) => (JSON.parse(l) as { data: string }).data);
+    const before = events.slice(0, events.findIndex((d) => d.includes('report ready')));
+    const progress = before.filter((d) => d.includes('notifications/progress')).length;
+    expect(progress).toBeGreaterThan(2);
+    expect(resumed).toMatchObject({ outcome: 'TOOL_SUCCESS', resumed: true, sse: { progress } });
+    expect(codes(resumed!)).toEqual([]);
+  });
+
+  it('a desktop client that gives up and cancels: CANCELLED, and no NO_FINAL_RESULT', () => {
+    const [slow] = calls(both('remote-timeout-cancel'));
+    expect(slow!.outcome).toBe('STREAM_INCOMPLETE');
+    expect(codes(slow!)).toEqual(['CANCELLED']);
+  });
+
+  it('falling back to HTTP+SSE: Express\'s 404 says "Cannot POST /sse"; supergateway\'s SSE mode sends every response to the bridge\'s two abandoned probe GETs too', () => {
+    const r = both('remote-fallback-sse');
+    const [post404, ...legacy] = r.attempts;
+    expect(post404).toMatchObject({ method: 'initialize', status: 404, outcome: 'HTTP_ERROR', detail: { why: 'the body says: Error: Cannot POST /sse' } });
+    expect(legacy.map((a) => `${a.method} ${a.status} ${a.outcome}`)).toEqual(['initialize 202 SUCCESS', 'tools/list 202 SUCCESS', 'tools/call 202 TOOL_SUCCESS', 'tools/call 202 TOOL_ERROR']);
+    const orphanSessions = new Set(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => f.session));
+    expect(orphanSessions.size).toBe(2);
+    expect([...orphanSessions]).not.toContain(legacy[0]!.session);
+  });
+
+  it('against supergateway\'s stateless Streamable HTTP: no session ids, every call answered, nothing flagged', () => {
+    const r = both('remote-gateway-stateless');
+    expect(r.attempts.every((a) => a.session === null)).toBe(true);
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'TOOL_SUCCESS', 'TOOL_ERROR']);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+  });
+
+  it('401 with OAuth discovery failing: one initialize refused, the client could not authorize; no browser was opened', () => {
+    const r = both('remote-oauth-discovery-fails');
+    expect(r.attempts).toMatchObject([{ method: 'initialize', status: 401, outcome: 'HTTP_ERROR', detail: { why: 'the body says: invalid_token (no bearer token)' } }]);
+    expect(r.findings.map((f) => f.code)).toEqual(['CALL_NEVER_SENT']);
+    expect(r.findings[0]!.message).toMatch(/the client could not authorize/);
+    expect(observed('remote-oauth-discovery-fails').browserOpened).toEqual([]);
+  });
+});
+
+describe('supergateway 4.0.0 (stdio server behind a gateway)', () => {
+  it('stateful: a call\'s progress counts for it even when the gateway wrote it to another call\'s stream (as many as the client saw)', () => {
+    const [a, b] = calls(both('gateway-stateful')).filter((x) => x.tool === 'slow_report');
+    const seen = (observed('gateway-stateful').notes.find((n) => (n as { progressSeen?: unknown }).progressSeen) as { progressSeen: { a: number[]; b: number[] } }).progressSeen;
+    expect([a!.sse!.progress, b!.sse!.progress]).toEqual([seen.a.length, seen.b.length]);
+    expect(b!.sse!.progress).toBeGreaterThan(0);
+    expect(b!.sse!.events).toBe(1); // B's own stream carried only its result
+  });
+
+  it('stateless: every POST is its own child process, no session ids; progress and a thrown error read right', () => {
+    const r = both('gateway-stateless');
+    expect(r.attempts.every((a) => a.session === null)).toBe(true);
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome} ${a.sse?.progress ?? 0}`)).toEqual(['lookup_order TOOL_SUCCESS 0', 'slow_report TOOL_SUCCESS 3', 'crash TOOL_ERROR 0']);
+  });
+
+  it('SSE mode, two clients: every response the other session got is an ORPHAN_RESPONSE in this one, exactly those the SDK clients dropped as "unknown message ID"', () => {
+    const r = both('gateway-sse-two-clients');
+    const nameOf = new Map(r.attempts.filter((a) => a.method === 'initialize').map((a) => [a.session, a.session === calls(r).find((c) => c.tool === 'lookup_order')!.session ? 'agent-alpha' : 'agent-beta']));
+    const flagged = new Set(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => `${nameOf.get(f.session)} ${/id (\d+)/.exec(f.message)![1]}`));
+    const dropped = new Set((observed('gateway-sse-two-clients').notes as { client?: string; onerror?: { message: string } }[])
+      .filter((n) => n.onerror?.message.startsWith('Received a response for an unknown message ID'))
+      .map((n) => `${n.client} ${/"id":(\d+)/.exec(n.onerror!.message)![1]}`));
+    expect([...flagged].sort()).toEqual([...dropped].sort());
+    expect(dropped.size).toBe(4);
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome}`)).toEqual(['lookup_order TOOL_SUCCESS', 'validate_quantity TOOL_ERROR']);
+  });
+});
+
+describe('fastmcp 4.20 (its HTTP server is mcp-proxy)', () => {
+  const shapes = (r: Run) => calls(r).map((a) => `${a.tool} ${a.outcome} ${a.detail?.errorCode ?? ''} ${a.detail?.errorMessage ?? ''}`.trim());
+
+  it('stateful: UserError and thrown errors are isError results, an unknown tool -32601, bad arguments -32602, its own tool timeout an isError result', () => {
+    const r = both('fastmcp-stateful');
+    expect(shapes(r)).toEqual([
+      'lookup_order TOOL_SUCCESS',
+      'refund_order TOOL_ERROR  order 1001 was already refunded',
+      "crash TOOL_ERROR  Tool 'crash' execution failed: database connection refused",
+      'no_such_tool JSONRPC_ERROR -32601 MCP error -32601: Unknown tool: no_such_tool',
+      expect.stringMatching(/^lookup_order JSONRPC_ERROR -32602 MCP error -32602: Tool 'lookup_order' parameter validation failed/),
+      expect.stringMatching(/^slow_export TOOL_ERROR {2}Tool 'slow_export' timed out after 300ms/),
+      'progress_report TOOL_SUCCESS',
+    ]);
+    expect(calls(r).at(-1)!.sse).toMatchObject({ progress: 4 });
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+    expect(r.findings).toEqual([]);
+  });
+
+  it('stateless: no session ids, the same error shapes', () => {
+    const r = both('fastmcp-stateless');
+    expect(r.attempts.every((a) => a.session === null)).toBe(true);
+    expect(shapes(r)).toEqual(['lookup_order TOOL_SUCCESS', 'refund_order TOOL_ERROR  order 1001 was already refunded', 'no_such_tool JSONRPC_ERROR -32601 MCP error -32601: Unknown tool: no_such_tool']);
+  });
+
+  it('an authenticate hook that refuses: 401 with a JSON-RPC error body (-32000), then the app connects with its key', () => {
+    const r = both('fastmcp-auth-401');
+    expect(r.attempts[0]).toMatchObject({ method: 'initialize', status: 401, outcome: 'HTTP_ERROR', detail: { errorCode: -32000, errorMessage: 'Unauthorized: missing or wrong API key' } });
+    expect(calls(r).map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+  });
+});
