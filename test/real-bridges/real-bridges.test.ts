@@ -36,7 +36,7 @@ const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed
 
 describe('every bridges recording', () => {
   it('has the scenarios the README lists', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(16);
+    expect(scenarios.length).toBeGreaterThanOrEqual(19);
   });
 
   it.each(scenarios)('%s: read whole (client and server view, and the desktop client\'s stdio log), analyzed without error', (scenario) => {
@@ -139,6 +139,22 @@ describe('mcp-remote 0.15.1 (a desktop client over stdio, the bridge over Stream
     const r = both('remote-gateway-stateless');
     expect(r.attempts.every((a) => a.session === null)).toBe(true);
     expect(r.attempts.map((a) => a.outcome)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'TOOL_SUCCESS', 'TOOL_ERROR']);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+  });
+
+  it('--protocol auto against fastmcp: both discover probes (the SDK\'s and the bridge\'s own) refused with 400, then initialize as before', () => {
+    const r = both('remote-auto-fastmcp');
+    expect(r.attempts.filter((a) => a.method === 'server/discover').map((a) => `${String(a.id)} ${a.status} ${a.outcome}`)).toEqual(['server-discover-probe-1 400 HTTP_ERROR', 'mcp-remote-discover-1 400 HTTP_ERROR']);
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome}`)).toEqual(['lookup_order TOOL_SUCCESS', 'refund_order TOOL_ERROR', 'no_such_tool JSONRPC_ERROR', 'progress_report TOOL_SUCCESS']);
+    expect(r.findings).toEqual([]);
+  });
+
+  it('--protocol auto against a 2026-07-28 server: the bridge answers initialize itself, listens for changes, and carries each request sessionless', () => {
+    const r = both('remote-auto-modern');
+    expect(r.attempts.map((a) => a.method)).toEqual(['server/discover', 'server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', 'tools/call', 'tools/call']);
+    expect(r.attempts.some((a) => a.method === 'initialize')).toBe(false);
+    expect(r.attempts.every((a) => a.session === null)).toBe(true);
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome} ${a.detail?.errorCode ?? ''}`.trim())).toEqual(['lookup_order TOOL_SUCCESS', 'validate_quantity TOOL_ERROR', 'no_such_tool JSONRPC_ERROR -32602']);
     expect(r.attempts.flatMap(codes)).toEqual([]);
   });
 

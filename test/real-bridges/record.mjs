@@ -21,6 +21,9 @@ import { recordingFetch, startRecordingProxy } from '../../dist/capture/index.js
 import { listen, readBody, sleep } from '../helpers/loopback.mjs';
 import { startFaultHop } from '../real-audit2/lib.mjs';
 import { buildSdkServer } from './tools.mjs';
+import { McpServer as McpServerV2, createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { z } from 'zod';
 
 const NPM = process.env.NPM_AUDIT ?? '/work/npm-audit';
 const MCP_REMOTE = join(NPM, 'node_modules/mcp-remote/dist/proxy.js');
@@ -105,6 +108,20 @@ async function startSdkServer({ eventStore = false } = {}) {
       await s.close();
     },
   };
+}
+
+/** A v2 SDK 2.4.0 server (createMcpHandler): 2026-07-28 per request, 2025-11-25 requests served statelessly. */
+async function startModernServer() {
+  const handler = createMcpHandler(() => {
+    const server = new McpServerV2({ name: 'bridges-v2-server', version: '1.0.0' });
+    server.registerTool('lookup_order', { inputSchema: z.object({ orderId: z.string() }), annotations: { readOnlyHint: true } }, async ({ orderId }) => ({ content: [{ type: 'text', text: `order ${orderId}: shipped` }] }));
+    server.registerTool('validate_quantity', { inputSchema: z.object({ quantity: z.number() }), annotations: { readOnlyHint: true } }, async ({ quantity }) =>
+      quantity > 0 ? { content: [{ type: 'text', text: 'quantity ok' }] } : { content: [{ type: 'text', text: `quantity must be positive, got ${quantity}` }], isError: true },
+    );
+    return server;
+  }, { keepAliveMs: 0 });
+  const s = await listen(toNodeHandler(handler));
+  return { url: s.url, close: async () => { await handler.close(); await s.close(); } };
 }
 
 /** supergateway as its own process, serving stdio-server.mjs. */
@@ -485,6 +502,35 @@ const scenarios = {
       await sleep(300);
       await d.callTool('lookup_order 1002 (old session: 404)', 'lookup_order', { orderId: '1002' });
       await d.callTool('refund_order 1001 (UserError)', 'refund_order', { orderId: '1001' });
+    },
+  },
+
+  'remote-auto-fastmcp': {
+    // --protocol auto: mcp-remote probes server/discover; fastmcp (mcp-proxy) speaks 2026-07-28, so the bridge answers
+    // the desktop's initialize itself and carries every request over the sessionless protocol
+    server: () => startFastmcp(),
+    async run(t) {
+      const d = t.desktop('/mcp', ['--protocol', 'auto']);
+      await d.initialize();
+      await d.step('tools/list', 'tools/list');
+      await d.callTool('lookup_order 1001', 'lookup_order', { orderId: '1001' });
+      await d.callTool('refund_order 1001 (UserError)', 'refund_order', { orderId: '1001' });
+      await d.callTool('no_such_tool', 'no_such_tool', {});
+      await d.callTool('progress_report 3 with progress', 'progress_report', { steps: 3 }, { progress: true });
+    },
+  },
+
+  'remote-auto-modern': {
+    // --protocol auto against a 2026-07-28 server: the bridge answers the desktop's initialize itself and carries every
+    // request over the sessionless protocol
+    server: () => startModernServer(),
+    async run(t) {
+      const d = t.desktop('/mcp', ['--protocol', 'auto']);
+      await d.initialize();
+      await d.step('tools/list', 'tools/list');
+      await d.callTool('lookup_order 1001', 'lookup_order', { orderId: '1001' });
+      await d.callTool('validate_quantity -3 (isError)', 'validate_quantity', { quantity: -3 });
+      await d.callTool('no_such_tool', 'no_such_tool', {});
     },
   },
 
