@@ -94,6 +94,8 @@ export class Matcher {
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
   private seq = 0;
   readonly sidesSeen = new Set<ViewSide>();
+  /** Whether the server-side views seen had an HTTP layer, or none (message logs): "not seen by the server" compares like with like. */
+  private serverLayers = { http: false, messages: false };
   /** Where each claim that matched no attempt was logged. */
   unmatchedClaims: Source[] = [];
   private lastClaimSweep = -Infinity;
@@ -121,6 +123,7 @@ export class Matcher {
       else this.tools.set(viewClientKey(view), new Map(view.toolList));
     }
     this.sidesSeen.add(view.side);
+    if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
     const key = joinKey(view);
     const end = view.endTs ?? view.startTs;
     if (view.side === 'client' || isServerish(view.side)) {
@@ -258,7 +261,9 @@ export class Matcher {
     const idk = `${a.primary.idKey}|${a.method}`;
     const list = this.byId.get(idk);
     if (list?.delete(h) && list.size === 0) this.byId.delete(idk);
-    if (a.client && !a.server && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway'))) {
+    // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
+    // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
+    if (a.client && !a.server && this.serverLayers[a.client.http ? 'http' : 'messages']) {
       const u = this.unread.length ? this.takeUnread(a) : undefined;
       if (u) {
         a.serverUnread = { status: u.status, src: u.src };

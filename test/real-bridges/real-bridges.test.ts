@@ -77,6 +77,13 @@ describe('mcp-remote 0.15.1 (a desktop client over stdio, the bridge over Stream
     expect(expired.map((f) => f.message)).toEqual([expect.stringMatching(/HTTP 404 to tools\/call \w+ id 3 .*the client re-initialized and retried the call$/)]);
   });
 
+  it('the desktop client\'s stdio log given with the HTTP logs: its requests went to the bridge, none is "not seen by the server"', () => {
+    const s = 'remote-session-restart';
+    const r = triage(['--client', `${DIR}${s}/stdio.ndjson`, '--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+    expect(r.attempts.filter((a) => a.status === null).length).toBe(5);
+    expect(r.attempts.filter((a) => a.notSeenByServer)).toEqual([]);
+  });
+
   it('fastmcp restarted: the probe session\'s GET stream also meets the 404, and its client never re-initializes', () => {
     const r = both('remote-fastmcp-restart');
     const probe = r.attempts.find((a) => a.method === 'initialize' && a.id === 0 && !calls(r).some((c) => c.session === a.session))!;
