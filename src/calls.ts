@@ -40,6 +40,8 @@ export class CallLinker {
   private sessions = new Map<string, SessionCalls>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
   private openings = new Map<string, Opening>();
+  /** ORPHAN_RESPONSE messages raised per session id, and how often: the client's and the server's view see the same ones. */
+  private orphansRaised = new Map<string, number>();
   /** The client each open session's initialize named (side|scope -> name/version). */
   private sessionClients = new Map<string, string>();
   /** The caller (callerOf) of each open session's attempts (side|scope), for its findings at close. */
@@ -132,7 +134,19 @@ export class CallLinker {
       return last !== undefined && (ts === undefined || last > ts);
     };
     const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize) };
-    for (const f of checkSession(s, calls, later)) this.opts.onFinding(f);
+    const counts = new Map<string, number>();
+    for (const f of checkSession(s, calls, later)) {
+      if (f.code === 'ORPHAN_RESPONSE' && s.session) {
+        // The same stray response in both views of one session is one finding, not one per log.
+        const n = (counts.get(f.message) ?? 0) + 1;
+        counts.set(f.message, n);
+        if (n <= (this.orphansRaised.get(f.message) ?? 0)) continue;
+        this.orphansRaised.delete(f.message);
+        this.orphansRaised.set(f.message, n);
+        if (this.orphansRaised.size > 4096) this.orphansRaised.delete(this.orphansRaised.keys().next().value!);
+      }
+      this.opts.onFinding(f);
+    }
   }
 
   flush(): void {

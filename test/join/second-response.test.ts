@@ -33,6 +33,14 @@ describe('responses no request was waiting for (a server writing every response 
     expect((r.attempts[0] as { resumed?: boolean }).resumed).toBeUndefined();
   });
 
+  it('the same stray response in the client\'s and the server\'s log is one finding; two in one log stay two', async () => {
+    const lines = (extra: unknown[] = []) => [get(0, 'g'), head200(1, 'g'), post(10, 'p', 1), head200(12, 'p'), answer(20, 'p', 1), end(21, 'p'), answer(30, 'g', 1), ...extra, end(500, 'g')];
+    const r = await analyzeInputs([{ side: 'client', lines: lines() }, { side: 'server', lines: lines() }]);
+    expect(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE')).toHaveLength(1);
+    const twice = await analyzeInputs([{ side: 'client', lines: lines([answer(40, 'g', 1)]) }, { side: 'server', lines: lines() }]);
+    expect(twice.findings.filter((f) => f.code === 'ORPHAN_RESPONSE')).toHaveLength(2);
+  });
+
   it('near misses: a response on the GET stream for a request still waiting, and a duplicated log row', async () => {
     expect((await orphans([get(0, 'g'), head200(1, 'g'), post(10, 'p', 3), head200(12, 'p'), end(13, 'p'), answer(40, 'g', 3), end(500, 'g')])).messages).toEqual([]);
     const msg = (t: number, direction: string, message: unknown) => ({ v: 1, kind: 'message', ts: at(t), conn: 'stdio-1', direction, message });
