@@ -43,6 +43,8 @@ interface Exchange {
   ended: boolean;
   /** For GET streams: deliver responses to open requests of the scope. */
   isGet: boolean;
+  /** An identical copy of an exchange already read (a duplicated log row): its response is no second response. */
+  copy?: boolean;
   primed: boolean;
   /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
   resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
@@ -181,6 +183,7 @@ export class JoinEngine {
       if (typeof msg.method === 'string' && isJsonRpcId(msg.id)) {
         const view = this.newView(r, scope, msg, r.bodyText);
         if (this.register(scopeKey, view, sess)) ex.attempts.push(view);
+        else ex.copy = true;
       } else if (typeof msg.method === 'string') {
         this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
       }
@@ -603,7 +606,7 @@ export class JoinEngine {
       if (sess && !sess.requestIds.has(key)) {
         if (single) (single.orphans ??= []).push({ id, src });
         else (sess.orphans ??= []).push({ id, src });
-      } else if (sess) {
+      } else if (sess && !ex.copy) {
         // The request with this id was answered already, or had ended: a second response, which a client drops.
         const waiting = this.open.get(ex.scopeKey)?.get(key);
         if (waiting === undefined || waiting.response !== undefined) {

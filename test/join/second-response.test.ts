@@ -1,6 +1,6 @@
 // ORPHAN_RESPONSE for a response no request was waiting for: a second one for an answered id, or one before its request.
 import { describe, expect, it } from 'vitest';
-import { analyzeInputs, at, ok, toolText } from '../helpers/analyze.js';
+import { analyzeInputs, at, ok, post as exchange, toolText } from '../helpers/analyze.js';
 
 const S = 'sess-o';
 const head = { v: 1, session: S };
@@ -43,6 +43,10 @@ describe('responses no request was waiting for (a server writing every response 
 
   it('near misses: a response on the GET stream for a request still waiting, and a duplicated log row', async () => {
     expect((await orphans([get(0, 'g'), head200(1, 'g'), post(10, 'p', 3), head200(12, 'p'), end(13, 'p'), answer(40, 'g', 3), end(500, 'g')])).messages).toEqual([]);
+    // a log export that duplicated a whole exchange row: DUPLICATE_RECORD, and its response is no second response
+    const row = exchange({ t: 0, id: 5, session: S, status: 200, body: ok(5, toolText('ok')) });
+    const dup = await analyzeInputs([{ side: 'server', lines: [row, row] }]);
+    expect(dup.findings.map((f) => f.code)).toEqual(['DUPLICATE_RECORD']);
     const msg = (t: number, direction: string, message: unknown) => ({ v: 1, kind: 'message', ts: at(t), conn: 'stdio-1', direction, message });
     const request = msg(0, 'c2s', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'lookup', arguments: {} } });
     const response = msg(10, 's2c', JSON.parse(ok(4, toolText('ok'))));
