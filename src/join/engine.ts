@@ -45,6 +45,8 @@ interface Exchange {
   isGet: boolean;
   /** An identical copy of an exchange already read (a duplicated log row): its response is no second response. */
   copy?: boolean;
+  /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
+  lastResponse?: { key: string; ts: number | undefined; text: string | undefined; src: Source };
   primed: boolean;
   /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
   resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
@@ -572,6 +574,7 @@ export class JoinEngine {
         const target = own ?? (ex.attempts.length === 0 || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
         if (target && target.response === undefined) {
           target.response = msg;
+          ex.lastResponse = { key, ts, text, src };
           if (!own) {
             // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption.
             if (!target.legacySse) target.resumed = true;
@@ -608,8 +611,12 @@ export class JoinEngine {
         else (sess.orphans ??= []).push({ id, src });
       } else if (sess && !ex.copy) {
         // The request with this id was answered already, or had ended: a second response, which a client drops.
+        // The same event again at the same time on the same stream is a duplicated log row, not a second response.
+        const last = ex.lastResponse;
         const waiting = this.open.get(ex.scopeKey)?.get(key);
-        if (waiting === undefined || waiting.response !== undefined) {
+        if (last && last.key === key && last.ts === ts && last.text === text) {
+          (sess.duplicates ??= []).push({ what: `the response to id ${JSON.stringify(id)}`, first: last.src, dup: src });
+        } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });
         }

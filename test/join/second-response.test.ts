@@ -47,6 +47,9 @@ describe('responses no request was waiting for (a server writing every response 
     const row = exchange({ t: 0, id: 5, session: S, status: 200, body: ok(5, toolText('ok')) });
     const dup = await analyzeInputs([{ side: 'server', lines: [row, row] }]);
     expect(dup.findings.map((f) => f.code)).toEqual(['DUPLICATE_RECORD']);
+    // a duplicated event row of a split record: DUPLICATE_RECORD too
+    const rows = await analyzeInputs([{ side: 'client', lines: [post(0, 'p', 6), head200(2, 'p'), answer(10, 'p', 6), answer(10, 'p', 6), end(11, 'p')] }]);
+    expect([...rows.attempts.flatMap((a) => a.findings), ...rows.findings].map((f) => f.code)).toEqual(['DUPLICATE_RECORD']);
     const msg = (t: number, direction: string, message: unknown) => ({ v: 1, kind: 'message', ts: at(t), conn: 'stdio-1', direction, message });
     const request = msg(0, 'c2s', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'lookup', arguments: {} } });
     const response = msg(10, 's2c', JSON.parse(ok(4, toolText('ok'))));
