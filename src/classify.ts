@@ -71,6 +71,12 @@ function incompleteWhy(view: AttemptView): string {
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
+  const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
+  if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && pv !== undefined && pv >= '2026-07-28') {
+    // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the response stream is the cancellation.
+    const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+    return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+  }
   if (view.cutEvent) return 'the stream was cut inside its last event';
   if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';
   const ct = view.contentType ?? '';

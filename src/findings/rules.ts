@@ -63,7 +63,9 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   // a cancellation while it is still awaited came first too.
   const lv = a.client ?? v;
   const legacy = lv.legacySse === true && lv.cancelledAt !== undefined && !(lv.legacyCutAt !== undefined && lv.legacyCutAt <= lv.cancelledAt);
-  const cancelledFirst = doneAt(a) !== a.endTs || legacy;
+  // On 2026-07-28 the client closing the stream is the cancellation: it came first by definition.
+  const closedAsCancel = closedByClient(lv) && protocolOf(a) >= '2026-07-28';
+  const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel;
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',

@@ -1,0 +1,38 @@
+// On 2026-07-28 a client closing a call's SSE stream before the result is its cancellation: CANCELLED, and no NO_FINAL_RESULT.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at } from '../helpers/analyze.js';
+
+const rec = (kind: string, t: number, extra: Record<string, unknown>) => ({ v: 1, kind, ts: at(t), side: 'client', xid: 'x-1', ...extra });
+const progress = (n: number) => ({ event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: n, total: 10 } }) });
+
+function call(version: string, end: 'aborted' | 'error') {
+  return [
+    rec('request', 0, { method: 'POST', requestHeaders: { 'mcp-protocol-version': version }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {}, _meta: { progressToken: 2 } } } }),
+    rec('response', 100, { status: 200, responseHeaders: { 'content-type': 'text/event-stream' } }),
+    rec('event', 110, progress(1)),
+    rec('event', 210, progress(2)),
+    rec('end', 300, { end, ...(end === 'error' ? { error: 'other side closed' } : {}) }),
+  ];
+}
+
+async function slow(version: string, end: 'aborted' | 'error') {
+  const r = await analyzeInputs([{ side: 'client', lines: call(version, end) }]);
+  return r.attempts.find((a) => a.method === 'tools/call')!;
+}
+
+describe('a call stream the client closed after its head', () => {
+  it('on 2026-07-28: the cancellation, said in the why; CANCELLED and no NO_FINAL_RESULT', async () => {
+    const a = await slow('2026-07-28', 'aborted');
+    expect(a.outcome).toBe('STREAM_INCOMPLETE');
+    expect(a.detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came (on 2026-07-28 that is the cancellation); 2 SSE event(s) came before that');
+    expect(a.findings.map((f) => f.code)).toEqual(['CANCELLED']);
+  });
+
+  it('on 2026-07-28, a stream cut from the other side is still one without its result', async () => {
+    expect((await slow('2026-07-28', 'error')).findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
+  });
+
+  it('on 2025-11-25 closing the stream is no cancellation (the client would send notifications/cancelled)', async () => {
+    expect((await slow('2025-11-25', 'aborted')).findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
+  });
+});
