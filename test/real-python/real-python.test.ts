@@ -107,6 +107,14 @@ describe('the Python server (MCPServer) with the TypeScript and Python clients',
     }
   });
 
+  it('a timeout on 2026-07-28 after progress committed the response to SSE: the close is the cancellation, not a stream without its result', () => {
+    const [slow] = calls(both('py-client-timeout-auto-progress'), 'slow_report');
+    expect(slow).toMatchObject({ status: 200, outcome: 'STREAM_INCOMPLETE' });
+    expect(codes(slow!)).toEqual(['CANCELLED']);
+    expect(slow!.detail?.why).toMatch(/^the client closed the stream 0\.3\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\); \d SSE event\(s\) came before that$/);
+    expect(observed('py-client-timeout-auto-progress').steps[0]!.error?.code).toBe(-32001);
+  });
+
   it('a server restart: the old session gets 404 with -32600 "Session not found", the app retries with a new Client, and nothing ran twice', () => {
     for (const scenario of ['ts-client-restart-404', 'py-client-restart-404']) {
       const r = both(scenario);

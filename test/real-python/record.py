@@ -409,12 +409,18 @@ async def py_on_py_auto(name="py-client-auto"):
     write_observed(topo, observed)
 
 
-async def py_timeout(name: str, mode: str):
+async def py_timeout(name: str, mode: str, progress: bool = False):
     async with Topology(name, "py:stateful") as topo:
+
+        async def on_progress(progress, total, message):
+            pass
 
         async def body(o):
             async with py_client(topo.url, mode=mode) as c:
-                await o.step("slow_report times out at 0.3 s", c.call_tool("slow_report", {"steps": 10, "step_ms": 100}, read_timeout_seconds=0.3))
+                # With a progress callback the request carries a progressToken: on 2026-07-28 the first progress
+                # notification commits the response to an SSE stream before the timeout closes it.
+                extra = {"progress_callback": on_progress} if progress else {}
+                await o.step("slow_report times out at 0.3 s", c.call_tool("slow_report", {"steps": 10, "step_ms": 100}, read_timeout_seconds=0.3, **extra))
                 await asyncio.sleep(1.2)
                 await o.step("lookup_order after the timeout", c.call_tool("lookup_order", {"order_id": "1001"}))
 
@@ -623,6 +629,7 @@ SCENARIOS = {
     "py-client-auto": py_on_py_auto,
     "py-client-timeout-legacy": lambda: py_timeout("py-client-timeout-legacy", "legacy"),
     "py-client-timeout-auto": lambda: py_timeout("py-client-timeout-auto", "auto"),
+    "py-client-timeout-auto-progress": lambda: py_timeout("py-client-timeout-auto-progress", "auto", progress=True),
     "py-client-restart-404": py_restart,
     "py-client-resumed": py_resume,
     "py-client-get-stream-resumed": py_get_stream,
