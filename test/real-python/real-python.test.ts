@@ -230,6 +230,17 @@ describe('the Python client against the TypeScript SDK server, through a fault h
   });
 });
 
+describe('HeaderMismatch on 2026-07-28', () => {
+  it('a 400 with -32020 (a hop rewrote Mcp-Name): the Python client re-lists tools and re-sends once, its own corrective re-send', () => {
+    const r = both('py-client-auto-header-mismatch');
+    const [refused, again] = calls(r, 'lookup_order');
+    expect(refused).toMatchObject({ status: 400, outcome: 'HTTP_ERROR', detail: { errorCode: -32020 } });
+    expect(again).toMatchObject({ call: refused!.call, attempt: 2, outcome: 'TOOL_SUCCESS', retryOrigin: { origin: 'sdk' } });
+    expect(allCodes(r)).toEqual([]);
+    expect(r.attempts.map((a) => a.method)).toEqual(['server/discover', 'tools/call', 'tools/list', 'tools/call']);
+  });
+});
+
 describe('a subscription on 2026-07-28 (Client.listen)', () => {
   it('the acknowledged subscriptions/listen stream the client closed is a success, not a stream without its result', () => {
     const r = both('py-client-auto-listen');

@@ -572,6 +572,19 @@ async def py_listen(name="py-client-auto-listen"):
     write_observed(topo, observed)
 
 
+async def py_header_mismatch(name="py-client-auto-header-mismatch"):
+    # A hop that rewrites the Mcp-Name header of the first lookup_order call: the server refuses it (HeaderMismatch).
+    hop = [{"when": {"rpcMethod": "tools/call", "tool": "lookup_order", "n": 1}, "action": {"setRequestHeaders": {"mcp-name": "send_invoice"}}}]
+    async with Topology(name, "py:stateful", hop) as topo:
+
+        async def body(o):
+            async with py_client(topo.url, mode="auto") as c:
+                await o.step("lookup_order (its Mcp-Name header rewritten on the way)", c.call_tool("lookup_order", {"order_id": "1001"}))
+
+        observed = await run_py(topo, body)
+    write_observed(topo, observed)
+
+
 async def py_on_ts(name: str, server: str, hop: list | None, body_fn):
     async with Topology(name, server, hop) as topo:
         observed = await run_py(topo, lambda o: body_fn(o, topo))
@@ -637,6 +650,7 @@ SCENARIOS = {
     "py-client-elicitation-auto": lambda: py_elicitation("py-client-elicitation-auto", "auto"),
     "py-client-auto-response-dropped": py_auto_dropped,
     "py-client-auto-listen": py_listen,
+    "py-client-auto-header-mismatch": py_header_mismatch,
     "py-client-max-sessions-503": py_max_sessions,
     # Python client -> TypeScript SDK 1.32.2 server, through the fault hop
     "py-client-ts-http-errors": lambda: py_on_ts(
