@@ -133,7 +133,7 @@ const tsScenarios = {
     await t.step('lookup_order wrong argument type', () => client.callTool({ name: 'lookup_order', arguments: { order_id: 42 } }, undefined, T));
     await t.step('listResources', () => client.listResources());
     await t.step('readResource orders://1001', () => client.readResource({ uri: 'orders://1001' }));
-    await t.step('readResource orders://missing', () => client.readResource({ uri: 'config://missing' }));
+    await t.step('readResource config://missing', () => client.readResource({ uri: 'config://missing' }));
     await t.step('slow_report 3 steps with progress and logs', () =>
       client.callTool({ name: 'slow_report', arguments: { steps: 3, step_ms: 50 } }, undefined, { ...T, onprogress: (p) => seen.progress.push(p) }),
     );

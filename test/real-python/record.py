@@ -7,7 +7,6 @@
 # (`record.py serve MODE PORT`), so a restart is a real process restart on the same port.
 import asyncio
 import json
-import os
 import shutil
 import signal
 import socket
