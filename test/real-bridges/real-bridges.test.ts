@@ -12,7 +12,7 @@ interface Finding { code: string; severity: string; message: string }
 interface Attempt {
   type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string;
   call: string; attempt: number; retryOrigin?: { origin: string; how: string }; findings: Finding[]; notSeenByServer?: boolean; resumed?: boolean;
-  sse?: { events: number; progress: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
+  sse?: { events: number; progress: number; serverRequests: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
 interface Run { attempts: Attempt[]; findings: SessionFinding[]; unusable: number; code: number | null }
@@ -36,7 +36,7 @@ const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed
 
 describe('every bridges recording', () => {
   it('has the scenarios the README lists', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(19);
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
   });
 
   it.each(scenarios)('%s: read whole (client and server view, and the desktop client\'s stdio log), analyzed without error', (scenario) => {
@@ -88,6 +88,15 @@ describe('mcp-remote 0.15.1 (a desktop client over stdio, the bridge over Stream
     const r = both('remote-fastmcp-restart');
     const probe = r.attempts.find((a) => a.method === 'initialize' && a.id === 0 && !calls(r).some((c) => c.session === a.session))!;
     expect(r.findings.filter((f) => f.session === probe.session).map((f) => f.message)).toEqual([expect.stringMatching(/HTTP 404 to the GET stream, which carried the session id; the client did not re-initialize$/)]);
+  });
+
+  it('the server asks the desktop during a call (elicitation/create, roots/list): both on the call\'s stream, the answers POSTed back, nothing misread', () => {
+    const r = both('remote-server-requests');
+    const [ask, after] = calls(r);
+    expect(ask).toMatchObject({ tool: 'confirm_refund', outcome: 'TOOL_SUCCESS', sse: { serverRequests: 2 } });
+    expect(after).toMatchObject({ tool: 'lookup_order', outcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+    expect(r.findings).toEqual([]);
   });
 
   it('a 503 from a hop is not retried by the bridge (the desktop client gets -32001 "mcp-remote: ..."); the desktop\'s own retry is linked, origin unknown', () => {

@@ -246,7 +246,7 @@ class Desktop {
     }
     this.log('s2c', msg);
     if (msg.method && msg.id !== undefined) {
-      const result = msg.method === 'ping' ? {} : msg.method === 'roots/list' ? { roots: [] } : undefined;
+      const result = msg.method === 'ping' ? {} : msg.method === 'roots/list' ? { roots: [{ uri: 'file:///home/user/orders', name: 'orders' }] } : msg.method === 'elicitation/create' ? { action: 'accept', content: { confirm: true } } : undefined;
       this.write(result ? { jsonrpc: '2.0', id: msg.id, result } : { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
       return;
     }
@@ -281,7 +281,7 @@ class Desktop {
   }
 
   async initialize() {
-    const r = await this.step('initialize', 'initialize', { protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'desktop-app', version: '1.0.0' } }, { timeoutMs: 15000, cancel: false });
+    const r = await this.step('initialize', 'initialize', { protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: true }, elicitation: {} }, clientInfo: { name: 'desktop-app', version: '1.0.0' } }, { timeoutMs: 15000, cancel: false });
     if (r?.result) this.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return r;
   }
@@ -417,6 +417,17 @@ const scenarios = {
       await sleep(300);
       await d.callTool('send_invoice 1001 (old session: 404)', 'send_invoice', { orderId: '1001' });
       await d.callTool('lookup_order 1002', 'lookup_order', { orderId: '1002' });
+    },
+  },
+
+  'remote-server-requests': {
+    // the tool asks the desktop (elicitation/create, then roots/list) through the bridge, on the call's stream
+    server: () => startSdkServer(),
+    async run(t) {
+      const d = t.desktop('/mcp');
+      await d.initialize();
+      await d.callTool('confirm_refund 1001 (elicitation, then roots/list)', 'confirm_refund', { orderId: '1001' });
+      await d.callTool('lookup_order 1001 after', 'lookup_order', { orderId: '1001' });
     },
   },
 
