@@ -148,6 +148,16 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(await codes(one([post({ t: 0, id: 1, status: 503, body: '' }), post({ t: 300, id: 2, status: 503, body: '' }), post({ t: 1000, id: 3, status: 200, body: good(3) })]))).not.toContain('RETRY_POLICY');
   });
 
+  it('RETRY_POLICY judges delays only after failures that call for a backoff: 429, 408, 5xx, no response, not a corrected 4xx', async () => {
+    const quick = (status: number | null, extra: object = {}) => one([post({ t: 0, id: 1, status, body: '', ...extra }), post({ t: 30, id: 2, status: 200, body: good(2) })]);
+    for (const status of [429, 408, 500, 503, null]) expect(await codes(quick(status)), `after ${status}`).toContain('RETRY_POLICY');
+    // A re-send with credentials after 401, after a 403 or another refusal: the delay is no backoff and is not judged.
+    for (const status of [401, 403, 400, 404, 406]) expect(await codes(quick(status)), `after ${status}`).not.toContain('RETRY_POLICY');
+    // The count is judged whatever the status: four 401s in a row are still too many retries.
+    const storm = [0, 10, 20, 30].map((t, i) => post({ t, id: i + 1, status: 401, body: '' }));
+    expect((await codes(one(storm))).filter((c) => c === 'RETRY_POLICY')).toHaveLength(1);
+  });
+
   it('ID_REUSED: an id reused while the first is open; not after it completed', async () => {
     const open = [post({ t: 0, id: 2, session: S, status: 200, body: good(2), durationMs: 400, args: { q: 'a' } }), post({ t: 100, id: 2, session: S, status: 200, body: good(2), args: { q: 'b' } })];
     expect(await codes(one(open))).toContain('ID_REUSED');

@@ -235,7 +235,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
   const policy = opts.policy;
   if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
-  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk') {
+  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && backoffDue(prev.status)) {
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
     const delay = a.startTs - doneAt(prev)!;
@@ -250,6 +250,15 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
     }
   }
   return out;
+}
+
+/**
+ * Whether a retry after this HTTP status should have waited. Backoff is for failures that may pass with time (no
+ * response, a timeout, a cut stream, 408, 429, 5xx, an error inside a 200); another 4xx is corrected, not waited out:
+ * a re-send with credentials after 401, in a new session after 404, with fixed headers after 400.
+ */
+function backoffDue(status: number | null | undefined): boolean {
+  return !(typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429);
 }
 
 /** What the call linker knows about a session when it closes. */

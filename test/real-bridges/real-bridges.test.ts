@@ -242,5 +242,7 @@ describe('fastmcp 4.20 (its HTTP server is mcp-proxy)', () => {
     const r = both('fastmcp-auth-401');
     expect(r.attempts[0]).toMatchObject({ method: 'initialize', status: 401, outcome: 'HTTP_ERROR', detail: { errorCode: -32000, errorMessage: 'Unauthorized: missing or wrong API key' } });
     expect(calls(r).map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+    // The app connects again at once with its key: a correction after 401, not a retry that should have backed off.
+    expect([...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)]).not.toContain('RETRY_POLICY');
   });
 });
