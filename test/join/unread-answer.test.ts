@@ -1,11 +1,10 @@
 // A server that answers an error before reading the request body logs the POST without it: the client's attempt was
 // still seen by the server (real: an SSE-only server's 404 to the Streamable HTTP initialize, test/fixtures/real-audit2).
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, at, post } from '../helpers/analyze.js';
+import { triageCli } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const FALLBACK = fileURLToPath(new URL('../fixtures/real-audit2/fallback-streamable-to-sse/', import.meta.url));
 
 /** A server-side POST record whose body was never read (no `send`), answered with `status`. */
@@ -59,9 +58,7 @@ describe('a POST the server logged without its body', () => {
 });
 
 describe('falling back to the HTTP+SSE transport (real SDK 1.x recording)', () => {
-  const lines = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--client', `${FALLBACK}client.ndjson`, '--server', `${FALLBACK}server.ndjson`], { encoding: 'utf8' })
-    .stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
-  const inits = lines.filter((l) => l.type === 'attempt' && l.method === 'initialize');
+  const inits = triageCli<Record<string, any>>(['--client', `${FALLBACK}client.ndjson`, '--server', `${FALLBACK}server.ndjson`]).attempts.filter((a) => a.method === 'initialize');
 
   it('the 404 from the SSE-only server was seen by it (its log has the POST without a body)', () => {
     expect(inits[0]).toMatchObject({ status: 404, outcome: 'HTTP_ERROR', serverStatus: 404 });

@@ -1,28 +1,17 @@
 // The audit recordings: real SDK clients and servers (1.x and v2) in situations the first fixtures did not cover -
 // parallel calls, aborts, two clients, paginated tools/list, late results, restarts - and what mcp-triage must say.
-import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-audit/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
 interface Attempt { type: 'attempt'; id: string | number; method: string; tool: string | null; outcome: string; call: string; attempt: number; retryOrigin?: { origin: string }; findings: Finding[]; detail?: { why?: string } }
-interface Run { attempts: Attempt[]; session: Finding[]; unusable: number; code: number | null }
+type Run = CliRun<Attempt, Finding>;
 
-const runs = new Map<string, Run>();
-function both(scenario: string): Run {
-  let r = runs.get(scenario);
-  if (r) return r;
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--client', `${DIR}${scenario}/client.ndjson`, '--server', `${DIR}${scenario}/server.ndjson`], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
-  r = { attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[], session: lines.filter((l) => l.type === 'finding') as unknown as Finding[], unusable: summary.lines.unusable, code: p.status };
-  runs.set(scenario, r);
-  return r;
-}
+const both = recordedPairs<Attempt, Finding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const byId = (r: Run, id: number | string) => calls(r).find((a) => a.id === id)!;
 const codes = (a: Attempt) => a.findings.map((f) => f.code);
@@ -88,11 +77,11 @@ describe('what the audit found, fixed', () => {
   });
 
   it('a session that went on after a failed tools/list page is no CALL_NEVER_SENT', () => {
-    expect(both('pagination-resources-ping').session.map((f) => f.code)).not.toContain('CALL_NEVER_SENT');
+    expect(both('pagination-resources-ping').findings.map((f) => f.code)).not.toContain('CALL_NEVER_SENT');
   });
 
   it('a server restarted mid-call: the 404 to the GET stream is SESSION_EXPIRED', () => {
-    expect(both('server-restart-mid-call').session.find((f) => f.code === 'SESSION_EXPIRED')?.message).toMatch(/HTTP 404 to the GET stream, which carried the session id; the client re-initialized/);
+    expect(both('server-restart-mid-call').findings.find((f) => f.code === 'SESSION_EXPIRED')?.message).toMatch(/HTTP 404 to the GET stream, which carried the session id; the client re-initialized/);
   });
 
   it('UNSAFE_RETRY after a request the server\'s log shows: "reached the server", not "no server view"', () => {

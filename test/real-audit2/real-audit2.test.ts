@@ -4,20 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN, recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-audit2/', import.meta.url));
 
 interface Attempt { type: 'attempt'; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; call: string; attempt: number; retryOrigin?: { origin: string }; findings: { code: string; severity: string }[]; detail?: { why?: string; errorCode?: number } }
-interface Run { attempts: Attempt[]; unusable: number; code: number | null }
+type Run = CliRun<Attempt, unknown>;
 
-function triage(args: string[]): Run {
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
-  return { attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[], unusable: summary.lines.unusable, code: p.status };
-}
-const both = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+const triage = (args: string[]): Run => triageCli<Attempt, unknown>(args);
+const both = recordedPairs<Attempt, unknown>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: Attempt) => a.findings.map((f) => f.code);
 

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN, recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-bridges/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
@@ -15,20 +15,10 @@ interface Attempt {
   sse?: { events: number; progress: number; serverRequests: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
-interface Run { attempts: Attempt[]; findings: SessionFinding[]; unusable: number; code: number | null }
+type Run = CliRun<Attempt, SessionFinding>;
 
-function triage(args: string[]): Run {
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
-  return {
-    attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[],
-    findings: lines.filter((l) => l.type === 'finding') as unknown as SessionFinding[],
-    unusable: summary.lines.unusable,
-    code: p.status,
-  };
-}
-const both = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+const triage = (args: string[]): Run => triageCli<Attempt, SessionFinding>(args);
+const both = recordedPairs<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: Attempt) => a.findings.map((f) => f.code);
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as { steps: { step: string; got?: unknown; timedOut?: boolean }[]; notes: unknown[]; browserOpened?: string[] };

@@ -1,10 +1,9 @@
 // Real traffic of the official Python MCP SDK (mcp 2.3.0) as server and client (test/fixtures/real-python), and what mcp-triage says of it.
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-python/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
@@ -13,26 +12,11 @@ interface Attempt {
   call: string; attempt: number; resumed?: boolean; notSeenByServer?: boolean; continuation?: boolean; retryOrigin?: { origin: string }; findings: Finding[];
   detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
-interface Run { attempts: Attempt[]; findings: Finding[]; unusable: number; code: number | null }
+type Run = CliRun<Attempt, Finding>;
 interface Step { step: string; ok: boolean; summary?: { isError?: boolean }; error?: { name: string; message: string; code?: number } }
 interface Observed { steps: Step[]; notes: unknown[] }
 
-const cache = new Map<string, Run>();
-function both(scenario: string): Run {
-  const hit = cache.get(scenario);
-  if (hit) return hit;
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--client', `${DIR}${scenario}/client.ndjson`, '--server', `${DIR}${scenario}/server.ndjson`], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
-  const run = {
-    attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[],
-    findings: lines.filter((l) => l.type === 'finding') as unknown as Finding[],
-    unusable: summary.lines.unusable,
-    code: p.status,
-  };
-  cache.set(scenario, run);
-  return run;
-}
+const both = recordedPairs<Attempt, Finding>(DIR);
 const observed = (scenario: string) => JSON.parse(readFileSync(`${DIR}${scenario}/observed.json`, 'utf8')) as Observed;
 const calls = (r: Run, tool?: string) => r.attempts.filter((a) => a.method === 'tools/call' && (tool === undefined || a.tool === tool));
 const codes = (a: Attempt) => a.findings.map((f) => f.code);

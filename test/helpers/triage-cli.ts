@@ -1,0 +1,40 @@
+// Test helper: runs the built executable (dist/bin.js) with --format ndjson, as a user would, and splits its report into attempts, findings and the summary's line counts.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+/** One run's report: the attempt lines, the finding lines (session level), the unusable line count and the exit code. */
+export interface CliRun<A, F> {
+  attempts: A[];
+  findings: F[];
+  unusable: number;
+  code: number | null;
+}
+
+/** Runs `mcp-triage --format ndjson ARGS`; each test file types the lines with the fields it looks at. */
+export function triageCli<A = Record<string, unknown>, F = Record<string, unknown>>(args: string[]): CliRun<A, F> {
+  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8', timeout: 30_000 });
+  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } } | undefined;
+  if (!summary) throw new Error(`mcp-triage ${args.join(' ')} wrote no summary (exit ${p.status}): ${p.stderr.slice(0, 500)}`);
+  return {
+    attempts: lines.filter((l) => l.type === 'attempt') as unknown as A[],
+    findings: lines.filter((l) => l.type === 'finding') as unknown as F[],
+    unusable: summary.lines.unusable,
+    code: p.status,
+  };
+}
+
+/** A folder of recordings (DIR/<scenario>/client.ndjson and server.ndjson): each scenario's two logs analyzed together, once. */
+export function recordedPairs<A, F>(dir: string): (scenario: string) => CliRun<A, F> {
+  const cache = new Map<string, CliRun<A, F>>();
+  return (scenario) => {
+    let run = cache.get(scenario);
+    if (!run) {
+      run = triageCli<A, F>(['--client', `${dir}${scenario}/client.ndjson`, '--server', `${dir}${scenario}/server.ndjson`]);
+      cache.set(scenario, run);
+    }
+    return run;
+  };
+}
