@@ -731,10 +731,10 @@ function unwrapExact(v: unknown): { value: unknown; text: string | undefined } {
   return { value: v, text: undefined };
 }
 
-/** The source text of a numeric id that JSON.parse could not keep exactly. */
 /** The view was handed on (to the matcher); nothing may change it here any more. */
 const isFinal = (v: AttemptView): boolean => v.final;
 
+/** The source text of a numeric id that JSON.parse could not keep exactly. */
 export function exactIdText(text: string | undefined, id: unknown): string | undefined {
   if (typeof id !== 'number' || Number.isSafeInteger(id) || text === undefined) return undefined;
   const re = /"id"\s*:\s*(-?\d+)(?=\s*[,}])/g;
