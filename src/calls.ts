@@ -3,7 +3,7 @@ import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { SessionState } from './join/sessions.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
-import { checkAttempt, checkRetry, checkSession, doneAt, type CallPolicy, type SessionCalls } from './findings/rules.js';
+import { checkAttempt, checkRetry, checkSession, doneAt, unknownSessionRefusal, type CallPolicy, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 
 export interface CallsOptions {
@@ -42,6 +42,13 @@ export class CallLinker {
   private openings = new Map<string, Opening>();
   /** ORPHAN_RESPONSE messages raised per session id, and how often: the client's and the server's view see the same ones. */
   private orphansRaised = new Map<string, number>();
+  /**
+   * SESSION_EXPIRED that only a joined view's log shows (the server's body of a GET refused with 400), held by session
+   * id until the primary view's session closes: raised then unless that view raised its own, else at the end.
+   */
+  private heldExpired = new Map<string, Finding>();
+  /** Session ids whose primary view raised SESSION_EXPIRED (recent ones), so a joined view's one is not raised after. */
+  private expiredRaised = new Set<string>();
   /** The client each open session's initialize named (side|scope -> name/version). */
   private sessionClients = new Map<string, string>();
   /** The caller (callerOf) of each open session's attempts (side|scope), for its findings at close. */
@@ -135,7 +142,26 @@ export class CallLinker {
     };
     const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize) };
     const counts = new Map<string, number>();
-    for (const f of checkSession(s, calls, later)) {
+    const found = checkSession(s, calls, later);
+    if (s.session) {
+      const sid = s.session;
+      if (!calls) {
+        // A joined view (no calls of its own): hold its SESSION_EXPIRED until the primary view of the session has spoken.
+        const held = found.find((f) => f.code === 'SESSION_EXPIRED');
+        if (held && !this.expiredRaised.has(sid)) {
+          this.heldExpired.set(sid, held);
+          if (this.heldExpired.size > 4096) this.releaseHeld(this.heldExpired.keys().next().value!);
+        }
+        found.splice(0, found.length, ...found.filter((f) => f.code !== 'SESSION_EXPIRED'));
+      } else if (found.some((f) => f.code === 'SESSION_EXPIRED')) {
+        this.heldExpired.delete(sid);
+        this.expiredRaised.add(sid);
+        if (this.expiredRaised.size > 4096) this.expiredRaised.delete(this.expiredRaised.values().next().value!);
+      } else {
+        this.releaseHeld(sid);
+      }
+    }
+    for (const f of found) {
       if (f.code === 'ORPHAN_RESPONSE' && s.session) {
         // The same stray response in both views of one session is one finding, not one per log.
         const n = (counts.get(f.message) ?? 0) + 1;
@@ -149,7 +175,15 @@ export class CallLinker {
     }
   }
 
+  private releaseHeld(sid: string): void {
+    const f = this.heldExpired.get(sid);
+    if (!f) return;
+    this.heldExpired.delete(sid);
+    this.opts.onFinding(f);
+  }
+
   flush(): void {
+    for (const sid of [...this.heldExpired.keys()]) this.releaseHeld(sid);
     this.tails.clear();
     this.continuations.clear();
     this.tasks.clear();
@@ -164,7 +198,7 @@ export class CallLinker {
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
-    if (a.status === 404 && a.primary.sentSession) c.expired.push(a);
+    if (a.primary.sentSession && (a.status === 404 || unknownSessionRefusal(a) !== undefined)) c.expired.push(a);
   }
 
   /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */

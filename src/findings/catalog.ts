@@ -84,10 +84,10 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   SESSION_EXPIRED: {
     severity: 'warning', attachedTo: 'session',
-    definition: 'HTTP 404 to a request that carried a session id, or (when no request got one) to the session\'s GET stream or a notification. The message says whether the client re-initialized and retried the call.',
-    why: 'The TypeScript SDK v1 does not re-initialize on 404 by itself; the application must, or every later call fails.',
+    definition: 'HTTP 404 to a request that carried a session id, or (when no request got one) to the session\'s GET stream or a notification; also HTTP 400 whose body says the session id is not valid ("Bad Request: No valid session ID provided", "Invalid or missing session ID": the example servers of the TypeScript SDK 1.10 to 1.24, which many servers copied, answer an unknown session so). The message says whether the client re-initialized and retried the call, and quotes a 400\'s body.',
+    why: 'The TypeScript SDK v1 does not re-initialize on 404 by itself; the application must, or every later call fails. A server that answers 400 instead of 404 defeats the clients that do re-initialize on 404.',
     spec: 'Streamable HTTP 2025-03-26 to 2025-11-25: a server that ended a session MUST answer 404; the client MUST start a new session with a new initialize without a session id. 2026-07-28 has no sessions (a 404 there is an unknown method).',
-    todo: 'Handle 404 by re-initializing and, for safe tools, re-sending; check server session lifetimes and sticky routing.',
+    todo: 'Handle 404 by re-initializing and, for safe tools, re-sending; check server session lifetimes and sticky routing; make a server answer an unknown session with 404, not 400.',
   },
   LOCAL_ERROR: {
     severity: 'warning', attachedTo: 'attempt',

@@ -1,7 +1,7 @@
 // The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
 import type { Attempt } from '../join/match.js';
 import type { AttemptView, Orphan, Source } from '../join/attempt.js';
-import type { SessionState } from '../join/sessions.js';
+import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
 
@@ -273,6 +273,27 @@ export interface SessionCalls {
   serverInit?: { input: number; src: Source };
 }
 
+/** Why a 400 is read as an expired session: the spec asks 404, which is what clients re-initialize on. */
+const not404 = ': the server no longer knows the session but answered 400 where the spec asks 404 (as the example servers of the TypeScript SDK 1.10 to 1.24 do), so a client that starts a new session on 404 will not';
+
+/**
+ * A 400 whose body says the session id the request carried is not valid (the older SDK example servers' answer to an
+ * unknown session, where the spec asks 404): the body's text, else undefined.
+ */
+export function unknownSessionRefusal(a: Attempt): string | undefined {
+  if (a.status !== 400 || !a.primary.sentSession) return undefined;
+  const text = a.detail.errorMessage ?? (a.detail.why?.startsWith('the body says: ') ? a.detail.why.slice('the body says: '.length) : undefined);
+  return saysSessionUnknown(text) ? text : undefined;
+}
+
+/** SESSION_EXPIRED for a GET stream or a notification refused because the session is gone (no request got the refusal). */
+function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: { initializeAfter(ts: number | undefined): boolean }): Finding {
+  const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
+  return finding('SESSION_EXPIRED', 'warning',
+    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${JSON.stringify(r.said)}${not404}` : ''}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}`,
+    [r.src], 'session', s.session);
+}
+
 /** Session-level findings, raised when the session closes. */
 export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean }): Finding[] {
   const out: Finding[] = [];
@@ -290,7 +311,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   for (const d of s.duplicates ?? []) {
     out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));
   }
-  if (!calls) return out;
+  if (!calls) {
+    // A view whose attempts are joined to another's (the server's, beside the client's) raises nothing of its own but
+    // a GET refused with 400 for an unknown session: only the body says so, and only the server's log has the body of
+    // a GET the client never read.
+    if (s.refused404?.said !== undefined) out.push(refusedFinding(s, s.refused404, where, later));
+    return out;
+  }
   for (const x of calls.expired) {
     const ts = x.endTs ?? x.startTs;
     const reinit = later.initializeAfter(ts);
@@ -301,16 +328,12 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const elsewhere = x.server && init && x.server.input !== init.input
       ? ` from ${x.server.sources[0]!.file}, a server log that never saw this session's initialize (it is at ${init.src.file}:${init.src.line}): another server instance without the session (sticky routing?)`
       : '';
+    const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP 404 to ${label(x)} id ${idText(x)} that carried the session id${elsewhere}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${elsewhere}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
-  if (calls.expired.length === 0 && s.refused404) {
-    const reinit = s.refused404.ts !== undefined && later.initializeAfter(s.refused404.ts);
-    out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP 404 to ${s.refused404.what}, which carried the session id; the client ${reinit ? 're-initialized' : 'did not re-initialize'}`,
-      [s.refused404.src], 'session', s.session));
-  }
+  if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
   if (calls.toolCalls === 0 && calls.failed.length > 0) {
     const f = calls.failed[0]!;
     // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.

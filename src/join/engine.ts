@@ -3,7 +3,7 @@ import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { callerKey, idKeyOf, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
-import { SessionTracker } from './sessions.js';
+import { SessionTracker, saysSessionUnknown } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 
 export interface RequestIn {
@@ -285,6 +285,7 @@ export class JoinEngine {
           // An HTTP error in plain text or HTML ("session not found", a proxy's 502 page): keep what it says.
           const said = errorBodyText(text);
           if (said !== undefined) for (const v of ex.attempts) v.errorBody ??= said;
+          this.refusedUnknownSession(ex, said, ts, src);
         }
         const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
@@ -557,6 +558,16 @@ export class JoinEngine {
     sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
   }
 
+  /**
+   * A GET stream or a notification refused with 400 whose body says the server does not know the session id it carried
+   * (the older SDK example servers' answer where the spec asks 404): the session is gone too (SESSION_EXPIRED).
+   */
+  private refusedUnknownSession(ex: Exchange, said: string | undefined, ts: number | undefined, src: Source): void {
+    if (ex.status !== 400 || ex.attempts.length > 0 || ex.session === null || !saysSessionUnknown(said)) return;
+    const sess = this.opts.sessions.get(ex.scopeKey);
+    if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts, status: 400, said };
+  }
+
   private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const msg = item as Record<string, unknown>;
@@ -597,6 +608,11 @@ export class JoinEngine {
     // every request of a rejected batch failed.
     const rejected = typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299);
     if (rejected && !single) for (const v of ex.attempts) if (v.response === undefined && v.strayResponse === undefined) v.strayResponse = item;
+    if (rejected && ex.attempts.length === 0) {
+      const error = typeof item === 'object' && item !== null ? (item as Record<string, unknown>).error : undefined;
+      const message = typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : undefined;
+      if (typeof message === 'string') this.refusedUnknownSession(ex, message, ts, src);
+    }
     if (isJsonRpcId(id) && !rejected) {
       const sess = this.opts.sessions.get(ex.scopeKey);
       const key = idKeyOf(id, exactIdText(text, id));

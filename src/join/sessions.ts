@@ -28,12 +28,26 @@ export interface SessionState {
   answered?: Map<string, number | undefined>;
   orphans?: Orphan[];
   cancels?: { id: JsonRpcId; src: Source }[];
-  /** The first exchange without a request (a GET stream, a notification) refused with 404 under this session id. */
-  refused404?: { what: string; src: Source; ts: number | undefined };
+  /**
+   * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
+   * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown).
+   */
+  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
   /** A GET stream of this scope announced an `endpoint`: the 2024-11-05 HTTP+SSE transport. */
   legacySse?: boolean;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
+}
+
+/**
+ * An error body that says the server does not know the session id the request carried: the example servers of the
+ * TypeScript SDK 1.10 to 1.24 answer so with HTTP 400 (`Bad Request: No valid session ID provided` to a POST,
+ * `Invalid or missing session ID` to a GET or DELETE) where the spec asks 404. Not "Mcp-Session-Id header is
+ * required" (no id sent) nor "must be a single value".
+ */
+export function saysSessionUnknown(text: string | undefined): boolean {
+  if (text === undefined || text.length > 300) return false;
+  return /\bsession\b/i.test(text) && /\b(no valid|invalid|unknown|not found|expired|does not exist|no such|missing)\b/i.test(text) && !/\brequired\b|single value/i.test(text);
 }
 
 export class SessionTracker {
