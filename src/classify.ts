@@ -92,7 +92,7 @@ function incompleteWhy(view: AttemptView): string {
 
 /** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */
 function resumedWhy(tries: { status: number | null; end?: string }[]): string {
-  if (tries.length === 0) return '; no resumption delivered it';
+  if (tries.length === 0) return '; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest';
   const answers = tries.map((t) => (t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`));
   return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${answers.join(', ')}, and none delivered it`;
 }

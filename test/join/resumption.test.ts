@@ -44,7 +44,7 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
       rec('end', 323, 'x-2', { end: 'complete' }),
     ] }]);
     const [call] = r.attempts.filter((a) => a.method === 'tools/call');
-    expect(call!.detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response; no resumption delivered it');
+    expect(call!.detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest');
   });
 
   it('a resumption that delivers the result still makes one successful, resumed attempt', async () => {
