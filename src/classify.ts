@@ -28,7 +28,13 @@ export interface ToolContext {
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   if (view.http) {
     if (view.status === null || view.status === undefined) {
-      return result('NO_RESPONSE', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within --window (${view.openAfterMs / 1000} s) while the log went on` : view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response') });
+      const why = view.error ?? (view.openAfterMs !== undefined ? `no response within --window (${view.openAfterMs / 1000} s) while the log went on` : view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response');
+      if (view.cancelledAt !== undefined && view.startTs !== undefined && (view.endTs === undefined || view.cancelledAt <= view.endTs)) {
+        // The caller gave up before any response head (its timeout): a server that sends its SSE head only with the first
+        // event (the TypeScript SDK's Node transport, 1.24.3 and before) had sent nothing; the request ended later.
+        return result('NO_RESPONSE', { why: `the client cancelled it (notifications/cancelled) ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it, before any response head came; the request then ended: ${why}` });
+      }
+      return result('NO_RESPONSE', { why });
     }
   }
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
