@@ -274,7 +274,7 @@ export interface SessionCalls {
 }
 
 /** Why a 400 is read as an expired session: the spec asks 404, which is what clients re-initialize on. */
-const not404 = ': the server no longer knows the session but answered 400 where the spec asks 404 (as the example servers of the TypeScript SDK 1.10 to 1.24 do), so a client that starts a new session on 404 will not';
+const not404 = ': the server no longer knows the session but answered 400 where the spec asks 404, so a client that starts a new session on 404 will not';
 
 /**
  * A 400 whose body says the session id the request carried is not valid (the older SDK example servers' answer to an

@@ -42,11 +42,13 @@ export interface SessionState {
 /**
  * An error body that says the server does not know the session id the request carried: the example servers of the
  * TypeScript SDK 1.10 to 1.24 answer so with HTTP 400 (`Bad Request: No valid session ID provided` to a POST,
- * `Invalid or missing session ID` to a GET or DELETE) where the spec asks 404. Not "Mcp-Session-Id header is
- * required" (no id sent) nor "must be a single value".
+ * `Invalid or missing session ID` to a GET or DELETE) where the spec asks 404, and the SDK's transport itself says
+ * `Bad Request: Server not initialized` when a server with one transport for the process was restarted. Not
+ * "Mcp-Session-Id header is required" (no id sent) nor "must be a single value".
  */
 export function saysSessionUnknown(text: string | undefined): boolean {
   if (text === undefined || text.length > 300) return false;
+  if (/\bserver not initiali[sz]ed\b/i.test(text)) return true;
   return /\bsession\b/i.test(text) && /\b(no valid|invalid|unknown|not found|expired|does not exist|no such|missing)\b/i.test(text) && !/\brequired\b|single value/i.test(text);
 }
 
