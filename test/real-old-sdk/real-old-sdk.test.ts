@@ -103,15 +103,22 @@ describe('what the older SDKs put on the wire', () => {
 });
 
 describe('SESSION_EXPIRED on the older example servers\' 400 for an unknown session', () => {
-  it.each(['c110-s110-restart-400', 's110-restart-400', 'c117-s117-restart-400'])('%s: the call that got 400 "No valid session ID provided" is the expired session, raised once', (scenario) => {
+  it.each([
+    ['c110-s110-restart-400', 'Bad Request: No valid session ID provided'],
+    ['s110-restart-400', 'Bad Request: No valid session ID provided'],
+    ['c117-s117-restart-400', 'Bad Request: No valid session ID provided'],
+    // one transport for the whole process: the SDK transport's own check after the restart
+    ['c113-s113-single-transport-restart', 'Bad Request: Server not initialized'],
+  ])('%s: the call that got 400 "%s" is the expired session, raised once', (scenario, said) => {
     const r = both(scenario);
     const failed = calls(r).find((a) => a.status === 400)!;
-    expect(failed).toMatchObject({ outcome: 'HTTP_ERROR', detail: { errorCode: -32000, errorMessage: 'Bad Request: No valid session ID provided' } });
+    expect(failed).toMatchObject({ outcome: 'HTTP_ERROR', detail: { errorCode: -32000, errorMessage: said } });
+    expect(OBSERVED[scenario]!.steps[1]!.error!.message).toContain(said);
     const f = expired(r);
     expect(f).toHaveLength(1);
     expect(f[0]!.session).toBe(failed.session);
     expect(f[0]!.message).toContain('HTTP 400 to tools/call');
-    expect(f[0]!.message).toContain('"Bad Request: No valid session ID provided"');
+    expect(f[0]!.message).toContain(JSON.stringify(said));
     expect(f[0]!.message).toContain('answered 400 where the spec asks 404');
     // The app built a new Client and called again: linked as a retry in a new session (nothing says who sent it,
     // unless the app noted it, as in s110-restart-400).
@@ -158,7 +165,12 @@ describe('SESSION_EXPIRED on the older example servers\' 400 for an unknown sess
     expect(f[0]!.message).toContain('"Invalid or missing session ID"');
   });
 
-  it('must not: the v2 client\'s server/discover probe got the same 400 body, but it carried no session id', () => {
+  it('must not: the v2 client\'s server/discover probe got the same 400 body, but it carried no session id (nor did mcp-remote\'s probes)', () => {
+    for (const s of ['remote-basic', 'remote-sse-cut']) {
+      const dir = fileURLToPath(new URL(`../fixtures/real-bridges/${s}/`, import.meta.url));
+      expect(readFileSync(`${dir}client.ndjson`, 'utf8')).toContain('No valid session ID provided');
+      expect(expired(triage(['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`]))).toEqual([]);
+    }
     for (const s of ['v2auto-s110', 'v2auto-s117']) {
       const r = both(s);
       const probe = r.attempts.find((a) => a.method === 'server/discover')!;
@@ -185,6 +197,8 @@ describe('SESSION_EXPIRED on the older example servers\' 400 for an unknown sess
     expect(headerRequired.findings.filter((f) => f.code === 'SESSION_EXPIRED')).toEqual([]);
     const unknown = await analyzeInputs([{ side: 'client', lines: refusal('Bad Request: No valid session ID provided') }]);
     expect(unknown.findings.filter((f) => f.code === 'SESSION_EXPIRED')).toHaveLength(1);
+    const notInitialized = await analyzeInputs([{ side: 'client', lines: refusal('Bad Request: Server not initialized') }]);
+    expect(notInitialized.findings.filter((f) => f.code === 'SESSION_EXPIRED')).toHaveLength(1);
   });
 });
 

@@ -91,6 +91,7 @@ async function startServer(version, { out, mode = 'stateful', json = false, even
   // How the app answers a session id it does not know: each version's example server (simpleStreamableHttp).
   unknownSession ??= version === '1.32.2' ? '404' : '400';
   let transports = new Map();
+  let single;
   const handler = async (req, res) => {
     if (!req.url.startsWith('/mcp')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -107,6 +108,16 @@ async function startServer(version, { out, mode = 'stateful', json = false, even
       await server.connect(transport);
       const body = JSON.parse((await readBody(req)).toString('utf8'));
       await transport.handleRequest(req, res, body);
+      return;
+    }
+    if (mode === 'single') {
+      // One transport for the process (as many early deployments did): after a restart the new one is not initialized.
+      if (!single) {
+        single = new S.StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: json });
+        await buildServer(S).connect(single);
+      }
+      if (req.method === 'POST') await single.handleRequest(req, res, JSON.parse((await readBody(req)).toString('utf8')));
+      else await single.handleRequest(req, res);
       return;
     }
     const sid = req.headers['mcp-session-id'];
@@ -153,6 +164,8 @@ async function startServer(version, { out, mode = 'stateful', json = false, even
       srv.server.closeAllConnections();
       const old = transports;
       transports = new Map();
+      if (single) old.set('single', single);
+      single = undefined;
       for (const t of old.values()) await t.close().catch(() => {});
     },
   };
@@ -371,6 +384,23 @@ const scenarios = {
       await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
       await server.restart();
       await sleep(3000);
+    },
+  },
+  // A server with one transport for the whole process (no session map): after its restart the new transport is not
+  // initialized, and the SDK's own check answers the old session id with 400 "Server not initialized".
+  'c113-s113-single-transport-restart': {
+    client: '1.13.3',
+    server: '1.13.3',
+    serverOpts: { mode: 'single' },
+    run: async ({ c, server, step }) => {
+      const { client } = await c.make();
+      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
+      await server.restart();
+      await sleep(300);
+      await step('lookup_order after restart (400)', () => call(client, 'lookup_order', { orderId: '1002' }));
+      await sleep(300);
+      const again = await c.make();
+      await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
     },
   },
   // The v2 client's server/discover probe (2026-07-28) against servers that predate it, then its fallback to initialize.
