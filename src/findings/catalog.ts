@@ -63,7 +63,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   ID_REUSED: {
     severity: 'error', attachedTo: 'attempt',
-    definition: 'A request reuses the id of an earlier request in the same session while that one is still open, or an MRTR follow-up reuses the id of the request it answers.',
+    definition: 'A request reuses the id of an earlier request in the same session while that one is still open, or an MRTR follow-up reuses the id of the request it answers. Not raised without sessions in a scope no connection key names once it saw two initialize or server/discover requests: two clients behind one recorder, each counting its own ids.',
     why: 'Responses can no longer be matched to requests; SDKs drop or misroute them.',
     spec: 'Through 2025-11-25 an id MUST NOT be reused within a session; 2026-07-28 only forbids ids of outstanding requests (reuse after completion is legal) and MRTR retries MUST use a new id.',
     todo: 'Use a per-connection counter or UUIDs for ids; never copy the id into the follow-up request.',

@@ -184,7 +184,7 @@ export class JoinEngine {
       const msg = m as Record<string, unknown>;
       if (typeof msg.method === 'string' && isJsonRpcId(msg.id)) {
         const view = this.newView(r, scope, msg, r.bodyText);
-        if (this.register(scopeKey, view, sess)) ex.attempts.push(view);
+        if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
         else ex.copy = true;
       } else if (typeof msg.method === 'string') {
         this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
@@ -345,7 +345,7 @@ export class JoinEngine {
         if (isRequest) {
           const view = this.newView(r, scope, msg, r.bodyText);
           if (r.status !== undefined) view.status = r.status;
-          if (!this.register(scopeKey, view, sess)) continue;
+          if (!this.register(scopeKey, view, sess, r.conn != null)) continue;
           if (r.status !== undefined && (r.status < 200 || r.status > 299)) {
             view.endTs = r.ts;
             this.finalize(view);
@@ -496,7 +496,7 @@ export class JoinEngine {
   }
 
   /** Index a new request; false when it is an identical copy of one already seen (a duplicated log row). */
-  private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>): boolean {
+  private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>, byConn: boolean): boolean {
     if (sess.legacySse) view.legacySse = true;
     const known = sess.requestIds.get(view.idKey);
     if (known && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
@@ -508,7 +508,12 @@ export class JoinEngine {
     const earlier = views.get(view.idKey);
     // Ids are not shared across callers that a scope cannot tell apart (a server log without sessions), nor across
     // initialize requests sent before their sessions exist (each new session has its own id space).
-    const ambiguousScope = (view.side === 'server' && view.scope.startsWith('input#')) || (view.method === 'initialize' && view.session === null);
+    // Nor across client instances that share a sessionless scope no connection key names (two Clients behind one
+    // recording proxy, on a stateless server): once it saw two initialize (or server/discover) requests, each
+    // instance numbers its own ids.
+    if (view.session === null && !byConn && (view.method === 'initialize' || view.method === 'server/discover')) sess.openings = (sess.openings ?? 0) + 1;
+    const sharedScope = view.session === null && !byConn && (sess.openings ?? 0) > 1;
+    const ambiguousScope = (view.side === 'server' && view.scope.startsWith('input#')) || (view.method === 'initialize' && view.session === null) || sharedScope;
     if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
     } else if (known && !ambiguousScope && known.end !== undefined && view.startTs !== undefined && known.ts !== undefined && view.startTs >= known.ts && view.startTs < known.end) {

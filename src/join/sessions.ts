@@ -35,6 +35,11 @@ export interface SessionState {
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
   /** A GET stream of this scope announced an `endpoint`: the 2024-11-05 HTTP+SSE transport. */
   legacySse?: boolean;
+  /**
+   * Requests that open a client's exchange with the server (initialize, server/discover) sent without a session in a
+   * scope that no connection key names: more than one means several client instances, each numbering its own ids.
+   */
+  openings?: number;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
 }
