@@ -272,6 +272,37 @@ describe('timeouts, parallel calls, hop errors, stateless', () => {
     expect(c.flatMap(codes)).not.toContain('UNSAFE_RETRY');
   });
 
+  it('two 1.10.2 clients behind one recording proxy on a stateless server send id 1 at once: no ID_REUSED (two id spaces)', () => {
+    const log = records('c110-s110-stateless', 'client');
+    // what the recording holds: no session, no conn and no client key, two initializes, two id-1 POSTs that overlap
+    expect(log.every((x) => x.session === null && x.conn === undefined && x.client === undefined)).toBe(true);
+    const sent = log.filter((x) => x.kind === 'request' && x.method === 'POST').map((x) => ({ xid: x.xid as string, ts: Date.parse(x.ts as string), msg: x.send as { id?: number; method: string } }));
+    expect(sent.filter((x) => x.msg.method === 'initialize')).toHaveLength(2);
+    const ones = sent.filter((x) => x.msg.method === 'tools/call' && x.msg.id === 1);
+    expect(ones).toHaveLength(2);
+    const firstEnd = Date.parse(log.find((x) => x.kind === 'end' && x.xid === ones[0]!.xid)!.ts as string);
+    expect(ones[1]!.ts).toBeLessThan(firstEnd);
+    const r = both('c110-s110-stateless');
+    expect(calls(r).map((a) => [a.id, a.outcome, a.serverOutcome])).toEqual([[1, 'TOOL_SUCCESS', 'TOOL_SUCCESS'], [1, 'TOOL_SUCCESS', 'TOOL_SUCCESS'], [2, 'TOOL_ERROR', 'TOOL_ERROR']]);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+    expect(OBSERVED['c110-s110-stateless']!.steps.every((x) => x.ok)).toBe(true);
+  });
+
+  it('the first audit\'s two stateless clients with separate recorders and no conn (stateless-json-separate-recorders): no ID_REUSED either', () => {
+    const dir = fileURLToPath(new URL('../fixtures/real-audit/stateless-json-separate-recorders/', import.meta.url));
+    const r = triage(['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`]);
+    expect(calls(r).map((a) => a.id)).toEqual([1, 1, 2]);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+  });
+
+  it('must not: one client (one initialize) without sessions that reuses an id while it is open is still ID_REUSED', async () => {
+    const { analyzeInputs, post } = await import('../helpers/analyze.js');
+    const init = post({ t: 0, id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'one', version: '1' } }, status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-03-26', capabilities: {}, serverInfo: { name: 's', version: '1' } } }) });
+    const good = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    const r = await analyzeInputs([{ side: 'client', lines: [init, post({ t: 100, id: 1, status: 200, body: good, durationMs: 400, args: { q: 'a' } }), post({ t: 200, id: 1, status: 200, body: good, args: { q: 'b' } })] }]);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).toContain('ID_REUSED');
+  });
+
   it('two 1.24.3 clients on a stateless 1.17.5 JSON server: every attempt joined to its server view, nothing flagged', () => {
     const r = both('c124-s117-stateless-json');
     expect(r.attempts).toHaveLength(5);

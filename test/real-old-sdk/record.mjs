@@ -539,6 +539,18 @@ const scenarios = {
       await step('a validate_quantity 0 (tool error)', () => call(a.client, 'validate_quantity', { quantity: 0 }));
     },
   },
+  // A stateless 1.10.2 server (SSE bodies, no session id) and two 1.10.2 clients with the same ids.
+  'c110-s110-stateless': {
+    client: '1.10.2',
+    server: '1.10.2',
+    serverOpts: { mode: 'stateless' },
+    run: async ({ c, step }) => {
+      const a = await c.make('agent-a');
+      const b = await c.make('agent-b');
+      await Promise.all([step('a send_invoice', () => call(a.client, 'send_invoice', { orderId: '1' })), step('b send_invoice', () => call(b.client, 'send_invoice', { orderId: '1' }))]);
+      await step('a validate_quantity 0 (tool error)', () => call(a.client, 'validate_quantity', { quantity: 0 }));
+    },
+  },
   // 1.24.3 against a 1.24.3 server that closes the call's stream (closeSSEStream, retryInterval 200 ms).
   'c124-s124-close-sse-resumed': {
     client: '1.24.3',
