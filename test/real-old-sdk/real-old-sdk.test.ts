@@ -1,12 +1,11 @@
 // Real traffic of older TypeScript SDKs (1.10.2, 1.13.3, 1.17.5, 1.24.3) with 1.32.2 and each other
 // (test/fixtures/real-old-sdk), and what mcp-triage says of it, checked against what each caller really got
 // (observed.json). The recordings are committed; re-recording needs the old SDKs (see test/real-old-sdk/record.mjs).
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-old-sdk/', import.meta.url));
 const REAL = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
@@ -18,22 +17,12 @@ interface Attempt {
   sse?: { events: number; progress: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
-interface Run { attempts: Attempt[]; findings: SessionFinding[]; unusable: number; code: number | null }
+type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; result?: { text?: string; isError?: boolean }; error?: { name: string; message: string; code?: number } }
 interface Observed { client: string; server: string; protocolVersion: string | null; steps: Step[]; onerror: string[] }
 
-function triage(args: string[]): Run {
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
-  return {
-    attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[],
-    findings: lines.filter((l) => l.type === 'finding') as unknown as SessionFinding[],
-    unusable: summary.lines.unusable,
-    code: p.status,
-  };
-}
-const both = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+const triage = (args: string[]): Run => triageCli<Attempt, SessionFinding>(args);
+const both = recordedPairs<Attempt, SessionFinding>(DIR);
 const clientOnly = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`]);
 const serverOnly = (s: string) => triage(['--server', `${DIR}${s}/server.ndjson`]);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
