@@ -206,7 +206,6 @@ async function clientSide(version, target, out, observed) {
     const transport = new S.StreamableHTTPClientTransport(new URL(`${base}/mcp`), { ...(rf ? { fetch: rf } : {}), ...opts });
     const client = new S.Client({ name, version });
     client.onerror = (e) => observed.onerror.push(String(e?.message ?? e).slice(0, 200));
-    transport.onerror = undefined;
     await client.connect(transport);
     observed.protocolVersion ??= transport.protocolVersion ?? null;
     open.push({ client, transport });
