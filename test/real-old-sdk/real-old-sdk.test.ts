@@ -122,6 +122,13 @@ describe('SESSION_EXPIRED on the older example servers\' 400 for an unknown sess
     const f = expired(both('c110-restart-404'));
     expect(f).toHaveLength(1);
     expect(f[0]!.message).toMatch(/^session \S+: HTTP 404 to tools\/call send_invoice id 2 that carried the session id; the client re-initialized/);
+    // 1.24.3 first reconnects its standalone GET (404 twice, then gives up), then the call gets 404: one finding, on the call
+    const getsAfter = records('c124-restart-404', 'client').filter((x) => x.kind === 'response' && x.status === 404);
+    expect(getsAfter).toHaveLength(3);
+    expect(OBSERVED['c124-restart-404']!.onerror).toContain('Maximum reconnection attempts (2) exceeded.');
+    const g = expired(both('c124-restart-404'));
+    expect(g).toHaveLength(1);
+    expect(g[0]!.message).toMatch(/: HTTP 404 to tools\/call lookup_order id 2 that carried the session id; the client re-initialized and retried the call$/);
   });
 
   it('only the GETs met the unknown session: the server log has their body, so the finding comes from it, once', () => {

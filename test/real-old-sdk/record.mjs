@@ -374,6 +374,22 @@ const scenarios = {
       await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
     },
   },
+  // 1.24.3 against the 1.32.2 server: after the restart its standalone GET reconnects (404, twice), then the call
+  // gets 404 and the app calls again with a new Client.
+  'c124-restart-404': {
+    client: '1.24.3',
+    server: '1.32.2',
+    run: async ({ c, server, step }) => {
+      const { client } = await c.make();
+      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
+      await server.restart();
+      await sleep(3000);
+      await step('lookup_order after restart (404)', () => call(client, 'lookup_order', { orderId: '1002' }));
+      await sleep(300);
+      const again = await c.make();
+      await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
+    },
+  },
   // The same restart, and the client makes no call after it: only its GET reconnections meet the unknown session.
   'c117-s117-restart-idle': {
     client: '1.17.5',
