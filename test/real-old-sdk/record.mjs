@@ -5,9 +5,10 @@
 //     sdk110@npm:@modelcontextprotocol/sdk@1.10.2 sdk113@npm:@modelcontextprotocol/sdk@1.13.3 \
 //     sdk117@npm:@modelcontextprotocol/sdk@1.17.5 sdk124@npm:@modelcontextprotocol/sdk@1.24.3
 // then, from the repository: npm run build && node test/real-old-sdk/record.mjs [scenario...]   (OLD_SDKS=dir to move it)
-// Writes test/fixtures/real-old-sdk/<scenario>/{client,server}.ndjson and observed.json (what the caller really got).
-// The client side is recorded by recordingFetch where the SDK takes a `fetch` option (1.17 and later), else by the
-// `mcp-triage record` proxy with --side client (1.10 and 1.13 call the global fetch); the server by recordingHandler.
+// Writes test/fixtures/real-old-sdk/<scenario>/{client,server}.ndjson, and what each caller really got to
+// test/fixtures/real-old-sdk/observed.json. The client side is recorded by recordingFetch where the SDK takes a `fetch`
+// option (1.16 and later), else by the `mcp-triage record` proxy with --side client (1.10 to 1.15 call the global
+// fetch); the server side by recordingHandler.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
