@@ -188,7 +188,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       }
       if (ts > best.maxTs) best.maxTs = ts;
     }
-    normalizer.record(item.rec, { input: best.index, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, raw: item.raw });
+    normalizer.record(item.rec, { input: best.index, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, raw: item.raw });
     if (!frozen && ts !== undefined && ts - tolerance > lastAdvance + 1000) {
       lastAdvance = ts - tolerance;
       advance(lastAdvance);

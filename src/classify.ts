@@ -47,7 +47,7 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     return result('MALFORMED_JSON', { why: view.malformed });
   }
   if (response === undefined) {
-    if (!view.http) return result('UNANSWERED', { why: 'no response in the log' });
+    if (!view.http) return result('UNANSWERED', { why: view.error ?? 'no response in the log' });
     if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) {
       // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
       // as a stream that delivered its answer does, even though the body itself was not kept.

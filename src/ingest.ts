@@ -68,6 +68,8 @@ export interface RecordItem {
   src: Source;
   http: boolean;
   weakId: boolean;
+  /** The format rebuilds responses from metadata instead of keeping bodies (OTLP span attributes). */
+  rebuilt: boolean;
   side: ViewSide | undefined;
   /** The line's text: an id beyond 2^53 (which JSON.parse rounds) is read exactly from it, when one occurs. */
   raw?: string;
@@ -202,7 +204,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     for (const rec of res) {
       account.records++;
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
-      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, side: sideOverride };
+      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride };
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }

@@ -19,6 +19,8 @@ export interface RecordContext {
   /** The source has no HTTP layer / stringifies ids. */
   http: boolean;
   weakId: boolean;
+  /** The source rebuilds responses from metadata (no bodies). */
+  rebuilt?: boolean;
 }
 
 export interface ClaimIn {
@@ -137,7 +139,8 @@ export class Normalizer {
         e.message({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid: '', session, conn: r.conn, client: r.client,
           httpMethod: '', headers: new Map(), body: r.message, bodyText: ctx.raw, src: ctx.src, http: ctx.http && r.status !== undefined,
-          weakId: ctx.weakId, direction: r.direction, status: r.status,
+          weakId: ctx.weakId, direction: r.direction, status: r.status, rebuilt: ctx.rebuilt === true,
+          error: r.error, durationMs: r.durationMs,
         });
         return;
       }

@@ -26,7 +26,8 @@ export function quickValid(r: Record<string, unknown>): boolean {
         (r.durationMs === undefined || typeof r.durationMs === 'number') && headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
       );
     case 'message':
-      return (r.direction === 'c2s' || r.direction === 's2c') && r.message !== undefined && (r.status === undefined || Number.isSafeInteger(r.status));
+      return (r.direction === 'c2s' || r.direction === 's2c') && r.message !== undefined && (r.status === undefined || Number.isSafeInteger(r.status)) &&
+        optStr(r.error) && (r.durationMs === undefined || (typeof r.durationMs === 'number' && Number.isFinite(r.durationMs) && r.durationMs >= 0));
     case 'event':
       return isStr(r.xid) && isStr(r.data) && optStr(r.id) && optStr(r.event) && (r.retry === undefined || typeof r.retry === 'number');
     case 'request':

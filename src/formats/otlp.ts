@@ -36,17 +36,31 @@ function attrString(attrs: Obj, key: string): string | undefined {
 
 const SERVER_KINDS = new Set<unknown>([2, 'SPAN_KIND_SERVER']);
 const CLIENT_KINDS = new Set<unknown>([3, 'SPAN_KIND_CLIENT']);
+const ERROR_STATUS = new Set<unknown>([2, 'STATUS_CODE_ERROR']);
 const JSONRPC_CODE = /^-?\d+$/;
 
-function requestParams(method: string, attrs: Obj): Obj | undefined {
+/**
+ * The target a span name carries after its method: `{mcp.method.name} {target}` in the conventions, `MCP send
+ * {method} {target}` in the Python SDK's CLIENT spans, which set no gen_ai.tool.name / gen_ai.prompt.name.
+ */
+function nameTarget(span: Obj, rawMethod: string): string | undefined {
+  const name = str(span.name);
+  if (name === undefined) return undefined;
+  const at = name.indexOf(`${rawMethod} `);
+  if (at < 0 || (at > 0 && name[at - 1] !== ' ')) return undefined;
+  const target = name.slice(at + rawMethod.length + 1).trim();
+  return target === '' ? undefined : target;
+}
+
+function requestParams(method: string, attrs: Obj, target: string | undefined): Obj | undefined {
   if (method === 'tools/call') {
-    const name = attrString(attrs, 'gen_ai.tool.name');
+    const name = attrString(attrs, 'gen_ai.tool.name') ?? target;
     if (name === undefined) return undefined;
     const args = typeof attrs['gen_ai.tool.call.arguments'] === 'string' ? parseJsonContainer(attrs['gen_ai.tool.call.arguments']) : undefined;
     return isObj(args) ? { name, arguments: args } : { name };
   }
   if (method === 'prompts/get') {
-    const name = attrString(attrs, 'gen_ai.prompt.name');
+    const name = attrString(attrs, 'gen_ai.prompt.name') ?? target;
     return name === undefined ? undefined : { name };
   }
   if (method === 'resources/read') {
@@ -58,8 +72,9 @@ function requestParams(method: string, attrs: Obj): Obj | undefined {
 
 /**
  * The response a span implies: error.type "tool_error" -> a result with isError true; a JSON-RPC code in
- * rpc.response.status_code or error.type -> that error; another error.type (timeout, _OTHER...) -> no response
- * can be rebuilt; no error attributes -> a success result. Span status is never used.
+ * rpc.response.status_code or error.type -> that error; another error.type (timeout, _OTHER...) or an ERROR status
+ * without error attributes -> no response can be rebuilt; no error attributes -> a success result. An ERROR status
+ * never makes an error response by itself (Jaeger sets error.type without it).
  */
 function responseOf(method: string, id: string, attrs: Obj, span: Obj): Obj | undefined {
   const errorType = attrString(attrs, 'error.type');
@@ -75,11 +90,90 @@ function responseOf(method: string, id: string, attrs: Obj, span: Obj): Obj | un
     return { jsonrpc: '2.0', id, error: { code: Number(code), message: status || `JSON-RPC error ${code}` } };
   }
   if (errorType !== undefined) return undefined;
+  // An ERROR status with no error attribute: an exception ended the span (the Python SDK's CLIENT span of a request
+  // that timed out or lost its connection: TimeoutError recorded by the OpenTelemetry SDK), not a response.
+  if (isObj(span.status) && ERROR_STATUS.has(span.status.code)) return undefined;
   const result = isObj(toolResult) ? toolResult : method === 'tools/call' ? { content: [], isError: false } : {};
   return { jsonrpc: '2.0', id, result };
 }
 
-function spanToRecords(span: Obj): MessageRecord[] {
+/** What ended a span that has no response: its exception event, else error.type, else its status message. */
+function failureOf(attrs: Obj, span: Obj): string | undefined {
+  const events = Array.isArray(span.events) ? span.events : [];
+  const exception = events.find((e): e is Obj => isObj(e) && e.name === 'exception');
+  if (exception) {
+    const ea = attributes(exception.attributes);
+    const type = attrString(ea, 'exception.type');
+    const message = attrString(ea, 'exception.message');
+    if (type !== undefined) return message ? `${type}: ${message}` : type;
+  }
+  const errorType = attrString(attrs, 'error.type');
+  if (errorType !== undefined) return `error.type ${errorType}`;
+  const status = isObj(span.status) ? str(span.status.message) : undefined;
+  return status ? `ERROR status: ${status}` : 'ERROR status';
+}
+
+/** The process a resource describes (service.name@service.version, its instance id): the client's identity for its CLIENT spans. */
+export function resourceIdentity(resource: unknown): string | undefined {
+  const attrs = attributes(isObj(resource) ? resource.attributes : undefined);
+  const name = attrString(attrs, 'service.name');
+  if (name === undefined || name === '' || name.startsWith('unknown_service')) return undefined;
+  const version = attrString(attrs, 'service.version');
+  const instance = attrString(attrs, 'service.instance.id');
+  return `${name}${version ? `@${version}` : ''}${instance ? ` ${instance}` : ''}`;
+}
+
+/** A request's SERVER span that notifications/cancelled stopped (see cancelledSpans), and when the cancellation came. */
+interface Cancelled {
+  at: unknown;
+  /** How far apart the request span's end and the cancellation span's start were. */
+  gapMs: number;
+}
+
+/** Spans of one resource and export by kind: the requests a server handled, the cancellations it received. */
+const CANCEL_SLACK_NS = 5_000_000n;
+
+/**
+ * The Python SDK's SERVER span of a handler stopped by notifications/cancelled ends without error (CancelledError is
+ * not recorded), and the notification's own SERVER span names no request: the dispatcher stops the handler as the
+ * notification comes, so the stopped request's span ends within a ms or so of that span's start (before it or just
+ * after, as recorded). A request span (no error, an id) of the same resource and export that began before a
+ * cancellation and ended within 5 ms of its start is taken as the one it stopped (the nearest one when several do).
+ */
+function cancelledSpans(spans: Obj[]): { cancelled: Map<Obj, Cancelled>; used: Set<Obj> } {
+  const cancelled = new Map<Obj, Cancelled>();
+  const used = new Set<Obj>();
+  const requests: { span: Obj; start: bigint; end: bigint }[] = [];
+  const cancels: { span: Obj; start: bigint }[] = [];
+  for (const span of spans) {
+    if (!SERVER_KINDS.has(span.kind)) continue;
+    const attrs = attributes(span.attributes);
+    const method = attrString(attrs, 'mcp.method.name');
+    if (method === 'notifications/cancelled') {
+      const start = nanosOf(span.startTimeUnixNano);
+      if (start !== undefined) cancels.push({ span, start });
+    } else if (method !== undefined && attrString(attrs, 'jsonrpc.request.id') !== undefined && attrString(attrs, 'error.type') === undefined
+      && !(isObj(span.status) && ERROR_STATUS.has(span.status.code))) {
+      const start = nanosOf(span.startTimeUnixNano);
+      const end = nanosOf(span.endTimeUnixNano);
+      if (start !== undefined && end !== undefined) requests.push({ span, start, end });
+    }
+  }
+  for (const c of cancels) {
+    const gap = (r: { end: bigint }): bigint => (r.end > c.start ? r.end - c.start : c.start - r.end);
+    let best: { span: Obj; start: bigint; end: bigint } | undefined;
+    for (const r of requests) {
+      if (cancelled.has(r.span) || r.start >= c.start || gap(r) > CANCEL_SLACK_NS) continue;
+      if (!best || gap(r) < gap(best)) best = r;
+    }
+    if (!best) continue;
+    cancelled.set(best.span, { at: c.span.startTimeUnixNano, gapMs: Number(gap(best)) / 1e6 });
+    used.add(c.span);
+  }
+  return { cancelled, used };
+}
+
+function spanToRecords(span: Obj, identity: string | undefined, cancel?: Cancelled): MessageRecord[] {
   const attrs = attributes(span.attributes);
   const rawMethod = attrString(attrs, 'mcp.method.name');
   if (rawMethod === undefined) return [];
@@ -94,21 +188,54 @@ function spanToRecords(span: Obj): MessageRecord[] {
   const session = attrString(attrs, 'mcp.session.id');
   const traceId = str(span.traceId);
 
+  // No session id (the Python SDK sets none): the trace is the connection key. Each request is a trace of its own
+  // there, shared by the client's span and the server's (trace context goes in params._meta), so the two views join.
+  // The process that wrote a client's span names the client: calls of its many traces belong to one caller.
   const common = (): Partial<MessageRecord> => ({
     ...(side ? { side } : {}),
     ...(session ? { session } : traceId ? { conn: `trace:${traceId}` } : {}),
+    ...(side === 'client' && identity ? { client: identity } : {}),
   });
   const request: Obj = { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method };
-  const params = requestParams(method, attrs);
+  const params = requestParams(method, attrs, nameTarget(span, rawMethod));
   if (params) request.params = params;
-  const out: MessageRecord[] = [{ v: 1, kind: 'message', direction: requestDir, message: request, ...common(), ...timeOf(span.startTimeUnixNano) }];
-  if (id !== undefined) {
+  const first: MessageRecord = { v: 1, kind: 'message', direction: requestDir, message: request, ...common(), ...timeOf(span.startTimeUnixNano) };
+  const out: MessageRecord[] = [first];
+  if (id !== undefined && cancel !== undefined) {
+    // Stopped by a cancellation (cancelledSpans): no result to rebuild; the cancellation goes to this request's trace.
+    const ms = spanMs(span);
+    first.error = `the ${side ?? receiver}'s span ended without error${ms !== undefined ? ` after ${(ms / 1000).toFixed(2)} s` : ''} within ${cancel.gapMs.toFixed(1)} ms of a notifications/cancelled span's start: a handler stopped by the cancellation ends so, with no result`;
+    if (ms !== undefined) first.durationMs = ms;
+    out.push({ v: 1, kind: 'message', direction: 'c2s', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }, ...common(), ...timeOf(cancel.at) });
+  } else if (id !== undefined) {
     const response = responseOf(method, id, attrs, span);
     if (response) {
       out.push({ v: 1, kind: 'message', direction: requestDir === 'c2s' ? 's2c' : 'c2s', message: response, ...common(), ...timeOf(span.endTimeUnixNano) });
+    } else {
+      // The span ended without a response it could rebuild: say what ended it, and when.
+      const ms = spanMs(span);
+      const after = ms !== undefined ? ` after ${(ms / 1000).toFixed(2)} s` : '';
+      const failure = failureOf(attrs, span);
+      first.error = side === receiver
+        ? `the ${receiver}'s span ended with ${failure}${after}; the span does not record the error response sent for it`
+        : `the ${side ?? sender}'s span ended with ${failure}${after}, with no response`;
+      if (ms !== undefined) first.durationMs = ms;
     }
   }
   return out;
+}
+
+/** How long a span lasted, in ms. */
+function spanMs(span: Obj): number | undefined {
+  const start = nanosOf(span.startTimeUnixNano);
+  const end = nanosOf(span.endTimeUnixNano);
+  return start !== undefined && end !== undefined && end >= start ? Number(end - start) / 1e6 : undefined;
+}
+
+/** An OTLP `*UnixNano` time as a bigint (exact), or undefined. */
+function nanosOf(v: unknown): bigint | undefined {
+  const s = typeof v === 'string' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : undefined;
+  return s !== undefined && /^[1-9]\d{0,20}$/.test(s) ? BigInt(s) : undefined;
 }
 
 /** An OTLP `*UnixNano` time; "0" (the proto default, written by some exporters for unset times) counts as absent. */
@@ -137,11 +264,15 @@ export function otlpToRecords(v: Obj): AdapterResult {
   let containers = 0;
   for (const rs of Array.isArray(v.resourceSpans) ? v.resourceSpans : []) {
     if (!isObj(rs)) continue;
+    const identity = resourceIdentity(rs.resource);
+    const spans: Obj[] = [];
     for (const ss of Array.isArray(rs.scopeSpans) ? rs.scopeSpans : []) {
       if (!isObj(ss) || !Array.isArray(ss.spans)) continue;
       containers++;
-      for (const span of ss.spans) if (isObj(span)) out.push(...spanToRecords(span));
+      for (const span of ss.spans) if (isObj(span)) spans.push(span);
     }
+    const { cancelled, used } = cancelledSpans(spans);
+    for (const span of spans) if (!used.has(span)) out.push(...spanToRecords(span, identity, cancelled.get(span)));
   }
   for (const rl of Array.isArray(v.resourceLogs) ? v.resourceLogs : []) {
     if (!isObj(rl)) continue;

@@ -50,6 +50,8 @@ export interface AttemptView {
   http: boolean;
   /** Whether ids were stringified by the source (a join on them is weak). */
   weakId: boolean;
+  /** The response was rebuilt from metadata (OTLP span attributes), not read from a body. */
+  rebuilt?: boolean;
   startTs: number | undefined;
   endTs: number | undefined;
   /** HTTP status; null: no HTTP response; undefined: not observable or not yet seen. */

@@ -26,6 +26,8 @@ export interface RequestIn {
   /** The source keeps no HTTP layer. */
   http: boolean;
   weakId: boolean;
+  /** The source rebuilt the response from metadata (OTLP): it tells that a result came, not all it held. */
+  rebuilt?: boolean;
   /** Tells this record from an identical copy of it (see AttemptView.signature). */
   signature?: number | undefined;
 }
@@ -331,11 +333,12 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = `${r.side}|${scope}`;
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
+    if (r.rebuilt) sess.rebuilt = true;
     const items = Array.isArray(r.body) ? r.body : [r.body];
     for (const m of items) {
       if (typeof m !== 'object' || m === null) continue;
@@ -349,6 +352,12 @@ export class JoinEngine {
           if (r.status !== undefined && (r.status < 200 || r.status > 299)) {
             view.endTs = r.ts;
             this.finalize(view);
+          } else if (r.error !== undefined) {
+            // The writer's wait ended without a response (a span that ended with an exception); a cancellation of it
+            // may still follow in the log.
+            view.error = r.error;
+            if (r.ts !== undefined && r.durationMs !== undefined) view.endTs = r.ts + r.durationMs;
+            this.schedule(view, view.endTs);
           } else this.schedule(view, r.ts);
         } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
         continue;
@@ -463,6 +472,7 @@ export class JoinEngine {
       continuation: 'inputResponses' in params || 'requestState' in params,
       http: r.http,
       weakId: r.weakId,
+      ...(r.rebuilt ? { rebuilt: true } : {}),
       startTs: r.ts,
       endTs: r.ts,
       status: undefined,

@@ -40,6 +40,8 @@ export interface SessionState {
    * scope that no connection key names: more than one means several client instances, each numbering its own ids.
    */
   openings?: number;
+  /** The scope's records were rebuilt from metadata (OTLP spans): without a session id it may be one request's trace. */
+  rebuilt?: boolean;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
 }

@@ -136,6 +136,10 @@ export const MessageRecordSchema = z.object({
   message: z.unknown(),
   /** HTTP status of the exchange that carried the message, where the source recorded it. */
   status: z.number().int().optional(),
+  /** On a request: the writer's wait for its response ended without one, and why (an OpenTelemetry span's exception). */
+  error: z.string().optional(),
+  /** On a request with `error`: how long the writer waited. */
+  durationMs: z.number().nonnegative().optional(),
 });
 
 /** A client's own account of one call (the source article's per-call diagnostic line). */

@@ -42,9 +42,44 @@ describe('OTLP adapter', () => {
     expect(out[1]!.message).toEqual({ jsonrpc: '2.0', id: '7', result: { content: [], isError: true } });
   });
 
-  it('never decides from span status alone: an ERROR status without error attributes is still a success', () => {
-    const out = messages(otlpFormat.toRecords(exportLine([span([], { status: { code: 2, message: 'boom' } })]), ctx));
-    expect(out[1]!.message).toMatchObject({ result: { isError: false } });
+  it('never makes an error response from span status alone: an ERROR status without error attributes ends the span with no response (the Python SDK client\'s timeout)', () => {
+    const ended = span([], { status: { code: 2, message: 'TimeoutError: ' }, events: [{ name: 'exception', timeUnixNano: '1767261600842000000', attributes: [s('exception.type', 'TimeoutError'), s('exception.message', '')] }] });
+    const out = messages(otlpFormat.toRecords(exportLine([{ ...ended, kind: 3 }]), ctx));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ direction: 'c2s', side: 'client', durationMs: 842, error: "the client's span ended with TimeoutError after 0.84 s, with no response" });
+    // Without an exception event the status message names the failure.
+    const bare = messages(otlpFormat.toRecords(exportLine([span([], { status: { code: 2, message: 'boom' } })]), ctx));
+    expect(bare).toHaveLength(1);
+    expect(bare[0]!.error).toBe("the server's span ended with ERROR status: boom after 0.84 s; the span does not record the error response sent for it");
+  });
+
+  it('says what ended a SERVER span whose error.type is an exception class, without inventing an error code', () => {
+    const out = messages(otlpFormat.toRecords(exportLine([span([s('error.type', 'RuntimeError')], { status: { code: 2, message: 'database connection lost' } })]), ctx));
+    expect(out).toHaveLength(1);
+    expect(out[0]!.error).toMatch(/^the server's span ended with error\.type RuntimeError after 0\.84 s; the span does not record the error response/);
+  });
+
+  it('takes the tool and prompt name from the span name when gen_ai.* is absent (the Python SDK\'s "MCP send tools/call NAME" CLIENT spans)', () => {
+    const attrs = (m: string) => [s('mcp.method.name', m), s('jsonrpc.request.id', '4')];
+    const tool = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, name: 'MCP send tools/call validate_quantity', attributes: attrs('tools/call') }]), ctx));
+    expect(tool[0]!.message).toMatchObject({ method: 'tools/call', params: { name: 'validate_quantity' } });
+    const prompt = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 2, name: 'prompts/get summarize_order', attributes: attrs('prompts/get') }]), ctx));
+    expect(prompt[0]!.message).toMatchObject({ params: { name: 'summarize_order' } });
+    // A name that only contains the method inside a word, or no target, gives none.
+    const none = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, name: 'xtools/call search', attributes: attrs('tools/call') }]), ctx));
+    expect((none[0]!.message as { params?: unknown }).params).toBeUndefined();
+    const bare = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, name: 'MCP send tools/call', attributes: attrs('tools/call') }]), ctx));
+    expect((bare[0]!.message as { params?: unknown }).params).toBeUndefined();
+  });
+
+  it('names the client of a CLIENT span by its resource (service.name@version and instance), never the server\'s', () => {
+    const line = { resourceSpans: [{ resource: { attributes: [s('service.name', 'py-mcp-client'), s('service.version', '2.3.0'), s('service.instance.id', 'i-1')] }, scopeSpans: [{ scope: { name: 'mcp-python-sdk' }, spans: [
+      { ...span([]), kind: 3, attributes: [s('mcp.method.name', 'tools/list'), s('jsonrpc.request.id', '2')] },
+      { ...span([]), kind: 2, attributes: [s('mcp.method.name', 'tools/list'), s('jsonrpc.request.id', '2')] },
+    ] }] }] };
+    const out = messages(otlpFormat.toRecords(line, ctx));
+    expect(out.filter((m) => m.side === 'client').map((m) => m.client)).toEqual(['py-mcp-client@2.3.0 i-1', 'py-mcp-client@2.3.0 i-1']);
+    expect(out.filter((m) => m.side === 'server').map((m) => m.client)).toEqual([undefined, undefined]);
   });
 
   it('yields the request alone when error.type is neither tool_error nor a code (timeout)', () => {
