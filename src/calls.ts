@@ -131,6 +131,7 @@ export class CallLinker {
   session(s: SessionState): void {
     const key = `${s.side}|${s.scope}`;
     const calls = this.sessions.get(key);
+    const began = this.openings.has(key);
     this.sessions.delete(key);
     this.openings.delete(key);
     this.sessionClients.delete(key);
@@ -140,7 +141,7 @@ export class CallLinker {
       const last = m.get(clientKey);
       return last !== undefined && (ts === undefined || last > ts);
     };
-    const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize) };
+    const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize), began };
     const counts = new Map<string, number>();
     const found = checkSession(s, calls, later);
     if (s.session) {

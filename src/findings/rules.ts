@@ -79,8 +79,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // The client gave up (aborted, timed out) before any response head reached it, and the server sent no result
     // either: both ended without one, and a head the server set but never flushed is no change made in between.
     const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded;
-    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst) {
-      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE')
+    // A view rebuilt from metadata (an OpenTelemetry span) that has no response shows nothing to compare: the span of
+    // a client that timed out, of a handler whose error response the span does not record.
+    // A client span that gave up (its timeout) diverges only from a result the server's view shows sent before that.
+    const gaveUpAt = c.rebuilt === true && c.outcome === 'UNANSWERED' ? c.endTs : undefined;
+    const unobservable = (c.rebuilt === true && c.outcome === 'UNANSWERED' && !(c.error !== undefined && gaveUpAt !== undefined && s.endTs !== undefined && s.endTs < gaveUpAt && s.responded === true))
+      || (s.rebuilt === true && s.outcome === 'UNANSWERED');
+    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable) {
+      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
@@ -295,7 +301,7 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
 }
 
 /** Session-level findings, raised when the session closes. */
-export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean }): Finding[] {
+export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; began?: boolean }): Finding[] {
   const out: Finding[] = [];
   const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
   for (const o of s.orphans ?? []) {
@@ -334,7 +340,10 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
-  if (calls.toolCalls === 0 && calls.failed.length > 0) {
+  // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a
+  // trace per request, so "no tools/call in it" says nothing of the session it came from.
+  const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;
+  if (calls.toolCalls === 0 && calls.failed.length > 0 && !partOfSession) {
     const f = calls.failed[0]!;
     // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.
     const wentOn = calls.lastOk !== undefined && f.startTs !== undefined && calls.lastOk > f.startTs;

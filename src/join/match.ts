@@ -363,9 +363,62 @@ export class Matcher {
     } else {
       a.server = view;
     }
-    if (a.client && a.server) a.serverOutcome = a.server.outcome!;
+    if (a.client && a.server) {
+      toolErrorFromServer(a, a.client, a.server);
+      endedAfterClientGaveUp(a.client, a.server);
+      cancelledOnServer(a, a.client, a.server);
+      a.serverOutcome = a.server.outcome!;
+    }
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
+  }
+}
+
+/**
+ * A client view rebuilt from metadata (the Python SDK's CLIENT span sets no error.type tool_error) says only that a
+ * result came: when the server's view shows that result had isError true, that is what the client got.
+ */
+function toolErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (!c.rebuilt || c.outcome !== 'TOOL_SUCCESS' || s.outcome !== 'TOOL_ERROR') return;
+  c.outcome = s.outcome;
+  c.layer = s.layer;
+  c.detail = { ...s.detail, why: `${s.detail?.why ? `${s.detail.why}; ` : ''}isError from the server's view (the client's span does not record it)` };
+  if (a.primary === c) {
+    a.outcome = c.outcome;
+    a.layer = c.layer!;
+    a.detail = c.detail;
+  }
+}
+
+/**
+ * A server view rebuilt from a span that ended without error after the client's span had ended with an exception
+ * (its timeout): the Python SDK's SERVER span of a handler cancelled by notifications/cancelled (or a closed stream)
+ * ends the same way as one that returned, so the rebuilt success is not evidence of a result.
+ */
+function endedAfterClientGaveUp(c: AttemptView, s: AttemptView): void {
+  if (!c.rebuilt || !s.rebuilt || c.outcome !== 'UNANSWERED' || c.error === undefined) return;
+  if (s.outcome !== 'SUCCESS' && s.outcome !== 'TOOL_SUCCESS') return;
+  if (c.endTs === undefined || s.endTs === undefined || s.endTs < c.endTs) return;
+  s.outcome = 'UNANSWERED';
+  s.layer = 'unknown';
+  s.detail = { why: `the server's span ended without error ${((s.endTs - c.endTs) / 1000).toFixed(3)} s after the client's span gave up: a handler stopped by the cancellation ends so too, so whether a result was sent is not in the span` };
+}
+
+/**
+ * A client view rebuilt from a span that ended without error, for a request the server's view shows cancelled with no
+ * result: the Python SDK leaves a span ended by CancelledError (its caller's cancellation) unmarked, so that span is
+ * no evidence of a result.
+ */
+function cancelledOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (!c.rebuilt || (c.outcome !== 'SUCCESS' && c.outcome !== 'TOOL_SUCCESS')) return;
+  if (s.cancelledAt === undefined || s.outcome !== 'UNANSWERED') return;
+  c.outcome = 'UNANSWERED';
+  c.layer = 'unknown';
+  c.detail = { why: "the client's span ended without error, but the server's view shows the request cancelled with no result: a span ended by the caller's cancellation (CancelledError) is left so" };
+  if (a.primary === c) {
+    a.outcome = c.outcome;
+    a.layer = c.layer;
+    a.detail = c.detail;
   }
 }
 
