@@ -304,7 +304,7 @@ export const otlpFormat: JsonFormat = {
     typedIds: false,
     notes: [
       'results reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
-      'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...) has no response',
+      'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...), or that has an ERROR status without one, has no response',
       'exports are not time-ordered; spans without MCP attributes are skipped',
     ],
   },
