@@ -202,6 +202,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   engine.flush();
   matcher.flush();
+  if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   sessions.flush();
   linker.flush();
 

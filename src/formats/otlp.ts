@@ -198,7 +198,11 @@ function spanToRecords(span: Obj, identity: string | undefined, cancel?: Cancell
   });
   const request: Obj = { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method };
   const params = requestParams(method, attrs, nameTarget(span, rawMethod));
-  if (params) request.params = params;
+  // The trace context the request carried in params._meta (SEP-414): the CLIENT span's own id, the SERVER span's
+  // parent. The same request on the wire carries it too, so the two logs of one request can be told the same.
+  const parent = CLIENT_KINDS.has(span.kind) ? str(span.spanId) : SERVER_KINDS.has(span.kind) ? str(span.parentSpanId) : undefined;
+  const traceparent = traceId && parent && /^[0-9a-f]{32}$/i.test(traceId) && /^[0-9a-f]{16}$/i.test(parent) ? `00-${traceId}-${parent}-01` : undefined;
+  if (params || traceparent) request.params = { ...(params ?? {}), ...(traceparent ? { _meta: { traceparent } } : {}) };
   const first: MessageRecord = { v: 1, kind: 'message', direction: requestDir, message: request, ...common(), ...timeOf(span.startTimeUnixNano) };
   const out: MessageRecord[] = [first];
   if (id !== undefined && cancel !== undefined) {

@@ -52,6 +52,8 @@ export interface AttemptView {
   weakId: boolean;
   /** The response was rebuilt from metadata (OTLP span attributes), not read from a body. */
   rebuilt?: boolean;
+  /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
+  traceKey?: string;
   startTs: number | undefined;
   endTs: number | undefined;
   /** HTTP status; null: no HTTP response; undefined: not observable or not yet seen. */

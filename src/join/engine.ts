@@ -492,6 +492,8 @@ export class JoinEngine {
     if (meta && isJsonRpcId(meta.progressToken)) view.progressToken = idKeyOf(meta.progressToken);
     const clientName = implementationName(view.method === 'initialize' ? params.clientInfo : meta?.['io.modelcontextprotocol/clientInfo']);
     if (clientName !== undefined) view.clientName = clientName;
+    const traceparent = typeof meta?.traceparent === 'string' ? TRACEPARENT.exec(meta.traceparent) : null;
+    if (traceparent) view.traceKey = `${traceparent[1]!.toLowerCase()}-${traceparent[2]!.toLowerCase()}`;
     if (view.method === 'tools/list' && params.cursor !== undefined) view.nextPage = true;
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
     else if (view.method === 'server/discover') {
@@ -721,6 +723,9 @@ export class JoinEngine {
     this.opts.onView(view);
   }
 }
+
+/** W3C trace context (SEP-414 puts it in params._meta): version, trace id, parent span id, flags. */
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/i;
 
 /** Retry-After in ms: delta-seconds, or an HTTP date relative to the response time. */
 export function parseRetryAfter(value: string | undefined, ts: number | undefined): number | undefined {

@@ -222,11 +222,34 @@ export class Matcher {
     }
   }
 
+  /** Attempts rebuilt from spans left out at flush as the same requests another log of the run shows (see flush). */
+  rebuiltDuplicates = 0;
+
   flush(): void {
     const rest: Slot[] = [];
     for (let s = this.queue.pop(); s; s = this.queue.pop()) if (s.deadline === s.h.deadline && !s.h.emitted) rest.push(s);
     rest.sort((a, b) => a.start - b.start || a.seq - b.seq);
-    for (const s of rest) this.emit(s.h);
+    // An OpenTelemetry export given with the wire logs of the same traffic (an OTLP input holds every attempt to the
+    // end): an attempt made only of views rebuilt from spans, whose request carries the trace context that a request
+    // of another log carried too, is that same request. Its view of a side the other log lacks joins that attempt
+    // (server spans with a client's log); one of a side the other log has too is left out, the wire's says more.
+    const onWire = new Map<string, Held>();
+    const traceKeys = (a: Attempt) => [a.client, a.server, a.primary, ...a.others].flatMap((v) => (v?.traceKey ? [`${v.traceKey}|${String(v.id)}|${v.method}`] : []));
+    const rebuiltOnly = (a: Attempt) => [a.client, a.server, a.primary, ...a.others].every((v) => v === undefined || v.rebuilt === true);
+    for (const s of rest) if (!rebuiltOnly(s.h.attempt)) for (const k of traceKeys(s.h.attempt)) if (!onWire.has(k)) onWire.set(k, s.h);
+    if (onWire.size > 0) {
+      for (const s of rest) {
+        const r = s.h.attempt;
+        if (!rebuiltOnly(r)) continue;
+        const w = traceKeys(r).map((k) => onWire.get(k)).find((h) => h !== undefined)?.attempt;
+        if (!w) continue;
+        if (r.client && !w.client) this.merge(w, r.client);
+        if (r.server && !w.server) this.merge(w, r.server);
+        s.h.emitted = true;
+        this.rebuiltDuplicates++;
+      }
+    }
+    for (const s of rest) if (!s.h.emitted) this.emit(s.h);
     for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
     this.pendingClaims.clear();
   }

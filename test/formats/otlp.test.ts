@@ -67,9 +67,19 @@ describe('OTLP adapter', () => {
     expect(prompt[0]!.message).toMatchObject({ params: { name: 'summarize_order' } });
     // A name that only contains the method inside a word, or no target, gives none.
     const none = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, name: 'xtools/call search', attributes: attrs('tools/call') }]), ctx));
-    expect((none[0]!.message as { params?: unknown }).params).toBeUndefined();
+    expect((none[0]!.message as { params?: { name?: unknown } }).params?.name).toBeUndefined();
     const bare = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, name: 'MCP send tools/call', attributes: attrs('tools/call') }]), ctx));
-    expect((bare[0]!.message as { params?: unknown }).params).toBeUndefined();
+    expect((bare[0]!.message as { params?: { name?: unknown } }).params?.name).toBeUndefined();
+  });
+
+  it('puts the trace context the request carried in params._meta.traceparent: a CLIENT span\'s own id, a SERVER span\'s parent, none without one', () => {
+    const attrs = [s('mcp.method.name', 'tools/list'), s('jsonrpc.request.id', '2')];
+    const [client] = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 3, spanId: 'aaaaaaaaaaaaaaaa', attributes: attrs }]), ctx));
+    expect(client!.message).toMatchObject({ params: { _meta: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-aaaaaaaaaaaaaaaa-01' } } });
+    const [server] = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 2, parentSpanId: 'aaaaaaaaaaaaaaaa', attributes: attrs }]), ctx));
+    expect(server!.message).toMatchObject({ params: { _meta: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-aaaaaaaaaaaaaaaa-01' } } });
+    const [root] = messages(otlpFormat.toRecords(exportLine([{ ...span([]), kind: 2, attributes: attrs }]), ctx));
+    expect((root!.message as { params?: unknown }).params).toBeUndefined();
   });
 
   it('names the client of a CLIENT span by its resource (service.name@version and instance), never the server\'s', () => {

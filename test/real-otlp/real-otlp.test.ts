@@ -176,6 +176,35 @@ describe('concurrent sessions', () => {
   });
 });
 
+describe('the spans given with the wire logs of the same traffic', () => {
+  const brief = (r: Run) => r.attempts.map((a) => `${a.id} ${a.method} ${a.tool} ${a.outcome} ${a.serverOutcome} ${codes(a).join(',')}`);
+
+  it.each(['py-client-legacy', 'py-client-auto', 'py-client-lowlevel-server', 'py-clients-concurrent'])('%s: every request once (the Python client puts its trace context in params._meta), as the wire alone says', (scenario) => {
+    const all = run(`${DIR}${scenario}/traces.jsonl`, `${DIR}${scenario}/client.ndjson`, `${DIR}${scenario}/server.ndjson`);
+    expect(brief(all)).toEqual(brief(wire(scenario)));
+  });
+
+  it('py-client-legacy, the client\'s wire log with the spans: the server spans are the server\'s view of its requests', () => {
+    const r = run('--client', `${DIR}py-client-legacy/client.ndjson`, `${DIR}py-client-legacy/traces.jsonl`);
+    const w = wire('py-client-legacy');
+    expect(r.attempts.map((a) => `${a.id} ${a.outcome}`)).toEqual(w.attempts.map((a) => `${a.id} ${a.outcome}`));
+    // Each has the server's view now: the same outcome as the server's wire log, but for the two cancelled calls,
+    // whose -32800 answer the server's spans do not record.
+    const server = byId(w);
+    for (const a of r.attempts) {
+      expect(a.serverOutcome).toBeDefined();
+      if (!codes(a).includes('CANCELLED')) expect(`${a.id} ${a.serverOutcome}`).toBe(`${a.id} ${server.get(String(a.id))!.serverOutcome}`);
+      else expect(a.serverOutcome).toBe('UNANSWERED');
+    }
+  });
+
+  it('known gap: ts-clients-concurrent, the TypeScript client sends no trace context: every request counts twice', () => {
+    const all = run(`${DIR}ts-clients-concurrent/traces.jsonl`, `${DIR}ts-clients-concurrent/client.ndjson`, `${DIR}ts-clients-concurrent/server.ndjson`);
+    expect(readFileSync(`${DIR}ts-clients-concurrent/client.ndjson`, 'utf8')).not.toContain('traceparent');
+    expect(all.attempts).toHaveLength(2 * wire('ts-clients-concurrent').attempts.length);
+  });
+});
+
 // ---------------------------------------------------------------- edited copies of real spans: where each fix must not apply
 
 /** A recording's lines with each span passed through edit (return undefined to drop it), written to a temporary file. */
