@@ -85,7 +85,11 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const gaveUpAt = c.rebuilt === true && c.outcome === 'UNANSWERED' ? c.endTs : undefined;
     const unobservable = (c.rebuilt === true && c.outcome === 'UNANSWERED' && !(c.error !== undefined && gaveUpAt !== undefined && s.endTs !== undefined && s.endTs < gaveUpAt && s.responded === true))
       || (s.rebuilt === true && s.outcome === 'UNANSWERED');
-    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable) {
+    // The client cancelled the request and closed its stream, and the server's answer was only the -32800 that
+    // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
+    // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.
+    const cancelAckAfterClose = closedByClient(c) && c.cancelled === true && s.outcome === 'JSONRPC_ERROR' && s.detail?.errorCode === -32800;
+    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
       const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
