@@ -77,6 +77,14 @@ function incompleteWhy(view: AttemptView): string {
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
+  if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.cancelledAt !== undefined && view.endTs !== undefined) {
+    // The client closed the stream itself and cancelled the request too, the close logged first (the FastMCP Client's
+    // timeout does both at once: its HTTP read timeout closes the stream, its request timeout sends the cancellation).
+    const after = view.startTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+    const gap = view.cancelledAt - view.endTs;
+    const when = gap < 2 ? 'at the same time' : gap < 1000 ? `${Math.round(gap)} ms later` : `${(gap / 1000).toFixed(2)} s later`;
+    return `the client closed the stream${after} and cancelled it (notifications/cancelled) ${when}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
+  }
   const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
   if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && pv !== undefined && pv >= '2026-07-28') {
     // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the response stream is the cancellation.

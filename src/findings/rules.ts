@@ -65,7 +65,11 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   const legacy = lv.legacySse === true && lv.cancelledAt !== undefined && !(lv.legacyCutAt !== undefined && lv.legacyCutAt <= lv.cancelledAt);
   // On 2026-07-28 the client closing the stream is the cancellation: it came first by definition.
   const closedAsCancel = closedByClient(lv) && protocolOf(a) >= '2026-07-28';
-  const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel;
+  // A client that closed the stream itself and cancelled the request gave up on it, whichever the log shows first:
+  // the FastMCP Client's timeout closes the stream (its HTTP read timeout) and sends notifications/cancelled in the
+  // same millisecond, or a few before.
+  const closedAndCancelled = closedByClient(lv) && lv.cancelled === true;
+  const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel || closedAndCancelled;
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',
