@@ -183,12 +183,20 @@ function wireCarries(a: Attempt, code: number): boolean {
 const REFUSED_BEFORE_RUNNING = new Set([-32700, -32600, -32601, -32602]);
 
 /**
+ * A rate limiter's refusal, given before the request is handled: FastMCP's RateLimitingMiddleware answers -32000
+ * "Rate limit exceeded for client: …", "Global rate limit exceeded" or "Rate limit exceeded: N requests per …".
+ */
+const RATE_LIMIT_EXCEEDED = /^(global )?rate limit exceeded\b/i;
+
+/**
  * Did the earlier attempt reach the server (proven: the server's log has it) or may it have (possible)? A request
- * refused as malformed, unknown or with invalid params ran nothing, whoever logged it.
+ * refused as malformed, unknown or with invalid params, or by a rate limiter, ran nothing, whoever logged it.
  */
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
+  const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code)) return 'no';
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
   if (prev.server && !prev.notSeenByServer && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
   if (prev.notSeenByServer) return 'no';
   const s = prev.status;
@@ -228,7 +236,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
     const safe = safety !== 'unknown' && (safety.readOnly || safety.idempotent);
     if (!safe && exec !== 'no') {
       const why = safety === 'unknown'
-        ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen` : 'its annotations are unknown (no tools/list in the logs; --idempotent NAME declares a tool safe)'
+        ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen before it` : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       const evidence = exec === 'proven' ? 'the server view shows the earlier attempt reached the server' : 'the earlier attempt may have run (no server view proves otherwise)';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
