@@ -66,6 +66,16 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
   return classifyResponse(view, response, tool);
 }
 
+/**
+ * The client closed the stream itself and cancelled the request at the same moment, the close logged first (by up to
+ * 50 ms): one timeout did both, as the FastMCP Client's does (its HTTP read timeout closes the stream, its request
+ * timeout sends notifications/cancelled). A cancellation that came later followed a stream that had already ended.
+ */
+export function closedWithCancel(view: AttemptView): boolean {
+  return view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')
+    && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt >= view.endTs && view.cancelledAt - view.endTs <= 50;
+}
+
 function incompleteWhy(view: AttemptView): string {
   if (view.status === 202 && !view.legacySse) return '202 Accepted to a request: no response body';
   if (view.legacyCutAt !== undefined && (view.cancelledAt === undefined || view.legacyCutAt <= view.cancelledAt)) {
@@ -77,9 +87,7 @@ function incompleteWhy(view: AttemptView): string {
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
-  if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.cancelledAt !== undefined && view.endTs !== undefined) {
-    // The client closed the stream itself and cancelled the request too, the close logged first (the FastMCP Client's
-    // timeout does both at once: its HTTP read timeout closes the stream, its request timeout sends the cancellation).
+  if (closedWithCancel(view) && view.endTs !== undefined && view.cancelledAt !== undefined) {
     const after = view.startTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     const gap = view.cancelledAt - view.endTs;
     const when = gap < 2 ? 'at the same time' : gap < 1000 ? `${Math.round(gap)} ms later` : `${(gap / 1000).toFixed(2)} s later`;

@@ -4,6 +4,7 @@ import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
+import { closedWithCancel } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 
@@ -65,10 +66,9 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   const legacy = lv.legacySse === true && lv.cancelledAt !== undefined && !(lv.legacyCutAt !== undefined && lv.legacyCutAt <= lv.cancelledAt);
   // On 2026-07-28 the client closing the stream is the cancellation: it came first by definition.
   const closedAsCancel = closedByClient(lv) && protocolOf(a) >= '2026-07-28';
-  // A client that closed the stream itself and cancelled the request gave up on it, whichever the log shows first:
-  // the FastMCP Client's timeout closes the stream (its HTTP read timeout) and sends notifications/cancelled in the
-  // same millisecond, or a few before.
-  const closedAndCancelled = closedByClient(lv) && lv.cancelled === true;
+  // A client that closed the stream itself and cancelled the request at the same moment gave up on it, whichever the
+  // log shows first (the FastMCP Client's timeout does both within a few milliseconds).
+  const closedAndCancelled = closedWithCancel(lv);
   const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel || closedAndCancelled;
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
