@@ -28,7 +28,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   NO_FINAL_RESULT: {
     severity: 'error', attachedTo: 'attempt',
-    definition: 'A 2xx response to a request (text/event-stream, empty body, or 202) carried no JSON-RPC response for it, on that stream or on any resumption stream of the session. Not raised when the client had cancelled the request before the stream ended: no response is due after a cancellation.',
+    definition: 'A 2xx response to a request (text/event-stream, empty body, or 202) carried no JSON-RPC response for it, on that stream or on any resumption stream of the session. Not raised when the client had cancelled the request before the stream ended, or closed the stream itself and cancelled the request at the same moment (within 50 ms): no response is due after a cancellation.',
     why: '"200 is not success": the stream started and ended (or was cut) without the final result. The TypeScript SDK v1 then waits for its own timeout (-32001) and sends notifications/cancelled; the call may or may not have run.',
     spec: 'Streamable HTTP (2025-03-26+): the SSE stream SHOULD include the response; 2025-11-25 allows closing the connection after a primed event and resuming with GET + Last-Event-ID; 2026-07-28 removes resumption: a broken stream loses the request.',
     todo: 'Check proxies that buffer or cut SSE (X-Accel-Buffering: no), server crashes mid-stream and idle timeouts; enable an event store so clients can resume.',
@@ -37,12 +37,12 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
     severity: 'error', attachedTo: 'attempt',
     definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body).',
     why: 'The failure is in the path between the two processes (gateway, proxy, load balancer, network), not in the tool or the client.',
-    spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server". Not raised either when the client gave up before any response head and the server sent no result.',
+    spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server". Not raised either when the client gave up before any response head and the server sent no result, nor when the client cancelled the request and closed its stream and the server only answered -32800 (the cancellation acknowledged).',
     todo: 'Look at the gateway or proxy logs for that time; compare timeouts and body size limits along the path.',
   },
   UNSAFE_RETRY: {
     severity: 'error when execution is proven, else warning', attachedTo: 'attempt',
-    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602).',
+    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602, or a rate limiter\'s -32000 "Rate limit exceeded").',
     why: 'A repeated non-idempotent tool can charge twice, write twice, notify twice.',
     spec: 'ToolAnnotations (2025-03-26+): readOnlyHint defaults false, destructiveHint true, idempotentHint false: an unannotated tool is unsafe to repeat. Annotations are hints from possibly untrusted servers.',
     todo: 'Retry only read-only or idempotent tools automatically; give others an idempotency key or server-side de-duplication. If a tool is safe, say so with --idempotent NAME.',
