@@ -353,6 +353,18 @@ describe('sessions, restarts, cut streams, auth', () => {
     expect(allCodes(r)).toEqual([]);
   });
 
+  it("FastMCP's HTTP+SSE transport (2024-11-05): each POST answered 202, each result on the GET stream, read as the caller saw it", () => {
+    const scenario = 'fm-client-sse-transport';
+    const r = both(scenario);
+    const seen = observed(scenario).steps;
+    expect(calls(r).map((a) => `${a.tool} ${a.status} ${a.outcome}`)).toEqual([
+      'lookup_order 202 TOOL_SUCCESS', 'validate_quantity 202 TOOL_ERROR', 'slow_report 202 TOOL_SUCCESS', 'ask_user 202 TOOL_SUCCESS',
+    ]);
+    expect(seen.map(sawToolError)).toEqual([false, true, false, false]);
+    expect(records(scenario, 'client').filter((x) => x.kind === 'request' && x.method === 'GET').length).toBe(1);
+    expect(allCodes(r)).toEqual([]);
+  });
+
   it('the FastMCP Client against the TypeScript server: server/discover refused with 400, then initialize; -32602 errors come as isError results', () => {
     const r = both('fm-client-ts-stateful');
     expect(r.attempts.slice(0, 2).map((a) => `${a.method} ${a.status}`)).toEqual(['server/discover 400', 'initialize 200']);

@@ -31,7 +31,7 @@ def serve(mode: str, port: int) -> None:
 
     mode: stateful | stateless | json | masked (mask_error_details) | resumable (event store) | ratelimit
     (RateLimitingMiddleware, 1 request/s, burst 3) | audit (a middleware that fails after send_invoice ran) |
-    auth (a bearer token checked by StaticTokenVerifier: only "good-token" passes)."""
+    auth (a bearer token checked by StaticTokenVerifier: only "good-token" passes) | sse (the HTTP+SSE transport)."""
     import anyio
     import uvicorn
     from mcp_types import ToolAnnotations
@@ -137,6 +137,9 @@ def serve(mode: str, port: int) -> None:
 
         event_store = EventStore()
 
+    if mode == "sse":  # the deprecated HTTP+SSE transport (2024-11-05): GET /sse, POST /messages/?session_id=...
+        uvicorn.run(mcp.http_app(path="/sse", transport="sse"), host="127.0.0.1", port=port, log_level="warning")
+        return
     app = mcp.http_app(
         path="/mcp",
         stateless_http=mode == "stateless",
@@ -658,6 +661,19 @@ async def _(o, topo, seen):
             return await c.call_tool("lookup_order", {"order_id": "1001"})
 
     await o.step("connect with Origin https://elsewhere.example, then lookup_order", connect_and_call())
+
+
+@fm_scenario("fm-client-sse-transport", "fastmcp:sse")
+async def _(o, topo, seen):
+    """FastMCP's HTTP+SSE transport (2024-11-05) with the Client's SSETransport."""
+    from fastmcp import Client
+    from fastmcp.client.transports import SSETransport
+
+    async with Client(SSETransport(topo.url.removesuffix("/mcp") + "/sse"), elicitation_handler=approve, progress_handler=None) as c:
+        await o.step("lookup_order 1001", c.call_tool("lookup_order", {"order_id": "1001"}))
+        await o.step("validate_quantity -3 (ToolError)", c.call_tool("validate_quantity", {"quantity": -3}))
+        await o.step("slow_report with progress", c.call_tool("slow_report", {"steps": 2, "step_ms": 50}))
+        await o.step("ask_user (elicitation, accepted)", c.call_tool("ask_user", {}))
 
 
 @fm_scenario("fm-client-timeout-blocking", "fastmcp:stateful")
