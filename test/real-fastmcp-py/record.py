@@ -676,6 +676,24 @@ async def _(o, topo, seen):
         await o.step("ask_user (elicitation, accepted)", c.call_tool("ask_user", {}))
 
 
+TWO_APPS = [{"when": {"tool": "send_invoice", "n": 1}, "action": {"respond": 503, "headers": {"content-type": "text/plain"}, "body": "upstream unavailable"}}]
+for _mode in ("legacy", "auto"):
+
+    def _two_apps(mode=_mode):
+        async def body(o, topo, seen):
+            """Two applications, each with its own FastMCP Client, call the same tool with the same arguments; the first
+            call meets a 503. Nothing on the wire tells the two apart: both Clients call themselves "mcp" 0.1.0."""
+            async with fm_client(topo.url, mode) as a:
+                await o.step("app A: send_invoice 1001 (503 from the hop)", a.call_tool("send_invoice", {"order_id": "1001"}))
+            await asyncio.sleep(0.5)
+            async with fm_client(topo.url, mode) as b:
+                await o.step("app B: send_invoice 1001", b.call_tool("send_invoice", {"order_id": "1001"}))
+
+        return body
+
+    fm_scenario(f"fm-client-two-apps-{_mode}", "fastmcp:stateful", TWO_APPS)(_two_apps())
+
+
 @fm_scenario("fm-client-timeout-blocking", "fastmcp:stateful")
 async def _(o, topo, seen):
     """A sync tool that a cancellation cannot stop: the server still sends its result after the client gave up."""
