@@ -93,6 +93,16 @@ describe('the FastMCP server with the TypeScript client and the FastMCP Client',
     expect(allCodes(masked)).toEqual([]);
   });
 
+  it('the close: the FastMCP Client and the TypeScript client end a stateful session with DELETE (200), which is no attempt', () => {
+    for (const scenario of ['fm-client-legacy', 'ts-client-stateful']) {
+      const recs = records(scenario, 'client');
+      const del = recs.filter((x) => x.kind === 'request' && x.method === 'DELETE');
+      expect(del, scenario).toHaveLength(1);
+      expect(recs.find((x) => x.kind === 'response' && x.xid === del[0]!.xid)?.status, scenario).toBe(200);
+      expect(both(scenario).attempts.some((a) => a.method === 'DELETE'), scenario).toBe(false);
+    }
+  });
+
   it('the FastMCP Client in auto mode (its default) settles on 2026-07-28 with FastMCP: server/discover, no session, a missing resource is HTTP 400', () => {
     const r = both('fm-client-auto');
     expect(observed('fm-client-auto').notes).toContainEqual({ protocolVersion: '2026-07-28' });
