@@ -1,12 +1,11 @@
 // Real traffic of the Python FastMCP framework (fastmcp 4.0.10) as server and client (test/fixtures/real-fastmcp-py), and what mcp-triage says of it.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-fastmcp-py/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
@@ -15,28 +14,13 @@ interface Attempt {
   call: string; attempt: number; resumed?: boolean; notSeenByServer?: boolean; retryOrigin?: { origin: string }; findings: Finding[]; protocolVersion?: string;
   detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
-interface Run { attempts: Attempt[]; findings: Finding[]; unusable: number; code: number | null }
+type Run = CliRun<Attempt, Finding>;
 interface Step { step: string; ok: boolean; summary?: { isError?: boolean; text?: string; content?: { text?: string }[] }; error?: { name: string; message: string; code?: number } }
-interface Observed { steps: Step[]; notes: Record<string, unknown>[] }
+interface Observed { steps: Step[]; notes: Record<string, unknown>[]; progress?: unknown[] }
 interface Rec { kind: string; xid: string; ts: string; method?: string; status?: number; end?: string; data?: string; send?: { id?: unknown; method?: string; params?: Record<string, unknown> }; requestHeaders?: Record<string, string> }
 
-function analyze(client: string, server: string): Run {
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--client', client, '--server', server], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = lines.find((l) => l.type === 'summary') as { lines: { unusable: number } };
-  return {
-    attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[],
-    findings: lines.filter((l) => l.type === 'finding') as unknown as Finding[],
-    unusable: summary.lines.unusable,
-    code: p.status,
-  };
-}
-const cache = new Map<string, Run>();
-function both(scenario: string): Run {
-  const hit = cache.get(scenario) ?? analyze(`${DIR}${scenario}/client.ndjson`, `${DIR}${scenario}/server.ndjson`);
-  cache.set(scenario, hit);
-  return hit;
-}
+const analyze = (client: string, server: string): Run => triageCli<Attempt, Finding>(['--client', client, '--server', server]);
+const both = recordedPairs<Attempt, Finding>(DIR);
 const observed = (scenario: string) => JSON.parse(readFileSync(`${DIR}${scenario}/observed.json`, 'utf8')) as Observed;
 const records = (scenario: string, side: 'client' | 'server') =>
   readFileSync(`${DIR}${scenario}/${side}.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
