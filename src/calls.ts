@@ -1,6 +1,7 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { SessionState } from './join/sessions.js';
+import type { JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
 import { checkAttempt, checkRetry, checkSession, doneAt, unknownSessionRefusal, type CallPolicy, type SessionCalls } from './findings/rules.js';
@@ -38,6 +39,8 @@ export class CallLinker {
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
+  /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
+  private begins = new Map<string, Begin>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
   private openings = new Map<string, Opening>();
   /** ORPHAN_RESPONSE messages raised per session id, and how often: the client's and the server's view see the same ones. */
@@ -63,6 +66,10 @@ export class CallLinker {
     if (a.method === 'tools/list') this.learnTools(clientKey, a);
     if (a.method === 'tools/call' && a.startTs !== undefined) this.lastToolsCall.set(clientKey, Math.max(this.lastToolsCall.get(clientKey) ?? -Infinity, a.startTs));
     if (a.method === 'initialize' && a.startTs !== undefined) this.lastInitialize.set(clientKey, Math.max(this.lastInitialize.get(clientKey) ?? -Infinity, a.startTs));
+    if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
+      const key = `${a.primary.side}|${a.primary.scope}`;
+      if ((this.begins.get(key)?.ts ?? -Infinity) <= a.startTs) this.begins.set(key, { ts: a.startTs, method: a.method, id: a.id });
+    }
     this.noteSession(a);
     const now = a.startTs ?? a.endTs ?? 0;
     const taskId = taskIdOf(a, 'taskId');
@@ -107,7 +114,7 @@ export class CallLinker {
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.attempts[tail.attempts.length - 2]!;
       previous.primary.retried = true;
-      a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`));
+      a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`), this.begins.get(`${a.primary.side}|${a.primary.scope}`));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
@@ -134,6 +141,7 @@ export class CallLinker {
     const began = this.openings.has(key);
     this.sessions.delete(key);
     this.openings.delete(key);
+    this.begins.delete(key);
     this.sessionClients.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
     this.sessionCallers.delete(key);
@@ -355,8 +363,15 @@ function resentByLibrary(o: Opening, a: Attempt): boolean {
   return o.init.startsWith('n:') && typeof a.id === 'number' && a.id > Number(trailing) + 1 && o.lowest > a.id;
 }
 
-/** Decide (and say how) who sent a retry; `opening` is how the retry's session began. */
-function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined): RetryOriginInfo {
+/** Where a client without a session began anew: its last initialize or server/discover. */
+interface Begin {
+  ts: number;
+  method: string;
+  id: JsonRpcId;
+}
+
+/** Decide (and say how) who sent a retry; `opening` is how the retry's session began, `begun` where a sessionless client last began. */
+function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined, begun?: Begin): RetryOriginInfo {
   const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin ?? a.callClaim?.claim.retryOrigin;
   if (claimed) {
     const how = a.primary.note?.retryOrigin ? 'noted by the application on the request' : a.claim ? 'claimed by the client log' : 'claimed by the client log line of this call';
@@ -385,6 +400,11 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   const code = previous.detail?.errorCode;
   if (!sameId && (code === -32020 || code === -32022)) {
     return { origin: 'sdk', how: `a new request after ${code === -32020 ? 'HeaderMismatch (-32020): the client re-lists tools and re-sends once' : 'UnsupportedProtocolVersion (-32022): the client re-sends with a version both support'}, as the 2026-07-28 spec asks` };
+  }
+  if (sameId && a.session === null && begun !== undefined && previous.startTs !== undefined && begun.ts > previous.startTs && (a.startTs === undefined || begun.ts <= a.startTs)) {
+    // Without sessions, a client that began anew (a new FastMCP or Python SDK Client: server/discover id 1) numbers
+    // from the start again and can reach the failed request's id: that is no re-post of it.
+    return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${JSON.stringify(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
   }
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : 'a new request with the same tool and arguments; nothing in the logs says who sent it' };
 }

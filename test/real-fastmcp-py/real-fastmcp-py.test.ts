@@ -11,7 +11,7 @@ const DIR = fileURLToPath(new URL('../fixtures/real-fastmcp-py/', import.meta.ur
 interface Finding { code: string; severity: string; message: string }
 interface Attempt {
   type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; serverOutcome?: string;
-  call: string; attempt: number; resumed?: boolean; notSeenByServer?: boolean; retryOrigin?: { origin: string }; findings: Finding[]; protocolVersion?: string;
+  call: string; attempt: number; resumed?: boolean; notSeenByServer?: boolean; retryOrigin?: { origin: string; how?: string }; findings: Finding[]; protocolVersion?: string;
   detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 type Run = CliRun<Attempt, Finding>;
@@ -367,6 +367,23 @@ describe('sessions, restarts, cut streams, auth', () => {
     // What the analysis says today: app B's call is taken for app A's retry, of unknown origin.
     expect(b!.call).toBe(a!.call);
     expect(b!.retryOrigin?.origin).toBe('unknown');
+  });
+
+  it("without sessions, app B's call has app A's id: the how says the ids began again after a new server/discover, not that the request was re-posted", () => {
+    const scenario = 'fm-client-two-apps-auto';
+    const [, b] = calls(both(scenario), 'send_invoice');
+    expect(b!.id).toBe(calls(both(scenario), 'send_invoice')[0]!.id);
+    expect(b!.retryOrigin?.how).toBe("the same id again after a new server/discover (id 1) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it");
+    // The near miss: without app B's server/discover the same id is a plain re-post, and the how says so.
+    const dir = mkdtempSync(join(tmpdir(), 'fastmcp-'));
+    for (const side of ['client', 'server'] as const) {
+      const recs = records(scenario, side);
+      const discovers = recs.filter((x) => x.send?.method === 'server/discover').map((x) => x.xid);
+      const drop = new Set(discovers.slice(1));
+      writeFileSync(join(dir, `${side}.ndjson`), recs.filter((x) => !drop.has(x.xid)).map((x) => JSON.stringify(x)).join('\n') + '\n');
+    }
+    const [, b2] = calls(analyze(join(dir, 'client.ndjson'), join(dir, 'server.ndjson')), 'send_invoice');
+    expect(b2!.retryOrigin).toEqual({ origin: 'unknown', how: 'same id re-posted with no auth challenge before it' });
   });
 
   it('the FastMCP Client against the TypeScript server: server/discover refused with 400, then initialize; -32602 errors come as isError results', () => {
