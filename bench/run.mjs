@@ -124,19 +124,36 @@ async function ensureData(name, size, formats) {
 
 /** Median wall time and peak RSS of `runs` runs; any failed run is reported. */
 async function series(label, args, runs) {
-  const results = [];
+  return (await interleaved([[label, args]], runs))[0];
+}
+
+/**
+ * Runs several commands in turn, one run of each per round, so that a change in the machine's load during the series
+ * falls on all of them alike and their ratios hold (start-up: Node's own start against the analysis of a tiny pair).
+ */
+async function interleaved(specs, runs) {
+  const results = specs.map(() => []);
+  const failed = specs.map(() => null);
   for (let i = 0; i < runs; i++) {
-    const r = await measure(args);
-    if (r.code !== 0 && r.code !== 1) {
-      log(`  ${label}: FAILED (exit ${r.code})\n${r.stderr.trim().split('\n').slice(-8).map((l) => `    ${l}`).join('\n')}`);
-      return { label, failed: `exit ${r.code}`, stderr: r.stderr };
+    for (const [k, [label, args]] of specs.entries()) {
+      if (failed[k]) continue;
+      const r = await measure(args);
+      if (r.code !== 0 && r.code !== 1) {
+        log(`  ${label}: FAILED (exit ${r.code})\n${r.stderr.trim().split('\n').slice(-8).map((l) => `    ${l}`).join('\n')}`);
+        failed[k] = { label, failed: `exit ${r.code}`, stderr: r.stderr };
+        continue;
+      }
+      results[k].push(r);
     }
-    results.push(r);
   }
-  const ms = median(results.map((r) => r.ms));
-  const cpuMs = results.every((r) => r.cpuMs !== null) ? median(results.map((r) => r.cpuMs)) : null;
-  const rssMB = Math.max(...results.map((r) => r.rssMB ?? 0));
-  return { label, ms, cpuMs, rssMB, runs, exitCode: results[0].code };
+  return specs.map(([label], k) => {
+    if (failed[k]) return failed[k];
+    const rs = results[k];
+    const ms = median(rs.map((r) => r.ms));
+    const cpuMs = rs.every((r) => r.cpuMs !== null) ? median(rs.map((r) => r.cpuMs)) : null;
+    const rssMB = Math.max(...rs.map((r) => r.rssMB ?? 0));
+    return { label, ms, cpuMs, rssMB, runs, exitCode: rs[0].code };
+  });
 }
 
 const analysisArgs = (client, server) => [BIN, '--format', 'ndjson', '--client', client, '--server', server];
@@ -205,10 +222,12 @@ async function main() {
 
   // Start-up: Node itself, then the analysis of a tiny pair, as NDJSON and as the terminal report a person reads.
   log('measuring start-up ...');
-  const nodeStart = await series('node -e 0', ['-e', '0'], STARTUP_RUNS);
   const tinyFiles = [join(tiny.dir, FILES.canonical.client), join(tiny.dir, FILES.canonical.server)];
-  const tinyRun = await series('tiny pair', analysisArgs(...tinyFiles), STARTUP_RUNS);
-  const tinyTableRun = await series('tiny pair, terminal report', [BIN, '--client', tinyFiles[0], '--server', tinyFiles[1]], STARTUP_RUNS);
+  const [nodeStart, tinyRun, tinyTableRun] = await interleaved([
+    ['node -e 0', ['-e', '0']],
+    ['tiny pair', analysisArgs(...tinyFiles)],
+    ['tiny pair, terminal report', [BIN, '--client', tinyFiles[0], '--server', tinyFiles[1]]],
+  ], STARTUP_RUNS);
 
   // Check once that the analysis does produce attempts on the 100 MB pair.
   const d100 = data['100mb'];
@@ -397,7 +416,7 @@ function renderMarkdown(result) {
     '',
     table(FIGURE_HEAD, figureRows(result)),
     '',
-    `Start-up (median of ${result.nodeStart.runs ?? 10} runs each): \`node -e 0\` ${fmt(result.nodeStart.ms, 0)} ms wall, ${fmt(result.nodeStart.cpuMs, 0)} ms CPU; analysis of the tiny pair ${tinyText(result.tinyRun, true)} with \`--format ndjson\`, ${tinyText(result.tinyTableRun, true)} with the terminal report (the default).`,
+    `Start-up (median of ${result.nodeStart.runs ?? 10} runs each, the three taken in turn): \`node -e 0\` ${fmt(result.nodeStart.ms, 0)} ms wall, ${fmt(result.nodeStart.cpuMs, 0)} ms CPU; analysis of the tiny pair ${tinyText(result.tinyRun, true)} with \`--format ndjson\`, ${tinyText(result.tinyTableRun, true)} with the terminal report (the default).`,
     '',
     `Output check on the 100 MB canonical pair: ${checkText}.`,
     '',
