@@ -2,6 +2,7 @@
 import type { InputFormat, JsonFormat, TextFormat } from './adapter.js';
 import { canonicalFormat } from './canonical.js';
 import { claimFormat } from './claim.js';
+import { claudeCodeFormat } from './claude-code.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
 import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
@@ -14,7 +15,7 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
- * Specific shapes first (each keys on fields no other format has: `v`+`kind`, `ai.mcp`, HAR's `startedDateTime`/header
+ * Specific shapes first (each keys on fields no other format has: `v`+`kind`, Claude Code's `debug`/`error`+`timestamp`+`sessionId`+`cwd`, `ai.mcp`, HAR's `startedDateTime`/header
  * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`); Kong before
  * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
  * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
@@ -22,6 +23,7 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 export const JSON_FORMATS: JsonFormat[] = [
   canonicalFormat,
   claimFormat,
+  claudeCodeFormat,
   kongFormat,
   harEntryFormat,
   mcpsnoopFormat,

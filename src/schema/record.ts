@@ -161,6 +161,10 @@ export const ClaimSchema = z.object({
   resultType: z.string().nullable().optional(),
   outcome: z.string().optional(),
   retryOrigin: RetryOriginSchema.optional(),
+  /** The client's own words about how the call ended (Claude Code's "failed after 0s: <text>"). */
+  message: z.string().optional(),
+  /** How long the client says the call took, in ms. */
+  durationMs: z.number().nonnegative().optional(),
 });
 
 export const ClaimRecordSchema = z.object({
