@@ -29,6 +29,8 @@ export interface ClaimIn {
   session: string | null;
   claim: Claim;
   src: Source;
+  /** The claim's connection key (Claude Code: the server name of its mcp-logs-<server> folder). */
+  conn?: string;
 }
 
 /** The headers the analysis reads; the others are not copied (a log record can carry dozens). */
@@ -145,7 +147,9 @@ export class Normalizer {
         return;
       }
       case 'claim': {
-        this.onClaim({ input: ctx.input, ts: ctx.ts, session: r.session ?? r.claim.session ?? null, claim: r.claim, src: ctx.src });
+        const c: ClaimIn = { input: ctx.input, ts: ctx.ts, session: r.session ?? r.claim.session ?? null, claim: r.claim, src: ctx.src };
+        if (r.conn !== undefined) c.conn = r.conn;
+        this.onClaim(c);
         return;
       }
     }

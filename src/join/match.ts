@@ -1,7 +1,7 @@
 // Joining the client view and the server view of the same attempt, attaching client claims, and holding attempts until final.
 import { classify } from '../classify.js';
 import type { ClaimIn } from '../normalize.js';
-import type { Layer, Outcome } from '../outcomes.js';
+import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { signatureOf } from './fingerprint.js';
@@ -39,6 +39,8 @@ export interface Attempt {
   /** The server logged this POST without its body and answered it with this HTTP error: seen, though not read. */
   serverUnread?: { status: number; src: Source };
   claim?: ClaimIn;
+  /** The claim is this attempt's only view: no call on the wire took it (see Matcher.claimOnly). */
+  claimOnly?: boolean;
   /** A claim about the same call (same client, tool and arguments) attached to a later attempt still held. */
   callClaim?: ClaimIn;
   call?: string;
@@ -90,6 +92,10 @@ export class Matcher {
   /** Held entries by id and method, for claims. */
   private byId = new Map<string, Set<Held>>();
   private pendingClaims = new Map<string, ClaimIn[]>();
+  /** Held tools/call entries by tool name, for claims that carry no JSON-RPC id (Claude Code's log). */
+  private byTool = new Map<string, Set<Held>>();
+  /** Claims without an id waiting for the attempt they describe; those that find none become claim-only attempts. */
+  private idlessClaims: ClaimIn[] = [];
   /** Claims attached to held attempts, by call identity, so earlier attempts of the call can see them. */
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
   private seq = 0;
@@ -159,6 +165,22 @@ export class Matcher {
     const list = this.byId.get(idk);
     if (list) list.add(h);
     else this.byId.set(idk, new Set([h]));
+    if (attempt.method === 'tools/call' && attempt.tool !== null) {
+      const byTool = this.byTool.get(attempt.tool);
+      if (byTool) byTool.add(h);
+      else this.byTool.set(attempt.tool, new Set([h]));
+      if (this.idlessClaims.length && !attempt.claim) {
+        let best = -1;
+        for (let i = 0; i < this.idlessClaims.length; i++) {
+          const c = this.idlessClaims[i]!;
+          if (claimFitsByTime(c, attempt) && (best === -1 || timeGap(c, attempt) < timeGap(this.idlessClaims[best]!, attempt))) best = i;
+        }
+        if (best !== -1) {
+          attempt.claim = this.idlessClaims.splice(best, 1)[0];
+          this.callClaims.set(callKey(attempt), { claim: attempt.claim!, holder: h });
+        }
+      }
+    }
     const pending = this.pendingClaims.get(idk);
     if (pending) {
       const i = pending.findIndex((c) => claimFits(c, attempt));
@@ -175,7 +197,8 @@ export class Matcher {
     const id = c.claim.jsonrpc?.id;
     const method = c.claim.method ?? 'tools/call';
     if (!isJsonRpcId(id)) {
-      this.unmatchedClaims.push(c.src);
+      if (method === 'tools/call' && c.claim.tool && c.ts !== undefined) this.idlessClaim(c);
+      else this.unmatchedClaims.push(c.src);
       return;
     }
     const idk = `${idKeyOf(id)}|${method}`;
@@ -195,6 +218,66 @@ export class Matcher {
     else this.pendingClaims.set(idk, [c]);
   }
 
+  /**
+   * A claim without a JSON-RPC id (a client log that names only the tool and when the call ended) takes the held
+   * tools/call of that tool whose start is nearest the call's start the claim tells; else it waits for one.
+   */
+  private idlessClaim(c: ClaimIn): void {
+    let best: Held | undefined;
+    for (const h of this.byTool.get(c.claim.tool!) ?? []) {
+      if (h.emitted || h.attempt.claim || !claimFitsByTime(c, h.attempt)) continue;
+      if (!best || timeGap(c, h.attempt) < timeGap(c, best.attempt)) best = h;
+    }
+    if (best) {
+      best.attempt.claim = c;
+      this.callClaims.set(callKey(best.attempt), { claim: c, holder: best });
+      return;
+    }
+    this.idlessClaims.push(c);
+  }
+
+  /**
+   * A claim that no attempt on the wire took (no wire was given, or the call never reached it) is the only view of
+   * its call: an attempt of its own, with the outcome the claim states, or UNANSWERED when it states none.
+   */
+  private claimOnly(c: ClaimIn): void {
+    const claimed = c.claim.outcome;
+    const outcome: Outcome = claimed !== undefined && isOutcome(claimed) ? claimed : 'UNANSWERED';
+    const code = c.claim.jsonrpc?.errorCode ?? undefined;
+    const start = c.ts !== undefined && c.claim.durationMs !== undefined ? c.ts - c.claim.durationMs : c.ts;
+    const who = c.claim.client ?? 'client';
+    const said = c.claim.message !== undefined ? `${who} logged: ${c.claim.message}` : `${who} logged it ${outcome === 'TOOL_SUCCESS' ? 'completed' : 'failed'}`;
+    const why = outcome === 'UNANSWERED' ? `${said} (its log shows no response: which layer failed is not said${code !== undefined && LOCAL_CODE_NAMES[code] ? `; ${code} is ${LOCAL_CODE_NAMES[code]}` : ''})` : said;
+    const detail: OutcomeDetail = { why };
+    if (code !== undefined) detail.errorCode = code;
+    if (c.claim.message !== undefined && outcome === 'JSONRPC_ERROR') detail.errorMessage = c.claim.message;
+    const caller = `${who}|${c.conn ?? `input#${c.input}`}`;
+    const id = `log line ${c.src.line}`;
+    const view: AttemptView = {
+      side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
+      signature: signatureOf(`${c.src.file}:${c.src.line}`), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
+      // each claim is its own call: nothing in the log says two of them sent the same arguments
+      fingerprint: signatureOf(`claim|${c.src.file}:${c.src.line}`), continuation: false, http: false, weakId: true,
+      startTs: start, endTs: c.ts, status: c.claim.httpStatuses?.[0], contentType: undefined,
+      sseEvents: 0, progress: 0, serverRequests: 0, sentSession: false, sources: [c.src], final: true,
+      outcome, layer: OUTCOME_INFO[outcome].layer, detail,
+    };
+    const a = this.fromView(view);
+    a.claim = c;
+    a.claimOnly = true;
+    this.opts.onAttempt(a);
+  }
+
+  private expireIdless(before: number): void {
+    if (!this.idlessClaims.length || (this.idlessClaims[0]!.ts ?? Infinity) >= before) return;
+    const keep: ClaimIn[] = [];
+    for (const c of this.idlessClaims) {
+      if (c.ts !== undefined && c.ts < before) this.claimOnly(c);
+      else keep.push(c);
+    }
+    this.idlessClaims = keep;
+  }
+
   advance(watermark: number): void {
     for (let top = this.queue.peek(); top && top.deadline <= watermark; top = this.queue.peek()) {
       this.queue.pop();
@@ -203,6 +286,7 @@ export class Matcher {
     if (watermark >= this.lastClaimSweep + 10_000) {
       this.lastClaimSweep = watermark;
       this.expireClaims(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
+      this.expireIdless(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       const before = watermark - 2 * (this.opts.windowMs + this.opts.skewMs);
       if (this.unread.length && (this.unread[0]!.ts ?? -Infinity) < before) this.unread = this.unread.filter((u) => u.ts !== undefined && u.ts >= before);
     }
@@ -252,13 +336,16 @@ export class Matcher {
     for (const s of rest) if (!s.h.emitted) this.emit(s.h);
     for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
     this.pendingClaims.clear();
+    const idless = this.idlessClaims.sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0));
+    this.idlessClaims = [];
+    for (const c of idless) this.claimOnly(c);
   }
 
   /** Claims waiting for the attempt they describe (for tests of bounded memory). */
   get pendingClaimCount(): number {
     let n = 0;
     for (const list of this.pendingClaims.values()) n += list.length;
-    return n;
+    return n + this.idlessClaims.length;
   }
 
   get heldCount(): number {
@@ -284,6 +371,7 @@ export class Matcher {
     const idk = `${a.primary.idKey}|${a.method}`;
     const list = this.byId.get(idk);
     if (list?.delete(h) && list.size === 0) this.byId.delete(idk);
+    this.dropByTool(h);
     // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
     // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
     if (a.client && !a.server && this.serverLayers[a.client.http ? 'http' : 'messages']) {
@@ -347,6 +435,14 @@ export class Matcher {
     const idk = `${o.attempt.primary.idKey}|${o.attempt.method}`;
     const list = this.byId.get(idk);
     if (list?.delete(o) && list.size === 0) this.byId.delete(idk);
+    this.dropByTool(o);
+  }
+
+  private dropByTool(h: Held): void {
+    const tool = h.attempt.tool;
+    if (tool === null) return;
+    const set = this.byTool.get(tool);
+    if (set?.delete(h) && set.size === 0) this.byTool.delete(tool);
   }
 
   private fromView(view: AttemptView): Attempt {
@@ -523,6 +619,28 @@ function viewClientKey(v: AttemptView): string {
 function callKey(a: Attempt): string {
   const v = a.client ?? a.primary;
   return `${viewClientKey(v)}|${v.fingerprint}`;
+}
+
+/** Codes the TypeScript SDK client raises itself, for a claim-only call's why. */
+const LOCAL_CODE_NAMES: Record<number, string> = {
+  [-32000]: 'raised inside the client SDK when the connection closed',
+  [-32001]: "the client SDK's own request timeout",
+};
+
+/** Where the call a claim describes started: its end less the duration it states, else its end. */
+function claimStart(c: ClaimIn): number {
+  return c.ts! - (c.claim.durationMs ?? 0);
+}
+
+function timeGap(c: ClaimIn, a: Attempt): number {
+  return Math.abs((a.startTs ?? Infinity) - claimStart(c));
+}
+
+/** An id-less claim fits a tools/call of its tool that started between (about) the call's start and its end. */
+function claimFitsByTime(c: ClaimIn, a: Attempt): boolean {
+  if (a.method !== 'tools/call' || a.tool !== c.claim.tool || a.startTs === undefined || a.claim) return false;
+  if (c.session && a.session && c.session !== a.session) return false;
+  return a.startTs >= claimStart(c) - 1000 && a.startTs <= c.ts! + 1000;
 }
 
 function claimFits(c: ClaimIn, a: Attempt): boolean {

@@ -19,7 +19,7 @@ export const NdjsonAttemptSchema = z.object({
   outcome: z.enum(OUTCOMES),
   layer: z.enum(['transport', 'protocol', 'interaction', 'application', 'unknown']),
   serverOutcome: z.enum(OUTCOMES).optional(),
-  claim: z.object({ outcome: z.string().optional(), retryOrigin: z.string().optional(), postCount: z.number().optional(), httpStatuses: z.array(z.number()).optional(), errorCode: z.number().nullable().optional(), source: SourceSchema }).optional(),
+  claim: z.object({ outcome: z.string().optional(), retryOrigin: z.string().optional(), postCount: z.number().optional(), httpStatuses: z.array(z.number()).optional(), errorCode: z.number().nullable().optional(), only: z.literal(true).optional(), source: SourceSchema }).optional(),
   call: z.string().optional(),
   attempt: z.number().int().positive().optional(),
   continuation: z.literal(true).optional(),

@@ -24,7 +24,7 @@ export interface AttemptRow {
   outcome: Outcome;
   layer: Layer;
   serverOutcome?: Outcome;
-  claim?: { outcome?: string; retryOrigin?: string; postCount?: number; httpStatuses?: number[]; errorCode?: number | null; source: Source };
+  claim?: { outcome?: string; retryOrigin?: string; postCount?: number; httpStatuses?: number[]; errorCode?: number | null; only?: true; source: Source };
   call?: string;
   attempt?: number;
   /** The attempt continues its call after INPUT_REQUIRED (an MRTR follow-up): not a retry. */
@@ -64,7 +64,8 @@ export interface Summary {
   byLayer: Partial<Record<Layer, number>>;
   byMethod: { method: string; tool: string | null; total: number; outcomes: Partial<Record<Outcome, number>> }[];
   findings: { total: number; bySeverity: Record<Severity, number>; byCode: Record<string, number> };
-  claims: { total: number; matched: number; unmatched: Source[] };
+  /** matched: joined to a call on the wire; alone: calls of their own (an id-less claim no call on the wire took). */
+  claims: { total: number; matched: number; alone: number; unmatched: Source[] };
   inputs: (Omit<InputAccount, 'limits'> & { accounted: boolean })[];
   lines: { read: number; used: number; blank: number; unusable: number };
   diagnostics: { total: number; byCode: Record<string, number>; first: Diagnostic[] };
@@ -98,6 +99,7 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     if (c.postCount !== undefined) row.claim.postCount = c.postCount;
     if (c.httpStatuses !== undefined) row.claim.httpStatuses = c.httpStatuses;
     if (c.jsonrpc?.errorCode !== undefined) row.claim.errorCode = c.jsonrpc.errorCode;
+    if (a.claimOnly) row.claim.only = true;
   }
   if (a.call !== undefined) row.call = a.call;
   if (a.attempt !== undefined) row.attempt = a.attempt;
@@ -314,6 +316,7 @@ export class SummaryBuilder {
   attempts = 0;
   retries = 0;
   claimsMatched = 0;
+  claimsAlone = 0;
   private readonly failed: TopRows<Ranked<AttemptRow>>;
   private readonly findingsTop: TopRows<Ranked<FindingRow>>;
   private readonly chainsTop: TopRows<Ranked<CallChain>>;
@@ -349,7 +352,8 @@ export class SummaryBuilder {
     m.outcomes.set(row.outcome, (m.outcomes.get(row.outcome) ?? 0) + 1);
     if (row.call !== undefined) this.countCall(row, seq);
     if ((row.attempt ?? 1) > 1 && !row.continuation) this.retries++;
-    if (row.claim) this.claimsMatched++;
+    if (row.claim?.only) this.claimsAlone++;
+    else if (row.claim) this.claimsMatched++;
     for (const f of row.findings) {
       this.countFinding(f.code, f.severity);
       const fr: FindingRow = { finding: f, sources: [], session: row.session, attempt: row };
@@ -556,7 +560,7 @@ export class SummaryBuilder {
         .sort((a, b) => b.total - a.total || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0)) // code-unit order: no locale, no ICU load
         .map((m) => ({ method: m.method, tool: m.tool, total: m.total, outcomes: Object.fromEntries(m.outcomes) })),
       findings: { total: this.severity.error + this.severity.warning + this.severity.info, bySeverity: { ...this.severity }, byCode: Object.fromEntries(this.codes) },
-      claims: { total: run.claims, matched: this.claimsMatched, unmatched: run.unmatchedClaims },
+      claims: { total: run.claims, matched: this.claimsMatched, alone: this.claimsAlone, unmatched: run.unmatchedClaims },
       inputs,
       lines,
       // A diagnostic quotes the log (a HAR entry's URL, a record's keys): redacted like everything else printed.

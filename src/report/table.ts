@@ -108,7 +108,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
   }
   out.push('Inputs (lines = used + blank + unusable)', t.toString());
-  if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
+  if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
   if (summary.diagnostics.total) {
     const first = summary.diagnostics.first.slice(0, 3).map((d) => `${cleanTerminal(d.file)}${d.line !== undefined ? `:${d.line}` : ''}`).join(', ');
     out.push(`Input problems: ${summary.diagnostics.total} (${Object.entries(summary.diagnostics.byCode).map(([k, n]) => `${n} ${k}`).join(', ')}); first at ${first}`);
