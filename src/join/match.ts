@@ -96,6 +96,8 @@ export class Matcher {
   private byTool = new Map<string, Set<Held>>();
   /** Claims without an id waiting for the attempt they describe; those that find none become claim-only attempts. */
   private idlessClaims: ClaimIn[] = [];
+  /** The fingerprint of each caller's last claim-only call of a tool, for the client's own re-run of it (retryOrigin app). */
+  private lastClaimCall = new Map<string, number>();
   /** Claims attached to held attempts, by call identity, so earlier attempts of the call can see them. */
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
   private seq = 0;
@@ -253,11 +255,15 @@ export class Matcher {
     if (c.claim.message !== undefined && outcome === 'JSONRPC_ERROR') detail.errorMessage = c.claim.message;
     const caller = `${who}|${c.conn ?? `input#${c.input}`}`;
     const id = `log line ${c.src.line}`;
+    // Each claim is its own call (nothing in the log says two of them sent the same arguments), except the client's
+    // own re-run of the call before (Claude Code's "Retrying tool ... after session recovery").
+    const callOf = `${caller}|${c.claim.tool ?? ''}`;
+    const fp = (c.claim.retryOrigin === 'app' ? this.lastClaimCall.get(callOf) : undefined) ?? signatureOf(`claim|${c.src.file}:${c.src.line}`);
+    this.lastClaimCall.set(callOf, fp);
     const view: AttemptView = {
       side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
       signature: signatureOf(`${c.src.file}:${c.src.line}`), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
-      // each claim is its own call: nothing in the log says two of them sent the same arguments
-      fingerprint: signatureOf(`claim|${c.src.file}:${c.src.line}`), continuation: false, http: false, weakId: true,
+      fingerprint: fp, continuation: false, http: false, weakId: true,
       startTs: start, endTs: c.ts, status: c.claim.httpStatuses?.[0], contentType: undefined,
       sseEvents: 0, progress: 0, serverRequests: 0, sentSession: false, sources: [c.src], final: true,
       outcome, layer: OUTCOME_INFO[outcome].layer, detail,
