@@ -78,8 +78,6 @@ function durationMs(n: string, unit: string): number {
 
 export function claudeCodeToRecords(value: Record<string, unknown>, ctx: AdapterContext): AdapterResult {
   if (!isClaudeCodeLine(value)) return { error: 'not a Claude Code MCP log line (debug or error, timestamp, sessionId, cwd)' };
-  const zod = schemas();
-  if (!zod) return { error: NEEDS_SCHEMAS };
   const ts = value.timestamp as string;
   const when = Date.parse(ts);
   const state = stateOf(ctx);
@@ -126,6 +124,9 @@ export function claudeCodeToRecords(value: Record<string, unknown>, ctx: Adapter
     // Connection lifecycle, auth, "still running", stderr relays: nothing about one call's outcome.
     return [];
   }
+  // zod only for the lines that make a claim, and before the state changes: the reader reads this line again once loaded.
+  const zod = schemas();
+  if (!zod) return { error: NEEDS_SCHEMAS };
   state.lastError = undefined;
   // The call started at its "Calling MCP tool" line (the oldest still open for that tool); else the logged duration says.
   const starts = state.calls.get(tool);
