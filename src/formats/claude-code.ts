@@ -72,6 +72,30 @@ export function readFailure(text: string, toolErrorText: string | undefined): Pi
   return {};
 }
 
+/** Open calls kept per tool: parallel calls of one tool are few; the rest are calls whose end was never logged. */
+const MAX_OPEN_CALLS = 32;
+
+/**
+ * The start of the call a completed / failed line ends: among that tool's open "Calling" lines, the one whose distance
+ * to this line fits the duration Claude Code logged (to the ms, or floored to whole seconds), nearest to it; taken off
+ * the list. Undefined when none fits (the "Calling" line is not in this input, or the times are broken).
+ */
+function takeStart(state: State, tool: string, when: number, said: number, grain: number): number | undefined {
+  const starts = state.calls.get(tool);
+  if (!starts || !Number.isFinite(when)) return undefined;
+  const slack = 50;
+  let best = -1;
+  for (let i = 0; i < starts.length; i++) {
+    const d = when - starts[i]!;
+    if (d < said - slack || d > said + grain + slack) continue;
+    if (best === -1 || Math.abs(d - said) < Math.abs(when - starts[best]! - said)) best = i;
+  }
+  if (best === -1) return undefined;
+  const [start] = starts.splice(best, 1);
+  if (starts.length === 0) state.calls.delete(tool);
+  return start;
+}
+
 function durationMs(n: string, unit: string): number {
   return unit === 'ms' ? Number(n) : Number(n) * 1000;
 }
@@ -89,9 +113,14 @@ export function claudeCodeToRecords(value: Record<string, unknown>, ctx: Adapter
   const text = value.debug as string;
   const calling = CALLING.exec(text);
   if (calling) {
+    if (!Number.isFinite(when)) return [];
     const list = state.calls.get(calling[1]!);
-    if (list) list.push(when);
-    else state.calls.set(calling[1]!, [when]);
+    if (!list) state.calls.set(calling[1]!, [when]);
+    else {
+      list.push(when);
+      // A call Claude Code aborted (the user pressed Esc) logs no end: its start must not linger without bound.
+      if (list.length > MAX_OPEN_CALLS) list.shift();
+    }
     return [];
   }
   const retry = RETRYING.exec(text);
@@ -101,13 +130,16 @@ export function claudeCodeToRecords(value: Record<string, unknown>, ctx: Adapter
   }
   let tool: string;
   let fields: Pick<Claim, 'outcome' | 'jsonrpc' | 'httpStatuses' | 'message'>;
-  let said: number | undefined;
+  let said: number;
+  /** How coarse the logged duration is: "73ms" is to the ms, "0s" / "31s" floor whole seconds. */
+  let grain = 1000;
   const ok = COMPLETED.exec(text);
   const okLong = ok ? undefined : COMPLETED_LONG.exec(text);
   const failed = ok || okLong ? undefined : FAILED.exec(text);
   if (ok) {
     tool = ok[1]!;
     said = durationMs(ok[2]!, ok[3]!);
+    if (ok[3] === 'ms') grain = 1;
     fields = { outcome: 'TOOL_SUCCESS' };
   } else if (okLong) {
     tool = okLong[1]!;
@@ -128,11 +160,9 @@ export function claudeCodeToRecords(value: Record<string, unknown>, ctx: Adapter
   const zod = schemas();
   if (!zod) return { error: NEEDS_SCHEMAS };
   state.lastError = undefined;
-  // The call started at its "Calling MCP tool" line (the oldest still open for that tool); else the logged duration says.
-  const starts = state.calls.get(tool);
-  const start = starts?.shift();
-  if (starts && starts.length === 0) state.calls.delete(tool);
-  const duration = start !== undefined && Number.isFinite(when) ? Math.max(0, when - start) : said;
+  // The call started at the "Calling MCP tool" line its logged duration points at; else the logged duration says.
+  const start = takeStart(state, tool, when, said, grain);
+  const duration = start !== undefined ? Math.max(0, when - start) : said;
   const retried = state.retrying.delete(tool);
   const server = serverFromPath(ctx.file);
   const parsed = zod.ClaimSchema.safeParse({

@@ -93,6 +93,20 @@ describe('claude-code lines to claims', () => {
     expect(c).toEqual({ v: 1, kind: 'claim', ts: at(73), side: 'client', conn: 'web', claim: { client: 'claude-code', method: 'tools/call', tool: 'lookup_order', outcome: 'TOOL_SUCCESS', durationMs: 73 } });
   });
 
+  it('pairs an end with the "Calling" line its logged duration points at: a call aborted without an end does not lend its start', () => {
+    const read = reader();
+    read(line('Calling MCP tool: lookup_order', 0)); // aborted by the user: Claude Code logs no end for it
+    read(line('Calling MCP tool: lookup_order', 60_000));
+    expect(read(line("Tool 'lookup_order' completed successfully in 40ms", 60_040))[0]!.claim.durationMs).toBe(40);
+    // two calls of one tool at once, the later one ending first
+    read(line('Calling MCP tool: slow_report', 100_000));
+    read(line('Calling MCP tool: slow_report', 100_500));
+    expect(read(line("Tool 'slow_report' completed successfully in 200ms", 100_700))[0]!.claim.durationMs).toBe(200);
+    expect(read(line("Tool 'slow_report' failed after 2s: boom", 102_900))[0]!.claim.durationMs).toBe(2900);
+    // no open call fits: the duration Claude Code logged
+    expect(read(line("Tool 'lookup_order' completed successfully in 7ms", 200_000))[0]!.claim.durationMs).toBe(7);
+  });
+
   it('reads the duration Claude Code logs when the "Calling" line is not in the file (s, and m s)', () => {
     const read = reader();
     expect(read(line("Tool 'slow_report' completed successfully in 31s"))[0]!.claim.durationMs).toBe(31_000);
