@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
-/** One run's report: the attempt lines, the finding lines (session level), the unusable line count and the exit code. */
+/** One run's report: the attempt lines, the finding lines (session level), the unusable line count, the exit code and the summary line. */
 export interface CliRun<A, F> {
   attempts: A[];
   findings: F[];
   unusable: number;
   code: number | null;
+  summary: Record<string, unknown>;
 }
 
 /** Runs `mcp-triage --format ndjson ARGS`; each test file types the lines with the fields it looks at. */
@@ -23,6 +24,7 @@ export function triageCli<A = Record<string, unknown>, F = Record<string, unknow
     findings: lines.filter((l) => l.type === 'finding') as unknown as F[],
     unusable: summary.lines.unusable,
     code: p.status,
+    summary: summary as unknown as Record<string, unknown>,
   };
 }
 

@@ -1,13 +1,12 @@
 // Real Claude Code 2.1.197 MCP logs (test/fixtures/real-claude-code), alone and with the wire of the same run, and what mcp-triage says of them.
 // The recordings are committed; re-recording needs the npm package (see record.mjs): npm test never runs Claude Code.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { triageCli } from '../helpers/triage-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-claude-code/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
@@ -19,10 +18,16 @@ interface Attempt {
 interface Summary { claims: { total: number; matched: number; alone: number; unmatched: unknown[] }; lines: { read: number; used: number; unusable: number }; diagnostics: { total: number; byCode: Record<string, number> } }
 interface Run { attempts: Attempt[]; summary: Summary; code: number | null }
 
+/** The report of `mcp-triage --format ndjson FILES`, once per set of files. */
+const runs = new Map<string, Run>();
 function triage(files: string[]): Run {
-  const p = spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...files], { encoding: 'utf8', timeout: 30_000 });
-  const lines = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { attempts: lines.filter((l) => l.type === 'attempt') as unknown as Attempt[], summary: lines.find((l) => l.type === 'summary') as unknown as Summary, code: p.status };
+  let run = runs.get(files.join('\0'));
+  if (!run) {
+    const r = triageCli<Attempt>(files);
+    run = { attempts: r.attempts, summary: r.summary as unknown as Summary, code: r.code };
+    runs.set(files.join('\0'), run);
+  }
+  return run;
 }
 const logs = (s: string) => readdirSync(DIR + s).filter((f) => f.startsWith('mcp-logs-')).map((f) => DIR + s + '/' + f);
 const alone = (s: string) => triage(logs(s));
