@@ -242,8 +242,12 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     if (c !== '{' && c !== '[') {
       const tf = textFormatFor(text, forced);
       if (tf) {
+        const before = out.length;
         emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out);
-        return true;
+        // A text format may need the zod schemas too (Claude Code's debug file, for its claims): read the line again then.
+        if (!needSchemas) return true;
+        out.length = before;
+        return false;
       }
       const cw = splitCloudWatchLine(text);
       if (!cw) {
