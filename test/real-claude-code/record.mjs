@@ -4,8 +4,8 @@
 // then, from the repository: npm run build && node test/real-claude-code/record.mjs [scenario...]   (CLAUDE_CODE_BIN=path to move it)
 // Nothing leaves 127.0.0.1: ANTHROPIC_BASE_URL points at fake-anthropic.mjs, telemetry and non-essential traffic are off.
 // Writes test/fixtures/real-claude-code/<scenario>/: mcp-logs-<server>.jsonl (Claude Code's own files, scrubbed),
-// wire.ndjson (the recording proxy between Claude Code and the HTTP server, side client) and observed.json (what the
-// model got back as tool_result, from --output-format stream-json).
+// wire.ndjson (the recording proxy between Claude Code and the HTTP server, side client), observed.json (what the
+// model got back as tool_result, from --output-format stream-json) and, where a scenario asks, claude-debug.txt (--debug-file).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,6 +154,24 @@ const SCENARIOS = {
     plan: [{ name: tool(HTTP, 'lookup_order'), input: { orderId: 'A-8' }, before: (t) => t.server.restart() }],
     tail: 1500,
   },
+  'http-401': {
+    about: 'a hop answers the tools/call POST with 401 and a Bearer challenge (an expired token): what Claude Code logs and does',
+    fault: ({ rpcMethod }) => (rpcMethod === 'tools/call' ? { respond: 401, headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' }, body: '{"error":"invalid_token"}' } : {}),
+    plan: [{ name: tool(HTTP, 'lookup_order'), input: { orderId: 'A-10' } }],
+    tail: 1000,
+  },
+  'debug-file': {
+    about: 'claude --debug-file as well: a success, an isError, a -32602 and a stdio call, then a lost session; the debug file keeps the same texts as "MCP server NAME: ..." lines',
+    debugFile: true,
+    plan: [
+      { name: tool(HTTP, 'lookup_order'), input: { orderId: 'A-11' } },
+      { name: tool(HTTP, 'validate_quantity'), input: { quantity: -1 } },
+      { name: tool(HTTP, 'strict_lookup'), input: { orderId: 'bad' } },
+      { name: tool(STDIO, 'lookup_order'), input: { orderId: 'A-12' } },
+      { name: tool(HTTP, 'lookup_order'), input: { orderId: 'A-13' }, before: (t) => t.server.restart() },
+    ],
+    tail: 1500,
+  },
   'stdio-crash': {
     about: 'the stdio server process exits while exit_now runs',
     plan: [
@@ -195,7 +213,8 @@ async function record(name, spec) {
     [STDIO]: { command: process.execPath, args: [STDIO_SERVER] },
   };
   const allowed = [...new Set(spec.plan.map((c) => c.name))];
-  const run = await runClaude({ home, cwd, apiUrl: api.url, cfg, allowed, env: spec.env ?? {} });
+  const debugFile = join(home, 'claude-debug.txt');
+  const run = await runClaude({ home, cwd, apiUrl: api.url, cfg, allowed, env: spec.env ?? {}, args: spec.debugFile ? ['--debug-file', debugFile] : [] });
   if (spec.tail) await sleep(spec.tail);
   await entry?.close();
   await hop?.close();
@@ -217,6 +236,7 @@ async function record(name, spec) {
     }
   }
   if (existsSync(wireFile)) writeFileSync(wireFile, scrub(readFileSync(wireFile, 'utf8'), home, cwd));
+  if (spec.debugFile && existsSync(debugFile)) writeFileSync(join(dir, 'claude-debug.txt'), scrub(readFileSync(debugFile, 'utf8'), home, cwd));
   const observed = {
     scenario: name,
     about: spec.about,
