@@ -7,6 +7,7 @@ const ABOUT: Record<string, { detect: string; carries: string }> = {
   canonical: { detect: '"v": 1 and a known "kind"', carries: 'everything the canonical schema v1 holds (mcp-triage schema)' },
   claim: { detect: '"outcome" with postCount / httpStatuses / jsonrpc / retryOrigin', carries: "a client's own account of one call" },
   'claude-code': { detect: '"debug" or "error" text + "timestamp" + "sessionId" + "cwd" (Claude Code mcp-logs-<server>/*.jsonl)', carries: "Claude Code's account of each tools/call: tool, completed or failed, how long, its error text (as a claim joined to the wire by tool and time)" },
+  'claude-code-debug': { detect: '"<ISO time> [DEBUG|INFO|WARN|ERROR] ..." lines of Claude Code\'s debug file (claude --debug, --debug-file)', carries: 'the same account of each tools/call as the mcp-logs JSONL, from its \'MCP server "<name>": ...\' lines' },
   kong: { detect: 'an "ai.mcp" object (Kong AI Gateway log)', carries: 'per JSON-RPC call: method, tool, string id, latency, error text, payloads when logged; HTTP status; session' },
   har: { detect: 'a HAR entry ("startedDateTime", request/response with header lists); whole HAR files by their "log" key', carries: 'whole HTTP exchanges: headers, request body, status, response body (SSE included), timing' },
   mcpsnoop: { detect: '"session_id" + "seq" + "direction" + "ts"', carries: 'each JSON-RPC frame as sent, HTTP status on responses (HTTP mode)' },

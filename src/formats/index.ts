@@ -2,7 +2,7 @@
 import type { InputFormat, JsonFormat, TextFormat } from './adapter.js';
 import { canonicalFormat } from './canonical.js';
 import { claimFormat } from './claim.js';
-import { claudeCodeFormat } from './claude-code.js';
+import { claudeCodeDebugFormat, claudeCodeFormat } from './claude-code.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
 import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
@@ -35,8 +35,11 @@ export const JSON_FORMATS: JsonFormat[] = [
   jsonRpcFormat,
 ];
 
-/** Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. */
-export const TEXT_FORMATS: TextFormat[] = [claudeDesktopFormat, vscodeFormat];
+/**
+ * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
+ * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
+ */
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat];
 
 export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, ...TEXT_FORMATS];
 

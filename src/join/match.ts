@@ -264,7 +264,7 @@ export class Matcher {
       side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
       signature: signatureOf(`${c.src.file}:${c.src.line}`), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
       fingerprint: fp, continuation: false, http: false, weakId: true,
-      startTs: start, endTs: c.ts, status: c.claim.httpStatuses?.[0], contentType: undefined,
+      startTs: start, endTs: c.ts, status: c.claim.status ?? (c.claim.httpStatuses?.length === 1 ? c.claim.httpStatuses[0] : undefined), contentType: undefined,
       sseEvents: 0, progress: 0, serverRequests: 0, sentSession: false, sources: [c.src], final: true,
       outcome, layer: OUTCOME_INFO[outcome].layer, detail,
     };
@@ -633,6 +633,9 @@ const LOCAL_CODE_NAMES: Record<number, string> = {
   [-32001]: "the client SDK's own request timeout",
 };
 
+/** How far past a claim's end (logged by the client) a request of its call may start on the wire: clock granularity only. */
+const CLAIM_END_SLACK_MS = 20;
+
 /** Where the call a claim describes started: its end less the duration it states, else its end. */
 function claimStart(c: ClaimIn): number {
   return c.ts! - (c.claim.durationMs ?? 0);
@@ -646,7 +649,11 @@ function timeGap(c: ClaimIn, a: Attempt): number {
 function claimFitsByTime(c: ClaimIn, a: Attempt): boolean {
   if (a.method !== 'tools/call' || a.tool !== c.claim.tool || a.startTs === undefined || a.claim) return false;
   if (c.session && a.session && c.session !== a.session) return false;
-  return a.startTs >= claimStart(c) - 1000 && a.startTs <= c.ts! + 1000;
+  // a call over stdio never went over HTTP (Claude Code's stdio and HTTP servers may have tools of the same name)
+  if (c.claim.transport === 'stdio' && (a.client ?? a.primary).http) return false;
+  // The request went out after the call started and before the client logged its end; a start the claim had to take
+  // from a duration floored to whole seconds may be up to a second late.
+  return a.startTs >= claimStart(c) - 1000 && a.startTs <= c.ts! + CLAIM_END_SLACK_MS;
 }
 
 function claimFits(c: ClaimIn, a: Attempt): boolean {

@@ -165,6 +165,10 @@ export const ClaimSchema = z.object({
   message: z.string().optional(),
   /** How long the client says the call took, in ms. */
   durationMs: z.number().nonnegative().optional(),
+  /** The HTTP status of the one attempt the claim tells of, where the client's log tells it (httpStatuses: the whole call's). */
+  status: z.number().int().optional(),
+  /** The transport the client used for the call, where its log says: a stdio call is never joined to HTTP traffic. */
+  transport: z.string().optional(),
 });
 
 export const ClaimRecordSchema = z.object({

@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { claudeCodeFormat, readFailure, serverFromPath } from '../../src/formats/claude-code.js';
-import { detectJsonFormat } from '../../src/formats/index.js';
+import { claudeCodeDebugFormat, claudeCodeFormat, readFailure, serverFromPath } from '../../src/formats/claude-code.js';
+import { detectJsonFormat, detectTextFormat } from '../../src/formats/index.js';
 import type { AdapterContext } from '../../src/formats/adapter.js';
 import type { ClaimRecord } from '../../src/schema/record.js';
 import { loadSchemas } from '../../src/schema/lazy.js';
@@ -138,7 +138,7 @@ describe('claude-code lines to claims', () => {
 
   it('reads failures for what they say, and no more', () => {
     expect(readFailure('Streamable HTTP error: Error POSTing to endpoint: upstream unavailable', undefined)).toEqual({ outcome: 'HTTP_ERROR' });
-    expect(readFailure('Streamable HTTP error: Error POSTing to endpoint (HTTP 503): upstream unavailable', undefined)).toEqual({ outcome: 'HTTP_ERROR', httpStatuses: [503] });
+    expect(readFailure('Streamable HTTP error: Error POSTing to endpoint (HTTP 503): upstream unavailable', undefined)).toEqual({ outcome: 'HTTP_ERROR', status: 503 });
     expect(readFailure('Unable to connect. Is the computer able to access the url?', undefined)).toEqual({ outcome: 'NO_RESPONSE' });
     expect(readFailure('fetch failed', undefined)).toEqual({ outcome: 'NO_RESPONSE' });
     expect(readFailure('MCP server "web" tool "slow_report" timed out after 3s', undefined)).toEqual({});
@@ -171,5 +171,65 @@ describe('claude-code lines to claims', () => {
     expect(serverFromPath('claude.jsonl')).toBeUndefined();
     const [c] = reader('<stdin>')(line("Tool 'x' completed successfully in 1ms"));
     expect(c!.conn).toBeUndefined();
+  });
+});
+
+describe('claude-code lines: what Claude Code says around a call', () => {
+  it('a call the lost session failed is HTTP_ERROR, with 404 when the connection error before it can only have been one', () => {
+    const read = reader();
+    read(line('Calling MCP tool: lookup_order', 0));
+    read(line('Connection error: Streamable HTTP error: Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}', 15));
+    read(line('MCP session expired (server no longer recognizes session ID), triggering reconnection', 15));
+    const [c] = read(line("Tool 'lookup_order' failed after 0s: MCP error -32000: Connection closed", 17));
+    expect(c!.claim).toMatchObject({ outcome: 'HTTP_ERROR', status: 404, jsonrpc: { errorCode: -32000 } });
+    expect(c!.claim.message).toMatch(/^MCP error -32000: Connection closed \(after "MCP session expired": the POST got 404\)$/);
+    // Claude Code takes a 400 that names the session for an expiry too: then the status is not told
+    read(line('Connection error: Streamable HTTP error: Error POSTing to endpoint: {"error":"Bad Request: No valid session ID provided"}', 5000));
+    read(line('MCP session expired (server no longer recognizes session ID), triggering reconnection', 5000));
+    const [d] = read(line("Tool 'lookup_order' failed after 0s: MCP error -32000: Connection closed", 5002));
+    expect(d!.claim.outcome).toBe('HTTP_ERROR');
+    expect(d!.claim.status).toBeUndefined();
+    // a -32000 long after it is not the session's doing
+    const [e] = read(line("Tool 'lookup_order' failed after 0s: MCP error -32000: Connection closed", 60_000));
+    expect(e!.claim.outcome).toBeUndefined();
+  });
+
+  it('names the transport of the server\'s connection on its claims (a stdio call is never joined to HTTP traffic)', () => {
+    const read = reader('x/mcp-logs-local/1.jsonl');
+    read(line('Successfully connected (transport: stdio) in 518ms', 0));
+    expect(read(line("Tool 'lookup_order' completed successfully in 27ms", 30))[0]!.claim.transport).toBe('stdio');
+  });
+});
+
+describe('claude-code-debug: the MCP lines of Claude Code\'s debug file', () => {
+  const T = '2026-12-03T06:58:08.454Z';
+  const ctx = () => ({ file: 'claude-debug.txt', line: 1, state: new Map<string, unknown>() });
+
+  it('detects the debug file\'s lines (capital levels) and leaves Claude Desktop\'s and VS Code\'s alone', () => {
+    expect(detectTextFormat(`${T} [DEBUG] MCP server "web": Calling MCP tool: lookup_order`)?.name).toBe('claude-code-debug');
+    expect(detectTextFormat(`${T} [ERROR] MCP server "web" quantity must be positive, got -1`)?.name).toBe('claude-code-debug');
+    expect(detectTextFormat(`${T} [DEBUG] [STARTUP] Loading MCP configs...`)?.name).toBe('claude-code-debug');
+    expect(detectTextFormat(`${T} [notes] [info] Message from client: {"jsonrpc":"2.0","id":1,"method":"ping"}`)?.name).toBe('claude-desktop');
+    expect(detectTextFormat(`${T} [INFO] [notes] Message from client: {"jsonrpc":"2.0","id":1,"method":"ping"}`)?.name).toBe('claude-desktop');
+    expect(detectTextFormat('2026-12-03 06:58:08.454 [info] [editor -> server] {"jsonrpc":"2.0","id":1,"method":"ping"}')?.name).toBe('vscode');
+    for (const f of ['claude-desktop-mcp-server-notes.log', 'vscode-mcp-notes.log', 'cloudwatch-tail.log']) {
+      for (const l of readFileSync(SAMPLES + f, 'utf8').split('\n').filter(Boolean)) expect(claudeCodeDebugFormat.detectText(l), `${f}: ${l.slice(0, 60)}`).toBe(false);
+    }
+  });
+
+  it('reads a call from the lines of its server, the server named on each line', () => {
+    const c = ctx();
+    const read = (l: string) => records(claudeCodeDebugFormat.textToRecords(l, c)) as ClaimRecord[];
+    expect(read(`2026-12-03T06:58:08.426Z [DEBUG] MCP server "web": Calling MCP tool: validate_quantity`)).toEqual([]);
+    expect(read(`2026-12-03T06:58:08.430Z [DEBUG] MCP server "local": Calling MCP tool: validate_quantity`)).toEqual([]);
+    expect(read(`${T} [ERROR] MCP server "web" quantity must be positive, got -1`)).toEqual([]);
+    const [w] = read(`2026-12-03T06:58:08.456Z [DEBUG] MCP server "web": Tool 'validate_quantity' failed after 0s: quantity must be positive, got -1`);
+    expect(w).toMatchObject({ conn: 'web', ts: '2026-12-03T06:58:08.456Z', claim: { tool: 'validate_quantity', outcome: 'TOOL_ERROR', durationMs: 30 } });
+    // the other server's call kept its own start, and the web server's error line is not its own
+    const [l] = read(`2026-12-03T06:58:08.460Z [DEBUG] MCP server "local": Tool 'validate_quantity' failed after 0s: quantity must be positive, got -1`);
+    expect(l).toMatchObject({ conn: 'local', claim: { durationMs: 30 } });
+    expect(l!.claim.outcome).toBeUndefined();
+    expect(read(`${T} [INFO] [Stall] tool_dispatch_end tool=mcp__web__lookup_order toolUseId=toolu_1 outcome=ok durationMs=97`)).toEqual([]);
+    expect(errorOf(claudeCodeDebugFormat.textToRecords('not a debug line', c))).toMatch(/not a Claude Code debug-file line/);
   });
 });

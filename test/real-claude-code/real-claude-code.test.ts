@@ -40,7 +40,7 @@ const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed
 
 describe('every Claude Code recording', () => {
   it('has the recorded scenarios, all from Claude Code 2.1.197', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(11);
+    expect(scenarios.length).toBeGreaterThanOrEqual(13);
     for (const s of scenarios) expect(observed(s).claudeCode, s).toBe('2.1.197');
   });
 
@@ -118,11 +118,16 @@ describe('Claude Code\'s log alone: one outcome per tool call, as far as the log
     expect(observed('server-down-at-start').toolResults).toEqual([]);
   });
 
-  it('session-expired: the failed call and Claude Code\'s re-run after session recovery are one call of two attempts, the retry its own', () => {
-    const c = calls(alone('session-expired'));
-    expect(c.map((a) => `${a.outcome} ${a.call}#${a.attempt}`)).toEqual([`UNANSWERED ${c[0]!.call}#1`, `TOOL_SUCCESS ${c[0]!.call}#2`]);
+  it('session-expired: the call the lost session failed (a 404: Claude Code says so before the -32000) and its re-run are one call of two attempts, the retry Claude Code\'s own', () => {
+    const r = alone('session-expired');
+    const c = calls(r);
+    expect(c.map((a) => `${a.outcome} ${a.status} ${a.call}#${a.attempt}`)).toEqual([`HTTP_ERROR 404 ${c[0]!.call}#1`, `TOOL_SUCCESS null ${c[0]!.call}#2`]);
+    expect(c[0]!.detail).toMatchObject({ errorCode: -32000 });
     expect(c[1]!.retryOrigin).toEqual({ origin: 'app', how: 'claimed by the client log' });
+    // a re-run in a new session after 404 is no unsafe retry, nor one that should have waited
+    expect(codes(r)).toEqual([]);
     expect(calls(alone('stdio-crash')).every((a) => a.attempt === 1)).toBe(true);
+    expect(outcomes(alone('stdio-crash')).join()).not.toMatch(/HTTP_ERROR/);
   });
 
   it('still-running: a call past 30 s is one TOOL_SUCCESS of about 31 s ("still running" lines add nothing)', () => {
@@ -179,5 +184,44 @@ describe('Claude Code\'s log with the wire of the same run: "Claude Code says X;
     expect(a.outcome).toBe('TOOL_ERROR');
     expect(a.findings.map((f) => f.code)).toContain('OUTCOME_MISMATCH');
     expect(codes(joined('tool-error'))).not.toContain('OUTCOME_MISMATCH');
+  });
+});
+
+describe('Claude Code\'s debug file (--debug-file): the same account, every server in one file', () => {
+  const debug = `${DIR}debug-file/claude-debug.txt`;
+  const told = (r: Run) => calls(r).map((a) => `${a.tool} ${a.outcome} ${a.status} #${a.attempt}`).sort();
+
+  it('gives the outcomes the mcp-logs JSONL files of the same run give, and accounts for every line', () => {
+    const r = triage([debug]);
+    expect(told(r)).toEqual(told(alone('debug-file')));
+    expect(told(r)).toEqual(['lookup_order HTTP_ERROR 404 #1', 'lookup_order TOOL_SUCCESS null #1', 'lookup_order TOOL_SUCCESS null #1', 'lookup_order TOOL_SUCCESS null #2', 'strict_lookup JSONRPC_ERROR null #1', 'validate_quantity TOOL_ERROR null #1']);
+    const lines = readFileSync(debug, 'utf8').split('\n').filter(Boolean).length;
+    expect(r.summary.lines.read).toBe(lines);
+    expect(r.summary.lines.used + r.summary.lines.unusable).toBe(lines);
+  });
+
+  it('with the wire: the HTTP server\'s claims join its calls; the stdio server\'s lookup_order, a tool of the same name, does not', () => {
+    const r = triage([`${DIR}debug-file/wire.ndjson`, debug]);
+    expect(r.summary.claims).toMatchObject({ total: 6, matched: 5, alone: 1 });
+    const alone1 = calls(r).find((a) => a.claim?.only)!;
+    expect(alone1.claim!.source.line).toBe(readFileSync(debug, 'utf8').split('\n').findIndex((l) => l.includes('MCP server "local": Tool \'lookup_order\' completed')) + 1);
+    expect(codes(r)).not.toContain('OUTCOME_MISMATCH');
+    expect(calls(r).filter((a) => a.status === 404).flatMap((a) => a.findings.map((f) => f.code))).toEqual(['LOCAL_ERROR']);
+  });
+});
+
+describe('http-401: a 401 with a Bearer challenge on the tools/call POST', () => {
+  it('alone: Claude Code tries OAuth against the server and fails the call with that text: UNANSWERED, its words as the why', () => {
+    const c = calls(alone('http-401'));
+    expect(c.map((a) => a.outcome)).toEqual(['UNANSWERED']);
+    expect(c[0]!.detail?.why).toMatch(/HTTP 400: Invalid OAuth error response/);
+  });
+
+  it('with the wire: the 401 is there (HTTP_ERROR), and the claim, stating no outcome, does not contradict it', () => {
+    const c = calls(joined('http-401'));
+    expect(c.map((a) => `${a.outcome} ${a.status}`)).toEqual(['HTTP_ERROR 401']);
+    expect(c[0]!.claim).toBeDefined();
+    expect(c[0]!.claim!.outcome).toBeUndefined();
+    expect(c[0]!.findings.map((f) => f.code)).not.toContain('OUTCOME_MISMATCH');
   });
 });
