@@ -84,9 +84,14 @@ function toolResults(lines) {
   return out;
 }
 
-/** Replaces the scratch folders (HOME, project) and the cwd with fixed names; the lines are otherwise kept byte for byte. */
+/** Where the scrubbed files say Claude Code was installed (its debug file names its binary's path). */
+const INSTALL = '/opt/claude-code';
+const installDir = CLAUDE.includes('/node_modules/') ? CLAUDE.slice(0, CLAUDE.indexOf('/node_modules/')) : undefined;
+
+/** Replaces the scratch folders (HOME, project, the install folder) with fixed names; the lines are otherwise kept byte for byte. */
 function scrub(text, home, cwd) {
-  return text.split(cwd).join(PROJECT).split(home).join('/home/user');
+  const out = text.split(cwd).join(PROJECT).split(home).join('/home/user');
+  return installDir ? out.split(installDir).join(INSTALL) : out;
 }
 
 const HTTP = 'web';
