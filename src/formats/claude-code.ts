@@ -49,6 +49,17 @@ interface State {
 }
 
 const STATE_KEY = 'claude-code';
+/** Bounds on what one input may make the adapter hold (hostile input with endless server or tool names). */
+const MAX_SERVERS = 256;
+const MAX_TOOLS = 1024;
+
+/** Drops a Map's oldest keys beyond `max`. */
+function cap<K, V>(m: Map<K, V>, max: number): void {
+  for (const k of m.keys()) {
+    if (m.size <= max) return;
+    m.delete(k);
+  }
+}
 
 /** The state of one server's lines in this input (a debug file has every server's lines, a JSONL file one server's). */
 function stateOf(ctx: AdapterContext, server: string | undefined): State {
@@ -61,6 +72,7 @@ function stateOf(ctx: AdapterContext, server: string | undefined): State {
   if (!s) {
     s = { calls: new Map(), lastError: undefined, retrying: new Set(), sessionExpiredAt: undefined, sessionExpiredStatus: undefined, lastConnectionError: undefined, transport: undefined };
     all.set(server ?? '', s);
+    cap(all, MAX_SERVERS);
   }
   return s;
 }
@@ -146,8 +158,10 @@ function readEntry(kind: 'debug' | 'error', text: string, ts: string, server: st
   if (calling) {
     if (!Number.isFinite(when)) return [];
     const list = state.calls.get(calling[1]!);
-    if (!list) state.calls.set(calling[1]!, [when]);
-    else {
+    if (!list) {
+      state.calls.set(calling[1]!, [when]);
+      cap(state.calls, MAX_TOOLS);
+    } else {
       list.push(when);
       // A call Claude Code aborted (the user pressed Esc) logs no end: its start must not linger without bound.
       if (list.length > MAX_OPEN_CALLS) list.shift();
@@ -172,6 +186,7 @@ function readEntry(kind: 'debug' | 'error', text: string, ts: string, server: st
   const retry = RETRYING.exec(text);
   if (retry) {
     state.retrying.add(retry[1]!);
+    if (state.retrying.size > MAX_TOOLS) state.retrying.delete(state.retrying.values().next().value!);
     return [];
   }
   let tool: string;

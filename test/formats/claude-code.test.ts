@@ -164,6 +164,21 @@ describe('claude-code lines to claims', () => {
     expect(read(errLine('Connection failed: Unable to connect. Is the computer able to access the url?'))).toEqual([]);
   });
 
+  it('holds a bounded state whatever the input: endless tool and server names do not grow it without end', () => {
+    const state = new Map<string, unknown>();
+    const debugState = new Map<string, unknown>();
+    for (let i = 0; i < 3000; i++) {
+      claudeCodeFormat.toRecords(line(`Calling MCP tool: tool_${i}`, i), { file: 'x/mcp-logs-web/1.jsonl', line: i + 1, state });
+      claudeCodeFormat.toRecords(line(`Retrying tool 'tool_${i}' after session recovery`, i), { file: 'x/mcp-logs-web/1.jsonl', line: i + 1, state });
+      claudeCodeDebugFormat.textToRecords(`${at(i)} [DEBUG] MCP server "s${i}": Calling MCP tool: t`, { file: 'debug.txt', line: i + 1, state: debugState });
+    }
+    type Held = Map<string, { calls: Map<string, number[]>; retrying: Set<string> }>;
+    expect((debugState.get('claude-code') as Held).size).toBe(256);
+    const web = (state.get('claude-code') as Held).get('web')!;
+    expect(web.calls.size).toBe(1024);
+    expect(web.retrying.size).toBe(1024);
+  });
+
   it('takes the server name from the folder or from a copied file, else leaves it out', () => {
     expect(serverFromPath('/home/u/.cache/claude-cli-nodejs/-home-u-p/mcp-logs-web/2026-12-03T06-44-30-473Z.jsonl')).toBe('web');
     expect(serverFromPath('C:\\Users\\u\\AppData\\Local\\claude-cli-nodejs\\Cache\\p\\mcp-logs-my-server\\2026.jsonl')).toBe('my-server');
