@@ -8,6 +8,7 @@ import type { AdapterContext } from '../../src/formats/adapter.js';
 import type { ClaimRecord } from '../../src/schema/record.js';
 import { loadSchemas } from '../../src/schema/lazy.js';
 import { errorOf, records, SAMPLES } from './helpers.js';
+import { triageCli } from '../helpers/triage-cli.js';
 
 const REAL = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const T0 = Date.parse('2026-12-03T06:44:30.700Z');
@@ -44,7 +45,7 @@ describe('claude-code detection', () => {
   });
 
   it('does not take the lines of any other format (the format samples and the real recordings of the other folders)', () => {
-    const files: string[] = readdirSync(SAMPLES).filter((f) => f.endsWith('.jsonl') || f.endsWith('.ndjson')).map((f) => SAMPLES + f);
+    const files: string[] = readdirSync(SAMPLES).filter((f) => (f.endsWith('.jsonl') || f.endsWith('.ndjson')) && !f.startsWith('claude-code')).map((f) => SAMPLES + f);
     for (const dir of ['real', 'real-bridges/remote-basic', 'real-python/py-client-auto', 'real-claude-code/success']) {
       try {
         for (const f of readdirSync(REAL + dir)) if (/\.(ndjson|jsonl)$/.test(f) && !f.startsWith('mcp-logs-')) files.push(`${REAL}${dir}/${f}`);
@@ -246,5 +247,18 @@ describe('claude-code-debug: the MCP lines of Claude Code\'s debug file', () => 
     expect(l!.claim.outcome).toBeUndefined();
     expect(read(`${T} [INFO] [Stall] tool_dispatch_end tool=mcp__web__lookup_order toolUseId=toolu_1 outcome=ok durationMs=97`)).toEqual([]);
     expect(errorOf(claudeCodeDebugFormat.textToRecords('not a debug line', c))).toMatch(/not a Claude Code debug-file line/);
+  });
+});
+
+describe('the format samples (samples/formats), through the built CLI', () => {
+  type A = { tool: string; outcome: string; status: number | null; detail?: { errorCode?: number } };
+  const said = (file: string) => triageCli<A>([SAMPLES + file]).attempts.map((a) => `${a.tool} ${a.outcome}${a.detail?.errorCode !== undefined ? ` ${a.detail.errorCode}` : ''}`);
+
+  it('an mcp-logs file and the debug file of the same calls say the same: a search, a bad search, a failing find, a refused connection', () => {
+    const want = ['search TOOL_SUCCESS', 'search JSONRPC_ERROR -32602', 'find TOOL_ERROR', 'search NO_RESPONSE'];
+    expect(said('claude-code-mcp-logs-notes.jsonl')).toEqual(want);
+    expect(said('claude-code-debug.txt')).toEqual(want);
+    const r = triageCli([SAMPLES + 'claude-code-debug.txt']);
+    expect(Object.keys((r.summary.inputs as { formats: Record<string, number> }[])[0]!.formats)).toEqual(['claude-code-debug']);
   });
 });
