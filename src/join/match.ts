@@ -259,7 +259,10 @@ export class Matcher {
     // own re-run of the call before (Claude Code's "Retrying tool ... after session recovery").
     const callOf = `${caller}|${c.claim.tool ?? ''}`;
     const fp = (c.claim.retryOrigin === 'app' ? this.lastClaimCall.get(callOf) : undefined) ?? signatureOf(`claim|${c.src.file}:${c.src.line}`);
+    this.lastClaimCall.delete(callOf);
     this.lastClaimCall.set(callOf, fp);
+    // only the last call of each tool matters: a log of endless tool names must not grow this without end
+    if (this.lastClaimCall.size > 4096) this.lastClaimCall.delete(this.lastClaimCall.keys().next().value!);
     const view: AttemptView = {
       side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
       signature: signatureOf(`${c.src.file}:${c.src.line}`), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
