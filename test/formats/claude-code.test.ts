@@ -33,7 +33,7 @@ beforeAll(async () => {
 describe('claude-code detection', () => {
   it('takes every line of the real logs, and only as claude-code', () => {
     let n = 0;
-    for (const scenario of readdirSync(`${REAL}real-claude-code`)) {
+    for (const scenario of readdirSync(`${REAL}real-claude-code`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
       for (const f of readdirSync(`${REAL}real-claude-code/${scenario}`).filter((x) => x.startsWith('mcp-logs-'))) {
         for (const l of readFileSync(`${REAL}real-claude-code/${scenario}/${f}`, 'utf8').split('\n').filter(Boolean)) {
           expect(detectJsonFormat(JSON.parse(l) as Record<string, unknown>)?.name, `${scenario}/${f}: ${l.slice(0, 80)}`).toBe('claude-code');
