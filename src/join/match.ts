@@ -266,7 +266,7 @@ export class Matcher {
     const view: AttemptView = {
       side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
       signature: signatureOf(`${c.src.file}:${c.src.line}`), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
-      fingerprint: fp, continuation: false, http: false, weakId: true,
+      fingerprint: fp, continuation: false, http: false, weakId: true, rebuilt: true,
       startTs: start, endTs: c.ts, status: c.claim.status ?? (c.claim.httpStatuses?.length === 1 ? c.claim.httpStatuses[0] : undefined), contentType: undefined,
       sseEvents: 0, progress: 0, serverRequests: 0, sentSession: false, sources: [c.src], final: true,
       outcome, layer: OUTCOME_INFO[outcome].layer, detail,
