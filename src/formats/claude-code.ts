@@ -255,19 +255,20 @@ function readEntry(kind: 'debug' | 'error', text: string, ts: string, server: st
   return [record];
 }
 
+/** What both Claude Code sources lack (the JSONL log and the debug file say the same of each call): no HTTP, body, session or id. */
+const SUMMARY_ONLY = { http: false, bodies: false, session: false, typedIds: false } as const;
+const JOINED_BY_TOOL = 'joined to a wire capture of the same run by tool name and time; alone, each call is read from what Claude Code says of it';
+
 export const claudeCodeFormat: JsonFormat = {
   kind: 'json',
   name: 'claude-code',
   detect: isClaudeCodeLine,
   toRecords: claudeCodeToRecords,
   limits: {
-    http: false,
-    bodies: false,
-    session: false,
-    typedIds: false,
+    ...SUMMARY_ONLY,
     notes: [
       'one summary line per tools/call (completed / failed and the error text): no JSON-RPC message, id or arguments, no HTTP status, no Mcp-Session-Id',
-      'joined to a wire capture of the same run by tool name and time; alone, each call is read from what Claude Code says of it',
+      JOINED_BY_TOOL,
       'which server: from the mcp-logs-<server> folder or file name; sessionId is Claude Code\'s conversation, not the MCP session',
       'connection lines (dropped, refused, reconnecting) and server stderr are read for no call',
     ],
@@ -302,13 +303,10 @@ export const claudeCodeDebugFormat: TextFormat = {
   },
   textToRecords: claudeCodeDebugToRecords,
   limits: {
-    http: false,
-    bodies: false,
-    session: false,
-    typedIds: false,
+    ...SUMMARY_ONLY,
     notes: [
       'the MCP lines of the debug file say what the mcp-logs JSONL says, with the server name on each line; no JSON-RPC message at any debug level',
-      'joined to a wire capture of the same run by tool name and time; alone, each call is read from what Claude Code says of it',
+      JOINED_BY_TOOL,
       'every other line (API, startup, settings, tool dispatch) and the continuation lines of multi-line messages are read for no call',
     ],
   },
