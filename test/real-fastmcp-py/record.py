@@ -9,7 +9,6 @@ import asyncio
 import json
 import shutil
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,9 @@ FIXTURES = REPO / "test" / "fixtures" / "real-fastmcp-py"
 BIN = REPO / "dist" / "bin.js"
 PEER = HERE / "peer.mjs"
 NODE = shutil.which("node") or "node"
+
+sys.path.insert(0, str(HERE.parent / "helpers"))
+from recording import Observer, describe, free_port, read_json_line, stop, wait_port, write_observed  # noqa: E402
 
 
 # ---------------------------------------------------------------- the FastMCP server (child process)
@@ -158,41 +160,6 @@ if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "serve":
 # ---------------------------------------------------------------- processes
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def wait_port(port: int, seconds: float = 15) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            _, w = await asyncio.open_connection("127.0.0.1", port)
-            w.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
-
-
-async def stop(proc: asyncio.subprocess.Process, sig: int = signal.SIGTERM) -> None:
-    if proc.returncode is None:
-        proc.send_signal(sig)
-        try:
-            await asyncio.wait_for(proc.wait(), 5)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
-
-
-async def read_json_line(proc: asyncio.subprocess.Process) -> dict:
-    line = await proc.stdout.readline()
-    if not line:
-        raise RuntimeError("the Node peer exited without answering")
-    return json.loads(line)
-
-
 class Topology:
     """Server, server-side recording proxy, optional fault hop, client-side recording proxy."""
 
@@ -207,7 +174,7 @@ class Topology:
             self.server_proc = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "serve", mode, str(self.server_port), stderr=open(self.dir / "server.log.tmp", "ab")
             )
-            await wait_port(self.server_port)
+            await wait_port(self.server_port, 15)
         else:
             self.server_proc = await asyncio.create_subprocess_exec(
                 NODE, str(PEER), "ts-server", *(["--event-store"] if mode == "event-store" else []), stdout=asyncio.subprocess.PIPE
@@ -236,7 +203,7 @@ class Topology:
             stderr=asyncio.subprocess.DEVNULL,
         )
         self.procs.append(p)
-        await wait_port(port)
+        await wait_port(port, 15)
         return f"http://127.0.0.1:{port}"
 
     async def restart(self) -> None:
@@ -255,36 +222,6 @@ class Topology:
 # ---------------------------------------------------------------- what a caller saw
 
 
-class Observer:
-    def __init__(self) -> None:
-        self.t0 = time.monotonic()
-        self.observed: dict[str, Any] = {"steps": [], "notes": []}
-
-    async def step(self, label: str, coro) -> tuple[bool, Any]:
-        started = time.monotonic()
-        entry: dict[str, Any] = {"step": label, "atMs": round((started - self.t0) * 1000)}
-        try:
-            result = await coro
-            entry.update(ok=True, summary=summarize(result))
-            ok = True
-        except BaseException as err:  # noqa: BLE001 - a ToolError, an McpError or a timeout is what the caller saw
-            entry.update(ok=False, error=describe(err))
-            result, ok = err, False
-        entry["ms"] = round((time.monotonic() - started) * 1000)
-        self.observed["steps"].append(entry)
-        return ok, result
-
-
-def describe(err: BaseException) -> dict:
-    out: dict[str, Any] = {"name": type(err).__name__, "message": str(err)[:400]}
-    code = getattr(err, "code", None) or getattr(getattr(err, "error", None), "code", None)
-    if isinstance(code, int):
-        out["code"] = code
-    if isinstance(err, BaseExceptionGroup):
-        out["exceptions"] = [describe(e) for e in err.exceptions]
-    return out
-
-
 def summarize(result: Any) -> Any:
     if result is None or isinstance(result, (bool, str, int, float)):
         return result
@@ -297,12 +234,6 @@ def summarize(result: Any) -> Any:
     if isinstance(result, (list, tuple)):
         return [getattr(x, "name", None) or (getattr(x, "text", None) if hasattr(x, "text") else None) or str(getattr(x, "uri", None) or summarize(x)) for x in result]
     return str(result)[:200]
-
-
-def write_observed(topo: Topology, observed: dict) -> None:
-    for side in ("client", "server"):
-        (topo.dir / f"{side}.ndjson").touch()
-    (topo.dir / "observed.json").write_text(json.dumps(observed, indent=2) + "\n")
 
 
 # ---------------------------------------------------------------- the FastMCP client
@@ -347,7 +278,7 @@ async def fm_calls(o: Observer, c) -> None:
 
 
 async def run_fm(body) -> dict:
-    o = Observer()
+    o = Observer(summarize)
     try:
         await body(o)
     except BaseException as err:  # noqa: BLE001
@@ -387,7 +318,7 @@ def fm_scenario(name: str, server: str, hop: list | None = None):
                 seen = {"logs": [], "progress": []}
                 observed = await run_fm(lambda o: body(o, topo, seen))
             observed.update({k: v for k, v in seen.items() if v})
-            write_observed(topo, observed)
+            write_observed(topo.dir, observed)
 
         SCENARIOS[name] = run
         return body
@@ -399,7 +330,7 @@ def ts_scenario(name: str, server: str, which: str, hop: list | None = None):
     async def run():
         async with Topology(name, server, hop) as topo:
             observed = await run_ts(topo, which)
-        write_observed(topo, observed)
+        write_observed(topo.dir, observed)
 
     SCENARIOS[name] = run
 

@@ -12,8 +12,6 @@ import base64
 import gzip
 import json
 import shutil
-import signal
-import socket
 import sys
 import threading
 import time
@@ -27,6 +25,9 @@ FIXTURES = REPO / "test" / "fixtures" / "real-otlp"
 BIN = REPO / "dist" / "bin.js"
 PEER = HERE / "peer.mjs"
 NODE = shutil.which("node") or "node"
+
+sys.path.insert(0, str(HERE.parent / "helpers"))
+from recording import Observer, describe, free_port, stop, wait_port  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 import semconv_shim  # noqa: E402
@@ -214,34 +215,6 @@ def serve(mode: str, port: int, otlp_url: str) -> None:
 # ---------------------------------------------------------------- processes
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def wait_port(port: int, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            _, w = await asyncio.open_connection("127.0.0.1", port)
-            w.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
-
-
-async def stop(proc: asyncio.subprocess.Process) -> None:
-    if proc.returncode is None:
-        proc.send_signal(signal.SIGTERM)  # uvicorn shuts down, the TracerProvider flushes at exit
-        try:
-            await asyncio.wait_for(proc.wait(), 8)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
-
-
 class Topology:
     """The instrumented server, `mcp-triage record` in front of it (server side) and in front of the client (client side)."""
 
@@ -274,42 +247,13 @@ class Topology:
     async def __aexit__(self, *exc) -> None:
         await asyncio.sleep(0.3)
         self.provider.force_flush()
-        await stop(self.server)
+        await stop(self.server, seconds=8)  # uvicorn shuts down, the TracerProvider flushes at exit
         for p in reversed(self.procs):
-            await stop(p)
+            await stop(p, seconds=8)
         self.receiver.out = None
 
 
 # ---------------------------------------------------------------- what a caller saw
-
-
-class Observer:
-    def __init__(self) -> None:
-        self.t0 = time.monotonic()
-        self.observed: dict[str, Any] = {"steps": [], "notes": []}
-
-    async def step(self, label: str, coro) -> Any:
-        started = time.monotonic()
-        entry: dict[str, Any] = {"step": label, "atMs": round((started - self.t0) * 1000)}
-        try:
-            result = await coro
-            entry.update(ok=True, summary=summarize(result))
-        except BaseException as err:  # noqa: BLE001 - a timeout or an MCPError is what the caller saw
-            entry.update(ok=False, error=describe(err))
-            result = err
-        entry["ms"] = round((time.monotonic() - started) * 1000)
-        self.observed["steps"].append(entry)
-        return result
-
-
-def describe(err: BaseException) -> dict:
-    out: dict[str, Any] = {"name": type(err).__name__, "message": str(err)[:300]}
-    code = getattr(err, "code", None)
-    if isinstance(code, int):
-        out["code"] = code
-    if isinstance(err, BaseExceptionGroup):
-        out["exceptions"] = [describe(e) for e in err.exceptions]
-    return out
 
 
 def summarize(result: Any) -> Any:
@@ -334,11 +278,11 @@ def py_client(url: str, mode: str = "legacy", **kw):
 
 
 async def run(topo: Topology, body) -> None:
-    o = Observer()
+    o = Observer(summarize, message_chars=300)
     try:
         await body(o)
     except BaseException as err:  # noqa: BLE001
-        o.observed["notes"].append({"uncaught": describe(err)})
+        o.observed["notes"].append({"uncaught": describe(err, 300)})
     (topo.dir / "observed.json").write_text(json.dumps(o.observed, indent=2) + "\n")
 
 

@@ -9,7 +9,6 @@ import asyncio
 import json
 import shutil
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,9 @@ FIXTURES = REPO / "test" / "fixtures" / "real-python"
 BIN = REPO / "dist" / "bin.js"
 PEER = HERE / "peer.mjs"
 NODE = shutil.which("node") or "node"
+
+sys.path.insert(0, str(HERE.parent / "helpers"))
+from recording import Observer, describe, free_port, read_json_line, stop, wait_port, write_observed  # noqa: E402
 
 
 # ---------------------------------------------------------------- the Python server (child process)
@@ -158,41 +160,6 @@ def serve(mode: str, port: int) -> None:
 # ---------------------------------------------------------------- processes
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def wait_port(port: int, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            _, w = await asyncio.open_connection("127.0.0.1", port)
-            w.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
-
-
-async def stop(proc: asyncio.subprocess.Process, sig: int = signal.SIGTERM) -> None:
-    if proc.returncode is None:
-        proc.send_signal(sig)
-        try:
-            await asyncio.wait_for(proc.wait(), 5)
-        except asyncio.TimeoutError:
-            proc.kill()
-            await proc.wait()
-
-
-async def read_json_line(proc: asyncio.subprocess.Process) -> dict:
-    line = await proc.stdout.readline()
-    if not line:
-        raise RuntimeError("the Node peer exited without answering")
-    return json.loads(line)
-
-
 class Topology:
     """Server, server-side recording proxy, optional fault hop, client-side recording proxy."""
 
@@ -251,36 +218,6 @@ class Topology:
 # ---------------------------------------------------------------- what a caller saw
 
 
-class Observer:
-    def __init__(self) -> None:
-        self.t0 = time.monotonic()
-        self.observed: dict[str, Any] = {"steps": [], "notes": []}
-
-    async def step(self, label: str, coro) -> tuple[bool, Any]:
-        started = time.monotonic()
-        entry: dict[str, Any] = {"step": label, "atMs": round((started - self.t0) * 1000)}
-        try:
-            result = await coro
-            entry.update(ok=True, summary=summarize(result))
-            ok = True
-        except BaseException as err:  # noqa: BLE001 - an ExceptionGroup or a timeout is what the caller saw
-            entry.update(ok=False, error=describe(err))
-            result, ok = err, False
-        entry["ms"] = round((time.monotonic() - started) * 1000)
-        self.observed["steps"].append(entry)
-        return ok, result
-
-
-def describe(err: BaseException) -> dict:
-    out: dict[str, Any] = {"name": type(err).__name__, "message": str(err)[:400]}
-    code = getattr(err, "code", None)
-    if isinstance(code, int):
-        out["code"] = code
-    if isinstance(err, BaseExceptionGroup):
-        out["exceptions"] = [describe(e) for e in err.exceptions]
-    return out
-
-
 def summarize(result: Any) -> Any:
     if result is None:
         return None
@@ -297,12 +234,6 @@ def summarize(result: Any) -> Any:
             **({"structuredContent": result.structured_content} if result.structured_content is not None else {}),
         }
     return str(result)[:200]
-
-
-def write_observed(topo: Topology, observed: dict) -> None:
-    for side in ("client", "server"):
-        (topo.dir / f"{side}.ndjson").touch()
-    (topo.dir / "observed.json").write_text(json.dumps(observed, indent=2) + "\n")
 
 
 # ---------------------------------------------------------------- the Python client
@@ -343,7 +274,7 @@ def seen_logs():
 
 
 async def run_py(topo: Topology, body) -> dict:
-    o = Observer()
+    o = Observer(summarize)
     try:
         await body(o)
     except BaseException as err:  # noqa: BLE001
@@ -375,7 +306,7 @@ async def run_ts(topo: Topology, which: str, scenario: str) -> dict:
 async def ts_on_py(name: str, mode: str, scenario: str, which: str = "ts-client", hop: list | None = None) -> dict:
     async with Topology(name, f"py:{mode}", hop) as topo:
         observed = await run_ts(topo, which, scenario)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
     return observed
 
 
@@ -391,7 +322,7 @@ async def py_on_py_legacy(name="py-client-legacy"):
 
         observed = await run_py(topo, body)
     observed.update(seen)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_on_py_auto(name="py-client-auto"):
@@ -405,7 +336,7 @@ async def py_on_py_auto(name="py-client-auto"):
 
         observed = await run_py(topo, body)
     observed.update(seen)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_timeout(name: str, mode: str, progress: bool = False):
@@ -424,7 +355,7 @@ async def py_timeout(name: str, mode: str, progress: bool = False):
                 await o.step("lookup_order after the timeout", c.call_tool("lookup_order", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_restart(name="py-client-restart-404"):
@@ -441,7 +372,7 @@ async def py_restart(name="py-client-restart-404"):
                     await o.step("send_invoice again with a new Client (app retry)", c2.call_tool("send_invoice", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_resume(name="py-client-resumed"):
@@ -457,7 +388,7 @@ async def py_resume(name="py-client-resumed"):
 
         observed = await run_py(topo, body)
     observed["progress"] = seen["progress"]
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_get_stream(name="py-client-get-stream-resumed"):
@@ -470,7 +401,7 @@ async def py_get_stream(name="py-client-get-stream-resumed"):
                 await o.step("lookup_order afterwards", c.call_tool("lookup_order", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_max_sessions(name="py-client-max-sessions-503"):
@@ -485,7 +416,7 @@ async def py_max_sessions(name="py-client-max-sessions-503"):
                 await o.step("client B again (app retry), then lookup_order", b.call_tool("lookup_order", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_auto_on_ts(name="py-client-auto-ts-server"):
@@ -497,7 +428,7 @@ async def py_auto_on_ts(name="py-client-auto-ts-server"):
                 await o.step("lookup_order", c.call_tool("lookup_order", {"orderId": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_auto_dropped(name="py-client-auto-response-dropped"):
@@ -525,7 +456,7 @@ async def py_auto_dropped(name="py-client-auto-response-dropped"):
                 await o.step("lookup_order again (app retry)", c.call_tool("lookup_order", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_elicitation(name: str, mode: str):
@@ -546,7 +477,7 @@ async def py_elicitation(name: str, mode: str):
 
         observed = await run_py(topo, body)
     observed["elicitations"] = asked
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_listen(name="py-client-auto-listen"):
@@ -568,7 +499,7 @@ async def py_listen(name="py-client-auto-listen"):
                 await o.step("lookup_order after the listen stream closed", c.call_tool("lookup_order", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_header_mismatch(name="py-client-auto-header-mismatch"):
@@ -581,13 +512,13 @@ async def py_header_mismatch(name="py-client-auto-header-mismatch"):
                 await o.step("lookup_order (its Mcp-Name header rewritten on the way)", c.call_tool("lookup_order", {"order_id": "1001"}))
 
         observed = await run_py(topo, body)
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def py_on_ts(name: str, server: str, hop: list | None, body_fn):
     async with Topology(name, server, hop) as topo:
         observed = await run_py(topo, lambda o: body_fn(o, topo))
-    write_observed(topo, observed)
+    write_observed(topo.dir, observed)
 
 
 async def ts_http_errors(o: Observer, topo: Topology):
