@@ -1,6 +1,7 @@
-// Shared by the real-traffic recorders (test/real*/record.mjs): loopback HTTP servers, the fault hop, what an SDK caller saw.
+// Shared by the real-traffic recorders (test/real*/record.mjs and their peers): loopback HTTP servers, a stateful SDK server's session map, the fault hop, what an SDK caller saw.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
+import { randomUUID } from 'node:crypto';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,6 +28,41 @@ export async function listen(handler, port = 0) {
         server.close(() => r());
       }),
   };
+}
+
+/**
+ * A stateful Streamable HTTP handler as the SDK's examples write it: a known Mcp-Session-Id goes to its transport, an
+ * unknown one gets 404, an initialize POST gets a new `Transport` (the caller's SDK class, with `options()` added) and
+ * a new server from `buildServer()`, anything else 400. `transports` is the session map (clear it to forget them all).
+ */
+export function sessionHandler({ Transport, isInitializeRequest, buildServer, options = () => ({}) }) {
+  const transports = new Map();
+  const handle = async (req, res) => {
+    try {
+      const raw = req.method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;
+      const body = raw ? JSON.parse(raw) : undefined;
+      const sid = req.headers['mcp-session-id'];
+      if (typeof sid === 'string') {
+        const t = transports.get(sid);
+        if (!t) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+          return;
+        }
+        await t.handleRequest(req, res, body);
+        return;
+      }
+      if (req.method === 'POST' && body && isInitializeRequest(body)) {
+        const t = new Transport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, t), ...options() });
+        await buildServer().connect(t);
+        await t.handleRequest(req, res, body);
+        return;
+      }
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }));
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err?.message ?? err));
+    }
+  };
+  return { handle, transports };
 }
 
 /** An error the SDK threw, as observed.json records it. */

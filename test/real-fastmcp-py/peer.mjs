@@ -4,14 +4,14 @@
 //   node peer.mjs ts-server [--event-store]    -> {"url"}; SDK 1.32.2 server, stateful
 //   node peer.mjs ts-client SCENARIO URL       -> what the SDK 1.32.2 caller saw
 import { z } from 'zod';
-import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { startFaultHop, makeObserver, listen, readBody, sleep } from '../real-audit2/lib.mjs';
+import { startFaultHop, makeObserver, listen, sleep } from '../real-audit2/lib.mjs';
+import { sessionHandler } from '../helpers/loopback.mjs';
 
 const [mode, ...args] = process.argv.slice(2);
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\n');
@@ -51,36 +51,8 @@ function buildTsServer() {
 }
 
 async function tsServer(eventStore) {
-  const transports = new Map();
-  const s = await listen(async (req, res) => {
-    try {
-      const raw = req.method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;
-      const body = raw ? JSON.parse(raw) : undefined;
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const t = transports.get(sid);
-        if (!t) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-          return;
-        }
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      if (req.method === 'POST' && isInitializeRequest(body)) {
-        const t = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => transports.set(id, t),
-          ...(eventStore ? { eventStore: new InMemoryEventStore(), retryInterval: 200 } : {}),
-        });
-        await buildTsServer().connect(t);
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }));
-    } catch (err) {
-      if (!res.headersSent) res.writeHead(500).end(String(err));
-    }
-  });
+  const { handle } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer: buildTsServer, options: () => (eventStore ? { eventStore: new InMemoryEventStore(), retryInterval: 200 } : {}) });
+  const s = await listen(handle);
   out({ url: s.url });
 }
 
