@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { randomUUID } from 'node:crypto';
-import { listen, readBody } from '../helpers/loopback.mjs';
+import { listen, sessionHandler } from '../helpers/loopback.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -47,31 +46,7 @@ export function buildServer(name = 'cc-fixture-server') {
 
 /** Streamable HTTP, stateful; restart() forgets every session as a restarted process does (a later request with its id gets 404). */
 export async function startHttpServer(port = 0) {
-  const transports = new Map();
-  const s = await listen(async (req, res) => {
-    try {
-      const raw = req.method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;
-      const body = raw ? JSON.parse(raw) : undefined;
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const t = transports.get(sid);
-        if (!t) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-          return;
-        }
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      if (req.method === 'POST' && body && isInitializeRequest(body)) {
-        const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, t) });
-        await buildServer().connect(t);
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }));
-    } catch (e) {
-      if (!res.headersSent) res.writeHead(500).end(String(e?.message ?? e));
-    }
-  }, port);
+  const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer });
+  const s = await listen(handle, port);
   return { ...s, restart: () => transports.clear() };
 }
