@@ -282,6 +282,50 @@ async function discoverThenCall({ c, step }) {
 
 const call = (client, name, args, opts) => client.callTool({ name, arguments: args }, undefined, opts);
 
+/** tools/list, a success, a tool error, an unknown tool, then the DELETE that ends the session. */
+async function baseline({ c, step }) {
+  const { client, transport } = await c.make();
+  await step('tools/list', () => client.listTools());
+  await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
+  await step('validate_quantity -3 (tool error)', () => call(client, 'validate_quantity', { quantity: -3 }));
+  await step('no_such_tool (-32602)', () => call(client, 'no_such_tool', {}));
+  await step('terminateSession (DELETE)', () => transport.terminateSession());
+}
+
+/** A call, a server restart, `wait` ms, the same call on the old session (answered `status`), then the app's retry with a new Client. */
+const restartThenRetry = (tool, status, wait = 300) => async ({ c, server, step }) => {
+  const { client } = await c.make();
+  await step(tool, () => call(client, tool, { orderId: '1001' }));
+  await server.restart();
+  await sleep(wait);
+  await step(`${tool} after restart (${status})`, () => call(client, tool, { orderId: '1002' }));
+  await sleep(300);
+  const again = await c.make();
+  await step('app retry with a new Client', () => call(again.client, tool, { orderId: '1002' }));
+};
+
+/** The fault hop's rule: the SSE stream of the first slow_report call is destroyed after `events` events. */
+const cutSlowReport = (events) => ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: events } : {});
+
+const slowReport = (client, timeout) => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout });
+
+/** One slow_report whose stream the hop cuts after `events` events (request timeout `timeout` ms), then `after` ms. */
+const slowReportCut = (events, timeout, after = 0) => async ({ c, step }) => {
+  const { client } = await c.make();
+  await step(`slow_report (stream cut after ${events} event${events === 1 ? '' : 's'})`, () => slowReport(client, timeout));
+  if (after) await sleep(after);
+};
+
+/** slow_report's stream is cut and the server restarts 400 ms in, before the client could resume it. */
+async function cutThenRestart({ c, server, step }) {
+  const { client } = await c.make();
+  const pending = step('slow_report (stream cut, server restarted)', () => slowReport(client, 4000));
+  await sleep(400);
+  await server.restart();
+  await pending;
+  await sleep(500);
+}
+
 // ------------------------------------------------------------------ scenarios
 
 /**
@@ -292,57 +336,25 @@ const scenarios = {
   'c110-baseline': {
     client: '1.10.2',
     server: '1.32.2',
-    run: async ({ c, step }) => {
-      const { client, transport } = await c.make();
-      await step('tools/list', () => client.listTools());
-      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
-      await step('validate_quantity -3 (tool error)', () => call(client, 'validate_quantity', { quantity: -3 }));
-      await step('no_such_tool (-32602)', () => call(client, 'no_such_tool', {}));
-      await step('terminateSession (DELETE)', () => transport.terminateSession());
-    },
+    run: baseline,
   },
   // 1.32.2 client against a 1.10.2 server: the server only knows 2024-11-05 and answers initialize with it.
   's110-baseline': {
     client: '1.32.2',
     server: '1.10.2',
-    run: async ({ c, step }) => {
-      const { client, transport } = await c.make();
-      await step('tools/list', () => client.listTools());
-      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
-      await step('validate_quantity -3 (tool error)', () => call(client, 'validate_quantity', { quantity: -3 }));
-      await step('no_such_tool (-32602)', () => call(client, 'no_such_tool', {}));
-      await step('terminateSession (DELETE)', () => transport.terminateSession());
-    },
+    run: baseline,
   },
   // The server restarts between two calls; the old client gets 404, throws a plain Error, and the app builds a new
   // Client and calls again (its ids start from 0 again).
   'c110-restart-404': {
     client: '1.10.2',
     server: '1.32.2',
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      await step('send_invoice', () => call(client, 'send_invoice', { orderId: '1001' }));
-      await server.restart();
-      await sleep(300);
-      await step('send_invoice after restart (404)', () => call(client, 'send_invoice', { orderId: '1002' }));
-      await sleep(300);
-      const again = await c.make();
-      await step('app retry with a new Client', () => call(again.client, 'send_invoice', { orderId: '1002' }));
-    },
+    run: restartThenRetry('send_invoice', 404),
   },
   'c110-s110-restart-400': {
     client: '1.10.2',
     server: '1.10.2',
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
-      await server.restart();
-      await sleep(300);
-      await step('lookup_order after restart (400)', () => call(client, 'lookup_order', { orderId: '1002' }));
-      await sleep(300);
-      const again = await c.make();
-      await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
-    },
+    run: restartThenRetry('lookup_order', 400),
   },
   's110-restart-400': {
     client: '1.32.2',
@@ -363,33 +375,14 @@ const scenarios = {
   'c117-s117-restart-400': {
     client: '1.17.5',
     server: '1.17.5',
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
-      await server.restart();
-      await sleep(300);
-      await sleep(3000);
-      await step('lookup_order after restart (400)', () => call(client, 'lookup_order', { orderId: '1002' }));
-      await sleep(300);
-      const again = await c.make();
-      await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
-    },
+    run: restartThenRetry('lookup_order', 400, 3300),
   },
   // 1.24.3 against the 1.32.2 server: after the restart its standalone GET reconnects (404, twice), then the call
   // gets 404 and the app calls again with a new Client.
   'c124-restart-404': {
     client: '1.24.3',
     server: '1.32.2',
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
-      await server.restart();
-      await sleep(3000);
-      await step('lookup_order after restart (404)', () => call(client, 'lookup_order', { orderId: '1002' }));
-      await sleep(300);
-      const again = await c.make();
-      await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
-    },
+    run: restartThenRetry('lookup_order', 404, 3000),
   },
   // The same restart, and the client makes no call after it: only its GET reconnections meet the unknown session.
   'c117-s117-restart-idle': {
@@ -408,16 +401,7 @@ const scenarios = {
     client: '1.13.3',
     server: '1.13.3',
     serverOpts: { mode: 'single' },
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      await step('lookup_order', () => call(client, 'lookup_order', { orderId: '1001' }));
-      await server.restart();
-      await sleep(300);
-      await step('lookup_order after restart (400)', () => call(client, 'lookup_order', { orderId: '1002' }));
-      await sleep(300);
-      const again = await c.make();
-      await step('app retry with a new Client', () => call(again.client, 'lookup_order', { orderId: '1002' }));
-    },
+    run: restartThenRetry('lookup_order', 400),
   },
   // The v2 client's server/discover probe (2026-07-28) against servers that predate it, then its fallback to initialize.
   'v2auto-s110': { client: 'v2-auto', server: '1.10.2', run: (ctx) => discoverThenCall(ctx) },
@@ -428,45 +412,32 @@ const scenarios = {
     client: '1.10.2',
     server: '1.32.2',
     serverOpts: { eventStore: true },
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 1 } : {}),
-    run: async ({ c, step }) => {
-      const { client } = await c.make();
-      await step('slow_report (stream cut after 1 event)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 8000 }));
-    },
+    hop: cutSlowReport(1),
+    run: slowReportCut(1, 8000),
   },
   // 1.17.5 no longer reconnects a POST stream: the call waits for its timeout, then cancels.
   'c117-sse-cut-not-resumed': {
     client: '1.17.5',
     server: '1.32.2',
     serverOpts: { eventStore: true },
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 1 } : {}),
-    run: async ({ c, step }) => {
-      const { client } = await c.make();
-      await step('slow_report (stream cut after 1 event)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 2500 }));
-      await sleep(500);
-    },
+    hop: cutSlowReport(1),
+    run: slowReportCut(1, 2500, 500),
   },
   // 1.24.3 speaks 2025-11-25: the 1.32.2 server sends a priming event; after the cut the client resumes.
   'c124-sse-cut-resumed': {
     client: '1.24.3',
     server: '1.32.2',
     serverOpts: { eventStore: true },
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 2 } : {}),
-    run: async ({ c, step }) => {
-      const { client } = await c.make();
-      await step('slow_report (stream cut after 2 events)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 8000 }));
-    },
+    hop: cutSlowReport(2),
+    run: slowReportCut(2, 8000),
   },
   // The 1.32.2 client against a 1.10.2 server with an event store: no priming event, but event ids on the messages.
   's110-sse-cut-resumed': {
     client: '1.32.2',
     server: '1.10.2',
     serverOpts: { eventStore: true },
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 1 } : {}),
-    run: async ({ c, step }) => {
-      const { client } = await c.make();
-      await step('slow_report (stream cut after 1 event)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 8000 }));
-    },
+    hop: cutSlowReport(1),
+    run: slowReportCut(1, 8000),
   },
   // 1.13.3 against a 1.13.3 server with an event store: the hop cuts the call's stream and the server restarts before
   // the client's resumption (GET with Last-Event-ID after 1 s, again after 1.5 s): both GETs, and the cancellation
@@ -475,15 +446,8 @@ const scenarios = {
     client: '1.13.3',
     server: '1.13.3',
     serverOpts: { eventStore: true },
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 1 } : {}),
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      const pending = step('slow_report (stream cut, server restarted)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 4000 }));
-      await sleep(400);
-      await server.restart();
-      await pending;
-      await sleep(500);
-    },
+    hop: cutSlowReport(1),
+    run: cutThenRestart,
   },
   // The same with 1.17.5, which does not resume a POST stream: only its standalone GET reconnects (400, a body the
   // client never reads), and the cancellation after the timeout gets the 400 with its JSON-RPC body.
@@ -491,26 +455,15 @@ const scenarios = {
     client: '1.17.5',
     server: '1.17.5',
     serverOpts: { eventStore: true },
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 1 } : {}),
-    run: async ({ c, server, step }) => {
-      const { client } = await c.make();
-      const pending = step('slow_report (stream cut, server restarted)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 4000 }));
-      await sleep(400);
-      await server.restart();
-      await pending;
-      await sleep(500);
-    },
+    hop: cutSlowReport(1),
+    run: cutThenRestart,
   },
   // Without an event store nothing has an id: no client resumes; the call times out and is cancelled.
   'c113-s110-sse-cut-no-store': {
     client: '1.13.3',
     server: '1.10.2',
-    hop: ({ rpcMethod, tool }) => (rpcMethod === 'tools/call' && tool === 'slow_report' ? { cutAfterEvents: 1 } : {}),
-    run: async ({ c, step }) => {
-      const { client } = await c.make();
-      await step('slow_report (stream cut after 1 event)', () => client.callTool({ name: 'slow_report', arguments: { steps: 3, stepMs: 200 } }, undefined, { onprogress: () => {}, timeout: 2000 }));
-      await sleep(500);
-    },
+    hop: cutSlowReport(1),
+    run: slowReportCut(1, 2000, 500),
   },
   // A hop answers 503, then 429 with Retry-After: 1; the app retries each (after 1 s for the 429).
   'c113-503-429-app-retry': {
