@@ -1,12 +1,14 @@
 # Process and observation helpers shared by the Python recorders (real-python, real-fastmcp-py, real-otlp): ports, child processes, what a caller saw.
 import asyncio
 import json
+import shutil
 import signal
 import socket
 import time
 from pathlib import Path
 from typing import Any, Callable
 
+BIN = Path(__file__).resolve().parent.parent.parent / "dist" / "bin.js"
 
 # ---------------------------------------------------------------- processes
 
@@ -37,6 +39,16 @@ async def stop(proc: asyncio.subprocess.Process, sig: int = signal.SIGTERM, seco
         except asyncio.TimeoutError:
             proc.kill()
             await proc.wait()
+
+
+async def start_record_proxy(side: str, target: str, out: Path, **popen: Any) -> tuple[asyncio.subprocess.Process, str]:
+    """`mcp-triage record --side SIDE` (this repository's build) on a free port in front of target, writing out: the process and its URL."""
+    port = free_port()
+    p = await asyncio.create_subprocess_exec(
+        shutil.which("node") or "node", str(BIN), "record", "--listen", f"127.0.0.1:{port}", "--target", target, "--out", str(out), "--side", side, **popen
+    )
+    await wait_port(port)
+    return p, f"http://127.0.0.1:{port}"
 
 
 async def read_json_line(proc: asyncio.subprocess.Process) -> dict:

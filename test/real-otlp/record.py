@@ -27,7 +27,7 @@ PEER = HERE / "peer.mjs"
 NODE = shutil.which("node") or "node"
 
 sys.path.insert(0, str(HERE.parent / "helpers"))
-from recording import Observer, describe, free_port, stop, wait_port  # noqa: E402
+from recording import Observer, describe, free_port, start_record_proxy, stop, wait_port  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 import semconv_shim  # noqa: E402
@@ -236,13 +236,9 @@ class Topology:
         return self
 
     async def proxy(self, side: str, target: str) -> str:
-        port = free_port()
-        p = await asyncio.create_subprocess_exec(
-            NODE, str(BIN), "record", "--listen", f"127.0.0.1:{port}", "--target", target, "--out", str(self.dir / f"{side}.ndjson"), "--side", side
-        )
+        p, url = await start_record_proxy(side, target, self.dir / f"{side}.ndjson")
         self.procs.append(p)
-        await wait_port(port)
-        return f"http://127.0.0.1:{port}"
+        return url
 
     async def __aexit__(self, *exc) -> None:
         await asyncio.sleep(0.3)

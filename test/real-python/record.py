@@ -22,7 +22,7 @@ PEER = HERE / "peer.mjs"
 NODE = shutil.which("node") or "node"
 
 sys.path.insert(0, str(HERE.parent / "helpers"))
-from recording import Observer, describe, free_port, read_json_line, stop, wait_port, write_observed  # noqa: E402
+from recording import Observer, describe, free_port, read_json_line, start_record_proxy, stop, wait_port, write_observed  # noqa: E402
 
 
 # ---------------------------------------------------------------- the Python server (child process)
@@ -195,13 +195,9 @@ class Topology:
         return self
 
     async def proxy(self, side: str, target: str) -> str:
-        port = free_port()
-        p = await asyncio.create_subprocess_exec(
-            NODE, str(BIN), "record", "--listen", f"127.0.0.1:{port}", "--target", target, "--out", str(self.dir / f"{side}.ndjson"), "--side", side
-        )
+        p, url = await start_record_proxy(side, target, self.dir / f"{side}.ndjson")
         self.procs.append(p)
-        await wait_port(port)
-        return f"http://127.0.0.1:{port}"
+        return url
 
     async def restart(self) -> None:
         """A crash and restart: the server process is killed and started again on the same port (its sessions are gone)."""
