@@ -479,15 +479,20 @@ async def _(o, topo, seen):
         await o.step("lookup_order 1001 on the re-entered Client", c.call_tool("lookup_order", {"order_id": "1001"}))
 
 
-@fm_scenario("fm-client-rate-limited", "fastmcp:ratelimit")
-async def _(o, topo, seen):
-    async with fm_client(topo.url, "legacy", seen) as c:
-        for i in range(1, 4):
-            await o.step(f"lookup_order 100{i}", c.call_tool("lookup_order", {"order_id": f"100{i}"}))
-        ok, _r = await o.step("send_invoice (rate limited)", c.call_tool("send_invoice", {"order_id": "1001"}))
-        if not ok:
-            await asyncio.sleep(1.2)
-            await o.step("send_invoice again after 1.2 s (app retry)", c.call_tool("send_invoice", {"order_id": "1001"}))
+def _rate_limited(mode: str):
+    """Three lookups pass, send_invoice meets the rate limit (1 request/s, burst 3); the app retries it after 1.2 s."""
+    async def body(o, topo, seen):
+        async with fm_client(topo.url, mode, seen) as c:
+            for i in range(1, 4):
+                await o.step(f"lookup_order 100{i}", c.call_tool("lookup_order", {"order_id": f"100{i}"}))
+            ok, _r = await o.step("send_invoice (rate limited)", c.call_tool("send_invoice", {"order_id": "1001"}))
+            if not ok:
+                await asyncio.sleep(1.2)
+                await o.step("send_invoice again after 1.2 s (app retry)", c.call_tool("send_invoice", {"order_id": "1001"}))
+    return body
+
+
+fm_scenario("fm-client-rate-limited", "fastmcp:ratelimit")(_rate_limited("legacy"))
 
 
 HTTP_ERRORS = [
@@ -541,15 +546,7 @@ fm_scenario("fm-client-sse-cut", "fastmcp:stateful", CUT_MS)(cut_body)
 fm_scenario("fm-client-sse-cut-resumed", "fastmcp:resumable", CUT_MS)(cut_body)
 
 
-@fm_scenario("fm-client-auto-rate-limited", "fastmcp:ratelimit")
-async def _(o, topo, seen):
-    async with fm_client(topo.url, "auto", seen) as c:
-        for i in range(1, 4):
-            await o.step(f"lookup_order 100{i}", c.call_tool("lookup_order", {"order_id": f"100{i}"}))
-        ok, _r = await o.step("send_invoice (rate limited)", c.call_tool("send_invoice", {"order_id": "1001"}))
-        if not ok:
-            await asyncio.sleep(1.2)
-            await o.step("send_invoice again after 1.2 s (app retry)", c.call_tool("send_invoice", {"order_id": "1001"}))
+fm_scenario("fm-client-auto-rate-limited", "fastmcp:ratelimit")(_rate_limited("auto"))
 
 
 @fm_scenario("fm-client-error-after-tool", "fastmcp:audit")
