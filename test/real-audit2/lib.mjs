@@ -1,4 +1,4 @@
-// Second audit round: shared harness (fault hop, scenario files, observers); loopback servers from test/helpers, recorders from dist/capture.
+// Second audit round: shared harness (fault hop and its rule-list form, scenario files, observers); loopback servers from test/helpers, recorders from dist/capture.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { spawn } from 'node:child_process';
@@ -149,6 +149,23 @@ export async function startFaultHop(upstream, decide) {
   });
   hop.log = log;
   return hop;
+}
+
+/**
+ * The fault hop driven by a list of rules (the Python recorders' peers get them as JSON): the first rule whose every
+ * `when` key equals the request's (method, path, rpcMethod, tool, n: the count of that key, resume: has Last-Event-ID)
+ * gives the action; {setRequestHeaders} forwards with these request headers set, as a browser or a reverse proxy would.
+ */
+export function startRuleHop(upstream, rules) {
+  return startFaultHop(upstream, (ctx) => {
+    const facts = { ...ctx, resume: Boolean(ctx.req.headers['last-event-id']) };
+    for (const r of rules) {
+      if (!Object.entries(r.when).every(([k, v]) => facts[k] === v)) continue;
+      if (r.action.setRequestHeaders) Object.assign(ctx.req.headers, r.action.setRequestHeaders);
+      return r.action;
+    }
+    return {};
+  });
 }
 
 export function scenarioFiles(name) {

@@ -10,23 +10,12 @@ import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/in
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { startFaultHop, makeObserver, listen, sleep } from '../real-audit2/lib.mjs';
+import { startRuleHop, makeObserver, listen, sleep } from '../real-audit2/lib.mjs';
 import { sessionHandler } from '../helpers/loopback.mjs';
 
 const [mode, ...args] = process.argv.slice(2);
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
-
-/** A rule matches when every key of `when` equals the request's (method, path, rpcMethod, tool, n: the count of that key, resume: has Last-Event-ID). */
-async function hop(upstream, rulesJson) {
-  const rules = JSON.parse(rulesJson);
-  const h = await startFaultHop(upstream, (ctx) => {
-    const facts = { ...ctx, resume: Boolean(ctx.req.headers['last-event-id']) };
-    for (const r of rules) if (Object.entries(r.when).every(([k, v]) => facts[k] === v)) return r.action;
-    return {};
-  });
-  out({ url: h.url });
-}
 
 function buildTsServer() {
   const server = new McpServer({ name: 'ts-sdk-server', version: '1.32.2' }, { capabilities: { logging: {} } });
@@ -144,7 +133,7 @@ async function runClient(name, url) {
   process.exit(0);
 }
 
-if (mode === 'hop') await hop(args[0], args[1]);
+if (mode === 'hop') out({ url: (await startRuleHop(args[0], JSON.parse(args[1]))).url });
 else if (mode === 'ts-server') await tsServer(args.includes('--event-store'));
 else if (mode === 'ts-client') await runClient(args[0], args[1]);
 else {

@@ -12,30 +12,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
-import { startFaultHop, makeObserver, listen, sleep } from '../real-audit2/lib.mjs';
+import { startRuleHop, makeObserver, listen, sleep } from '../real-audit2/lib.mjs';
 import { sessionHandler } from '../helpers/loopback.mjs';
 
 const [mode, ...args] = process.argv.slice(2);
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
-
-// ---------------------------------------------------------------- the fault hop
-
-/** A rule matches when every key of `when` equals the request's (method, path, rpcMethod, tool, n: the count of that key, resume: has Last-Event-ID). */
-async function hop(upstream, rulesJson) {
-  const rules = JSON.parse(rulesJson);
-  const h = await startFaultHop(upstream, (ctx) => {
-    const facts = { ...ctx, resume: Boolean(ctx.req.headers['last-event-id']) };
-    for (const r of rules) {
-      if (!Object.entries(r.when).every(([k, v]) => facts[k] === v)) continue;
-      // {setRequestHeaders}: forward with these request headers set, as a browser or a reverse proxy would send them
-      if (r.action.setRequestHeaders) Object.assign(ctx.req.headers, r.action.setRequestHeaders);
-      return r.action;
-    }
-    return {};
-  });
-  out({ url: h.url });
-}
 
 // ---------------------------------------------------------------- the TypeScript SDK server
 
@@ -199,7 +181,7 @@ async function runClient(scenarios, name, url) {
   process.exit(0);
 }
 
-if (mode === 'hop') await hop(args[0], args[1]);
+if (mode === 'hop') out({ url: (await startRuleHop(args[0], JSON.parse(args[1]))).url });
 else if (mode === 'ts-server') await tsServer(args.includes('--event-store'));
 else if (mode === 'ts-client') await runClient(tsScenarios, args[0], args[1]);
 else if (mode === 'v2-client') await runClient(v2Scenarios, args[0], args[1]);
