@@ -1,12 +1,12 @@
 // Audit recorder for the v2 SDK (@modelcontextprotocol/client + /server 2.4.0, /node 2.1.2), protocol 2026-07-28
 // (versionNegotiation auto) and legacy 2025-11-25 on a stateful v2 server.
 // Usage: node test/real-audit/record-v2.mjs [scenario...]   Output: test/fixtures/real-audit/<scenario>/{client,server,proxy}.ndjson, observed.json
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { McpServer, createMcpHandler, ProtocolError } from '@modelcontextprotocol/server';
 import { toNodeHandler, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote, listen, readBody, sleep, startFaultHop, scenarioFiles, makeObserver, writeObserved, describeError, stopAfter } from './lib.mjs';
+import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote, listen, sleep, startFaultHop, scenarioFiles, makeObserver, writeObserved, describeError, stopAfter } from './lib.mjs';
+import { sessionHandler } from '../helpers/loopback.mjs';
 
 stopAfter(90_000);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -45,27 +45,9 @@ async function startMcpServer({ out, kind = 'modern', responseMode = 'auto' }) {
     node = toNodeHandler(handler);
     closeAll = () => handler.close();
   } else {
-    const transports = new Map();
-    node = async (req, res) => {
-      const body = req.method === 'POST' ? JSON.parse((await readBody(req)).toString('utf8')) : undefined;
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const t = transports.get(sid);
-        if (!t) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-          return;
-        }
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      if (req.method === 'POST' && body?.method === 'initialize') {
-        const t = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, t) });
-        await buildMcpServer().connect(t);
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }));
-    };
+    const sessions = sessionHandler({ Transport: NodeStreamableHTTPServerTransport, isInitializeRequest: (body) => body?.method === 'initialize', buildServer: buildMcpServer });
+    const transports = sessions.transports;
+    node = sessions.handle;
     closeAll = async () => {
       for (const t of transports.values()) await t.close().catch(() => {});
     };

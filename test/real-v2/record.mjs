@@ -6,7 +6,6 @@
 // toNodeHandler(); the "legacy-stateful" server is NodeStreamableHTTPServerTransport with session ids.
 // Output: test/fixtures/real-v2/<scenario>.{client,server,proxy}.ndjson and test/real-v2/observed.json (what the SDK
 // caller saw). Run: npx tsc -p tsconfig.json && node test/real-v2/record.mjs [scenario...]   (about 10 s)
-import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,7 @@ import { McpServer, createMcpHandler, inputRequired, acceptedContent, inputRespo
 import { toNodeHandler, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, listen, readBody, recordScenarios, sleep, startFaultHop, stopAfter, summarize } from '../helpers/loopback.mjs';
+import { describeError, listen, recordScenarios, sessionHandler, sleep, startFaultHop, stopAfter, summarize } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real-v2');
@@ -147,27 +146,9 @@ async function startMcpServer({ out, kind = 'modern', responseMode = 'auto' }) {
     node = toNodeHandler(handler);
     closeAll = () => handler.close();
   } else {
-    const transports = new Map();
-    node = async (req, res) => {
-      const body = req.method === 'POST' ? JSON.parse((await readBody(req)).toString('utf8')) : undefined;
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const t = transports.get(sid);
-        if (!t) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-          return;
-        }
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      if (req.method === 'POST' && body?.method === 'initialize') {
-        const t = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, t) });
-        await buildMcpServer().connect(t);
-        await t.handleRequest(req, res, body);
-        return;
-      }
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }));
-    };
+    const sessions = sessionHandler({ Transport: NodeStreamableHTTPServerTransport, isInitializeRequest: (body) => body?.method === 'initialize', buildServer: buildMcpServer });
+    const transports = sessions.transports;
+    node = sessions.handle;
     closeAll = async () => {
       for (const t of transports.values()) await t.close().catch(() => {});
     };
