@@ -7,7 +7,7 @@
 //   --render    measure nothing: re-render the last run (bench/data/results.json) into the table and RESULTS.md
 // Needs dist/ (run `npm ci` or `npx tsc -p .` first); builds nothing itself. Not part of `npm test`.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,6 +156,14 @@ async function interleaved(specs, runs) {
   });
 }
 
+/**
+ * Reads the files once, untimed, so that the first timed run does not pay for the disk alone: a 1 GB pair measured
+ * once gave the baseline 52 s of wall time for 7 s of CPU, its files evicted from the page cache by other work.
+ */
+async function warm(files) {
+  for (const f of files) for await (const chunk of createReadStream(f, { highWaterMark: 1 << 20 })) void chunk;
+}
+
 const analysisArgs = (client, server) => [BIN, '--format', 'ndjson', '--client', client, '--server', server];
 
 /** One untimed run with stdout kept, to check the analysis really produced attempts (a fast no-op is no result). */
@@ -245,6 +253,7 @@ async function main() {
       const bytes = manifest.files[FILES[format].client].bytes + manifest.files[FILES[format].server].bytes;
       const label = `${name} ${format} pair`;
       log(`measuring ${label} (${fmt(mb(bytes), 0)} MB, ${runs} run${runs > 1 ? 's' : ''}) ...`);
+      await warm([client, server]);
       const baseline = await series('baseline', [PARSE_LOOPS, 'plain', client, server], runs);
       const bodies = await series('baseline + bodies', [PARSE_LOOPS, 'bodies', client, server], runs);
       const reader = await series('input side only', [PARSE_LOOPS, 'reader', client, server], runs);
@@ -323,7 +332,11 @@ function targets(result) {
   const small = row('100mb', 'canonical');
   const bigRatio = ratioOf(big);
   const bigCpuRatio = big && big.full.cpuMs && big.baseline.cpuMs ? big.baseline.cpuMs / big.full.cpuMs : null;
-  const ratioText = bigRatio === null ? 'not measured' : `${fmt(bigRatio, 2)}x (CPU time: ${fmt(bigCpuRatio, 2)}x)`;
+  // A baseline that took much longer than its CPU time waited on the disk, and a ratio to its wall time says nothing of
+  // the analysis: the throughput targets are then not judged.
+  const ioBound = Boolean(big && big.baseline.cpuMs && big.baseline.ms > 1.5 * big.baseline.cpuMs);
+  const ratioText = bigRatio === null ? 'not measured' : `${fmt(bigRatio, 2)}x (CPU time: ${fmt(bigCpuRatio, 2)}x${ioBound ? '; not judged: the baseline waited on the disk' : ''})`;
+  const throughput = (target) => (bigRatio === null || ioBound ? null : bigRatio >= target);
   const bigRss = big && !big.full.failed ? big.full.rssMB : null;
   const smallRss = small && !small.full.failed ? small.full.rssMB : null;
   // Judged on the slower of the two outputs (results from before the terminal report was timed have only NDJSON).
@@ -332,11 +345,11 @@ function targets(result) {
   const startupCpu = !slowest.failed && slowest.cpuMs && result.nodeStart.cpuMs ? slowest.cpuMs / result.nodeStart.cpuMs : null;
   const judge = (value, ok) => (value === null ? null : ok(value));
   return [
-    { name: `full analysis >= ${TARGETS.ratio}x the bare baseline (1 GB canonical pair)`, value: ratioText, met: judge(bigRatio, (v) => v >= TARGETS.ratio) },
+    { name: `full analysis >= ${TARGETS.ratio}x the bare baseline (1 GB canonical pair)`, value: ratioText, met: throughput(TARGETS.ratio) },
     { name: `peak RSS <= ${TARGETS.rssMB} MB (1 GB canonical pair)`, value: bigRss === null ? 'not measured' : `${fmt(bigRss, 0)} MB`, met: judge(bigRss, (v) => v <= TARGETS.rssMB) },
     { name: `peak RSS on 1 GB <= ${TARGETS.rssGrowth}x the 100 MB pair's`, value: bigRss === null || smallRss === null ? 'not measured' : `${fmt(bigRss / smallRss, 2)}x`, met: bigRss === null || smallRss === null ? null : bigRss / smallRss <= TARGETS.rssGrowth },
     { name: `tiny pair analysed in <= ${TARGETS.startup}x Node's own start`, value: startupRatio === null ? 'failed' : `${fmt(startupRatio, 2)}x (${fmt(slowest.ms, 0)} ms vs ${fmt(result.nodeStart.ms, 0)} ms, the slower of NDJSON and the terminal report; CPU time: ${fmt(startupCpu, 2)}x)`, met: judge(startupRatio, (v) => v <= TARGETS.startup) },
-    { name: `stretch: >= ${TARGETS.stretchRatio}x the single-thread baseline (both cores)`, value: ratioText, met: judge(bigRatio, (v) => v >= TARGETS.stretchRatio) },
+    { name: `stretch: >= ${TARGETS.stretchRatio}x the single-thread baseline (both cores)`, value: ratioText, met: throughput(TARGETS.stretchRatio) },
   ];
 }
 
@@ -408,7 +421,7 @@ function renderMarkdown(result) {
     '',
     '## Targets (issue 5)',
     '',
-    table(['target', 'measured', 'met'], targets(result).map((t) => [t.name, t.value, t.met === null ? 'not measured' : t.met ? 'yes' : '**no**'])),
+    table(['target', 'measured', 'met'], targets(result).map((t) => [t.name, t.value, t.met === null ? 'not judged' : t.met ? 'yes' : '**no**'])),
     '',
     '## Figures',
     '',
