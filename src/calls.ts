@@ -110,7 +110,7 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.attempts[tail.attempts.length - 2] }));
-    } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last)) {
+    } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && !this.fellBack(clientKey, tail.last)) {
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.attempts[tail.attempts.length - 2]!;
       previous.primary.retried = true;
@@ -208,6 +208,15 @@ export class CallLinker {
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
     if (a.primary.sentSession && (a.status === 404 || unknownSessionRefusal(a) !== undefined)) c.expired.push(a);
+  }
+
+  /**
+   * A server/discover probe that failed and that its client answered by falling back to initialize: the client got what
+   * it asked (the server is older), so a later probe (a new connection's) is a call of its own, not a retry of it.
+   */
+  private fellBack(clientKey: string, prev: Attempt): boolean {
+    if (prev.method !== 'server/discover' || prev.startTs === undefined) return false;
+    return (this.lastInitialize.get(clientKey) ?? -Infinity) > prev.startTs;
   }
 
   /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */

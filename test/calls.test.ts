@@ -50,6 +50,27 @@ describe('when a repeat is a retry', () => {
   });
 });
 
+describe('a v2 client\'s server/discover probe', () => {
+  /** One connection of a v2 client to an older server: the probe refused with 400, then initialize opens a session. */
+  const connection = (t: number, sid: string) => [
+    post({ t, id: 'server-discover-probe-1', method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'orders', version: '1.0.0' } } }, status: 400, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' }, id: null }) }),
+    post({ t: t + 10, id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'orders', version: '1.0.0' } }, status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }) }),
+  ];
+
+  it('a new connection probes again (OpenAI Agents\' connect() after a 404): a call of its own, not a retry of the probe the client fell back from', async () => {
+    const r = await analyzeInputs([{ lines: [...connection(0, 's1'), ...connection(2000, 's2')] }]);
+    const probes = r.attempts.filter((a) => a.method === 'server/discover');
+    expect(probes.map((a) => `${a.outcome} ${a.call}#${a.attempt}`)).toEqual(['HTTP_ERROR c1#1', 'HTTP_ERROR c3#1']);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).toEqual([]);
+  });
+
+  it('must not: a probe repeated before any initialize (the client did not fall back) is still its retry', async () => {
+    const [probe] = connection(0, 's1');
+    const r = await analyzeInputs([{ lines: [probe!, { ...probe!, ts: at(1500) }] }]);
+    expect(r.attempts.map((a) => `${a.call}#${a.attempt}`)).toEqual(['c1#1', 'c1#2']);
+  });
+});
+
 describe('what an HTTP error body said', () => {
   it('an OAuth error body is quoted in the why', async () => {
     const r = await analyzeInputs([{ lines: [post({ t: 0, id: 1, session: 's', status: 401, body: JSON.stringify({ error: 'invalid_token', error_description: 'The grant has expired' }) })] }]);
