@@ -196,6 +196,16 @@ describe('join', () => {
     expect(late.findings.map((f) => [f.code, f.message.match(/id (\d+)/)?.[1]])).toEqual([['ORPHAN_RESPONSE', '9']]);
   });
 
+  it('on HTTP+SSE the GET stream\'s endpoint event announces the session: a 404 after a restart is no session the client "may have taken from another response"', async () => {
+    // As LangChain's SSE transport met a restarted server: the stream ended, the next POST to the old endpoint got 404.
+    const stream = { v: 1, kind: 'exchange', ts: at(0), method: 'GET', url: 'http://h/sse', requestHeaders: { accept: 'text/event-stream' }, status: 200,
+      responseHeaders: { 'content-type': 'text/event-stream' }, durationMs: 1000, recvText: `event: endpoint\ndata: /messages?sessionId=abc\n\n${sse({ event: 'message', data: JSON.parse(ok(1, toolText('found'))) })}` };
+    const expired = { ...post({ t: 3000, id: 2, status: 404, ct: 'text/plain', body: 'Session not found' }), url: 'http://h/messages?sessionId=abc' };
+    const r = await analyzeInputs([{ lines: [stream, { ...post({ t: 100, id: 1, status: 202, body: 'Accepted' }), url: 'http://h/messages?sessionId=abc', responseHeaders: {} }, expired] }]);
+    const found = r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
+    expect(found.map((f) => f.message)).toEqual(['session abc: HTTP 404 to tools/call search id 2 that carried the session id; the client did not re-initialize']);
+  });
+
   it('joins a typed id with the same id stringified by OpenTelemetry, and marks the join weak', async () => {
     const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
     const ns = (ms: number) => String(BigInt(Date.parse(at(ms))) * 1_000_000n);

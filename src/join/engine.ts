@@ -266,6 +266,8 @@ export class JoinEngine {
         }
         const sess = sid !== null ? this.opts.sessions.touch(ex.side, sid, sid, ts) : this.opts.sessions.get(ex.scopeKey);
         if (sess) sess.legacySse = true;
+        // The server named the session here, as an initialize response does on Streamable HTTP.
+        if (sess && sid !== null) sess.announced = true;
       }
       if (!isMessageEvent(p.sse)) return;
     }

@@ -20,7 +20,7 @@ export interface SessionState {
   lastTs: number | undefined;
   /** Who the session belongs to: the client identity, else the input. */
   clientKey: string | undefined;
-  /** An initialize response in these logs announced this session id. */
+  /** An initialize response in these logs announced this session id (on HTTP+SSE: the GET stream's `endpoint` event). */
   announced?: boolean;
   /** Every request id sent in the session, to tell orphans, duplicates and concurrent reuse. */
   requestIds: Map<string, RequestSeen>;
