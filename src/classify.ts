@@ -99,6 +99,12 @@ function incompleteWhy(view: AttemptView): string {
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
+  if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.status !== null && view.status !== undefined) {
+    // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
+    // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
+    const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent no notifications/cancelled${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+  }
   if (view.cutEvent) return 'the stream was cut inside its last event';
   if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';
   const ct = view.contentType ?? '';

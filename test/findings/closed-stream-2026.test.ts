@@ -35,4 +35,9 @@ describe('a call stream the client closed after its head', () => {
   it('on 2025-11-25 closing the stream is no cancellation (the client would send notifications/cancelled)', async () => {
     expect((await slow('2025-11-25', 'aborted')).findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
   });
+
+  it('on 2025-11-25 the why says it was the client that closed it, without cancelling (OpenAI Agents\' close() during a call); a cut from the other side does not', async () => {
+    expect((await slow('2025-11-25', 'aborted')).detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that');
+    expect((await slow('2025-11-25', 'error')).detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response');
+  });
 });
