@@ -114,6 +114,7 @@ export class CallLinker {
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.attempts[tail.attempts.length - 2]!;
       previous.primary.retried = true;
+      for (const p of tail.attempts) if (p !== a && p.session !== a.session) p.primary.retriedInNewSession = true;
       a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`), this.begins.get(`${a.primary.side}|${a.primary.scope}`));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));

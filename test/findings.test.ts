@@ -227,6 +227,17 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(await codes(one([post({ t: 0, id: 5, status: 404, body: '' })]))).not.toContain('SESSION_EXPIRED');
   });
 
+  it('SESSION_EXPIRED: a call retried only in the expired session (404 again), the re-initialization later without it, is not "re-initialized and retried"', async () => {
+    // As LangChain over HTTP+SSE after a restart: the app invokes the tool twice (404, 404); close() then reconnects.
+    const expired = (t: number, id: number) => post({ t, id, session: S, tool: 'lookup', status: 404, body: 'Session not found' });
+    const init = (t: number, sid: string) => post({ t, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, {}) });
+    const r = await analyzeInputs(one([init(-100, S), expired(0, 5), expired(10, 6), init(300, 'S-new')]));
+    expect(r.findings.filter((x) => x.code === 'SESSION_EXPIRED').map((f) => f.message.replace(/^.*?the client /, ''))).toEqual([
+      're-initialized but retried the call only in the expired session, before that',
+      're-initialized but did not retry the call',
+    ]);
+  });
+
   it('CANCELLED: notifications/cancelled for an open request; not for a different id', async () => {
     const call = post({ t: 0, id: 3, session: S, status: 200, ct: 'text/event-stream', body: '', end: 'aborted' });
     const cancel = (rid: number) => post({ t: 30_000, session: S, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: rid } }, status: 202, body: '' });

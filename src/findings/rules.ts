@@ -343,7 +343,9 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   for (const x of calls.expired) {
     const ts = x.endTs ?? x.startTs;
     const reinit = later.initializeAfter(ts);
-    const retried = x.primary.retried === true;
+    // Retried after the re-initialization, or only in the expired session (a 404 again) before it.
+    const retried = x.primary.retriedInNewSession === true;
+    const retriedHere = !retried && x.primary.retried === true;
     // Two server logs, the 404 in one and the session's initialize in the other: another instance answered, one that
     // never had the session (no sticky routing), rather than the session expiring.
     const init = calls.serverInit;
@@ -352,7 +354,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       : '';
     const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${elsewhere}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${elsewhere}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));

@@ -130,6 +130,8 @@ export interface AttemptView {
   reusedWhileOpen?: Source;
   /** A later attempt was linked to this one as its retry. */
   retried?: boolean;
+  /** A later attempt of its call was sent in another session (after a 404: in the one the client re-initialized). */
+  retriedInNewSession?: boolean;
   /** Order of creation, for stable output. */
   seq?: number;
   outcome?: Outcome;
