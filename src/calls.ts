@@ -388,6 +388,11 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     return { origin: claimed, how };
   }
   const sameId = a.primary.idKey === previous.primary.idKey && a.session === previous.session;
+  // A new request that carries the caller's id of the failed attempt's call (Codex's `_meta.callId`, the model's
+  // function call id) is that one call sent again by the application, not a new call its caller (the model) made.
+  const callId = (a.client ?? a.primary).callerCallId;
+  const sameCallerCall = callId !== undefined && a.primary.idKey !== previous.primary.idKey && callId === (previous.client ?? previous.primary).callerCallId;
+  const byApp = (): RetryOriginInfo => ({ origin: 'app', how: `a new request with the same _meta.callId ${JSON.stringify(callId)} as the failed attempt: the application sent the one call its caller made again (Codex gives each of the model's function calls such an id), not a new call` });
   if (a.method === 'initialize' && a.primary.legacySse && !previous.primary.legacySse && typeof previous.status === 'number' && previous.status >= 400 && previous.status < 500) {
     // The spec's backwards compatibility: a 4xx to the Streamable HTTP initialize sends the client to the old transport.
     return { origin: 'sdk', how: `initialize again on the deprecated HTTP+SSE transport after HTTP ${previous.status} to the Streamable HTTP one: the client falling back to an older server's transport, as the spec's backwards compatibility describes` };
@@ -411,6 +416,7 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   if (!sameId && (code === -32020 || code === -32022)) {
     return { origin: 'sdk', how: `a new request after ${code === -32020 ? 'HeaderMismatch (-32020): the client re-lists tools and re-sends once' : 'UnsupportedProtocolVersion (-32022): the client re-sends with a version both support'}, as the 2026-07-28 spec asks` };
   }
+  if (sameCallerCall) return byApp();
   if (sameId && a.session === null && begun !== undefined && previous.startTs !== undefined && begun.ts > previous.startTs && (a.startTs === undefined || begun.ts <= a.startTs)) {
     // Without sessions, a client that began anew (a new FastMCP or Python SDK Client: server/discover id 1) numbers
     // from the start again and can reach the failed request's id: that is no re-post of it.

@@ -48,6 +48,21 @@ describe('when a repeat is a retry', () => {
     expect(again).toMatchObject({ attempt: 2, retryOrigin: { origin: 'sdk' } });
     expect(again!.findings.map((f) => f.code)).toEqual([]);
   });
+
+  it('a new request with the failed one\'s _meta.callId (Codex re-sending the model\'s call in a new session) is the app\'s retry; a new callId is not', async () => {
+    // Codex 0.171 after a 404: a new client (initialize id 0) sends the call again as id 1, with the same _meta.callId.
+    const call = (t: number, id: number, sid: string, callId: string, status: number) =>
+      post({ t, id, session: sid, params: { name: 'place_order', arguments: { sku: 'SKU-3' }, _meta: { callId } }, status, body: status === 404 ? JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }) : ok(id, toolText('placed')) });
+    const init = (t: number, sid: string) => post({ t, id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'codex-mcp-client', version: '0.171.0' } }, status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } }) });
+    const run = (second: string) => analyzeInputs([{ lines: [init(0, 'old'), call(100, 3, 'old', 'call_2', 404), init(110, 'new'), call(120, 1, 'new', second, 200)] }]);
+    const again = (await run('call_2')).attempts.find((a) => a.id === 1 && a.method === 'tools/call')!;
+    expect(again).toMatchObject({ attempt: 2, retryOrigin: { origin: 'app' } });
+    expect(again.retryOrigin!.how).toMatch(/same _meta\.callId "call_2"/);
+    expect(again.findings.map((f) => f.code)).toEqual([]);
+    const other = (await run('call_9')).attempts.find((a) => a.id === 1 && a.method === 'tools/call')!;
+    expect(other).toMatchObject({ attempt: 2, retryOrigin: { origin: 'unknown' } });
+    expect(other.findings.map((f) => f.code)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
 });
 
 describe('a v2 client\'s server/discover probe', () => {

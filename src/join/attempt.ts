@@ -97,6 +97,11 @@ export interface AttemptView {
   resumptions?: { status: number | null; end?: string }[];
   sseEvents: number;
   progress: number;
+  /**
+   * The id the client's caller gave this tool call in `_meta.callId` (Codex: the model's function call id): a later
+   * request that carries the same one re-sends that call, where a new call by the caller would carry a new one.
+   */
+  callerCallId?: string;
   /** The progressToken the request asked for (`_meta.progressToken`, as an id key): progress is counted by it. */
   progressToken?: string;
   serverRequests: number;

@@ -492,6 +492,7 @@ export class JoinEngine {
     if (typeof params.taskId === 'string' && view.method.startsWith('tasks/')) view.taskId = params.taskId.slice(0, 200);
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
     if (meta && isJsonRpcId(meta.progressToken)) view.progressToken = idKeyOf(meta.progressToken);
+    if (tool !== null && typeof meta?.callId === 'string' && meta.callId.length <= 200) view.callerCallId = meta.callId;
     const clientName = implementationName(view.method === 'initialize' ? params.clientInfo : meta?.['io.modelcontextprotocol/clientInfo']);
     if (clientName !== undefined) view.clientName = clientName;
     const traceparent = typeof meta?.traceparent === 'string' ? TRACEPARENT.exec(meta.traceparent) : null;
