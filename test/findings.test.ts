@@ -246,6 +246,18 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(r.attempts[0]!.findings.map((f) => f.code)).not.toContain('CANCELLED');
   });
 
+  it('CANCELLED: for a request whose HTTP error had answered it seconds before (rmcp waits out a 503 with an id-null error body); not when the two crossed', async () => {
+    const refused = post({ t: 0, id: 2, session: S, status: 503, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service Unavailable' } }) });
+    const cancel = (t: number) => post({ t, session: S, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'MCP request cancelled by caller' } }, status: 202, body: '' });
+    const late = await analyzeInputs(one([refused, cancel(3000)]));
+    expect(late.findings.map((f) => [f.code, f.severity])).toEqual([['CANCELLED', 'info']]);
+    expect(late.findings[0]!.message).toMatch(/notifications\/cancelled for id 2 3\.00 s after its response \(HTTP 503\) had ended: the client had not taken that as the request's answer/);
+    expect(late.attempts[0]).toMatchObject({ status: 503, outcome: 'HTTP_ERROR' });
+    expect((await analyzeInputs(one([refused, cancel(20)]))).findings).toEqual([]);
+    // A server's view of the same only shows a cancellation that crossed what it had sent: nothing to say there.
+    expect((await analyzeInputs([{ side: 'server', lines: [refused, cancel(3000)] }])).findings).toEqual([]);
+  });
+
   it('CANCELLED: on 2026-07-28 the client closing the response before the result; not on 2025 versions, nor after the result', async () => {
     const closed = (version: string, body?: string) => post({ t: 0, id: 3, requestHeaders: { 'mcp-protocol-version': version }, status: body === undefined ? null : 200, ct: 'text/event-stream', body, end: 'aborted', durationMs: 60_000 });
     const r = await analyzeInputs(one([closed('2026-07-28')]));

@@ -324,6 +324,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} ${orphanWhy(o, 'the session')}`, [o.src], 'session', s.session));
   }
   for (const c of s.cancels ?? []) {
+    if (c.after) {
+      const answer = c.after.status === null ? 'its request failed without a response' : `its response${c.after.status !== undefined ? ` (HTTP ${c.after.status})` : ''} had ended`;
+      out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)} ${secs(c.after.ms)} after ${answer}: the client had not taken that as the request's answer and waited on (often until its own timeout)`, [c.src], 'session', s.session));
+      continue;
+    }
     // On the server's side this is news: the client cancelled a request that never reached the server (or its log).
     const notShown = s.side === 'server'
       ? 'a request the server\'s log never shows (it did not reach the server, or the server did not log it)'

@@ -326,7 +326,10 @@ export class JoinEngine {
       if (error) v.error = error;
       v.endTs = ex.lastTs;
       const known = this.opts.sessions.get(ex.scopeKey)?.requestIds.get(v.idKey);
-      if (known && known.src === v.sources[0]) known.end = ex.lastTs;
+      if (known && known.src === v.sources[0]) {
+        known.end = ex.lastTs;
+        known.status = v.status;
+      }
       if (!v.sources.includes(src)) v.sources.push(src);
       if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
       else this.schedule(v, ex.lastTs);
@@ -670,7 +673,14 @@ export class JoinEngine {
           view.cancelled = true;
           if (ts !== undefined) view.cancelledAt = ts;
           view.sources.push(src);
-        } else if (!sess.requestIds.has(idKeyOf(rid))) (sess.cancels ??= []).push({ id: rid, src });
+        } else {
+          const known = sess.requestIds.get(idKeyOf(rid));
+          if (!known) (sess.cancels ??= []).push({ id: rid, src });
+          // Cancelled well after its exchange ended, in the client's own view (an HTTP error, or a response it did not
+          // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout).
+          // A server's view only shows that the cancellation crossed a result it had sent.
+          else if (sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end } });
+        }
       }
     }
   }

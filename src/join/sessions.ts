@@ -6,6 +6,8 @@ export interface RequestSeen {
   signature: number;
   /** When the exchange that carried it ended (whole-exchange records), to tell concurrent reuse of an id. */
   end?: number | undefined;
+  /** The HTTP status of that exchange (null: none came), to say what a cancellation sent after its end came after. */
+  status?: number | null | undefined;
   fingerprint: number;
   src: Source;
 }
@@ -27,7 +29,11 @@ export interface SessionState {
   /** When each id was answered (message-level), to tell a duplicated response row from an orphan. */
   answered?: Map<string, number | undefined>;
   orphans?: Orphan[];
-  cancels?: { id: JsonRpcId; src: Source }[];
+  /**
+   * notifications/cancelled for an id the log never shows, or (`after`) for a request whose exchange had ended more
+   * than 50 ms before: the client had not taken that response as the request's answer.
+   */
+  cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown).
