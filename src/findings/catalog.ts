@@ -98,7 +98,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   CANCELLED: {
     severity: 'warning (info when no open request matches)', attachedTo: 'attempt, else session',
-    definition: 'The client sent notifications/cancelled for the request, often after its local timeout; on 2026-07-28, the client closed the response stream before the result (the cancellation of that version); or the client cancelled a task with tasks/cancel.',
+    definition: 'The client sent notifications/cancelled for the request, often after its local timeout; on 2026-07-28, the client closed the response stream before the result (the cancellation of that version); or the client cancelled a task with tasks/cancel. At session level also a cancellation the client sent seconds after the request\'s response had ended: it had not taken that response (an HTTP error with an id-null error body, for rmcp) as the answer.',
     why: 'The server may still have executed the tool; the client gave up waiting.',
     spec: 'Cancellation (2025 versions): either side MAY cancel with notifications/cancelled; an HTTP disconnect SHOULD NOT be read as cancellation. 2026-07-28: closing the response stream is the cancellation.',
     todo: 'Compare the client timeout with the tool duration; use progress notifications and resetTimeoutOnProgress for long tools.',
