@@ -12,7 +12,7 @@ interface Finding { code: string; severity: string; message: string }
 interface Attempt {
   type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string;
   call: string; attempt: number; retryOrigin?: { origin: string; how: string }; findings: Finding[]; notSeenByServer?: boolean; resumed?: boolean;
-  cancelled?: boolean; serverOutcome?: string; protocolVersion?: string; detail?: { why?: string; errorCode?: number; errorMessage?: string };
+  cancelled?: boolean; serverOutcome?: string; sse?: { events: number; progress: number }; protocolVersion?: string; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; severity: string; message: string }
 type Run = CliRun<Attempt, SessionFinding>;
@@ -188,6 +188,15 @@ describe('Codex 0.171.0 on the wire: what rmcp sends', () => {
     expect(slow!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 2\.\d\d s after sending it/);
     expect(codes(slow!)).toEqual(['CANCELLED']);
     expect(next).toMatchObject({ tool: 'lookup_order', outcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(allCodes(r)).toEqual(['CANCELLED']);
+  });
+
+  it('progress-past-timeout: progress does not extend tool_timeout_sec; the four progress events count for the call whose progressToken (1) they carry, not for request id 1', () => {
+    const r = both('progress-past-timeout');
+    const [slow] = calls(r);
+    expect(slow).toMatchObject({ id: 2, outcome: 'STREAM_INCOMPLETE', cancelled: true, sse: { progress: 4 } });
+    expect(codes(slow!)).toEqual(['CANCELLED']);
+    expect(told(observed('progress-past-timeout').functionCallOutputs[0]!)).toMatch(/timed out awaiting tools\/call after 2s$/);
     expect(allCodes(r)).toEqual(['CANCELLED']);
   });
 

@@ -304,6 +304,14 @@ const scenarios = {
       { tool: 'lookup_order', args: { orderId: 'A-1011' } },
     ],
   },
+  'progress-past-timeout': {
+    what: 'slow_report runs 3 s with progress every 500 ms (on the progressToken Codex sends), tool_timeout_sec = 2',
+    mcp: { tool_timeout_sec: 2 },
+    plan: [
+      { tool: 'slow_report', args: { ms: 3000, progressEveryMs: 500 } },
+      { tool: 'lookup_order', args: { orderId: 'A-1014' } },
+    ],
+  },
   'parallel-calls': {
     what: 'the model asks for three calls in one response (lookup_order, place_order, slow_report 400 ms), then one more',
     plan: [

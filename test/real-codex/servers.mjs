@@ -13,7 +13,7 @@ const text = (t) => ({ content: [{ type: 'text', text: t }] });
 /**
  * lookup_order (read-only), place_order (unannotated: not safe to repeat; counts how often it ran), validate_quantity
  * (isError when <= 0), crash (throws: McpServer makes it an isError result), strict_lookup (-32602 for a malformed id),
- * slow_report (logs a message on its stream, then sleeps `ms` unless cancelled). `log` collects what the tools saw.
+ * slow_report (logs a message on its stream, then sleeps `ms` unless cancelled, with progress every `progressEveryMs`). `log` collects what the tools saw.
  */
 export function buildServer(log = []) {
   const server = new McpServer({ name: 'codex-fixture-server', version: '1.0.0' }, { capabilities: { logging: {} } });
@@ -32,13 +32,22 @@ export function buildServer(log = []) {
   server.registerTool('crash', { description: 'Throws', inputSchema: {} }, async () => {
     throw new Error('database connection refused');
   });
-  server.registerTool('slow_report', { description: 'A slow report', inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } }, async ({ ms }, extra) => {
+  server.registerTool('slow_report', { description: 'A slow report', inputSchema: { ms: z.number(), progressEveryMs: z.number().optional() }, annotations: { readOnlyHint: true } }, async ({ ms, progressEveryMs }, extra) => {
     log.push({ tool: 'slow_report', ms, start: true });
     // a log message on the call's own stream first: with an event store it is an event with an id, which a client can
     // resume from (rmcp offers 2025-06-18, so the SDK writes no priming event)
     await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', logger: 'slow_report', data: `report started (${ms} ms)` } });
     const t0 = Date.now();
-    while (Date.now() - t0 < ms && !extra.signal.aborted) await sleep(50);
+    const token = extra._meta?.progressToken;
+    let next = 0;
+    while (Date.now() - t0 < ms && !extra.signal.aborted) {
+      // with `progressEveryMs`, progress on the token the client sent (Codex sends one on every call)
+      if (progressEveryMs && token !== undefined && Date.now() - t0 >= next) {
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: next, total: ms } });
+        next += progressEveryMs;
+      }
+      await sleep(50);
+    }
     log.push({ tool: 'slow_report', ms, aborted: extra.signal.aborted, afterMs: Date.now() - t0 });
     return text(extra.signal.aborted ? 'report cancelled' : `report ready after ${ms} ms`);
   });
