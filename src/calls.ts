@@ -146,11 +146,12 @@ export class CallLinker {
     this.sessionClients.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
     this.sessionCallers.delete(key);
-    const after = (m: Map<string, number>) => (ts: number | undefined) => {
+    const after = (m: Map<string, number>, orAt = false) => (ts: number | undefined) => {
       const last = m.get(clientKey);
-      return last !== undefined && (ts === undefined || last > ts);
+      return last !== undefined && (ts === undefined || last > ts || (orAt && last === ts));
     };
-    const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize), began };
+    // A client that re-initializes at once (Codex: in the millisecond its 404 ended) does so after the failure too.
+    const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize, true), began };
     const counts = new Map<string, number>();
     const found = checkSession(s, calls, later);
     if (s.session) {

@@ -225,6 +225,10 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(f.message).toMatch(/re-initialized and retried/);
     expect(r.attempts.find((a) => a.session === 'S-new' && a.method === 'tools/call')!.attempt).toBe(2);
     expect(await codes(one([post({ t: 0, id: 5, status: 404, body: '' })]))).not.toContain('SESSION_EXPIRED');
+    // Codex re-initializes in the very millisecond its 404 ended: that is after it too.
+    const atOnce = [{ ...lines[0]!, durationMs: 5 }, post({ t: 5, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'S-new' }, body: ok(0, {}) }), lines[2]!];
+    const same = (await analyzeInputs(one(atOnce))).findings.find((x) => x.code === 'SESSION_EXPIRED')!;
+    expect(same.message).toMatch(/the client re-initialized and retried the call/);
   });
 
   it('SESSION_EXPIRED: a call retried only in the expired session (404 again), the re-initialization later without it, is not "re-initialized and retried"', async () => {
