@@ -1,6 +1,6 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
-import type { SessionState } from './join/sessions.js';
+import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
 import type { JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
@@ -209,7 +209,7 @@ export class CallLinker {
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
-    if (a.primary.sentSession && (a.status === 404 || unknownSessionRefusal(a) !== undefined)) c.expired.push(a);
+    if (a.primary.sentSession && ((a.status === 404 && !saysProtocolVersionRefused(a.detail.errorMessage)) || unknownSessionRefusal(a) !== undefined)) c.expired.push(a);
   }
 
   /**

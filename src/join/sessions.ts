@@ -65,6 +65,14 @@ export function saysSessionUnknown(text: string | undefined): boolean {
   return /\bsession\b/i.test(text) && /\b(no valid|invalid|unknown|not found|expired|does not exist|no such|missing)\b/i.test(text) && !/\brequired\b|single value/i.test(text);
 }
 
+/**
+ * An error body that refuses the request's MCP-Protocol-Version: @hono/mcp 0.3 answers an unsupported version with
+ * HTTP 404 (`Bad Request: Unsupported protocol version (supported versions: ...)`), which is no lost session.
+ */
+export function saysProtocolVersionRefused(text: string | undefined): boolean {
+  return text !== undefined && text.length <= 300 && /\bunsupported protocol version\b/i.test(text);
+}
+
 export class SessionTracker {
   private states = new Map<string, SessionState>();
   private lastSweep = -Infinity;
