@@ -64,7 +64,11 @@ export class CallLinker {
     const clientKey = this.callerOf(a);
     this.sessionCallers.set(`${a.primary.side}|${a.primary.scope}`, clientKey);
     if (a.method === 'tools/list') this.learnTools(clientKey, a);
-    if (a.method === 'tools/call' && a.startTs !== undefined) this.lastToolsCall.set(clientKey, Math.max(this.lastToolsCall.get(clientKey) ?? -Infinity, a.startTs));
+    if (a.method === 'tools/call' && a.startTs !== undefined) {
+      // Kept per caller and, for a named client, per caller and name: the named clients of one log share a caller.
+      const name = this.identity(a);
+      for (const k of name !== undefined ? [clientKey, `${clientKey}|${name}`] : [clientKey]) this.lastToolsCall.set(k, Math.max(this.lastToolsCall.get(k) ?? -Infinity, a.startTs));
+    }
     if (a.method === 'initialize' && a.startTs !== undefined) this.lastInitialize.set(clientKey, Math.max(this.lastInitialize.get(clientKey) ?? -Infinity, a.startTs));
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       const key = `${a.primary.side}|${a.primary.scope}`;
@@ -143,15 +147,17 @@ export class CallLinker {
     this.sessions.delete(key);
     this.openings.delete(key);
     this.begins.delete(key);
+    const name = this.sessionClients.get(key);
     this.sessionClients.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
     this.sessionCallers.delete(key);
-    const after = (m: Map<string, number>, orAt = false) => (ts: number | undefined) => {
-      const last = m.get(clientKey);
+    const after = (m: Map<string, number>, k = clientKey, orAt = false) => (ts: number | undefined) => {
+      const last = m.get(k);
       return last !== undefined && (ts === undefined || last > ts || (orAt && last === ts));
     };
     // A client that re-initializes at once (Codex: in the millisecond its 404 ended) does so after the failure too.
-    const later = { toolCallAfter: after(this.lastToolsCall), initializeAfter: after(this.lastInitialize, true), began };
+    // A tools/call by another client of the same log (another name) is not this session's client calling after all.
+    const later = { toolCallAfter: after(this.lastToolsCall, name !== undefined ? `${clientKey}|${name}` : clientKey), initializeAfter: after(this.lastInitialize, clientKey, true), began };
     const counts = new Map<string, number>();
     const found = checkSession(s, calls, later);
     if (s.session) {
