@@ -77,7 +77,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   CALL_NEVER_SENT: {
     severity: 'warning', attachedTo: 'session',
-    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize, notifications/initialized or tools/list) and no tools/call followed. Not raised when the session went on with other requests that succeeded.',
+    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize, notifications/initialized or tools/list) and no tools/call followed. Not raised when the session went on with other requests that succeeded. The message says what stopped it: a 401 (or a challenging 403) that the client could not answer, a 403 without a challenge, another 4xx that refused the request (its error message quoted), or a fault.',
     why: 'A fault meant for tools/call (for example a status sequence like [503, 200] counted over all POSTs) hit an earlier request instead; the test did not test what it meant to.',
     spec: 'Lifecycle: initialize, then notifications/initialized, then requests (2025 versions). Fault injectors often count every POST.',
     todo: "Inject faults by method, or count which POST the fault hits; check the client's startup error handling.",

@@ -377,8 +377,12 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const auth = f.status === 401 || (f.status === 403 && challenged);
       const refused = f.status === 403 && !challenged;
       const why = f.detail.why?.startsWith('the body says: ') ? `, ${f.detail.why}` : '';
+      // Any other 4xx but a timeout or a rate limit is the server refusing the request as it was (@hono/mcp's one
+      // session per process: 400 "Invalid Request: Server already initialized"), not a passing fault.
+      const rejected = !auth && !refused && typeof f.status === 'number' && f.status >= 400 && f.status < 500 && f.status !== 408 && f.status !== 429;
+      const said = f.detail.errorMessage !== undefined ? ` (${JSON.stringify(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
-        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : 'a fault meant for tools/call may have hit an earlier request'}`,
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : 'a fault meant for tools/call may have hit an earlier request'}`,
         f.primary.sources.slice(0, 2), 'session', s.session));
     }
   }
