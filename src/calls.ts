@@ -38,6 +38,7 @@ export class CallLinker {
   private callSeq = 0;
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
+  private lastInitializeFailed = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
   private begins = new Map<string, Begin>();
@@ -69,7 +70,12 @@ export class CallLinker {
       const name = this.identity(a);
       for (const k of name !== undefined ? [clientKey, `${clientKey}|${name}`] : [clientKey]) this.lastToolsCall.set(k, Math.max(this.lastToolsCall.get(k) ?? -Infinity, a.startTs));
     }
-    if (a.method === 'initialize' && a.startTs !== undefined) this.lastInitialize.set(clientKey, Math.max(this.lastInitialize.get(clientKey) ?? -Infinity, a.startTs));
+    if (a.method === 'initialize' && a.startTs !== undefined) {
+      // A re-initialize that failed (a server with one session per process refusing it) is kept apart from one that worked.
+      const name = this.identity(a);
+      const m = isFailure(a.outcome) ? this.lastInitializeFailed : this.lastInitialize;
+      for (const k of name !== undefined ? [clientKey, `${clientKey}|${name}`] : [clientKey]) m.set(k, Math.max(m.get(k) ?? -Infinity, a.startTs));
+    }
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       const key = `${a.primary.side}|${a.primary.scope}`;
       if ((this.begins.get(key)?.ts ?? -Infinity) <= a.startTs) this.begins.set(key, { ts: a.startTs, method: a.method, id: a.id });
@@ -156,8 +162,9 @@ export class CallLinker {
       return last !== undefined && (ts === undefined || last > ts || (orAt && last === ts));
     };
     // A client that re-initializes at once (Codex: in the millisecond its 404 ended) does so after the failure too.
-    // A tools/call by another client of the same log (another name) is not this session's client calling after all.
-    const later = { toolCallAfter: after(this.lastToolsCall, name !== undefined ? `${clientKey}|${name}` : clientKey), initializeAfter: after(this.lastInitialize, clientKey, true), began };
+    // A tools/call or initialize by another client of the same log (another name) is not this session's client's.
+    const own = name !== undefined ? `${clientKey}|${name}` : clientKey;
+    const later = { toolCallAfter: after(this.lastToolsCall, own), initializeAfter: after(this.lastInitialize, own, true), initializeFailedAfter: after(this.lastInitializeFailed, own, true), began };
     const counts = new Map<string, number>();
     const found = checkSession(s, calls, later);
     if (s.session) {

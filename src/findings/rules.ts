@@ -309,15 +309,20 @@ export function unknownSessionRefusal(a: Attempt): string | undefined {
 }
 
 /** SESSION_EXPIRED for a GET stream or a notification refused because the session is gone (no request got the refusal). */
-function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: { initializeAfter(ts: number | undefined): boolean }): Finding {
+function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: Later): Finding {
   const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
   return finding('SESSION_EXPIRED', 'warning',
-    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${JSON.stringify(r.said)}${not404}` : ''}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}`,
+    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${JSON.stringify(r.said)}${not404}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
     [r.src], 'session', s.session);
 }
 
 /** Session-level findings, raised when the session closes. */
-export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; began?: boolean }): Finding[] {
+/** What came after a session, from the same client: a tools/call, an initialize that worked, one that failed. */
+interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; initializeFailedAfter?(ts: number | undefined): boolean; began?: boolean }
+const reinitFailed = (later: Later, ts: number | undefined) => ts !== undefined && later.initializeFailedAfter?.(ts) === true;
+const refusedReinit = 'tried to re-initialize, but its initialize failed';
+
+export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: Later): Finding[] {
   const out: Finding[] = [];
   const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
   for (const o of s.orphans ?? []) {
@@ -359,7 +364,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       : '';
     const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${elsewhere}; the client ${reinit ? 're-initialized' : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${elsewhere}; the client ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
