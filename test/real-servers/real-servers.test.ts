@@ -185,6 +185,15 @@ describe('@hono/mcp 0.3.2 (StreamableHTTPTransport) with the SDK 1.32.2 McpServe
     expect(r.findings.map((f) => f.message)).toEqual([expect.stringMatching(/saying "Bad Request: Server not initialized".*the client re-initialized and retried the call$/)]);
   });
 
+  it('a restart with another client first: the old session gets 404 "Session not found" (-32001), SESSION_EXPIRED; its client\'s new initialize is refused, and the message says so', () => {
+    const r = both('hono-restart-other-client-first');
+    const lost = calls(r).find((a) => a.status === 404)!;
+    expect(lost).toMatchObject({ outcome: 'HTTP_ERROR', detail: { errorCode: -32001, errorMessage: 'Session not found' } });
+    const expired = r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
+    expect(expired.map((f) => [f.session, f.message])).toEqual([[lost.session, expect.stringMatching(/HTTP 404 to tools\/call lookup_order id 2 that carried the session id; the client tried to re-initialize, but its initialize failed$/)]]);
+    expect(r.findings.filter((f) => f.code === 'CALL_NEVER_SENT').map((f) => f.message)).toEqual([expect.stringMatching(/^client alpha-2 \(no session\): initialize failed .*"Invalid Request: Server already initialized"/)]);
+  });
+
   it('one transport for the process: a second client\'s initialize is refused (400 -32600 "Server already initialized"), and CALL_NEVER_SENT says it never called a tool', () => {
     const r = both('hono-second-client-refused');
     const refused = r.attempts.find((a) => a.method === 'initialize' && a.status === 400)!;

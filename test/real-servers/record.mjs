@@ -516,6 +516,25 @@ const scenarios = {
     },
   },
 
+  'hono-restart-other-client-first': {
+    // after the restart another client initializes first: the old session now gets 404 "Session not found" (-32001),
+    // and its client's new initialize is refused, since the process holds one session
+    server: () => startHono(sessions()),
+    async run(t) {
+      const a = await t.sdkClient({ name: 'agent-alpha', conn: 'alpha-1' });
+      await t.step('alpha lookup_order 1001', () => call(a, 'lookup_order', { orderId: '1001' }));
+      await t.server.restart();
+      t.note('server restarted: a new McpServer and StreamableHTTPTransport');
+      await sleep(200);
+      const b = await t.sdkClient({ name: 'agent-beta', conn: 'beta' });
+      await t.step('beta lookup_order 2001 (the first session after the restart)', () => call(b, 'lookup_order', { orderId: '2001' }));
+      await t.step('alpha lookup_order 1002 (old session)', () => call(a, 'lookup_order', { orderId: '1002' }));
+      await a.close();
+      const again = await t.step('alpha reconnects (initialize)', () => t.sdkClient({ name: 'agent-alpha', conn: 'alpha-2' }));
+      if (again) await t.step('alpha lookup_order 1002 again', () => call(again, 'lookup_order', { orderId: '1002' }));
+    },
+  },
+
   'hono-second-client-refused': {
     // one transport for the process with a session id generator: one session per process, a second client is refused
     server: () => startHono(sessions()),
