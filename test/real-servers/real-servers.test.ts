@@ -16,7 +16,7 @@ interface Attempt {
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
 type Run = CliRun<Attempt, SessionFinding>;
-interface Observed { steps: { step: string; ok?: boolean; got?: unknown; error?: { name: string; message: string; code?: number }; raw?: { status?: number; contentType?: string | null; body?: string } }[]; notes: unknown[] }
+interface Observed { steps: { step: string; ok?: boolean; got?: unknown; summary?: unknown; error?: { name: string; message: string; code?: number }; raw?: { status?: number; contentType?: string | null; body?: string } }[]; notes: unknown[] }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
@@ -266,5 +266,38 @@ describe('@hono/mcp 0.3.2 (StreamableHTTPTransport) with the SDK 1.32.2 McpServe
     // The re-connected McpServer handled id 50 twice: two identical result events on its stream, in the same millisecond.
     const events = readFileSync(`${DIR}hono-delete-then-call/client.ndjson`, 'utf8').split('\n').filter((l) => l.includes('"kind":"event"') && l.includes('\\"id\\":50'));
     expect(events.length).toBe(2);
+  });
+});
+
+describe('the Python SDK 2.3.0 client against tmcp and @hono/mcp', () => {
+  it('legacy mode against tmcp: 2025-06-18, the throwing tool a -32603 error, the elicitation answered; nothing flagged', () => {
+    const r = both('py-client-tmcp-legacy');
+    expect(observed('py-client-tmcp-legacy').notes).toContainEqual({ mode: 'legacy', protocolVersion: '2025-06-18' });
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome}`)).toEqual([
+      'lookup_order TOOL_SUCCESS', 'validate_quantity TOOL_ERROR', 'crash JSONRPC_ERROR', 'no_such_tool TOOL_ERROR', 'slow_report TOOL_SUCCESS', 'confirm_refund TOOL_SUCCESS',
+    ]);
+    expect(calls(r).find((a) => a.tool === 'confirm_refund')!.sse?.serverRequests).toBe(1);
+    expect(allCodes(r)).toEqual([]);
+  });
+
+  it('auto mode against tmcp: server/discover, then 2026-07-28 without sessions; the elicitation comes back as input_required and the follow-up continues the call', () => {
+    const r = both('py-client-tmcp-auto');
+    expect(observed('py-client-tmcp-auto').notes).toContainEqual({ mode: 'auto', protocolVersion: '2026-07-28' });
+    expect(r.attempts[0]).toMatchObject({ method: 'server/discover', outcome: 'SUCCESS' });
+    expect(r.attempts.every((a) => a.session === null)).toBe(true);
+    const [ask, answer] = calls(r).filter((a) => a.tool === 'confirm_refund');
+    expect(ask).toMatchObject({ outcome: 'INPUT_REQUIRED' });
+    expect(answer).toMatchObject({ outcome: 'TOOL_SUCCESS', call: ask!.call, continuation: true });
+    expect(allCodes(r)).toEqual([]);
+  });
+
+  it('@hono/mcp restarted: the Python client does not re-initialize after 400 "Server not initialized"; each refused call is a SESSION_EXPIRED that says so', () => {
+    const r = both('py-client-hono-restart');
+    const refused = calls(r).filter((a) => a.status === 400);
+    expect(refused.map((a) => `${a.tool} ${a.outcome}`)).toEqual(['send_invoice HTTP_ERROR', 'lookup_order HTTP_ERROR']);
+    expect(step('py-client-hono-restart', 'send_invoice 1001 after the restart').error).toMatchObject({ message: 'Bad Request: Server not initialized', code: -32000 });
+    const expired = r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
+    expect(expired.length).toBe(2);
+    for (const f of expired) expect(f.message).toMatch(/saying "Bad Request: Server not initialized".*the client did not re-initialize$/);
   });
 });

@@ -7,8 +7,11 @@
 // Writes test/fixtures/real-servers/<scenario>/{client,server}.ndjson and observed.json: what the caller really got.
 // The client is the repository's SDK 1.32.2 (recordingFetch: the client's view) and, for tmcp's 2026-07-28 mode, the
 // v2 client 2.4.0; the server's view is a recording proxy right in front of the server; a fault hop sits between the
-// two where a scenario needs faults.
+// two where a scenario needs faults. The py-client-* scenarios run the Python SDK 2.3.0 client (py-client.py) from the
+// venv at /work/py-venv (PY_VENV=dir), pip-installed with mcp==2.3.0, through a recording proxy (side client).
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +25,8 @@ import { startFaultHop } from '../real-audit2/lib.mjs';
 
 const NPM = process.env.NPM_SERVERS ?? '/work/npm-servers';
 const ROOT = fileURLToPath(new URL('../fixtures/real-servers/', import.meta.url));
+const PY = process.env.PY_VENV ?? '/work/py-venv';
+const PY_CLIENT = fileURLToPath(new URL('./py-client.py', import.meta.url));
 const load = (p) => import(pathToFileURL(join(NPM, 'node_modules', p)).href);
 const { McpServer: Tmcp } = await load('tmcp/src/index.js');
 const { HttpTransport } = await load('@tmcp/transport-http/src/index.js');
@@ -253,6 +258,31 @@ async function runScenario(name, spec) {
         return undefined;
       }
     },
+    /**
+     * The Python SDK client (py-client.py) running `scenario`, through a recording proxy (side client); its restart
+     * requests restart the server. What it saw goes into observed.
+     */
+    async python(scenario) {
+      const view = await startRecordingProxy({ listen: '127.0.0.1:0', target: base, out: files.client, side: 'client' });
+      const child = spawn(join(PY, 'bin/python'), [PY_CLIENT, scenario, `${view.url}/mcp`], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const stderr = [];
+      createInterface({ input: child.stderr }).on('line', (l) => stderr.length < 40 && stderr.push(l.slice(0, 240)));
+      let result;
+      for await (const line of createInterface({ input: child.stdout })) {
+        const msg = JSON.parse(line);
+        if (msg.restart) {
+          await server.restart();
+          await sleep(200);
+          child.stdin.write('restarted\n');
+          continue;
+        }
+        result = msg;
+      }
+      await view.close();
+      Object.assign(observed, { steps: result?.steps ?? [], progress: result?.progress });
+      observed.notes.push(...(result?.notes ?? []));
+      if (!result) observed.notes.push({ pythonStderr: stderr });
+    },
     /** A raw request through recordingFetch: what came back (status, content type, body text). */
     async raw(label, f, init) {
       try {
@@ -481,6 +511,23 @@ const scenarios = {
       await t.step('confirm_refund 1001 (MRTR)', () => c.callTool({ name: 'confirm_refund', arguments: { orderId: '1001' } }));
       await t.step('lookup_order 1001 after', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1001' } }));
     },
+  },
+
+  // ---- the Python SDK 2.3.0 client (py-client.py), through a recording proxy
+  'py-client-tmcp-legacy': {
+    server: () => startTmcp(),
+    run: (t) => t.python('py-client-tmcp-legacy'),
+  },
+
+  'py-client-tmcp-auto': {
+    // mode auto: the Python client probes server/discover, and tmcp serves it 2026-07-28
+    server: () => startTmcp(),
+    run: (t) => t.python('py-client-tmcp-auto'),
+  },
+
+  'py-client-hono-restart': {
+    server: () => startHono(sessions()),
+    run: (t) => t.python('py-client-hono-restart'),
   },
 
   // ---- @hono/mcp 0.3.2 (StreamableHTTPTransport) with the SDK 1.32.2 McpServer, on @hono/node-server 2.1.9
