@@ -316,12 +316,12 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
     [r.src], 'session', s.session);
 }
 
-/** Session-level findings, raised when the session closes. */
 /** What came after a session, from the same client: a tools/call, an initialize that worked, one that failed. */
 interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; initializeFailedAfter?(ts: number | undefined): boolean; began?: boolean }
 const reinitFailed = (later: Later, ts: number | undefined) => ts !== undefined && later.initializeFailedAfter?.(ts) === true;
 const refusedReinit = 'tried to re-initialize, but its initialize failed';
 
+/** Session-level findings, raised when the session closes. */
 export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: Later): Finding[] {
   const out: Finding[] = [];
   const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
