@@ -50,16 +50,18 @@ export function recordingFetch(options: RecordingFetchOptions): RecordingFetch {
     } catch {
       // Never let the recorder stop the call.
     }
+    // The caller's signal: an abort with a reason of its own (an Error, not an AbortError) is still an abort.
+    const signal = init?.signal ?? (typeof Request !== 'undefined' && input instanceof Request ? input.signal : undefined) ?? undefined;
     let response: Response;
     try {
       response = await inner(input, init);
     } catch (err) {
-      safely(() => rec?.finish(endForError(err), errorText(err)));
+      safely(() => rec?.finish(endForError(err, signal), errorText(err)));
       throw err;
     }
     if (!rec) return response;
     try {
-      return tapResponse(response, rec);
+      return tapResponse(response, rec, signal);
     } catch {
       safely(() => rec.finish('complete', 'the recorder could not follow this body'));
       return response;
@@ -84,7 +86,7 @@ async function describeRequest(input: string | URL | Request, init: RequestInit 
 }
 
 /** Record the head now and hand back a response whose body records each chunk as the reader takes it. */
-function tapResponse(response: Response, rec: ExchangeRecorder): Response {
+function tapResponse(response: Response, rec: ExchangeRecorder, signal?: AbortSignal): Response {
   const headers = fromFetchHeaders(response.headers);
   rec.response(response.status, headers);
   const source = response.body;
@@ -109,7 +111,7 @@ function tapResponse(response: Response, rec: ExchangeRecorder): Response {
         try {
           chunk = await reader.read();
         } catch (err) {
-          safely(() => rec.finish(endForError(err), errorText(err)));
+          safely(() => rec.finish(endForError(err, signal), errorText(err)));
           controller.error(err);
           return;
         }
@@ -181,8 +183,13 @@ async function drainCopy(response: Response, rec: ExchangeRecorder): Promise<voi
   }
 }
 
-/** How a thrown fetch or body error ended the exchange. */
-export function endForError(err: unknown): StreamEnd {
+/**
+ * How a thrown fetch or body error ended the exchange. With the request's signal aborted it was the caller that
+ * stopped it, whatever it aborted with: the Vercel AI SDK aborts with its own `MCPClientError("Request timed out
+ * after 300ms")` or the application's reason, which fetch rethrows as is.
+ */
+export function endForError(err: unknown, signal?: AbortSignal): StreamEnd {
+  if (signal?.aborted) return endForError(signal.reason) === 'timeout' ? 'timeout' : 'aborted';
   const name = err instanceof Error ? err.name : typeof err === 'object' && err !== null ? String((err as { name?: unknown }).name) : '';
   if (name === 'TimeoutError') return 'timeout';
   if (name === 'AbortError') return 'aborted';

@@ -122,6 +122,17 @@ describe('recordingFetch', () => {
     expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'aborted' });
   });
 
+  it('records a call aborted with a reason of its own (the Vercel AI SDK\'s "Request timed out" error) as end:aborted, with that reason', async () => {
+    const c = recordCollector();
+    const f = recordingFetch({ out: c.stream });
+    const ac = new AbortController();
+    const res = await f(`${server.url}/cut`, { signal: ac.signal });
+    ac.abort(new Error('Request timed out after 300ms'));
+    await expect(res.text()).rejects.toThrow('Request timed out after 300ms');
+    await waitFor(() => c.raw().length === 3 || c.raw().length === 4);
+    expect(c.records().at(-1)).toMatchObject({ kind: 'end', end: 'aborted', error: 'Request timed out after 300ms' });
+  });
+
   it('records an empty body the reader cancels (the SDK does on 202) as complete, a live stream it cancels as aborted', async () => {
     const c = recordCollector();
     const f = recordingFetch({ out: c.stream });
