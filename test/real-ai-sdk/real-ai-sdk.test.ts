@@ -32,7 +32,7 @@ const ms = (a: Attempt) => Date.parse(a.ts);
 
 describe('every AI SDK recording', () => {
   it('has the scenarios the README lists', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(15);
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
   });
 
   it.each(scenarios)('%s: read whole (client and server view), analyzed without error, and listed by `sessions`', (scenario) => {
@@ -208,6 +208,54 @@ describe('what the AI SDK client does on the wire (Streamable HTTP)', () => {
   });
 });
 
+describe('against a 2026-07-28 server (the v2 SDK 2.4.0): the probe succeeds', () => {
+  const modern = (s: string) => records(s).filter((x) => x.kind === 'request');
+
+  it('modern-baseline: no initialize, no session, no GET stream, no DELETE; every request carries Mcp-Method (and Mcp-Name for a call) and its _meta; outcomes as the caller saw them', () => {
+    const r = both('modern-baseline');
+    expect(r.attempts.map((a) => `${a.method} ${a.id} ${a.session} ${a.outcome}`)).toEqual([
+      'server/discover 0 null SUCCESS', 'tools/list 1 null SUCCESS', 'tools/call 2 null TOOL_SUCCESS', 'tools/call 3 null TOOL_ERROR', 'tools/call 4 null JSONRPC_ERROR',
+    ]);
+    expect(modern('modern-baseline').every((x) => x.method === 'POST' && x.requestHeaders!['mcp-protocol-version'] === '2026-07-28' && !('mcp-session-id' in x.requestHeaders!))).toBe(true);
+    expect(modern('modern-baseline').filter((x) => x.send?.method === 'tools/call').map((x) => x.requestHeaders!['mcp-name'])).toEqual(['lookup_order', 'validate_quantity', 'no_such_tool']);
+    expect(step('modern-baseline', /no_such_tool/).error).toMatchObject({ code: -32602 });
+    expect(allCodes(r)).toEqual([]);
+  });
+
+  it('modern-mrtr: input_required is answered with the elicitation handler and the call sent again with a new id: a continuation, not a retry', () => {
+    const r = both('modern-mrtr');
+    expect(calls(r).map((a) => `${a.tool} ${a.id} ${a.outcome} ${a.call}#${a.attempt} ${a.retryOrigin?.origin ?? ''}`)).toEqual([
+      `approve_refund 1 INPUT_REQUIRED ${calls(r)[0]!.call}#1 `, `approve_refund 2 TOOL_SUCCESS ${calls(r)[0]!.call}#2 none`,
+      `queue_export 3 INPUT_REQUIRED ${calls(r)[2]!.call}#1 `, `queue_export 4 TOOL_SUCCESS ${calls(r)[2]!.call}#2 none`,
+    ]);
+    expect(step('modern-mrtr', /approve_refund/).got?.text).toBe('refund of order 1001 approved: damaged in transit');
+    expect(allCodes(r)).toEqual([]);
+  });
+
+  it('modern-elicitation-undeclared: a handler without `capabilities: { elicitation: {} }` is not enough; the server refuses the call with 400 -32021, which the caller gets', () => {
+    const r = both('modern-elicitation-undeclared');
+    expect(calls(r)).toEqual([expect.objectContaining({ tool: 'approve_refund', status: 400, outcome: 'HTTP_ERROR', serverOutcome: 'HTTP_ERROR', detail: expect.objectContaining({ errorCode: -32021 }) })]);
+    expect(step('modern-elicitation-undeclared', /approve_refund/).error).toMatchObject({ code: -32021 });
+  });
+
+  it('modern-timeout: the timeout closes the stream, which on 2026-07-28 is the cancellation: CANCELLED, no NO_FINAL_RESULT (unlike timeout-abort on 2025-11-25)', () => {
+    const r = both('modern-timeout');
+    const [timedOut, after] = calls(r);
+    expect(timedOut).toMatchObject({ tool: 'slow_report', status: null, outcome: 'NO_RESPONSE' });
+    expect(codes(timedOut!)).toEqual(['CANCELLED']);
+    expect(after).toMatchObject({ outcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(allCodes(both('timeout-abort'))).not.toContain('CANCELLED');
+  });
+
+  it('modern-503-sdk-retry: maxRetries retries on 2026-07-28 too, with a new id and no session: linked, origin unknown', () => {
+    const [first, again] = calls(both('modern-503-sdk-retry'));
+    expect(first).toMatchObject({ id: 1, status: 503, outcome: 'HTTP_ERROR', notSeenByServer: true });
+    expect(again).toMatchObject({ id: 2, outcome: 'TOOL_SUCCESS', call: first!.call, attempt: 2, retryOrigin: { origin: 'unknown' } });
+    expect(ms(again!) - ms(first!)).toBeGreaterThanOrEqual(1900);
+    expect(codes(again!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+});
+
 describe('the AI SDK\'s SSE transport (type: "sse", HTTP+SSE 2024-11-05)', () => {
   it('sse-transport: no discover probe, initialize id 0, every POST answered 202 and every response on the GET stream: outcomes as the caller saw them, no findings', () => {
     const r = both('sse-transport');
@@ -232,7 +280,7 @@ describe('the AI SDK\'s SSE transport (type: "sse", HTTP+SSE 2024-11-05)', () =>
   });
 
   it('findings that must not fire: SESSION_EXPIRED, RETRY_ORIGIN_AMBIGUOUS and NO_FINAL_RESULT stay out of the recordings without their cause', () => {
-    for (const s of ['baseline', 'tool-error', 'jsonrpc-error', 'sse-transport', 'elicitation', 'http-503-app-retry']) {
+    for (const s of ['baseline', 'tool-error', 'jsonrpc-error', 'sse-transport', 'elicitation', 'http-503-app-retry', 'modern-baseline', 'modern-mrtr']) {
       expect([s, allCodes(both(s))]).toEqual([s, []]);
     }
     expect(allCodes(both('http-429-retry-after'))).not.toContain('NO_FINAL_RESULT');

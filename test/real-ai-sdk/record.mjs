@@ -14,6 +14,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer as McpServerV2, createMcpHandler, inputRequired, inputResponse, acceptedContent } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { listen, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
 import { recordingFetch, startRecordingProxy, startFaultHop, withCallNote } from '../real-audit2/lib.mjs';
 import { buildSdkServer } from '../real-bridges/tools.mjs';
@@ -65,6 +67,54 @@ async function startHttpServer({ eventStore = false } = {}) {
     },
     async close() {
       await this.restart();
+      await s.close();
+    },
+  };
+}
+
+const reasonSchema = { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] };
+
+/** The v2 SDK 2.4.0 server (createMcpHandler): protocol 2026-07-28, no sessions, input_required (MRTR) instead of server requests. */
+async function startModernServer() {
+  let seq = 0;
+  const handler = createMcpHandler(() => {
+    const server = new McpServerV2({ name: 'aisdk-v2-server', version: '1.0.0' });
+    server.registerTool('lookup_order', { inputSchema: z.object({ orderId: z.string() }), annotations: { readOnlyHint: true } }, async ({ orderId }) => text(`order ${orderId}: shipped`));
+    server.registerTool('send_invoice', { inputSchema: z.object({ orderId: z.string() }) }, async ({ orderId }) => text(`invoice for order ${orderId} sent`));
+    server.registerTool('validate_quantity', { inputSchema: z.object({ quantity: z.number() }), annotations: { readOnlyHint: true } }, async ({ quantity }) =>
+      quantity > 0 ? text('quantity ok') : { ...text(`quantity must be positive, got ${quantity}`), isError: true },
+    );
+    server.registerTool('slow_report', { inputSchema: z.object({ delayMs: z.number() }), annotations: { readOnlyHint: true } }, async ({ delayMs }, ctx) => {
+      await sleep(delayMs);
+      return text(ctx.mcpReq.signal.aborted ? 'report cancelled' : 'report ready');
+    });
+    // MRTR: asks for a reason with an input_required result; the follow-up carries inputResponses and the requestState
+    server.registerTool('approve_refund', { inputSchema: z.object({ orderId: z.string() }) }, async ({ orderId }, ctx) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'reason');
+      if (answer.kind === 'missing') {
+        return inputRequired({ inputRequests: { reason: inputRequired.elicit({ message: `Refund order ${orderId}?`, requestedSchema: reasonSchema }) }, requestState: `refund:${orderId}:${++seq}` });
+      }
+      if (answer.kind === 'elicit' && answer.action === 'accept') return text(`refund of order ${orderId} approved: ${answer.content?.reason}`);
+      return { ...text(`refund ${answer.kind === 'elicit' ? answer.action : 'refused'}`), isError: true };
+    });
+    // MRTR with requestState only (load shedding): the client calls again without answering anything
+    server.registerTool('queue_export', { inputSchema: z.object({ name: z.string() }), annotations: { readOnlyHint: true } }, async ({ name }, ctx) =>
+      ctx.mcpReq.requestState() ? text(`export ${name} queued`) : inputRequired({ requestState: `later:${name}` }),
+    );
+    return server;
+  }, { keepAliveMs: 0 });
+  const node = toNodeHandler(handler);
+  const s = await listen(async (req, res) => {
+    try {
+      await node(req, res);
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+    }
+  });
+  return {
+    url: s.url,
+    async close() {
+      await handler.close().catch(() => {});
       await s.close();
     },
   };
@@ -357,6 +407,63 @@ const scenarios = {
       });
       await t.step('callTool approve_refund 1001 (elicitation, accepted)', () => call(c, 'approve_refund', { orderId: '1001' }));
       await t.step('callTool confirm_refund 1001 (elicitation, then roots/list: the AI SDK does not do roots)', () => call(c, 'confirm_refund', { orderId: '1001' }, { timeout: 3000 }));
+    },
+  },
+
+  // ---- the v2 SDK 2.4.0 server: the probe succeeds and the AI SDK speaks 2026-07-28
+  'modern-baseline': {
+    server: () => startModernServer(),
+    async run(t) {
+      const c = await t.step('createMCPClient (http) against a 2026-07-28 server', () => t.client());
+      const tools = await t.step('tools()', () => c.tools());
+      await t.step('tools().lookup_order.execute 1001', () => tools.lookup_order.execute({ orderId: '1001' }, { toolCallId: 'call-1', messages: [] }));
+      await t.step('callTool validate_quantity -3 (isError)', () => call(c, 'validate_quantity', { quantity: -3 }));
+      await t.step('callTool no_such_tool', () => call(c, 'no_such_tool', {}));
+      await t.step('close', () => c.close());
+    },
+  },
+
+  'modern-mrtr': {
+    // input_required (MRTR): the AI SDK answers form elicitations with its handler and calls again with inputResponses
+    server: () => startModernServer(),
+    async run(t) {
+      const c = await t.client({ capabilities: { elicitation: {} } });
+      c.onElicitationRequest(ElicitationRequestSchema, async (req) => {
+        t.note({ elicitation: req.params.message });
+        return { action: 'accept', content: { reason: 'damaged in transit' } };
+      });
+      await t.step('callTool approve_refund 1001 (input_required, then the answer)', () => call(c, 'approve_refund', { orderId: '1001' }));
+      await t.step('callTool queue_export q3 (requestState only: called again after 250 ms)', () => call(c, 'queue_export', { name: 'q3' }));
+    },
+  },
+
+  'modern-elicitation-undeclared': {
+    // a handler registered without declaring the elicitation capability: the v2 server refuses to ask (400, -32021)
+    server: () => startModernServer(),
+    async run(t) {
+      const c = await t.client();
+      c.onElicitationRequest(ElicitationRequestSchema, async () => ({ action: 'accept', content: { reason: 'damaged in transit' } }));
+      await t.step('callTool approve_refund 1001 (no elicitation capability declared)', () => call(c, 'approve_refund', { orderId: '1001' }));
+    },
+  },
+
+  'modern-timeout': {
+    // on 2026-07-28 closing the stream is the cancellation: the AI SDK's timeout does just that
+    server: () => startModernServer(),
+    async run(t) {
+      const c = await t.client();
+      await t.step('callTool slow_report 1500 ms, timeout 300', () => call(c, 'slow_report', { delayMs: 1500 }, { timeout: 300 }));
+      await sleep(1500);
+      await t.step('callTool lookup_order 1001 after', () => call(c, 'lookup_order', { orderId: '1001' }));
+    },
+  },
+
+  'modern-503-sdk-retry': {
+    server: () => startModernServer(),
+    fault: (i) => (isCall(i, 'send_invoice') && i.n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream unavailable' } : undefined),
+    async run(t) {
+      const c = await t.client({ maxRetries: 1 });
+      await t.step('callTool send_invoice 1001 (503 once, maxRetries 1)', () => call(c, 'send_invoice', { orderId: '1001' }));
     },
   },
 
