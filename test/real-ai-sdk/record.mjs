@@ -1,4 +1,4 @@
-// Vercel AI SDK recorder: real traffic of @ai-sdk/mcp's own MCP client (createMCPClient, HTTP and SSE transports) against the SDK 1.32.2 server, on 127.0.0.1.
+// Vercel AI SDK recorder: real traffic of @ai-sdk/mcp's own MCP client (createMCPClient, HTTP and SSE transports) against the SDK 1.32.2 server and the v2 2026-07-28 server, on 127.0.0.1.
 // NOT run by `npm test`: CI does not have the AI SDK, and mcp-triage does not depend on it. Install it in a scratch
 // folder outside the repository:
 //   mkdir -p /work/npm-aisdk && cd /work/npm-aisdk && npm init -y && npm install @ai-sdk/mcp@2.0.99
