@@ -1,5 +1,5 @@
 // Adapter for OpenTelemetry OTLP JSON lines (file exporter): MCP spans become a request and a reconstructed response message.
-import type { CanonicalRecord, MessageRecord, Side } from '../schema/record.js';
+import type { CanonicalRecord, Claim, ClaimRecord, MessageRecord, Side } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { normalizeMethod, senderOfMethod } from './methods.js';
 import { isObj, looksLikeJsonRpc, parseJson, parseJsonContainer, str, timeValue, type Obj } from './values.js';
@@ -248,8 +248,69 @@ function timeOf(nanos: unknown): { ts?: string | number } {
   return ts === undefined || ts === '0' || ts === 0 ? {} : { ts };
 }
 
-/** A log record whose body is a JSON-RPC message (as JSON text) becomes a message; others carry nothing to analyze. */
-function logRecordToRecords(rec: Obj): MessageRecord[] {
+/** Gemini CLI's text for a failed call: `MCP tool '<name>' reported tool error for function call: {...} with response: [...]`. */
+const GEMINI_WITH_RESPONSE = / with response: (\[.*\])$/s;
+/** The JSON-RPC codes the TypeScript SDK client raises itself (connection closed, request timed out): never on the wire. */
+const SDK_LOCAL_CODES = new Set([-32000, -32001]);
+
+/**
+ * What a failed call's text tells, and only that: the functionResponse Gemini CLI embeds in it holds the result
+ * (`isError: true` -> TOOL_ERROR) or the SDK client's error message (`MCP error <code>: ...` -> JSONRPC_ERROR, unless
+ * the SDK raised the code itself; `Error POSTing to endpoint (HTTP <status>)` -> HTTP_ERROR; `fetch failed` ->
+ * NO_RESPONSE). Its error.type is `mcp_tool_error` for all of them, so it is not used.
+ */
+function geminiFailure(text: string): Pick<Claim, 'outcome' | 'jsonrpc' | 'status'> {
+  const m = GEMINI_WITH_RESPONSE.exec(text);
+  const parts = m ? parseJsonContainer(m[1]!) : undefined;
+  const fr = Array.isArray(parts) && isObj(parts[0]) && isObj(parts[0].functionResponse) ? parts[0].functionResponse : undefined;
+  const response = fr && isObj(fr.response) ? fr.response : undefined;
+  if (!response) return {};
+  if (response.isError === true) return { outcome: 'TOOL_ERROR' };
+  const message = isObj(response.error) ? str(response.error.message) : undefined;
+  if (message === undefined) return {};
+  const code = /^MCP error (-?\d+): /.exec(message);
+  if (code) {
+    const n = Number(code[1]);
+    return SDK_LOCAL_CODES.has(n) ? { jsonrpc: { errorCode: n } } : { outcome: 'JSONRPC_ERROR', jsonrpc: { errorCode: n } };
+  }
+  const http = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(message);
+  if (http) return { outcome: 'HTTP_ERROR', status: Number(http[1]) };
+  if (/fetch failed|ECONNREFUSED|ECONNRESET|socket hang up/.test(message)) return { outcome: 'NO_RESPONSE' };
+  return {};
+}
+
+/**
+ * Gemini CLI's `gemini_cli.tool_call` event for an MCP tool (tool_type "mcp") becomes a claim about one tools/call:
+ * function_name is `mcp_<server>_<tool>`, success and the error text tell the outcome, duration_ms the duration. Its
+ * tool_call spans are not read: they carry no MCP attribute and an OK status for failed calls too.
+ */
+function geminiToolCallClaim(rec: Obj, attrs: Obj): ClaimRecord[] {
+  const fn = attrString(attrs, 'function_name');
+  const server = attrString(attrs, 'mcp_server_name');
+  if (fn === undefined || attrs.tool_type !== 'mcp') return [];
+  const prefix = server !== undefined ? `mcp_${server}_` : undefined;
+  const tool = prefix !== undefined && fn.startsWith(prefix) && fn.length > prefix.length ? fn.slice(prefix.length) : fn;
+  const error = attrString(attrs, 'error');
+  const fields: Pick<Claim, 'outcome' | 'jsonrpc' | 'status'> = attrs.success === true ? { outcome: 'TOOL_SUCCESS' } : attrs.success === false && error !== undefined ? geminiFailure(error) : {};
+  const duration = typeof attrs.duration_ms === 'number' && attrs.duration_ms >= 0 ? attrs.duration_ms : undefined;
+  const claim: Claim = {
+    client: 'gemini-cli',
+    method: 'tools/call',
+    tool,
+    ...fields,
+    ...(error !== undefined ? { message: error } : {}),
+    ...(duration !== undefined ? { durationMs: duration } : {}),
+  };
+  return [{ v: 1, kind: 'claim', side: 'client', ...(server !== undefined ? { conn: server } : {}), claim, ...timeOf(rec.timeUnixNano ?? rec.observedTimeUnixNano) }];
+}
+
+/**
+ * A log record whose body is a JSON-RPC message (as JSON text) becomes a message; Gemini CLI's tool_call event a
+ * claim; others carry nothing to analyze.
+ */
+function logRecordToRecords(rec: Obj): (MessageRecord | ClaimRecord)[] {
+  const eventAttrs = attributes(rec.attributes);
+  if (eventAttrs['event.name'] === 'gemini_cli.tool_call') return geminiToolCallClaim(rec, eventAttrs);
   const body = attrValue(rec.body);
   const message = typeof body === 'string' ? parseJson(body) : undefined;
   if (!looksLikeJsonRpc(message) || Array.isArray(message) || !isObj(message)) return [];
@@ -310,6 +371,7 @@ export const otlpFormat: JsonFormat = {
       'results reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
       'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...), or that has an ERROR status without one, has no response',
       'exports are not time-ordered; spans without MCP attributes are skipped',
+      'Gemini CLI (OTLP export): each gemini_cli.tool_call log of an MCP tool is a claim (tool, success, the error text, duration), joined to a wire capture by tool name and time; no JSON-RPC id, HTTP status of a success, or MCP session',
     ],
   },
 };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectJsonFormat } from '../../src/formats/index.js';
 import { otlpFormat } from '../../src/formats/otlp.js';
-import { errorOf, messages, sampleJson } from './helpers.js';
+import { errorOf, messages, records, sampleJson } from './helpers.js';
 
 const ctx = { file: 'traces.jsonl', line: 1 };
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
@@ -141,5 +141,49 @@ describe('OTLP adapter', () => {
     const out = sampleJson('otlp-traces.jsonl').flatMap((v) => messages(otlpFormat.toRecords(v, ctx)));
     expect(out).toHaveLength(8);
     expect(out.filter((m) => m.direction === 'c2s').map((m) => (m.message as { id: string }).id)).toEqual(['2', '1', '4', '3']);
+  });
+});
+
+describe('OTLP adapter: Gemini CLI\'s gemini_cli.tool_call events', () => {
+  const b = (key: string, v: boolean) => ({ key, value: { boolValue: v } });
+  const i = (key: string, v: number) => ({ key, value: { intValue: v } });
+  const failed = (response: unknown) => `MCP tool 'lookup' reported tool error for function call: {"name":"lookup","args":{}} with response: ${JSON.stringify([{ functionResponse: { name: 'lookup', response } }])}`;
+  function toolCall(success: boolean, error?: string, tool = 'mcp_web_lookup') {
+    return {
+      timeUnixNano: '1767261600842000000', body: { stringValue: `Tool call: ${tool}.` },
+      attributes: [s('event.name', 'gemini_cli.tool_call'), s('function_name', tool), i('duration_ms', 42), b('success', success), s('tool_type', 'mcp'), s('mcp_server_name', 'web'), ...(error ? [s('error', error), s('error.type', 'mcp_tool_error')] : [])],
+    };
+  }
+  const claims = (...recs: unknown[]) => records(otlpFormat.toRecords({ resourceLogs: [{ resource: {}, scopeLogs: [{ scope: { name: 'gemini-cli' }, logRecords: recs }] }] }, ctx)) as { kind: string; conn?: string; ts?: unknown; claim: Record<string, unknown> }[];
+
+  it('makes a claim of an MCP tool call: the tool without mcp_<server>_, the server as connection, the duration, the end time', () => {
+    const [c] = claims(toolCall(true));
+    expect(c).toMatchObject({ kind: 'claim', conn: 'web', ts: '1767261600842000000', claim: { client: 'gemini-cli', method: 'tools/call', tool: 'lookup', outcome: 'TOOL_SUCCESS', durationMs: 42 } });
+  });
+
+  it('reads the failure from the functionResponse embedded in the error text, not from error.type (mcp_tool_error for all)', () => {
+    const out = claims(
+      toolCall(false, failed({ content: [{ type: 'text', text: 'bad' }], isError: true })),
+      toolCall(false, failed({ error: { message: 'MCP error -32602: MCP error -32602: Invalid params', isError: true } })),
+      toolCall(false, failed({ error: { message: 'Error POSTing to endpoint (HTTP 503): upstream unavailable', isError: true } })),
+      toolCall(false, failed({ error: { message: 'fetch failed', isError: true } })),
+      toolCall(false, failed({ error: { message: 'MCP error -32001: Request timed out', isError: true } })),
+      toolCall(false, 'something else'),
+    );
+    expect(out.map((c) => [c.claim.outcome, c.claim.status, (c.claim.jsonrpc as { errorCode?: number } | undefined)?.errorCode])).toEqual([
+      ['TOOL_ERROR', undefined, undefined],
+      ['JSONRPC_ERROR', undefined, -32602],
+      ['HTTP_ERROR', 503, undefined],
+      ['NO_RESPONSE', undefined, undefined],
+      // the SDK client's own timeout: no outcome is claimed
+      [undefined, undefined, -32001],
+      [undefined, undefined, undefined],
+    ]);
+    for (const c of out) expect(c.claim.message).toBeTypeOf('string');
+  });
+
+  it('makes no claim of a built-in tool, nor of any other Gemini CLI event', () => {
+    const builtIn = { ...toolCall(true, undefined, 'read_file'), attributes: toolCall(true, undefined, 'read_file').attributes.map((a) => (a.key === 'tool_type' ? s('tool_type', 'native') : a)) };
+    expect(claims(builtIn, { timeUnixNano: '1767261600000000000', attributes: [s('event.name', 'gemini_cli.api_request')] })).toEqual([]);
   });
 });
