@@ -242,3 +242,23 @@ describe('join', () => {
     expect(r.summary.notes.join(' ')).toMatch(/clock 180\.0 s ahead/);
   });
 });
+
+describe('claims without a wire', () => {
+  it('each claim of one line is its own call: an OTLP export line of several tool_call events of one tool makes no retry', async () => {
+    const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const event = (ms: number, success: boolean) => ({
+      timeUnixNano: `${BigInt(Date.parse(at(ms))) * 1_000_000n}`,
+      attributes: [s('event.name', 'gemini_cli.tool_call'), s('function_name', 'mcp_web_lookup'), s('tool_type', 'mcp'), s('mcp_server_name', 'web'), { key: 'success', value: { boolValue: success } },
+        ...(success ? [] : [s('error', 'MCP tool \'lookup\' reported tool error for function call: {} with response: [{"functionResponse":{"name":"lookup","response":{"error":{"message":"fetch failed","isError":true}}}}]')])],
+    });
+    const line = { resourceLogs: [{ resource: {}, scopeLogs: [{ scope: { name: 'gemini-cli' }, logRecords: [event(0, false), event(100, true), event(200, true)] }] }] };
+    const r = await analyzeInputs([{ lines: [line] }]);
+    expect(r.attempts.map((a) => [a.id, a.outcome, a.attempt])).toEqual([
+      ['log line 1', 'NO_RESPONSE', 1],
+      ['log line 1, claim 2', 'TOOL_SUCCESS', 1],
+      ['log line 1, claim 3', 'TOOL_SUCCESS', 1],
+    ]);
+    expect(new Set(r.attempts.map((a) => a.call)).size).toBe(3);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).toEqual([]);
+  });
+});

@@ -98,6 +98,8 @@ export class Matcher {
   private idlessClaims: ClaimIn[] = [];
   /** The fingerprint of each caller's last claim-only call of a tool, for the client's own re-run of it (retryOrigin app). */
   private lastClaimCall = new Map<string, number>();
+  /** How many claim-only calls each source line made so far: one OTLP logs line holds many events, each its own call. */
+  private claimsOfLine = new Map<string, number>();
   /** Claims attached to held attempts, by call identity, so earlier attempts of the call can see them. */
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
   private seq = 0;
@@ -254,18 +256,25 @@ export class Matcher {
     if (code !== undefined) detail.errorCode = code;
     if (c.claim.message !== undefined && outcome === 'JSONRPC_ERROR') detail.errorMessage = c.claim.message;
     const caller = `${who}|${c.conn ?? `input#${c.input}`}`;
-    const id = `log line ${c.src.line}`;
+    // The k-th claim of one line (an OTLP export line carries many log records) is told apart from the others by k.
+    const lineKey = `${c.src.file}:${c.src.line}`;
+    const k = (this.claimsOfLine.get(lineKey) ?? 0) + 1;
+    this.claimsOfLine.delete(lineKey);
+    this.claimsOfLine.set(lineKey, k);
+    if (this.claimsOfLine.size > 1024) this.claimsOfLine.delete(this.claimsOfLine.keys().next().value!);
+    const of = k === 1 ? lineKey : `${lineKey}#${k}`;
+    const id = k === 1 ? `log line ${c.src.line}` : `log line ${c.src.line}, claim ${k}`;
     // Each claim is its own call (nothing in the log says two of them sent the same arguments), except the client's
     // own re-run of the call before (Claude Code's "Retrying tool ... after session recovery").
     const callOf = `${caller}|${c.claim.tool ?? ''}`;
-    const fp = (c.claim.retryOrigin === 'app' ? this.lastClaimCall.get(callOf) : undefined) ?? signatureOf(`claim|${c.src.file}:${c.src.line}`);
+    const fp = (c.claim.retryOrigin === 'app' ? this.lastClaimCall.get(callOf) : undefined) ?? signatureOf(`claim|${of}`);
     this.lastClaimCall.delete(callOf);
     this.lastClaimCall.set(callOf, fp);
     // only the last call of each tool matters: a log of endless tool names must not grow this without end
     if (this.lastClaimCall.size > 4096) this.lastClaimCall.delete(this.lastClaimCall.keys().next().value!);
     const view: AttemptView = {
       side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
-      signature: signatureOf(`${c.src.file}:${c.src.line}`), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
+      signature: signatureOf(of), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
       fingerprint: fp, continuation: false, http: false, weakId: true, rebuilt: true,
       startTs: start, endTs: c.ts, status: c.claim.status ?? (c.claim.httpStatuses?.length === 1 ? c.claim.httpStatuses[0] : undefined), contentType: undefined,
       sseEvents: 0, progress: 0, serverRequests: 0, sentSession: false, sources: [c.src], final: true,
