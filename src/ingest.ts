@@ -266,7 +266,10 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       try {
         value = JSON.parse(text);
       } catch (err) {
-        unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : `invalid JSON (${describeJsonError(err)})`);
+        const lone = text.trim();
+        // Gemini CLI's local telemetry file, and any pretty-printed export, opens with a line that is just "{" or "[".
+        const why = lone === '{' || lone === '[' ? `invalid JSON: a lone "${lone}" (pretty-printed JSON spreads one value over many lines; mcp-triage reads one JSON value per line, or a whole HAR file)` : `invalid JSON (${describeJsonError(err)})`;
+        unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : why);
         return true;
       }
     }

@@ -226,6 +226,16 @@ describe('bad bytes', () => {
     expect(r.stderr).not.toContain('\u0000');
   });
 
+  it('a pretty-printed JSON file (Gemini CLI\'s local telemetry file) is unusable line by line, and its lone "{" says why', async () => {
+    write('pretty.json', `${JSON.stringify({ name: 'tool_call', attributes: { 'gen_ai.tool.name': 'mcp_web_lookup' } }, null, 2)}\n${JSON.stringify({ hrTime: [1, 2] }, null, 2)}\n`);
+    const r = await cli(['pretty.json', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const s = jsonDoc(r).summary;
+    expectAccounted(s);
+    expect(s.inputs[0]).toMatchObject({ used: 0, unusable: s.inputs[0]!.lines });
+    expect(r.stderr).toMatch(/pretty\.json:1: invalid JSON: a lone "\{" \(pretty-printed JSON spreads one value over many lines/);
+  });
+
   it('with --strict the first unusable line exits 2 with file:line', async () => {
     const r = await cli(['bytes.ndjson', '--strict', '--format', 'json']);
     expect(r.code).toBe(2);

@@ -199,10 +199,12 @@ describe('Gemini CLI\'s local telemetry file (telemetry.target "local", outfile)
     const r = triageCli<Attempt, SessionFinding>([`${DIR}${s}/gemini-telemetry.json.gz`]);
     expect(r.code).toBe(0);
     expect(r.attempts).toEqual([]);
-    const summary = r.summary as { lines: { read: number; used: number; unusable: number } };
+    const summary = r.summary as { lines: { read: number; used: number; unusable: number }; diagnostics: { first: { line?: number; message: string }[] } };
     expect(summary.lines.read).toBeGreaterThan(1000);
     expect(summary.lines.used).toBe(0);
     expect(summary.lines.unusable).toBe(summary.lines.read);
+    // its first line is a lone "{", and the diagnostic says what that means
+    expect(summary.diagnostics.first[0]).toMatchObject({ line: 1, message: expect.stringContaining('pretty-printed JSON') });
   });
 });
 
