@@ -32,13 +32,11 @@ interface CliResult {
   stderr: string;
   /** Peak resident set size of the child, in MB. */
   peakRssMb: number;
-  ms: number;
 }
 
 /** Run the CLI on files of the temp dir; stdout is kept only up to keepStdout characters (plus its last line). */
 function cli(args: string[], opts: { stdin?: Buffer | string; timeoutMs?: number; keepStdout?: number } = {}): Promise<CliResult> {
   const rssFile = join(dir, `rss-${Math.random().toString(36).slice(2)}`);
-  const t0 = Date.now();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['--import', rssHook, BIN, ...args], {
       cwd: dir, env: { ...process.env, RSS_FILE: rssFile, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['pipe', 'pipe', 'pipe'],
@@ -58,7 +56,7 @@ function cli(args: string[], opts: { stdin?: Buffer | string; timeoutMs?: number
       clearTimeout(timer);
       const rss = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) / 1024 : NaN;
       if (stdout.length >= keep) stdout = tail.slice(tail.lastIndexOf('\n', tail.length - 2) + 1);
-      resolvePromise({ code, signal, stdout, stderr, peakRssMb: rss, ms: Date.now() - t0 });
+      resolvePromise({ code, signal, stdout, stderr, peakRssMb: rss });
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.stdin ?? '');
@@ -331,7 +329,6 @@ describe('huge and deep inputs', () => {
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ id: 1, tool: 'long_job', outcome: 'TOOL_SUCCESS' });
     expect((attempts[0]!.sse as { events: number }).events).toBe(1_000_001);
-    expect(r.ms).toBeLessThan(60_000);
     expect(r.peakRssMb).toBeLessThan(400);
   }, 180_000);
 
@@ -376,7 +373,6 @@ describe('huge and deep inputs', () => {
     expect(summary.lines).toEqual({ read: 1_000_000, used: 1_000_000, blank: 0, unusable: 0 });
     expect(out.filter((l) => l.type === 'attempt')).toHaveLength(10);
     expect(r.peakRssMb).toBeLessThan(400);
-    expect(r.ms).toBeLessThan(90_000);
     rmSync(join(dir, 'million-sessions.ndjson'));
   }, 180_000);
 });
