@@ -67,12 +67,24 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
 }
 
 /**
+ * Error texts of a stream that failed on the network after its head, which some captures still end as `aborted`: a
+ * HAR's `_error` (Chrome's net::ERR_INCOMPLETE_CHUNKED_ENCODING, net::ERR_CONNECTION_RESET), the Inspector's fetch
+ * error. net::ERR_ABORTED and an AbortError are the client's own close.
+ */
+const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UND_ERR_SOCKET|socket hang up|other side closed|reset by peer|\bterminated\b/i;
+
+/** The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network failure. */
+export function closedByClient(view: AttemptView): boolean {
+  return view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
+}
+
+/**
  * The client closed the stream itself and cancelled the request at the same moment, the close logged first (by up to
  * 50 ms): one timeout did both, as the FastMCP Client's does (its HTTP read timeout closes the stream, its request
  * timeout sends notifications/cancelled). A cancellation that came later followed a stream that had already ended.
  */
 export function closedWithCancel(view: AttemptView): boolean {
-  return view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')
+  return closedByClient(view)
     && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt >= view.endTs && view.cancelledAt - view.endTs <= 50;
 }
 
@@ -94,12 +106,12 @@ function incompleteWhy(view: AttemptView): string {
     return `the client closed the stream${after} and cancelled it (notifications/cancelled) ${when}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
   const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
-  if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && pv !== undefined && pv >= '2026-07-28') {
+  if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
     // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the response stream is the cancellation.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
-  if (view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.status !== null && view.status !== undefined) {
+  if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';

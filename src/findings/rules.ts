@@ -4,7 +4,7 @@ import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedWithCancel } from '../classify.js';
+import { closedByClient, closedWithCancel } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 
@@ -159,11 +159,6 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     }
   }
   return out;
-}
-
-/** The client's own side ended the exchange: it aborted the request or its recorder saw it time out. */
-function closedByClient(v: AttemptView): boolean {
-  return v.side === 'client' && (v.streamEnd === 'aborted' || v.streamEnd === 'timeout');
 }
 
 /** The MCP-Protocol-Version the request carried (either view), or "" when no header says. */

@@ -5,18 +5,18 @@ import { analyzeInputs, at } from '../helpers/analyze.js';
 const rec = (kind: string, t: number, extra: Record<string, unknown>) => ({ v: 1, kind, ts: at(t), side: 'client', xid: 'x-1', ...extra });
 const progress = (n: number) => ({ event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: n, total: 10 } }) });
 
-function call(version: string, end: 'aborted' | 'error') {
+function call(version: string, end: 'aborted' | 'error', error?: string) {
   return [
     rec('request', 0, { method: 'POST', requestHeaders: { 'mcp-protocol-version': version }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {}, _meta: { progressToken: 2 } } } }),
     rec('response', 100, { status: 200, responseHeaders: { 'content-type': 'text/event-stream' } }),
     rec('event', 110, progress(1)),
     rec('event', 210, progress(2)),
-    rec('end', 300, { end, ...(end === 'error' ? { error: 'other side closed' } : {}) }),
+    rec('end', 300, { end, ...(error !== undefined ? { error } : end === 'error' ? { error: 'other side closed' } : {}) }),
   ];
 }
 
-async function slow(version: string, end: 'aborted' | 'error') {
-  const r = await analyzeInputs([{ side: 'client', lines: call(version, end) }]);
+async function slow(version: string, end: 'aborted' | 'error', error?: string) {
+  const r = await analyzeInputs([{ side: 'client', lines: call(version, end, error) }]);
   return r.attempts.find((a) => a.method === 'tools/call')!;
 }
 
@@ -39,5 +39,17 @@ describe('a call stream the client closed after its head', () => {
   it('on 2025-11-25 the why says it was the client that closed it, without cancelling (OpenAI Agents\' close() during a call); a cut from the other side does not', async () => {
     expect((await slow('2025-11-25', 'aborted')).detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that');
     expect((await slow('2025-11-25', 'error')).detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response');
+  });
+
+  it('a network failure that the capture ended as aborted (a HAR\'s _error after the head) is no close by the client, on either protocol', async () => {
+    // Chrome's HAR: status 200, then _error net::ERR_INCOMPLETE_CHUNKED_ENCODING; the body up to the cut was kept.
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      const cut = await slow(version, 'aborted', 'net::ERR_INCOMPLETE_CHUNKED_ENCODING');
+      expect(cut.detail.why).toBe('SSE stream ended (aborted) after 2 event(s) without the response');
+      expect(cut.findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
+    }
+    // The near miss: net::ERR_ABORTED is the page's own abort, a close by the client.
+    expect((await slow('2025-11-25', 'aborted', 'net::ERR_ABORTED')).detail.why).toMatch(/^the client closed the stream 0\.30 s after sending it/);
+    expect((await slow('2026-07-28', 'aborted', 'net::ERR_ABORTED')).findings.map((f) => f.code)).toEqual(['CANCELLED']);
   });
 });
