@@ -55,6 +55,11 @@ export class CallLinker {
   private expiredRaised = new Set<string>();
   /** The client each open session's initialize named (side|scope -> name/version). */
   private sessionClients = new Map<string, string>();
+  /**
+   * The client the last initialize of each connection named (side|caller, for records with a `conn`), for the requests
+   * it sends without a session: after its DELETE the SDK client posts on with no session id (McpAgent answers 400).
+   */
+  private connClients = new Map<string, string>();
   /** The caller (callerOf) of each open session's attempts (side|scope), for its findings at close. */
   private sessionCallers = new Map<string, string>();
 
@@ -305,8 +310,16 @@ export class CallLinker {
   private identity(a: Attempt): string | undefined {
     const v = a.client ?? a.primary;
     const key = `${a.primary.side}|${a.primary.scope}`;
-    if (a.method === 'initialize' && v.clientName !== undefined) this.sessionClients.set(key, v.clientName);
-    return v.clientName ?? this.sessionClients.get(key);
+    const conn = v.caller.startsWith('input#') ? undefined : `${a.primary.side}|${v.caller}`;
+    if (a.method === 'initialize' && v.clientName !== undefined) {
+      this.sessionClients.set(key, v.clientName);
+      if (conn !== undefined) {
+        this.connClients.delete(conn);
+        this.connClients.set(conn, v.clientName);
+        if (this.connClients.size > 4096) this.connClients.delete(this.connClients.keys().next().value!);
+      }
+    }
+    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null && conn !== undefined ? this.connClients.get(conn) : undefined);
   }
 
   private safety(clientKey: string, tool: string | null): ToolSafety | 'unknown' {
