@@ -358,8 +358,12 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       ? ` from ${x.server.sources[0]!.file}, a server log that never saw this session's initialize (it is at ${init.src.file}:${init.src.line}): another server instance without the session (sticky routing?)`
       : '';
     const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
+    // The client had ended the session itself (DELETE, accepted): the server did not lose it, the request reused its id.
+    const ended = s.terminated !== undefined && (s.terminated.ts === undefined || ts === undefined || s.terminated.ts <= ts)
+      ? ` after the client had ended this session itself (its DELETE at ${s.terminated.src.file}:${s.terminated.src.line} was accepted): the request reused a terminated session id, the server did not lose the session`
+      : '';
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${elsewhere}; the client ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${not404}` : ''}${ended}${elsewhere}; the client ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));

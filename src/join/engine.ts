@@ -220,6 +220,10 @@ export class JoinEngine {
     const challenge = (status === 401 || status === 403) && headers.has('www-authenticate');
     const announced = headers.get('mcp-session-id');
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
+    if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) {
+      const sess = this.opts.sessions.get(ex.scopeKey);
+      if (sess) sess.terminated ??= { src, ts };
+    }
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
       const sess = this.opts.sessions.get(ex.scopeKey);
