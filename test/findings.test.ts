@@ -262,6 +262,16 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect((await analyzeInputs([{ side: 'server', lines: [refused, cancel(3000)] }])).findings).toEqual([]);
   });
 
+  it('CANCELLED: a late cancellation of a request its response had answered says it cancelled nothing (opencode: the SDK\'s abort listener outlives the call)', async () => {
+    const answered = post({ t: 0, id: 2, session: S, tool: 'lookup_order', status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'order A-1: shipped' }] } }) });
+    const cancel = post({ t: 800, session: S, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'AbortError: The operation was aborted.' } }, status: 202, body: '' });
+    const r = await analyzeInputs(one([answered, cancel]));
+    expect(r.findings.map((f) => [f.code, f.severity])).toEqual([['CANCELLED', 'info']]);
+    expect(r.findings[0]!.message).toMatch(/after its response \(HTTP 200\) had ended: that response carried the request's answer, so the cancellation came after the fact and cancelled nothing/);
+    expect(r.findings[0]!.message).not.toMatch(/had not taken/);
+    expect(r.attempts[0]).toMatchObject({ outcome: 'TOOL_SUCCESS' });
+  });
+
   it('CANCELLED: on 2026-07-28 the client closing the response before the result; not on 2025 versions, nor after the result', async () => {
     const closed = (version: string, body?: string) => post({ t: 0, id: 3, requestHeaders: { 'mcp-protocol-version': version }, status: body === undefined ? null : 200, ct: 'text/event-stream', body, end: 'aborted', durationMs: 60_000 });
     const r = await analyzeInputs(one([closed('2026-07-28')]));

@@ -326,7 +326,12 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   for (const c of s.cancels ?? []) {
     if (c.after) {
       const answer = c.after.status === null ? 'its request failed without a response' : `its response${c.after.status !== undefined ? ` (HTTP ${c.after.status})` : ''} had ended`;
-      out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)} ${secs(c.after.ms)} after ${answer}: the client had not taken that as the request's answer and waited on (often until its own timeout)`, [c.src], 'session', s.session));
+      // The exchange carried the request's own response: the client had its answer, and the cancellation came late
+      // (the TypeScript SDK sends one whenever the caller's AbortSignal fires, even after the request completed).
+      const why = c.after.answered
+        ? 'that response carried the request\'s answer, so the cancellation came after the fact and cancelled nothing (the TypeScript SDK sends one whenever the caller\'s AbortSignal fires, even for a request already answered)'
+        : 'the client had not taken that as the request\'s answer and waited on (often until its own timeout)';
+      out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)} ${secs(c.after.ms)} after ${answer}: ${why}`, [c.src], 'session', s.session));
       continue;
     }
     // On the server's side this is news: the client cancelled a request that never reached the server (or its log).

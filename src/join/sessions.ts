@@ -8,6 +8,8 @@ export interface RequestSeen {
   end?: number | undefined;
   /** The HTTP status of that exchange (null: none came), to say what a cancellation sent after its end came after. */
   status?: number | null | undefined;
+  /** That exchange delivered the request's JSON-RPC response with a 2xx status: the client had its answer. */
+  answered?: boolean;
   fingerprint: number;
   src: Source;
 }
@@ -33,7 +35,7 @@ export interface SessionState {
    * notifications/cancelled for an id the log never shows, or (`after`) for a request whose exchange had ended more
    * than 50 ms before: the client had not taken that response as the request's answer.
    */
-  cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number } }[];
+  cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number; answered?: boolean } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown).
