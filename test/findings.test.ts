@@ -272,6 +272,16 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(r.attempts[0]).toMatchObject({ outcome: 'TOOL_SUCCESS' });
   });
 
+  it('CANCELLED: a late cancellation after an HTTP error without a JSON-RPC body, or a failed connection, says the request had failed there (not that the client waited on)', async () => {
+    const cancel = (t: number) => post({ t, session: S, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'AbortError: The operation was aborted.' } }, status: 202, body: '' });
+    const refused = post({ t: 0, id: 2, session: S, tool: 'lookup_order', status: 503, ct: 'text/plain', body: 'upstream unavailable' });
+    const r = await analyzeInputs(one([refused, cancel(800)]));
+    expect(r.findings.map((f) => f.code)).toEqual(['CANCELLED']);
+    expect(r.findings[0]!.message).toMatch(/after its response \(HTTP 503\) had ended: the request had failed there, with no answer left to wait for, so the cancellation came after the fact/);
+    const idNull = post({ t: 0, id: 2, session: S, status: 503, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service Unavailable' } }) });
+    expect((await analyzeInputs(one([idNull, cancel(800)]))).findings[0]!.message).toMatch(/had not taken that as the request's answer/);
+  });
+
   it('CANCELLED: on 2026-07-28 the client closing the response before the result; not on 2025 versions, nor after the result', async () => {
     const closed = (version: string, body?: string) => post({ t: 0, id: 3, requestHeaders: { 'mcp-protocol-version': version }, status: body === undefined ? null : 200, ct: 'text/event-stream', body, end: 'aborted', durationMs: 60_000 });
     const r = await analyzeInputs(one([closed('2026-07-28')]));

@@ -326,11 +326,15 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   for (const c of s.cancels ?? []) {
     if (c.after) {
       const answer = c.after.status === null ? 'its request failed without a response' : `its response${c.after.status !== undefined ? ` (HTTP ${c.after.status})` : ''} had ended`;
-      // The exchange carried the request's own response: the client had its answer, and the cancellation came late
-      // (the TypeScript SDK sends one whenever the caller's AbortSignal fires, even after the request completed).
-      const why = c.after.answered
-        ? 'that response carried the request\'s answer, so the cancellation came after the fact and cancelled nothing (the TypeScript SDK sends one whenever the caller\'s AbortSignal fires, even for a request already answered)'
-        : 'the client had not taken that as the request\'s answer and waited on (often until its own timeout)';
+      // Only a JSON-RPC body with another id (null) leaves the client waiting (rmcp, until its own timeout). Its own
+      // response, an HTTP error without such a body or no response at all ended the request there: a cancellation
+      // after that came late (the TypeScript SDK sends one whenever the caller's AbortSignal fires, even afterwards).
+      const late = ' (the TypeScript SDK sends one whenever the caller\'s AbortSignal fires, even for a request that has ended)';
+      const why = c.after.answer === 'result'
+        ? `that response carried the request's answer, so the cancellation came after the fact and cancelled nothing${late}`
+        : c.after.answer === 'failed'
+          ? `the request had failed there, with no answer left to wait for, so the cancellation came after the fact and cancelled nothing${late}`
+          : 'the client had not taken that as the request\'s answer and waited on (often until its own timeout)';
       out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)} ${secs(c.after.ms)} after ${answer}: ${why}`, [c.src], 'session', s.session));
       continue;
     }

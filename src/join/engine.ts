@@ -333,7 +333,7 @@ export class JoinEngine {
       if (known && known.src === v.sources[0]) {
         known.end = ex.lastTs;
         known.status = v.status;
-        known.answered = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299;
+        known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? 'result' : v.response === undefined && v.strayResponse !== undefined ? 'stray' : 'failed';
       }
       if (!v.sources.includes(src)) v.sources.push(src);
       if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
@@ -683,9 +683,9 @@ export class JoinEngine {
           if (!known) (sess.cancels ??= []).push({ id: rid, src });
           // Cancelled well after its exchange ended, in the client's own view (an HTTP error, or a response it did not
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
-          // or a late cancellation of a request already answered: the TypeScript SDK's abort listener outlives it).
+          // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).
           // A server's view only shows that the cancellation crossed a result it had sent.
-          else if (sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answered: known.answered } });
+          else if (sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer } });
         }
       }
     }

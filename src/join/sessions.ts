@@ -8,8 +8,11 @@ export interface RequestSeen {
   end?: number | undefined;
   /** The HTTP status of that exchange (null: none came), to say what a cancellation sent after its end came after. */
   status?: number | null | undefined;
-  /** That exchange delivered the request's JSON-RPC response with a 2xx status: the client had its answer. */
-  answered?: boolean;
+  /**
+   * What that exchange gave the client: `result` its JSON-RPC response with a 2xx status, `stray` only a JSON-RPC
+   * body with another id (null: an error body the client may not take as this request's), `failed` neither.
+   */
+  answer?: 'result' | 'stray' | 'failed';
   fingerprint: number;
   src: Source;
 }
@@ -33,9 +36,9 @@ export interface SessionState {
   orphans?: Orphan[];
   /**
    * notifications/cancelled for an id the log never shows, or (`after`) for a request whose exchange had ended more
-   * than 50 ms before: the client had not taken that response as the request's answer.
+   * than 50 ms before (`answer` says what that exchange gave the client: a late cancellation, or one it waited on).
    */
-  cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number; answered?: boolean } }[];
+  cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown).
