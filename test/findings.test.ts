@@ -278,6 +278,9 @@ describe('findings fire on their fixture and not on the near miss', () => {
     const r = await analyzeInputs(one([refused, cancel(800)]));
     expect(r.findings.map((f) => f.code)).toEqual(['CANCELLED']);
     expect(r.findings[0]!.message).toMatch(/after its response \(HTTP 503\) had ended: the request had failed there, with no answer left to wait for, so the cancellation came after the fact/);
+    // a JSON body that is no JSON-RPC message (no id) is no answer the client could have mistaken either
+    const rateLimited = post({ t: 0, id: 2, session: S, tool: 'lookup_order', status: 429, body: '{"error":"rate limited"}' });
+    expect((await analyzeInputs(one([rateLimited, cancel(800)]))).findings[0]!.message).toMatch(/the request had failed there/);
     const idNull = post({ t: 0, id: 2, session: S, status: 503, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Service Unavailable' } }) });
     expect((await analyzeInputs(one([idNull, cancel(800)]))).findings[0]!.message).toMatch(/had not taken that as the request's answer/);
   });

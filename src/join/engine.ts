@@ -333,7 +333,7 @@ export class JoinEngine {
       if (known && known.src === v.sources[0]) {
         known.end = ex.lastTs;
         known.status = v.status;
-        known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? 'result' : v.response === undefined && v.strayResponse !== undefined ? 'stray' : 'failed';
+        known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? 'result' : v.response === undefined && hasIdKey(v.strayResponse) ? 'stray' : 'failed';
       }
       if (!v.sources.includes(src)) v.sources.push(src);
       if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
@@ -797,4 +797,9 @@ export function exactIdText(text: string | undefined, id: unknown): string | und
     if (Number(m[1]) === id) return m[1];
   }
   return undefined;
+}
+
+/** A JSON-RPC body that names an id (null included): one a client may take for another request's answer. */
+function hasIdKey(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
 }

@@ -10,7 +10,7 @@ export interface RequestSeen {
   status?: number | null | undefined;
   /**
    * What that exchange gave the client: `result` its JSON-RPC response with a 2xx status, `stray` only a JSON-RPC
-   * body with another id (null: an error body the client may not take as this request's), `failed` neither.
+   * body that names another id (null: an error body the client may not take as this request's), `failed` neither.
    */
   answer?: 'result' | 'stray' | 'failed';
   fingerprint: number;
