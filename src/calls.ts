@@ -427,7 +427,7 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   if (a.primary.idKey === previous.primary.idKey && previous.status === 404 && a.session !== null && a.session !== previous.session) {
     // Only a client library re-sends a request under its old id; how the new session began tells it from a new client.
     if (opening !== undefined && resentByLibrary(opening, a)) {
-      return { origin: 'sdk', how: `the same id re-sent in a new session after HTTP 404 by the client library, which re-initialized it (initialize id ${opening.init.slice(2)}), as the Go and Rust SDKs do once` };
+      return { origin: 'sdk', how: `the same id re-sent in a new session after HTTP 404 by the client library, which re-initialized it (initialize id ${opening.init.slice(2)}), as the Go and Rust SDKs do once, and the TypeScript SDK opencode bundles` };
     }
     return { origin: 'unknown', how: 'the same id in a new session after HTTP 404, where ids started again (a new client?); nothing in the logs says who sent it' };
   }
