@@ -447,6 +447,11 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   if (sameId && a.session === null && begun !== undefined && previous.startTs !== undefined && begun.ts > previous.startTs && (a.startTs === undefined || begun.ts <= a.startTs)) {
     // Without sessions, a client that began anew (a new FastMCP or Python SDK Client: server/discover id 1) numbers
     // from the start again and can reach the failed request's id: that is no re-post of it.
+    // The retry can itself be where the client began anew (a second initialize after one that got no answer): then
+    // nothing came between them.
+    if (begun.ts === a.startTs && begun.method === a.method) {
+      return { origin: 'unknown', how: `${a.method} again with the same id ${JSON.stringify(a.id)}, as a new client's first request has it; nothing in the logs says who sent it` };
+    }
     return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${JSON.stringify(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
   }
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : 'a new request with the same tool and arguments; nothing in the logs says who sent it' };

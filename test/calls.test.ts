@@ -86,6 +86,17 @@ describe('a v2 client\'s server/discover probe', () => {
   });
 });
 
+describe('an initialize sent again after one that got no answer', () => {
+  it('says it is itself where the client began anew, not that a new initialize came between them (Continue\'s CLI reloading its MCP service)', async () => {
+    const init = (t: number) => post({ t, id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'continue-cli-client', version: '1.0.0' } }, status: null, error: 'connect ECONNREFUSED 127.0.0.1:9' });
+    const r = await analyzeInputs([{ lines: [init(0), init(230)] }]);
+    const [, again] = r.attempts;
+    expect(`${again!.call}#${again!.attempt}`).toBe('c1#2');
+    expect(again!.retryOrigin).toEqual({ origin: 'unknown', how: "initialize again with the same id 0, as a new client's first request has it; nothing in the logs says who sent it" });
+    expect(again!.retryOrigin!.how).not.toContain('between them');
+  });
+});
+
 describe('what an HTTP error body said', () => {
   it('an OAuth error body is quoted in the why', async () => {
     const r = await analyzeInputs([{ lines: [post({ t: 0, id: 1, session: 's', status: 401, body: JSON.stringify({ error: 'invalid_token', error_description: 'The grant has expired' }) })] }]);
