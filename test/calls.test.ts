@@ -84,6 +84,15 @@ describe('a v2 client\'s server/discover probe', () => {
     const r = await analyzeInputs([{ lines: [probe!, { ...probe!, ts: at(1500) }] }]);
     expect(r.attempts.map((a) => `${a.call}#${a.attempt}`)).toEqual(['c1#1', 'c1#2']);
   });
+
+  it('a probe re-sent after a refused connection (Mastra\'s second try with nothing listening) does not say another server/discover came between them', async () => {
+    const meta = { _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'orders', version: '1.0.0' } } };
+    const refused = (t: number) => post({ t, id: 'server-discover-probe-1', method: 'server/discover', params: meta, status: null, error: 'fetch failed' });
+    const r = await analyzeInputs([{ lines: [refused(0), refused(5)] }]);
+    const again = r.attempts[1]!;
+    expect(again).toMatchObject({ attempt: 2, retryOrigin: { origin: 'unknown' } });
+    expect(again.retryOrigin!.how).toBe('the same server/discover (id "server-discover-probe-1") again, as a client connecting anew sends it; nothing in the logs says who sent it');
+  });
 });
 
 describe('an initialize sent again after one that got no answer', () => {
