@@ -444,10 +444,6 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     return { origin: 'sdk', how: `a new request after ${code === -32020 ? 'HeaderMismatch (-32020): the client re-lists tools and re-sends once' : 'UnsupportedProtocolVersion (-32022): the client re-sends with a version both support'}, as the 2026-07-28 spec asks` };
   }
   if (sameCallerCall) return byApp();
-  if (sameId && a.session === null && begun !== undefined && begun.ts === a.startTs && begun.method === a.method) {
-    // The retry is itself where its client began anew (a probe whose id is fixed, as the v2 SDK's is): no other began between them.
-    return { origin: 'unknown', how: `the same ${a.method} (id ${JSON.stringify(a.id)}) again, as a client connecting anew sends it; nothing in the logs says who sent it` };
-  }
   if (sameId && a.session === null && begun !== undefined && previous.startTs !== undefined && begun.ts > previous.startTs && (a.startTs === undefined || begun.ts <= a.startTs)) {
     // Without sessions, a client that began anew (a new FastMCP or Python SDK Client: server/discover id 1) numbers
     // from the start again and can reach the failed request's id: that is no re-post of it.

@@ -91,7 +91,7 @@ describe('a v2 client\'s server/discover probe', () => {
     const r = await analyzeInputs([{ lines: [refused(0), refused(5)] }]);
     const again = r.attempts[1]!;
     expect(again).toMatchObject({ attempt: 2, retryOrigin: { origin: 'unknown' } });
-    expect(again.retryOrigin!.how).toBe('the same server/discover (id "server-discover-probe-1") again, as a client connecting anew sends it; nothing in the logs says who sent it');
+    expect(again.retryOrigin!.how).toBe("server/discover again with the same id \"server-discover-probe-1\", as a new client's first request has it; nothing in the logs says who sent it");
   });
 });
 

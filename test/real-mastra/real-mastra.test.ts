@@ -202,7 +202,7 @@ describe('Mastra @mastra/mcp 2.0.0 (its SDK: the v2 client 2.0.0)', () => {
     const probes = r.attempts.filter((a) => a.method === 'server/discover');
     expect(probes.map((a) => `${a.outcome} ${a.call}#${a.attempt} ${a.retryOrigin?.origin ?? '-'}`)).toEqual(['NO_RESPONSE c1#1 -', 'NO_RESPONSE c1#2 unknown', 'HTTP_ERROR c1#3 unknown']);
     // the probe's id is fixed: no other server/discover came between them
-    expect(probes[1]!.retryOrigin!.how).toBe('the same server/discover (id "server-discover-probe-1") again, as a client connecting anew sends it; nothing in the logs says who sent it');
+    expect(probes[1]!.retryOrigin!.how).toBe("server/discover again with the same id \"server-discover-probe-1\", as a new client's first request has it; nothing in the logs says who sent it");
     expect(step('ma-server-down-at-start', 'listTools() (nothing').got).toEqual({});
     expect(calls(r)).toMatchObject([{ tool: 'lookup_order', outcome: 'TOOL_SUCCESS' }]);
     expect(allCodes(r)).not.toContain('CALL_NEVER_SENT');
