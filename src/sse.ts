@@ -33,31 +33,34 @@ export class SseParser {
   comments = 0;
 
   push(text: string, out: ParsedSseEvent[] = []): ParsedSseEvent[] {
-    let s = this.buf + text;
-    this.buf = '';
     let pos = 0;
-    if (this.lastWasCR && s.charCodeAt(0) === 0x0a) pos = 1; // CRLF split across pushes
+    if (this.lastWasCR && text.charCodeAt(0) === 0x0a) pos = 1; // CRLF split across pushes
     this.lastWasCR = false;
-    while (pos < s.length) {
-      let end = pos;
-      while (end < s.length) {
-        const c = s.charCodeAt(end);
-        if (c === 0x0a || c === 0x0d) break;
-        end++;
-      }
-      if (end === s.length) {
-        this.buf = s.slice(pos);
+    // Line ends are found with indexOf (a native scan) in the new text only: the unfinished line kept from earlier
+    // pushes has none, so a long line that arrives in many pieces is not scanned again with each piece. The next CR
+    // is looked up again only once passed, so a body without any CR costs one scan for it.
+    let cr = text.indexOf('\r', pos);
+    while (pos < text.length) {
+      if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
+      let end = text.indexOf('\n', pos);
+      if (end === -1) end = text.length;
+      if (cr !== -1 && cr < end) end = cr;
+      if (end === text.length) {
+        this.buf += text.slice(pos);
         return out;
       }
-      const line = s.slice(pos, end);
-      if (s.charCodeAt(end) === 0x0d) {
-        if (end + 1 === s.length) this.lastWasCR = true;
-        else if (s.charCodeAt(end + 1) === 0x0a) end++;
+      let line = text.slice(pos, end);
+      if (this.buf.length) {
+        line = this.buf + line;
+        this.buf = '';
+      }
+      if (text.charCodeAt(end) === 0x0d) {
+        if (end + 1 === text.length) this.lastWasCR = true;
+        else if (text.charCodeAt(end + 1) === 0x0a) end++;
       }
       pos = end + 1;
       this.line(line, out);
     }
-    s = '';
     return out;
   }
 

@@ -65,3 +65,27 @@ describe('forEachSseEvent on bodies over 64 KiB', () => {
     }
   });
 });
+
+describe('a data line longer than the pieces it arrives in', () => {
+  it('comes back whole, with the line ends that follow it, whatever the piece size', () => {
+    const line = `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"${'x'.repeat(3 << 20)}"}]}}`;
+    for (const [piece, end] of [[1000, '\n'], [4096, '\r\n'], [65_536, '\r'], [777_777, '\n']] as const) {
+      const body = `id: 1${end}data: ${line}${end}${end}data: after${end}${end}`;
+      const p = new SseParser();
+      const events: ParsedSseEvent[] = [];
+      for (let i = 0; i < body.length; i += piece) p.push(body.slice(i, i + piece), events);
+      p.end(events);
+      expect(events).toHaveLength(2);
+      expect(events[0]!.id).toBe('1');
+      expect(events[0]!.data.length).toBe(line.length);
+      expect(events[0]!.data === line).toBe(true);
+      expect(events[1]).toEqual({ data: 'after', hasData: true });
+    }
+  });
+
+  it('is kept across pushes when the stream is cut inside it', () => {
+    const p = new SseParser();
+    const events = [...p.push('data: {"a":'), ...p.push('1'), ...p.push('2}'), ...p.end()];
+    expect(events).toEqual([{ data: '{"a":12}', hasData: true, truncated: true }]);
+  });
+});
