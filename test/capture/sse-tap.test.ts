@@ -36,3 +36,34 @@ describe('SseTap', () => {
     expect(clean.finish()).toEqual({ events: [], incomplete: false });
   });
 });
+
+describe('SseTap on long lines and cut streams', () => {
+  it('keeps a data line of several MB whole when it arrives in many small chunks', () => {
+    const data = `{"jsonrpc":"2.0","id":3,"result":{"text":"${'y'.repeat(2 << 20)}"}}`;
+    const body = `id: 9\ndata: ${data}\n\n`;
+    const tap = new SseTap();
+    const events = [];
+    for (let i = 0; i < body.length; i += 16_384) events.push(...tap.push(body.slice(i, i + 16_384)));
+    expect(events).toHaveLength(1);
+    expect(events[0]!.id).toBe('9');
+    expect(events[0]!.data === data).toBe(true);
+    expect(tap.finish()).toEqual({ events: [], incomplete: false });
+  });
+
+  it('returns the event a lone CR ends at once, and does not take the LF of a CRLF split after it as a second line end', () => {
+    const tap = new SseTap();
+    expect(tap.push('data: a\r\r')).toEqual([{ data: 'a' }]);
+    expect(tap.push('\ndata: b\n\n')).toEqual([{ data: 'b' }]);
+  });
+
+  it('does not call a stream cut inside a comment or an unknown field an unterminated event', () => {
+    for (const tail of [': keep-al', 'x-custom: 1']) {
+      const tap = new SseTap();
+      tap.push(`data: done\n\n${tail}`);
+      expect(tap.finish()).toEqual({ events: [], incomplete: false });
+    }
+    const cut = new SseTap();
+    cut.push('data: done\n\nid: 4\n');
+    expect(cut.finish()).toEqual({ events: [], incomplete: true });
+  });
+});
