@@ -219,6 +219,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
 
 /** How many records of each input are looked at to estimate clock offsets. */
 const ALIGN_RECORDS = 2000;
+/** How many bytes of each input at most are read ahead for it: a log of 10 MB results holds fewer records. */
+const ALIGN_BYTES = 16 * 1024 * 1024;
 
 /**
  * Put server logs on the client log's clock: read ahead the first records of every input, pair the requests both
@@ -226,7 +228,8 @@ const ALIGN_RECORDS = 2000;
  */
 async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
   for (const c of cursors) {
-    while (!c.done && c.batch.length - c.pos < ALIGN_RECORDS) {
+    const from = c.account.bytesRead;
+    while (!c.done && c.batch.length - c.pos < ALIGN_RECORDS && c.account.bytesRead - from < ALIGN_BYTES) {
       const r = await c.it.next();
       if (r.done) c.done = true;
       else c.batch = c.pos === 0 ? c.batch.concat(r.value) : c.batch.slice(c.pos).concat(r.value);
