@@ -189,17 +189,44 @@ function redactUserinfo(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-/** `"key": "value"` inside JSON text (the value may hold escapes): the value of a secret key is replaced. */
-const JSON_PAIR = /"([^"\\\n]{1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
+/**
+ * The start of a `"key": "value"` pair inside JSON text, up to the value's opening quote. The value itself is read
+ * by jsonStringEnd, not by the pattern: a regular expression that walks a string of many megabytes with escapes in it
+ * runs out of backtracking stack ("Maximum call stack size exceeded").
+ */
+const JSON_PAIR_HEAD = /"([^"\\\n]{1,64})"(\s{0,256}:\s{0,256})"/g;
 /** The same pair inside a JSON string that itself holds JSON text: `\"key\":\"value\"` (values without escapes). */
-const ESCAPED_JSON_PAIR = /\\"([^"\\\n]{1,64})\\"(\s*:\s*)\\"([^"\\]*)\\"/g;
+const ESCAPED_JSON_PAIR = /\\"([^"\\\n]{1,64})\\"(\s{0,256}:\s{0,256})\\"([^"\\]*)\\"/g;
 
+/** Where the JSON string whose body starts at `from` ends (the index of its closing quote), or -1 when it does not. */
+function jsonStringEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i;
+    if (c === 0x5c) i++;
+  }
+  return -1;
+}
+
+/** `"key": "value"` inside JSON text (the value may hold escapes): the value of a secret key is replaced. */
 function redactJsonPairs(text: string): string {
   if (!text.includes('"')) return text;
-  let out = replaceMatches(text, JSON_PAIR, ([, key, sep, value]) => {
-    if (!value || !isSecretKey(key!) || isMarker(value)) return undefined;
-    return `"${key}"${sep}"${secretMarker(unescapeJson(value))}"`;
-  });
+  let out = '';
+  let copied = 0;
+  JSON_PAIR_HEAD.lastIndex = 0;
+  for (let m = JSON_PAIR_HEAD.exec(text); m; m = JSON_PAIR_HEAD.exec(text)) {
+    const start = JSON_PAIR_HEAD.lastIndex;
+    const end = jsonStringEnd(text, start);
+    if (end === -1) break; // no closing quote after this one: no later pair can have one either
+    JSON_PAIR_HEAD.lastIndex = end + 1; // a pair's value is not searched for more pairs
+    const key = m[1]!;
+    const value = text.slice(start, end);
+    if (!value || !isSecretKey(key) || isMarker(value)) continue;
+    out += `${text.slice(copied, m.index)}"${key}"${m[2]}"${secretMarker(unescapeJson(value))}"`;
+    copied = end + 1;
+  }
+  if (copied !== 0) out += text.slice(copied);
+  else out = text;
   if (out.includes('\\"')) {
     out = replaceMatches(out, ESCAPED_JSON_PAIR, ([, key, sep, value]) => {
       if (!value || !isSecretKey(key!) || isMarker(value)) return undefined;
@@ -224,7 +251,7 @@ function unescapeJson(body: string): string {
  * text, up to a quote, backslash, comma or brace). Also a quoted key with a bare value, `"password": hunter2`, as
  * found in broken JSON.
  */
-const HEADER_NAME = /([A-Za-z][A-Za-z0-9_-]{0,63})"?[ \t]*:[ \t]*/g;
+const HEADER_NAME = /(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]{0,63})"?[ \t]*:[ \t]*/g;
 
 function redactHeaderLines(text: string): string {
   if (!text.includes(':')) return text;
@@ -285,8 +312,11 @@ function isBasicCredential(cred: string): boolean {
   return text.includes(':') && /^[\x20-\x7e]+$/.test(text);
 }
 
-/** Runs of token characters; each is checked for a JWT or a well-known API key shape. Linear: runs never overlap. */
-const TOKEN_RUN = /[A-Za-z0-9_\-.]{16,}/g;
+/**
+ * Runs of token characters; each is checked for a JWT or a well-known API key shape. Linear: runs never overlap.
+ * Bounded, because an unbounded run of many megabytes (a base64 blob) runs out of backtracking stack.
+ */
+const TOKEN_RUN = /[A-Za-z0-9_\-.]{16,1000000}/g;
 
 function redactTokenShapes(text: string): string {
   return replaceMatches(text, TOKEN_RUN, ([run]) => {

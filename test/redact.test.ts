@@ -237,6 +237,27 @@ describe('speed and safety on hostile strings', () => {
   });
 });
 
+describe('strings of many megabytes (a tool that returns a file or a dump)', () => {
+  // A regular expression that walks one run of megabytes can run out of backtracking stack ("Maximum call stack size
+  // exceeded"): a 12 MB tool error crashed the report. These must finish and still find the secrets around the run.
+  const run = 'q'.repeat(12_000_000);
+  it('a run of 12 MB of token characters next to a bearer token and an API key', () => {
+    const out = redactText(`Bearer abcdefgh12345678 ${run} key ${GH}`);
+    expect(out).toContain(`Bearer [redacted:${hash8('abcdefgh12345678')}]`);
+    expect(out).not.toContain(GH);
+    expect(out.length).toBeGreaterThan(12_000_000);
+  });
+  it('a JSON string value of 12 MB full of escapes, then a secret key', () => {
+    const out = redactText(`{"blob":"${'\\n'.repeat(6_000_000)}","password":"hunter2-hunter2"}`);
+    expect(out).toContain(`"password":"[redacted:${hash8('hunter2-hunter2')}]"`);
+    expect(out.startsWith('{"blob":"\\n\\n')).toBe(true);
+  });
+  it('a header line after a run of megabytes of name characters', () => {
+    const out = redactText(`${run} authorization: Bearer abcdefgh12345678`);
+    expect(out.endsWith(`authorization: [redacted:${hash8('Bearer abcdefgh12345678')}]`)).toBe(true);
+  });
+});
+
 describe('broken JSON', () => {
   it('redacts a bare value after a quoted secret key', () => {
     const out = redactText('{"password": hunter2xyz, "user": "bob"}');
