@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { redactText, redactValue } from '../redact.js';
-import { boundDepth } from './text.js';
+import { boundValue, capString } from './text.js';
 import { isoTime } from '../formats/time.js';
 import { TopRows } from './top.js';
 
@@ -112,13 +112,14 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   if (d && (d.errorCode !== undefined || d.errorMessage !== undefined || d.why !== undefined || d.errorData !== undefined)) {
     row.detail = {};
     if (d.errorCode !== undefined) row.detail.errorCode = d.errorCode;
-    if (d.errorMessage !== undefined) row.detail.errorMessage = redact ? redactText(d.errorMessage) : d.errorMessage;
+    // Log strings are redacted before they are cut, so that no secret is cut in two and printed by halves.
+    if (d.errorMessage !== undefined) row.detail.errorMessage = capString(redact ? redactText(d.errorMessage) : d.errorMessage);
     if (d.errorData !== undefined) {
-      // error.data comes from the log and may nest deeper than JSON.stringify can go: bound it first.
-      const data = boundDepth(d.errorData);
-      row.detail.errorData = redact ? redactValue(data) : data;
+      // error.data comes from the log and may nest deeper than JSON.stringify can go: bound its depth first.
+      const data = boundValue(d.errorData, 64, Infinity);
+      row.detail.errorData = boundValue(redact ? redactValue(data) : data);
     }
-    if (d.why !== undefined) row.detail.why = redact ? redactText(d.why) : d.why;
+    if (d.why !== undefined) row.detail.why = capString(redact ? redactText(d.why) : d.why);
   }
   if (a.notSeenByServer) row.notSeenByServer = true;
   if (v.resumed) row.resumed = true;

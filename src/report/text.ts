@@ -133,16 +133,33 @@ export function escapeJsonControls(json: string): string {
   return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** What replaces a value nested deeper than boundDepth's limit. */
+/** What replaces a value nested deeper than boundValue's limit. */
 export const TOO_DEEP_MARK = '[nested too deeply]';
+
+/** Longest log string a report row carries whole (an error message, a why, a string inside error data), in characters. */
+export const MAX_REPORT_STRING = 4096;
+
+/**
+ * A log string cut to max characters, with a mark that says how many more there were (the whole string is at the
+ * source line the row names). A tool's error can be a file or a dump of megabytes; one report row need not repeat it.
+ */
+export function capString(text: string, max = MAX_REPORT_STRING): string {
+  if (text.length <= max) return text;
+  let cut = max;
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--; // do not keep half of an astral character
+  return `${text.slice(0, cut)}… [${text.length - cut} more characters]`;
+}
 
 /**
  * A copy of a JSON value whose containers nested deeper than maxDepth are replaced by TOO_DEEP_MARK, so that
- * JSON.stringify and every renderer can print it (V8's JSON.parse accepts 100,000 levels; JSON.stringify overflows).
- * Iterative; the value is returned as it is when it is not that deep.
+ * JSON.stringify and every renderer can print it (V8's JSON.parse accepts 100,000 levels; JSON.stringify overflows),
+ * and whose strings longer than maxString are cut by capString. Iterative; the value is returned as it is when it
+ * has neither.
  */
-export function boundDepth(value: unknown, maxDepth = 64): unknown {
-  if (typeof value !== 'object' || value === null || depthWithin(value, maxDepth)) return value;
+export function boundValue(value: unknown, maxDepth = 64, maxString = MAX_REPORT_STRING): unknown {
+  if (typeof value === 'string') return capString(value, maxString);
+  if (typeof value !== 'object' || value === null || withinBounds(value, maxDepth, maxString)) return value;
   const root: unknown[] = [undefined];
   const stack: { src: unknown; dst: Record<string, unknown> | unknown[]; key: string | number; depth: number }[] = [{ src: value, dst: root, key: 0, depth: 0 }];
   while (stack.length) {
@@ -159,7 +176,7 @@ export function boundDepth(value: unknown, maxDepth = 64): unknown {
         for (const k of Object.keys(src)) stack.push({ src: (src as Record<string, unknown>)[k], dst: obj, key: k, depth: depth + 1 });
         copy = obj;
       }
-    }
+    } else if (typeof src === 'string') copy = capString(src, maxString);
     if (typeof key === 'number') (dst as unknown[])[key] = copy;
     else if (key === '__proto__') Object.defineProperty(dst, key, { value: copy, enumerable: true, writable: true, configurable: true });
     else (dst as Record<string, unknown>)[key] = copy;
@@ -167,14 +184,15 @@ export function boundDepth(value: unknown, maxDepth = 64): unknown {
   return root[0];
 }
 
-/** Whether no container in value is nested deeper than maxDepth (iterative, stops at the first too-deep one). */
-function depthWithin(value: object, maxDepth: number): boolean {
+/** Whether no container in value is nested deeper than maxDepth and no string is longer than maxString (iterative). */
+function withinBounds(value: object, maxDepth: number, maxString: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, d] = stack.pop()!;
+    if (typeof v === 'string' && v.length > maxString) return false;
     if (typeof v !== 'object' || v === null) continue;
     if (d >= maxDepth) return false;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if ((typeof child === 'object' && child !== null) || typeof child === 'string') stack.push([child, d + 1]);
   }
   return true;
 }

@@ -1,4 +1,4 @@
-// Logs of large results: lines of megabytes are read whole and joined, and the clock alignment's read-ahead stays bounded in bytes.
+// Logs of large results: lines of megabytes are read whole and joined, the clock alignment's read-ahead stays bounded in bytes, and errors of megabytes are cut in the report.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runAnalysis } from '../../src/analyze.js';
 import type { Attempt } from '../../src/join/match.js';
+import { analyzeInputs, post, toolText } from '../helpers/analyze.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-huge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,5 +74,27 @@ describe('huge lines', () => {
     // and the first call is final some 200 s of log time in: about 26 MB have been pulled by then.
     expect(atFirstAttempt).toBeDefined();
     expect(atFirstAttempt!).toBeLessThan(client.bytes * 0.75);
+  });
+});
+
+describe('errors of many megabytes', () => {
+  it('a tool error and a JSON-RPC error of 12 MB are reported, cut to 4,096 characters with what was left out, secrets redacted', async () => {
+    const dump = 'row,'.repeat(3_000_000);
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 1, status: 200, recv: { jsonrpc: '2.0', id: 1, result: toolText(`Bearer abcdefgh12345678 ${dump}`, { isError: true }) } }),
+      post({ t: 1000, id: 2, status: 200, recv: { jsonrpc: '2.0', id: 2, error: { code: -32603, message: `failed: ${dump}`, data: { stack: dump, token: 'tok-123456789', small: 'kept' } } } }),
+    ] }]);
+    const [toolError, rpcError] = r.attempts;
+    expect(toolError!.outcome).toBe('TOOL_ERROR');
+    const message = toolError!.detail!.errorMessage!;
+    expect(message.startsWith('Bearer [redacted:')).toBe(true);
+    expect(message).toMatch(/… \[\d+ more characters\]$/);
+    expect(message.length).toBeLessThan(4_200);
+    expect(rpcError!.outcome).toBe('JSONRPC_ERROR');
+    expect(rpcError!.detail!.errorMessage).toMatch(/^failed: row,row,.*… \[11995\d{3} more characters\]$/);
+    const data = rpcError!.detail!.errorData as Record<string, string>;
+    expect(data.small).toBe('kept');
+    expect(data.token).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+    expect(data.stack).toMatch(/… \[11995904 more characters\]$/);
   });
 });

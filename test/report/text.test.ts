@@ -1,6 +1,6 @@
 // Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
 import { describe, expect, it } from 'vitest';
-import { boundDepth, cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
+import { boundValue, capString, cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
 
 const ESC = '\x1b';
 /** No C0/C1 control, DEL or bidi control left. */
@@ -159,24 +159,40 @@ describe('escapeJsonControls', () => {
   });
 });
 
-describe('boundDepth', () => {
+describe('boundValue', () => {
   it('returns shallow values as they are (same object)', () => {
     const v = { a: [1, { b: 2 }], c: 'x' };
-    expect(boundDepth(v)).toBe(v);
-    expect(boundDepth('s')).toBe('s');
+    expect(boundValue(v)).toBe(v);
+    expect(boundValue('s')).toBe('s');
   });
   it('cuts containers deeper than the limit so JSON.stringify works on 100,000 levels', () => {
     const depth = 100_000;
     const v = JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
     expect(() => JSON.stringify(v)).toThrow(RangeError);
-    const out = boundDepth(v, 3);
+    const out = boundValue(v, 3);
     expect(JSON.stringify(out)).toBe(`[[[${JSON.stringify(TOO_DEEP_MARK)}]]]`);
   });
   it('keeps __proto__ keys as own data and leaves the input untouched', () => {
     const v = JSON.parse('{"__proto__":{"a":{"b":{"c":1}}}}') as Record<string, unknown>;
-    const out = boundDepth(v, 2) as Record<string, unknown>;
+    const out = boundValue(v, 2) as Record<string, unknown>;
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(JSON.stringify(out)).toBe(`{"__proto__":{"a":${JSON.stringify(TOO_DEEP_MARK)}}}`);
     expect(JSON.stringify(v)).toBe('{"__proto__":{"a":{"b":{"c":1}}}}');
+  });
+});
+
+describe('capString and the string bound of boundValue', () => {
+  it('leaves strings up to the limit alone and cuts longer ones, saying how much was left out', () => {
+    expect(capString('abc', 3)).toBe('abc');
+    expect(capString('abcdef', 3)).toBe('abc… [3 more characters]');
+  });
+  it('never keeps half of an astral character', () => {
+    expect(capString('ab😀cd', 3)).toBe('ab… [4 more characters]');
+  });
+  it('cuts long strings anywhere inside a value, and returns a value without any as it is', () => {
+    const small = { a: ['x', { b: 'y' }] };
+    expect(boundValue(small, 64, 5)).toBe(small);
+    expect(boundValue({ a: ['x', { b: 'yyyyyyyy' }], c: 1 }, 64, 5)).toEqual({ a: ['x', { b: 'yyyyy… [3 more characters]' }], c: 1 });
+    expect(boundValue('zzzzzzz', 64, 2)).toBe('zz… [5 more characters]');
   });
 });
