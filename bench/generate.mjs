@@ -764,6 +764,60 @@ export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 
   return stats;
 }
 
+/** How big each of the huge-lines set's large results is (characters of tool output). */
+const HUGE_RESULT_CHARS = 12_000_000;
+
+/**
+ * The huge-lines pair: one session of small calls with eight calls whose results are 12 MB each, carried every way a
+ * log keeps a body (an SSE body as text, a JSON body as text, a parsed body, split records with the result in one SSE
+ * event). A log of a tool that returns files or query dumps looks like this; the set checks that reading a line costs
+ * time in proportion to its length. Deterministic: no random numbers.
+ */
+export function generateHugeLines({ outDir }) {
+  mkdirSync(outDir, { recursive: true });
+  const t0 = Date.parse('2026-11-30T09:00:00.000Z');
+  const session = 'huge-session-1';
+  const iso = (ms) => new Date(ms).toISOString();
+  const stats = { exchanges: 0, spanHours: 0, files: {} };
+  for (const side of ['client', 'server']) {
+    const lag = side === 'server' ? 3 : 0;
+    const lines = [];
+    const post = (n, ms, send, rest) => ({ v: 1, kind: 'exchange', ts: iso(ms + lag), side, session: n === 0 ? null : session, method: 'POST', url: 'http://127.0.0.1:3000/mcp', requestHeaders: { 'content-type': 'application/json', ...(n === 0 ? {} : { 'mcp-session-id': session }) }, send, ...rest });
+    lines.push(post(0, t0, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-huge', version: '1.0.0' } } }, { status: 200, responseHeaders: { 'content-type': 'application/json', 'mcp-session-id': session }, recv: { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'bench-server', version: '1.0.0' } } }, durationMs: 4 }));
+    for (let i = 1; i <= 200; i++) {
+      const ms = t0 + i * 1000;
+      const id = i;
+      const call = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: i % 25 === 0 ? 'export_table' : 'lookup', arguments: { key: `k${i}` } } };
+      if (i % 25 !== 0) {
+        const result = { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `value ${i}` }] } };
+        lines.push(post(i, ms, call, { status: 200, responseHeaders: { 'content-type': 'text/event-stream' }, recvText: `id: e${i}\ndata: ${JSON.stringify(result)}\n\n`, durationMs: 12 }));
+        continue;
+      }
+      const big = { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `${i}:`.padEnd(HUGE_RESULT_CHARS, 'row,') }] } };
+      const text = JSON.stringify(big);
+      const way = (i / 25) % 4;
+      if (way === 0) lines.push(post(i, ms, call, { status: 200, responseHeaders: { 'content-type': 'text/event-stream' }, recvText: `id: e${i}\nevent: message\ndata: ${text}\n\n`, durationMs: 900 }));
+      else if (way === 1) lines.push(post(i, ms, call, { status: 200, responseHeaders: { 'content-type': 'application/json' }, recvText: text, durationMs: 900 }));
+      else if (way === 2) lines.push(post(i, ms, call, { status: 200, responseHeaders: { 'content-type': 'application/json' }, recv: big, durationMs: 900 }));
+      else {
+        const xid = `${side[0]}-huge-${i}`;
+        const common = { v: 1, side, session, xid };
+        lines.push({ ...common, kind: 'request', ts: iso(ms + lag), method: 'POST', url: 'http://127.0.0.1:3000/mcp', requestHeaders: { 'mcp-session-id': session }, send: call });
+        lines.push({ ...common, kind: 'response', ts: iso(ms + lag + 5), status: 200, responseHeaders: { 'content-type': 'text/event-stream' } });
+        lines.push({ ...common, kind: 'event', ts: iso(ms + lag + 800), id: `e${i}`, data: text });
+        lines.push({ ...common, kind: 'end', ts: iso(ms + lag + 900), end: 'complete' });
+      }
+    }
+    const name = FILES.canonical[side];
+    const body = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+    writeFileSync(join(outDir, name), body);
+    stats.files[name] = { bytes: Buffer.byteLength(body), lines: lines.length, broken: 0 };
+    stats.exchanges = 201;
+    stats.spanHours = 200 / 3600;
+  }
+  return stats;
+}
+
 function parseArgs(argv) {
   const opts = { size: '100mb', out: null, seed: 1, formats: 'canonical,har', parallel: true };
   for (let i = 0; i < argv.length; i++) {

@@ -1,7 +1,7 @@
 // `npm run bench`: generates the benchmark logs if missing, times the bare parse baseline against the full analysis, and writes bench/RESULTS.md.
 //
 // Usage: node bench/run.mjs [--quick] [--runs N] [--no-write] [--render]   (env MCP_TRIAGE_BIN: the CLI to time, default dist/bin.js)
-//   --quick     the 100 MB pairs only (about a minute)
+//   --quick     the 100 MB pairs and the huge-lines pair only (about two minutes)
 //   --runs N    runs per measurement (default: 3 on 100 MB, 1 on 1 GB); the median is reported
 //   --no-write  print the table but leave bench/RESULTS.md alone
 //   --render    measure nothing: re-render the last run (bench/data/results.json) into the table and RESULTS.md
@@ -11,7 +11,7 @@ import { createReadStream, existsSync, mkdtempSync, openSync, closeSync, readFil
 import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FILES, GENERATOR_VERSION, generateAll } from './generate.mjs';
+import { FILES, GENERATOR_VERSION, generateAll, generateHugeLines } from './generate.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The CLI under test; MCP_TRIAGE_BIN points the bench at another build (e.g. an older checkout's dist/bin.js). */
@@ -122,6 +122,22 @@ async function ensureData(name, size, formats) {
   return { dir, manifest, generated: true };
 }
 
+/** Make sure bench/data/huge holds the huge-lines pair (eight 12 MB results among small calls); generate it otherwise. */
+function ensureHugeLines() {
+  const dir = join(DATA, 'huge');
+  const manifestPath = join(dir, 'manifest.json');
+  if (existsSync(manifestPath)) {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (manifest.generator === GENERATOR_VERSION && Object.values(FILES.canonical).every((f) => existsSync(join(dir, f)))) return { dir, manifest };
+  }
+  log(`generating ${relative(ROOT, dir)} (huge lines) ...`);
+  const started = performance.now();
+  const manifest = { generator: GENERATOR_VERSION, size: 'huge', ...generateHugeLines({ outDir: dir }) };
+  manifest.seconds = Math.round((performance.now() - started) / 100) / 10;
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  return { dir, manifest };
+}
+
 /** Median wall time and peak RSS of `runs` runs; any failed run is reported. */
 async function series(label, args, runs) {
   return (await interleaved([[label, args]], runs))[0];
@@ -227,6 +243,7 @@ async function main() {
   const data = {};
   for (const [name, size] of sizes) data[name] = await ensureData(name, size, ['canonical', 'har']);
   const tiny = await ensureData('tiny', '30kb', ['canonical']);
+  data.huge = ensureHugeLines();
 
   // Start-up: Node itself, then the analysis of a tiny pair, as NDJSON and as the terminal report a person reads.
   log('measuring start-up ...');
@@ -244,14 +261,15 @@ async function main() {
   if (check.code !== 0 && check.code !== 1) log(`  the analysis exited with ${check.code}:\n${check.stderr.trim().split('\n').slice(-8).join('\n')}`);
   else log(`  ${check.counts.attempt} attempt lines, ${check.counts.finding} finding lines, ${check.counts.summary} summary line(s)`);
 
-  for (const [name] of sizes) {
+  // The pairs, then the huge-lines pair (canonical only): a line of 12 MB must cost what 12 MB of small lines cost.
+  for (const name of [...sizes.map(([n]) => n), 'huge']) {
     const { dir, manifest } = data[name];
     const runs = opts.runs ?? (name === '1gb' ? 1 : 3);
-    for (const format of ['canonical', 'har']) {
+    for (const format of name === 'huge' ? ['canonical'] : ['canonical', 'har']) {
       const client = join(dir, FILES[format].client);
       const server = join(dir, FILES[format].server);
       const bytes = manifest.files[FILES[format].client].bytes + manifest.files[FILES[format].server].bytes;
-      const label = `${name} ${format} pair`;
+      const label = name === 'huge' ? 'huge-lines pair' : `${name} ${format} pair`;
       log(`measuring ${label} (${fmt(mb(bytes), 0)} MB, ${runs} run${runs > 1 ? 's' : ''}) ...`);
       await warm([client, server]);
       const baseline = await series('baseline', [PARSE_LOOPS, 'plain', client, server], runs);
@@ -353,6 +371,8 @@ function targets(result) {
   ];
 }
 
+const SIZE_LABELS = { '100mb': '100 MB', '1gb': '1 GB', huge: 'huge lines (eight 12 MB results),' };
+
 function figureRows(result) {
   const out = [];
   for (const r of result.rows) {
@@ -361,7 +381,7 @@ function figureRows(result) {
       const ratio = s !== r.baseline && !s.failed && !r.baseline.failed ? r.baseline.ms / s.ms : s === r.baseline ? 1 : null;
       const cpuRatio = s !== r.baseline && !s.failed && !r.baseline.failed && s.cpuMs && r.baseline.cpuMs ? r.baseline.cpuMs / s.cpuMs : s === r.baseline ? 1 : null;
       out.push([
-        `${r.size === '1gb' ? '1 GB' : '100 MB'} ${r.format === 'har' ? 'HAR lines' : 'canonical'} (${fmt(mb(r.bytes), 0)} MB)`,
+        `${SIZE_LABELS[r.size] ?? r.size} ${r.format === 'har' ? 'HAR lines' : 'canonical'} (${fmt(mb(r.bytes), 0)} MB)`,
         what,
         s.failed ? `FAILED (${s.failed})` : `${fmt(s.ms / 1000, 2)} s`,
         s.failed ? 'n/a' : fmt(mb(r.bytes) / (s.ms / 1000)),
