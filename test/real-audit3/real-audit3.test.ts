@@ -1,0 +1,144 @@
+// The third audit round: real SDK traffic (1.32.2, v2 2.4.0 on 2026-07-28) with server-to-client requests, other
+// methods than tools/call failing in each layer, tool results, shared sessions, closes and kills, refusals
+// (test/fixtures/real-audit3), and what mcp-triage says. Expectations come from observed.json: what the caller saw.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BIN, triageCli, type CliRun } from '../helpers/triage-cli.js';
+
+const DIR = fileURLToPath(new URL('../fixtures/real-audit3/', import.meta.url));
+const FIX = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+interface Attempt {
+  type: 'attempt';
+  id: string | number;
+  method: string;
+  tool: string | null;
+  status: number | null;
+  outcome: string;
+  call: string;
+  attempt: number;
+  retryOrigin?: { origin: string };
+  findings: { code: string; severity: string; message: string }[];
+  detail?: { why?: string; errorCode?: number; errorMessage?: string };
+}
+interface Finding { code: string; severity: string; message: string }
+type Run = CliRun<Attempt, Finding>;
+interface Step { step: string; ok: boolean; summary?: { isError?: boolean; content?: { text: string; len?: number }[] }; error?: { name: string; message: string; code?: number | string } }
+
+const triage = (args: string[]): Run => triageCli<Attempt, Finding>(args);
+const file = (scenario: string, side: string): string => {
+  const plain = `${DIR}${scenario}/${side}.ndjson`;
+  return existsSync(plain) ? plain : `${plain}.gz`;
+};
+const cache = new Map<string, Run>();
+/** The client's and the server's log together (the default), or only the proxy's. */
+function run(scenario: string, view: 'both' | 'proxy' = 'both'): Run {
+  const key = `${scenario}|${view}`;
+  let r = cache.get(key);
+  if (!r) {
+    r = view === 'proxy' ? triage([file(scenario, 'proxy')]) : triage(['--client', file(scenario, 'client'), '--server', file(scenario, 'server')]);
+    cache.set(key, r);
+  }
+  return r;
+}
+const steps = (scenario: string): Step[] => (JSON.parse(readFileSync(`${DIR}${scenario}/observed.json`, 'utf8')) as { steps: Step[] }).steps;
+const step = (scenario: string, label: RegExp): Step => {
+  const s = steps(scenario).find((x) => label.test(x.step));
+  if (!s) throw new Error(`${scenario}: no observed step ${label}`);
+  return s;
+};
+const calls = (r: Run): Attempt[] => r.attempts.filter((a) => a.method === 'tools/call');
+const codes = (a: Attempt): string[] => a.findings.map((f) => f.code);
+const allCodes = (r: Run): string[] => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
+
+describe('every third-round recording', () => {
+  it.each(readdirSync(DIR))('%s: read whole in every view, analyzed without error', (scenario) => {
+    for (const view of ['both', 'proxy'] as const) {
+      const r = run(scenario, view);
+      expect(r.code, view).toBe(0);
+      expect(r.unusable, view).toBe(0);
+    }
+  });
+
+  it.each(readdirSync(DIR))('%s: every tool call the caller got a result for is TOOL_SUCCESS or TOOL_ERROR as that result says, in the order the caller made them', (scenario) => {
+    // Steps that returned a CallToolResult, in order, against the tools/call attempts whose outcome is a result.
+    const results = steps(scenario).filter((s) => s.ok && typeof s.summary?.isError === 'boolean').map((s) => (s.summary!.isError ? 'TOOL_ERROR' : 'TOOL_SUCCESS'));
+    const got = calls(run(scenario)).filter((a) => a.outcome === 'TOOL_SUCCESS' || a.outcome === 'TOOL_ERROR').map((a) => a.outcome);
+    expect(got.length).toBeGreaterThanOrEqual(results.length);
+    // Every returned result is among them (a call a 1.x client threw on locally can still be a TOOL_ERROR on the wire).
+    expect(got.filter((o) => o === 'TOOL_SUCCESS')).toEqual(results.filter((o) => o === 'TOOL_SUCCESS'));
+  });
+});
+
+describe('what the third round recorded, read as the callers saw it', () => {
+  it('prompts/get, resources/read and completion/complete: each error the caller got is a JSONRPC_ERROR with its code, in order (1.x and v2)', () => {
+    for (const scenario of ['prompts-resources-completion', 'v2-prompts-resources-completion']) {
+      const observedCodes = steps(scenario).filter((s) => !s.ok).map((s) => s.error!.code);
+      const r = run(scenario);
+      const failed = r.attempts.filter((a) => a.outcome !== 'SUCCESS');
+      expect(failed.map((a) => a.outcome), scenario).toEqual(observedCodes.map(() => 'JSONRPC_ERROR'));
+      expect(failed.map((a) => a.detail?.errorCode), scenario).toEqual(observedCodes);
+      expect(allCodes(r), scenario).toEqual([]);
+    }
+  });
+
+  it('other methods than tools/call failing at the HTTP and stream layers: outcome per layer, the noted re-read linked, no tool findings', () => {
+    const s = steps('non-tool-http-faults');
+    expect(s.map((x) => x.ok)).toEqual([false, false, false, false, true]);
+    const r = run('non-tool-http-faults');
+    const rows = r.attempts.slice(1).map((a) => `${a.method} ${a.status} ${a.outcome} ${a.call}#${a.attempt} [${codes(a).join(',')}]`);
+    const read = r.attempts[1]!.call;
+    expect(rows).toEqual([
+      `resources/read 503 HTTP_ERROR ${read}#1 []`,
+      `resources/read 200 STREAM_INCOMPLETE ${read}#2 [NO_FINAL_RESULT,SIDE_DIVERGENCE,CANCELLED]`,
+      expect.stringMatching(/^prompts\/get null NO_RESPONSE c\d+#1 \[\]$/),
+      expect.stringMatching(/^completion\/complete 502 HTTP_ERROR c\d+#1 \[\]$/),
+      expect.stringMatching(/^resources\/read 200 SUCCESS c\d+#1 \[\]$/),
+    ]);
+    expect(r.attempts[2]!.retryOrigin).toEqual(expect.objectContaining({ origin: 'app' }));
+    expect(r.attempts[4]!.detail?.why).toBe('the body says: 502 Bad Gateway');
+  });
+
+  it('refusals: 406 (Accept rewritten), 415 (Content-Type rewritten) and 413 (the SDK\'s body limit) keep the body\'s message', () => {
+    const refused = steps('refusals-406-415-413').filter((s) => !s.ok);
+    const r = calls(run('refusals-406-415-413')).filter((a) => a.outcome === 'HTTP_ERROR');
+    expect(r.map((a) => a.status)).toEqual(refused.map((s) => s.error!.code));
+    for (const [i, a] of r.entries()) expect(refused[i]!.error!.message).toContain(JSON.stringify(a.detail?.errorMessage));
+    expect(allCodes(run('refusals-406-415-413'))).toEqual([]);
+  });
+
+  it('the server SIGKILLed mid-stream: the cut call is STREAM_INCOMPLETE, cancelled at the client\'s timeout, and the new Client\'s re-send is its retry', () => {
+    expect(step('server-killed-mid-stream', /SIGKILL/).error).toMatchObject({ code: -32001 });
+    const [cut, again] = calls(run('server-killed-mid-stream')).filter((a) => a.tool === 'slow_report');
+    expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 event(s) without the response' } });
+    expect(codes(cut!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
+    expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: cut!.call, attempt: 2, retryOrigin: { origin: 'unknown' } });
+    // no tools/list in the log, so slow_report's read-only annotation is unknown; the killed server had run it
+    expect(again!.findings.map((f) => `${f.code} ${f.severity}`)).toEqual(['RETRY_ORIGIN_AMBIGUOUS warning', 'UNSAFE_RETRY error']);
+  });
+
+  it('after its DELETE was refused with 405 the 1.x client posts without a session id and gets 400', () => {
+    expect(step('get-delete-405', /after the refused DELETE/).error).toMatchObject({ code: 400 });
+    const [, after] = calls(run('get-delete-405'));
+    expect(after).toMatchObject({ status: 400, outcome: 'HTTP_ERROR', detail: { errorMessage: 'Bad Request: No valid session ID provided' } });
+  });
+
+  it('results of 3 and 12 MiB (gzipped logs) are read whole', () => {
+    const r = run('big-result');
+    expect(calls(r).map((a) => `${a.tool} ${a.outcome}`)).toEqual(['big_result TOOL_SUCCESS', 'big_result TOOL_SUCCESS', 'lookup_order TOOL_SUCCESS']);
+    expect(steps('big-result').map((s) => s.summary?.content?.[0]?.len)).toEqual([3 * 1024 * 1025, 12 * 1024 * 1025, 19]);
+  });
+
+  it('escape sequences, bidi controls and emoji in results and tool names never reach the terminal raw', () => {
+    const dir = `${DIR}unicode-control-results/`;
+    const p = spawnSync(process.execPath, [BIN, '--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`], { encoding: 'utf8' });
+    expect(p.status).toBe(0);
+    expect(p.stdout).toContain('disk full');
+    expect(p.stdout).not.toMatch(/[\u001b\u0007\u202e\u202c\u2028\u2029]/);
+    const r = calls(run('unicode-control-results'));
+    expect(r.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS', 'TOOL_ERROR', 'TOOL_ERROR']);
+    expect(r[2]!.tool).toBe('no_such_tool_\u001b[31m\u{1F525}');
+  });
+});

@@ -1,0 +1,214 @@
+// Third audit round, v2 SDK (@modelcontextprotocol/client + /server 2.4.0, /node 2.1.2), protocol 2026-07-28
+// (versionNegotiation auto). Usage: node test/real-audit3/record-v2.mjs [scenario...]
+import { z } from 'zod';
+import { McpServer, ResourceTemplate, ProtocolError, completable, createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote, listen, sleep, startFaultHop, scenarioFiles, makeObserver, writeObserved, describeError, stopAfter } from './lib.mjs';
+
+stopAfter(120_000);
+const text = (t) => ({ content: [{ type: 'text', text: t }] });
+
+function buildMcpServer() {
+  const server = new McpServer({ name: 'audit3-v2-server', version: '1.0.0' }, { capabilities: { logging: {}, completions: {} } });
+  server.registerTool('lookup_order', { inputSchema: z.object({ orderId: z.string() }), annotations: { readOnlyHint: true } }, async ({ orderId }) => {
+    await sleep(20);
+    return text(`order ${orderId}: shipped`);
+  });
+  server.registerTool('send_invoice', { inputSchema: z.object({ orderId: z.string() }) }, async ({ orderId }) => {
+    await sleep(20);
+    return text(`invoice for order ${orderId} sent`);
+  });
+  server.registerTool('slow_report', { inputSchema: z.object({ steps: z.number(), stepMs: z.number() }), annotations: { readOnlyHint: true } }, async ({ steps, stepMs }, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    for (let i = 1; i <= steps; i++) {
+      await sleep(stepMs);
+      if (ctx.mcpReq.signal.aborted) return text('report cancelled');
+      if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
+    }
+    return text(`report ready after ${steps} steps`);
+  });
+  server.registerTool('import_orders', { inputSchema: z.object({ count: z.number() }) }, async ({ count }, ctx) => {
+    for (let i = 1; i <= count; i++) {
+      await ctx.mcpReq.notify({ method: 'notifications/message', params: { level: 'info', logger: 'import', data: { imported: i, of: count } } });
+      await sleep(20);
+    }
+    return text(`imported ${count} orders`);
+  });
+  server.registerTool(
+    'check_stock',
+    { inputSchema: z.object({ sku: z.string() }), outputSchema: z.object({ sku: z.string(), available: z.number() }), annotations: { readOnlyHint: true } },
+    async ({ sku }) => {
+      if (sku === 'gone') return { ...text(`sku ${sku} is discontinued`), structuredContent: { error: 'discontinued', sku }, isError: true };
+      if (sku === 'err-plain') return { ...text(`warehouse for ${sku} unreachable`), isError: true };
+      return { ...text(`${sku}: 4`), structuredContent: { sku, available: 4 } };
+    },
+  );
+  server.registerPrompt(
+    'order_summary',
+    { description: 'summarize an order', argsSchema: z.object({ orderId: completable(z.string(), (v) => ['1001', '1002', '2001'].filter((x) => x.startsWith(v))) }) },
+    async ({ orderId }) => {
+      if (orderId === 'boom') throw new Error('prompt backend unavailable');
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Summarize order ${orderId}` } }] };
+    },
+  );
+  server.registerResource(
+    'order',
+    new ResourceTemplate('orders://{orderId}', { list: undefined, complete: { orderId: (v) => ['1001', '1002'].filter((x) => x.startsWith(v)) } }),
+    { mimeType: 'application/json' },
+    async (uri, { orderId }) => {
+      if (orderId === 'boom') throw new Error('order store timed out');
+      if (orderId === 'missing') throw new ProtocolError(-32002, `Resource not found: ${uri.href}`);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ orderId, status: 'shipped' }) }] };
+    },
+  );
+  return server;
+}
+
+async function startMcpServer({ out, responseMode = 'auto' }) {
+  const handler = createMcpHandler(() => buildMcpServer(), { responseMode, keepAliveMs: 0 });
+  const node = toNodeHandler(handler);
+  const s = await listen(
+    recordingHandler(async (req, res) => {
+      try {
+        await node(req, res);
+      } catch (err) {
+        if (!res.headersSent) res.writeHead(500).end(String(err));
+      }
+    }, { out }),
+  );
+  return { ...s, async close() { await handler.close().catch(() => {}); await s.close(); } };
+}
+
+async function runScenario(name, spec) {
+  const { dir, files } = scenarioFiles(name);
+  const { observed, step, note } = makeObserver();
+  const mcp = await startMcpServer({ out: files.server, ...spec.server });
+  const proxyRef = {};
+  const hop = spec.fault ? await startFaultHop(mcp.url, (i) => spec.fault({ ...i, proxyUrl: proxyRef.url })) : null;
+  const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: hop ? hop.url : mcp.url, out: files.proxy });
+  proxyRef.url = proxy.url;
+  const fetches = [];
+  const clients = [];
+  const ctx = {
+    observed, step, note, files, proxyUrl: proxy.url,
+    recorder(opts = {}) {
+      const f = recordingFetch({ out: files.client, ...opts });
+      fetches.push(f);
+      return f;
+    },
+    async client({ name: clientName = 'audit3-v2-client', recorderOpts = {}, fetch } = {}) {
+      const f = fetch ?? ctx.recorder(recorderOpts);
+      const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      client.onerror = (e) => observed.onerror.push({ client: clientName, ...describeError(e) });
+      const transport = new StreamableHTTPClientTransport(new URL('/mcp', proxy.url), {
+        fetch: f,
+        reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 },
+      });
+      await client.connect(transport, { timeout: 5000 });
+      observed.era ??= client.getNegotiatedProtocolVersion?.() ?? null;
+      clients.push(client);
+      return client;
+    },
+  };
+  try {
+    await spec.run(ctx);
+  } catch (err) {
+    observed.crash = describeError(err);
+  } finally {
+    await sleep(200);
+    for (const c of clients) await c.close().catch(() => {});
+    await sleep(100);
+    await proxy.close();
+    if (hop) await hop.close();
+    await mcp.close();
+    for (const f of fetches) await f.close?.();
+  }
+  if (hop) observed.hop = hop.log;
+  writeObserved(dir, observed);
+  process.stderr.write(`recorded ${name}\n`);
+}
+
+const T = { timeout: 5000 };
+
+const scenarios = {
+  'v2-unknown-tool-invalid-params': {
+    async run(t) {
+      const c = await t.client();
+      await t.step('unknown tool', () => c.callTool({ name: 'no_such_tool', arguments: {} }, T));
+      await t.step('send_invoice with a number for orderId (invalid params)', () => c.callTool({ name: 'send_invoice', arguments: { orderId: 1001 } }, T));
+      await t.step('send_invoice again with the same invalid params (noted app retry)', () =>
+        withCallNote({ retryOrigin: 'app', attempt: 2 }, () => c.callTool({ name: 'send_invoice', arguments: { orderId: 1001 } }, T)),
+      );
+      await t.step('send_invoice 1001 (ok)', () => c.callTool({ name: 'send_invoice', arguments: { orderId: '1001' } }, T));
+    },
+  },
+
+  'v2-prompts-resources-completion': {
+    async run(t) {
+      const c = await t.client();
+      await t.step('prompts/get order_summary 1001', () => c.getPrompt({ name: 'order_summary', arguments: { orderId: '1001' } }, T));
+      await t.step('prompts/get unknown prompt', () => c.getPrompt({ name: 'no_such_prompt', arguments: {} }, T));
+      await t.step('prompts/get whose handler throws', () => c.getPrompt({ name: 'order_summary', arguments: { orderId: 'boom' } }, T));
+      await t.step('resources/read orders://1001', () => c.readResource({ uri: 'orders://1001' }, T));
+      await t.step('resources/read unknown scheme', () => c.readResource({ uri: 'nowhere://x' }, T));
+      await t.step('resources/read orders://missing (-32002)', () => c.readResource({ uri: 'orders://missing' }, T));
+      await t.step('resources/read orders://boom (handler throws)', () => c.readResource({ uri: 'orders://boom' }, T));
+      await t.step('completion/complete prompt arg', () => c.complete({ ref: { type: 'ref/prompt', name: 'order_summary' }, argument: { name: 'orderId', value: '10' } }, T));
+      await t.step('completion/complete unknown prompt', () => c.complete({ ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'orderId', value: '1' } }, T));
+    },
+  },
+
+  'v2-tool-error-structured': {
+    async run(t) {
+      const c = await t.client();
+      await t.step('tools/list', () => c.listTools(undefined, T));
+      await t.step('check_stock A1', () => c.callTool({ name: 'check_stock', arguments: { sku: 'A1' } }, T));
+      await t.step('check_stock gone (isError with structuredContent off-schema)', () => c.callTool({ name: 'check_stock', arguments: { sku: 'gone' } }, T));
+      await t.step('check_stock err-plain (isError, no structuredContent)', () => c.callTool({ name: 'check_stock', arguments: { sku: 'err-plain' } }, T));
+    },
+  },
+
+  'v2-client-close-in-flight': {
+    async run(t) {
+      const c = await t.client();
+      await t.step('lookup_order 1001', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1001' } }, T));
+      const p = t.step('slow_report 6x100 (client.close() at 150 ms)', () => c.callTool({ name: 'slow_report', arguments: { steps: 6, stepMs: 100 } }, { ...T, onprogress: () => {} }));
+      await sleep(150);
+      t.note({ closedAt: Date.now() });
+      await c.close();
+      await p;
+      await sleep(800);
+    },
+  },
+
+  'v2-logging-during-call': {
+    async run(t) {
+      const c = await t.client();
+      const got = [];
+      c.setNotificationHandler('notifications/message', (n) => got.push(n.params.data));
+      await t.step('import_orders 3 (notifications/message on the call stream)', () => c.callTool({ name: 'import_orders', arguments: { count: 3 } }, T));
+      await t.step('ping', () => c.ping(T));
+      t.note({ logsSeen: got });
+    },
+  },
+
+  'v2-server-gone-mid-stream': {
+    // the hop destroys both sockets 250 ms into a streamed call (the server side vanished mid-stream)
+    fault: (i) => (i.rpcMethod === 'tools/call' && i.tool === 'slow_report' && i.n === 1 ? { cutAfterMs: 250 } : undefined),
+    async run(t) {
+      const c = await t.client({ recorderOpts: { client: 'v2-gone@1.0.0' } });
+      await t.step('tools/list', () => c.listTools(undefined, T));
+      const r = await t.step('slow_report 8x100 (connection cut at 250 ms)', () => c.callTool({ name: 'slow_report', arguments: { steps: 8, stepMs: 100 } }, { ...T, onprogress: () => {} }));
+      await sleep(300);
+      if (!r.ok) await t.step('slow_report again (no note)', () => c.callTool({ name: 'slow_report', arguments: { steps: 8, stepMs: 100 } }, { ...T, onprogress: () => {} }));
+    },
+  },
+};
+
+const only = process.argv.slice(2);
+for (const [name, spec] of Object.entries(scenarios)) {
+  if (only.length && !only.includes(name)) continue;
+  await runScenario(name, spec);
+}
+process.exit(0);
