@@ -133,6 +133,8 @@ export interface AttemptView {
   orphans?: Orphan[];
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
+  /** That earlier open request: it takes the id back when this one is final (a cancellation then finds it). */
+  shadowed?: AttemptView;
   /** A later attempt was linked to this one as its retry. */
   retried?: boolean;
   /** A later attempt of its call was sent in another session (after a 404: in the one the client re-initialized). */

@@ -539,6 +539,7 @@ export class JoinEngine {
     const ambiguousScope = (view.side === 'server' && view.scope.startsWith('input#')) || (view.method === 'initialize' && view.session === null) || sharedScope;
     if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
+      view.shadowed = earlier;
     } else if (known && !ambiguousScope && known.end !== undefined && view.startTs !== undefined && known.ts !== undefined && view.startTs >= known.ts && view.startTs < known.end) {
       // A whole-exchange record already ended in the log, but in time it was still open when this one started.
       view.reusedWhileOpen = known.src;
@@ -738,7 +739,15 @@ export class JoinEngine {
     view.final = true;
     // A scope's map stays when it empties (its next request would make a new one); advance() drops empty ones.
     const views = this.open.get(`${view.side}|${view.scope}`);
-    if (views?.get(view.idKey) === view) views.delete(view.idKey);
+    if (views?.get(view.idKey) === view) {
+      // Two requests of one session with the same id (two Clients sharing a session): the earlier one, still open,
+      // owns the id again, so a later notifications/cancelled or response for it finds it.
+      let back = view.shadowed;
+      while (back && isFinal(back)) back = back.shadowed;
+      if (back) views.set(view.idKey, back);
+      else views.delete(view.idKey);
+    }
+    view.shadowed = undefined;
     this.opts.onView(view);
   }
 }

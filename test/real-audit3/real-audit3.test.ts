@@ -72,6 +72,32 @@ describe('every third-round recording', () => {
   });
 });
 
+describe('what the third round found, fixed', () => {
+  it('two Clients sharing one session id with the same request id: the cancellation belongs to the request still open, not to the one that ended (every view)', () => {
+    expect(step('two-clients-one-session', /^a: slow_report/).error).toMatchObject({ code: -32001 });
+    expect(step('two-clients-one-session', /^b: send_invoice/).ok).toBe(true);
+    for (const view of ['both', 'proxy'] as const) {
+      const r = run('two-clients-one-session', view);
+      const slow = calls(r).find((a) => a.tool === 'slow_report')!;
+      const invoice = calls(r).find((a) => a.tool === 'send_invoice')!;
+      expect(slow, view).toMatchObject({ id: 1, outcome: 'STREAM_INCOMPLETE' });
+      expect(slow.detail?.why, view).toMatch(/^the client cancelled it \(notifications\/cancelled\) 2\.\d\d s after sending it/);
+      // a cancelled request is owed no result: no NO_FINAL_RESULT
+      expect(codes(slow), view).toEqual(['CANCELLED']);
+      expect(invoice, view).toMatchObject({ id: 1, outcome: 'TOOL_SUCCESS' });
+      expect(codes(invoice), view).toEqual(['ID_REUSED']);
+      // no "cancellation after the fact" for the request that had ended
+      expect(r.findings.map((f) => f.code), view).toEqual([]);
+    }
+  });
+
+  it('must not: a cancellation for an id whose only request had ended is still a late, session-level CANCELLED (opencode)', () => {
+    const r = triage(['--client', `${FIX}real-opencode/baseline/client.ndjson`, '--server', `${FIX}real-opencode/baseline/server.ndjson`]);
+    expect(r.findings.length).toBeGreaterThan(0);
+    for (const f of r.findings) expect(f).toMatchObject({ code: 'CANCELLED', severity: 'info', message: expect.stringMatching(/cancelled nothing/) });
+  });
+});
+
 describe('what the third round recorded, read as the callers saw it', () => {
   it('prompts/get, resources/read and completion/complete: each error the caller got is a JSONRPC_ERROR with its code, in order (1.x and v2)', () => {
     for (const scenario of ['prompts-resources-completion', 'v2-prompts-resources-completion']) {
