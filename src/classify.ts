@@ -185,7 +185,14 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (has(r, 'isError') && typeof r.isError !== 'boolean') {
     return result('INVALID_TOOL_RESULT', { why: `isError is ${JSON.stringify(r.isError)}, not a boolean` });
   }
-  if (r.isError === true) return result('TOOL_ERROR', { errorMessage: firstText(r.content) });
+  if (r.isError === true) {
+    // An error result may carry structuredContent; one that breaks the declared outputSchema is still the tool's error,
+    // but the TypeScript SDK 1.x client checks it anyway and throws -32602 instead of returning the error (v2 does not).
+    const off = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
+    const detail: OutcomeDetail = { errorMessage: firstText(r.content) };
+    if (off !== undefined) detail.why = `isError, with ${off}, by the outputSchema tools/list declares: a client that checks it (the TypeScript SDK 1.x) throws -32602 instead of returning the error`;
+    return result('TOOL_ERROR', detail);
+  }
   if (tool.outputSchema && !has(r, 'structuredContent')) {
     return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent' });
   }

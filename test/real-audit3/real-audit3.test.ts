@@ -96,6 +96,22 @@ describe('what the third round found, fixed', () => {
     expect(r.findings.length).toBeGreaterThan(0);
     for (const f of r.findings) expect(f).toMatchObject({ code: 'CANCELLED', severity: 'info', message: expect.stringMatching(/cancelled nothing/) });
   });
+
+  it('an isError result whose structuredContent breaks the outputSchema is TOOL_ERROR and says a 1.x client throws -32602 on it (1.x: it did; v2: it returned it)', () => {
+    expect(step('tool-error-structured', /^check_stock gone/).error).toMatchObject({ code: -32602, message: expect.stringMatching(/Structured content does not match/) });
+    expect(step('v2-tool-error-structured', /^check_stock gone/)).toMatchObject({ ok: true, summary: { isError: true } });
+    for (const scenario of ['tool-error-structured', 'v2-tool-error-structured']) {
+      const [ok, gone, plain] = calls(run(scenario));
+      expect(ok, scenario).toMatchObject({ outcome: 'TOOL_SUCCESS' });
+      expect(gone, scenario).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'sku gone is discontinued' } });
+      expect(gone!.detail?.why, scenario).toBe(
+        "isError, with structuredContent must have required property 'available', by the outputSchema tools/list declares: a client that checks it (the TypeScript SDK 1.x) throws -32602 instead of returning the error",
+      );
+      // must not: an error result without structuredContent says nothing of the schema
+      expect(plain, scenario).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'warehouse for err-plain unreachable' } });
+      expect(plain!.detail?.why, scenario).toBeUndefined();
+    }
+  });
 });
 
 describe('what the third round recorded, read as the callers saw it', () => {
