@@ -152,7 +152,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
       return result('INVALID_ENVELOPE', { why: 'malformed error object (needs an integer code and a string message)' });
     }
-    return result('JSONRPC_ERROR', errorDetail(response));
+    const detail = errorDetail(response);
+    const asked = unansweredAsk(view);
+    if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
+    return result('JSONRPC_ERROR', detail);
   }
   const r = response.result;
   // tasks/result hands back the result of the request the task ran: for a tool, a CallToolResult, read as one.
@@ -191,6 +194,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const off = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
     const detail: OutcomeDetail = { errorMessage: firstText(r.content) };
     if (off !== undefined) detail.why = `isError, with ${off}, by the outputSchema tools/list declares: a client that checks it (the TypeScript SDK 1.x) throws -32602 instead of returning the error`;
+    const asked = unansweredAsk(view);
+    if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
     return result('TOOL_ERROR', detail);
   }
   if (tool.outputSchema && !has(r, 'structuredContent')) {
@@ -199,6 +204,17 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   const broken = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
   if (broken !== undefined) return result('INVALID_TOOL_RESULT', { why: `${broken}, by the outputSchema tools/list declares` });
   return result('TOOL_SUCCESS');
+}
+
+/**
+ * A request the server sent on the call's stream (elicitation/create, sampling/createMessage, roots/list) and then
+ * cancelled itself: its wait for the client's answer ran out, which is why the call failed.
+ */
+function unansweredAsk(view: AttemptView): string | undefined {
+  const c = view.askCancelled;
+  if (c === undefined) return undefined;
+  const after = c.ts !== undefined && view.startTs !== undefined ? ` ${((c.ts - view.startTs) / 1000).toFixed(2)} s into the call` : '';
+  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${JSON.stringify(c.id).slice(0, 40)})${after}, which the client had not answered${c.reason ? ` (${c.reason})` : ''}`;
 }
 
 /** A result shaped like a CallToolResult (content blocks or isError), not a sampling or elicitation result. */

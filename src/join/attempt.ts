@@ -105,6 +105,10 @@ export interface AttemptView {
   /** The progressToken the request asked for (`_meta.progressToken`, as an id key): progress is counted by it. */
   progressToken?: string;
   serverRequests: number;
+  /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
+  asked?: { id: string | number; method: string }[];
+  /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
+  askCancelled?: { id: string | number; method: string; ts: number | undefined; reason: string | undefined };
   /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the
    * `io.modelcontextprotocol/clientInfo` every 2026-07-28 request carries in its _meta). */
   clientName?: string;

@@ -597,12 +597,26 @@ export class JoinEngine {
     if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts, status: 400, said };
   }
 
+  /** The server cancelled a request it had sent on this attempt's stream (its own timeout): the client had not answered it. */
+  private serverCancelledOwn(ex: Exchange, msg: Record<string, unknown>, ts: number | undefined): void {
+    const params = (msg.params ?? {}) as Record<string, unknown>;
+    for (const v of ex.attempts) {
+      const asked = v.asked?.find((q) => q.id === params.requestId);
+      if (asked) v.askCancelled = { id: asked.id, method: asked.method, ts, reason: typeof params.reason === 'string' ? params.reason.slice(0, 200) : undefined };
+    }
+  }
+
   private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const msg = item as Record<string, unknown>;
       if (typeof msg.method === 'string') {
-        if (isJsonRpcId(msg.id)) for (const v of ex.attempts) v.serverRequests++;
-        else if (msg.method === 'notifications/progress') this.progressOnStream(ex, msg);
+        if (isJsonRpcId(msg.id)) {
+          for (const v of ex.attempts) {
+            v.serverRequests++;
+            if (msg.id !== null && (v.asked ??= []).length < 16) v.asked.push({ id: msg.id, method: msg.method });
+          }
+        } else if (msg.method === 'notifications/progress') this.progressOnStream(ex, msg);
+        else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
         else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
         return;

@@ -112,6 +112,27 @@ describe('what the third round found, fixed', () => {
       expect(plain!.detail?.why, scenario).toBeUndefined();
     }
   });
+
+  it('a tool that failed because the client never answered (or answered too late) the server\'s elicitation/create says so', () => {
+    for (const scenario of ['elicitation-never-answered', 'elicitation-answered-late']) {
+      expect(step(scenario, /^confirm_refund/)).toMatchObject({ ok: true, summary: { isError: true, content: [{ text: 'MCP error -32001: Request timed out' }] } });
+      for (const view of ['both', 'proxy'] as const) {
+        const [refund] = calls(run(scenario, view));
+        expect(refund, `${scenario} ${view}`).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'MCP error -32001: Request timed out' } });
+        expect(refund!.detail?.why, `${scenario} ${view}`).toMatch(
+          /^the server cancelled its own elicitation\/create \(id 0\) 0\.\d\d s into the call, which the client had not answered \(McpError: MCP error -32001: Request timed out\)$/,
+        );
+      }
+    }
+  });
+
+  it('must not: an elicitation the user cancelled, or a sampling request the client refused, is a tool error without that why', () => {
+    expect(step('elicitation-decline-cancel', /cancelled in the dialog/).summary).toMatchObject({ isError: true });
+    const cancelled = calls(run('elicitation-decline-cancel')).find((a) => a.outcome === 'TOOL_ERROR')!;
+    expect(cancelled.detail?.why).toBeUndefined();
+    for (const a of calls(run('sampling-roots-unsupported'))) expect(a).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'MCP error -32601: Method not found' } });
+    for (const a of calls(run('sampling-roots-unsupported'))) expect(a.detail?.why).toBeUndefined();
+  });
 });
 
 describe('what the third round recorded, read as the callers saw it', () => {
