@@ -504,11 +504,27 @@ export class Matcher {
       toolErrorFromServer(a, a.client, a.server);
       endedAfterClientGaveUp(a.client, a.server);
       cancelledOnServer(a, a.client, a.server);
+      versionChangedBetween(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
     }
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/**
+ * An HTTP error for a request whose MCP-Protocol-Version the server received other than the client sent it: something
+ * between them (a gateway, a proxy) rewrote the header, and the server refused what it got. (A header the server's
+ * view lacks may only be unrecorded, so a dropped one is not claimed.)
+ */
+function versionChangedBetween(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (a.primary !== c || a.outcome !== 'HTTP_ERROR' || typeof c.status !== 'number' || c.status < 400 || c.status > 499) return;
+  const sent = c.requestHeaders?.get('mcp-protocol-version');
+  const got = s.requestHeaders?.get('mcp-protocol-version');
+  if (sent === undefined || got === undefined || sent === got) return;
+  const said = `the client sent MCP-Protocol-Version ${JSON.stringify(sent.slice(0, 40))}, the server received ${JSON.stringify(got.slice(0, 40))}: something between them changed the header`;
+  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+  c.detail = a.detail;
 }
 
 /**

@@ -133,6 +133,25 @@ describe('what the third round found, fixed', () => {
     for (const a of calls(run('sampling-roots-unsupported'))) expect(a).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'MCP error -32601: Method not found' } });
     for (const a of calls(run('sampling-roots-unsupported'))) expect(a.detail?.why).toBeUndefined();
   });
+
+  it('an HTTP error for a request whose MCP-Protocol-Version was rewritten between client and server says so', () => {
+    expect(step('protocol-version-mismatch', /header rewritten/).error).toMatchObject({ code: 400, message: expect.stringMatching(/Unsupported protocol version: 2099-01-01/) });
+    const [refused, retry] = calls(run('protocol-version-mismatch'));
+    expect(refused).toMatchObject({ status: 400, outcome: 'HTTP_ERROR', detail: { errorCode: -32000, errorMessage: expect.stringMatching(/^Bad Request: Unsupported protocol version: 2099-01-01/) } });
+    expect(refused!.detail?.why).toBe('the client sent MCP-Protocol-Version "2025-11-25", the server received "2099-01-01": something between them changed the header');
+    expect(retry).toMatchObject({ outcome: 'TOOL_SUCCESS', call: refused!.call, attempt: 2, retryOrigin: { origin: 'app' } });
+  });
+
+  it('the same on @hono/mcp, whose hop rewrote the header too (it answers 404); must not: a server that refuses the version the client itself sent (v2 client, 1.x server)', () => {
+    const hono = triage(['--client', `${FIX}real-servers/hono-protocol-version-404/client.ndjson`, '--server', `${FIX}real-servers/hono-protocol-version-404/server.ndjson`]);
+    const [refused] = hono.attempts.filter((a) => a.outcome === 'HTTP_ERROR');
+    expect(refused).toMatchObject({ status: 404, detail: { why: 'the client sent MCP-Protocol-Version "2025-11-25", the server received "2099-01-01": something between them changed the header' } });
+    const own = triage(['--client', `${FIX}real-interop/v2-client-v1-stateless.client.ndjson`, '--server', `${FIX}real-interop/v2-client-v1-stateless.server.ndjson`]);
+    const [probe] = own.attempts;
+    expect(probe).toMatchObject({ outcome: 'HTTP_ERROR', detail: { errorMessage: expect.stringContaining('Unsupported protocol version: 2026-07-28') } });
+    expect(probe!.detail?.why ?? '').not.toMatch(/changed the header/);
+    for (const a of run('refusals-406-415-413').attempts) expect(a.detail?.why ?? '').not.toMatch(/changed the header/);
+  });
 });
 
 describe('what the third round recorded, read as the callers saw it', () => {
