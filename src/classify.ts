@@ -73,9 +73,16 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
  */
 const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UND_ERR_SOCKET|socket hang up|other side closed|reset by peer|\bterminated\b/i;
 
-/** The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network failure. */
+/** What the recording proxy (`mcp-triage record`) writes when the client closed its side of an exchange. */
+const PROXY_CLIENT_CLOSED = 'the client closed the connection';
+
+/**
+ * The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network
+ * failure; or, in a recording proxy's view, the client closed its connection before the response ended.
+ */
 export function closedByClient(view: AttemptView): boolean {
-  return view.side === 'client' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
+  if (view.side !== 'client') return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
+  return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
 }
 
 /**

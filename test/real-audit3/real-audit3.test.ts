@@ -152,6 +152,34 @@ describe('what the third round found, fixed', () => {
     expect(probe!.detail?.why ?? '').not.toMatch(/changed the header/);
     for (const a of run('refusals-406-415-413').attempts) expect(a.detail?.why ?? '').not.toMatch(/changed the header/);
   });
+
+  it('a recording proxy\'s view of a stream the client closed reads as the client closing it: on 2026-07-28 a cancellation, as in the client\'s view', () => {
+    expect(step('v2-client-close-in-flight', /client\.close\(\)/).error).toMatchObject({ code: 'CONNECTION_CLOSED' });
+    for (const view of ['both', 'proxy'] as const) {
+      const slow = calls(run('v2-client-close-in-flight', view)).find((a) => a.tool === 'slow_report')!;
+      expect(slow, view).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
+      expect(slow.detail?.why, view).toMatch(/^the client closed the stream 0\.1\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\)/);
+      expect(codes(slow), view).toEqual(['CANCELLED']);
+    }
+    // 2025-11-25: closing is not cancelling; the proxy's view now says it was the client that closed, as the client's does
+    expect(step('client-close-in-flight', /client\.close\(\)/).error).toMatchObject({ code: -32000, message: 'MCP error -32000: Connection closed' });
+    for (const view of ['both', 'proxy'] as const) {
+      const slow = calls(run('client-close-in-flight', view)).find((a) => a.tool === 'slow_report')!;
+      expect(slow.detail?.why, view).toMatch(/^the client closed the stream 0\.1\d s after sending it, before any response came, and sent no notifications\/cancelled/);
+      expect(codes(slow), view).toEqual(['NO_FINAL_RESULT']);
+    }
+  });
+
+  it('must not: a stream cut between proxy and server (the server gone) is no client close, in the proxy\'s view either', () => {
+    expect(step('v2-server-gone-mid-stream', /connection cut/).error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    for (const view of ['both', 'proxy'] as const) {
+      const [cut, again] = calls(run('v2-server-gone-mid-stream', view)).filter((a) => a.tool === 'slow_report');
+      expect(cut, view).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 event(s) without the response' } });
+      expect(codes(cut!), view).toEqual(['NO_FINAL_RESULT']);
+      expect(again, view).toMatchObject({ outcome: 'TOOL_SUCCESS', call: cut!.call, attempt: 2, retryOrigin: { origin: 'unknown' } });
+      expect(codes(again!), view).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+    }
+  });
 });
 
 describe('what the third round recorded, read as the callers saw it', () => {
