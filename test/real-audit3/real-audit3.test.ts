@@ -55,7 +55,8 @@ const allCodes = (r: Run): string[] => [...r.attempts.flatMap(codes), ...r.findi
 
 describe('every third-round recording', () => {
   it.each(readdirSync(DIR))('%s: read whole in every view, analyzed without error', (scenario) => {
-    for (const view of ['both', 'proxy'] as const) {
+    // the Python recordings (record-py.py) have the two recording proxies' views, client and server, and no third
+    for (const view of !scenario.startsWith('py-') ? (['both', 'proxy'] as const) : (['both'] as const)) {
       const r = run(scenario, view);
       expect(r.code, view).toBe(0);
       expect(r.unusable, view).toBe(0);
@@ -110,6 +111,17 @@ describe('what the third round found, fixed', () => {
       // must not: an error result without structuredContent says nothing of the schema
       expect(plain, scenario).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'warehouse for err-plain unreachable' } });
       expect(plain!.detail?.why, scenario).toBeUndefined();
+    }
+  });
+
+  it('the same with the Python SDK on either side: its server cancels its own elicitation too ("caller cancelled"), and the TypeScript server cancels the Python client\'s', () => {
+    for (const [scenario, id, reason] of [['py-server-ts-elicitation-never-answered', 1, 'caller cancelled'], ['py-client-ts-elicitation-never-answered', 0, 'McpError: MCP error -32001: Request timed out']] as const) {
+      expect(step(scenario, /^confirm_refund/)).toMatchObject({ ok: true });
+      const [refund, after] = calls(run(scenario));
+      expect(refund, scenario).toMatchObject({ outcome: 'TOOL_ERROR' });
+      expect(refund!.detail?.why, scenario).toMatch(new RegExp(`^the server cancelled its own elicitation/create \\(id ${id}\\) 0\\.\\d\\d s into the call, which the client had not answered \\(${reason.replace(/[()]/g, '\\$&')}\\)$`));
+      expect(after, scenario).toMatchObject({ tool: 'lookup_order', outcome: 'TOOL_SUCCESS' });
+      expect(after!.detail?.why, scenario).toBeUndefined();
     }
   });
 
@@ -192,6 +204,32 @@ describe('what the third round recorded, read as the callers saw it', () => {
       expect(failed.map((a) => a.detail?.errorCode), scenario).toEqual(observedCodes);
       expect(allCodes(r), scenario).toEqual([]);
     }
+  });
+
+  it('the Python server on prompts/get, resources/read and completion/complete: the codes its client saw, on 2025-11-25 (code 0 for an unknown prompt) and 2026-07-28 (-32603 masked, an unknown resource in HTTP 400)', () => {
+    for (const scenario of ['py-client-other-methods-legacy', 'py-client-other-methods-auto']) {
+      const observedCodes = steps(scenario).filter((s) => !s.ok).map((s) => s.error!.code);
+      const failed = run(scenario).attempts.filter((a) => a.outcome !== 'SUCCESS');
+      expect(failed.map((a) => a.detail?.errorCode), scenario).toEqual(observedCodes);
+      expect(failed.map((a) => `${a.method} ${a.status} ${a.outcome}`), scenario).toEqual([
+        'prompts/get 200 JSONRPC_ERROR', 'prompts/get 200 JSONRPC_ERROR',
+        scenario.endsWith('auto') ? 'resources/read 400 HTTP_ERROR' : 'resources/read 200 JSONRPC_ERROR',
+        'resources/read 200 JSONRPC_ERROR', 'completion/complete 200 JSONRPC_ERROR',
+      ]);
+      expect(allCodes(run(scenario)), scenario).toEqual([]);
+    }
+    expect(step('py-client-other-methods-legacy', /unknown prompt/).error).toMatchObject({ code: 0, message: 'Unknown prompt: no_such_prompt' });
+  });
+
+  it('the Python client\'s task cancelled mid-call: on 2025-11-25 notifications/cancelled and the server\'s -32800, on 2026-07-28 the closed stream', () => {
+    for (const scenario of ['py-client-cancel-in-flight-legacy', 'py-client-cancel-in-flight-auto']) expect(step(scenario, /cancelled at/).error, scenario).toMatchObject({ name: 'CancelledError' });
+    const [legacy] = calls(run('py-client-cancel-in-flight-legacy'));
+    expect(legacy).toMatchObject({ tool: 'slow_report', outcome: 'JSONRPC_ERROR', detail: { errorCode: -32800 } });
+    expect(legacy!.findings.map((f) => f.code)).toEqual(['CANCELLED']);
+    expect(legacy!.findings[0]!.message).toMatch(/the server then answered it with -32800 \(Request cancelled\): it stopped the request, no result was lost$/);
+    const [auto] = calls(run('py-client-cancel-in-flight-auto'));
+    expect(auto).toMatchObject({ tool: 'slow_report', outcome: 'STREAM_INCOMPLETE' });
+    expect(codes(auto!)).toEqual(['CANCELLED']);
   });
 
   it('other methods than tools/call failing at the HTTP and stream layers: outcome per layer, the noted re-read linked, no tool findings', () => {
