@@ -56,6 +56,8 @@ interface Exchange {
   startTs: number | undefined;
   /** A POST whose log record kept no body at all (a server that answered an error without reading it). */
   bodyless: boolean;
+  /** Such a POST's headers that a server refuses before it reads the body (see UnreadAnswer). */
+  refusable?: Map<string, string>;
 }
 
 /** A POST that a server-side log has with no body, answered with an error: the client's view of it has the request. */
@@ -65,6 +67,8 @@ export interface UnreadAnswer {
   status: number;
   ts: number | undefined;
   src: Source;
+  /** The request's Accept, Content-Type and MCP-Protocol-Version as the server received them (those it has). */
+  headers?: Map<string, string>;
 }
 
 interface Parked {
@@ -178,6 +182,7 @@ export class JoinEngine {
       startTs: r.ts,
       bodyless: r.httpMethod === 'POST' && r.body === undefined && r.bodyError === undefined,
     };
+    if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
@@ -320,7 +325,7 @@ export class JoinEngine {
     }
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
-      this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src });
+      this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
@@ -764,6 +769,18 @@ export class JoinEngine {
     view.shadowed = undefined;
     this.opts.onView(view);
   }
+}
+
+/** The request headers a server checks before it reads the body (406, 415, a refused protocol version). */
+export const REFUSABLE_HEADERS = ['mcp-protocol-version', 'accept', 'content-type'] as const;
+
+function refusableHeaders(headers: Map<string, string>): Map<string, string> {
+  const kept = new Map<string, string>();
+  for (const name of REFUSABLE_HEADERS) {
+    const v = headers.get(name);
+    if (v !== undefined) kept.set(name, v);
+  }
+  return kept;
 }
 
 /** W3C trace context (SEP-414 puts it in params._meta): version, trace id, parent span id, flags. */

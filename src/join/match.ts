@@ -6,7 +6,7 @@ import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { signatureOf } from './fingerprint.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
-import type { UnreadAnswer } from './engine.js';
+import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -397,7 +397,8 @@ export class Matcher {
       if (u) {
         a.serverUnread = { status: u.status, src: u.src };
         a.serverOutcome = 'HTTP_ERROR';
-        const said = `the server's log has this POST without its body, answered with HTTP ${u.status}`;
+        const changed = headerChanged(a.client.requestHeaders, u.headers);
+        const said = `the server's log has this POST without its body, answered with HTTP ${u.status}${changed ? `; ${changed}` : ''}`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
       else a.notSeenByServer = true;
@@ -513,18 +514,30 @@ export class Matcher {
 }
 
 /**
- * An HTTP error for a request whose MCP-Protocol-Version the server received other than the client sent it: something
- * between them (a gateway, a proxy) rewrote the header, and the server refused what it got. (A header the server's
- * view lacks may only be unrecorded, so a dropped one is not claimed.)
+ * An HTTP error for a request whose MCP-Protocol-Version (or, refused with 406 or 415, Accept or Content-Type) the
+ * server received other than the client sent it: something between them (a gateway, a proxy) rewrote the header, and
+ * the server refused what it got.
  */
 function versionChangedBetween(a: Attempt, c: AttemptView, s: AttemptView): void {
   if (a.primary !== c || a.outcome !== 'HTTP_ERROR' || typeof c.status !== 'number' || c.status < 400 || c.status > 499) return;
-  const sent = c.requestHeaders?.get('mcp-protocol-version');
-  const got = s.requestHeaders?.get('mcp-protocol-version');
-  if (sent === undefined || got === undefined || sent === got) return;
-  const said = `the client sent MCP-Protocol-Version ${JSON.stringify(sent.slice(0, 40))}, the server received ${JSON.stringify(got.slice(0, 40))}: something between them changed the header`;
+  const said = headerChanged(c.requestHeaders, s.requestHeaders);
+  if (said === undefined) return;
   a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
   c.detail = a.detail;
+}
+
+const HEADER_NAMES: Record<string, string> = { 'mcp-protocol-version': 'MCP-Protocol-Version', accept: 'Accept', 'content-type': 'Content-Type' };
+
+/** The first refusable header the two views disagree on. A header the server's view lacks may only be unrecorded, so a dropped one is not claimed. */
+function headerChanged(sentHeaders: Map<string, string> | undefined, gotHeaders: Map<string, string> | undefined): string | undefined {
+  if (!sentHeaders || !gotHeaders) return undefined;
+  for (const name of REFUSABLE_HEADERS) {
+    const sent = sentHeaders.get(name);
+    const got = gotHeaders.get(name);
+    if (sent === undefined || got === undefined || sent === got) continue;
+    return `the client sent ${HEADER_NAMES[name]} ${JSON.stringify(sent.slice(0, 80))}, the server received ${JSON.stringify(got.slice(0, 80))}: something between them changed the header`;
+  }
+  return undefined;
 }
 
 /**
@@ -616,6 +629,13 @@ function compact(view: AttemptView): void {
     for (const name of KEPT_HEADERS) {
       const v = view.requestHeaders.get(name);
       if (v !== undefined) kept.set(name, v);
+    }
+    // Refused for its Accept or Content-Type: kept to compare with what the other side's view received.
+    if (view.status === 406 || view.status === 415) {
+      for (const name of REFUSABLE_HEADERS) {
+        const v = view.requestHeaders.get(name);
+        if (v !== undefined) kept.set(name, v);
+      }
     }
     view.requestHeaders = kept.size ? kept : undefined;
   }

@@ -162,7 +162,23 @@ describe('what the third round found, fixed', () => {
     const [probe] = own.attempts;
     expect(probe).toMatchObject({ outcome: 'HTTP_ERROR', detail: { errorMessage: expect.stringContaining('Unsupported protocol version: 2026-07-28') } });
     expect(probe!.detail?.why ?? '').not.toMatch(/changed the header/);
-    for (const a of run('refusals-406-415-413').attempts) expect(a.detail?.why ?? '').not.toMatch(/changed the header/);
+    for (const a of run('refusals-406-415-413').attempts) expect(a.detail?.why ?? '').not.toMatch(/MCP-Protocol-Version/);
+  });
+
+  it('a 415 refused before the server read the body, whose Content-Type a hop rewrote, says so too; must not: the 406 (Accept is not read from logs) and the 413 (nothing changed)', () => {
+    const refused = steps('refusals-406-415-413').filter((s) => !s.ok);
+    const r = calls(run('refusals-406-415-413')).filter((a) => a.outcome === 'HTTP_ERROR');
+    expect(r.map((a) => a.status)).toEqual(refused.map((s) => s.error!.code));
+    expect(r.map((a) => a.status)).toEqual([406, 415, 413]);
+    // each keeps the body's message, as the caller's error quotes it
+    for (const [i, a] of r.entries()) expect(refused[i]!.error!.message).toContain(JSON.stringify(a.detail?.errorMessage));
+    const said = "the server's log has this POST without its body, answered with HTTP";
+    expect(r.map((a) => a.detail?.why)).toEqual([
+      `${said} 406`,
+      `${said} 415; the client sent Content-Type "application/json", the server received "text/plain": something between them changed the header`,
+      `${said} 413`,
+    ]);
+    expect(allCodes(run('refusals-406-415-413'))).toEqual([]);
   });
 
   it('a recording proxy\'s view of a stream the client closed reads as the client closing it: on 2026-07-28 a cancellation, as in the client\'s view', () => {
@@ -249,13 +265,6 @@ describe('what the third round recorded, read as the callers saw it', () => {
     expect(r.attempts[4]!.detail?.why).toBe('the body says: 502 Bad Gateway');
   });
 
-  it('refusals: 406 (Accept rewritten), 415 (Content-Type rewritten) and 413 (the SDK\'s body limit) keep the body\'s message', () => {
-    const refused = steps('refusals-406-415-413').filter((s) => !s.ok);
-    const r = calls(run('refusals-406-415-413')).filter((a) => a.outcome === 'HTTP_ERROR');
-    expect(r.map((a) => a.status)).toEqual(refused.map((s) => s.error!.code));
-    for (const [i, a] of r.entries()) expect(refused[i]!.error!.message).toContain(JSON.stringify(a.detail?.errorMessage));
-    expect(allCodes(run('refusals-406-415-413'))).toEqual([]);
-  });
 
   it('the server SIGKILLed mid-stream: the cut call is STREAM_INCOMPLETE, cancelled at the client\'s timeout, and the new Client\'s re-send is its retry', () => {
     expect(step('server-killed-mid-stream', /SIGKILL/).error).toMatchObject({ code: -32001 });
