@@ -214,10 +214,16 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
 }
 
 /**
- * A request the server sent on the call's stream (elicitation/create, sampling/createMessage, roots/list) and then
- * cancelled itself: its wait for the client's answer ran out, which is why the call failed.
+ * A request the server sent on the call's stream (elicitation/create, sampling/createMessage, roots/list) that the
+ * client answered with an error, or that the server cancelled itself (its wait for the answer ran out): why the call
+ * failed.
  */
 function unansweredAsk(view: AttemptView): string | undefined {
+  const r = view.askRefused;
+  if (r !== undefined) {
+    const code = typeof r.code === 'number' ? ` ${r.code}` : '';
+    return `the client answered the server's ${r.method.slice(0, 60)} (id ${JSON.stringify(r.id).slice(0, 40)}) with an error:${code}${r.message ? ` ${r.message}` : ''}`;
+  }
   const c = view.askCancelled;
   if (c === undefined) return undefined;
   const after = c.ts !== undefined && view.startTs !== undefined ? ` ${((c.ts - view.startTs) / 1000).toFixed(2)} s into the call` : '';

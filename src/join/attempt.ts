@@ -109,6 +109,8 @@ export interface AttemptView {
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
   askCancelled?: { id: string | number; method: string; ts: number | undefined; reason: string | undefined };
+  /** One of them the client answered with an error (a client without that capability: -32601). */
+  askRefused?: { id: string | number; method: string; code: unknown; message: string | undefined };
   /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the
    * `io.modelcontextprotocol/clientInfo` every 2026-07-28 request carries in its _meta). */
   clientName?: string;

@@ -195,6 +195,8 @@ export class JoinEngine {
         else ex.copy = true;
       } else if (typeof msg.method === 'string') {
         this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
+      } else if (msg.error !== undefined && isJsonRpcId(msg.id)) {
+        this.clientRefusedAsk(scopeKey, msg);
       }
     }
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
@@ -600,6 +602,15 @@ export class JoinEngine {
     if (ex.status !== 400 || ex.attempts.length > 0 || ex.session === null || !saysSessionUnknown(said)) return;
     const sess = this.opts.sessions.get(ex.scopeKey);
     if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts, status: 400, said };
+  }
+
+  /** The client answered a request the server sent on an open call's stream with an error: what the call asked of it failed. */
+  private clientRefusedAsk(scopeKey: string, msg: Record<string, unknown>): void {
+    const error = (typeof msg.error === 'object' && msg.error !== null ? msg.error : {}) as Record<string, unknown>;
+    for (const v of this.open.get(scopeKey)?.values() ?? []) {
+      const asked = v.asked?.find((q) => q.id === msg.id);
+      if (asked && v.askRefused === undefined) v.askRefused = { id: asked.id, method: asked.method, code: error.code, message: typeof error.message === 'string' ? error.message.slice(0, 200) : undefined };
+    }
   }
 
   /** The server cancelled a request it had sent on this attempt's stream (its own timeout): the client had not answered it. */

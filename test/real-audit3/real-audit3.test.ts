@@ -138,12 +138,31 @@ describe('what the third round found, fixed', () => {
     }
   });
 
-  it('must not: an elicitation the user cancelled, or a sampling request the client refused, is a tool error without that why', () => {
+  it('a tool that failed because the client answered the server\'s request with an error says so (also in the first audit\'s recordings of throwing handlers)', () => {
+    for (const s of steps('sampling-roots-unsupported')) expect(s).toMatchObject({ ok: true, summary: { isError: true, content: [{ text: 'MCP error -32601: Method not found' }] } });
+    for (const view of ['both', 'proxy'] as const) {
+      expect(calls(run('sampling-roots-unsupported', view)).map((a) => [a.outcome, a.detail?.why]), view).toEqual([
+        ['TOOL_ERROR', "the client answered the server's sampling/createMessage (id 0) with an error: -32601 Method not found"],
+        ['TOOL_ERROR', "the client answered the server's roots/list (id 1) with an error: -32601 Method not found"],
+      ]);
+    }
+    const audit = (scenario: string): Attempt[] => calls(triage(['--client', `${FIX}real-audit/${scenario}/client.ndjson`, '--server', `${FIX}real-audit/${scenario}/server.ndjson`]));
+    const [throwing, answered] = audit('sampling-handler-throws');
+    expect(throwing!.detail?.why).toBe("the client answered the server's sampling/createMessage (id 0) with an error: -32603 LLM provider quota exceeded");
+    expect(answered).toMatchObject({ outcome: 'TOOL_SUCCESS' });
+    const [handlerThrew, tooSlow, noCapability] = audit('elicitation-handler-throws');
+    expect(handlerThrew!.detail?.why).toBe("the client answered the server's elicitation/create (id 0) with an error: -32603 MCP error -32603: UI not available");
+    expect(tooSlow!.detail?.why).toMatch(/^the server cancelled its own elicitation\/create \(id 1\) 3\.0\d s into the call, which the client had not answered/);
+    // must not: the server sent no elicitation/create to a client without the capability; the tool failed on its own
+    expect(noCapability).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'Client does not support form elicitation.' } });
+    expect(noCapability!.detail?.why).toBeUndefined();
+  });
+
+  it('must not: an elicitation the user cancelled in the dialog (a result, not an error) is a tool error without such a why', () => {
     expect(step('elicitation-decline-cancel', /cancelled in the dialog/).summary).toMatchObject({ isError: true });
     const cancelled = calls(run('elicitation-decline-cancel')).find((a) => a.outcome === 'TOOL_ERROR')!;
     expect(cancelled.detail?.why).toBeUndefined();
-    for (const a of calls(run('sampling-roots-unsupported'))) expect(a).toMatchObject({ outcome: 'TOOL_ERROR', detail: { errorMessage: 'MCP error -32601: Method not found' } });
-    for (const a of calls(run('sampling-roots-unsupported'))) expect(a.detail?.why).toBeUndefined();
+    for (const a of calls(run('sampling-roots-ping'))) expect(a).toMatchObject({ outcome: 'TOOL_SUCCESS' });
   });
 
   it('an HTTP error for a request whose MCP-Protocol-Version was rewritten between client and server says so', () => {
