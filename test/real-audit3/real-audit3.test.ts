@@ -2,7 +2,9 @@
 // methods than tools/call failing in each layer, tool results, shared sessions, closes and kills, refusals
 // (test/fixtures/real-audit3), and what mcp-triage says. Expectations come from observed.json: what the caller saw.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, triageCli, type CliRun } from '../helpers/triage-cli.js';
@@ -184,7 +186,7 @@ describe('what the third round found, fixed', () => {
     for (const a of run('refusals-406-415-413').attempts) expect(a.detail?.why ?? '').not.toMatch(/MCP-Protocol-Version/);
   });
 
-  it('a 415 refused before the server read the body, whose Content-Type a hop rewrote, says so too; must not: the 406 (Accept is not read from logs) and the 413 (nothing changed)', () => {
+  it('a 406 and a 415 refused before the server read the body, whose Accept and Content-Type a hop rewrote, say so too; must not: the 413 (nothing changed)', () => {
     const refused = steps('refusals-406-415-413').filter((s) => !s.ok);
     const r = calls(run('refusals-406-415-413')).filter((a) => a.outcome === 'HTTP_ERROR');
     expect(r.map((a) => a.status)).toEqual(refused.map((s) => s.error!.code));
@@ -193,11 +195,25 @@ describe('what the third round found, fixed', () => {
     for (const [i, a] of r.entries()) expect(refused[i]!.error!.message).toContain(JSON.stringify(a.detail?.errorMessage));
     const said = "the server's log has this POST without its body, answered with HTTP";
     expect(r.map((a) => a.detail?.why)).toEqual([
-      `${said} 406`,
+      `${said} 406; the client sent Accept "application/json, text/event-stream", the server received "application/json": something between them changed the header`,
       `${said} 415; the client sent Content-Type "application/json", the server received "text/plain": something between them changed the header`,
       `${said} 413`,
     ]);
     expect(allCodes(run('refusals-406-415-413'))).toEqual([]);
+  });
+
+  it('a 406 for an Accept the client itself sent as the server received it does not blame a hop', () => {
+    // The same recording, with the refused request's Accept in the client's log set to what the server received.
+    const lines = readFileSync(file('refusals-406-415-413', 'client'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const xid = lines.find((l) => l.kind === 'response' && l.status === 406)!.xid;
+    const request = lines.find((l) => l.kind === 'request' && l.xid === xid)!;
+    (request.requestHeaders as Record<string, string>).accept = 'application/json';
+    const dir = mkdtempSync(join(tmpdir(), 'mcpt-406-'));
+    writeFileSync(join(dir, 'client.ndjson'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = triage(['--client', join(dir, 'client.ndjson'), '--server', file('refusals-406-415-413', 'server')]);
+    const refused = calls(r).filter((a) => a.status === 406);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.detail?.why).toBe("the server's log has this POST without its body, answered with HTTP 406");
   });
 
   it('a recording proxy\'s view of a stream the client closed reads as the client closing it: on 2026-07-28 a cancellation, as in the client\'s view', () => {
