@@ -40,6 +40,8 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
+    const dropped = droppedSession(view);
+    if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;
     return result('HTTP_ERROR', detail);
   }
   const response = view.response ?? view.strayResponse;
@@ -64,6 +66,18 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
   return classifyResponse(view, response, tool);
+}
+
+/** A request refused after the client dropped its session with a DELETE: which session, and what the DELETE got. */
+function droppedSession(view: AttemptView): string | undefined {
+  const d = view.afterDelete;
+  if (d === undefined) return undefined;
+  const after = d.ts !== undefined && view.startTs !== undefined ? ` ${Math.max(0, view.startTs - d.ts)} ms` : '';
+  const sid = JSON.stringify(d.session.slice(0, 40));
+  const answered = typeof d.status === 'number' && d.status >= 200 && d.status <= 299
+    ? `was accepted: the client ended that session and sent on without one`
+    : `was answered ${typeof d.status === 'number' ? `HTTP ${d.status}` : 'with no response'}: the client dropped its session id although the server did not end the session (the TypeScript SDK 1.x client does so whatever the answer)`;
+  return `sent without a session id${after} after the client's DELETE of session ${sid}, which ${answered}`;
 }
 
 /**

@@ -139,6 +139,11 @@ export interface AttemptView {
   orphans?: Orphan[];
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
+  /**
+   * The request went without a session id soon after its caller's DELETE of a session, with no initialize between:
+   * the client dropped that session (the TypeScript SDK 1.x does so whatever the server answered the DELETE).
+   */
+  afterDelete?: DeleteSent;
   /** That earlier open request: it takes the id back when this one is final (a cancellation then finds it). */
   shadowed?: AttemptView;
   /** A later attempt was linked to this one as its retry. */
@@ -151,6 +156,13 @@ export interface AttemptView {
   layer?: Layer;
   /** Details behind the outcome: error code and message, the envelope problem, ... */
   detail?: OutcomeDetail;
+}
+
+/** A DELETE of a session by a caller, and what the server answered it (null: nothing; undefined: not yet). */
+export interface DeleteSent {
+  session: string;
+  ts: number | undefined;
+  status: number | null | undefined;
 }
 
 export interface OutcomeDetail {

@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, idKeyOf, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, idKeyOf, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker, saysSessionUnknown } from './sessions.js';
@@ -56,6 +56,8 @@ interface Exchange {
   startTs: number | undefined;
   /** A POST whose log record kept no body at all (a server that answered an error without reading it). */
   bodyless: boolean;
+  /** A DELETE of a session: what its response says is kept for the caller's next requests (see AttemptView.afterDelete). */
+  deletes?: DeleteSent;
   /** Such a POST's headers that a server refuses before it reads the body (see UnreadAnswer). */
   refusable?: Map<string, string>;
 }
@@ -117,6 +119,8 @@ export class JoinEngine {
   private parked = new Map<string, Map<string, Parked>>();
   private seq = 0;
   private lastOpenSweep = -Infinity;
+  /** Each caller's last DELETE of a session (side|caller), until it initializes again. */
+  private deletes = new Map<string, DeleteSent>();
   watermark = -Infinity;
 
   private closed = new Map<string, number>();
@@ -185,12 +189,22 @@ export class JoinEngine {
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
+    const callerOf = `${r.side}|${callerKey(r.client, r.conn, r.input)}`;
+    if (r.httpMethod === 'DELETE' && r.session !== null) {
+      ex.deletes = { session: r.session, ts: r.ts, status: undefined };
+      this.deletes.delete(callerOf);
+      this.deletes.set(callerOf, ex.deletes);
+      if (this.deletes.size > 4096) this.deletes.delete(this.deletes.keys().next().value!);
+    }
+    const deleted = r.session === null ? this.deletes.get(callerOf) : undefined;
     const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
     for (const m of messages) {
       if (typeof m !== 'object' || m === null) continue;
       const msg = m as Record<string, unknown>;
       if (typeof msg.method === 'string' && isJsonRpcId(msg.id)) {
         const view = this.newView(r, scope, msg, r.bodyText);
+        if (msg.method === 'initialize' || msg.method === 'server/discover') this.deletes.delete(callerOf); // the client begins anew
+        else if (deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs) view.afterDelete = deleted;
         if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
         else ex.copy = true;
       } else if (typeof msg.method === 'string') {
@@ -222,6 +236,7 @@ export class JoinEngine {
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     ex.status = status;
     ex.contentType = headers.get('content-type');
+    if (ex.deletes) ex.deletes.status = status;
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.resumes) ex.resumes.try.status = status;
     const challenge = (status === 401 || status === 403) && headers.has('www-authenticate');

@@ -202,6 +202,40 @@ describe('what the third round found, fixed', () => {
     expect(allCodes(run('refusals-406-415-413'))).toEqual([]);
   });
 
+  it("a call sent without a session after the client's DELETE says which session the client dropped and what the DELETE got; must not: the calls before it", () => {
+    const r = run('get-delete-405');
+    const refused = r.attempts.filter((a) => a.status === 400);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.detail?.why).toMatch(/^sent without a session id \d+ ms after the client's DELETE of session "[0-9a-f-]{36}", which was answered HTTP 405: the client dropped its session id although the server did not end the session/);
+    expect(steps('get-delete-405').find((x) => /after the refused DELETE/.test(x.step))!.error!.code).toBe(400);
+    for (const a of r.attempts.filter((x) => x.status !== 400)) expect(a.detail?.why ?? '').not.toMatch(/DELETE/);
+  });
+
+  it('no DELETE is blamed for a session-less call after the client began anew, for a call that carries a session id, or long after', () => {
+    const SID = 'gone-1';
+    const at = (ms: number) => new Date(Date.parse('2026-12-03T10:00:00Z') + ms).toISOString();
+    const ex = (ms: number, method: string, session: string | null, status: number, send?: unknown) => ({
+      v: 1, kind: 'exchange', ts: at(ms), side: 'client', session, method, url: 'http://127.0.0.1:9/mcp',
+      requestHeaders: session ? { 'mcp-session-id': session } : {}, ...(send ? { send } : {}), status,
+      responseHeaders: { 'content-type': 'application/json' }, ...(status === 400 ? { recvText: '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}' } : {}), durationMs: 2,
+    });
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'lookup', arguments: { n: id } } });
+    const init = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    const lines = [
+      ex(0, 'DELETE', SID, 405),
+      ex(10, 'POST', null, 400, init(1)),
+      ex(20, 'POST', null, 400, call(2)), // after an initialize: the client began anew
+      ex(1000, 'DELETE', SID, 200),
+      ex(1010, 'POST', SID, 404, call(3)), // carries the deleted session id
+      ex(200_000, 'POST', null, 400, call(4)), // minutes later
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'mcpt-delete-'));
+    writeFileSync(join(dir, 'client.ndjson'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = triage(['--client', join(dir, 'client.ndjson')]);
+    expect(r.attempts.map((a) => a.id)).toEqual([1, 2, 3, 4]);
+    for (const a of r.attempts) expect(a.detail?.why ?? '').not.toMatch(/DELETE of session/);
+  });
+
   it('a 406 for an Accept the client itself sent as the server received it does not blame a hop', () => {
     // The same recording, with the refused request's Accept in the client's log set to what the server received.
     const lines = readFileSync(file('refusals-406-415-413', 'client'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
