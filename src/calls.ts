@@ -4,7 +4,7 @@ import { saysProtocolVersionRefused, type SessionState } from './join/sessions.j
 import type { JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
-import { checkAttempt, checkRetry, checkSession, doneAt, unknownSessionRefusal, type CallPolicy, type SessionCalls } from './findings/rules.js';
+import { checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, unknownSessionRefusal, type CallPolicy, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 
 export interface CallsOptions {
@@ -62,6 +62,8 @@ export class CallLinker {
   private connClients = new Map<string, string>();
   /** The caller (callerOf) of each open session's attempts (side|scope), for its findings at close. */
   private sessionCallers = new Map<string, string>();
+  /** Recent tools/call results by side, id and result digest: the same answer to another session's request shows. */
+  private recentResults = new Map<string, Attempt>();
 
   constructor(private readonly opts: CallsOptions) {}
 
@@ -142,6 +144,7 @@ export class CallLinker {
       if (key !== unnamed) this.tails.set(unnamed, tail);
       if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     }
+    this.crossedResult(a);
     this.noteOpening(a);
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
     const owner = minted !== undefined ? this.tails.get(key) : undefined;
@@ -339,9 +342,32 @@ export class CallLinker {
    * Drop calls no retry can join any more, at most once every 10 s of log time (a lookup checks expiry itself, so
    * this only bounds memory; sweeping every second cost more than the lookups).
    */
+  /**
+   * A tools/call result identical to the one a request with the same id in another session got within a second, for
+   * another tool or other arguments, while both were open: one of the two took the other's answer. A server that keeps one JSON-RPC id space
+   * for all its sessions (mcp-framework's HTTP transport writes each response to every session's stream with that id)
+   * answers both with whichever finished first. Identical requests may have identical results: those are not compared.
+   */
+  private crossedResult(a: Attempt): void {
+    const v = a.primary;
+    if (a.method !== 'tools/call' || v.resultSig === undefined || a.session === null || v.endTs === undefined) return;
+    const key = `${v.side}|${v.idKey}|${v.resultSig}`;
+    const other = this.recentResults.get(key);
+    const o = other?.primary;
+    // Both open at once (each sent before the other's answer ended): only then can one answer have been taken for both.
+    const overlapped = o !== undefined && o.startTs !== undefined && o.endTs !== undefined && v.startTs !== undefined && o.startTs <= v.endTs && v.startTs <= o.endTs;
+    if (other && o && overlapped && other.session !== null && other.session !== a.session && o.fingerprint !== v.fingerprint && Math.abs(o.endTs! - v.endTs) <= CROSSED_WITHIN_MS) {
+      a.findings.push(crossedResultFinding(a, other));
+    }
+    this.recentResults.delete(key);
+    this.recentResults.set(key, a);
+    if (this.recentResults.size > 4096) this.recentResults.delete(this.recentResults.keys().next().value!);
+  }
+
   private expire(now: number): void {
     if (now < this.lastExpire + 10_000) return;
     this.lastExpire = now;
+    for (const [k, o] of this.recentResults) if ((o.primary.endTs ?? -Infinity) + CROSSED_WITHIN_MS < now) this.recentResults.delete(k);
     for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
     for (const [k, t] of this.tasks) if (t.expires < now) this.tasks.delete(k);

@@ -207,6 +207,19 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(await codes(one([python(200, 'Session not found')]))).toContain('ORPHAN_RESPONSE');
   });
 
+  it('ORPHAN_RESPONSE: one result for two sessions\' requests with the same id, open at once, for other tools; not for the same request, nor one after the other, nor different results', async () => {
+    const result = ok(2, toolText('order 2002: shipped'));
+    const call = (t: number, session: string, tool: string, args: Record<string, unknown>, durationMs: number, body = result) =>
+      post({ t, id: 2, session, tool, args, status: 200, body, durationMs });
+    const crossed = await analyzeInputs(one([call(0, 'A', 'slow_report', { steps: 3 }, 45), call(30, 'B', 'lookup_order', { orderId: '2002' }, 22)]));
+    const found = crossed.attempts.flatMap((a) => a.findings);
+    expect(found.map((f) => f.code)).toEqual(['ORPHAN_RESPONSE']);
+    expect(found[0]!.message).toMatch(/its result is identical to the one tools\/call (slow_report|lookup_order) id 2 .*one of the two took the other's answer/);
+    expect(await codes(one([call(0, 'A', 'lookup_order', { orderId: '2002' }, 45), call(30, 'B', 'lookup_order', { orderId: '2002' }, 22)]))).toEqual([]);
+    expect(await codes(one([call(0, 'A', 'slow_report', { steps: 3 }, 45), call(500, 'B', 'lookup_order', { orderId: '2002' }, 22)]))).toEqual([]);
+    expect(await codes(one([call(0, 'A', 'slow_report', { steps: 3 }, 45, ok(2, toolText('report of 3 steps'))), call(30, 'B', 'lookup_order', { orderId: '2002' }, 22)]))).toEqual([]);
+  });
+
   it('CALL_NEVER_SENT: initialize fails and no tools/call follows; not when the client recovers', async () => {
     const init = (t: number, status: number, sid?: string) => post({ t, id: 0, method: 'initialize', client: 'probe', status, headers: sid ? { 'mcp-session-id': sid } : {}, body: status === 200 ? ok(0, {}) : '' });
     expect(await codes(one([init(0, 503)]))).toEqual(['CALL_NEVER_SENT']);

@@ -161,6 +161,18 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   return out;
 }
 
+/** How close in time two sessions' identical results to different requests with one id must end to count as crossed. */
+export const CROSSED_WITHIN_MS = 1000;
+
+/** ORPHAN_RESPONSE for a result that is another session's answer: `other` got the same result for another request with this id. */
+export function crossedResultFinding(a: Attempt, other: Attempt): Finding {
+  const gap = Math.abs((a.primary.endTs ?? 0) - (other.primary.endTs ?? 0));
+  const sid = other.session ?? '';
+  return finding('ORPHAN_RESPONSE', 'warning',
+    `${label(a)} id ${idText(a)}: its result is identical to the one ${label(other)} id ${idText(other)} (other arguments or tool) got in session ${JSON.stringify(sid.length > 12 ? `${sid.slice(0, 8)}…` : sid)} ${gap} ms ${(a.primary.endTs ?? 0) >= (other.primary.endTs ?? 0) ? 'before' : 'after'} it: one of the two took the other's answer (a server that keeps one id space for all its sessions writes a response to every session's stream with that id)`,
+    [...other.primary.sources.slice(0, 1), ...a.primary.sources.slice(0, 1)]);
+}
+
 /** The MCP-Protocol-Version the request carried (either view), or "" when no header says. */
 function protocolOf(a: Attempt): string {
   for (const v of [a.client, a.server, a.primary]) {

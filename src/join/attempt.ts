@@ -137,6 +137,8 @@ export interface AttemptView {
   final: boolean;
   /** Responses on this attempt's exchange whose ids match no request of the session. */
   orphans?: Orphan[];
+  /** A digest of a tools/call result that carried content (kept after compaction): a copy of it in another session is seen. */
+  resultSig?: number;
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
   /**

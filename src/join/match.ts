@@ -604,6 +604,10 @@ function compact(view: AttemptView): void {
     const state = (view.response as { result?: { requestState?: unknown } } | undefined)?.result?.requestState;
     if (typeof state === 'string') view.mintedState = signatureOf(state);
   }
+  if (view.method === 'tools/call' && view.response !== undefined) {
+    const result = (view.response as { result?: { content?: unknown } }).result;
+    if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) view.resultSig = signatureOf(JSON.stringify(result));
+  }
   if (view.method === 'tools/list' && view.response !== undefined) {
     const tools = readToolAnnotations(view.response);
     if (tools) view.toolList = tools;
