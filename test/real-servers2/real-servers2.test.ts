@@ -1,4 +1,4 @@
-// Real traffic against more npm server frameworks (mcp-framework, the reference server-everything, Vercel's mcp-handler; test/fixtures/real-servers2), and what mcp-triage says of it.
+// Real traffic against more npm server frameworks (mcp-framework, the reference server-everything, Vercel's mcp-handler, Mastra's MCPServer; test/fixtures/real-servers2), and what mcp-triage says of it.
 // The recordings are committed; re-recording needs the npm packages (see test/fixtures/real-servers2/README.md).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -254,5 +254,35 @@ describe('mcp-handler 2.4.0 (Vercel; the v2 SDK server, stateless)', () => {
     expect(step('mh-503-restart', 'lookup_order 1002 after the restart').ok).toBe(true);
     expect(after).toMatchObject({ outcome: 'TOOL_SUCCESS', attempt: 1 });
     expect(allCodes(r)).toEqual([]);
+  });
+});
+
+describe('@mastra/mcp 2.0.0 MCPServer (startHTTP; the v2 SDK server 2.0.0, 2026-07-28 only)', () => {
+  it('a 2025-era client is refused at initialize (400 -32022); CALL_NEVER_SENT quotes the refusal; the app\'s v2 client then works', () => {
+    const r = both('ma-v1-client-refused');
+    expect(step('ma-v1-client-refused', 'SDK 1.32.2 client connects').error).toMatchObject({ code: 400, message: expect.stringMatching(/-32022/) });
+    const init = r.attempts.find((a) => a.method === 'initialize')!;
+    expect(init).toMatchObject({ status: 400, outcome: 'HTTP_ERROR', detail: { errorCode: -32022, errorMessage: 'Unsupported protocol version: 2025-11-25' } });
+    expect(r.findings.map((f) => [f.code, f.message])).toEqual([['CALL_NEVER_SENT', expect.stringMatching(/^client app-1 .*initialize failed .*the server refused it \("Unsupported protocol version: 2025-11-25"\)/)]]);
+    // must not fire for the client that got in: its call is a success
+    expect(step('ma-v1-client-refused', 'lookup_order 1001 (v2)').ok).toBe(true);
+    expect(calls(r)).toEqual([expect.objectContaining({ outcome: 'TOOL_SUCCESS', findings: [] })]);
+  });
+
+  it('the v2 client: a throwing tool, an unknown tool and bad arguments are isError; a 503 retried by the app is linked; a timeout is the client closing the request', () => {
+    const r = both('ma-v2-client');
+    expect(observed('ma-v2-client').notes).toContainEqual({ negotiated: '2026-07-28' });
+    const byStep = (label: string) => outcomeOf(step('ma-v2-client', label));
+    expect(calls(r).slice(0, 4).map((a) => a.outcome)).toEqual(['lookup_order 1001', 'crash', 'no_such_tool', 'lookup_order with a number'].map(byStep));
+    const [failed, retry] = calls(r).filter((a) => a.tool === 'send_invoice');
+    expect(step('ma-v2-client', 'send_invoice 1001 (503').error).toMatchObject({ status: 503 });
+    expect(failed).toMatchObject({ status: 503, outcome: 'HTTP_ERROR', notSeenByServer: true });
+    expect(retry).toMatchObject({ outcome: 'TOOL_SUCCESS', call: failed!.call, attempt: 2, retryOrigin: { origin: 'app' } });
+    const slow = calls(r).find((a) => a.tool === 'slow_report')!;
+    expect(step('ma-v2-client', 'slow_report').error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    expect(codes(slow)).toEqual(['CANCELLED']);
+    expect(step('ma-v2-client', 'GET /mcp').raw).toMatchObject({ status: 405 });
+    expect(step('ma-v2-client', 'DELETE /mcp').raw).toMatchObject({ status: 405 });
+    expect(allCodes(r)).toEqual(['CANCELLED']);
   });
 });

@@ -2,6 +2,8 @@
 // NOT run by `npm test`: CI does not have these packages. They live in a scratch folder outside the repository:
 //   mkdir -p /work/npm-servers2 && cd /work/npm-servers2 && npm init -y && npm install mcp-framework@0.2.22 mcp-handler@2.4.0 \
 //     @modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/sdk@1.32.2 zod@3
+//   mkdir -p /work/npm-servers3 && cd /work/npm-servers3 && npm init -y && npm install @mastra/mcp@2.0.0 @mastra/core@1 zod@4
+//   (Mastra pins the v2 SDK 2.0.0, so it gets a folder of its own; NPM_SERVERS3=dir to move it)
 // then, from the repository: npm run build && node test/real-servers2/record.mjs [scenario...]   (NPM_SERVERS2=dir to move it)
 // Writes test/fixtures/real-servers2/<scenario>/{client,server}.ndjson and observed.json: what the caller really got.
 // Each server runs in its own process (servers/*.mjs, or server-everything's own `streamableHttp` entry), so a restart is
@@ -75,6 +77,7 @@ async function startProcess(argsFor, { env = {}, readyLine = /ready|listening on
 
 const mcpFramework = (responseMode = 'stream') => () => startProcess((port) => [process.execPath, [join(SERVERS, 'mcp-framework.mjs'), String(port), responseMode], SERVERS]);
 const mcpHandler = () => () => startProcess((port) => [process.execPath, [join(SERVERS, 'mcp-handler.mjs'), String(port)], SERVERS]);
+const mastra = () => () => startProcess((port) => [process.execPath, [join(SERVERS, 'mastra.mjs'), String(port)], SERVERS], { env: { NPM_SERVERS3: process.env.NPM_SERVERS3 ?? '/work/npm-servers3' } });
 const everything = () => () => startProcess(() => [process.execPath, [join(NPM, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'streamableHttp'], NPM]);
 
 // ------------------------------------------------------------------ harness (the shape of test/real-servers/record.mjs)
@@ -467,6 +470,40 @@ const scenarios = {
       await t.server.restart();
       t.note('server process killed (SIGKILL) and started again on the same port');
       await t.step('lookup_order 1002 after the restart', () => call(c, 'lookup_order', { orderId: '1002' }));
+    },
+  },
+
+  // ---- @mastra/mcp 2.0.0's MCPServer (startHTTP): the v2 SDK server 2.0.0 behind createMcpHandler with legacy "reject"
+  'ma-v1-client-refused': {
+    // a 2025-era client: its initialize is refused (400 -32022), the app never gets to call a tool
+    server: mastra(),
+    async run(t) {
+      await t.step('SDK 1.32.2 client connects (initialize, 2025-11-25)', () => t.sdkClient({ conn: 'app-1' }));
+      const c = await t.step('the app falls back to the v2 client (auto)', () => t.sdkClient({ name: 'servers2-app-v2', conn: 'app-v2', v2: true }));
+      if (c) await t.step('lookup_order 1001 (v2)', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1001' } }));
+    },
+  },
+
+  'ma-v2-client': {
+    server: mastra(),
+    fault: (i) => (isCall(i, 'send_invoice') && i.n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain', 'retry-after': '1' }, body: 'upstream unavailable' } : undefined),
+    async run(t) {
+      const c = await t.sdkClient({ conn: 'app-v2', v2: true });
+      t.note({ negotiated: c.getNegotiatedProtocolVersion?.() ?? null });
+      await t.step('tools/list', () => c.listTools());
+      await t.step('lookup_order 1001', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1001' } }));
+      await t.step('crash (the tool throws)', () => c.callTool({ name: 'crash', arguments: {} }));
+      await t.step('no_such_tool', () => c.callTool({ name: 'no_such_tool', arguments: {} }));
+      await t.step('lookup_order with a number (invalid arguments)', () => c.callTool({ name: 'lookup_order', arguments: { orderId: 1001 } }));
+      await t.step('send_invoice 1001 (503 from the hop)', () => c.callTool({ name: 'send_invoice', arguments: { orderId: '1001' } }));
+      await sleep(1100);
+      await t.step('send_invoice 1001 again (the app retries, noted)', () => withCallNote({ retryOrigin: 'app', attempt: 2 }, () => c.callTool({ name: 'send_invoice', arguments: { orderId: '1001' } })));
+      await t.step('slow_report 8x100, client timeout 300 ms', () => c.callTool({ name: 'slow_report', arguments: { steps: 8, stepMs: 100 } }, { timeout: 300 }));
+      await sleep(1000);
+      await t.step('lookup_order 1002 after', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1002' } }));
+      const f = t.fetch('raw');
+      await t.raw('GET /mcp', f, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+      await t.raw('DELETE /mcp', f, { method: 'DELETE', headers: { 'mcp-protocol-version': '2026-07-28' } });
     },
   },
 };
