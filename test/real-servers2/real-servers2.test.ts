@@ -104,6 +104,17 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(r.findings.map((f) => `${f.code} ${f.session}`)).toEqual([`SESSION_EXPIRED ${lost!.session}`]);
   });
 
+  it('the process killed during a call: the call\'s stream breaks before the result (progress came on the GET stream); NO_FINAL_RESULT, and CANCELLED at the client\'s timeout', () => {
+    const r = both('mf-kill-during-call');
+    const [killed, again] = calls(r);
+    expect(step('mf-kill-during-call', 'slow_report 10x100').error).toMatchObject({ code: -32001 });
+    expect(killed).toMatchObject({ outcome: 'STREAM_INCOMPLETE', sse: { events: 0, progress: progressSeen('mf-kill-during-call').length } });
+    expect(codes(killed!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
+    // other arguments in the new session: a call of its own, not a retry
+    expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(again!.session).not.toBe(killed!.session);
+  });
+
   it('DELETE then a call: the SDK client sends on without a session (400, explained by the DELETE); the deleted id gets 404, SESSION_EXPIRED says the client ended it', () => {
     const r = both('mf-delete-then-call');
     const [, after, deleted] = calls(r);
@@ -183,6 +194,18 @@ describe('@modelcontextprotocol/server-everything 2026.8.31 (streamableHttp: Exp
     expect(lost).toMatchObject({ status: 400, outcome: 'HTTP_ERROR', detail: { errorMessage: 'Bad Request: No valid session ID provided' } });
     expect(retry).toMatchObject({ outcome: 'TOOL_SUCCESS', call: lost!.call, attempt: 2 });
     expect(r.findings).toEqual([expect.objectContaining({ code: 'SESSION_EXPIRED', message: expect.stringMatching(/saying "Bad Request: No valid session ID provided": the server no longer knows the session but answered 400 where the spec asks 404/) })]);
+  });
+
+  it('the process killed during a call: the client\'s resumption (Last-Event-ID) gets no response; the app\'s same call in a new session is linked, and UNSAFE_RETRY is an error (proven to have run; no tools/list in the logs says the tool is read-only)', () => {
+    const r = both('ev-kill-during-call');
+    const [killed, retry] = calls(r);
+    expect(step('ev-kill-during-call', 'trigger-long-running-operation 1 s').error).toMatchObject({ code: -32001 });
+    expect(killed).toMatchObject({ outcome: 'STREAM_INCOMPLETE', sse: { progress: progressSeen('ev-kill-during-call').length } });
+    expect(codes(killed!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
+    expect(killed!.detail?.why).toMatch(/tried to resume it once \(GET with Last-Event-ID\), answered no response/);
+    expect(step('ev-kill-during-call', 'trigger-long-running-operation again').ok).toBe(true);
+    expect(retry).toMatchObject({ outcome: 'TOOL_SUCCESS', call: killed!.call, attempt: 2 });
+    expect(retry!.findings.find((f) => f.code === 'UNSAFE_RETRY')).toMatchObject({ severity: 'error', message: expect.stringMatching(/annotations are unknown .*the server view shows the earlier attempt reached the server$/) });
   });
 
   it('DELETE then a call: 400 "Server not initialized" without a session (a new server the example made for it), explained by the DELETE; the deleted id gets 400, and SESSION_EXPIRED reads as one sentence', () => {

@@ -234,6 +234,26 @@ const scenarios = {
     },
   },
 
+  'mf-kill-during-call': {
+    // the process is killed while a tool streams progress, and started again: the client's stream breaks
+    server: mcpFramework(),
+    async run(t) {
+      const c = await t.sdkClient({ name: 'servers2-app', conn: 'app-1' });
+      const seen = [];
+      await Promise.all([
+        t.step('slow_report 10x100 with progress, timeout 2.5 s (the server is killed after 350 ms)', () => call(c, 'slow_report', { steps: 10, stepMs: 100 }, { onprogress: (p) => seen.push(p.progress), timeout: 2500 })),
+        sleep(350).then(async () => {
+          await t.server.restart();
+          t.note('server process killed (SIGKILL) during the call and started again on the same port');
+        }),
+      ]);
+      t.note({ progressSeen: seen });
+      await c.close();
+      const c2 = await t.sdkClient({ name: 'servers2-app', conn: 'app-2' });
+      await t.step('slow_report 2x50 again in a new session (the app reconnected)', () => call(c2, 'slow_report', { steps: 2, stepMs: 50 }));
+    },
+  },
+
   'mf-delete-then-call': {
     server: mcpFramework(),
     async run(t) {
@@ -372,6 +392,26 @@ const scenarios = {
       await c.close();
       const c2 = await t.sdkClient({ name: 'servers2-app', conn: 'app-2' });
       await t.step('echo two again in a new session (the app reconnected)', () => call(c2, 'echo', { message: 'two' }));
+    },
+  },
+
+  'ev-kill-during-call': {
+    // the process is killed while a tool streams progress (events with ids), and started again: the client resumes with Last-Event-ID
+    server: everything(),
+    async run(t) {
+      const c = await t.sdkClient({ name: 'servers2-app', conn: 'app-1' });
+      const seen = [];
+      await Promise.all([
+        t.step('trigger-long-running-operation 1 s, 10 steps, timeout 2.5 s (the server is killed after 350 ms)', () => call(c, 'trigger-long-running-operation', { duration: 1, steps: 10 }, { onprogress: (p) => seen.push(p.progress), timeout: 2500 })),
+        sleep(350).then(async () => {
+          await t.server.restart();
+          t.note('server process killed (SIGKILL) during the call and started again on the same port');
+        }),
+      ]);
+      t.note({ progressSeen: seen });
+      await c.close();
+      const c2 = await t.sdkClient({ name: 'servers2-app', conn: 'app-2' });
+      await t.step('trigger-long-running-operation again in a new session (the app reconnected)', () => call(c2, 'trigger-long-running-operation', { duration: 1, steps: 10 }));
     },
   },
 
