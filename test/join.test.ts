@@ -261,4 +261,20 @@ describe('claims without a wire', () => {
     expect(new Set(r.attempts.map((a) => a.call)).size).toBe(3);
     expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).toEqual([]);
   });
+
+  it('an initialize that carried a lost session\'s id and was answered with a new one opens the new session; an echoed id or another request\'s changes nothing', async () => {
+    const init = (t: number, id: number, session: string | undefined, answered: string) => post({ t, id, method: 'initialize', ...(session ? { session } : {}), status: 200, headers: { 'mcp-session-id': answered }, params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stale', version: '1' } }, body: ok(id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }) });
+    const lost = post({ t: 100, id: 2, session: 'OLD', status: 404, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }) });
+    const again = post({ t: 300, id: 4, session: 'NEW', status: 200, body: ok(4, toolText('ok')) });
+    const r = await analyzeInputs([{ lines: [init(0, 0, undefined, 'OLD'), lost, init(200, 3, 'OLD', 'NEW'), again] }]);
+    expect(r.attempts.map((a) => [a.id, a.method, a.session])).toEqual([[0, 'initialize', 'OLD'], [2, 'tools/call', 'OLD'], [3, 'initialize', 'NEW'], [4, 'tools/call', 'NEW']]);
+    // the call in the new session is the lost one's retry, and the client re-initialized
+    expect(r.attempts[3]).toMatchObject({ call: r.attempts[1]!.call, attempt: 2 });
+    expect(r.findings.find((f) => f.code === 'SESSION_EXPIRED')?.message).toMatch(/the client re-initialized and retried the call$/);
+    // a tools/call answered with another session id keeps the one it carried; so do an initialize refused with one and an
+    // initialize answered with the id it carried
+    const other = await analyzeInputs([{ lines: [init(0, 0, undefined, 'OLD'), post({ t: 100, id: 1, session: 'OLD', status: 200, headers: { 'mcp-session-id': 'ELSE' }, body: ok(1, toolText('ok')) }),
+      post({ t: 200, id: 2, method: 'initialize', session: 'OLD', status: 400, headers: { 'mcp-session-id': 'ELSE' }, body: '' }), init(300, 3, 'OLD', 'OLD')] }]);
+    expect(other.attempts.map((a) => a.session)).toEqual(['OLD', 'OLD', 'OLD', 'OLD']);
+  });
 });

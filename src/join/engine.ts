@@ -241,6 +241,9 @@ export class JoinEngine {
     if (ex.resumes) ex.resumes.try.status = status;
     const challenge = (status === 401 || status === 403) && headers.has('www-authenticate');
     const announced = headers.get('mcp-session-id');
+    // An initialize sent with the session id of a session the server lost, answered with a new one (mcp-framework takes
+    // it as a new initialize, for clients that keep the stale header): it opened the new session, not the old.
+    const reinitialized = announced !== undefined && ex.session !== null && announced !== ex.session && status !== null && status >= 200 && status < 300 && ex.attempts.some((v) => v.method === 'initialize');
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
     if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) {
       const sess = this.opts.sessions.get(ex.scopeKey);
@@ -257,9 +260,9 @@ export class JoinEngine {
       if (retryAfter !== undefined) v.retryAfterMs = retryAfter;
       if (challenge) v.authChallenge = true;
       if (!v.sources.includes(src)) v.sources.push(src);
-      if (announced && v.session === null) this.adoptSession(ex, v, announced);
+      if (announced && (v.session === null || reinitialized)) this.adoptSession(ex, v, announced);
     }
-    if (announced && ex.session === null) {
+    if (announced && (ex.session === null || reinitialized)) {
       ex.session = announced;
       if (ex.attempts.some((v) => v.method === 'initialize')) this.opts.sessions.touch(ex.side, announced, announced, ts).announced = true;
       else this.opts.sessions.touch(ex.side, announced, announced, ts);
