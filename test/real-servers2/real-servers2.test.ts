@@ -115,6 +115,20 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(again!.session).not.toBe(killed!.session);
   });
 
+  it('a client that keeps the lost session\'s id on its new initialize (the framework allows it): the initialize opens the new session it announced, and the call repeated there is the 404\'s retry', () => {
+    const r = both('mf-stale-session-reinit');
+    const raw = (label: string) => step('mf-stale-session-reinit', label).raw!;
+    expect(raw('tools/call send_invoice 1002 (old session)')).toMatchObject({ status: 404 });
+    expect(raw('initialize again, still carrying the old session id')).toMatchObject({ status: 200 });
+    expect(observed('mf-stale-session-reinit').notes).toContainEqual({ newSessionAnnounced: true });
+    const [init, , lost, reinit, again] = r.attempts;
+    expect(reinit).toMatchObject({ id: 3, method: 'initialize', outcome: 'SUCCESS' });
+    expect(reinit!.session).not.toBe(init!.session);
+    expect(again!.session).toBe(reinit!.session);
+    expect(again).toMatchObject({ id: 4, outcome: 'TOOL_SUCCESS', call: lost!.call, attempt: 2 });
+    expect(r.findings).toEqual([expect.objectContaining({ code: 'SESSION_EXPIRED', session: lost!.session, message: expect.stringMatching(/the client re-initialized and retried the call$/) })]);
+  });
+
   it('DELETE then a call: the SDK client sends on without a session (400, explained by the DELETE); the deleted id gets 404, SESSION_EXPIRED says the client ended it', () => {
     const r = both('mf-delete-then-call');
     const [, after, deleted] = calls(r);

@@ -254,6 +254,29 @@ const scenarios = {
     },
   },
 
+  'mf-stale-session-reinit': {
+    // a client that keeps its old Mcp-Session-Id after a restart and sends initialize with it (Cline does, says the
+    // framework): mcp-framework takes it as a new initialize and announces a new session; the old id stays unknown
+    server: mcpFramework(),
+    async run(t) {
+      const f = t.fetch('stale-client');
+      const init = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stale-client', version: '1.0.0' } } });
+      const { res } = await t.raw('initialize', f, { method: 'POST', headers: rawHeaders(), body: init(0) });
+      const first = res?.headers.get('mcp-session-id');
+      const h = (sid) => rawHeaders({ 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' });
+      await t.raw('notifications/initialized', f, { method: 'POST', headers: h(first), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      await t.raw('tools/call send_invoice 1001', f, { method: 'POST', headers: h(first), body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'send_invoice', arguments: { orderId: '1001' } } }) });
+      await t.server.restart();
+      t.note('server process killed (SIGKILL) and started again on the same port');
+      await t.raw('tools/call send_invoice 1002 (old session)', f, { method: 'POST', headers: h(first), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'send_invoice', arguments: { orderId: '1002' } } }) });
+      const again = await t.raw('initialize again, still carrying the old session id', f, { method: 'POST', headers: h(first), body: init(3) });
+      const second = again.res?.headers.get('mcp-session-id');
+      t.note({ newSessionAnnounced: Boolean(second) && second !== first });
+      await t.raw('notifications/initialized (new session)', f, { method: 'POST', headers: h(second), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      await t.raw('tools/call send_invoice 1002 again (new session)', f, { method: 'POST', headers: h(second), body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'send_invoice', arguments: { orderId: '1002' } } }) });
+    },
+  },
+
   'mf-delete-then-call': {
     server: mcpFramework(),
     async run(t) {
