@@ -605,8 +605,12 @@ function compact(view: AttemptView): void {
     if (typeof state === 'string') view.mintedState = signatureOf(state);
   }
   if (view.method === 'tools/call' && view.response !== undefined) {
-    const result = (view.response as { result?: { content?: unknown } }).result;
-    if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) view.resultSig = signatureOf(JSON.stringify(result));
+    const result = (view.response as { result?: { content?: unknown; isError?: unknown } }).result;
+    if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) {
+      // Bounded: the first blocks, long strings cut (with their length), so a result of megabytes costs no more.
+      const head = JSON.stringify(result.content.slice(0, 4), (_k, x: unknown) => (typeof x === 'string' && x.length > 4096 ? `${x.slice(0, 4096)}…${x.length}` : x));
+      view.resultSig = signatureOf(`${result.content.length}|${result.isError === true}|${head}`);
+    }
   }
   if (view.method === 'tools/list' && view.response !== undefined) {
     const tools = readToolAnnotations(view.response);
