@@ -417,8 +417,12 @@ interface Opening {
  */
 function resentByLibrary(o: Opening, a: Attempt): boolean {
   if (o.init.startsWith('s:reinitialize-')) return true;
-  const trailing = /(\d+)$/.exec(o.init)?.[1];
-  const first = trailing !== undefined && Number(trailing) <= 1 && (o.init.startsWith('n:') || /[-_.:]\d+$/.test(o.init));
+  // The trailing digits, found by hand: /(\d+)$/ retries from every digit of a long run of digits that does not end
+  // the id (an id of megabytes of digits and a letter took minutes).
+  let start = o.init.length;
+  while (start > 0 && isDigit(o.init.charCodeAt(start - 1))) start--;
+  const trailing = start < o.init.length ? o.init.slice(start) : undefined;
+  const first = trailing !== undefined && Number(trailing) <= 1 && (o.init.startsWith('n:') || (start > 0 && '-_.:'.includes(o.init[start - 1]!)));
   if (!first) return true;
   // A string initialize id starts a string numbering ("req-0", mcp-remote's "mcp-remote-reinit-1"): a numeric id with
   // no lower one before it is not the next of that numbering but the old request the library re-sends.
@@ -484,3 +488,7 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
 }
 
 export type { Outcome };
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}

@@ -72,8 +72,28 @@ export function parseWhen(value: string | number | Date, now: number, timezone?:
 /** `*` matches any run of characters; everything else is literal. */
 function matcher(patterns: string[]): (s: string) => boolean {
   const exact = new Set(patterns.filter((p) => !p.includes('*')));
-  const globs = patterns.filter((p) => p.includes('*')).map((p) => new RegExp(`^${p.split('*').map((x) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`, 's'));
-  return (s) => exact.has(s) || globs.some((g) => g.test(s));
+  const globs = patterns.filter((p) => p.includes('*')).map((p) => p.split('*'));
+  return (s) => exact.has(s) || globs.some((g) => globMatch(g, s));
+}
+
+/**
+ * Whether s is the pattern's literal pieces in order with anything between them (the pieces of "a*b*c" are
+ * ["a", "b", "c"]). Each piece is found at its first place after the one before, which is where a match can be if
+ * there is one: linear in the length of s for a given pattern. (A regular expression /^a.*b.*c$/ retries from
+ * every "a" of a tool name of megabytes: quadratic.)
+ */
+function globMatch(pieces: string[], s: string): boolean {
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (s.length < first.length + last.length || !s.startsWith(first) || !s.endsWith(last)) return false;
+  let at = first.length;
+  const end = s.length - last.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const found = s.indexOf(pieces[i]!, at);
+    if (found < 0 || found + pieces[i]!.length > end) return false;
+    at = found + pieces[i]!.length;
+  }
+  return true;
 }
 
 const sessionKey = (session: string | null | undefined, scope?: string) => session ?? scope ?? '';

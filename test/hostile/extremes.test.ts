@@ -1,0 +1,76 @@
+// Size extremes: strings of megabytes in the fields a log's records carry, and the code paths that once went
+// quadratic (or ran out of stack) on them. Each input is generated in memory (or in a temp dir) at test time; the
+// assertions are about behaviour - no crash, the documented exit code, valid output, the content kept or cut with a
+// mark, secrets redacted - never about wall time (the benchmark measures speed). A path that went quadratic again
+// would take minutes here and fail on the test timeout.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { redactText } from '../../src/redact.js';
+import { buildFilter, type Filter } from '../../src/filter.js';
+import type { AttemptRow } from '../../src/report/summary.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'dist/bin.js');
+const T0 = Date.parse('2026-10-17T09:00:00.000Z');
+const ts = (ms: number) => new Date(T0 + ms).toISOString();
+
+/** Run the built CLI on stdin; stdout and stderr as text. */
+function cli(args: string[], stdin: string): { code: number | null; stdout: string; stderr: string } {
+  if (!existsSync(BIN)) throw new Error('dist/bin.js is missing: npm run build');
+  const r = spawnSync(process.execPath, [BIN, ...args, '-'], { input: stdin, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const message = (ms: number, direction: 'c2s' | 's2c', msg: unknown, session = 's1') => JSON.stringify({ v: 1, kind: 'message', ts: ts(ms), session, direction, message: msg });
+
+describe('regular expressions that retried from every character of a long run', () => {
+  it('redacts a text with "sk-" and a megabyte of dots (a trailing-period strip retried from every dot)', () => {
+    const text = `progress sk-${'.'.repeat(1_000_000)}a. and the key sk-abcdefghijklmnopqrstuvwxyz0123.`;
+    const out = redactText(text);
+    expect(out).toContain('progress sk-....');
+    expect(out).not.toContain('sk-abcdefghijklmnopqrstuvwxyz0123');
+    expect(out).toMatch(/the key \[redacted:[0-9a-f]{8}\]$/);
+  });
+
+  it('a --tool glob on a tool name of megabytes', () => {
+    const filter = buildFilter({ tool: ['*a*b*'] }) as Filter;
+    expect(typeof filter).toBe('object');
+    const row = (tool: string) => ({ tool, method: 'tools/call', sources: [] }) as unknown as AttemptRow;
+    expect(filter.attempt(row('a'.repeat(3_000_000)))).toBe(false);
+    expect(filter.attempt(row(`${'a'.repeat(3_000_000)}b`))).toBe(true);
+    expect(filter.attempt(row(`xa${'b'.repeat(1000)}`))).toBe(true);
+    const exact = buildFilter({ tool: ['a*a'] }) as Filter;
+    expect(exact.attempt(row('a'))).toBe(false); // the two pieces may not overlap
+    expect(exact.attempt(row('aa'))).toBe(true);
+    const literal = buildFilter({ tool: ['search.*'] }) as Filter;
+    expect(literal.attempt(row('search.tickets'))).toBe(true);
+    expect(literal.attempt(row('searchXtickets'))).toBe(false); // "." is literal
+  });
+
+  it('a session re-initialized with an id of megabytes of digits and a letter, then its request re-sent after a 404', () => {
+    const id = `${'1'.repeat(3_000_000)}x`;
+    const init = { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } };
+    const exchange = (i: number, sid: string | null, send: unknown, status: number, recvText: string, responseSid?: string) => JSON.stringify({
+      v: 1, kind: 'exchange', method: 'POST', url: 'https://h.example/mcp', ts: ts(i * 10), side: 'client', client: 'c@1',
+      requestHeaders: sid ? { 'mcp-session-id': sid } : {}, send, status,
+      responseHeaders: { 'content-type': 'application/json', ...(responseSid ? { 'mcp-session-id': responseSid } : {}) }, recvText, durationMs: 5,
+    });
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
+    const log = [
+      exchange(0, null, init, 200, JSON.stringify({ jsonrpc: '2.0', id, result: {} }), 'A'),
+      exchange(1, 'A', call, 404, ''),
+      exchange(2, null, init, 200, JSON.stringify({ jsonrpc: '2.0', id, result: {} }), 'B'),
+      exchange(3, 'B', call, 200, JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [] } })),
+    ].join('\n');
+    const r = cli(['--format', 'ndjson'], `${log}\n`);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; id?: unknown; session?: string; retryOrigin?: { origin: string } });
+    const retry = lines.find((l) => l.type === 'attempt' && l.id === 1 && l.session === 'B');
+    expect(retry?.retryOrigin?.origin).toBe('sdk');
+  });
+});
+
+export { message };
