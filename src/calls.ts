@@ -6,6 +6,7 @@ import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
 import { checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, unknownSessionRefusal, type CallPolicy, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
+import { jsonText } from './report/text.js';
 
 export interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
@@ -449,7 +450,7 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   // function call id) is that one call sent again by the application, not a new call its caller (the model) made.
   const callId = (a.client ?? a.primary).callerCallId;
   const sameCallerCall = callId !== undefined && a.primary.idKey !== previous.primary.idKey && callId === (previous.client ?? previous.primary).callerCallId;
-  const byApp = (): RetryOriginInfo => ({ origin: 'app', how: `a new request with the same _meta.callId ${JSON.stringify(callId)} as the failed attempt: the application sent the one call its caller made again (Codex gives each of the model's function calls such an id), not a new call` });
+  const byApp = (): RetryOriginInfo => ({ origin: 'app', how: `a new request with the same _meta.callId ${jsonText(callId)} as the failed attempt: the application sent the one call its caller made again (Codex gives each of the model's function calls such an id), not a new call` });
   if (a.method === 'initialize' && a.primary.legacySse && !previous.primary.legacySse && typeof previous.status === 'number' && previous.status >= 400 && previous.status < 500) {
     // The spec's backwards compatibility: a 4xx to the Streamable HTTP initialize sends the client to the old transport.
     return { origin: 'sdk', how: `initialize again on the deprecated HTTP+SSE transport after HTTP ${previous.status} to the Streamable HTTP one: the client falling back to an older server's transport, as the spec's backwards compatibility describes` };
@@ -480,9 +481,9 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     // The retry can itself be where the client began anew (a second initialize after one that got no answer): then
     // nothing came between them.
     if (begun.ts === a.startTs && begun.method === a.method) {
-      return { origin: 'unknown', how: `${a.method} again with the same id ${JSON.stringify(a.id)}, as a new client's first request has it; nothing in the logs says who sent it` };
+      return { origin: 'unknown', how: `${a.method} again with the same id ${jsonText(a.id)}, as a new client's first request has it; nothing in the logs says who sent it` };
     }
-    return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${JSON.stringify(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
+    return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${jsonText(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
   }
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : 'a new request with the same tool and arguments; nothing in the logs says who sent it' };
 }

@@ -2,6 +2,7 @@
 import type { AttemptView, OutcomeDetail } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation } from './output-schema.js';
+import { jsonText } from './report/text.js';
 
 export interface Classification {
   outcome: Outcome;
@@ -159,14 +160,14 @@ function resumedWhy(tries: { status: number | null; end?: string }[]): string {
 }
 
 function classifyResponse(view: AttemptView, response: unknown, tool: ToolContext): Classification {
-  if (!isObject(response)) return result('INVALID_ENVELOPE', { why: Array.isArray(response) ? 'a batch array answers a single request' : `the body is ${typeof response === 'string' ? 'a string' : JSON.stringify(response)?.slice(0, 20)}, not an object` });
-  if (response.jsonrpc !== '2.0') return result('INVALID_ENVELOPE', { why: `jsonrpc is ${JSON.stringify(response.jsonrpc) ?? 'missing'}, not "2.0"` });
+  if (!isObject(response)) return result('INVALID_ENVELOPE', { why: Array.isArray(response) ? 'a batch array answers a single request' : `the body is ${typeof response === 'string' ? 'a string' : jsonText(response)?.slice(0, 20)}, not an object` });
+  if (response.jsonrpc !== '2.0') return result('INVALID_ENVELOPE', { why: `jsonrpc is ${jsonText(response.jsonrpc) ?? 'missing'}, not "2.0"` });
   const hasResult = has(response, 'result');
   const hasError = has(response, 'error');
   if (hasResult && hasError) return result('INVALID_ENVELOPE', { why: 'both result and error' });
   if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
   if (view.response === undefined) {
-    return result('INVALID_ENVELOPE', { why: `response id ${JSON.stringify(response.id)} is not the request id ${JSON.stringify(view.id)}` });
+    return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}` });
   }
   if (hasError) {
     const e = response.error;
@@ -190,10 +191,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (resultType === 'input_required') return result('INPUT_REQUIRED', { resultType: 'input_required' });
   // A task-augmented call answered with a CreateTaskResult (2025-11-25), or resultType "task" (the tasks extension).
   if (view.method === 'tools/call' && (resultType === 'task' || view.taskAugmented) && isObject(r.task) && typeof r.task.taskId === 'string') {
-    return result('TASK_CREATED', { why: `task ${JSON.stringify(r.task.taskId.slice(0, 100))}${typeof r.task.status === 'string' ? ` (${r.task.status.slice(0, 40)})` : ''}: the result comes with tasks/result` });
+    return result('TASK_CREATED', { why: `task ${jsonText(r.task.taskId.slice(0, 100))}${typeof r.task.status === 'string' ? ` (${r.task.status.slice(0, 40)})` : ''}: the result comes with tasks/result` });
   }
   if (resultType !== 'complete') {
-    const why = `unknown resultType ${JSON.stringify(resultType)}`;
+    const why = `unknown resultType ${jsonText(resultType)}`;
     return isTool ? result('INVALID_TOOL_RESULT', { why, resultType: String(resultType) }) : result('INVALID_ENVELOPE', { why });
   }
   if (!isTool) {
@@ -207,7 +208,7 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     return result('INVALID_TOOL_RESULT', { why: has(r, 'content') ? 'content is not an array' : 'content is missing' });
   }
   if (has(r, 'isError') && typeof r.isError !== 'boolean') {
-    return result('INVALID_TOOL_RESULT', { why: `isError is ${JSON.stringify(r.isError)}, not a boolean` });
+    return result('INVALID_TOOL_RESULT', { why: `isError is ${jsonText(r.isError)}, not a boolean` });
   }
   if (r.isError === true) {
     // An error result may carry structuredContent; one that breaks the declared outputSchema is still the tool's error,
@@ -236,12 +237,12 @@ function unansweredAsk(view: AttemptView): string | undefined {
   const r = view.askRefused;
   if (r !== undefined) {
     const code = typeof r.code === 'number' ? ` ${r.code}` : '';
-    return `the client answered the server's ${r.method.slice(0, 60)} (id ${JSON.stringify(r.id).slice(0, 40)}) with an error:${code}${r.message ? ` ${r.message}` : ''}`;
+    return `the client answered the server's ${r.method.slice(0, 60)} (id ${jsonText(r.id).slice(0, 40)}) with an error:${code}${r.message ? ` ${r.message}` : ''}`;
   }
   const c = view.askCancelled;
   if (c === undefined) return undefined;
   const after = c.ts !== undefined && view.startTs !== undefined ? ` ${((c.ts - view.startTs) / 1000).toFixed(2)} s into the call` : '';
-  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${JSON.stringify(c.id).slice(0, 40)})${after}, which the client had not answered${c.reason ? ` (${c.reason})` : ''}`;
+  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${jsonText(c.id).slice(0, 40)})${after}, which the client had not answered${c.reason ? ` (${c.reason})` : ''}`;
 }
 
 /** A result shaped like a CallToolResult (content blocks or isError), not a sampling or elicitation result. */

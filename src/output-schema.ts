@@ -52,6 +52,30 @@ function isType(v: unknown, t: string): boolean {
   }
 }
 
+/**
+ * Whether two JSON values are equal, as their JSON texts would be (key order counts). Iterative: the value is
+ * structuredContent from a log, which may be nested far deeper than JSON.stringify can go.
+ */
 function same(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x)) {
+      const ys = y as unknown[];
+      if (x.length !== ys.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], ys[i]]);
+    } else {
+      const xk = Object.keys(x);
+      const yk = Object.keys(y);
+      if (xk.length !== yk.length) return false;
+      for (let i = 0; i < xk.length; i++) {
+        if (xk[i] !== yk[i]) return false;
+        stack.push([(x as Record<string, unknown>)[xk[i]!], (y as Record<string, unknown>)[yk[i]!]]);
+      }
+    }
+  }
+  return true;
 }

@@ -29,9 +29,32 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
     const safety: ToolSafety = { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null };
     if (typeof tool.outputSchema === 'object' && tool.outputSchema !== null) {
       safety.outputSchema = true;
-      if ((JSON.stringify(tool.outputSchema)?.length ?? Infinity) <= MAX_SCHEMA_CHARS) safety.schema = tool.outputSchema;
+      if (smallJson(tool.outputSchema, MAX_SCHEMA_CHARS)) safety.schema = tool.outputSchema;
     }
     m.set(tool.name, safety);
   }
   return m;
+}
+
+/** Deepest outputSchema kept: the check of structuredContent stops there anyway. */
+const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * Whether value's JSON text is at most max characters (counted roughly, from below: strings, keys and one character
+ * per value) and no deeper than MAX_SCHEMA_DEPTH. Iterative, and stops as soon as either is over: JSON.stringify of a
+ * schema nested 100,000 levels deep overflowed the stack (a crash), and of a huge one built all of its text first.
+ */
+function smallJson(value: unknown, max: number): boolean {
+  let size = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    size += typeof v === 'string' ? v.length + 2 : 1;
+    if (size > max) return false;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= MAX_SCHEMA_DEPTH) return false;
+    if (Array.isArray(v)) for (const x of v) stack.push([x, depth + 1]);
+    else for (const k of Object.keys(v)) { size += k.length + 3; if (size > max) return false; stack.push([(v as Record<string, unknown>)[k], depth + 1]); }
+  }
+  return true;
 }

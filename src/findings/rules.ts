@@ -7,6 +7,7 @@ import { isFailure, type Outcome } from '../outcomes.js';
 import { closedByClient, closedWithCancel } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
+import { jsonText } from '../report/text.js';
 
 export interface CallPolicy {
   maxRetries: number;
@@ -35,7 +36,7 @@ function dedupe(sources: Source[]): Source[] {
   return out;
 }
 
-const idText = (a: Attempt | AttemptView) => ('idText' in a && a.idText !== undefined ? a.idText : JSON.stringify(a.id));
+const idText = (a: Attempt | AttemptView) => ('idText' in a && a.idText !== undefined ? a.idText : jsonText(a.id));
 const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.method);
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 const statusText = (s: number | null | undefined) => (s === null ? 'no response' : s === undefined ? 'no HTTP status' : `HTTP ${s}`);
@@ -125,7 +126,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
-      `tasks/cancel id ${idText(a)}: the client cancelled task ${JSON.stringify(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
+      `tasks/cancel id ${idText(a)}: the client cancelled task ${jsonText(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
       v.sources.slice(0, 2)));
   } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
     // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends.)
@@ -137,7 +138,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
-      `response with id ${JSON.stringify(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}`,
+      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}`,
       [o.src]));
   }
   if (v.reusedWhileOpen) {
@@ -230,7 +231,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
   const origin = a.retryOrigin?.origin ?? 'unknown';
   if (origin === 'unknown' || origin === 'none' || contradicted || serverOnly) {
     const why = contradicted
-      ? `the client log claims ${contradicted.postCount !== undefined ? `postCount ${contradicted.postCount}` : `httpStatuses ${JSON.stringify(contradicted.httpStatuses)}`} but ${posts} POSTs were observed`
+      ? `the client log claims ${contradicted.postCount !== undefined ? `postCount ${contradicted.postCount}` : `httpStatuses ${jsonText(contradicted.httpStatuses)}`} but ${posts} POSTs were observed`
       : serverOnly ? 'the server saw this POST but the client log has no record of it'
       : origin === 'none' ? 'the client claims no retry (retryOrigin "none")'
       : `origin unknown: ${a.retryOrigin?.how ?? 'nothing says who sent it'}`;
@@ -319,7 +320,7 @@ export function unknownSessionRefusal(a: Attempt): string | undefined {
 function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: Later): Finding {
   const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
   return finding('SESSION_EXPIRED', 'warning',
-    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${JSON.stringify(r.said)}${not404}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
+    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
     [r.src], 'session', s.session);
 }
 
@@ -333,7 +334,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   const out: Finding[] = [];
   const where = s.session ? `session ${s.session}` : s.clientKey && !s.clientKey.startsWith('input#') ? `client ${s.clientKey} (no session)` : 'traffic without a session';
   for (const o of s.orphans ?? []) {
-    out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${JSON.stringify(o.id)} ${orphanWhy(o, 'the session')}`, [o.src], 'session', s.session));
+    out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${jsonText(o.id)} ${orphanWhy(o, 'the session')}`, [o.src], 'session', s.session));
   }
   for (const c of s.cancels ?? []) {
     if (c.after) {
@@ -347,14 +348,14 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
         : c.after.answer === 'failed'
           ? `the request had failed there, with no answer left to wait for, so the cancellation came after the fact and cancelled nothing${late}`
           : 'the client had not taken that as the request\'s answer and waited on (often until its own timeout)';
-      out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)} ${secs(c.after.ms)} after ${answer}: ${why}`, [c.src], 'session', s.session));
+      out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${jsonText(c.id)} ${secs(c.after.ms)} after ${answer}: ${why}`, [c.src], 'session', s.session));
       continue;
     }
     // On the server's side this is news: the client cancelled a request that never reached the server (or its log).
     const notShown = s.side === 'server'
       ? 'a request the server\'s log never shows (it did not reach the server, or the server did not log it)'
       : `a request ${s.side === 'client' ? "the client's log" : 'this log'} never shows`;
-    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${JSON.stringify(c.id)}, ${notShown}`, [c.src], 'session', s.session));
+    out.push(finding('CANCELLED', 'info', `${where}: notifications/cancelled for id ${jsonText(c.id)}, ${notShown}`, [c.src], 'session', s.session));
   }
   for (const d of s.duplicates ?? []) {
     out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));
@@ -384,7 +385,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       ? ` after the client had ended this session itself (its DELETE at ${s.terminated.src.file}:${s.terminated.src.line} was accepted): the request reused a terminated session id, the server did not lose the session`
       : '';
     out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${JSON.stringify(said)}${ended ? '' : not404}` : ''}${ended}${said !== undefined && ended ? '; the server answered 400 where the spec asks 404 for a terminated session' : ''}${elsewhere}; the client ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${jsonText(said)}${ended ? '' : not404}` : ''}${ended}${said !== undefined && ended ? '; the server answered 400 where the spec asks 404 for a terminated session' : ''}${elsewhere}; the client ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
@@ -405,7 +406,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       // Any other 4xx but a timeout or a rate limit is the server refusing the request as it was (@hono/mcp's one
       // session per process: 400 "Invalid Request: Server already initialized"), not a passing fault.
       const rejected = !auth && !refused && typeof f.status === 'number' && f.status >= 400 && f.status < 500 && f.status !== 408 && f.status !== 429;
-      const said = f.detail.errorMessage !== undefined ? ` (${JSON.stringify(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
+      const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
         `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : 'a fault meant for tools/call may have hit an earlier request'}`,
         f.primary.sources.slice(0, 2), 'session', s.session));

@@ -5,6 +5,7 @@ import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker, saysSessionUnknown } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
+import { jsonText } from '../report/text.js';
 
 export interface RequestIn {
   input: number;
@@ -408,7 +409,7 @@ export class JoinEngine {
         const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
         const known = key !== undefined ? sess.requestIds.get(key) : undefined;
         const rejected = r.status !== undefined && (r.status < 200 || r.status > 299); // an HTTP rejection's error body (see deliver)
-        if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${JSON.stringify(id)}`, first: known.src, dup: r.src });
+        if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: known.src, dup: r.src });
         else if (!known && id !== null && id !== undefined && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src });
         else if (known && sess.answered?.has(key!) && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src, when: 'after' });
         continue;
@@ -548,7 +549,7 @@ export class JoinEngine {
     if (sess.legacySse) view.legacySse = true;
     const known = sess.requestIds.get(view.idKey);
     if (known && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
-      (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? JSON.stringify(view.id)}`, first: known.src, dup: view.sources[0]! });
+      (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? jsonText(view.id)}`, first: known.src, dup: view.sources[0]! });
       return false;
     }
     let views = this.open.get(scopeKey);
@@ -708,7 +709,7 @@ export class JoinEngine {
         const last = ex.lastResponse;
         const waiting = this.open.get(ex.scopeKey)?.get(key);
         if (last && last.key === key && last.ts === ts && last.text === text) {
-          (sess.duplicates ??= []).push({ what: `the response to id ${JSON.stringify(id)}`, first: last.src, dup: src });
+          (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: last.src, dup: src });
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });

@@ -196,3 +196,13 @@ function withinBounds(value: object, maxDepth: number, maxString: number): boole
   }
   return true;
 }
+
+/**
+ * JSON.stringify for a value taken from a log, to quote in a message: a container nested deeper than 64 levels is
+ * written as TOO_DEEP_MARK (JSON.stringify itself overflows the stack at some thousands of levels: an id, a resultType
+ * or an isError of 100,000 nested arrays crashed the report). Undefined for undefined, as JSON.stringify.
+ */
+export function jsonText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  return JSON.stringify(boundValue(value, 64, Infinity));
+}

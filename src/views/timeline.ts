@@ -1,5 +1,5 @@
 // The `timeline` view: every exchange of one session in time order, client and server views side by side.
-import { escapeJsonControls } from '../report/text.js';
+import { escapeJsonControls, jsonText } from '../report/text.js';
 import type { AttemptRow, Summary } from '../report/summary.js';
 import { byTime } from '../report/summary.js';
 import type { Finding } from '../findings/types.js';
@@ -147,7 +147,7 @@ function notes(r: AttemptRow): string[] {
 
 const LEGEND = 'client view / server view: HTTP status and outcome as each side logged it ("-" for the status: no HTTP layer in the log). "not seen by server": both sides were logged and the server has no record of the attempt. "(no side)": the log does not say which side wrote it; its one view is in the client column.';
 
-const idOf = (r: AttemptRow) => r.idText ?? JSON.stringify(r.id);
+const idOf = (r: AttemptRow) => r.idText ?? jsonText(r.id);
 const whatOf = (r: AttemptRow) => (r.tool ? `${r.method} ${r.tool}` : r.method);
 const offset = (t: Timeline, r: AttemptRow) => (t.identity.first && r.ts ? `+${span(Date.parse(r.ts) - Date.parse(t.identity.first))}` : '');
 const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');

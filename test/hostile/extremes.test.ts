@@ -73,4 +73,40 @@ describe('regular expressions that retried from every character of a long run', 
   });
 });
 
-export { message };
+describe('values nested 100,000 levels deep where a report quotes or compares them', () => {
+  const D = 100_000;
+  const deepArray = `${'['.repeat(D)}${']'.repeat(D)}`;
+  const deepObject = `${'{"a":'.repeat(D)}1${'}'.repeat(D)}`;
+  const call = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } });
+  // One session per shape: each once ended the run with "internal error: Maximum call stack size exceeded".
+  const log = [
+    // a response id (quoted by the orphan-response finding)
+    message(0, 'c2s', JSON.parse(call(1)), 'id'), `{"v":1,"kind":"message","ts":"${ts(1)}","session":"id","direction":"s2c","message":{"jsonrpc":"2.0","id":${deepArray},"result":{}}}`,
+    // resultType, isError and jsonrpc (quoted by the why of INVALID_*)
+    message(2, 'c2s', JSON.parse(call(1)), 'rt'), `{"v":1,"kind":"message","ts":"${ts(3)}","session":"rt","direction":"s2c","message":{"jsonrpc":"2.0","id":1,"result":{"resultType":${deepObject}}}}`,
+    message(4, 'c2s', JSON.parse(call(1)), 'ie'), `{"v":1,"kind":"message","ts":"${ts(5)}","session":"ie","direction":"s2c","message":{"jsonrpc":"2.0","id":1,"result":{"isError":${deepObject},"content":[]}}}`,
+    message(6, 'c2s', JSON.parse(call(1)), 'jr'), `{"v":1,"kind":"message","ts":"${ts(7)}","session":"jr","direction":"s2c","message":{"jsonrpc":${deepObject},"id":1,"result":{}}}`,
+    // an outputSchema nested deep (its size was measured with JSON.stringify)
+    message(8, 'c2s', { jsonrpc: '2.0', id: 0, method: 'tools/list' }, 'os'), `{"v":1,"kind":"message","ts":"${ts(9)}","session":"os","direction":"s2c","message":{"jsonrpc":"2.0","id":0,"result":{"tools":[{"name":"t","outputSchema":${deepObject}}]}}}`,
+    // structuredContent nested deep against a const (compared with JSON.stringify)
+    message(10, 'c2s', { jsonrpc: '2.0', id: 0, method: 'tools/list' }, 'sc'), message(11, 's2c', { jsonrpc: '2.0', id: 0, result: { tools: [{ name: 't', outputSchema: { type: 'object', properties: { a: { const: { x: 1 } } } } }] } }, 'sc'),
+    message(12, 'c2s', JSON.parse(call(1)), 'sc'), `{"v":1,"kind":"message","ts":"${ts(13)}","session":"sc","direction":"s2c","message":{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"a":${deepObject}}}}}`,
+  ].join('\n');
+
+  it('the analysis finishes and quotes them cut at 64 levels (json and table)', () => {
+    const r = cli(['--format', 'json'], `${log}\n`);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { attempts: { session: string; method: string; outcome: string; detail?: { why?: string } }[]; findings: { code: string; message: string }[]; summary: { lines: { read: number; used: number } } };
+    expect(doc.summary.lines).toMatchObject({ read: 14, used: 14 });
+    const why = (session: string) => doc.attempts.find((a) => a.session === session && a.method === 'tools/call')?.detail?.why ?? '';
+    expect(doc.findings.find((f) => f.code === 'ORPHAN_RESPONSE')?.message).toContain('[nested too deeply]');
+    expect(why('rt')).toMatch(/^unknown resultType \{"a":.*\[nested too deeply\]/);
+    expect(why('ie')).toMatch(/^isError is \{"a":.*\[nested too deeply\]/);
+    expect(why('jr')).toMatch(/^jsonrpc is \{"a":.*\[nested too deeply\]/);
+    expect(why('sc')).toContain('structuredContent/a must be the constant value');
+    const table = cli(['--format', 'table'], `${log}\n`);
+    expect(table.stderr).not.toMatch(/internal error/);
+    expect(table.code).toBe(0);
+  });
+});
