@@ -4,7 +4,7 @@ import { saysProtocolVersionRefused, type SessionState } from './join/sessions.j
 import type { JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
-import { checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, unknownSessionRefusal, type CallPolicy, type SessionCalls } from './findings/rules.js';
+import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, newRetryChain, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 
@@ -23,7 +23,13 @@ export interface CallTail {
   call: string;
   /** The name its client gave itself, when known. */
   who?: string | undefined;
-  attempts: Attempt[];
+  /** Its attempts, as the retry rules need them (a count and the last three, not a list: a retry loop can be endless). */
+  chain: RetryChain;
+  /**
+   * Its attempts refused for an expired session not yet marked retriedInNewSession, by session: a retry in another
+   * session marks those of every other session, each once (only the expired-session findings read the mark).
+   */
+  unmarked: Map<string | null, Attempt[]>;
   last: Attempt;
   expires: number;
 }
@@ -94,11 +100,11 @@ export class CallLinker {
     const task = taskId !== undefined ? this.tasks.get(`${clientKey}|task:${taskId}`) : undefined;
     if (task && a.method.startsWith('tasks/')) {
       // A request about a task continues the call whose tools/call created it; it is not a call of its own.
-      task.attempts.push(a);
+      addToChain(task.chain, a);
       task.last = a;
       task.expires = Math.max(task.expires, (a.endTs ?? now) + this.opts.retryWindowMs);
       a.call = task.call;
-      a.attempt = task.attempts.length;
+      a.attempt = task.chain.count;
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: `${a.method} of the task its tools/call created` };
       a.findings.push(...checkAttempt(a, {}));
@@ -127,17 +133,22 @@ export class CallLinker {
       this.extend(tail, a, key, unnamed, who, true);
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
-      a.findings.push(...checkAttempt(a, { continuationOf: tail.attempts[tail.attempts.length - 2] }));
+      a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
     } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && !this.fellBack(clientKey, tail.last)) {
       this.extend(tail, a, key, unnamed, who, false);
-      const previous = tail.attempts[tail.attempts.length - 2]!;
+      const previous = tail.chain.previous!;
       previous.primary.retried = true;
-      for (const p of tail.attempts) if (p !== a && p.session !== a.session) p.primary.retriedInNewSession = true;
+      for (const [session, attempts] of tail.unmarked) {
+        if (session === a.session) continue;
+        for (const p of attempts) p.primary.retriedInNewSession = true;
+        tail.unmarked.delete(session);
+      }
       a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`), this.begins.get(`${a.primary.side}|${a.primary.scope}`));
       a.findings.push(...checkAttempt(a, {}));
-      a.findings.push(...checkRetry(a, previous, tail.attempts, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
+      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
-      tail = { call: `c${++this.callSeq}`, who, attempts: [a], last: a, expires: (a.endTs ?? now) + this.opts.retryWindowMs };
+      tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: (a.endTs ?? now) + this.opts.retryWindowMs };
+      addToChain(tail.chain, a);
       a.call = tail.call;
       a.attempt = 1;
       a.findings.push(...checkAttempt(a, {}));
@@ -231,7 +242,7 @@ export class CallLinker {
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
-    if (a.primary.sentSession && ((a.status === 404 && !saysProtocolVersionRefused(a.detail.errorMessage)) || unknownSessionRefusal(a) !== undefined)) c.expired.push(a);
+    if (inExpiredSession(a)) c.expired.push(a);
   }
 
   /**
@@ -254,11 +265,16 @@ export class CallLinker {
 
   private extend(tail: CallTail, a: Attempt, key: string, unnamed: string, who: string | undefined, continuation: boolean): void {
     tail.who ??= who;
-    tail.attempts.push(a);
+    addToChain(tail.chain, a);
+    if (inExpiredSession(a)) {
+      const same = tail.unmarked.get(a.session);
+      if (same) same.push(a);
+      else tail.unmarked.set(a.session, [a]);
+    }
     tail.last = a;
     tail.expires = (a.endTs ?? a.startTs ?? 0) + this.opts.retryWindowMs;
     a.call = tail.call;
-    a.attempt = tail.attempts.length;
+    a.attempt = tail.chain.count;
     if (continuation) {
       // The round is answered: its entries go (another chain of the same tool and arguments may hold the key now).
       const echoed = stateOf(a, 'echoedState');
@@ -492,4 +508,9 @@ export type { Outcome };
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
+}
+
+/** An attempt refused because its session was gone (HTTP 404, or a refusal that says the session is unknown). */
+function inExpiredSession(a: Attempt): boolean {
+  return a.primary.sentSession === true && ((a.status === 404 && !saysProtocolVersionRefused(a.detail.errorMessage)) || unknownSessionRefusal(a) !== undefined);
 }

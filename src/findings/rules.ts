@@ -221,13 +221,70 @@ export function doneAt(a: Attempt): number | undefined {
 }
 
 /** Findings about a retry: who sent it, whether it was safe, whether it honoured Retry-After and the policy. */
-export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: ToolSafety | 'unknown', anyToolsList: boolean, opts: { policy: CallPolicy }): Finding[] {
+/** Most claim lines a RETRY_ORIGIN_AMBIGUOUS finding lists among its sources; the message says how many more there were. */
+const MAX_CLAIM_SOURCES = 20;
+
+/**
+ * What the retry rules need of a call's whole chain of attempts, kept up to date attempt by attempt (addToChain), so
+ * that a call retried a million times (a client in a retry loop) costs neither a walk of its chain per retry nor memory
+ * per attempt.
+ */
+export interface RetryChain {
+  /** The attempts so far. */
+  count: number;
+  /** The latest attempt, the one before it and the one before that. */
+  last?: Attempt | undefined;
+  previous?: Attempt | undefined;
+  beforePrevious?: Attempt | undefined;
+  /** Whether some attempt of the chain has a client view. */
+  anyClient: boolean;
+  /**
+   * The claims of the chain's attempts, in order, each with the number of POSTs it admits (its postCount, or how many
+   * statuses it lists), keeping only a claim that admits fewer than every claim before it: the first claim a count of
+   * POSTs contradicts is always one of these.
+   */
+  claims: { claim: ClaimBody; admits: number }[];
+  /** Where the chain's claims were logged (the first MAX_CLAIM_SOURCES), and how many more there were. */
+  claimSources: Source[];
+  moreClaimSources: number;
+}
+
+type ClaimBody = NonNullable<Attempt['claim']>['claim'];
+
+export function newRetryChain(): RetryChain {
+  return { count: 0, anyClient: false, claims: [], claimSources: [], moreClaimSources: 0 };
+}
+
+/** Count attempt a, the call's latest, into its chain. */
+export function addToChain(chain: RetryChain, a: Attempt): void {
+  chain.beforePrevious = chain.previous;
+  chain.previous = chain.last;
+  chain.last = a;
+  chain.count++;
+  if (a.client) chain.anyClient = true;
+  if (a.claim) {
+    const admits = claimAdmits(a.claim.claim);
+    const lowest = chain.claims.length ? chain.claims[chain.claims.length - 1]!.admits : Infinity;
+    if (admits < lowest) chain.claims.push({ claim: a.claim.claim, admits });
+    if (chain.claimSources.length < MAX_CLAIM_SOURCES) chain.claimSources.push(a.claim.src);
+    else chain.moreClaimSources++;
+  }
+}
+
+/** The number of POSTs a claim admits: a claim is contradicted by more POSTs than its postCount or its statuses. */
+function claimAdmits(c: ClaimBody): number {
+  return Math.min(c.postCount ?? Infinity, c.httpStatuses?.length ?? Infinity);
+}
+
+export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety: ToolSafety | 'unknown', anyToolsList: boolean, opts: { policy: CallPolicy }): Finding[] {
   const out: Finding[] = [];
-  const n = chain.length;
-  const posts = chain.length;
-  const claims = [...chain.map((x) => x.claim?.claim), a.callClaim?.claim].filter((c) => c !== undefined);
-  const contradicted = claims.find((c) => (c.postCount !== undefined && c.postCount < posts) || (c.httpStatuses !== undefined && c.httpStatuses.length < posts));
-  const serverOnly = a.server && !a.client && chain.some((x) => x.client);
+  const n = chain.count;
+  const posts = chain.count;
+  // The first claim (in the chain's order, then the call's claim) that admits fewer POSTs than were observed.
+  let contradicted: ClaimBody | undefined;
+  for (const c of chain.claims) if (c.admits < posts) { contradicted = c.claim; break; }
+  if (!contradicted && a.callClaim && claimAdmits(a.callClaim.claim) < posts) contradicted = a.callClaim.claim;
+  const serverOnly = a.server && !a.client && chain.anyClient;
   const origin = a.retryOrigin?.origin ?? 'unknown';
   if (origin === 'unknown' || origin === 'none' || contradicted || serverOnly) {
     const why = contradicted
@@ -235,9 +292,10 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
       : serverOnly ? 'the server saw this POST but the client log has no record of it'
       : origin === 'none' ? 'the client claims no retry (retryOrigin "none")'
       : `origin unknown: ${a.retryOrigin?.how ?? 'nothing says who sent it'}`;
+    const more = chain.moreClaimSources ? ` (the lines of ${chain.moreClaimSources} more claims of the call are not listed)` : '';
     out.push(finding('RETRY_ORIGIN_AMBIGUOUS', 'warning',
-      `${label(a)}: POST ${n} of the call after ${prev.outcome}; ${why}`,
-      [prev.primary.sources[0]!, a.primary.sources[0]!, ...chain.flatMap((x) => (x.claim ? [x.claim.src] : [])), ...(a.callClaim ? [a.callClaim.src] : [])]));
+      `${label(a)}: POST ${n} of the call after ${prev.outcome}; ${why}${more}`,
+      [prev.primary.sources[0]!, a.primary.sources[0]!, ...chain.claimSources, ...(a.callClaim ? [a.callClaim.src] : [])]));
   }
   if (a.method === 'tools/call') {
     const exec = executionEvidence(prev);
@@ -269,7 +327,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: Attempt[], safety: 
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
     const delay = a.startTs - doneAt(prev)!;
-    const before = n >= 3 ? chain[n - 3] : undefined;
+    const before = chain.beforePrevious;
     const beforeDone = before ? doneAt(before) : undefined;
     const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {

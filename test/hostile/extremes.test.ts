@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/redact.js';
 import { buildFilter, type Filter } from '../../src/filter.js';
+import { Readable } from 'node:stream';
+import { streamAnalysis } from '../../src/index.js';
 import type { AttemptRow } from '../../src/report/summary.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -109,4 +111,28 @@ describe('values nested 100,000 levels deep where a report quotes or compares th
     expect(table.stderr).not.toMatch(/internal error/);
     expect(table.code).toBe(0);
   });
+});
+
+describe('a call retried tens of thousands of times (a client in a retry loop)', () => {
+  it('links every attempt into one call, numbered, with its retry findings, without walking the chain per retry', async () => {
+    const N = 20_000;
+    function* lines(): Generator<string> {
+      for (let i = 0; i < N; i++) {
+        yield `${message(i * 10, 'c2s', { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 't', arguments: { q: 1 } } })}\n`;
+        yield `${message(i * 10 + 1, 's2c', { jsonrpc: '2.0', id: i, error: { code: -32000, message: 'busy' } })}\n`;
+      }
+    }
+    const calls = new Set<string>();
+    let last: { attempt?: number; findings: { code: string; message: string }[] } | undefined;
+    let count = 0;
+    const summary = await streamAnalysis({ stdin: Readable.from(lines()) }, {
+      attempt: (a) => { count++; calls.add(a.call!); last = a; },
+    });
+    expect(count).toBe(N);
+    expect(calls.size).toBe(1);
+    expect(last?.attempt).toBe(N);
+    expect(last?.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['RETRY_ORIGIN_AMBIGUOUS', 'RETRY_POLICY']));
+    expect(last?.findings.find((f) => f.code === 'RETRY_ORIGIN_AMBIGUOUS')?.message).toContain(`POST ${N} of the call`);
+    expect(summary.lines).toMatchObject({ read: 2 * N, used: 2 * N });
+  }, 15_000);
 });
