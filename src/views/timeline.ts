@@ -92,10 +92,17 @@ function identityOf(rows: AttemptRow[]): Timeline['identity'] {
     if (r.method === 'initialize' && r.protocolVersion) id.protocolVersion = r.protocolVersion;
     else if (!id.protocolVersion && r.protocolVersion) id.protocolVersion = r.protocolVersion;
   }
-  const times = rows.map((r) => (r.ts ? Date.parse(r.ts) : Number.NaN)).filter((t) => !Number.isNaN(t));
-  const ends = rows.map((r) => (r.ts ? Date.parse(r.ts) + (r.durationMs ?? 0) : Number.NaN)).filter((t) => !Number.isNaN(t));
-  const first = times.length ? isoTime(Math.min(...times)) : undefined;
-  const last = ends.length ? isoTime(Math.max(...ends)) : undefined;
+  // A loop, not Math.min(...times): spreading a session of 125,000 attempts as arguments overflows the stack.
+  let min = Infinity;
+  let max = -Infinity;
+  for (const r of rows) {
+    const t = r.ts ? Date.parse(r.ts) : Number.NaN;
+    if (Number.isNaN(t)) continue;
+    if (t < min) min = t;
+    if (t + (r.durationMs ?? 0) > max) max = t + (r.durationMs ?? 0);
+  }
+  const first = min !== Infinity ? isoTime(min) : undefined;
+  const last = max !== -Infinity ? isoTime(max) : undefined;
   if (first !== undefined) id.first = first;
   if (last !== undefined) id.last = last;
   return id;

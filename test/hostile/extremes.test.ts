@@ -11,6 +11,7 @@ import { redactText } from '../../src/redact.js';
 import { buildFilter, type Filter } from '../../src/filter.js';
 import { Readable } from 'node:stream';
 import { streamAnalysis } from '../../src/index.js';
+import { TimelineCollector } from '../../src/views/timeline.js';
 import type { AttemptRow } from '../../src/report/summary.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -135,4 +136,18 @@ describe('a call retried tens of thousands of times (a client in a retry loop)',
     expect(last?.findings.find((f) => f.code === 'RETRY_ORIGIN_AMBIGUOUS')?.message).toContain(`POST ${N} of the call`);
     expect(summary.lines).toMatchObject({ read: 2 * N, used: 2 * N });
   }, 15_000);
+});
+
+describe('a session of 200,000 attempts in the timeline view', () => {
+  it('has its first and last time (they were the minimum and maximum of all its times spread as arguments)', () => {
+    const t = new TimelineCollector('s1');
+    const N = 200_000;
+    for (let i = 0; i < N; i++) {
+      t.attempt({ session: 's1', id: i, method: 'tools/call', tool: 't', status: null, outcome: 'TOOL_SUCCESS', layer: 'application', findings: [], sources: [], ts: ts(i), durationMs: 5 } as unknown as AttemptRow);
+    }
+    const timeline = t.timeline()!;
+    expect(timeline.rows).toHaveLength(N);
+    expect(timeline.identity.first).toBe(ts(0));
+    expect(timeline.identity.last).toBe(ts(N - 1 + 5));
+  });
 });
