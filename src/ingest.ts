@@ -243,7 +243,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       const tf = textFormatFor(text, forced);
       if (tf) {
         const before = out.length;
-        emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out);
+        if (!guarded(line.lineNo, out, () => emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out))) return true;
         // A text format may need the zod schemas too (Claude Code's debug file, for its claims): read the line again then.
         if (!needSchemas) return true;
         out.length = before;
@@ -274,10 +274,29 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
     }
     const before = out.length;
-    toItems(value, line.lineNo, out, text);
+    if (!guarded(line.lineNo, out, () => toItems(value, line.lineNo, out, text))) return true;
     if (!needSchemas) return true;
     out.length = before;
     return false;
+  };
+
+  /**
+   * Run what reads one line's value into records; a RangeError from it (a value nested so deep that reading a field of
+   * it overflows the stack) makes that line unusable, 'too-deep', instead of ending the whole input. False then.
+   */
+  const guarded = (lineNo: number, out: RecordItem[], read: () => void): boolean => {
+    const before = out.length;
+    const counts = { used: account.used, records: account.records, unusable: account.unusable };
+    try {
+      read();
+      return true;
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      out.length = before;
+      Object.assign(account, counts);
+      unusable(lineNo, 'too-deep', `a value in the record is nested too deeply to read (${err.message})`);
+      return false;
+    }
   };
 
   let spool: BackwardSpool | undefined;
@@ -306,11 +325,11 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
         else {
           const entry = item.value as Record<string, unknown>;
           const what = harEntryName(entry, account.lines);
-          emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what);
-          if (needSchemas) {
+          if (!guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what))) needSchemas = false;
+          else if (needSchemas) {
             needSchemas = false;
             await loadSchemas();
-            emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what);
+            guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what));
           }
         }
         account.bytesRead = opened.bytesRead();
@@ -336,7 +355,17 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
             unusable(item.line, 'not-an-object', `array item ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not an object record`);
             continue;
           }
-          yield [{ lineNo: item.line, text: JSON.stringify(item.value) }];
+          let itemText: string;
+          try {
+            itemText = JSON.stringify(item.value);
+          } catch (err) {
+            // JSON.stringify overflows the stack some thousands of levels deep, well before the parser gives up.
+            if (!(err instanceof RangeError)) throw err;
+            account.lines++;
+            unusable(item.line, 'too-deep', `array item ${account.lines} is nested too deeply to read`);
+            continue;
+          }
+          yield [{ lineNo: item.line, text: itemText }];
         }
       })();
     } else lineSource = readLineBatches(rest, { maxLineBytes: opts.maxLineBytes });

@@ -2,6 +2,7 @@
 import type { MessageRecord } from '../schema/record.js';
 import { MESSAGE_LEVEL, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
 import { isObj, str, timeValue, type Obj } from './values.js';
+import { jsonText } from '../report/text.js';
 
 /**
  * The gateway writes the request it forwards without its JSON-RPC id (seen in real files: `{"jsonrpc":"2.0",
@@ -48,7 +49,7 @@ export function ghAwToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
   // A response the gateway's data-flow guard withheld: no JSON-RPC message was passed on in this line.
   if (type === 'DIFC_FILTERED') return [];
   const dir = str(v.direction)?.toUpperCase();
-  if (dir !== 'IN' && dir !== 'OUT') return { error: `gh-aw ${type ?? 'entry'} with direction ${JSON.stringify(v.direction ?? null).slice(0, 30)}, not IN or OUT` };
+  if (dir !== 'IN' && dir !== 'OUT') return { error: `gh-aw ${type ?? 'entry'} with direction ${jsonText(v.direction ?? null).slice(0, 30)}, not IN or OUT` };
   let message: unknown = v.payload;
   if (typeof message === 'string') {
     try {

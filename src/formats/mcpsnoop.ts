@@ -7,7 +7,7 @@ export function mcpsnoopToRecords(v: Obj): AdapterResult {
   const dir = v.direction;
   // stderr lines of a wrapped stdio server and the session's meta frame carry no JSON-RPC traffic.
   if (dir === 'stderr' || dir === 'meta') return [];
-  if (dir !== 'c2s' && dir !== 's2c') return { error: `mcpsnoop frame with unknown direction ${JSON.stringify(String(dir)).slice(0, 30)}` };
+  if (dir !== 'c2s' && dir !== 's2c') return { error: `mcpsnoop frame with unknown direction ${JSON.stringify(typeof dir === 'object' && dir !== null ? (Array.isArray(dir) ? 'an array' : 'an object') : String(dir)).slice(0, 30)}` };
   const status = httpStatus(v.status);
   const hasRaw = v.raw !== undefined && v.raw !== null;
   const text = str(v.text);

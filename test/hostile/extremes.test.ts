@@ -151,3 +151,37 @@ describe('a session of 200,000 attempts in the timeline view', () => {
     expect(timeline.identity.last).toBe(ts(N - 1 + 5));
   });
 });
+
+describe('values nested some thousands of levels deep (JSON.stringify overflows there, JSON.parse does not)', () => {
+  const D = 5_000;
+  const deepObject = `${'{"a":'.repeat(D)}1${'}'.repeat(D)}`;
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
+  const failed = { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'down' } };
+
+  it('a gh-aw line whose direction is such a value is unusable, named, and the rest of the input is analyzed', () => {
+    const log = [
+      JSON.stringify({ timestamp: ts(0), server_id: 'a', direction: 'OUT', type: 'REQUEST', payload: call }),
+      `{"timestamp":"${ts(1)}","server_id":"a","direction":${deepObject},"type":"REQUEST","payload":${JSON.stringify(call)}}`,
+      JSON.stringify({ timestamp: ts(2), server_id: 'a', direction: 'IN', type: 'RESPONSE', payload: failed }),
+    ].join('\n');
+    const r = cli(['--format', 'json'], `${log}\n`);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/read failed|internal error/);
+    expect(r.stderr).toMatch(/<stdin>:2: gh-aw REQUEST with direction \{"a":/);
+    const doc = JSON.parse(r.stdout) as { attempts: { outcome: string }[]; summary: { lines: { read: number; used: number; unusable: number } } };
+    expect(doc.summary.lines).toMatchObject({ read: 3, used: 2, unusable: 1 });
+    expect(doc.attempts.map((a) => a.outcome)).toEqual(['JSONRPC_ERROR']);
+  });
+
+  it('an item of a JSON array document (an Inspector export) is unusable, too-deep, and the other items are read', () => {
+    const doc = `[\n${JSON.stringify({ timestamp: ts(0), direction: 'request', origin: 'client', message: call })},\n{"x":${deepObject}},\n${JSON.stringify({ timestamp: ts(1), direction: 'response', origin: 'server', message: failed })}\n]\n`;
+    const r = cli(['--format', 'json'], doc);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/read failed|internal error/);
+    expect(r.stderr).toMatch(/<stdin>:3: array item 2 is nested too deeply to read/);
+    const out = JSON.parse(r.stdout) as { attempts: { outcome: string }[]; summary: { lines: { read: number; used: number; unusable: number }; inputs: { reasons: Record<string, number> }[] } };
+    expect(out.summary.lines).toMatchObject({ read: 3, used: 2, unusable: 1 });
+    expect(out.summary.inputs[0]!.reasons).toEqual({ 'too-deep': 1 });
+    expect(out.attempts.map((a) => a.outcome)).toEqual(['JSONRPC_ERROR']);
+  });
+});
