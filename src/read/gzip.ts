@@ -7,6 +7,9 @@ export class GzipError extends Error {
   }
 }
 
+/** Longest gzip member header read (its fixed 10 bytes, extra field, file name, comment). */
+const MAX_HEADER_BYTES = 1 << 20;
+
 /**
  * The decompressed bytes of gzip data, member by member (`cat a.gz b.gz` is valid gzip). Node's Gunzip drops the
  * output of a member when junk follows it, so each member is inflated raw here: its end is known exactly, the rest
@@ -33,6 +36,9 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
     // The member header (RFC 1952): magic, method 8, flags, then optional extra, name, comment, header CRC.
     let headerLength: number | 'incomplete' | 'bad' = 'incomplete';
     while ((headerLength = gzipHeaderLength(pending)) === 'incomplete') {
+      // A header is a few bytes; one that runs on for megabytes (a file name or comment without its end) is not read
+      // whole: each piece would copy and scan it again.
+      if (pending.length > MAX_HEADER_BYTES) throw new GzipError(`gzip data is damaged: a member header runs over ${MAX_HEADER_BYTES} bytes (a file name or comment that never ends)`, offset);
       if (!(await more())) break;
     }
     if (member > 0 && pending.length === 0 && inputDone) return;
@@ -43,8 +49,13 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
     if (headerLength === 'bad') {
       if (member === 0) throw new GzipError('gzip data is damaged (not a gzip header)', offset);
       // Not another member: what follows the compressed data is garbage. Count it, then report it.
+      // Counted as it streams past, not gathered: the garbage can be a whole log appended after the gzip.
       let extra = pending.length;
-      while (await more()) extra = pending.length;
+      pending = Buffer.alloc(0);
+      while (await more()) {
+        extra += pending.length;
+        pending = Buffer.alloc(0);
+      }
       throw new GzipError(`gzip data is damaged: ${extra} byte(s) after the end of the compressed data are not gzip`, offset);
     }
 

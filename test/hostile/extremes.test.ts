@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/redact.js';
 import { buildFilter, type Filter } from '../../src/filter.js';
@@ -20,7 +21,7 @@ const T0 = Date.parse('2026-10-17T09:00:00.000Z');
 const ts = (ms: number) => new Date(T0 + ms).toISOString();
 
 /** Run the built CLI on stdin; stdout and stderr as text. */
-function cli(args: string[], stdin: string): { code: number | null; stdout: string; stderr: string } {
+function cli(args: string[], stdin: string | Buffer): { code: number | null; stdout: string; stderr: string } {
   if (!existsSync(BIN)) throw new Error('dist/bin.js is missing: npm run build');
   const r = spawnSync(process.execPath, [BIN, ...args, '-'], { input: stdin, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -183,5 +184,29 @@ describe('values nested some thousands of levels deep (JSON.stringify overflows 
     expect(out.summary.lines).toMatchObject({ read: 3, used: 2, unusable: 1 });
     expect(out.summary.inputs[0]!.reasons).toEqual({ 'too-deep': 1 });
     expect(out.attempts.map((a) => a.outcome)).toEqual(['JSONRPC_ERROR']);
+  });
+});
+
+describe('gzip with megabytes where a few bytes are expected', () => {
+  const line = `${message(0, 'c2s', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } })}\n`;
+  const gz = gzipSync(line);
+
+  it('tens of megabytes of plain text after the gzip data (a log appended to it) are counted as they stream past', () => {
+    const garbage = Buffer.alloc(48_000_000, 0x61);
+    const r = cli(['--format', 'json'], Buffer.concat([gz, garbage]));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`gzip data is damaged: ${garbage.length} byte(s) after the end of the compressed data are not gzip`);
+    const doc = JSON.parse(r.stdout) as { attempts: unknown[]; summary: { lines: { read: number; used: number } } };
+    expect(doc.summary.lines).toMatchObject({ read: 1, used: 1 });
+    expect(doc.attempts).toHaveLength(1);
+  }, 15_000);
+
+  it('a member header whose file name runs over 1 MiB is damaged gzip, said so, and not read piece by piece', () => {
+    const header = Buffer.from(gz.subarray(0, 10));
+    header[3] = 0x08; // FNAME
+    const r = cli(['--format', 'json'], Buffer.concat([header, Buffer.alloc(2_000_000, 0x61), Buffer.from([0]), gz.subarray(10)]));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/gzip data is damaged: a member header runs over 1048576 bytes/);
+    expect(r.stderr).not.toMatch(/internal error/);
   });
 });
