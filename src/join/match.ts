@@ -6,6 +6,7 @@ import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { signatureOf } from './fingerprint.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
+import { boundValue } from '../report/text.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
@@ -607,8 +608,9 @@ function compact(view: AttemptView): void {
   if (view.method === 'tools/call' && view.response !== undefined) {
     const result = (view.response as { result?: { content?: unknown; isError?: unknown } }).result;
     if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) {
-      // Bounded: the first blocks, long strings cut (with their length), so a result of megabytes costs no more.
-      const head = JSON.stringify(result.content.slice(0, 4), (_k, x: unknown) => (typeof x === 'string' && x.length > 4096 ? `${x.slice(0, 4096)}…${x.length}` : x));
+      // Bounded: the first blocks, long strings cut (with their length), so a result of megabytes costs no more, and
+      // 64 levels deep (JSON.stringify overflows the stack on content nested some thousands of levels deep).
+      const head = JSON.stringify(boundValue(result.content.slice(0, 4), 64, Infinity), (_k, x: unknown) => (typeof x === 'string' && x.length > 4096 ? `${x.slice(0, 4096)}…${x.length}` : x));
       view.resultSig = signatureOf(`${result.content.length}|${result.isError === true}|${head}`);
     }
   }

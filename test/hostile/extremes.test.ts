@@ -95,6 +95,8 @@ describe('values nested 100,000 levels deep where a report quotes or compares th
     // structuredContent nested deep against a const (compared with JSON.stringify)
     message(10, 'c2s', { jsonrpc: '2.0', id: 0, method: 'tools/list' }, 'sc'), message(11, 's2c', { jsonrpc: '2.0', id: 0, result: { tools: [{ name: 't', outputSchema: { type: 'object', properties: { a: { const: { x: 1 } } } } }] } }, 'sc'),
     message(12, 'c2s', JSON.parse(call(1)), 'sc'), `{"v":1,"kind":"message","ts":"${ts(13)}","session":"sc","direction":"s2c","message":{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"a":${deepObject}}}}}`,
+    // a tool result's content nested deep (its digest, for the crossed-answer check, was its JSON text)
+    message(14, 'c2s', JSON.parse(call(1)), 'ct'), `{"v":1,"kind":"message","ts":"${ts(15)}","session":"ct","direction":"s2c","message":{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[${deepArray}]}}}`,
   ].join('\n');
 
   it('the analysis finishes and quotes them cut at 64 levels (json and table)', () => {
@@ -102,13 +104,14 @@ describe('values nested 100,000 levels deep where a report quotes or compares th
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { attempts: { session: string; method: string; outcome: string; detail?: { why?: string } }[]; findings: { code: string; message: string }[]; summary: { lines: { read: number; used: number } } };
-    expect(doc.summary.lines).toMatchObject({ read: 14, used: 14 });
+    expect(doc.summary.lines).toMatchObject({ read: 16, used: 16 });
     const why = (session: string) => doc.attempts.find((a) => a.session === session && a.method === 'tools/call')?.detail?.why ?? '';
     expect(doc.findings.find((f) => f.code === 'ORPHAN_RESPONSE')?.message).toContain('[nested too deeply]');
     expect(why('rt')).toMatch(/^unknown resultType \{"a":.*\[nested too deeply\]/);
     expect(why('ie')).toMatch(/^isError is \{"a":.*\[nested too deeply\]/);
     expect(why('jr')).toMatch(/^jsonrpc is \{"a":.*\[nested too deeply\]/);
     expect(why('sc')).toContain('structuredContent/a must be the constant value');
+    expect(doc.attempts.find((a) => a.session === 'ct')?.outcome).toBe('TOOL_ERROR');
     const table = cli(['--format', 'table'], `${log}\n`);
     expect(table.stderr).not.toMatch(/internal error/);
     expect(table.code).toBe(0);
