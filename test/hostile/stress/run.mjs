@@ -34,3 +34,4 @@ for (const f of files) for (const v of views) {
   const size = fs.statSync(path.join(dir, f)).size;
   console.log(`${f.padEnd(28)} ${v.padEnd(9)} ${(size / 1e6).toFixed(0).padStart(5)}MB ${sec.padStart(6)}s ${(Number(kb) / 1024).toFixed(0).padStart(6)}MB out=${(out.length / 1e6).toFixed(1)}MB exit=${code} ${probs.join(' | ')}`);
 }
+fs.rmSync(o, { recursive: true, force: true });
