@@ -76,25 +76,27 @@ export class CallLinker {
 
   attempt(a: Attempt): void {
     const view = a.primary;
-    const clientKey = this.callerOf(a);
-    this.sessionCallers.set(`${a.primary.side}|${a.primary.scope}`, clientKey);
+    // The scope's key and the client's name, made once: every map below is keyed by them.
+    const scopeKey = view.scopeKey;
+    const who = this.identity(a, scopeKey);
+    const clientKey = this.callerOf(a, who);
+    this.sessionCallers.set(scopeKey, clientKey);
     if (a.method === 'tools/list') this.learnTools(clientKey, a);
     if (a.method === 'tools/call' && a.startTs !== undefined) {
       // Kept per caller and, for a named client, per caller and name: the named clients of one log share a caller.
-      const name = this.identity(a);
-      for (const k of name !== undefined ? [clientKey, `${clientKey}|${name}`] : [clientKey]) this.lastToolsCall.set(k, Math.max(this.lastToolsCall.get(k) ?? -Infinity, a.startTs));
+      latest(this.lastToolsCall, clientKey, a.startTs);
+      if (who !== undefined) latest(this.lastToolsCall, `${clientKey}|${who}`, a.startTs);
     }
     if (a.method === 'initialize' && a.startTs !== undefined) {
       // A re-initialize that failed (a server with one session per process refusing it) is kept apart from one that worked.
-      const name = this.identity(a);
       const m = isFailure(a.outcome) ? this.lastInitializeFailed : this.lastInitialize;
-      for (const k of name !== undefined ? [clientKey, `${clientKey}|${name}`] : [clientKey]) m.set(k, Math.max(m.get(k) ?? -Infinity, a.startTs));
+      latest(m, clientKey, a.startTs);
+      if (who !== undefined) latest(m, `${clientKey}|${who}`, a.startTs);
     }
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
-      const key = `${a.primary.side}|${a.primary.scope}`;
-      if ((this.begins.get(key)?.ts ?? -Infinity) <= a.startTs) this.begins.set(key, { ts: a.startTs, method: a.method, id: a.id });
+      if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
     }
-    this.noteSession(a);
+    this.noteSession(a, scopeKey);
     const now = a.startTs ?? a.endTs ?? 0;
     const taskId = taskIdOf(a, 'taskId');
     const task = taskId !== undefined ? this.tasks.get(`${clientKey}|task:${taskId}`) : undefined;
@@ -116,9 +118,8 @@ export class CallLinker {
     // the same arguments are two calls). An attempt whose client is unnamed can still be retried by a named one.
     // Every call is also kept under the unnamed key: an attempt whose client is not named (its session's initialize is
     // not in the log) may retry any of them; a named one only its own, or one whose client was not named.
-    const who = this.identity(a);
-    const key = `${clientKey}|${who ?? ''}|${view.fingerprint}`;
     const unnamed = `${clientKey}||${view.fingerprint}`;
+    const key = who === undefined ? unnamed : `${clientKey}|${who}|${view.fingerprint}`;
     let tail: CallTail | undefined;
     if (view.continuation) tail = this.continuationOf(a, key);
     else if (who === undefined) tail = this.tails.get(unnamed);
@@ -143,7 +144,7 @@ export class CallLinker {
         for (const p of attempts) p.primary.retriedInNewSession = true;
         tail.unmarked.delete(session);
       }
-      a.retryOrigin = retryOrigin(a, previous, this.openings.get(`${a.primary.side}|${a.primary.scope}`), this.begins.get(`${a.primary.side}|${a.primary.scope}`));
+      a.retryOrigin = retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
@@ -157,7 +158,7 @@ export class CallLinker {
       if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
     }
     this.crossedResult(a);
-    this.noteOpening(a);
+    this.noteOpening(a, scopeKey);
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
     const owner = minted !== undefined ? this.tails.get(key) : undefined;
     if (minted !== undefined && owner?.last === a) this.tasks.set(`${clientKey}|task:${minted}`, owner);
@@ -233,8 +234,7 @@ export class CallLinker {
     this.tasks.clear();
   }
 
-  private noteSession(a: Attempt): void {
-    const key = `${a.primary.side}|${a.primary.scope}`;
+  private noteSession(a: Attempt, key: string): void {
     let c = this.sessions.get(key);
     if (!c) this.sessions.set(key, (c = { requests: 0, toolCalls: 0, failed: [], expired: [] }));
     c.requests++;
@@ -255,8 +255,7 @@ export class CallLinker {
   }
 
   /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */
-  private noteOpening(a: Attempt): void {
-    const key = `${a.primary.side}|${a.primary.scope}`;
+  private noteOpening(a: Attempt, key: string): void {
     const o = this.openings.get(key);
     if (a.method === 'initialize') {
       if (!o) this.openings.set(key, { init: a.primary.idKey, lowest: Infinity });
@@ -319,17 +318,15 @@ export class CallLinker {
    * itself (per input), else the connection or the input. A connection alone does not split an app that reconnects
    * with a new Client and retries (the recorders advise one `conn` per Client instance).
    */
-  private callerOf(a: Attempt): string {
+  private callerOf(a: Attempt, who: string | undefined): string {
     const v = a.client ?? a.primary;
     if (v.client) return `client:${v.client}`;
-    const who = this.identity(a);
     return who !== undefined ? `input#${v.input}|named` : v.caller;
   }
 
   /** The name the attempt's client gave itself: on the request (2026-07-28 _meta), else in its session's initialize. */
-  private identity(a: Attempt): string | undefined {
+  private identity(a: Attempt, key: string): string | undefined {
     const v = a.client ?? a.primary;
-    const key = `${a.primary.side}|${a.primary.scope}`;
     const conn = v.caller.startsWith('input#') ? undefined : `${a.primary.side}|${v.caller}`;
     if (a.method === 'initialize' && v.clientName !== undefined) {
       this.sessionClients.set(key, v.clientName);
@@ -389,6 +386,12 @@ export class CallLinker {
     for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
     for (const [k, t] of this.tasks) if (t.expires < now) this.tasks.delete(k);
   }
+}
+
+/** Keep the latest time per key. */
+function latest(m: Map<string, number>, key: string, ts: number): void {
+  const known = m.get(key);
+  if (known === undefined || ts > known) m.set(key, ts);
 }
 
 /**

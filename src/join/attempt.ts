@@ -21,6 +21,8 @@ export interface AttemptView {
   session: string | null;
   /** Join scope: session id, else connection or client key, else the input. */
   scope: string;
+  /** `side|scope`: the key of the scope's state in the join's maps, made once. */
+  scopeKey: string;
   client: string | null;
   /** The caller instance: client identity plus connection key, else the input (ids are told apart by it). */
   caller: string;

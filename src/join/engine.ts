@@ -188,7 +188,7 @@ export class JoinEngine {
       bodyless: r.httpMethod === 'POST' && r.body === undefined && r.bodyError === undefined,
     };
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
-    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     const callerOf = `${r.side}|${callerKey(r.client, r.conn, r.input)}`;
     if (r.httpMethod === 'DELETE' && r.session !== null) {
@@ -203,7 +203,7 @@ export class JoinEngine {
       if (typeof m !== 'object' || m === null) continue;
       const msg = m as Record<string, unknown>;
       if (typeof msg.method === 'string' && isJsonRpcId(msg.id)) {
-        const view = this.newView(r, scope, msg, r.bodyText);
+        const view = this.newView(r, scope, scopeKey, msg, r.bodyText);
         if (msg.method === 'initialize' || msg.method === 'server/discover') this.deletes.delete(callerOf); // the client begins anew
         else if (deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs) view.afterDelete = deleted;
         if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
@@ -372,7 +372,7 @@ export class JoinEngine {
   message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = `${r.side}|${scope}`;
-    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts);
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     if (r.rebuilt) sess.rebuilt = true;
     const items = Array.isArray(r.body) ? r.body : [r.body];
@@ -382,7 +382,7 @@ export class JoinEngine {
       const isRequest = typeof msg.method === 'string' && isJsonRpcId(msg.id);
       if (r.direction === 'c2s') {
         if (isRequest) {
-          const view = this.newView(r, scope, msg, r.bodyText);
+          const view = this.newView(r, scope, scopeKey, msg, r.bodyText);
           if (r.status !== undefined) view.status = r.status;
           if (!this.register(scopeKey, view, sess, r.conn != null)) continue;
           if (r.status !== undefined && (r.status < 200 || r.status > 299)) {
@@ -487,7 +487,7 @@ export class JoinEngine {
     }
   }
 
-  private newView(r: RequestIn, scope: string, msg: Record<string, unknown>, bodyText: string | undefined): AttemptView {
+  private newView(r: RequestIn, scope: string, scopeKey: string, msg: Record<string, unknown>, bodyText: string | undefined): AttemptView {
     const id = msg.id as JsonRpcId;
     const idText = exactIdText(bodyText, id);
     const params = (typeof msg.params === 'object' && msg.params !== null ? msg.params : {}) as Record<string, unknown>;
@@ -497,6 +497,7 @@ export class JoinEngine {
       input: r.input,
       session: r.session,
       scope,
+      scopeKey,
       client: r.client ?? null,
       caller: callerKey(r.client, r.conn, r.input),
       signature: r.signature ?? signatureOf(`${r.ts}|${r.xid}`),
@@ -605,11 +606,12 @@ export class JoinEngine {
     v.session = session;
     v.scope = session;
     const scopeKey = `${ex.side}|${session}`;
+    v.scopeKey = scopeKey;
     ex.scopeKey = scopeKey;
     let target = this.open.get(scopeKey);
     if (!target) this.open.set(scopeKey, (target = new Map()));
     target.set(v.idKey, v);
-    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs);
+    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs, scopeKey);
     sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
   }
 
@@ -787,7 +789,7 @@ export class JoinEngine {
     if (isFinal(view)) return;
     view.final = true;
     // A scope's map stays when it empties (its next request would make a new one); advance() drops empty ones.
-    const views = this.open.get(`${view.side}|${view.scope}`);
+    const views = this.open.get(view.scopeKey);
     if (views?.get(view.idKey) === view) {
       // Two requests of one session with the same id (two Clients sharing a session): the earlier one, still open,
       // owns the id again, so a later notifications/cancelled or response for it finds it.

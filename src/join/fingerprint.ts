@@ -11,11 +11,13 @@ const MAX_DEPTH = 64;
 class Digest {
   private h1 = 0xdeadbeef;
   private h2 = 0x41c6ce57;
+  /** Longer strings are fed by their first this-many code units and their length (a result of megabytes costs no more). */
+  maxString = Infinity;
 
-  text(s: string): void {
+  text(s: string, end = s.length): void {
     let h1 = this.h1;
     let h2 = this.h2;
-    for (let i = 0; i < s.length; i++) {
+    for (let i = 0; i < end; i++) {
       const ch = s.charCodeAt(i);
       h1 = Math.imul(h1 ^ ch, 2654435761);
       h2 = Math.imul(h2 ^ ch, 1597334677);
@@ -41,6 +43,11 @@ class Digest {
     if (depth > MAX_DEPTH) return this.text('~');
     switch (typeof v) {
       case 'string':
+        if (v.length > this.maxString) {
+          this.unit(TAG_L);
+          this.unit(v.length);
+          return this.text(v, this.maxString);
+        }
         return this.tagged(TAG_S, v);
       case 'number':
         return this.tagged(TAG_D, String(v));
@@ -89,7 +96,7 @@ class Digest {
 }
 
 const META = new Set(['_meta']);
-const [TAG_S, TAG_D, TAG_K, TAG_M, TAG_T] = [...'sdkmt'].map((c) => c.charCodeAt(0)) as [number, number, number, number, number];
+const [TAG_S, TAG_D, TAG_K, TAG_M, TAG_T, TAG_L, TAG_R] = [...'sdkmtlr'].map((c) => c.charCodeAt(0)) as [number, number, number, number, number, number, number];
 
 /**
  * An object's keys in code-unit order. Objects from logs have few keys: an insertion sort in place is cheaper than
@@ -123,5 +130,24 @@ export function fingerprint(method: string, tool: string | null, params: Record<
 export function signatureOf(text: string): number {
   const d = new Digest();
   d.text(text);
+  return d.number();
+}
+
+/** How many content blocks, and how many characters of each string in them, a tool result's digest reads. */
+const RESULT_BLOCKS = 4;
+const RESULT_STRING = 4096;
+
+/**
+ * A tool result's digest, to see the same answer given to two requests: the number of content blocks, isError and
+ * the first blocks in canonical form (strings past 4,096 characters fed by their start and length, 64 levels deep).
+ */
+export function resultDigest(content: unknown[], isError: boolean): number {
+  const d = new Digest();
+  d.maxString = RESULT_STRING;
+  d.unit(TAG_R);
+  d.unit(content.length);
+  d.unit(isError ? 1 : 0);
+  const n = Math.min(content.length, RESULT_BLOCKS);
+  for (let i = 0; i < n; i++) d.value(content[i], 1);
   return d.number();
 }

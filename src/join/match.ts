@@ -4,9 +4,8 @@ import type { ClaimIn } from '../normalize.js';
 import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
-import { signatureOf } from './fingerprint.js';
+import { resultDigest, signatureOf } from './fingerprint.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
-import { boundValue } from '../report/text.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
@@ -95,6 +94,8 @@ export class Matcher {
   private pendingClaims = new Map<string, ClaimIn[]>();
   /** Held tools/call entries by tool name, for claims that carry no JSON-RPC id (Claude Code's log). */
   private byTool = new Map<string, Set<Held>>();
+  /** Whether a claim came yet: byId and byTool are kept from the first one on. */
+  private indexed = false;
   /** Claims without an id waiting for the attempt they describe; those that find none become claim-only attempts. */
   private idlessClaims: ClaimIn[] = [];
   /** The fingerprint of each caller's last claim-only call of a tool, for the client's own re-run of it (retryOrigin app). */
@@ -166,26 +167,21 @@ export class Matcher {
       if (q) q.push(h);
       else this.waiting.set(key, [h]);
     }
-    const idk = `${view.idKey}|${view.method}`;
-    const list = this.byId.get(idk);
-    if (list) list.add(h);
-    else this.byId.set(idk, new Set([h]));
-    if (attempt.method === 'tools/call' && attempt.tool !== null) {
-      const byTool = this.byTool.get(attempt.tool);
-      if (byTool) byTool.add(h);
-      else this.byTool.set(attempt.tool, new Set([h]));
-      if (this.idlessClaims.length && !attempt.claim) {
-        let best = -1;
-        for (let i = 0; i < this.idlessClaims.length; i++) {
-          const c = this.idlessClaims[i]!;
-          if (claimFitsByTime(c, attempt) && (best === -1 || timeGap(c, attempt) < timeGap(this.idlessClaims[best]!, attempt))) best = i;
-        }
-        if (best !== -1) {
-          attempt.claim = this.idlessClaims.splice(best, 1)[0];
-          this.callClaims.set(callKey(attempt), { claim: attempt.claim!, holder: h });
-        }
+    // Claims come from a client's app log; a run without one never indexes its held attempts for them.
+    if (!this.indexed) return;
+    this.index(h);
+    if (attempt.method === 'tools/call' && attempt.tool !== null && this.idlessClaims.length && !attempt.claim) {
+      let best = -1;
+      for (let i = 0; i < this.idlessClaims.length; i++) {
+        const c = this.idlessClaims[i]!;
+        if (claimFitsByTime(c, attempt) && (best === -1 || timeGap(c, attempt) < timeGap(this.idlessClaims[best]!, attempt))) best = i;
+      }
+      if (best !== -1) {
+        attempt.claim = this.idlessClaims.splice(best, 1)[0];
+        this.callClaims.set(callKey(attempt), { claim: attempt.claim!, holder: h });
       }
     }
+    const idk = `${view.idKey}|${view.method}`;
     const pending = this.pendingClaims.get(idk);
     if (pending) {
       const i = pending.findIndex((c) => claimFits(c, attempt));
@@ -198,7 +194,30 @@ export class Matcher {
     }
   }
 
+  /** A held attempt, indexed by id and method, and by tool for a tools/call, for the claims to come. */
+  private index(h: Held): void {
+    const a = h.attempt;
+    const idk = `${a.primary.idKey}|${a.method}`;
+    const list = this.byId.get(idk);
+    if (list) list.add(h);
+    else this.byId.set(idk, new Set([h]));
+    if (a.method === 'tools/call' && a.tool !== null) {
+      const byTool = this.byTool.get(a.tool);
+      if (byTool) byTool.add(h);
+      else this.byTool.set(a.tool, new Set([h]));
+    }
+  }
+
+  /** The first claim: index every attempt still held, in the order they came (a claim takes the latest that fits). */
+  private indexHeld(): void {
+    this.indexed = true;
+    const held = new Set<Held>();
+    for (const slot of this.queue.values()) if (!slot.h.emitted) held.add(slot.h);
+    for (const h of [...held].sort((x, y) => x.attempt.seq - y.attempt.seq)) this.index(h);
+  }
+
   claim(c: ClaimIn): void {
+    if (!this.indexed) this.indexHeld();
     const id = c.claim.jsonrpc?.id;
     const method = c.claim.method ?? 'tools/call';
     if (!isJsonRpcId(id)) {
@@ -274,7 +293,7 @@ export class Matcher {
     // only the last call of each tool matters: a log of endless tool names must not grow this without end
     if (this.lastClaimCall.size > 4096) this.lastClaimCall.delete(this.lastClaimCall.keys().next().value!);
     const view: AttemptView = {
-      side: 'client', input: c.input, session: null, scope: caller, client: who, caller,
+      side: 'client', input: c.input, session: null, scope: caller, scopeKey: `client|${caller}`, client: who, caller,
       signature: signatureOf(of), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
       fingerprint: fp, continuation: false, http: false, weakId: true, rebuilt: true,
       startTs: start, endTs: c.ts, status: c.claim.status ?? (c.claim.httpStatuses?.length === 1 ? c.claim.httpStatuses[0] : undefined), contentType: undefined,
@@ -387,10 +406,7 @@ export class Matcher {
       if (i !== -1) q.splice(i, 1);
       if (q.length === 0) this.waiting.delete(key);
     }
-    const idk = `${a.primary.idKey}|${a.method}`;
-    const list = this.byId.get(idk);
-    if (list?.delete(h) && list.size === 0) this.byId.delete(idk);
-    this.dropByTool(h);
+    this.unindex(h);
     // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
     // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
     if (a.client && !a.server && this.serverLayers[a.client.http ? 'http' : 'messages']) {
@@ -452,17 +468,19 @@ export class Matcher {
       this.callClaims.delete(ock);
       this.callClaims.set(callKey(h.attempt), { claim: cc.claim, holder: h });
     }
-    const idk = `${o.attempt.primary.idKey}|${o.attempt.method}`;
-    const list = this.byId.get(idk);
-    if (list?.delete(o) && list.size === 0) this.byId.delete(idk);
-    this.dropByTool(o);
+    this.unindex(o);
   }
 
-  private dropByTool(h: Held): void {
-    const tool = h.attempt.tool;
-    if (tool === null) return;
-    const set = this.byTool.get(tool);
-    if (set?.delete(h) && set.size === 0) this.byTool.delete(tool);
+  /** A released attempt leaves the claims' indexes. */
+  private unindex(h: Held): void {
+    if (!this.indexed) return;
+    const a = h.attempt;
+    const idk = `${a.primary.idKey}|${a.method}`;
+    const list = this.byId.get(idk);
+    if (list?.delete(h) && list.size === 0) this.byId.delete(idk);
+    if (a.tool === null) return;
+    const set = this.byTool.get(a.tool);
+    if (set?.delete(h) && set.size === 0) this.byTool.delete(a.tool);
   }
 
   private fromView(view: AttemptView): Attempt {
@@ -608,10 +626,7 @@ function compact(view: AttemptView): void {
   if (view.method === 'tools/call' && view.response !== undefined) {
     const result = (view.response as { result?: { content?: unknown; isError?: unknown } }).result;
     if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) {
-      // Bounded: the first blocks, long strings cut (with their length), so a result of megabytes costs no more, and
-      // 64 levels deep (JSON.stringify overflows the stack on content nested some thousands of levels deep).
-      const head = JSON.stringify(boundValue(result.content.slice(0, 4), 64, Infinity), (_k, x: unknown) => (typeof x === 'string' && x.length > 4096 ? `${x.slice(0, 4096)}…${x.length}` : x));
-      view.resultSig = signatureOf(`${result.content.length}|${result.isError === true}|${head}`);
+      view.resultSig = resultDigest(result.content, result.isError === true);
     }
   }
   if (view.method === 'tools/list' && view.response !== undefined) {

@@ -86,8 +86,8 @@ export class SessionTracker {
 
   constructor(private readonly closeAfterMs: number, private readonly onClose: (s: SessionState) => void) {}
 
-  touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined): SessionState {
-    const key = `${side}|${scope}`;
+  /** The scope's state, made on its first record; `key` is `side|scope`, passed by callers that have it made already. */
+  touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined, key = `${side}|${scope}`): SessionState {
     let s = this.states.get(key);
     if (!s) {
       s = { side, scope, session, firstTs: ts, lastTs: ts, clientKey: undefined, requestIds: new Map() };
