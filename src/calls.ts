@@ -381,10 +381,16 @@ export class CallLinker {
   private expire(now: number): void {
     if (now < this.lastExpire + 10_000) return;
     this.lastExpire = now;
-    for (const [k, o] of this.recentResults) if ((o.primary.endTs ?? -Infinity) + CROSSED_WITHIN_MS < now) this.recentResults.delete(k);
-    for (const [k, t] of this.tails) if (t.expires < now) this.tails.delete(k);
-    for (const [k, t] of this.continuations) if (t.expires < now) this.continuations.delete(k);
-    for (const [k, t] of this.tasks) if (t.expires < now) this.tasks.delete(k);
+    // forEach: no entry array per key (these maps hold every call of the last retry window).
+    this.recentResults.forEach((o, k, m) => {
+      if ((o.primary.endTs ?? -Infinity) + CROSSED_WITHIN_MS < now) m.delete(k);
+    });
+    const stale = (t: CallTail, k: string, m: Map<string, CallTail>) => {
+      if (t.expires < now) m.delete(k);
+    };
+    this.tails.forEach(stale);
+    this.continuations.forEach(stale);
+    this.tasks.forEach(stale);
   }
 }
 

@@ -4,7 +4,7 @@ import type { Finding, Severity } from '../findings/types.js';
 import type { RunResult } from '../analyze.js';
 import type { InputAccount } from '../ingest.js';
 import type { Diagnostic } from '../diagnostics.js';
-import type { Source } from '../join/attempt.js';
+import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { redactText, redactValue } from '../redact.js';
 import { boundValue, capString } from './text.js';
@@ -151,7 +151,8 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   if (clientKey) row.client = clean(clientKey.slice(0, 300));
   if (a.client && a.server) row.serverStatus = a.server.status ?? null;
   else if (a.serverUnread) row.serverStatus = a.serverUnread.status;
-  const header = views.map((x) => x.requestHeaders?.get('mcp-protocol-version')).find((x) => x !== undefined);
+  let header: string | undefined;
+  for (const x of views) if ((header = x.requestHeaders?.get('mcp-protocol-version')) !== undefined) break;
   if (header) row.protocolVersion = clean(header.slice(0, 100));
   if (a.method !== 'initialize' && a.method !== 'server/discover') return;
   const init: NonNullable<AttemptRow['initialize']> = {};
@@ -175,19 +176,20 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
 }
 
 function sourcesOf(a: Attempt): Source[] {
+  // An attempt has a few sources: a scan of those kept is cheaper than a set of "file:line" strings.
   const out: Source[] = [];
-  const seen = new Set<string>();
-  for (const v of [a.client, a.server, ...a.others, a.primary]) {
-    if (!v) continue;
-    for (const s of v.sources) {
-      const k = `${s.file}:${s.line}`;
-      if (!seen.has(k)) {
-        seen.add(k);
-        out.push(s);
-      }
-    }
-  }
-  if (a.serverUnread && !seen.has(`${a.serverUnread.src.file}:${a.serverUnread.src.line}`)) out.push(a.serverUnread.src);
+  const add = (s: Source) => {
+    for (const o of out) if (o.line === s.line && o.file === s.file) return;
+    out.push(s);
+  };
+  const addAll = (v: AttemptView | undefined) => {
+    if (v) for (const s of v.sources) add(s);
+  };
+  addAll(a.client);
+  addAll(a.server);
+  for (const v of a.others) addAll(v);
+  addAll(a.primary);
+  if (a.serverUnread) add(a.serverUnread.src);
   return out;
 }
 
