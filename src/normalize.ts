@@ -40,7 +40,9 @@ const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', '
 export function headerMap(h: Record<string, string> | undefined): Map<string, string> {
   const m = new Map<string, string>();
   if (!h) return m;
-  for (const k of Object.keys(h)) {
+  // for-in: no array of the keys is made (a record's header objects are plain JSON objects, with no inherited keys).
+  for (const k in h) {
+    if (!Object.hasOwn(h, k)) continue;
     const v = h[k];
     if (typeof v !== 'string') continue;
     const name = USED_HEADERS.has(k) ? k : k.toLowerCase();

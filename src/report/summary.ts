@@ -428,12 +428,12 @@ export class SummaryBuilder {
 
   private forgetIdleCalls(): void {
     const before = this.latestMs - this.opts.callHorizonMs;
-    for (const [call, s] of this.recentCalls) {
+    this.recentCalls.forEach((s, call, calls) => {
       if (s.end < before) {
-        this.recentCalls.delete(call);
+        calls.delete(call);
         this.closeCall(s);
       }
-    }
+    });
     // A round no follow-up answered within the horizon did not succeed.
     for (const [k, p] of this.pendingRounds) {
       if (p.end < before) {
