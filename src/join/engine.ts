@@ -125,6 +125,10 @@ export class JoinEngine {
   watermark = -Infinity;
 
   private closed = new Map<string, number>();
+  /** The exchange last made or found, with its input and xid (see find). */
+  private last: Exchange | undefined;
+  private lastInput = -1;
+  private lastXid = '';
   /** Records of another input that continue an exchange (a rotated log), and those known to continue none. */
   private aliases = new Map<string, Exchange>();
   private unmatched = new Set<string>();
@@ -154,6 +158,29 @@ export class JoinEngine {
     if (this.unmatched.size >= KEPT_LOOKUPS) this.unmatched.clear();
     this.unmatched.add(key);
     return undefined;
+  }
+
+  /**
+   * The open exchange a record of this input and xid belongs to. The last one made or found is kept aside: the records
+   * of one exchange usually come together (a whole-exchange record is a request, a response and an end in a row).
+   */
+  private find(input: number, xid: string): Exchange | undefined {
+    if (this.last !== undefined && this.lastInput === input && this.lastXid === xid) return this.last;
+    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
+    if (ex) this.remember(input, xid, ex);
+    return ex;
+  }
+
+  private remember(input: number, xid: string, ex: Exchange): void {
+    this.last = ex;
+    this.lastInput = input;
+    this.lastXid = xid;
+  }
+
+  /** An exchange ends: it leaves the open map (and the one kept aside). */
+  private close(key: string, ex: Exchange): void {
+    this.exchanges.delete(key);
+    if (this.last === ex) this.last = undefined;
   }
 
   /** A record for an exchange that is not open: say whether the window closed it or its request was never read. */
@@ -217,6 +244,7 @@ export class JoinEngine {
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
     if (lastEventId) this.resumption(ex, lastEventId, r.src);
     this.exchanges.set(ex.key, ex);
+    this.remember(r.input, r.xid, ex);
   }
 
   /** A GET with Last-Event-ID: the open request whose stream last carried that event id is what it tries to resume. */
@@ -233,7 +261,7 @@ export class JoinEngine {
 
   /** The response head of an exchange. */
   response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source): void {
-    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
+    const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     ex.status = status;
     ex.contentType = headers.get('content-type');
@@ -272,7 +300,7 @@ export class JoinEngine {
 
   /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
   payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent }, ts: number | undefined, src: Source): void {
-    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
+    const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, p.sse ? 'an SSE event' : 'the response body', ts, src);
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
@@ -335,7 +363,7 @@ export class JoinEngine {
 
   /** An exchange's response ended (or the connection failed). */
   end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false): void {
-    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
+    const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
     const key = ex.key;
     ex.ended = true;
@@ -365,7 +393,7 @@ export class JoinEngine {
       if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
       else this.schedule(v, ex.lastTs);
     }
-    this.exchanges.delete(key);
+    this.close(key, ex);
   }
 
   /** A message-level record (no HTTP layer). */
@@ -470,7 +498,7 @@ export class JoinEngine {
 
   /** The log ends, or (byWindow) --window passed since the exchange's last record, before the exchange ended. */
   private abandon(key: string, ex: Exchange, byWindow = false): void {
-    this.exchanges.delete(key);
+    this.close(key, ex);
     if (byWindow) {
       if (this.closed.size >= CLOSED_KEPT) this.closed.delete(this.closed.keys().next().value!);
       this.closed.set(key, ex.lastTs ?? this.watermark);
