@@ -30,8 +30,20 @@ export function durationOf(v: number | undefined): number | undefined {
 
 /** ISO 8601 text of epoch milliseconds, or undefined when there is no such time (never throws). */
 export function isoTime(ms: number | undefined): string | undefined {
-  return ms === undefined || !(ms <= MAX_TIME_MS && ms >= -MAX_TIME_MS) ? undefined : new Date(ms).toISOString();
+  if (ms === undefined || !(ms <= MAX_TIME_MS && ms >= -MAX_TIME_MS)) return undefined;
+  if (ms < 0) return new Date(ms).toISOString();
+  // Report rows come in time order, many in one second: the text up to the second is made once per second.
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+  }
+  const milli = Math.floor(ms - second * 1000);
+  if (milli < 0 || milli > 999) return new Date(ms).toISOString(); // a division that rounded up to the next second
+  return `${isoPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
+let isoSecond = NaN;
+let isoPrefix = '';
 
 function parseAny(v: unknown, timezone?: string): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? fromEpoch(v) : undefined;

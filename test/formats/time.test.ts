@@ -1,6 +1,7 @@
 // Unit tests for src/formats/time.ts: every timestamp shape the input formats use, zones, units by magnitude, junk.
 import { describe, expect, it } from 'vitest';
-import { isValidTimezone, parseTimestamp } from '../../src/formats/time.js';
+import fc from 'fast-check';
+import { isValidTimezone, isoTime, parseTimestamp } from '../../src/formats/time.js';
 
 const T = Date.UTC(2026, 2, 1, 10, 0, 0, 120); // 2026-03-01T10:00:00.120Z
 
@@ -82,5 +83,28 @@ describe('parseTimestamp: not a time', () => {
   it('accepts an RFC 2822 date only when it names its zone', () => {
     expect(parseTimestamp('Sun, 01 Mar 2026 10:00:00 GMT')).toBe(T - 120);
     expect(parseTimestamp('Sun, 01 Mar 2026 10:00:00')).toBeUndefined();
+  });
+});
+
+describe('isoTime', () => {
+  // isoTime keeps the text up to the second of the last call: it must still write what toISOString writes.
+  it('writes what Date#toISOString writes, for times in any order and at any precision', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ min: -8.64e15, max: 8.64e15, noNaN: true }), fc.integer({ min: 0, max: 4e12 }), fc.constantFrom(0, 999.999, 2999.9999999999995, 1e12 + 0.9999, 8.64e15)), { maxLength: 50 }), (times) => {
+        for (const ms of times) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes the milliseconds of consecutive times in one second', () => {
+    expect([T, T + 5, T + 879.9].map(isoTime)).toEqual(['2026-03-01T10:00:00.120Z', '2026-03-01T10:00:00.125Z', '2026-03-01T10:00:00.999Z']);
+    expect(isoTime(T - 120 + 1000)).toBe('2026-03-01T10:00:01.000Z');
+  });
+
+  it('has no text for a time a Date cannot hold', () => {
+    expect(isoTime(undefined)).toBeUndefined();
+    expect(isoTime(8.64e15 + 1)).toBeUndefined();
+    expect(isoTime(Number.NaN)).toBeUndefined();
   });
 });
