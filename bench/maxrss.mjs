@@ -1,4 +1,4 @@
-// Preloaded with `node --import bench/maxrss.mjs` when /usr/bin/time is missing: writes peak RSS (KiB), user and system CPU (s) to $BENCH_MAXRSS_FILE at exit.
+// Preloaded with `node --import ./bench/maxrss.mjs` when /usr/bin/time is missing: writes peak RSS (KiB), user and system CPU (s) to $BENCH_MAXRSS_FILE at exit.
 import { writeFileSync } from 'node:fs';
 
 const target = process.env.BENCH_MAXRSS_FILE;

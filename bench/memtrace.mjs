@@ -1,4 +1,4 @@
-// Preloaded with `node --import bench/memtrace.mjs` to see whether memory follows log size: samples heap and RSS every 500 ms into $BENCH_MEMTRACE_FILE.
+// Preloaded with `node --import ./bench/memtrace.mjs` to see whether memory follows log size: samples heap and RSS every 500 ms into $BENCH_MEMTRACE_FILE.
 import { appendFileSync, writeFileSync } from 'node:fs';
 
 const target = process.env.BENCH_MEMTRACE_FILE;
