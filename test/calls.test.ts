@@ -1,6 +1,6 @@
 // Linking attempts into calls: who the caller is (log identity, the name a client gives, the connection) and when a repeat is a retry.
 import { describe, expect, it } from 'vitest';
-import { analyzeInputs, at, ok, post, toolText } from './helpers/analyze.js';
+import { analyzeInputs, at, ok, post, sse, toolText } from './helpers/analyze.js';
 
 /** One 1.x-style session: initialize naming the client, then one tools/call with the given status, on its own connection. */
 function session(o: { sid: string; conn: string; name: string; t: number; status: number | null; id?: number }) {
@@ -62,6 +62,49 @@ describe('when a repeat is a retry', () => {
     const other = (await run('call_9')).attempts.find((a) => a.id === 1 && a.method === 'tools/call')!;
     expect(other).toMatchObject({ attempt: 2, retryOrigin: { origin: 'unknown' } });
     expect(other.findings.map((f) => f.code)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+});
+
+describe('a retry whose first attempt the server finished long after the client gave up', () => {
+  // The client's stream is cut at 30 s; the server runs the tool on and answers at `serverMs`. The app repeats the
+  // call at once. Another session's pings move time on in both logs, so attempts are released while the run goes on.
+  const sid = 's-cut';
+  const tools = ok(1, { tools: [{ name: 'create_issue', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, idempotentHint: false } }] });
+  const pings = (side: 'client' | 'server') => Array.from({ length: 120 }, (_, i) => post({ t: 1000 + i * 5000 + (side === 'server' ? 1 : 0), id: 1000 + i, session: 's-other', method: 'ping', status: 200, body: ok(1000 + i, {}) }));
+  const sides = (serverMs: number, retryArgs: Record<string, unknown>) => {
+    const byTime = (l: Record<string, unknown>[]) => l.sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
+    const client = byTime([
+      post({ t: 0, id: 1, session: sid, method: 'tools/list', status: 200, body: tools }),
+      post({ t: 10_000, id: 2, session: sid, tool: 'create_issue', args: { title: 'x' }, status: 200, ct: 'text/event-stream', body: '', end: 'aborted', error: 'TypeError: terminated', durationMs: 30_000 }),
+      post({ t: 41_000, id: 3, session: sid, tool: 'create_issue', args: retryArgs, status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', id: 3, result: toolText('created #2') } }), durationMs: 800 }),
+      ...pings('client'),
+    ]);
+    const server = byTime([
+      post({ t: 1, id: 1, session: sid, method: 'tools/list', status: 200, body: tools }),
+      post({ t: 10_001, id: 2, session: sid, tool: 'create_issue', args: { title: 'x' }, status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', id: 2, result: toolText('created #1') } }), durationMs: serverMs - 10_001 }),
+      post({ t: 41_001, id: 3, session: sid, tool: 'create_issue', args: retryArgs, status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', id: 3, result: toolText('created #2') } }), durationMs: 799 }),
+      ...pings('server'),
+    ]);
+    return analyzeInputs([{ side: 'client', lines: client }, { side: 'server', lines: server }]);
+  };
+  const issues = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'create_issue');
+
+  // The server's view ends later than the retry's release time: the retry used to be released (and linked) first.
+  it.each([70_000, 250_000, 400_000])('the server answered at %i ms: the repeat is the same call, attempt 2, an unsafe retry', async (serverMs) => {
+    const r = await sides(serverMs, { title: 'x' });
+    const [first, retry] = issues(r);
+    expect(first).toMatchObject({ id: 2, outcome: 'STREAM_INCOMPLETE', serverOutcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(retry).toMatchObject({ id: 3, outcome: 'TOOL_SUCCESS', call: first!.call, attempt: 2 });
+    expect(retry!.findings.map((f) => f.code)).toContain('UNSAFE_RETRY');
+  });
+
+  it('must not link: a call with other arguments after the cut stream is a call of its own', async () => {
+    const r = await sides(250_000, { title: 'y' });
+    const first = issues(r).find((a) => a.id === 2);
+    const other = issues(r).find((a) => a.id === 3);
+    expect(other).toMatchObject({ attempt: 1 });
+    expect(other!.call).not.toBe(first!.call);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).not.toContain('UNSAFE_RETRY');
   });
 });
 

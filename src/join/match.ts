@@ -57,6 +57,8 @@ interface Held {
   attempt: Attempt;
   deadline: number;
   emitted: boolean;
+  /** The request's fingerprint (method, tool, arguments) when it was held: attempts of one call share it. */
+  fp: number;
 }
 
 /** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
@@ -94,6 +96,14 @@ export class Matcher {
   private pendingClaims = new Map<string, ClaimIn[]>();
   /** Held tools/call entries by tool name, for claims that carry no JSON-RPC id (Claude Code's log). */
   private byTool = new Map<string, Set<Held>>();
+  /**
+   * Held attempts by fingerprint, and those whose release waits for an earlier attempt with the same fingerprint: an
+   * attempt is released when its deadline passes, and a deadline follows the latest end among its views, so a retry
+   * could otherwise be released before the attempt it repeats (a stream the client saw cut at once while the server
+   * worked on for minutes), and the call linker would take the two for two calls.
+   */
+  private sameCall = new Map<number, Held[]>();
+  private deferred = new Set<Held>();
   /** Whether a claim came yet: byId and byTool are kept from the first one on. */
   private indexed = false;
   /** Claims without an id waiting for the attempt they describe; those that find none become claim-only attempts. */
@@ -160,8 +170,13 @@ export class Matcher {
     const attempt = this.fromView(view);
     // Wait for the other side's view (and its clock skew) only when there is another side to wait for.
     const twoSides = this.opts.bothSides || (this.sidesSeen.has('client') && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway')));
-    const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (twoSides && view.side !== 'unknown' ? this.opts.skewMs : 0), emitted: false };
+    const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (twoSides && view.side !== 'unknown' ? this.opts.skewMs : 0), emitted: false, fp: view.fingerprint };
     this.enqueue(h);
+    if (view.startTs !== undefined) {
+      const same = this.sameCall.get(h.fp);
+      if (same) same.push(h);
+      else this.sameCall.set(h.fp, [h]);
+    }
     if (view.side === 'client' || isServerish(view.side)) {
       const q = this.waiting.get(key);
       if (q) q.push(h);
@@ -319,7 +334,7 @@ export class Matcher {
   advance(watermark: number): void {
     for (let top = this.queue.peek(); top && top.deadline <= watermark; top = this.queue.peek()) {
       this.queue.pop();
-      if (top.deadline === top.h.deadline) this.emit(top.h);
+      if (top.deadline === top.h.deadline) this.release(top.h);
     }
     if (watermark >= this.lastClaimSweep + 10_000) {
       this.lastClaimSweep = watermark;
@@ -350,6 +365,9 @@ export class Matcher {
   flush(): void {
     const rest: Slot[] = [];
     for (let s = this.queue.pop(); s; s = this.queue.pop()) if (s.deadline === s.h.deadline && !s.h.emitted) rest.push(s);
+    // Those waiting for an earlier attempt of their call go out with the rest, in start order.
+    for (const h of this.deferred) if (!h.emitted) rest.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
+    this.deferred.clear();
     rest.sort((a, b) => a.start - b.start || a.seq - b.seq);
     // An OpenTelemetry export given with the wire logs of the same traffic (an OTLP input holds every attempt to the
     // end): an attempt made only of views rebuilt from spans, whose request carries the trace context that a request
@@ -387,11 +405,46 @@ export class Matcher {
   }
 
   get heldCount(): number {
-    return this.queue.size;
+    return this.queue.size + this.deferred.size;
   }
 
   private enqueue(h: Held): void {
     this.queue.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
+  }
+
+  /** An attempt whose deadline passed: out now, unless an earlier attempt of the same call is still held. */
+  private release(h: Held): void {
+    if (h.emitted) return;
+    if (this.waitsForEarlier(h)) this.deferred.add(h);
+    else this.emit(h);
+  }
+
+  private waitsForEarlier(h: Held): boolean {
+    const start = h.attempt.startTs;
+    if (start === undefined) return false;
+    for (const e of this.sameCall.get(h.fp) ?? []) {
+      if (e !== h && !e.emitted && e.attempt.startTs !== undefined && e.attempt.startTs < start) return true;
+    }
+    return false;
+  }
+
+  /** An attempt is out (or merged into another): it leaves its fingerprint's list, and (release) those waiting for it go. */
+  private unlist(h: Held, release: boolean): void {
+    const list = this.sameCall.get(h.fp);
+    if (!list) return;
+    const i = list.indexOf(h);
+    if (i !== -1) list.splice(i, 1);
+    if (list.length === 0) {
+      this.sameCall.delete(h.fp);
+      return;
+    }
+    if (!release || this.deferred.size === 0) return;
+    const waiting = list.filter((d) => this.deferred.has(d)).sort((x, y) => (x.attempt.startTs ?? 0) - (y.attempt.startTs ?? 0) || x.attempt.seq - y.attempt.seq);
+    for (const d of waiting) {
+      if (d.emitted || this.waitsForEarlier(d)) continue;
+      this.deferred.delete(d);
+      this.emit(d);
+    }
   }
 
   private emit(h: Held): void {
@@ -427,6 +480,7 @@ export class Matcher {
       else if (!a.claim) a.callClaim = cc.claim;
     }
     this.opts.onAttempt(a);
+    this.unlist(h, true);
   }
 
   /**
@@ -458,6 +512,7 @@ export class Matcher {
     const o = q[i]!;
     q.splice(i, 1);
     o.emitted = true;
+    this.unlist(o, false);
     const other = side === 'client' ? o.attempt.server! : o.attempt.client!;
     this.merge(h.attempt, other);
     if (!h.attempt.claim && o.attempt.claim) h.attempt.claim = o.attempt.claim;
