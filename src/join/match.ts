@@ -173,9 +173,14 @@ export class Matcher {
     const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (twoSides && view.side !== 'unknown' ? this.opts.skewMs : 0), emitted: false, fp: view.fingerprint };
     this.enqueue(h);
     if (view.startTs !== undefined) {
+      // Kept in start order (attempts mostly come in it, so this is an append).
       const same = this.sameCall.get(h.fp);
-      if (same) same.push(h);
-      else this.sameCall.set(h.fp, [h]);
+      if (!same) this.sameCall.set(h.fp, [h]);
+      else {
+        let i = same.length;
+        while (i > 0 && same[i - 1]!.attempt.startTs! > view.startTs) i--;
+        same.splice(i, 0, h);
+      }
     }
     if (view.side === 'client' || isServerish(view.side)) {
       const q = this.waiting.get(key);
@@ -419,13 +424,12 @@ export class Matcher {
     else this.emit(h);
   }
 
+  /** Whether an attempt with the same fingerprint that started earlier is still held (the list is in start order). */
   private waitsForEarlier(h: Held): boolean {
     const start = h.attempt.startTs;
     if (start === undefined) return false;
-    for (const e of this.sameCall.get(h.fp) ?? []) {
-      if (e !== h && !e.emitted && e.attempt.startTs !== undefined && e.attempt.startTs < start) return true;
-    }
-    return false;
+    const first = this.sameCall.get(h.fp)?.[0];
+    return first !== undefined && first !== h && first.attempt.startTs! < start;
   }
 
   /** An attempt is out (or merged into another): it leaves its fingerprint's list, and (release) those waiting for it go. */
@@ -439,9 +443,15 @@ export class Matcher {
       return;
     }
     if (!release || this.deferred.size === 0) return;
-    const waiting = list.filter((d) => this.deferred.has(d)).sort((x, y) => (x.attempt.startTs ?? 0) - (y.attempt.startTs ?? 0) || x.attempt.seq - y.attempt.seq);
-    for (const d of waiting) {
-      if (d.emitted || this.waitsForEarlier(d)) continue;
+    // The earliest attempts left (one start time) that waited go out now; each one's own unlist frees the next.
+    const start = list[0]!.attempt.startTs;
+    const due: Held[] = [];
+    for (const d of list) {
+      if (d.attempt.startTs !== start) break;
+      if (this.deferred.has(d)) due.push(d);
+    }
+    for (const d of due) {
+      if (d.emitted) continue;
       this.deferred.delete(d);
       this.emit(d);
     }
