@@ -101,7 +101,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     onFinding: (f) => events.finding(f),
   });
   const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
-  const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a) });
+  const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v) => engine.openOnOtherSide(v) });
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
   const engine = new JoinEngine({
     windowMs, sessions, onView: (v) => matcher.add(v),

@@ -108,6 +108,57 @@ describe('a retry whose first attempt the server finished long after the client 
   });
 });
 
+describe('a tool the server works on for minutes after the client gave up, logged as it happens', () => {
+  // The server's log has the exchange as split records (request, response head, a progress event every 10 s, the
+  // result, the end), as the recording middleware writes them; the client saw its stream cut at 30 s and retried.
+  const sid = 's-long';
+  const tools = ok(1, { tools: [{ name: 'build_report', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, idempotentHint: false } }] });
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'build_report', arguments: { month: 9 }, _meta: { progressToken: id } } });
+  const H = { 'content-type': 'application/json', 'mcp-session-id': sid };
+  const split = (xid: string, t: number, id: number, runMs: number) => [
+    { v: 1, kind: 'request', xid, ts: at(t), method: 'POST', requestHeaders: H, send: call(id) },
+    { v: 1, kind: 'response', xid, ts: at(t + 2), status: 200, responseHeaders: { 'content-type': 'text/event-stream' } },
+    ...Array.from({ length: Math.floor(runMs / 10_000) }, (_, k) => ({ v: 1, kind: 'event', xid, ts: at(t + (k + 1) * 10_000), event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: k } }) })),
+    { v: 1, kind: 'event', xid, ts: at(t + runMs), event: 'message', data: JSON.stringify({ jsonrpc: '2.0', id, result: toolText(`report ${id}`) }) },
+    { v: 1, kind: 'end', xid, ts: at(t + runMs), end: 'complete' },
+  ];
+  const pings = (side: 'client' | 'server') => Array.from({ length: 150 }, (_, i) => post({ t: 1000 + i * 5000 + (side === 'server' ? 1 : 0), id: 1000 + i, session: 's-other', method: 'ping', status: 200, body: ok(1000 + i, {}) }));
+  const byTime = (l: Record<string, unknown>[]) => l.sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
+  const run = (serverRunMs: number, serverSawIt = true) => analyzeInputs([
+    { side: 'client', lines: byTime([
+      post({ t: 0, id: 1, session: sid, method: 'tools/list', status: 200, body: tools }),
+      post({ t: 10_000, id: 2, session: sid, send: call(2), status: 200, ct: 'text/event-stream', body: '', end: 'aborted', error: 'TypeError: terminated', durationMs: 30_000 }),
+      post({ t: 41_000, id: 3, session: sid, send: call(3), status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', id: 3, result: toolText('report 3') } }), durationMs: 900 }),
+      ...pings('client'),
+    ]) },
+    { side: 'server', lines: byTime([
+      post({ t: 1, id: 1, session: sid, method: 'tools/list', status: 200, body: tools }),
+      ...(serverSawIt ? split('x2', 10_001, 2, serverRunMs) : []),
+      ...split('x3', 41_001, 3, 899),
+      ...pings('server'),
+    ]) },
+  ]);
+  const reports = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'build_report');
+
+  it.each([150_000, 300_000, 600_000])('the server answered after %i ms: one attempt with both views, and the repeat is an unsafe retry', async (ms) => {
+    const r = await run(ms);
+    const [first, retry] = reports(r);
+    expect(reports(r)).toHaveLength(2);
+    expect(first).toMatchObject({ id: 2, outcome: 'STREAM_INCOMPLETE', serverOutcome: 'TOOL_SUCCESS', attempt: 1 });
+    expect(first!.notSeenByServer).toBeUndefined();
+    expect(first!.findings.map((f) => f.code)).toContain('SIDE_DIVERGENCE');
+    expect(retry).toMatchObject({ id: 3, call: first!.call, attempt: 2 });
+    expect(retry!.findings.map((f) => f.code)).toContain('UNSAFE_RETRY');
+  });
+
+  it('must not wait: a request the server log never shows is still "not seen by the server"', async () => {
+    const r = await run(300_000, false);
+    const first = reports(r).find((a) => a.id === 2);
+    expect(first).toMatchObject({ outcome: 'STREAM_INCOMPLETE', notSeenByServer: true });
+    expect(reports(r)).toHaveLength(2);
+  });
+});
+
 describe('a v2 client\'s server/discover probe', () => {
   /** One connection of a v2 client to an older server: the probe refused with 400, then initialize opens a session. */
   const connection = (t: number, sid: string) => [

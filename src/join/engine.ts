@@ -489,6 +489,17 @@ export class JoinEngine {
     this.open.clear();
   }
 
+  /** Whether a request with this view's session and id is still open on the other side (client against server or gateway). */
+  openOnOtherSide(view: AttemptView): boolean {
+    if (view.session === null) return false;
+    const sides: ViewSide[] = view.side === 'client' ? ['server', 'gateway'] : view.side === 'unknown' ? [] : ['client'];
+    for (const side of sides) {
+      const open = this.open.get(`${side}|${view.session}`)?.get(view.idKey);
+      if (open !== undefined && !isFinal(open)) return true;
+    }
+    return false;
+  }
+
   /** Number of exchanges and requests still held (for tests of bounded memory). */
   held(): { exchanges: number; open: number; scopes: number } {
     let open = 0;

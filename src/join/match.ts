@@ -76,6 +76,11 @@ export interface MatcherOptions {
   /** The inputs were given as client and server logs (--client and --server). */
   bothSides: boolean;
   onAttempt: (a: Attempt) => void;
+  /**
+   * Whether the join still holds an open view of this request from the other side (same session and id): one whose
+   * exchange goes on (a tool the server works on for minutes after the client gave up). Its attempt waits for it.
+   */
+  otherSideOpen?: (view: AttemptView) => boolean;
 }
 
 const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
@@ -339,7 +344,16 @@ export class Matcher {
   advance(watermark: number): void {
     for (let top = this.queue.peek(); top && top.deadline <= watermark; top = this.queue.peek()) {
       this.queue.pop();
-      if (top.deadline === top.h.deadline) this.release(top.h);
+      if (top.deadline !== top.h.deadline) continue;
+      const h = top.h;
+      if (!h.emitted && this.awaitsOtherSide(h)) {
+        // Not "not seen by the server": its view is still open. Look again a window later (that view ends by then,
+        // or the join closes it for silence).
+        h.deadline = watermark + this.opts.windowMs;
+        this.enqueue(h);
+        continue;
+      }
+      this.release(h);
     }
     if (watermark >= this.lastClaimSweep + 10_000) {
       this.lastClaimSweep = watermark;
@@ -415,6 +429,14 @@ export class Matcher {
 
   private enqueue(h: Held): void {
     this.queue.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
+  }
+
+  /** An attempt with one side's view whose other side the join still has open (see MatcherOptions.otherSideOpen). */
+  private awaitsOtherSide(h: Held): boolean {
+    const a = h.attempt;
+    if (!this.opts.otherSideOpen || (a.client && a.server)) return false;
+    const v = a.client ?? a.server;
+    return v !== undefined && v.session !== null && this.opts.otherSideOpen(v);
   }
 
   /** An attempt whose deadline passed: out now, unless an earlier attempt of the same call is still held. */
