@@ -202,6 +202,12 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   engine.flush();
   matcher.flush();
+  const late = engine.lateAfterWindow;
+  if (late.exchanges > 0) {
+    // The window closed these as cut streams while they went on: say how long a window would have followed them.
+    const needed = Math.ceil(late.longestGapMs / 1000 / 10) * 10 + 10;
+    notes.push(`${late.exchanges} exchange(s) went on after --window (${windowMs / 1000} s) had closed them, up to ${(late.longestGapMs / 1000).toFixed(1)} s after their previous record: their attempts are reported as cut off (no response within --window) though more came; run again with --window ${needed} to follow them`);
+  }
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   sessions.flush();
   linker.flush();

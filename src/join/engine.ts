@@ -184,9 +184,22 @@ export class JoinEngine {
   }
 
   /** A record for an exchange that is not open: say whether the window closed it or its request was never read. */
+  /** Exchanges that had records after --window closed them (counted once each), and the longest silence before one. */
+  readonly lateAfterWindow = { exchanges: 0, longestGapMs: 0 };
+  private lateKeys = new Set<string>();
+
   private stray(input: number, xid: string, what: string, ts: number | undefined, src: Source): void {
-    if (!this.opts.onStray) return;
     const last = this.closed.get(`${input}:${xid}`);
+    if (last !== undefined) {
+      const key = `${input}:${xid}`;
+      if (!this.lateKeys.has(key)) {
+        this.lateAfterWindow.exchanges++;
+        if (this.lateKeys.size >= CLOSED_KEPT) this.lateKeys.clear();
+        this.lateKeys.add(key);
+      }
+      if (ts !== undefined && ts - last > this.lateAfterWindow.longestGapMs) this.lateAfterWindow.longestGapMs = ts - last;
+    }
+    if (!this.opts.onStray) return;
     const gap = last !== undefined && ts !== undefined ? ` ${((ts - last) / 1000).toFixed(1)} s after the exchange's previous record,` : '';
     this.opts.onStray(input, src, last !== undefined
       ? `${what} of exchange ${JSON.stringify(xid.slice(0, 60))} came${gap} after --window (${this.opts.windowMs / 1000} s) had closed it: not analyzed (a longer --window follows slower calls)`

@@ -43,6 +43,17 @@ describe('a call slower than --window', () => {
       const r = await analyzeInputs([{ lines }], { windowMs: 120_000 });
       expect(byTool(r.attempts).slow!.outcome).toBe('TOOL_SUCCESS');
       expect(r.summary.diagnostics.total).toBe(0);
+      expect(r.summary.notes.join(' ')).not.toMatch(/went on after --window/);
+    }
+  });
+
+  it('the summary says how many exchanges went on after the window closed them, and the --window that follows them', async () => {
+    for (const lines of [slowSse, slowJson]) {
+      const r = await analyzeInputs([{ lines }]);
+      // One exchange however many of its records came late; 95 s of silence asks for a window of 110 s.
+      expect(r.summary.notes).toContain('1 exchange(s) went on after --window (60 s) had closed them, up to 95.0 s after their previous record: their attempts are reported as cut off (no response within --window) though more came; run again with --window 110 to follow them');
+      const again = await analyzeInputs([{ lines }], { windowMs: 110_000 });
+      expect(byTool(again.attempts).slow!.outcome).toBe('TOOL_SUCCESS');
     }
   });
 
@@ -58,6 +69,8 @@ describe('records whose request is not in the input', () => {
   it('a response head, body and end for an exchange the log never opened are named, once each, with their lines', async () => {
     const r = await analyzeInputs([{ name: 'mid.ndjson', lines: [head('z', 0, 'application/json'), end('z', 5, body(9)), req('a', 10, 1, 'x'), head('a', 20, 'application/json'), end('a', 30, body(1))] }]);
     expect(r.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+    // Not a window's doing: no advice to widen it.
+    expect(r.summary.notes.join(' ')).not.toMatch(/--window/);
     const stray = r.summary.diagnostics.first.filter((d) => d.code === 'no-open-exchange');
     expect(stray.map((d) => d.line)).toEqual([1, 2, 2]);
     expect(stray[0]!.message).toMatch(/the response head \(HTTP 200\) of exchange "z", whose request is not in this input/);
