@@ -5,7 +5,7 @@ import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
 import { SessionTracker } from './join/sessions.js';
 import { Normalizer, type ClaimIn } from './normalize.js';
-import { CallLinker } from './calls.js';
+import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateOffset } from './join/clock.js';
 import type { Finding } from './findings/types.js';
@@ -65,11 +65,11 @@ export const DEFAULTS = {
 
 /**
  * How long after a call's last attempt ended another attempt of it can still be reported (ms): the next attempt
- * starts within the retry window, and reaches the output at most a join window, the skew wait and the order
- * tolerance later; doubled for safety.
+ * starts within the retry window (widened by a Retry-After of up to MAX_RETRY_AFTER_MS), and reaches the output at
+ * most a join window, the skew wait and the order tolerance later; doubled for safety.
  */
 export function callHorizonMs(o: Pick<AnalyzeOptions, 'windowMs' | 'retryWindowMs' | 'skewMs' | 'orderToleranceMs'>): number {
-  return 2 * ((o.retryWindowMs ?? DEFAULTS.retryWindowMs) + (o.windowMs ?? DEFAULTS.windowMs) + (o.skewMs ?? DEFAULTS.skewMs) + (o.orderToleranceMs ?? DEFAULTS.orderToleranceMs));
+  return 2 * ((o.retryWindowMs ?? DEFAULTS.retryWindowMs) + (o.windowMs ?? DEFAULTS.windowMs) + (o.skewMs ?? DEFAULTS.skewMs) + (o.orderToleranceMs ?? DEFAULTS.orderToleranceMs)) + MAX_RETRY_AFTER_MS;
 }
 
 interface Cursor {

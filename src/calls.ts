@@ -148,7 +148,7 @@ export class CallLinker {
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
-      tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: (a.endTs ?? now) + this.opts.retryWindowMs };
+      tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: this.retryableUntil(a, now) };
       addToChain(tail.chain, a);
       a.call = tail.call;
       a.attempt = 1;
@@ -271,7 +271,7 @@ export class CallLinker {
       else tail.unmarked.set(a.session, [a]);
     }
     tail.last = a;
-    tail.expires = (a.endTs ?? a.startTs ?? 0) + this.opts.retryWindowMs;
+    tail.expires = this.retryableUntil(a, a.startTs ?? 0);
     a.call = tail.call;
     a.attempt = tail.chain.count;
     if (continuation) {
@@ -350,6 +350,15 @@ export class CallLinker {
     return list.get(tool) ?? 'unknown'; // not in the list the client has: what it declares is not known
   }
 
+  /**
+   * Until when a repeat of this attempt is its retry: --retry-window after its end, plus the wait its response asked
+   * for (Retry-After, up to MAX_RETRY_AFTER_MS): a client that waits out a 429's two minutes still retries it.
+   */
+  private retryableUntil(a: Attempt, now: number): number {
+    const asked = (a.client ?? a.primary).retryAfterMs;
+    return (a.endTs ?? now) + this.opts.retryWindowMs + (asked !== undefined && asked > 0 ? Math.min(asked, MAX_RETRY_AFTER_MS) : 0);
+  }
+
   private lastExpire = -Infinity;
 
   /**
@@ -393,6 +402,9 @@ export class CallLinker {
     this.tasks.forEach(stale);
   }
 }
+
+/** The longest Retry-After that widens the retry window (longer waits are read as this long). */
+export const MAX_RETRY_AFTER_MS = 300_000;
 
 /** Keep the latest time per key. */
 function latest(m: Map<string, number>, key: string, ts: number): void {

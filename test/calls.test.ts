@@ -222,3 +222,31 @@ describe('the retry policy on delays', () => {
   });
 });
 
+
+describe('a retry that waits out a Retry-After longer than --retry-window', () => {
+  // A 429 asking to wait `afterS` seconds; the app repeats the call `againMs` after it; another session's pings move time on.
+  const run = async (afterS: number, againMs: number) => {
+    const lines = [
+      post({ t: 10_000, id: 2, session: 's', tool: 'send_invoice', args: { order: 7 }, status: 429, ct: 'text/plain', headers: { 'retry-after': String(afterS) }, body: 'Too Many Requests', durationMs: 5 }),
+      post({ t: 10_005 + againMs, id: 3, session: 's', tool: 'send_invoice', args: { order: 7 }, status: 200, body: ok(3, toolText('sent')) }),
+      ...Array.from({ length: 250 }, (_, i) => post({ t: 1000 + i * 5000, id: 1000 + i, session: 's-other', method: 'ping', status: 200, body: ok(1000 + i, {}) })),
+    ].sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
+    const r = await analyzeInputs([{ lines }]);
+    return r.attempts.filter((a) => a.tool === 'send_invoice');
+  };
+
+  it.each([[90, 90_500], [240, 241_000], [300, 300_500]])('Retry-After %i s, repeated %i ms later: the same call, attempt 2, the wait obeyed', async (afterS, againMs) => {
+    const [first, retry] = await run(afterS, againMs);
+    expect(first).toMatchObject({ status: 429, attempt: 1 });
+    expect(retry).toMatchObject({ call: first!.call, attempt: 2 });
+    expect(retry!.findings.map((f) => f.code)).not.toContain('RETRY_AFTER_IGNORED');
+  });
+
+  it('must not link: a repeat long after the wait plus --retry-window, or after a wait longer than 5 minutes', async () => {
+    for (const [afterS, againMs] of [[30, 200_000], [900, 901_000]] as const) {
+      const [first, other] = await run(afterS, againMs);
+      expect(other).toMatchObject({ attempt: 1 });
+      expect(other!.call).not.toBe(first!.call);
+    }
+  });
+});
