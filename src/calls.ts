@@ -4,6 +4,7 @@ import { saysProtocolVersionRefused, type SessionState } from './join/sessions.j
 import type { JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
+import { whoseAnswer } from './findings/crossed.js';
 import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, newRetryChain, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
@@ -366,13 +367,20 @@ export class CallLinker {
    * this only bounds memory; sweeping every second cost more than the lookups).
    */
   /**
-   * A tools/call result identical to the one a request with the same id in another session got within a second, for
-   * another tool or other arguments, while both were open: one of the two took the other's answer. A server that keeps one JSON-RPC id space
-   * for all its sessions (mcp-framework's HTTP transport writes each response to every session's stream with that id)
-   * answers both with whichever finished first. Identical requests may have identical results: those are not compared.
+   * A tools/call result identical to the one a request with the same id in another session got at nearly the same
+   * moment (CROSSED_WITHIN_MS), for another tool or other arguments, while both were open, and whose text names an
+   * argument value only one of the two requests carried: the other took its answer. A server that keeps one JSON-RPC
+   * id space for all its sessions (mcp-framework's HTTP transport writes each response to every session's stream with
+   * that id) answers both with whichever finished first. Identical requests may have identical results, and so may
+   * different ones whose result names neither ("ok", an empty result, a text naming what both asked for): concurrent
+   * healthy clients that number their ids alike get such results all the time, so those are not compared.
    */
   private crossedResult(a: Attempt): void {
     const v = a.primary;
+    const text = v.resultText;
+    v.resultText = undefined;
+    if (a.client !== undefined) a.client.resultText = undefined;
+    if (a.server !== undefined) a.server.resultText = undefined;
     if (a.method !== 'tools/call' || v.resultSig === undefined || a.session === null || v.endTs === undefined) return;
     const key = `${v.side}|${v.idKey}|${v.resultSig}`;
     const other = this.recentResults.get(key);
@@ -380,7 +388,9 @@ export class CallLinker {
     // Both open at once (each sent before the other's answer ended): only then can one answer have been taken for both.
     const overlapped = o !== undefined && o.startTs !== undefined && o.endTs !== undefined && v.startTs !== undefined && o.startTs <= v.endTs && v.startTs <= o.endTs;
     if (other && o && overlapped && other.session !== null && other.session !== a.session && o.fingerprint !== v.fingerprint && Math.abs(o.endTs! - v.endTs) <= CROSSED_WITHIN_MS) {
-      a.findings.push(crossedResultFinding(a, other));
+      // The two results are identical: this one's text speaks for both.
+      const named = whoseAnswer(text, v.argValues, o.argValues);
+      if (named !== undefined) a.findings.push(crossedResultFinding(a, other, named.whose === 'a' ? 'other' : 'this', named.value));
     }
     this.recentResults.delete(key);
     this.recentResults.set(key, a);

@@ -214,10 +214,24 @@ describe('findings fire on their fixture and not on the near miss', () => {
     const crossed = await analyzeInputs(one([call(0, 'A', 'slow_report', { steps: 3 }, 45), call(30, 'B', 'lookup_order', { orderId: '2002' }, 22)]));
     const found = crossed.attempts.flatMap((a) => a.findings);
     expect(found.map((f) => f.code)).toEqual(['ORPHAN_RESPONSE']);
-    expect(found[0]!.message).toMatch(/its result is identical to the one tools\/call (slow_report|lookup_order) id 2 .*one of the two took the other's answer/);
+    expect(found[0]!.message).toMatch(/^tools\/call lookup_order id 2: its result is identical to the one tools\/call slow_report id 2 .*names "2002", which only this request carried: that call took this one's answer/);
     expect(await codes(one([call(0, 'A', 'lookup_order', { orderId: '2002' }, 45), call(30, 'B', 'lookup_order', { orderId: '2002' }, 22)]))).toEqual([]);
     expect(await codes(one([call(0, 'A', 'slow_report', { steps: 3 }, 45), call(500, 'B', 'lookup_order', { orderId: '2002' }, 22)]))).toEqual([]);
     expect(await codes(one([call(0, 'A', 'slow_report', { steps: 3 }, 45, ok(2, toolText('report of 3 steps'))), call(30, 'B', 'lookup_order', { orderId: '2002' }, 22)]))).toEqual([]);
+  });
+
+  it('ORPHAN_RESPONSE (crossed answer): not for concurrent healthy sessions whose different calls rightly got the same generic result', async () => {
+    const call = (t: number, session: string, tool: string, args: Record<string, unknown>, durationMs: number, text: string) =>
+      post({ t, id: 1, session, tool, args, status: 200, body: ok(1, toolText(text)), durationMs });
+    // four clients, each numbering from 0, write a setting at once: "ok" for each (test/fixtures/real-healthy)
+    expect(await codes(one(['A', 'B', 'C', 'D'].map((c, i) => call(i, c, 'update_setting', { key: 'theme', value: `agent-${c}` }, 10 + i, 'ok'))))).toEqual([]);
+    // two tools that both answer "ok"
+    expect(await codes(one([call(0, 'A', 'record_event', { name: 'login-a' }, 12, 'ok'), call(2, 'B', 'update_setting', { key: 'lang', value: 'de' }, 9, 'ok')]))).toEqual([]);
+    // a result that names what both asked for (the same order, another label) says nothing of whose it was
+    expect(await codes(one([call(0, 'A', 'lookup_order', { orderId: '1001', label: 'alpha' }, 20, 'order 1001: shipped'), call(5, 'B', 'lookup_order', { orderId: '1001', label: 'beta' }, 15, 'order 1001: shipped')]))).toEqual([]);
+    // a number that only appears inside a longer one is not named: 100 in "order 1001"
+    expect(await codes(one([call(0, 'A', 'slow_report', { stepMs: 100 }, 20, 'order 1001: shipped'), call(5, 'B', 'lookup_order', { orderId: '1001' }, 15, 'order 1001: shipped')]))).toEqual(['ORPHAN_RESPONSE']);
+    expect(await codes(one([call(0, 'A', 'slow_report', { stepMs: 100 }, 20, 'order 1001: shipped'), call(5, 'B', 'lookup_order', { orderId: '2002' }, 15, 'order 1001: shipped')]))).toEqual([]);
   });
 
   it('CALL_NEVER_SENT: initialize fails and no tools/call follows; not when the client recovers', async () => {

@@ -162,15 +162,28 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   return out;
 }
 
-/** How close in time two sessions' identical results to different requests with one id must end to count as crossed. */
-export const CROSSED_WITHIN_MS = 1000;
+/**
+ * How close in time two sessions' identical results to different requests with one id must end to count as crossed:
+ * a server that writes one response to every session's stream with that id delivers both copies at once (mcp-framework:
+ * 11 to 16 ms apart on loopback); healthy concurrent clients' answers also end close together, so the time alone says
+ * little, and the result must also name one request's arguments (findings/crossed.ts).
+ */
+export const CROSSED_WITHIN_MS = 250;
 
-/** ORPHAN_RESPONSE for a result that is another session's answer: `other` got the same result for another request with this id. */
-export function crossedResultFinding(a: Attempt, other: Attempt): Finding {
+/**
+ * ORPHAN_RESPONSE for a result that is another session's answer: `other` got the same result for another request with
+ * this id, and the result names `value`, an argument only one of the two carried; `taker` is the one that did not.
+ */
+export function crossedResultFinding(a: Attempt, other: Attempt, taker: 'this' | 'other', value: string): Finding {
   const gap = Math.abs((a.primary.endTs ?? 0) - (other.primary.endTs ?? 0));
   const sid = other.session ?? '';
+  const otherText = `${label(other)} id ${idText(other)} in session ${JSON.stringify(sid.length > 12 ? `${sid.slice(0, 8)}…` : sid)}`;
+  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  const when = `${gap} ms ${(a.primary.endTs ?? 0) >= (other.primary.endTs ?? 0) ? 'before' : 'after'} it`;
   return finding('ORPHAN_RESPONSE', 'warning',
-    `${label(a)} id ${idText(a)}: its result is identical to the one ${label(other)} id ${idText(other)} (other arguments or tool) got in session ${JSON.stringify(sid.length > 12 ? `${sid.slice(0, 8)}…` : sid)} ${gap} ms ${(a.primary.endTs ?? 0) >= (other.primary.endTs ?? 0) ? 'before' : 'after'} it: one of the two took the other's answer (a server that keeps one id space for all its sessions writes a response to every session's stream with that id)`,
+    taker === 'this'
+      ? `${label(a)} id ${idText(a)}: its result is identical to the one ${otherText} (another tool or other arguments) got ${when}, and names ${shown}, which only that request carried: this call took the other's answer (a server that keeps one id space for all its sessions writes a response to every session's stream with that id)`
+      : `${label(a)} id ${idText(a)}: its result is identical to the one ${otherText} (another tool or other arguments) got ${when}, and names ${shown}, which only this request carried: that call took this one's answer (a server that keeps one id space for all its sessions writes a response to every session's stream with that id)`,
     [...other.primary.sources.slice(0, 1), ...a.primary.sources.slice(0, 1)]);
 }
 

@@ -141,6 +141,10 @@ export interface AttemptView {
   orphans?: Orphan[];
   /** A digest of a tools/call result that carried content (kept after compaction): a copy of it in another session is seen. */
   resultSig?: number;
+  /** A tools/call's argument values a result could name (findings/crossed.ts): whose answer a crossed result is. */
+  argValues?: string[];
+  /** The start of that result's text, kept only until the crossed-answer check has read it. */
+  resultText?: string;
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
   /**

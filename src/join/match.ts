@@ -5,6 +5,7 @@ import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.j
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { resultDigest, signatureOf } from './fingerprint.js';
+import { resultText } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
@@ -711,9 +712,10 @@ function compact(view: AttemptView): void {
     if (typeof state === 'string') view.mintedState = signatureOf(state);
   }
   if (view.method === 'tools/call' && view.response !== undefined) {
-    const result = (view.response as { result?: { content?: unknown; isError?: unknown } }).result;
+    const result = (view.response as { result?: { content?: unknown; isError?: unknown; structuredContent?: unknown } }).result;
     if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) {
       view.resultSig = resultDigest(result.content, result.isError === true);
+      if (view.session !== null) view.resultText = resultText(result);
     }
   }
   if (view.method === 'tools/list' && view.response !== undefined) {

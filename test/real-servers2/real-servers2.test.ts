@@ -141,7 +141,7 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(step('mf-delete-then-call', 'a broken JSON body').raw).toMatchObject({ status: 500, body: 'Internal Server Error' });
   });
 
-  it('two sessions with id 2 open at once: both callers got the same result, one of them another\'s; ORPHAN_RESPONSE names the pair', () => {
+  it('two sessions with id 2 open at once: both callers got the same result, one of them another\'s; ORPHAN_RESPONSE names the pair and the one that took the other\'s answer', () => {
     const r = both('mf-two-clients');
     const alpha = step('mf-two-clients', 'alpha slow_report');
     const beta = step('mf-two-clients', 'beta lookup_order 2002');
@@ -154,7 +154,8 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     const crossed = [...codes(slow!), ...codes(lookup!)];
     expect(crossed).toEqual(['ORPHAN_RESPONSE']);
     const f = [...slow!.findings, ...lookup!.findings][0]!;
-    expect(f.message).toMatch(/its result is identical to the one tools\/call (slow_report|lookup_order) id 2 .* got in session .*one of the two took the other's answer/);
+    // ...and says which: the result names beta's orderId 2002, which alpha's slow_report did not carry
+    expect(f.message).toMatch(/^tools\/call lookup_order id 2: its result is identical to the one tools\/call slow_report id 2 in session .* got \d+ ms before it, and names "2002", which only this request carried: that call took this one's answer/);
     // must not fire: the same request from both sessions at once (id 3 each) has the same answer, rightly
     const same = calls(r).filter((a) => a.id === 3);
     expect(same).toHaveLength(2);

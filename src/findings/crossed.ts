@@ -1,0 +1,88 @@
+// What a tool result says about the request it answers: the evidence the crossed-answer check (ORPHAN_RESPONSE for a
+// result another session's request got) needs before it says that one caller took another's answer.
+
+/** How many argument values of one request are kept, and how long each may be. */
+const MAX_VALUES = 8;
+const MAX_VALUE_LENGTH = 100;
+/** How much of a result's text is kept until the crossed-answer check has seen it. */
+const MAX_TEXT = 2048;
+
+/**
+ * The argument values of a tools/call that a result could name: strings of 3 to 100 characters and numbers written
+ * with 3 characters or more (`"2002"`, `2002`, `"alpha"`), up to 3 levels deep, at most 8. Shorter values (`3`,
+ * `"eu"`, `true`) would be found by chance in any text. Undefined when there is none.
+ */
+export function argumentValues(args: unknown): string[] | undefined {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (out.length >= MAX_VALUES) return;
+    if (typeof v === 'string') {
+      const s = v.trim();
+      if (s.length >= 3 && s.length <= MAX_VALUE_LENGTH && !out.includes(s)) out.push(s);
+    } else if (typeof v === 'number') {
+      const s = String(v);
+      if (s.length >= 3 && !out.includes(s)) out.push(s);
+    } else if (depth < 3 && typeof v === 'object' && v !== null) {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && i < MAX_VALUES; i++) walk(v[i], depth + 1);
+      } else {
+        for (const k in v) walk((v as Record<string, unknown>)[k], depth + 1);
+      }
+    }
+  };
+  walk(args, 0);
+  return out.length > 0 ? out : undefined;
+}
+
+/** The text of a tool result that could name its request: text blocks, embedded resources' text, structuredContent. */
+export function resultText(result: { content?: unknown; structuredContent?: unknown }): string {
+  let text = '';
+  if (Array.isArray(result.content)) {
+    for (const block of result.content) {
+      if (text.length >= MAX_TEXT) break;
+      if (typeof block !== 'object' || block === null) continue;
+      const b = block as { text?: unknown; resource?: { text?: unknown; uri?: unknown }; uri?: unknown };
+      if (typeof b.text === 'string') text += `${b.text}\n`;
+      if (typeof b.resource?.text === 'string') text += `${b.resource.text}\n`;
+      if (typeof b.resource?.uri === 'string') text += `${b.resource.uri}\n`;
+      if (typeof b.uri === 'string') text += `${b.uri}\n`;
+    }
+  }
+  if (text.length < MAX_TEXT && typeof result.structuredContent === 'object' && result.structuredContent !== null) {
+    try {
+      text += JSON.stringify(result.structuredContent);
+    } catch {
+      // a structure that does not serialize names nothing
+    }
+  }
+  return text.slice(0, MAX_TEXT);
+}
+
+const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/** The text contains the value as a whole word (not `100` inside `1001`, nor `alpha` inside `alphabet`). */
+export function names(text: string, value: string): boolean {
+  let at = text.indexOf(value);
+  while (at !== -1) {
+    const before = at > 0 ? text.charCodeAt(at - 1) : -1;
+    const after = at + value.length < text.length ? text.charCodeAt(at + value.length) : -1;
+    if ((before === -1 || !isWordChar(before) || !isWordChar(value.charCodeAt(0))) && (after === -1 || !isWordChar(after) || !isWordChar(value.charCodeAt(value.length - 1)))) return true;
+    at = text.indexOf(value, at + 1);
+  }
+  return false;
+}
+
+/**
+ * Whose answer one result is, given the arguments of the two requests that got it: `'a'` when the text names a value
+ * only request a carried and none only b carried, `'b'` the other way round (with the value named), undefined when it
+ * names neither or both (a generic "ok", an empty result, a text naming what both asked for): then the wire does not
+ * tell.
+ */
+export function whoseAnswer(text: string | undefined, a: string[] | undefined, b: string[] | undefined): { whose: 'a' | 'b'; value: string } | undefined {
+  if (!text) return undefined;
+  const namedOnly = (mine: string[] | undefined, theirs: string[] | undefined) => (mine ?? []).find((v) => !(theirs ?? []).includes(v) && names(text, v));
+  const byA = namedOnly(a, b);
+  const byB = namedOnly(b, a);
+  if ((byA === undefined) === (byB === undefined)) return undefined;
+  return byA !== undefined ? { whose: 'a', value: byA } : { whose: 'b', value: byB! };
+}
