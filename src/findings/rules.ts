@@ -122,7 +122,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
       : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it` : '';
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur} (often after its local timeout)${late}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
@@ -160,6 +160,22 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     }
   }
   return out;
+}
+
+/**
+ * What a cancellation's reason says: the client's own words, and whether they are its timeout (the TypeScript SDK
+ * sends "McpError: MCP error -32001: Request timed out"; an AbortSignal's reason as the caller gave it). Without a
+ * reason, the usual cause.
+ */
+function cancelReasonText(reason: string | undefined): string {
+  if (reason === undefined) return ' (often after its local timeout)';
+  const timeout = /timed? ?out|timeout|-32001/i.test(reason);
+  return `, with the reason ${jsonText(reason.length > 120 ? `${reason.slice(0, 120)}…` : reason)} (${timeout ? 'its own timeout' : 'the caller\'s decision'}, not an answer from the server)`;
+}
+
+/** A retried attempt's outcome, and that the client had cancelled it itself when it had (a timeout, a stop button). */
+function previousOutcome(prev: Attempt): string {
+  return (prev.client ?? prev.primary).cancelled || prev.server?.cancelled ? `${prev.outcome}, which the client had cancelled itself` : prev.outcome;
 }
 
 /**
@@ -307,7 +323,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       : `origin unknown: ${a.retryOrigin?.how ?? 'nothing says who sent it'}`;
     const more = chain.moreClaimSources ? ` (the lines of ${chain.moreClaimSources} more claims of the call are not listed)` : '';
     out.push(finding('RETRY_ORIGIN_AMBIGUOUS', 'warning',
-      `${label(a)}: POST ${n} of the call after ${prev.outcome}; ${why}${more}`,
+      `${label(a)}: POST ${n} of the call after ${previousOutcome(prev)}; ${why}${more}`,
       [prev.primary.sources[0]!, a.primary.sources[0]!, ...chain.claimSources, ...(a.callClaim ? [a.callClaim.src] : [])]));
   }
   if (a.method === 'tools/call') {
@@ -319,7 +335,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       const evidence = exec === 'proven' ? 'the server view shows the earlier attempt reached the server' : 'the earlier attempt may have run (no server view proves otherwise)';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
-        `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}: ${why}; ${evidence}`,
+        `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}${previousOutcome(prev) === prev.outcome ? '' : ', which the client had cancelled itself'}: ${why}; ${evidence}`,
         [prev.primary.sources[0]!, ...(prev.server ? [prev.server.sources[0]!] : []), a.primary.sources[0]!]));
     }
   }

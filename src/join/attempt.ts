@@ -126,6 +126,8 @@ export interface AttemptView {
   cancelled?: boolean;
   /** When the cancellation was sent. */
   cancelledAt?: number;
+  /** The reason the cancellation gave (`params.reason`: the TypeScript SDK puts the AbortSignal's reason or its timeout error there). */
+  cancelReason?: string;
   /** Connection or stream error text. */
   error?: string;
   /** A 401 or 403 that carried WWW-Authenticate: an authentication challenge (RFC 6750), not some other refusal. */

@@ -786,6 +786,7 @@ export class JoinEngine {
         if (view) {
           view.cancelled = true;
           if (ts !== undefined) view.cancelledAt = ts;
+          if (typeof params.reason === 'string' && params.reason.trim() !== '') view.cancelReason = params.reason.trim().slice(0, 200);
           view.sources.push(src);
         } else {
           const known = sess.requestIds.get(idKeyOf(rid));
