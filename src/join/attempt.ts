@@ -143,10 +143,11 @@ export interface AttemptView {
   orphans?: Orphan[];
   /** A digest of a tools/call result that carried content (kept after compaction): a copy of it in another session is seen. */
   resultSig?: number;
-  /** A tools/call's argument values a result could name (findings/crossed.ts): whose answer a crossed result is. */
+  /** A tools/call's arguments and its result, held only until the crossed-answer check has seen the attempt. */
+  callArgs?: unknown;
+  resultBody?: { content?: unknown; structuredContent?: unknown };
+  /** The argument values a result could name (findings/crossed.ts), kept while the attempt can meet a crossed answer. */
   argValues?: string[];
-  /** The start of that result's text, kept only until the crossed-answer check has read it. */
-  resultText?: string;
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
   /**

@@ -6,7 +6,6 @@ import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker, saysSessionUnknown } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
-import { argumentValues } from '../findings/crossed.js';
 
 export interface RequestIn {
   input: number;
@@ -580,10 +579,7 @@ export class JoinEngine {
     if (typeof params.taskId === 'string' && view.method.startsWith('tasks/')) view.taskId = params.taskId.slice(0, 200);
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
     if (meta && isJsonRpcId(meta.progressToken)) view.progressToken = idKeyOf(meta.progressToken);
-    if (tool !== null) {
-      const values = argumentValues(params.arguments);
-      if (values !== undefined) view.argValues = values;
-    }
+    if (tool !== null && params.arguments !== undefined) view.callArgs = params.arguments;
     if (tool !== null && typeof meta?.callId === 'string' && meta.callId.length <= 200) view.callerCallId = meta.callId;
     const clientName = implementationName(view.method === 'initialize' ? params.clientInfo : meta?.['io.modelcontextprotocol/clientInfo']);
     if (clientName !== undefined) view.clientName = clientName;

@@ -5,7 +5,6 @@ import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.j
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { resultDigest, signatureOf } from './fingerprint.js';
-import { resultText } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
@@ -715,7 +714,7 @@ function compact(view: AttemptView): void {
     const result = (view.response as { result?: { content?: unknown; isError?: unknown; structuredContent?: unknown } }).result;
     if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) {
       view.resultSig = resultDigest(result.content, result.isError === true);
-      if (view.session !== null) view.resultText = resultText(result);
+      if (view.session !== null) view.resultBody = result;
     }
   }
   if (view.method === 'tools/list' && view.response !== undefined) {
