@@ -4,7 +4,7 @@ import { saysProtocolVersionRefused, type SessionState } from './join/sessions.j
 import type { JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
-import { argumentValues, resultText, whoseAnswer } from './findings/crossed.js';
+import { whoseAnswer } from './findings/crossed.js';
 import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, newRetryChain, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
@@ -377,26 +377,15 @@ export class CallLinker {
    */
   private crossedResult(a: Attempt): void {
     const v = a.primary;
-    const args = v.callArgs;
-    const body = v.resultBody;
-    for (const w of [a.client, a.server]) {
-      if (w === undefined || w === v) continue;
-      w.callArgs = undefined;
-      w.resultBody = undefined;
-    }
-    v.callArgs = undefined;
-    v.resultBody = undefined;
     if (a.method !== 'tools/call' || v.resultSig === undefined || a.session === null || v.endTs === undefined) return;
-    const values = argumentValues(args);
-    if (values !== undefined) v.argValues = values;
     const key = `${v.side}|${v.idKey}|${v.resultSig}`;
     const other = this.recentResults.get(key);
     const o = other?.primary;
     // Both open at once (each sent before the other's answer ended): only then can one answer have been taken for both.
     const overlapped = o !== undefined && o.startTs !== undefined && o.endTs !== undefined && v.startTs !== undefined && o.startTs <= v.endTs && v.startTs <= o.endTs;
     if (other && o && overlapped && other.session !== null && other.session !== a.session && o.fingerprint !== v.fingerprint && Math.abs(o.endTs! - v.endTs) <= CROSSED_WITHIN_MS) {
-      // The two results are identical: this one's text speaks for both.
-      const named = body !== undefined ? whoseAnswer(resultText(body), v.argValues, o.argValues) : undefined;
+      // The two results are identical: what each request found named in its copy tells whose answer it was.
+      const named = whoseAnswer(v.namedArgs, o.namedArgs);
       if (named !== undefined) a.findings.push(crossedResultFinding(a, other, named.whose === 'a' ? 'other' : 'this', named.value));
     }
     this.recentResults.delete(key);

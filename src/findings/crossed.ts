@@ -4,8 +4,6 @@
 /** How many argument values of one request are kept, and how long each may be. */
 const MAX_VALUES = 8;
 const MAX_VALUE_LENGTH = 100;
-/** How much of a result's text is kept until the crossed-answer check has seen it. */
-const MAX_TEXT = 2048;
 
 /**
  * The argument values of a tools/call that a result could name: strings of 3 to 100 characters and numbers written
@@ -34,28 +32,30 @@ export function argumentValues(args: unknown): string[] | undefined {
   return out.length > 0 ? out : undefined;
 }
 
-/** The text of a tool result that could name its request: text blocks, embedded resources' text, structuredContent. */
-export function resultText(result: { content?: unknown; structuredContent?: unknown }): string {
-  let text = '';
-  if (Array.isArray(result.content)) {
-    for (const block of result.content) {
-      if (text.length >= MAX_TEXT) break;
-      if (typeof block !== 'object' || block === null) continue;
-      const b = block as { text?: unknown; resource?: { text?: unknown; uri?: unknown }; uri?: unknown };
-      if (typeof b.text === 'string') text += `${b.text}\n`;
-      if (typeof b.resource?.text === 'string') text += `${b.resource.text}\n`;
-      if (typeof b.resource?.uri === 'string') text += `${b.resource.uri}\n`;
-      if (typeof b.uri === 'string') text += `${b.uri}\n`;
+/** How much of each text block of a result is searched for argument values. */
+const SEARCHED = 4096;
+
+/**
+ * The argument values of a tools/call that its result names (text blocks and embedded resources' text, the first
+ * 4,096 characters of each of the first 4 blocks), read when the result is compacted: the crossed-answer check compares
+ * two requests' lists, so no result text has to be kept. Undefined when it names none.
+ */
+export function namedArguments(content: unknown[], args: unknown): string[] | undefined {
+  const values = argumentValues(args);
+  if (values === undefined) return undefined;
+  let named: string[] | undefined;
+  const n = Math.min(content.length, 4);
+  for (let i = 0; i < n; i++) {
+    const block = content[i];
+    if (typeof block !== 'object' || block === null) continue;
+    const b = block as { text?: unknown; resource?: { text?: unknown } };
+    for (const t of [b.text, b.resource?.text]) {
+      if (typeof t !== 'string' || t === '') continue;
+      const text = t.length > SEARCHED ? t.slice(0, SEARCHED) : t;
+      for (const v of values) if (!named?.includes(v) && names(text, v)) (named ??= []).push(v);
     }
   }
-  if (text.length < MAX_TEXT && typeof result.structuredContent === 'object' && result.structuredContent !== null) {
-    try {
-      text += JSON.stringify(result.structuredContent);
-    } catch {
-      // a structure that does not serialize names nothing
-    }
-  }
-  return text.slice(0, MAX_TEXT);
+  return named;
 }
 
 const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -73,16 +73,14 @@ export function names(text: string, value: string): boolean {
 }
 
 /**
- * Whose answer one result is, given the arguments of the two requests that got it: `'a'` when the text names a value
- * only request a carried and none only b carried, `'b'` the other way round (with the value named), undefined when it
- * names neither or both (a generic "ok", an empty result, a text naming what both asked for): then the wire does not
- * tell.
+ * Whose answer one result is, from the argument values each of the two requests that got it found named in it: `'a'`
+ * when it names a value of request a that request b did not (had b carried it, b's list would have it too) and none of
+ * b's that a did not, `'b'` the other way round (with the value named), undefined when it names neither or both (a
+ * generic "ok", an empty result, a text naming what both asked for): then the wire does not tell.
  */
-export function whoseAnswer(text: string | undefined, a: string[] | undefined, b: string[] | undefined): { whose: 'a' | 'b'; value: string } | undefined {
-  if (!text) return undefined;
-  const namedOnly = (mine: string[] | undefined, theirs: string[] | undefined) => (mine ?? []).find((v) => !(theirs ?? []).includes(v) && names(text, v));
-  const byA = namedOnly(a, b);
-  const byB = namedOnly(b, a);
+export function whoseAnswer(a: string[] | undefined, b: string[] | undefined): { whose: 'a' | 'b'; value: string } | undefined {
+  const byA = a?.find((v) => !b?.includes(v));
+  const byB = b?.find((v) => !a?.includes(v));
   if ((byA === undefined) === (byB === undefined)) return undefined;
   return byA !== undefined ? { whose: 'a', value: byA } : { whose: 'b', value: byB! };
 }

@@ -143,11 +143,10 @@ export interface AttemptView {
   orphans?: Orphan[];
   /** A digest of a tools/call result that carried content (kept after compaction): a copy of it in another session is seen. */
   resultSig?: number;
-  /** A tools/call's arguments and its result, held only until the crossed-answer check has seen the attempt. */
+  /** A tools/call's arguments, held only until the view is compacted. */
   callArgs?: unknown;
-  resultBody?: { content?: unknown; structuredContent?: unknown };
-  /** The argument values a result could name (findings/crossed.ts), kept while the attempt can meet a crossed answer. */
-  argValues?: string[];
+  /** The argument values of this tools/call that its result names (findings/crossed.ts): whose answer a crossed result is. */
+  namedArgs?: string[];
   /** An earlier request with the same id was still open in the scope when this one was sent. */
   reusedWhileOpen?: Source;
   /**

@@ -5,6 +5,7 @@ import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.j
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
 import { resultDigest, signatureOf } from './fingerprint.js';
+import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
@@ -699,6 +700,8 @@ const KEPT_HEADERS = ['mcp-protocol-version', 'user-agent'];
 /** Keep what the findings need of the bodies, and let the bodies go: held attempts stay small. */
 function compact(view: AttemptView): void {
   view.responded = view.response !== undefined;
+  const args = view.callArgs;
+  view.callArgs = undefined;
   const body = (view.response ?? view.strayResponse) as { error?: { code?: unknown } } | undefined;
   const code = typeof body === 'object' && body !== null ? body.error?.code : undefined;
   if (typeof code === 'number' && Number.isInteger(code)) view.wireErrorCode = code;
@@ -714,7 +717,10 @@ function compact(view: AttemptView): void {
     const result = (view.response as { result?: { content?: unknown; isError?: unknown; structuredContent?: unknown } }).result;
     if (typeof result === 'object' && result !== null && Array.isArray(result.content) && result.content.length > 0) {
       view.resultSig = resultDigest(result.content, result.isError === true);
-      if (view.session !== null) view.resultBody = result;
+      if (view.session !== null && args !== undefined) {
+        const named = namedArguments(result.content, args);
+        if (named !== undefined) view.namedArgs = named;
+      }
     }
   }
   if (view.method === 'tools/list' && view.response !== undefined) {
