@@ -49,7 +49,7 @@ const textOf = (st: Step) => st.got?.content?.map((c) => c.text).join(' ') ?? ''
 
 describe('healthy traffic under load: every recording', () => {
   it('has the scenarios the README lists', () => {
-    expect(scenarios).toEqual(expect.arrayContaining(['many-clients-stateful', 'many-clients-stateful-json', 'many-clients-stateless', 'many-clients-stateless-json', 'many-processes', 'one-session-burst', 'long-session', 'close-reconnect', 'cancel-and-timeout', 'py-many-clients-stateful', 'py-many-clients-stateless-json', 'v2-many-clients']));
+    expect(scenarios).toEqual(expect.arrayContaining(['many-clients-stateful', 'many-clients-stateful-json', 'many-clients-stateless', 'many-clients-stateless-json', 'many-processes', 'one-session-burst', 'long-session', 'close-reconnect', 'cancel-and-timeout', 'py-many-clients-stateful', 'py-many-clients-stateless-json', 'v2-many-clients', 'py-clients']));
   });
 
   it.each(scenarios)('%s: read whole, in each view, analyzed without error', (s) => {
@@ -94,7 +94,7 @@ describe('healthy traffic under load: every recording', () => {
     expect(outcomes(run(s, 'server'))).toEqual(outcomes(both));
   });
 
-  it.each(healthy.filter((s) => s !== 'many-processes'))('%s: each tools/call has the outcome its caller got', (s) => {
+  it.each(healthy.filter((s) => s !== 'many-processes' && s !== 'py-clients'))('%s: each tools/call has the outcome its caller got', (s) => {
     const got = observed(s).steps.filter((st) => !/^(tools\/list|ping|resources\/read|prompts\/get|completion\/complete|terminateSession|close)\b/.test(st.step));
     const want = got.map((st) => (st.ok ? (st.got?.isError ? 'TOOL_ERROR' : 'TOOL_SUCCESS') : 'failed')).sort();
     expect(calls(run(s)).map((a) => a.outcome).sort()).toEqual(want);
@@ -154,6 +154,19 @@ describe('several clients on one server, each numbering its ids from 0', () => {
     const got = observed('many-processes').notes.flatMap((n) => n.results as string[]);
     expect(got).toHaveLength(60);
     expect(got.filter((g) => g.startsWith('error'))).toEqual([]);
+  });
+
+  it('four Python SDK clients at once (the client\'s view a recording proxy): 92 calls, all "ok" or empty but the lookups, as each caller got them, nothing said', () => {
+    const r = run('py-clients');
+    const got = (observed('py-clients').notes[0]!.pythonClients as { tool: string; got?: { isError: boolean; content: (string | null)[] }; error?: string }[]);
+    expect(got).toHaveLength(92);
+    expect(got.filter((g) => g.error !== undefined || g.got!.isError)).toEqual([]);
+    expect(new Set(got.filter((g) => g.tool !== 'lookup_order').map((g) => JSON.stringify(g.got!.content)))).toEqual(new Set(['["ok"]', '[]']));
+    expect(calls(r)).toHaveLength(92);
+    expect(calls(r).every((a) => a.outcome === 'TOOL_SUCCESS')).toBe(true);
+    // the Python client numbers from 1 (initialize): id 2 is update_setting in every session, each with its own value, all "ok"
+    expect(calls(r).filter((a) => a.id === 2).map((a) => a.tool)).toEqual(['update_setting', 'update_setting', 'update_setting', 'update_setting']);
+    expect(new Set(calls(r).filter((a) => a.id === 2).map((a) => a.session)).size).toBe(4);
   });
 });
 

@@ -28,6 +28,7 @@ import { describeError, summarize } from '../real-audit2/lib.mjs';
 const ROOT = fileURLToPath(new URL('../fixtures/real-healthy/', import.meta.url));
 const PYTHON = process.env.PY_VENV ? `${process.env.PY_VENV}/bin/python` : '/work/py-venv/bin/python';
 const PY_SERVER = fileURLToPath(new URL('./py_server.py', import.meta.url));
+const PY_CLIENTS = fileURLToPath(new URL('./py_clients.py', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
@@ -350,6 +351,26 @@ const scenarios = {
 
   // the v2 SDK on both ends: 2026-07-28, no sessions, every request on its own
   'v2-many-clients': { v2: true, run: fourClients },
+
+  'py-clients': {
+    // four Python SDK clients in one process against the SDK 1.32.2 server; the client's view is a recording proxy
+    // (side client) in front of the server, which has its own view (recordingHandler)
+    server: { mode: 'stateful' },
+    async run(t) {
+      const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: t.url, out: t.files.client, side: 'client' });
+      try {
+        const got = await new Promise((resolve, reject) => {
+          const child = spawn(PYTHON, [PY_CLIENTS, `${proxy.url}/mcp`], { stdio: ['ignore', 'pipe', 'inherit'] });
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`py_clients.py exited ${code}`))));
+        });
+        t.note({ pythonClients: got });
+      } finally {
+        await proxy.close();
+      }
+    },
+  },
 
   'many-processes': {
     // five client processes, each its own Client named "worker" (one app run five times), 12 calls at once each
