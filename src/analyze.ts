@@ -99,6 +99,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     idempotent: new Set(options.idempotent ?? []),
     onAttempt: (a) => events.attempt(a),
     onFinding: (f) => events.finding(f),
+    pendingFrom: () => Math.min(lastAdvance, engine.earliestOpenStart(), matcher.earliestHeldStart()),
   });
   const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
   const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v) => engine.openOnOtherSide(v) });

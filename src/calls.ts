@@ -17,6 +17,13 @@ export interface CallsOptions {
   idempotent: Set<string>;
   onAttempt: (a: Attempt) => void;
   onFinding: (f: Finding) => void;
+  /**
+   * The earliest start among the attempts not handed over yet (still open in the join, held by the matcher, or not
+   * read): no later attempt can start before it. Calls whose retry window ended before it are forgotten; without it,
+   * only the starts already seen are known, and a retry that ran long (released after shorter, later attempts) found
+   * the call it repeats forgotten.
+   */
+  pendingFrom?: () => number;
 }
 
 /** The last attempt of a call, kept while a retry of it may still come. */
@@ -400,10 +407,15 @@ export class CallLinker {
     this.recentResults.forEach((o, k, m) => {
       if ((o.primary.endTs ?? -Infinity) + CROSSED_WITHIN_MS < now) m.delete(k);
     });
+    // A call whose last attempt failed waits for a retry until no attempt still on its way could be one; one that
+    // succeeded is kept only to its window (a repeat of it is a call of its own anyway), which keeps memory down.
+    const before = Math.min(now, this.opts.pendingFrom?.() ?? now);
     const stale = (t: CallTail, k: string, m: Map<string, CallTail>) => {
-      if (t.expires < now) m.delete(k);
+      if (t.expires < before) m.delete(k);
     };
-    this.tails.forEach(stale);
+    this.tails.forEach((t, k, m) => {
+      if (t.expires < (failedForCaller(t.last) ? before : now)) m.delete(k);
+    });
     this.continuations.forEach(stale);
     this.tasks.forEach(stale);
   }

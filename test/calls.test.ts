@@ -250,3 +250,29 @@ describe('a retry that waits out a Retry-After longer than --retry-window', () =
     }
   });
 });
+
+describe('a retry that itself runs long', () => {
+  // A 503, then the app's retry of it, which takes `runMs` (a slow tool); another session's pings, released before the
+  // slow retry, move the linker's time on past the failed attempt's retry window.
+  const run = async (runMs: number, againMs = 1000) => {
+    const lines = [
+      post({ t: 10_000, id: 2, session: 's', tool: 'send_invoice', args: { order: 7 }, status: 503, ct: 'text/plain', body: 'busy', durationMs: 5 }),
+      post({ t: 10_005 + againMs, id: 3, session: 's', tool: 'send_invoice', args: { order: 7 }, status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', id: 3, result: toolText('sent') } }), durationMs: runMs }),
+      ...Array.from({ length: 200 }, (_, i) => post({ t: 1000 + i * 5000, id: 1000 + i, session: 's-other', method: 'ping', status: 200, body: ok(1000 + i, {}) })),
+    ].sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
+    const r = await analyzeInputs([{ lines }]);
+    return r.attempts.filter((a) => a.tool === 'send_invoice');
+  };
+
+  it.each([90_000, 200_000, 600_000])('a retry that ran %i ms is still the retry of the 503', async (runMs) => {
+    const [first, retry] = await run(runMs);
+    expect(first).toMatchObject({ status: 503, attempt: 1 });
+    expect(retry).toMatchObject({ outcome: 'TOOL_SUCCESS', call: first!.call, attempt: 2 });
+  });
+
+  it('must not link: a slow repeat sent after the retry window is a call of its own', async () => {
+    const [first, other] = await run(200_000, 70_000);
+    expect(other).toMatchObject({ attempt: 1 });
+    expect(other!.call).not.toBe(first!.call);
+  });
+});

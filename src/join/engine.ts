@@ -502,6 +502,15 @@ export class JoinEngine {
     this.open.clear();
   }
 
+  /** The earliest start among the requests still open (not final), or Infinity. */
+  earliestOpenStart(): number {
+    let min = Infinity;
+    for (const views of this.open.values()) {
+      for (const v of views.values()) if (!isFinal(v) && v.startTs !== undefined && v.startTs < min) min = v.startTs;
+    }
+    return min;
+  }
+
   /** Whether a request with this view's session and id is still open on the other side (client against server or gateway). */
   openOnOtherSide(view: AttemptView): boolean {
     if (view.session === null) return false;

@@ -12,6 +12,11 @@ export class MinHeap<T> {
     return this.items[0];
   }
 
+  /** Each item, in heap order (no copy is made). */
+  forEach(fn: (item: T) => void): void {
+    for (const item of this.items) fn(item);
+  }
+
   /** The items in heap order (a copy). */
   values(): T[] {
     return [...this.items];

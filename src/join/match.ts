@@ -424,6 +424,17 @@ export class Matcher {
     return n + this.idlessClaims.length;
   }
 
+  /** The earliest start among the attempts held (waiting for a deadline or for an earlier attempt), or Infinity. */
+  earliestHeldStart(): number {
+    let min = Infinity;
+    // Attempts with no time (start -Infinity in the queue) are left out: they cannot be any call's retry by time.
+    this.queue.forEach((slot) => {
+      if (!slot.h.emitted && Number.isFinite(slot.start) && slot.start < min) min = slot.start;
+    });
+    for (const h of this.deferred) if (!h.emitted && h.attempt.startTs !== undefined && h.attempt.startTs < min) min = h.attempt.startTs;
+    return min;
+  }
+
   get heldCount(): number {
     return this.queue.size + this.deferred.size;
   }
@@ -483,6 +494,7 @@ export class Matcher {
   private emit(h: Held): void {
     if (h.emitted) return;
     h.emitted = true;
+    this.deferred.delete(h);
     const a = h.attempt;
     const key = joinKey(a.primary);
     if (!(a.client && a.server)) this.pairOnRelease(h, key);
@@ -545,6 +557,7 @@ export class Matcher {
     const o = q[i]!;
     q.splice(i, 1);
     o.emitted = true;
+    this.deferred.delete(o);
     this.unlist(o, false);
     const other = side === 'client' ? o.attempt.server! : o.attempt.client!;
     this.merge(h.attempt, other);
