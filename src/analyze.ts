@@ -99,7 +99,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     idempotent: new Set(options.idempotent ?? []),
     onAttempt: (a) => events.attempt(a),
     onFinding: (f) => events.finding(f),
-    pendingFrom: () => Math.min(lastAdvance, engine.earliestOpenStart(), matcher.earliestHeldStart()),
+    // Frozen (an input not time-ordered): time stopped moving, everything is held to the end; no need to look.
+    pendingFrom: () => (frozen ? lastAdvance : Math.min(lastAdvance, engine.earliestOpenStart(), matcher.earliestHeldStart())),
   });
   const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
   const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v) => engine.openOnOtherSide(v) });
