@@ -22,8 +22,16 @@ const tuneHeap = (): void => {
 };
 
 // The handlers above are in place before the CLI and its dependencies load (a Ctrl-C during start-up exits 130 too).
-const { main } = await import('./cli.js');
-main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, largeInput: tuneHeap }).then(
+// The build bundles the CLI into dist/bundle/ and caches its compiled code (src/bundle-loader.ts); without a bundle
+// (a plain `tsc`), the ES modules are loaded as they are.
+const loadMain = async (): Promise<typeof import('./cli.js').main> => {
+  const { BundleLoader, bundleDir } = await import('./bundle-loader.js');
+  const dir = bundleDir();
+  if (!dir) return (await import('./cli.js')).main;
+  return new BundleLoader(dir).load('cli.cjs').main as typeof import('./cli.js').main;
+};
+const main = await loadMain();
+main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, largeInput: tuneHeap, importYargs: () => import('yargs') }).then(
   (code) => {
     process.exitCode = code;
   },

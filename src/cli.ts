@@ -24,6 +24,9 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Called once when the inputs turn out large (over LARGE_INPUT_BYTES): the executable tunes the heap then. */
   largeInput?: () => void;
+  /** Loads yargs (an ES module). The executable passes its own: its bundled CLI runs as a script whose code comes
+   * from V8's code cache, where Node 20 cannot run `import()` (src/bundle-loader.ts). */
+  importYargs?: () => Promise<typeof import('yargs')>;
 }
 
 /** Inputs past this size (known at the start, or read so far from a pipe) are large (see CliIo.largeInput). */
@@ -290,7 +293,7 @@ function withRest(args: Record<string, unknown>): Record<string, unknown> {
 
 /** The yargs parser of every command (loaded only when needed: help, sub-commands, unusual command lines). */
 async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnalyze: (args: AnalyzeArgs) => Promise<number>): Promise<Argv> {
-  const { default: yargs } = await import('yargs');
+  const { default: yargs } = await (io.importYargs ?? (() => import('yargs')))();
   const err = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
   // yargs calls a command's handler even after a validation failure (exitProcess(false)): run nothing then.
   const guard = <A>(fn: (args: A) => Promise<void> | void) => async (args: A) => {

@@ -1,4 +1,4 @@
-// The published package: `npm pack` holds only bin, dist (.js and .d.ts), README, LICENSE and package.json; installed offline it runs.
+// The published package: `npm pack` holds only bin, dist (.js, the executable's .cjs bundle and .d.ts), README, LICENSE and package.json; installed offline it runs.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -27,7 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {
   it('holds package.json, README.md, LICENSE and compiled dist/ only', () => {
-    const stray = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f));
+    const stray = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f) && !/^dist\/bundle\/.+\.cjs$/.test(f));
     expect(stray).toEqual([]);
     for (const f of ['package.json', 'README.md', 'LICENSE']) expect(files).toContain(f);
     expect(files.some((f) => /^(src|test|samples|bench)\//.test(f))).toBe(false);
@@ -37,9 +37,12 @@ describe('npm pack', () => {
     const targets = [...Object.values(pkg.bin), pkg.main, pkg.types, ...Object.entries(pkg.exports).filter(([k]) => k !== './package.json').flatMap(([, v]) => (typeof v === 'string' ? [v] : [v.types, v.import]))];
     for (const t of targets) expect(files, t).toContain(t.replace(/^\.\//, ''));
     expect(readFileSync(join(ROOT, pkg.bin['mcp-triage']!), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
-    // Every compiled module comes with its declarations (not the executable's bundled chunks, which nothing imports).
-    for (const js of files.filter((f) => f.endsWith('.js') && !f.startsWith('dist/chunks/'))) expect(files, js).toContain(js.replace(/\.js$/, '.d.ts'));
-    expect(files.filter((f) => f.startsWith('dist/chunks/')).length).toBeGreaterThan(0);
+    // Every compiled module comes with its declarations; the executable's bundle (dist/bundle/, CommonJS) is imported
+    // by nothing else. Its code cache is not packed: it holds only where it was built (src/bundle-loader.ts).
+    for (const js of files.filter((f) => f.endsWith('.js'))) expect(files, js).toContain(js.replace(/\.js$/, '.d.ts'));
+    expect(files).toContain('dist/bundle/cli.cjs');
+    expect(files.filter((f) => f.startsWith('dist/bundle/chunks/')).length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith('dist/bundle/') && !f.endsWith('.cjs'))).toEqual([]);
   });
 });
 

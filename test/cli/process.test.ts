@@ -123,17 +123,19 @@ describe('spawned end to end', () => {
 });
 
 describe('start-up', () => {
-  /** The module URLs a run of the executable loads, seen by a module-loading hook. */
+  /** The files a run of the executable loads: ES modules seen by a module-loading hook, and the files read
+   * synchronously (the bundle's CommonJS modules, which src/bundle-loader.ts reads, and Node's own `require`). */
   function loadedModules(args: string[]): string[] {
     writeFileSync(join(dir, 'hooks.mjs'), 'export async function load(url, context, next) { if (url.startsWith("file:")) process._rawDebug("loaded " + url); return next(url, context); }\n');
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});\n`);
-    const r = spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], { encoding: 'utf8', timeout: 30_000, cwd: ROOT });
+    writeFileSync(join(dir, 'reads.cjs'), 'const fs = require("node:fs"); const read = fs.readFileSync; fs.readFileSync = function (p, ...rest) { if (typeof p === "string" && /\\.(c?js|mjs)$/.test(p)) process._rawDebug("loaded file://" + p); return read.call(this, p, ...rest); };\n');
+    const r = spawnSync(process.execPath, ['--require', join(dir, 'reads.cjs'), '--import', join(dir, 'register.mjs'), BIN, ...args], { encoding: 'utf8', timeout: 30_000, cwd: ROOT });
     expect(r.status).toBe(0);
     return r.stderr.split('\n').filter((l) => l.startsWith('loaded ')).map((l) => l.slice(7));
   }
-  // dist/bin.js is bundled by `npm run build` (its modules in dist/chunks/); a plain `tsc` leaves the modules as they are.
-  const CLI = /\/dist\/(chunks\/)?cli\.js$/;
-  const GRID = /\/dist\/(chunks|report)\/grid\.js$/;
+  // `npm run build` bundles the CLI into dist/bundle/ (cli.cjs and chunks/); a plain `tsc` leaves the modules as they are.
+  const CLI = /\/dist\/(bundle\/cli\.cjs|cli\.js)$/;
+  const GRID = /\/dist\/(bundle\/chunks\/grid\.cjs|report\/grid\.js)$/;
   const heavy = (mods: string[]) => mods.filter((m) => /node_modules\/(yargs|zod|@streamparser)\//.test(m)).map((m) => m.replace(/.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*/, '$1'));
 
   it('a plain analysis of well-formed logs loads neither yargs, zod, the HAR parser nor the table renderer', () => {
