@@ -19,6 +19,7 @@ const ABOUT: Record<string, { detect: string; carries: string }> = {
   jsonrpc: { detect: 'a JSON-RPC message, bare or under "message", with an optional direction', carries: 'one JSON-RPC message with a direction' },
   'claude-desktop': { detect: '"<time> [server] [level] ..." text lines of mcp.log / mcp-server-NAME.log', carries: 'each JSON-RPC message Claude Desktop exchanged with a stdio server' },
   vscode: { detect: '"<date> <time> [level] ..." lines of a VS Code "MCP: <server>" output channel or its log file', carries: 'each JSON-RPC message VS Code exchanged with the server ([editor -> server], [server -> editor], or the older [Client Says] / [Server Says])' },
+  'go-sdk': { detect: '"write: {...}" / "read: {...}" lines of the Go SDK\'s LoggingTransport, bare or after a Go log date (2006/01/02 15:04:05)', carries: 'each JSON-RPC message the logging side (client or server) wrote or read' },
 };
 
 function shows(f: InputFormat): string {

@@ -40,6 +40,11 @@ function writerOf(v: Record<string, unknown>, message: unknown, sent: boolean, c
   return role;
 }
 
+/** The direction of a message its log's writer sent (or received), by whose log it is (see writerOf). */
+export function directionOfWriter(sent: boolean, message: unknown, ctx: AdapterContext, v: Record<string, unknown> = {}): 'c2s' | 's2c' {
+  return (writerOf(v, message, sent, ctx) === 'client') === sent ? 'c2s' : 's2c';
+}
+
 function direction(v: Record<string, unknown>, message: unknown, ctx: AdapterContext): 'c2s' | 's2c' | undefined {
   const d = v.direction ?? v.dir;
   if (typeof d === 'string') {
@@ -47,7 +52,7 @@ function direction(v: Record<string, unknown>, message: unknown, ctx: AdapterCon
     if (C2S.has(key)) return 'c2s';
     if (S2C.has(key)) return 's2c';
     const sent = SENT.has(key);
-    if (sent || RECEIVED.has(key)) return (writerOf(v, message, sent, ctx) === 'client') === sent ? 'c2s' : 's2c';
+    if (sent || RECEIVED.has(key)) return directionOfWriter(sent, message, ctx, v);
   }
   if (v.from === 'client') return 'c2s';
   if (v.from === 'server') return 's2c';

@@ -34,6 +34,7 @@ describe('each format sample analyzed on its own', () => {
     ['kong-file-log.jsonl', 'kong'],
     ['claude-desktop-mcp-server-notes.log', 'claude-desktop'],
     ['vscode-mcp-notes.log', 'vscode'],
+    ['go-sdk-logging-transport.log', 'go-sdk'],
     ['inspector-history.json', 'inspector'],
     ['inspector-network.json', 'inspector-network'],
     ['cloud-logging.jsonl', 'canonical'],
@@ -60,6 +61,17 @@ describe('each format sample analyzed on its own', () => {
     expect(vscode.attempts.every((a) => a.status === null && a.side === 'client')).toBe(true);
     expect(calls(vscode.attempts)).toEqual(SHARED); // the server's roots/list request to the editor is not an attempt
     expect(run([SAMPLES + 'mcpsnoop.jsonl']).attempts.every((a) => a.status === 200)).toBe(true);
+  });
+
+  it("Go SDK LoggingTransport: the client's log, its failed write named with its line, times local unless --timezone", () => {
+    const r = run([SAMPLES + 'go-sdk-logging-transport.log']);
+    expect(calls(r.attempts)).toEqual(SHARED); // the server's roots/list request (id 1 too) is not an attempt, nor a reuse of id 1
+    expect(r.attempts.every((a) => a.status === null)).toBe(true);
+    expect(r.lines.filter((l) => l.type === 'finding')).toEqual([]);
+    expect(r.stderr).toContain('go-sdk-logging-transport.log:13: Go SDK LoggingTransport: a message failed to go out and is not in the log: sending "tools/call": transient error: 503 Service Unavailable');
+    const ts = (args: string[]) => (run([...args, SAMPLES + 'go-sdk-logging-transport.log']).attempts[1] as unknown as { ts?: string }).ts;
+    expect(ts([])).toBe('2026-03-01T11:00:01.200Z');
+    expect(ts(['--timezone', '+01:00'])).toBe('2026-03-01T10:00:01.200Z');
   });
 
   it('gh-aw gateway log: requests logged without ids are joined to their responses per server, in order', () => {
@@ -154,7 +166,7 @@ describe('the same traffic in different formats gives the same outcomes where bo
 
   it('every format sample tells the same story for the four shared calls', () => {
     const base = calls(run([SAMPLES + 'har-entries.ndjson']).attempts).filter((c) => !c.startsWith('5 '));
-    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'vscode-mcp-notes.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
+    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'vscode-mcp-notes.log', 'go-sdk-logging-transport.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
       expect(calls(run([SAMPLES + file]).attempts).filter((c) => !c.startsWith('5 ')), file).toEqual(base);
     }
   }, 180_000);
