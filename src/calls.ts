@@ -143,7 +143,7 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && !this.fellBack(clientKey, tail.last)) {
+    } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last)) {
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.chain.previous!;
       previous.primary.retried = true;
@@ -444,6 +444,21 @@ function failedForCaller(a: Attempt): boolean {
 function startedAfter(a: Attempt, prev: Attempt): boolean {
   const done = doneAt(prev);
   return a.startTs === undefined || done === undefined || a.startTs >= done;
+}
+
+/**
+ * Both requests came from the same web origin, or one of them names none. A browser sends `Origin` and a page cannot
+ * change it: a request from another origin is another client (the conformance suite's DNS-rebinding probe, refused
+ * with 403, and its localhost request after it), not a retry of the one before.
+ */
+function sameWebOrigin(a: Attempt, prev: Attempt): boolean {
+  const mine = webOriginOf(a);
+  const theirs = webOriginOf(prev);
+  return mine === undefined || theirs === undefined || mine === theirs;
+}
+
+function webOriginOf(a: Attempt): string | undefined {
+  return (a.client ?? a.primary).requestHeaders?.get('origin') ?? a.server?.requestHeaders?.get('origin');
 }
 
 /** A taskId an attempt names (tasks/*) or was given (a CreateTaskResult), from the client's view first. */

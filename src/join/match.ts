@@ -708,7 +708,8 @@ function cancelledOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
   }
 }
 
-const KEPT_HEADERS = ['mcp-protocol-version', 'user-agent'];
+// origin: a request from another web origin is another client (calls.ts)
+const KEPT_HEADERS = ['mcp-protocol-version', 'user-agent', 'origin'];
 
 /** Keep what the findings need of the bodies, and let the bodies go: held attempts stay small. */
 function compact(view: AttemptView): void {
