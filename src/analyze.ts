@@ -55,6 +55,12 @@ export interface RunResult {
   notes: string[];
 }
 
+/**
+ * How long a call still open (a request without its response) is followed through silence, at least, before it is
+ * taken as cut (ms): a tool may run for minutes without a record while other calls go on. --window raises it.
+ */
+export const OPEN_CALL_MS = 600_000;
+
 export const DEFAULTS = {
   maxLineBytes: 64 * 1024 * 1024,
   windowMs: 60_000,
@@ -105,8 +111,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
   const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v) => engine.openOnOtherSide(v) });
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
+  const openMs = Math.max(windowMs, OPEN_CALL_MS);
   const engine = new JoinEngine({
-    windowMs, sessions, onView: (v) => matcher.add(v),
+    windowMs, openMs, sessions, onView: (v) => matcher.add(v),
     onStray: (_input, src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'no-open-exchange', message }),
     onUnreadAnswer: (u) => matcher.unreadAnswer(u),
   });
@@ -206,9 +213,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   matcher.flush();
   const late = engine.lateAfterWindow;
   if (late.exchanges > 0) {
-    // The window closed these as cut streams while they went on: say how long a window would have followed them.
+    // Silence closed these as cut while they went on: say how long a window would have followed them.
     const needed = Math.ceil(late.longestGapMs / 1000 / 10) * 10 + 10;
-    notes.push(`${late.exchanges} exchange(s) went on after --window (${windowMs / 1000} s) had closed them, up to ${(late.longestGapMs / 1000).toFixed(1)} s after their previous record: their attempts are reported as cut off (no response within --window) though more came; run again with --window ${needed} to follow them`);
+    notes.push(`${late.exchanges} call(s) went on after ${openMs / 1000} s of silence had closed them, up to ${(late.longestGapMs / 1000).toFixed(1)} s after their previous record: their attempts are reported as cut off or unanswered though more came; run again with --window ${needed} to follow them`);
   }
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   sessions.flush();

@@ -29,7 +29,7 @@ export interface ToolContext {
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   if (view.http) {
     if (view.status === null || view.status === undefined) {
-      const why = view.error ?? (view.openAfterMs !== undefined ? `no response within --window (${view.openAfterMs / 1000} s) while the log went on` : view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response');
+      const why = view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response');
       if (view.cancelledAt !== undefined && view.startTs !== undefined && (view.endTs === undefined || view.cancelledAt <= view.endTs)) {
         // The caller gave up before any response head (its timeout): a server that sends its SSE head only with the first
         // event (the TypeScript SDK's Node transport, 1.24.3 and before) had sent nothing; the request ended later.
@@ -50,7 +50,7 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     return result('MALFORMED_JSON', { why: view.malformed });
   }
   if (response === undefined) {
-    if (!view.http) return result('UNANSWERED', { why: view.error ?? 'no response in the log' });
+    if (!view.http) return result('UNANSWERED', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : 'no response in the log') });
     if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) {
       // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
       // as a stream that delivered its answer does, even though the body itself was not kept.
@@ -143,11 +143,11 @@ function incompleteWhy(view: AttemptView): string {
   if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';
   const ct = view.contentType ?? '';
   if (ct.includes('text/event-stream')) {
-    if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within --window (${view.openAfterMs / 1000} s) while the log went on`;
+    if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within ${view.openAfterMs / 1000} s while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
     return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${view.primed ? resumedWhy(view.resumptions ?? []) : ''}`;
   }
-  if (view.openAfterMs !== undefined) return `no response body within --window (${view.openAfterMs / 1000} s) while the log went on`;
+  if (view.openAfterMs !== undefined) return `no response body within ${view.openAfterMs / 1000} s while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';
   return 'empty response body';
 }

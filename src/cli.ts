@@ -80,7 +80,7 @@ const VIEW_OUTPUT: Group = ['Report:', {
 }];
 
 const ANALYSIS: Group = ['Analysis:', {
-  window: { type: 'number', requiresArg: true, default: DEFAULTS.windowMs / 1000, describe: 'Seconds an open request waits for its response, a resumption or the other side\'s view' },
+  window: { type: 'number', requiresArg: true, default: DEFAULTS.windowMs / 1000, describe: 'Seconds the join waits for a resumption, the other side\'s view or a claim; a call still open is followed through up to 600 s of silence, or this long if longer' },
   'retry-window': { type: 'number', requiresArg: true, default: DEFAULTS.retryWindowMs / 1000, describe: 'Seconds after a failed attempt in which the same call sent again counts as its retry (plus a Retry-After it was given, up to 300)' },
   skew: { type: 'number', requiresArg: true, default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree' },
   'order-tolerance': { type: 'number', requiresArg: true, default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },

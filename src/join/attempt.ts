@@ -83,7 +83,7 @@ export interface AttemptView {
   errorBody?: string;
   /** How the response stream ended: complete, aborted, timeout, error, or cut (the log ends first, or the window closed it). */
   streamEnd?: string;
-  /** The exchange was still open when --window (this many ms) passed after its last record while the log went on. */
+  /** The call was still open when this many ms (the engine's openMs) passed after its last record while the log went on. */
   openAfterMs?: number;
   /** The response was only in an SSE block cut before its blank line. */
   cutEvent?: boolean;

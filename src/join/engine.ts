@@ -89,6 +89,12 @@ interface Pending {
 
 export interface EngineOptions {
   windowMs: number;
+  /**
+   * How long a call still open (a request without its response: an HTTP exchange not ended, a message-level request
+   * not answered) is followed through silence before it is taken as cut (ms); at least windowMs. A tool may run for
+   * minutes without a record while other calls go on.
+   */
+  openMs: number;
   onView: (view: AttemptView) => void;
   sessions: SessionTracker;
   /** A response, event or end record with no open exchange to go to: it is not analyzed, and the reader is told why. */
@@ -125,6 +131,10 @@ export class JoinEngine {
   watermark = -Infinity;
 
   private closed = new Map<string, number>();
+  /** Message-level requests waiting for their response (no exchange holds them): swept against openMs. */
+  private awaiting = new Set<AttemptView>();
+  /** Message-level requests closed unanswered after openMs (scopeKey and idKey, with their start), to name a late answer. */
+  private closedCalls = new Map<string, number>();
   /** The exchange last made or found, with its input and xid (see find). */
   private last: Exchange | undefined;
   private lastInput = -1;
@@ -202,7 +212,7 @@ export class JoinEngine {
     if (!this.opts.onStray) return;
     const gap = last !== undefined && ts !== undefined ? ` ${((ts - last) / 1000).toFixed(1)} s after the exchange's previous record,` : '';
     this.opts.onStray(input, src, last !== undefined
-      ? `${what} of exchange ${JSON.stringify(xid.slice(0, 60))} came${gap} after --window (${this.opts.windowMs / 1000} s) had closed it: not analyzed (a longer --window follows slower calls)`
+      ? `${what} of exchange ${JSON.stringify(xid.slice(0, 60))} came${gap} after ${this.opts.openMs / 1000} s of silence had closed it: not analyzed (a longer --window follows slower calls)`
       : `${what} of exchange ${JSON.stringify(xid.slice(0, 60))}, whose request is not in this input (before the log starts, unusable, or already ended): not analyzed`);
   }
 
@@ -435,7 +445,8 @@ export class JoinEngine {
             view.error = r.error;
             if (r.ts !== undefined && r.durationMs !== undefined) view.endTs = r.ts + r.durationMs;
             this.schedule(view, view.endTs);
-          } else this.schedule(view, r.ts);
+          } else if (r.ts === undefined) this.schedule(view, r.ts);
+          else this.awaiting.add(view);
         } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
         continue;
       }
@@ -448,6 +459,15 @@ export class JoinEngine {
       const view = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) : undefined;
       if (!view) {
         const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
+        const closedAt = key !== undefined ? this.closedCalls.get(`${scopeKey} ${key}`) : undefined;
+        if (closedAt !== undefined) {
+          this.closedCalls.delete(`${scopeKey} ${key}`);
+          this.lateAfterWindow.exchanges++;
+          const gap = r.ts !== undefined ? r.ts - closedAt : undefined;
+          if (gap !== undefined && gap > this.lateAfterWindow.longestGapMs) this.lateAfterWindow.longestGapMs = gap;
+          this.opts.onStray?.(r.input, r.src, `the response to id ${jsonText(id)} came${gap !== undefined ? ` ${(gap / 1000).toFixed(1)} s after its request,` : ''} after ${this.opts.openMs / 1000} s without it had closed the call as unanswered: not analyzed (a longer --window follows slower calls)`);
+          continue;
+        }
         const known = key !== undefined ? sess.requestIds.get(key) : undefined;
         const rejected = r.status !== undefined && (r.status < 200 || r.status > 299); // an HTTP rejection's error body (see deliver)
         if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: known.src, dup: r.src });
@@ -480,10 +500,16 @@ export class JoinEngine {
       this.queueHead = 0;
     }
     for (const [key, ex] of this.exchanges) {
-      if (ex.lastTs !== undefined && ex.lastTs + this.opts.windowMs < watermark) this.abandon(key, ex, true);
+      if (ex.lastTs !== undefined && ex.lastTs + this.opts.openMs < watermark) this.abandon(key, ex, true);
     }
     if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {
       this.lastOpenSweep = watermark;
+      this.awaiting.forEach((v) => {
+        if (v.startTs !== undefined && v.startTs + this.opts.openMs < watermark) {
+          v.openAfterMs = this.opts.openMs;
+          this.closeUnanswered(v);
+        }
+      });
       if (this.parked.size) this.unpark(watermark);
       for (const [scopeKey, views] of this.open) if (views.size === 0) this.open.delete(scopeKey);
     }
@@ -492,6 +518,7 @@ export class JoinEngine {
   /** End of all input: everything still open is final now. */
   flush(): void {
     for (const [key, ex] of this.exchanges) this.abandon(key, ex);
+    for (const v of this.awaiting) this.finalize(v);
     this.unpark(Infinity);
     const rest = this.queue.slice(this.queueHead).map((p) => p.view);
     this.queue = [];
@@ -529,7 +556,14 @@ export class JoinEngine {
     return { exchanges: this.exchanges.size, open, scopes: this.open.size };
   }
 
-  /** The log ends, or (byWindow) --window passed since the exchange's last record, before the exchange ended. */
+  /** A message-level request that waited openMs for its response while the log went on: final, unanswered. */
+  private closeUnanswered(v: AttemptView): void {
+    if (this.closedCalls.size >= CLOSED_KEPT) this.closedCalls.delete(this.closedCalls.keys().next().value!);
+    this.closedCalls.set(`${v.scopeKey} ${v.idKey}`, v.startTs!);
+    this.finalize(v);
+  }
+
+  /** The log ends, or (byWindow) openMs passed since the exchange's last record, before the exchange ended. */
   private abandon(key: string, ex: Exchange, byWindow = false): void {
     this.close(key, ex);
     if (byWindow) {
@@ -539,7 +573,7 @@ export class JoinEngine {
     for (const v of ex.attempts) {
       if (isFinal(v)) continue;
       if (ex.status === undefined) v.status = null;
-      if (byWindow) v.openAfterMs = this.opts.windowMs;
+      if (byWindow) v.openAfterMs = this.opts.openMs;
       v.streamEnd = v.streamEnd ?? 'cut';
       v.primed = ex.primed;
       v.endTs = v.endTs ?? ex.lastTs;
@@ -851,6 +885,7 @@ export class JoinEngine {
   private finalize(view: AttemptView): void {
     if (isFinal(view)) return;
     view.final = true;
+    this.awaiting.delete(view);
     // A scope's map stays when it empties (its next request would make a new one); advance() drops empty ones.
     const views = this.open.get(view.scopeKey);
     if (views?.get(view.idKey) === view) {

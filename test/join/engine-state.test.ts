@@ -9,7 +9,7 @@ const T0 = Date.parse('2026-03-01T08:00:00Z');
 function run(sessions: number, answered: boolean) {
   const views: AttemptView[] = [];
   const tracker = new SessionTracker(300_000, () => undefined);
-  const engine = new JoinEngine({ windowMs: 60_000, sessions: tracker, onView: (v) => views.push(v) });
+  const engine = new JoinEngine({ windowMs: 60_000, openMs: 600_000, sessions: tracker, onView: (v) => views.push(v) });
   for (let i = 0; i < sessions; i++) {
     const ts = T0 + i * 100;
     const session = `sess-${i}`;
@@ -38,16 +38,18 @@ describe('join engine state', () => {
     expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0 });
   });
 
-  it('holds the unanswered requests until their window passes, then releases them too', () => {
+  it('holds the unanswered requests until 10 minutes of silence pass, then releases them too', () => {
     const { engine, views, lastTs } = run(2000, false);
     const before = engine.held();
-    expect(before.open).toBeGreaterThan(0); // the requests of the last minute are still open
+    expect(before.open).toBe(2000); // the requests of the last 10 minutes (all of them here) are still open
     // Scopes emptied since the last sweep (10 s of log time, 100 sessions here) may wait for the next one.
     expect(before.scopes).toBeGreaterThanOrEqual(before.open);
     expect(before.scopes).toBeLessThanOrEqual(before.open + 100);
+    engine.advance(lastTs + 500_000);
+    expect(engine.held().open).toBe(2000);
     // The first step abandons the exchanges (no end came), the next one finalizes what that scheduled.
-    engine.advance(lastTs + 200_000);
-    engine.advance(lastTs + 300_000);
+    engine.advance(lastTs + 700_000);
+    engine.advance(lastTs + 800_000);
     expect(views).toHaveLength(2000);
     expect(views.every((v) => v.response === undefined && v.streamEnd === 'cut')).toBe(true);
     expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0 });

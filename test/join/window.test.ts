@@ -1,4 +1,4 @@
-// The join window: a call slower than --window is reported as still open when the window closed it, and records that come later are named, not dropped silently.
+// Long calls: a call silent for minutes while other calls go on is followed to its answer (10 minutes, or --window if longer); past that it is reported as cut, and records that come later are named, not dropped silently.
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, at } from '../helpers/analyze.js';
 
@@ -8,52 +8,71 @@ const event = (xid: string, t: number, id: number) => ({ v: 1, kind: 'event', xi
 const end = (xid: string, t: number, recvText?: string) => ({ v: 1, kind: 'end', xid, ts: at(t), end: 'complete', ...(recvText ? { recvText } : {}) });
 const body = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] } });
 
-/** A slow call (95 s) on an SSE stream, with a fast call logged while it runs. */
-const slowSse = [req('a', 0, 1, 'slow'), head('a', 10, 'text/event-stream'), req('b', 90_000, 2, 'fast'), head('b', 90_010, 'application/json'), end('b', 90_020, body(2)), event('a', 95_000, 1), end('a', 95_010)];
-/** The same without SSE: the response head itself comes late. */
-const slowJson = [req('a', 0, 1, 'slow'), req('b', 90_000, 2, 'fast'), head('b', 90_010, 'application/json'), end('b', 90_020, body(2)), head('a', 95_000, 'application/json'), end('a', 95_010, body(1))];
 
 const byTool = (attempts: { tool: string | null; outcome: string; detail?: { why?: string } }[]) => Object.fromEntries(attempts.map((a) => [a.tool, a]));
 
-describe('a call slower than --window', () => {
-  it('SSE: still open when the window closed it (said so), and its late event and end are diagnostics with their lines', async () => {
-    const r = await analyzeInputs([{ name: 'slow.ndjson', lines: slowSse }]);
-    const slow = byTool(r.attempts).slow!;
-    expect(slow.outcome).toBe('STREAM_INCOMPLETE');
-    expect(slow.detail?.why).toMatch(/still open after 0 event\(s\) and no response for it within --window \(60 s\) while the log went on/);
-    expect(slow.detail?.why).not.toMatch(/ended|cut/);
-    expect(byTool(r.attempts).fast!.outcome).toBe('TOOL_SUCCESS');
-    const late = r.summary.diagnostics.first.filter((d) => d.code === 'no-open-exchange');
-    expect(late.map((d) => d.line)).toEqual([6, 7]);
-    expect(late[0]!.message).toMatch(/an SSE event of exchange "a" came 95\.0 s after the exchange's previous record, after --window \(60 s\) had closed it/);
-    // Line accounting is unchanged: the lines were read and matched to their exchange; what they said is the diagnostic.
-    expect(r.summary.lines).toEqual({ read: 7, used: 7, blank: 0, unusable: 0 });
-  });
+/** A call silent for `gap` ms while a second session goes on with a fast call every 10 s (time moves on). */
+function silentCall(gap: number, sse: boolean): unknown[] {
+  const lines: { ts: string }[] = [req('a', 0, 1, 'slow') as { ts: string }];
+  if (sse) lines.push(head('a', 10, 'text/event-stream'));
+  for (let t = 10_000, n = 2; t < gap; t += 10_000, n++) {
+    const x = `b${n}`;
+    lines.push({ ...req(x, t, n, 'fast'), requestHeaders: { 'mcp-session-id': 'T' } }, head(x, t + 5, 'application/json'), end(x, t + 9, body(n)));
+  }
+  if (sse) lines.push(event('a', gap, 1), end('a', gap + 10));
+  else lines.push(head('a', gap, 'application/json'), end('a', gap + 10, body(1)));
+  return lines.sort((x, y) => (x.ts < y.ts ? -1 : x.ts > y.ts ? 1 : 0));
+}
 
-  it('JSON: no response within the window, not "the log ends"', async () => {
-    const r = await analyzeInputs([{ lines: slowJson }]);
-    const slow = byTool(r.attempts).slow!;
-    expect(slow.outcome).toBe('NO_RESPONSE');
-    expect(slow.detail?.why).toBe('no response within --window (60 s) while the log went on');
-    expect(r.summary.diagnostics.byCode['no-open-exchange']).toBe(3);
-  });
+/** The same as message-level lines (a stdio log: no HTTP layer), the slow call answered after `gap` ms. */
+function silentMessages(gap: number): unknown[] {
+  const msg = (t: number, direction: string, message: object) => ({ ts: at(t), direction, message: { jsonrpc: '2.0', ...message } });
+  const lines = [msg(0, 'c2s', { id: 1, method: 'tools/call', params: { name: 'slow', arguments: {} } })];
+  for (let t = 10_000, n = 2; t < gap; t += 10_000, n++) lines.push(msg(t, 'c2s', { id: n, method: 'tools/call', params: { name: 'fast', arguments: {} } }), msg(t + 9, 's2c', { id: n, result: { content: [] } }));
+  lines.push(msg(gap, 's2c', { id: 1, result: { content: [] } }));
+  return lines;
+}
 
-  it('with a longer --window the late response joins its call, and nothing is reported', async () => {
-    for (const lines of [slowSse, slowJson]) {
-      const r = await analyzeInputs([{ lines }], { windowMs: 120_000 });
+describe('a call that runs for minutes while other calls go on', () => {
+  it('is followed through 5 minutes of silence by default: a tool that answers late succeeded (HTTP, SSE or JSON; stdio)', async () => {
+    for (const lines of [silentCall(300_000, true), silentCall(300_000, false), silentMessages(300_000)]) {
+      const r = await analyzeInputs([{ lines }]);
       expect(byTool(r.attempts).slow!.outcome).toBe('TOOL_SUCCESS');
+      expect((byTool(r.attempts).slow! as { durationMs?: number }).durationMs).toBeGreaterThanOrEqual(300_000);
       expect(r.summary.diagnostics.total).toBe(0);
-      expect(r.summary.notes.join(' ')).not.toMatch(/went on after --window/);
+      expect(r.summary.notes.join(' ')).not.toMatch(/went on after/);
     }
   });
 
-  it('the summary says how many exchanges went on after the window closed them, and the --window that follows them', async () => {
-    for (const lines of [slowSse, slowJson]) {
-      const r = await analyzeInputs([{ lines }]);
-      // One exchange however many of its records came late; 95 s of silence asks for a window of 110 s.
-      expect(r.summary.notes).toContain('1 exchange(s) went on after --window (60 s) had closed them, up to 95.0 s after their previous record: their attempts are reported as cut off (no response within --window) though more came; run again with --window 110 to follow them');
-      const again = await analyzeInputs([{ lines }], { windowMs: 110_000 });
-      expect(byTool(again.attempts).slow!.outcome).toBe('TOOL_SUCCESS');
+  it('past 10 minutes of silence it is taken as cut: said so, its late records named with their lines, and the note says which --window follows it', async () => {
+    const sse = await analyzeInputs([{ name: 'slow.ndjson', lines: silentCall(700_000, true) }]);
+    const slow = byTool(sse.attempts).slow!;
+    expect(slow.outcome).toBe('STREAM_INCOMPLETE');
+    expect(slow.detail?.why).toMatch(/still open after 0 event\(s\) and no response for it within 600 s while the log went on/);
+    const late = sse.summary.diagnostics.first.filter((d) => d.code === 'no-open-exchange');
+    expect(late).toHaveLength(2);
+    expect(late[0]!.message).toMatch(/an SSE event of exchange "a" came 700\.0 s after the exchange's previous record, after 600 s of silence had closed it/);
+    expect(sse.summary.notes).toContain('1 call(s) went on after 600 s of silence had closed them, up to 700.0 s after their previous record: their attempts are reported as cut off or unanswered though more came; run again with --window 710 to follow them');
+
+    const json = await analyzeInputs([{ lines: silentCall(700_000, false) }]);
+    expect(byTool(json.attempts).slow!.outcome).toBe('NO_RESPONSE');
+    expect(byTool(json.attempts).slow!.detail?.why).toBe('no response within 600 s while the log went on');
+
+    // Message level: the late answer used to vanish without a word; now it is a diagnostic with its line.
+    const stdio = await analyzeInputs([{ name: 'stdio.ndjson', lines: silentMessages(700_000) }]);
+    expect(byTool(stdio.attempts).slow!.outcome).toBe('UNANSWERED');
+    expect(byTool(stdio.attempts).slow!.detail?.why).toBe('no response within 600 s while the log went on');
+    const stray = stdio.summary.diagnostics.first.filter((d) => d.code === 'no-open-exchange');
+    expect(stray.map((d) => d.line)).toEqual([stdio.summary.lines.read]);
+    expect(stray[0]!.message).toMatch(/the response to id 1 came 700\.0 s after its request, after 600 s without it had closed the call as unanswered/);
+    expect(stdio.summary.notes.join(' ')).toMatch(/run again with --window 710/);
+  });
+
+  it('with the --window the note names, it is followed to its answer', async () => {
+    for (const lines of [silentCall(700_000, true), silentCall(700_000, false), silentMessages(700_000)]) {
+      const r = await analyzeInputs([{ lines }], { windowMs: 710_000 });
+      expect(byTool(r.attempts).slow!.outcome).toBe('TOOL_SUCCESS');
+      expect(r.summary.diagnostics.total).toBe(0);
     }
   });
 
