@@ -106,8 +106,35 @@ export interface EngineOptions {
 /** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
 const KEPT_LOOKUPS = 10_000;
 
-/** Exchanges closed by the window, remembered (by key, with the time of their last record) to name a record that comes later. */
+/** Calls closed by silence, remembered (by key, with the time of their last record) to name a record that comes later. */
 const CLOSED_KEPT = 10_000;
+
+/**
+ * The last CLOSED_KEPT to 2 × CLOSED_KEPT keys set, in two generations: when the newer fills up it becomes the older
+ * and the older is dropped. Deleting a Map's oldest entry one at a time instead slows down as deleted slots pile up at
+ * its front (a log with thousands of unanswered requests spent a tenth of its time there).
+ */
+class RecentKeys {
+  private newer = new Map<string, number>();
+  private older = new Map<string, number>();
+
+  get(key: string): number | undefined {
+    return this.newer.get(key) ?? this.older.get(key);
+  }
+
+  set(key: string, value: number): void {
+    if (this.newer.size >= CLOSED_KEPT) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.newer.delete(key);
+    this.older.delete(key);
+  }
+}
 
 /** How often (log time) scopes with no open request are dropped from the open map. */
 const OPEN_SWEEP_MS = 10_000;
@@ -130,11 +157,11 @@ export class JoinEngine {
   private deletes = new Map<string, DeleteSent>();
   watermark = -Infinity;
 
-  private closed = new Map<string, number>();
+  private closed = new RecentKeys();
   /** Message-level requests waiting for their response (no exchange holds them): swept against openMs. */
   private awaiting = new Set<AttemptView>();
   /** Message-level requests closed unanswered after openMs (scopeKey and idKey, with their start), to name a late answer. */
-  private closedCalls = new Map<string, number>();
+  private closedCalls = new RecentKeys();
   /** The exchange last made or found, with its input and xid (see find). */
   private last: Exchange | undefined;
   private lastInput = -1;
@@ -504,12 +531,13 @@ export class JoinEngine {
     }
     if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {
       this.lastOpenSweep = watermark;
-      this.awaiting.forEach((v) => {
-        if (v.startTs !== undefined && v.startTs + this.opts.openMs < watermark) {
-          v.openAfterMs = this.opts.openMs;
-          this.closeUnanswered(v);
-        }
-      });
+      // In the order the requests came (a Set keeps it), so the walk stops at the first one still in time; one read
+      // out of order behind it waits at most the order tolerance longer.
+      for (const v of this.awaiting) {
+        if (v.startTs! + this.opts.openMs >= watermark) break;
+        v.openAfterMs = this.opts.openMs;
+        this.closeUnanswered(v);
+      }
       if (this.parked.size) this.unpark(watermark);
       for (const [scopeKey, views] of this.open) if (views.size === 0) this.open.delete(scopeKey);
     }
@@ -558,7 +586,6 @@ export class JoinEngine {
 
   /** A message-level request that waited openMs for its response while the log went on: final, unanswered. */
   private closeUnanswered(v: AttemptView): void {
-    if (this.closedCalls.size >= CLOSED_KEPT) this.closedCalls.delete(this.closedCalls.keys().next().value!);
     this.closedCalls.set(`${v.scopeKey} ${v.idKey}`, v.startTs!);
     this.finalize(v);
   }
@@ -567,7 +594,6 @@ export class JoinEngine {
   private abandon(key: string, ex: Exchange, byWindow = false): void {
     this.close(key, ex);
     if (byWindow) {
-      if (this.closed.size >= CLOSED_KEPT) this.closed.delete(this.closed.keys().next().value!);
       this.closed.set(key, ex.lastTs ?? this.watermark);
     }
     for (const v of ex.attempts) {
