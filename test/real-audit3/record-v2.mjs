@@ -1,10 +1,9 @@
 // Third audit round, v2 SDK (@modelcontextprotocol/client + /server 2.4.0, /node 2.1.2), protocol 2026-07-28
 // (versionNegotiation auto). Usage: node test/real-audit3/record-v2.mjs [scenario...]
 import { z } from 'zod';
-import { McpServer, ResourceTemplate, ProtocolError, completable, createMcpHandler } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote, listen, sleep, startFaultHop, scenarioFiles, makeObserver, writeObserved, describeError, stopAfter } from './lib.mjs';
+import { McpServer, ResourceTemplate, ProtocolError, completable } from '@modelcontextprotocol/server';
+import { withCallNote, sleep, scenarioFiles, stopAfter } from './lib.mjs';
+import { runV2Scenario, startV2McpServer } from '../helpers/audit-v2-scenario.mjs';
 
 stopAfter(120_000);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -63,70 +62,6 @@ function buildMcpServer() {
     },
   );
   return server;
-}
-
-async function startMcpServer({ out, responseMode = 'auto' }) {
-  const handler = createMcpHandler(() => buildMcpServer(), { responseMode, keepAliveMs: 0 });
-  const node = toNodeHandler(handler);
-  const s = await listen(
-    recordingHandler(async (req, res) => {
-      try {
-        await node(req, res);
-      } catch (err) {
-        if (!res.headersSent) res.writeHead(500).end(String(err));
-      }
-    }, { out }),
-  );
-  return { ...s, async close() { await handler.close().catch(() => {}); await s.close(); } };
-}
-
-async function runScenario(name, spec) {
-  const { dir, files } = scenarioFiles(name);
-  const { observed, step, note } = makeObserver();
-  const mcp = await startMcpServer({ out: files.server, ...spec.server });
-  const proxyRef = {};
-  const hop = spec.fault ? await startFaultHop(mcp.url, (i) => spec.fault({ ...i, proxyUrl: proxyRef.url })) : null;
-  const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: hop ? hop.url : mcp.url, out: files.proxy });
-  proxyRef.url = proxy.url;
-  const fetches = [];
-  const clients = [];
-  const ctx = {
-    observed, step, note, files, proxyUrl: proxy.url,
-    recorder(opts = {}) {
-      const f = recordingFetch({ out: files.client, ...opts });
-      fetches.push(f);
-      return f;
-    },
-    async client({ name: clientName = 'audit3-v2-client', recorderOpts = {}, fetch } = {}) {
-      const f = fetch ?? ctx.recorder(recorderOpts);
-      const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-      client.onerror = (e) => observed.onerror.push({ client: clientName, ...describeError(e) });
-      const transport = new StreamableHTTPClientTransport(new URL('/mcp', proxy.url), {
-        fetch: f,
-        reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 },
-      });
-      await client.connect(transport, { timeout: 5000 });
-      observed.era ??= client.getNegotiatedProtocolVersion?.() ?? null;
-      clients.push(client);
-      return client;
-    },
-  };
-  try {
-    await spec.run(ctx);
-  } catch (err) {
-    observed.crash = describeError(err);
-  } finally {
-    await sleep(200);
-    for (const c of clients) await c.close().catch(() => {});
-    await sleep(100);
-    await proxy.close();
-    if (hop) await hop.close();
-    await mcp.close();
-    for (const f of fetches) await f.close?.();
-  }
-  if (hop) observed.hop = hop.log;
-  writeObserved(dir, observed);
-  process.stderr.write(`recorded ${name}\n`);
 }
 
 const T = { timeout: 5000 };
@@ -209,6 +144,6 @@ const scenarios = {
 const only = process.argv.slice(2);
 for (const [name, spec] of Object.entries(scenarios)) {
   if (only.length && !only.includes(name)) continue;
-  await runScenario(name, spec);
+  await runV2Scenario(name, spec, { scenarioFiles, startServer: (opts) => startV2McpServer(buildMcpServer, opts), clientName: 'audit3-v2-client' });
 }
 process.exit(0);
