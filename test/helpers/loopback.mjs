@@ -11,6 +11,24 @@ export async function readBody(req) {
   return Buffer.concat(chunks);
 }
 
+/** A request's body parsed as JSON: `body` is undefined when it is empty or not JSON; `raw` is its text. */
+export async function readJsonBody(req) {
+  const raw = (await readBody(req)).toString('utf8');
+  let body;
+  try {
+    body = raw ? JSON.parse(raw) : undefined;
+  } catch {}
+  return { raw, body };
+}
+
+/** A port on 127.0.0.1 that was free a moment ago (nothing listens there now). */
+export async function freePort() {
+  const probe = await listen(() => {});
+  const { port } = probe;
+  await probe.close();
+  return port;
+}
+
 /** An HTTP server on 127.0.0.1 (at a free port unless one is given); close() drops its open connections too. */
 export async function listen(handler, port = 0) {
   const server = createServer(handler);

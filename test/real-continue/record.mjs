@@ -12,15 +12,14 @@
 // server.ndjson (a recording proxy in front of the server, side server), a fault hop between them where the scenario has one,
 // observed.json (what cn told the model for each call: the tool message of the next chat request; its printed answer,
 // the tool call states of its saved session, its log lines about MCP).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFaultHop, startRecordingProxy } from '../real-audit2/lib.mjs';
-import { listen, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { checkScenarioFiles, planSummary, proxyEnv, runAgent, startOfflineSink, startRecordedWire } from '../helpers/agent-run.mjs';
+import { sleep, stopAfter } from '../helpers/loopback.mjs';
 import { startHttpServer } from '../real-claude-code/servers.mjs';
-import { startFakeOpenAI } from '../real-opencode/fake-openai.mjs';
+import { startFakeOpenAI, toolMessages } from '../real-opencode/fake-openai.mjs';
 
 const CN = process.env.CN_JS ?? '/work/npm-continue/node_modules/@continuedev/cli/dist/cn.js';
 const ROOT = fileURLToPath(new URL('../fixtures/real-continue/', import.meta.url));
@@ -30,22 +29,10 @@ const SERVER = 'web';
 
 stopAfter(1_500_000);
 
-async function freePort() {
-  const probe = await listen(() => {});
-  const { port } = probe;
-  await probe.close();
-  return port;
-}
-
 /** Runs `cn -p` once; resolves with its exit code, stdout (its answer) and stderr. */
 function runCn({ home, cwd, sink, config }) {
   const env = {
-    HTTP_PROXY: sink,
-    HTTPS_PROXY: sink,
-    http_proxy: sink,
-    https_proxy: sink,
-    NO_PROXY: '127.0.0.1,localhost',
-    no_proxy: '127.0.0.1,localhost',
+    ...proxyEnv(sink),
     PATH: process.env.PATH,
     HOME: home,
     CONTINUE_GLOBAL_DIR: join(home, '.continue'),
@@ -55,18 +42,7 @@ function runCn({ home, cwd, sink, config }) {
     TERM: 'dumb',
   };
   const argv = [CN, '-p', '--verbose', '--config', config, 'Use the tools you were asked to use.'];
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    const kill = setTimeout(() => p.kill('SIGTERM'), 150_000);
-    p.on('exit', (code, signal) => {
-      clearTimeout(kill);
-      resolve({ code, signal, stdout: out, stderr: err });
-    });
-  });
+  return runAgent(process.execPath, argv, { cwd, env });
 }
 
 /** Replaces the scratch HOME and its random name with fixed names, and the dummy key (cn's debug log prints the model's apiKey). */
@@ -155,14 +131,6 @@ const SCENARIOS = {
   },
 };
 
-/** The tool messages cn sent back to the model, in order, with the tool call they answer. */
-function toolMessages(requests) {
-  const last = [...requests].reverse().find((r) => (r.messages ?? []).some((m) => m.role === 'tool'));
-  const calls = new Map();
-  for (const m of last?.messages ?? []) for (const c of m.tool_calls ?? []) calls.set(c.id, c.function);
-  return (last?.messages ?? []).filter((m) => m.role === 'tool').map((m) => ({ toolCallId: m.tool_call_id, name: calls.get(m.tool_call_id)?.name ?? null, args: calls.get(m.tool_call_id)?.arguments ?? null, content: m.content }));
-}
-
 /** The tool call states of cn's saved session (status, output), shortened. */
 function sessionToolStates(home) {
   const dir = join(home, '.continue', 'sessions');
@@ -203,25 +171,12 @@ async function record(name, spec) {
   const home = mkdtempSync(join(tmpdir(), 'continue-home-'));
   const cwd = join(home, 'project');
   mkdirSync(cwd);
-  const server = spec.down ? null : await startHttpServer();
-  const serverView = spec.down ? null : await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: files.server, side: 'server' });
-  const hop = spec.fault && serverView ? await startFaultHop(serverView.url, spec.fault) : null;
-  const upstream = hop ? hop.url : serverView ? serverView.url : `http://127.0.0.1:${await freePort()}`;
-  const clientView = await startRecordingProxy({ listen: '127.0.0.1:0', target: upstream, out: files.client, side: 'client' });
+  const wire = await startRecordedWire({ files, startServer: startHttpServer, down: spec.down, fault: spec.fault });
+  const { server, clientView } = wire;
   const t = { server };
   const plan = spec.plan.map((c) => ({ ...c, before: c.before ? () => c.before(t) : undefined }));
   const api = await startFakeOpenAI(plan);
-  // Anything that would leave 127.0.0.1 goes through HTTP(S)_PROXY: refused here, its host noted.
-  const outbound = [];
-  const sink = await listen((req, res) => {
-    outbound.push(`${req.method} ${req.url}`);
-    res.writeHead(403, { 'content-type': 'text/plain' }).end('offline');
-  });
-  sink.server.on('connect', (req, socket) => {
-    socket.on('error', () => {});
-    outbound.push(`CONNECT ${req.url}`);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
+  const sink = await startOfflineSink();
   const configYaml = (apiBase, apiKey, url) =>
     [
       'name: mcp-triage recording',
@@ -246,10 +201,7 @@ async function record(name, spec) {
   const run = await runCn({ home, cwd, sink: sink.url, config });
   const ms = Date.now() - t0;
   if (spec.tail) await sleep(spec.tail);
-  await clientView.close();
-  await hop?.close();
-  await serverView?.close();
-  await server?.close();
+  await wire.close();
   await api.close();
   await sink.close();
 
@@ -264,22 +216,18 @@ async function record(name, spec) {
     exit: run.code,
     ms,
     config: configYaml('http://127.0.0.1:PORT/v1', '(dummy)', 'http://127.0.0.1:PORT/mcp'),
-    plan: spec.plan.map((c) => (c.parallel ? { parallel: c.parallel.map((p) => ({ name: p.name, args: p.args })) } : { name: c.name, args: c.args })),
+    plan: planSummary(spec.plan),
     offered: [...new Set(chats.flatMap((r) => r.tools).filter((f) => planned.has(f) || /^(lookup_order|validate_quantity|slow_report|crash|exit_now|strict_lookup)$/.test(f)))],
     toolMessages: toolMessages(api.requests),
     sessionToolStates: sessionToolStates(home),
     stdout: scrub(run.stdout, home).slice(0, 2000),
     mcpLog: mcpLogLines(`${run.stderr}\n${cnLog}`, home),
-    outbound: [...new Set(outbound)],
+    outbound: [...new Set(sink.outbound)],
     apiRequests: api.requests.map((r) => `${r.method} ${r.url} tools=${r.tools.length}`),
   };
   writeFileSync(join(dir, 'observed.json'), JSON.stringify(observed, null, 2) + '\n');
   writeFileSync(join(tmpdir(), `continue-${name}.stderr.txt`), scrub(`${run.stderr}\n--- cn.log ---\n${cnLog}`, home));
-  for (const s of ['client', 'server']) if (!existsSync(files[s])) writeFileSync(files[s], '');
-  for (const f of ['client.ndjson', 'server.ndjson', 'observed.json']) {
-    const p = join(dir, f);
-    if (existsSync(p) && readFileSync(p, 'utf8').includes(API_KEY)) throw new Error(`${name}/${f} contains the API key`);
-  }
+  checkScenarioFiles(name, dir, files, API_KEY);
   rmSync(home, { recursive: true, force: true });
   console.log(`${name}: exit ${run.code} in ${ms} ms, ${observed.toolMessages.length} tool message(s): ${observed.toolMessages.map((m) => JSON.stringify(m.content).slice(0, 120)).join(' | ')}`);
 }

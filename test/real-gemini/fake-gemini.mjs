@@ -1,5 +1,5 @@
 // Gemini CLI recorder: a scripted stand-in for the Gemini API (generateContent / streamGenerateContent) on 127.0.0.1.
-import { listen, readBody } from '../helpers/loopback.mjs';
+import { listen, readJsonBody } from '../helpers/loopback.mjs';
 
 const usageMetadata = { promptTokenCount: 12, candidatesTokenCount: 8, totalTokenCount: 20 };
 
@@ -13,11 +13,7 @@ const usageMetadata = { promptTokenCount: 12, candidatesTokenCount: 8, totalToke
 export async function startFakeGemini(plan) {
   const requests = [];
   const api = await listen(async (req, res) => {
-    const raw = (await readBody(req)).toString('utf8');
-    let body;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {}
+    const { body } = await readJsonBody(req);
     const decls = (body?.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => d.name);
     requests.push({ method: req.method, url: req.url, functions: decls, contents: body?.contents });
     const m = /\/models\/([^:/?]+):(streamGenerateContent|generateContent|countTokens)/.exec(req.url);

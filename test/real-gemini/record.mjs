@@ -9,13 +9,12 @@
 // has one, observed.json (the functionResponse the CLI sent back to the model for each call, its final JSON output,
 // its stderr lines) and, where a scenario asks, gemini-telemetry.json.gz (the CLI's own telemetry outfile, scrubbed, gzipped)
 // or gemini-otlp.ndjson.gz (its OTLP/HTTP export requests, one per line, as an OpenTelemetry Collector's file exporter writes them).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFaultHop, startRecordingProxy } from '../real-audit2/lib.mjs';
+import { checkScenarioFiles, planSummary, runAgent, startRecordedWire } from '../helpers/agent-run.mjs';
 import { listen, readBody, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { startHttpServer } from '../real-claude-code/servers.mjs';
 import { startFakeGemini } from './fake-gemini.mjs';
@@ -28,29 +27,11 @@ const SERVER = 'web';
 
 stopAfter(1_500_000);
 
-async function freePort() {
-  const probe = await listen(() => {});
-  const { port } = probe;
-  await probe.close();
-  return port;
-}
-
 /** Runs `gemini -p` once; resolves with its exit code, stdout and stderr. */
 function runGemini({ home, cwd, apiUrl }) {
   const env = { PATH: process.env.PATH, HOME: home, GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: apiUrl, NO_COLOR: '1', TERM: 'dumb' };
   const argv = [GEMINI, '-p', 'Use the tools you were asked to use.', '-m', 'gemini-2.5-flash', '--yolo', '--skip-trust', '--output-format', 'json'];
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    const kill = setTimeout(() => p.kill('SIGTERM'), 150_000);
-    p.on('exit', (code, signal) => {
-      clearTimeout(kill);
-      resolve({ code, signal, stdout: out, stderr: err });
-    });
-  });
+  return runAgent(process.execPath, argv, { cwd, env });
 }
 
 /** Replaces the scratch HOME and the install folder with fixed names. */
@@ -214,11 +195,8 @@ async function record(name, spec) {
   const cwd = join(home, 'project');
   mkdirSync(cwd);
   mkdirSync(join(home, '.gemini'));
-  const server = spec.down ? null : await startHttpServer();
-  const serverView = spec.down ? null : await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: files.server, side: 'server' });
-  const hop = spec.fault && serverView ? await startFaultHop(serverView.url, spec.fault) : null;
-  const upstream = hop ? hop.url : serverView ? serverView.url : `http://127.0.0.1:${await freePort()}`;
-  const clientView = await startRecordingProxy({ listen: '127.0.0.1:0', target: upstream, out: files.client, side: 'client' });
+  const wire = await startRecordedWire({ files, startServer: startHttpServer, down: spec.down, fault: spec.fault });
+  const { server, clientView } = wire;
   const t = { server };
   const plan = spec.plan.map((c) => ({ ...c, before: c.before ? () => c.before(t) : undefined }));
   const api = await startFakeGemini(plan);
@@ -245,10 +223,7 @@ async function record(name, spec) {
   const run = await runGemini({ home, cwd, apiUrl: api.url });
   const ms = Date.now() - t0;
   if (spec.tail) await sleep(spec.tail);
-  await clientView.close();
-  await hop?.close();
-  await serverView?.close();
-  await server?.close();
+  await wire.close();
   await api.close();
   await otlp?.close();
 
@@ -263,7 +238,7 @@ async function record(name, spec) {
     exit: run.code,
     ms,
     settings: { ...settings, telemetry: spec.otlp ? { ...settings.telemetry, otlpEndpoint: 'http://127.0.0.1:PORT' } : settings.telemetry.outfile ? { ...settings.telemetry, outfile: '/home/user/telemetry.json' } : settings.telemetry, mcpServers: { [SERVER]: { ...settings.mcpServers[SERVER], httpUrl: 'http://127.0.0.1:PORT/mcp' } } },
-    plan: spec.plan.map((c) => ({ name: c.name, args: c.args })),
+    plan: planSummary(spec.plan),
     offered: [...new Set(api.requests.flatMap((r) => r.functions).filter((f) => f.startsWith('mcp_')))],
     functionResponses: functionResponses(api.requests),
     response: output?.response ?? null,
@@ -285,11 +260,7 @@ async function record(name, spec) {
     if (text.includes(API_KEY)) throw new Error(`${name}: the OTLP export contains the API key`);
     writeFileSync(join(dir, 'gemini-otlp.ndjson.gz'), gzipSync(text, { level: 9 }));
   }
-  for (const s of ['client', 'server']) if (!existsSync(files[s])) writeFileSync(files[s], '');
-  for (const f of ['client.ndjson', 'server.ndjson', 'observed.json']) {
-    const p = join(dir, f);
-    if (existsSync(p) && readFileSync(p, 'utf8').includes(API_KEY)) throw new Error(`${name}/${f} contains the API key`);
-  }
+  checkScenarioFiles(name, dir, files, API_KEY);
   if (spec.telemetry && existsSync(telemetryFile) && readFileSync(telemetryFile, 'utf8').includes(API_KEY)) throw new Error(`${name}: the telemetry file contains the API key`);
   rmSync(home, { recursive: true, force: true });
   console.log(`${name}: exit ${run.code} in ${ms} ms, ${observed.functionResponses.length} functionResponse(s), response ${JSON.stringify(observed.response)?.slice(0, 80)}`);

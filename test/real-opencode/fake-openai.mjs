@@ -1,5 +1,5 @@
 // opencode recorder: a scripted stand-in for the OpenAI chat completions API (streaming SSE) on 127.0.0.1 (tool_calls turns naming MCP tools, then a text answer).
-import { listen, readBody } from '../helpers/loopback.mjs';
+import { listen, readJsonBody } from '../helpers/loopback.mjs';
 
 const chunk = (model, choice, extra = {}) => `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
 const usage = { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 };
@@ -15,11 +15,7 @@ export async function startFakeOpenAI(plan) {
   const requests = [];
   let turn = 0;
   const api = await listen(async (req, res) => {
-    const raw = (await readBody(req)).toString('utf8');
-    let body;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {}
+    const { body } = await readJsonBody(req);
     const tools = (body?.tools ?? []).map((t) => t.function?.name ?? t.name).filter(Boolean);
     requests.push({ method: req.method, url: req.url, model: body?.model, stream: body?.stream, tools, messages: body?.messages });
     if (req.method !== 'POST' || !req.url.startsWith('/v1/chat/completions')) {
@@ -66,3 +62,11 @@ export async function startFakeOpenAI(plan) {
 
 /** The id of the k-th tool call of the i-th turn of the plan. */
 export const callId = (i, k = 0) => `call_plan_${i + 1}${k ? `_${k + 1}` : ''}`;
+
+/** The tool messages the agent sent back to the model (in the last request that has any), in order, with the tool call they answer. */
+export function toolMessages(requests) {
+  const last = [...requests].reverse().find((r) => (r.messages ?? []).some((m) => m.role === 'tool'));
+  const calls = new Map();
+  for (const m of last?.messages ?? []) for (const c of m.tool_calls ?? []) calls.set(c.id, c.function);
+  return (last?.messages ?? []).filter((m) => m.role === 'tool').map((m) => ({ toolCallId: m.tool_call_id, name: calls.get(m.tool_call_id)?.name ?? null, args: calls.get(m.tool_call_id)?.arguments ?? null, content: m.content }));
+}
