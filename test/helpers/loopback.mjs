@@ -1,4 +1,4 @@
-// Shared by the real-traffic recorders (test/real*/record.mjs and their peers): loopback HTTP servers, a stateful SDK server's session map, the fault hop, what an SDK caller saw.
+// Shared by the real-traffic recorders (test/real*/record.mjs and their peers): loopback HTTP servers and free ports, request bodies, a stateful SDK server's session map and the stateless mode, the fault hop, what an SDK caller saw.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -81,6 +81,23 @@ export function sessionHandler({ Transport, isInitializeRequest, buildServer, op
     }
   };
   return { handle, transports };
+}
+
+/**
+ * The SDK's stateless Streamable HTTP mode as its examples write it: each POST gets a new server from `buildServer()`
+ * and a new `Transport` (the caller's SDK class) without session ids, `options` added; both are closed when the
+ * response closes. Anything but a POST gets 405.
+ */
+export async function handleStateless(req, res, { Transport, buildServer, options = {} }) {
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
+  const mcp = buildServer();
+  const transport = new Transport({ sessionIdGenerator: undefined, ...options });
+  res.on('close', () => void transport.close().then(() => mcp.close()));
+  await mcp.connect(transport);
+  await transport.handleRequest(req, res);
 }
 
 /** An error the SDK threw, as observed.json records it. */

@@ -38,6 +38,7 @@ import {
   describeError,
   stopAfter,
 } from './lib.mjs';
+import { handleStateless } from '../helpers/loopback.mjs';
 
 stopAfter(120_000);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -163,15 +164,7 @@ async function startMcpServer({ out, mode = 'stateful', build = buildMcpServer, 
   const handler = async (req, res) => {
     try {
       if (mode === 'stateless') {
-        if (req.method !== 'POST') {
-          res.writeHead(405, { allow: 'POST' }).end();
-          return;
-        }
-        const mcp = build();
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
-        res.on('close', () => void transport.close().then(() => mcp.close()));
-        await mcp.connect(transport);
-        await transport.handleRequest(req, res);
+        await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: build, options: { enableJsonResponse: json } });
         return;
       }
       const body = req.method === 'POST' ? JSON.parse((await readBody(req)).toString('utf8')) : undefined;

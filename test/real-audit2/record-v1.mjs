@@ -28,6 +28,7 @@ import {
   startCliProxy,
   randomUUID,
 } from './lib.mjs';
+import { handleStateless } from '../helpers/loopback.mjs';
 
 stopAfter(300_000);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -116,15 +117,7 @@ async function startStreamableServer({ out, mode = 'stateful', json = false, eve
   const handler = async (req, res) => {
     try {
       if (mode === 'stateless') {
-        if (req.method !== 'POST') {
-          res.writeHead(405, { allow: 'POST' }).end();
-          return;
-        }
-        const mcp = build(hooks);
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
-        res.on('close', () => void transport.close().then(() => mcp.close()));
-        await mcp.connect(transport);
-        await transport.handleRequest(req, res);
+        await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: () => build(hooks), options: { enableJsonResponse: json } });
         return;
       }
       if (!req.url.startsWith('/mcp')) {

@@ -41,6 +41,7 @@ import {
   stopAfter,
   randomUUID,
 } from './lib.mjs';
+import { handleStateless } from '../helpers/loopback.mjs';
 
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const UNICODE = 'Zürich → 東京 🚚📦 «ok» مرحبا \u202eevil\u202c tab\tnl\nbell\u0007 esc\u001b[31mred\u001b[0m nul\u0000 ls\u2028ps\u2029 lone\ud800';
@@ -168,15 +169,7 @@ async function startServer({ out, mode = 'stateful', json = false, eventStore, r
         return;
       }
       if (mode === 'raw') {
-        if (req.method !== 'POST') {
-          res.writeHead(405, { allow: 'POST' }).end();
-          return;
-        }
-        const mcp = buildMcpServer(hooks);
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json, ...(maxRequestBodySize ? { maxRequestBodySize } : {}) });
-        res.on('close', () => void transport.close().then(() => mcp.close()));
-        await mcp.connect(transport);
-        await transport.handleRequest(req, res);
+        await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: () => buildMcpServer(hooks), options: { enableJsonResponse: json, ...(maxRequestBodySize ? { maxRequestBodySize } : {}) } });
         return;
       }
       const raw = req.method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;

@@ -22,7 +22,7 @@ import { McpServer as McpServerV2, createMcpHandler } from '@modelcontextprotoco
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { listen, readBody, sleep } from '../helpers/loopback.mjs';
+import { handleStateless, listen, readBody, sleep } from '../helpers/loopback.mjs';
 import { describeError, summarize } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-healthy/', import.meta.url));
@@ -130,15 +130,7 @@ async function startServer({ out, mode = 'stateful', json = false, port = 0 }) {
   const handler = async (req, res) => {
     try {
       if (mode === 'stateless') {
-        if (req.method !== 'POST') {
-          res.writeHead(405, { allow: 'POST' }).end();
-          return;
-        }
-        const mcp = buildMcpServer();
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
-        res.on('close', () => void transport.close().then(() => mcp.close()));
-        await mcp.connect(transport);
-        await transport.handleRequest(req, res);
+        await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: buildMcpServer, options: { enableJsonResponse: json } });
         return;
       }
       const raw = req.method === 'POST' ? (await readBody(req)).toString('utf8') : undefined;

@@ -18,7 +18,7 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, listen, readBody, recordScenarios, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
+import { describeError, handleStateless, listen, readBody, recordScenarios, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real');
@@ -135,15 +135,7 @@ async function startMcpServer({ out, mode = 'stateful', lowLevel = false, eventS
         return;
       }
       if (mode === 'stateless') {
-        if (req.method !== 'POST') {
-          res.writeHead(405, { allow: 'POST' }).end();
-          return;
-        }
-        const mcp = build();
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
-        res.on('close', () => void transport.close().then(() => mcp.close()));
-        await mcp.connect(transport);
-        await transport.handleRequest(req, res);
+        await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: build, options: { enableJsonResponse: json } });
         return;
       }
       const body = req.method === 'POST' ? JSON.parse((await readBody(req)).toString('utf8')) : undefined;
