@@ -1,4 +1,4 @@
-// Shared by the agent CLI recorders (real-continue, real-opencode, real-gemini): the recorded MCP wire an agent talks through, the offline proxy sink, running the CLI once, the checks on what a scenario wrote.
+// Shared by the agent CLI recorders (real-continue, real-opencode, real-gemini; real-claude-code and real-codex run their CLI with it): the recorded MCP wire an agent talks through, the offline proxy sink, running the CLI once, the checks on what a scenario wrote.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,15 +54,15 @@ export const proxyEnv = (sink) => ({
   no_proxy: '127.0.0.1,localhost',
 });
 
-/** Runs `command argv` once (SIGTERM after 150 s); resolves with its exit code, signal, stdout and stderr. */
-export function runAgent(command, argv, { cwd, env }) {
+/** Runs `command argv` once (SIGTERM after `killAfterMs`); resolves with its exit code, signal, stdout and stderr. */
+export function runAgent(command, argv, { cwd, env, killAfterMs = 150_000 }) {
   return new Promise((resolve) => {
     const p = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
-    const kill = setTimeout(() => p.kill('SIGTERM'), 150_000);
+    const kill = setTimeout(() => p.kill('SIGTERM'), killAfterMs);
     p.on('exit', (code, signal) => {
       clearTimeout(kill);
       resolve({ code, signal, stdout: out, stderr: err });

@@ -1,5 +1,5 @@
 // Claude Code recorder: a scripted stand-in for the Anthropic Messages API on 127.0.0.1 (tool_use turns, then a text answer).
-import { listen, readBody } from '../helpers/loopback.mjs';
+import { listen, readJsonBody } from '../helpers/loopback.mjs';
 
 const sse = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
@@ -12,11 +12,7 @@ export async function startFakeAnthropic(plan) {
   const requests = [];
   let n = 0;
   const api = await listen(async (req, res) => {
-    const raw = (await readBody(req)).toString('utf8');
-    let body;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {}
+    const { body } = await readJsonBody(req);
     requests.push({ method: req.method, url: req.url, model: body?.model, stream: body?.stream, tools: body?.tools?.map((t) => t.name) });
     if (req.method !== 'POST' || !req.url.startsWith('/v1/messages')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not here' } }));

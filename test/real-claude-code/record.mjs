@@ -6,14 +6,14 @@
 // Writes test/fixtures/real-claude-code/<scenario>/: mcp-logs-<server>.jsonl (Claude Code's own files, scrubbed),
 // wire.ndjson (the recording proxy between Claude Code and the HTTP server, side client), observed.json (what the
 // model got back as tool_result, from --output-format stream-json) and, where a scenario asks, claude-debug.txt (--debug-file).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRecordingProxy } from '../../dist/capture/index.js';
 import { startFaultHop } from '../real-audit2/lib.mjs';
-import { listen, sleep } from '../helpers/loopback.mjs';
+import { runAgent } from '../helpers/agent-run.mjs';
+import { freePort, sleep } from '../helpers/loopback.mjs';
 import { startFakeAnthropic } from './fake-anthropic.mjs';
 import { startHttpServer } from './servers.mjs';
 
@@ -27,13 +27,6 @@ setTimeout(() => {
   process.stderr.write('still running after 600 s, giving up\n');
   process.exit(2);
 }, 600_000).unref();
-
-async function freePort() {
-  const probe = await listen(() => {});
-  const { port } = probe;
-  await probe.close();
-  return port;
-}
 
 /** Runs `claude -p` once; resolves with its exit code, stdout lines (stream-json) and stderr. */
 function runClaude({ home, cwd, apiUrl, cfg, allowed, env = {}, args = [] }) {
@@ -50,18 +43,7 @@ function runClaude({ home, cwd, apiUrl, cfg, allowed, env = {}, args = [] }) {
   };
   writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: cfg }));
   const argv = ['-p', 'Use the tools you were asked to use.', '--mcp-config', join(home, 'mcp.json'), '--strict-mcp-config', '--allowedTools', allowed.join(' '), '--output-format', 'stream-json', '--verbose', ...args];
-  return new Promise((resolve) => {
-    const p = spawn(CLAUDE, argv, { cwd, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    const kill = setTimeout(() => p.kill('SIGTERM'), 120_000);
-    p.on('exit', (code, signal) => {
-      clearTimeout(kill);
-      resolve({ code, signal, lines: out.split('\n').filter(Boolean), stderr: err });
-    });
-  });
+  return runAgent(CLAUDE, argv, { cwd, env: fullEnv, killAfterMs: 120_000 }).then(({ code, signal, stdout, stderr }) => ({ code, signal, lines: stdout.split('\n').filter(Boolean), stderr }));
 }
 
 /** The tool results the model was given, from stream-json: what Claude Code made of each call. */

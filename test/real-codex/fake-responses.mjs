@@ -1,5 +1,5 @@
 // Codex recorder: a scripted stand-in for the OpenAI Responses API on 127.0.0.1 (function_call turns for MCP tools, then a text answer).
-import { listen, readBody } from '../helpers/loopback.mjs';
+import { listen, readJsonBody } from '../helpers/loopback.mjs';
 
 const sse = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
@@ -24,11 +24,7 @@ export async function startFakeResponses(plan, { server = 'web' } = {}) {
   const outputs = new Map();
   let n = 0;
   const api = await listen(async (req, res) => {
-    const raw = (await readBody(req)).toString('utf8');
-    let body;
-    try {
-      body = raw ? JSON.parse(raw) : undefined;
-    } catch {}
+    const { body } = await readJsonBody(req);
     const offered = toolNames(body?.tools);
     requests.push({ method: req.method, url: req.url, model: body?.model, stream: body?.stream, tools: offered });
     if (req.method !== 'POST' || !/\/responses$/.test(req.url.split('?')[0])) {

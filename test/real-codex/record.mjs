@@ -8,13 +8,13 @@
 // server.ndjson (a recording proxy in front of the SDK server, side server; a fault hop sits between the two where a
 // scenario needs one) and observed.json (what Codex made of each call: its --json events, the function_call_output
 // the model got, its MCP log lines on stderr, and what the hop and the server did).
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRecordingProxy } from '../../dist/capture/index.js';
 import { startFaultHop } from '../real-audit2/lib.mjs';
+import { runAgent } from '../helpers/agent-run.mjs';
 import { listen, readBody, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { startFakeResponses } from './fake-responses.mjs';
 import { startHttpServer } from './servers.mjs';
@@ -83,19 +83,8 @@ function runCodex({ home, cwd, proxyUrl, timeoutMs = 120_000 }) {
     NO_PROXY: '127.0.0.1,localhost',
   };
   const argv = ['exec', '--json', '--skip-git-repo-check', '--ephemeral', '--color', 'never', 'Use the tools you were asked to use.'];
-  return new Promise((resolve) => {
-    const t0 = Date.now();
-    const p = spawn(CODEX, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    const kill = setTimeout(() => p.kill('SIGTERM'), timeoutMs);
-    p.on('exit', (code, signal) => {
-      clearTimeout(kill);
-      resolve({ code, signal, ms: Date.now() - t0, lines: out.split('\n').filter(Boolean), stderr: err });
-    });
-  });
+  const t0 = Date.now();
+  return runAgent(CODEX, argv, { cwd, env, killAfterMs: timeoutMs }).then(({ code, signal, stdout, stderr }) => ({ code, signal, ms: Date.now() - t0, lines: stdout.split('\n').filter(Boolean), stderr }));
 }
 
 const mask = (s) => s.replace(/\/tmp\/codex-(home|work)-\w+/g, (_, w) => (w === 'home' ? '$CODEX_HOME' : '$WORKDIR')).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
