@@ -19,7 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { recordingFetch, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { listen, sleep } from '../helpers/loopback.mjs';
+import { freePort, sleep } from '../helpers/loopback.mjs';
 import { describeError, startFaultHop, summarize } from '../real-audit2/lib.mjs';
 
 const NPM = process.env.NPM_SERVERS2 ?? '/work/npm-servers2';
@@ -31,13 +31,6 @@ setTimeout(() => {
   process.stderr.write('still running after 300 s, giving up\n');
   process.exit(2);
 }, 300_000).unref();
-
-async function freePort() {
-  const probe = await listen(() => {});
-  const { port } = probe;
-  await probe.close();
-  return port;
-}
 
 /** A server in a child process on a fixed port; restart() kills it (SIGKILL) and starts it again on the same port. */
 async function startProcess(argsFor, { env = {}, readyLine = /ready|listening on port/i } = {}) {
