@@ -49,6 +49,25 @@ export async function listen(handler, port = 0) {
 }
 
 /**
+ * A stateful server listening as `s`, as the recorders hand it out: its url; restart() forgets every session as a
+ * restarted process does (empties `sessionMaps`, then closes their transports); close() does that and stops listening.
+ */
+export function restartableServer(s, ...sessionMaps) {
+  return {
+    url: s.url,
+    async restart() {
+      const all = sessionMaps.flatMap((m) => [...m.values()]);
+      for (const m of sessionMaps) m.clear();
+      for (const t of all) await t.close().catch(() => {});
+    },
+    async close() {
+      await this.restart();
+      await s.close();
+    },
+  };
+}
+
+/**
  * A stateful Streamable HTTP handler as the SDK's examples write it: a known Mcp-Session-Id goes to its transport, an
  * unknown one gets 404, an initialize POST gets a new `Transport` (the caller's SDK class, with `options()` added) and
  * a new server from `buildServer()`, anything else 400. `transports` is the session map (clear it to forget them all).

@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { listen, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { listen, restartableServer, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { recordingFetch, startFaultHop, startRecordingProxy } from '../real-audit2/lib.mjs';
 import { buildSdkServer } from '../real-bridges/tools.mjs';
 
@@ -94,19 +94,7 @@ async function startServer({ eventStore = false, legacySse = false } = {}) {
     }
     await handle(req, res);
   });
-  return {
-    url: s.url,
-    async restart() {
-      const all = [...transports.values(), ...sse.values()];
-      transports.clear();
-      sse.clear();
-      for (const t of all) await t.close().catch(() => {});
-    },
-    async close() {
-      await this.restart();
-      await s.close();
-    },
-  };
+  return restartableServer(s, transports, sse);
 }
 
 // ------------------------------------------------------------------ harness

@@ -16,7 +16,7 @@ import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/in
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer as McpServerV2, createMcpHandler, inputRequired, inputResponse, acceptedContent } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { listen, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
+import { listen, restartableServer, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { recordingFetch, startRecordingProxy, startFaultHop, withCallNote } from '../real-audit2/lib.mjs';
 import { buildSdkServer } from '../real-bridges/tools.mjs';
 
@@ -58,18 +58,7 @@ async function startHttpServer({ eventStore = false } = {}) {
     options: () => (eventStore ? { eventStore: new InMemoryEventStore(), retryInterval: 100 } : {}),
   });
   const s = await listen(handle);
-  return {
-    url: s.url,
-    async restart() {
-      const all = [...transports.values()];
-      transports.clear();
-      for (const t of all) await t.close().catch(() => {});
-    },
-    async close() {
-      await this.restart();
-      await s.close();
-    },
-  };
+  return restartableServer(s, transports);
 }
 
 const reasonSchema = { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] };

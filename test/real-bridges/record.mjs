@@ -18,7 +18,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, startRecordingProxy } from '../../dist/capture/index.js';
-import { listen, readBody, sleep } from '../helpers/loopback.mjs';
+import { freePort, listen, readBody, restartableServer, sleep } from '../helpers/loopback.mjs';
 import { startFaultHop } from '../real-audit2/lib.mjs';
 import { buildSdkServer } from './tools.mjs';
 import { McpServer as McpServerV2, createMcpHandler } from '@modelcontextprotocol/server';
@@ -39,13 +39,6 @@ setTimeout(() => {
 }, 240_000).unref();
 
 // ------------------------------------------------------------------ helpers
-
-async function freePort() {
-  const probe = await listen(() => {});
-  const { port } = probe;
-  await probe.close();
-  return port;
-}
 
 function summarize(msg) {
   if (!msg) return null;
@@ -96,18 +89,7 @@ async function startSdkServer({ eventStore = false } = {}) {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     }
   });
-  return {
-    url: s.url,
-    async restart() {
-      const all = [...transports.values()];
-      transports.clear();
-      for (const t of all) await t.close().catch(() => {});
-    },
-    async close() {
-      await this.restart();
-      await s.close();
-    },
-  };
+  return restartableServer(s, transports);
 }
 
 /** A v2 SDK 2.4.0 server (createMcpHandler): 2026-07-28 per request, 2025-11-25 requests served statelessly. */

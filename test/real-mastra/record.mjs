@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { listen, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { freePort, listen, restartableServer, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { recordingFetch, startFaultHop, startRecordingProxy } from '../real-audit2/lib.mjs';
 import { buildSdkServer } from '../real-bridges/tools.mjs';
 
@@ -54,25 +54,7 @@ async function startServer({ eventStore = false } = {}, port = 0) {
     options: () => (eventStore ? { eventStore: new InMemoryEventStore(), retryInterval: 200 } : {}),
   });
   const s = await listen((req, res) => handle(req, res), port);
-  return {
-    url: s.url,
-    async restart() {
-      const all = [...transports.values()];
-      transports.clear();
-      for (const t of all) await t.close().catch(() => {});
-    },
-    async close() {
-      await this.restart();
-      await s.close();
-    },
-  };
-}
-
-async function freePort() {
-  const probe = await listen(() => {});
-  const port = probe.port;
-  await probe.close();
-  return port;
+  return restartableServer(s, transports);
 }
 
 // ------------------------------------------------------------------ harness
