@@ -1,5 +1,5 @@
 // Shared helpers for the audit recorders (SDK 1.x and v2): servers, fault hops, and mcp-triage's recorders from dist/.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ export { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } f
 export const AUDIT = fileURLToPath(new URL('../fixtures/real-audit/', import.meta.url));
 export { sleep, readBody, listen, describeError } from '../helpers/loopback.mjs';
 import { listen, readBody, describeError } from '../helpers/loopback.mjs';
+import { scenarioFilesIn } from '../real-audit2/lib.mjs';
 
 export function summarize(result) {
   if (result?.tools) return { tools: result.tools.map((t) => t.name), nextCursor: result.nextCursor ?? null };
@@ -63,13 +64,7 @@ export async function startFaultHop(upstream, decide) {
 }
 
 /** Scenario directory with fresh client/server/proxy files. */
-export function scenarioFiles(name) {
-  const dir = join(AUDIT, name);
-  mkdirSync(dir, { recursive: true });
-  const files = Object.fromEntries(['client', 'server', 'proxy'].map((s) => [s, join(dir, `${s}.ndjson`)]));
-  for (const f of Object.values(files)) rmSync(f, { force: true });
-  return { dir, files };
-}
+export const scenarioFiles = (name) => scenarioFilesIn(AUDIT, name);
 
 export function makeObserver() {
   const observed = { steps: [], onerror: [], notes: [] };

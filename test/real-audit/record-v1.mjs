@@ -2,8 +2,6 @@
 // recordingHandler (server) and the recording proxy in between (optionally a fault hop between proxy and server).
 // Usage: node test/real-audit/record-v1.mjs [scenario...]   Output: test/fixtures/real-audit/<scenario>/{client,server,proxy}.ndjson, observed.json
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -39,6 +37,7 @@ import {
   stopAfter,
 } from './lib.mjs';
 import { handleStateless } from '../helpers/loopback.mjs';
+import { startCliProxy } from '../real-audit2/lib.mjs';
 
 stopAfter(120_000);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -211,25 +210,6 @@ async function startMcpServer({ out, mode = 'stateful', build = buildMcpServer, 
 }
 
 // ---------------------------------------------------------------- harness
-
-/** `mcp-triage record` as a child process (the CLI proxy); close() sends it SIGTERM by its pid. */
-async function startCliProxy(target, out) {
-  const probe = await listen(() => {});
-  const port = probe.port;
-  await probe.close();
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../../dist/bin.js', import.meta.url)), 'record', '--listen', `127.0.0.1:${port}`, '--target', target, '--out', out], { stdio: ['ignore', 'inherit', 'inherit'] });
-  for (let i = 0; i < 50; i++) {
-    await sleep(100);
-    try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
-      break;
-    } catch {}
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((r) => { child.once('exit', r); process.kill(child.pid, 'SIGTERM'); }),
-  };
-}
 
 async function runScenario(name, spec) {
   const { dir, files } = scenarioFiles(name);

@@ -12,7 +12,7 @@ import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dis
 export const ROOT = fileURLToPath(new URL('../fixtures/real-audit2/', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 export { sleep, readBody, listen } from '../helpers/loopback.mjs';
-import { sleep, readBody, listen } from '../helpers/loopback.mjs';
+import { freePort, sleep, readBody, listen } from '../helpers/loopback.mjs';
 
 export function describeError(err) {
   const out = { name: err?.constructor?.name ?? typeof err, message: String(err?.message ?? err).slice(0, 400) };
@@ -169,7 +169,12 @@ export function startRuleHop(upstream, rules) {
 }
 
 export function scenarioFiles(name) {
-  const dir = join(ROOT, name);
+  return scenarioFilesIn(ROOT, name);
+}
+
+/** The folder `root`/`name` with its client, server and proxy logs removed: where an audit scenario writes. */
+export function scenarioFilesIn(root, name) {
+  const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const files = Object.fromEntries(['client', 'server', 'proxy'].map((s) => [s, join(dir, `${s}.ndjson`)]));
   for (const f of Object.values(files)) rmSync(f, { force: true });
@@ -208,9 +213,7 @@ export function stopAfter(ms) {
 
 /** `mcp-triage record` as a child process; close() sends SIGTERM to its pid. */
 export async function startCliProxy(target, out) {
-  const probe = await listen(() => {});
-  const port = probe.port;
-  await probe.close();
+  const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', target, '--out', out], { stdio: ['ignore', 'inherit', 'inherit'] });
   for (let i = 0; i < 50; i++) {
     await sleep(100);
