@@ -136,6 +136,22 @@ export function summarize(result) {
 }
 
 /**
+ * One step of an SDK caller, as observed.json records it: appended to `steps` with what came back (isError and the
+ * result summarized) or the error it threw, and the time it took. Answers { ok: true, result } or { ok: false, error }.
+ */
+export async function recordStep(steps, label, fn) {
+  const started = Date.now();
+  try {
+    const result = await fn();
+    steps.push({ step: label, ok: true, isError: result?.isError === true, summary: summarize(result), ms: Date.now() - started });
+    return { ok: true, result };
+  } catch (err) {
+    steps.push({ step: label, ok: false, error: describeError(err), ms: Date.now() - started });
+    return { ok: false, error: err };
+  }
+}
+
+/**
  * An HTTP hop that forwards to `upstream` unless `decide` says otherwise. Actions:
  *   { respond: status, headers, body }   answer without forwarding
  *   { destroy: true }                    destroy the socket, no response at all

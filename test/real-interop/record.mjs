@@ -22,7 +22,7 @@ import { McpServer as V2McpServer, createMcpHandler } from '@modelcontextprotoco
 import { toNodeHandler, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Client as V2Client, StreamableHTTPClientTransport as V2ClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, listen, readBody, recordScenarios, sleep, startFaultHop, stopAfter, summarize } from '../helpers/loopback.mjs';
+import { describeError, listen, readBody, recordScenarios, recordStep, sleep, startFaultHop, stopAfter } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real-interop');
@@ -204,17 +204,7 @@ async function runScenario(name, spec) {
     call(c, params) {
       return c instanceof V1Client ? c.callTool(params, undefined, TIMEOUT) : c.callTool(params, TIMEOUT);
     },
-    async step(label, fn) {
-      const started = Date.now();
-      try {
-        const result = await fn();
-        observed.steps.push({ step: label, ok: true, isError: result?.isError === true, summary: summarize(result), ms: Date.now() - started });
-        return { ok: true, result };
-      } catch (err) {
-        observed.steps.push({ step: label, ok: false, error: describeError(err), ms: Date.now() - started });
-        return { ok: false, error: err };
-      }
-    },
+    step: (label, fn) => recordStep(observed.steps, label, fn),
   };
   try {
     await spec.run(ctx);

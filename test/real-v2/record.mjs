@@ -14,7 +14,7 @@ import { McpServer, createMcpHandler, inputRequired, acceptedContent, inputRespo
 import { toNodeHandler, NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, listen, recordScenarios, sessionHandler, sleep, startFaultHop, stopAfter, summarize } from '../helpers/loopback.mjs';
+import { describeError, listen, recordScenarios, recordStep, sessionHandler, sleep, startFaultHop, stopAfter } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real-v2');
@@ -219,17 +219,7 @@ async function runScenario(name, spec) {
       clients.push(client);
       return client;
     },
-    async step(label, fn) {
-      const started = Date.now();
-      try {
-        const result = await fn();
-        observed.steps.push({ step: label, ok: true, isError: result?.isError === true, summary: summarize(result), ms: Date.now() - started });
-        return { ok: true, result };
-      } catch (err) {
-        observed.steps.push({ step: label, ok: false, error: describeError(err), ms: Date.now() - started });
-        return { ok: false, error: err };
-      }
-    },
+    step: (label, fn) => recordStep(observed.steps, label, fn),
   };
   try {
     await spec.run(ctx);

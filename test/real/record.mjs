@@ -18,7 +18,7 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema, McpError, ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } from '../../dist/capture/index.js';
-import { describeError, handleStateless, listen, readBody, recordScenarios, sleep, startFaultHop, summarize } from '../helpers/loopback.mjs';
+import { describeError, handleStateless, listen, readBody, recordScenarios, recordStep, sleep, startFaultHop } from '../helpers/loopback.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FIXTURES = join(here, '..', 'fixtures', 'real');
@@ -221,17 +221,7 @@ async function runScenario(name, spec) {
       return client;
     },
     /** Run one call, note what came back or what was thrown. */
-    async step(label, fn) {
-      const started = Date.now();
-      try {
-        const result = await fn();
-        observed.steps.push({ step: label, ok: true, isError: result?.isError === true, summary: summarize(result), ms: Date.now() - started });
-        return { ok: true, result };
-      } catch (err) {
-        observed.steps.push({ step: label, ok: false, error: describeError(err), ms: Date.now() - started });
-        return { ok: false, error: err };
-      }
-    },
+    step: (label, fn) => recordStep(observed.steps, label, fn),
   };
   const clients = [];
   const track = ctx.client;
