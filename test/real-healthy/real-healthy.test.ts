@@ -227,3 +227,21 @@ describe('client decisions: a cancellation and a timeout', () => {
     expect(steps.find((st) => st.step.startsWith('slow_report 5x100 again'))!.error).toMatchObject({ code: -32001, message: 'MCP error -32001: Request timed out' });
   });
 });
+
+describe('a call that runs for minutes while the logs go on', () => {
+  it('a tool that works 90 s without a word, while another client calls every 2 s, succeeded: in every view, no diagnostic', () => {
+    const caller = observed('slow-tool-busy-server').steps.find((st) => st.step.startsWith('slow_report'))!;
+    expect(caller.ok).toBe(true);
+    expect(textOf(caller)).toBe('report ready after 1 steps');
+    for (const view of views) {
+      const r = run('slow-tool-busy-server', view);
+      const slow = calls(r).filter((a) => a.tool === 'slow_report');
+      expect(slow.map((a) => a.outcome), view).toEqual(['TOOL_SUCCESS']);
+      expect(slow[0]!.durationMs).toBeGreaterThanOrEqual(90_000);
+      // the other client kept time moving past --window (60 s) while the slow call was silent
+      const during = calls(r).filter((a) => a.tool === 'lookup_order' && Date.parse(a.ts) > Date.parse(slow[0]!.ts) + 61_000);
+      expect(during.length).toBeGreaterThan(10);
+      expect((r.summary as { diagnostics: { total: number } }).diagnostics.total).toBe(0); // no late record left unread
+    }
+  });
+});

@@ -442,6 +442,28 @@ const scenarios = {
     },
   },
 
+  'slow-tool-busy-server': {
+    // a tool that works 90 s without a word (no progress asked), its caller's request timeout raised to 150 s, while
+    // another client calls every 2 s: minutes of silence on one call while the logs go on are not a failure
+    server: { mode: 'stateful' },
+    async run(t) {
+      const slow = await t.client('report-app');
+      const busy = await t.client('shop-app');
+      const done = t.step('slow_report 1x90000, timeout 150 s, no progress', () => call(slow, 'slow_report', { steps: 1, stepMs: 90_000 }, { timeout: 150_000 }));
+      let n = 0;
+      let finished = false;
+      done.then(() => (finished = true));
+      while (!finished) {
+        await t.step(`lookup_order ${1000 + n}`, () => call(busy, 'lookup_order', { orderId: String(1000 + n) }));
+        n++;
+        await sleep(2000);
+      }
+      await done;
+      await t.step('lookup_order after', () => call(busy, 'lookup_order', { orderId: 'after' }));
+      t.note({ busyCalls: n });
+    },
+  },
+
   'cancel-and-timeout': {
     // client decisions: an AbortSignal the caller fired, then the same call again with the request option `timeout`
     // (the SDK server stops the tool on notifications/cancelled and sends no result); then a call that completes
