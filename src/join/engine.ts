@@ -546,9 +546,8 @@ export class JoinEngine {
   /** End of all input: everything still open is final now. */
   flush(): void {
     for (const [key, ex] of this.exchanges) this.abandon(key, ex);
-    for (const v of this.awaiting) this.finalize(v);
     this.unpark(Infinity);
-    const rest = this.queue.slice(this.queueHead).map((p) => p.view);
+    const rest = [...this.queue.slice(this.queueHead).map((p) => p.view), ...this.awaiting];
     this.queue = [];
     this.queueHead = 0;
     rest.sort((a, b) => (a.startTs ?? 0) - (b.startTs ?? 0));
