@@ -17,7 +17,7 @@ export function harHeaders(list: unknown): Headers | undefined {
   return out;
 }
 
-/** Decodes `content.text`, base64 when `content.encoding` says so. Undefined when the capture kept no body. */
+/** Decodes `content.text` (or `postData.text`), base64 when its `encoding` says so. Undefined when the capture kept no body. */
 function bodyText(content: Obj): string | undefined {
   const text = str(content.text);
   if (text === undefined) return (num(content.size) ?? -1) === 0 ? '' : undefined;
@@ -42,7 +42,8 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   const method = request.method.toUpperCase();
   const requestHeaders = harHeaders(request.headers);
   const postData = isObj(request.postData) ? request.postData : undefined;
-  const sendText = postData ? str(postData.text) : undefined;
+  // HAR 1.2 has no encoding for postData, but some proxies' exports give it one, as for content (base64).
+  const sendText = postData ? bodyText(postData) : undefined;
   const response = isObj(entry.response) ? entry.response : undefined;
   const responseHeaders = response ? harHeaders(response.headers) : undefined;
   if (!looksLikeMcp(method, requestHeaders, responseHeaders, sendText)) return [];

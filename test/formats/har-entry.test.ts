@@ -74,6 +74,17 @@ describe('HAR entry adapter', () => {
     expect(r.responseHeaders?.['content-type']).toBe('text/event-stream');
   });
 
+  it('decodes a request body a proxy exported as base64 (postData.encoding), as it does a response body', () => {
+    const e = entry({ id: 11 });
+    e.request.postData = { mimeType: 'application/json', text: Buffer.from(call(11, 'ünïcode_tool')).toString('base64'), encoding: 'base64' } as typeof e.request.postData;
+    const r = exchange(harEntryFormat.toRecords(e, ctx));
+    expect(JSON.parse(r.sendText!)).toMatchObject({ id: 11, method: 'tools/call', params: { name: 'ünïcode_tool' } });
+    // without the encoding, the same text is taken as it is (and is no JSON-RPC message)
+    const plain = entry({ id: 12 });
+    plain.request.postData = { mimeType: 'application/json', text: Buffer.from(call(12)).toString('base64') };
+    expect(JSON.stringify(harEntryFormat.toRecords(plain, ctx))).not.toContain('"tools/call"');
+  });
+
   it('reads mitmproxy status 0 with _error as no HTTP response', () => {
     const r = exchange(harEntryFormat.toRecords(entry({
       response: { status: 0, statusText: '', headers: [], content: { size: 0, mimeType: '' }, _error: 'Connection reset by peer' },
