@@ -80,6 +80,17 @@ describe('the code cache', () => {
     expect(run(pkg).stdout).toBe(expected);
   });
 
+  it('the build step that writes it never fails the build: when it cannot write, it says so, leaves no cache, and exits 0', () => {
+    const pkg = copyOfDist('unwritable');
+    rmSync(join(pkg, 'dist/bundle/code-cache.bin'));
+    mkdirSync(join(pkg, 'dist/bundle/code-cache.bin.tmp')); // where it writes before renaming: a folder, so the write fails
+    const b = spawnSync(process.execPath, [join(pkg, 'dist/build-code-cache.js')], { encoding: 'utf8' });
+    expect(b.status).toBe(0);
+    expect(b.stderr).toMatch(/^build-code-cache: no code cache made \(EISDIR.*\); the executable compiles its code as it loads\n$/);
+    expect(acceptedIn(pkg)).toBe(0);
+    expect(run(pkg).stdout).toBe(expected);
+  });
+
   it('without a cache the bundle runs as well; without a bundle the ES modules do', () => {
     const pkg = copyOfDist('none');
     rmSync(join(pkg, 'dist/bundle/code-cache.bin'));
