@@ -49,7 +49,7 @@ interface Exchange {
   /** An identical copy of an exchange already read (a duplicated log row): its response is no second response. */
   copy?: boolean;
   /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
-  lastResponse?: { key: string; ts: number | undefined; text: string | undefined; src: Source };
+  lastResponse?: { key: string; ts: number | undefined; text: string | undefined; msg: unknown; src: Source };
   primed: boolean;
   /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
   resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
@@ -786,7 +786,7 @@ export class JoinEngine {
         const target = own ?? (ex.attempts.length === 0 || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
         if (target && target.response === undefined) {
           target.response = msg;
-          ex.lastResponse = { key, ts, text, src };
+          ex.lastResponse = { key, ts, text, msg, src };
           if (!own) {
             // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption.
             if (!target.legacySse) target.resumed = true;
@@ -831,7 +831,9 @@ export class JoinEngine {
         // The same event again at the same time on the same stream is a duplicated log row, not a second response.
         const last = ex.lastResponse;
         const waiting = this.open.get(ex.scopeKey)?.get(key);
-        if (last && last.key === key && last.ts === ts && last.text === text) {
+        // Same content, not only the same id and time: a second, different answer in the same millisecond (a hop that
+        // repeats the result with other content, or puts an error before it) is a second response, not a copy.
+        if (last && last.key === key && last.ts === ts && last.text === text && (last.msg === item || JSON.stringify(last.msg) === JSON.stringify(item))) {
           (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: last.src, dup: src });
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
