@@ -167,7 +167,11 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (hasResult && hasError) return result('INVALID_ENVELOPE', { why: 'both result and error' });
   if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
   if (view.response === undefined) {
-    return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}` });
+    // The same number as a string (or the reverse) is still another id, but some clients take it: the TypeScript SDK
+    // 1.x looks its pending requests up by Number(id), so its caller got this result; one that compares ids by type drops it.
+    const typeOnly = (typeof response.id === 'string' || typeof response.id === 'number') && (typeof view.id === 'string' || typeof view.id === 'number') && typeof response.id !== typeof view.id && String(response.id) === String(view.id);
+    const also = typeOnly ? ': the same value as a ' + typeof response.id + ', which a client that matches ids by Number() (the TypeScript SDK 1.x) takes as the answer and one that compares ids with their type drops' : '';
+    return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}${also}` });
   }
   if (hasError) {
     const e = response.error;
