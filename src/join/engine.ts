@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, idKeyOf, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker, saysSessionUnknown } from './sessions.js';
@@ -612,7 +612,7 @@ export class JoinEngine {
     const idText = exactIdText(bodyText, id);
     const params = (typeof msg.params === 'object' && msg.params !== null ? msg.params : {}) as Record<string, unknown>;
     const tool = msg.method === 'tools/call' && typeof params.name === 'string' ? params.name : null;
-    const view: AttemptView = {
+    const view = newAttemptView({
       side: r.side,
       input: r.input,
       session: r.session,
@@ -629,7 +629,6 @@ export class JoinEngine {
       continuation: 'inputResponses' in params || 'requestState' in params,
       http: r.http,
       weakId: r.weakId,
-      ...(r.rebuilt ? { rebuilt: true } : {}),
       startTs: r.ts,
       endTs: r.ts,
       status: undefined,
@@ -640,7 +639,8 @@ export class JoinEngine {
       sentSession: r.session !== null && r.http,
       sources: [r.src],
       final: false,
-    };
+    });
+    if (r.rebuilt) view.rebuilt = true;
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
     if (tool !== null && typeof params.task === 'object' && params.task !== null) view.taskAugmented = true;

@@ -8,7 +8,7 @@ import { resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
-import { idKeyOf, isJsonRpcId, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
+import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
   origin: 'none' | 'sdk' | 'app' | 'user' | 'gateway' | 'unknown';
@@ -318,14 +318,17 @@ export class Matcher {
     this.lastClaimCall.set(callOf, fp);
     // only the last call of each tool matters: a log of endless tool names must not grow this without end
     if (this.lastClaimCall.size > 4096) this.lastClaimCall.delete(this.lastClaimCall.keys().next().value!);
-    const view: AttemptView = {
+    const view = newAttemptView({
       side: 'client', input: c.input, session: null, scope: caller, scopeKey: `client|${caller}`, client: who, caller,
       signature: signatureOf(of), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
-      fingerprint: fp, continuation: false, http: false, weakId: true, rebuilt: true,
+      fingerprint: fp, continuation: false, http: false, weakId: true,
       startTs: start, endTs: c.ts, status: c.claim.status ?? (c.claim.httpStatuses?.length === 1 ? c.claim.httpStatuses[0] : undefined), contentType: undefined,
       sseEvents: 0, progress: 0, serverRequests: 0, sentSession: false, sources: [c.src], final: true,
-      outcome, layer: OUTCOME_INFO[outcome].layer, detail,
-    };
+    });
+    view.rebuilt = true;
+    view.outcome = outcome;
+    view.layer = OUTCOME_INFO[outcome].layer;
+    view.detail = detail;
     const a = this.fromView(view);
     a.claim = c;
     a.claimOnly = true;
@@ -601,10 +604,21 @@ export class Matcher {
       findings: [],
       startTs: view.startTs,
       endTs: view.endTs,
+      // Every field present from the start, so all attempts share one hidden class (see newAttemptView).
+      client: view.side === 'client' ? view : undefined,
+      server: isServerish(view.side) ? view : undefined,
+      idText: view.idText,
+      serverOutcome: undefined,
+      notSeenByServer: undefined,
+      serverUnread: undefined,
+      claim: undefined,
+      claimOnly: undefined,
+      callClaim: undefined,
+      call: undefined,
+      attempt: undefined,
+      continuation: undefined,
+      retryOrigin: undefined,
     };
-    if (view.idText !== undefined) a.idText = view.idText;
-    if (view.side === 'client') a.client = view;
-    else if (isServerish(view.side)) a.server = view;
     return a;
   }
 
