@@ -160,6 +160,12 @@ export class JoinEngine {
   private closed = new RecentKeys();
   /** Message-level requests waiting for their response (no exchange holds them): swept against openMs. */
   private awaiting = new Set<AttemptView>();
+  /**
+   * The message-level responses answered at the latest answer time, by scope and id, to compare a repeat's content: a
+   * different second answer in the same millisecond is a second response, not a duplicated row. Only that one time's
+   * answers are kept (the inputs are merged in time order, so a repeated row comes while its time is the latest).
+   */
+  private answeredLast: { ts: number | undefined; byKey: Map<string, unknown> } = { ts: undefined, byKey: new Map() };
   /** Message-level requests closed unanswered after openMs (scopeKey and idKey, with their start), to name a late answer. */
   private closedCalls = new RecentKeys();
   /** The exchange last made or found, with its input and xid (see find). */
@@ -446,6 +452,15 @@ export class JoinEngine {
     this.close(key, ex);
   }
 
+  /**
+   * A message-level response repeated at its answer's time is a duplicated row when its content is the same, or cannot
+   * be compared (its answer is no longer kept: time alone decides, as before content was compared).
+   */
+  private sameAnswer(ts: number | undefined, key: string, msg: unknown): boolean {
+    const first = this.answeredLast.ts === ts ? this.answeredLast.byKey.get(key) : undefined;
+    return first === undefined || first === msg || JSON.stringify(first) === JSON.stringify(msg);
+  }
+
   /** A message-level record (no HTTP layer). */
   message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
@@ -497,12 +512,17 @@ export class JoinEngine {
         }
         const known = key !== undefined ? sess.requestIds.get(key) : undefined;
         const rejected = r.status !== undefined && (r.status < 200 || r.status > 299); // an HTTP rejection's error body (see deliver)
-        if (known && sess.answered?.get(key!) === r.ts) (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: known.src, dup: r.src });
+        if (known && sess.answered?.get(key!) === r.ts && this.sameAnswer(r.ts, `${scopeKey} ${key}`, msg)) (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: known.src, dup: r.src });
         else if (!known && id !== null && id !== undefined && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src });
         else if (known && sess.answered?.has(key!) && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src, when: 'after' });
         continue;
       }
       (sess.answered ??= new Map()).set(view.idKey, r.ts);
+      if (r.ts !== undefined) {
+        // (An untimed log keeps none: they would pile up under one "time".)
+        if (this.answeredLast.ts !== r.ts) this.answeredLast = { ts: r.ts, byKey: new Map() };
+        this.answeredLast.byKey.set(`${scopeKey} ${view.idKey}`, msg);
+      }
       view.response = msg;
       if (r.status !== undefined) view.status = r.status;
       view.endTs = r.ts ?? view.endTs;

@@ -58,4 +58,25 @@ describe('responses no request was waiting for (a server writing every response 
     expect(again).toHaveLength(1);
     expect(again[0]).toMatch(/response with id 4 came after the request with that id/);
   });
+
+  it('a log without an HTTP layer: a second answer with other content in the same millisecond is a second response, the same row repeated is a duplicate', async () => {
+    const msg = (t: number, direction: string, message: unknown) => ({ v: 1, kind: 'message', ts: at(t), conn: 'stdio-1', direction, message });
+    const request = (id: number) => msg(0, 'c2s', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'lookup', arguments: { id } } });
+    const result = (id: number, text: string) => msg(10, 's2c', JSON.parse(ok(id, toolText(text))));
+    const error = (id: number) => msg(10, 's2c', { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+    const codes = async (lines: unknown[]) => {
+      const r = await analyzeInputs([{ side: 'client', lines }]);
+      return { outcomes: r.attempts.map((a) => a.outcome), codes: [...r.attempts.flatMap((a) => a.findings), ...r.findings].map((f) => f.code) };
+    };
+    // a hop that put an error before the result, both written in the same millisecond
+    expect(await codes([request(7), error(7), result(7, 'ok')])).toEqual({ outcomes: ['JSONRPC_ERROR'], codes: ['ORPHAN_RESPONSE'] });
+    // the result written twice with other text
+    expect(await codes([request(8), result(8, 'first'), result(8, 'second')])).toEqual({ outcomes: ['TOOL_SUCCESS'], codes: ['ORPHAN_RESPONSE'] });
+    // a row a log export repeated: same content, same time
+    expect(await codes([request(9), result(9, 'ok'), result(9, 'ok')])).toEqual({ outcomes: ['TOOL_SUCCESS'], codes: ['DUPLICATE_RECORD'] });
+    // another session's answer in the same millisecond in between does not hide the repeat
+    const other = { ...msg(10, 's2c', JSON.parse(ok(9, toolText('other')))), conn: 'stdio-2' };
+    const otherRequest = { ...request(9), conn: 'stdio-2' };
+    expect(await codes([request(9), otherRequest, result(9, 'ok'), other, result(9, 'ok')])).toEqual({ outcomes: ['TOOL_SUCCESS', 'TOOL_SUCCESS'], codes: ['DUPLICATE_RECORD'] });
+  });
 });
