@@ -27,6 +27,16 @@ export interface ToolContext {
 
 /** The outcome of one view; first match wins, in the order documented in the README. */
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
+  const c = classifyView(view, tool);
+  if (view.batchAnswer) {
+    // Not a failure for the SDKs measured (the TypeScript SDK reads an array body as a batch), so the outcome stands.
+    const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18; the TypeScript SDK takes it, a client that expects one object may not';
+    c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
+  }
+  return c;
+}
+
+function classifyView(view: AttemptView, tool: ToolContext): Classification {
   if (view.http) {
     if (view.status === null || view.status === undefined) {
       const why = view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : view.streamEnd === 'cut' ? 'the log ends before any response' : 'no HTTP response');

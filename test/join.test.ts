@@ -25,6 +25,22 @@ describe('join', () => {
       body: JSON.stringify([{ jsonrpc: '2.0', id: 2, result: toolText('b', { isError: true }) }, { jsonrpc: '2.0', id: 1, result: toolText('a') }]),
     })] }]);
     expect(r.attempts.map((a) => [a.id, a.tool, a.outcome]).sort()).toEqual([[1, 'a', 'TOOL_SUCCESS'], [2, 'b', 'TOOL_ERROR']]);
+    // a batch answered by an array: nothing to say of the array
+    expect(r.attempts.map((a) => (a as { detail?: { why?: string } }).detail?.why ?? '').join()).not.toMatch(/batch of one/);
+  });
+
+  it('names an array around the one response to a request sent alone (a batch of one), and leaves a batch of one request alone', async () => {
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'a', arguments: {} } };
+    const answer = JSON.stringify([{ jsonrpc: '2.0', id: 3, result: toolText('a') }]);
+    const why = async (send: unknown, ct?: string, body = answer) => {
+      const r = await analyzeInputs([{ lines: [post({ status: 200, send, body, ...(ct ? { ct } : {}) })] }]);
+      expect(r.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+      return (r.attempts[0] as { detail?: { why?: string } }).detail?.why;
+    };
+    expect(await why(call)).toMatch(/^the response came inside a JSON array \(a batch of one\) although the request was sent alone/);
+    expect(await why(call, 'text/event-stream', `event: message\ndata: ${answer}\n\n`)).toMatch(/batch of one/);
+    expect(await why([call])).toBeUndefined();
+    expect(await why(call, undefined, JSON.stringify({ jsonrpc: '2.0', id: 3, result: toolText('a') }))).toBeUndefined();
   });
 
   it('joins a response delivered on a GET resumption (Last-Event-ID) to its POST', async () => {

@@ -57,6 +57,8 @@ interface Exchange {
   startTs: number | undefined;
   /** A POST whose log record kept no body at all (a server that answered an error without reading it). */
   bodyless: boolean;
+  /** The request body was a JSON array (a batch, 2025-03-26), which an array answers. */
+  batchRequest: boolean;
   /** A DELETE of a session: what its response says is kept for the caller's next requests (see AttemptView.afterDelete). */
   deletes?: DeleteSent;
   /** Such a POST's headers that a server refuses before it reads the body (see UnreadAnswer). */
@@ -269,6 +271,7 @@ export class JoinEngine {
       src: r.src,
       startTs: r.ts,
       bodyless: r.httpMethod === 'POST' && r.body === undefined && r.bodyError === undefined,
+      batchRequest: Array.isArray(r.body),
     };
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
@@ -415,6 +418,7 @@ export class JoinEngine {
     const items = Array.isArray(v) ? v : [v];
     const isBatchBody = Array.isArray(v);
     for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src);
+    if (isBatchBody && !ex.batchRequest && !ex.isGet) for (const a of ex.attempts) if (a.response !== undefined && items.includes(a.response)) a.batchAnswer = true;
   }
 
   /** An exchange's response ended (or the connection failed). */

@@ -99,12 +99,17 @@ describe('fourth audit: every recording', () => {
     expect(codes(firstCall(run('error-then-result-same-id', 'client')))).toEqual(['ORPHAN_RESPONSE']);
   });
 
-  it('batch-of-one-response: the SDK accepts an array around its one response; TOOL_SUCCESS, no findings', () => {
+  it('batch-of-one-response: the SDK accepts an array around its one response; TOOL_SUCCESS, no findings, and the why names the batch of one', () => {
     expect(observed('batch-of-one-response').steps[1]!.ok).toBe(true);
     for (const view of ['both', 'client'] as View[]) {
       const a = firstCall(run('batch-of-one-response', view));
       expect([a.outcome, a.findings], view).toEqual(['TOOL_SUCCESS', []]);
+      expect(a.detail?.why, view).toMatch(/^the response came inside a JSON array \(a batch of one\) although the request was sent alone: .*the TypeScript SDK takes it/);
+      // the call after it went through untouched
+      expect(calls(run('batch-of-one-response', view))[1]!.detail?.why, view).toBeUndefined();
     }
+    // the server wrote one object: the hop added the array
+    expect(firstCall(run('batch-of-one-response', 'server')).detail?.why).toBeUndefined();
   });
 
   it('string-id-response: the SDK matched "2" to id 2 by Number() and returned the result; INVALID_ENVELOPE, and the why says the client may have taken it', () => {
