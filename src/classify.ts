@@ -121,6 +121,12 @@ export function closedWithCancel(view: AttemptView): boolean {
 }
 
 function incompleteWhy(view: AttemptView): string {
+  const why = incompleteWhyOf(view);
+  // Text that is no SSE field is dropped by every SSE client: an error page a proxy wrote into the stream shows only here.
+  return view.nonSseText !== undefined ? `${why}; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "${view.nonSseText}"` : why;
+}
+
+function incompleteWhyOf(view: AttemptView): string {
   if (view.status === 202 && !view.legacySse) return '202 Accepted to a request: no response body';
   if (view.legacyCutAt !== undefined && (view.cancelledAt === undefined || view.legacyCutAt <= view.cancelledAt)) {
     const after = view.startTs !== undefined ? ` ${((view.legacyCutAt - view.startTs) / 1000).toFixed(2)} s after the request` : '';

@@ -135,6 +135,7 @@ export class Normalizer {
         if (r.recvText !== undefined && r.recvText !== '') {
           e.payload(ctx.input, r.xid, { text: r.recvText, hasParsed: false }, ctx.ts, ctx.src);
         }
+        if (r.nonSseText !== undefined && r.nonSseText !== '') e.nonSse(ctx.input, r.xid, r.nonSseText);
         e.end(ctx.input, r.xid, r.end, r.error, ctx.ts, ctx.src);
         return;
       }
@@ -175,7 +176,8 @@ export class Normalizer {
     if (recvText === undefined || recvText === '') return;
     const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? looksLikeSse(recvText);
     if (isSse) {
-      forEachSseEvent(recvText, (ev) => e.payload(ctx.input, xid, { sse: ev, hasParsed: false }, ts, ctx.src));
+      const foreign = forEachSseEvent(recvText, (ev) => e.payload(ctx.input, xid, { sse: ev, hasParsed: false }, ts, ctx.src));
+      if (foreign !== undefined) e.nonSse(ctx.input, xid, foreign);
     } else {
       e.payload(ctx.input, xid, { text: recvText, hasParsed: false }, ts, ctx.src);
     }

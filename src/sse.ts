@@ -16,6 +16,9 @@ export interface ParsedSseEvent {
   truncated?: true;
 }
 
+/** How much of the text that is no SSE field a parser keeps. */
+const FOREIGN_MAX = 4096;
+
 /**
  * Incremental parser: push text as it arrives, get finished events back; end() flushes a cut block.
  * Comment lines (":" keep-alives) are counted, not returned.
@@ -31,6 +34,11 @@ export class SseParser {
   private any = false;
   private lastWasCR = false;
   comments = 0;
+  /**
+   * The first lines that are no SSE field (an HTML error page a proxy wrote into the stream), joined with "\n", at most
+   * FOREIGN_MAX characters: a client ignores them, so they are the only trace of what was sent there.
+   */
+  foreign: string | undefined;
 
   push(text: string, out: ParsedSseEvent[] = []): ParsedSseEvent[] {
     let pos = 0;
@@ -115,7 +123,9 @@ export class SseParser {
         }
         break;
       default:
-        break; // unknown fields are ignored by the standard
+        // Unknown fields are ignored by the standard; a line of text with no field at all is kept for the report.
+        if ((this.foreign?.length ?? 0) < FOREIGN_MAX) this.foreign = this.foreign === undefined ? line.slice(0, FOREIGN_MAX) : `${this.foreign}\n${line}`.slice(0, FOREIGN_MAX);
+        break;
     }
   }
 
@@ -134,8 +144,11 @@ export class SseParser {
   }
 }
 
-/** Every event of a whole body, handed to fn in order, 64 KiB of body at a time (no generator on the hot path). */
-export function forEachSseEvent(body: string, fn: (ev: ParsedSseEvent) => void): void {
+/**
+ * Every event of a whole body, handed to fn in order, 64 KiB of body at a time (no generator on the hot path); returns
+ * the start of the text in it that was no SSE field (see SseParser.foreign).
+ */
+export function forEachSseEvent(body: string, fn: (ev: ParsedSseEvent) => void): string | undefined {
   const parser = new SseParser();
   const step = 1 << 16;
   const out: ParsedSseEvent[] = [];
@@ -146,6 +159,7 @@ export function forEachSseEvent(body: string, fn: (ev: ParsedSseEvent) => void):
   }
   parser.end(out);
   for (const ev of out) fn(ev);
+  return parser.foreign;
 }
 
 /** Whether an event carries a JSON-RPC message: it has data and its type is "message" (the default). */

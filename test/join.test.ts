@@ -29,6 +29,18 @@ describe('join', () => {
     expect(r.attempts.map((a) => (a as { detail?: { why?: string } }).detail?.why ?? '').join()).not.toMatch(/batch of one/);
   });
 
+  it('quotes an error page written into a 200 event stream (a HAR or whole-exchange body), and says nothing of a stream only cut', async () => {
+    const call = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'a', arguments: {} } };
+    const why = async (body: string) => {
+      const r = await analyzeInputs([{ lines: [post({ status: 200, send: call, ct: 'text/event-stream', body })] }]);
+      expect(r.attempts.map((a) => a.outcome)).toEqual(['STREAM_INCOMPLETE']);
+      return (r.attempts[0] as { detail?: { why?: string } }).detail?.why;
+    };
+    const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    expect(await why(`event: ping\ndata: x\n\n${page}`)).toBe('SSE stream ended after 1 event(s) without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"');
+    expect(await why(`event: ping\ndata: x\n\n`)).toBe('SSE stream ended after 1 event(s) without the response');
+  });
+
   it('names an array around the one response to a request sent alone (a batch of one), and leaves a batch of one request alone', async () => {
     const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'a', arguments: {} } };
     const answer = JSON.stringify([{ jsonrpc: '2.0', id: 3, result: toolText('a') }]);

@@ -130,9 +130,10 @@ export class ExchangeRecorder {
     let errorText = error;
     if (this.sse) {
       const rest = this.sse.push(tail);
-      const { events, incomplete } = this.sse.finish();
+      const { events, incomplete, nonSseText } = this.sse.finish();
       this.writeEvents([...rest, ...events]);
       if (incomplete) errorText = [errorText, 'the stream ended inside an unterminated event'].filter(Boolean).join('; ');
+      if (nonSseText !== undefined) record.nonSseText = this.ctx.redact ? redactText(nonSseText) : nonSseText;
     } else {
       this.bodyText += tail;
       if (this.bodyText !== '') record.recvText = this.ctx.redact ? redactText(this.bodyText) : this.bodyText;

@@ -23,9 +23,13 @@ export class SseTap {
     return this.parser.push(text).map(tapped);
   }
 
-  /** The stream ended: whether it ended inside an event (one without its blank line, which is not returned). */
-  finish(): { events: TappedEvent[]; incomplete: boolean } {
-    return { events: [], incomplete: this.parser.end().length > 0 };
+  /**
+   * The stream ended: whether it ended inside an event (one without its blank line, which is not returned), and the
+   * start of the text in it that was no SSE field (an error page a proxy wrote after the head), which no event shows.
+   */
+  finish(): { events: TappedEvent[]; incomplete: boolean; nonSseText: string | undefined } {
+    const incomplete = this.parser.end().length > 0;
+    return { events: [], incomplete, nonSseText: this.parser.foreign };
   }
 }
 

@@ -35,7 +35,7 @@ export function quickValid(r: Record<string, unknown>): boolean {
     case 'response':
       return isStr(r.xid) && Number.isSafeInteger(r.status) && optObj(r.responseHeaders) && headersOk(r.responseHeaders) && optStr(r.recvText) && eventsOk(r.events);
     case 'end':
-      return isStr(r.xid) && (r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') && optStr(r.error) && optStr(r.recvText) &&
+      return isStr(r.xid) && (r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') && optStr(r.error) && optStr(r.recvText) && optStr(r.nonSseText) &&
         (r.durationMs === undefined || typeof r.durationMs === 'number');
     default:
       return false;

@@ -87,6 +87,8 @@ export interface AttemptView {
   openAfterMs?: number;
   /** The response was only in an SSE block cut before its blank line. */
   cutEvent?: boolean;
+  /** What its event stream carried that was no SSE field (an error page a proxy wrote there), shortened: a client ignores it. */
+  nonSseText?: string;
   /** Its response came inside a JSON array although the request was sent alone (a batch of one). */
   batchAnswer?: boolean;
   /** The capture kept no response body for a 2xx response (sanitized or streamed capture): what it said is not observable. */

@@ -421,6 +421,14 @@ export class JoinEngine {
     if (isBatchBody && !ex.batchRequest && !ex.isGet) for (const a of ex.attempts) if (a.response !== undefined && items.includes(a.response)) a.batchAnswer = true;
   }
 
+  /** Text in an exchange's event stream that was no SSE field (an HTML error page written after a 200 head). */
+  nonSse(input: number, xid: string, text: string): void {
+    const ex = this.find(input, xid);
+    if (!ex) return;
+    const said = errorBodyText(text);
+    if (said !== undefined) for (const v of ex.attempts) v.nonSseText ??= said;
+  }
+
   /** An exchange's response ended (or the connection failed). */
   end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false): void {
     const ex = this.find(input, xid);

@@ -125,6 +125,8 @@ export const EndRecordSchema = z.object({
   error: z.string().optional(),
   durationMs: z.number().optional(),
   recvText: z.string().optional(),
+  /** Text in the event stream that was no SSE field (an error page a proxy wrote after the head), as the recorders keep it. */
+  nonSseText: z.string().optional(),
 });
 
 /** One JSON-RPC message with a direction, for logs that have no HTTP layer (stdio, sniffers). */

@@ -33,7 +33,13 @@ describe('SseTap', () => {
     expect(tap.finish()).toEqual({ events: [], incomplete: true });
     const clean = new SseTap();
     clean.push('data: x\n\n');
-    expect(clean.finish()).toEqual({ events: [], incomplete: false });
+    expect(clean.finish()).toStrictEqual({ events: [], incomplete: false, nonSseText: undefined });
+  });
+
+  it('hands over the text that is no SSE field, which no event shows (an nginx page written after the 200 head)', () => {
+    const tap = new SseTap();
+    expect(tap.push('<html><head><title>502 Bad Gateway</title></head>\n<body>nginx</body></html>\n')).toEqual([]);
+    expect(tap.finish()).toStrictEqual({ events: [], incomplete: false, nonSseText: '<html><head><title>502 Bad Gateway</title></head>\n<body>nginx</body></html>' });
   });
 });
 
@@ -60,7 +66,8 @@ describe('SseTap on long lines and cut streams', () => {
     for (const tail of [': keep-al', 'x-custom: 1']) {
       const tap = new SseTap();
       tap.push(`data: done\n\n${tail}`);
-      expect(tap.finish()).toEqual({ events: [], incomplete: false });
+      // an unknown field is no SSE field a client acts on: its text is handed over like a page's
+      expect(tap.finish()).toStrictEqual({ events: [], incomplete: false, nonSseText: tail.startsWith(':') ? undefined : tail });
     }
     const cut = new SseTap();
     cut.push('data: done\n\nid: 4\n');

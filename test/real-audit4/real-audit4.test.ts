@@ -132,12 +132,20 @@ describe('fourth audit: every recording', () => {
     expect(firstCall(run('multiline-sse-data')).outcome).toBe('TOOL_SUCCESS');
   });
 
-  it('html-in-sse-after-head: the caller timed out (-32001) and cancelled; STREAM_INCOMPLETE with NO_FINAL_RESULT and CANCELLED (the HTML page is not in the capture: a known gap)', () => {
+  it('html-in-sse-after-head: the caller timed out (-32001) and cancelled; STREAM_INCOMPLETE with NO_FINAL_RESULT and CANCELLED, and the why quotes the page the hop wrote into the stream', () => {
     expect(observed('html-in-sse-after-head').steps[1]!.error).toMatchObject({ code: -32001 });
-    const a = firstCall(run('html-in-sse-after-head'));
-    expect([a.outcome, a.serverOutcome, a.status]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', 200]);
-    expect(codes(a)).toEqual(['CANCELLED', 'NO_FINAL_RESULT']);
-    expect(a.detail?.why).toBe('SSE stream ended after 0 event(s) without the response');
-    expect(readFileSync(`${DIR}html-in-sse-after-head/client.ndjson`, 'utf8')).not.toContain('Bad Gateway');
+    const why = 'SSE stream ended after 0 event(s) without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"';
+    for (const view of ['both', 'client'] as View[]) {
+      const a = firstCall(run('html-in-sse-after-head', view));
+      expect([a.outcome, a.status], view).toEqual(['STREAM_INCOMPLETE', 200]);
+      expect(codes(a).filter((c) => c !== 'SIDE_DIVERGENCE'), view).toEqual(['CANCELLED', 'NO_FINAL_RESULT']);
+      expect(a.detail?.why, view).toBe(why);
+    }
+    expect(firstCall(run('html-in-sse-after-head')).serverOutcome).toBe('STREAM_INCOMPLETE');
+    // the recorders keep the page in the stream's end record; the server wrote no page, and its view says nothing of one
+    expect(readFileSync(`${DIR}html-in-sse-after-head/client.ndjson`, 'utf8')).toContain('"nonSseText":"<html><head><title>502 Bad Gateway</title>');
+    expect(firstCall(run('html-in-sse-after-head', 'server')).detail?.why).not.toMatch(/no SSE field/);
+    // an SSE stream cut without any foreign text (the other audits) says nothing of it either
+    expect(calls(run('empty-200-json', 'client'))[0]!.detail?.why).toBe('empty response body');
   });
 });
