@@ -160,6 +160,10 @@ describe('what an HTTP error said', () => {
     const express = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /sse</pre>\n</body>\n</html>\n';
     expect((await err(404, 'text/html; charset=utf-8', express)).detail).toEqual({ why: 'the body says: Error: Cannot POST /sse' });
     expect(((await err(500, 'text/plain', 'x'.repeat(400))).detail as { why: string }).why).toHaveLength('the body says: '.length + 160);
+    // a page without a title is quoted by its text, not its tags; text that only mentions a tag keeps it
+    expect((await err(503, 'text/html', '<html><body>503 Service Unavailable</body></html>')).detail).toEqual({ why: 'the body says: 503 Service Unavailable' });
+    expect((await err(503, 'text/html', '<!DOCTYPE html>\n<html><body>\n<h1>Service Unavailable</h1>\n<p>Try again later.</p>\n</body></html>')).detail).toEqual({ why: 'the body says: Service Unavailable Try again later.' });
+    expect((await err(400, 'text/plain', 'expected <json> body')).detail).toEqual({ why: 'the body says: expected <json> body' });
   });
   it('reads a JSON-RPC error envelope, and the Java SDK\'s serialized McpError, as the error; an empty body says nothing', async () => {
     expect((await err(400, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 'server-error', error: { code: -32600, message: 'Bad Request: Missing session ID' } }))).detail)

@@ -994,7 +994,9 @@ function errorBodyText(text: string): string | undefined {
   const head = text.slice(0, 4096);
   const title = /<title[^>]{0,200}>([^<]{1,200})<\/title>/i.exec(head)?.[1]?.trim();
   const pre = title !== undefined ? /<pre[^>]{0,200}>([^<]{1,300})<\/pre>/i.exec(head)?.[1]?.trim() : undefined;
-  const line = (title !== undefined && pre && pre !== title ? `${title}: ${pre}` : title ?? head).replace(/\s+/g, ' ').trim();
+  // An HTML page without a <title> (`<html><body>503 Service Unavailable</body></html>`) is quoted by its text.
+  const shown = title ?? (/^\s*<(?:!doctype|html|body|head|h1|p|center|div)\b/i.test(head) ? head.replace(/<[^>]{0,300}>/g, ' ') : head);
+  const line = (title !== undefined && pre && pre !== title ? `${title}: ${pre}` : shown).replace(/\s+/g, ' ').trim();
   if (line === '') return undefined;
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
