@@ -262,7 +262,13 @@ function unansweredAsk(view: AttemptView): string | undefined {
   const c = view.askCancelled;
   if (c === undefined) return undefined;
   const after = c.ts !== undefined && view.startTs !== undefined ? ` ${((c.ts - view.startTs) / 1000).toFixed(2)} s into the call` : '';
-  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${jsonText(c.id).slice(0, 40)})${after}, which the client had not answered${c.reason ? ` (${c.reason})` : ''}`;
+  const late = c.answeredAfterMs !== undefined ? `; ${lateAnswerText(c.answeredAfterMs)}` : '';
+  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${jsonText(c.id).slice(0, 40)})${after}, which the client had not answered${c.reason ? ` (${c.reason})` : ''}${late}`;
+}
+
+/** What a client's answer to a request the server had already cancelled says: it came, too late. */
+export function lateAnswerText(afterMs: number): string {
+  return `the client's answer came ${(afterMs / 1000).toFixed(2)} s after that, when the server no longer waited for it`;
 }
 
 /** A result shaped like a CallToolResult (content blocks or isError), not a sampling or elicitation result. */

@@ -114,7 +114,7 @@ export interface AttemptView {
   /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
-  askCancelled?: { id: string | number; method: string; ts: number | undefined; reason: string | undefined };
+  askCancelled?: { id: string | number; method: string; ts: number | undefined; reason: string | undefined; answeredAfterMs?: number };
   /** One of them the client answered with an error (a client without that capability: -32601). */
   askRefused?: { id: string | number; method: string; code: unknown; message: string | undefined };
   /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the

@@ -6,6 +6,7 @@ import { fingerprint, signatureOf } from './fingerprint.js';
 import { SessionTracker, saysSessionUnknown } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
+import { lateAnswerText } from '../classify.js';
 
 export interface RequestIn {
   input: number;
@@ -168,6 +169,8 @@ export class JoinEngine {
    * answers are kept (the inputs are merged in time order, so a repeated row comes while its time is the latest).
    */
   private answeredLast: { ts: number | undefined; byKey: Map<string, unknown> } = { ts: undefined, byKey: new Map() };
+  /** Views whose server cancelled its own request to the client, by scope and that request's id, for lateAnswer (within --window). */
+  private cancelledAsks = new Map<string, AttemptView>();
   /** Message-level requests closed unanswered after openMs (scopeKey and idKey, with their start), to name a late answer. */
   private closedCalls = new RecentKeys();
   /** The exchange last made or found, with its input and xid (see find). */
@@ -298,6 +301,9 @@ export class JoinEngine {
         this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
       } else if (msg.error !== undefined && isJsonRpcId(msg.id)) {
         this.clientRefusedAsk(scopeKey, msg);
+        this.lateAnswer(scopeKey, msg.id, r.ts);
+      } else if (msg.result !== undefined && isJsonRpcId(msg.id)) {
+        this.lateAnswer(scopeKey, msg.id, r.ts);
       }
     }
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
@@ -792,8 +798,36 @@ export class JoinEngine {
     const params = (msg.params ?? {}) as Record<string, unknown>;
     for (const v of ex.attempts) {
       const asked = v.asked?.find((q) => q.id === params.requestId);
-      if (asked) v.askCancelled = { id: asked.id, method: asked.method, ts, reason: typeof params.reason === 'string' ? params.reason.slice(0, 200) : undefined };
+      if (!asked) continue;
+      v.askCancelled = { id: asked.id, method: asked.method, ts, reason: typeof params.reason === 'string' ? params.reason.slice(0, 200) : undefined };
+      if (ts === undefined) continue;
+      // Kept a while, to name the client's answer if it still comes (see lateAnswer).
+      const key = `${v.scopeKey} ${idKeyOf(asked.id)}`;
+      this.cancelledAsks.delete(key);
+      this.cancelledAsks.set(key, v);
+      for (const [k, old] of this.cancelledAsks) {
+        if (this.cancelledAsks.size <= 4096 && (old.askCancelled?.ts ?? ts) >= ts - this.opts.windowMs) break;
+        this.cancelledAsks.delete(k);
+      }
     }
+  }
+
+  /**
+   * The client answered a request of the server's (elicitation/create, sampling/createMessage, roots/list) that the
+   * server had cancelled itself: the answer came too late, and the call's why says so. A view already classified (its
+   * call ended) has its why extended while its attempt is still held for the other side's view (within --window of
+   * its end); a later answer is not named.
+   */
+  private lateAnswer(scopeKey: string, id: JsonRpcId, ts: number | undefined): void {
+    if (ts === undefined || this.cancelledAsks.size === 0) return;
+    const key = `${scopeKey} ${idKeyOf(id)}`;
+    const v = this.cancelledAsks.get(key);
+    const c = v?.askCancelled;
+    if (!v || !c || c.ts === undefined || ts < c.ts || c.answeredAfterMs !== undefined) return;
+    this.cancelledAsks.delete(key);
+    if (v.final && (v.endTs === undefined || ts - v.endTs >= this.opts.windowMs)) return;
+    c.answeredAfterMs = ts - c.ts;
+    if (v.detail?.why !== undefined && v.detail.why.includes(`the server cancelled its own ${c.method.slice(0, 60)}`)) v.detail.why = `${v.detail.why}; ${lateAnswerText(c.answeredAfterMs)}`;
   }
 
   private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {
