@@ -555,7 +555,8 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     }
     return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${jsonText(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
   }
-  return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : 'a new request with the same tool and arguments; nothing in the logs says who sent it' };
+  const same = a.method === 'tools/call' ? 'the same tool and arguments' : `the same method (${a.method.slice(0, 60)}) and params`;
+  return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}; nothing in the logs says who sent it` };
 }
 
 export type { Outcome };
