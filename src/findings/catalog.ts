@@ -77,7 +77,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   CALL_NEVER_SENT: {
     severity: 'warning', attachedTo: 'session',
-    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize, notifications/initialized or tools/list) and no tools/call followed. Not raised when the session went on with other requests that succeeded. The message says what stopped it: a 401 (or a challenging 403) that the client could not answer, a 403 without a challenge, another 4xx that refused the request (its error message quoted), or a fault.',
+    definition: 'A session was set up but never sent a tools/call because an earlier request failed (initialize or tools/list; a refused notifications/initialized is NOTIFICATION_REFUSED) and no tools/call followed. Not raised when the session went on with other requests that succeeded. The message says what stopped it: a 401 (or a challenging 403) that the client could not answer, a 403 without a challenge, another 4xx that refused the request (its error message quoted), or a fault.',
     why: 'A fault meant for tools/call (for example a status sequence like [503, 200] counted over all POSTs) hit an earlier request instead; the test did not test what it meant to.',
     spec: 'Lifecycle: initialize, then notifications/initialized, then requests (2025 versions). Fault injectors often count every POST.',
     todo: "Inject faults by method, or count which POST the fault hits; check the client's startup error handling.",
@@ -88,6 +88,13 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
     why: 'The TypeScript SDK v1 does not re-initialize on 404 by itself; the application must, or every later call fails. A server that answers 400 instead of 404 defeats the clients that do re-initialize on 404.',
     spec: 'Streamable HTTP 2025-03-26 to 2025-11-25: a server that ended a session MUST answer 404; the client MUST start a new session with a new initialize without a session id. 2026-07-28 has no sessions (a 404 there is an unknown method).',
     todo: 'Handle 404 by re-initializing and, for safe tools, re-sending; check server session lifetimes and sticky routing; make a server answer an unknown session with 404, not 400.',
+  },
+  NOTIFICATION_REFUSED: {
+    severity: 'warning', attachedTo: 'session',
+    definition: 'A POST that carried no request (a notification such as notifications/initialized or notifications/cancelled, or the client\'s answer to a request of the server\'s) was answered with an HTTP error, other than the 404 (or the 400 that says so) of a session the server lost, which is SESSION_EXPIRED. The message names what the POST carried, the status and what the body said, and what followed: the client began a new session, the session went on, or nothing more came in it.',
+    why: 'No request failed, so no attempt shows it; but a refused notifications/initialized leaves the session unusable: the TypeScript SDK\'s connect() throws on it ("Streamable HTTP error: Error POSTing to endpoint"), and the application starts over or gives up. A fault injector that counts every POST (a status sequence such as [200, 503, 200]) hits it.',
+    spec: 'Streamable HTTP: the server answers a POST of notifications or responses with 202 Accepted when it accepts it, else with an HTTP error status (optionally a JSON-RPC error without an id).',
+    todo: 'Count which POST a fault hits; check what refused the notification (the server, a gateway in front of it); have the client start over (or retry) when setup fails.',
   },
   LOCAL_ERROR: {
     severity: 'warning', attachedTo: 'attempt',

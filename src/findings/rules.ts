@@ -476,6 +476,16 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
+  for (const r of s.refusedPosts ?? []) {
+    const next = later.initializeAfter(r.ts)
+      ? 'the client began a new session (initialize) after it'
+      : calls.lastOk !== undefined && r.ts !== undefined && calls.lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
+    const what = r.what.startsWith('its answer') ? r.what : `its ${r.what}`;
+    const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
+    out.push(finding('NOTIFICATION_REFUSED', 'warning',
+      `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? `, saying ${jsonText(r.said)}` : ''}: it was not accepted${sdk}; ${next}`,
+      [r.src], 'session', s.session));
+  }
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a
   // trace per request, so "no tools/call in it" says nothing of the session it came from.
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;

@@ -64,6 +64,10 @@ interface Exchange {
   deletes?: DeleteSent;
   /** Such a POST's headers that a server refuses before it reads the body (see UnreadAnswer). */
   refusable?: Map<string, string>;
+  /** A POST with no request in it: what it carried (a notification's method, or an answer to the server), for NOTIFICATION_REFUSED. */
+  carried: string | undefined;
+  /** What the error body of such a POST said. */
+  refusalSaid: string | undefined;
 }
 
 /** A POST that a server-side log has with no body, answered with an error: the client's view of it has the request. */
@@ -275,6 +279,8 @@ export class JoinEngine {
       startTs: r.ts,
       bodyless: r.httpMethod === 'POST' && r.body === undefined && r.bodyError === undefined,
       batchRequest: Array.isArray(r.body),
+      carried: undefined,
+      refusalSaid: undefined,
     };
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
@@ -298,11 +304,14 @@ export class JoinEngine {
         if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
         else ex.copy = true;
       } else if (typeof msg.method === 'string') {
+        ex.carried ??= msg.method.slice(0, 80);
         this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
       } else if (msg.error !== undefined && isJsonRpcId(msg.id)) {
+        ex.carried ??= `its answer (an error) to the server's request id ${jsonText(msg.id).slice(0, 40)}`;
         this.clientRefusedAsk(scopeKey, msg);
         this.lateAnswer(scopeKey, msg.id, r.ts);
       } else if (msg.result !== undefined && isJsonRpcId(msg.id)) {
+        ex.carried ??= `its answer to the server's request id ${jsonText(msg.id).slice(0, 40)}`;
         this.lateAnswer(scopeKey, msg.id, r.ts);
       }
     }
@@ -412,6 +421,7 @@ export class JoinEngine {
           // An HTTP error in plain text or HTML ("session not found", a proxy's 502 page): keep what it says.
           const said = errorBodyText(text);
           if (said !== undefined) for (const v of ex.attempts) v.errorBody ??= said;
+          if (ex.attempts.length === 0) ex.refusalSaid ??= said;
           this.refusedUnknownSession(ex, said, ts, src);
         }
         const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})`;
@@ -421,6 +431,7 @@ export class JoinEngine {
       if (containsUnsafeInteger(value)) value = { __exactText: text, value };
     }
     const { value: v, text } = unwrapExact(value);
+    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299)) ex.refusalSaid ??= errorMessageOf(v);
     const items = Array.isArray(v) ? v : [v];
     const isBatchBody = Array.isArray(v);
     for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src);
@@ -450,6 +461,7 @@ export class JoinEngine {
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }
+    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299)) this.refusedPost(ex);
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;
@@ -784,6 +796,17 @@ export class JoinEngine {
     if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts, status: 400, said };
   }
 
+  /**
+   * A POST with no request in it (a notification, an answer to the server) got an HTTP error: kept for the session's
+   * NOTIFICATION_REFUSED, unless it is a lost session's 404 (or 400 that says so), which is SESSION_EXPIRED.
+   */
+  private refusedPost(ex: Exchange): void {
+    const sess = this.opts.sessions.get(ex.scopeKey);
+    if (!sess || typeof ex.status !== 'number' || sess.refused404?.src === ex.src || (ex.status === 404 && ex.session !== null)) return;
+    const list = (sess.refusedPosts ??= []);
+    if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) });
+  }
+
   /** The client answered a request the server sent on an open call's stream with an error: what the call asked of it failed. */
   private clientRefusedAsk(scopeKey: string, msg: Record<string, unknown>): void {
     const error = (typeof msg.error === 'object' && msg.error !== null ? msg.error : {}) as Record<string, unknown>;
@@ -1049,6 +1072,15 @@ function unwrapExact(v: unknown): { value: unknown; text: string | undefined } {
     return { value: w.value, text: w.__exactText };
   }
   return { value: v, text: undefined };
+}
+
+/** The message of a JSON error body: a JSON-RPC error's, else a plain {"message"} or OAuth-style {"error"}. */
+function errorMessageOf(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const e = typeof o.error === 'object' && o.error !== null ? (o.error as Record<string, unknown>) : undefined;
+  const m = e ? e.message : typeof o.error === 'string' ? o.error : o.message;
+  return typeof m === 'string' ? m.slice(0, 200) : undefined;
 }
 
 /** The view was handed on (to the matcher); nothing may change it here any more. */

@@ -40,3 +40,23 @@ export function recordedPairs<A, F>(dir: string): (scenario: string) => CliRun<A
     return run;
   };
 }
+
+export type RecordingView = 'both' | 'client' | 'server';
+
+/**
+ * Runs the recordings of a folder (`<dir><scenario>/client.ndjson` and `server.ndjson`) with both logs (`--client`,
+ * `--server`) or one, each scenario and view once per test file: later calls get the cached report.
+ */
+export function recordingRunner<A = Record<string, unknown>, F = Record<string, unknown>>(dir: string): (scenario: string, view?: RecordingView) => CliRun<A, F> {
+  const cache = new Map<string, CliRun<A, F>>();
+  return (scenario, view = 'both') => {
+    const key = `${scenario}|${view}`;
+    let r = cache.get(key);
+    if (!r) {
+      const f = (side: 'client' | 'server') => `${dir}${scenario}/${side}.ndjson`;
+      r = triageCli<A, F>(view === 'both' ? ['--client', f('client'), '--server', f('server')] : [`--${view}`, f(view)]);
+      cache.set(key, r);
+    }
+    return r;
+  };
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit4/', import.meta.url));
 
@@ -20,19 +20,8 @@ type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; summary?: { content?: { text: string }[]; isError?: boolean }; error?: { name: string; message: string; code?: number } }
 interface Observed { steps: Step[]; onerror: { message: string }[] }
 
-type View = 'both' | 'client' | 'server';
 const SCENARIOS = ['empty-200-json', 'duplicate-response-sse', 'batch-of-one-response', 'string-id-response', 'multiline-sse-data', 'html-in-sse-after-head', 'error-then-result-same-id'];
-const cache = new Map<string, Run>();
-function run(s: string, view: View = 'both'): Run {
-  const key = `${s}|${view}`;
-  let r = cache.get(key);
-  if (!r) {
-    const f = (side: 'client' | 'server') => `${DIR}${s}/${side}.ndjson`;
-    r = triageCli<Attempt, SessionFinding>(view === 'both' ? ['--client', f('client'), '--server', f('server')] : [`--${view}`, f(view)]);
-    cache.set(key, r);
-  }
-  return r;
-}
+const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: Attempt) => a.findings.map((f) => f.code).sort();
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;

@@ -1,0 +1,46 @@
+// NOTIFICATION_REFUSED: a POST with no request in it (a notification, an answer to the server) answered with an HTTP error.
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, ok, post, toolText } from '../helpers/analyze.js';
+
+const S = 'sess-n1';
+const init = (t: number, session: string) =>
+  post({ t, id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'agent', version: '1' } }, status: 200, headers: { 'mcp-session-id': session }, body: ok(0, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }) });
+const notify = (t: number, session: string, status: number, body = '', ct?: string, send: unknown = { jsonrpc: '2.0', method: 'notifications/initialized' }) =>
+  post({ t, session, send, status, body, ...(ct ? { ct } : {}) });
+const call = (t: number, session: string, id: number) => post({ t, id, session, tool: 'search', status: 200, body: ok(id, toolText('found')) });
+
+async function findings(lines: unknown[]) {
+  const r = await analyzeInputs([{ side: 'client', lines }]);
+  return [...r.findings, ...r.attempts.flatMap((a) => a.findings)].map((f) => `${f.code}: ${f.message}`);
+}
+
+describe('NOTIFICATION_REFUSED', () => {
+  it('a 503 to notifications/initialized, then a new session: named, with what followed', async () => {
+    expect(await findings([init(0, S), notify(20, S, 503), init(300, 'sess-n2'), notify(320, 'sess-n2', 202), call(400, 'sess-n2', 1)])).toEqual([
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted (the TypeScript SDK's connect() throws on that); the client began a new session (initialize) after it`,
+    ]);
+  });
+
+  it('says whether the session went on or nothing more came, and quotes the body', async () => {
+    const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } };
+    const [wentOn] = (await findings([init(0, S), notify(20, S, 202), notify(100, S, 500, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'queue full' } }), 'application/json', cancelled), call(200, S, 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
+    expect(wentOn).toBe(`NOTIFICATION_REFUSED: session ${S}: HTTP 500 to its notifications/cancelled, a POST with no request in it, saying "queue full": it was not accepted; the session went on`);
+    const answer = { jsonrpc: '2.0', id: 4, result: { action: 'accept', content: {} } };
+    const [nothing] = await findings([init(0, S), notify(20, S, 202), notify(100, S, 413, '<html><head><title>413 Request Entity Too Large</title></head></html>', 'text/html', answer)]);
+    expect(nothing).toBe(`NOTIFICATION_REFUSED: session ${S}: HTTP 413 to its answer to the server's request id 4, a POST with no request in it, saying "413 Request Entity Too Large": it was not accepted; nothing more came in this session`);
+  });
+
+  it('is not raised for a 202, nor for a lost session (404, or 400 saying so), which is SESSION_EXPIRED', async () => {
+    expect(await findings([init(0, S), notify(20, S, 202), call(100, S, 1)])).toEqual([]);
+    const lost = await findings([init(0, S), notify(20, S, 202), call(100, S, 1), notify(500, S, 404, '', 'text/plain', { jsonrpc: '2.0', method: 'notifications/roots/list_changed' })]);
+    expect(lost.map((f) => f.split(':')[0])).toEqual(['SESSION_EXPIRED']);
+    const said = await findings([init(0, S), notify(20, S, 202), call(100, S, 1), notify(500, S, 400, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }), 'application/json', { jsonrpc: '2.0', method: 'notifications/roots/list_changed' })]);
+    expect(said.map((f) => f.split(':')[0])).toEqual(['SESSION_EXPIRED']);
+  });
+
+  it('one finding when the client\'s and the server\'s logs both show the refusal', async () => {
+    const lines = [init(0, S), notify(20, S, 503), init(300, 'sess-n2'), notify(320, 'sess-n2', 202), call(400, 'sess-n2', 1)];
+    const r = await analyzeInputs([{ side: 'client', lines }, { side: 'server', lines }]);
+    expect(r.findings.filter((f) => f.code === 'NOTIFICATION_REFUSED')).toHaveLength(1);
+  });
+});

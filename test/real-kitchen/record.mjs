@@ -1,0 +1,95 @@
+// The MCP test kitchen's errors.http_status_sequence, reproduced in front of an SDK 1.32.2 server on 127.0.0.1: every
+// POST (initialize, notifications/initialized, tools/call...) takes the next status of a sequence, the last repeating;
+// a 2xx goes on to the SDK, any other status is sent as a bare status line (no body, no Content-Type). The SDK 1.32.2
+// client behind an application that reconnects (three tries) and re-calls (three tries) after a failure.
+// Usage: node test/real-kitchen/record.mjs [scenario...]  (needs dist/: npm run build)
+// Writes test/fixtures/real-kitchen/<scenario>/{client,server}.ndjson and observed.json (what the application saw).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
+import { describeError, listen, sessionHandler, sleep } from '../helpers/loopback.mjs';
+
+const ROOT = fileURLToPath(new URL('../fixtures/real-kitchen/', import.meta.url));
+
+// The kitchen's statusCodes per scenario, counted over every POST of the run.
+const scenarios = {
+  'initialize-503': [503, 200],
+  'initialized-503': [200, 503, 200],
+  'call-503-then-200': [200, 200, 200, 503, 200],
+  'call-503-forever': [200, 200, 200, 503],
+};
+
+function buildServer() {
+  const server = new McpServer({ name: 'kitchen-like', version: '1.0.0' });
+  server.registerTool('run_configured_test_scenario', { inputSchema: { message: z.string().optional() } }, async ({ message }) => ({
+    content: [{ type: 'text', text: JSON.stringify({ scenarioId: 'errors.http_status_sequence', message }) }],
+  }));
+  return server;
+}
+
+async function runScenario(name, statusCodes) {
+  const dir = `${ROOT}${name}/`;
+  mkdirSync(dir, { recursive: true });
+  let posts = 0;
+  const { handle } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer });
+  // The kitchen's middleware runs before the SDK and after the server's request log: the log sees the injected status.
+  const wire = async (req, res) => {
+    if (req.method === 'POST') {
+      const code = statusCodes[Math.min(posts++, statusCodes.length - 1)];
+      if (code < 200 || code > 299) {
+        for await (const chunk of req) void chunk;
+        res.writeHead(code);
+        res.end();
+        return;
+      }
+    }
+    return handle(req, res);
+  };
+  const server = await listen(recordingHandler(wire, { out: `${dir}server.ndjson` }));
+  const f = recordingFetch({ out: `${dir}client.ndjson` });
+  const steps = [];
+  const connect = async () => {
+    for (let i = 1; i <= 3; i++) {
+      const c = new Client({ name: 'kitchen-client', version: '1.0.0' });
+      try {
+        await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { fetch: f }));
+        steps.push({ step: `connect ${i}`, ok: true });
+        return c;
+      } catch (err) {
+        steps.push({ step: `connect ${i}`, ok: false, error: describeError(err) });
+        await sleep(200);
+      }
+    }
+    return undefined;
+  };
+  const c = await connect();
+  if (c) {
+    for (let i = 1; i <= 2; i++) {
+      for (let k = 1; k <= 3; k++) {
+        try {
+          const r = await c.callTool({ name: 'run_configured_test_scenario', arguments: { message: `call ${i}` } });
+          steps.push({ step: `call ${i} try ${k}`, ok: true, isError: r.isError === true });
+          break;
+        } catch (err) {
+          steps.push({ step: `call ${i} try ${k}`, ok: false, error: describeError(err) });
+          await sleep(200);
+        }
+      }
+    }
+    await c.close();
+  }
+  await sleep(100);
+  await server.close();
+  writeFileSync(`${dir}observed.json`, `${JSON.stringify({ statusCodes, steps }, null, 2)}\n`);
+  console.log(`recorded ${name}`);
+}
+
+const pick = process.argv.slice(2);
+for (const [name, codes] of Object.entries(scenarios)) if (pick.length === 0 || pick.includes(name)) await runScenario(name, codes);
+process.exit(0);
