@@ -431,7 +431,7 @@ export class JoinEngine {
       if (containsUnsafeInteger(value)) value = { __exactText: text, value };
     }
     const { value: v, text } = unwrapExact(value);
-    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299)) ex.refusalSaid ??= errorMessageOf(v);
+    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) ex.refusalSaid ??= errorMessageOf(v);
     const items = Array.isArray(v) ? v : [v];
     const isBatchBody = Array.isArray(v);
     for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src);
@@ -461,7 +461,7 @@ export class JoinEngine {
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }
-    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && (ex.status < 200 || ex.status > 299)) this.refusedPost(ex);
+    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) this.refusedPost(ex);
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;
@@ -802,7 +802,7 @@ export class JoinEngine {
    */
   private refusedPost(ex: Exchange): void {
     const sess = this.opts.sessions.get(ex.scopeKey);
-    if (!sess || typeof ex.status !== 'number' || sess.refused404?.src === ex.src || (ex.status === 404 && ex.session !== null)) return;
+    if (!sess || typeof ex.status !== 'number' || (ex.status === 404 && ex.session !== null) || (ex.status === 400 && saysSessionUnknown(ex.refusalSaid))) return;
     const list = (sess.refusedPosts ??= []);
     if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) });
   }

@@ -36,6 +36,14 @@ describe('NOTIFICATION_REFUSED', () => {
     expect(lost.map((f) => f.split(':')[0])).toEqual(['SESSION_EXPIRED']);
     const said = await findings([init(0, S), notify(20, S, 202), call(100, S, 1), notify(500, S, 400, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }), 'application/json', { jsonrpc: '2.0', method: 'notifications/roots/list_changed' })]);
     expect(said.map((f) => f.split(':')[0])).toEqual(['SESSION_EXPIRED']);
+    // the same 400 after the session's GET stream was refused so first (real-old-sdk/c113-s113-cut-then-restart)
+    const get = { v: 1, kind: 'exchange', ts: '2026-10-17T10:00:00.400Z', method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream' }, status: 400, responseHeaders: { 'content-type': 'text/plain' }, recvText: 'Bad Request: No valid session ID provided', end: 'complete' };
+    const twice = await findings([init(0, S), notify(20, S, 202), call(100, S, 1), get, notify(500, S, 400, 'Bad Request: No valid session ID provided', 'text/plain', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })]);
+    expect(twice.filter((f) => f.startsWith('NOTIFICATION_REFUSED'))).toEqual([]);
+  });
+
+  it('is not raised for a redirect (fetch follows it: real-audit2/redirect-trailing-slash)', async () => {
+    expect(await findings([init(0, S), notify(20, S, 307, '', undefined), notify(25, S, 202), call(100, S, 1)])).toEqual([]);
   });
 
   it('one finding when the client\'s and the server\'s logs both show the refusal', async () => {
