@@ -1,10 +1,14 @@
 // The MCP test kitchen's errors.http_status_sequence, reproduced in front of an SDK 1.32.2 server on 127.0.0.1: every
 // POST (initialize, notifications/initialized, tools/call...) takes the next status of a sequence, the last repeating;
 // a 2xx goes on to the SDK, any other status is sent as a bare status line (no body, no Content-Type). The SDK 1.32.2
-// client behind an application that reconnects (three tries) and re-calls (three tries) after a failure.
-// Usage: node test/real-kitchen/record.mjs [scenario...]  (needs dist/: npm run build)
+// client behind an application that reconnects (three tries) and re-calls (three tries) after a failure; the py-
+// scenarios run the Python SDK client (mcp 2.3.0, test/real-kitchen/py_client.py) the same way, recorded by
+// `mcp-triage record --side client` in front of the server.
+// Usage: node test/real-kitchen/record.mjs [scenario...]  (needs dist/: npm run build; the py- ones /work/py-venv)
 // Writes test/fixtures/real-kitchen/<scenario>/{client,server}.ndjson and observed.json (what the application saw).
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
-import { describeError, listen, sessionHandler, sleep } from '../helpers/loopback.mjs';
+import { describeError, freePort, listen, sessionHandler, sleep } from '../helpers/loopback.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-kitchen/', import.meta.url));
 
@@ -23,7 +27,11 @@ const scenarios = {
   'initialized-503': [200, 503, 200],
   'call-503-then-200': [200, 200, 200, 503, 200],
   'call-503-forever': [200, 200, 200, 503],
+  'py-initialize-503': [503, 200],
+  'py-initialized-503': [200, 503, 200],
 };
+const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 function buildServer() {
   const server = new McpServer({ name: 'kitchen-like', version: '1.0.0' });
@@ -52,6 +60,19 @@ async function runScenario(name, statusCodes) {
     return handle(req, res);
   };
   const server = await listen(recordingHandler(wire, { out: `${dir}server.ndjson` }));
+  if (name.startsWith('py-')) {
+    // The Python client's view: the recording proxy in front of the server.
+    const port = await freePort();
+    const proxy = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', server.url, '--out', `${dir}client.ndjson`, '--side', 'client'], { stdio: 'ignore' });
+    await sleep(800);
+    const { stdout } = await promisify(execFile)(PYTHON, [fileURLToPath(new URL('py_client.py', import.meta.url)), `http://127.0.0.1:${port}/mcp`], { timeout: 60_000 });
+    proxy.kill('SIGINT');
+    await sleep(300);
+    await server.close();
+    writeFileSync(`${dir}observed.json`, `${JSON.stringify({ statusCodes, steps: JSON.parse(stdout) }, null, 2)}\n`);
+    console.log(`recorded ${name}`);
+    return;
+  }
   const f = recordingFetch({ out: `${dir}client.ndjson` });
   const steps = [];
   const connect = async () => {
