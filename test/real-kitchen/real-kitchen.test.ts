@@ -13,7 +13,7 @@ interface Attempt { method: string; status: number | null; outcome: string; serv
 type Run = CliRun<Attempt, Finding>;
 interface Observed { statusCodes: number[]; steps: { step: string; ok: boolean; error?: { code?: number } }[] }
 
-const SCENARIOS = ['initialize-503', 'initialized-503', 'call-503-then-200', 'call-503-forever', 'py-initialize-503', 'py-initialized-503'];
+const SCENARIOS = ['initialize-503', 'initialized-503', 'call-503-then-200', 'call-503-forever', 'py-initialize-503', 'py-initialized-503', 'v2-discover-503', 'v2-call-503-then-200'];
 const run = recordingRunner<Attempt, Finding>(DIR);
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const shape = (r: Run) => r.attempts.map((a) => `${a.method} ${a.status} ${a.outcome} ${a.call}#${a.attempt}`);
@@ -62,6 +62,18 @@ describe('the test kitchen\'s status sequence', () => {
       expect(r.findings.map((f) => f.code), view).toEqual(['NOTIFICATION_REFUSED']);
       expect(r.findings[0]!.message, view).toMatch(/: HTTP 503 to its notifications\/initialized, a POST with no request in it: it was not accepted \(the TypeScript SDK's connect\(\) throws on that\); the session went on$/);
     }
+  });
+
+  it('the v2 packages on 2026-07-28: a 503 to the server/discover probe fails connect and the second probe is its retry; a 503 to a call is an HTTP_ERROR attempt re-sent by the application', () => {
+    expect(observed('v2-discover-503').steps[0]).toMatchObject({ step: 'connect 1', ok: false, error: { code: 'ERA_NEGOTIATION_FAILED', status: 503 } });
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      expect(shape(run('v2-discover-503', view)), view).toEqual(['server/discover 503 HTTP_ERROR c1#1', 'server/discover 200 SUCCESS c1#2', 'tools/call 200 TOOL_SUCCESS c2#1', 'tools/call 200 TOOL_SUCCESS c3#1']);
+      expect(shape(run('v2-call-503-then-200', view)), view).toEqual(['server/discover 200 SUCCESS c1#1', 'tools/call 503 HTTP_ERROR c2#1', 'tools/call 200 TOOL_SUCCESS c2#2', 'tools/call 200 TOOL_SUCCESS c3#1']);
+    }
+    // the probe's id is the same string each time, as every new v2 client's first request has it
+    expect(run('v2-discover-503').attempts[1]!.retryOrigin?.how).toMatch(/^server\/discover again with the same id "server-discover-probe-1", as a new client's first request has it/);
+    expect(codes(run('v2-discover-503'))).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+    expect(codes(run('v2-call-503-then-200'))).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
   });
 
   it('call-503-then-200 and call-503-forever: the 503s are HTTP_ERROR attempts of one call, re-sent by the application; no notification refused', () => {

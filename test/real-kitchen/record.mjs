@@ -3,17 +3,21 @@
 // a 2xx goes on to the SDK, any other status is sent as a bare status line (no body, no Content-Type). The SDK 1.32.2
 // client behind an application that reconnects (three tries) and re-calls (three tries) after a failure; the py-
 // scenarios run the Python SDK client (mcp 2.3.0, test/real-kitchen/py_client.py) the same way, recorded by
-// `mcp-triage record --side client` in front of the server.
+// `mcp-triage record --side client` in front of the server; the v2- scenarios put the v2 packages (2.4.0) on both
+// sides, protocol 2026-07-28 (no initialize: the client's server/discover probe is the first POST).
 // Usage: node test/real-kitchen/record.mjs [scenario...]  (needs dist/: npm run build; the py- ones /work/py-venv)
 // Writes test/fixtures/real-kitchen/<scenario>/{client,server}.ndjson and observed.json (what the application saw).
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { McpServer as McpServerV2, createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
@@ -29,6 +33,8 @@ const scenarios = {
   'call-503-forever': [200, 200, 200, 503],
   'py-initialize-503': [503, 200],
   'py-initialized-503': [200, 503, 200],
+  'v2-discover-503': [503, 200],
+  'v2-call-503-then-200': [200, 503, 200],
 };
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -41,11 +47,27 @@ function buildServer() {
   return server;
 }
 
+/** The v2 server: one stateless handler for every request (2026-07-28), with the same tool. */
+function v2Handler() {
+  const handler = createMcpHandler(() => {
+    const server = new McpServerV2({ name: 'kitchen-like-v2', version: '1.0.0' });
+    server.registerTool('run_configured_test_scenario', { inputSchema: z.object({ message: z.string().optional() }) }, async ({ message }) => ({
+      content: [{ type: 'text', text: JSON.stringify({ scenarioId: 'errors.http_status_sequence', message }) }],
+    }));
+    return server;
+  }, { responseMode: 'auto', keepAliveMs: 0 });
+  const node = toNodeHandler(handler);
+  return { handle: (req, res) => node(req, res), close: () => handler.close().catch(() => {}) };
+}
+
 async function runScenario(name, statusCodes) {
   const dir = `${ROOT}${name}/`;
+  // The recorders append: a scenario starts from empty files.
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   let posts = 0;
-  const { handle } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer });
+  const v2 = name.startsWith('v2-') ? v2Handler() : undefined;
+  const { handle } = v2 ?? sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer });
   // The kitchen's middleware runs before the SDK and after the server's request log: the log sees the injected status.
   const wire = async (req, res) => {
     if (req.method === 'POST') {
@@ -77,9 +99,9 @@ async function runScenario(name, statusCodes) {
   const steps = [];
   const connect = async () => {
     for (let i = 1; i <= 3; i++) {
-      const c = new Client({ name: 'kitchen-client', version: '1.0.0' });
+      const c = v2 ? new ClientV2({ name: 'kitchen-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } }) : new Client({ name: 'kitchen-client', version: '1.0.0' });
       try {
-        await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { fetch: f }));
+        await c.connect(v2 ? new TransportV2(new URL('/mcp', server.url), { fetch: f }) : new StreamableHTTPClientTransport(new URL('/mcp', server.url), { fetch: f }));
         steps.push({ step: `connect ${i}`, ok: true });
         return c;
       } catch (err) {
@@ -106,6 +128,7 @@ async function runScenario(name, statusCodes) {
     await c.close();
   }
   await sleep(100);
+  await v2?.close();
   await server.close();
   writeFileSync(`${dir}observed.json`, `${JSON.stringify({ statusCodes, steps }, null, 2)}\n`);
   console.log(`recorded ${name}`);
