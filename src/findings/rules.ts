@@ -480,7 +480,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const next = later.initializeAfter(r.ts)
       ? 'the client began a new session (initialize) after it'
       : calls.lastOk !== undefined && r.ts !== undefined && calls.lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
-    const what = r.what.startsWith('its answer') ? r.what : `its ${r.what}`;
+    const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
     const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
     out.push(finding('NOTIFICATION_REFUSED', 'warning',
       `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? `, saying ${jsonText(r.said)}` : ''}: it was not accepted${sdk}; ${next}`,

@@ -293,6 +293,8 @@ export class JoinEngine {
       if (this.deletes.size > 4096) this.deletes.delete(this.deletes.keys().next().value!);
     }
     const deleted = r.session === null ? this.deletes.get(callerOf) : undefined;
+    // A body that is not JSON carries no request either: its refusal (a 400 Parse error) is named like a notification's.
+    if (r.bodyError !== undefined && r.httpMethod === 'POST') ex.carried = 'a body that is not JSON';
     const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
     for (const m of messages) {
       if (typeof m !== 'object' || m === null) continue;

@@ -42,6 +42,14 @@ describe('NOTIFICATION_REFUSED', () => {
     expect(twice.filter((f) => f.startsWith('NOTIFICATION_REFUSED'))).toEqual([]);
   });
 
+  it('names a POST whose body is not JSON and that was refused (tmcp\'s 400 Parse error), not one that was accepted', async () => {
+    const broken = (status: number) => ({ v: 1, kind: 'exchange', ts: '2026-10-17T10:00:00.050Z', method: 'POST', requestHeaders: { 'content-type': 'application/json', 'mcp-session-id': S }, sendText: '{"jsonrpc":"2.0","id":9,"method":"tools/call",', status, responseHeaders: { 'content-type': 'application/json' }, recvText: status === 400 ? JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }) : '', end: 'complete' });
+    expect(await findings([init(0, S), notify(20, S, 202), broken(400)])).toEqual([
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 400 to a body that is not JSON, a POST with no request in it, saying "Parse error": it was not accepted; nothing more came in this session`,
+    ]);
+    expect(await findings([init(0, S), notify(20, S, 202), broken(202)])).toEqual([]);
+  });
+
   it('is not raised for a redirect (fetch follows it: real-audit2/redirect-trailing-slash)', async () => {
     expect(await findings([init(0, S), notify(20, S, 307, '', undefined), notify(25, S, 202), call(100, S, 1)])).toEqual([]);
   });
