@@ -18,14 +18,16 @@ if (target) {
     session.post('HeapProfiler.stopSampling', (err, result) => {
       if (err) return writeFileSync(target, `stopSampling failed: ${err.message}\n`);
       const bytes = new Map();
-      const walk = (node) => {
+      // A builtin (Map, set, join...) is named with the project function that called it.
+      const walk = (node, caller) => {
         const f = node.callFrame;
         const where = f.url ? `${f.url.replace(/^.*\/(dist|src|bench|node_modules)\//, '$1/')}:${f.lineNumber + 1}` : '';
-        const key = `${f.functionName || '(anonymous)'} ${where}`.trim();
+        const name = `${f.functionName || '(anonymous)'} ${where}`.trim();
+        const key = f.url || !caller ? name : `${name} <- ${caller}`;
         bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
-        for (const child of node.children) walk(child);
+        for (const child of node.children) walk(child, f.url ? name : caller);
       };
-      walk(result.profile.head);
+      walk(result.profile.head, '');
       let total = 0;
       for (const b of bytes.values()) total += b;
       const rows = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top);

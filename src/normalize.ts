@@ -111,10 +111,10 @@ export class Normalizer {
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
         e.request({
-          signature: signatureOf(`${r.ts}|${r.xid}`),
           input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
+          signature: signatureOf(`${r.ts}|${r.xid}`),
         });
         return;
       }

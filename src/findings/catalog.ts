@@ -96,6 +96,13 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
     spec: 'Streamable HTTP: the server answers a POST of notifications or responses with 202 Accepted when it accepts it, else with an HTTP error status (optionally a JSON-RPC error without an id).',
     todo: 'Count which POST a fault hits; check what refused the notification (the server, a gateway in front of it); have the client start over (or retry) when setup fails.',
   },
+  GET_STREAM_REFUSED: {
+    severity: 'warning', attachedTo: 'session',
+    definition: 'The client\'s GET for the server\'s stream (Streamable HTTP\'s channel for messages outside a call, or the HTTP+SSE transport\'s only one) was answered with an HTTP error, other than 405 (the server offers no GET stream, which the spec allows), the 404 (or the 400 that says so) of a session the server lost (SESSION_EXPIRED), and a refused resumption of a call\'s stream (told in that call\'s why). One finding per session and status: the message counts the refusals, quotes the body and, for a 409, says that the server held another GET stream of the session.',
+    why: 'No request failed, so no attempt shows it; but list changes, resource updates and the server\'s own requests outside a call are lost. A 409 ("Conflict: Only one SSE stream is allowed per session") is the TypeScript and Python SDK servers refusing a second stream while they hold one: often a stream the client lost (a cut connection, a proxy\'s idle timeout) that the server did not notice, and the client retries it in vain.',
+    spec: 'Streamable HTTP: the client MAY issue a GET to open an SSE stream; the server MUST return text/event-stream or 405 Method Not Allowed if it offers none.',
+    todo: 'Check the server\'s stream bookkeeping (does it notice a closed stream?) and any proxy idle timeout on long-lived GETs; for other statuses, what refused the GET (a gateway, authorization).',
+  },
   LOCAL_ERROR: {
     severity: 'warning', attachedTo: 'attempt',
     definition: 'The client claims an error code that no response on the wire carried: the error was raised inside the client.',

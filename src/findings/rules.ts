@@ -447,6 +447,17 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   for (const d of s.duplicates ?? []) {
     out.push(finding('DUPLICATE_RECORD', 'info', `${where}: identical record of ${d.what} counted once (log exports duplicate rows; not a retry)`, [d.first, d.dup], 'session', s.session));
   }
+  // Raised from whichever log shows it (the engine counts a session's refusals in one log only), calls or none: a
+  // client whose only GET was refused has no attempt at all.
+  for (const g of s.refusedGets ?? []) {
+    const times = g.count > 1 ? `, ${g.count} times${g.ts !== undefined && g.lastTs !== undefined ? ` over ${secs(g.lastTs - g.ts)}` : ''}` : '';
+    // The TypeScript and Python SDK servers allow one GET stream per session: a second is a 409, as when the client
+    // lost its stream (a cut connection) and the server did not notice.
+    const held = g.status === 409 ? '; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session (one the client may have lost without the server noticing)' : '';
+    out.push(finding('GET_STREAM_REFUSED', 'warning',
+      `${where}: HTTP ${g.status} to the client's GET stream${times}${g.said !== undefined ? `, saying ${jsonText(g.said)}` : ''}: the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`,
+      [g.src], 'session', s.session));
+  }
   if (!calls) {
     // A view whose attempts are joined to another's (the server's, beside the client's) raises nothing of its own but
     // a GET refused with 400 for an unknown session: only the body says so, and only the server's log has the body of

@@ -64,7 +64,10 @@ interface Exchange {
   deletes?: DeleteSent;
   /** Such a POST's headers that a server refuses before it reads the body (see UnreadAnswer). */
   refusable?: Map<string, string>;
-  /** A POST with no request in it: what it carried (a notification's method, or an answer to the server), for NOTIFICATION_REFUSED. */
+  /**
+   * A POST with no request in it: what it carried (a notification's method, or an answer to the server), for
+   * NOTIFICATION_REFUSED; a GET: GET_STREAM, for GET_STREAM_REFUSED.
+   */
   carried: string | undefined;
   /** What the error body of such a POST said. */
   refusalSaid: string | undefined;
@@ -162,6 +165,8 @@ export class JoinEngine {
   private lastOpenSweep = -Infinity;
   /** Each caller's last DELETE of a session (side|caller), until it initializes again. */
   private deletes = new Map<string, DeleteSent>();
+  /** The latest refused GETs without a session, per log side: the same refusal in a second log is counted once. */
+  private sessionlessRefusals: { side: ViewSide; status: number; ts: number | undefined }[] = [];
   watermark = -Infinity;
 
   private closed = new RecentKeys();
@@ -301,7 +306,15 @@ export class JoinEngine {
       const msg = m as Record<string, unknown>;
       if (typeof msg.method === 'string' && isJsonRpcId(msg.id)) {
         const view = this.newView(r, scope, scopeKey, msg, r.bodyText);
-        if (msg.method === 'initialize' || msg.method === 'server/discover') this.deletes.delete(callerOf); // the client begins anew
+        if (msg.method === 'initialize' || msg.method === 'server/discover') {
+          this.deletes.delete(callerOf); // the client begins anew
+          // A GET without a session refused around it was part of the setup: a probe (mcp-remote asks for an HTTP+SSE
+          // stream first) or the old stream's reconnection while a new session was on its way.
+          if (r.session === null) {
+            sess.opening = true;
+            sess.refusedGets = undefined;
+          }
+        }
         else if (deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs) view.afterDelete = deleted;
         if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
         else ex.copy = true;
@@ -318,6 +331,7 @@ export class JoinEngine {
       }
     }
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
+    if (ex.isGet && isStreamGet(r.headers, r.session)) ex.carried = GET_STREAM;
     if (lastEventId) this.resumption(ex, lastEventId, r.src);
     this.exchanges.set(ex.key, ex);
     this.remember(r.input, r.xid, ex);
@@ -805,6 +819,28 @@ export class JoinEngine {
   private refusedPost(ex: Exchange): void {
     const sess = this.opts.sessions.get(ex.scopeKey);
     if (!sess || typeof ex.status !== 'number' || (ex.status === 404 && ex.session !== null) || (ex.status === 400 && saysSessionUnknown(ex.refusalSaid))) return;
+    if (ex.carried === GET_STREAM) {
+      // 405 is how a server says it offers no GET stream (the spec's answer, not a fault); a refused resumption of a
+      // call's stream is told in that call's why.
+      if (ex.status === 405 || ex.resumes) return;
+      if (ex.session === null && sess.opening) return;
+      // The same refusal in another log of the session (the server's, beside the client's) is counted there only; a
+      // sessionless one, by its status and time.
+      if (ex.session !== null && VIEW_SIDES.some((side) => side !== ex.side && this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.some((g) => g.status === ex.status))) return;
+      if (ex.session === null) {
+        const near = (g: { side: ViewSide; status: number; ts: number | undefined }) => g.side !== ex.side && g.status === ex.status && g.ts !== undefined && ex.startTs !== undefined && Math.abs(g.ts - ex.startTs) <= SAME_REFUSAL_MS;
+        if (this.sessionlessRefusals.some(near)) return;
+        this.sessionlessRefusals.push({ side: ex.side, status: ex.status, ts: ex.startTs });
+        if (this.sessionlessRefusals.length > 16) this.sessionlessRefusals.shift();
+      }
+      const gets = (sess.refusedGets ??= []);
+      const same = gets.find((g) => g.status === ex.status);
+      if (same) {
+        same.count++;
+        same.lastTs = ex.startTs ?? same.lastTs;
+      } else if (gets.length < 4) gets.push({ status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) });
+      return;
+    }
     const list = (sess.refusedPosts ??= []);
     if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) });
   }
@@ -1021,6 +1057,23 @@ export class JoinEngine {
 
 /** The request headers a server checks before it reads the body (406, 415, a refused protocol version). */
 export const REFUSABLE_HEADERS = ['mcp-protocol-version', 'accept', 'content-type'] as const;
+
+const VIEW_SIDES: readonly ViewSide[] = ['client', 'server', 'gateway', 'unknown'];
+/** Two logs' records of one refused GET without a session are this close in time (the logs' clocks may differ a little). */
+const SAME_REFUSAL_MS = 1000;
+
+/** What a GET for the server's stream carries, as `carried` says it of a POST with no request in it. */
+const GET_STREAM = 'the GET stream';
+
+/**
+ * A GET for the server's MCP stream: it asks for text/event-stream, as the spec requires (OAuth discovery asks for
+ * JSON, a health check for anything); in a log without the Accept header, one that names a session or an event id.
+ */
+function isStreamGet(headers: Map<string, string>, session: string | null): boolean {
+  const accept = headers.get('accept');
+  if (accept !== undefined) return /text\/event-stream/i.test(accept);
+  return session !== null || headers.has('last-event-id');
+}
 
 function refusableHeaders(headers: Map<string, string>): Map<string, string> {
   const kept = new Map<string, string>();
