@@ -45,7 +45,7 @@ export interface SessionState {
    */
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
   /** POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED), the first few. */
-  refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string }[];
+  refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string; noSession?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
   terminated?: { src: Source; ts: number | undefined };
   /** A GET stream of this scope announced an `endpoint`: the 2024-11-05 HTTP+SSE transport. */
