@@ -28,6 +28,11 @@ export interface ToolContext {
 /** The outcome of one view; first match wins, in the order documented in the README. */
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   const c = classifyView(view, tool);
+  if (view.onStandaloneGet && view.response !== undefined) {
+    // The caller may well have its result (the TypeScript SDK takes any response on any stream), so the outcome stands.
+    const note = `the response came on the session's standalone GET stream (opened without Last-Event-ID, not a resumption), not on the stream of its own POST: the spec lets a server send a response there only when resuming that request's stream; the TypeScript SDK takes it, a client that waits for it on the POST's stream does not`;
+    c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
+  }
   if (view.batchAnswer) {
     // Not a failure for the SDKs measured (the TypeScript SDK reads an array body as a batch), so the outcome stands.
     const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18; the TypeScript SDK takes it, a client that expects one object may not';

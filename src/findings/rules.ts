@@ -333,7 +333,11 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       const why = safety === 'unknown'
         ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen before it` : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
-      const evidence = exec === 'proven' ? 'the server view shows the earlier attempt reached the server' : 'the earlier attempt may have run (no server view proves otherwise)';
+      // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
+      const ran = prev.server?.outcome === 'TOOL_SUCCESS' || prev.server?.outcome === 'TOOL_ERROR';
+      const evidence = exec !== 'proven' ? 'the earlier attempt may have run (no server view proves otherwise)'
+        : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
+        : 'the server view shows the earlier attempt reached the server';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
         `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}${previousOutcome(prev) === prev.outcome ? '' : ', which the client had cancelled itself'}: ${why}; ${evidence}`,
         [prev.primary.sources[0]!, ...(prev.server ? [prev.server.sources[0]!] : []), a.primary.sources[0]!]));
@@ -493,8 +497,9 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       : calls.lastOk !== undefined && r.ts !== undefined && calls.lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
     const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
     const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
+    const noSession = r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
     out.push(finding('NOTIFICATION_REFUSED', 'warning',
-      `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? `, saying ${jsonText(r.said)}` : ''}: it was not accepted${sdk}; ${next}`,
+      `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? `, saying ${jsonText(r.said)}` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
       [r.src], 'session', s.session));
   }
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a

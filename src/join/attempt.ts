@@ -91,6 +91,10 @@ export interface AttemptView {
   nonSseText?: string;
   /** Its response came inside a JSON array although the request was sent alone (a batch of one). */
   batchAnswer?: boolean;
+  /** Its response came on the session's standalone GET stream (one opened without Last-Event-ID), not on its own POST's. */
+  onStandaloneGet?: boolean;
+  /** An initialize whose 2xx response head the log has, with headers but no Mcp-Session-Id. */
+  noSessionHeader?: boolean;
   /** The capture kept no response body for a 2xx response (sanitized or streamed capture): what it said is not observable. */
   bodyNotCaptured?: boolean;
   /** The stream sent an event id (it can be resumed). */

@@ -47,6 +47,8 @@ interface Exchange {
   ended: boolean;
   /** For GET streams: deliver responses to open requests of the scope. */
   isGet: boolean;
+  /** A GET sent without Last-Event-ID: the session's standalone stream, not a resumption of a request's stream. */
+  standaloneGet?: boolean;
   /** An identical copy of an exchange already read (a duplicated log row): its response is no second response. */
   copy?: boolean;
   /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
@@ -333,6 +335,7 @@ export class JoinEngine {
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
     if (ex.isGet && isStreamGet(r.headers, r.session)) ex.carried = GET_STREAM;
     if (lastEventId) this.resumption(ex, lastEventId, r.src);
+    else if (ex.isGet) ex.standaloneGet = true;
     this.exchanges.set(ex.key, ex);
     this.remember(r.input, r.xid, ex);
   }
@@ -380,6 +383,8 @@ export class JoinEngine {
       if (challenge) v.authChallenge = true;
       if (!v.sources.includes(src)) v.sources.push(src);
       if (announced && (v.session === null || reinitialized)) this.adoptSession(ex, v, announced);
+      // The client got its initialize answered without a session id (a stateless server, or a hop that dropped it).
+      if (!announced && v.method === 'initialize' && headers.size > 0 && status !== null && status >= 200 && status < 300) v.noSessionHeader = true;
     }
     if (announced && (ex.session === null || reinitialized)) {
       ex.session = announced;
@@ -818,7 +823,9 @@ export class JoinEngine {
    */
   private refusedPost(ex: Exchange): void {
     const sess = this.opts.sessions.get(ex.scopeKey);
-    if (!sess || typeof ex.status !== 'number' || (ex.status === 404 && ex.session !== null) || (ex.status === 400 && saysSessionUnknown(ex.refusalSaid))) return;
+    // A 400 that says the session id is not valid is a lost session only when the POST carried one: without one, the
+    // client never had it (a hop dropped the initialize response's Mcp-Session-Id), and the refusal is this one's.
+    if (!sess || typeof ex.status !== 'number' || (ex.status === 404 && ex.session !== null) || (ex.status === 400 && ex.session !== null && saysSessionUnknown(ex.refusalSaid))) return;
     if (ex.carried === GET_STREAM) {
       // 405 is how a server says it offers no GET stream (the spec's answer, not a fault); a refused resumption of a
       // call's stream is told in that call's why.
@@ -842,7 +849,8 @@ export class JoinEngine {
       return;
     }
     const list = (sess.refusedPosts ??= []);
-    if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) });
+    const noSession = ex.session === null && ex.status === 400 && saysSessionUnknown(ex.refusalSaid);
+    if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}), ...(noSession ? { noSession } : {}) });
   }
 
   /** The client answered a request the server sent on an open call's stream with an error: what the call asked of it failed. */
@@ -916,7 +924,10 @@ export class JoinEngine {
           ex.lastResponse = { key, ts, text, msg, src };
           if (!own) {
             // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption.
-            if (!target.legacySse) target.resumed = true;
+            if (!target.legacySse) {
+              target.resumed = true;
+              if (ex.standaloneGet) target.onStandaloneGet = true;
+            }
             target.sources.push(src);
           }
           target.endTs = ts ?? target.endTs;

@@ -129,6 +129,11 @@ export class Matcher {
   private lastClaimSweep = -Infinity;
   /** Server-side POSTs logged without a body and answered with an error, oldest first, for the client attempts they answered. */
   private unread: UnreadAnswer[] = [];
+  /**
+   * Held initialize attempts with one side's view whose sessions cannot meet by key: a client's answered without a
+   * session id, a server's that assigned one. A hop that drops Mcp-Session-Id from the response parts them.
+   */
+  private lonelyInits: Held[] = [];
 
   constructor(private readonly opts: MatcherOptions) {}
 
@@ -173,6 +178,7 @@ export class Matcher {
         }
       }
     }
+    if (view.method === 'initialize' && this.pairedAcrossDroppedSession(view)) return;
     const attempt = this.fromView(view);
     // Wait for the other side's view (and its clock skew) only when there is another side to wait for.
     const twoSides = this.opts.bothSides || (this.sidesSeen.has('client') && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway')));
@@ -192,6 +198,10 @@ export class Matcher {
       const q = this.waiting.get(key);
       if (q) q.push(h);
       else this.waiting.set(key, [h]);
+      if (view.method === 'initialize' && (view.side === 'client' ? view.session === null && view.noSessionHeader === true : view.session !== null)) {
+        this.lonelyInits = this.lonelyInits.filter((x) => !x.emitted && !(x.attempt.client && x.attempt.server));
+        if (this.lonelyInits.length < 64) this.lonelyInits.push(h);
+      }
     }
     // Claims come from a client's app log; a run without one never indexes its held attempts for them.
     if (!this.indexed) return;
@@ -587,6 +597,44 @@ export class Matcher {
     if (set?.delete(h) && set.size === 0) this.byTool.delete(a.tool);
   }
 
+  /**
+   * An initialize whose client view got no session id, while the server's view of it assigned one (or the reverse
+   * order): one attempt, as near in time as the clocks allow, with the same id and status. Its why says the header
+   * was lost between them. Only for a client view that logged the response's headers (none was Mcp-Session-Id).
+   */
+  private pairedAcrossDroppedSession(view: AttemptView): boolean {
+    const client = view.side === 'client';
+    if (client ? view.session !== null || view.noSessionHeader !== true : !isServerish(view.side) || view.session === null) return false;
+    const near = (h: Held) => view.startTs === undefined || h.attempt.startTs === undefined || Math.abs(h.attempt.startTs - view.startTs) <= this.opts.skewMs;
+    const i = this.lonelyInits.findIndex((h) => {
+      if (h.emitted || !pairable(h, view.side) || !sameId(h, view) || otherStatus(h, view.side) !== view.status || !near(h)) return false;
+      const other = client ? h.attempt.server! : h.attempt.client!;
+      return client ? other.session !== null : other.session === null && other.noSessionHeader === true;
+    });
+    if (i === -1) return false;
+    const h = this.lonelyInits.splice(i, 1)[0]!;
+    const key = joinKey(h.attempt.client ?? h.attempt.server!);
+    const queue = this.waiting.get(key);
+    const at = queue?.indexOf(h) ?? -1;
+    if (queue && at !== -1) {
+      queue.splice(at, 1);
+      if (queue.length === 0) this.waiting.delete(key);
+    }
+    this.merge(h.attempt, view);
+    const sid = h.attempt.server!.session!;
+    h.attempt.session = sid;
+    const note = `the server's response set Mcp-Session-Id ${JSON.stringify(sid.slice(0, 80))}, which the client's view of it lacks: something between them removed the header (a browser also hides it when CORS does not expose it), so the client sends its next requests without a session id`;
+    const c = h.attempt.client!;
+    c.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${note}` : note };
+    h.attempt.detail = c.detail;
+    const end = view.endTs ?? view.startTs;
+    if (end !== undefined && end + this.opts.windowMs > h.deadline) {
+      h.deadline = end + this.opts.windowMs;
+      this.enqueue(h);
+    }
+    return true;
+  }
+
   private fromView(view: AttemptView): Attempt {
     const a: Attempt = {
       seq: this.seq++,
@@ -640,11 +688,20 @@ export class Matcher {
       endedAfterClientGaveUp(a.client, a.server);
       cancelledOnServer(a, a.client, a.server);
       versionChangedBetween(a, a.client, a.server);
+      movedToGetStream(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
     }
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/** The client got the response on the standalone GET stream while the server wrote it on the POST's own stream. */
+function movedToGetStream(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (a.primary !== c || !c.onStandaloneGet || s.resumed || s.responded !== true) return;
+  const said = "the server's log has it on the POST's own stream: something between them moved it";
+  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+  c.detail = a.detail;
 }
 
 /**

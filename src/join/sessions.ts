@@ -45,7 +45,7 @@ export interface SessionState {
    */
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
   /** POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED), the first few. */
-  refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string }[];
+  refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string; noSession?: boolean }[];
   /** An initialize or server/discover was sent without a session in this scope: the client was setting up one. */
   opening?: boolean;
   /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */
