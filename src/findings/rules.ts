@@ -454,6 +454,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // Raised from whichever log shows it (the engine counts a session's refusals in one log only), calls or none: a
   // client whose only GET was refused has no attempt at all.
   for (const g of s.refusedGets ?? []) {
+    if (g.probe) continue;
     const times = g.count > 1 ? `, ${g.count} times${g.ts !== undefined && g.lastTs !== undefined ? ` over ${secs(g.lastTs - g.ts)}` : ''}` : '';
     // The TypeScript and Python SDK servers allow one GET stream per session: a second is a 409, as when the client
     // lost its stream (a cut connection) and the server did not notice.

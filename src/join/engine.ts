@@ -3,7 +3,7 @@ import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { callerKey, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
-import { SessionTracker, saysSessionUnknown } from './sessions.js';
+import { SessionTracker, saysSessionUnknown, type SessionState } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
 import { lateAnswerText } from '../classify.js';
@@ -167,8 +167,11 @@ export class JoinEngine {
   private lastOpenSweep = -Infinity;
   /** Each caller's last DELETE of a session (side|caller), until it initializes again. */
   private deletes = new Map<string, DeleteSent>();
-  /** The latest refused GETs without a session, per log side: the same refusal in a second log is counted once. */
-  private sessionlessRefusals: { side: ViewSide; status: number; ts: number | undefined }[] = [];
+  /**
+   * The latest refused GETs without a session: the same refusal in a second log is counted once, and one that the
+   * client followed with an initialize (in any scope of that log) was a probe.
+   */
+  private sessionlessRefusals: SessionlessRefusal[] = [];
   watermark = -Infinity;
 
   private closed = new RecentKeys();
@@ -311,10 +314,14 @@ export class JoinEngine {
         if (msg.method === 'initialize' || msg.method === 'server/discover') {
           this.deletes.delete(callerOf); // the client begins anew
           // A GET without a session refused around it was part of the setup: a probe (mcp-remote asks for an HTTP+SSE
-          // stream first) or the old stream's reconnection while a new session was on its way.
+          // stream first, LangChain for one at the MCP URL before /sse) or the old stream's reconnection while a new
+          // session was on its way.
           if (r.session === null) {
             sess.opening = true;
             sess.refusedGets = undefined;
+          }
+          for (const g of this.sessionlessRefusals) {
+            if (g.side === r.side && g.input === r.input && r.ts !== undefined && g.entry.lastTs !== undefined && r.ts >= g.entry.lastTs && r.ts - g.entry.lastTs <= this.opts.windowMs) g.entry.probe = true;
           }
         }
         else if (deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs) view.afterDelete = deleted;
@@ -482,7 +489,7 @@ export class JoinEngine {
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }
-    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) this.refusedPost(ex);
+    if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) this.refusedPost(ex, input);
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;
@@ -821,7 +828,7 @@ export class JoinEngine {
    * A POST with no request in it (a notification, an answer to the server) got an HTTP error: kept for the session's
    * NOTIFICATION_REFUSED, unless it is a lost session's 404 (or 400 that says so), which is SESSION_EXPIRED.
    */
-  private refusedPost(ex: Exchange): void {
+  private refusedPost(ex: Exchange, input: number): void {
     const sess = this.opts.sessions.get(ex.scopeKey);
     // A 400 that says the session id is not valid is a lost session only when the POST carried one: without one, the
     // client never had it (a hop dropped the initialize response's Mcp-Session-Id), and the refusal is this one's.
@@ -835,17 +842,22 @@ export class JoinEngine {
       // sessionless one, by its status and time.
       if (ex.session !== null && VIEW_SIDES.some((side) => side !== ex.side && this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.some((g) => g.status === ex.status))) return;
       if (ex.session === null) {
-        const near = (g: { side: ViewSide; status: number; ts: number | undefined }) => g.side !== ex.side && g.status === ex.status && g.ts !== undefined && ex.startTs !== undefined && Math.abs(g.ts - ex.startTs) <= SAME_REFUSAL_MS;
+        const near = (g: SessionlessRefusal) => g.side !== ex.side && g.entry.status === ex.status && g.ts !== undefined && ex.startTs !== undefined && Math.abs(g.ts - ex.startTs) <= SAME_REFUSAL_MS;
         if (this.sessionlessRefusals.some(near)) return;
-        this.sessionlessRefusals.push({ side: ex.side, status: ex.status, ts: ex.startTs });
-        if (this.sessionlessRefusals.length > 16) this.sessionlessRefusals.shift();
       }
       const gets = (sess.refusedGets ??= []);
-      const same = gets.find((g) => g.status === ex.status);
-      if (same) {
-        same.count++;
-        same.lastTs = ex.startTs ?? same.lastTs;
-      } else if (gets.length < 4) gets.push({ status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) });
+      let entry = gets.find((g) => g.status === ex.status);
+      if (entry) {
+        entry.count++;
+        entry.lastTs = ex.startTs ?? entry.lastTs;
+      } else if (gets.length < 4) {
+        entry = { status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) };
+        gets.push(entry);
+      }
+      if (ex.session === null && entry) {
+        this.sessionlessRefusals.push({ side: ex.side, input, ts: ex.startTs, entry });
+        if (this.sessionlessRefusals.length > 16) this.sessionlessRefusals.shift();
+      }
       return;
     }
     const list = (sess.refusedPosts ??= []);
@@ -1070,6 +1082,7 @@ export class JoinEngine {
 export const REFUSABLE_HEADERS = ['mcp-protocol-version', 'accept', 'content-type'] as const;
 
 const VIEW_SIDES: readonly ViewSide[] = ['client', 'server', 'gateway', 'unknown'];
+interface SessionlessRefusal { side: ViewSide; input: number; ts: number | undefined; entry: NonNullable<SessionState['refusedGets']>[number] }
 /** Two logs' records of one refused GET without a session are this close in time (the logs' clocks may differ a little). */
 const SAME_REFUSAL_MS = 1000;
 

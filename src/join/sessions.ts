@@ -49,7 +49,7 @@ export interface SessionState {
   /** An initialize or server/discover was sent without a session in this scope: the client was setting up one. */
   opening?: boolean;
   /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */
-  refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string }[];
+  refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
   terminated?: { src: Source; ts: number | undefined };
   /** A GET stream of this scope announced an `endpoint`: the 2024-11-05 HTTP+SSE transport. */

@@ -63,6 +63,11 @@ describe('GET_STREAM_REFUSED', () => {
     const probe = get(0, { status: 400, body: 'No sessionId', ct: 'text/plain' });
     expect(await findings([probe, init(50, S), call(100, S, 1)])).toEqual([]);
     expect(await findings([init(0, S), get(10, { status: 400, body: 'No sessionId', ct: 'text/plain' }), call(100, S, 1)])).toEqual([]);
+    // LangChain's fallback seen by the server: GET at the MCP URL refused, then the HTTP+SSE session's initialize,
+    // whose session is in its URL (real-agents/lc-initialize-429-sse-fallback)
+    const legacyInit = { ...init(30, undefined), url: 'http://127.0.0.1:3000/messages?sessionId=abc', status: 202, recvText: 'Accepted' };
+    expect(refused(await findings([get(0, { status: 400, body: 'Bad Request: No valid session ID provided' }), legacyInit], 'server'))).toEqual([]);
+    expect(refused(await findings([get(0, { status: 400, body: 'Bad Request: No valid session ID provided' })], 'server'))).toHaveLength(1);
   });
 
   it('is not raised for a refused resumption of a call\'s stream: the call\'s why tells it', async () => {
