@@ -29,11 +29,21 @@ export interface ToolContext {
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   const c = classifyView(view, tool);
   if (view.batchAnswer) {
-    // Not a failure for the SDKs measured (the TypeScript SDK reads an array body as a batch), so the outcome stands.
-    const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18; the TypeScript SDK takes it, a client that expects one object may not';
-    c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
+    const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18';
+    const py = pythonSdkAgent(view);
+    // The Python SDK's client parses a JSON body as one message and fails on an array: its caller got no result.
+    if (py !== undefined) return result('INVALID_ENVELOPE', { why: `${note}; the client (User-Agent ${JSON.stringify(py)}: the Python SDK's HTTP client) reads one object and fails on it ("Failed to parse JSON response", -32700)` });
+    // The TypeScript SDK reads an array body as a batch, so for it (and a client not known) the outcome stands.
+    const also = `${note}; the TypeScript SDK takes it, the Python SDK fails on it (-32700), a client that expects one object may not`;
+    c.detail.why = c.detail.why ? `${c.detail.why}; ${also}` : also;
   }
   return c;
+}
+
+/** The request's User-Agent when it is httpx's, the HTTP client of the Python SDK (`python-httpx/…`, `python-httpx2/…`). */
+function pythonSdkAgent(view: AttemptView): string | undefined {
+  const ua = view.requestHeaders?.get('user-agent')?.trim();
+  return ua !== undefined && /^python-httpx\d*\//i.test(ua) ? ua.slice(0, 60) : undefined;
 }
 
 function classifyView(view: AttemptView, tool: ToolContext): Classification {
@@ -184,9 +194,14 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
   if (view.response === undefined) {
     // The same number as a string (or the reverse) is still another id, but some clients take it: the TypeScript SDK
-    // 1.x looks its pending requests up by Number(id), so its caller got this result; one that compares ids by type drops it.
+    // 1.x looks its pending requests up by Number(id), the Python SDK turns a string of digits into an int (both ways),
+    // so their callers got this result; one that compares ids by type drops it.
     const typeOnly = (typeof response.id === 'string' || typeof response.id === 'number') && (typeof view.id === 'string' || typeof view.id === 'number') && typeof response.id !== typeof view.id && String(response.id) === String(view.id);
-    const also = typeOnly ? ': the same value as a ' + typeof response.id + ', which a client that matches ids by Number() (the TypeScript SDK 1.x) takes as the answer and one that compares ids with their type drops' : '';
+    const py = pythonSdkAgent(view);
+    const takers = py !== undefined
+      ? `which this client (User-Agent ${JSON.stringify(py)}: the Python SDK, which reads a string of digits as the number) takes as the answer; a client that compares ids with their type drops it`
+      : 'which a client that matches ids by Number() (the TypeScript SDK 1.x) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
+    const also = typeOnly ? `: the same value as a ${typeof response.id}, ${takers}` : '';
     return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}${also}` });
   }
   if (hasError) {

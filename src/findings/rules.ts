@@ -138,7 +138,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
-      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}`,
+      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK 1.x and the Python SDK take as its answer` : ''}`,
       [o.src]));
   }
   if (v.reusedWhileOpen) {
@@ -514,6 +514,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
 
 export { isFailure };
 export type { ToolSafety };
+
+/** The same number once as a string and once as a number ("3" and 3): another id, which some clients match anyway. */
+function sameValueOtherType(x: unknown, y: unknown): boolean {
+  return (typeof x === 'string' || typeof x === 'number') && (typeof y === 'string' || typeof y === 'number') && typeof x !== typeof y && String(x) === String(y);
+}
 
 /** Why a response is an orphan: no request had its id, or none was waiting for it when it came. */
 function orphanWhy(o: Orphan, scope: string): string {
