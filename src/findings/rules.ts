@@ -119,8 +119,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // -32800 (LSP's RequestCancelled) is the server saying it stopped the request, as the Python SDK answers every
     // cancelled request on the 2025 wire: no result was lost, unlike a late result of work that was done.
     const confirmed = answeredLate && a.detail.errorCode === -32800;
+    // Over HTTP without a session the notifications/cancelled POST is a request of its own: a stateless server (the
+    // Python and TypeScript SDKs' stateless modes) handles it apart from the running request, which it cannot stop.
+    const stateless = cancelView.http && a.session === null && !cancelView.legacySse
+      ? ': there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop'
+      : '';
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
-      : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it` : '';
+      : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}`,
       cancelView.sources));

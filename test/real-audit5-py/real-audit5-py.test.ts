@@ -177,11 +177,19 @@ describe('the Python server with the TypeScript SDK client', () => {
   it('py-server-stateless: the stateless server ran the cancelled call to the end; TOOL_SUCCESS with CANCELLED (the result came after), and the retry ran the tool twice: UNSAFE_RETRY', () => {
     const [first, retry] = byTool(run('py-server-stateless'), 'export_orders');
     expect([first!.outcome, first!.serverOutcome, codes(first!)]).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS', ['CANCELLED']]);
-    expect(first!.findings[0]!.message).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it$/);
+    expect(first!.findings[0]!.message).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it: there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop$/);
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
     // only the client's view: the earlier attempt may have run (warning); the server's proves it did (error)
     expect(byTool(run('py-server-stateless', 'client'), 'export_orders')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.severity).toBe('warning');
     expect(byTool(run('py-server-stateless', 'server'), 'export_orders')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.severity).toBe('error');
+  });
+
+  it('a late result in a session (tmcp, stateful, which ignores the cancellation) blames no stateless server', () => {
+    const dir = fileURLToPath(new URL('../fixtures/real-servers/', import.meta.url));
+    const r = triageCli<Attempt, SessionFinding>(['--client', `${dir}tmcp-timeout-cancel/client.ndjson`, '--server', `${dir}tmcp-timeout-cancel/server.ndjson`]);
+    const cancelled = calls(r).flatMap((a) => a.findings).filter((f) => f.code === 'CANCELLED');
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]!.message).toMatch(/when the client had given up on it$/);
   });
 
   it('a tool declared idempotent (--idempotent export_orders) gets no UNSAFE_RETRY on the same retry', () => {
@@ -210,6 +218,7 @@ describe('the Python client\'s own timeout, then the app\'s retry', () => {
   it('py-client-timeout-retry-stateless: the result came after the cancellation (the stateless server ran it on); TOOL_SUCCESS with CANCELLED, the retry UNSAFE_RETRY', () => {
     const [first, retry] = byTool(run('py-client-timeout-retry-stateless'), 'export_orders');
     expect([first!.outcome, codes(first!)]).toEqual(['TOOL_SUCCESS', ['CANCELLED']]);
+    expect(first!.findings[0]!.message).toMatch(/with the reason "timed out after 0\.3s" .*: there is no session, and a stateless server takes the cancellation in a request of its own/);
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
   });
 });
