@@ -55,6 +55,12 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
         // event (the TypeScript SDK's Node transport, 1.24.3 and before) had sent nothing; the request ended later.
         return result('NO_RESPONSE', { why: `the client cancelled it (notifications/cancelled) ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it, before any response head came; the request then ended: ${why}` });
       }
+      const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
+      if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
+        // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the request (its timeout) cancels it.
+        const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+        return result('NO_RESPONSE', { why: `the client closed the request${after}, before any response head came (on ${pv} that is the cancellation): ${why}` });
+      }
       return result('NO_RESPONSE', { why });
     }
   }

@@ -212,7 +212,17 @@ describe('the Python client\'s own timeout, then the app\'s retry', () => {
     const [first, retry] = byTool(run('py-client-timeout-retry-auto'), 'export_orders');
     expect([first!.outcome, codes(first!)]).toEqual(['NO_RESPONSE', ['CANCELLED']]);
     expect(first!.findings[0]!.message).toMatch(/on 2026-07-28 closing the stream is the cancellation/);
+    // the why says it was the client's own close, not a connection lost (in each view: the proxies' text is the same)
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      expect(byTool(run('py-client-timeout-retry-auto', view), 'export_orders')[0]!.detail?.why, view).toBe('the client closed the request 0.30 s after sending it, before any response head came (on 2026-07-28 that is the cancellation): the client closed the connection');
+    }
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
+  });
+
+  it('a 2026-07-28 request whose connection the network dropped (real-python/py-client-auto-response-dropped) is no close by the client', () => {
+    const d = fileURLToPath(new URL('../fixtures/real-python/py-client-auto-response-dropped/', import.meta.url));
+    const r = triageCli<Attempt, SessionFinding>(['--client', `${d}client.ndjson`, '--server', `${d}server.ndjson`]);
+    expect(r.attempts.find((a) => a.outcome === 'NO_RESPONSE')!.detail?.why).toBe('socket hang up');
   });
 
   it('py-client-timeout-retry-stateless: the result came after the cancellation (the stateless server ran it on); TOOL_SUCCESS with CANCELLED, the retry UNSAFE_RETRY', () => {
