@@ -1,13 +1,15 @@
 // Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
 import type { AttemptView, OutcomeDetail } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
-import { schemaViolation } from './output-schema.js';
+import { schemaViolation, surelyValid } from './output-schema.js';
 import { jsonText } from './report/text.js';
 
 export interface Classification {
   outcome: Outcome;
   layer: Layer;
   detail: OutcomeDetail;
+  /** A tools/call's -32602 that no check of the request gave (a listed tool, arguments that keep its inputSchema): the tool raised it. */
+  toolRaised?: boolean;
 }
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -23,6 +25,8 @@ export interface ToolContext {
   outputSchema?: boolean;
   /** That schema, when known. */
   schema?: unknown;
+  /** Its inputSchema, when tools/list gave one. */
+  inputSchema?: unknown;
 }
 
 /** The outcome of one view; first match wins, in the order documented in the README. */
@@ -218,6 +222,14 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const detail = errorDetail(response);
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
+    // Invalid params for a listed tool whose arguments keep its inputSchema: no check of the request refused it; the
+    // tool raised it (the Python SDK passes an MCPError a tool raises on as a JSON-RPC error), or the server's check of
+    // the tool's result did (the v2 SDK's outputSchema check): either way the tool ran.
+    if (view.method === 'tools/call' && e.code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && surelyValid(view.callArgs, tool.inputSchema)) {
+      const ran = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
+      detail.why = detail.why ? `${detail.why}; ${ran}` : ran;
+      return { ...result('JSONRPC_ERROR', detail), toolRaised: true };
+    }
     return result('JSONRPC_ERROR', detail);
   }
   const r = response.result;

@@ -237,7 +237,9 @@ const RATE_LIMIT_EXCEEDED = /^(global )?rate limit exceeded\b/i;
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
   const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
-  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code)) return 'no';
+  // (-32602 that the tool raised while it ran, with arguments that keep its inputSchema, is no refusal.)
+  const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code) && !raised) return 'no';
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
   if (prev.server && !prev.notSeenByServer && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
   if (prev.notSeenByServer) return 'no';

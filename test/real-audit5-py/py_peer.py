@@ -132,6 +132,27 @@ def serve(mode: str, port: int) -> None:
         await anyio.sleep(0.8)
         return f"exported orders of {month}"
 
+    from mcp.shared.exceptions import MCPError
+
+    failed: set[tuple[str, str]] = set()
+
+    @mcp.tool()
+    async def refund_order(orderId: str) -> str:  # noqa: N803
+        # books the refund, then fails once with a JSON-RPC error the tool raises itself (not an isError result)
+        await anyio.sleep(0.05)
+        if ("refund", orderId) not in failed:
+            failed.add(("refund", orderId))
+            raise MCPError(code=-32603, message=f"ledger unavailable after booking the refund of {orderId}")
+        return f"refund of order {orderId} booked"
+
+    @mcp.tool()
+    async def reserve_stock(orderId: str) -> str:  # noqa: N803
+        await anyio.sleep(0.05)
+        if ("reserve", orderId) not in failed:
+            failed.add(("reserve", orderId))
+            raise MCPError(code=-32602, message=f"warehouse rejected the reservation of {orderId} after holding it")
+        return f"stock for order {orderId} reserved"
+
     app = mcp.streamable_http_app(stateless_http=mode == "stateless", json_response=mode == "json")
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 

@@ -2,7 +2,9 @@
 // SDK 1.32.2 client, and its client's timeout and the app's retry; what mcp-triage must say of each against what the caller
 // got (observed.json). The recordings are committed; node test/real-audit5-py/record.mjs re-records them (needs dist/ and
 // the Python SDK in /work/py-venv).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
@@ -24,7 +26,7 @@ const HOP_PY_TS = ['empty-200-json', 'duplicate-response-sse', 'error-then-resul
 const HOP_PY_PY = ['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => `py-auto-${h}`);
 const TIMEOUT = ['py-client-timeout-retry-legacy', 'py-client-timeout-retry-auto', 'py-client-timeout-retry-stateless'];
 const PY_SERVER = ['py-server-stateful', 'py-server-stateless', 'py-server-json'];
-const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER];
+const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER, 'py-server-mcperror-retry'];
 
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
@@ -196,6 +198,58 @@ describe('the Python server with the TypeScript SDK client', () => {
     const f = (side: string) => `${DIR}py-server-stateful/${side}.ndjson`;
     const r = triageCli<Attempt, SessionFinding>(['--client', f('client'), '--server', f('server'), '--idempotent', 'export_orders']);
     expect(codes(byTool(r, 'export_orders')[1]!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+});
+
+describe('a tool on the Python server that raises MCPError after its work, and the app\'s retry', () => {
+  /** The recording with `edit` applied to each log's text, written to a temporary folder: the report of both. */
+  const edited = (edit: (text: string) => string): Run => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit5py-'));
+    for (const side of ['client', 'server']) writeFileSync(join(dir, `${side}.ndjson`), edit(readFileSync(`${DIR}py-server-mcperror-retry/${side}.ndjson`, 'utf8')));
+    return triageCli<Attempt, SessionFinding>(['--client', join(dir, 'client.ndjson'), '--server', join(dir, 'server.ndjson')]);
+  };
+
+  it('the caller got the tool\'s own -32603 and -32602 as McpError; the retry of each ran the tool again', () => {
+    expect(step('py-server-mcperror-retry', /^refund_order 1001 \(/).error).toMatchObject({ code: -32603 });
+    expect(step('py-server-mcperror-retry', /^reserve_stock 1001 \(/).error).toMatchObject({ code: -32602 });
+    expect(step('py-server-mcperror-retry', /^reserve_stock 1001 again/).ok).toBe(true);
+  });
+
+  it('-32603 raised by the tool: the retry is UNSAFE_RETRY (proven), in both views and the server\'s', () => {
+    for (const view of ['both', 'server'] as View[]) {
+      const [first, retry] = byTool(run('py-server-mcperror-retry', view), 'refund_order');
+      expect(first!.outcome, view).toBe('JSONRPC_ERROR');
+      expect(retry!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity, view).toBe('error');
+    }
+  });
+
+  it('-32602 raised by the tool with arguments that keep its inputSchema: no refusal, so the retry is UNSAFE_RETRY (proven), and the why says the tool raised it', () => {
+    for (const view of ['both', 'server'] as View[]) {
+      const [first, retry] = byTool(run('py-server-mcperror-retry', view), 'reserve_stock');
+      expect([first!.outcome, first!.detail?.why], view).toEqual(['JSONRPC_ERROR', "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)"]);
+      expect(codes(retry!), view).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
+      expect(retry!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.severity, view).toBe('error');
+    }
+  });
+
+  it('-32602 for arguments that break the inputSchema (orderId a number) is a refusal: no UNSAFE_RETRY, no such why', () => {
+    const r = edited((t) => t.replaceAll('"name":"reserve_stock","arguments":{"orderId":"1001"}', '"name":"reserve_stock","arguments":{"orderId":1001}'));
+    const [first, retry] = byTool(r, 'reserve_stock');
+    expect([first!.outcome, first!.detail?.why]).toEqual(['JSONRPC_ERROR', undefined]);
+    expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+
+  it('-32602 when the inputSchema has a keyword mcp-triage does not check (minProperties) proves nothing: no UNSAFE_RETRY', () => {
+    const r = edited((t) => t.replaceAll('\\"title\\":\\"reserve_stockArguments\\"', '\\"title\\":\\"reserve_stockArguments\\",\\"minProperties\\":1'));
+    expect(r.attempts.filter((a) => a.method === 'tools/list')).toHaveLength(1);
+    const [first, retry] = byTool(r, 'reserve_stock');
+    expect(first!.detail?.why).toBeUndefined();
+    expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+
+  it('in the client\'s view alone a JSON-RPC error proves no run, as before: no UNSAFE_RETRY for either tool', () => {
+    const r = run('py-server-mcperror-retry', 'client');
+    for (const tool of ['refund_order', 'reserve_stock']) expect(codes(byTool(r, tool)[1]!), tool).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
   });
 });
 

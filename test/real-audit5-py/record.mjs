@@ -244,6 +244,35 @@ async function tsClientOnPy(name, mode) {
   return { dir, observed };
 }
 
+/** The SDK 1.32.2 client on the Python server (stateful): two tools that do their work, then raise MCPError once (-32603, -32602); the app retries each. */
+async function tsClientMcpErrorRetry(name) {
+  const { dir, files } = scenarioFilesIn(ROOT, name);
+  const server = await startPyServer('stateful', files.server);
+  const f = recordingFetch({ out: files.client, client: 'audit5-ts-app' });
+  const { observed, step } = makeObserver();
+  const c = new Client({ name: 'audit5-ts-client', version: '1.32.2' });
+  try {
+    await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { fetch: f }));
+    await step('tools/list', () => c.listTools());
+    for (const tool of ['refund_order', 'reserve_stock']) {
+      const r = await step(`${tool} 1001 (raises MCPError after its work)`, () => c.callTool({ name: tool, arguments: { orderId: '1001' } }));
+      if (!r.ok) {
+        await sleep(300);
+        await step(`${tool} 1001 again (the app retries)`, () => c.callTool({ name: tool, arguments: { orderId: '1001' } }));
+      }
+    }
+    await step('lookup_order 1002 after', () => c.callTool({ name: 'lookup_order', arguments: { orderId: '1002' } }));
+  } catch (err) {
+    observed.crash = describeError(err);
+  } finally {
+    await c.close().catch(() => {});
+    await sleep(150);
+    await server.close();
+    await f.close?.();
+  }
+  return { dir, observed };
+}
+
 const scenarios = {
   ...Object.fromEntries(Object.keys(HOPS).map((h) => [`py-client-${h}`, () => pyClientOnTs(`py-client-${h}`, h)])),
   ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => [`py-auto-${h}`, () => pyClientOnPy(`py-auto-${h}`, h)])),
@@ -253,6 +282,7 @@ const scenarios = {
   'py-server-stateful': () => tsClientOnPy('py-server-stateful', 'stateful'),
   'py-server-stateless': () => tsClientOnPy('py-server-stateless', 'stateless'),
   'py-server-json': () => tsClientOnPy('py-server-json', 'json'),
+  'py-server-mcperror-retry': () => tsClientMcpErrorRetry('py-server-mcperror-retry'),
 };
 
 stopAfter(300_000);
