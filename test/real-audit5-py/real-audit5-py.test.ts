@@ -247,6 +247,13 @@ describe('a tool on the Python server that raises MCPError after its work, and t
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
   });
 
+  it('a loose inputSchema ({"type": "object"}, the samples\' search_tickets) proves nothing: its -32602 for query: 42 stays a refusal with its own why', () => {
+    const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
+    const r = triageCli<Attempt, SessionFinding>(['--client', `${samples}client.ndjson`, '--server', `${samples}server.ndjson`]);
+    const a = r.attempts.find((x) => x.tool === 'search_tickets' && x.outcome === 'JSONRPC_ERROR')!;
+    expect(a.detail?.why).toBeUndefined();
+  });
+
   it('in the client\'s view alone a JSON-RPC error proves no run, as before: no UNSAFE_RETRY for either tool', () => {
     const r = run('py-server-mcperror-retry', 'client');
     for (const tool of ['refund_order', 'reserve_stock']) expect(codes(byTool(r, tool)[1]!), tool).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
