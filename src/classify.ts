@@ -1,13 +1,15 @@
 // Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
 import type { AttemptView, OutcomeDetail } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
-import { schemaViolation } from './output-schema.js';
+import { schemaViolation, surelyValid } from './output-schema.js';
 import { jsonText } from './report/text.js';
 
 export interface Classification {
   outcome: Outcome;
   layer: Layer;
   detail: OutcomeDetail;
+  /** A tools/call's -32602 that no check of the request gave (a listed tool, arguments that keep its inputSchema): the tool raised it. */
+  toolRaised?: boolean;
 }
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -23,6 +25,8 @@ export interface ToolContext {
   outputSchema?: boolean;
   /** That schema, when known. */
   schema?: unknown;
+  /** Its inputSchema, when tools/list gave one. */
+  inputSchema?: unknown;
 }
 
 /** The outcome of one view; first match wins, in the order documented in the README. */
@@ -34,11 +38,21 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
   }
   if (view.batchAnswer) {
-    // Not a failure for the SDKs measured (the TypeScript SDK reads an array body as a batch), so the outcome stands.
-    const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18; the TypeScript SDK takes it, a client that expects one object may not';
-    c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
+    const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18';
+    const py = pythonSdkAgent(view);
+    // The Python SDK's client parses a JSON body as one message and fails on an array: its caller got no result.
+    if (py !== undefined) return result('INVALID_ENVELOPE', { why: `${note}; the client (User-Agent ${JSON.stringify(py)}: the Python SDK's HTTP client) reads one object and fails on it ("Failed to parse JSON response", -32700)` });
+    // The TypeScript SDK reads an array body as a batch, so for it (and a client not known) the outcome stands.
+    const also = `${note}; the TypeScript SDK takes it, the Python SDK fails on it (-32700), a client that expects one object may not`;
+    c.detail.why = c.detail.why ? `${c.detail.why}; ${also}` : also;
   }
   return c;
+}
+
+/** The request's User-Agent when it is httpx's, the HTTP client of the Python SDK (`python-httpx/…`, `python-httpx2/…`). */
+function pythonSdkAgent(view: AttemptView): string | undefined {
+  const ua = view.requestHeaders?.get('user-agent')?.trim();
+  return ua !== undefined && /^python-httpx\d*\//i.test(ua) ? ua.slice(0, 60) : undefined;
 }
 
 function classifyView(view: AttemptView, tool: ToolContext): Classification {
@@ -49,6 +63,12 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
         // The caller gave up before any response head (its timeout): a server that sends its SSE head only with the first
         // event (the TypeScript SDK's Node transport, 1.24.3 and before) had sent nothing; the request ended later.
         return result('NO_RESPONSE', { why: `the client cancelled it (notifications/cancelled) ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it, before any response head came; the request then ended: ${why}` });
+      }
+      const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
+      if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
+        // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the request (its timeout) cancels it.
+        const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+        return result('NO_RESPONSE', { why: `the client closed the request${after}, before any response head came (on ${pv} that is the cancellation): ${why}` });
       }
       return result('NO_RESPONSE', { why });
     }
@@ -189,9 +209,14 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
   if (view.response === undefined) {
     // The same number as a string (or the reverse) is still another id, but some clients take it: the TypeScript SDK
-    // 1.x looks its pending requests up by Number(id), so its caller got this result; one that compares ids by type drops it.
+    // 1.x looks its pending requests up by Number(id), the Python SDK turns a string of digits into an int (both ways),
+    // so their callers got this result; one that compares ids by type drops it.
     const typeOnly = (typeof response.id === 'string' || typeof response.id === 'number') && (typeof view.id === 'string' || typeof view.id === 'number') && typeof response.id !== typeof view.id && String(response.id) === String(view.id);
-    const also = typeOnly ? ': the same value as a ' + typeof response.id + ', which a client that matches ids by Number() (the TypeScript SDK 1.x) takes as the answer and one that compares ids with their type drops' : '';
+    const py = pythonSdkAgent(view);
+    const takers = py !== undefined
+      ? `which this client (User-Agent ${JSON.stringify(py)}: the Python SDK, which reads a string of digits as the number) takes as the answer; a client that compares ids with their type drops it`
+      : 'which a client that matches ids by Number() (the TypeScript SDK 1.x) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
+    const also = typeOnly ? `: the same value as a ${typeof response.id}, ${takers}` : '';
     return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}${also}` });
   }
   if (hasError) {
@@ -202,6 +227,14 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const detail = errorDetail(response);
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
+    // Invalid params for a listed tool whose arguments keep its inputSchema: no check of the request refused it; the
+    // tool raised it (the Python SDK passes an MCPError a tool raises on as a JSON-RPC error), or the server's check of
+    // the tool's result did (the v2 SDK's outputSchema check): either way the tool ran.
+    if (view.method === 'tools/call' && e.code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && surelyValid(view.callArgs, tool.inputSchema)) {
+      const ran = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
+      detail.why = detail.why ? `${detail.why}; ${ran}` : ran;
+      return { ...result('JSONRPC_ERROR', detail), toolRaised: true };
+    }
     return result('JSONRPC_ERROR', detail);
   }
   const r = response.result;

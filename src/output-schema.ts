@@ -79,3 +79,33 @@ function same(a: unknown, b: unknown): boolean {
   }
   return true;
 }
+
+/** Keywords that do not constrain a value (annotations), and those schemaViolation checks. */
+const PASSIVE = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+const CHECKED = new Set(['type', 'enum', 'const', 'required', 'properties', 'items', 'additionalProperties']);
+
+/**
+ * Whether `value` keeps every rule of `schema`, as far as this can tell for sure: false when the schema uses a keyword
+ * schemaViolation does not check (`minimum`, `pattern`, `anyOf`, `$ref`...), when a part of it constrains nothing
+ * (no `type`, `enum` or `const`), or when an object carries a property the schema does not declare (a loose
+ * `{"type": "object"}` says nothing of what a server checks): true is a proof, not a pass by default.
+ * `additionalProperties` may only be a boolean.
+ */
+export function surelyValid(value: unknown, schema: unknown, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > MAX_DEPTH) return false;
+  const s = schema as Record<string, unknown>;
+  for (const k of Object.keys(s)) if (!PASSIVE.has(k) && !CHECKED.has(k)) return false;
+  if (s.type === undefined && s.enum === undefined && !('const' in s)) return false;
+  if (s.additionalProperties !== undefined && typeof s.additionalProperties !== 'boolean') return false;
+  if (schemaViolation(value, s, '', depth) !== undefined) return false;
+  if (isObject(value)) {
+    const props = isObject(s.properties) ? s.properties : {};
+    for (const [k, v] of Object.entries(value)) {
+      if (!Object.prototype.hasOwnProperty.call(props, k) || !surelyValid(v, props[k], depth + 1)) return false;
+    }
+  } else if (Array.isArray(value) && s.items !== undefined) {
+    if (value.length > MAX_ITEMS) return false;
+    for (const x of value) if (!surelyValid(x, s.items, depth + 1)) return false;
+  }
+  return true;
+}

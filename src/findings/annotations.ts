@@ -11,6 +11,8 @@ export interface ToolSafety {
   outputSchema?: boolean;
   /** That schema, to check structuredContent against (kept when it is small). */
   schema?: unknown;
+  /** The tool's inputSchema (kept when it is small): arguments that surely keep it were no invalid params. */
+  inputSchema?: unknown;
 }
 
 /** Largest outputSchema kept to check results against (its JSON length); a larger one is only known to exist. */
@@ -23,7 +25,7 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
   const m = new Map<string, ToolSafety>();
   for (const t of tools) {
     if (typeof t !== 'object' || t === null) continue;
-    const tool = t as { name?: unknown; annotations?: unknown; outputSchema?: unknown };
+    const tool = t as { name?: unknown; annotations?: unknown; outputSchema?: unknown; inputSchema?: unknown };
     if (typeof tool.name !== 'string') continue;
     const ann = (typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {}) as Record<string, unknown>;
     const safety: ToolSafety = { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null };
@@ -31,6 +33,7 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
       safety.outputSchema = true;
       if (smallJson(tool.outputSchema, MAX_SCHEMA_CHARS)) safety.schema = tool.outputSchema;
     }
+    if (typeof tool.inputSchema === 'object' && tool.inputSchema !== null && smallJson(tool.inputSchema, MAX_SCHEMA_CHARS)) safety.inputSchema = tool.inputSchema;
     m.set(tool.name, safety);
   }
   return m;

@@ -42,7 +42,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   UNSAFE_RETRY: {
     severity: 'error when execution is proven, else warning', attachedTo: 'attempt',
-    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602, or a rate limiter\'s -32000 "Rate limit exceeded").',
+    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602, or a rate limiter\'s -32000 "Rate limit exceeded"); a -32602 for a listed tool whose arguments keep its inputSchema refused nothing (the tool raised it, as the Python SDK passes a tool\'s MCPError on), so it counts.',
     why: 'A repeated non-idempotent tool can charge twice, write twice, notify twice.',
     spec: 'ToolAnnotations (2025-03-26+): readOnlyHint defaults false, destructiveHint true, idempotentHint false: an unannotated tool is unsafe to repeat. Annotations are hints from possibly untrusted servers.',
     todo: 'Retry only read-only or idempotent tools automatically; give others an idempotency key or server-side de-duplication. If a tool is safe, say so with --idempotent NAME.',

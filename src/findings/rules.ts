@@ -119,8 +119,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // -32800 (LSP's RequestCancelled) is the server saying it stopped the request, as the Python SDK answers every
     // cancelled request on the 2025 wire: no result was lost, unlike a late result of work that was done.
     const confirmed = answeredLate && a.detail.errorCode === -32800;
+    // Over HTTP without a session the notifications/cancelled POST is a request of its own: a stateless server (the
+    // Python and TypeScript SDKs' stateless modes) handles it apart from the running request, which it cannot stop.
+    const stateless = cancelView.http && a.session === null && !cancelView.legacySse
+      ? ': there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop'
+      : '';
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
-      : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it` : '';
+      : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}`,
       cancelView.sources));
@@ -138,7 +143,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
-      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}`,
+      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK 1.x and the Python SDK take as its answer` : ''}`,
       [o.src]));
   }
   if (v.reusedWhileOpen) {
@@ -232,7 +237,9 @@ const RATE_LIMIT_EXCEEDED = /^(global )?rate limit exceeded\b/i;
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
   const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
-  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code)) return 'no';
+  // (-32602 that the tool raised while it ran, with arguments that keep its inputSchema, is no refusal.)
+  const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code) && !raised) return 'no';
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
   if (prev.server && !prev.notSeenByServer && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
   if (prev.notSeenByServer) return 'no';
@@ -531,6 +538,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
 
 export { isFailure };
 export type { ToolSafety };
+
+/** The same number once as a string and once as a number ("3" and 3): another id, which some clients match anyway. */
+function sameValueOtherType(x: unknown, y: unknown): boolean {
+  return (typeof x === 'string' || typeof x === 'number') && (typeof y === 'string' || typeof y === 'number') && typeof x !== typeof y && String(x) === String(y);
+}
 
 /** Why a response is an orphan: no request had its id, or none was waiting for it when it came. */
 function orphanWhy(o: Orphan, scope: string): string {

@@ -153,6 +153,8 @@ export interface AttemptView {
   resultSig?: number;
   /** A tools/call's arguments, held only until the view is compacted. */
   callArgs?: unknown;
+  /** Its -32602 came from the tool while it ran (the arguments keep the listed tool's inputSchema), not from a check of the request. */
+  toolRaised?: boolean;
   /** The argument values of this tools/call that its result names (findings/crossed.ts): whose answer a crossed result is. */
   namedArgs?: string[];
   /** An earlier request with the same id was still open in the scope when this one was sent. */
@@ -235,6 +237,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     note: undefined,
     resultSig: undefined,
     callArgs: undefined,
+    toolRaised: undefined,
     namedArgs: undefined,
     shadowed: undefined,
     seq: undefined,

@@ -452,7 +452,10 @@ export class JoinEngine {
           if (ex.attempts.length === 0) ex.refusalSaid ??= said;
           this.refusedUnknownSession(ex, said, ts, src);
         }
-        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})`;
+        // A 2xx body that is a page or plain text (a proxy's 502 page under the server's 200 head): say what it says.
+        // Broken JSON (cut, or a bad token inside) is not quoted back.
+        const page = !p.sse && typeof ex.status === 'number' && ex.status >= 200 && ex.status <= 299 && !/^\s*[[{"]/.test(text) ? errorBodyText(text) : undefined;
+        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})${page !== undefined ? `; it says: "${page}"` : ''}`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
         return;
       }

@@ -144,10 +144,11 @@ export class Matcher {
 
   add(view: AttemptView): void {
     const declared = view.tool !== null ? this.tools.get(viewClientKey(view))?.get(view.tool) : undefined;
-    const c = classify(view, { outputSchema: declared?.outputSchema === true, schema: declared?.schema });
+    const c = classify(view, { outputSchema: declared?.outputSchema === true, schema: declared?.schema, inputSchema: declared?.inputSchema });
     view.outcome = c.outcome;
     view.layer = c.layer;
     view.detail = c.detail;
+    if (c.toolRaised) view.toolRaised = true;
     compact(view);
     if (view.toolList) {
       // A later page of a paginated tools/list adds to the earlier pages.
