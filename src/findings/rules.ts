@@ -460,6 +460,8 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   }
   // Raised from whichever log shows it (the engine counts a session's refusals in one log only), calls or none: a
   // client whose only GET was refused has no attempt at all.
+  // (A quote is put in parentheses where a colon follows: `"invalid_token": the stream...` would read to the redaction
+  // of free text as a secret key with its value.)
   for (const g of s.refusedGets ?? []) {
     if (g.probe) continue;
     const times = g.count > 1 ? `, ${g.count} times${g.ts !== undefined && g.lastTs !== undefined ? ` over ${secs(g.lastTs - g.ts)}` : ''}` : '';
@@ -467,7 +469,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     // lost its stream (a cut connection) and the server did not notice.
     const held = g.status === 409 ? '; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session (one the client may have lost without the server noticing)' : '';
     out.push(finding('GET_STREAM_REFUSED', 'warning',
-      `${where}: HTTP ${g.status} to the client's GET stream${times}${g.said !== undefined ? `, saying ${jsonText(g.said)}` : ''}: the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`,
+      `${where}: HTTP ${g.status} to the client's GET stream${times}${g.said !== undefined ? ` (saying ${jsonText(g.said)})` : ''}: the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`,
       [g.src], 'session', s.session));
   }
   if (!calls) {
@@ -507,7 +509,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
     const noSession = r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
     out.push(finding('NOTIFICATION_REFUSED', 'warning',
-      `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? `, saying ${jsonText(r.said)}` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
+      `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? ` (saying ${jsonText(r.said)})` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
       [r.src], 'session', s.session));
   }
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a

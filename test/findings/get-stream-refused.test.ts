@@ -27,15 +27,22 @@ const refused = (fs: string[]) => fs.filter((f) => f.startsWith('GET_STREAM_REFU
 describe('GET_STREAM_REFUSED', () => {
   it('a 409 to the GET stream, retried: one finding that counts them, quotes the body and says what a 409 means', async () => {
     expect(refused(await findings([init(0, S), call(100, S, 1), get(200, { session: S, status: 409, body: CONFLICT }), get(1_200, { session: S, status: 409, body: CONFLICT }), call(2_000, S, 2)]))).toEqual([
-      `GET_STREAM_REFUSED: session ${S}: HTTP 409 to the client's GET stream, 2 times over 1.00 s, saying "Conflict: Only one SSE stream is allowed per session": the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session (one the client may have lost without the server noticing)`,
+      `GET_STREAM_REFUSED: session ${S}: HTTP 409 to the client's GET stream, 2 times over 1.00 s (saying "Conflict: Only one SSE stream is allowed per session"): the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session (one the client may have lost without the server noticing)`,
     ]);
   });
 
   it('other statuses each get their own finding, without the 409 note; a log without Accept headers still counts a GET that names its session', async () => {
     const got = refused(await findings([init(0, S), get(100, { session: S, status: 503, body: '<html><head><title>503 Service Unavailable</title></head></html>', ct: 'text/html', accept: null }), get(300, { session: S, status: 409, body: CONFLICT }), call(400, S, 1)]));
     expect(got).toHaveLength(2);
-    expect(got[0]).toBe(`GET_STREAM_REFUSED: session ${S}: HTTP 503 to the client's GET stream, saying "503 Service Unavailable": the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it`);
-    expect(got[1]).toMatch(/^GET_STREAM_REFUSED: session sess-g1: HTTP 409 to the client's GET stream, saying/);
+    expect(got[0]).toBe(`GET_STREAM_REFUSED: session ${S}: HTTP 503 to the client's GET stream (saying "503 Service Unavailable"): the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it`);
+    expect(got[1]).toMatch(/^GET_STREAM_REFUSED: session sess-g1: HTTP 409 to the client's GET stream \(saying/);
+  });
+
+  it('a quoted body that names a token survives the redaction of the message (401 "invalid_token")', async () => {
+    const expired = JSON.stringify({ error: 'invalid_token', error_description: 'The access token expired' });
+    const [f] = refused(await findings([init(0, S), call(100, S, 1), get(200, { session: S, status: 401, body: expired })]));
+    expect(f).toMatch(/^GET_STREAM_REFUSED: session sess-g1: HTTP 401 to the client's GET stream \(saying "[^"]+"\): the stream was not opened, so what the server sends outside a call/);
+    expect(f).not.toContain('[redacted');
   });
 
   it('one finding when the client\'s and the server\'s logs both show the refusal', async () => {
@@ -45,7 +52,7 @@ describe('GET_STREAM_REFUSED', () => {
     const sessionless = [get(0, { status: 404, body: 'Cannot GET /sse', ct: 'text/html', url: 'http://127.0.0.1:3000/sse' })];
     const r2 = await analyzeInputs([{ side: 'client', lines: sessionless }, { side: 'server', lines: sessionless }]);
     expect(r2.findings.map((f) => `${f.code}: ${f.message}`)).toEqual([
-      `GET_STREAM_REFUSED: traffic without a session: HTTP 404 to the client's GET stream, saying "Cannot GET /sse": the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it`,
+      `GET_STREAM_REFUSED: traffic without a session: HTTP 404 to the client's GET stream (saying "Cannot GET /sse"): the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it`,
     ]);
   });
 
@@ -86,7 +93,7 @@ describe('GET_STREAM_REFUSED on real recordings', () => {
       const r = run('real-audit2/resume-cut-before-event', view);
       const found = r.findings.filter((f) => f.code === 'GET_STREAM_REFUSED');
       expect(found, view).toHaveLength(1);
-      expect(found[0]!.message, view).toMatch(/^session [0-9a-f-]{36}: HTTP 409 to the client's GET stream, 2 times over 0\.1\d s, saying "Conflict: Only one SSE stream is allowed per session"/);
+      expect(found[0]!.message, view).toMatch(/^session [0-9a-f-]{36}: HTTP 409 to the client's GET stream, 2 times over 0\.1\d s \(saying "Conflict: Only one SSE stream is allowed per session"\)/);
     }
   });
 

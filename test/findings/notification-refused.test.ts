@@ -24,10 +24,10 @@ describe('NOTIFICATION_REFUSED', () => {
   it('says whether the session went on or nothing more came, and quotes the body', async () => {
     const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } };
     const [wentOn] = (await findings([init(0, S), notify(20, S, 202), notify(100, S, 500, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'queue full' } }), 'application/json', cancelled), call(200, S, 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
-    expect(wentOn).toBe(`NOTIFICATION_REFUSED: session ${S}: HTTP 500 to its notifications/cancelled, a POST with no request in it, saying "queue full": it was not accepted; the session went on`);
+    expect(wentOn).toBe(`NOTIFICATION_REFUSED: session ${S}: HTTP 500 to its notifications/cancelled, a POST with no request in it (saying "queue full"): it was not accepted; the session went on`);
     const answer = { jsonrpc: '2.0', id: 4, result: { action: 'accept', content: {} } };
     const [nothing] = await findings([init(0, S), notify(20, S, 202), notify(100, S, 413, '<html><head><title>413 Request Entity Too Large</title></head></html>', 'text/html', answer)]);
-    expect(nothing).toBe(`NOTIFICATION_REFUSED: session ${S}: HTTP 413 to its answer to the server's request id 4, a POST with no request in it, saying "413 Request Entity Too Large": it was not accepted; nothing more came in this session`);
+    expect(nothing).toBe(`NOTIFICATION_REFUSED: session ${S}: HTTP 413 to its answer to the server's request id 4, a POST with no request in it (saying "413 Request Entity Too Large"): it was not accepted; nothing more came in this session`);
   });
 
   it('is not raised for a 202, nor for a lost session (404, or 400 saying so), which is SESSION_EXPIRED', async () => {
@@ -45,7 +45,7 @@ describe('NOTIFICATION_REFUSED', () => {
   it('names a POST whose body is not JSON and that was refused (tmcp\'s 400 Parse error), not one that was accepted', async () => {
     const broken = (status: number) => ({ v: 1, kind: 'exchange', ts: '2026-10-17T10:00:00.050Z', method: 'POST', requestHeaders: { 'content-type': 'application/json', 'mcp-session-id': S }, sendText: '{"jsonrpc":"2.0","id":9,"method":"tools/call",', status, responseHeaders: { 'content-type': 'application/json' }, recvText: status === 400 ? JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }) : '', end: 'complete' });
     expect(await findings([init(0, S), notify(20, S, 202), broken(400)])).toEqual([
-      `NOTIFICATION_REFUSED: session ${S}: HTTP 400 to a body that is not JSON, a POST with no request in it, saying "Parse error": it was not accepted; nothing more came in this session`,
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 400 to a body that is not JSON, a POST with no request in it (saying "Parse error"): it was not accepted; nothing more came in this session`,
     ]);
     expect(await findings([init(0, S), notify(20, S, 202), broken(202)])).toEqual([]);
   });

@@ -196,7 +196,7 @@ describe('fifth audit: Mcp-Session-Id dropped from the initialize response', () 
     for (const view of ['both', 'client'] as View[]) {
       const r = run('session-header-stripped', view);
       expect(r.findings.map((f) => f.code), view).toEqual(['NOTIFICATION_REFUSED', 'NOTIFICATION_REFUSED']);
-      for (const f of r.findings) expect(f.message, view).toMatch(/HTTP 400 to its notifications\/initialized, a POST with no request in it, saying "Bad Request: No valid session ID provided": it was not accepted \(the TypeScript SDK's connect\(\) throws on that\); the POST carried no Mcp-Session-Id: the client did not have the session id/);
+      for (const f of r.findings) expect(f.message, view).toMatch(/HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: No valid session ID provided"\): it was not accepted \(the TypeScript SDK's connect\(\) throws on that\); the POST carried no Mcp-Session-Id: the client did not have the session id/);
       expect(r.findings[0]!.message, view).toMatch(/; the client began a new session \(initialize\) after it$/);
       expect(r.findings[1]!.message, view).toMatch(/; nothing more came in this session$/);
     }

@@ -139,8 +139,8 @@ describe('tmcp 1.20.0 with @tmcp/transport-http 0.9.0, the SDK 1.32.2 client', (
     expect(unasked.session).not.toBe(sdk);
     // the tools/call with a broken JSON body is no attempt; its 400 Parse error is named, and so is the refused GET
     expect(allCodes(r).sort()).toEqual(['GET_STREAM_REFUSED', 'NOTIFICATION_REFUSED']);
-    expect(r.findings.find((f) => f.code === 'NOTIFICATION_REFUSED')!.message).toMatch(/: HTTP 400 to a body that is not JSON, a POST with no request in it, saying "Parse error": it was not accepted; the session went on$/);
-    expect(r.findings.find((f) => f.code === 'GET_STREAM_REFUSED')!.message).toMatch(/: HTTP 409 to the client's GET stream, saying "Conflict: Only one SSE stream is allowed per session"/);
+    expect(r.findings.find((f) => f.code === 'NOTIFICATION_REFUSED')!.message).toMatch(/: HTTP 400 to a body that is not JSON, a POST with no request in it \(saying "Parse error"\): it was not accepted; the session went on$/);
+    expect(r.findings.find((f) => f.code === 'GET_STREAM_REFUSED')!.message).toMatch(/: HTTP 409 to the client's GET stream \(saying "Conflict: Only one SSE stream is allowed per session"\)/);
   });
 
   it('2026-07-28 with the v2 client: server/discover, no sessions; an unknown method is a 404 (-32601), which is no SESSION_EXPIRED', () => {

@@ -69,7 +69,7 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(r.attempts.map((a) => `${a.method} ${a.outcome}`)).toEqual(['initialize SUCCESS', 'tools/list SUCCESS', 'tools/call TOOL_SUCCESS', 'tools/call TOOL_SUCCESS', 'ping SUCCESS']);
     expect(step('mf-baseline', 'GET /mcp').raw).toMatchObject({ status: 409 });
     expect(allCodes(r)).toEqual(['GET_STREAM_REFUSED']);
-    expect(r.findings[0]!.message).toMatch(/^session [0-9a-f-]{36}: HTTP 409 to the client's GET stream, saying "Conflict: Only one SSE stream is allowed per session": the stream was not opened, .*a 409 is how the TypeScript and Python SDK servers refuse a second GET stream/);
+    expect(r.findings[0]!.message).toMatch(/^session [0-9a-f-]{36}: HTTP 409 to the client's GET stream \(saying "Conflict: Only one SSE stream is allowed per session"\): the stream was not opened, .*a 409 is how the TypeScript and Python SDK servers refuse a second GET stream/);
   });
 
   it('a tool that throws and bad arguments are isError results; an unknown tool is -32603 (not -32602), as the caller got it', () => {
