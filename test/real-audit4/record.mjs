@@ -1,7 +1,6 @@
 // Fourth audit round, SDK 1.32.2 client and server on 127.0.0.1, a hop between them that changes what the server
 // answered to a tools/call. Usage: node test/real-audit4/record.mjs [scenario...]  (needs dist/: npm run build)
 // Writes test/fixtures/real-audit4/<scenario>/{client,server}.ndjson and observed.json (what the SDK caller saw).
-import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -10,7 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
-import { listen, readBody, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
+import { listen, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
+import { startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit4/', import.meta.url));
@@ -27,57 +27,6 @@ function buildServer() {
     return text(`invoice for order ${orderId} sent`);
   });
   return server;
-}
-
-/**
- * A hop that forwards everything; for the POST of a tools/call that `decide` picks it takes the server's whole
- * answer and writes `transform({status, headers, body})` instead, or with {htmlAfterHead} forwards the SSE head and
- * then writes an HTML error page into the stream and ends it, as a reverse proxy that lost its upstream does.
- */
-async function startHop(upstream, decide) {
-  const target = new URL(upstream);
-  let n = 0;
-  return listen(async (req, res) => {
-    const raw = await readBody(req);
-    let rpc;
-    try {
-      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {}
-    const isCall = rpc?.method === 'tools/call';
-    const action = isCall ? (decide({ n: ++n, rpc }) ?? {}) : {};
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
-    up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (ures) => {
-      const headers = { ...ures.headers };
-      if (action.htmlAfterHead) {
-        delete headers['content-length'];
-        res.writeHead(ures.statusCode, headers);
-        res.flushHeaders();
-        setTimeout(() => {
-          res.end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n');
-          up.destroy();
-        }, 5);
-        return;
-      }
-      if (action.transform) {
-        const chunks = [];
-        ures.on('data', (c) => chunks.push(c));
-        ures.on('end', () => {
-          const out = action.transform({ status: ures.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') });
-          delete out.headers['transfer-encoding'];
-          out.headers['content-length'] = String(Buffer.byteLength(out.body));
-          res.writeHead(out.status, out.headers);
-          res.end(out.body);
-        });
-        return;
-      }
-      res.writeHead(ures.statusCode, headers);
-      res.flushHeaders();
-      ures.pipe(res);
-    });
-    up.end(raw);
-  });
 }
 
 // SSE body helpers: the events of a body, and a body from events
@@ -187,7 +136,7 @@ async function runScenario(name, spec) {
   const { observed, step } = makeObserver();
   const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer, options: () => ({ enableJsonResponse: !!spec.json }) });
   const server = await listen(recordingHandler(handle, { out: files.server }));
-  const hop = await startHop(server.url, spec.decide);
+  const hop = await startAnswerHop(server.url, spec.decide);
   const f = recordingFetch({ out: files.client });
   const c = new Client({ name: 'audit4-client', version: '1.0.0' });
   c.onerror = (e) => observed.onerror.push(describeError(e));

@@ -4,7 +4,6 @@
 // (needs dist/: npm run build, and /work/py-venv with mcp 2.3.0, or PYTHON). Writes
 // test/fixtures/real-audit5-py/<scenario>/{client,server}.ndjson and observed.json (what the caller saw).
 import { execFile, spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -14,7 +13,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { freePort, listen, readBody, sleep, sessionHandler } from '../helpers/loopback.mjs';
+import { freePort, listen, sleep, sessionHandler } from '../helpers/loopback.mjs';
+import { startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError, stopAfter } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit5-py/', import.meta.url));
@@ -36,56 +36,6 @@ function buildTsServer() {
 }
 
 // ---------------------------------------------------------------- the fourth audit's hop (test/real-audit4/record.mjs)
-
-/**
- * A hop that forwards everything; for the POST of a tools/call that `decide` picks it takes the server's whole
- * answer and writes `transform({status, headers, body})` instead, or with {htmlAfterHead} forwards the head and then
- * writes an nginx 502 page as the body and ends it.
- */
-async function startHop(upstream, decide) {
-  const target = new URL(upstream);
-  let n = 0;
-  return listen(async (req, res) => {
-    const raw = await readBody(req);
-    let rpc;
-    try {
-      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {}
-    const action = rpc?.method === 'tools/call' ? (decide({ n: ++n, rpc }) ?? {}) : {};
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
-    up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (ures) => {
-      const headers = { ...ures.headers };
-      if (action.htmlAfterHead) {
-        delete headers['content-length'];
-        res.writeHead(ures.statusCode, headers);
-        res.flushHeaders();
-        setTimeout(() => {
-          res.end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n');
-          up.destroy();
-        }, 5);
-        return;
-      }
-      if (action.transform) {
-        const chunks = [];
-        ures.on('data', (c) => chunks.push(c));
-        ures.on('end', () => {
-          const out = action.transform({ status: ures.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') });
-          delete out.headers['transfer-encoding'];
-          out.headers['content-length'] = String(Buffer.byteLength(out.body));
-          res.writeHead(out.status, out.headers);
-          res.end(out.body);
-        });
-        return;
-      }
-      res.writeHead(ures.statusCode, headers);
-      res.flushHeaders();
-      ures.pipe(res);
-    });
-    up.end(raw);
-  });
-}
 
 const sseEvents = (body) => body.split(/\r?\n\r?\n/).filter((e) => e.trim());
 const dataOf = (ev) => ev.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
@@ -148,7 +98,7 @@ async function pyClientOnTs(name, hopName) {
   const { dir, files } = scenarioFilesIn(ROOT, name);
   const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer: buildTsServer, options: () => ({ enableJsonResponse: !!hop.json }) });
   const server = await listen(recordingHandler(handle, { out: files.server }));
-  const h = await startHop(server.url, first(hop.action));
+  const h = await startAnswerHop(server.url, first(hop.action));
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
   let observed;
   try {
@@ -194,7 +144,7 @@ async function startPyServer(mode, out) {
 async function pyClientOnPy(name, hopName, scenario = `${hopName}-auto`, mode = 'stateful') {
   const { dir, files } = scenarioFilesIn(ROOT, name);
   const server = await startPyServer(mode, files.server);
-  const h = await startHop(server.url, hopName ? first(HOPS[hopName].action) : () => ({}));
+  const h = await startAnswerHop(server.url, hopName ? first(HOPS[hopName].action) : () => ({}));
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
   let observed;
   try {
