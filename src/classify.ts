@@ -12,6 +12,9 @@ export interface Classification {
   toolRaised?: boolean;
 }
 
+/** An error message that refuses the request's arguments: the SDKs' validation ("Invalid arguments for tool x: ...", zod's "Expected string, received number"). */
+const SAYS_ARGUMENTS_REFUSED = /\binvalid (arguments?|params|parameters|input)\b|\bvalidation (error|failed)\b|\bexpected\b.{0,80}\breceived\b|\b(is )?required\b|\bunknown tool\b|\btool\b.{0,80}\bnot found\b/i;
+
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -230,7 +233,9 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     // Invalid params for a listed tool whose arguments keep its inputSchema: no check of the request refused it; the
     // tool raised it (the Python SDK passes an MCPError a tool raises on as a JSON-RPC error), or the server's check of
     // the tool's result did (the v2 SDK's outputSchema check): either way the tool ran.
-    if (view.method === 'tools/call' && e.code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && surelyValid(view.callArgs, tool.inputSchema)) {
+    // A message that says the arguments were refused still is a refusal (a server's own check may be stricter than the
+    // schema it lists: a format, a pattern, a refinement).
+    if (view.method === 'tools/call' && e.code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && !SAYS_ARGUMENTS_REFUSED.test(e.message) && surelyValid(view.callArgs, tool.inputSchema)) {
       const ran = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
       detail.why = detail.why ? `${detail.why}; ${ran}` : ran;
       return { ...result('JSONRPC_ERROR', detail), toolRaised: true };

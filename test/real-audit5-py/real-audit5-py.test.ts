@@ -239,6 +239,13 @@ describe('a tool on the Python server that raises MCPError after its work, and t
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
   });
 
+  it('-32602 whose message refuses the arguments (the SDKs\' "Invalid arguments for tool ...") is a refusal, whatever the listed schema says: no UNSAFE_RETRY', () => {
+    const r = edited((t) => t.replaceAll('warehouse rejected the reservation of 1001 after holding it', 'Invalid arguments for tool reserve_stock: orderId: Expected a SKU'));
+    const [first, retry] = byTool(r, 'reserve_stock');
+    expect([first!.outcome, first!.detail?.why]).toEqual(['JSONRPC_ERROR', undefined]);
+    expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+
   it('-32602 when the inputSchema has a keyword mcp-triage does not check (minProperties) proves nothing: no UNSAFE_RETRY', () => {
     const r = edited((t) => t.replaceAll('\\"title\\":\\"reserve_stockArguments\\"', '\\"title\\":\\"reserve_stockArguments\\",\\"minProperties\\":1'));
     expect(r.attempts.filter((a) => a.method === 'tools/list')).toHaveLength(1);
