@@ -31,12 +31,28 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
     const safety: ToolSafety = { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null };
     if (typeof tool.outputSchema === 'object' && tool.outputSchema !== null) {
       safety.outputSchema = true;
-      if (smallJson(tool.outputSchema, MAX_SCHEMA_CHARS)) safety.schema = tool.outputSchema;
+      if (smallJson(tool.outputSchema, MAX_SCHEMA_CHARS)) safety.schema = interned(tool.outputSchema);
     }
-    if (typeof tool.inputSchema === 'object' && tool.inputSchema !== null && smallJson(tool.inputSchema, MAX_SCHEMA_CHARS)) safety.inputSchema = tool.inputSchema;
+    if (typeof tool.inputSchema === 'object' && tool.inputSchema !== null && smallJson(tool.inputSchema, MAX_SCHEMA_CHARS)) safety.inputSchema = interned(tool.inputSchema);
     m.set(tool.name, safety);
   }
   return m;
+}
+
+/**
+ * One copy of each schema: every session's tools/list repeats its server's schemas, and the tools of thousands of
+ * sessions are kept at once (12 MB of peak RSS on the benchmark's 100 MB pair before this). Bounded, oldest out.
+ */
+const schemas = new Map<string, unknown>();
+const MAX_INTERNED = 512;
+
+function interned(schema: object): unknown {
+  const key = JSON.stringify(schema);
+  const known = schemas.get(key);
+  if (known !== undefined) return known;
+  schemas.set(key, schema);
+  if (schemas.size > MAX_INTERNED) schemas.delete(schemas.keys().next().value!);
+  return schema;
 }
 
 /** Deepest outputSchema kept: the check of structuredContent stops there anyway. */
