@@ -229,13 +229,13 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
   if (view.response === undefined) {
     // The same number as a string (or the reverse) is still another id, but some clients take it: the TypeScript SDK
-    // 1.x looks its pending requests up by Number(id), the Python SDK turns a string of digits into an int (both ways),
+    // (1.x and v2) looks its pending requests up by Number(id), the Python SDK turns a string of digits into an int (both ways),
     // so their callers got this result; one that compares ids by type drops it.
     const typeOnly = (typeof response.id === 'string' || typeof response.id === 'number') && (typeof view.id === 'string' || typeof view.id === 'number') && typeof response.id !== typeof view.id && String(response.id) === String(view.id);
     const py = pythonSdkAgent(view);
     const takers = py !== undefined
       ? `which this client (User-Agent ${JSON.stringify(py)}: the Python SDK, which reads a string of digits as the number) takes as the answer; a client that compares ids with their type drops it`
-      : 'which a client that matches ids by Number() (the TypeScript SDK 1.x) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
+      : 'which a client that matches ids by Number() (the TypeScript SDK, 1.x and v2) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
     const also = typeOnly ? `: the same value as a ${typeof response.id}, ${takers}` : '';
     return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}${also}` });
   }

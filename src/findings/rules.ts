@@ -149,7 +149,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
-      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK 1.x and the Python SDK take as its answer` : ''}`,
+      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, a.session === null ? 'the same log (there is no session)' : 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK (1.x and v2) and the Python SDK take as its answer` : ''}`,
       [o.src]));
   }
   if (v.reusedWhileOpen) {
