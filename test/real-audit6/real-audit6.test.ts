@@ -21,6 +21,7 @@ interface Observed { era: string; steps: Step[]; onerror: { message: string }[];
 const SCENARIOS = [
   'empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head',
   '502-after-run', 'http-429-retry-after', 'abort-between-progress', 'tool-errors-json', 'timeout-then-retry',
+  'py-502-after-run', 'py-429-retry-after', 'py-timeout-then-retry',
 ];
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
@@ -200,5 +201,37 @@ describe('sixth audit: the v2 client closes the stream (2026-07-28 cancellation)
     expect(codes(a)).toContain('NO_FINAL_RESULT');
     expect(a.detail?.why).toMatch(/^SSE stream ended \(aborted\) after 2 event\(s\) without the response/);
     expect(a.findings.map((f) => f.message).join('\n')).not.toMatch(/the connection closed/);
+  });
+});
+
+describe('sixth audit: the Python client (mcp 2.3.0, auto mode) through the same hops to the v2 server', () => {
+  it('py-502-after-run: the caller got MCPError -32603 for each 502 (the server ran each tool twice); HTTP_ERROR 502 with SIDE_DIVERGENCE, UNSAFE_RETRY on the refund only', () => {
+    expect(observed('py-502-after-run').serverRan).toEqual(['refund 1001', 'refund 1001', 'lookup 1001', 'lookup 1001']);
+    expect(step('py-502-after-run', /^refund_order 1001 \(server ran/).error).toMatchObject({ name: 'MCPError', code: -32603, message: 'Server returned an error response' });
+    const [refund, refundRetry, lookup, lookupRetry] = calls(run('py-502-after-run'));
+    for (const x of [refund!, lookup!]) expect([x.status, x.outcome, x.serverOutcome, x.detail?.why, codes(x)]).toEqual([502, 'HTTP_ERROR', 'TOOL_SUCCESS', 'the body says: 502 Bad Gateway', ['SIDE_DIVERGENCE']]);
+    expect([refundRetry!.attempt, codes(refundRetry!)]).toEqual([2, ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+    expect(refundRetry!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('error');
+    expect([lookupRetry!.attempt, codes(lookupRetry!)]).toEqual([2, ['RETRY_ORIGIN_AMBIGUOUS']]);
+  });
+
+  it('py-429-retry-after: the caller got MCPError -32603 twice, then the result; three attempts of one call, the 429s not seen by the server, RETRY_AFTER_IGNORED on the early retry only', () => {
+    expect(observed('py-429-retry-after').steps.slice(1).map((x) => x.ok)).toEqual([false, false, true]);
+    const r = calls(run('py-429-retry-after'));
+    expect(r.map((a) => [a.status, a.outcome, a.attempt, !!a.notSeenByServer])).toEqual([[429, 'HTTP_ERROR', 1, true], [429, 'HTTP_ERROR', 2, true], [200, 'TOOL_SUCCESS', 3, false]]);
+    expect(codes(r[1]!)).toEqual(['RETRY_AFTER_IGNORED', 'RETRY_ORIGIN_AMBIGUOUS']);
+    expect(codes(r[2]!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+
+  it('py-timeout-then-retry: the Python client closed the connection at 0.3 s (MCPError -32001) and the v2 tool saw its signal; NO_RESPONSE with CANCELLED in every view, the retry UNSAFE_RETRY', () => {
+    expect(step('py-timeout-then-retry', /timeout 300/).error).toMatchObject({ name: 'MCPError', code: -32001 });
+    expect(observed('py-timeout-then-retry').serverRan).toEqual(['slow_report 800 aborted', 'slow_report 800 done']);
+    for (const view of VIEWS) {
+      const [a, again] = calls(run('py-timeout-then-retry', view));
+      expect([a!.status, a!.outcome, codes(a!)], view).toEqual([null, 'NO_RESPONSE', ['CANCELLED']]);
+      expect([again!.attempt, again!.outcome], view).toEqual([2, 'TOOL_SUCCESS']);
+      expect(codes(again!), view).toContain('UNSAFE_RETRY');
+    }
+    expect(message(calls(run('py-timeout-then-retry', 'server'))[0]!, 'CANCELLED')).toMatch(/the connection closed after 0\.\d\d s before the result was sent/);
   });
 });

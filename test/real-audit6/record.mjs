@@ -1,17 +1,23 @@
 // Sixth audit round: the v2 packages (@modelcontextprotocol/client + /server 2.4.0, /node) on protocol 2026-07-28 on 127.0.0.1, behind the fourth and fifth audits' hops. Usage: node test/real-audit6/record.mjs [scenario...]  (needs dist/: npm run build)
 // Writes test/fixtures/real-audit6/<scenario>/{client,server}.ndjson and observed.json (what the v2 caller saw, its onerror messages, what the server's tools ran).
+// The py- scenarios run the Python SDK's Client (mcp 2.3.0, auto mode: 2026-07-28) through the same hops (test/real-audit6/py_client.py; /work/py-venv or PYTHON),
+// its view recorded by the recording proxy (side client, what `mcp-triage record` runs) in front of the hop.
+import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer, createMcpHandler, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
+import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
 import { listen, readBody, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit6/', import.meta.url));
+const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
+const PY_CLIENT = fileURLToPath(new URL('./py_client.py', import.meta.url));
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const NGINX_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
@@ -298,7 +304,40 @@ const scenarios = {
   },
 };
 
+// the Python client through the fifth audit's hops (the same decisions as the TypeScript scenarios of the same hop)
+scenarios['py-502-after-run'] = { ...scenarios['502-after-run'], py: true };
+scenarios['py-429-retry-after'] = { ...scenarios['http-429-retry-after'], py: true };
+scenarios['py-timeout-then-retry'] = { ...scenarios['timeout-then-retry'], py: true };
+
+/** A py- scenario: the Python client through the hop, its view recorded by a recording proxy (side client). */
+async function runPyScenario(name, spec) {
+  const { dir, files } = scenarioFilesIn(ROOT, name);
+  delete files.proxy;
+  const ran = [];
+  const handler = createMcpHandler(() => buildServer(ran), { responseMode: spec.mode ?? 'auto', keepAliveMs: 0 });
+  const node = toNodeHandler(handler);
+  const server = await listen(recordingHandler((req, res) => node(req, res), { out: files.server }));
+  const hop = await startHop(server.url, spec.decide);
+  const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: hop.url, out: files.client, side: 'client' });
+  let observed;
+  try {
+    const { stdout } = await promisify(execFile)(PYTHON, [PY_CLIENT, name, `${proxy.url}/mcp`], { timeout: 60_000 });
+    observed = JSON.parse(stdout.trim().split('\n').pop());
+  } finally {
+    await sleep(200);
+    await proxy.close();
+    await handler.close?.().catch(() => {});
+    await hop.close();
+    await server.close();
+  }
+  observed.serverRan = ran;
+  writeObserved(dir, observed);
+  rmSync(`${dir}/proxy.ndjson`, { force: true });
+  process.stderr.write(`recorded ${name}\n`);
+}
+
 async function runScenario(name, spec) {
+  if (spec.py) return runPyScenario(name, spec);
   const { dir, files } = scenarioFilesIn(ROOT, name);
   delete files.proxy;
   const { observed, step, note } = makeObserver();
