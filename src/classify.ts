@@ -73,6 +73,10 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
         const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
         return result('NO_RESPONSE', { why: `the client closed the request${after}, before any response head came (on ${pv} that is the cancellation): ${why}` });
       }
+      if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
+        const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
+        return result('NO_RESPONSE', { why: `the connection closed${after}, before a response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})` });
+      }
       return result('NO_RESPONSE', { why });
     }
   }
@@ -138,6 +142,18 @@ export function closedByClient(view: AttemptView): boolean {
   return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
 }
 
+/** What `recordingHandler` and `recordingMiddleware` write when the connection closed before the response was complete. */
+const SERVER_SAW_CLOSE = /^the connection closed before (the response was complete|a response was sent)/;
+const PEER_UNKNOWN = "the server's log cannot tell the client from something between them";
+
+/**
+ * In a server's own log, the connection closed before the response was complete: the client, or a hop between them,
+ * closed it (the server cannot tell which). On 2026-07-28 that is what cancels the request.
+ */
+export function closedOnServer(view: AttemptView): boolean {
+  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && SERVER_SAW_CLOSE.test(view.error);
+}
+
 /**
  * The client closed the stream itself and cancelled the request at the same moment, the close logged first (by up to
  * 50 ms): one timeout did both, as the FastMCP Client's does (its HTTP read timeout closes the stream, its request
@@ -177,6 +193,10 @@ function incompleteWhyOf(view: AttemptView): string {
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
+  if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
+    const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
+    return `the connection closed${after}, before the response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+  }
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
@@ -212,13 +232,13 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (!hasResult && !hasError) return result('INVALID_ENVELOPE', { why: 'neither result nor error' });
   if (view.response === undefined) {
     // The same number as a string (or the reverse) is still another id, but some clients take it: the TypeScript SDK
-    // 1.x looks its pending requests up by Number(id), the Python SDK turns a string of digits into an int (both ways),
+    // (1.x and v2) looks its pending requests up by Number(id), the Python SDK turns a string of digits into an int (both ways),
     // so their callers got this result; one that compares ids by type drops it.
     const typeOnly = (typeof response.id === 'string' || typeof response.id === 'number') && (typeof view.id === 'string' || typeof view.id === 'number') && typeof response.id !== typeof view.id && String(response.id) === String(view.id);
     const py = pythonSdkAgent(view);
     const takers = py !== undefined
       ? `which this client (User-Agent ${JSON.stringify(py)}: the Python SDK, which reads a string of digits as the number) takes as the answer; a client that compares ids with their type drops it`
-      : 'which a client that matches ids by Number() (the TypeScript SDK 1.x) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
+      : 'which a client that matches ids by Number() (the TypeScript SDK, 1.x and v2) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
     const also = typeOnly ? `: the same value as a ${typeof response.id}, ${takers}` : '';
     return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}${also}` });
   }

@@ -4,7 +4,7 @@ import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedWithCancel } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
@@ -66,7 +66,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   const lv = a.client ?? v;
   const legacy = lv.legacySse === true && lv.cancelledAt !== undefined && !(lv.legacyCutAt !== undefined && lv.legacyCutAt <= lv.cancelledAt);
   // On 2026-07-28 the client closing the stream is the cancellation: it came first by definition.
-  const closedAsCancel = closedByClient(lv) && protocolOf(a) >= '2026-07-28';
+  // (In the server's log alone, a connection that closed before the response: the client or a hop closed it.)
+  const closedAsCancel = (closedByClient(lv) || closedOnServer(lv)) && protocolOf(a) >= '2026-07-28';
   // A client that closed the stream itself and cancelled the request at the same moment gave up on it, whichever the
   // log shows first (the FastMCP Client's timeout does both within a few milliseconds).
   const closedAndCancelled = closedWithCancel(lv);
@@ -139,11 +140,16 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client closed the response${dur} before the result (on ${protocolOf(a)} closing the stream is the cancellation; often after its local timeout)`,
+      closer.sources.slice(0, 2)));  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+    // The server's log alone: its SDK took the closed connection for the cancellation and stopped the request.
+    const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
+    out.push(finding('CANCELLED', 'warning',
+      `${label(a)} id ${idText(a)}: the connection closed${dur} before the result was sent (on ${protocolOf(a)} closing the stream is the cancellation; the server's log cannot tell whether the client or something between them closed it)`,
       closer.sources.slice(0, 2)));
   }
   for (const o of v.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning',
-      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK 1.x and the Python SDK take as its answer` : ''}`,
+      `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, a.session === null ? 'the same log (there is no session)' : 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK (1.x and v2) and the Python SDK take as its answer` : ''}`,
       [o.src]));
   }
   if (v.reusedWhileOpen) {

@@ -105,7 +105,7 @@ describe('fourth audit: every recording', () => {
     expect(observed('string-id-response').steps[1]!.ok).toBe(true);
     const a = firstCall(run('string-id-response'));
     expect([a.outcome, a.serverOutcome]).toEqual(['INVALID_ENVELOPE', 'TOOL_SUCCESS']);
-    expect(a.detail?.why).toBe('response id "2" is not the request id 2: the same value as a string, which a client that matches ids by Number() (the TypeScript SDK 1.x) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops');
+    expect(a.detail?.why).toBe('response id "2" is not the request id 2: the same value as a string, which a client that matches ids by Number() (the TypeScript SDK, 1.x and v2) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops');
     expect(codes(a)).toEqual(['ORPHAN_RESPONSE', 'SIDE_DIVERGENCE']);
   });
 
