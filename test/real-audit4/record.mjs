@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
 import { listen, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
-import { startAnswerHop } from '../helpers/answer-hop.mjs';
+import { callsOnly, startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit4/', import.meta.url));
@@ -136,7 +136,7 @@ async function runScenario(name, spec) {
   const { observed, step } = makeObserver();
   const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer, options: () => ({ enableJsonResponse: !!spec.json }) });
   const server = await listen(recordingHandler(handle, { out: files.server }));
-  const hop = await startAnswerHop(server.url, spec.decide);
+  const hop = await startAnswerHop(server.url, callsOnly(spec.decide));
   const f = recordingFetch({ out: files.client });
   const c = new Client({ name: 'audit4-client', version: '1.0.0' });
   c.onerror = (e) => observed.onerror.push(describeError(e));

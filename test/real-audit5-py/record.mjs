@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
 import { freePort, listen, sleep, sessionHandler } from '../helpers/loopback.mjs';
-import { startAnswerHop } from '../helpers/answer-hop.mjs';
+import { callsOnly, startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError, stopAfter } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit5-py/', import.meta.url));
@@ -98,7 +98,7 @@ async function pyClientOnTs(name, hopName) {
   const { dir, files } = scenarioFilesIn(ROOT, name);
   const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer: buildTsServer, options: () => ({ enableJsonResponse: !!hop.json }) });
   const server = await listen(recordingHandler(handle, { out: files.server }));
-  const h = await startAnswerHop(server.url, first(hop.action));
+  const h = await startAnswerHop(server.url, callsOnly(first(hop.action)));
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
   let observed;
   try {
@@ -144,7 +144,7 @@ async function startPyServer(mode, out) {
 async function pyClientOnPy(name, hopName, scenario = `${hopName}-auto`, mode = 'stateful') {
   const { dir, files } = scenarioFilesIn(ROOT, name);
   const server = await startPyServer(mode, files.server);
-  const h = await startAnswerHop(server.url, hopName ? first(HOPS[hopName].action) : () => ({}));
+  const h = await startAnswerHop(server.url, hopName ? callsOnly(first(HOPS[hopName].action)) : () => ({}));
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
   let observed;
   try {

@@ -1,7 +1,6 @@
 // Fifth audit round, SDK 1.32.2 client and server on 127.0.0.1 with a hop between them: a response moved to the GET stream, an abort between progress notifications, 502/429 from the hop, a lost session, JSON response mode errors, a stripped session header. Usage: node test/real-audit5/record.mjs [scenario...]  (needs dist/: npm run build)
 // Writes test/fixtures/real-audit5/<scenario>/{client,server}.ndjson and observed.json (what the SDK caller saw).
 import { rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
-import { listen, readBody, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
+import { listen, sleep, sessionHandler, stopAfter } from '../helpers/loopback.mjs';
+import { startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit5/', import.meta.url));
@@ -75,106 +75,6 @@ function buildLowLevelServer(ran) {
     return text(`ok ${args?.orderId}`);
   });
   return server;
-}
-
-// SSE helpers: the complete events of a buffer (and the rest), and an event's data
-const splitEvents = (buf) => {
-  const evs = [];
-  let i;
-  while ((i = buf.indexOf('\n\n')) >= 0) {
-    evs.push(buf.slice(0, i + 2));
-    buf = buf.slice(i + 2);
-  }
-  return [evs, buf];
-};
-const dataOf = (ev) => ev.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-const isResponse = (ev) => {
-  try {
-    const m = JSON.parse(dataOf(ev));
-    return m && m.id !== undefined && ('result' in m || 'error' in m);
-  } catch {
-    return false;
-  }
-};
-
-/**
- * A hop that forwards everything and keeps each session's standalone GET stream (the client-facing response). For a
- * tools/call that `decide({n, rpc, tool})` picks, the action is one of:
- *  {moveToGet: 'end'|'hold'}  forward the call's SSE stream, but write the response event on the session's GET stream
- *                             instead; then end the POST stream ('end') or keep it open until the client leaves ('hold')
- *  {afterRun: {status, headers, body}}  let the server answer in full, then answer the client with this instead
- *  {respond: {status, headers, body}}   answer without forwarding (the server never sees it)
- * and {stripSessionHeader: true} on an initialize removes Mcp-Session-Id from its response (a proxy that drops it).
- */
-async function startHop(upstream, decide) {
-  const target = new URL(upstream);
-  const counts = new Map();
-  const getStreams = new Map();
-  return listen(async (req, res) => {
-    const raw = await readBody(req);
-    let rpc;
-    try {
-      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {}
-    // n counts the requests of this method and tool, nMethod those of this method
-    const bump = (key) => {
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      return counts.get(key);
-    };
-    const nMethod = bump(`${rpc?.method ?? req.method}`);
-    const n = bump(`${rpc?.method ?? req.method} ${rpc?.params?.name ?? ''}`);
-    const action = rpc?.method ? (decide({ n, nMethod, rpc, method: rpc.method, tool: rpc.params?.name }) ?? {}) : {};
-    if (action.respond) {
-      res.writeHead(action.respond.status, action.respond.headers ?? {});
-      res.end(action.respond.body ?? '');
-      return;
-    }
-    const sid = req.headers['mcp-session-id'];
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
-    up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (ures) => {
-      const headers = { ...ures.headers };
-      if (action.stripSessionHeader) delete headers['mcp-session-id'];
-      if (action.afterRun) {
-        ures.resume();
-        ures.on('end', () => {
-          res.writeHead(action.afterRun.status, { ...action.afterRun.headers, 'content-length': String(Buffer.byteLength(action.afterRun.body)) });
-          res.end(action.afterRun.body);
-        });
-        return;
-      }
-      res.writeHead(ures.statusCode, headers);
-      res.flushHeaders();
-      if (req.method === 'GET' && ures.statusCode === 200 && typeof sid === 'string') {
-        getStreams.set(sid, res);
-        res.on('close', () => getStreams.get(sid) === res && getStreams.delete(sid));
-      }
-      if (action.moveToGet && /event-stream/.test(headers['content-type'] ?? '')) {
-        let buf = '';
-        ures.on('data', (chunk) => {
-          const [evs, rest] = splitEvents(buf + chunk.toString('utf8'));
-          buf = rest;
-          for (const ev of evs) {
-            const get = getStreams.get(sid);
-            if (!isResponse(ev) || !get) res.write(ev);
-            else if (action.moveToGet === 'hold') get.write(ev);
-            else {
-              // the POST stream ends first, the response follows on the GET stream 30 ms later
-              res.end();
-              setTimeout(() => get.write(ev), 30);
-            }
-          }
-        });
-        ures.on('end', () => {
-          if (action.moveToGet === 'end' && !res.writableEnded) res.end();
-        });
-        return;
-      }
-      ures.pipe(res);
-    });
-    up.end(raw);
-  });
 }
 
 const reconnection = { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 };
@@ -335,7 +235,7 @@ async function runScenario(name, spec) {
   const ran = [];
   const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer: () => (spec.build ?? buildServer)(ran), options: () => ({ enableJsonResponse: !!spec.json }) });
   const server = await listen(recordingHandler(handle, { out: files.server }));
-  const hop = await startHop(server.url, spec.decide);
+  const hop = await startAnswerHop(server.url, spec.decide);
   const recorders = [recordingFetch({ out: files.client })];
   const clients = [];
   const newClient = async ({ newRecorder = false } = {}) => {

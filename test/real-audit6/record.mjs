@@ -5,14 +5,14 @@
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer, createMcpHandler, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { listen, readBody, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { listen, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit6/', import.meta.url));
@@ -75,70 +75,6 @@ function buildServer(ran) {
 // SSE body helpers: the events of a body, and an event's data
 const sseEvents = (body) => body.split('\n\n').filter((e) => e.trim());
 const dataOf = (ev) => ev.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-
-/**
- * A hop that forwards everything; for a request that `decide({n, nMethod, rpc, method, tool})` picks:
- *  {transform}      take the server's whole answer and write transform({status, headers, body}) instead
- *  {htmlAfterHead}  forward the head, then write nginx's 502 page as the body and end it
- *  {afterRun: {status, headers, body}}  let the server answer in full, then answer the client with this instead
- *  {respond: {status, headers, body}}   answer without forwarding (the server never sees it)
- */
-async function startHop(upstream, decide) {
-  const target = new URL(upstream);
-  const counts = new Map();
-  return listen(async (req, res) => {
-    const raw = await readBody(req);
-    let rpc;
-    try {
-      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {}
-    const bump = (key) => {
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      return counts.get(key);
-    };
-    const nMethod = bump(`${rpc?.method ?? req.method}`);
-    const n = bump(`${rpc?.method ?? req.method} ${rpc?.params?.name ?? ''}`);
-    const action = rpc?.method ? (decide({ n, nMethod, rpc, method: rpc.method, tool: rpc.params?.name }) ?? {}) : {};
-    if (action.respond) {
-      res.writeHead(action.respond.status, action.respond.headers ?? {});
-      res.end(action.respond.body ?? '');
-      return;
-    }
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
-    up.on('error', () => res.destroy());
-    res.on('close', () => up.destroy());
-    up.on('response', (ures) => {
-      const headers = { ...ures.headers };
-      if (action.htmlAfterHead) {
-        delete headers['content-length'];
-        res.writeHead(ures.statusCode, headers);
-        res.flushHeaders();
-        setTimeout(() => {
-          res.end(NGINX_502);
-          up.destroy();
-        }, 5);
-        return;
-      }
-      if (action.afterRun || action.transform) {
-        const chunks = [];
-        ures.on('data', (c) => chunks.push(c));
-        ures.on('end', () => {
-          const out = action.afterRun ?? action.transform({ status: ures.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') });
-          const h = { ...(out.headers ?? {}) };
-          delete h['transfer-encoding'];
-          h['content-length'] = String(Buffer.byteLength(out.body));
-          res.writeHead(out.status, h);
-          res.end(out.body);
-        });
-        return;
-      }
-      res.writeHead(ures.statusCode, headers);
-      res.flushHeaders();
-      ures.pipe(res);
-    });
-    up.end(raw);
-  });
-}
 
 const firstCall = (f) => ({ method, nMethod }) => (method === 'tools/call' && nMethod === 1 ? f : {});
 
@@ -204,7 +140,7 @@ const scenarios = {
   'html-in-sse-after-head': {
     // responseMode sse; the 200 text/event-stream head, then nginx's 502 page as the body
     mode: 'sse',
-    decide: firstCall({ htmlAfterHead: true }),
+    decide: firstCall({ htmlAfterHead: NGINX_502 }),
     async run(t) {
       await t.step('send_invoice 1001 (502 page inside the 200 event stream)', () => t.c.callTool({ name: 'send_invoice', arguments: { orderId: '1001' } }, { timeout: 1500 }));
       await t.step('lookup_order 1001 after', () => t.c.callTool({ name: 'lookup_order', arguments: { orderId: '1001' } }));
@@ -317,7 +253,7 @@ async function runPyScenario(name, spec) {
   const handler = createMcpHandler(() => buildServer(ran), { responseMode: spec.mode ?? 'auto', keepAliveMs: 0 });
   const node = toNodeHandler(handler);
   const server = await listen(recordingHandler((req, res) => node(req, res), { out: files.server }));
-  const hop = await startHop(server.url, spec.decide);
+  const hop = await startAnswerHop(server.url, spec.decide);
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: hop.url, out: files.client, side: 'client' });
   let observed;
   try {
@@ -353,7 +289,7 @@ async function runScenario(name, spec) {
       }
     }, { out: files.server }),
   );
-  const hop = await startHop(server.url, spec.decide);
+  const hop = await startAnswerHop(server.url, spec.decide);
   const f = recordingFetch({ out: files.client });
   const c = new Client({ name: 'audit6-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   c.onerror = (e) => observed.onerror.push(describeError(e));
