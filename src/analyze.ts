@@ -199,6 +199,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       }
       if (ts > best.maxTs) best.maxTs = ts;
     }
+    if (ts !== undefined) normalizer.release(ts);
     const rec = item.rec as { kind: string; side?: string; xid?: unknown };
     const input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid);
     normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, raw: item.raw });
@@ -213,6 +214,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       if (wait) await wait;
     }
   }
+  normalizer.release();
   engine.flush();
   matcher.flush();
   const late = engine.lateAfterWindow;
