@@ -8,6 +8,7 @@ import { Normalizer, type ClaimIn } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateOffset } from './join/clock.js';
+import { RotatedInputs } from './join/rotated.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 
@@ -138,6 +139,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
 
   let frozen = false;
+  const rotated = new RotatedInputs(); // pieces of one log (rotated files) are analyzed as that log
   let lastAdvance = -Infinity;
   const advance = (wm: number) => {
     engine.advance(wm);
@@ -197,7 +199,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       }
       if (ts > best.maxTs) best.maxTs = ts;
     }
-    normalizer.record(item.rec, { input: best.index, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, raw: item.raw });
+    if (ts !== undefined) normalizer.release(ts);
+    const rec = item.rec as { kind: string; side?: string; xid?: unknown };
+    const input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid);
+    normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, raw: item.raw });
     if (!frozen && ts !== undefined && ts - tolerance > lastAdvance + 1000) {
       lastAdvance = ts - tolerance;
       advance(lastAdvance);
@@ -209,6 +214,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       if (wait) await wait;
     }
   }
+  normalizer.release();
   engine.flush();
   matcher.flush();
   const late = engine.lateAfterWindow;

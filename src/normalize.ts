@@ -4,7 +4,8 @@ import type { JoinEngine } from './join/engine.js';
 import type { Source, ViewSide } from './join/attempt.js';
 import { forEachSseEvent, type ParsedSseEvent } from './sse.js';
 import { signatureOf } from './join/fingerprint.js';
-import { durationOf } from './formats/time.js';
+import { durationOf, parseTimestamp } from './formats/time.js';
+import { MinHeap } from './join/heap.js';
 import { legacySessionOf } from './join/attempt.js';
 
 export interface RecordContext {
@@ -71,11 +72,34 @@ function looksLikeSse(text: string): boolean {
   return t.startsWith('data:') || t.startsWith('event:') || t.startsWith('id:') || t.startsWith(':') || t.startsWith('retry:');
 }
 
+/** A later part of a whole exchange (an SSE event, its end), held until the inputs' time reaches it. */
+interface Held { ts: number; seq: number; run: () => void }
+
 /** Streaming (split) records of one exchange carry SSE events one at a time; whole records carry the body. */
 export class Normalizer {
   private xidCounter = 0;
+  private held = new MinHeap<Held>((a, b) => a.ts < b.ts || (a.ts === b.ts && a.seq < b.seq));
+  private heldSeq = 0;
 
   constructor(private readonly engine: JoinEngine, private readonly onClaim: (c: ClaimIn) => void) {}
+
+  /**
+   * Gives the engine the held parts of whole exchanges up to `ts` (all of them without it). Called before each record:
+   * a whole exchange (a HAR entry) is read at its start, but what it says happened later (its SSE events at their
+   * times, else at its end; its end) is told when the other records reach that time, as split records would tell it,
+   * so a cancellation or a response on another stream sent meanwhile is seen while the exchange is still open.
+   */
+  release(ts?: number): void {
+    for (let h = this.held.peek(); h !== undefined && (ts === undefined || h.ts <= ts); h = this.held.peek()) {
+      this.held.pop();
+      h.run();
+    }
+  }
+
+  private later(ts: number | undefined, now: number | undefined, run: () => void): void {
+    if (ts === undefined || now === undefined || ts <= now) run();
+    else this.held.push({ ts, seq: this.heldSeq++, run });
+  }
 
   record(r: CanonicalRecord, ctx: RecordContext): void {
     const e = this.engine;
@@ -97,12 +121,14 @@ export class Normalizer {
         const end = ctx.ts !== undefined && duration !== undefined ? ctx.ts + duration : ctx.ts;
         if (r.status !== null) {
           e.response(ctx.input, xid, r.status, resHeaders, ctx.ts, ctx.src);
-          this.body(xid, ctx, resHeaders.get('content-type'), r.recv, r.recvText, r.events, end);
+          this.body(xid, ctx, resHeaders.get('content-type'), r.recv, r.recvText, r.events, end, r.ts);
         }
         // No body field at all on a 2xx response means the capture kept none (an empty body is recvText "").
         const notCaptured = r.status !== null && r.status >= 200 && r.status < 300 && r.status !== 202 && r.status !== 204 &&
           r.recv === undefined && r.recvText === undefined && r.events === undefined;
-        e.end(ctx.input, xid, r.end ?? (r.status === null ? 'error' : 'complete'), r.error, end, ctx.src, notCaptured);
+        const src = ctx.src;
+        const how = r.end ?? (r.status === null ? 'error' : 'complete');
+        this.later(end, ctx.ts, () => e.end(ctx.input, xid, how, r.error, end, src, notCaptured));
         return;
       }
       case 'request': {
@@ -158,17 +184,27 @@ export class Normalizer {
     }
   }
 
-  private body(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, events: SseEvent[] | undefined, ts: number | undefined): void {
+  private body(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, events: SseEvent[] | undefined, ts: number | undefined, recTs?: unknown): void {
     const e = this.engine;
     if (events !== undefined) {
+      // A whole exchange's events at the times they carry (shifted as the record's own time was), else at its end.
+      const own = recTs !== undefined ? parseTimestamp(recTs) : undefined;
       for (const ev of events) {
         const p: ParsedSseEvent = { data: ev.data, hasData: true };
         if (ev.id !== undefined) p.id = ev.id;
         if (ev.event !== undefined) p.event = ev.event;
-        e.payload(ctx.input, xid, { sse: p, hasParsed: false }, ts, ctx.src);
+        const at = ev.ts !== undefined ? parseTimestamp(ev.ts) : undefined;
+        const evTs = at !== undefined && own !== undefined && ctx.ts !== undefined && ts !== undefined ? Math.min(Math.max(ctx.ts + at - own, ctx.ts), ts) : ts;
+        this.later(recTs !== undefined ? evTs : undefined, ctx.ts, () => e.payload(ctx.input, xid, { sse: p, hasParsed: false }, evTs, ctx.src));
       }
       return;
     }
+    // A whole body came at the exchange's end (a split response record's, at once).
+    this.later(ts, ctx.ts, () => this.wholeBody(xid, ctx, contentType, recv, recvText, ts));
+  }
+
+  private wholeBody(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, ts: number | undefined): void {
+    const e = this.engine;
     if (recv !== undefined) {
       e.payload(ctx.input, xid, { parsed: recv, hasParsed: true, ...(ctx.raw !== undefined ? { text: ctx.raw } : {}) }, ts, ctx.src);
       return;

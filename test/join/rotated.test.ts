@@ -27,3 +27,27 @@ describe('a client log rotated mid-exchange', () => {
     expect(r.summary.diagnostics.byCode['no-open-exchange']).toBe(2); // its body and its end, each named
   });
 });
+
+describe('a log rotated between calls', () => {
+  const REAL_AUDIT = fileURLToPath(new URL('../fixtures/real-audit/timeout-then-retry/', import.meta.url));
+  const side = (s: string) => readFileSync(`${REAL_AUDIT}${s}.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const calls = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.map((a) => `${String(a.id)} ${a.method} ${a.call} #${a.attempt} ${a.retryOrigin?.origin ?? '-'} [${a.findings.map((f) => f.code).join(',')}]`);
+
+  it('a retry in the next file is the same call: the recorder\'s xid counter goes on (real SDK recording, app retry)', async () => {
+    const client = side('client');
+    const server = { side: 'server' as const, lines: side('server') };
+    const whole = await analyzeInputs([{ side: 'client', lines: client }, server]);
+    expect(calls(whole).some((c) => c.includes('#2 app'))).toBe(true);
+    for (let cut = 1; cut < client.length; cut++) {
+      const split = await analyzeInputs([{ side: 'client', name: 'client.1.ndjson', lines: client.slice(0, cut) }, { side: 'client', name: 'client.2.ndjson', lines: client.slice(cut) }, server]);
+      expect(calls(split), `cut at line ${cut}`).toEqual(calls(whole));
+    }
+  });
+
+  it('the same log given twice is not taken for one log rotated (its xid counters repeat)', async () => {
+    const client = side('client');
+    const twice = await analyzeInputs([{ side: 'client', lines: client }, { side: 'client', name: 'copy.ndjson', lines: client }]);
+    const once = await analyzeInputs([{ side: 'client', lines: client }]);
+    expect(twice.attempts.length).toBe(2 * once.attempts.length);
+  });
+});
