@@ -172,6 +172,8 @@ export class JoinEngine {
    * client followed with an initialize (in any scope of that log) was a probe.
    */
   private sessionlessRefusals: SessionlessRefusal[] = [];
+  /** When each log (side|input) last sent an initialize or server/discover. */
+  private lastOpening = new Map<string, number>();
   watermark = -Infinity;
 
   private closed = new RecentKeys();
@@ -316,10 +318,9 @@ export class JoinEngine {
           // A GET without a session refused around it was part of the setup: a probe (mcp-remote asks for an HTTP+SSE
           // stream first, LangChain for one at the MCP URL before /sse) or the old stream's reconnection while a new
           // session was on its way.
-          if (r.session === null) {
-            sess.opening = true;
-            sess.refusedGets = undefined;
-          }
+          if (r.session === null) sess.refusedGets = undefined;
+          // (Whatever session the record names: a whole exchange may carry the one its response announced.)
+          if (r.ts !== undefined) this.lastOpening.set(`${r.side}|${r.input}`, r.ts);
           for (const g of this.sessionlessRefusals) {
             if (g.side === r.side && g.input === r.input && r.ts !== undefined && g.entry.lastTs !== undefined && r.ts >= g.entry.lastTs && r.ts - g.entry.lastTs <= this.opts.windowMs) g.entry.probe = true;
           }
@@ -840,7 +841,7 @@ export class JoinEngine {
       // 405 is how a server says it offers no GET stream (the spec's answer, not a fault); a refused resumption of a
       // call's stream is told in that call's why.
       if (ex.status === 405 || ex.resumes) return;
-      if (ex.session === null && sess.opening) return;
+      if (ex.session === null && this.openedBefore(ex, input)) return;
       // The same refusal in another log of the session (the server's, beside the client's) is counted there only; a
       // sessionless one, by its status and time.
       if (ex.session !== null && VIEW_SIDES.some((side) => side !== ex.side && this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.some((g) => g.status === ex.status))) return;
@@ -866,6 +867,12 @@ export class JoinEngine {
     const list = (sess.refusedPosts ??= []);
     const noSession = ex.session === null && ex.status === 400 && saysSessionUnknown(ex.refusalSaid);
     if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}), ...(noSession ? { noSession } : {}) });
+  }
+
+  /** The log's client sent an initialize (or server/discover) within the window before this exchange. */
+  private openedBefore(ex: Exchange, input: number): boolean {
+    const at = this.lastOpening.get(`${ex.side}|${input}`);
+    return at !== undefined && (ex.startTs === undefined || ex.startTs - at <= this.opts.windowMs);
   }
 
   /** The client answered a request the server sent on an open call's stream with an error: what the call asked of it failed. */

@@ -46,8 +46,6 @@ export interface SessionState {
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
   /** POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED), the first few. */
   refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string; noSession?: boolean }[];
-  /** An initialize or server/discover was sent without a session in this scope: the client was setting up one. */
-  opening?: boolean;
   /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */
   refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
