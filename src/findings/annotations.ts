@@ -60,20 +60,28 @@ const MAX_SCHEMA_DEPTH = 64;
 
 /**
  * Whether value's JSON text is at most max characters (counted roughly, from below: strings, keys and one character
- * per value) and no deeper than MAX_SCHEMA_DEPTH. Iterative, and stops as soon as either is over: JSON.stringify of a
- * schema nested 100,000 levels deep overflowed the stack (a crash), and of a huge one built all of its text first.
+ * per value) and no deeper than MAX_SCHEMA_DEPTH. Stops as soon as either is over: JSON.stringify of a schema nested
+ * 100,000 levels deep overflowed the stack (a crash), and of a huge one built all of its text first. The recursion is
+ * bounded by MAX_SCHEMA_DEPTH, and walks without allocating (every session's tools/list passes through here).
  */
 function smallJson(value: unknown, max: number): boolean {
-  let size = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    size += typeof v === 'string' ? v.length + 2 : 1;
-    if (size > max) return false;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth >= MAX_SCHEMA_DEPTH) return false;
-    if (Array.isArray(v)) for (const x of v) stack.push([x, depth + 1]);
-    else for (const k of Object.keys(v)) { size += k.length + 3; if (size > max) return false; stack.push([(v as Record<string, unknown>)[k], depth + 1]); }
+  return sizeWithin(value, 0, 0, max) >= 0;
+}
+
+/** size plus the rough JSON length of v, or -1 when that passes max or v is deeper than MAX_SCHEMA_DEPTH. */
+function sizeWithin(v: unknown, depth: number, size: number, max: number): number {
+  size += typeof v === 'string' ? v.length + 2 : 1;
+  if (size > max) return -1;
+  if (typeof v !== 'object' || v === null) return size;
+  if (depth >= MAX_SCHEMA_DEPTH) return -1;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if ((size = sizeWithin(v[i], depth + 1, size, max)) < 0) return -1;
+    return size;
   }
-  return true;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    size += k.length + 3;
+    if (size > max || (size = sizeWithin((v as Record<string, unknown>)[k], depth + 1, size, max)) < 0) return -1;
+  }
+  return size;
 }
