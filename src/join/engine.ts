@@ -875,6 +875,21 @@ export class JoinEngine {
     return at !== undefined && (ex.startTs === undefined || ex.startTs - at <= this.opts.windowMs);
   }
 
+  /**
+   * A request the server sent outside any call's stream (the standalone GET stream) for a task (its
+   * `io.modelcontextprotocol/related-task` metadata, 2025-11-25): it belongs to the open tasks/result waiting on that
+   * task, as if it had come on that call's stream (the SDK's servers send a task's elicitation/create there).
+   */
+  private askForTask(scopeKey: string, id: string | number, msg: Record<string, unknown>): void {
+    const meta = (msg.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const related = typeof meta === 'object' && meta !== null ? meta['io.modelcontextprotocol/related-task'] : undefined;
+    const taskId = typeof related === 'object' && related !== null ? (related as { taskId?: unknown }).taskId : undefined;
+    if (typeof taskId !== 'string') return;
+    for (const v of this.open.get(scopeKey)?.values() ?? []) {
+      if (v.method === 'tasks/result' && v.taskId === taskId.slice(0, 200) && v.response === undefined && (v.asked ??= []).length < 16) v.asked.push({ id, method: msg.method as string });
+    }
+  }
+
   /** The client answered a request the server sent on an open call's stream with an error: what the call asked of it failed. */
   private clientRefusedAsk(scopeKey: string, msg: Record<string, unknown>): void {
     const error = (typeof msg.error === 'object' && msg.error !== null ? msg.error : {}) as Record<string, unknown>;
@@ -930,6 +945,7 @@ export class JoinEngine {
             v.serverRequests++;
             if (msg.id !== null && (v.asked ??= []).length < 16) v.asked.push({ id: msg.id, method: msg.method });
           }
+          if (ex.attempts.length === 0 && msg.id !== null) this.askForTask(ex.scopeKey, msg.id, msg);
         } else if (msg.method === 'notifications/progress') this.progressOnStream(ex, msg);
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
         else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;

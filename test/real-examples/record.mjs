@@ -1,0 +1,102 @@
+// The SDK 1.32.2 package's own example servers and clients (dist/esm/examples), run as shipped on 127.0.0.1, recorded by two recording proxies (side client in front of the client, side server in front of the server). Usage: node test/real-examples/record.mjs [scenario...]  (needs dist/: npm run build)
+// Writes test/fixtures/real-examples/<scenario>/{client,server}.ndjson and observed.json (what the example client printed, and its exit code).
+// The examples listen on fixed ports (3000, 3001, 8000) and one client has its URL fixed: those files are copied next to themselves with a free port for the run, then removed.
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRecordingProxy } from '../../dist/capture/index.js';
+import { freePort, sleep } from '../helpers/loopback.mjs';
+import { scenarioFilesIn } from '../real-audit2/lib.mjs';
+
+const ROOT = fileURLToPath(new URL('../fixtures/real-examples/', import.meta.url));
+const SDK = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/sdk/', import.meta.url));
+const EXAMPLES = join(SDK, 'dist/esm/examples');
+const VERSION = JSON.parse(readFileSync(join(SDK, 'package.json'), 'utf8')).version;
+
+/** scenario -> the example server, the example client, its arguments (URL is the client-side proxy's /mcp), what the user types at its prompt (without: stdin is closed). */
+const scenarios = {
+  'sse-polling': { server: 'server/ssePollingExample.js', client: 'client/ssePollingClient.js', args: () => [] },
+  'parallel-tool-calls': { server: 'server/simpleStreamableHttp.js', client: 'client/parallelToolCallsClient.js', args: (url) => [url] },
+  'multiple-clients-parallel': { server: 'server/simpleStreamableHttp.js', client: 'client/multipleClientsParallel.js', args: (url) => [url] },
+  'multiple-clients-stateless': { server: 'server/simpleStatelessStreamableHttp.js', client: 'client/multipleClientsParallel.js', args: (url) => [url] },
+  'json-response-unknown-tool': { server: 'server/jsonResponseStreamableHttp.js', client: 'client/parallelToolCallsClient.js', args: (url) => [url] },
+  'sse-fallback-legacy-server': { server: 'server/simpleSseServer.js', client: 'client/streamableHttpWithSseFallbackClient.js', args: (url) => [url] },
+  'sse-fallback-compatible-server': { server: 'server/sseAndStreamableHttpCompatibleServer.js', client: 'client/streamableHttpWithSseFallbackClient.js', args: (url) => [url] },
+  'task-interactive': { server: 'server/simpleTaskInteractive.js', client: 'client/simpleTaskInteractiveClient.js', args: (url) => ['--url', url], answer: 'y\n' },
+  // The user's terminal is closed (stdin at its end): the client answers the task's elicitation/create with an error.
+  'task-interactive-no-terminal': { server: 'server/simpleTaskInteractive.js', client: 'client/simpleTaskInteractiveClient.js', args: (url) => ['--url', url] },
+};
+
+/** A copy of an example beside it (its relative imports still resolve) with its fixed port or URL replaced; removed after the run. */
+function patched(file, replace) {
+  const text = readFileSync(join(EXAMPLES, file), 'utf8');
+  const out = replace(text);
+  if (out === text) return { file, remove() {} };
+  const copy = file.replace(/\.js$/, '.mcp-triage-run.js');
+  writeFileSync(join(EXAMPLES, copy), out);
+  return { file: copy, remove: () => rmSync(join(EXAMPLES, copy), { force: true }) };
+}
+
+/** Runs an example; `answer` is typed at each "Your response" prompt, else stdin is closed at once. */
+function run(file, args, env, answer) {
+  const child = spawn(process.execPath, [file, ...args], { cwd: EXAMPLES, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (answer !== undefined && /Your response[^\n]*$/.test(out)) child.stdin.write(answer);
+  });
+  child.stderr.on('data', (d) => (out += d));
+  if (answer === undefined) child.stdin.end();
+  const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  return { child, output: () => out, exited };
+}
+
+async function waitForPort(port) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
+      return;
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+async function record(name, s) {
+  const { dir, files } = scenarioFilesIn(ROOT, name);
+  const port = await freePort();
+  const fixedPort = (text) => text.replace(/const PORT = \d+;/, `const PORT = ${port};`);
+  const server = patched(s.server, fixedPort);
+  const srv = run(server.file, [], { PORT: String(port), MCP_PORT: String(port) });
+  let client;
+  try {
+    await waitForPort(port);
+    const serverProxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: `http://127.0.0.1:${port}`, out: files.server, side: 'server' });
+    const clientProxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: serverProxy.url, out: files.client, side: 'client' });
+    const url = `${clientProxy.url}/mcp`;
+    client = patched(s.client, (text) => text.replace(/'http:\/\/localhost:\d+\/mcp'/, `'${url}'`));
+    const c = run(client.file, s.args(url), {}, s.answer);
+    const timer = setTimeout(() => c.child.kill('SIGTERM'), 60_000);
+    const exit = await c.exited;
+    clearTimeout(timer);
+    await sleep(300);
+    await clientProxy.close();
+    await serverProxy.close();
+    const lines = c.output().split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
+    writeFileSync(join(dir, 'observed.json'), `${JSON.stringify({ sdk: VERSION, server: s.server, client: s.client, exit, clientOutput: lines.slice(0, 200) }, null, 2)}\n`);
+    console.log(`${name}: client exit ${exit.code}, ${lines.length} output lines`);
+  } finally {
+    srv.child.kill('SIGTERM');
+    await srv.exited;
+    server.remove();
+    client?.remove();
+  }
+}
+
+const wanted = process.argv.slice(2);
+for (const [name, s] of Object.entries(scenarios)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  await record(name, s);
+}
