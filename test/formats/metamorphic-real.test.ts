@@ -55,6 +55,7 @@ const CHOSEN = [
   'real-bridges/remote-server-requests',
   'real-kitchen/v2-call-503-then-200',
   'real-healthy/many-clients-stateful',
+  'real-examples/task-interactive-no-terminal',
 ];
 
 function everyRecording(): string[] {
