@@ -20,6 +20,7 @@ interface Observed { sdk: string; exit: { code: number | null }; clientOutput: s
 const SCENARIOS = [
   'sse-polling', 'parallel-tool-calls', 'multiple-clients-parallel', 'multiple-clients-stateless', 'json-response-unknown-tool',
   'sse-fallback-legacy-server', 'sse-fallback-compatible-server', 'task-interactive', 'task-interactive-no-terminal',
+  'interactive-client-tour',
 ];
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run = recordingRunner<Attempt, Finding>(DIR);
@@ -120,6 +121,32 @@ describe('the SDK\'s example servers and clients, as shipped', () => {
       expect(result.detail?.why, view).toBe("the client answered the server's elicitation/create (id 0) with an error: -32603 readline was closed");
       // the other task's sampling request was answered: its result is a success with no such why
       expect(r.attempts.find((a) => a.method === 'tasks/result' && a.call === 'c4'), view).toMatchObject({ outcome: 'TOOL_SUCCESS' });
+    }
+  });
+
+  it('interactive-client-tour: the interactive client driven command by command; each command one call, the errors where the wire has them, the terminated session\'s local refusal absent', () => {
+    const o = (re: RegExp) => printed('interactive-client-tour', re);
+    expect(o(/^Session terminated successfully$/)).toBe(2);
+    expect(o(/Not connected to server\.$/)).toBe(1);
+    for (const view of VIEWS) {
+      const r = run('interactive-client-tour', view);
+      expect(shape(r), view).toEqual([
+        'initialize 200 SUCCESS c1#1', 'tools/list 200 SUCCESS c2#1', 'tools/call greet 200 TOOL_SUCCESS c3#1',
+        'tools/call multi-greet 200 TOOL_SUCCESS c4#1', 'tools/call list-files 200 TOOL_SUCCESS c5#1',
+        'tools/call no-such-tool 200 TOOL_ERROR c6#1', 'tools/call greet 200 TOOL_ERROR c7#1',
+        'tools/call start-notification-stream 200 TOOL_SUCCESS c8#1', 'tools/call start-notification-stream 200 TOOL_SUCCESS c9#1',
+        'tools/call delay 200 TASK_CREATED c10#1', 'tasks/get 200 SUCCESS c10#2', 'tasks/get 200 SUCCESS c10#3', 'tasks/result 200 TOOL_SUCCESS c10#4',
+        'prompts/list 200 SUCCESS c11#1', 'prompts/get 200 SUCCESS c12#1', 'resources/list 200 SUCCESS c13#1',
+        'resources/read 200 SUCCESS c14#1', 'resources/read 200 JSONRPC_ERROR c15#1',
+        // 'greet Ada' after terminate-session never left the client ("Not connected to server."): no attempt for it
+        'initialize 200 SUCCESS c16#1', 'tools/call greet 200 TOOL_SUCCESS c17#1',
+      ]);
+      expect(r.attempts[6]!.detail?.errorMessage, view).toMatch(/^MCP error -32602: Input validation error: Invalid arguments for tool greet/);
+      expect(r.attempts[17]!.detail?.errorMessage, view).toBe('MCP error -32602: Resource file:///no/such.txt not found');
+      // two sessions: the one terminated with DELETE, and the reconnect's
+      expect(new Set(r.attempts.map((a) => a.session)).size, view).toBe(2);
+      // the standalone GET stream's reconnects, aborted by the client after the DELETE, are no finding
+      expect(codes(r), view).toEqual([]);
     }
   });
 });

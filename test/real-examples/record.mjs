@@ -14,7 +14,10 @@ const SDK = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/sdk/
 const EXAMPLES = join(SDK, 'dist/esm/examples');
 const VERSION = JSON.parse(readFileSync(join(SDK, 'package.json'), 'utf8')).version;
 
-/** scenario -> the example server, the example client, its arguments (URL is the client-side proxy's /mcp), what the user types at its prompt (without: stdin is closed). */
+/**
+ * scenario -> the example server, the example client, its arguments (URL is the client-side proxy's /mcp), and what
+ * the user types: a line of `script` at each `prompt` (stdin is closed after the last, or at once without a script).
+ */
 const scenarios = {
   'sse-polling': { server: 'server/ssePollingExample.js', client: 'client/ssePollingClient.js', args: () => [] },
   'parallel-tool-calls': { server: 'server/simpleStreamableHttp.js', client: 'client/parallelToolCallsClient.js', args: (url) => [url] },
@@ -23,8 +26,19 @@ const scenarios = {
   'json-response-unknown-tool': { server: 'server/jsonResponseStreamableHttp.js', client: 'client/parallelToolCallsClient.js', args: (url) => [url] },
   'sse-fallback-legacy-server': { server: 'server/simpleSseServer.js', client: 'client/streamableHttpWithSseFallbackClient.js', args: (url) => [url] },
   'sse-fallback-compatible-server': { server: 'server/sseAndStreamableHttpCompatibleServer.js', client: 'client/streamableHttpWithSseFallbackClient.js', args: (url) => [url] },
-  'task-interactive': { server: 'server/simpleTaskInteractive.js', client: 'client/simpleTaskInteractiveClient.js', args: (url) => ['--url', url], answer: 'y\n' },
+  'task-interactive': { server: 'server/simpleTaskInteractive.js', client: 'client/simpleTaskInteractiveClient.js', args: (url) => ['--url', url], prompt: /Your response/, script: ['y'] },
   // The user's terminal is closed (stdin at its end): the client answers the task's elicitation/create with an error.
+  // The interactive client, driven command by command: tools, prompts, resources, notifications, a task, errors, a
+  // terminated session and a reconnect.
+  'interactive-client-tour': {
+    server: 'server/simpleStreamableHttp.js', client: 'client/simpleStreamableHttp.js', args: () => [], prompt: /\n> /, tty: true,
+    script: [
+      'list-tools', 'greet Ada', 'multi-greet Ada', 'call-tool list-files', 'call-tool no-such-tool {}', 'call-tool greet {"name": 5}',
+      'start-notifications 50 3', 'run-notifications-tool-with-resumability 50 3', 'call-tool-task delay {"duration": 800}',
+      'list-prompts', 'get-prompt greeting-template {"name": "Ada"}', 'list-resources', 'read-resource https://example.com/greetings/default',
+      'read-resource file:///no/such.txt', 'terminate-session', 'greet Ada', 'reconnect', 'greet Bob', 'quit',
+    ],
+  },
   'task-interactive-no-terminal': { server: 'server/simpleTaskInteractive.js', client: 'client/simpleTaskInteractiveClient.js', args: (url) => ['--url', url] },
 };
 
@@ -38,16 +52,34 @@ function patched(file, replace) {
   return { file: copy, remove: () => rmSync(join(EXAMPLES, copy), { force: true }) };
 }
 
-/** Runs an example; `answer` is typed at each "Your response" prompt, else stdin is closed at once. */
-function run(file, args, env, answer) {
-  const child = spawn(process.execPath, [file, ...args], { cwd: EXAMPLES, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** Runs an example, typing the next line of `script` at each `prompt` (stdin closed after the last, or at once without one). */
+function run(file, args, env, prompt, script = [], tty = false) {
+  // A client that needs a terminal (raw mode, for its Escape key) runs under script(1), which gives it a pseudo-terminal.
+  const command = tty ? ['script', ['-qfec', [process.execPath, file, ...args].join(' '), '/dev/null']] : [process.execPath, [file, ...args]];
+  const child = spawn(command[0], command[1], { cwd: EXAMPLES, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
+  let typed = 0;
+  const type = () => {
+    if (typed === script.length) return child.stdin.end();
+    child.stdin.write(`${script[typed++]}${tty ? '\r' : '\n'}`);
+  };
+  // The next line is typed once a prompt has come since the last line and the output has then been quiet for 1.2 s: a
+  // command still at work prints notifications and redraws the prompt under them, and client errors may follow it.
+  let since = 0;
+  let quiet;
+  const plain = (text) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''); // a terminal's cursor moves are not text
   child.stdout.on('data', (d) => {
     out += d;
-    if (answer !== undefined && /Your response[^\n]*$/.test(out)) child.stdin.write(answer);
+    clearTimeout(quiet);
+    if (!prompt?.test(plain(out.slice(since)))) return;
+    quiet = setTimeout(() => {
+      out += '\n';
+      since = out.length;
+      type();
+    }, 1200);
   });
   child.stderr.on('data', (d) => (out += d));
-  if (answer === undefined) child.stdin.end();
+  if (script.length === 0) child.stdin.end();
   const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
   return { child, output: () => out, exited };
 }
@@ -77,7 +109,7 @@ async function record(name, s) {
     const clientProxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: serverProxy.url, out: files.client, side: 'client' });
     const url = `${clientProxy.url}/mcp`;
     client = patched(s.client, (text) => text.replace(/'http:\/\/localhost:\d+\/mcp'/, `'${url}'`));
-    const c = run(client.file, s.args(url), {}, s.answer);
+    const c = run(client.file, s.args(url), {}, s.prompt, s.script, s.tty);
     const timer = setTimeout(() => c.child.kill('SIGTERM'), 60_000);
     const exit = await c.exited;
     clearTimeout(timer);
