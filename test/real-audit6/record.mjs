@@ -244,6 +244,9 @@ const scenarios = {
 scenarios['py-502-after-run'] = { ...scenarios['502-after-run'], py: true };
 scenarios['py-429-retry-after'] = { ...scenarios['http-429-retry-after'], py: true };
 scenarios['py-timeout-then-retry'] = { ...scenarios['timeout-then-retry'], py: true };
+for (const hop of ['empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', 'abort-between-progress', 'tool-errors-json']) {
+  scenarios[`py-${hop}`] = { ...scenarios[hop], py: true };
+}
 
 /** A py- scenario: the Python client through the hop, its view recorded by a recording proxy (side client). */
 async function runPyScenario(name, spec) {
