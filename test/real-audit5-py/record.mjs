@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { freePort, listen, sleep, sessionHandler } from '../helpers/loopback.mjs';
+import { freePort, handleStateless, listen, sleep, sessionHandler } from '../helpers/loopback.mjs';
 import { callsOnly, startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError, stopAfter } from '../real-audit2/lib.mjs';
 
@@ -107,6 +107,35 @@ async function pyClientOnTs(name, hopName) {
     await sleep(200);
     await proxy.close();
     for (const tr of transports.values()) await tr.close().catch(() => {});
+    await h.close();
+    await server.close();
+  }
+  return { dir, observed };
+}
+
+/**
+ * The Python client (legacy mode) through a hop to the SDK 1.32.2 server in stateless mode (`sessionIdGenerator:
+ * undefined`: a new server and transport for each POST, no session ids, GET refused with 405).
+ */
+async function pyClientOnTsStateless(name, hopName) {
+  const hop = HOPS[hopName];
+  const { dir, files } = scenarioFilesIn(ROOT, name);
+  const handle = async (req, res) => {
+    try {
+      await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: buildTsServer, options: { enableJsonResponse: !!hop.json } });
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err?.message ?? err));
+    }
+  };
+  const server = await listen(recordingHandler(handle, { out: files.server }));
+  const h = await startAnswerHop(server.url, callsOnly(first(hop.action)));
+  const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
+  let observed;
+  try {
+    observed = await runPyClient(hopName, `${proxy.url}/mcp`);
+  } finally {
+    await sleep(200);
+    await proxy.close();
     await h.close();
     await server.close();
   }
@@ -226,6 +255,9 @@ async function tsClientMcpErrorRetry(name) {
 const scenarios = {
   ...Object.fromEntries(Object.keys(HOPS).map((h) => [`py-client-${h}`, () => pyClientOnTs(`py-client-${h}`, h)])),
   ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => [`py-auto-${h}`, () => pyClientOnPy(`py-auto-${h}`, h)])),
+  // the same hops in stateless mode: the SDK 1.32.2 server (py-stateless-*) and the Python server (py-stateless-py-*), the Python client in legacy mode
+  ...Object.fromEntries(Object.keys(HOPS).map((h) => [`py-stateless-${h}`, () => pyClientOnTsStateless(`py-stateless-${h}`, h)])),
+  ...Object.fromEntries(['duplicate-response-sse', 'error-then-result-same-id', 'html-in-sse-after-head'].map((h) => [`py-stateless-py-${h}`, () => pyClientOnPy(`py-stateless-py-${h}`, h, h, 'stateless')])),
   'py-client-timeout-retry-legacy': () => pyClientOnPy('py-client-timeout-retry-legacy', undefined, 'timeout-retry'),
   'py-client-timeout-retry-auto': () => pyClientOnPy('py-client-timeout-retry-auto', undefined, 'timeout-retry-auto'),
   'py-client-timeout-retry-stateless': () => pyClientOnPy('py-client-timeout-retry-stateless', undefined, 'timeout-retry', 'stateless'),
