@@ -117,7 +117,7 @@ async function pyClientOnTs(name, hopName) {
  * The Python client (legacy mode) through a hop to the SDK 1.32.2 server in stateless mode (`sessionIdGenerator:
  * undefined`: a new server and transport for each POST, no session ids, GET refused with 405).
  */
-async function pyClientOnTsStateless(name, hopName) {
+async function pyClientOnTsStateless(name, hopName, scenario = hopName) {
   const hop = HOPS[hopName];
   const { dir, files } = scenarioFilesIn(ROOT, name);
   const handle = async (req, res) => {
@@ -132,7 +132,7 @@ async function pyClientOnTsStateless(name, hopName) {
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
   let observed;
   try {
-    observed = await runPyClient(hopName, `${proxy.url}/mcp`);
+    observed = await runPyClient(scenario, `${proxy.url}/mcp`);
   } finally {
     await sleep(200);
     await proxy.close();
@@ -257,6 +257,7 @@ const scenarios = {
   ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => [`py-auto-${h}`, () => pyClientOnPy(`py-auto-${h}`, h)])),
   // the same hops in stateless mode: the SDK 1.32.2 server (py-stateless-*) and the Python server (py-stateless-py-*), the Python client in legacy mode
   ...Object.fromEntries(Object.keys(HOPS).map((h) => [`py-stateless-${h}`, () => pyClientOnTsStateless(`py-stateless-${h}`, h)])),
+  ...Object.fromEntries(['duplicate-response-sse', 'html-in-sse-after-head'].map((h) => [`py-stateless-auto-${h}`, () => pyClientOnTsStateless(`py-stateless-auto-${h}`, h, `${h}-auto`)])),
   ...Object.fromEntries(['duplicate-response-sse', 'error-then-result-same-id', 'html-in-sse-after-head'].map((h) => [`py-stateless-py-${h}`, () => pyClientOnPy(`py-stateless-py-${h}`, h, h, 'stateless')])),
   'py-client-timeout-retry-legacy': () => pyClientOnPy('py-client-timeout-retry-legacy', undefined, 'timeout-retry'),
   'py-client-timeout-retry-auto': () => pyClientOnPy('py-client-timeout-retry-auto', undefined, 'timeout-retry-auto'),
