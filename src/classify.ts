@@ -200,6 +200,12 @@ function incompleteWhyOf(view: AttemptView): string {
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
+    if (view.side === 'server') {
+      // A recording proxy in front of the server sees its own peer close: the client, or a hop that cut the stream (an
+      // error page written in, a proxy that lost its upstream). The server's log cannot tell which.
+      const came = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
+      return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN}), and no notifications/cancelled came${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+    }
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent no notifications/cancelled${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
