@@ -21,7 +21,7 @@ interface Attempt {
 interface SessionFinding { type: 'finding'; code: string; severity: string; message: string }
 type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; ms: number; summary?: { text?: string; isError?: boolean; content?: { text: string }[] }; error?: { name: string; message: string; code?: number } }
-interface Observed { steps: Step[] }
+interface Observed { steps: Step[]; notes: Record<string, unknown>[]; serverRan?: string[] }
 
 const HOP_PY_TS = ['empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'multiline-sse-data', 'html-in-sse-after-head'].map((h) => `py-client-${h}`);
 const HOP_PY_PY = ['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => `py-auto-${h}`);
@@ -33,7 +33,8 @@ const STATELESS_PY = ['duplicate-response-sse', 'error-then-result-same-id', 'ht
 const STATELESS = [...STATELESS_TS.map((h) => `py-stateless-${h}`), ...STATELESS_PY.map((h) => `py-stateless-py-${h}`)];
 // auto mode to the stateless SDK 1.32.2 server: the server/discover probe refused (400), the client falls back to initialize
 const STATELESS_AUTO = ['duplicate-response-sse', 'html-in-sse-after-head'];
-const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER, 'py-server-mcperror-retry', ...STATELESS, ...STATELESS_AUTO.map((h) => `py-stateless-auto-${h}`)];
+const ABORT = ['py-client-abort-between-progress', 'py-stateless-abort-between-progress'];
+const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER, 'py-server-mcperror-retry', ...STATELESS, ...STATELESS_AUTO.map((h) => `py-stateless-auto-${h}`), ...ABORT];
 
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
@@ -379,6 +380,38 @@ describe('the Python client on the fourth audit\'s hops, the server stateless (n
     const r = triageCli<Attempt, SessionFinding>([`${AUDIT3}client-close-in-flight/proxy.ndjson`]);
     const slow = calls(r).find((a) => a.tool === 'slow_report')!;
     expect(slow.detail?.why).toMatch(/^the client closed the stream 0\.1\d s after sending it, before any response came, and sent no notifications\/cancelled/);
+  });
+});
+
+describe('the Python app cancels its call\'s task between two progress notifications (legacy mode, the SDK 1.32.2 server), then calls again', () => {
+  it.each(ABORT)('%s: the caller got CancelledError after 2 progress notifications; the client sent notifications/cancelled ("caller cancelled"); CANCELLED quotes it in every view', (s) => {
+    expect(step(s, /task cancelled/).error).toMatchObject({ name: 'CancelledError' });
+    expect(observed(s).notes[1]).toEqual({ progressSeenBeforeAbort: [1, 2] });
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      const [a, again] = byTool(run(s, view), 'export_report');
+      expect(codes(a!), view).toEqual(['CANCELLED']);
+      expect(a!.findings[0]!.message, view).toMatch(/^tools\/call export_report id \d+: the client sent notifications\/cancelled for it after 0\.\d\d s, with the reason "caller cancelled" \(the caller's decision, not an answer from the server\)/);
+      expect([again!.call, again!.attempt, again!.outcome, codes(again!)], view).toEqual([a!.call, 2, 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+    }
+  });
+
+  it('py-client-abort-between-progress: the stateful server stopped the tool (step 3) and sent no result; STREAM_INCOMPLETE, no NO_FINAL_RESULT; the re-call\'s UNSAFE_RETRY says the earlier attempt reached the server, not that it ran to its result', () => {
+    expect(observed('py-client-abort-between-progress').serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done']);
+    const [a, again] = byTool(run('py-client-abort-between-progress'), 'export_report');
+    expect([a!.outcome, a!.serverOutcome, a!.detail?.why]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 0\.\d\d s after sending it, before any response came \(2 SSE event\(s\) before that\)$/)]);
+    const unsafe = again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
+    expect([unsafe.severity, unsafe.message]).toEqual(['error', expect.stringMatching(/the server view shows the earlier attempt reached the server$/)]);
+  });
+
+  it('py-stateless-abort-between-progress: the stateless server could not stop the tool (it ran to its end twice); TOOL_SUCCESS with CANCELLED saying why, and the re-call\'s UNSAFE_RETRY says the earlier attempt ran to its result', () => {
+    expect(observed('py-stateless-abort-between-progress').serverRan).toEqual(['export 2026-11 done', 'export 2026-11 done']);
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      const [a] = byTool(run('py-stateless-abort-between-progress', view), 'export_report');
+      expect([a!.session, a!.outcome], view).toEqual([null, 'TOOL_SUCCESS']);
+      expect(a!.findings[0]!.message, view).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it: there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop$/);
+    }
+    const [, again] = byTool(run('py-stateless-abort-between-progress'), 'export_report');
+    expect(again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.message).toMatch(/the server view shows the earlier attempt ran to its result \(TOOL_SUCCESS\), which the caller did not get: its effect happened before this retry$/);
   });
 });
 
