@@ -93,6 +93,19 @@ async def main(scenario: str, url: str) -> dict:
                 await o.step("export_report 2026-11 again (the app re-calls)", c.call_tool("export_report", {"month": "2026-11"}, read_timeout_seconds=5, progress_callback=on_progress2))
                 o.observed["notes"].append({"progressSeenSecondCall": seen2})
                 await asyncio.sleep(0.3)
+            elif scenario == "py-hop-cuts-stream":
+                # the hop drops both connections after the second progress event; the app calls again after 0.5 s
+                seen: list[float] = []
+
+                async def on_progress(progress, total, message):
+                    seen.append(progress)
+
+                await o.step("export_report 2026-11 (the hop cuts the stream after progress 2)", c.call_tool("export_report", {"month": "2026-11"}, read_timeout_seconds=5, progress_callback=on_progress))
+                o.observed["notes"].append({"progressSeenBeforeCut": list(seen)})
+                await asyncio.sleep(0.5)
+                await o.step("export_report 2026-11 again (the app re-calls)", c.call_tool("export_report", {"month": "2026-11"}, read_timeout_seconds=5))
+                await o.step("lookup_order 1001 after", c.call_tool("lookup_order", {"orderId": "1001"}, read_timeout_seconds=5))
+                await asyncio.sleep(0.3)
             elif scenario == "py-tool-errors-json":
                 await o.step("validate_quantity -3 (isError)", c.call_tool("validate_quantity", {"quantity": -3}, read_timeout_seconds=5))
                 await o.step("charge_card 1001 (throws ProtocolError -32602)", c.call_tool("charge_card", {"orderId": "1001"}, read_timeout_seconds=5))
