@@ -23,7 +23,7 @@ const SCENARIOS = [
   '502-after-run', 'http-429-retry-after', 'abort-between-progress', 'tool-errors-json', 'timeout-then-retry',
   'py-502-after-run', 'py-429-retry-after', 'py-timeout-then-retry',
   'py-empty-200-json', 'py-duplicate-response-sse', 'py-error-then-result-same-id', 'py-batch-of-one-response', 'py-string-id-response', 'py-html-in-sse-after-head',
-  'py-abort-between-progress', 'py-tool-errors-json',
+  'py-abort-between-progress', 'py-tool-errors-json', 'py-hop-cuts-stream',
 ];
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
@@ -325,3 +325,34 @@ describe('sixth audit: the Python client (mcp 2.3.0, auto mode) on the fourth au
     }
   });
 });
+
+describe('sixth audit: a hop that loses its connections mid-stream, the server\'s view by a recording proxy (side server)', () => {
+  // Before: the server's recording proxy saw its peer (the hop) close and the server's view said "the client closed the
+  // stream 0.34 s after sending it ... (on 2026-07-28 that is the cancellation)" and CANCELLED "the client closed the
+  // response ... often after its local timeout", although the Python client closed nothing: it got -32000 when the hop
+  // cut its stream. The v2 server did take the closed connection for a cancellation (its tool stopped at step 3).
+  it('py-hop-cuts-stream: the caller got -32000 (no cancellation of its own); the client\'s and joined views: NO_FINAL_RESULT, no CANCELLED; the server\'s: CANCELLED naming no closer', () => {
+    const o = observed('py-hop-cuts-stream');
+    expect(step('py-hop-cuts-stream', /cuts the stream/).error).toMatchObject({ name: 'MCPError', code: -32000, message: 'SSE stream ended without a response' });
+    expect(o.notes[0]).toEqual({ progressSeenBeforeCut: [1, 2] });
+    expect(o.serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done', 'lookup 1001']);
+    for (const view of ['both', 'client'] as View[]) {
+      const [a, again] = calls(run('py-hop-cuts-stream', view));
+      expect([a!.outcome, codes(a!), a!.detail?.why], view).toEqual(['STREAM_INCOMPLETE', ['NO_FINAL_RESULT'], 'SSE stream ended (error) after 2 event(s) without the response']);
+      expect([again!.call, again!.attempt, codes(again!)], view).toEqual([a!.call, 2, ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+    }
+    const s = calls(run('py-hop-cuts-stream', 'server'))[0]!;
+    expect([s.outcome, codes(s)]).toEqual(['STREAM_INCOMPLETE', ['CANCELLED']]);
+    expect(s.detail?.why).toMatch(/^the connection closed 0\.\d\d s after the request came, before the response was sent \(on 2026-07-28 that is how a client cancels; the server's log cannot tell the client from something between them\); 2 SSE event\(s\) went out before that$/);
+    expect(message(s, 'CANCELLED')).toMatch(/^tools\/call export_report id 3: the connection closed after 0\.\d\d s before the result was sent \(on 2026-07-28 closing the stream is the cancellation; the server's log cannot tell whether the client or something between them closed it\)$/);
+  });
+
+  it('must not: a recording proxy on the client\'s side (py-abort-between-progress) or without a side (real-audit3/v2-client-close-in-flight), where the client did close, still says the client closed the stream', () => {
+    expect(calls(run('py-abort-between-progress', 'client'))[0]!.detail?.why).toMatch(/^the client closed the stream 0\.\d\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\)/);
+    const r = triageCli<Attempt, SessionFinding>([`${FIXTURES}real-audit3/v2-client-close-in-flight/proxy.ndjson`]);
+    const slow = calls(r).find((a) => a.tool === 'slow_report')!;
+    expect(slow.detail?.why).toMatch(/^the client closed the stream 0\.1\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\)/);
+    expect(message(slow, 'CANCELLED')).toMatch(/the client closed the response/);
+  });
+});
+
