@@ -68,12 +68,12 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
         return result('NO_RESPONSE', { why: `the client cancelled it (notifications/cancelled) ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it, before any response head came; the request then ended: ${why}` });
       }
       const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
-      if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
+      if (closedByClient(view) && view.side !== 'server' && pv !== undefined && pv >= '2026-07-28') {
         // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the request (its timeout) cancels it.
         const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
         return result('NO_RESPONSE', { why: `the client closed the request${after}, before any response head came (on ${pv} that is the cancellation): ${why}` });
       }
-      if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
+      if (closedSeenByServer(view) && pv !== undefined && pv >= '2026-07-28') {
         const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
         return result('NO_RESPONSE', { why: `the connection closed${after}, before a response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})` });
       }
@@ -155,6 +155,15 @@ export function closedOnServer(view: AttemptView): boolean {
 }
 
 /**
+ * The server's side saw the connection close before the response was complete: its own log (`closedOnServer`), or a
+ * recording proxy with side server in front of it, whose peer closed (the client, or a hop between them: a proxy in
+ * front of the server cannot tell which). What is said of it names no closer.
+ */
+export function closedSeenByServer(view: AttemptView): boolean {
+  return closedOnServer(view) || (view.side === 'server' && closedByClient(view));
+}
+
+/**
  * The client closed the stream itself and cancelled the request at the same moment, the close logged first (by up to
  * 50 ms): one timeout did both, as the FastMCP Client's does (its HTTP read timeout closes the stream, its request
  * timeout sends notifications/cancelled). A cancellation that came later followed a stream that had already ended.
@@ -188,18 +197,24 @@ function incompleteWhyOf(view: AttemptView): string {
     return `the client closed the stream${after} and cancelled it (notifications/cancelled) ${when}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
   const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
-  if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
+  if (closedByClient(view) && view.side !== 'server' && pv !== undefined && pv >= '2026-07-28') {
     // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the response stream is the cancellation.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
-  if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
+  if (closedSeenByServer(view) && pv !== undefined && pv >= '2026-07-28') {
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
     return `the connection closed${after}, before the response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
   }
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
+    if (view.side === 'server') {
+      // A recording proxy in front of the server sees its own peer close: the client, or a hop that cut the stream (an
+      // error page written in, a proxy that lost its upstream). The server's log cannot tell which.
+      const came = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
+      return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN}), and no notifications/cancelled came${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+    }
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent no notifications/cancelled${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }

@@ -4,7 +4,7 @@ import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel } from '../classify.js';
+import { closedByClient, closedOnServer, closedSeenByServer, closedWithCancel } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
@@ -134,13 +134,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `tasks/cancel id ${idText(a)}: the client cancelled task ${jsonText(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
       v.sources.slice(0, 2)));
-  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+  } else if (closedByClient(closer) && closer.side !== 'server' && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
     // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends.)
     // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client closed the response${dur} before the result (on ${protocolOf(a)} closing the stream is the cancellation; often after its local timeout)`,
-      closer.sources.slice(0, 2)));  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+      closer.sources.slice(0, 2)));  } else if (closedSeenByServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
     // The server's log alone: its SDK took the closed connection for the cancellation and stopped the request.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',

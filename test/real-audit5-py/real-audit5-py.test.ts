@@ -11,22 +11,30 @@ import { recordingRunner, triageCli, type CliRun, type RecordingView as View } f
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit5-py/', import.meta.url));
 const AUDIT4 = fileURLToPath(new URL('../fixtures/real-audit4/', import.meta.url));
+const AUDIT3 = fileURLToPath(new URL('../fixtures/real-audit3/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
 interface Attempt {
   type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; serverOutcome?: string;
-  call: string; attempt: number; findings: Finding[]; detail?: { why?: string };
+  call: string; attempt: number; findings: Finding[]; detail?: { why?: string; errorCode?: number; errorMessage?: string }; protocolVersion?: string;
 }
 interface SessionFinding { type: 'finding'; code: string; severity: string; message: string }
 type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; ms: number; summary?: { text?: string; isError?: boolean; content?: { text: string }[] }; error?: { name: string; message: string; code?: number } }
-interface Observed { steps: Step[] }
+interface Observed { steps: Step[]; notes: Record<string, unknown>[]; serverRan?: string[] }
 
 const HOP_PY_TS = ['empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'multiline-sse-data', 'html-in-sse-after-head'].map((h) => `py-client-${h}`);
 const HOP_PY_PY = ['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => `py-auto-${h}`);
 const TIMEOUT = ['py-client-timeout-retry-legacy', 'py-client-timeout-retry-auto', 'py-client-timeout-retry-stateless'];
 const PY_SERVER = ['py-server-stateful', 'py-server-stateless', 'py-server-json'];
-const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER, 'py-server-mcperror-retry'];
+// the same hops in stateless mode, the Python client in legacy mode (2025-11-25): the SDK 1.32.2 server, the Python server
+const STATELESS_TS = ['empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'multiline-sse-data', 'html-in-sse-after-head'];
+const STATELESS_PY = ['duplicate-response-sse', 'error-then-result-same-id', 'html-in-sse-after-head'];
+const STATELESS = [...STATELESS_TS.map((h) => `py-stateless-${h}`), ...STATELESS_PY.map((h) => `py-stateless-py-${h}`)];
+// auto mode to the stateless SDK 1.32.2 server: the server/discover probe refused (400), the client falls back to initialize
+const STATELESS_AUTO = ['duplicate-response-sse', 'html-in-sse-after-head'];
+const ABORT = ['py-client-abort-between-progress', 'py-stateless-abort-between-progress'];
+const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER, 'py-server-mcperror-retry', ...STATELESS, ...STATELESS_AUTO.map((h) => `py-stateless-auto-${h}`), ...ABORT];
 
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
@@ -49,14 +57,15 @@ describe('fifth audit (Python SDK): every recording', () => {
     }
   });
 
-  it.each([...HOP_PY_TS, ...HOP_PY_PY])('%s: the hop touched only the first call; the server ran it (TOOL_SUCCESS in its view) and nothing is taken for a retry', (s) => {
+  it.each([...HOP_PY_TS, ...HOP_PY_PY, ...STATELESS, ...STATELESS_AUTO.map((h) => `py-stateless-auto-${h}`)])('%s: the hop touched only the first call; the server ran it (TOOL_SUCCESS in its view) and nothing is taken for a retry', (s) => {
     for (const view of ['both', 'client', 'server'] as View[]) expect(run(s, view).summary.retries, view).toBe(0);
     const server = calls(run(s, 'server')).map((a) => a.outcome);
-    expect(server).toEqual(s === 'py-client-html-in-sse-after-head' ? ['STREAM_INCOMPLETE', 'TOOL_SUCCESS'] : ['TOOL_SUCCESS', 'TOOL_SUCCESS']);
+    // the HTML hop on an SSE stream cuts the server's stream before its result (py-auto- is a JSON body, written whole)
+    expect(server).toEqual(/^py-(client|stateless|stateless-py|stateless-auto)-html-in-sse-after-head$/.test(s) ? ['STREAM_INCOMPLETE', 'TOOL_SUCCESS'] : ['TOOL_SUCCESS', 'TOOL_SUCCESS']);
   });
 
   it('no why or message on the Python client\'s traffic credits the TypeScript SDK with what the Python client did', () => {
-    for (const s of [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT]) {
+    for (const s of [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...STATELESS]) {
       const r = run(s);
       const texts = r.attempts.flatMap((a) => [a.detail?.why ?? '', ...a.findings.map((f) => f.message)]).filter((t) => /TypeScript/.test(t));
       // only the string id's orphan names both SDKs that take it
@@ -280,10 +289,12 @@ describe('the Python client\'s own timeout, then the app\'s retry', () => {
     const [first, retry] = byTool(run('py-client-timeout-retry-auto'), 'export_orders');
     expect([first!.outcome, codes(first!)]).toEqual(['NO_RESPONSE', ['CANCELLED']]);
     expect(first!.findings[0]!.message).toMatch(/on 2026-07-28 closing the stream is the cancellation/);
-    // the why says it was the client's own close, not a connection lost (in each view: the proxies' text is the same)
-    for (const view of ['both', 'client', 'server'] as View[]) {
+    // the why says it was the client's own close, not a connection lost; the server's recording proxy saw its peer
+    // close, which it cannot tell from a hop (real-audit6/py-hop-cuts-stream), and says so
+    for (const view of ['both', 'client'] as View[]) {
       expect(byTool(run('py-client-timeout-retry-auto', view), 'export_orders')[0]!.detail?.why, view).toBe('the client closed the request 0.30 s after sending it, before any response head came (on 2026-07-28 that is the cancellation): the client closed the connection');
     }
+    expect(byTool(run('py-client-timeout-retry-auto', 'server'), 'export_orders')[0]!.detail?.why).toBe("the connection closed 0.30 s after the request came, before a response was sent (on 2026-07-28 that is how a client cancels; the server's log cannot tell the client from something between them)");
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
   });
 
@@ -300,3 +311,109 @@ describe('the Python client\'s own timeout, then the app\'s retry', () => {
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
   });
 });
+
+describe('the Python client on the fourth audit\'s hops, the server stateless (no session ids)', () => {
+  it.each(STATELESS)('%s: no session in any view; 2025-11-25; no GET stream and no DELETE (nothing to open or end without a session id)', (s) => {
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      for (const a of run(s, view).attempts) expect([a.session, a.protocolVersion], `${view} ${a.method}`).toEqual([null, '2025-11-25']);
+    }
+    const methods = readFileSync(`${DIR}${s}/client.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; method?: string }).filter((r) => r.kind === 'request').map((r) => r.method);
+    expect(new Set(methods)).toEqual(new Set(['POST']));
+  });
+
+  it.each(STATELESS_TS)('py-stateless-%s: the caller got what it got with sessions (py-client-%s), and mcp-triage says the same of the first call in every view', (h) => {
+    const faulted = (s: string) => observed(s).steps[1]!;
+    const [stateless, stateful] = [faulted(`py-stateless-${h}`), faulted(`py-client-${h}`)];
+    expect([stateless.ok, stateless.error?.code, stateless.summary?.text], h).toEqual([stateful.ok, stateful.error?.code, stateful.summary?.text]);
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      const [a, b] = [firstCall(run(`py-stateless-${h}`, view)), firstCall(run(`py-client-${h}`, view))];
+      expect([a.outcome, a.serverOutcome, codes(a), a.detail?.why], view).toEqual([b.outcome, b.serverOutcome, codes(b), b.detail?.why]);
+    }
+  });
+
+  it.each(STATELESS_PY)('py-stateless-py-%s: the stateless Python server behind the same hop; the caller got what the TypeScript server\'s caller got, and the client\'s view says the same', (h) => {
+    const [py, ts] = [observed(`py-stateless-py-${h}`).steps[1]!, observed(`py-stateless-${h}`).steps[1]!];
+    expect([py.ok, py.error?.code, py.error?.message, py.summary?.text], h).toEqual([ts.ok, ts.error?.code, ts.error?.message, ts.summary?.text]);
+    for (const view of ['both', 'client'] as View[]) {
+      const [a, b] = [firstCall(run(`py-stateless-py-${h}`, view)), firstCall(run(`py-stateless-${h}`, view))];
+      expect([a.outcome, codes(a), a.detail?.why], view).toEqual([b.outcome, codes(b), b.detail?.why]);
+    }
+  });
+
+  it.each(STATELESS_AUTO)('py-stateless-auto-%s: auto mode; the 1.32.2 server refuses the server/discover probe (400 "Unsupported protocol version"), the client falls back to initialize (2025-11-25); the probe is its own HTTP_ERROR, no retry, and the hop\'s call reads as in legacy mode', (h) => {
+    const s = `py-stateless-auto-${h}`;
+    expect(observed(s).steps.map((x) => x.ok)).toEqual(observed(`py-stateless-${h}`).steps.map((x) => x.ok));
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      const r = run(s, view);
+      const [probe, init] = r.attempts;
+      expect([probe!.method, probe!.status, probe!.outcome, probe!.findings], view).toEqual(['server/discover', 400, 'HTTP_ERROR', []]);
+      expect([probe!.detail?.errorCode, probe!.detail?.errorMessage], view).toEqual([-32000, 'Bad Request: Unsupported protocol version: 2026-07-28 (supported versions: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)']);
+      expect([init!.method, init!.outcome, init!.protocolVersion, init!.attempt], view).toEqual(['initialize', 'SUCCESS', '2025-11-25', 1]);
+      expect(r.summary.retries, view).toBe(0);
+      const [a, b] = [firstCall(r), firstCall(run(`py-stateless-${h}`, view))];
+      expect([a.outcome, codes(a), a.detail?.why], view).toEqual([b.outcome, codes(b), b.detail?.why]);
+    }
+  });
+
+  it('an orphan without a session says "in the same log (there is no session)", where the stateful recording says "in its session"', () => {
+    for (const h of ['duplicate-response-sse', 'error-then-result-same-id']) {
+      const orphan = (s: string) => firstCall(run(s)).findings.find((f) => f.code === 'ORPHAN_RESPONSE')!.message;
+      expect(orphan(`py-stateless-${h}`), h).toMatch(/came after the request with that id in the same log \(there is no session\) had been answered or had ended: a second response/);
+      expect(orphan(`py-stateless-py-${h}`), h).toMatch(/in the same log \(there is no session\)/);
+      expect(orphan(`py-client-${h}`), h).toMatch(/came after the request with that id in its session had been answered or had ended/);
+    }
+  });
+
+  // Before: the server's recording proxy (side server) in front of the stateless Python server saw its peer, the hop,
+  // close the stream after writing the page, and the why said "the client closed the stream 0.01 s after sending it,
+  // before any response came, and sent no notifications/cancelled": the Python client closed nothing (it raised -32000
+  // when the stream ended). A proxy in front of the server cannot tell the client from a hop between them.
+  it('py-stateless-py-html-in-sse-after-head, the server\'s log alone: the connection closed, and the why says the server\'s log cannot tell who closed it, not that the client did', () => {
+    expect(step('py-stateless-py-html-in-sse-after-head', /hop/).error).toMatchObject({ code: -32000, message: 'SSE stream ended without a response' });
+    const a = firstCall(run('py-stateless-py-html-in-sse-after-head', 'server'));
+    expect([a.outcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', ['NO_FINAL_RESULT']]);
+    expect(a.detail?.why).toMatch(/^the connection closed 0\.\d\d s after the request came, before the response was sent \(the server's log cannot tell the client from something between them\), and no notifications\/cancelled came$/);
+    expect(a.findings[0]!.message).not.toMatch(/the client closed/);
+    // the client's view of the same exchange: the stream ended (with the page in it), nothing closed by the client
+    expect(firstCall(run('py-stateless-py-html-in-sse-after-head', 'client')).detail?.why).toMatch(/^SSE stream ended after 0 event\(s\) without the response; the stream carried text that is no SSE field/);
+  });
+
+  it('must not: a recording proxy\'s view that is not the server\'s (real-audit3/client-close-in-flight, a client that did close) still says the client closed the stream', () => {
+    const r = triageCli<Attempt, SessionFinding>([`${AUDIT3}client-close-in-flight/proxy.ndjson`]);
+    const slow = calls(r).find((a) => a.tool === 'slow_report')!;
+    expect(slow.detail?.why).toMatch(/^the client closed the stream 0\.1\d s after sending it, before any response came, and sent no notifications\/cancelled/);
+  });
+});
+
+describe('the Python app cancels its call\'s task between two progress notifications (legacy mode, the SDK 1.32.2 server), then calls again', () => {
+  it.each(ABORT)('%s: the caller got CancelledError after 2 progress notifications; the client sent notifications/cancelled ("caller cancelled"); CANCELLED quotes it in every view', (s) => {
+    expect(step(s, /task cancelled/).error).toMatchObject({ name: 'CancelledError' });
+    expect(observed(s).notes[1]).toEqual({ progressSeenBeforeAbort: [1, 2] });
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      const [a, again] = byTool(run(s, view), 'export_report');
+      expect(codes(a!), view).toEqual(['CANCELLED']);
+      expect(a!.findings[0]!.message, view).toMatch(/^tools\/call export_report id \d+: the client sent notifications\/cancelled for it after 0\.\d\d s, with the reason "caller cancelled" \(the caller's decision, not an answer from the server\)/);
+      expect([again!.call, again!.attempt, again!.outcome, codes(again!)], view).toEqual([a!.call, 2, 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+    }
+  });
+
+  it('py-client-abort-between-progress: the stateful server stopped the tool (step 3) and sent no result; STREAM_INCOMPLETE, no NO_FINAL_RESULT; the re-call\'s UNSAFE_RETRY says the earlier attempt reached the server, not that it ran to its result', () => {
+    expect(observed('py-client-abort-between-progress').serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done']);
+    const [a, again] = byTool(run('py-client-abort-between-progress'), 'export_report');
+    expect([a!.outcome, a!.serverOutcome, a!.detail?.why]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 0\.\d\d s after sending it, before any response came \(2 SSE event\(s\) before that\)$/)]);
+    const unsafe = again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
+    expect([unsafe.severity, unsafe.message]).toEqual(['error', expect.stringMatching(/the server view shows the earlier attempt reached the server$/)]);
+  });
+
+  it('py-stateless-abort-between-progress: the stateless server could not stop the tool (it ran to its end twice); TOOL_SUCCESS with CANCELLED saying why, and the re-call\'s UNSAFE_RETRY says the earlier attempt ran to its result', () => {
+    expect(observed('py-stateless-abort-between-progress').serverRan).toEqual(['export 2026-11 done', 'export 2026-11 done']);
+    for (const view of ['both', 'client', 'server'] as View[]) {
+      const [a] = byTool(run('py-stateless-abort-between-progress', view), 'export_report');
+      expect([a!.session, a!.outcome], view).toEqual([null, 'TOOL_SUCCESS']);
+      expect(a!.findings[0]!.message, view).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it: there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop$/);
+    }
+    const [, again] = byTool(run('py-stateless-abort-between-progress'), 'export_report');
+    expect(again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.message).toMatch(/the server view shows the earlier attempt ran to its result \(TOOL_SUCCESS\), which the caller did not get: its effect happened before this retry$/);
+  });
+});
+

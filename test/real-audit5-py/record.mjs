@@ -13,12 +13,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { freePort, listen, sleep, sessionHandler } from '../helpers/loopback.mjs';
+import { freePort, handleStateless, listen, sleep, sessionHandler } from '../helpers/loopback.mjs';
 import { callsOnly, startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError, stopAfter } from '../real-audit2/lib.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit5-py/', import.meta.url));
 const PY_PEER = fileURLToPath(new URL('py_peer.py', import.meta.url));
+const PY_ABORT = fileURLToPath(new URL('py_abort.py', import.meta.url));
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
@@ -33,6 +34,57 @@ function buildTsServer() {
     return text(`invoice for order ${orderId} sent`);
   });
   return server;
+}
+
+/** buildTsServer's tools and export_report (6 progress steps, 150 ms apart; stops when its signal fires): `ran` says what it did. */
+function buildTsServerWithExport(ran) {
+  const server = buildTsServer();
+  server.registerTool('export_report', { inputSchema: { month: z.string() } }, async ({ month }, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let i = 1; i <= 6; i++) {
+      await sleep(150);
+      if (extra.signal.aborted) {
+        ran.push(`export ${month} stopped at step ${i}`);
+        return text(`export ${month} stopped`);
+      }
+      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 6, message: `step ${i}` } });
+    }
+    ran.push(`export ${month} done`);
+    return text(`report for ${month} exported`);
+  });
+  return server;
+}
+
+/**
+ * The Python client (legacy mode) cancels its call's task after the second progress notification, then calls again;
+ * the SDK 1.32.2 server stateful or stateless, no hop (client view by a recording proxy, server view by recordingHandler).
+ */
+async function pyClientAbort(name, stateless) {
+  const { dir, files } = scenarioFilesIn(ROOT, name);
+  const ran = [];
+  const buildServer = () => buildTsServerWithExport(ran);
+  const { handle, transports } = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest, buildServer });
+  const statelessHandle = async (req, res) => {
+    try {
+      await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer });
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err?.message ?? err));
+    }
+  };
+  const server = await listen(recordingHandler(stateless ? statelessHandle : handle, { out: files.server }));
+  const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: files.client, side: 'client' });
+  let observed;
+  try {
+    const { stdout } = await promisify(execFile)(PYTHON, [PY_ABORT, `${proxy.url}/mcp`], { timeout: 60_000 });
+    observed = JSON.parse(stdout.trim().split('\n').pop());
+  } finally {
+    await sleep(200);
+    await proxy.close();
+    for (const tr of transports.values()) await tr.close().catch(() => {});
+    await server.close();
+  }
+  observed.serverRan = ran;
+  return { dir, observed };
 }
 
 // ---------------------------------------------------------------- the fourth audit's hop (test/real-audit4/record.mjs)
@@ -107,6 +159,35 @@ async function pyClientOnTs(name, hopName) {
     await sleep(200);
     await proxy.close();
     for (const tr of transports.values()) await tr.close().catch(() => {});
+    await h.close();
+    await server.close();
+  }
+  return { dir, observed };
+}
+
+/**
+ * The Python client (legacy mode) through a hop to the SDK 1.32.2 server in stateless mode (`sessionIdGenerator:
+ * undefined`: a new server and transport for each POST, no session ids, GET refused with 405).
+ */
+async function pyClientOnTsStateless(name, hopName, scenario = hopName) {
+  const hop = HOPS[hopName];
+  const { dir, files } = scenarioFilesIn(ROOT, name);
+  const handle = async (req, res) => {
+    try {
+      await handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: buildTsServer, options: { enableJsonResponse: !!hop.json } });
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err?.message ?? err));
+    }
+  };
+  const server = await listen(recordingHandler(handle, { out: files.server }));
+  const h = await startAnswerHop(server.url, callsOnly(first(hop.action)));
+  const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: h.url, out: files.client, side: 'client' });
+  let observed;
+  try {
+    observed = await runPyClient(scenario, `${proxy.url}/mcp`);
+  } finally {
+    await sleep(200);
+    await proxy.close();
     await h.close();
     await server.close();
   }
@@ -226,6 +307,12 @@ async function tsClientMcpErrorRetry(name) {
 const scenarios = {
   ...Object.fromEntries(Object.keys(HOPS).map((h) => [`py-client-${h}`, () => pyClientOnTs(`py-client-${h}`, h)])),
   ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head'].map((h) => [`py-auto-${h}`, () => pyClientOnPy(`py-auto-${h}`, h)])),
+  // the same hops in stateless mode: the SDK 1.32.2 server (py-stateless-*) and the Python server (py-stateless-py-*), the Python client in legacy mode
+  ...Object.fromEntries(Object.keys(HOPS).map((h) => [`py-stateless-${h}`, () => pyClientOnTsStateless(`py-stateless-${h}`, h)])),
+  ...Object.fromEntries(['duplicate-response-sse', 'html-in-sse-after-head'].map((h) => [`py-stateless-auto-${h}`, () => pyClientOnTsStateless(`py-stateless-auto-${h}`, h, `${h}-auto`)])),
+  ...Object.fromEntries(['duplicate-response-sse', 'error-then-result-same-id', 'html-in-sse-after-head'].map((h) => [`py-stateless-py-${h}`, () => pyClientOnPy(`py-stateless-py-${h}`, h, h, 'stateless')])),
+  'py-client-abort-between-progress': () => pyClientAbort('py-client-abort-between-progress', false),
+  'py-stateless-abort-between-progress': () => pyClientAbort('py-stateless-abort-between-progress', true),
   'py-client-timeout-retry-legacy': () => pyClientOnPy('py-client-timeout-retry-legacy', undefined, 'timeout-retry'),
   'py-client-timeout-retry-auto': () => pyClientOnPy('py-client-timeout-retry-auto', undefined, 'timeout-retry-auto'),
   'py-client-timeout-retry-stateless': () => pyClientOnPy('py-client-timeout-retry-stateless', undefined, 'timeout-retry', 'stateless'),

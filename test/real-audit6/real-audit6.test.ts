@@ -15,13 +15,15 @@ interface Attempt {
 }
 interface SessionFinding { type: 'finding'; code: string; severity: string; message: string }
 type Run = CliRun<Attempt, SessionFinding>;
-interface Step { step: string; ok: boolean; summary?: { content?: { text: string }[]; isError?: boolean }; error?: { name: string; message: string; code?: number | string; status?: number } }
+interface Step { step: string; ok: boolean; ms?: number; summary?: { content?: { text: string }[]; isError?: boolean }; error?: { name: string; message: string; code?: number | string; status?: number } }
 interface Observed { era: string; steps: Step[]; onerror: { message: string }[]; notes: Record<string, number[]>[]; serverRan: string[] }
 
 const SCENARIOS = [
   'empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head',
   '502-after-run', 'http-429-retry-after', 'abort-between-progress', 'tool-errors-json', 'timeout-then-retry',
   'py-502-after-run', 'py-429-retry-after', 'py-timeout-then-retry',
+  'py-empty-200-json', 'py-duplicate-response-sse', 'py-error-then-result-same-id', 'py-batch-of-one-response', 'py-string-id-response', 'py-html-in-sse-after-head',
+  'py-abort-between-progress', 'py-tool-errors-json', 'py-hop-cuts-stream',
 ];
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
@@ -235,3 +237,122 @@ describe('sixth audit: the Python client (mcp 2.3.0, auto mode) through the same
     expect(message(calls(run('py-timeout-then-retry', 'server'))[0]!, 'CANCELLED')).toMatch(/the connection closed after 0\.\d\d s before the result was sent/);
   });
 });
+
+describe('sixth audit: the Python client (mcp 2.3.0, auto mode) on the fourth audit\'s hops and the abort, to the v2 server', () => {
+  it('py-empty-200-json: the caller got -32700 "Failed to parse JSON response" (the server ran the tool); STREAM_INCOMPLETE with NO_FINAL_RESULT, SIDE_DIVERGENCE joined', () => {
+    const st = step('py-empty-200-json', /empties/);
+    expect(st.error).toMatchObject({ name: 'MCPError', code: -32700 });
+    expect(st.error!.message).toMatch(/^Failed to parse JSON response/);
+    expect(observed('py-empty-200-json').serverRan).toEqual(['invoice 1001', 'lookup 1001']);
+    const [a, after] = calls(run('py-empty-200-json'));
+    expect([a!.outcome, a!.serverOutcome, a!.detail?.why, codes(a!)]).toEqual(['STREAM_INCOMPLETE', 'TOOL_SUCCESS', 'empty response body', ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE']]);
+    expect([after!.outcome, after!.findings]).toEqual(['TOOL_SUCCESS', []]);
+    expect(codes(calls(run('py-empty-200-json', 'client'))[0]!)).toEqual(['NO_FINAL_RESULT']);
+    expect(allCodes(run('py-empty-200-json', 'server'))).toEqual([]);
+  });
+
+  it('py-duplicate-response-sse: the caller got the first result and logged nothing; TOOL_SUCCESS and ORPHAN_RESPONSE for the second, nothing in the server\'s view', () => {
+    expect(step('py-duplicate-response-sse', /twice/).summary?.content?.[0]?.text).toBe('invoice for order 1001 sent');
+    for (const view of ['both', 'client'] as View[]) {
+      const a = calls(run('py-duplicate-response-sse', view))[0]!;
+      expect([a.outcome, codes(a)], view).toEqual(['TOOL_SUCCESS', ['ORPHAN_RESPONSE']]);
+      expect(message(a, 'ORPHAN_RESPONSE'), view).toMatch(/in the same log \(there is no session\) had been answered or had ended: a second response/);
+    }
+    expect(allCodes(run('py-duplicate-response-sse', 'server'))).toEqual([]);
+  });
+
+  it('py-error-then-result-same-id: the caller got MCPError -32603 "upstream timeout" although the tool ran; JSONRPC_ERROR, ORPHAN_RESPONSE for the result, SIDE_DIVERGENCE joined', () => {
+    expect(step('py-error-then-result-same-id', /error, then/).error).toMatchObject({ name: 'MCPError', code: -32603, message: 'upstream timeout' });
+    expect(observed('py-error-then-result-same-id').serverRan[0]).toBe('invoice 1001');
+    const a = calls(run('py-error-then-result-same-id'))[0]!;
+    expect([a.outcome, a.serverOutcome, a.detail?.errorCode, codes(a)]).toEqual(['JSONRPC_ERROR', 'TOOL_SUCCESS', -32603, ['ORPHAN_RESPONSE', 'SIDE_DIVERGENCE']]);
+    expect(calls(run('py-error-then-result-same-id', 'server'))[0]!.outcome).toBe('TOOL_SUCCESS');
+  });
+
+  it('py-batch-of-one-response: the Python caller failed (-32700) where the v2 caller took the result; INVALID_ENVELOPE naming the Python client, SIDE_DIVERGENCE joined', () => {
+    expect(step('py-batch-of-one-response', /batch of one/).error).toMatchObject({ name: 'MCPError', code: -32700 });
+    for (const view of ['both', 'client'] as View[]) {
+      const a = calls(run('py-batch-of-one-response', view))[0]!;
+      expect(a.outcome, view).toBe('INVALID_ENVELOPE');
+      expect(a.detail?.why, view).toMatch(/^the response came inside a JSON array \(a batch of one\).*the client \(User-Agent "python-httpx2\/2\.13\.1": the Python SDK's HTTP client\) reads one object and fails on it/);
+    }
+    expect(codes(calls(run('py-batch-of-one-response'))[0]!)).toEqual(['SIDE_DIVERGENCE']);
+    // the same hop to the v2 client (batch-of-one-response) stays a success: the outcome follows the client
+    expect(calls(run('batch-of-one-response', 'client'))[0]!.outcome).toBe('TOOL_SUCCESS');
+  });
+
+  it('py-string-id-response: the Python caller took "3" for 3; INVALID_ENVELOPE whose why says this client takes it, the orphan without a session', () => {
+    expect(step('py-string-id-response', /string/).summary?.content?.[0]?.text).toBe('order 1001: shipped');
+    const a = calls(run('py-string-id-response'))[0]!;
+    expect([a.outcome, a.serverOutcome, codes(a)]).toEqual(['INVALID_ENVELOPE', 'TOOL_SUCCESS', ['ORPHAN_RESPONSE', 'SIDE_DIVERGENCE']]);
+    expect(a.detail?.why).toMatch(/the same value as a string, which this client \(User-Agent "python-httpx2\/2\.13\.1": the Python SDK, which reads a string of digits as the number\) takes as the answer/);
+    expect(message(a, 'ORPHAN_RESPONSE')).toMatch(/matches no request sent in the same log \(there is no session\)/);
+  });
+
+  it('py-html-in-sse-after-head: the Python caller failed at once (-32000, no timeout) where the v2 caller waited 1.5 s; STREAM_INCOMPLETE, NO_FINAL_RESULT, the page quoted, no CANCELLED', () => {
+    const st = step('py-html-in-sse-after-head', /502 page/);
+    expect(st.error).toMatchObject({ name: 'MCPError', code: -32000, message: 'SSE stream ended without a response' });
+    expect(st.ms).toBeLessThan(1000);
+    for (const view of ['both', 'client'] as View[]) {
+      const a = calls(run('py-html-in-sse-after-head', view))[0]!;
+      expect(codes(a), view).toEqual(view === 'both' ? ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE'] : ['NO_FINAL_RESULT']);
+      expect([a.outcome, a.detail?.why], view).toEqual(['STREAM_INCOMPLETE', 'SSE stream ended after 0 event(s) without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"']);
+    }
+    const s = calls(run('py-html-in-sse-after-head', 'server'))[0]!;
+    expect([s.outcome, s.findings]).toEqual(['TOOL_SUCCESS', []]);
+  });
+
+  it('py-abort-between-progress: the app cancelled its task after progress 2 (CancelledError); the Python client closed the stream and the v2 tool stopped; STREAM_INCOMPLETE with CANCELLED in every view, the re-call UNSAFE_RETRY', () => {
+    const o = observed('py-abort-between-progress');
+    expect(step('py-abort-between-progress', /task cancelled/).error).toMatchObject({ name: 'CancelledError' });
+    expect(o.notes[0]).toEqual({ progressSeenBeforeAbort: [1, 2] });
+    expect(o.serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done']);
+    for (const view of VIEWS) {
+      const [a, again] = calls(run('py-abort-between-progress', view));
+      expect([a!.outcome, codes(a!)], view).toEqual(['STREAM_INCOMPLETE', ['CANCELLED']]);
+      expect(a!.detail?.why, view).toMatch(view === 'server' ? /^the connection closed 0\.\d\d s after the request came, before the response was sent \(on 2026-07-28 that is how a client cancels/ : /^the client closed the stream 0\.\d\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\); 2 SSE event\(s\) came before that$/);
+      expect([again!.call, again!.attempt, again!.outcome, codes(again!)], view).toEqual([a!.call, 2, 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+    }
+  });
+
+  it('py-tool-errors-json: the Python caller got the same isError results and -32602 as the v2 caller; TOOL_ERROR ×3 and JSONRPC_ERROR in every view, no findings', () => {
+    expect(observed('py-tool-errors-json').steps.slice(1, 4).map((x) => x.summary?.isError)).toEqual([true, true, true]);
+    expect(step('py-tool-errors-json', /no_such_tool/).error).toMatchObject({ name: 'MCPError', code: -32602 });
+    for (const view of VIEWS) {
+      expect(calls(run('py-tool-errors-json', view)).map((a) => [a.tool, a.outcome, a.findings.length]), view).toEqual([
+        ['validate_quantity', 'TOOL_ERROR', 0], ['charge_card', 'TOOL_ERROR', 0], ['sync_inventory', 'TOOL_ERROR', 0], ['no_such_tool', 'JSONRPC_ERROR', 0], ['lookup_order', 'TOOL_SUCCESS', 0],
+      ]);
+    }
+  });
+});
+
+describe('sixth audit: a hop that loses its connections mid-stream, the server\'s view by a recording proxy (side server)', () => {
+  // Before: the server's recording proxy saw its peer (the hop) close and the server's view said "the client closed the
+  // stream 0.34 s after sending it ... (on 2026-07-28 that is the cancellation)" and CANCELLED "the client closed the
+  // response ... often after its local timeout", although the Python client closed nothing: it got -32000 when the hop
+  // cut its stream. The v2 server did take the closed connection for a cancellation (its tool stopped at step 3).
+  it('py-hop-cuts-stream: the caller got -32000 (no cancellation of its own); the client\'s and joined views: NO_FINAL_RESULT, no CANCELLED; the server\'s: CANCELLED naming no closer', () => {
+    const o = observed('py-hop-cuts-stream');
+    expect(step('py-hop-cuts-stream', /cuts the stream/).error).toMatchObject({ name: 'MCPError', code: -32000, message: 'SSE stream ended without a response' });
+    expect(o.notes[0]).toEqual({ progressSeenBeforeCut: [1, 2] });
+    expect(o.serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done', 'lookup 1001']);
+    for (const view of ['both', 'client'] as View[]) {
+      const [a, again] = calls(run('py-hop-cuts-stream', view));
+      expect([a!.outcome, codes(a!), a!.detail?.why], view).toEqual(['STREAM_INCOMPLETE', ['NO_FINAL_RESULT'], 'SSE stream ended (error) after 2 event(s) without the response']);
+      expect([again!.call, again!.attempt, codes(again!)], view).toEqual([a!.call, 2, ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+    }
+    const s = calls(run('py-hop-cuts-stream', 'server'))[0]!;
+    expect([s.outcome, codes(s)]).toEqual(['STREAM_INCOMPLETE', ['CANCELLED']]);
+    expect(s.detail?.why).toMatch(/^the connection closed 0\.\d\d s after the request came, before the response was sent \(on 2026-07-28 that is how a client cancels; the server's log cannot tell the client from something between them\); 2 SSE event\(s\) went out before that$/);
+    expect(message(s, 'CANCELLED')).toMatch(/^tools\/call export_report id 3: the connection closed after 0\.\d\d s before the result was sent \(on 2026-07-28 closing the stream is the cancellation; the server's log cannot tell whether the client or something between them closed it\)$/);
+  });
+
+  it('must not: a recording proxy on the client\'s side (py-abort-between-progress) or without a side (real-audit3/v2-client-close-in-flight), where the client did close, still says the client closed the stream', () => {
+    expect(calls(run('py-abort-between-progress', 'client'))[0]!.detail?.why).toMatch(/^the client closed the stream 0\.\d\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\)/);
+    const r = triageCli<Attempt, SessionFinding>([`${FIXTURES}real-audit3/v2-client-close-in-flight/proxy.ndjson`]);
+    const slow = calls(r).find((a) => a.tool === 'slow_report')!;
+    expect(slow.detail?.why).toMatch(/^the client closed the stream 0\.1\d s after sending it, before any response came \(on 2026-07-28 that is the cancellation\)/);
+    expect(message(slow, 'CANCELLED')).toMatch(/the client closed the response/);
+  });
+});
+

@@ -3,6 +3,7 @@
 // The py- scenarios run the Python SDK's Client (mcp 2.3.0, auto mode: 2026-07-28) through the same hops (test/real-audit6/py_client.py; /work/py-venv or PYTHON),
 // its view recorded by the recording proxy (side client, what `mcp-triage record` runs) in front of the hop.
 import { execFile } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ import { McpServer, createMcpHandler, ProtocolError, ProtocolErrorCode } from '@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
-import { listen, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { listen, readBody, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { startAnswerHop } from '../helpers/answer-hop.mjs';
 import { scenarioFilesIn, makeObserver, writeObserved, describeError } from '../real-audit2/lib.mjs';
 
@@ -244,6 +245,47 @@ const scenarios = {
 scenarios['py-502-after-run'] = { ...scenarios['502-after-run'], py: true };
 scenarios['py-429-retry-after'] = { ...scenarios['http-429-retry-after'], py: true };
 scenarios['py-timeout-then-retry'] = { ...scenarios['timeout-then-retry'], py: true };
+for (const hop of ['empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', 'abort-between-progress', 'tool-errors-json']) {
+  scenarios[`py-${hop}`] = { ...scenarios[hop], py: true };
+}
+
+/**
+ * A hop that loses its connections in the middle of a call: it forwards everything, and for the first tools/call it
+ * passes the head and the first `events` SSE events of the answer on, then destroys both connections (a proxy whose
+ * upstream or process died). Local to this recorder: test/helpers/answer-hop.mjs has no such action.
+ */
+async function startCutHop(upstream, events) {
+  const target = new URL(upstream);
+  let calls = 0;
+  return listen(async (req, res) => {
+    const raw = await readBody(req);
+    let rpc;
+    try {
+      rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {}
+    const cut = rpc?.method === 'tools/call' && ++calls === 1;
+    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+    up.on('error', () => res.destroy());
+    res.on('close', () => up.destroy());
+    up.on('response', (ures) => {
+      res.writeHead(ures.statusCode, ures.headers);
+      res.flushHeaders();
+      if (!cut) return void ures.pipe(res);
+      let seen = 0;
+      ures.on('data', (chunk) => {
+        if (seen >= events) return;
+        res.write(chunk);
+        seen += (chunk.toString('utf8').match(/\n\n/g) ?? []).length;
+        if (seen >= events) setTimeout(() => { res.destroy(); up.destroy(); }, 20);
+      });
+    });
+    up.end(raw);
+  });
+}
+
+// a hop that loses its connections after the second progress event of export_report (2026-07-28: the v2 server takes
+// the closed connection for a cancellation); the server's view by a recording proxy, which sees its peer (the hop) close
+scenarios['py-hop-cuts-stream'] = { py: true, mode: 'auto', serverProxy: true, cutAfterEvents: 2 };
 
 /** A py- scenario: the Python client through the hop, its view recorded by a recording proxy (side client). */
 async function runPyScenario(name, spec) {
@@ -252,8 +294,12 @@ async function runPyScenario(name, spec) {
   const ran = [];
   const handler = createMcpHandler(() => buildServer(ran), { responseMode: spec.mode ?? 'auto', keepAliveMs: 0 });
   const node = toNodeHandler(handler);
-  const server = await listen(recordingHandler((req, res) => node(req, res), { out: files.server }));
-  const hop = await startAnswerHop(server.url, spec.decide);
+  // the server's view: recordingHandler, or (serverProxy) a recording proxy with side server in front of it, as
+  // `mcp-triage record --side server` records a server it cannot change
+  const server = await listen(spec.serverProxy ? (req, res) => node(req, res) : recordingHandler((req, res) => node(req, res), { out: files.server }));
+  const serverProxy = spec.serverProxy ? await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: files.server, side: 'server' }) : undefined;
+  const front = serverProxy?.url ?? server.url;
+  const hop = spec.cutAfterEvents ? await startCutHop(front, spec.cutAfterEvents) : await startAnswerHop(front, spec.decide);
   const proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: hop.url, out: files.client, side: 'client' });
   let observed;
   try {
@@ -264,6 +310,7 @@ async function runPyScenario(name, spec) {
     await proxy.close();
     await handler.close?.().catch(() => {});
     await hop.close();
+    await serverProxy?.close();
     await server.close();
   }
   observed.serverRan = ran;
