@@ -135,11 +135,18 @@ const PROXY_CLIENT_CLOSED = 'the client closed the connection';
 
 /**
  * The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network
- * failure; or, in a recording proxy's view, the client closed its connection before the response ended.
+ * failure; or, in a recording proxy's view (no side), the client closed its connection before the response ended.
+ * A proxy recording the server's side (`--side server`) sees whatever connects to it close, a hop as well as the
+ * client: that is closedOnServer.
  */
 export function closedByClient(view: AttemptView): boolean {
-  if (view.side !== 'client') return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
+  if (view.side !== 'client') return view.side !== 'server' && peerClosedProxy(view);
   return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
+}
+
+/** A recording proxy's view: the peer in front of it closed its connection before the response ended. */
+function peerClosedProxy(view: AttemptView): boolean {
+  return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
 }
 
 /** What `recordingHandler` and `recordingMiddleware` write when the connection closed before the response was complete. */
@@ -151,7 +158,7 @@ const PEER_UNKNOWN = "the server's log cannot tell the client from something bet
  * closed it (the server cannot tell which). On 2026-07-28 that is what cancels the request.
  */
 export function closedOnServer(view: AttemptView): boolean {
-  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && SERVER_SAW_CLOSE.test(view.error);
+  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && (SERVER_SAW_CLOSE.test(view.error) || view.error === PROXY_CLIENT_CLOSED);
 }
 
 /**
@@ -160,7 +167,8 @@ export function closedOnServer(view: AttemptView): boolean {
  * timeout sends notifications/cancelled). A cancellation that came later followed a stream that had already ended.
  */
 export function closedWithCancel(view: AttemptView): boolean {
-  return closedByClient(view)
+  // (In a server-side proxy's view the cancellation that came with the close names the client as the one that closed.)
+  return (closedByClient(view) || (view.side === 'server' && peerClosedProxy(view)))
     && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt >= view.endTs && view.cancelledAt - view.endTs <= 50;
 }
 
