@@ -252,9 +252,14 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const s = prev.status;
   if (typeof s === 'number' && s >= 300 && s < 500) return 'no'; // redirected or refused: nothing ran
   if (s === 503) return 'no';
-  if (prev.outcome === 'JSONRPC_ERROR') return 'no';
+  // Progress the server sent for it shows the tool was running when the error came (the Python SDK answers a request
+  // the client cancelled with -32800): the client's log alone then proves a run began, though not how far it went.
+  if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0) return 'no';
   return 'possible';
 }
+
+/** The progress notifications that came for an attempt, as its caller's view counted them. */
+const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
 
 /** When the caller was done with an attempt: when it cancelled it, if that came before the attempt ended, else the end. */
 export function doneAt(a: Attempt): number | undefined {
@@ -348,7 +353,9 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
       const ran = prev.server?.outcome === 'TOOL_SUCCESS' || prev.server?.outcome === 'TOOL_ERROR';
-      const evidence = exec !== 'proven' ? 'the earlier attempt may have run (no server view proves otherwise)'
+      const progress = progressOf(prev);
+      const evidence = exec !== 'proven'
+        ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended` : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
         : 'the server view shows the earlier attempt reached the server';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
