@@ -35,7 +35,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   SIDE_DIVERGENCE: {
     severity: 'error', attachedTo: 'attempt',
-    definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body).',
+    definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body); on 2026-07-28 also when the server\'s connection closed before its response (which it takes for the cancellation) while the client did not close its stream.',
     why: 'The failure is in the path between the two processes (gateway, proxy, load balancer, network), not in the tool or the client.',
     spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server". Not raised either when the client gave up before any response head and the server sent no result, nor when the client cancelled the request and closed its stream and the server only answered -32800 (the cancellation acknowledged).',
     todo: 'Look at the gateway or proxy logs for that time; compare timeouts and body size limits along the path.',

@@ -95,8 +95,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.
     const cancelAckAfterClose = closedByClient(c) && c.cancelled === true && s.outcome === 'JSONRPC_ERROR' && s.detail?.errorCode === -32800;
-    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
-      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
+    // On 2026-07-28 the server's connection closed before its response, which it takes for the cancellation, while the
+    // client did not close its stream: the two ends saw different things, though both without a result (a hop that
+    // wrote an error page into the client's stream and closed the server's).
+    const closedBetween = closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && protocolOf(a) >= '2026-07-28';
+    if ((c.outcome !== s.outcome || statusDiffers || closedBetween) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+      const what = closedBetween && c.outcome === s.outcome && !statusDiffers
+        ? `the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream: something between them closed it`
+        : (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',

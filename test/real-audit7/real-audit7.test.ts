@@ -24,7 +24,10 @@ const SDK = [
   'empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head',
   '502-after-run', 'http-429-retry-after', 'abort-between-progress', 'session-expired-restart', 'response-on-get-stream', 'session-header-stripped',
 ].map((s) => `sdk-${s}`);
-const V2 = ['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress'].map((s) => `v2-${s}`);
+const V2 = [
+  'empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress',
+  'sse-duplicate-response', 'sse-error-then-result-same-id', 'sse-html-after-head',
+].map((s) => `v2-${s}`);
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
 const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
@@ -284,5 +287,51 @@ describe('seventh audit: an abort between progress notifications', () => {
       expect([again!.call, again!.attempt, codes(again!)], view).toEqual([a!.call, 2, ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
     }
     expect(message(calls(run('v2-abort-between-progress', 'client'))[1]!, 'UNSAFE_RETRY')).toMatch(/the earlier attempt was running: 2 progress notification\(s\) came for it before it ended$/);
+  });
+});
+
+describe('seventh audit: the SSE hops on 2026-07-28 (the Python server answers SSE once the tool sends progress)', () => {
+  it('v2-sse-duplicate-response: the caller got the first result after 6 progress notifications; TOOL_SUCCESS, ORPHAN_RESPONSE "there is no session"', () => {
+    expect(text(step('v2-sse-duplicate-response', /twice/))).toBe('report for 2026-11 exported');
+    expect(observed('v2-sse-duplicate-response').notes[0]).toEqual({ progressSeen: [1, 2, 3, 4, 5, 6] });
+    expect(observed('v2-sse-duplicate-response').onerror.map((e) => e.message.slice(0, 45))).toEqual(['Received a response for an unknown message ID']);
+    for (const view of ['both', 'client'] as View[]) {
+      const a = calls(run('v2-sse-duplicate-response', view))[0]!;
+      expect([a.outcome, codes(a)], view).toEqual(['TOOL_SUCCESS', ['ORPHAN_RESPONSE']]);
+      expect(message(a, 'ORPHAN_RESPONSE'), view).toMatch(/in the same log \(there is no session\) had been answered or had ended: a second response/);
+    }
+    expect(allCodes(run('v2-sse-duplicate-response', 'server'))).toEqual([]);
+  });
+
+  it('v2-sse-error-then-result-same-id: the caller got ProtocolError -32603 (the progress after it went to onerror); JSONRPC_ERROR, ORPHAN_RESPONSE; joined, SIDE_DIVERGENCE', () => {
+    expect(step('v2-sse-error-then-result-same-id', /error, then/).error).toMatchObject({ name: 'ProtocolError', code: -32603, message: 'upstream timeout' });
+    expect(observed('v2-sse-error-then-result-same-id').notes[0]).toEqual({ progressSeen: [] });
+    const a = calls(run('v2-sse-error-then-result-same-id'))[0]!;
+    expect([a.outcome, a.serverOutcome, a.detail?.errorCode, codes(a)]).toEqual(['JSONRPC_ERROR', 'TOOL_SUCCESS', -32603, ['ORPHAN_RESPONSE', 'SIDE_DIVERGENCE']]);
+  });
+
+  // Before: joined, the call was STREAM_INCOMPLETE on both sides with NO_FINAL_RESULT and nothing more, although the
+  // server's log shows its connection closed 0.16 s in (which the Python server took for the cancellation: the tool
+  // stopped) while the client's stream ended with the page and the client waited for its timeout: the server's
+  // CANCELLED of its own log was dropped, and nothing said something between them closed the server's side.
+  it('v2-sse-html-after-head: the hop closed the server\'s connection, which the Python server took for the cancellation (the tool stopped); the caller timed out; joined, SIDE_DIVERGENCE says something between them closed it', () => {
+    const st = step('v2-sse-html-after-head', /502 page/);
+    expect(st.error).toMatchObject({ name: 'SdkError', code: 'REQUEST_TIMEOUT' });
+    expect(st.ms).toBeGreaterThanOrEqual(1500);
+    expect(observed('v2-sse-html-after-head').serverRan[0]).toMatch(/^export 2026-11 cancelled at step \d$/);
+    const a = calls(run('v2-sse-html-after-head'))[0]!;
+    expect([a.outcome, a.serverOutcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE']]);
+    expect(a.detail?.why).toMatch(/an error page written into it\?\): "502 Bad Gateway"$/);
+    expect(message(a, 'SIDE_DIVERGENCE')).toBe("tools/call export_report id 1: client saw HTTP 200 STREAM_INCOMPLETE, server sent HTTP 200 STREAM_INCOMPLETE: the server's connection closed before it sent the response, which on 2026-07-28 it takes for the client's cancellation (it stops the request), but the client did not close its stream: something between them closed it");
+    // each log alone: the client's has the page, the server's the closed connection read as a cancellation
+    expect(codes(calls(run('v2-sse-html-after-head', 'client'))[0]!)).toEqual(['NO_FINAL_RESULT']);
+    const s = calls(run('v2-sse-html-after-head', 'server'))[0]!;
+    expect([s.outcome, codes(s)]).toEqual(['STREAM_INCOMPLETE', ['CANCELLED']]);
+    expect(message(s, 'CANCELLED')).toMatch(/the server's log cannot tell whether the client or something between them closed it\)$/);
+  });
+
+  it('must not fire: the client closed the stream itself (v2-abort-between-progress), or the protocol is 2025-11-25, where a closed connection is no cancellation (sdk-html-in-sse-after-head)', () => {
+    expect(codes(calls(run('v2-abort-between-progress'))[0]!)).toEqual(['CANCELLED']);
+    expect(codes(calls(run('sdk-html-in-sse-after-head'))[0]!)).toEqual(['CANCELLED', 'NO_FINAL_RESULT']);
   });
 });

@@ -70,7 +70,7 @@ const HOPS = {
   'duplicate-response-sse': firstCall({
     transform: ({ status, headers, body }) => {
       const evs = sseEvents(body);
-      const second = evs[evs.length - 1].replace(/id: [^\r\n]*\r?\n/, '').replace('invoice for order 1001 sent', 'invoice for order 1001 FAILED');
+      const second = evs[evs.length - 1].replace(/id: [^\r\n]*\r?\n/, '').replace(/ (sent|exported)\b/, ' FAILED');
       return { status, headers, body: body + second + eol(body).repeat(2) };
     },
   }),
@@ -126,6 +126,19 @@ const oneFault = (mode, first, label) => ({
   async run(t) {
     await t.step(`${first.name} ${first.arguments.orderId} (${label})`, () => t.call(first, { timeout: 1500 }));
     await t.step(`lookup_order 1002 after`, () => t.call(lookup('1002')));
+  },
+});
+
+/** On 2026-07-28 the Python server answers SSE only once a tool sends a notification: export_report with progress, the hop altering its answer. */
+const sseCall = (hop, label) => ({
+  mode: 'stateful',
+  hop,
+  async run(t) {
+    const seen = [];
+    await t.step(`export_report 2026-11 with progress (${label})`, () => t.call({ name: 'export_report', arguments: { month: '2026-11' } }, { timeout: 1500, resetTimeoutOnProgress: true, onprogress: (p) => seen.push(p.progress) }));
+    t.note({ progressSeen: seen });
+    await t.step('lookup_order 1002 after', () => t.call(lookup('1002')));
+    await sleep(300);
   },
 });
 
@@ -214,6 +227,9 @@ const SPECS = {
       await t.step('lookup_order 1002 after', () => t.call(lookup('1002')));
     },
   },
+  'sse-duplicate-response': sseCall('duplicate-response-sse', 'result event sent twice, the second different'),
+  'sse-error-then-result-same-id': sseCall('error-then-result-same-id', 'an error, then the result, same id'),
+  'sse-html-after-head': sseCall('html-in-sse-after-head', '502 page after the 200 event-stream head'),
   'session-header-stripped': {
     // a proxy drops Mcp-Session-Id from the initialize response; the app tries to connect twice
     mode: 'stateful',
@@ -229,8 +245,8 @@ const SPECS = {
 };
 
 const SCENARIOS = {
-  ...Object.fromEntries(Object.keys(SPECS).map((s) => [`sdk-${s}`, { kind: 'sdk', spec: s }])),
-  ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress'].map((s) => [`v2-${s}`, { kind: 'v2', spec: s }])),
+  ...Object.fromEntries(Object.keys(SPECS).filter((s) => !s.startsWith('sse-')).map((s) => [`sdk-${s}`, { kind: 'sdk', spec: s }])),
+  ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress', 'sse-duplicate-response', 'sse-error-then-result-same-id', 'sse-html-after-head'].map((s) => [`v2-${s}`, { kind: 'v2', spec: s }])),
 };
 
 // ---------------------------------------------------------------- running one
