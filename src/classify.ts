@@ -68,12 +68,12 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
         return result('NO_RESPONSE', { why: `the client cancelled it (notifications/cancelled) ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it, before any response head came; the request then ended: ${why}` });
       }
       const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
-      if (closedByClient(view) && view.side !== 'server' && pv !== undefined && pv >= '2026-07-28') {
+      if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
         // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the request (its timeout) cancels it.
         const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
         return result('NO_RESPONSE', { why: `the client closed the request${after}, before any response head came (on ${pv} that is the cancellation): ${why}` });
       }
-      if (closedSeenByServer(view) && pv !== undefined && pv >= '2026-07-28') {
+      if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
         const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
         return result('NO_RESPONSE', { why: `the connection closed${after}, before a response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})` });
       }
@@ -135,11 +135,18 @@ const PROXY_CLIENT_CLOSED = 'the client closed the connection';
 
 /**
  * The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network
- * failure; or, in a recording proxy's view, the client closed its connection before the response ended.
+ * failure; or, in a recording proxy's view (no side), the client closed its connection before the response ended.
+ * A proxy recording the server's side (`--side server`) sees whatever connects to it close, a hop as well as the
+ * client: that is closedOnServer.
  */
 export function closedByClient(view: AttemptView): boolean {
-  if (view.side !== 'client') return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
+  if (view.side !== 'client') return view.side !== 'server' && peerClosedProxy(view);
   return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
+}
+
+/** A recording proxy's view: the peer in front of it closed its connection before the response ended. */
+function peerClosedProxy(view: AttemptView): boolean {
+  return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
 }
 
 /** What `recordingHandler` and `recordingMiddleware` write when the connection closed before the response was complete. */
@@ -147,20 +154,13 @@ const SERVER_SAW_CLOSE = /^the connection closed before (the response was comple
 const PEER_UNKNOWN = "the server's log cannot tell the client from something between them";
 
 /**
- * In a server's own log, the connection closed before the response was complete: the client, or a hop between them,
- * closed it (the server cannot tell which). On 2026-07-28 that is what cancels the request.
+ * The server's side saw the connection close before the response was complete: in its own log (`recordingHandler`), or
+ * in a recording proxy's with side server in front of it, whose peer closed. The client or a hop between them closed
+ * it, and the server cannot tell which: what is said of it names no closer. On 2026-07-28 that is what cancels the
+ * request.
  */
 export function closedOnServer(view: AttemptView): boolean {
-  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && SERVER_SAW_CLOSE.test(view.error);
-}
-
-/**
- * The server's side saw the connection close before the response was complete: its own log (`closedOnServer`), or a
- * recording proxy with side server in front of it, whose peer closed (the client, or a hop between them: a proxy in
- * front of the server cannot tell which). What is said of it names no closer.
- */
-export function closedSeenByServer(view: AttemptView): boolean {
-  return closedOnServer(view) || (view.side === 'server' && closedByClient(view));
+  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && (SERVER_SAW_CLOSE.test(view.error) || view.error === PROXY_CLIENT_CLOSED);
 }
 
 /**
@@ -169,7 +169,8 @@ export function closedSeenByServer(view: AttemptView): boolean {
  * timeout sends notifications/cancelled). A cancellation that came later followed a stream that had already ended.
  */
 export function closedWithCancel(view: AttemptView): boolean {
-  return closedByClient(view)
+  // (In a server-side proxy's view the cancellation that came with the close names the client as the one that closed.)
+  return (closedByClient(view) || (view.side === 'server' && peerClosedProxy(view)))
     && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt >= view.endTs && view.cancelledAt - view.endTs <= 50;
 }
 
@@ -197,24 +198,28 @@ function incompleteWhyOf(view: AttemptView): string {
     return `the client closed the stream${after} and cancelled it (notifications/cancelled) ${when}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
   }
   const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
-  if (closedByClient(view) && view.side !== 'server' && pv !== undefined && pv >= '2026-07-28') {
+  if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
     // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the response stream is the cancellation.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
-  if (closedSeenByServer(view) && pv !== undefined && pv >= '2026-07-28') {
+  if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
     return `the connection closed${after}, before the response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+  }
+  if (view.side === 'server' && peerClosedProxy(view) && view.status !== null && view.status !== undefined) {
+    // Before 2026-07-28, a recording proxy in front of the server sees its own peer close: the client, or a hop that cut
+    // the stream (an error page written in, a proxy that lost its upstream). The server's log cannot tell which.
+    const came = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
+    // (A cancellation that came with the close, or before it, was handled above: one here came later, or none did.)
+    const cancel = view.cancelledAt !== undefined && view.endTs !== undefined
+      ? `; the client's notifications/cancelled came ${((view.cancelledAt - view.endTs) / 1000).toFixed(2)} s after the close`
+      : ', and no notifications/cancelled came';
+    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
   }
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
-    if (view.side === 'server') {
-      // A recording proxy in front of the server sees its own peer close: the client, or a hop that cut the stream (an
-      // error page written in, a proxy that lost its upstream). The server's log cannot tell which.
-      const came = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
-      return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN}), and no notifications/cancelled came${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
-    }
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent no notifications/cancelled${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }

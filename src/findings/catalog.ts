@@ -35,14 +35,14 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   SIDE_DIVERGENCE: {
     severity: 'error', attachedTo: 'attempt',
-    definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body).',
+    definition: 'The client view and the server view of the same attempt disagree: different HTTP status or different outcome (the server sent a final result the client never got, or something between them turned a 200 into a 503/500 or changed the body); on 2026-07-28 also when the server\'s connection closed before its response (which it takes for the cancellation) while the client did not close its stream.',
     why: 'The failure is in the path between the two processes (gateway, proxy, load balancer, network), not in the tool or the client.',
     spec: 'Derived rule: one attempt, two vantage points. Not raised when the server never saw the request; that attempt is marked "not seen by the server". Not raised either when the client gave up before any response head and the server sent no result, nor when the client cancelled the request and closed its stream and the server only answered -32800 (the cancellation acknowledged).',
     todo: 'Look at the gateway or proxy logs for that time; compare timeouts and body size limits along the path.',
   },
   UNSAFE_RETRY: {
     severity: 'error when execution is proven, else warning', attachedTo: 'attempt',
-    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602, or a rate limiter\'s -32000 "Rate limit exceeded"); a -32602 for a listed tool whose arguments keep its inputSchema refused nothing (the tool raised it, as the Python SDK passes a tool\'s MCPError on), so it counts.',
+    definition: 'A tools/call was repeated after an attempt that reached the server (proven by the server view) or may have (no response, cut stream, 5xx other than 503, a JSON-RPC error after progress notifications for it), and the tool is not safe to repeat by its tools/list annotations (pages of a paginated list merged). Not after a JSON-RPC error that refused the request before anything ran (-32700, -32600, -32601, -32602, or a rate limiter\'s -32000 "Rate limit exceeded"); a -32602 for a listed tool whose arguments keep its inputSchema refused nothing (the tool raised it, as the Python SDK passes a tool\'s MCPError on), so it counts.',
     why: 'A repeated non-idempotent tool can charge twice, write twice, notify twice.',
     spec: 'ToolAnnotations (2025-03-26+): readOnlyHint defaults false, destructiveHint true, idempotentHint false: an unannotated tool is unsafe to repeat. Annotations are hints from possibly untrusted servers.',
     todo: 'Retry only read-only or idempotent tools automatically; give others an idempotency key or server-side de-duplication. If a tool is safe, say so with --idempotent NAME.',

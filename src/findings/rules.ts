@@ -4,7 +4,7 @@ import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedSeenByServer, closedWithCancel } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
@@ -95,8 +95,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.
     const cancelAckAfterClose = closedByClient(c) && c.cancelled === true && s.outcome === 'JSONRPC_ERROR' && s.detail?.errorCode === -32800;
-    if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
-      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
+    // On 2026-07-28 the server's connection closed before its response, which it takes for the cancellation, while the
+    // client did not close its stream: the two ends saw different things, though both without a result (a hop that
+    // wrote an error page into the client's stream and closed the server's).
+    const closedBetween = closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && protocolOf(a) >= '2026-07-28';
+    if ((c.outcome !== s.outcome || statusDiffers || closedBetween) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+      const what = closedBetween && c.outcome === s.outcome && !statusDiffers
+        ? `the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream: something between them closed it`
+        : (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
@@ -134,13 +140,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `tasks/cancel id ${idText(a)}: the client cancelled task ${jsonText(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
       v.sources.slice(0, 2)));
-  } else if (closedByClient(closer) && closer.side !== 'server' && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
     // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends.)
     // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client closed the response${dur} before the result (on ${protocolOf(a)} closing the stream is the cancellation; often after its local timeout)`,
-      closer.sources.slice(0, 2)));  } else if (closedSeenByServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+      closer.sources.slice(0, 2)));
+  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
     // The server's log alone: its SDK took the closed connection for the cancellation and stopped the request.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
@@ -252,9 +259,14 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const s = prev.status;
   if (typeof s === 'number' && s >= 300 && s < 500) return 'no'; // redirected or refused: nothing ran
   if (s === 503) return 'no';
-  if (prev.outcome === 'JSONRPC_ERROR') return 'no';
+  // Progress the server sent for it shows the tool was running when the error came (the Python SDK answers a request
+  // the client cancelled with -32800): the client's log alone then proves a run began, though not how far it went.
+  if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0) return 'no';
   return 'possible';
 }
+
+/** The progress notifications that came for an attempt, as its caller's view counted them. */
+const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
 
 /** When the caller was done with an attempt: when it cancelled it, if that came before the attempt ended, else the end. */
 export function doneAt(a: Attempt): number | undefined {
@@ -348,7 +360,9 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
       const ran = prev.server?.outcome === 'TOOL_SUCCESS' || prev.server?.outcome === 'TOOL_ERROR';
-      const evidence = exec !== 'proven' ? 'the earlier attempt may have run (no server view proves otherwise)'
+      const progress = progressOf(prev);
+      const evidence = exec !== 'proven'
+        ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended` : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
         : 'the server view shows the earlier attempt reached the server';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',

@@ -39,6 +39,11 @@ interface Exchange {
   side: ViewSide;
   scopeKey: string;
   session: string | null;
+  /**
+   * The request carried a session id. `session` may come from the response instead (an Mcp-Session-Id it set: the
+   * Python SDK sets a new one on its 400 "Missing session ID"), which the request did not carry.
+   */
+  sentSession: boolean;
   httpMethod: string;
   attempts: AttemptView[];
   status: number | null | undefined;
@@ -279,6 +284,7 @@ export class JoinEngine {
       side: r.side,
       scopeKey,
       session: r.session,
+      sentSession: r.session !== null,
       httpMethod: r.httpMethod,
       attempts: [],
       status: undefined,
@@ -823,7 +829,7 @@ export class JoinEngine {
    * (the older SDK example servers' answer where the spec asks 404): the session is gone too (SESSION_EXPIRED).
    */
   private refusedUnknownSession(ex: Exchange, said: string | undefined, ts: number | undefined, src: Source): void {
-    if (ex.status !== 400 || ex.attempts.length > 0 || ex.session === null || !saysSessionUnknown(said)) return;
+    if (ex.status !== 400 || ex.attempts.length > 0 || !ex.sentSession || !saysSessionUnknown(said)) return;
     const sess = this.opts.sessions.get(ex.scopeKey);
     if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts, status: 400, said };
   }
@@ -836,7 +842,7 @@ export class JoinEngine {
     const sess = this.opts.sessions.get(ex.scopeKey);
     // A 400 that says the session id is not valid is a lost session only when the POST carried one: without one, the
     // client never had it (a hop dropped the initialize response's Mcp-Session-Id), and the refusal is this one's.
-    if (!sess || typeof ex.status !== 'number' || (ex.status === 404 && ex.session !== null) || (ex.status === 400 && ex.session !== null && saysSessionUnknown(ex.refusalSaid))) return;
+    if (!sess || typeof ex.status !== 'number' || (ex.status === 404 && ex.session !== null) || (ex.status === 400 && ex.sentSession && saysSessionUnknown(ex.refusalSaid))) return;
     if (ex.carried === GET_STREAM) {
       // 405 is how a server says it offers no GET stream (the spec's answer, not a fault); a refused resumption of a
       // call's stream is told in that call's why.
@@ -865,7 +871,7 @@ export class JoinEngine {
       return;
     }
     const list = (sess.refusedPosts ??= []);
-    const noSession = ex.session === null && ex.status === 400 && saysSessionUnknown(ex.refusalSaid);
+    const noSession = !ex.sentSession && ex.status === 400 && saysSessionUnknown(ex.refusalSaid);
     if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}), ...(noSession ? { noSession } : {}) });
   }
 

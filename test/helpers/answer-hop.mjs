@@ -107,20 +107,21 @@ export function callsOnly(decide) {
   return ({ method, rpc }) => (method === 'tools/call' ? decide({ n: ++calls, rpc }) : {});
 }
 
-/** Complete SSE events (each with its blank line) from a buffer, and what is left after the last one. */
+/** Complete SSE events (each with its blank line, LF or CRLF as the Python SDK writes) from a buffer, and what is left after the last one. */
 function splitEvents(text) {
   const evs = [];
   let at = 0;
-  for (let i = text.indexOf('\n\n'); i !== -1; i = text.indexOf('\n\n', at)) {
-    evs.push(text.slice(at, i + 2));
-    at = i + 2;
+  const blank = /\r?\n\r?\n/g;
+  for (let m = blank.exec(text); m; m = blank.exec(text)) {
+    evs.push(text.slice(at, blank.lastIndex));
+    at = blank.lastIndex;
   }
   return [evs, text.slice(at)];
 }
 
 /** An SSE event whose data is a JSON-RPC response (result or error with an id). */
 function isResponse(ev) {
-  const data = ev.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+  const data = ev.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
   try {
     const m = JSON.parse(data);
     return m && m.id !== undefined && m.id !== null && (m.result !== undefined || m.error !== undefined);

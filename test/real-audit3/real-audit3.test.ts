@@ -277,7 +277,9 @@ describe('what the third round found, fixed', () => {
     for (const view of ['both', 'proxy'] as const) {
       const [cut, again] = calls(run('v2-server-gone-mid-stream', view)).filter((a) => a.tool === 'slow_report');
       expect(cut, view).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 event(s) without the response' } });
-      expect(codes(cut!), view).toEqual(['NO_FINAL_RESULT']);
+      // joined, the server's side closed while the client's did not: something between them closed it (the seventh audit)
+      expect(codes(cut!), view).toEqual(view === 'both' ? ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE'] : ['NO_FINAL_RESULT']);
+      if (view === 'both') expect(cut!.findings.find((f) => f.code === 'SIDE_DIVERGENCE')!.message).toMatch(/but the client did not close its stream: something between them closed it$/);
       expect(again, view).toMatchObject({ outcome: 'TOOL_SUCCESS', call: cut!.call, attempt: 2, retryOrigin: { origin: 'unknown' } });
       expect(codes(again!), view).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
     }

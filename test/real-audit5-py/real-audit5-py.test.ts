@@ -289,11 +289,12 @@ describe('the Python client\'s own timeout, then the app\'s retry', () => {
     const [first, retry] = byTool(run('py-client-timeout-retry-auto'), 'export_orders');
     expect([first!.outcome, codes(first!)]).toEqual(['NO_RESPONSE', ['CANCELLED']]);
     expect(first!.findings[0]!.message).toMatch(/on 2026-07-28 closing the stream is the cancellation/);
-    // the why says it was the client's own close, not a connection lost; the server's recording proxy saw its peer
-    // close, which it cannot tell from a hop (real-audit6/py-hop-cuts-stream), and says so
+    // the why says it was the client's own close, not a connection lost
     for (const view of ['both', 'client'] as View[]) {
       expect(byTool(run('py-client-timeout-retry-auto', view), 'export_orders')[0]!.detail?.why, view).toBe('the client closed the request 0.30 s after sending it, before any response head came (on 2026-07-28 that is the cancellation): the client closed the connection');
     }
+    // the proxy in front of the server (side server) sees its peer close, which may be a hop: the server's log cannot
+    // tell the client from something between them (real-audit6/py-hop-cuts-stream, real-audit7/sdk-html-in-sse-after-head)
     expect(byTool(run('py-client-timeout-retry-auto', 'server'), 'export_orders')[0]!.detail?.why).toBe("the connection closed 0.30 s after the request came, before a response was sent (on 2026-07-28 that is how a client cancels; the server's log cannot tell the client from something between them)");
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
   });
