@@ -15,6 +15,19 @@ export interface Classification {
 /** An error message that refuses the request's arguments: the SDKs' validation ("Invalid arguments for tool x: ...", zod's "Expected string, received number"). */
 const SAYS_ARGUMENTS_REFUSED = /\binvalid (arguments?|params|parameters|input)\b|\bvalidation (error|failed)\b|\bexpected\b.{0,80}\breceived\b|\b(is )?required\b|\bunknown tool\b|\btool\b.{0,80}\bnot found\b/i;
 
+/**
+ * Invalid params for a listed tool whose arguments keep its inputSchema, with a message that does not refuse them: no
+ * check of the request refused it; the tool raised it (the Python SDK passes an MCPError a tool raises on as a JSON-RPC
+ * error), or the server's check of the tool's result did (the v2 SDK's outputSchema check). Either way the tool ran.
+ * A message that says the arguments were refused still is a refusal (a server's own check may be stricter than the
+ * schema it lists: a format, a pattern, a refinement).
+ */
+function raisedByTool(view: AttemptView, code: number, message: string, tool: ToolContext): boolean {
+  return view.method === 'tools/call' && code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && !SAYS_ARGUMENTS_REFUSED.test(message) && surelyValid(view.callArgs, tool.inputSchema);
+}
+
+const RAN_WHY = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
+
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -85,6 +98,13 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
     const dropped = droppedSession(view);
     if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;
+    // The Python SDK's server sends a JSON-RPC error a tool raised in HTTP 400 on 2026-07-28 (-32602 among them): with
+    // arguments that keep the tool's inputSchema, that -32602 is the tool's, not a check refusing the request.
+    if (detail.errorCode !== undefined && raisedByTool(view, detail.errorCode, detail.errorMessage ?? '', tool) && isObject(view.response)) {
+      const ran = `${RAN_WHY}; the server sent it in HTTP ${view.status} (the Python SDK's server does so on 2026-07-28)`;
+      detail.why = detail.why ? `${detail.why}; ${ran}` : ran;
+      return { ...result('HTTP_ERROR', detail), toolRaised: true };
+    }
     return result('HTTP_ERROR', detail);
   }
   const response = view.response ?? view.strayResponse;
@@ -270,14 +290,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const detail = errorDetail(response);
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
-    // Invalid params for a listed tool whose arguments keep its inputSchema: no check of the request refused it; the
-    // tool raised it (the Python SDK passes an MCPError a tool raises on as a JSON-RPC error), or the server's check of
-    // the tool's result did (the v2 SDK's outputSchema check): either way the tool ran.
-    // A message that says the arguments were refused still is a refusal (a server's own check may be stricter than the
-    // schema it lists: a format, a pattern, a refinement).
-    if (view.method === 'tools/call' && e.code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && !SAYS_ARGUMENTS_REFUSED.test(e.message) && surelyValid(view.callArgs, tool.inputSchema)) {
-      const ran = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
-      detail.why = detail.why ? `${detail.why}; ${ran}` : ran;
+    if (raisedByTool(view, e.code as number, e.message, tool)) {
+      detail.why = detail.why ? `${detail.why}; ${RAN_WHY}` : RAN_WHY;
       return { ...result('JSONRPC_ERROR', detail), toolRaised: true };
     }
     return result('JSONRPC_ERROR', detail);

@@ -254,14 +254,16 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code) && !raised) return 'no';
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
-  if (prev.server && !prev.notSeenByServer && prev.server.outcome !== 'HTTP_ERROR') return 'proven';
+  // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
+  if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   if (prev.notSeenByServer) return 'no';
   const s = prev.status;
-  if (typeof s === 'number' && s >= 300 && s < 500) return 'no'; // redirected or refused: nothing ran
+  if (typeof s === 'number' && s >= 300 && s < 500 && !raised) return 'no'; // redirected or refused: nothing ran
   if (s === 503) return 'no';
   // Progress the server sent for it shows the tool was running when the error came (the Python SDK answers a request
   // the client cancelled with -32800): the client's log alone then proves a run began, though not how far it went.
-  if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0) return 'no';
+  // So does an error the tool raised (raisedByTool in classify.ts).
+  if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0 && !raised) return 'no';
   return 'possible';
 }
 
@@ -361,9 +363,13 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
       const ran = prev.server?.outcome === 'TOOL_SUCCESS' || prev.server?.outcome === 'TOOL_ERROR';
       const progress = progressOf(prev);
+      const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
       const evidence = exec !== 'proven'
-        ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended` : 'the earlier attempt may have run (no server view proves otherwise)'
+        ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended`
+          : raised ? `the earlier attempt's ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
+          : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
+        : raised ? `the server view shows the earlier attempt reached the server, and its ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
         : 'the server view shows the earlier attempt reached the server';
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
         `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}${previousOutcome(prev) === prev.outcome ? '' : ', which the client had cancelled itself'}: ${why}; ${evidence}`,

@@ -48,6 +48,20 @@ def main(mode: str, port: int, ran_file: str) -> None:
         ran(f"export {month} done")
         return f"report for {month} exported"
 
+    from mcp.shared.exceptions import MCPError
+
+    failed: set[str] = set()
+
+    @mcp.tool()
+    async def reserve_stock(orderId: str) -> str:  # noqa: N803
+        # holds the stock, then fails once with a -32602 the tool raises itself (on 2026-07-28 the server sends it in HTTP 400)
+        await anyio.sleep(0.03)
+        ran(f"reserve {orderId}")
+        if orderId not in failed:
+            failed.add(orderId)
+            raise MCPError(code=-32602, message=f"warehouse rejected the reservation of {orderId} after holding it")
+        return f"stock for order {orderId} reserved"
+
     app = mcp.streamable_http_app(json_response=mode == "json")
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 

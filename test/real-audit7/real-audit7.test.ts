@@ -23,10 +23,11 @@ interface Observed { era?: string; steps: Step[]; onerror: { message: string }[]
 const SDK = [
   'empty-200-json', 'duplicate-response-sse', 'error-then-result-same-id', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head',
   '502-after-run', 'http-429-retry-after', 'abort-between-progress', 'session-expired-restart', 'response-on-get-stream', 'session-header-stripped',
+  'tool-mcperror-retry',
 ].map((s) => `sdk-${s}`);
 const V2 = [
   'empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress',
-  'sse-duplicate-response', 'sse-error-then-result-same-id', 'sse-html-after-head',
+  'sse-duplicate-response', 'sse-error-then-result-same-id', 'sse-html-after-head', 'tool-mcperror-retry',
 ].map((s) => `v2-${s}`);
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
@@ -269,13 +270,14 @@ describe('seventh audit: an abort between progress notifications', () => {
     expect(f.message).toMatch(/retried after JSONRPC_ERROR \(HTTP 200\), which the client had cancelled itself: it has no annotations.*; the earlier attempt was running: 2 progress notification\(s\) came for it before it ended$/);
   });
 
-  it('must not fire: a JSON-RPC error without progress in the client\'s log alone (real-audit5-py/py-server-mcperror-retry) still proves no run', () => {
+  it('must not fire: a -32603 without progress in the client\'s log alone (real-audit5-py/py-server-mcperror-retry) still proves no run (the -32602 the tool raised there, with valid arguments, does: a warning)', () => {
     const d = `${FIXTURES}real-audit5-py/py-server-mcperror-retry/`;
     const r = triageCli<Attempt, SessionFinding>(['--client', `${d}client.ndjson`]);
     expect(calls(r).map((a) => [a.tool, a.outcome, codes(a)])).toEqual([
       ['refund_order', 'JSONRPC_ERROR', []], ['refund_order', 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS']],
-      ['reserve_stock', 'JSONRPC_ERROR', []], ['reserve_stock', 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS']], ['lookup_order', 'TOOL_SUCCESS', []],
+      ['reserve_stock', 'JSONRPC_ERROR', []], ['reserve_stock', 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']], ['lookup_order', 'TOOL_SUCCESS', []],
     ]);
+    expect(calls(r)[3]!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('warning');
   });
 
   it('v2-abort-between-progress: v2 closed the stream (the 2026-07-28 cancellation) and the Python server cancelled the tool at step 3; STREAM_INCOMPLETE with CANCELLED in every view, the re-call UNSAFE_RETRY', () => {
@@ -333,5 +335,56 @@ describe('seventh audit: the SSE hops on 2026-07-28 (the Python server answers S
   it('must not fire: the client closed the stream itself (v2-abort-between-progress), or the protocol is 2025-11-25, where a closed connection is no cancellation (sdk-html-in-sse-after-head)', () => {
     expect(codes(calls(run('v2-abort-between-progress'))[0]!)).toEqual(['CANCELLED']);
     expect(codes(calls(run('sdk-html-in-sse-after-head'))[0]!)).toEqual(['CANCELLED', 'NO_FINAL_RESULT']);
+  });
+});
+
+describe('seventh audit: a -32602 the tool raised, then the app calls again', () => {
+  // reserve_stock holds the stock, then raises MCPError(-32602) once; the app calls again and the stock is held twice.
+  // The Python server sends that error in HTTP 200 on 2025-11-25 and in HTTP 400 on 2026-07-28. Before: the 400 read as
+  // a refusal (nothing ran), so the retry had no UNSAFE_RETRY in any view; and the client's log alone never gave one
+  // after a JSON-RPC error, even one the tool raised.
+  const ran = (s: string) => observed(s).serverRan.filter((x) => x.startsWith('reserve '));
+  const reserve = (r: Run) => calls(r).filter((a) => a.tool === 'reserve_stock');
+
+  it.each(['sdk-tool-mcperror-retry', 'v2-tool-mcperror-retry'])('%s: the retry is an UNSAFE_RETRY in every view: an error with the server\'s view, a warning from the client\'s alone', (s) => {
+    const status = s.startsWith('v2-') ? 400 : 200;
+    expect(step(s, /raises -32602/).error).toMatchObject({ code: -32602, message: expect.stringContaining('warehouse rejected the reservation of 1001') });
+    expect(text(step(s, /app retry/))).toBe('stock for order 1001 reserved');
+    // the tool ran for the refused first call too (the number is refused before it), then for both calls of 1001
+    expect(ran(s)).toEqual(['reserve 1001', 'reserve 1001']);
+    for (const view of VIEWS) {
+      const [bad, first, again] = reserve(run(s, view));
+      // the number for the string argument: the server's own check, an isError result, no tool run
+      expect([bad!.outcome, bad!.detail?.why], view).toEqual(['TOOL_ERROR', undefined]);
+      expect([first!.status, first!.outcome, first!.detail?.errorCode], view).toEqual([status, status === 400 ? 'HTTP_ERROR' : 'JSONRPC_ERROR', -32602]);
+      expect(first!.detail?.why, view).toMatch(/^the arguments keep the tool's inputSchema \(tools\/list\): no check of the request refused them, the error came once the tool ran/);
+      if (status === 400) expect(first!.detail?.why, view).toMatch(/the server sent it in HTTP 400 \(the Python SDK's server does so on 2026-07-28\)$/);
+      expect([again!.call, again!.attempt, codes(again!)], view).toEqual([first!.call, 2, ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
+      const unsafe = again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
+      expect(unsafe.severity, view).toBe(view === 'client' ? 'warning' : 'error');
+      expect(unsafe.message, view).toMatch(view === 'client'
+        ? /the earlier attempt's -32602 came from the tool as it ran \(its arguments keep the tool's inputSchema: no check of the request refused them\)$/
+        : /the server view shows the earlier attempt reached the server, and its -32602 came from the tool as it ran/);
+    }
+  });
+
+  /** The recording with its lines rewritten (the must-not cases are the same traffic with one thing changed). */
+  const edited = (s: string, side: 'client' | 'server', edit: (text: string) => string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-audit7-'));
+    const file = join(dir, `${side}.ndjson`);
+    writeFileSync(file, edit(readFileSync(`${DIR}${s}/${side}.ndjson`, 'utf8')));
+    return triageCli<Attempt, SessionFinding>([`--${side}`, file]);
+  };
+
+  it('must not: the same 400 with a message that refuses the arguments, or with arguments that break the schema, is a refusal: no UNSAFE_RETRY', () => {
+    const refused = edited('v2-tool-mcperror-retry', 'client', (t) => t.replaceAll('warehouse rejected the reservation of 1001 after holding it', 'Invalid arguments for tool reserve_stock'));
+    const [, first, again] = reserve(refused);
+    expect([first!.status, first!.detail?.errorMessage, first!.detail?.why]).toEqual([400, 'Invalid arguments for tool reserve_stock', undefined]);
+    expect(codes(again!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+    // orderId 1001 sent as a number in both calls (the refused first call keeps its own number 5)
+    const broken = edited('v2-tool-mcperror-retry', 'client', (t) => t.replaceAll('"orderId":"1001"', '"orderId":1001'));
+    const [, first2, again2] = reserve(broken);
+    expect([first2!.status, first2!.detail?.why]).toEqual([400, undefined]);
+    expect(codes(again2!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
   });
 });

@@ -230,6 +230,22 @@ const SPECS = {
   'sse-duplicate-response': sseCall('duplicate-response-sse', 'result event sent twice, the second different'),
   'sse-error-then-result-same-id': sseCall('error-then-result-same-id', 'an error, then the result, same id'),
   'sse-html-after-head': sseCall('html-in-sse-after-head', '502 page after the 200 event-stream head'),
+  'tool-mcperror-retry': {
+    // reserve_stock holds the stock, then raises MCPError -32602 once (its own, the arguments are valid); the app calls again
+    mode: 'stateful',
+    hop: 'none',
+    ownServer: true, // (the tool fails once per order id and server process)
+    async run(t) {
+      // first with a number for the string orderId: the server's own check refuses it before the tool runs
+      await t.step('reserve_stock 5 (a number: the arguments break the inputSchema)', () => t.call({ name: 'reserve_stock', arguments: { orderId: 5 } }));
+      const args = { name: 'reserve_stock', arguments: { orderId: '1001' } };
+      const r = await t.step('reserve_stock 1001 (the tool raises -32602 after holding the stock)', () => t.call(args));
+      if (!r.ok) {
+        await sleep(300);
+        await t.step('reserve_stock 1001 (app retry)', () => t.call(args));
+      }
+    },
+  },
   'session-header-stripped': {
     // a proxy drops Mcp-Session-Id from the initialize response; the app tries to connect twice
     mode: 'stateful',
@@ -246,7 +262,7 @@ const SPECS = {
 
 const SCENARIOS = {
   ...Object.fromEntries(Object.keys(SPECS).filter((s) => !s.startsWith('sse-')).map((s) => [`sdk-${s}`, { kind: 'sdk', spec: s }])),
-  ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress', 'sse-duplicate-response', 'sse-error-then-result-same-id', 'sse-html-after-head'].map((s) => [`v2-${s}`, { kind: 'v2', spec: s }])),
+  ...Object.fromEntries(['empty-200-json', 'batch-of-one-response', 'string-id-response', 'html-in-sse-after-head', '502-after-run', 'abort-between-progress', 'sse-duplicate-response', 'sse-error-then-result-same-id', 'sse-html-after-head', 'tool-mcperror-retry'].map((s) => [`v2-${s}`, { kind: 'v2', spec: s }])),
 };
 
 // ---------------------------------------------------------------- running one
