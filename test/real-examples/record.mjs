@@ -40,7 +40,21 @@ const scenarios = {
     ],
   },
   'task-interactive-no-terminal': { server: 'server/simpleTaskInteractive.js', client: 'client/simpleTaskInteractiveClient.js', args: (url) => ['--url', url] },
+  // The Python SDK's Client (mcp 2.3.0, test/real-examples/py_client.py) against the same example servers: `legacy` is
+  // the initialize handshake, `-auto` the 2026-07-28 negotiation (server/discover, falling back to initialize).
+  'py-sse-polling': { server: 'server/ssePollingExample.js', py: true },
+  'py-sse-polling-auto': { server: 'server/ssePollingExample.js', py: true },
+  'py-tour': { server: 'server/simpleStreamableHttp.js', py: true },
+  'py-tour-auto': { server: 'server/simpleStreamableHttp.js', py: true },
+  'py-elicit-accept': { server: 'server/simpleStreamableHttp.js', py: true },
+  'py-elicit-error': { server: 'server/simpleStreamableHttp.js', py: true },
+  'py-json-response': { server: 'server/jsonResponseStreamableHttp.js', py: true },
+  'py-stateless': { server: 'server/simpleStatelessStreamableHttp.js', py: true },
+  'py-legacy-sse-server': { server: 'server/simpleSseServer.js', py: true },
+  'py-task-interactive': { server: 'server/simpleTaskInteractive.js', py: true },
 };
+const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
+const PY_CLIENT = fileURLToPath(new URL('./py_client.py', import.meta.url));
 
 /** A copy of an example beside it (its relative imports still resolve) with its fixed port or URL replaced; removed after the run. */
 function patched(file, replace) {
@@ -53,9 +67,9 @@ function patched(file, replace) {
 }
 
 /** Runs an example, typing the next line of `script` at each `prompt` (stdin closed after the last, or at once without one). */
-function run(file, args, env, prompt, script = [], tty = false) {
+function run(file, args, env, prompt, script = [], tty = false, exe = process.execPath) {
   // A client that needs a terminal (raw mode, for its Escape key) runs under script(1), which gives it a pseudo-terminal.
-  const command = tty ? ['script', ['-qfec', [process.execPath, file, ...args].join(' '), '/dev/null']] : [process.execPath, [file, ...args]];
+  const command = tty ? ['script', ['-qfec', [exe, file, ...args].join(' '), '/dev/null']] : [exe, [file, ...args]];
   const child = spawn(command[0], command[1], { cwd: EXAMPLES, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let typed = 0;
@@ -108,8 +122,8 @@ async function record(name, s) {
     const serverProxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: `http://127.0.0.1:${port}`, out: files.server, side: 'server' });
     const clientProxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: serverProxy.url, out: files.client, side: 'client' });
     const url = `${clientProxy.url}/mcp`;
-    client = patched(s.client, (text) => text.replace(/'http:\/\/localhost:\d+\/mcp'/, `'${url}'`));
-    const c = run(client.file, s.args(url), {}, s.prompt, s.script, s.tty);
+    client = s.py ? { file: PY_CLIENT, remove() {} } : patched(s.client, (text) => text.replace(/'http:\/\/localhost:\d+\/mcp'/, `'${url}'`));
+    const c = s.py ? run(PY_CLIENT, [name, url], {}, undefined, [], false, PYTHON) : run(client.file, s.args(url), {}, s.prompt, s.script, s.tty);
     const timer = setTimeout(() => c.child.kill('SIGTERM'), 60_000);
     const exit = await c.exited;
     clearTimeout(timer);
@@ -117,7 +131,7 @@ async function record(name, s) {
     await clientProxy.close();
     await serverProxy.close();
     const lines = c.output().split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
-    writeFileSync(join(dir, 'observed.json'), `${JSON.stringify({ sdk: VERSION, server: s.server, client: s.client, exit, clientOutput: lines.slice(0, 200) }, null, 2)}\n`);
+    writeFileSync(join(dir, 'observed.json'), `${JSON.stringify({ sdk: VERSION, server: s.server, client: s.py ? 'python mcp 2.3.0 (test/real-examples/py_client.py)' : s.client, exit, clientOutput: lines.slice(0, 200) }, null, 2)}\n`);
     console.log(`${name}: client exit ${exit.code}, ${lines.length} output lines`);
   } finally {
     srv.child.kill('SIGTERM');
@@ -127,8 +141,9 @@ async function record(name, s) {
   }
 }
 
+// With no arguments, the scenarios of the SDK's own clients only: the py- ones need Python (PYTHON, or /work/py-venv).
 const wanted = process.argv.slice(2);
 for (const [name, s] of Object.entries(scenarios)) {
-  if (wanted.length && !wanted.includes(name)) continue;
+  if (wanted.length ? !wanted.includes(name) : s.py) continue;
   await record(name, s);
 }
