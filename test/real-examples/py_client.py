@@ -90,6 +90,13 @@ async def main(scenario: str, url: str) -> dict:
             elif scenario.startswith("py-stateless"):
                 await o.step("tools/list", c.list_tools())
                 await o.step("start-notification-stream 100 ms x3", c.call_tool("start-notification-stream", {"interval": 100, "count": 3}, read_timeout_seconds=10))
+            elif scenario.startswith("py-standalone-get"):
+                # the server adds a resource every 5 s and says so (notifications/resources/list_changed) on the GET stream
+                await o.step("resources/list", c.list_resources())
+                await asyncio.sleep(5.6)
+                ok, listed = await o.step("resources/list after the list_changed", c.list_resources())
+                if ok and len(listed.resources) > 1:
+                    await o.step("read the added resource", c.read_resource(str(listed.resources[-1].uri)))
             elif scenario.startswith("py-legacy-sse-server"):
                 await o.step("tools/list", c.list_tools())
             elif scenario.startswith("py-task-interactive"):

@@ -51,6 +51,8 @@ const scenarios = {
   'py-json-response': { server: 'server/jsonResponseStreamableHttp.js', py: true },
   'py-stateless': { server: 'server/simpleStatelessStreamableHttp.js', py: true },
   'py-legacy-sse-server': { server: 'server/simpleSseServer.js', py: true },
+  'py-legacy-sse-server-auto': { server: 'server/simpleSseServer.js', py: true },
+  'py-standalone-get': { server: 'server/standaloneSseWithGetStreamableHttp.js', py: true },
   'py-task-interactive': { server: 'server/simpleTaskInteractive.js', py: true },
 };
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
