@@ -78,6 +78,8 @@ interface Exchange {
   carried: string | undefined;
   /** What the error body of such a POST said. */
   refusalSaid: string | undefined;
+  /** The session's SESSION_EXPIRED cause this exchange's 404 set (a DELETE's, withdrawn if its page shows no route). */
+  refused404?: SessionState['refused404'];
 }
 
 /** A POST that a server-side log has with no body, answered with an error: the client's view of it has the request. */
@@ -388,7 +390,7 @@ export class JoinEngine {
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
       const sess = this.opts.sessions.get(ex.scopeKey);
-      if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts };
+      if (sess && sess.refused404 === undefined) ex.refused404 = sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts };
     }
     for (const v of ex.attempts) {
       v.status = status;
@@ -458,6 +460,13 @@ export class JoinEngine {
           if (said !== undefined) for (const v of ex.attempts) v.errorBody ??= said;
           if (ex.attempts.length === 0) ex.refusalSaid ??= said;
           this.refusedUnknownSession(ex, said, ts, src);
+          // A DELETE answered 404 with a page that does not say the session is unknown ("Cannot DELETE /mcp", Express's
+          // page for a route it lacks: jsonResponseStreamableHttp has no DELETE handler): the server cannot end
+          // sessions, it did not lose this one.
+          if (ex.httpMethod === 'DELETE' && ex.status === 404 && ex.refused404 !== undefined && !saysSessionUnknown(said)) {
+            const sess = this.opts.sessions.get(ex.scopeKey);
+            if (sess?.refused404 === ex.refused404) sess.refused404 = undefined;
+          }
         }
         // A 2xx body that is a page or plain text (a proxy's 502 page under the server's 200 head): say what it says.
         // Broken JSON (cut, or a bad token inside) is not quoted back.
