@@ -342,6 +342,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   }
   const broken = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
   if (broken !== undefined) return result('INVALID_TOOL_RESULT', { why: `${broken}, by the outputSchema tools/list declares` });
+  // The tool may catch the client's error answer to its elicitation/create and still return a plain result (the SDK's
+  // simpleStreamableHttp collect-user-info: "Error collecting contact information: McpError: ..."): say so.
+  const refused = view.askRefused !== undefined ? unansweredAsk(view) : undefined;
+  if (refused !== undefined) return result('TOOL_SUCCESS', { why: `the result is no isError, but ${refused}` });
   return result('TOOL_SUCCESS');
 }
 
