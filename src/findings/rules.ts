@@ -542,7 +542,9 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // trace per request, so "no tools/call in it" says nothing of the session it came from.
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;
   if (calls.toolCalls === 0 && calls.failed.length > 0 && !partOfSession) {
-    const f = calls.failed[0]!;
+    // A server/discover probe refused by a server of the handshake era is followed by the client's initialize: when
+    // that failed too (the Python client in auto mode against the 2024-11-05 SSE server), it is what stopped the client.
+    const f = calls.failed.find((a) => a.method !== 'server/discover') ?? calls.failed[0]!;
     // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.
     const wentOn = calls.lastOk !== undefined && f.startTs !== undefined && calls.lastOk > f.startTs;
     if (!later.toolCallAfter(f.startTs) && !wentOn) {
