@@ -1,10 +1,12 @@
 // The SDK 1.32.2 package's own example servers and clients, run as shipped (test/fixtures/real-examples): what mcp-triage
 // must say of each, in the client's view, the server's and both, against what the example client printed
 // (observed.json). node test/real-examples/record.mjs re-records them.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { recordingRunner, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
+import { recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-examples/', import.meta.url));
 
@@ -146,6 +148,147 @@ describe('the SDK\'s example servers and clients, as shipped', () => {
       // two sessions: the one terminated with DELETE, and the reconnect's
       expect(new Set(r.attempts.map((a) => a.session)).size, view).toBe(2);
       // the standalone GET stream's reconnects, aborted by the client after the DELETE, are no finding
+      expect(codes(r), view).toEqual([]);
+    }
+  });
+});
+
+// The Python SDK's Client (mcp 2.3.0, test/real-examples/py_client.py) against the same example servers: observed.json's
+// last output line is what the Python caller saw, step by step (results, or the exception's type, code and message).
+interface PyStep { step: string; ok: boolean; summary?: { content?: string[]; isError?: boolean }; error?: { name: string; message: string; code?: number; exceptions?: PyStep['error'][] } }
+interface PySaw { steps: PyStep[]; notes: { uncaught?: PyStep['error'] }[]; mode: string; protocolVersion?: string; serverMessages: string[]; logged?: string[] }
+const PY = [
+  'py-sse-polling', 'py-sse-polling-auto', 'py-tour', 'py-tour-auto', 'py-elicit-accept', 'py-elicit-error', 'py-json-response',
+  'py-stateless', 'py-legacy-sse-server', 'py-legacy-sse-server-auto', 'py-task-interactive', 'py-standalone-get',
+];
+const saw = (s: string) => JSON.parse(observed(s).clientOutput.at(-1)!) as PySaw;
+const step = (s: string, re: RegExp) => saw(s).steps.find((x) => re.test(x.step))!;
+const TMP = mkdtempSync(join(tmpdir(), 'mcp-triage-py-examples-'));
+/** A recording's client log with some of its lines changed (or kept), analyzed alone. */
+const edited = (s: string, name: string, edit: (lines: string[]) => string[]) => {
+  const file = join(TMP, `${name}.ndjson`);
+  writeFileSync(file, `${edit(readFileSync(`${DIR}${s}/client.ndjson`, 'utf8').split('\n').filter(Boolean)).join('\n')}\n`);
+  return triageCli<Attempt, Finding>(['--client', file]);
+};
+
+describe('the Python SDK client (mcp 2.3.0) against the SDK\'s example servers', () => {
+  it.each(PY)('%s: recorded with SDK 1.32.2 and the Python client, every line used in every view, one attempt per view pair', (s) => {
+    expect(observed(s).sdk).toBe('1.32.2');
+    expect(saw(s).mode).toBe(s.endsWith('-auto') ? 'auto' : 'legacy');
+    const both = run(s);
+    for (const view of VIEWS) {
+      const r = run(s, view);
+      expect(r.unusable, view).toBe(0);
+      expect(r.attempts.length, view).toBe(both.attempts.length);
+    }
+  });
+
+  it('py-sse-polling: the Python client resumes the closed call stream with GET + Last-Event-ID too: a resumed success, no finding; in auto mode the refused server/discover probe is its own HTTP_ERROR 400', () => {
+    for (const s of ['py-sse-polling', 'py-sse-polling-auto']) {
+      expect(step(s, /^long-task/)).toMatchObject({ ok: true, summary: { content: ['Long task completed successfully!'], isError: false } });
+      // the two events sent while the stream was closed reached the caller: replayed on the resumption
+      expect(saw(s).serverMessages.filter((m) => /^Progress: (75|100)%/.test(m)).length, s).toBe(2);
+      expect(readFileSync(`${DIR}${s}/client.ndjson`, 'utf8')).toMatch(/"method":"GET"[^\n]*"last-event-id":"[^"]+"/);
+      for (const view of VIEWS) {
+        const r = run(s, view);
+        expect(r.attempts.find((a) => a.method === 'tools/call'), `${s} ${view}`).toMatchObject({ tool: 'long-task', outcome: 'TOOL_SUCCESS', resumed: true, attempt: 1 });
+        expect(codes(r), `${s} ${view}`).toEqual([]);
+      }
+    }
+    expect(saw('py-sse-polling-auto').protocolVersion).toBe('2025-11-25');
+    expect(shape(run('py-sse-polling-auto')).slice(0, 2)).toEqual(['server/discover 400 HTTP_ERROR c1#1', 'initialize 200 SUCCESS c2#1']);
+  });
+
+  it('py-tour: tools, resource links, an unknown tool and invalid arguments (isError results), prompts, resources and a missing one (-32602), each as the Python caller saw it', () => {
+    for (const s of ['py-tour', 'py-tour-auto']) {
+      expect(step(s, /^no-such-tool/).summary).toEqual({ content: ['MCP error -32602: Tool no-such-tool not found'], isError: true });
+      expect(step(s, /^read file:\/\/\/no\/such/).error).toEqual({ name: 'MCPError', message: 'MCP error -32602: Resource file:///no/such.txt not found', code: -32602 });
+      for (const view of VIEWS) {
+        const r = run(s, view);
+        expect(shape(r).slice(s.endsWith('-auto') ? 1 : 0), `${s} ${view}`).toEqual(
+          ['initialize', 'tools/list', 'tools/call greet', 'tools/call multi-greet', 'tools/call list-files', 'tools/call no-such-tool', 'tools/call greet', 'prompts/list', 'prompts/get', 'resources/list', 'resources/read', 'resources/read']
+            .map((m, i) => `${m} 200 ${[5, 6].includes(i) ? 'TOOL_ERROR' : i === 11 ? 'JSONRPC_ERROR' : /tools\/call/.test(m) ? 'TOOL_SUCCESS' : 'SUCCESS'} c${i + (s.endsWith('-auto') ? 2 : 1)}#1`),
+        );
+        expect(r.attempts.at(-1)!.detail?.errorMessage, view).toBe('MCP error -32602: Resource file:///no/such.txt not found');
+        // the session ended with an accepted DELETE: no finding
+        expect(codes(r), `${s} ${view}`).toEqual([]);
+      }
+    }
+  });
+
+  it('py-elicit-error: the client answers collect-user-info\'s elicitation/create with an error, the tool returns it as plain text (no isError): TOOL_SUCCESS whose why names the error answer', () => {
+    expect(step('py-elicit-error', /^collect-user-info/).summary).toEqual({ content: ['Error collecting contact information: McpError: MCP error -32603: the user closed the form'], isError: false });
+    for (const view of VIEWS) {
+      const call = run('py-elicit-error', view).attempts.find((a) => a.tool === 'collect-user-info')!;
+      expect(call.outcome, view).toBe('TOOL_SUCCESS');
+      expect(call.detail?.why, view).toBe("the result is no isError, but the client answered the server's elicitation/create (id 0) with an error: -32603 the user closed the form");
+      // the user who accepted the form: a success with no why
+      const accepted = run('py-elicit-accept', view).attempts.find((a) => a.tool === 'collect-user-info')!;
+      expect(accepted.outcome, view).toBe('TOOL_SUCCESS');
+      expect(accepted.detail?.why, view).toBeUndefined();
+    }
+    expect(step('py-elicit-accept', /^collect-user-info/).summary?.content?.[0]).toMatch(/^Thank you! Collected contact information/);
+  });
+
+  it('py-json-response, py-standalone-get: the server has no DELETE route (Express\'s 404 page "Cannot DELETE /mcp"); the Python client logs "Session termination failed: 404": no SESSION_EXPIRED', () => {
+    for (const s of ['py-json-response', 'py-standalone-get']) {
+      expect(saw(s).logged, s).toEqual(['mcp.client.streamable_http: Session termination failed: 404']);
+      for (const view of VIEWS) expect(codes(run(s, view)), `${s} ${view}`).toEqual([]);
+    }
+    const calls = run('py-json-response').attempts.filter((a) => a.method === 'tools/call');
+    expect(calls.map((a) => `${a.tool} ${a.outcome}`)).toEqual(['greet TOOL_SUCCESS', 'multi-greet TOOL_SUCCESS', 'no-such-tool TOOL_ERROR']);
+    // the standalone GET stream brought notifications/resources/list_changed; the second list has the added resource
+    expect(saw('py-standalone-get').serverMessages).toContain('notifications/resources/list_changed');
+    expect(shape(run('py-standalone-get')).slice(1)).toEqual(['resources/list 200 SUCCESS c2#1', 'resources/list 200 SUCCESS c3#1', 'resources/read 200 SUCCESS c4#1']);
+  });
+
+  it('a DELETE refused with 404 whose body says the session is unknown is still SESSION_EXPIRED', () => {
+    const deleteEnd = (text: string) => (lines: string[]) => {
+      const xid = (JSON.parse(lines.find((l) => /"method":"DELETE"/.test(l))!) as { xid: string }).xid;
+      return lines.map((l) => (l.includes(`"xid":"${xid}"`) && /"kind":"end"/.test(l) ? JSON.stringify({ ...JSON.parse(l), recvText: text }) : l));
+    };
+    const page = edited('py-json-response', 'delete-page', (l) => l);
+    expect(page.findings.map((f) => f.code)).toEqual([]);
+    for (const [name, text] of [['delete-text', 'Session not found'], ['delete-json', '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}']]) {
+      const r = edited('py-json-response', name!, deleteEnd(text!));
+      expect(r.findings.map((f) => f.code), name).toEqual(['SESSION_EXPIRED']);
+      expect(r.findings[0]!.message, name).toMatch(/HTTP 404 to a DELETE with no request in it/);
+    }
+  });
+
+  it('py-legacy-sse-server: the Python client does not fall back to HTTP+SSE; the 404 to its initialize is the MCPError -32601 "Not Found" it raises; in auto mode the probe is refused first, and CALL_NEVER_SENT names the initialize', () => {
+    const raised = (s: string) => saw(s).notes[0]!.uncaught!.exceptions![0]!.exceptions![0]!;
+    for (const s of ['py-legacy-sse-server', 'py-legacy-sse-server-auto']) {
+      expect(saw(s).steps, s).toEqual([]);
+      expect(raised(s), s).toEqual({ name: 'MCPError', message: 'Not Found', code: -32601 });
+      for (const view of VIEWS) {
+        const r = run(s, view);
+        expect(shape(r), `${s} ${view}`).toEqual(s.endsWith('-auto') ? ['server/discover 404 HTTP_ERROR c1#1', 'initialize 404 HTTP_ERROR c2#1'] : ['initialize 404 HTTP_ERROR c1#1']);
+        expect(r.attempts.every((a) => a.detail?.why === 'the body says: Error: Cannot POST /mcp'), `${s} ${view}`).toBe(true);
+        expect(r.findings.map((f) => f.code), `${s} ${view}`).toEqual(['CALL_NEVER_SENT']);
+        expect(r.findings[0]!.message, `${s} ${view}`).toMatch(/^traffic without a session: initialize failed \(HTTP_ERROR, HTTP 404\)/);
+      }
+    }
+    // a refused probe with no initialize after it is still the one named
+    const probeOnly = edited('py-legacy-sse-server-auto', 'probe-only', (lines) => lines.filter((l) => (JSON.parse(l) as { xid: string }).xid === (JSON.parse(lines[0]!) as { xid: string }).xid));
+    expect(probeOnly.findings.map((f) => f.code)).toEqual(['CALL_NEVER_SENT']);
+    expect(probeOnly.findings[0]!.message).toMatch(/^traffic without a session: server\/discover failed \(HTTP_ERROR, HTTP 404\)/);
+  });
+
+  it('py-task-interactive: the Python client calls a taskSupport "required" tool without a task: the server\'s -32603 is the JSONRPC_ERROR the caller raised', () => {
+    expect(step('py-task-interactive', /^confirm_delete/).error).toEqual({ name: 'MCPError', message: 'Tool confirm_delete requires task mode', code: -32603 });
+    for (const view of VIEWS) {
+      const call = run('py-task-interactive', view).attempts.find((a) => a.method === 'tools/call')!;
+      expect(call, view).toMatchObject({ tool: 'confirm_delete', outcome: 'JSONRPC_ERROR', detail: { errorMessage: 'Tool confirm_delete requires task mode' } });
+    }
+  });
+
+  it('py-stateless: the stateless server answers the notification tool at once and sends its notifications nowhere: a success, the caller got none', () => {
+    expect(saw('py-stateless').serverMessages).toEqual([]);
+    for (const view of VIEWS) {
+      const r = run('py-stateless', view);
+      expect(shape(r), view).toEqual(['initialize 200 SUCCESS c1#1', 'tools/list 200 SUCCESS c2#1', 'tools/call start-notification-stream 200 TOOL_SUCCESS c3#1']);
+      expect(r.attempts.every((a) => a.session === null), view).toBe(true);
       expect(codes(r), view).toEqual([]);
     }
   });
