@@ -90,6 +90,11 @@ async def main(scenario: str, url: str) -> dict:
             elif scenario.startswith("py-stateless"):
                 await o.step("tools/list", c.list_tools())
                 await o.step("start-notification-stream 100 ms x3", c.call_tool("start-notification-stream", {"interval": 100, "count": 3}, read_timeout_seconds=10))
+            elif scenario.startswith("py-timeout"):
+                # 5 notifications 300 ms apart, then the result: the caller gives up after 0.7 s, then calls greet
+                await o.step("start-notification-stream 300 ms x5 (timeout 0.7 s)", c.call_tool("start-notification-stream", {"interval": 300, "count": 5}, read_timeout_seconds=0.7))
+                await asyncio.sleep(1.5)
+                await o.step("greet Ada after", c.call_tool("greet", {"name": "Ada"}, read_timeout_seconds=5))
             elif scenario.startswith("py-standalone-get"):
                 # the server adds a resource every 5 s and says so (notifications/resources/list_changed) on the GET stream
                 await o.step("resources/list", c.list_resources())

@@ -159,7 +159,7 @@ interface PyStep { step: string; ok: boolean; summary?: { content?: string[]; is
 interface PySaw { steps: PyStep[]; notes: { uncaught?: PyStep['error'] }[]; mode: string; protocolVersion?: string; serverMessages: string[]; logged?: string[] }
 const PY = [
   'py-sse-polling', 'py-sse-polling-auto', 'py-tour', 'py-tour-auto', 'py-elicit-accept', 'py-elicit-error', 'py-json-response',
-  'py-stateless', 'py-legacy-sse-server', 'py-legacy-sse-server-auto', 'py-task-interactive', 'py-standalone-get',
+  'py-stateless', 'py-legacy-sse-server', 'py-legacy-sse-server-auto', 'py-task-interactive', 'py-standalone-get', 'py-timeout',
 ];
 const saw = (s: string) => JSON.parse(observed(s).clientOutput.at(-1)!) as PySaw;
 const step = (s: string, re: RegExp) => saw(s).steps.find((x) => re.test(x.step))!;
@@ -280,6 +280,21 @@ describe('the Python SDK client (mcp 2.3.0) against the SDK\'s example servers',
     for (const view of VIEWS) {
       const call = run('py-task-interactive', view).attempts.find((a) => a.method === 'tools/call')!;
       expect(call, view).toMatchObject({ tool: 'confirm_delete', outcome: 'JSONRPC_ERROR', detail: { errorMessage: 'Tool confirm_delete requires task mode' } });
+    }
+  });
+
+  it('py-timeout: the caller gives up after 0.7 s (-32001) and cancels; the server never answers the cancelled call (its stream open until the DELETE): STREAM_INCOMPLETE with CANCELLED, the client\'s own timeout; the next call a success', () => {
+    expect(step('py-timeout', /^start-notification-stream/).error).toEqual({ name: 'MCPError', message: "Request 'tools/call' timed out", code: -32001 });
+    expect(step('py-timeout', /^greet Ada after/).ok).toBe(true);
+    for (const view of VIEWS) {
+      const r = run('py-timeout', view);
+      const call = r.attempts.find((a) => a.tool === 'start-notification-stream')!;
+      expect(call.outcome, view).toBe('STREAM_INCOMPLETE');
+      expect(call.findings.map((f) => f.code), view).toEqual(['CANCELLED']);
+      expect(call.findings[0]!.message, view).toMatch(/after 0\.70 s, with the reason "timed out after 0\.7s" \(its own timeout, not an answer from the server\)$/);
+      // the later greet is a new call, no retry of the cancelled one
+      expect(r.attempts.find((a) => a.tool === 'greet'), view).toMatchObject({ outcome: 'TOOL_SUCCESS', attempt: 1 });
+      expect(r.findings, view).toEqual([]);
     }
   });
 

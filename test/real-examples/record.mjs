@@ -53,6 +53,7 @@ const scenarios = {
   'py-legacy-sse-server': { server: 'server/simpleSseServer.js', py: true },
   'py-legacy-sse-server-auto': { server: 'server/simpleSseServer.js', py: true },
   'py-standalone-get': { server: 'server/standaloneSseWithGetStreamableHttp.js', py: true },
+  'py-timeout': { server: 'server/simpleStreamableHttp.js', py: true },
   'py-task-interactive': { server: 'server/simpleTaskInteractive.js', py: true },
 };
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
