@@ -215,6 +215,8 @@ export class CallLinker {
       }
     }
     for (const f of found) {
+      // Traffic without a session id is grouped by a scope key, as its attempts are: the filters and views need it.
+      if (s.session === null && f.session == null) f.group = s.scope;
       if (f.code === 'ORPHAN_RESPONSE' && s.session) {
         // The same stray response in both views of one session is one finding, not one per log.
         const n = (counts.get(f.message) ?? 0) + 1;

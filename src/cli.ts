@@ -53,7 +53,7 @@ const INPUT: Group = ['Input:', {
 
 const FILTERS: Group = ['Filters (combine freely; every report states the ones in force):', {
   session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this (repeat, or comma list)' },
-  method: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only these JSON-RPC methods; * is a wildcard (tools/call, notifications/*)' },
+  method: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only these JSON-RPC request methods; * is a wildcard (tools/call, resources/*); notifications are no attempts' },
   tool: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only calls of these tools; * is a wildcard' },
   outcome: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these outcomes (HTTP_ERROR,TOOL_ERROR)' },
   code: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these finding codes, and session findings with them' },

@@ -10,7 +10,7 @@ import { parseTimestamp } from './formats/time.js';
 export interface FilterOptions {
   /** Session id prefixes (a row without a session id is matched by its connection or client key). */
   session?: string | string[] | undefined;
-  /** JSON-RPC methods; `*` is a wildcard (`notifications/*`). */
+  /** JSON-RPC request methods; `*` is a wildcard (`resources/*`). */
   method?: string | string[] | undefined;
   /** Tool names (tools/call); `*` is a wildcard. */
   tool?: string | string[] | undefined;
@@ -160,7 +160,7 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
       return true;
     },
     finding(f) {
-      const key = sessionKey(f.session);
+      const key = sessionKey(f.session, f.group);
       if (!inSession(key)) return false;
       if (codes.length && !codes.includes(f.code)) return false;
       if (attemptFilters && !f.sources.some((src) => keptLines.get(src.file)?.has(src.line))) return false;

@@ -71,8 +71,9 @@ export async function streamAnalysis(options: AnalysisOptions, on: AnalysisHandl
       on.attempt?.(row);
     },
     finding: (f) => {
-      if (!filter.finding(f)) return;
-      const g = redact ? { ...f, message: redactText(f.message) } : f;
+      // Redacted first, as attempt rows are, so --session matches a session-less group as the report shows it.
+      const g = redact ? { ...f, message: redactText(f.message), ...(f.group !== undefined ? { group: redactText(f.group.slice(0, 300)) } : {}) } : f;
+      if (!filter.finding(g)) return;
       builder.finding(g);
       on.finding?.(g);
     },

@@ -30,6 +30,8 @@ export interface Finding {
   scope: 'attempt' | 'session';
   /** The session the finding belongs to (session-scope findings). */
   session?: string | null;
+  /** Session-level findings on traffic without a session id: the connection, client or input key it is grouped by (an attempt's `scope`). */
+  group?: string;
   message: string;
   /** file:line of the records that prove it. */
   sources: Source[];

@@ -16,7 +16,7 @@ export function attemptJson(row: AttemptRow): string {
 }
 
 export function findingJson(f: Finding, message: string): string {
-  return escapeJsonControls(JSON.stringify({ type: 'finding', scope: 'session', session: f.session ?? null, code: f.code, severity: f.severity, message, sources: f.sources }));
+  return escapeJsonControls(JSON.stringify({ type: 'finding', scope: 'session', session: f.session ?? null, ...(f.group !== undefined && f.session == null ? { group: f.group } : {}), code: f.code, severity: f.severity, message, sources: f.sources }));
 }
 
 export class NdjsonSink implements OutputSink {

@@ -46,6 +46,8 @@ export const NdjsonFindingSchema = z.object({
   type: z.literal('finding'),
   scope: z.literal('session'),
   session: z.string().nullable(),
+  /** Traffic without a session id: the connection, client or input key it is grouped by (an attempt's `scope`). */
+  group: z.string().optional(),
   code: z.enum(FINDING_CODES),
   severity: z.enum(['error', 'warning', 'info']),
   message: z.string(),

@@ -117,8 +117,10 @@ export class SessionsCollector {
     s.findings[f.severity]++;
   }
 
-  /** The session-less scope whose lines hold the finding's evidence, else the last one seen. */
+  /** The session-less scope the finding names (when it has attempts here), else the one whose lines hold its evidence, else the last one seen. */
   private scopelessOf(f: Finding): Acc | undefined {
+    const named = f.group !== undefined ? this.sessions.get(`\0${f.group}`) : undefined;
+    if (named) return named;
     for (const src of f.sources) {
       for (const s of this.sessions.values()) {
         const r = s.session === null ? s.lines?.get(src.file) : undefined;

@@ -58,6 +58,19 @@ describe('--format ndjson', () => {
     expect(kept).toEqual(expected);
   });
 
+  it('--session with a session-less group (probe@1.0.0) keeps that group\'s session-level findings, which name it in "group"; another session does not get them', async () => {
+    const probe = ndjson((await cli([...BOTH, '-f', 'ndjson', '--session', 'probe'])).stdout);
+    const found = probe.filter((l) => l.type === 'finding') as { code: string; session: string | null; group?: string }[];
+    expect(found.map((f) => f.code)).toEqual(['CALL_NEVER_SENT']);
+    expect(found[0]).toMatchObject({ session: null, group: 'probe@1.0.0' });
+    expect(probe.filter((l) => l.type === 'attempt').every((a) => (a as { scope?: string }).scope === 'probe@1.0.0')).toBe(true);
+    const other = ndjson((await cli([...BOTH, '-f', 'ndjson', '--session', 'a3f1'])).stdout);
+    expect(other.filter((l) => l.type === 'finding').some((f) => (f as { group?: string }).group !== undefined)).toBe(false);
+    // Findings of sessions with an id carry no group.
+    const all = ndjson((await cli([...BOTH, '-f', 'ndjson'])).stdout).filter((l) => l.type === 'finding') as { session: string | null; group?: string }[];
+    expect(all.filter((f) => f.session !== null && f.group !== undefined)).toEqual([]);
+  });
+
   it('a relative --since far in the past keeps everything; a recent one keeps nothing of an old log', async () => {
     const old = ndjson((await cli([...BOTH, '-f', 'ndjson', '--since', '15m'])).stdout);
     expect(old.filter((l) => l.type === 'attempt')).toHaveLength(0);
