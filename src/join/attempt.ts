@@ -166,6 +166,8 @@ export interface AttemptView {
   afterDelete?: DeleteSent;
   /** That earlier open request: it takes the id back when this one is final (a cancellation then finds it). */
   shadowed?: AttemptView;
+  /** A server/discover probe that failed, after which its client sent initialize in the same scope: an older server, as the spec's era detection expects. */
+  versionFallback?: boolean;
   /** A later attempt was linked to this one as its retry. */
   retried?: boolean;
   /** A later attempt of its call was sent in another session (after a 404: in the one the client re-initialized). */

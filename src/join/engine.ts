@@ -332,6 +332,7 @@ export class JoinEngine {
           for (const g of this.sessionlessRefusals) {
             if (g.side === r.side && g.input === r.input && r.ts !== undefined && g.entry.lastTs !== undefined && r.ts >= g.entry.lastTs && r.ts - g.entry.lastTs <= this.opts.windowMs) g.entry.probe = true;
           }
+          if (r.session === null) this.versionProbe(sess, view, msg.method, r.ts);
         }
         else if (deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs) view.afterDelete = deleted;
         if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
@@ -354,6 +355,25 @@ export class JoinEngine {
     else if (ex.isGet) ex.standaloneGet = true;
     this.exchanges.set(ex.key, ex);
     this.remember(r.input, r.xid, ex);
+  }
+
+  /**
+   * Era detection (2026-07-28): a dual-era client probes with server/discover and, when an older server refuses it, falls
+   * back to initialize. The refused probe that an initialize of the same scope follows within the window is marked so.
+   */
+  private versionProbe(sess: SessionState, view: AttemptView, method: string, ts: number | undefined): void {
+    if (method === 'server/discover') {
+      sess.probe = view;
+      return;
+    }
+    const probe = sess.probe;
+    sess.probe = undefined;
+    if (!probe) return;
+    // What an older server answers a method it does not know (a 400 without a session id, 404, 405, or a JSON-RPC
+    // error); a 5xx or a cut stream is a failure of its own, whatever the client does next.
+    const refused = probe.status === 400 || probe.status === 404 || probe.status === 405 || probe.outcome === 'JSONRPC_ERROR';
+    const end = probe.endTs ?? probe.startTs;
+    if (refused && ts !== undefined && end !== undefined && ts >= end && ts - end <= this.opts.windowMs) probe.versionFallback = true;
   }
 
   /** A GET with Last-Event-ID: the open request whose stream last carried that event id is what it tries to resume. */

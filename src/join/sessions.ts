@@ -1,5 +1,5 @@
 // Per-session state the join keeps while a session is active (ids sent, orphans, cancels, duplicates); released when idle.
-import type { JsonRpcId, Orphan, Source, ViewSide } from './attempt.js';
+import type { AttemptView, JsonRpcId, Orphan, Source, ViewSide } from './attempt.js';
 
 export interface RequestSeen {
   ts: number | undefined;
@@ -44,6 +44,8 @@ export interface SessionState {
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown).
    */
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
+  /** The scope's last server/discover without a session id, until an initialize follows it (a client falling back). */
+  probe?: AttemptView;
   /** POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED), the first few. */
   refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string; noSession?: boolean }[];
   /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */

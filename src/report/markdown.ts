@@ -83,6 +83,8 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     c(i.name), i.side ?? '-', c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank),
     c(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0', 120), c(i.cannotShow.join('; '), 160),
   ])), '');
+  // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.
+  if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');
   return `${out.join('\n')}\n`;
 }
 

@@ -29,6 +29,8 @@ export interface AttemptRow {
   attempt?: number;
   /** The attempt continues its call after INPUT_REQUIRED (an MRTR follow-up): not a retry. */
   continuation?: true;
+  /** A server/discover probe an older server refused, after which the client fell back to initialize: not listed among the attempts that did not succeed. */
+  versionFallback?: true;
   retryOrigin?: { origin: string; how: string };
   findings: { code: string; severity: Severity; message: string }[];
   sources: Source[];
@@ -122,6 +124,12 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     if (d.why !== undefined) row.detail.why = capString(redact ? redactText(d.why) : d.why);
   }
   if (a.notSeenByServer) row.notSeenByServer = true;
+  if (a.primary.versionFallback || a.client?.versionFallback || a.server?.versionFallback) {
+    row.versionFallback = true;
+    const said = 'a version probe the server refused (it predates 2026-07-28); the client fell back to initialize, as the spec asks';
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${said}; ${row.detail.why}` : said;
+  }
   if (v.resumed) row.resumed = true;
   if (v.weakId || a.client?.weakId || a.server?.weakId) row.weakId = true;
   if (v.sseEvents > 0 || v.progress > 0) {
@@ -318,6 +326,8 @@ export class SummaryBuilder {
   private finished = false;
   attempts = 0;
   retries = 0;
+  /** Refused server/discover probes their clients answered by falling back to initialize. */
+  versionFallbacks = 0;
   claimsMatched = 0;
   claimsAlone = 0;
   private readonly failed: TopRows<Ranked<AttemptRow>>;
@@ -365,7 +375,8 @@ export class SummaryBuilder {
     }
     // The input_required round this follow-up answers was a step of the call, not an attempt that did not succeed.
     if (row.continuation && row.call !== undefined) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
-    if (!succeeded(row.outcome)) {
+    if (row.versionFallback) this.versionFallbacks++;
+    else if (!succeeded(row.outcome)) {
       if (row.outcome === 'INPUT_REQUIRED' && row.findings.length === 0 && row.call !== undefined) {
         this.pendingRounds.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
       } else this.failed.offer({ item: row, key: startOf(row), seq });
@@ -572,7 +583,9 @@ export class SummaryBuilder {
         byCode: Object.fromEntries(run.diagnostics.counts),
         first: this.opts.redact ? run.diagnostics.first.map((d) => ({ ...d, message: redactText(d.message) })) : run.diagnostics.first,
       },
-      notes: run.notes,
+      notes: this.versionFallbacks > 0
+        ? [...run.notes, `${this.versionFallbacks} server/discover probe(s) were refused by a server older than 2026-07-28 and their clients fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not listed among the attempts that did not succeed`]
+        : run.notes,
     };
   }
 }

@@ -69,7 +69,7 @@ export class SessionsCollector {
   attempt(row: AttemptRow): void {
     const s = this.acc(row.session, row.scope);
     s.attempts++;
-    if (!isSuccess(row.outcome)) {
+    if (!isSuccess(row.outcome) && !row.versionFallback) {
       s.failures++;
       s.failed[row.outcome] = (s.failed[row.outcome] ?? 0) + 1;
     }

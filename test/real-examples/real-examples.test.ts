@@ -264,7 +264,12 @@ describe('the Python SDK client (mcp 2.3.0) against the SDK\'s example servers',
       for (const view of VIEWS) {
         const r = run(s, view);
         expect(shape(r), `${s} ${view}`).toEqual(s.endsWith('-auto') ? ['server/discover 404 HTTP_ERROR c1#1', 'initialize 404 HTTP_ERROR c2#1'] : ['initialize 404 HTTP_ERROR c1#1']);
-        expect(r.attempts.every((a) => a.detail?.why === 'the body says: Error: Cannot POST /mcp'), `${s} ${view}`).toBe(true);
+        // The refused probe is the era detection the spec describes: the client fell back to initialize (which failed too).
+        for (const a of r.attempts) {
+          const probe = a.method === 'server/discover';
+          expect(a.versionFallback, `${s} ${view} ${a.method}`).toBe(probe ? true : undefined);
+          expect(a.detail?.why, `${s} ${view} ${a.method}`).toBe(`${probe ? 'a version probe the server refused (it predates 2026-07-28); the client fell back to initialize, as the spec asks; ' : ''}the body says: Error: Cannot POST /mcp`);
+        }
         expect(r.findings.map((f) => f.code), `${s} ${view}`).toEqual(['CALL_NEVER_SENT']);
         expect(r.findings[0]!.message, `${s} ${view}`).toMatch(/^traffic without a session: initialize failed \(HTTP_ERROR, HTTP 404\)/);
       }
