@@ -54,6 +54,8 @@ export class CallLinker {
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
   private lastInitializeFailed = new Map<string, number>();
+  /** The last initialize that worked in each log (side|input), whoever sent it: what followed a refusal in a scope without calls. */
+  private lastInitializeInLog = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
   private begins = new Map<string, Begin>();
@@ -100,6 +102,7 @@ export class CallLinker {
       const m = isFailure(a.outcome) ? this.lastInitializeFailed : this.lastInitialize;
       latest(m, clientKey, a.startTs);
       if (who !== undefined) latest(m, `${clientKey}|${who}`, a.startTs);
+      if (!isFailure(a.outcome)) for (const v of [a.primary, a.client, a.server]) if (v) latest(this.lastInitializeInLog, `${v.side}|${v.input}`, a.startTs);
     }
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
@@ -193,7 +196,10 @@ export class CallLinker {
     // A client that re-initializes at once (Codex: in the millisecond its 404 ended) does so after the failure too.
     // A tools/call or initialize by another client of the same log (another name) is not this session's client's.
     const own = name !== undefined ? `${clientKey}|${name}` : clientKey;
-    const later = { toolCallAfter: after(this.lastToolsCall, own), initializeAfter: after(this.lastInitialize, own, true), initializeFailedAfter: after(this.lastInitializeFailed, own, true), began };
+    const later = {
+      toolCallAfter: after(this.lastToolsCall, own), initializeAfter: after(this.lastInitialize, own, true), initializeFailedAfter: after(this.lastInitializeFailed, own, true), began,
+      initializeInLogAfter: (log: string, ts: number | undefined) => after(this.lastInitializeInLog, log, true)(ts),
+    };
     const counts = new Map<string, number>();
     const found = checkSession(s, calls, later);
     if (s.session) {

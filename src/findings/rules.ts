@@ -1,7 +1,7 @@
 // The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
 import type { Attempt } from '../join/match.js';
 import type { AttemptView, Orphan, Source } from '../join/attempt.js';
-import { saysSessionUnknown, type SessionState } from '../join/sessions.js';
+import { saysSessionUnknown, type RefusedPost, type SessionState } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
 import { closedByClient, closedOnServer, closedWithCancel } from '../classify.js';
@@ -448,8 +448,35 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
     [r.src], 'session', s.session);
 }
 
-/** What came after a session, from the same client: a tools/call, an initialize that worked, one that failed. */
-interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; initializeFailedAfter?(ts: number | undefined): boolean; began?: boolean }
+/** NOTIFICATION_REFUSED for a POST with no request in it that got an HTTP error; `lastOk`: the scope's last request that worked. */
+function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, later: Later, lastOk: number | undefined): Finding {
+  const next = later.initializeAfter(r.ts)
+    ? 'the client began a new session (initialize) after it'
+    : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
+      : lastOk !== undefined && r.ts !== undefined && lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
+  const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
+  const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
+  const noSession = r.lostId ? lostIdText(r.lostId)
+    : r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
+  return finding('NOTIFICATION_REFUSED', 'warning',
+    `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? ` (saying ${jsonText(r.said)})` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
+    r.lostId ? [r.src, r.lostId.src] : [r.src], 'session', s.session);
+}
+
+/**
+ * What a server's log can say of a sessionless POST refused right after its initialize response set a session id:
+ * the id did not come back, and not why (the client's log shows whether its initialize response had the header).
+ */
+function lostIdText(l: NonNullable<RefusedPost['lostId']>): string {
+  const when = l.ms === undefined ? '' : ` ${l.ms < 1000 ? `${Math.round(l.ms)} ms` : secs(l.ms)} before`;
+  return `; the POST carried no Mcp-Session-Id, though the server had set one (${l.session}) in its initialize response${when} and no request had carried it back since: the id was lost on its way to the client (a hop that drops the header, a browser whose CORS policy does not expose it) or the client did not send it; the server's log cannot tell which, the client's can`;
+}
+
+/**
+ * What came after a session, from the same client: a tools/call, an initialize that worked, one that failed; and an
+ * initialize that worked in a given log (side|input), by any client (a scope without calls knows no client).
+ */
+interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; initializeFailedAfter?(ts: number | undefined): boolean; initializeInLogAfter?(log: string, ts: number | undefined): boolean; began?: boolean }
 const reinitFailed = (later: Later, ts: number | undefined) => ts !== undefined && later.initializeFailedAfter?.(ts) === true;
 const refusedReinit = 'tried to re-initialize, but its initialize failed';
 
@@ -501,8 +528,10 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   if (!calls) {
     // A view whose attempts are joined to another's (the server's, beside the client's) raises nothing of its own but
     // a GET refused with 400 for an unknown session: only the body says so, and only the server's log has the body of
-    // a GET the client never read.
+    // a GET the client never read. Nor does a server log's scope without a session, but for its POSTs refused for the
+    // session id the server had just set (lostId): the engine keeps them only where the client's log lacks them.
     if (s.refused404?.said !== undefined) out.push(refusedFinding(s, s.refused404, where, later));
+    for (const r of s.refusedPosts ?? []) if (r.lostId) out.push(refusedPostFinding(s, r, where, later, undefined));
     return out;
   }
   for (const x of calls.expired) {
@@ -527,17 +556,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
   }
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
-  for (const r of s.refusedPosts ?? []) {
-    const next = later.initializeAfter(r.ts)
-      ? 'the client began a new session (initialize) after it'
-      : calls.lastOk !== undefined && r.ts !== undefined && calls.lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
-    const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
-    const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
-    const noSession = r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
-    out.push(finding('NOTIFICATION_REFUSED', 'warning',
-      `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? ` (saying ${jsonText(r.said)})` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
-      [r.src], 'session', s.session));
-  }
+  for (const r of s.refusedPosts ?? []) out.push(refusedPostFinding(s, r, where, later, calls.lastOk));
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a
   // trace per request, so "no tools/call in it" says nothing of the session it came from.
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;

@@ -3,7 +3,7 @@ import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { callerKey, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
-import { SessionTracker, saysSessionUnknown, type SessionState } from './sessions.js';
+import { SessionTracker, saysSessionUnknown, type RefusedPost, type SessionState } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
 import { lateAnswerText } from '../classify.js';
@@ -181,6 +181,13 @@ export class JoinEngine {
   private sessionlessRefusals: SessionlessRefusal[] = [];
   /** When each log (side|input) last sent an initialize or server/discover. */
   private lastOpening = new Map<string, number>();
+  /**
+   * The session id each server log (by input) last set in an initialize response, until a request in that log carries
+   * it: a sessionless POST refused for its missing id after that tells of an id that never came back.
+   */
+  private sessionSet = new Map<string, { session: string; ts: number | undefined; src: Source }>();
+  /** The latest sessionless POSTs refused for their missing session id: the same refusal in two logs is counted once. */
+  private sessionlessPosts: SessionlessPost[] = [];
   watermark = -Infinity;
 
   private closed = new RecentKeys();
@@ -305,6 +312,7 @@ export class JoinEngine {
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
+    if (r.session !== null && r.side === 'server' && this.sessionSet.get(`${r.side}|${r.input}`)?.session === r.session) this.sessionSet.delete(`${r.side}|${r.input}`);
     const callerOf = `${r.side}|${callerKey(r.client, r.conn, r.input)}`;
     if (r.httpMethod === 'DELETE' && r.session !== null) {
       ex.deletes = { session: r.session, ts: r.ts, status: undefined };
@@ -427,6 +435,8 @@ export class JoinEngine {
       if (ex.attempts.some((v) => v.method === 'initialize')) this.opts.sessions.touch(ex.side, announced, announced, ts).announced = true;
       else this.opts.sessions.touch(ex.side, announced, announced, ts);
     }
+    const opened = announced !== undefined && status !== null && status >= 200 && status < 300 && ex.attempts.some((v) => v.method === 'initialize');
+    if (opened && ex.side === 'server') this.sessionSet.set(`${ex.side}|${input}`, { session: announced, ts, src });
   }
 
   /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
@@ -901,7 +911,50 @@ export class JoinEngine {
     }
     const list = (sess.refusedPosts ??= []);
     const noSession = !ex.sentSession && ex.status === 400 && saysSessionUnknown(ex.refusalSaid);
-    if (list.length < 8) list.push({ what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}), ...(noSession ? { noSession } : {}) });
+    const entry: RefusedPost = { what: ex.carried!, status: ex.status, src: ex.src, ts: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}), ...(noSession ? { noSession } : {}) };
+    const lostId = noSession ? this.lostIdBefore(ex, input) : undefined;
+    if (lostId) entry.lostId = lostId;
+    if (noSession && this.refusedInClientLog(ex.side, entry, list)) return;
+    if (list.length < 8) list.push(entry);
+  }
+
+  /**
+   * The session id a server log's last initialize response set, not carried back since, within the window before this
+   * exchange. (Not a gateway's log: beside the server's and the client's, one refusal would be told twice.)
+   */
+  private lostIdBefore(ex: Exchange, input: number): RefusedPost['lostId'] {
+    const set = ex.side === 'server' ? this.sessionSet.get(`${ex.side}|${input}`) : undefined;
+    if (!set) return undefined;
+    const ms = set.ts !== undefined && ex.startTs !== undefined ? ex.startTs - set.ts : undefined;
+    if (ms !== undefined && (ms < 0 || ms > this.opts.windowMs)) return undefined;
+    return { session: set.session, src: set.src, ms, log: `${ex.side}|${input}` };
+  }
+
+  /**
+   * A sessionless POST refused for its missing session id, in the client's log and in the server's, which knows the
+   * id it had set (lostId): one refusal, told once, as the client's log tells it (it knows the id never reached the
+   * client). The server's record read first is withdrawn from its scope; one read second is not kept (true).
+   */
+  private refusedInClientLog(side: ViewSide, entry: RefusedPost, list: RefusedPost[]): boolean {
+    const client = side === 'client';
+    if (!client && !entry.lostId) return false;
+    let other: SessionlessPost | undefined;
+    let best = Infinity;
+    for (const p of this.sessionlessPosts) {
+      if (p.paired || (p.side === 'client') === client || p.entry.status !== entry.status || p.entry.what !== entry.what) continue;
+      const gap = p.entry.ts !== undefined && entry.ts !== undefined ? Math.abs(p.entry.ts - entry.ts) : Infinity;
+      if (gap <= SAME_REFUSAL_MS && gap < best) [other, best] = [p, gap];
+    }
+    if (!other) {
+      this.sessionlessPosts.push({ side, list, entry, paired: false });
+      if (this.sessionlessPosts.length > 16) this.sessionlessPosts.shift();
+      return false;
+    }
+    other.paired = true;
+    if (!client) return true;
+    const i = other.list.indexOf(other.entry);
+    if (i >= 0) other.list.splice(i, 1);
+    return false;
   }
 
   /** The log's client sent an initialize (or server/discover) within the window before this exchange. */
@@ -1144,6 +1197,8 @@ export const REFUSABLE_HEADERS = ['mcp-protocol-version', 'accept', 'content-typ
 
 const VIEW_SIDES: readonly ViewSide[] = ['client', 'server', 'gateway', 'unknown'];
 interface SessionlessRefusal { side: ViewSide; input: number; ts: number | undefined; entry: NonNullable<SessionState['refusedGets']>[number] }
+/** A sessionless POST refused for its missing session id, kept in its scope's list (`list`) until paired with another log's record of it. */
+interface SessionlessPost { side: ViewSide; list: RefusedPost[]; entry: RefusedPost; paired: boolean }
 /** Two logs' records of one refused GET without a session are this close in time (the logs' clocks may differ a little). */
 const SAME_REFUSAL_MS = 1000;
 

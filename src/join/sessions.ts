@@ -46,8 +46,12 @@ export interface SessionState {
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
   /** The scope's last server/discover without a session id, until an initialize follows it (a client falling back). */
   probe?: AttemptView;
-  /** POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED), the first few. */
-  refusedPosts?: { what: string; status: number; src: Source; ts: number | undefined; said?: string; noSession?: boolean }[];
+  /**
+   * POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED),
+   * the first few. `lostId`: a server log's sessionless one refused for its missing session id, when that log's
+   * last initialize response had set one that no request had carried back since (see RefusedPost).
+   */
+  refusedPosts?: RefusedPost[];
   /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */
   refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
@@ -63,6 +67,22 @@ export interface SessionState {
   rebuilt?: boolean;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
+}
+
+/** A refused POST with no request in it, as NOTIFICATION_REFUSED tells it. */
+export interface RefusedPost {
+  what: string;
+  status: number;
+  src: Source;
+  ts: number | undefined;
+  said?: string;
+  /** It carried no Mcp-Session-Id and the 400's body says the session id is missing or not valid. */
+  noSession?: boolean;
+  /**
+   * The session id the same log's initialize response had set before it (and no request had carried since): where, how
+   * long before, and which side and input that log is (to tell whether an initialize followed in it).
+   */
+  lostId?: { session: string; src: Source; ms: number | undefined; log: string };
 }
 
 /**

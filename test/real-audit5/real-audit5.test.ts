@@ -14,7 +14,7 @@ interface Attempt {
   type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; serverOutcome?: string;
   call: string; attempt: number; findings: Finding[]; detail?: { why?: string; errorCode?: number }; notSeenByServer?: boolean; retryOrigin?: { origin: string };
 }
-interface SessionFinding { type: 'finding'; code: string; severity: string; message: string }
+interface SessionFinding { type: 'finding'; code: string; severity: string; message: string; sources: { file: string; line: number }[] }
 type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; summary?: { content?: { text: string }[]; isError?: boolean }; error?: { name: string; message: string; code?: number } }
 interface Observed { steps: Step[]; onerror: { message: string }[]; notes: Record<string, number[]>[]; serverRan: string[] }
@@ -199,7 +199,82 @@ describe('fifth audit: Mcp-Session-Id dropped from the initialize response', () 
       for (const f of r.findings) expect(f.message, view).toMatch(/HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: No valid session ID provided"\): it was not accepted \(the TypeScript SDK's connect\(\) throws on that\); the POST carried no Mcp-Session-Id: the client did not have the session id/);
       expect(r.findings[0]!.message, view).toMatch(/; the client began a new session \(initialize\) after it$/);
       expect(r.findings[1]!.message, view).toMatch(/; nothing more came in this session$/);
+      // with both logs, each refusal once, as the client's log tells it
+      for (const f of r.findings) expect(f.sources.map((x) => x.file), view).toEqual([`${DIR}session-header-stripped/client.ndjson`]);
     }
+  });
+
+  it('session-header-stripped, the server\'s log alone: each refused notification is a NOTIFICATION_REFUSED that names the session id its initialize response had set just before', () => {
+    const r = run('session-header-stripped', 'server');
+    const sids = r.attempts.map((a) => a.session);
+    expect(r.findings.map((f) => f.code)).toEqual(['NOTIFICATION_REFUSED', 'NOTIFICATION_REFUSED']);
+    r.findings.forEach((f, i) => {
+      expect(f.message).toMatch(/^traffic without a session: HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: No valid session ID provided"\): it was not accepted \(the TypeScript SDK's connect\(\) throws on that\); the POST carried no Mcp-Session-Id, though the server had set one \(([0-9a-f-]{36})\) in its initialize response \d+ ms before and no request had carried it back since: the id was lost on its way to the client .* or the client did not send it; the server's log cannot tell which, the client's can; /);
+      expect(f.message).toContain(`had set one (${sids[i]})`);
+      // evidence: the refused POST and the initialize response that set the id
+      expect(f.sources.map((x) => x.line)).toEqual([[5, 2], [12, 9]][i]);
+    });
+    expect(r.findings[0]!.message).toMatch(/; an initialize came after it in this log \(the client starting again, or another client\)$/);
+    expect(r.findings[1]!.message).toMatch(/; nothing more came in this session$/);
+  });
+
+  it('session-header-stripped, both logs, the client\'s read first (its clock 20 ms behind): still one finding per refused POST, the client\'s', () => {
+    const lines = readFileSync(`${DIR}session-header-stripped/client.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { ts: string });
+    for (const l of lines) l.ts = new Date(Date.parse(l.ts) - 20).toISOString();
+    const f = join(mkdtempSync(join(tmpdir(), 'audit5-')), 'client.ndjson');
+    writeFileSync(f, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    for (const args of [['--client', f, '--server', `${DIR}session-header-stripped/server.ndjson`], ['--server', `${DIR}session-header-stripped/server.ndjson`, '--client', f]]) {
+      const r = triageCli<Attempt, SessionFinding>(args);
+      expect(r.findings.map((x) => x.code)).toEqual(['NOTIFICATION_REFUSED', 'NOTIFICATION_REFUSED']);
+      for (const x of r.findings) expect(x.sources.map((s) => s.file)).toEqual([f]);
+    }
+  });
+
+  describe('must not fire: the server\'s log of the same traffic, changed', () => {
+    const server = () => readFileSync(`${DIR}session-header-stripped/server.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown> & { xid: string; kind: string; ts: string; session: string | null });
+    const inits = (lines: ReturnType<typeof server>) => new Set(lines.filter((l) => (l.send as { method?: string } | undefined)?.method === 'initialize').map((l) => l.xid));
+    const triage = (lines: unknown[]) => {
+      const f = join(mkdtempSync(join(tmpdir(), 'audit5-')), 'server.ndjson');
+      writeFileSync(f, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      return triageCli<Attempt, SessionFinding>(['--server', f]);
+    };
+    const LOST = /though the server had set one/;
+
+    it('the server set no session id in its initialize responses: what it said before (the refusal in the scope of its initializes), nothing of an id it had set', () => {
+      const lines = server();
+      const x = inits(lines);
+      const r = triage(lines.map((l) => {
+        if (!x.has(l.xid)) return l;
+        const headers = { ...(l.responseHeaders as Record<string, string> | undefined) };
+        delete headers['mcp-session-id'];
+        return { ...l, session: null, ...(l.responseHeaders ? { responseHeaders: headers } : {}) };
+      }));
+      expect(r.findings.map((f) => f.code)).toEqual(['NOTIFICATION_REFUSED', 'NOTIFICATION_REFUSED']);
+      for (const f of r.findings) expect(f.message).not.toMatch(LOST);
+    });
+
+    it('the client never initialized (no initialize in the log): nothing, as before', () => {
+      const lines = server();
+      const x = inits(lines);
+      expect(triage(lines.filter((l) => !x.has(l.xid))).findings).toEqual([]);
+    });
+
+    it('a request carried the id back between the initialize and the refused notification: nothing, as before', () => {
+      const lines = server();
+      const x = inits(lines);
+      const out: unknown[] = [];
+      for (const l of lines) {
+        out.push(l);
+        if (!x.has(l.xid) || l.kind !== 'end') continue;
+        const base = { v: 1, ts: new Date(Date.parse(l.ts) + 1).toISOString(), side: 'server', session: l.session, xid: `${l.xid}-ping` };
+        out.push({ ...base, kind: 'request', method: 'POST', url: 'http://127.0.0.1/mcp', requestHeaders: { 'mcp-session-id': l.session, 'content-type': 'application/json' }, send: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+        out.push({ ...base, kind: 'response', status: 200, responseHeaders: { 'content-type': 'application/json' } });
+        out.push({ ...base, kind: 'end', end: 'complete', recvText: '{"jsonrpc":"2.0","id":1,"result":{}}' });
+      }
+      const r = triage(out);
+      expect(r.attempts.map((a) => a.method)).toEqual(['initialize', 'ping', 'initialize', 'ping']);
+      expect(r.findings).toEqual([]);
+    });
   });
 
   it('session-header-stripped: with both logs, each initialize is one attempt seen by both sides, and its why says the header was removed between them', () => {
@@ -223,6 +298,8 @@ describe('fifth audit: Mcp-Session-Id dropped from the initialize response', () 
     const r = triageCli<Attempt, SessionFinding>(['--client', f, '--server', `${DIR}session-header-stripped/server.ndjson`]);
     expect(r.attempts).toHaveLength(4);
     for (const a of r.attempts) expect(a.detail?.why ?? '').not.toMatch(HEADER_REMOVED);
+    // the refusals are still one each, the client's (the server's records of them are the same POSTs)
+    expect(r.findings.map((x) => [x.code, x.sources[0]!.file])).toEqual([['NOTIFICATION_REFUSED', f], ['NOTIFICATION_REFUSED', f]]);
   });
 
   it('an initialize that got its session id says nothing of a removed header (every other recording)', () => {
