@@ -52,6 +52,18 @@ export function headerMap(h: Record<string, string> | undefined): Map<string, st
   return m;
 }
 
+/**
+ * The session a whole exchange's request carried. A writer may name the one its response set instead (an initialize's,
+ * or the id a Python server sets on the 400 it refuses a sessionless POST with): when the logged request headers lack
+ * Mcp-Session-Id and the response's is that id, the request carried none, as split records would show.
+ */
+function exchangeSession(named: string | null | undefined, logged: Record<string, string> | undefined, headers: Map<string, string>, resHeaders: Map<string, string>): string | null | undefined {
+  const sent = headers.get('mcp-session-id');
+  if (named == null) return sent;
+  if (logged !== undefined && sent === undefined && resHeaders.get('mcp-session-id') === named) return null;
+  return named;
+}
+
 function sideOf(r: { side?: string | undefined }, ctx: RecordContext): ViewSide {
   if (r.side === 'client' || r.side === 'server' || r.side === 'gateway') return r.side;
   return ctx.sideOverride ?? 'unknown';
@@ -108,7 +120,7 @@ export class Normalizer {
         const xid = r.xid ?? `\u0001${this.xidCounter++}`; // never equal to an xid a file gives (those are printable)
         const headers = headerMap(r.requestHeaders);
         const resHeaders = headerMap(r.responseHeaders);
-        const session = r.session ?? headers.get('mcp-session-id') ?? legacySessionOf(r.url);
+        const session = exchangeSession(r.session, r.requestHeaders, headers, resHeaders) ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
         e.request({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
