@@ -10,6 +10,7 @@ import { OUTCOMES } from './outcomes.js';
 import { FINDING_CODES, type Finding } from './findings/types.js';
 import { FailOnCounter, parseFailOn } from './fail-on.js';
 import { cleanTerminal } from './report/text.js';
+import { DEFAULT_WIDTH } from './report/grid.js';
 import { FilterError, buildFilter, filtersText, type FilterOptions } from './filter.js';
 import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
@@ -469,6 +470,16 @@ interface Prepared {
   /** The analysis ended (with this error, if it failed): settle the diagnostics held back and the progress line. */
   done: (error?: unknown) => void;
   color: boolean;
+  /** Widest a terminal table may be (tableWidth). */
+  width: number;
+}
+
+/** The width terminal tables are fitted to: COLUMNS when set, else the terminal's, else DEFAULT_WIDTH (not a terminal). */
+export function tableWidth(io: Pick<CliIo, 'stdout' | 'env'>): number {
+  const columns = Number(io.env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return columns;
+  if (io.stdout.isTTY && io.stdout.columns) return io.stdout.columns;
+  return DEFAULT_WIDTH;
 }
 
 /** Validate the input, filter and tuning options shared by every analysing command; a string is the usage error. */
@@ -571,7 +582,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     release();
     progress.done();
   };
-  return { options, totalBytes, done, color };
+  return { options, totalBytes, done, color, width: tableWidth(io) };
 }
 
 /**
@@ -637,13 +648,13 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   if (!Number.isFinite(args['max-rows']) || args['max-rows'] < 0) return usage(io, '--max-rows needs a number of 0 or more', 'analyze');
   const prepared = await prepare(args, filterOf(args), io);
   if (typeof prepared === 'string') return usage(io, prepared, 'analyze');
-  const { options, color } = prepared;
+  const { options, color, width } = prepared;
   const redact = options.redact !== false;
   const out = new OutputWriter(io.stdout);
   const format = args.format;
   // The rows the table and markdown reports print; the counts come from the library's summary.
   const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {}, callHorizonMs: callHorizonMs(options) });
-  const sink: OutputSink = await makeSink(format, out, color);
+  const sink: OutputSink = await makeSink(format, out, color, width);
   const failing = new FailOnCounter(failOn);
   let summary: Summary;
   try {
@@ -675,7 +686,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   return EXIT.failOn;
 }
 
-async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWriter, color: boolean): Promise<OutputSink> {
+async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWriter, color: boolean, width: number): Promise<OutputSink> {
   const write = (s: string) => out.write(s);
   switch (format) {
     case 'ndjson':
@@ -696,7 +707,7 @@ async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWri
       };
     }
     default:
-      return new (await import('./report/table.js')).TableSink({ color, write });
+      return new (await import('./report/table.js')).TableSink({ color, write, width });
   }
 }
 
@@ -723,7 +734,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
   }
   const prepared = await prepare(args, filter, io);
   if (typeof prepared === 'string') return usage(io, prepared, view);
-  const { options, color } = prepared;
+  const { options, color, width } = prepared;
   const out = new OutputWriter(io.stdout);
   let summary: Summary;
   if (view === 'sessions') {
@@ -737,7 +748,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     }
     prepared.done();
     const rows = collector.rows();
-    out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color));
+    out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color, width));
   } else {
     const { TimelineCollector, renderTimelineMarkdown, renderTimelineTable, timelineJson } = await import('./views/timeline.js');
     const collector = new TimelineCollector(prefix);
@@ -756,7 +767,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
       const others = collector.otherCount ? `; sessions seen: ${list(collector.others)}${collector.otherCount > 10 ? ', ...' : ''}` : '; no session had attempts passing the input and the filters';
       return usage(io, `no session starts with "${prefix}"${others}`, view);
     }
-    out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color));
+    out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color, width));
   }
   await out.close();
   if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));
