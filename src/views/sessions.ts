@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
-import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
+import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
 import { wrapColumn } from '../report/grid.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
@@ -181,7 +181,7 @@ export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): st
   else {
     out.push(markdownTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], rows.map((r) => [
       mdCell(nameOf(r, summary), 120), mdCell(r.client ?? ''), mdCell(r.server ?? ''), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
-      mdCell(failedText(r, false, ', '), 300), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
+      mdText(failedText(r, false, ', ')), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
     ])), '');
   }
   return `${out.join('\n')}\n`;

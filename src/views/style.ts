@@ -23,6 +23,8 @@ export const cell = (s: string | number | null | undefined, max = 40): string =>
 export const textCell = (s: string): string => cutAtWord(cleanTerminal(s));
 /** A terminal cell for a name whose end matters (a file path): the middle is cut instead of the end. */
 export const nameCell = (s: string, max: number): string => truncateMiddle(cleanTerminal(s), max);
+/** Free text for one Markdown table cell (a message, notes): whole, cut only past MAX_CELL_TEXT, at a word, saying so. */
+export const mdText = (s: string): string => escapeMarkdownCell(cutAtWord(s));
 /** The same for one Markdown table cell. */
 export const mdCell = (s: string | number | null | undefined, max = 80): string => escapeMarkdownCell(truncate(String(s ?? ''), max));
 

@@ -8,7 +8,7 @@ import { sequenceDiagram } from '../report/markdown.js';
 import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
-import { cell, clock, dateTime, markdownTable, mdCell, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
+import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
 import { SPILL_BELOW, wrapColumn } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
@@ -199,11 +199,11 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
   out.push(markdownTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], t.rows.map((r) => {
     const sides = sideCells(r);
     return [clock(r.ts), offset(t, r), mdCell(idOf(r), 24), callOf(r), mdCell(whatOf(r)), plain(sides.client), plain(sides.server),
-      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdCell(notes(r).join('; '), 200)];
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdText(notes(r).join('; '))];
   })), '');
   if (t.findings.length) {
     out.push('## Session findings', '');
-    out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdCell(f.message, 300)])), '');
+    out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdText(f.message)])), '');
   }
   out.push(LEGEND, '', '## Sequence', '', sequenceDiagram(t.rows), '');
   return `${out.join('\n')}\n`;
