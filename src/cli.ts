@@ -146,6 +146,7 @@ const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unre
 const ANALYZE_EPILOG = `Outcomes (first match wins): ${OUTCOMES.join(', ')}.
 Finding codes: ${FINDING_CODES.join(', ')}. (mcp-triage explain CODE)
 More views: mcp-triage sessions (one row per session), mcp-triage timeline SESSION (one session, exchange by exchange).
+Terminal tables fit COLUMNS, else the terminal's width, else 160 columns (piped): long text wraps in its cell.
 
 ${EXIT_TEXT}
 Secrets (Authorization, cookies, tokens, credentials in URLs and bodies) are redacted in every output unless --no-redact.`;
