@@ -6,9 +6,11 @@ import { DEFAULTS, callHorizonMs, type AnalyzeOptions } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
 import type { OutputSink } from './report/sink.js';
-import { isOutcome, OUTCOMES } from './outcomes.js';
-import { FINDING_CODES, isFindingCode, SEVERITIES, type Finding, type Severity } from './findings/types.js';
+import { OUTCOMES } from './outcomes.js';
+import { FINDING_CODES, type Finding } from './findings/types.js';
+import { FailOnCounter, parseFailOn } from './fail-on.js';
 import { cleanTerminal } from './report/text.js';
+import { DEFAULT_WIDTH } from './report/grid.js';
 import { FilterError, buildFilter, filtersText, type FilterOptions } from './filter.js';
 import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
@@ -69,7 +71,7 @@ const OUTPUT_COMMON: Record<string, Options> = {
 
 const ANALYZE_OUTPUT: Group = ['Report:', {
   format: { alias: 'f', requiresArg: true, choices: ANALYZE_FORMATS, default: 'table', describe: 'table (terminal), json (one document), ndjson (one line per attempt), markdown (postmortem)' },
-  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY) or severities (error, warning, info); comma lists allowed' },
+  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY), or a severity or worse (info < warning < error: warning fails on warnings and errors); comma lists allowed. stderr says what matched' },
   'max-rows': { type: 'number', requiresArg: true, default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' },
   ...OUTPUT_COMMON,
 }];
@@ -137,13 +139,14 @@ export const EXAMPLES: Record<string, [command: string, what: string][]> = {
 const examplesText = (command: string) =>
   `Examples:\n${(EXAMPLES[command] ?? []).map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}`;
 
-const EXIT_TEXT = 'Exit status: 0 the analysis finished; 1 a --fail-on condition was met; 2 usage error, unreadable input, or (with --strict) an unusable line.';
+const EXIT_TEXT = 'Exit status: 0 the analysis finished; 1 a --fail-on condition was met (one stderr line says which, and how many); 2 usage error, unreadable input, or (with --strict) an unusable line.';
 
 const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, no such session, or (with --strict) an unusable line.';
 
 const ANALYZE_EPILOG = `Outcomes (first match wins): ${OUTCOMES.join(', ')}.
 Finding codes: ${FINDING_CODES.join(', ')}. (mcp-triage explain CODE)
 More views: mcp-triage sessions (one row per session), mcp-triage timeline SESSION (one session, exchange by exchange).
+Terminal tables fit COLUMNS, else the terminal's width, else 160 columns (piped): long text wraps in its cell.
 
 ${EXIT_TEXT}
 Secrets (Authorization, cookies, tokens, credentials in URLs and bodies) are redacted in every output unless --no-redact.`;
@@ -468,6 +471,16 @@ interface Prepared {
   /** The analysis ended (with this error, if it failed): settle the diagnostics held back and the progress line. */
   done: (error?: unknown) => void;
   color: boolean;
+  /** Widest a terminal table may be (tableWidth). */
+  width: number;
+}
+
+/** The width terminal tables are fitted to: COLUMNS when set, else the terminal's, else DEFAULT_WIDTH (not a terminal). */
+export function tableWidth(io: Pick<CliIo, 'stdout' | 'env'>): number {
+  const columns = Number(io.env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return columns;
+  if (io.stdout.isTTY && io.stdout.columns) return io.stdout.columns;
+  return DEFAULT_WIDTH;
 }
 
 /** Validate the input, filter and tuning options shared by every analysing command; a string is the usage error. */
@@ -570,7 +583,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     release();
     progress.done();
   };
-  return { options, totalBytes, done, color };
+  return { options, totalBytes, done, color, width: tableWidth(io) };
 }
 
 /**
@@ -624,28 +637,6 @@ export async function inputSize(specs: InputSpec[]): Promise<number | undefined 
 
 const filterOf = (args: FilterOptionsArgs): FilterOptions => ({ session: args.session, method: args.method, tool: args.tool, outcome: args.outcome, code: args.code, since: args.since, until: args.until });
 
-interface FailOn {
-  outcomes: Set<string>;
-  codes: Set<string>;
-  severities: Set<Severity>;
-}
-
-function parseFailOn(values: string[] | undefined): FailOn | string {
-  const f: FailOn = { outcomes: new Set(), codes: new Set(), severities: new Set() };
-  for (const v of (values ?? []).flatMap((x) => x.split(','))) {
-    const t = v.trim();
-    if (!t) continue;
-    if (isOutcome(t.toUpperCase())) f.outcomes.add(t.toUpperCase());
-    else if (isFindingCode(t.toUpperCase())) f.codes.add(t.toUpperCase());
-    else if ((SEVERITIES as string[]).includes(t.toLowerCase())) f.severities.add(t.toLowerCase() as Severity);
-    else {
-      const near = nearest(t, [...OUTCOMES, ...FINDING_CODES, ...SEVERITIES]);
-      return `--fail-on: "${t}" is not an outcome, a finding code or a severity (error, warning, info)${near ? `; did you mean ${near}?` : ''}`;
-    }
-  }
-  return f;
-}
-
 function usage(io: CliIo, message: string, command: string): number {
   io.stderr.write(`mcp-triage: ${cleanTerminal(message)}\n`);
   io.stderr.write(`Run 'mcp-triage ${command === 'analyze' ? '' : `${command} `}--help' for usage.\n`);
@@ -658,25 +649,24 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   if (!Number.isFinite(args['max-rows']) || args['max-rows'] < 0) return usage(io, '--max-rows needs a number of 0 or more', 'analyze');
   const prepared = await prepare(args, filterOf(args), io);
   if (typeof prepared === 'string') return usage(io, prepared, 'analyze');
-  const { options, color } = prepared;
+  const { options, color, width } = prepared;
   const redact = options.redact !== false;
   const out = new OutputWriter(io.stdout);
   const format = args.format;
   // The rows the table and markdown reports print; the counts come from the library's summary.
   const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {}, callHorizonMs: callHorizonMs(options) });
-  const sink: OutputSink = await makeSink(format, out, color);
-  let failed = false;
-  const failsOn = (code: string, sev: Severity) => failOn.codes.has(code) || failOn.severities.has(sev);
+  const sink: OutputSink = await makeSink(format, out, color, width);
+  const failing = new FailOnCounter(failOn);
   let summary: Summary;
   try {
     summary = await streamAnalysis(options, {
       attempt: (row: AttemptRow) => {
-        if (failOn.outcomes.has(row.outcome) || row.findings.some((f) => failsOn(f.code, f.severity))) failed = true;
+        failing.attempt(row.outcome, row.findings);
         if (format === 'table' || format === 'markdown') rows.attempt(row);
         if (!out.closed) sink.attempt(row);
       },
       finding: (f: Finding) => {
-        if (failsOn(f.code, f.severity)) failed = true;
+        failing.finding(f);
         if (format === 'table' || format === 'markdown') rows.finding(f);
         if (!out.closed) sink.finding(f, f.message);
       },
@@ -687,13 +677,17 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
     throw e;
   }
   prepared.done();
+  if (failing.active) summary.failOn = failing.summary();
   if (!out.closed) sink.end(summary, rows);
   await out.close();
   if (summary.diagnostics.total && !args.quiet && format !== 'table') io.stderr.write(problemsLine(summary, 'the summary'));
-  return failed ? EXIT.failOn : EXIT.ok;
+  if (!failing.failed) return EXIT.ok;
+  // Why the exit is 1, on stderr (even with --quiet: it is the answer a CI log needs).
+  io.stderr.write(`${failing.line()}\n`);
+  return EXIT.failOn;
 }
 
-async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWriter, color: boolean): Promise<OutputSink> {
+async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWriter, color: boolean, width: number): Promise<OutputSink> {
   const write = (s: string) => out.write(s);
   switch (format) {
     case 'ndjson':
@@ -714,7 +708,7 @@ async function makeSink(format: (typeof ANALYZE_FORMATS)[number], out: OutputWri
       };
     }
     default:
-      return new (await import('./report/table.js')).TableSink({ color, write });
+      return new (await import('./report/table.js')).TableSink({ color, write, width });
   }
 }
 
@@ -741,7 +735,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
   }
   const prepared = await prepare(args, filter, io);
   if (typeof prepared === 'string') return usage(io, prepared, view);
-  const { options, color } = prepared;
+  const { options, color, width } = prepared;
   const out = new OutputWriter(io.stdout);
   let summary: Summary;
   if (view === 'sessions') {
@@ -755,7 +749,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     }
     prepared.done();
     const rows = collector.rows();
-    out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color));
+    out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color, width));
   } else {
     const { TimelineCollector, renderTimelineMarkdown, renderTimelineTable, timelineJson } = await import('./views/timeline.js');
     const collector = new TimelineCollector(prefix);
@@ -774,7 +768,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
       const others = collector.otherCount ? `; sessions seen: ${list(collector.others)}${collector.otherCount > 10 ? ', ...' : ''}` : '; no session had attempts passing the input and the filters';
       return usage(io, `no session starts with "${prefix}"${others}`, view);
     }
-    out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color));
+    out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color, width));
   }
   await out.close();
   if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));

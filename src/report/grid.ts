@@ -2,6 +2,7 @@
 
 /** SGR colour codes (all that the reports paint with) and any other CSI sequence: they take no columns. */
 const CSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+const CSI_AT = /\u001b\[[0-9;?]*[ -/]*[@-~]/y;
 /** Characters that take no column of their own: marks that combine with the one before, joiners, variation selectors. */
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]/u;
 /** Pictographs a terminal draws two columns wide. */
@@ -49,11 +50,44 @@ export function displayWidth(s: string): number {
   return width;
 }
 
+/** How a column may give up width when the table is wider than allowed. */
+export interface ColumnFit {
+  /** The narrowest the column becomes. */
+  min: number;
+  /** wrap (default): onto more lines, at spaces (a word too long is broken after / _ - , ; : or else anywhere); tail: each line shortened from the left, keeping its end (a path, `file:line`). */
+  mode?: 'wrap' | 'tail';
+  /** When the column would be narrower than this, it leaves the table: each of its cells becomes a line across the table under its row, after the column's name. */
+  spill?: number;
+}
+
+export interface GridOptions {
+  /** Widest the table may be, in terminal columns; without it every column takes its widest cell. */
+  width?: number;
+  /** By column: how it may shrink (undefined: it keeps its widest cell). */
+  fit?: (ColumnFit | undefined)[];
+}
+
+/** Table width when stdout is no terminal and COLUMNS is unset (a pipe, a file, a CI log). */
+export const DEFAULT_WIDTH = 160;
+/** Narrowest table width honoured: below it tables are laid out for this many columns. */
+export const MIN_WIDTH = 40;
+
+/** Narrower than this, a free-text column (a why, a message, notes) is better as lines under its rows (ColumnFit.spill). */
+export const SPILL_BELOW = 36;
+
+export const wrapColumn = (min: number, spill?: number): ColumnFit => ({ min, mode: 'wrap', ...(spill !== undefined ? { spill } : {}) });
+export const tailColumn = (min: number): ColumnFit => ({ min, mode: 'tail' });
+
+interface Line {
+  text: string;
+  width: number;
+}
+
 /** A table of text cells in a box: a header row, then rows, with a rule between every two. Cells may hold colour codes. */
 export class Grid {
   private readonly rows: string[][] = [];
 
-  constructor(private readonly head: string[]) {}
+  constructor(private readonly head: string[], private readonly opts: GridOptions = {}) {}
 
   push(row: string[]): void {
     this.rows.push(row);
@@ -63,18 +97,175 @@ export class Grid {
     const all = [this.head, ...this.rows];
     const columns = Math.max(0, ...all.map((r) => r.length));
     // A cell's lines (a cell with a newline spans several), each with its width.
-    const cells = all.map((r) => Array.from({ length: columns }, (_, c) => (r[c] ?? '').split('\n').map((text) => ({ text, width: displayWidth(text) }))));
-    const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.map((r) => Math.max(...r[c]!.map((l) => l.width)))));
+    let cells = all.map((r) => Array.from({ length: columns }, (_, c) => (r[c] ?? '').split('\n').map(measured)));
+    let widths = columnWidths(cells);
+    let spill: { head: string; texts: string[] } | undefined;
+    if (this.opts.width !== undefined && this.opts.fit) {
+      const limit = Math.max(MIN_WIDTH, this.opts.width);
+      let fit = this.opts.fit;
+      let targets = shrink(widths, fit, limit);
+      const s = fit.findIndex((f, c) => f?.spill !== undefined && targets[c]! < f.spill && targets[c]! < widths[c]!);
+      if (s !== -1) {
+        // Too narrow for its text: the column leaves the table, its cells go under their rows (Grid.spillLines).
+        spill = { head: this.head[s] ?? '', texts: this.rows.map((r) => r[s] ?? '') };
+        const keep = (_: unknown, c: number) => c !== s;
+        cells = cells.map((row) => row.filter(keep));
+        fit = fit.filter(keep);
+        widths = widths.filter(keep);
+        targets = shrink(widths, fit, limit);
+      }
+      if (targets.some((w, c) => w < widths[c]!)) {
+        cells = cells.map((row) => row.map((lines, c) => (targets[c]! < widths[c]! ? fitLines(lines, targets[c]!, fit[c]!) : lines)));
+        widths = columnWidths(cells);
+      }
+    }
+    const inner = tableWidth(widths) - 4;
     const rule = (left: string, mid: string, right: string) => left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right;
     const out = [rule('┌', '┬', '┐')];
+    let spanned = false; // the row before ended with a line across the table
     cells.forEach((row, r) => {
-      if (r > 0) out.push(rule('├', '┼', '┤'));
+      if (r > 0) out.push(spanned ? rule('├', '┬', '┤') : rule('├', '┼', '┤'));
       const height = Math.max(1, ...row.map((lines) => lines.length));
       for (let l = 0; l < height; l++) {
         out.push(`│${row.map((lines, c) => ` ${lines[l]?.text ?? ''}${' '.repeat(widths[c]! - (lines[l]?.width ?? 0))} `).join('│')}│`);
       }
+      const text = r > 0 ? spill?.texts[r - 1] : undefined;
+      spanned = Boolean(text);
+      if (!text) return;
+      out.push(rule('├', '┴', '┤'));
+      for (const line of spillLines(spill!.head, text, inner)) out.push(`│ ${line.text}${' '.repeat(Math.max(0, inner - line.width))} │`);
     });
-    out.push(rule('└', '┴', '┘'));
+    out.push(spanned ? `└${'─'.repeat(inner + 2)}┘` : rule('└', '┴', '┘'));
     return out.join('\n');
   }
+}
+
+/** Columns a table takes with these column widths, borders and padding included. */
+const tableWidth = (widths: number[]): number => widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1;
+
+/** A spilled cell as lines across the table, labelled with its column's header: `why: the client closed ...`. */
+function spillLines(head: string, text: string, width: number): Line[] {
+  return text.split('\n').flatMap((t, i) => carryColour(wrapText(i === 0 ? `${head}: ${t}` : t, width))).map(measured);
+}
+
+const measured = (text: string): Line => ({ text, width: displayWidth(text) });
+
+function columnWidths(cells: Line[][][]): number[] {
+  return Array.from({ length: cells[0]?.length ?? 0 }, (_, c) => Math.max(0, ...cells.map((r) => Math.max(...r[c]!.map((l) => l.width)))));
+}
+
+/**
+ * Column widths for a table at most `limit` wide. Wrapping loses nothing and shortening loses the start of a path, so
+ * the wrapping columns give first, down to the width below which they would spill; then every column that may shrink
+ * gives, down to its min. Within a round the widest column gives first.
+ */
+function shrink(natural: number[], fit: (ColumnFit | undefined)[], limit: number): number[] {
+  const first = fit.map((f) => (f && f.mode !== 'tail' ? Math.max(f.min, f.spill ?? 0) : undefined));
+  return giveWidth(giveWidth(natural, first, limit), fit.map((f) => f?.min), limit);
+}
+
+/** Widths narrowed until the table fits in `limit`: the widest column with a floor gives, down to its floor. */
+function giveWidth(natural: number[], floors: (number | undefined)[], limit: number): number[] {
+  const widths = [...natural];
+  let over = tableWidth(widths) - limit;
+  while (over > 0) {
+    const open = widths.map((_, i) => i).filter((i) => floors[i] !== undefined && widths[i]! > floors[i]!);
+    if (open.length === 0) break;
+    const c = open.reduce((a, i) => (widths[i]! > widths[a]! ? i : a));
+    // The widest column gives, in one step down to the next widest (or its floor), or by one column on a tie.
+    const next = Math.max(floors[c]!, ...open.filter((i) => i !== c).map((i) => widths[i]!));
+    const step = Math.max(1, Math.min(over, widths[c]! - next));
+    widths[c]! -= step;
+    over -= step;
+  }
+  return widths;
+}
+
+/** A cell's lines made at most `width` wide, by its column's mode. */
+function fitLines(lines: Line[], width: number, fit: ColumnFit): Line[] {
+  if (fit.mode === 'tail') return lines.map((l) => (l.width > width ? measured(keepTail(l.text, width)) : l));
+  return lines.flatMap((l) => (l.width > width ? carryColour(wrapText(l.text, width)).map(measured) : [l]));
+}
+
+/** A string's pieces: each escape sequence (no width) and each code point, with its width. */
+function pieces(s: string): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; i < s.length; ) {
+    CSI_AT.lastIndex = i;
+    const sequence = s.charCodeAt(i) === 0x1b ? CSI_AT.exec(s)?.[0] : undefined;
+    const text = sequence ?? String.fromCodePoint(s.codePointAt(i)!);
+    out.push({ text, width: sequence ? 0 : displayWidth(text) });
+    i += text.length;
+  }
+  return out;
+}
+
+/** The end of a line, as much as fits in `width` columns after an ellipsis: `…/timeout-then-retry/client.ndjson:1`. */
+export function keepTail(text: string, width: number): string {
+  const parts = pieces(text);
+  let w = 1;
+  let i = parts.length;
+  while (i > 0 && w + parts[i - 1]!.width <= width) w += parts[--i]!.width;
+  return `…${parts.slice(i).map((p) => p.text).join('')}`;
+}
+
+/** Characters after which a word too long for its line is broken first. */
+const BREAK_AFTER = /^[/_\-,;:]$/;
+
+/** A line of text as lines at most `width` columns wide, broken at spaces; a longer word is broken too. */
+export function wrapText(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  let lineWidth = 0;
+  for (const word of text.split(/(?<= )/)) {
+    const w = displayWidth(word);
+    const core = displayWidth(word.trimEnd());
+    if (lineWidth + core <= width) {
+      line += word;
+      lineWidth += w;
+      continue;
+    }
+    if (line) out.push(line.trimEnd());
+    [line, lineWidth] = ['', 0];
+    const parts = core <= width ? [word] : breakWord(word, width);
+    out.push(...parts.slice(0, -1));
+    line = parts.at(-1)!;
+    lineWidth = displayWidth(line);
+  }
+  if (line.trimEnd() || out.length === 0) out.push(line.trimEnd());
+  return out;
+}
+
+/** A word wider than `width` in pieces that fit, cut after a preferred character when one is in the piece. */
+function breakWord(word: string, width: number): string[] {
+  const out: string[] = [];
+  let piece = '';
+  let w = 0;
+  let soft = -1; // where the piece may be cut (just after a preferred character)
+  for (const p of pieces(word)) {
+    while (w > 0 && p.width > 0 && w + p.width > width) {
+      const at = soft > 0 && soft < piece.length ? soft : piece.length;
+      out.push(piece.slice(0, at));
+      piece = piece.slice(at);
+      w = displayWidth(piece);
+      soft = -1;
+    }
+    piece += p.text;
+    w += p.width;
+    if (BREAK_AFTER.test(p.text)) soft = piece.length;
+  }
+  out.push(piece);
+  return out;
+}
+
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Lines of a wrapped cell, each closing the colour it leaves open and the next reopening it (the border stays plain). */
+function carryColour(lines: string[]): string[] {
+  let open = '';
+  return lines.map((l) => {
+    const text = open + l;
+    for (const m of l.matchAll(SGR)) open = /^\u001b\[0?m$/.test(m[0]) ? '' : open + m[0];
+    return open ? `${text}\u001b[0m` : text;
+  });
 }

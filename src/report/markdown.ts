@@ -4,10 +4,12 @@ import { emptyText, hiddenBySeverity, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
-import { escapeMarkdownCell, escapeMermaid, truncate } from './text.js';
+import { cutAtWord, escapeMarkdownCell, escapeMermaid, truncate } from './text.js';
 import { filtersText } from '../filter.js';
 
 const c = (s: string | number | null | undefined, max = 80) => escapeMarkdownCell(truncate(String(s ?? ''), max));
+/** Free text and paths (a message, a why, evidence, a file name): whole, cut only past MAX_CELL_TEXT, at a word, saying so. */
+const whole = (s: string) => escapeMarkdownCell(cutAtWord(s));
 const src = (s: { file: string; line: number }) => `${s.file}:${s.line}`;
 
 export class MarkdownSink implements OutputSink {
@@ -47,8 +49,8 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push(...moreLine(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity)));
     if (findings.rows.length) {
       out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
-        r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), c(r.finding.message, 300),
-        c((r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 4).map(src).join(', '), 200),
+        r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), whole(r.finding.message),
+        whole((r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 4).map(src).join(', ')),
       ])), '');
     }
   }
@@ -61,7 +63,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     if (failed.rows.length) {
       out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why', 'evidence'], failed.rows.map((r) => [
         c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
-        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), whyCell(r), c(r.sources.slice(0, 3).map(src).join(', '), 120),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), whyCell(r), whole(r.sources.slice(0, 3).map(src).join(', ')),
       ])), '');
     }
   }
@@ -80,8 +82,8 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
 
   out.push('## Inputs', '');
   out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], summary.inputs.map((i) => [
-    c(i.name), i.side ?? '-', c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank),
-    c(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0', 120), c(i.cannotShow.join('; '), 160),
+    whole(i.name), i.side ?? '-', c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank),
+    whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), whole(i.cannotShow.join('; ')),
   ])), '');
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.
   if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');
@@ -91,9 +93,9 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
 /** The why cell: "not seen by the server" in bold, then the error and what the classifier found. */
 function whyCell(r: AttemptRow): string {
   const why = whyOf(r);
-  if (!r.notSeenByServer) return c(why, 160);
+  if (!r.notSeenByServer) return whole(why);
   const rest = why.slice('not seen by the server'.length).replace(/^: /, '');
-  return `**not seen by the server**${rest ? `: ${c(rest, 140)}` : ''}`;
+  return `**not seen by the server**${rest ? `: ${whole(rest)}` : ''}`;
 }
 
 /** The line under a table's heading when it shows fewer rows than it has. */

@@ -65,6 +65,14 @@ export const NdjsonSummarySchema = z.looseObject({
   findings: z.looseObject({ total: z.number() }),
   lines: z.object({ read: z.number(), used: z.number(), blank: z.number(), unusable: z.number() }),
   inputs: z.array(z.looseObject({ name: z.string(), lines: z.number(), used: z.number(), blank: z.number(), unusable: z.number() })),
+  /** Only with --fail-on. */
+  failOn: z.object({
+    conditions: z.array(z.string()),
+    failed: z.boolean(),
+    outcomes: z.record(z.string(), z.number()),
+    codes: z.record(z.string(), z.number()),
+    severities: z.partialRecord(z.enum(['error', 'warning', 'info']), z.number()),
+  }).optional(),
 });
 
 export const NdjsonLineSchema = z.discriminatedUnion('type', [NdjsonAttemptSchema, NdjsonFindingSchema, NdjsonSummarySchema]);

@@ -72,6 +72,19 @@ export interface Summary {
   lines: { read: number; used: number; blank: number; unusable: number };
   diagnostics: { total: number; byCode: Record<string, number>; first: Diagnostic[] };
   notes: string[];
+  /** The CLI's --fail-on, when given: its conditions, whether they matched (exit 1), and the non-zero counts of what did. */
+  failOn?: FailOnSummary;
+}
+
+export interface FailOnSummary {
+  conditions: string[];
+  failed: boolean;
+  /** Attempts per outcome given. */
+  outcomes: Record<string, number>;
+  /** Findings per code given. */
+  codes: Record<string, number>;
+  /** Findings per severity, of those at the severity given or worse. */
+  severities: Partial<Record<Severity, number>>;
 }
 
 const isoOf = isoTime;

@@ -3,14 +3,16 @@ import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
-import { cleanTerminal, truncate } from './text.js';
-import { Grid } from './grid.js';
+import { cleanTerminal, cutAtWord, truncate } from './text.js';
+import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { emptyText, hiddenBySeverity, moreNote, redactionLine, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
   write: (s: string) => void;
+  /** Widest a table may be, in terminal columns (default DEFAULT_WIDTH): long text wraps within its cell. */
+  width?: number;
 }
 
 const ESC = '\u001b[';
@@ -24,6 +26,10 @@ const SEVERITY_COLOR = { error: '31', warning: '33', info: '36' } as const;
 
 /** A log string made safe and short for one table cell. */
 export const cell = (s: string | null | undefined, max = 40): string => truncate(cleanTerminal(s ?? ''), max);
+/** Free text (a message, a why) for a cell that wraps: made safe, and cut only past MAX_CELL_TEXT. */
+const text = (s: string): string => cutAtWord(cleanTerminal(s));
+/** A column headed or filled by names like STREAM_INCOMPLETE: they wrap after "_" (STREAM_ / INCOMPLETE), never inside a word. */
+const nameColumn = (...names: string[]): ColumnFit => wrapColumn(Math.max(...names.flatMap((n) => n.split(/(?<=_)/).map((p) => p.length))));
 const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
 const time = (iso: string | undefined) => (iso ? iso.slice(11, 23) : '');
 const idOf = (r: AttemptRow) => cell(r.idText ?? JSON.stringify(r.id), 16);
@@ -34,15 +40,16 @@ export class TableSink implements OutputSink {
   attempt(): void {}
   finding(_f: Finding, _m: string): void {}
   end(summary: Summary, builder: SummaryBuilder): void {
-    this.opts.write(renderTableReport(summary, builder, this.opts.color));
+    this.opts.write(renderTableReport(summary, builder, this.opts.color, this.opts.width));
   }
 }
 
-function table(head: string[], color: boolean): Grid {
-  return new Grid(head.map((h) => paint(color, '1', h)));
+/** A table with bold headers (when colour is on), fitted to `width`: the columns given a fit give way, the others keep their width. */
+function table(head: string[], color: boolean, width: number, fit: Record<string, ColumnFit>): Grid {
+  return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
 }
 
-export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean): string {
+export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean, width = DEFAULT_WIDTH): string {
   const out: string[] = [];
   const f = summary.findings.bySeverity;
   const max = Math.max(0, Math.floor(builder.opts.maxRows));
@@ -53,7 +60,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   if (summary.byMethod.length) {
     const shown = summary.byMethod.slice(0, max);
     const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
-    const t = table(['method', 'tool', 'total', ...present], color);
+    const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, nameColumn(o)])) });
     for (const m of shown) {
       t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
     }
@@ -62,12 +69,12 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
 
   const failed = builder.failedTable();
   if (failed.total) {
-    const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color);
+    const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: nameColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
     for (const r of failed.rows) {
       t.push([
         time(r.ts), cell(r.session ?? '-', 12), idOf(r), r.call ? `${r.call}#${r.attempt ?? 1}` : '', what(r),
         r.status === null ? '-' : String(r.status), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
-        r.claim?.outcome ? cell(r.claim.outcome, 20) : '', cell(whyOf(r), 60),
+        r.claim?.outcome ? cell(r.claim.outcome, 20) : '', text(whyOf(r)),
       ]);
     }
     out.push(`Attempts that did not succeed${moreNote(failed.rows.length, failed.total, ' in time order', ', see --format ndjson')}`, ...(failed.rows.length ? [t.toString()] : []), '');
@@ -75,17 +82,18 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
 
   const findings = builder.findingTable();
   if (findings.total) {
-    const t = table(['severity', 'code', 'message', 'evidence'], color);
+    // Evidence: one file:line a line, shortened from the left when narrow (the file name and line stay).
+    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: nameColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20) });
     for (const r of findings.rows) {
-      const ev = (r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 3).map(src).join(' ');
-      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, cell(r.finding.message, 110), cell(ev, 60)]);
+      const ev = (r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 3).map(src).join('\n');
+      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), ev]);
     }
     out.push(`Findings${moreNote(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity))}`, ...(findings.rows.length ? [t.toString()] : []), '');
   }
 
   const chains = builder.chainTable();
   if (chains.total) {
-    const t = table(['call', 'method / tool', 'attempts: outcome (HTTP) and delay', 'origin'], color);
+    const t = table(['call', 'method / tool', 'attempts: outcome (HTTP) and delay', 'origin'], color, width, { 'method / tool': wrapColumn(10), 'attempts: outcome (HTTP) and delay': wrapColumn(24), origin: wrapColumn(16, SPILL_BELOW) });
     for (const chain of chains.rows) {
       const parts: string[] = [];
       const steps = chain.steps;
@@ -96,16 +104,17 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
       }
       if (chain.attempts > steps.length) parts.push(`… ${chain.attempts - steps.length} more attempt(s)`);
       const origins = steps.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
-      t.push([chain.call, what(chain), parts.join(' '), cell(origins.join('; '), 70)]);
+      t.push([chain.call, what(chain), parts.join(' '), text(origins.join('; '))]);
     }
     out.push(`Calls with more than one attempt${moreNote(chains.rows.length, chains.total, ' in time order')}`, ...(chains.rows.length ? [t.toString()] : []), '');
   }
 
-  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], color);
+  // An input's name is shortened from the left when narrow: two files of one name keep their distinct folders as long as they can.
+  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
   for (const i of summary.inputs) {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
-    t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
+    t.push([cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')), String(i.lines), String(i.used), String(i.blank), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0', text([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '))]);
   }
   out.push('Inputs (lines = used + blank + unusable)', t.toString());
   if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);

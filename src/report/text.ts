@@ -53,6 +53,21 @@ export function truncate(text: string, max: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
+/** Longest free text (a finding's message, a why) one table cell shows, terminal or Markdown: a cap for hostile strings only. */
+export const MAX_CELL_TEXT = 2000;
+
+/** Text of at most about max characters, cut at a space when one is near, saying how much was left out. */
+export function cutAtWord(text: string, max = MAX_CELL_TEXT): string {
+  if (text.length <= max) return text;
+  let cut = text.lastIndexOf(' ', max);
+  if (cut < max * 0.8) {
+    cut = max;
+    const last = text.charCodeAt(cut - 1);
+    if (last >= 0xd800 && last <= 0xdbff) cut--; // do not keep half of an astral character
+  }
+  return `${text.slice(0, cut).trimEnd()}… [${text.slice(cut).trimStart().length} more characters]`;
+}
+
 /** Shorten to at most max characters by cutting the middle, so both ends stay readable (a path keeps its file name). */
 export function truncateMiddle(text: string, max: number): string {
   if (text.length <= max) return text;

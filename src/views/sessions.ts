@@ -6,7 +6,8 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
-import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
+import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
+import { wrapColumn } from '../report/grid.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
 export interface SessionRow {
@@ -153,7 +154,7 @@ const failedText = (r: SessionRow, color: boolean, sep: string) => {
 const spanOf = (r: SessionRow) => (r.first && r.last ? span(Date.parse(r.last) - Date.parse(r.first)) : '');
 const lastOf = (r: SessionRow) => (r.first && r.last && r.first.slice(0, 10) === r.last.slice(0, 10) ? clock(r.last) : dateTime(r.last));
 
-export function renderSessionsTable(rows: SessionRow[], summary: Summary, color: boolean): string {
+export function renderSessionsTable(rows: SessionRow[], summary: Summary, color: boolean, width?: number): string {
   const out: string[] = [];
   out.push(`${paint(color, '1', 'mcp-triage sessions')}: ${rows.length} session(s), ${summary.attempts} attempt(s)`);
   const filters = filtersText(summary.filters);
@@ -161,7 +162,7 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
   out.push('');
   if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.');
   else {
-    const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color);
+    const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, { client: wrapColumn(10), server: wrapColumn(10) });
     for (const r of rows) {
       t.push([nameCell(nameOf(r, summary), 60), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
         failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
@@ -182,7 +183,7 @@ export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): st
   else {
     out.push(markdownTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], rows.map((r) => [
       mdCell(nameOf(r, summary), 120), mdCell(r.client ?? ''), mdCell(r.server ?? ''), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
-      mdCell(failedText(r, false, ', '), 300), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
+      mdText(failedText(r, false, ', ')), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
     ])), '');
   }
   return `${out.join('\n')}\n`;

@@ -1,8 +1,8 @@
 // Shared look of the views in a terminal and in Markdown: colours (the same rules as the table report), cells, times, tables.
 import type { Outcome } from '../outcomes.js';
 import type { Severity } from '../findings/types.js';
-import { cleanTerminal, escapeMarkdownCell, truncate, truncateMiddle } from '../report/text.js';
-import { Grid } from '../report/grid.js';
+import { cleanTerminal, cutAtWord, escapeMarkdownCell, truncate, truncateMiddle } from '../report/text.js';
+import { DEFAULT_WIDTH, Grid, type ColumnFit } from '../report/grid.js';
 
 const ESC = '\u001b[';
 export const paint = (on: boolean, code: string, s: string): string => (on ? `${ESC}${code}m${s}${ESC}0m` : s);
@@ -19,14 +19,18 @@ export const isSuccess = (o: Outcome): boolean => o === 'SUCCESS' || o === 'TOOL
 
 /** A log string made safe and short for one terminal cell. */
 export const cell = (s: string | number | null | undefined, max = 40): string => truncate(cleanTerminal(String(s ?? '')), max);
+/** Free text for a terminal cell that wraps (a message, notes): made safe, cut only past MAX_CELL_TEXT. */
+export const textCell = (s: string): string => cutAtWord(cleanTerminal(s));
 /** A terminal cell for a name whose end matters (a file path): the middle is cut instead of the end. */
 export const nameCell = (s: string, max: number): string => truncateMiddle(cleanTerminal(s), max);
+/** Free text for one Markdown table cell (a message, notes): whole, cut only past MAX_CELL_TEXT, at a word, saying so. */
+export const mdText = (s: string): string => escapeMarkdownCell(cutAtWord(s));
 /** The same for one Markdown table cell. */
 export const mdCell = (s: string | number | null | undefined, max = 80): string => escapeMarkdownCell(truncate(String(s ?? ''), max));
 
-/** A box-drawn terminal table with bold headers (when colour is on). */
-export function terminalTable(head: string[], color: boolean): Grid {
-  return new Grid(head.map((h) => paint(color, '1', h)));
+/** A box-drawn terminal table with bold headers (when colour is on), fitted to `width`: the columns named in `fit` give way. */
+export function terminalTable(head: string[], color: boolean, width = DEFAULT_WIDTH, fit: Record<string, ColumnFit> = {}): Grid {
+  return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
 }
 
 export function markdownTable(head: string[], rows: string[][]): string {

@@ -8,7 +8,8 @@ import { sequenceDiagram } from '../report/markdown.js';
 import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
-import { cell, clock, dateTime, markdownTable, mdCell, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable } from './style.js';
+import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
+import { SPILL_BELOW, wrapColumn } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
 
@@ -166,22 +167,22 @@ function header(t: Timeline): string {
   return [parts.join(', '), `${t.rows.length} attempt(s)${when ? `, ${when}` : ''}`].filter(Boolean).join('; ');
 }
 
-export function renderTimelineTable(t: Timeline, summary: Summary, color: boolean): string {
+export function renderTimelineTable(t: Timeline, summary: Summary, color: boolean, width?: number): string {
   const out: string[] = [];
   out.push(`${paint(color, '1', 'Session')} ${cell(t.session, 80)}: ${cell(header(t), 200)}`);
   const filters = filtersText(summary.filters);
   if (filters) out.push(`filters: ${cell(filters, 300)}`);
   out.push('');
-  const table = terminalTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color);
+  const table = terminalTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color, width, { 'method / tool': wrapColumn(10), SSE: wrapColumn(10), notes: wrapColumn(16, SPILL_BELOW) });
   for (const r of t.rows) {
     const sides = sideCells(r);
     table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
-      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', cell(sseText(r), 40), cell(notes(r).join('; '), 70)]);
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', cell(sseText(r), 40), textCell(notes(r).join('; '))]);
   }
   out.push(table.toString());
   if (t.findings.length) {
-    const ft = terminalTable(['severity', 'code', 'message'], color);
-    for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, cell(f.message, 120)]);
+    const ft = terminalTable(['severity', 'code', 'message'], color, width, { message: wrapColumn(20) });
+    for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, textCell(f.message)]);
     out.push('', 'Session findings', ft.toString());
   }
   out.push('', LEGEND, redactionLine(summary, (code, text) => paint(color, code, text)));
@@ -198,11 +199,11 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
   out.push(markdownTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], t.rows.map((r) => {
     const sides = sideCells(r);
     return [clock(r.ts), offset(t, r), mdCell(idOf(r), 24), callOf(r), mdCell(whatOf(r)), plain(sides.client), plain(sides.server),
-      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdCell(notes(r).join('; '), 200)];
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdText(notes(r).join('; '))];
   })), '');
   if (t.findings.length) {
     out.push('## Session findings', '');
-    out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdCell(f.message, 300)])), '');
+    out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdText(f.message)])), '');
   }
   out.push(LEGEND, '', '## Sequence', '', sequenceDiagram(t.rows), '');
   return `${out.join('\n')}\n`;

@@ -124,6 +124,44 @@ describe('exit codes and streams', () => {
     expect((await cli([`${SAMPLES}stdio.ndjson`, '--fail-on', 'HTTP_ERROR'])).code).toBe(0);
   });
 
+  describe('--fail-on SEVERITY means that severity or worse (info < warning < error)', () => {
+    const pair = (dir: string) => ['--client', `${ROOT}test/fixtures/${dir}/client.ndjson`, '--server', `${ROOT}test/fixtures/${dir}/server.ndjson`];
+    const oneError = pair('real-ai-sdk/sse-cut-no-resume'); // 1 error finding, no warning
+    const twoWarnings = pair('real-audit5/session-header-stripped'); // 2 warning findings, no error
+
+    it.each([
+      ['1 error', 'error', 1], ['1 error', 'warning', 1], ['1 error', 'info', 1],
+      ['2 warnings', 'error', 0], ['2 warnings', 'warning', 1], ['2 warnings', 'info', 1],
+    ] as const)('%s, --fail-on %s: exit %i', async (input, severity, code) => {
+      expect((await cli([...(input === '1 error' ? oneError : twoWarnings), '--fail-on', severity, '-q'])).code).toBe(code);
+    });
+
+    it('says on stderr, in one line, what matched and how many; nothing of it on stdout', async () => {
+      const r = await cli([...oneError, '--fail-on', 'warning', '-q']);
+      expect(r.stderr).toBe('mcp-triage: --fail-on warning: 1 error finding\n');
+      expect(r.stdout).not.toContain('--fail-on');
+      const w = await cli([...twoWarnings, '--fail-on', 'Info,warning']);
+      expect(w.stderr).toBe('mcp-triage: --fail-on info,warning: 2 warning findings\n');
+      const samples = await cli([...BOTH, '--fail-on', 'error,HTTP_ERROR,UNSAFE_RETRY', '--format', 'json']);
+      expect(samples.code).toBe(1);
+      expect(samples.stderr).toMatch(/^mcp-triage: --fail-on error,HTTP_ERROR,UNSAFE_RETRY: \d+ error findings; 1 UNSAFE_RETRY finding; \d+ HTTP_ERROR attempts\n$/);
+      expect((await cli([...twoWarnings, '--fail-on', 'error'])).stderr).toBe('');
+    });
+
+    it('outcomes and codes still match exactly', async () => {
+      expect((await cli([...twoWarnings, '--fail-on', 'NOTIFICATION_REFUSED', '-q'])).code).toBe(1);
+      expect((await cli([...twoWarnings, '--fail-on', 'SESSION_EXPIRED,HTTP_ERROR', '-q'])).code).toBe(0);
+    });
+
+    it('the JSON and ndjson summaries carry failOn: the conditions, whether they matched, and what did', async () => {
+      const json = JSON.parse((await cli([...oneError, '--fail-on', 'warning,HTTP_ERROR', '--format', 'json', '-q'])).stdout) as { summary: unknown };
+      expect(NdjsonSummarySchema.parse({ type: 'summary', ...(json.summary as object) }).failOn).toEqual({ conditions: ['warning', 'HTTP_ERROR'], failed: true, outcomes: { HTTP_ERROR: 1 }, codes: {}, severities: { error: 1 } });
+      const lines = ndjson((await cli([...twoWarnings, '--fail-on', 'error', '--format', 'ndjson'])).stdout);
+      expect((lines.at(-1) as { failOn?: unknown }).failOn).toEqual({ conditions: ['error'], failed: false, outcomes: {}, codes: {}, severities: {} });
+      expect(ndjson((await cli([...twoWarnings, '--format', 'ndjson'])).stdout).at(-1)).not.toHaveProperty('failOn');
+    });
+  });
+
   it('2 for usage errors, with the message on stderr and nothing on stdout', async () => {
     for (const argv of [
       [...BOTH, '--outcome', 'TIMEOUT'],

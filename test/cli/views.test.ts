@@ -124,7 +124,8 @@ describe('mcp-triage timeline', () => {
   });
 
   it('shows the client and the server view side by side, retries as call#attempt, SSE and cancellation', async () => {
-    const r = await cli(['timeline', 'a3f1', ...BOTH]);
+    // Wide enough that every row is one line (narrower, notes go under their row: see test/report/grid.test.ts).
+    const r = await cli(['timeline', 'a3f1', ...BOTH], { env: { COLUMNS: '400' } });
     expect(r.code).toBe(0);
     const rowOf = (re: RegExp) => r.stdout.split('\n').find((l) => re.test(l)) ?? '';
     // The 503 came from something in front of the server: the server never logged the POST.
@@ -214,11 +215,13 @@ describe('--no-redact in the views', () => {
     for (const view of [['timeline', 'sess'], ['sessions']]) {
       for (const format of ['table', 'markdown']) {
         const name = `${view[0]} --format ${format}`;
-        const off = await cli([...view, '-', '--no-redact', '--format', format], { stdin: log });
+        // Wide: no cell wraps, so the secret shows whole when it is printed.
+        const env = { COLUMNS: '1000' };
+        const off = await cli([...view, '-', '--no-redact', '--format', format], { stdin: log, env });
         expect(off.code, name).toBe(0);
         expect(off.stdout, name).toContain(SECRET);
         expect(off.stdout, name).toMatch(format === 'table' ? /^Redaction is OFF \(--no-redact\): secrets from the logs are shown as they are\.$/m : /\*\*Redaction is off\*\*: secrets from the logs appear as they are\./);
-        const on = await cli([...view, '-', '--format', format], { stdin: log });
+        const on = await cli([...view, '-', '--format', format], { stdin: log, env });
         expect(on.stdout, name).not.toContain(SECRET);
         expect(on.stdout, name).not.toMatch(/Redaction is OFF|Redaction is off/i);
         expect(on.stdout, name).toMatch(/Secrets are redacted/);

@@ -35,11 +35,11 @@ interface CliResult {
 }
 
 /** Run the CLI on files of the temp dir; stdout is kept only up to keepStdout characters (plus its last line). */
-function cli(args: string[], opts: { stdin?: Buffer | string; timeoutMs?: number; keepStdout?: number } = {}): Promise<CliResult> {
+function cli(args: string[], opts: { stdin?: Buffer | string; timeoutMs?: number; keepStdout?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
   const rssFile = join(dir, `rss-${Math.random().toString(36).slice(2)}`);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['--import', rssHook, BIN, ...args], {
-      cwd: dir, env: { ...process.env, RSS_FILE: rssFile, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: dir, env: { ...process.env, RSS_FILE: rssFile, NO_COLOR: '1', FORCE_COLOR: '0', ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     const keep = opts.keepStdout ?? 50_000_000;
     let stdout = '';
@@ -654,10 +654,12 @@ function secretFixtures(): void {
 describe.concurrent('secrets are redacted in every output format', () => {
   const files = ['secrets-canonical.ndjson', 'secrets-har.ndjson', 'secrets-messages.ndjson', 'secrets-mcpsnoop.jsonl', 'secrets-claude-desktop.log'];
   const formats = ['table', 'json', 'ndjson', 'markdown'];
+  // Tables so wide that no cell wraps: a secret printed would show whole, so "not on stdout" proves it was not.
+  const env = { COLUMNS: '100000' };
 
   it.each(formats)('%s: no planted secret appears on stdout or stderr', async (format) => {
     secretFixtures();
-    const r = await cli([...files, '--format', format]);
+    const r = await cli([...files, '--format', format], { env });
     expect(r.code).toBe(0);
     expectNoCrash(r);
     expect(r.stderr).not.toMatch(/unusable/); // every fixture line was read, so the secrets really went through
@@ -671,7 +673,7 @@ describe.concurrent('secrets are redacted in every output format', () => {
 
   it.each(formats)('%s with --no-redact shows the secrets and says redaction is off', async (format) => {
     secretFixtures();
-    const r = await cli([...files, '--format', format, '--no-redact']);
+    const r = await cli([...files, '--format', format, '--no-redact'], { env });
     expect(r.code).toBe(0);
     const all = r.stdout + r.stderr;
     if (format === 'json') expect(jsonDoc(r).summary.redaction).toBe(false);
@@ -698,7 +700,7 @@ describe.concurrent('secrets are redacted in every output format', () => {
       GOOD(0),
     ].join('\n'));
     for (const format of ['table', 'json']) {
-      const r = await cli(['leaky-lines.ndjson', '--format', format]);
+      const r = await cli(['leaky-lines.ndjson', '--format', format], { env });
       expect(r.code).toBe(0);
       const all = r.stdout + r.stderr;
       for (const secret of ['hunter2', 'abcd1234', 'dXNlcjpw', SECRETS.cookie.slice(0, 10)]) expect(all, `${secret} in ${format}`).not.toContain(secret);
@@ -712,7 +714,7 @@ describe.concurrent('secrets are redacted in every output format', () => {
     const long = `sk-${'q'.repeat(90)}`;
     write('key-secrets.ndjson', [JSON.stringify({ [jwt]: 1, [ghp]: 2, [long]: 3 }), GOOD(0)].join('\n'));
     for (const format of ['table', 'json']) {
-      const r = await cli(['key-secrets.ndjson', '--format', format]);
+      const r = await cli(['key-secrets.ndjson', '--format', format], { env });
       const all = r.stdout + r.stderr;
       for (const piece of ['eyJhbGciOiJIUzI1', 'ghp_abcdefgh', 'sk-qqqq']) expect(all, `${piece} in ${format}`).not.toContain(piece);
       expect(r.stderr).toMatch(/key-secrets\.ndjson:1: record in no known format \(keys: .*\(a key of 93 characters\)\)/);

@@ -1,8 +1,8 @@
-// The box-drawn tables: the same bytes cli-table3 (the renderer they replaced, kept as a test oracle) draws, and widths that hold for wide, combining and coloured text.
+// The box-drawn tables: the same bytes cli-table3 (the renderer they replaced, kept as a test oracle) draws, widths that hold for wide, combining and coloured text, and fitting to a width.
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayWidth, Grid } from '../../src/report/grid.js';
+import { displayWidth, Grid, keepTail, tailColumn, wrapColumn, wrapText, type ColumnFit } from '../../src/report/grid.js';
 
 type CliTable = { push(row: string[]): void; toString(): string };
 const Table = createRequire(import.meta.url)('cli-table3') as new (o: object) => CliTable;
@@ -74,6 +74,108 @@ describe('Grid', () => {
     fc.assert(
       fc.property(table, ([head, rows]) => {
         expect(grid(head, rows)).toBe(oracle(head, rows));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+function fitted(head: string[], rows: string[][], width: number, fit: (ColumnFit | undefined)[]): string[] {
+  const g = new Grid(head, { width, fit });
+  for (const r of rows) g.push(r);
+  return g.toString().split('\n');
+}
+const WHY = 'not seen by the server: the body says: 503 Service Unavailable from the gateway in front of it';
+
+describe('wrapText and keepTail', () => {
+  it('breaks at spaces, a word too long after / _ - , ; : and else anywhere, never wider than asked', () => {
+    expect(wrapText('the client closed the stream', 12)).toEqual(['the client', 'closed the', 'stream']);
+    expect(wrapText('notifications/cancelled INVALID_TOOL_RESULT', 14)).toEqual(['notifications/', 'cancelled', 'INVALID_TOOL_', 'RESULT']);
+    expect(wrapText('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);
+    expect(wrapText('建立工單建立', 5).map(displayWidth)).toEqual([4, 4, 4]);
+    expect(wrapText('', 5)).toEqual(['']);
+  });
+
+  it('keeps the end of a path, which tells two files of one name apart', () => {
+    expect(keepTail('test/fixtures/real-audit/timeout-then-retry/client.ndjson:1', 36)).toBe('…/timeout-then-retry/client.ndjson:1');
+    expect(keepTail('test/fixtures/real-audit/timeout-then-retry/client.ndjson', 20)).not.toBe(keepTail('test/fixtures/real-audit/timeout-then-abort/client.ndjson', 20));
+  });
+});
+
+describe('Grid fitted to a width', () => {
+  it('wraps a free-text column onto more lines in its cell instead of cutting it', () => {
+    const lines = fitted(['outcome', 'why'], [['HTTP_ERROR', WHY]], 40, [undefined, wrapColumn(16)]);
+    expect(new Set(lines.map(displayWidth)).size).toBe(1);
+    expect(displayWidth(lines[0]!)).toBeLessThanOrEqual(40);
+    const why = lines.slice(3, -1).map((l) => l.split('│')[2]!.trim()).join(' ');
+    expect(why).toBe(WHY); // every word is there, in order
+    expect(lines[3]).toMatch(/^│ HTTP_ERROR │ not seen by the server: +│$/);
+  });
+
+  it('leaves a table that fits alone, and takes from the widest column first', () => {
+    expect(fitted(['a', 'b'], [['x', 'y']], 80, [wrapColumn(1), wrapColumn(1)])).toEqual(grid(['a', 'b'], [['x', 'y']]).split('\n'));
+    const lines = fitted(['message', 'evidence'], [[WHY, 'samples/client.ndjson:8']], 60, [wrapColumn(20), tailColumn(20)]);
+    expect(lines[3]).toContain('samples/client.ndjson:8'); // the narrower column kept its width
+    expect(displayWidth(lines[0]!)).toBeLessThanOrEqual(60);
+  });
+
+  it('shortens a tail column from the left: the file name and line stay', () => {
+    const ev = 'test/fixtures/real-audit/timeout-then-retry/client.ndjson:1\ntest/fixtures/real-audit/timeout-then-retry/server.ndjson:3';
+    const lines = fitted(['code', 'evidence'], [['UNSAFE_RETRY', ev]], 45, [undefined, tailColumn(20)]);
+    const shown = lines.slice(3, 5).map((l) => l.split('│')[2]!.trim());
+    expect(shown).toEqual(['…hen-retry/client.ndjson:1', '…hen-retry/server.ndjson:3']);
+    expect(displayWidth(lines[0]!)).toBeLessThanOrEqual(45);
+  });
+
+  it('puts a column too narrow for its text under its row, across the table, after the column name', () => {
+    const lines = fitted(['time', 'outcome', 'why'], [['09:12:01.000', 'HTTP_ERROR', WHY], ['09:12:02.000', 'TOOL_ERROR', '']], 50, [undefined, undefined, wrapColumn(16, 36)]);
+    expect(lines).toEqual([
+      '┌──────────────┬────────────┐',
+      '│ time         │ outcome    │',
+      '├──────────────┼────────────┤',
+      '│ 09:12:01.000 │ HTTP_ERROR │',
+      '├──────────────┴────────────┤',
+      '│ why: not seen by the      │',
+      '│ server: the body says:    │',
+      '│ 503 Service Unavailable   │',
+      '│ from the gateway in front │',
+      '│ of it                     │',
+      '├──────────────┬────────────┤',
+      '│ 09:12:02.000 │ TOOL_ERROR │', // no why: no line under it
+      '└──────────────┴────────────┘',
+    ]);
+  });
+
+  it('closes a colour at the end of each wrapped line and opens it again on the next (the borders stay plain)', () => {
+    const red = '\u001b[31mSTREAM_INCOMPLETE then HTTP_ERROR\u001b[0m';
+    const lines = fitted(['n', 'outcome'], [['1', red]], 20, [undefined, wrapColumn(8)]);
+    const cells = lines.slice(3, -1).map((l) => l.slice(l.lastIndexOf('│', l.length - 2) + 1, -1));
+    expect(cells.length).toBeGreaterThan(1);
+    for (const c of cells) expect(c.trim()).toMatch(/^\u001b\[31m.*\u001b\[0m$/);
+    expect(plain(cells.join(' ')).replace(/ +/g, ' ').trim()).toBe('STREAM_INCOMPLETE then HTTP_ERROR');
+  });
+
+  it('for generated tables and widths: a rectangle, no wider than asked when the columns can give enough, no character lost', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '/', '_', '-', ':', '工', 'e\u0301'), minLength: 1, maxLength: 30 });
+    const text = fc.array(word, { maxLength: 8 }).map((w) => w.join(' '));
+    const table = fc.integer({ min: 1, max: 5 }).chain((cols) =>
+      fc.tuple(
+        fc.array(text, { minLength: cols, maxLength: cols }),
+        fc.array(fc.array(text, { minLength: cols, maxLength: cols }), { maxLength: 5 }),
+        fc.array(fc.option(fc.integer({ min: 2, max: 12 }).map((min) => wrapColumn(min)), { nil: undefined }), { minLength: cols, maxLength: cols }),
+        fc.integer({ min: 40, max: 160 }),
+      ),
+    );
+    fc.assert(
+      fc.property(table, ([head, rows, fit, width]) => {
+        const lines = fitted(head, rows, width, fit);
+        expect(new Set(lines.map(displayWidth)).size).toBe(1);
+        const natural = grid(head, rows).split('\n')[0]!;
+        const least = fit.reduce((sum, f, c) => sum + (f ? Math.min(f.min, displayWidth(natural.split('┬')[c]!) - 2) : displayWidth(natural.split('┬')[c]!) - 2), 0) + 3 * fit.length + 1;
+        expect(displayWidth(lines[0]!)).toBeLessThanOrEqual(Math.max(width, least, 2 * fit.length + 1 + 3 * fit.length));
+        const chars = (s: string) => plain(s).replace(/[\s│┌┐└┘├┤┬┴┼─]/g, '');
+        expect(chars(lines.join(''))).toHaveLength(chars(grid(head, rows)).length);
       }),
       { numRuns: 300 },
     );

@@ -169,3 +169,38 @@ describe('markdown postmortem', () => {
   });
 });
 
+
+describe('the postmortem gives messages, whys and evidence whole', () => {
+  it('cuts no finding message or why: no cell of the samples ends in "…"', async () => {
+    const r = await cli([...BOTH, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`, '--format', 'markdown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('…');
+    expect(r.stdout).toContain('its effect happened before this retry');
+  });
+
+  it('reads a long message to its cause (the session id the client did not have)', async () => {
+    const dir = 'test/fixtures/real-audit5/session-header-stripped';
+    const r = await cli(['--client', `${dir}/client.ndjson`, '--server', `${dir}/server.ndjson`, '--format', 'markdown']);
+    const rows = r.stdout.split('\n').filter((l) => l.includes('NOTIFICATION_REFUSED'));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toContain('the client did not have the session id the server asks for (its initialize response reached it without the header');
+  });
+
+  it('cuts a hostile multi-megabyte error only past 2000 characters, at a word, saying how much it left out', async () => {
+    const error = `${'word '.repeat(1000)}${'x'.repeat(5000)}`;
+    const log = [exchangeWith(error)];
+    const r = await cli(['-', '--format', 'markdown', '-q'], { stdin: log });
+    const why = r.stdout.split('\n').find((l) => l.includes('word word'))!;
+    expect(why).toMatch(/word… \\\[\d+ more characters\\\]/); // its brackets escaped for Markdown
+    expect(why.length).toBeLessThan(4000);
+  });
+});
+
+/** A canonical exchange whose tool call failed with this JSON-RPC error message. */
+function exchangeWith(message: string): string {
+  return JSON.stringify({
+    v: 1, kind: 'exchange', method: 'POST', url: 'https://mcp.example.test/mcp', ts: '2026-10-17T09:12:00.000Z', side: 'client',
+    requestHeaders: { 'content-type': 'application/json' }, send: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dump', arguments: {} } },
+    status: 200, responseHeaders: { 'content-type': 'application/json' }, recv: { jsonrpc: '2.0', id: 1, error: { code: -32000, message } }, durationMs: 20,
+  });
+}

@@ -11,20 +11,33 @@ interface Section {
   rows: string[][];
 }
 
-/** The table under the line that starts with `title`: its heading line and its data rows (cells trimmed; no row when no table follows). */
+/**
+ * The table under the line that starts with `title`: its heading line and its data rows (no row when no table
+ * follows). A row drawn on several lines (wrapped cells) is read back as one, its cells' lines joined; a line across the
+ * table under a row (a column too narrow for its text, such as `why: ...`) becomes that row's last cell.
+ */
 function section(out: string, title: string): Section | undefined {
   const lines = out.split('\n');
   const at = lines.findIndex((l) => l.startsWith(title));
   if (at === -1) return undefined;
-  const rows: string[][] = [];
-  let header = true;
+  const blocks: string[][][] = [];
+  let block: string[][] = [];
   for (let i = at + 1; i < lines.length && /^[┌│├└]/.test(lines[i]!); i++) {
-    if (!lines[i]!.startsWith('│')) continue;
-    if (header) header = false;
-    else rows.push(lines[i]!.slice(1, -1).split('│').map((c) => c.trim()));
+    if (lines[i]!.startsWith('│')) block.push(lines[i]!.slice(1, -1).split('│').map((c) => c.trim()));
+    else if (block.length) [blocks[blocks.length], block] = [block, []];
+  }
+  const rows: string[][] = [];
+  const [head, ...body] = blocks;
+  for (const b of body) {
+    const row = b[0]!.map((_, c) => joinLines(b.map((l) => l[c] ?? '')));
+    if (row.length === 1 && head![0]!.length > 1) rows.at(-1)!.push(row[0]!.replace(/^[^:]+: /, ''));
+    else rows.push(row);
   }
   return { heading: lines[at]!, rows };
 }
+
+/** A wrapped cell's lines as its text: rejoined at the space the wrap took, or directly after a character it broke after. */
+const joinLines = (parts: string[]): string => parts.filter(Boolean).reduce((a, p) => (!a ? p : /[/_\-,;:]$/.test(a) ? a + p : `${a} ${p}`), '');
 
 interface AttemptLine {
   type: 'attempt';
@@ -172,5 +185,40 @@ describe('"not seen by the server"', () => {
     expect(failed.rows.filter((r) => r[9]!.includes('not seen by the server')).map((r) => [r[2], r[4], r[9]!.slice(0, 22)])).toEqual([['3', 'tools/call create_ticket', 'not seen by the server'], ['0', 'initialize', 'not seen by the server']]);
     const clientOnly = section((await cli([`${SAMPLES}client.ndjson`])).stdout, 'Attempts that did not succeed')!;
     expect(clientOnly.rows.find((r) => r[2] === '3')![9]).toMatch(/^the body says: /);
+  });
+});
+
+describe('tables fit the terminal: long text wraps in its cell, paths keep their end', () => {
+  const dir = `${ROOT}test/fixtures/real-audit5/session-header-stripped`;
+  const pair = ['--client', `${dir}/client.ndjson`, '--server', `${dir}/server.ndjson`];
+  const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+  const tableLines = (out: string, title: string) => {
+    const lines = out.split('\n');
+    const at = lines.findIndex((l) => l.startsWith(title));
+    const end = lines.findIndex((l, i) => i > at && l.startsWith('└'));
+    return lines.slice(at + 1, end + 1).map(visible);
+  };
+
+  it.each([
+    ['a terminal of 80 columns', { stdoutTTY: true, env: { COLUMNS: '80' } }, 80],
+    ['a terminal of 120 columns', { stdoutTTY: true }, 120],
+    ['a pipe (160 columns)', {}, 160],
+  ])('%s: the findings table fits, and its messages read to their end', async (_name, opts, width) => {
+    const r = await cli(pair, opts);
+    const findings = tableLines(r.stdout, 'Findings');
+    for (const l of findings) expect([...l].length, l).toBeLessThanOrEqual(width);
+    const rows = section(visible(r.stdout), 'Findings')!.rows;
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.join(' ')).toContain('the client did not have the session id the server asks for');
+    for (const row of rows) expect(row.some((c) => /^(…|\/).*\/client\.ndjson:(4|11)$/.test(c)), row.join(' | ')).toBe(true); // evidence keeps its file:line
+  });
+
+  it('names two inputs of one name by their distinct ends, and gives every file:line whole when there is room', async () => {
+    const r = await cli(pair, { env: { COLUMNS: '80' } });
+    const inputs = section(r.stdout, 'Inputs')!.rows.map((row) => row[0]!);
+    expect(new Set(inputs).size).toBe(2);
+    expect(inputs[0]).toMatch(/\/client\.ndjson$/);
+    const wide = await cli(pair, { env: { COLUMNS: '200' } });
+    expect(section(wide.stdout, 'Findings')!.rows[0]).toContain(`${dir}/client.ndjson:4`);
   });
 });

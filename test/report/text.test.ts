@@ -1,6 +1,6 @@
 // Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
 import { describe, expect, it } from 'vitest';
-import { boundValue, capString, cleanTerminal, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
+import { boundValue, capString, cleanTerminal, cutAtWord, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
 
 const ESC = '\x1b';
 /** No C0/C1 control, DEL or bidi control left. */
@@ -194,5 +194,14 @@ describe('capString and the string bound of boundValue', () => {
     expect(boundValue(small, 64, 5)).toBe(small);
     expect(boundValue({ a: ['x', { b: 'yyyyyyyy' }], c: 1 }, 64, 5)).toEqual({ a: ['x', { b: 'yyyyy… [3 more characters]' }], c: 1 });
     expect(boundValue('zzzzzzz', 64, 2)).toBe('zz… [5 more characters]');
+  });
+});
+
+describe('cutAtWord', () => {
+  it('keeps text up to the cap whole, and cuts longer text at a word with how much it left out', () => {
+    expect(cutAtWord('short', 10)).toBe('short');
+    expect(cutAtWord('the client closed the stream before', 20)).toBe('the client closed… [17 more characters]');
+    expect(cutAtWord('x'.repeat(30), 20)).toBe(`${'x'.repeat(20)}… [10 more characters]`); // no space near the cap: cut at it
+    expect(cutAtWord(`${'a'.repeat(19)}😀 tail`, 20)).toBe(`${'a'.repeat(19)}… [7 more characters]`); // never half an astral character
   });
 });
