@@ -463,7 +463,9 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   const strays = (s.strayProgress ?? []).filter((p) => !p.dup);
   strays.forEach((p, i) => {
     const more = i === strays.length - 1 && s.strayProgressMore ? `; ${s.strayProgressMore} more such notification(s) for other tokens in this session` : '';
-    out.push(finding('PROGRESS_UNMATCHED', 'warning', `${where}: ${strayProgressText(p)}${more}`, [p.src, ...(p.also ?? []).slice(0, 2)], 'session', s.session));
+    // The notification's records, then the request it names (so that a filter keeping that call keeps this finding).
+    const named = p.after?.request.src ?? p.elsewhere?.request.src;
+    out.push(finding('PROGRESS_UNMATCHED', 'warning', `${where}: ${strayProgressText(p)}${more}`, [p.src, ...(p.also ?? []).slice(0, 2), ...(named ? [named] : [])], 'session', s.session));
   });
   for (const c of s.cancels ?? []) {
     if (c.after) {

@@ -113,7 +113,7 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(f).toMatchObject({ severity: 'warning', session: calls(r)[0]!.session });
     // The client's log: the result at .960, its end and this step at .961 (the client took it for an unknown token).
     expect(f!.message).toMatch(/^session [0-9a-f-]{36}: notifications\/progress for token 1 came 1 ms after the response to tools\/call id 1 \(slow_report, sent at .*mf-progress\/client\.ndjson:9\), which had asked for it, with no other request of the session open with it: progress MUST stop when its request completes/);
-    expect((f as unknown as { sources: { file: string; line: number }[] }).sources.map((x) => `${x.file.replace(/^.*\//, '')}:${x.line}`)).toEqual(['client.ndjson:17', 'server.ndjson:17']);
+    expect((f as unknown as { sources: { file: string; line: number }[] }).sources.map((x) => `${x.file.replace(/^.*\//, '')}:${x.line}`)).toEqual(['client.ndjson:17', 'server.ndjson:17', 'client.ndjson:9']);
     // The server's log alone: the proxy saw the step in the result's millisecond, after it.
     const server = triageCli<Attempt, SessionFinding>(['--server', `${DIR}mf-progress/server.ndjson`]);
     expect(server.findings.map((x) => x.message)).toEqual([expect.stringMatching(/for token 1 came in the same millisecond as, and after, the response to tools\/call id 1/)]);
