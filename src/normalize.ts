@@ -166,7 +166,8 @@ export class Normalizer {
         const ev: ParsedSseEvent = { data: r.data, hasData: true };
         if (r.id !== undefined) ev.id = r.id;
         if (r.event !== undefined) ev.event = r.event;
-        e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false }, ctx.ts, ctx.src);
+        // Written as it came: its place in the log is its place in time (see EventTiming).
+        e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false, timing: 'order' }, ctx.ts, ctx.src);
         return;
       }
       case 'end': {
@@ -207,7 +208,9 @@ export class Normalizer {
         if (ev.event !== undefined) p.event = ev.event;
         const at = ev.ts !== undefined ? parseTimestamp(ev.ts) : undefined;
         const evTs = at !== undefined && own !== undefined && ctx.ts !== undefined && ts !== undefined ? Math.min(Math.max(ctx.ts + at - own, ctx.ts), ts) : ts;
-        this.later(recTs !== undefined ? evTs : undefined, ctx.ts, () => e.payload(ctx.input, xid, { sse: p, hasParsed: false }, evTs, ctx.src));
+        // Only an event that carries its own time is placed in time; the others are told at the exchange's end.
+        const timed = at !== undefined && own !== undefined;
+        this.later(recTs !== undefined ? evTs : undefined, ctx.ts, () => e.payload(ctx.input, xid, timed ? { sse: p, hasParsed: false, timing: 'clock' } : { sse: p, hasParsed: false }, evTs, ctx.src));
       }
       return;
     }

@@ -1,7 +1,7 @@
 // The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
 import type { Attempt } from '../join/match.js';
 import type { AttemptView, Orphan, Source } from '../join/attempt.js';
-import { saysSessionUnknown, type RefusedPost, type SessionState } from '../join/sessions.js';
+import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
 import { closedByClient, closedOnServer, closedWithCancel } from '../classify.js';
@@ -487,6 +487,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   for (const o of s.orphans ?? []) {
     out.push(finding('ORPHAN_RESPONSE', 'warning', `${where}: response with id ${jsonText(o.id)} ${orphanWhy(o, 'the session')}`, [o.src], 'session', s.session));
   }
+  const strays = (s.strayProgress ?? []).filter((p) => !p.dup);
+  strays.forEach((p, i) => {
+    const more = i === strays.length - 1 && s.strayProgressMore ? `; ${s.strayProgressMore} more such notification(s) for other tokens in this session` : '';
+    // The notification's records, then the request it names (so that a filter keeping that call keeps this finding).
+    const named = p.after?.request.src ?? p.elsewhere?.request.src;
+    out.push(finding('PROGRESS_UNMATCHED', 'warning', `${where}: ${strayProgressText(p)}${more}`, [p.src, ...(p.also ?? []).slice(0, 2), ...(named ? [named] : [])], 'session', s.session));
+  });
   for (const c of s.cancels ?? []) {
     if (c.after) {
       const answer = c.after.status === null ? 'its request failed without a response' : `its response${c.after.status !== undefined ? ` (HTTP ${c.after.status})` : ''} had ended`;
@@ -587,6 +594,24 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
 
 export { isFailure };
 export type { ToolSafety };
+
+/** PROGRESS_UNMATCHED's message (after the session's name): the token, when it came, whose it was. */
+function strayProgressText(p: StrayProgress): string {
+  const head = `notifications/progress for token ${p.token}${p.count > 1 ? ` (${p.count} notifications)` : ''} came`;
+  const drop = 'a client drops it (the TypeScript SDK reports "a progress notification for an unknown token")';
+  const why = p.after
+    ? `${head} ${p.after.ms < 1 ? 'in the same millisecond as, and after,' : `${lateText(p.after.ms)} after`} the response to ${requestText(p.after.request)}, which had asked for it, with no other request of the session open with it: progress MUST stop when its request completes, and ${drop}`
+    : p.earlier
+      ? `${head} with no request of the session open with it: the session's request with id ${p.token} (${p.earlier.file}:${p.earlier.line}) had ended more than ${RECENT_TOKEN_MS / 1000} s before, and ${drop}`
+      : `${head} with no request of the session open with it, nor answered in the ${RECENT_TOKEN_MS / 1000} s before: ${drop}`;
+  const elsewhere = p.elsewhere
+    ? `; session ${p.elsewhere.session} had ${requestText(p.elsewhere.request)} open with that token then: progress meant for another session reached this one (a server that writes every message to every session's stream, as mcp-framework 0.2.22 does)`
+    : '';
+  return `${why}${elsewhere}`;
+}
+
+const lateText = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : secs(ms));
+const requestText = (r: RequestRef) => `${r.method} id ${r.id} (${r.tool !== null ? `${r.tool}, ` : ''}sent at ${r.src.file}:${r.src.line})`;
 
 /** The same number once as a string and once as a number ("3" and 3): another id, which some clients match anyway. */
 function sameValueOtherType(x: unknown, y: unknown): boolean {

@@ -3,7 +3,7 @@ import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { callerKey, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
-import { SessionTracker, saysSessionUnknown, type RefusedPost, type SessionState } from './sessions.js';
+import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
 import { lateAnswerText } from '../classify.js';
@@ -158,6 +158,22 @@ class RecentKeys {
 /** How often (log time) scopes with no open request are dropped from the open map. */
 const OPEN_SWEEP_MS = 10_000;
 
+/** Requests that asked for progress remembered after they ended (RECENT_TOKEN_MS), at most (an input not in time order is swept only at its end). */
+const RECENT_TOKENS_KEPT = 65_536;
+
+/** A request that asked for progress and has ended: when, whether it got its response, and how a finding names it. */
+interface TokenClosed { ts: number; answered: boolean; request: RequestRef }
+
+/**
+ * How far the log's order tells when an event came: `order`, a record written as it came (its place in the log is its
+ * place in time, also within one millisecond); `clock`, a whole exchange's event at the time it carries (two events of
+ * two streams in one millisecond come in the order the exchanges were read, which says nothing).
+ */
+export type EventTiming = 'order' | 'clock';
+
+/** Most stray-progress tokens kept per session (see SessionState.strayProgress); further ones are only counted. */
+const STRAY_PROGRESS_KEPT = 8;
+
 export class JoinEngine {
   private exchanges = new Map<string, Exchange>();
   /** Requests still waiting for a response, per side and scope: scopeKey -> idKey -> view. */
@@ -191,6 +207,8 @@ export class JoinEngine {
   watermark = -Infinity;
 
   private closed = new RecentKeys();
+  /** Requests that asked for progress and ended in the last RECENT_TOKEN_MS, by scope and token (in the order they ended). */
+  private closedTokens = new Map<string, TokenClosed>();
   /** Message-level requests waiting for their response (no exchange holds them): swept against openMs. */
   private awaiting = new Set<AttemptView>();
   /**
@@ -440,7 +458,7 @@ export class JoinEngine {
   }
 
   /** One payload of a response: a whole JSON body (text or parsed) or one SSE event. */
-  payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent }, ts: number | undefined, src: Source): void {
+  payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent; timing?: EventTiming }, ts: number | undefined, src: Source): void {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, p.sse ? 'an SSE event' : 'the response body', ts, src);
     ex.lastTs = ts ?? ex.lastTs;
@@ -511,7 +529,7 @@ export class JoinEngine {
     if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) ex.refusalSaid ??= errorMessageOf(v);
     const items = Array.isArray(v) ? v : [v];
     const isBatchBody = Array.isArray(v);
-    for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src);
+    for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src, p.timing);
     if (isBatchBody && !ex.batchRequest && !ex.isGet) for (const a of ex.attempts) if (a.response !== undefined && items.includes(a.response)) a.batchAnswer = true;
   }
 
@@ -656,6 +674,7 @@ export class JoinEngine {
     for (const [key, ex] of this.exchanges) {
       if (ex.lastTs !== undefined && ex.lastTs + this.opts.openMs < watermark) this.abandon(key, ex, true);
     }
+    if (this.closedTokens.size) this.sweepTokens(watermark);
     if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {
       this.lastOpenSweep = watermark;
       // In the order the requests came (a Set keeps it), so the walk stops at the first one still in time; one read
@@ -704,10 +723,10 @@ export class JoinEngine {
   }
 
   /** Number of exchanges and requests still held (for tests of bounded memory). */
-  held(): { exchanges: number; open: number; scopes: number } {
+  held(): { exchanges: number; open: number; scopes: number; tokens: number } {
     let open = 0;
     for (const m of this.open.values()) open += m.size;
-    return { exchanges: this.exchanges.size, open, scopes: this.open.size };
+    return { exchanges: this.exchanges.size, open, scopes: this.open.size, tokens: this.closedTokens.size };
   }
 
   /** A message-level request that waited openMs for its response while the log went on: final, unanswered. */
@@ -796,6 +815,7 @@ export class JoinEngine {
   /** Index a new request; false when it is an identical copy of one already seen (a duplicated log row). */
   private register(scopeKey: string, view: AttemptView, sess: ReturnType<SessionTracker['touch']>, byConn: boolean): boolean {
     if (sess.legacySse) view.legacySse = true;
+    if (view.taskAugmented) sess.tasks = true;
     const known = sess.requestIds.get(view.idKey);
     if (known && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
       (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? jsonText(view.id)}`, first: known.src, dup: view.sources[0]! });
@@ -1024,7 +1044,7 @@ export class JoinEngine {
     if (v.detail?.why !== undefined && v.detail.why.includes(`the server cancelled its own ${c.method.slice(0, 60)}`)) v.detail.why = `${v.detail.why}; ${lateAnswerText(c.answeredAfterMs)}`;
   }
 
-  private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source): void {
+  private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source, timing?: EventTiming): void {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const msg = item as Record<string, unknown>;
       if (typeof msg.method === 'string') {
@@ -1034,7 +1054,10 @@ export class JoinEngine {
             if (msg.id !== null && (v.asked ??= []).length < 16) v.asked.push({ id: msg.id, method: msg.method });
           }
           if (ex.attempts.length === 0 && msg.id !== null) this.askForTask(ex.scopeKey, msg.id, msg);
-        } else if (msg.method === 'notifications/progress') this.progressOnStream(ex, msg);
+        } else if (msg.method === 'notifications/progress') {
+          this.progressOnStream(ex, msg);
+          if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
+        }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
         else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
@@ -1047,6 +1070,7 @@ export class JoinEngine {
         const target = own ?? (ex.attempts.length === 0 || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
         if (target && target.response === undefined) {
           target.response = msg;
+          if (target.progressToken !== undefined && ts !== undefined) this.rememberToken(target, ts);
           ex.lastResponse = { key, ts, text, msg, src };
           if (!own) {
             // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption.
@@ -1165,6 +1189,104 @@ export class JoinEngine {
     return views.get(key);
   }
 
+  /**
+   * Progress that reached a session on an HTTP stream (a request's, or the standalone GET stream) at a time the log
+   * tells: when no open request of the session asked for its token, it is kept for PROGRESS_UNMATCHED, with what is
+   * known of the token (a request of the session that had it and was answered before, one of another session that had
+   * it open then). Not on a stream that resumes another (Last-Event-ID: a replay), nor in a session that created
+   * tasks (a task's progress goes on after its tools/call is answered), nor for a request that ended without its
+   * response (a cut stream, a timeout: it may still run on the server, and 2025-era servers may resume it).
+   */
+  private progressReached(ex: Exchange, msg: Record<string, unknown>, ts: number, src: Source, timing: EventTiming): void {
+    const token = ((msg.params ?? {}) as Record<string, unknown>).progressToken;
+    if (!isJsonRpcId(token) || token === null) return;
+    const key = idKeyOf(token);
+    // The usual case first, without a walk: the stream's own request asked for it and is waiting for its response.
+    for (const v of ex.attempts) if (v.progressToken === key && v.response === undefined) return;
+    if (ex.isGet && !ex.standaloneGet) return;
+    const sess = this.opts.sessions.get(ex.scopeKey);
+    if (!sess || sess.tasks) return;
+    let answered: AttemptView | undefined;
+    for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
+      // (A request without a progressToken whose id is the token: a log that kept no _meta is given the benefit.)
+      if (v.progressToken !== key && (v.progressToken !== undefined || v.idKey !== key)) continue;
+      if (v.response === undefined) return;
+      answered ??= v;
+    }
+    const closed: TokenClosed | undefined = answered ? closedOf(answered, answered.endTs ?? ts) : this.closedTokens.get(`${ex.scopeKey} ${key}`);
+    if (closed && !closed.answered) return;
+    // Two streams' events in one millisecond: a whole exchange's order among them says nothing.
+    if (closed && timing === 'clock' && ts <= closed.ts) return;
+    const list = (sess.strayProgress ??= []);
+    const known = list.find((e) => e.key === key);
+    if (known) {
+      known.count++;
+      return;
+    }
+    if (list.length >= STRAY_PROGRESS_KEPT) {
+      sess.strayProgressMore = (sess.strayProgressMore ?? 0) + 1;
+      return;
+    }
+    const entry: StrayProgress = { key, token: jsonText(token).slice(0, 80), count: 1, src, ts };
+    if (closed) entry.after = { ms: Math.max(0, ts - closed.ts), request: closed.request };
+    else {
+      const sent = sess.requestIds.get(key);
+      if (sent && (sent.ts === undefined || sent.ts <= ts)) entry.earlier = sent.src;
+    }
+    const other = ex.session !== null ? this.openElsewhere(ex, key) : undefined;
+    if (other) entry.elsewhere = { session: other.session!, request: requestRef(other) };
+    this.sameInOtherView(ex, entry);
+    list.push(entry);
+  }
+
+  /** An open request of another session (same side) that asked for this progressToken. */
+  private openElsewhere(ex: Exchange, key: string): AttemptView | undefined {
+    const side = `${ex.side}|`;
+    for (const [scopeKey, views] of this.open) {
+      if (scopeKey === ex.scopeKey || !scopeKey.startsWith(side)) continue;
+      for (const v of views.values()) if (v.progressToken === key && v.response === undefined && v.session !== null && !isFinal(v)) return v;
+    }
+    return undefined;
+  }
+
+  /**
+   * The same stray progress in another view's log of the session (the server's beside the client's) is one finding:
+   * the client's, which is what the caller got, else the first one read; the other's record is named with it.
+   */
+  private sameInOtherView(ex: Exchange, entry: StrayProgress): void {
+    if (ex.session === null) return;
+    for (const side of VIEW_SIDES) {
+      if (side === ex.side) continue;
+      const other = this.opts.sessions.get(`${side}|${ex.session}`)?.strayProgress?.find((e) => e.key === entry.key && !e.dup);
+      if (!other) continue;
+      if (ex.side === 'client') {
+        other.dup = true;
+        entry.also = [other.src, ...(other.also ?? [])];
+      } else {
+        entry.dup = true;
+        (other.also ??= []).push(entry.src);
+      }
+      return;
+    }
+  }
+
+  /** A request that asked for progress got its response, or ended without one, at `ts`: remembered a while (see RECENT_TOKEN_MS). */
+  private rememberToken(view: AttemptView, ts: number): void {
+    if (!view.http) return;
+    const key = `${view.scopeKey} ${view.progressToken}`;
+    this.closedTokens.delete(key);
+    this.closedTokens.set(key, closedOf(view, ts));
+    if (this.closedTokens.size > RECENT_TOKENS_KEPT) this.closedTokens.delete(this.closedTokens.keys().next().value!);
+  }
+
+  /** Forget the requests that asked for progress and ended more than RECENT_TOKEN_MS before `watermark`. */
+  private sweepTokens(watermark: number): void {
+    for (const [key, c] of this.closedTokens) {
+      if (c.ts + RECENT_TOKEN_MS >= watermark) break;
+      this.closedTokens.delete(key);
+    }
+  }
+
   private schedule(view: AttemptView, ts: number | undefined): void {
     if (ts === undefined) {
       this.queue.push({ deadline: Infinity, view });
@@ -1188,6 +1310,8 @@ export class JoinEngine {
       else views.delete(view.idKey);
     }
     view.shadowed = undefined;
+    // (One answered was remembered when its response came.)
+    if (view.response === undefined && view.progressToken !== undefined && view.endTs !== undefined) this.rememberToken(view, view.endTs);
     this.opts.onView(view);
   }
 }
@@ -1276,6 +1400,16 @@ function errorMessageOf(v: unknown): string | undefined {
   const e = typeof o.error === 'object' && o.error !== null ? (o.error as Record<string, unknown>) : undefined;
   const m = e ? e.message : typeof o.error === 'string' ? o.error : o.message;
   return typeof m === 'string' ? m.slice(0, 200) : undefined;
+}
+
+/** How a finding names a request. */
+function requestRef(v: AttemptView): RequestRef {
+  return { method: v.method, id: v.idText ?? jsonText(v.id), tool: v.tool, src: v.sources[0]! };
+}
+
+/** A request that asked for progress, ended at `ts`. */
+function closedOf(v: AttemptView, ts: number): TokenClosed {
+  return { ts, answered: v.response !== undefined, request: requestRef(v) };
 }
 
 /** The view was handed on (to the matcher); nothing may change it here any more. */

@@ -67,6 +67,42 @@ export interface SessionState {
   rebuilt?: boolean;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
+  /** A task-augmented request was sent: its progress goes on after its response, until the task ends (2025-11-25). */
+  tasks?: boolean;
+  /** notifications/progress that reached the session for a token no open request of it had asked for (PROGRESS_UNMATCHED), the first few tokens. */
+  strayProgress?: StrayProgress[];
+  /** Such notifications for further tokens, beyond those kept. */
+  strayProgressMore?: number;
+}
+
+/**
+ * How long (log time) a request that asked for progress is remembered after it ended, to tell progress that came late
+ * for it (PROGRESS_UNMATCHED) from progress for a token the session never asked for.
+ */
+export const RECENT_TOKEN_MS = 5_000;
+
+/** A request as a finding names it: its method, id, tool and where it was sent. */
+export interface RequestRef { method: string; id: string; tool: string | null; src: Source }
+
+/** notifications/progress for one token that no open request of the session had asked for, when it came. */
+export interface StrayProgress {
+  /** The token as an id key, and as the notification wrote it. */
+  key: string;
+  token: string;
+  /** How many came for it, and the first one's record and time. */
+  count: number;
+  src: Source;
+  ts: number;
+  /** The session's request that had asked for it had been answered this long before (its progress came late). */
+  after?: { ms: number; request: RequestRef };
+  /** The session sent a request with that id earlier, no longer remembered as open or recently answered. */
+  earlier?: Source;
+  /** A request of another session that had asked for that token was open then (progress meant for it reached this one). */
+  elsewhere?: { session: string; request: RequestRef };
+  /** The same notification in another view's log of the session (the client's is the one reported). */
+  also?: Source[];
+  /** Reported from another view's log of the session instead. */
+  dup?: boolean;
 }
 
 /** A refused POST with no request in it, as NOTIFICATION_REFUSED tells it. */

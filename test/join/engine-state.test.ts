@@ -6,7 +6,7 @@ import type { AttemptView } from '../../src/join/attempt.js';
 
 const T0 = Date.parse('2026-03-01T08:00:00Z');
 
-function run(sessions: number, answered: boolean) {
+function run(sessions: number, answered: boolean, progressToken = false) {
   const views: AttemptView[] = [];
   const tracker = new SessionTracker(300_000, () => undefined);
   const engine = new JoinEngine({ windowMs: 60_000, openMs: 600_000, sessions: tracker, onView: (v) => views.push(v) });
@@ -16,7 +16,7 @@ function run(sessions: number, answered: boolean) {
     const src = { file: 'client.ndjson', line: i + 1 };
     engine.request({
       input: 0, ts, side: 'client', xid: `x${i}`, session, conn: undefined, client: undefined, httpMethod: 'POST',
-      headers: new Map([['mcp-session-id', session]]), body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: i } } },
+      headers: new Map([['mcp-session-id', session]]), body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: i }, ...(progressToken ? { _meta: { progressToken: 1 } } : {}) } },
       src, http: true, weakId: false,
     });
     if (answered) {
@@ -35,7 +35,17 @@ describe('join engine state', () => {
     engine.advance(lastTs + 20_000);
     expect(views).toHaveLength(2000);
     expect(views.every((v) => v.response !== undefined)).toBe(true);
-    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0 });
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0 });
+  });
+
+  it('remembers the requests that asked for progress only a few seconds after their response (PROGRESS_UNMATCHED)', () => {
+    const { engine, views, lastTs } = run(2000, true, true);
+    expect(views).toHaveLength(2000);
+    // Those answered within RECENT_TOKEN_MS (5 s) of the last sweep (at most every second of log time): ~60 of 2000.
+    expect(engine.held().tokens).toBeGreaterThan(0);
+    expect(engine.held().tokens).toBeLessThanOrEqual(120);
+    engine.advance(lastTs + 20_000);
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0 });
   });
 
   it('holds the unanswered requests until 10 minutes of silence pass, then releases them too', () => {
@@ -52,6 +62,6 @@ describe('join engine state', () => {
     engine.advance(lastTs + 800_000);
     expect(views).toHaveLength(2000);
     expect(views.every((v) => v.response === undefined && v.streamEnd === 'cut')).toBe(true);
-    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0 });
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0 });
   });
 });

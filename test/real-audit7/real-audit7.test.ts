@@ -316,6 +316,10 @@ describe('seventh audit: the SSE hops on 2026-07-28 (the Python server answers S
     expect(observed('v2-sse-error-then-result-same-id').notes[0]).toEqual({ progressSeen: [] });
     const a = calls(run('v2-sse-error-then-result-same-id'))[0]!;
     expect([a.outcome, a.serverOutcome, a.detail?.errorCode, codes(a)]).toEqual(['JSONRPC_ERROR', 'TOOL_SUCCESS', -32603, ['ORPHAN_RESPONSE', 'SIDE_DIVERGENCE']]);
+    // The six steps after the error (which ended the request for the client: it reported each as an unknown token) are
+    // PROGRESS_UNMATCHED in the client's log; in the server's, they came before its result.
+    expect(run('v2-sse-error-then-result-same-id').findings.map((f) => f.message)).toEqual([expect.stringMatching(/^traffic without a session: notifications\/progress for token 1 \(6 notifications\) came in the same millisecond as, and after, the response to tools\/call id 1 \(export_report/)]);
+    expect(allCodes(run('v2-sse-error-then-result-same-id', 'server'))).not.toContain('PROGRESS_UNMATCHED');
   });
 
   // Before: joined, the call was STREAM_INCOMPLETE on both sides with NO_FINAL_RESULT and nothing more, although the

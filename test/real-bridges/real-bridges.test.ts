@@ -182,6 +182,13 @@ describe('supergateway 4.0.0 (stdio server behind a gateway)', () => {
     expect(b!.sse!.events).toBe(1); // B's own stream carried only its result
   });
 
+  it('stateful: B\'s last step, written to A\'s stream 2 ms after B\'s result, is PROGRESS_UNMATCHED (the client reported it as an unknown token)', () => {
+    const r = both('gateway-stateful');
+    expect(JSON.stringify(observed('gateway-stateful').notes)).toContain('a progress notification for an unknown token');
+    const found = r.findings.filter((f) => f.code === 'PROGRESS_UNMATCHED');
+    expect(found.map((f) => f.message)).toEqual([expect.stringMatching(/notifications\/progress for token 6 came 2 ms after the response to tools\/call id 6 \(slow_report, sent at .*client\.ndjson:28\), which had asked for it/)]);
+  });
+
   it('stateless: every POST is its own child process, no session ids; progress and a thrown error read right', () => {
     const r = both('gateway-stateless');
     expect(r.attempts.every((a) => a.session === null)).toBe(true);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { BIN, recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-servers2/', import.meta.url));
 
@@ -63,6 +63,24 @@ describe('every recording of the server frameworks', () => {
   });
 });
 
+describe('PROGRESS_UNMATCHED across the recordings', () => {
+  /** The progress notifications the SDK client reported through onerror as for an unknown token. */
+  const unknownTokens = (s: string) => JSON.stringify(observed(s).notes).split('a progress notification for an unknown token').length - 1;
+  /** The notifications PROGRESS_UNMATCHED counts in a run. */
+  const counted = (r: Run) => r.findings.filter((f) => f.code === 'PROGRESS_UNMATCHED').reduce((n, f) => n + Number(/\((\d+) notifications\)/.exec(f.message)?.[1] ?? 1), 0);
+
+  it.each(scenarios)('%s: fires exactly for the progress the caller\'s client reported as for an unknown token', (scenario) => {
+    expect(counted(both(scenario))).toBe(unknownTokens(scenario));
+  });
+
+  // must not fire: progress on the call's stream, progress on the GET stream while the call was open, a resumption
+  // stream, a server killed mid-progress (its call's stream cut: it may have run on), stateless SSE answers
+  it.each(['ev-progress', 'ev-sse-cut-resume', 'ev-kill-during-call', 'mf-kill-during-call', 'mh-v1-client', 'mh-v2-client'])('%s: progress, none of it unmatched', (scenario) => {
+    expect(readFileSync(`${DIR}${scenario}/client.ndjson`, 'utf8')).toContain('notifications/progress');
+    expect(allCodes(both(scenario))).not.toContain('PROGRESS_UNMATCHED');
+  });
+});
+
 describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for every session)', () => {
   it('baseline: every call a success; a second GET stream for the session is refused with 409 (no attempt), and named (GET_STREAM_REFUSED)', () => {
     const r = both('mf-baseline');
@@ -86,6 +104,19 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(slow).toMatchObject({ outcome: 'TOOL_SUCCESS', sse: { progress: progressSeen('mf-progress').length } });
     // the last progress came after the result: the SDK client reported it as an unknown token
     expect(observed('mf-progress').notes).toContainEqual({ client: 'servers2-app', onerror: expect.objectContaining({ message: expect.stringMatching(/^Received a progress notification for an unknown token/) }) });
+  });
+
+  it('the last step after the result is PROGRESS_UNMATCHED: one finding for the session, naming the call it was late for and both logs\' records', () => {
+    const r = both('mf-progress');
+    expect(allCodes(r)).toEqual(['PROGRESS_UNMATCHED']);
+    const [f] = r.findings;
+    expect(f).toMatchObject({ severity: 'warning', session: calls(r)[0]!.session });
+    // The client's log: the result at .960, its end and this step at .961 (the client took it for an unknown token).
+    expect(f!.message).toMatch(/^session [0-9a-f-]{36}: notifications\/progress for token 1 came 1 ms after the response to tools\/call id 1 \(slow_report, sent at .*mf-progress\/client\.ndjson:9\), which had asked for it, with no other request of the session open with it: progress MUST stop when its request completes/);
+    expect((f as unknown as { sources: { file: string; line: number }[] }).sources.map((x) => `${x.file.replace(/^.*\//, '')}:${x.line}`)).toEqual(['client.ndjson:17', 'server.ndjson:17', 'client.ndjson:9']);
+    // The server's log alone: the proxy saw the step in the result's millisecond, after it.
+    const server = triageCli<Attempt, SessionFinding>(['--server', `${DIR}mf-progress/server.ndjson`]);
+    expect(server.findings.map((x) => x.message)).toEqual([expect.stringMatching(/for token 1 came in the same millisecond as, and after, the response to tools\/call id 1/)]);
   });
 
   it('a client timeout: the tool runs on and its result comes after the cancellation, which the client drops', () => {
@@ -172,7 +203,9 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(retry).toMatchObject({ outcome: 'TOOL_SUCCESS', call: failed!.call, attempt: 2, retryOrigin: { origin: 'app' } });
     const slow = calls(r).find((a) => a.tool === 'slow_report')!;
     expect(slow).toMatchObject({ outcome: 'TOOL_SUCCESS', sse: { progress: progressSeen('mf-json-response').length } });
-    expect(allCodes(r)).toEqual([]);
+    // Its last step came on the GET stream right after the JSON result (the client reported an unknown token).
+    expect(allCodes(r)).toEqual(['PROGRESS_UNMATCHED']);
+    expect(r.findings[0]!.message).toMatch(/for token 7 came in the same millisecond as, and after, the response to tools\/call id 7 \(slow_report, sent at .*client\.ndjson:27\)/);
   });
 });
 
