@@ -99,10 +99,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // client did not close its stream: the two ends saw different things, though both without a result (a hop that
     // wrote an error page into the client's stream and closed the server's).
     const closedBetween = closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && protocolOf(a) >= '2026-07-28';
-    if ((c.outcome !== s.outcome || statusDiffers || closedBetween) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
-      const what = closedBetween && c.outcome === s.outcome && !statusDiffers
-        ? `the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream: something between them closed it`
-        : (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
+    if (closedBetween && c.outcome === s.outcome && !statusDiffers && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+      // Status and outcome agree: what differs is who closed what, so that leads.
+      out.push(finding('SIDE_DIVERGENCE', 'error',
+        `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
+        [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
+    } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
@@ -438,6 +441,12 @@ export function unknownSessionRefusal(a: Attempt): string | undefined {
   if (a.status !== 400 || !a.primary.sentSession) return undefined;
   const text = a.detail.errorMessage ?? (a.detail.why?.startsWith('the body says: ') ? a.detail.why.slice('the body says: '.length) : undefined);
   return saysSessionUnknown(text) ? text : undefined;
+}
+
+/** How the client's view of a stream ended, for a finding that says it was not the client that closed it. */
+function clientEndText(c: AttemptView): string {
+  const how = !c.streamEnd || c.streamEnd === 'complete' ? 'it ended without the response' : c.streamEnd === 'error' ? 'it failed' : c.streamEnd === 'aborted' ? 'it was aborted' : c.streamEnd === 'timeout' ? 'it timed out' : `it ended (${c.streamEnd})`;
+  return c.error !== undefined ? `${how} with ${jsonText(c.error.slice(0, 200))}` : how;
 }
 
 /** SESSION_EXPIRED for a GET stream or a notification refused because the session is gone (no request got the refusal). */
