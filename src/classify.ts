@@ -146,9 +146,10 @@ function droppedSession(view: AttemptView): string | undefined {
 /**
  * Error texts of a stream that failed on the network after its head, which some captures still end as `aborted`: a
  * HAR's `_error` (Chrome's net::ERR_INCOMPLETE_CHUNKED_ENCODING, net::ERR_CONNECTION_RESET), the Inspector's fetch
- * error. net::ERR_ABORTED and an AbortError are the client's own close.
+ * error; or that name another party as the one that ended it ("stream reset by proxy", "closed by the gateway").
+ * net::ERR_ABORTED and an AbortError are the client's own close.
  */
-const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UND_ERR_SOCKET|socket hang up|other side closed|reset by peer|\bterminated\b/i;
+const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UND_ERR_SOCKET|socket hang up|other side closed|\breset by (?!the client\b)\w|\b(?:closed|cut|dropped|killed) by (?:the |a |an )?(?:proxy|gateway|load balancer|peer|server|upstream|remote|hop)\b|\bterminated\b/i;
 
 /** What the recording proxy (`mcp-triage record`) writes when the client closed its side of an exchange. */
 const PROXY_CLIENT_CLOSED = 'the client closed the connection';
@@ -192,6 +193,21 @@ export function closedWithCancel(view: AttemptView): boolean {
   // (In a server-side proxy's view the cancellation that came with the close names the client as the one that closed.)
   return (closedByClient(view) || (view.side === 'server' && peerClosedProxy(view)))
     && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt >= view.endTs && view.cancelledAt - view.endTs <= 50;
+}
+
+/** A client's view that ended `aborted` or `timeout` with an error naming a network failure or another party. */
+function abortedElsewhere(view: AttemptView): boolean {
+  return view.side !== 'server' && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.error !== undefined && NETWORK_FAILURE.test(view.error);
+}
+
+/**
+ * The client's notifications/cancelled after its stream ended (one before it, or with it, is said before this is
+ * asked): none, or how much later it came, so that the why agrees with a CANCELLED that came long after the end.
+ */
+function cancelAfterEnd(view: AttemptView): string {
+  if (view.cancelledAt === undefined || view.endTs === undefined) return 'no notifications/cancelled';
+  if (view.cancelledAt - view.endTs < 50) return 'notifications/cancelled as it ended';
+  return `notifications/cancelled only ${((view.cancelledAt - view.endTs) / 1000).toFixed(2)} s later`;
 }
 
 function incompleteWhy(view: AttemptView): string {
@@ -241,7 +257,14 @@ function incompleteWhyOf(view: AttemptView): string {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
-    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent no notifications/cancelled${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+  }
+  if (abortedElsewhere(view) && view.status !== null && view.status !== undefined) {
+    // The client's log ended the stream `aborted` (or `timeout`) with an error that names a network failure or another
+    // party (a proxy's reset): not the client's own close. Say so, with the error, and what the client did about it.
+    const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+    const cancel = pv !== undefined && pv >= '2026-07-28' ? '' : `, and the client sent ${cancelAfterEnd(view)}`;
+    return `the stream ${view.streamEnd === 'timeout' ? 'timed out' : 'was aborted'}${after}, before any response came (its end says ${jsonText(view.error!.slice(0, 200))}, not a close by the client)${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
   }
   if (view.cutEvent) return 'the stream was cut inside its last event';
   if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';

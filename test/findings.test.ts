@@ -263,9 +263,8 @@ describe('findings fire on their fixture and not on the near miss', () => {
     const expired = (t: number, id: number) => post({ t, id, session: S, tool: 'lookup', status: 404, body: 'Session not found' });
     const init = (t: number, sid: string) => post({ t, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, {}) });
     const r = await analyzeInputs(one([init(-100, S), expired(0, 5), expired(10, 6), init(300, 'S-new')]));
-    expect(r.findings.filter((x) => x.code === 'SESSION_EXPIRED').map((f) => f.message.replace(/^.*?the client /, ''))).toEqual([
-      're-initialized but retried the call only in the expired session, before that',
-      're-initialized but did not retry the call',
+    expect(r.findings.filter((x) => x.code === 'SESSION_EXPIRED').map((f) => f.message.replace(/^.*?the session id, /, ''))).toEqual([
+      'over 0.01 s (tools/call lookup id 5, re-sent as id 6 into the expired session); then the client re-initialized but retried the call only in the expired session, before that',
     ]);
   });
 

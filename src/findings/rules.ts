@@ -99,10 +99,13 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // client did not close its stream: the two ends saw different things, though both without a result (a hop that
     // wrote an error page into the client's stream and closed the server's).
     const closedBetween = closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && protocolOf(a) >= '2026-07-28';
-    if ((c.outcome !== s.outcome || statusDiffers || closedBetween) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
-      const what = closedBetween && c.outcome === s.outcome && !statusDiffers
-        ? `the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream: something between them closed it`
-        : (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
+    if (closedBetween && c.outcome === s.outcome && !statusDiffers && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+      // Status and outcome agree: what differs is who closed what, so that leads.
+      out.push(finding('SIDE_DIVERGENCE', 'error',
+        `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
+        [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
+    } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
@@ -440,6 +443,12 @@ export function unknownSessionRefusal(a: Attempt): string | undefined {
   return saysSessionUnknown(text) ? text : undefined;
 }
 
+/** How the client's view of a stream ended, for a finding that says it was not the client that closed it. */
+function clientEndText(c: AttemptView): string {
+  const how = !c.streamEnd || c.streamEnd === 'complete' ? 'it ended without the response' : c.streamEnd === 'error' ? 'it failed' : c.streamEnd === 'aborted' ? 'it was aborted' : c.streamEnd === 'timeout' ? 'it timed out' : `it ended (${c.streamEnd})`;
+  return c.error !== undefined ? `${how} with ${jsonText(c.error.slice(0, 200))}` : how;
+}
+
 /** SESSION_EXPIRED for a GET stream or a notification refused because the session is gone (no request got the refusal). */
 function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: Later): Finding {
   const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
@@ -479,6 +488,91 @@ function lostIdText(l: NonNullable<RefusedPost['lostId']>): string {
 interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; initializeFailedAfter?(ts: number | undefined): boolean; initializeInLogAfter?(log: string, ts: number | undefined): boolean; began?: boolean }
 const reinitFailed = (later: Later, ts: number | undefined) => ts !== undefined && later.initializeFailedAfter?.(ts) === true;
 const refusedReinit = 'tried to re-initialize, but its initialize failed';
+
+/** One request refused for the lost session, and what is said of it (the same for every request of one expiry). */
+interface Expired { x: Attempt; said: string | undefined; ended: string; elsewhere: string }
+
+/**
+ * The requests refused because the session was gone, grouped by what is said of the refusal: one SESSION_EXPIRED per
+ * expiry, however many requests met it (a client that retried in the dead session got a 404 each time). Requests that
+ * a server instance without the session answered, or that came after the client's own DELETE, are told apart.
+ */
+function expiryGroups(s: SessionState, calls: SessionCalls): Expired[][] {
+  const groups = new Map<string, Expired[]>();
+  for (const x of calls.expired) {
+    const ts = x.endTs ?? x.startTs;
+    // Two server logs, the 404 in one and the session's initialize in the other: another instance answered, one that
+    // never had the session (no sticky routing), rather than the session expiring.
+    const init = calls.serverInit;
+    const elsewhere = x.server && init && x.server.input !== init.input
+      ? ` from ${x.server.sources[0]!.file}, a server log that never saw this session's initialize (it is at ${init.src.file}:${init.src.line}): another server instance without the session (sticky routing?)`
+      : '';
+    const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
+    // The client had ended the session itself (DELETE, accepted): the server did not lose it, the request reused its id.
+    const ended = s.terminated !== undefined && (s.terminated.ts === undefined || ts === undefined || s.terminated.ts <= ts)
+      ? ` after the client had ended this session itself (its DELETE at ${s.terminated.src.file}:${s.terminated.src.line} was accepted): the request reused a terminated session id, the server did not lose the session`
+      : '';
+    const key = `${x.status}|${said ?? ''}|${ended}|${elsewhere}`;
+    const g = groups.get(key);
+    if (g) g.push({ x, said, ended, elsewhere });
+    else groups.set(key, [{ x, said, ended, elsewhere }]);
+  }
+  return [...groups.values()];
+}
+
+/** The requests of one expiry: each call with its ids (a call re-sent into the dead session shows several), five at most. */
+function expiredList(group: Expired[]): string {
+  const byCall = new Map<string, Attempt[]>();
+  for (const { x } of group) {
+    const k = x.call ?? `${label(x)}#${idText(x)}`;
+    const l = byCall.get(k);
+    if (l) l.push(x);
+    else byCall.set(k, [x]);
+  }
+  const parts = [...byCall.values()].slice(0, 5).map((l) => `${label(l[0]!)} id ${idText(l[0]!)}${l.length > 1 ? `, re-sent as id ${l.slice(1).map(idText).join(', ')} into the expired session` : ''}`);
+  return `${parts.join('; ')}${byCall.size > 5 ? `; and ${byCall.size - 5} more call(s)` : ''}`;
+}
+
+/** Calls named by their first request, three at most. */
+function named(calls: { first: Attempt }[]): string {
+  const names = calls.slice(0, 3).map((c) => `${label(c.first)} id ${idText(c.first)}`);
+  return calls.length > 3 ? `${names.join(', ')} and ${calls.length - 3} more` : names.join(calls.length === 2 ? ' and ' : ', ');
+}
+
+/** SESSION_EXPIRED for the requests of one expiry: what met them, then whether the client re-initialized and retried. */
+function expiredFinding(s: SessionState, group: Expired[], where: string, later: Later): Finding {
+  const { x, said, ended, elsewhere } = group[0]!;
+  const last = group[group.length - 1]!.x;
+  const ts = last.endTs ?? last.startTs;
+  const reinit = later.initializeAfter(ts);
+  // Retried after the re-initialization, or only in the expired session (a 404 again) before it.
+  const calls = new Map<string, { first: Attempt; retried: boolean; here: boolean }>();
+  for (const { x: y } of group) {
+    const k = y.call ?? `${label(y)}#${idText(y)}`;
+    const c = calls.get(k) ?? { first: y, retried: false, here: false };
+    c.retried ||= y.primary.retriedInNewSession === true;
+    c.here ||= y.primary.retried === true;
+    calls.set(k, c);
+  }
+  const all = [...calls.values()];
+  const retried = all.filter((c) => c.retried).length;
+  const one = all.length === 1;
+  const retry = retried === all.length ? (one ? ' and retried the call' : ' and retried the calls')
+    : retried > 0 ? ` and retried ${named(all.filter((c) => c.retried))}, not ${named(all.filter((c) => !c.retried))}`
+      : all.some((c) => c.here) ? (one ? ' but retried the call only in the expired session, before that' : ' but retried the calls only in the expired session, before that')
+        : one ? ' but did not retry the call' : ' but did not retry the calls';
+  const saying = `${said !== undefined ? `, saying ${jsonText(said)}${ended ? '' : not404}` : ''}${ended}${said !== undefined && ended ? '; the server answered 400 where the spec asks 404 for a terminated session' : ''}${elsewhere}`;
+  const first = x.startTs ?? x.endTs;
+  const over = group.length > 1 && first !== undefined && ts !== undefined ? `, over ${secs(Math.max(0, ts - first))}` : '';
+  const what = group.length === 1
+    ? `HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${saying}; the client`
+    : `HTTP ${x.status} to ${group.length} requests that carried the session id${over} (${expiredList(group)})${saying}; then the client`;
+  // Each request's lines, for the first 50 of them (the message counts them all).
+  const sources = group.slice(0, 50).flatMap((e) => [...e.x.primary.sources.slice(0, 2), ...(e.elsewhere && e.x.server ? [e.x.server.sources[0]!] : [])]);
+  return finding('SESSION_EXPIRED', 'warning',
+    `${where}: ${what} ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? retry : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+    sources, 'session', s.session);
+}
 
 /** Session-level findings, raised when the session closes. */
 export function checkSession(s: SessionState, calls: SessionCalls | undefined, later: Later): Finding[] {
@@ -541,27 +635,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     for (const r of s.refusedPosts ?? []) if (r.lostId) out.push(refusedPostFinding(s, r, where, later, undefined));
     return out;
   }
-  for (const x of calls.expired) {
-    const ts = x.endTs ?? x.startTs;
-    const reinit = later.initializeAfter(ts);
-    // Retried after the re-initialization, or only in the expired session (a 404 again) before it.
-    const retried = x.primary.retriedInNewSession === true;
-    const retriedHere = !retried && x.primary.retried === true;
-    // Two server logs, the 404 in one and the session's initialize in the other: another instance answered, one that
-    // never had the session (no sticky routing), rather than the session expiring.
-    const init = calls.serverInit;
-    const elsewhere = x.server && init && x.server.input !== init.input
-      ? ` from ${x.server.sources[0]!.file}, a server log that never saw this session's initialize (it is at ${init.src.file}:${init.src.line}): another server instance without the session (sticky routing?)`
-      : '';
-    const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
-    // The client had ended the session itself (DELETE, accepted): the server did not lose it, the request reused its id.
-    const ended = s.terminated !== undefined && (s.terminated.ts === undefined || ts === undefined || s.terminated.ts <= ts)
-      ? ` after the client had ended this session itself (its DELETE at ${s.terminated.src.file}:${s.terminated.src.line} was accepted): the request reused a terminated session id, the server did not lose the session`
-      : '';
-    out.push(finding('SESSION_EXPIRED', 'warning',
-      `${where}: HTTP ${x.status} to ${label(x)} id ${idText(x)} that carried the session id${said !== undefined ? `, saying ${jsonText(said)}${ended ? '' : not404}` : ''}${ended}${said !== undefined && ended ? '; the server answered 400 where the spec asks 404 for a terminated session' : ''}${elsewhere}; the client ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? (retried ? ' and retried the call' : retriedHere ? ' but retried the call only in the expired session, before that' : ' but did not retry the call') : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
-      [...x.primary.sources.slice(0, 2), ...(elsewhere && x.server ? [x.server.sources[0]!] : [])], 'session', s.session));
-  }
+  for (const group of expiryGroups(s, calls)) out.push(expiredFinding(s, group, where, later));
   if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
   for (const r of s.refusedPosts ?? []) out.push(refusedPostFinding(s, r, where, later, calls.lastOk));
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a

@@ -105,7 +105,10 @@ export interface AttemptView {
   subscribed?: boolean;
   /** The GETs that tried to resume this request's stream (Last-Event-ID): each one's HTTP status (null: none came) and end. */
   resumptions?: { status: number | null; end?: string }[];
+  /** SSE events on the request's own stream (a why counts these: what came before it ended). */
   sseEvents: number;
+  /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */
+  resumedEvents?: number;
   progress: number;
   /**
    * The id the client's caller gave this tool call in `_meta.callId` (Codex: the model's function call id): a later

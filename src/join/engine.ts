@@ -464,6 +464,8 @@ export class JoinEngine {
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
       for (const v of ex.attempts) v.sseEvents++;
+      // A GET resuming a request's stream carries the rest of its events: counted as its, as its progress is.
+      if (ex.resumes) ex.resumes.view.resumedEvents = (ex.resumes.view.resumedEvents ?? 0) + 1;
       if (p.sse.id !== undefined && p.sse.id !== '') {
         ex.primed = true;
         for (const v of ex.attempts) v.lastEventId = p.sse.id;

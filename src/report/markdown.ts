@@ -1,5 +1,5 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
-import { scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
+import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import { emptyText, hiddenBySeverity, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
@@ -63,7 +63,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     if (failed.rows.length) {
       out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why', 'evidence'], failed.rows.map((r) => [
         c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
-        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, c(r.claim?.outcome ?? ''), whyCell(r), whole(r.sources.slice(0, 3).map(src).join(', ')),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, whole(claimedText(r.claim)), whyCell(r), whole(r.sources.slice(0, 3).map(src).join(', ')),
       ])), '');
     }
   }
@@ -121,7 +121,7 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
     // No status and an outcome other than NO_RESPONSE: the log has no HTTP layer (an HTTP request without a response is NO_RESPONSE).
     const http = r.status !== null || r.outcome === 'NO_RESPONSE';
     lines.push(`  C->>${to}: ${http ? 'POST ' : ''}${label}`);
-    if (r.sse) lines.push(`  Note over ${to}: SSE ${r.sse.events} event(s), ${r.sse.progress} progress${r.sse.end && r.sse.end !== 'complete' ? `, ${escapeMermaid(r.sse.end)}` : ''}`);
+    if (r.sse) lines.push(`  Note over ${to}: SSE ${r.sse.events} event(s)${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}, ${r.sse.progress} progress${r.sse.end && r.sse.end !== 'complete' ? `, ${escapeMermaid(r.sse.end)}` : ''}`);
     const server = r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : '';
     if (http) {
       if (r.status === null) lines.push(`  ${to}--xC: no response ${r.outcome}${server}`);

@@ -24,7 +24,7 @@ export interface AttemptRow {
   outcome: Outcome;
   layer: Layer;
   serverOutcome?: Outcome;
-  claim?: { outcome?: string; retryOrigin?: string; postCount?: number; httpStatuses?: number[]; errorCode?: number | null; only?: true; source: Source };
+  claim?: { outcome?: string; retryOrigin?: string; postCount?: number; httpStatuses?: number[]; errorCode?: number | null; status?: number; message?: string; only?: true; source: Source };
   call?: string;
   attempt?: number;
   /** The attempt continues its call after INPUT_REQUIRED (an MRTR follow-up): not a retry. */
@@ -40,7 +40,7 @@ export interface AttemptRow {
   notSeenByServer?: true;
   resumed?: true;
   weakId?: true;
-  sse?: { events: number; progress: number; serverRequests: number; end?: string };
+  sse?: { events: number; resumedEvents?: number; progress: number; serverRequests: number; end?: string };
   cancelled?: true;
   /** The connection or client key that stands in for a missing session id (only when session is null). */
   scope?: string;
@@ -89,6 +89,16 @@ export interface FailOnSummary {
 
 const isoOf = isoTime;
 
+/**
+ * What the client claimed, for the claimed column: its outcome and, for a claim joined to a call on the wire, its own
+ * words (Claude Code's "timed out after 3s"); a claim read alone has them in its why already.
+ */
+export function claimedText(c: AttemptRow['claim']): string {
+  if (!c) return '';
+  const said = c.message !== undefined && !c.only ? JSON.stringify(c.message) : '';
+  return c.outcome !== undefined && said ? `${c.outcome} ${said}` : c.outcome ?? said;
+}
+
 /** The printable row of an attempt; log strings are redacted here when redaction is on. */
 export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   const v = a.primary;
@@ -114,6 +124,9 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     if (c.postCount !== undefined) row.claim.postCount = c.postCount;
     if (c.httpStatuses !== undefined) row.claim.httpStatuses = c.httpStatuses;
     if (c.jsonrpc?.errorCode !== undefined) row.claim.errorCode = c.jsonrpc.errorCode;
+    if (c.status !== undefined) row.claim.status = c.status;
+    // The client's own words (Claude Code's "failed after 3s: …", Gemini CLI's error), joined or alone.
+    if (c.message !== undefined) row.claim.message = capString(redact ? redactText(c.message) : c.message);
     if (a.claimOnly) row.claim.only = true;
   }
   if (a.call !== undefined) row.call = a.call;
@@ -145,8 +158,11 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   }
   if (v.resumed) row.resumed = true;
   if (v.weakId || a.client?.weakId || a.server?.weakId) row.weakId = true;
-  if (v.sseEvents > 0 || v.progress > 0) {
-    row.sse = { events: v.sseEvents, progress: v.progress, serverRequests: v.serverRequests };
+  const resumed = v.resumedEvents ?? 0;
+  if (v.sseEvents > 0 || resumed > 0 || v.progress > 0) {
+    // Every stream of the request, as progress counts: its own, then those of the GETs that resumed it.
+    row.sse = { events: v.sseEvents + resumed, progress: v.progress, serverRequests: v.serverRequests };
+    if (resumed > 0) row.sse.resumedEvents = resumed;
     if (v.streamEnd) row.sse.end = v.streamEnd;
   }
   if ((a.client ?? v).cancelled) row.cancelled = true;

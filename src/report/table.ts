@@ -1,5 +1,5 @@
 // The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as box-drawn tables.
-import type { AttemptRow, Summary, SummaryBuilder } from './summary.js';
+import { claimedText, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
@@ -74,7 +74,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
       t.push([
         time(r.ts), cell(r.session ?? '-', 12), idOf(r), r.call ? `${r.call}#${r.attempt ?? 1}` : '', what(r),
         r.status === null ? '-' : String(r.status), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
-        r.claim?.outcome ? cell(r.claim.outcome, 20) : '', text(whyOf(r)),
+        text(claimedText(r.claim)), text(whyOf(r)),
       ]);
     }
     out.push(`Attempts that did not succeed${moreNote(failed.rows.length, failed.total, ' in time order', ', see --format ndjson')}`, ...(failed.rows.length ? [t.toString()] : []), '');

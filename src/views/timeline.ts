@@ -129,7 +129,7 @@ function sideText(v: ReturnType<typeof sideCells>['client' | 'server'], color: b
 
 function sseText(r: AttemptRow): string {
   if (!r.sse) return '';
-  const parts = [`${r.sse.events} event(s)`];
+  const parts = [`${r.sse.events} event(s)${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}`];
   if (r.sse.progress) parts.push(`${r.sse.progress} progress`);
   if (r.sse.serverRequests) parts.push(`${r.sse.serverRequests} server request(s)`);
   if (r.sse.end && r.sse.end !== 'complete') parts.push(`stream ${r.sse.end}`);
@@ -141,6 +141,8 @@ function notes(r: AttemptRow): string[] {
   const n: string[] = [];
   if (r.continuation) n.push(r.retryOrigin?.how ?? 'continues its call');
   else if ((r.attempt ?? 1) > 1) n.push(`retry${r.retryOrigin ? ` (${r.retryOrigin.origin}: ${r.retryOrigin.how})` : ''}`);
+  // The client's own words about a call joined to the wire (Claude Code's, Gemini CLI's): alone, the why has them.
+  if (r.claim?.message !== undefined && !r.claim.only) n.push(`client said ${jsonText(r.claim.message)}`);
   if (r.cancelled) n.push('cancelled by the client');
   if (r.resumed) n.push('response came on a resumed stream');
   if (r.claim?.outcome && r.claim.outcome !== r.outcome) n.push(`client claimed ${r.claim.outcome}`);
@@ -177,7 +179,7 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
   for (const r of t.rows) {
     const sides = sideCells(r);
     table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
-      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', cell(sseText(r), 40), textCell(notes(r).join('; '))]);
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', cell(sseText(r), 52), textCell(notes(r).join('; '))]);
   }
   out.push(table.toString());
   if (t.findings.length) {

@@ -41,11 +41,18 @@ describe('a call stream the client closed after its head', () => {
     expect((await slow('2025-11-25', 'error')).detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response');
   });
 
+  it('a close by the client with a notifications/cancelled long after it says so, rather than "sent no notifications/cancelled"', async () => {
+    const lines = [...call('2025-11-25', 'aborted'), rec('request', 5300, { xid: 'x-2', method: 'POST', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out' } } })];
+    const r = await analyzeInputs([{ side: 'client', lines }]);
+    expect(r.attempts.find((a) => a.method === 'tools/call')!.detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent notifications/cancelled only 5.00 s later; 2 SSE event(s) came before that');
+  });
+
   it('a network failure that the capture ended as aborted (a HAR\'s _error after the head) is no close by the client, on either protocol', async () => {
     // Chrome's HAR: status 200, then _error net::ERR_INCOMPLETE_CHUNKED_ENCODING; the body up to the cut was kept.
     for (const version of ['2025-11-25', '2026-07-28']) {
       const cut = await slow(version, 'aborted', 'net::ERR_INCOMPLETE_CHUNKED_ENCODING');
-      expect(cut.detail.why).toBe('SSE stream ended (aborted) after 2 event(s) without the response');
+      const cancel = version === '2025-11-25' ? ', and the client sent no notifications/cancelled' : '';
+      expect(cut.detail.why).toBe(`the stream was aborted 0.30 s after sending it, before any response came (its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client)${cancel}; 2 SSE event(s) came before that`);
       expect(cut.findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
     }
     // The near miss: net::ERR_ABORTED is the page's own abort, a close by the client.

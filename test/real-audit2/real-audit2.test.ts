@@ -85,6 +85,15 @@ describe('what the second round found, fixed', () => {
     }
   });
 
+  it('resume-cut-twice: sse.events counts the events of the resumed streams, as sse.progress counts their progress; the timeline says how many were resumed', () => {
+    const args = ['--client', `${DIR}resume-cut-twice/client.ndjson`, '--server', `${DIR}resume-cut-twice/server.ndjson`];
+    const call = calls(triage(args))[0] as Attempt & { sse?: { events: number; resumedEvents?: number; progress: number } };
+    // 3 events on the POST's own stream, 7 on the two GETs that resumed it (8 progress in all, and the result)
+    expect(call.sse).toMatchObject({ events: 10, resumedEvents: 7, progress: 8 });
+    const p = spawnSync(process.execPath, [BIN, 'timeline', 'f312', ...args], { encoding: 'utf8' });
+    expect(p.stdout).toMatch(/10 event\(s\) \(7 resumed\), 8 progress/);
+  });
+
   it('HTTP+SSE: a response the server wrote on the GET stream before its 202 keeps the 202, on both sides; nothing is "resumed"', () => {
     const r = both('legacy-sse-basic');
     const list = r.attempts.find((a) => a.method === 'resources/list')!;

@@ -1,18 +1,19 @@
 // Real Claude Code 2.1.197 MCP logs (test/fixtures/real-claude-code), alone and with the wire of the same run, and what mcp-triage says of them.
 // The recordings are committed; re-recording needs the npm package (see record.mjs): npm test never runs Claude Code.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { triageCli } from '../helpers/triage-cli.js';
+import { BIN, triageCli } from '../helpers/triage-cli.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-claude-code/', import.meta.url));
 
 interface Finding { code: string; severity: string; message: string }
 interface Attempt {
   type: 'attempt'; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; call: string; attempt: number;
-  claim?: { outcome?: string; errorCode?: number | null; retryOrigin?: string; only?: true; source: { file: string; line: number } };
+  claim?: { outcome?: string; errorCode?: number | null; message?: string; retryOrigin?: string; only?: true; source: { file: string; line: number } };
   retryOrigin?: { origin: string; how: string }; findings: Finding[]; durationMs?: number; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface Summary { claims: { total: number; matched: number; alone: number; unmatched: unknown[] }; lines: { read: number; used: number; unusable: number }; diagnostics: { total: number; byCode: Record<string, number> } }
@@ -165,6 +166,13 @@ describe('Claude Code\'s log with the wire of the same run: "Claude Code says X;
     expect(c[0]!.findings.map((f) => f.code)).toContain('CANCELLED');
     expect(c[0]!.claim).toBeDefined();
     expect(c[0]!.claim!.outcome).toBeUndefined();
+    // what Claude Code said of it stays in the report: the claim's message, the claimed column, the timeline's notes
+    expect(c[0]!.claim!.message).toBe('MCP server "web" tool "slow_report" timed out after 3s');
+    const files = [`${DIR}timeout/wire.ndjson`, ...logs('timeout')];
+    for (const args of [files, ['--format', 'markdown', ...files], ['timeline', '1d9e', ...files], ['timeline', '1d9e', '--format', 'markdown', ...files]]) {
+      const p = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+      expect(p.stdout, args.join(' ')).toContain('timed out after 3s');
+    }
   });
 
   it('server-down: the call never reached the wire, so Claude Code\'s claim is the only view of it', () => {

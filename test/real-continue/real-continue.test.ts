@@ -127,14 +127,16 @@ describe('Continue CLI 1.5.47 on the wire', () => {
     expect(observed('http-503').toolMessages[0].content).toBe('Error executing tool lookup_order: Streamable HTTP error: Error POSTing to endpoint: upstream unavailable');
   });
 
-  it('session-expired: cn never re-initializes after a 404: both calls meet it in the dead session, each a SESSION_EXPIRED saying the client did not re-initialize', () => {
+  it('session-expired: cn never re-initializes after a 404: both calls meet it in the dead session, one SESSION_EXPIRED that counts them and says the client did not re-initialize', () => {
     const r = both('session-expired');
     expect(calls(r).map((a) => `${a.id} ${a.status} ${a.outcome}`)).toEqual(['2 404 HTTP_ERROR', '3 404 HTTP_ERROR']);
     expect(new Set(calls(r).map((a) => a.call)).size).toBe(2);
     expect(r.attempts.filter((a) => a.method === 'initialize')).toHaveLength(1);
     const expired = r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
-    expect(expired).toHaveLength(2);
-    for (const f of expired) expect(f.message).toMatch(/the client did not re-initialize/);
+    // one expiry, one finding that counts both requests
+    expect(expired).toHaveLength(1);
+    expect(expired[0]!.message).toMatch(/: HTTP 404 to 2 requests that carried the session id, over 0\.\d\d s \(tools\/call lookup_order id 2; tools\/call lookup_order id 3\); then the client did not re-initialize$/);
+    expect(expired[0]!.sources).toHaveLength(4);
     expect(allCodes(r)).not.toContain('SIDE_DIVERGENCE');
     for (const m of observed('session-expired').toolMessages) expect(m.content).toContain('Session not found');
   });

@@ -124,8 +124,7 @@ describe('Mastra @mastra/mcp 2.0.0 (its SDK: the v2 client 2.0.0)', () => {
     expect(codes(again)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
     const sx = r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
     expect(sx.map((f) => f.message.replace(/^.*?: /, ''))).toEqual([
-      'HTTP 404 to tools/call send_invoice id 3 that carried the session id; the client re-initialized and retried the call',
-      'HTTP 404 to tools/call lookup_order id 4 that carried the session id; the client re-initialized but did not retry the call',
+      'HTTP 404 to 2 requests that carried the session id, over 0.01 s (tools/call send_invoice id 3; tools/call lookup_order id 4); then the client re-initialized and retried tools/call send_invoice id 3, not tools/call lookup_order id 4',
     ]);
     expect(allCodes(r)).not.toContain('UNSAFE_RETRY');
     expect(allCodes(r)).not.toContain('RETRY_POLICY');
