@@ -98,6 +98,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const tolerance = options.orderToleranceMs ?? DEFAULTS.orderToleranceMs;
   const diagnostics = new Diagnostics({ print: options.onDiagnostic });
   const notes: string[] = [];
+  /** A note of the report that is also said once on stderr (not a problem: not counted as a diagnostic). */
+  const notice = (text: string) => {
+    notes.push(text);
+    options.onDiagnostic?.(`mcp-triage: ${text}`);
+  };
   let claims = 0;
 
   const linker = new CallLinker({
@@ -232,11 +237,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (c.account.formats.otlp) c.account.unordered = true;
     return c.account;
   });
+  for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
-
 
 /** How many records of each input are looked at to estimate clock offsets. */
 const ALIGN_RECORDS = 2000;

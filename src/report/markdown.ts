@@ -79,8 +79,9 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   }
 
   out.push('## Inputs', '');
-  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], summary.inputs.map((i) => [
-    c(i.name), i.side ?? '-', c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank),
+  out.push('lines = used + blank + skipped + unusable; skipped lines are well-formed but carry no MCP traffic.', '');
+  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], summary.inputs.map((i) => [
+    c(i.name), i.side ?? '-', c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank), String(i.skipped),
     c(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0', 120), c(i.cannotShow.join('; '), 160),
   ])), '');
   return `${out.join('\n')}\n`;

@@ -101,13 +101,13 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     out.push(`Calls with more than one attempt${moreNote(chains.rows.length, chains.total, ' in time order')}`, ...(chains.rows.length ? [t.toString()] : []), '');
   }
 
-  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], color);
+  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], color);
   for (const i of summary.inputs) {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
-    t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
+    t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
   }
-  out.push('Inputs (lines = used + blank + unusable)', t.toString());
+  out.push('Inputs (lines = used + blank + skipped + unusable; skipped: well-formed, no MCP traffic)', t.toString());
   if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
   if (summary.diagnostics.total) {
     const first = summary.diagnostics.first.slice(0, 3).map((d) => `${cleanTerminal(d.file)}${d.line !== undefined ? `:${d.line}` : ''}`).join(', ');
