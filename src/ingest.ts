@@ -21,6 +21,11 @@ export interface InputSpec {
   side?: 'client' | 'server' | undefined;
 }
 
+/** An input as the run reads it: `assumed` is the side a plain input's records that state none take (analyze.ts assumeSides). */
+export interface ResolvedSpec extends InputSpec {
+  assumed?: 'client' | 'server' | undefined;
+}
+
 export interface IngestOptions {
   inputFormat?: string | undefined;
   maxLineBytes: number;
@@ -32,12 +37,16 @@ export interface IngestOptions {
   strict: boolean;
   /** Line order: settled from the first lines' times ("auto", the default), or as given (--input-order). */
   inputOrder?: 'auto' | InputOrder | undefined;
+  /** Called once per input with an assumed side, at its first record that states no side of its own. */
+  onAssumedSide?: ((account: InputAccount, assumed: 'client' | 'server') => void) | undefined;
 }
 
 /** The account of one input, as the report shows it. */
 export interface InputAccount {
   name: string;
   side?: 'client' | 'server' | undefined;
+  /** The side was not given but assumed: a plain input next to inputs of the other side only (see ResolvedSpec). */
+  sideAssumed?: boolean;
   gzip: boolean;
   /** "lines" for line-oriented inputs, "har" for a whole HAR document, "array" for a JSON array document (lines then count entries or items). */
   mode: 'lines' | 'har' | 'array';
@@ -87,7 +96,7 @@ export class StrictStop extends Error {
 const MERGED_LIMITS = (): SourceLimits => ({ http: true, bodies: true, session: true, typedIds: true, notes: [] });
 
 /** Open an input and yield its records in batches; the account is filled as it goes. */
-export async function* ingest(spec: InputSpec, index: number, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
+export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
   let opened;
   try {
     opened = await openInput(spec.path, opts.stdin);
@@ -105,6 +114,16 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     if (opts.strict) throw new StrictStop(`${name}:${line}`, message);
   };
   const sideOverride = spec.side;
+  // A plain input next to sided ones: its records that state no side take the assumed one (adapters are not told it).
+  const assumed = spec.side === undefined ? spec.assumed : undefined;
+  const itemSide = sideOverride ?? assumed;
+  let assumedSaid = assumed === undefined;
+  const sayAssumed = () => {
+    assumedSaid = true;
+    account.side = assumed;
+    account.sideAssumed = true;
+    opts.onAssumedSide?.(account, assumed!);
+  };
 
   const toItems = (value: unknown, lineNo: number, out: RecordItem[], text: string | undefined): void => {
     let v = value;
@@ -210,8 +229,9 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     const raw = text; // a reference to the line, not a copy; read only for an id that JSON.parse could not keep exact
     for (const rec of res) {
       account.records++;
+      if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
-      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride };
+      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }

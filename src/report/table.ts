@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, truncate } from './text.js';
 import { Grid } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote, redactionLine, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, moreNote, redactionLine, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -105,7 +105,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   for (const i of summary.inputs) {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
-    t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
+    t.push([cell(i.name, 40) + (i.gzip ? ' (gzip)' : ''), sideCell(i), cell(formats + (i.mode === 'har' ? ' (whole HAR)' : ''), 30), String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${cell(reasons, 50)}` : '0', cell([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '), 60)]);
   }
   out.push('Inputs (lines = used + blank + skipped + unusable; skipped: well-formed, no MCP traffic)', t.toString());
   if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);

@@ -1,11 +1,13 @@
-// The input account on real logs: lines without MCP traffic are skipped (not problems, not fatal with --strict).
+// The input account on real logs: lines without MCP traffic are skipped (not problems, not fatal with --strict), and a plain input next to --server is the client's view, counted once.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { NdjsonSummarySchema } from '../../src/report/schema.js';
+import { analyze } from '../../src/index.js';
 import { ROOT, SAMPLES, cli } from './helpers.js';
 
 const CLAUDE = join(ROOT, 'test/fixtures/real-claude-code/timeout/mcp-logs-web.jsonl');
 const HAR = join(SAMPLES, 'formats/capture.har');
+const CUT = join(ROOT, 'test/fixtures/real-har/sse-cut');
 
 /** The summary of a --format json run. */
 const summaryOf = (stdout: string) => (JSON.parse(stdout) as { summary: Record<string, unknown> }).summary as {
@@ -84,5 +86,59 @@ describe('lines without MCP traffic are skipped, not problems', () => {
     const r = await cli(['formats']);
     expect(r.stdout).toContain('lines = used + blank + skipped + unusable');
     expect(r.stdout).toMatch(/skipped {3}well-formed in its format but no MCP traffic/);
+  });
+});
+
+describe('a plain input next to --server is the client view', () => {
+  it('the real sse-cut HAR given plain next to --server: each call once, as with --client, said once on stderr', async () => {
+    const plain = await cli([`${CUT}.har`, '--server', `${CUT}.server.ndjson`, '--format', 'json']);
+    const sided = await cli(['--client', `${CUT}.har`, '--server', `${CUT}.server.ndjson`, '--format', 'json']);
+    expect(plain.code).toBe(0);
+    const p = JSON.parse(plain.stdout) as { attempts: unknown[]; findings: unknown[] };
+    const s = JSON.parse(sided.stdout) as { attempts: unknown[]; findings: unknown[] };
+    expect(p.attempts).toHaveLength(2);
+    expect(p.attempts).toEqual(s.attempts);
+    expect(p.findings).toEqual(s.findings);
+    const note = `${CUT}.har: given without a side next to server-side logs only, and its records state none: read as the client's view, joined to theirs (give it with --client to say so)`;
+    expect(plain.stderr).toBe(`mcp-triage: ${note}\n`);
+    expect(sided.stderr).toBe('');
+    const summary = summaryOf(plain.stdout);
+    expect(summary.notes).toEqual([note]);
+    expect(summary.inputs[0]).toMatchObject({ side: 'client', sideAssumed: true });
+    expect(summaryOf(sided.stdout).inputs[0]!.sideAssumed).toBeUndefined();
+  });
+
+  it('the table says the side was assumed; the sessions view sees both sides and two attempts', async () => {
+    const table = await cli([`${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
+    expect(table.stdout).toMatch(/^mcp-triage \S+: 2 attempt\(s\) in 2 call\(s\)/);
+    expect(table.stdout).toContain('client (assumed)');
+    const sessions = await cli(['sessions', `${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
+    expect(sessions.stdout).toMatch(/client\+server\s*│\s*2\s*│/);
+  });
+
+  it('the library assumes the same', async () => {
+    const r = await analyze({ inputs: [{ path: `${CUT}.har` }, { path: `${CUT}.server.ndjson`, side: 'server' }] });
+    expect(r.attempts).toHaveLength(2);
+    expect(r.attempts.every((a) => a.side === 'client')).toBe(true);
+    expect(r.summary.inputs[0]!.sideAssumed).toBe(true);
+  });
+
+  it('changes nothing for a plain input alone', async () => {
+    const r = await cli([`${CUT}.har`, '--format', 'json']);
+    expect(r.stderr).toBe('');
+    const s = summaryOf(r.stdout);
+    expect(s.notes).toEqual([]);
+    expect(s.inputs[0]!.side).toBeUndefined();
+    expect(s.attempts).toBe(2);
+  });
+
+  it('keeps the side records state: a plain server log (records with "side") next to another --server log', async () => {
+    const r = await cli([`${CUT}.server.ndjson`, '--server', `${SAMPLES}server.ndjson`, '--format', 'json']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { attempts: { side?: string; sources: { file: string }[] }[]; summary: { notes: string[]; inputs: { side?: string }[] } };
+    const cut = out.attempts.filter((a) => a.sources[0]!.file.includes('sse-cut'));
+    expect(cut.map((a) => a.side)).toEqual(['server', 'server']);
+    expect(out.summary.notes).toEqual([]);
+    expect(out.summary.inputs[0]!.side).toBeUndefined();
   });
 });
