@@ -1,6 +1,6 @@
 // One analysis run: read every input at once merged by time, join, classify, link calls, raise findings, release state as it goes.
 import { Diagnostics } from './diagnostics.js';
-import { ingest, newAccount, cannotShow, type InputAccount, type InputSpec, type RecordItem } from './ingest.js';
+import { ingest, newAccount, cannotShow, type InputAccount, type InputSpec, type RecordItem, type ResolvedSpec } from './ingest.js';
 import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
 import { SessionTracker } from './join/sessions.js';
@@ -98,6 +98,12 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const tolerance = options.orderToleranceMs ?? DEFAULTS.orderToleranceMs;
   const diagnostics = new Diagnostics({ print: options.onDiagnostic });
   const notes: string[] = [];
+  /** A note of the report that is also said once on stderr (not a problem: not counted as a diagnostic). */
+  const notice = (text: string) => {
+    notes.push(text);
+    options.onDiagnostic?.(`mcp-triage: ${text}`);
+  };
+  const inputs = assumeSides(options.inputs);
   let claims = 0;
 
   const linker = new CallLinker({
@@ -109,7 +115,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     // Frozen (an input not time-ordered): time stopped moving, everything is held to the end; no need to look.
     pendingFrom: () => (frozen ? lastAdvance : Math.min(lastAdvance, engine.earliestOpenStart(), matcher.earliestHeldStart())),
   });
-  const bothSides = options.inputs.some((i) => i.side === 'client') && options.inputs.some((i) => i.side === 'server');
+  const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
+  const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
   const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v) => engine.openOnOtherSide(v) });
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
   const openMs = Math.max(windowMs, OPEN_CALL_MS);
@@ -132,8 +139,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     diagnostics,
     strict: options.strict ?? false,
     inputOrder: options.inputOrder ?? 'auto',
+    onAssumedSide: (account: InputAccount, assumed: 'client' | 'server') => notice(assumedSideNote(account.name, assumed)),
   };
-  const cursors: Cursor[] = options.inputs.map((spec, i) => {
+  const cursors: Cursor[] = inputs.map((spec, i) => {
     const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
     return { index: i, offset: 0, it: ingest(spec, i, ingestOptions, account)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
   });
@@ -232,11 +240,30 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (c.account.formats.otlp) c.account.unordered = true;
     return c.account;
   });
+  for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
 
+/**
+ * The side a plain input takes next to inputs given with one (--client / --server): the other side when every named
+ * input is of one side (a plain HAR next to --server is the client's view, and joins it instead of being counted again).
+ * Alone, among plain inputs, or next to both sides (which side is missing cannot be told), nothing: its calls are apart.
+ */
+export function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
+  const client = inputs.some((i) => i.side === 'client');
+  const server = inputs.some((i) => i.side === 'server');
+  if (client === server) return inputs;
+  const assumed = client ? 'server' : 'client';
+  return inputs.map((i) => (i.side === undefined ? { ...i, assumed } : i));
+}
+
+/** What is said, once, of a plain input whose records state no side, next to inputs of one side. */
+function assumedSideNote(name: string, assumed: 'client' | 'server'): string {
+  const other = assumed === 'client' ? 'server' : 'client';
+  return `${name}: given without a side next to ${other}-side logs only, and its records state none: read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
+}
 
 /** How many records of each input are looked at to estimate clock offsets. */
 const ALIGN_RECORDS = 2000;

@@ -50,7 +50,7 @@ const INPUT: Group = ['Input:', {
   unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
   'max-line-bytes': { type: 'number', requiresArg: true, default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
   'input-order': { requiresArg: true, choices: ['auto', 'oldest-first', 'newest-first'], default: 'auto', describe: 'Line order of the inputs. auto: an input whose first lines run back in time (gcloud logging read, logcli, search exports) is read from its last line back, through a temporary file' },
-  strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable line' },
+  strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable (broken) line; skipped lines (no MCP traffic) are not problems' },
 }];
 
 const FILTERS: Group = ['Filters (combine freely; every report states the ones in force):', {

@@ -21,6 +21,11 @@ export interface InputSpec {
   side?: 'client' | 'server' | undefined;
 }
 
+/** An input as the run reads it: `assumed` is the side a plain input's records that state none take (analyze.ts assumeSides). */
+export interface ResolvedSpec extends InputSpec {
+  assumed?: 'client' | 'server' | undefined;
+}
+
 export interface IngestOptions {
   inputFormat?: string | undefined;
   maxLineBytes: number;
@@ -32,18 +37,24 @@ export interface IngestOptions {
   strict: boolean;
   /** Line order: settled from the first lines' times ("auto", the default), or as given (--input-order). */
   inputOrder?: 'auto' | InputOrder | undefined;
+  /** Called once per input with an assumed side, at its first record that states no side of its own. */
+  onAssumedSide?: ((account: InputAccount, assumed: 'client' | 'server') => void) | undefined;
 }
 
 /** The account of one input, as the report shows it. */
 export interface InputAccount {
   name: string;
   side?: 'client' | 'server' | undefined;
+  /** The side was not given but assumed: a plain input next to inputs of the other side only (see ResolvedSpec). */
+  sideAssumed?: boolean;
   gzip: boolean;
   /** "lines" for line-oriented inputs, "har" for a whole HAR document, "array" for a JSON array document (lines then count entries or items). */
   mode: 'lines' | 'har' | 'array';
   lines: number;
   blank: number;
   used: number;
+  /** Well-formed lines of a known format that carry no MCP traffic (a page asset in a HAR, a connection line): counted, not problems. */
+  skipped: number;
   unusable: number;
   records: number;
   reasons: Record<string, number>;
@@ -85,7 +96,7 @@ export class StrictStop extends Error {
 const MERGED_LIMITS = (): SourceLimits => ({ http: true, bodies: true, session: true, typedIds: true, notes: [] });
 
 /** Open an input and yield its records in batches; the account is filled as it goes. */
-export async function* ingest(spec: InputSpec, index: number, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
+export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
   let opened;
   try {
     opened = await openInput(spec.path, opts.stdin);
@@ -103,6 +114,16 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     if (opts.strict) throw new StrictStop(`${name}:${line}`, message);
   };
   const sideOverride = spec.side;
+  // A plain input next to sided ones: its records that state no side take the assumed one (adapters are not told it).
+  const assumed = spec.side === undefined ? spec.assumed : undefined;
+  const itemSide = sideOverride ?? assumed;
+  let assumedSaid = assumed === undefined;
+  const sayAssumed = () => {
+    assumedSaid = true;
+    account.side = assumed;
+    account.sideAssumed = true;
+    opts.onAssumedSide?.(account, assumed!);
+  };
 
   const toItems = (value: unknown, lineNo: number, out: RecordItem[], text: string | undefined): void => {
     let v = value;
@@ -153,8 +174,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       needSchemas = true; // a page is read whole, once the schemas its records may need are loaded
       return;
     }
-    const usedBefore = account.used;
-    const unusableBefore = account.unusable;
+    const before = { used: account.used, unusable: account.unusable, skipped: account.skipped };
     const savedUnwrap = opts.unwrap;
     opts.unwrap = undefined;
     const groups: RecordItem[][] = [];
@@ -172,18 +192,20 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     for (const g of groups) probe.note(g.find((r) => r.ts !== undefined)?.ts);
     if (probe.verdict() === 'newest-first') groups.reverse();
     for (const g of groups) for (const r of g) out.push(r);
-    const anyUsed = account.used > usedBefore;
-    account.used = usedBefore + (anyUsed ? 1 : 0);
-    account.unusable = unusableBefore + (anyUsed || items.length === 0 ? 0 : 1);
-    if (!anyUsed && items.length === 0) unusable(lineNo, 'no-mcp-traffic', 'empty page of log records');
+    // The line counts once: used when any record was, else unusable when any was, else skipped (an empty page too).
+    const anyUsed = account.used > before.used;
+    const anyUnusable = account.unusable > before.unusable;
+    Object.assign(account, before);
+    if (anyUsed) account.used++;
+    else if (anyUnusable) account.unusable++;
+    else account.skipped++;
   };
 
   let needSchemas = false;
   const adapterState = new Map<string, unknown>();
   const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState, side: sideOverride });
 
-  /** `what` names the line in messages (a HAR document's entries, which may all sit on one line, by their number). */
-  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string, what = `${fmt.name} line`): void => {
+  const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string): void => {
     if (!Array.isArray(res)) {
       // The adapter needs the zod schemas to say what is wrong: the line is read again once they are loaded.
       if (res.error === NEEDS_SCHEMAS) {
@@ -192,7 +214,11 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
       }
       return unusable(lineNo, 'invalid-record', res.error);
     }
-    if (res.length === 0) return unusable(lineNo, 'no-mcp-traffic', `${what} carries no MCP message`);
+    if (res.length === 0) {
+      // Well-formed, but no MCP traffic (a page asset, a connection or stderr line): counted as skipped, no diagnostic.
+      account.skipped++;
+      return;
+    }
     account.used++;
     account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
     if (!seenFormats.has(fmt)) {
@@ -203,8 +229,9 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
     const raw = text; // a reference to the line, not a copy; read only for an id that JSON.parse could not keep exact
     for (const rec of res) {
       account.records++;
+      if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
-      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride };
+      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }
@@ -286,7 +313,7 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
    */
   const guarded = (lineNo: number, out: RecordItem[], read: () => void): boolean => {
     const before = out.length;
-    const counts = { used: account.used, records: account.records, unusable: account.unusable };
+    const counts = { used: account.used, records: account.records, unusable: account.unusable, skipped: account.skipped };
     try {
       read();
       return true;
@@ -324,12 +351,11 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
         if (typeof item.value !== 'object' || item.value === null) unusable(item.line, 'invalid-record', `HAR entry ${account.lines} is not an object`);
         else {
           const entry = item.value as Record<string, unknown>;
-          const what = harEntryName(entry, account.lines);
-          if (!guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what))) needSchemas = false;
+          if (!guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out))) needSchemas = false;
           else if (needSchemas) {
             needSchemas = false;
             await loadSchemas();
-            guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out, undefined, what));
+            guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out));
           }
         }
         account.bytesRead = opened.bytesRead();
@@ -451,20 +477,12 @@ export async function* ingest(spec: InputSpec, index: number, opts: IngestOption
   }
 }
 
-/** `HAR entry 7 (GET https://host/app.js)`: an entry of a whole HAR document named for messages (URL cut at 120 characters). */
-function harEntryName(entry: Record<string, unknown>, n: number): string {
-  const req = entry.request as { method?: unknown; url?: unknown } | undefined;
-  const method = typeof req?.method === 'string' ? req.method.slice(0, 16) : '';
-  const url = typeof req?.url === 'string' ? (req.url.length > 120 ? `${req.url.slice(0, 119)}…` : req.url) : '';
-  return method || url ? `HAR entry ${n} (${`${method} ${url}`.trim()})` : `HAR entry ${n}`;
-}
-
 /** An input that cannot be read at all (exit code 2). */
 export class InputError extends Error {}
 
 export function newAccount(spec: InputSpec, name: string): InputAccount {
   const a: InputAccount = {
-    name, gzip: false, mode: 'lines', bytesRead: 0, lines: 0, blank: 0, used: 0, unusable: 0, records: 0,
+    name, gzip: false, mode: 'lines', bytesRead: 0, lines: 0, blank: 0, used: 0, skipped: 0, unusable: 0, records: 0,
     reasons: {}, formats: {}, cannotShow: [], limits: MERGED_LIMITS(),
   };
   if (spec.side) a.side = spec.side;

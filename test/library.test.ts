@@ -39,7 +39,7 @@ describe('analyze()', () => {
     expect(result.summary.byOutcome).toEqual({ HTTP_ERROR: 1, TOOL_ERROR: 1, TOOL_SUCCESS: 2, SUCCESS: 1 });
     expect(result.summary.inputs).toHaveLength(1);
     expect(result.summary.inputs[0]!.name).toBe('<stdin>');
-    expect(result.summary.lines).toEqual({ read: 5, used: 5, blank: 0, unusable: 0 });
+    expect(result.summary.lines).toEqual({ read: 5, used: 5, blank: 0, skipped: 0, unusable: 0 });
     // Every attempt is a valid ndjson attempt line once it has its type.
     for (const a of result.attempts) expect(NdjsonAttemptSchema.safeParse({ type: 'attempt', ...a }).success).toBe(true);
   });

@@ -270,7 +270,7 @@ export const claudeCodeFormat: JsonFormat = {
       'one summary line per tools/call (completed / failed and the error text): no JSON-RPC message, id or arguments, no HTTP status, no Mcp-Session-Id',
       JOINED_BY_TOOL,
       'which server: from the mcp-logs-<server> folder or file name; sessionId is Claude Code\'s conversation, not the MCP session',
-      'connection lines (dropped, refused, reconnecting) and server stderr are read for no call',
+      'connection lines (dropped, refused, reconnecting) and server stderr are read for no call: counted as skipped, not as problems',
     ],
   },
 };
@@ -307,7 +307,7 @@ export const claudeCodeDebugFormat: TextFormat = {
     notes: [
       'the MCP lines of the debug file say what the mcp-logs JSONL says, with the server name on each line; no JSON-RPC message at any debug level',
       JOINED_BY_TOOL,
-      'every other line (API, startup, settings, tool dispatch) and the continuation lines of multi-line messages are read for no call',
+      'every other line (API, startup, settings, tool dispatch) and the continuation lines of multi-line messages are read for no call: counted as skipped, not as problems',
     ],
   },
 };

@@ -50,5 +50,11 @@ export function describeFormats(): string {
   out.push('    (_source, hits.hits[]), Loki logcli -o jsonl (line); --unwrap a.b.c for any other envelope');
   out.push('  CloudWatch `aws logs tail` lines (<time> <stream> {json}): the JSON is detected as any format above');
   out.push('');
+  out.push('Every line is counted (lines = used + blank + skipped + unusable):');
+  out.push('  skipped   well-formed in its format but no MCP traffic (a HAR page asset or preflight, a connection or stderr');
+  out.push('            line, a span without MCP attributes): counted in the Inputs table, no diagnostic, not fatal with --strict');
+  out.push('  unusable  broken (invalid JSON, wrong types, no known format, too long, cut gzip): a diagnostic on stderr,');
+  out.push('            and with --strict the run stops with exit 2');
+  out.push('');
   return out.join('\n');
 }

@@ -107,7 +107,7 @@ export const harEntryFormat: JsonFormat = {
     typedIds: true,
     notes: [
       'bodies absent where the capture kept none (sanitized export, streamed or in-flight SSE): such exchanges have no recvText',
-      'entries that are not MCP traffic (page assets, preflights) are skipped',
+      'entries that are not MCP traffic (page assets, preflights) are skipped: counted, not problems',
     ],
   },
 };

@@ -370,7 +370,7 @@ export const otlpFormat: JsonFormat = {
     notes: [
       'results reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
       'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...), or that has an ERROR status without one, has no response',
-      'exports are not time-ordered; spans without MCP attributes are skipped',
+      'exports are not time-ordered; spans without MCP attributes are skipped: counted, not problems',
       'Gemini CLI (OTLP export): each gemini_cli.tool_call log of an MCP tool is a claim (tool, success, the error text, duration), joined to a wire capture by tool name and time; no JSON-RPC id, HTTP status of a success, or MCP session',
     ],
   },

@@ -40,3 +40,8 @@ export function whyOf(r: AttemptRow): string {
 export function redactionLine(summary: Pick<Summary, 'redaction'>, paint: (code: string, s: string) => string): string {
   return summary.redaction ? 'Secrets are redacted (--no-redact shows them).' : paint('33', 'Redaction is OFF (--no-redact): secrets from the logs are shown as they are.');
 }
+
+/** An input's side in the Inputs table: as given, "client (assumed)" when assumed for a plain input, "-" when none. */
+export function sideCell(i: { side?: string | undefined; sideAssumed?: boolean | undefined }): string {
+  return i.side === undefined ? '-' : i.sideAssumed ? `${i.side} (assumed)` : i.side;
+}

@@ -63,8 +63,8 @@ export const NdjsonSummarySchema = z.looseObject({
   calls: z.number(),
   byOutcome: z.record(z.string(), z.number()),
   findings: z.looseObject({ total: z.number() }),
-  lines: z.object({ read: z.number(), used: z.number(), blank: z.number(), unusable: z.number() }),
-  inputs: z.array(z.looseObject({ name: z.string(), lines: z.number(), used: z.number(), blank: z.number(), unusable: z.number() })),
+  lines: z.object({ read: z.number(), used: z.number(), blank: z.number(), skipped: z.number(), unusable: z.number() }),
+  inputs: z.array(z.looseObject({ name: z.string(), lines: z.number(), used: z.number(), blank: z.number(), skipped: z.number(), unusable: z.number() })),
   /** Only with --fail-on. */
   failOn: z.object({
     conditions: z.array(z.string()),

@@ -69,7 +69,8 @@ export interface Summary {
   /** matched: joined to a call on the wire; alone: calls of their own (an id-less claim no call on the wire took). */
   claims: { total: number; matched: number; alone: number; unmatched: Source[] };
   inputs: (Omit<InputAccount, 'limits'> & { accounted: boolean })[];
-  lines: { read: number; used: number; blank: number; unusable: number };
+  /** skipped: well-formed lines that carry no MCP traffic (not problems); read = used + blank + skipped + unusable. */
+  lines: { read: number; used: number; blank: number; skipped: number; unusable: number };
   diagnostics: { total: number; byCode: Record<string, number>; first: Diagnostic[] };
   notes: string[];
   /** The CLI's --fail-on, when given: its conditions, whether they matched (exit 1), and the non-zero counts of what did. */
@@ -575,14 +576,15 @@ export class SummaryBuilder {
   }
 
   build(run: RunResult): Summary {
-    const lines = { read: 0, used: 0, blank: 0, unusable: 0 };
+    const lines = { read: 0, used: 0, blank: 0, skipped: 0, unusable: 0 };
     const inputs = run.accounts.map((acc) => {
       const { limits: _l, ...rest } = acc;
       lines.read += acc.lines;
       lines.used += acc.used;
       lines.blank += acc.blank;
+      lines.skipped += acc.skipped;
       lines.unusable += acc.unusable;
-      return { ...rest, accounted: acc.lines === acc.used + acc.blank + acc.unusable };
+      return { ...rest, accounted: acc.lines === acc.used + acc.blank + acc.skipped + acc.unusable };
     });
     const byOutcome: Partial<Record<Outcome, number>> = {};
     for (const o of OUTCOMES) {

@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
 import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote, redactionLine, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, moreNote, redactionLine, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -110,13 +110,13 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   }
 
   // An input's name is shortened from the left when narrow: two files of one name keep their distinct folders as long as they can.
-  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'unusable', 'cannot show'], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
+  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
   for (const i of summary.inputs) {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
-    t.push([cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), i.side ?? '-', text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')), String(i.lines), String(i.used), String(i.blank), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0', text([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '))]);
+    t.push([cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), sideCell(i), text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')), String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0', text([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '))]);
   }
-  out.push('Inputs (lines = used + blank + unusable)', t.toString());
+  out.push('Inputs (lines = used + blank + skipped + unusable; skipped: well-formed, no MCP traffic)', t.toString());
   if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
   if (summary.diagnostics.total) {
     const first = summary.diagnostics.first.slice(0, 3).map((d) => `${cleanTerminal(d.file)}${d.line !== undefined ? `:${d.line}` : ''}`).join(', ');

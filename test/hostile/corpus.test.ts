@@ -63,12 +63,12 @@ function cli(args: string[], opts: { stdin?: Buffer | string; timeoutMs?: number
   });
 }
 
-interface InputAccount { name: string; lines: number; used: number; blank: number; unusable: number; reasons: Record<string, number>; brokenAt?: string; unordered?: boolean }
+interface InputAccount { name: string; lines: number; used: number; blank: number; skipped: number; unusable: number; reasons: Record<string, number>; brokenAt?: string; unordered?: boolean }
 interface Summary {
   redaction: boolean;
   attempts: number;
   byOutcome: Record<string, number>;
-  lines: { read: number; used: number; blank: number; unusable: number };
+  lines: { read: number; used: number; blank: number; skipped: number; unusable: number };
   inputs: InputAccount[];
   diagnostics: { total: number; byCode: Record<string, number>; first: { file: string; line?: number; code: string; message: string }[] };
   notes: string[];
@@ -87,10 +87,10 @@ function ndjsonLines(r: CliResult): Record<string, unknown>[] {
   return r.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** The exact account: every line read is used, unusable or blank, per input and in total. */
+/** The exact account: every line read is used, skipped, unusable or blank, per input and in total. */
 function expectAccounted(s: Summary): void {
-  for (const a of s.inputs) expect(a.lines, `account of ${a.name}`).toBe(a.used + a.unusable + a.blank);
-  expect(s.lines.read).toBe(s.lines.used + s.lines.unusable + s.lines.blank);
+  for (const a of s.inputs) expect(a.lines, `account of ${a.name}`).toBe(a.used + a.skipped + a.unusable + a.blank);
+  expect(s.lines.read).toBe(s.lines.used + s.lines.skipped + s.lines.unusable + s.lines.blank);
   expect(s.lines.read).toBe(s.inputs.reduce((n, a) => n + a.lines, 0));
 }
 
@@ -324,7 +324,7 @@ describe('huge and deep inputs', () => {
     const out = ndjsonLines(r);
     const summary = out.find((l) => l.type === 'summary') as unknown as Summary;
     expectAccounted(summary);
-    expect(summary.lines).toEqual({ read: 1, used: 1, blank: 0, unusable: 0 });
+    expect(summary.lines).toEqual({ read: 1, used: 1, blank: 0, skipped: 0, unusable: 0 });
     const attempts = out.filter((l) => l.type === 'attempt');
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ id: 1, tool: 'long_job', outcome: 'TOOL_SUCCESS' });
@@ -352,7 +352,7 @@ describe('huge and deep inputs', () => {
     expectNoCrash(r);
     const out = ndjsonLines(r);
     const summary = out.find((l) => l.type === 'summary') as unknown as Summary;
-    expect(summary.lines).toEqual({ read: total, used: total, blank: 0, unusable: 0 });
+    expect(summary.lines).toEqual({ read: total, used: total, blank: 0, skipped: 0, unusable: 0 });
     const attempts = out.filter((l) => l.type === 'attempt');
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ id: 1, tool: 'long_job', outcome: 'TOOL_SUCCESS' });
@@ -370,7 +370,7 @@ describe('huge and deep inputs', () => {
     const out = ndjsonLines(r);
     const summary = out.find((l) => l.type === 'summary') as unknown as Summary;
     expectAccounted(summary);
-    expect(summary.lines).toEqual({ read: 1_000_000, used: 1_000_000, blank: 0, unusable: 0 });
+    expect(summary.lines).toEqual({ read: 1_000_000, used: 1_000_000, blank: 0, skipped: 0, unusable: 0 });
     expect(out.filter((l) => l.type === 'attempt')).toHaveLength(10);
     expect(r.peakRssMb).toBeLessThan(400);
     rmSync(join(dir, 'million-sessions.ndjson'));

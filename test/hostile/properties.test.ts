@@ -329,7 +329,7 @@ const ndjsonLine = fc.oneof(
 );
 
 describe('ingest: every line is accounted for', () => {
-  it('lines read = records used + lines unusable + blank lines, with one diagnostic per unusable line', async () => {
+  it('lines read = records used + lines skipped + lines unusable + blank lines, with one diagnostic per unusable line', async () => {
     const mods = await loadIngest();
     if (!mods) return; // the module is not there yet
     const { ingest, newAccount } = mods.ingest;
@@ -342,7 +342,7 @@ describe('ingest: every line is accounted for', () => {
         const opts = { maxLineBytes: 200, stdin: Readable.from([Buffer.from(text)]), diagnostics, strict: false };
         let records = 0;
         for await (const batch of ingest(spec, 0, opts, account)) records += batch.length;
-        expect(account.lines).toBe(account.used + account.unusable + account.blank);
+        expect(account.lines).toBe(account.used + account.skipped + account.unusable + account.blank);
         expect(diagnostics.total).toBe(account.unusable);
         expect(records).toBe(account.records);
         expect(account.lines).toBe(referenceLines(Buffer.from(text), 200).length);
@@ -424,7 +424,7 @@ const messageLine = fc.record({
 const trafficLine = fc.oneof({ weight: 3, arbitrary: exchangeLine }, { weight: 2, arbitrary: messageLine }, { weight: 2, arbitrary: ndjsonLine });
 
 describe('runAnalysis: arbitrary traffic never throws, never hangs, accounts for every line, prints valid ndjson', () => {
-  it('finishes with lines = used + unusable + blank for every input', async () => {
+  it('finishes with lines = used + skipped + unusable + blank for every input', async () => {
     let analyze: typeof import('../../src/analyze.js');
     let outcomes: typeof import('../../src/outcomes.js');
     let summary: typeof import('../../src/report/summary.js');
@@ -467,7 +467,7 @@ describe('runAnalysis: arbitrary traffic never throws, never hangs, accounts for
             finding: (f) => expect(typeof f.code).toBe('string'),
           },
         );
-        for (const a of result.accounts) expect(a.lines).toBe(a.used + a.unusable + a.blank);
+        for (const a of result.accounts) expect(a.lines).toBe(a.used + a.skipped + a.unusable + a.blank);
         expect(result.accounts[0]!.lines).toBe(referenceLines(Buffer.from(clientText), 1 << 20).length);
         expect(result.accounts[1]!.lines).toBe(referenceLines(Buffer.from(serverText), 1 << 20).length);
         expect(attempts).toBeLessThanOrEqual(clientLines.length + serverLines.length);

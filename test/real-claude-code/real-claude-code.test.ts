@@ -16,7 +16,7 @@ interface Attempt {
   claim?: { outcome?: string; errorCode?: number | null; message?: string; retryOrigin?: string; only?: true; source: { file: string; line: number } };
   retryOrigin?: { origin: string; how: string }; findings: Finding[]; durationMs?: number; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
-interface Summary { claims: { total: number; matched: number; alone: number; unmatched: unknown[] }; lines: { read: number; used: number; unusable: number }; diagnostics: { total: number; byCode: Record<string, number> } }
+interface Summary { claims: { total: number; matched: number; alone: number; unmatched: unknown[] }; lines: { read: number; used: number; skipped: number; unusable: number }; diagnostics: { total: number; byCode: Record<string, number> } }
 interface Run { attempts: Attempt[]; summary: Summary; code: number | null }
 
 /** The report of `mcp-triage --format ndjson FILES`, once per set of files. */
@@ -45,13 +45,14 @@ describe('every Claude Code recording', () => {
     for (const s of scenarios) expect(observed(s).claudeCode, s).toBe('2.1.197');
   });
 
-  it.each(scenarios)('%s: every line is read as claude-code, and each that tells no call is a counted diagnostic with file and line', (s) => {
+  it.each(scenarios)('%s: every line is read as claude-code, and each that tells no call is counted as skipped, with no diagnostic', (s) => {
     const r = alone(s);
     expect(r.code).toBe(0);
     const lines = logs(s).reduce((n, f) => n + readFileSync(f, 'utf8').split('\n').filter(Boolean).length, 0);
     expect(r.summary.lines.read).toBe(lines);
-    expect(r.summary.lines.used + r.summary.lines.unusable).toBe(lines);
-    expect(r.summary.diagnostics.byCode).toEqual({ 'no-mcp-traffic': r.summary.lines.unusable });
+    expect(r.summary.lines.used + r.summary.lines.skipped).toBe(lines);
+    expect(r.summary.lines.unusable).toBe(0);
+    expect(r.summary.diagnostics.byCode).toEqual({});
     // one call per "completed" / "failed" line, none invented
     const told = logs(s).reduce((n, f) => n + (readFileSync(f, 'utf8').match(/"debug":"Tool '[^']+' (completed successfully|failed after)/g) ?? []).length, 0);
     expect(calls(r)).toHaveLength(told);
@@ -205,7 +206,7 @@ describe('Claude Code\'s debug file (--debug-file): the same account, every serv
     expect(told(r)).toEqual(['lookup_order HTTP_ERROR 404 #1', 'lookup_order TOOL_SUCCESS null #1', 'lookup_order TOOL_SUCCESS null #1', 'lookup_order TOOL_SUCCESS null #2', 'strict_lookup JSONRPC_ERROR null #1', 'validate_quantity TOOL_ERROR null #1']);
     const lines = readFileSync(debug, 'utf8').split('\n').filter(Boolean).length;
     expect(r.summary.lines.read).toBe(lines);
-    expect(r.summary.lines.used + r.summary.lines.unusable).toBe(lines);
+    expect(r.summary.lines).toMatchObject({ used: 6, skipped: lines - 6, unusable: 0 });
   });
 
   it('with the wire: the HTTP server\'s claims join its calls; the stdio server\'s lookup_order, a tool of the same name, does not', () => {

@@ -214,11 +214,11 @@ describe('Gemini CLI\'s OTLP/HTTP export (otlpProtocol "http", each request one 
   const alone = () => triageCli<Attempt & { claim?: { outcome?: string; errorCode?: number; only?: true } }, SessionFinding>([OTLP]);
   const expected = ['lookup_order TOOL_SUCCESS', 'validate_quantity TOOL_ERROR', 'strict_lookup JSONRPC_ERROR', 'lookup_order HTTP_ERROR', 'lookup_order NO_RESPONSE', 'slow_report UNANSWERED', 'lookup_order TOOL_SUCCESS'];
 
-  it('alone: each gemini_cli.tool_call log is a claimed call with the outcome its error text tells; the trace line (no MCP attribute on any span) is the one unusable line', () => {
+  it('alone: each gemini_cli.tool_call log is a claimed call with the outcome its error text tells; the trace line (no MCP attribute on any span) is the one skipped line', () => {
     const r = alone();
     expect(r.code).toBe(0);
     expect(calls(r).map((a) => `${a.tool} ${a.outcome}`)).toEqual(expected);
-    expect(r.summary).toMatchObject({ lines: { read: 2, used: 1, unusable: 1 }, claims: { total: 7, matched: 0, alone: 7 } });
+    expect(r.summary).toMatchObject({ lines: { read: 2, used: 1, skipped: 1, unusable: 0 }, claims: { total: 7, matched: 0, alone: 7 } });
     expect(calls(r)[3].status).toBe(503);
     expect(calls(r)[2].detail?.errorCode).toBe(-32602);
     // -32001 is the SDK client's own timeout: no outcome is claimed for it
