@@ -90,7 +90,8 @@ describe('what the second round found, fixed', () => {
     const call = calls(triage(args))[0] as Attempt & { sse?: { events: number; resumedEvents?: number; progress: number } };
     // 3 events on the POST's own stream, 7 on the two GETs that resumed it (8 progress in all, and the result)
     expect(call.sse).toMatchObject({ events: 10, resumedEvents: 7, progress: 8 });
-    const p = spawnSync(process.execPath, [BIN, 'timeline', 'f312', ...args], { encoding: 'utf8' });
+    // Wide enough that the timeline's table does not wrap the SSE cell.
+    const p = spawnSync(process.execPath, [BIN, 'timeline', 'f312', ...args], { encoding: 'utf8', env: { ...process.env, COLUMNS: '1000' } });
     expect(p.stdout).toMatch(/10 event\(s\) \(7 resumed\), 8 progress/);
   });
 

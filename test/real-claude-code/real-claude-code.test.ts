@@ -171,7 +171,8 @@ describe('Claude Code\'s log with the wire of the same run: "Claude Code says X;
     expect(c[0]!.claim!.message).toBe('MCP server "web" tool "slow_report" timed out after 3s');
     const files = [`${DIR}timeout/wire.ndjson`, ...logs('timeout')];
     for (const args of [files, ['--format', 'markdown', ...files], ['timeline', '1d9e', ...files], ['timeline', '1d9e', '--format', 'markdown', ...files]]) {
-      const p = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+      // Wide enough that the terminal tables do not wrap the quoted words onto two lines.
+      const p = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, COLUMNS: '1000' } });
       expect(p.stdout, args.join(' ')).toContain('timed out after 3s');
     }
   });
