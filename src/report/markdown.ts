@@ -1,6 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
-import { emptyText, hiddenBySeverity, sideCell, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -65,6 +65,25 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
         c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
         r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, whole(claimedText(r.claim)), whyCell(r), whole(r.sources.slice(0, 3).map(src).join(', ')),
       ])), '');
+    }
+  }
+
+  // Retries and continuations, call by call: the delays and who sent each repeat are what a postmortem asks first.
+  const chains = builder.chainTable();
+  if (chains.total) {
+    out.push('## Calls with more than one attempt', '');
+    out.push(...moreLine(chains.rows.length, chains.total, ' in time order'));
+    if (chains.rows.length) {
+      out.push(tableMd(['call', 'method / tool', 'attempts: outcome (HTTP) and delay', 'origin'], chains.rows.map((chain) => {
+        const parts: string[] = [];
+        chain.steps.forEach((r, i) => {
+          if (i > 0) parts.push(`+${retryDelay(chain.steps[i - 1]!, r)} →`);
+          parts.push(`#${r.attempt ?? i + 1} \`${r.outcome}\`${r.status !== null ? ` (${r.status})` : ''}`);
+        });
+        if (chain.attempts > chain.steps.length) parts.push(`… ${chain.attempts - chain.steps.length} more attempt(s)`);
+        const origins = chain.steps.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
+        return [c(chain.call), c(chain.tool ? `${chain.method} ${chain.tool}` : chain.method), parts.join(' '), whole(origins.join('; '))];
+      })), '');
     }
   }
 

@@ -45,3 +45,11 @@ export function redactionLine(summary: Pick<Summary, 'redaction'>, paint: (code:
 export function sideCell(i: { side?: string | undefined; sideAssumed?: boolean | undefined }): string {
   return i.side === undefined ? '-' : i.sideAssumed ? `${i.side} (assumed)` : i.side;
 }
+
+/** The time between one attempt's end and the next one's start, for the retry-chain tables ("?" without times). */
+export function retryDelay(a: { ts?: string; durationMs?: number }, b: { ts?: string }): string {
+  if (!a.ts || !b.ts) return '?';
+  const end = Date.parse(a.ts) + (a.durationMs ?? 0);
+  const ms = Date.parse(b.ts) - end;
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
+}

@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
 import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote, redactionLine, sideCell, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, moreNote, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -99,7 +99,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
       const steps = chain.steps;
       for (let i = 0; i < steps.length; i++) {
         const r = steps[i]!;
-        if (i > 0) parts.push(`+${delay(steps[i - 1]!, r)} →`);
+        if (i > 0) parts.push(`+${retryDelay(steps[i - 1]!, r)} →`);
         parts.push(`#${r.attempt ?? i + 1} ${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}${r.status !== null ? ` (${r.status})` : ''}`);
       }
       if (chain.attempts > steps.length) parts.push(`… ${chain.attempts - steps.length} more attempt(s)`);
@@ -127,9 +127,3 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   return `${out.join('\n')}\n`;
 }
 
-function delay(a: { ts?: string; durationMs?: number }, b: { ts?: string }): string {
-  if (!a.ts || !b.ts) return '?';
-  const end = Date.parse(a.ts) + (a.durationMs ?? 0);
-  const ms = Date.parse(b.ts) - end;
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
-}

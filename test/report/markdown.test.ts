@@ -55,7 +55,12 @@ describe('markdown postmortem', () => {
     expect(r.code).toBe(0);
     const doc = parse(r.stdout);
     const h2 = doc.headings.filter((h) => h.level === 2).map((h) => h.text);
-    expect(h2).toEqual(['Summary', 'Findings', 'Attempts that did not succeed', 'Sessions with errors or warnings', 'Inputs']);
+    expect(h2).toEqual(['Summary', 'Findings', 'Attempts that did not succeed', 'Calls with more than one attempt', 'Sessions with errors or warnings', 'Inputs']);
+    // The retry chains, as the table report gives them: each attempt's outcome and status, the delay before the next, who sent it.
+    const chains = doc.tables.find((t) => t[0]!.join() === 'call,method / tool,attempts: outcome (HTTP) and delay,origin')!;
+    const c4 = chains.slice(2).find((row) => row[1] === 'tools/call create\\_ticket')!;
+    expect(c4[2]).toBe('#1 `HTTP_ERROR` (503) +250 ms → #2 `TOOL_SUCCESS` (200)');
+    expect(c4[3]).toBe('app: claimed by the client log');
     expect(doc.headings[0]).toEqual({ level: 1, text: 'MCP tool call postmortem' });
     for (const t of doc.tables) {
       expect(t[1]!.every((c) => /^-+$/.test(c))).toBe(true);
