@@ -16,6 +16,7 @@ import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
 import { streamAnalysis, type AnalysisOptions } from './index.js';
 import { nearest } from './suggest.js';
+import { optionError, type CheckedOptions } from './options.js';
 import { redactText } from './redact.js';
 import { VERSION } from './version.js';
 
@@ -48,7 +49,7 @@ const INPUT: Group = ['Input:', {
   'input-format': { type: 'string', requiresArg: true, describe: 'Force one input format instead of detecting it per line (list: mcp-triage formats)' },
   timezone: { type: 'string', requiresArg: true, describe: 'Zone of timestamps that carry none: +02:00 or an IANA name like Europe/Paris (default UTC)' },
   unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
-  'max-line-bytes': { type: 'number', requiresArg: true, default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
+  'max-line-bytes': { type: 'number', requiresArg: true, default: DEFAULTS.maxLineBytes, describe: 'Longest line read, in bytes (1024 or more); longer lines are reported and skipped without being held' },
   'input-order': { requiresArg: true, choices: ['auto', 'oldest-first', 'newest-first'], default: 'auto', describe: 'Line order of the inputs. auto: an input whose first lines run back in time (gcloud logging read, logcli, search exports) is read from its last line back, through a temporary file' },
   strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable (broken) line; skipped lines (no MCP traffic) are not problems' },
 }];
@@ -499,21 +500,10 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     specs.push({ path: '-' });
   }
   if (specs.filter((s) => s.path === '-').length > 1) return 'standard input ("-") can be read only once';
-  for (const [name, v] of [['window', args.window], ['retry-window', args['retry-window']], ['skew', args.skew], ['order-tolerance', args['order-tolerance']], ['max-line-bytes', args['max-line-bytes']], ['max-retries', args['max-retries']], ['min-retry-delay', args['min-retry-delay']]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return `--${name} needs a number of 0 or more`;
-  }
-  if (args['input-format'] !== undefined) {
-    const { formatByName, ALL_FORMATS } = await import('./formats/index.js');
-    if (args['input-format'] !== 'har' && !formatByName(args['input-format'])) {
-      const known = [...new Set(['har', ...ALL_FORMATS.map((f) => f.name)])];
-      const near = nearest(args['input-format'], known);
-      return `--input-format: unknown format "${args['input-format']}"${near ? `; did you mean ${near}?` : ''}; known: ${known.join(', ')}`;
-    }
-  }
-  if (args.timezone !== undefined) {
-    const { isValidTimezone } = await import('./formats/time.js');
-    if (!isValidTimezone(args.timezone)) return `--timezone: "${args.timezone}" is neither an offset like +02:00 nor an IANA zone name`;
-  }
+  const settings = analysisSettings(args);
+  // The same checks as the library's (src/options.ts), worded as the flags.
+  const bad = optionError(settings, 'cli');
+  if (bad) return bad.message;
   const checked = buildFilter(filter, { timezone: args.timezone });
   if (typeof checked === 'string') return checked;
 
@@ -549,22 +539,11 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
   };
   const color = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
   const options: AnalysisOptions = {
+    ...settings,
     inputs: specs,
     stdin: io.stdin,
     redact: args.redact !== false,
     filter,
-    inputFormat: args['input-format'],
-    maxLineBytes: args['max-line-bytes'],
-    inputOrder: args['input-order'],
-    windowMs: args.window * 1000,
-    retryWindowMs: args['retry-window'] * 1000,
-    skewMs: args.skew * 1000,
-    orderToleranceMs: args['order-tolerance'] * 1000,
-    timezone: args.timezone,
-    unwrap: args.unwrap,
-    strict: args.strict,
-    idempotent: args.idempotent ?? [],
-    policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
     onDiagnostic: args.quiet ? undefined : (line) => {
       const text = cleanTerminal(args.redact !== false ? redactText(line) : line);
       if (!args.strict) return show(text);
@@ -584,6 +563,24 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     progress.done();
   };
   return { options, totalBytes, done, color, width: tableWidth(io) };
+}
+
+/** The analysis settings of the flags, as the library takes them (seconds become milliseconds). */
+function analysisSettings(args: CommonArgs): CheckedOptions & Pick<AnalysisOptions, 'unwrap' | 'strict'> {
+  return {
+    inputFormat: args['input-format'],
+    maxLineBytes: args['max-line-bytes'],
+    inputOrder: args['input-order'],
+    windowMs: args.window * 1000,
+    retryWindowMs: args['retry-window'] * 1000,
+    skewMs: args.skew * 1000,
+    orderToleranceMs: args['order-tolerance'] * 1000,
+    timezone: args.timezone,
+    unwrap: args.unwrap,
+    strict: args.strict,
+    idempotent: args.idempotent ?? [],
+    policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
+  };
 }
 
 /**
