@@ -236,7 +236,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
     });
   } catch (e) {
     if (e instanceof InputError || e instanceof StrictStop) {
-      err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.where}: ${e.message} (--strict)` : e.message)}`);
+      err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.message} (--strict)` : e.message)}`);
       return EXIT.usage;
     }
     if (e instanceof FilterError) {
