@@ -677,6 +677,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   if (failing.active) summary.failOn = failing.summary();
   if (!out.closed) sink.end(summary, rows);
   await out.close();
+  sayNothingRead(io, summary);
   if (summary.diagnostics.total && !args.quiet && format !== 'table') io.stderr.write(problemsLine(summary, 'the summary'));
   if (!failing.failed) return EXIT.ok;
   // Why the exit is 1, on stderr (even with --quiet: it is the answer a CI log needs).
@@ -759,6 +760,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     prepared.done();
     const timeline = collector.timeline();
     if (!timeline) {
+      sayNothingRead(io, summary);
       const matched = collector.matched();
       const list = (names: Iterable<string>) => [...names].slice(0, 10).map((s) => cleanTerminal(s)).join(', ');
       if (matched.length > 1) return usage(io, `"${prefix}" matches ${matched.length} sessions: ${list(matched)}; give more of the id`, view);
@@ -768,6 +770,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color, width));
   }
   await out.close();
+  sayNothingRead(io, summary);
   if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));
   return EXIT.ok;
 }
@@ -778,4 +781,29 @@ export type { AttemptRow };
 function problemsLine(summary: Summary, where: string): string {
   if (summary.lines.unusable > 0) return `mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see ${where} for where\n`;
   return `mcp-triage: ${summary.diagnostics.total} input problem(s), no unusable line; see ${where}\n`;
+}
+
+/**
+ * One stderr line when not one line was read from any input (summary.lines.read is 0), even under --quiet: the exit
+ * stays 0 (an empty log is a quiet hour, not an error), but a CI gate over an empty $LOGS must not pass unremarked.
+ */
+function sayNothingRead(io: CliIo, summary: Summary): void {
+  const line = nothingReadLine(summary);
+  if (line !== undefined) io.stderr.write(`${line}\n`);
+}
+
+/** What a run that read no line says: `mcp-triage: no lines were read: standard input was empty`; undefined when one was. */
+export function nothingReadLine(summary: Pick<Summary, 'lines' | 'inputs'>): string | undefined {
+  if (summary.lines.read > 0) return undefined;
+  const [only, ...more] = summary.inputs;
+  if (only === undefined) return 'mcp-triage: no lines were read: there were no inputs';
+  if (more.length > 0) {
+    const how = summary.inputs.every((a) => a.mode === 'lines') ? 'are empty' : 'hold no line or entry';
+    return `mcp-triage: no lines were read: the ${summary.inputs.length} inputs ${how}`;
+  }
+  // A HAR or JSON array document counts its entries as lines: one without any is not empty.
+  const stdin = only.name === '<stdin>';
+  const what = stdin ? 'standard input' : cleanTerminal(only.name);
+  const how = only.mode === 'lines' ? (stdin ? 'was empty' : 'is empty') : stdin ? 'held no entries' : 'holds no entries';
+  return `mcp-triage: no lines were read: ${what} ${how}`;
 }

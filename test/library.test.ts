@@ -150,6 +150,14 @@ describe('streamAnalysis()', () => {
     expect((text as Error).message).toMatch(/README\.md:1: line is not JSON and matches no text log format$/);
   });
 
+  it('an empty input: the summary says no line was read (lines.read 0), and nothing is said through onDiagnostic', async () => {
+    const said: string[] = [];
+    const summary = await streamAnalysis({ stdin: Readable.from([]), onDiagnostic: (l) => said.push(l) });
+    expect(summary.lines.read).toBe(0);
+    expect(summary.inputs.map((i) => [i.name, i.lines, i.bytesRead])).toEqual([['<stdin>', 0, 0]]);
+    expect(said).toEqual([]);
+  });
+
   it('needs inputs or a stdin stream', async () => {
     await expect(analyze({})).rejects.toThrow(/give inputs/);
   });
