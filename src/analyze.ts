@@ -12,14 +12,15 @@ import { RotatedInputs } from './join/rotated.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 
+/** The analysis settings; streamAnalysis() checks them (src/options.ts) and throws OptionError for a value they cannot take. */
 export interface AnalyzeOptions {
   inputs: InputSpec[];
   stdin?: NodeJS.ReadableStream;
   /** Force one input format (see `mcp-triage formats`); default: detect per line. */
   inputFormat?: string | undefined;
-  /** Longest line kept, in bytes. */
+  /** Longest line kept, in bytes: 1024 (MIN_LINE_BYTES) or more. */
   maxLineBytes?: number;
-  /** How long an open request may wait for its response, resumption or other side's view (ms). */
+  /** How long an open request may wait for its response, resumption or other side's view (ms). This and the other durations: finite, 0 or more. */
   windowMs?: number;
   /** How long after a failed attempt a repeat still counts as its retry (ms). */
   retryWindowMs?: number;

@@ -16,6 +16,7 @@ import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
 import { streamAnalysis, type AnalysisOptions } from './index.js';
 import { nearest } from './suggest.js';
+import { optionError, type CheckedOptions } from './options.js';
 import { redactText } from './redact.js';
 import { VERSION } from './version.js';
 
@@ -48,7 +49,7 @@ const INPUT: Group = ['Input:', {
   'input-format': { type: 'string', requiresArg: true, describe: 'Force one input format instead of detecting it per line (list: mcp-triage formats)' },
   timezone: { type: 'string', requiresArg: true, describe: 'Zone of timestamps that carry none: +02:00 or an IANA name like Europe/Paris (default UTC)' },
   unwrap: { type: 'string', requiresArg: true, describe: 'Read each record from this dotted path of every line (an unknown export envelope)' },
-  'max-line-bytes': { type: 'number', requiresArg: true, default: DEFAULTS.maxLineBytes, describe: 'Longest line read; longer lines are reported and skipped without being held' },
+  'max-line-bytes': { type: 'number', requiresArg: true, default: DEFAULTS.maxLineBytes, describe: 'Longest line read, in bytes (1024 or more); longer lines are reported and skipped without being held' },
   'input-order': { requiresArg: true, choices: ['auto', 'oldest-first', 'newest-first'], default: 'auto', describe: 'Line order of the inputs. auto: an input whose first lines run back in time (gcloud logging read, logcli, search exports) is read from its last line back, through a temporary file' },
   strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable (broken) line; skipped lines (no MCP traffic) are not problems' },
 }];
@@ -235,7 +236,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
     });
   } catch (e) {
     if (e instanceof InputError || e instanceof StrictStop) {
-      err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.where}: ${e.message} (--strict)` : e.message)}`);
+      err(`mcp-triage: ${cleanTerminal(e instanceof StrictStop ? `${e.message} (--strict)` : e.message)}`);
       return EXIT.usage;
     }
     if (e instanceof FilterError) {
@@ -499,21 +500,10 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     specs.push({ path: '-' });
   }
   if (specs.filter((s) => s.path === '-').length > 1) return 'standard input ("-") can be read only once';
-  for (const [name, v] of [['window', args.window], ['retry-window', args['retry-window']], ['skew', args.skew], ['order-tolerance', args['order-tolerance']], ['max-line-bytes', args['max-line-bytes']], ['max-retries', args['max-retries']], ['min-retry-delay', args['min-retry-delay']]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return `--${name} needs a number of 0 or more`;
-  }
-  if (args['input-format'] !== undefined) {
-    const { formatByName, ALL_FORMATS } = await import('./formats/index.js');
-    if (args['input-format'] !== 'har' && !formatByName(args['input-format'])) {
-      const known = [...new Set(['har', ...ALL_FORMATS.map((f) => f.name)])];
-      const near = nearest(args['input-format'], known);
-      return `--input-format: unknown format "${args['input-format']}"${near ? `; did you mean ${near}?` : ''}; known: ${known.join(', ')}`;
-    }
-  }
-  if (args.timezone !== undefined) {
-    const { isValidTimezone } = await import('./formats/time.js');
-    if (!isValidTimezone(args.timezone)) return `--timezone: "${args.timezone}" is neither an offset like +02:00 nor an IANA zone name`;
-  }
+  const settings = analysisSettings(args);
+  // The same checks as the library's (src/options.ts), worded as the flags.
+  const bad = optionError(settings, 'cli');
+  if (bad) return bad.message;
   const checked = buildFilter(filter, { timezone: args.timezone });
   if (typeof checked === 'string') return checked;
 
@@ -549,22 +539,11 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
   };
   const color = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
   const options: AnalysisOptions = {
+    ...settings,
     inputs: specs,
     stdin: io.stdin,
     redact: args.redact !== false,
     filter,
-    inputFormat: args['input-format'],
-    maxLineBytes: args['max-line-bytes'],
-    inputOrder: args['input-order'],
-    windowMs: args.window * 1000,
-    retryWindowMs: args['retry-window'] * 1000,
-    skewMs: args.skew * 1000,
-    orderToleranceMs: args['order-tolerance'] * 1000,
-    timezone: args.timezone,
-    unwrap: args.unwrap,
-    strict: args.strict,
-    idempotent: args.idempotent ?? [],
-    policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
     onDiagnostic: args.quiet ? undefined : (line) => {
       const text = cleanTerminal(args.redact !== false ? redactText(line) : line);
       if (!args.strict) return show(text);
@@ -584,6 +563,24 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     progress.done();
   };
   return { options, totalBytes, done, color, width: tableWidth(io) };
+}
+
+/** The analysis settings of the flags, as the library takes them (seconds become milliseconds). */
+function analysisSettings(args: CommonArgs): CheckedOptions & Pick<AnalysisOptions, 'unwrap' | 'strict'> {
+  return {
+    inputFormat: args['input-format'],
+    maxLineBytes: args['max-line-bytes'],
+    inputOrder: args['input-order'],
+    windowMs: args.window * 1000,
+    retryWindowMs: args['retry-window'] * 1000,
+    skewMs: args.skew * 1000,
+    orderToleranceMs: args['order-tolerance'] * 1000,
+    timezone: args.timezone,
+    unwrap: args.unwrap,
+    strict: args.strict,
+    idempotent: args.idempotent ?? [],
+    policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
+  };
 }
 
 /**
@@ -680,6 +677,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   if (failing.active) summary.failOn = failing.summary();
   if (!out.closed) sink.end(summary, rows);
   await out.close();
+  sayNothingRead(io, summary);
   if (summary.diagnostics.total && !args.quiet && format !== 'table') io.stderr.write(problemsLine(summary, 'the summary'));
   if (!failing.failed) return EXIT.ok;
   // Why the exit is 1, on stderr (even with --quiet: it is the answer a CI log needs).
@@ -762,6 +760,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     prepared.done();
     const timeline = collector.timeline();
     if (!timeline) {
+      sayNothingRead(io, summary);
       const matched = collector.matched();
       const list = (names: Iterable<string>) => [...names].slice(0, 10).map((s) => cleanTerminal(s)).join(', ');
       if (matched.length > 1) return usage(io, `"${prefix}" matches ${matched.length} sessions: ${list(matched)}; give more of the id`, view);
@@ -771,6 +770,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color, width));
   }
   await out.close();
+  sayNothingRead(io, summary);
   if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));
   return EXIT.ok;
 }
@@ -781,4 +781,29 @@ export type { AttemptRow };
 function problemsLine(summary: Summary, where: string): string {
   if (summary.lines.unusable > 0) return `mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see ${where} for where\n`;
   return `mcp-triage: ${summary.diagnostics.total} input problem(s), no unusable line; see ${where}\n`;
+}
+
+/**
+ * One stderr line when not one line was read from any input (summary.lines.read is 0), even under --quiet: the exit
+ * stays 0 (an empty log is a quiet hour, not an error), but a CI gate over an empty $LOGS must not pass unremarked.
+ */
+function sayNothingRead(io: CliIo, summary: Summary): void {
+  const line = nothingReadLine(summary);
+  if (line !== undefined) io.stderr.write(`${line}\n`);
+}
+
+/** What a run that read no line says: `mcp-triage: no lines were read: standard input was empty`; undefined when one was. */
+export function nothingReadLine(summary: Pick<Summary, 'lines' | 'inputs'>): string | undefined {
+  if (summary.lines.read > 0) return undefined;
+  const [only, ...more] = summary.inputs;
+  if (only === undefined) return 'mcp-triage: no lines were read: there were no inputs';
+  if (more.length > 0) {
+    const how = summary.inputs.every((a) => a.mode === 'lines') ? 'are empty' : 'hold no line or entry';
+    return `mcp-triage: no lines were read: the ${summary.inputs.length} inputs ${how}`;
+  }
+  // A HAR or JSON array document counts its entries as lines: one without any is not empty.
+  const stdin = only.name === '<stdin>';
+  const what = stdin ? 'standard input' : cleanTerminal(only.name);
+  const how = only.mode === 'lines' ? (stdin ? 'was empty' : 'is empty') : stdin ? 'held no entries' : 'holds no entries';
+  return `mcp-triage: no lines were read: ${what} ${how}`;
 }

@@ -3,6 +3,7 @@ import { runAnalysis, callHorizonMs, DEFAULTS, type AnalyzeOptions, type RunResu
 import { attemptRow, SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
 import type { Finding } from './findings/types.js';
 import { buildFilter, FilterError, type FilterOptions } from './filter.js';
+import { checkOptions, OptionError } from './options.js';
 import { redactText } from './redact.js';
 import { VERSION } from './version.js';
 
@@ -52,9 +53,12 @@ function inputsOf(options: AnalysisOptions): AnalyzeOptions['inputs'] {
 
 /**
  * Analyze logs, handing each attempt and session finding to the handlers as soon as it is final; resolves to the summary.
- * Memory follows the open calls, not the log size. Throws FilterError for an invalid filter, InputError for an unreadable input.
+ * Memory follows the open calls, not the log size. Throws (before reading anything) OptionError for an option with a
+ * value it cannot take and FilterError for an invalid filter; rejects with InputError for an unreadable input and, with
+ * `strict`, StrictStop at the first unusable line.
  */
 export async function streamAnalysis(options: AnalysisOptions, on: AnalysisHandlers = {}): Promise<Summary> {
+  checkOptions(options);
   const redact = options.redact !== false;
   const filter = buildFilter(options.filter ?? {}, { now: options.now, timezone: options.timezone });
   if (typeof filter === 'string') throw new FilterError(filter);
@@ -93,7 +97,8 @@ export async function analyze(options: AnalysisOptions): Promise<AnalysisResult>
   return { attempts, findings, summary };
 }
 
-export { DEFAULTS, VERSION, FilterError };
+export { DEFAULTS, VERSION, FilterError, OptionError };
+export { MIN_LINE_BYTES } from './options.js';
 export type { AnalyzeOptions, AttemptRow, Summary, Finding, FilterOptions };
 export type { FilterDescription } from './filter.js';
 export { InputError, StrictStop } from './ingest.js';

@@ -86,10 +86,14 @@ export interface RecordItem {
   raw?: string;
 }
 
-/** Thrown in --strict mode at the first unusable line. */
+/**
+ * Thrown in --strict mode at the first unusable line: `where` is its location (`client.ndjson:2`), `reason` what is
+ * wrong with it, and the message both, as the CLI prints them (`client.ndjson:2: line is not valid UTF-8`).
+ */
 export class StrictStop extends Error {
-  constructor(readonly where: string, message: string) {
-    super(message);
+  override name = 'StrictStop';
+  constructor(readonly where: string, readonly reason: string) {
+    super(`${where}: ${reason}`);
   }
 }
 

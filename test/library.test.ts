@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable, PassThrough } from 'node:stream';
 import { NdjsonAttemptSchema } from '../src/schemas.js';
-import { analyze, streamAnalysis, FilterError, InputError, type AttemptRow, type Finding, type Summary, type AnalysisResult } from '../src/index.js';
+import { analyze, streamAnalysis, FilterError, InputError, StrictStop, type AttemptRow, type Finding, type Summary, type AnalysisResult } from '../src/index.js';
 import { BOTH, SAMPLES, cli, exchange } from './cli/helpers.js';
 
 const CLIENT = `${SAMPLES}client.ndjson`;
@@ -135,6 +135,27 @@ describe('streamAnalysis()', () => {
 
   it('rejects with InputError for a file that cannot be read', async () => {
     await expect(streamAnalysis({ inputs: [{ path: `${SAMPLES}no-such-file.ndjson` }] })).rejects.toBeInstanceOf(InputError);
+  });
+
+  it('rejects with StrictStop at the first unusable line, its message located as the CLI prints it', async () => {
+    const stdin = feed([lines[0]!, '{"not": "json"', lines[1]!]);
+    const error = await analyze({ stdin, strict: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StrictStop);
+    const stop = error as StrictStop;
+    expect(stop.where).toBe('<stdin>:2');
+    expect(stop.reason).toMatch(/^invalid JSON \(/);
+    expect(stop.message).toBe(`<stdin>:2: ${stop.reason}`);
+    expect(stop.name).toBe('StrictStop');
+    const text = await analyze({ inputs: [{ path: `${SAMPLES}../README.md` }], strict: true }).catch((e: unknown) => e);
+    expect((text as Error).message).toMatch(/README\.md:1: line is not JSON and matches no text log format$/);
+  });
+
+  it('an empty input: the summary says no line was read (lines.read 0), and nothing is said through onDiagnostic', async () => {
+    const said: string[] = [];
+    const summary = await streamAnalysis({ stdin: Readable.from([]), onDiagnostic: (l) => said.push(l) });
+    expect(summary.lines.read).toBe(0);
+    expect(summary.inputs.map((i) => [i.name, i.lines, i.bytesRead])).toEqual([['<stdin>', 0, 0]]);
+    expect(said).toEqual([]);
   });
 
   it('needs inputs or a stdin stream', async () => {

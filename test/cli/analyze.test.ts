@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { NdjsonLineSchema, NdjsonSummarySchema } from '../../src/report/schema.js';
 import { VERSION } from '../../src/version.js';
-import { BOTH, ROOT, SAMPLES, cli, exchange } from './helpers.js';
+import { BOTH, ROOT, SAMPLES, cli, exchange, spawnCli } from './helpers.js';
 import { LARGE_INPUT_BYTES } from '../../src/cli.js';
 
 /** Every stdout line must be a valid ndjson line; returns them parsed. */
@@ -220,6 +220,36 @@ describe('exit codes and streams', () => {
     const summary = ndjson(quiet.stdout).at(-1) as { lines: { unusable: number } };
     expect(summary.lines.unusable).toBe(2);
     expect(quiet.stdout).toBe(loud.stdout);
+  });
+});
+
+describe('an input with no line at all: exit 0, and one stderr line saying so (even under --quiet)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-empty-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const empty = join(dir, 'empty.ndjson');
+  writeFileSync(empty, '');
+
+  it('empty standard input in CI (--fail-on, --quiet) still passes, but says that nothing was read', async () => {
+    const r = await spawnCli(['--fail-on', 'error', '--quiet', '--format', 'json'], { stdin: '' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('mcp-triage: no lines were read: standard input was empty\n');
+    expect(JSON.parse(r.stdout).summary.lines.read).toBe(0);
+  });
+
+  it('names the empty file, or counts the empty inputs; the views say it too', async () => {
+    expect((await cli([empty, '--format', 'ndjson'])).stderr).toBe(`mcp-triage: no lines were read: ${empty} is empty\n`);
+    expect((await cli([empty, '--client', empty.replace('empty.ndjson', './empty.ndjson')])).stderr).toBe('mcp-triage: no lines were read: the 2 inputs are empty\n');
+    const sessions = await cli(['sessions', empty]);
+    expect([sessions.code, sessions.stderr]).toEqual([0, `mcp-triage: no lines were read: ${empty} is empty\n`]);
+    const timeline = await cli(['timeline', 'a3f1', empty]);
+    expect(timeline.code).toBe(2);
+    expect(timeline.stderr).toMatch(/^mcp-triage: no lines were read: .*empty\.ndjson is empty\nmcp-triage: no session starts with "a3f1"/);
+  });
+
+  it('a blank line is a line read: no such warning', async () => {
+    const r = await cli(['-', '--format', 'json'], { stdin: '\n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });
 
