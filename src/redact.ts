@@ -251,7 +251,7 @@ function unescapeJson(body: string): string {
  * text, up to a quote, backslash, comma or brace). Also a quoted key with a bare value, `"password": hunter2`, as
  * found in broken JSON.
  */
-const HEADER_NAME = /(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]{0,63})"?[ \t]*:[ \t]*/g;
+const HEADER_NAME = /(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]{0,63})("?)[ \t]*:[ \t]*/g;
 
 function redactHeaderLines(text: string): string {
   if (!text.includes(':')) return text;
@@ -263,21 +263,44 @@ function redactHeaderLines(text: string): string {
   for (let m = HEADER_NAME.exec(text); m; m = HEADER_NAME.exec(text)) {
     if (!isSecretHeader(m[1]!)) continue; // the scan goes on right after this colon, so "note: Cookie: x" is seen
     const start = HEADER_NAME.lastIndex;
+    // A quoted key ("apiKey": ...) is JSON wherever it stands (an SSE data line, a log message): its value ends as
+    // JSON values do. A header quoted as a whole (-H "Authorization: Bearer x") ends at its closing quote.
+    const quotedKey = m[2] === '"';
+    const opener = m.index > 0 ? text.charCodeAt(m.index - 1) : 0;
+    const closer = !quotedKey && (opener === 0x22 || opener === 0x27) ? opener : -1;
+    const jsonValue = json || quotedKey;
+    if (jsonValue && !bareJsonSecret(text, start)) {
+      HEADER_NAME.lastIndex = start;
+      continue;
+    }
     let end = start;
     while (end < text.length) {
       const c = text.charCodeAt(end);
-      if (c === 0x0a || c === 0x0d || (json && (c === 0x22 || c === 0x5c || c === 0x2c || c === 0x7d))) break;
+      if (c === 0x0a || c === 0x0d || c === closer || (jsonValue && (c === 0x22 || c === 0x5c || c === 0x2c || c === 0x7d || c === 0x5d))) break;
       end++;
     }
     while (end > start && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
     const value = text.slice(start, end);
     if (value && !isMarker(value)) {
-      out += text.slice(copied, start) + secretMarker(value);
+      // A JSON number keeps the document valid as a string marker; a bare word of broken JSON stays bare.
+      const marker = secretMarker(value);
+      out += text.slice(copied, start) + (jsonValue && /^-?\d/.test(value) ? `"${marker}"` : marker);
       copied = end;
     }
     HEADER_NAME.lastIndex = Math.max(end, start);
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Whether a JSON key's value at `at` is one this pass may replace: a number or a bare word (broken JSON:
+ * `"password": hunter2`). A string is redactJsonPairs' (or not a secret's); an object or array (a tool's inputSchema
+ * entry for `apiKey`) holds its own pairs; true, false and null hide nothing. Replacing those broke the document.
+ */
+function bareJsonSecret(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c === 0x22 || c === 0x7b || c === 0x5b || c === 0x5c || Number.isNaN(c)) return false;
+  return !/^(?:true|false|null)(?![A-Za-z0-9_])/.test(text.slice(at, at + 6));
 }
 
 /** `name=value` in query strings, fragments and form bodies; the value ends at &, #, quotes, space, ; or a backslash. */

@@ -274,3 +274,26 @@ describe('Basic credentials', () => {
       expect(redactText(prose)).toBe(prose);
   });
 });
+
+describe('redactText keeps JSON text JSON (a capture written with redaction must still parse)', () => {
+  it('leaves an object, array, true, false or null under a secret-named key as it is (a tool\'s inputSchema entry for apiKey)', () => {
+    for (const doc of ['{"apiKey":{"type":"string"}}', '{"token":null}', '{"secret":true}', '{"apiKey":["a"]}', '{"password":false}']) {
+      expect(redactText(doc), doc).toBe(doc);
+    }
+  });
+  it('replaces a number under a secret-named key with a string marker, and still a string value', () => {
+    const out = redactText('{"password":123456,"pin":"x","token":"abc123secret","n":1}');
+    expect(JSON.parse(out)).toEqual({ password: secretMarker('123456'), pin: 'x', token: secretMarker('abc123secret'), n: 1 });
+  });
+  it('reads a quoted key as JSON inside an SSE body: the tools/list schema stays parseable, a string token is redacted', () => {
+    const data = '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"properties":{"apiKey":{"type":"string","description":"your key"}}}}],"token":"abc123secret"}}';
+    const out = redactText(`event: message\ndata: ${data}\n\n`);
+    const parsed = JSON.parse(out.split('\n')[1]!.slice('data: '.length)) as { result: { token: string; tools: unknown[] } };
+    expect(parsed.result.token).toBe(secretMarker('abc123secret'));
+    expect(parsed.result.tools).toEqual((JSON.parse(data) as { result: { tools: unknown[] } }).result.tools);
+  });
+  it('ends a header quoted as a whole at its closing quote: the rest of a curl line survives', () => {
+    const out = redactText('curl -H "Authorization: Bearer abc.def" https://x.example/mcp?x=1 -d @body.json');
+    expect(out).toBe(`curl -H "Authorization: ${secretMarker('Bearer abc.def')}" https://x.example/mcp?x=1 -d @body.json`);
+  });
+});
