@@ -275,8 +275,10 @@ const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
 
 /** When the caller was done with an attempt: when it cancelled it, if that came before the attempt ended, else the end. */
 export function doneAt(a: Attempt): number | undefined {
-  const cancelled = (a.client ?? a.primary).cancelledAt;
-  return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs) ? cancelled : a.endTs;
+  const v = a.client ?? a.primary;
+  const cancelled = v.cancelledAt;
+  // A stream the log never saw end was still open when the client cancelled, whatever its last record's time.
+  return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs || v.endUnseen === true) ? cancelled : a.endTs;
 }
 
 /** Findings about a retry: who sent it, whether it was safe, whether it honoured Retry-After and the policy. */

@@ -169,6 +169,8 @@ export interface AttemptView {
   afterDelete?: DeleteSent;
   /** That earlier open request: it takes the id back when this one is final (a cancellation then finds it). */
   shadowed?: AttemptView;
+  /** The log holds no end of this view's exchange (open at its last record, or closed by the window): the stream may have lasted longer than endTs says. */
+  endUnseen?: boolean;
   /** A server/discover probe that failed, after which its client sent initialize in the same scope: an older server, as the spec's era detection expects. */
   versionFallback?: boolean;
   /** A later attempt was linked to this one as its retry. */

@@ -750,6 +750,8 @@ export class JoinEngine {
       v.streamEnd = v.streamEnd ?? 'cut';
       v.primed = ex.primed;
       v.endTs = v.endTs ?? ex.lastTs;
+      // The log shows no end: the stream was still open at its last record (or the window closed it).
+      v.endUnseen = true;
       if (v.response !== undefined) this.finalize(v);
       else this.schedule(v, ex.lastTs);
     }
