@@ -113,7 +113,7 @@ describe('a plain input next to --server is the client view', () => {
     const table = await cli([`${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
     expect(table.stdout).toMatch(/^mcp-triage \S+: 2 attempt\(s\) in 2 call\(s\)/);
     expect(table.stdout).toContain('client (assumed)');
-    const sessions = await cli(['sessions', `${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
+    const sessions = await cli(['sessions', `${CUT}.har`, '--server', `${CUT}.server.ndjson`], { env: { COLUMNS: '1000' } });
     expect(sessions.stdout).toMatch(/client\+server\s*│\s*2\s*│/);
   });
 
