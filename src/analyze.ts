@@ -241,6 +241,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (c.account.formats.otlp) c.account.unordered = true;
     return c.account;
   });
+  if (sessions.sharedPlain.length > 1) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
   for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
@@ -258,6 +259,12 @@ export function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
   if (client === server) return inputs;
   const assumed = client ? 'server' : 'client';
   return inputs.map((i) => (i.side === undefined ? { ...i, assumed } : i));
+}
+
+/** What is said, once, of plain inputs (no side given or stated) that carry the same session ids: analyzed apart. */
+export function sharedPlainNote(names: string[]): string {
+  const list = names.length === 2 ? `${names[0]} and ${names[1]}` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${list} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
 }
 
 /** What is said, once, of a plain input whose records state no side, next to inputs of one side. */

@@ -1,7 +1,7 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
-import type { JsonRpcId } from './join/attempt.js';
+import { scopeKeyOf, type JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
@@ -179,7 +179,7 @@ export class CallLinker {
 
   /** A session closed: raise its findings with what the calls in it showed. */
   session(s: SessionState): void {
-    const key = `${s.side}|${s.scope}`;
+    const key = s.key;
     const calls = this.sessions.get(key);
     const began = this.openings.has(key);
     this.sessions.delete(key);
@@ -343,7 +343,7 @@ export class CallLinker {
   /** The name the attempt's client gave itself: on the request (2026-07-28 _meta), else in its session's initialize. */
   private identity(a: Attempt, key: string): string | undefined {
     const v = a.client ?? a.primary;
-    const conn = v.caller.startsWith('input#') ? undefined : `${a.primary.side}|${v.caller}`;
+    const conn = v.caller.startsWith('input#') ? undefined : scopeKeyOf(a.primary.side, a.primary.input, v.caller);
     if (a.method === 'initialize' && v.clientName !== undefined) {
       this.sessionClients.set(key, v.clientName);
       if (conn !== undefined) {
@@ -393,7 +393,8 @@ export class CallLinker {
   private crossedResult(a: Attempt): void {
     const v = a.primary;
     if (a.method !== 'tools/call' || v.resultSig === undefined || a.session === null || v.endTs === undefined) return;
-    const key = `${v.side}|${v.idKey}|${v.resultSig}`;
+    // An unsided input's results are compared with its own only (see scopeKeyOf).
+    const key = v.side === 'unknown' ? `unknown#${v.input}|${v.idKey}|${v.resultSig}` : `${v.side}|${v.idKey}|${v.resultSig}`;
     const other = this.recentResults.get(key);
     const o = other?.primary;
     // Both open at once (each sent before the other's answer ended): only then can one answer have been taken for both.

@@ -11,7 +11,7 @@ import { FINDING_CODES, type Finding } from './findings/types.js';
 import { FailOnCounter, parseFailOn } from './fail-on.js';
 import { cleanTerminal } from './report/text.js';
 import { DEFAULT_WIDTH } from './report/grid.js';
-import { FilterError, buildFilter, filtersText, type FilterOptions } from './filter.js';
+import { FilterError, buildFilter, filtersText, type FilterDescription, type FilterOptions } from './filter.js';
 import { createProgress, shouldShowProgress } from './progress.js';
 import { OutputWriter } from './output.js';
 import { streamAnalysis, type AnalysisOptions } from './index.js';
@@ -474,6 +474,8 @@ interface Prepared {
   color: boolean;
   /** Widest a terminal table may be (tableWidth). */
   width: number;
+  /** The filters in force, as the reports state them. */
+  filters: FilterDescription;
 }
 
 /** The width terminal tables are fitted to: COLUMNS when set, else the terminal's, else DEFAULT_WIDTH (not a terminal). */
@@ -562,7 +564,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     release();
     progress.done();
   };
-  return { options, totalBytes, done, color, width: tableWidth(io) };
+  return { options, totalBytes, done, color, width: tableWidth(io), filters: checked.describe() };
 }
 
 /** The analysis settings of the flags, as the library takes them (seconds become milliseconds). */
@@ -651,14 +653,14 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   const out = new OutputWriter(io.stdout);
   const format = args.format;
   // The rows the table and markdown reports print; the counts come from the library's summary.
-  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: {}, callHorizonMs: callHorizonMs(options) });
+  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: prepared.filters, callHorizonMs: callHorizonMs(options) });
   const sink: OutputSink = await makeSink(format, out, color, width);
   const failing = new FailOnCounter(failOn);
   let summary: Summary;
   try {
     summary = await streamAnalysis(options, {
       attempt: (row: AttemptRow) => {
-        failing.attempt(row.outcome, row.findings);
+        failing.attempt(row.outcome, row.findings, row.versionFallback === true);
         if (format === 'table' || format === 'markdown') rows.attempt(row);
         if (!out.closed) sink.attempt(row);
       },

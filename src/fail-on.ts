@@ -24,6 +24,11 @@ export interface FailOnMatches {
   codes: Map<string, number>;
   /** Findings per severity, of those at the threshold or worse. */
   severities: Record<Severity, number>;
+  /**
+   * Attempts of an outcome given that were left out: server/discover probes an older server refused, after which the
+   * client fell back to initialize (versionFallback), the version negotiation the spec expects, not a failure.
+   */
+  probes: number;
 }
 
 /** The --fail-on values (each a comma list) as conditions; a string is the usage error. */
@@ -51,12 +56,16 @@ export function parseFailOn(values: string[] | undefined): FailOn | string {
 
 /** Counts what matches the conditions, attempt by attempt and finding by finding. */
 export class FailOnCounter {
-  readonly matches: FailOnMatches = { outcomes: new Map(), codes: new Map(), severities: { error: 0, warning: 0, info: 0 } };
+  readonly matches: FailOnMatches = { outcomes: new Map(), codes: new Map(), severities: { error: 0, warning: 0, info: 0 }, probes: 0 };
 
   constructor(private readonly failOn: FailOn) {}
 
-  attempt(outcome: Outcome, findings: readonly { code: string; severity: Severity }[]): void {
-    if (this.failOn.outcomes.has(outcome)) bump(this.matches.outcomes, outcome);
+  /** An attempt's outcome and findings; `probe`: a refused version probe the client fell back from (its outcome never matches). */
+  attempt(outcome: Outcome, findings: readonly { code: string; severity: Severity }[], probe = false): void {
+    if (this.failOn.outcomes.has(outcome)) {
+      if (probe) this.matches.probes++;
+      else bump(this.matches.outcomes, outcome);
+    }
     for (const f of findings) this.finding(f);
   }
 
@@ -98,7 +107,8 @@ export class FailOnCounter {
     }
     for (const [code, n] of m.codes) parts.push(`${n} ${code} finding${n === 1 ? '' : 's'}`);
     for (const [outcome, n] of m.outcomes) parts.push(`${n} ${outcome} attempt${n === 1 ? '' : 's'}`);
-    return `mcp-triage: --fail-on ${this.failOn.given.join(',')}: ${parts.join('; ')}`;
+    const probes = m.probes > 0 ? ` (not counted: ${m.probes} server/discover probe${m.probes === 1 ? '' : 's'} an older server refused before the client fell back to initialize)` : '';
+    return `mcp-triage: --fail-on ${this.failOn.given.join(',')}: ${parts.join('; ')}${probes}`;
   }
 }
 

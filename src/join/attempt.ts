@@ -278,6 +278,15 @@ export function isJsonRpcId(v: unknown): v is JsonRpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 }
 
+/**
+ * The key of a scope's state in the join's maps: `side|scope`. An input given without a side, whose records state none,
+ * keys its scopes by itself (`unknown#3|scope`): two plain files (a client's and a server's log of the same sessions)
+ * are analyzed apart, so their views never meet as one scope's (no ID_REUSED, duplicate or orphan across them).
+ */
+export function scopeKeyOf(side: ViewSide, input: number, scope: string): string {
+  return side === 'unknown' ? `unknown#${input}|${scope}` : `${side}|${scope}`;
+}
+
 /** The caller instance of a request: who sent it (client identity and connection), else which input it came from. */
 export function callerKey(client: string | undefined | null, conn: string | undefined | null, input: number): string {
   if (client && conn) return `${client}|${conn}`;

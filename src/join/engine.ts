@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from './sessions.js';
@@ -37,6 +37,8 @@ export interface RequestIn {
 interface Exchange {
   key: string;
   side: ViewSide;
+  /** The input it was read from (an unsided input's scopes are its own: see scopeKeyOf). */
+  input: number;
   scopeKey: string;
   session: string | null;
   /**
@@ -305,10 +307,11 @@ export class JoinEngine {
   /** One HTTP request (or a message-level request batch) starts. */
   request(r: RequestIn): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
-    const scopeKey = `${r.side}|${scope}`;
+    const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const ex: Exchange = {
       key: `${r.input}:${r.xid}`,
       side: r.side,
+      input: r.input,
       scopeKey,
       session: r.session,
       sentSession: r.session !== null,
@@ -328,10 +331,10 @@ export class JoinEngine {
       refusalSaid: undefined,
     };
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
-    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     if (r.session !== null && r.side === 'server' && this.sessionSet.get(`${r.side}|${r.input}`)?.session === r.session) this.sessionSet.delete(`${r.side}|${r.input}`);
-    const callerOf = `${r.side}|${callerKey(r.client, r.conn, r.input)}`;
+    const callerOf = scopeKeyOf(r.side, r.input, callerKey(r.client, r.conn, r.input));
     if (r.httpMethod === 'DELETE' && r.session !== null) {
       ex.deletes = { session: r.session, ts: r.ts, status: undefined };
       this.deletes.delete(callerOf);
@@ -450,8 +453,8 @@ export class JoinEngine {
     }
     if (announced && (ex.session === null || reinitialized)) {
       ex.session = announced;
-      if (ex.attempts.some((v) => v.method === 'initialize')) this.opts.sessions.touch(ex.side, announced, announced, ts).announced = true;
-      else this.opts.sessions.touch(ex.side, announced, announced, ts);
+      const sess = this.opts.sessions.touch(ex.side, announced, announced, ts, scopeKeyOf(ex.side, ex.input, announced), ex.input);
+      if (ex.attempts.some((v) => v.method === 'initialize')) sess.announced = true;
     }
     const opened = announced !== undefined && status !== null && status >= 200 && status < 300 && ex.attempts.some((v) => v.method === 'initialize');
     if (opened && ex.side === 'server') this.sessionSet.set(`${ex.side}|${input}`, { session: announced, ts, src });
@@ -479,11 +482,12 @@ export class JoinEngine {
         // The 2024-11-05 HTTP+SSE transport: this GET stream carries the responses, and a POST's 202 is its normal
         // answer. The endpoint it announces names the session its POSTs will carry in their URL: the stream joins it.
         const sid = p.sse.data !== undefined ? legacySessionOf(p.sse.data) : null;
+        const sidKey = sid !== null ? scopeKeyOf(ex.side, ex.input, sid) : undefined;
         if (sid !== null && ex.session === null) {
           ex.session = sid;
-          ex.scopeKey = `${ex.side}|${sid}`;
+          ex.scopeKey = sidKey!;
         }
-        const sess = sid !== null ? this.opts.sessions.touch(ex.side, sid, sid, ts) : this.opts.sessions.get(ex.scopeKey);
+        const sess = sid !== null ? this.opts.sessions.touch(ex.side, sid, sid, ts, sidKey!, ex.input) : this.opts.sessions.get(ex.scopeKey);
         if (sess) sess.legacySse = true;
         // The server named the session here, as an initialize response does on Streamable HTTP.
         if (sess && sid !== null) sess.announced = true;
@@ -591,8 +595,8 @@ export class JoinEngine {
   /** A message-level record (no HTTP layer). */
   message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
-    const scopeKey = `${r.side}|${scope}`;
-    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey);
+    const scopeKey = scopeKeyOf(r.side, r.input, scope);
+    const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     if (r.rebuilt) sess.rebuilt = true;
     const items = Array.isArray(r.body) ? r.body : [r.body];
@@ -877,13 +881,13 @@ export class JoinEngine {
     if (views?.get(v.idKey) === v) views.delete(v.idKey);
     v.session = session;
     v.scope = session;
-    const scopeKey = `${ex.side}|${session}`;
+    const scopeKey = scopeKeyOf(ex.side, ex.input, session);
     v.scopeKey = scopeKey;
     ex.scopeKey = scopeKey;
     let target = this.open.get(scopeKey);
     if (!target) this.open.set(scopeKey, (target = new Map()));
     target.set(v.idKey, v);
-    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs, scopeKey);
+    const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs, scopeKey, ex.input);
     sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
   }
 
@@ -1243,9 +1247,9 @@ export class JoinEngine {
     list.push(entry);
   }
 
-  /** An open request of another session (same side) that asked for this progressToken. */
+  /** An open request of another session (same side; of an unsided input, the same input) that asked for this progressToken. */
   private openElsewhere(ex: Exchange, key: string): AttemptView | undefined {
-    const side = `${ex.side}|`;
+    const side = ex.scopeKey.slice(0, ex.scopeKey.indexOf('|') + 1);
     for (const [scopeKey, views] of this.open) {
       if (scopeKey === ex.scopeKey || !scopeKey.startsWith(side)) continue;
       for (const v of views.values()) if (v.progressToken === key && v.response === undefined && v.session !== null && !isFinal(v)) return v;

@@ -21,6 +21,8 @@ export interface RequestSeen {
 export interface SessionState {
   side: ViewSide;
   scope: string;
+  /** Its key in the tracker (see scopeKeyOf), which the views of the scope carry as their scopeKey. */
+  key: string;
   /** The MCP session id (null for a scope keyed by connection, client or input). */
   session: string | null;
   firstTs: number | undefined;
@@ -148,17 +150,37 @@ export class SessionTracker {
 
   constructor(private readonly closeAfterMs: number, private readonly onClose: (s: SessionState) => void) {}
 
-  /** The scope's state, made on its first record; `key` is `side|scope`, passed by callers that have it made already. */
-  touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined, key = `${side}|${scope}`): SessionState {
+  /** The scope's state, made on its first record; `key` is scopeKeyOf(side, input, scope), made by the caller. */
+  touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined, key: string, input: number): SessionState {
     let s = this.states.get(key);
     if (!s) {
-      s = { side, scope, session, firstTs: ts, lastTs: ts, clientKey: undefined, requestIds: new Map() };
+      s = { side, scope, key, session, firstTs: ts, lastTs: ts, clientKey: undefined, requestIds: new Map() };
       this.states.set(key, s);
+      if (side === 'unknown' && session !== null) this.plainSession(session, input);
     } else if (ts !== undefined) {
       if (s.firstTs === undefined || ts < s.firstTs) s.firstTs = ts;
       if (s.lastTs === undefined || ts > s.lastTs) s.lastTs = ts;
     }
     return s;
+  }
+
+  /**
+   * Inputs without a side that carry a session id another such input carries too (a client's and a server's log given
+   * as plain files), in the order found; see plainSession.
+   */
+  readonly sharedPlain: number[] = [];
+  /** Which unsided input first carried each session id (at most PLAIN_KEPT of them). */
+  private plainSessions = new Map<string, number>();
+
+  /** A new scope of an unsided input with a session id: another unsided input that carried it shares its sessions. */
+  private plainSession(session: string, input: number): void {
+    const first = this.plainSessions.get(session);
+    if (first === undefined) {
+      if (this.plainSessions.size < PLAIN_KEPT) this.plainSessions.set(session, input);
+      return;
+    }
+    if (first === input) return;
+    for (const i of [first, input]) if (!this.sharedPlain.includes(i)) this.sharedPlain.push(i);
   }
 
   get(scopeKey: string): SessionState | undefined {
@@ -190,6 +212,9 @@ export class SessionTracker {
     return this.states.size;
   }
 }
+
+/** Session ids of unsided inputs remembered to tell that two such inputs share sessions (enough to see it early on). */
+const PLAIN_KEPT = 10_000;
 
 /** A session remembering this many ids or fewer keeps them until it closes (sweeping thousands of small sessions costs more than it frees). */
 const FORGET_ABOVE = 32;

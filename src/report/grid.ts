@@ -58,6 +58,8 @@ export interface ColumnFit {
   mode?: 'wrap' | 'tail';
   /** When the column would be narrower than this, it leaves the table: each of its cells becomes a line across the table under its row, after the column's name. */
   spill?: number;
+  /** A wrapping column gives no more than down to this while the other wrapping columns give; then down to min (a session id kept whole as long as can be). */
+  keep?: number;
 }
 
 export interface GridOptions {
@@ -156,11 +158,11 @@ function columnWidths(cells: Line[][][]): number[] {
 
 /**
  * Column widths for a table at most `limit` wide. Wrapping loses nothing and shortening loses the start of a path, so
- * the wrapping columns give first, down to the width below which they would spill; then every column that may shrink
- * gives, down to its min. Within a round the widest column gives first.
+ * the wrapping columns give first, down to the width below which they would spill (or that they keep); then every
+ * column that may shrink gives, down to its min. Within a round the widest column gives first.
  */
 function shrink(natural: number[], fit: (ColumnFit | undefined)[], limit: number): number[] {
-  const first = fit.map((f) => (f && f.mode !== 'tail' ? Math.max(f.min, f.spill ?? 0) : undefined));
+  const first = fit.map((f) => (f && f.mode !== 'tail' ? Math.max(f.min, f.spill ?? 0, f.keep ?? 0) : undefined));
   return giveWidth(giveWidth(natural, first, limit), fit.map((f) => f?.min), limit);
 }
 
@@ -210,7 +212,7 @@ export function keepTail(text: string, width: number): string {
 }
 
 /** Characters after which a word too long for its line is broken first. */
-const BREAK_AFTER = /^[/_\-,;:]$/;
+const BREAK_AFTER = /^[/_\-,;:+]$/;
 
 /** A line of text as lines at most `width` columns wide, broken at spaces; a longer word is broken too. */
 export function wrapText(text: string, width: number): string[] {

@@ -358,6 +358,8 @@ export class SummaryBuilder {
   retries = 0;
   /** Refused server/discover probes their clients answered by falling back to initialize. */
   versionFallbacks = 0;
+  /** Outcomes asked for with --outcome: a fallback probe of one of them is listed among the attempts that did not succeed. */
+  private readonly probesAsked: ReadonlySet<string>;
   claimsMatched = 0;
   claimsAlone = 0;
   private readonly failed: TopRows<Ranked<AttemptRow>>;
@@ -381,6 +383,8 @@ export class SummaryBuilder {
     this.failed = new TopRows(limit, rankedBefore);
     this.findingsTop = new TopRows(limit, rankedBefore);
     this.chainsTop = new TopRows(limit, rankedBefore);
+    const asked = opts.filters.outcome;
+    this.probesAsked = new Set(Array.isArray(asked) ? (asked as string[]) : []);
   }
 
   attempt(row: AttemptRow): void {
@@ -406,7 +410,8 @@ export class SummaryBuilder {
     // The input_required round this follow-up answers was a step of the call, not an attempt that did not succeed.
     if (row.continuation && row.call !== undefined) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
     if (row.versionFallback) this.versionFallbacks++;
-    else if (!succeeded(row.outcome)) {
+    // A fallback probe is not a failure; it is listed only when --outcome asked for its outcome (the user wants to see it).
+    if (!succeeded(row.outcome) && (!row.versionFallback || this.probesAsked.has(row.outcome))) {
       if (row.outcome === 'INPUT_REQUIRED' && row.findings.length === 0 && row.call !== undefined) {
         this.pendingRounds.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
       } else this.failed.offer({ item: row, key: startOf(row), seq });
@@ -615,7 +620,7 @@ export class SummaryBuilder {
         first: this.opts.redact ? run.diagnostics.first.map((d) => ({ ...d, message: redactText(d.message) })) : run.diagnostics.first,
       },
       notes: this.versionFallbacks > 0
-        ? [...run.notes, `${this.versionFallbacks} server/discover probe(s) were refused by a server older than 2026-07-28 and their clients fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not listed among the attempts that did not succeed`]
+        ? [...run.notes, `${this.versionFallbacks} server/discover probe(s) were refused by a server older than 2026-07-28 and their clients fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not as failures: not listed among the attempts that did not succeed unless --outcome names their outcome`]
         : run.notes,
     };
   }

@@ -7,7 +7,7 @@ import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
-import { wrapColumn } from '../report/grid.js';
+import { displayWidth, keepTail, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
 export interface SessionRow {
@@ -147,12 +147,58 @@ export class SessionsCollector {
 
 /** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
 const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session, r.scope, summary.inputs);
+/** `3: 2 HTTP_ERROR, 1 TOOL_ERROR`, the outcomes joined by `sep`. */
 const failedText = (r: SessionRow, color: boolean, sep: string) => {
   const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
   return r.failures === 0 ? '0' : `${r.failures}: ${parts.join(sep)}`;
 };
 const spanOf = (r: SessionRow) => (r.first && r.last ? span(Date.parse(r.last) - Date.parse(r.first)) : '');
 const lastOf = (r: SessionRow) => (r.first && r.last && r.first.slice(0, 10) === r.last.slice(0, 10) ? clock(r.last) : dateTime(r.last));
+
+/**
+ * How the sessions table gives way to the width: a session id stays whole (a label wraps at its spaces, its file name
+ * shortened from the left to the id's width); client and server names wrap after their `/`, then after a `-`; the
+ * times wrap between date and time; the failures keep one outcome a line, or leave the table (their cells go under
+ * their rows, as a why does).
+ */
+function sessionsFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFit> {
+  return {
+    session: wrapColumn(idWidth),
+    client: nameColumn(rows.map((r) => cell(r.client ?? '', 28))),
+    server: nameColumn(rows.map((r) => cell(r.server ?? '', 24))),
+    sides: wrapColumn(7),
+    failed: failedColumn(rows),
+    first: wrapColumn(12),
+    last: wrapColumn(12),
+    span: wrapColumn(6),
+  };
+}
+
+/** The session column's narrowest: its widest session id (a UUID's 36), within these bounds; 32 without ids. */
+const ID_WIDTH = { least: 19, most: 40, none: 32 };
+
+function idWidth(rows: SessionRow[]): number {
+  const ids = rows.flatMap((r) => (r.session !== null ? [displayWidth(cell(r.session, 90))] : []));
+  return ids.length === 0 ? ID_WIDTH.none : Math.min(ID_WIDTH.most, Math.max(ID_WIDTH.least, ...ids));
+}
+
+/** Names split after `/` (`acme-agent/` over `2.4.1`) while other columns can give; then after `-` as well. */
+function nameColumn(names: string[]): ColumnFit {
+  const longest = (re: RegExp) => Math.max(6, ...names.flatMap((n) => n.split(re).map((p) => displayWidth(p))));
+  return { mode: 'wrap', min: longest(/(?<=[/-])/), keep: longest(/(?<=\/)/) };
+}
+
+function failedColumn(rows: SessionRow[]): ColumnFit {
+  const widest = Math.max(0, ...rows.flatMap((r) => failedText(r, false, '\n').split('\n').map((l) => l.length)));
+  return { mode: 'wrap', min: 8, spill: widest, keep: widest };
+}
+
+/** The session id, or the label of a scope without one, its input's name shortened from the left to fit `width` (`input#1 (no session id; …/real-har/sse-cut.har)`). */
+function sessionCell(r: SessionRow, summary: Summary, width: number): string {
+  if (r.session !== null || !r.scope?.startsWith('input#')) return nameCell(nameOf(r, summary), 90);
+  const inputs = summary.inputs.map((i) => ({ name: displayWidth(i.name) >= width ? keepTail(i.name, width - 1) : i.name }));
+  return nameCell(scopeName(null, r.scope, inputs), 90);
+}
 
 export function renderSessionsTable(rows: SessionRow[], summary: Summary, color: boolean, width?: number): string {
   const out: string[] = [];
@@ -162,9 +208,10 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
   out.push('');
   if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.');
   else {
-    const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, { client: wrapColumn(10), server: wrapColumn(10) });
+    const ids = idWidth(rows);
+    const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, sessionsFit(rows, ids));
     for (const r of rows) {
-      t.push([nameCell(nameOf(r, summary), 60), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+      t.push([sessionCell(r, summary, ids), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
         failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
     }
     out.push(t.toString());

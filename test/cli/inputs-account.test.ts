@@ -1,6 +1,7 @@
 // The input account on real logs: lines without MCP traffic are skipped (not problems, not fatal with --strict), and a plain input next to --server is the client's view, counted once.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { NdjsonSummarySchema } from '../../src/report/schema.js';
 import { analyze } from '../../src/index.js';
 import { ROOT, SAMPLES, cli } from './helpers.js';
@@ -112,7 +113,7 @@ describe('a plain input next to --server is the client view', () => {
     const table = await cli([`${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
     expect(table.stdout).toMatch(/^mcp-triage \S+: 2 attempt\(s\) in 2 call\(s\)/);
     expect(table.stdout).toContain('client (assumed)');
-    const sessions = await cli(['sessions', `${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
+    const sessions = await cli(['sessions', `${CUT}.har`, '--server', `${CUT}.server.ndjson`], { env: { COLUMNS: '1000' } });
     expect(sessions.stdout).toMatch(/client\+server\s*│\s*2\s*│/);
   });
 
@@ -140,5 +141,63 @@ describe('a plain input next to --server is the client view', () => {
     expect(cut.map((a) => a.side)).toEqual(['server', 'server']);
     expect(out.summary.notes).toEqual([]);
     expect(out.summary.inputs[0]!.side).toBeUndefined();
+  });
+});
+
+describe('two plain files of the same sessions (a client log and a server log given without sides)', () => {
+  const CLIENT = `${SAMPLES}client.ndjson`;
+  const SERVER = `${SAMPLES}server.ndjson`;
+  const NOTE = `${CLIENT} and ${SERVER} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
+  type Out = {
+    attempts: { sources: { file: string }[]; findings?: { code: string; message: string }[] }[];
+    summary: { notes: string[]; findings: { byCode: Record<string, number> } };
+  };
+  const json = async (argv: string[]) => {
+    const r = await cli([...argv, '--format', 'json']);
+    return { ...r, out: JSON.parse(r.stdout) as Out };
+  };
+  /** Each ID_REUSED as [the file of the attempt that raised it, the file of the open request it names]. */
+  const reusedFiles = (o: Out) => o.attempts.flatMap((a) => (a.findings ?? []).filter((f) => f.code === 'ID_REUSED').map((f) => [a.sources[0]!.file, /the request at (.+):\d+ /.exec(f.message)?.[1]]));
+
+  it('raises no ID_REUSED from one file against the other: each file keeps only its own', async () => {
+    const pair = await json([CLIENT, SERVER]);
+    const reused = reusedFiles(pair.out);
+    expect(reused.length).toBeGreaterThan(0);
+    for (const [file, named] of reused) expect(named).toBe(file);
+    const alone = [(await json([CLIENT])).out, (await json([SERVER])).out];
+    expect(pair.out.summary.findings.byCode.ID_REUSED).toBe(alone.reduce((n, o) => n + (o.summary.findings.byCode.ID_REUSED ?? 0), 0));
+    expect(pair.out.attempts).toHaveLength(alone[0]!.attempts.length + alone[1]!.attempts.length);
+  });
+
+  it('says once, on stderr and as a note, that they are apart and how to join them', async () => {
+    const pair = await json([CLIENT, SERVER]);
+    expect(pair.stderr).toBe(`mcp-triage: ${NOTE}\n`);
+    expect(pair.out.summary.notes).toEqual([NOTE]);
+    const table = await cli([CLIENT, SERVER]);
+    expect(table.stdout.split(NOTE.slice(0, 60)).length - 1).toBe(1);
+  });
+
+  it('the library says the same', async () => {
+    const r = await analyze({ inputs: [{ path: CLIENT }, { path: SERVER }] });
+    expect(r.summary.notes).toEqual([NOTE]);
+    expect(r.summary.findings.byCode.ID_REUSED).toBe(2);
+  });
+
+  it('says nothing for one plain file, nor for the two given with their sides', async () => {
+    const one = await json([CLIENT]);
+    expect(one.stderr).toBe('');
+    expect(one.out.summary.notes).toEqual([]);
+    const sided = await json(['--client', CLIENT, '--server', SERVER]);
+    expect(sided.stderr).toBe('');
+    expect(sided.out.attempts).toHaveLength(24);
+  });
+
+  it("says nothing for `npm start`'s inputs (plain claims, HAR and stdio logs next to both sides)", async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    const args = pkg.scripts.start.replace(/^node dist\/bin\.js /, '').split(' ').map((a) => (a.startsWith('-') ? a : join(ROOT, a)));
+    const r = await json(args);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.out.summary.notes.filter((n) => n.includes('carry the same sessions'))).toEqual([]);
   });
 });

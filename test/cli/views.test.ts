@@ -56,13 +56,14 @@ describe('mcp-triage sessions', () => {
   });
 
   it('a terminal table and a Markdown table, the filters stated in both', async () => {
-    const table = await cli(['sessions', ...BOTH, '--tool', 'search_tickets']);
+    // Wide enough that the session ids and outcomes are not wrapped (the width test is below).
+    const table = await cli(['sessions', ...BOTH, '--tool', 'search_tickets'], { env: { COLUMNS: '1000' } });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^mcp-triage sessions: 2 session\(s\)/);
     expect(table.stdout).toMatch(/^filters: --tool search_tickets$/m);
     expect(table.stdout).toContain('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
     expect(table.stdout).not.toContain('\u001b[');
-    expect((await cli(['sessions', ...BOTH, '--color', 'always'])).stdout).toMatch(/\u001b\[31m\d+ HTTP_ERROR/);
+    expect((await cli(['sessions', ...BOTH, '--color', 'always'], { env: { COLUMNS: '1000' } })).stdout).toMatch(/\u001b\[31m\d+ HTTP_ERROR/);
     const md = await cli(['sessions', ...BOTH, '--tool', 'search_tickets', '--format', 'markdown']);
     expect(md.stdout).toMatch(/^# MCP sessions\n/);
     expect(md.stdout).toContain('**Filters:** `--tool search_tickets`');
@@ -71,7 +72,7 @@ describe('mcp-triage sessions', () => {
   });
 
   it('groups session-less traffic by connection or input, and names the input', async () => {
-    const r = await cli(['sessions', `${SAMPLES}stdio.ndjson`]);
+    const r = await cli(['sessions', `${SAMPLES}stdio.ndjson`], { env: { COLUMNS: '1000' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/input#0 \(no session id; .*stdio\.ndjson\)/);
   });
@@ -80,7 +81,7 @@ describe('mcp-triage sessions', () => {
     const dir = await mkdtemp(join(tmpdir(), `${'deeply-nested-directory-'.repeat(4)}`));
     const file = join(dir, 'stdio.ndjson');
     await copyFile(`${SAMPLES}stdio.ndjson`, file);
-    const r = await cli(['sessions', file]);
+    const r = await cli(['sessions', file], { env: { COLUMNS: '1000' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/input#0 \(no session id; .*….*stdio\.ndjson\)/);
     await rm(dir, { recursive: true });
@@ -103,6 +104,35 @@ describe('mcp-triage sessions', () => {
     // Without an initialize in the log, the client name the log records.
     expect(doc.sessions[1]).toMatchObject({ session: 'sess-2', client: 'from-the-log@0' });
     expect(doc.sessions[1]!.server).toBeUndefined();
+  });
+});
+
+describe('the sessions table fits the width', () => {
+  // `npm start`'s inputs: seven sessions, with ids and without (a HAR and a stdio log given plain), four clients.
+  const START = ['sessions', ...BOTH, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`];
+  const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
+  const table = async (columns: number) => (await cli(START, { env: { COLUMNS: String(columns) } })).stdout;
+
+  it.each([160, 200])('at %i columns: no line is wider, session ids stay whole, the label of an input without ids wraps and keeps its file name', async (columns) => {
+    const t = await table(columns);
+    expect(widest(t)).toBeLessThanOrEqual(columns);
+    expect(t).toContain('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
+    expect(t).toMatch(/│ input#1 \(no session id;\s+│/);
+    expect(t).toMatch(/│ \S*capture\.har\.ndjson\)\s+│/);
+  });
+
+  it('client and server names give way after the session label: whole parts at 200 columns, one line each at 240', async () => {
+    const t = await table(200);
+    expect(t).toMatch(/│ acme-agent\/\s+│ tickets-mcp\/\s+│/);
+    const wide = await table(240);
+    expect(wide).toMatch(/│ acme-agent\/2\.4\.1\s+│ tickets-mcp\/3\.1\.0\s+│/);
+    expect(wide).toContain('input#1 (no session id; ');
+  });
+
+  it('at 80 columns it is as narrow as its fixed columns allow (about 160), the failures under their rows', async () => {
+    const t = await table(80);
+    expect(widest(t)).toBeLessThanOrEqual(160);
+    expect(t).toMatch(/│ failed: 10: 4 HTTP_ERROR\s+│/);
   });
 });
 

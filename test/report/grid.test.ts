@@ -120,6 +120,23 @@ describe('Grid fitted to a width', () => {
     expect(displayWidth(lines[0]!)).toBeLessThanOrEqual(60);
   });
 
+  it('a column with keep gives down to it while the other wrapping columns give, and further only after them', () => {
+    const id = 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601';
+    const label = 'input#1 (no session id; samples/capture.har.ndjson)';
+    const fit = [{ mode: 'wrap', min: 19, keep: 36 } as ColumnFit, wrapColumn(6)];
+    // Room for the id and the name after its `/`: the label wraps to the id's width, the name keeps its parts.
+    const roomy = fitted(['session', 'client'], [[id, 'acme-agent/2.4.1'], [label, '']], 56, fit);
+    expect(roomy[3]).toMatch(/^│ a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 │ acme-agent\/ +│$/);
+    expect(roomy.join('\n')).toMatch(/│ input#1 \(no session id; +│/);
+    // Less: the other column is at its min, and only then does the id wrap.
+    const tight = fitted(['session', 'client'], [[id, 'acme-agent/2.4.1']], 40, fit);
+    expect(tight[3]).toMatch(/^│ a3f1c2d4-5b6e-4f70-[^│]*│ acme-/);
+  });
+
+  it('breaks `client+server` after its `+`', () => {
+    expect(wrapText('client+server', 10)).toEqual(['client+', 'server']);
+  });
+
   it('shortens a tail column from the left: the file name and line stay', () => {
     const ev = 'test/fixtures/real-audit/timeout-then-retry/client.ndjson:1\ntest/fixtures/real-audit/timeout-then-retry/server.ndjson:3';
     const lines = fitted(['code', 'evidence'], [['UNSAFE_RETRY', ev]], 45, [undefined, tailColumn(20)]);

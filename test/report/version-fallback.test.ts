@@ -1,6 +1,6 @@
 // A server/discover probe refused by an older server, then initialize: era detection as the spec asks, not a failure to list.
 import { describe, expect, it } from 'vitest';
-import { ROOT, cli } from '../cli/helpers.js';
+import { ROOT, SAMPLES, cli } from '../cli/helpers.js';
 
 const pair = (dir: string) => ['--client', `${ROOT}test/fixtures/${dir}/client.ndjson`, '--server', `${ROOT}test/fixtures/${dir}/server.ndjson`];
 type Row = { type: string; method?: string; outcome?: string; status?: number; versionFallback?: true; detail?: { why?: string } };
@@ -54,5 +54,39 @@ describe('a probe that failed otherwise stays a failure', () => {
     const [probe] = probes(await rows(files));
     expect(probe).toMatchObject({ status: 401 });
     expect(probe!.versionFallback).toBeUndefined();
+  });
+});
+
+describe('--fail-on and --outcome with a refused probe (a healthy run: OpenAI Agents SDK against an older server)', () => {
+  const healthy = pair('real-agents/oa-baseline');
+
+  it('--fail-on HTTP_ERROR leaves the probe out: exit 0, nothing on stderr, failOn not failed', async () => {
+    const r = await cli([...healthy, '--fail-on', 'HTTP_ERROR', '-f', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const summary = (JSON.parse(r.stdout) as { summary: { byOutcome: Record<string, number>; failOn: { failed: boolean; outcomes: Record<string, number> } } }).summary;
+    expect(summary.byOutcome.HTTP_ERROR).toBe(1);
+    expect(summary.failOn).toMatchObject({ failed: false, outcomes: {} });
+  });
+
+  it('the stderr line of a run that fails on other attempts says the probe was not counted', async () => {
+    const both = ['--client', `${SAMPLES}client.ndjson`, '--client', healthy[1]!, '--server', `${SAMPLES}server.ndjson`, '--server', healthy[3]!];
+    const r = await cli([...both, '--fail-on', 'HTTP_ERROR', '-q']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('mcp-triage: --fail-on HTTP_ERROR: 5 HTTP_ERROR attempts (not counted: 1 server/discover probe an older server refused before the client fell back to initialize)\n');
+  });
+
+  it('--outcome HTTP_ERROR asks for it: the probe is listed among the attempts that did not succeed', async () => {
+    const table = (await cli([...healthy, '--outcome', 'http_error'])).stdout;
+    const failed = table.slice(table.indexOf('Attempts that did not succeed'), table.indexOf('Inputs'));
+    expect(table.indexOf('Attempts that did not succeed')).toBeGreaterThan(0);
+    expect(failed).toContain('server/discover');
+    const md = (await cli([...healthy, '--outcome', 'HTTP_ERROR', '-f', 'markdown'])).stdout;
+    expect(md.slice(md.indexOf('## Attempts that did not succeed'), md.indexOf('## Notes'))).toContain('server/discover');
+    // Without --outcome (or with another outcome) it stays out.
+    for (const args of [healthy, [...healthy, '--outcome', 'TOOL_ERROR']]) {
+      const t = (await cli(args)).stdout;
+      expect(t.slice(t.indexOf('Attempts that did not succeed'), t.indexOf('Inputs'))).not.toContain('server/discover');
+    }
   });
 });
