@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { recordCommand } from '../../src/capture/index.js';
+import { recordCommand } from '../../src/capture/record-cli.js';
 import { runRecord } from '../../src/capture/record-command.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
 import { listen, readBody, waitFor } from './helpers.js';
