@@ -162,7 +162,19 @@ const PROXY_CLIENT_CLOSED = 'the client closed the connection';
  */
 export function closedByClient(view: AttemptView): boolean {
   if (view.side !== 'client') return view.side !== 'server' && peerClosedProxy(view);
-  return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error));
+  return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error)) && !recordingStopped(view);
+}
+
+/** What the recording proxy (`mcp-triage record`) writes on the exchanges still open when it is stopped. */
+const RECORDING_STOPPED = /^recording stopped(?: by a signal)?$/;
+
+/**
+ * The recorder itself stopped (`mcp-triage record` stopped by Ctrl-C, SIGTERM or `proxy.close()`) while the exchange
+ * was still open: the capture ends there, as a log that ends does. Nobody closed the stream on purpose, and whether
+ * the response came after it is not in the log.
+ */
+export function recordingStopped(view: AttemptView): boolean {
+  return view.streamEnd === 'aborted' && view.error !== undefined && RECORDING_STOPPED.test(view.error);
 }
 
 /** A recording proxy's view: the peer in front of it closed its connection before the response ended. */
@@ -226,6 +238,11 @@ function incompleteWhyOf(view: AttemptView): string {
     // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
+  }
+  if (recordingStopped(view) && view.status !== null && view.status !== undefined) {
+    // The capture ended with the stream still open, as a log that ends does: what came after is not in it.
+    const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after it was sent` : '';
+    return `the recording stopped${after} while the stream was still open (its end says ${jsonText(view.error!)}), before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}: whether the response came after is not in the log`;
   }
   if (closedWithCancel(view) && view.endTs !== undefined && view.cancelledAt !== undefined) {
     const after = view.startTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';

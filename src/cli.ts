@@ -347,7 +347,7 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
       const { describeFormats } = await import('./formats/describe.js');
       io.stdout.write(describeFormats());
     }))
-    .command('record', 'Run a transparent recording proxy that writes canonical records (see `record --help`)', async (y) => (await import('./capture/record-command.js')).recordCommand.builder(y), guard(async (args) => {
+    .command('record', 'Run a transparent recording proxy that writes canonical records (see `record --help`)', async (y) => (await import('./capture/record-cli.js')).recordCommand.builder(y), guard(async (args) => {
       const { runRecord } = await import('./capture/record-command.js');
       state.exitCode = await runRecord(args as never, { stderr: io.stderr });
     }))

@@ -110,4 +110,34 @@ export async function failures(path: string): Promise<{ rows: AttemptRow[]; summ
     expect(t.stdout + t.stderr).toBe('');
     expect(t.status).toBe(0);
   }, 60_000);
+
+  it('has capture types a strict consumer compiles against without skipLibCheck, and no published type needs yargs', () => {
+    // dist/capture/record-command.d.ts imported yargs' types (a devDependency here): TS7016 in such a consumer.
+    writeFileSync(join(app, 'use-capture.ts'), `import { recordingFetch, recordingHandler, startRecordingProxy, runRecord, type RecordArgs, type RecordingProxy } from 'mcp-triage/capture';
+export const f: typeof fetch = recordingFetch({ out: 'client.ndjson' });
+export const h = recordingHandler((_req, res) => res.end(), { out: 'server.ndjson' });
+export async function proxy(args: RecordArgs): Promise<[RecordingProxy, number]> {
+  return [await startRecordingProxy({ listen: 0, target: args.target, out: args.out }), await runRecord(args, { stderr: process.stderr, stopped: Promise.resolve() })];
+}
+`);
+    writeFileSync(join(app, 'tsconfig.capture.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] }, files: ['use-capture.ts'] }));
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const t = spawnSync(tsc, ['-p', 'tsconfig.capture.json'], { cwd: app, encoding: 'utf8' });
+    expect(t.stdout + t.stderr).toBe('');
+    expect(t.status).toBe(0);
+
+    // Every .d.ts reachable from the package's exports, followed through its relative imports: none names yargs.
+    const installed = join(app, 'node_modules', pkg.name);
+    const seen = new Set<string>();
+    const todo = Object.values(pkg.exports).flatMap((v) => (typeof v === 'string' ? [] : [join(installed, v.types)]));
+    while (todo.length > 0) {
+      const file = todo.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      expect(text, file).not.toMatch(/(?:from|import\()\s*['"]yargs(?:\/[^'"]*)?['"]/);
+      for (const m of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)\.js['"]/g)) todo.push(join(file, '..', `${m[1]}.d.ts`));
+    }
+    expect(seen.has(join(installed, 'dist', 'capture', 'record-command.d.ts'))).toBe(true);
+  }, 60_000);
 });

@@ -9,5 +9,5 @@ export {
   type ExchangeTap,
 } from './middleware.js';
 export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './proxy.js';
-export { recordCommand, runRecord, type RecordArgs } from './record-command.js';
+export { runRecord, type RecordArgs, type RecordIo } from './record-command.js';
 export type { RecordOutput } from './sink.js';

@@ -43,10 +43,11 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 export function parseListen(listen: string | number): { host: string; port: number } {
   if (typeof listen === 'number') return { host: '127.0.0.1', port: listen };
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(listen.trim()) ?? /^()()(\d+)$/.exec(listen.trim());
-  if (!m) throw new Error(`--listen must look like 127.0.0.1:8080, got "${listen}"`);
+  if (!m) throw new Error(`--listen must look like 127.0.0.1:8080 or 8080, got "${listen}"`);
   const port = Number(m[3]);
   if (port > 65535) throw new Error(`--listen port out of range: ${port}`);
-  return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
+  // A bare port ("8080") matches with empty groups: the host is then loopback, as for ":8080".
+  return { host: m[1] || m[2] || '127.0.0.1', port };
 }
 
 /** True for addresses only this machine can reach. */

@@ -1,9 +1,9 @@
-// The `mcp-triage record` command: run the recording proxy until Ctrl-C, then flush and close the output.
+// The `mcp-triage record` command: run the recording proxy until Ctrl-C, then flush and close the output. Its yargs
+// definition is in record-cli.ts: this module is reachable from the published types, which must not need yargs'.
 import { open, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Argv, Options } from 'yargs';
-import { repeatedOptionError } from '../cli-args.js';
-import { SideSchema, type Side } from '../schema/record.js';
+import { redactUrl } from '../redact.js';
+import type { Side } from '../schema/record.js';
 import { startRecordingProxy, type RecordingProxy } from './proxy.js';
 
 export interface RecordArgs {
@@ -22,43 +22,6 @@ export interface RecordIo {
   stopped?: Promise<unknown> | undefined;
 }
 
-/** The options of `record`; each that takes a value takes one (given twice is a usage error). */
-export const RECORD_OPTIONS: Record<string, Options> = {
-  listen: { type: 'string', demandOption: true, requiresArg: true, describe: 'Address to listen on, HOST:PORT (loopback only unless --allow-remote)' },
-  target: { type: 'string', demandOption: true, requiresArg: true, describe: 'MCP server base URL to forward to, e.g. http://127.0.0.1:3000' },
-  out: { type: 'string', demandOption: true, requiresArg: true, describe: 'NDJSON file to append records to' },
-  side: { choices: SideSchema.options, requiresArg: true, describe: 'Write this side on every record (default: none)' },
-  'allow-remote': { type: 'boolean', default: false, describe: 'Allow a non-loopback --listen address' },
-  redact: { type: 'boolean', default: true, describe: 'Replace secrets in recorded headers, URLs and bodies (--no-redact to keep them)' },
-};
-
-const RECORD_USAGE = `Usage: $0 record --listen HOST:PORT --target URL --out FILE [options]
-
-A transparent recording proxy for traffic you cannot instrument: it forwards HTTP to --target as it arrives and appends both directions to --out as canonical records (read them with mcp-triage --client or --server, or give --side). Point the client at the --listen address.`;
-
-const RECORD_EXIT_TEXT = 'Exit status: 0 stopped by SIGTERM, 130 by Ctrl-C (every record is on disk either way); 2 usage error, a --target that is not an http(s) URL, an --out file that cannot be opened for appending, or a --listen address that cannot be used.';
-
-export const recordCommand = {
-  command: 'record',
-  describe: 'Run a transparent recording proxy: forward HTTP to --target and append both directions to --out as canonical records',
-  builder: (yargs: Argv) => {
-    for (const [name, o] of Object.entries(RECORD_OPTIONS)) yargs.option(name, o);
-    return yargs
-      .check((argv) => {
-        // Given twice, an option would reach the proxy as an array (all of record's values are strings, which yargs
-        // always collects into one).
-        for (const name of ['listen', 'target', 'out', 'side']) {
-          const v = argv[name];
-          if (Array.isArray(v)) throw new Error(repeatedOptionError(name, v.length));
-        }
-        return true;
-      })
-      .usage(RECORD_USAGE)
-      .epilogue(RECORD_EXIT_TEXT);
-  },
-  handler: async (argv: RecordArgs): Promise<number> => runRecord(argv),
-};
-
 /**
  * Start the proxy, wait for the stop signal, close it. Returns the exit code (0 ok, 2 could not start). Everything that
  * can be checked is checked before it listens: the target is a URL, and the output file can be opened for appending
@@ -69,7 +32,7 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
     io.stderr.write(`mcp-triage record: ${message}\n`);
     return 2;
   };
-  if (!isHttpUrl(args.target)) return fail(`--target must be an http(s) URL like http://127.0.0.1:3000, got "${args.target}"`);
+  if (!isHttpUrl(args.target)) return fail(`--target must be an http(s) URL like http://127.0.0.1:3000, got "${redactUrl(args.target)}"`);
   const opened = await openForAppending(args.out);
   if (typeof opened === 'string') return fail(opened);
   let proxy: RecordingProxy;
@@ -89,7 +52,15 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
     // listen EADDRINUSE, EACCES, EADDRNOTAVAIL: say which option it was.
     return fail(e.syscall === 'listen' ? `--listen ${args.listen}: ${message}` : message);
   }
-  io.stderr.write(`mcp-triage record: ${proxy.url} -> ${args.target}, appending to ${args.out} (Ctrl-C to stop)\n`);
+  // The target may carry credentials (http://user:password@host): they are forwarded, never printed.
+  const target = new URL(args.target);
+  io.stderr.write(`mcp-triage record: ${proxy.url} -> ${redactUrl(args.target)}, appending to ${args.out} (Ctrl-C to stop)\n`);
+  if (target.pathname !== '/') {
+    // A target given as the MCP endpoint (http://host:3000/mcp) while the client is pointed at the proxy's /mcp
+    // forwards to /mcp/mcp: say so once, with the example, rather than let every request 404.
+    const base = redactUrl(`${target.origin}${target.pathname.replace(/\/$/, '')}`);
+    io.stderr.write(`mcp-triage record: warning: --target has the path ${target.pathname}; the client's request path is appended to it (${proxy.url}/mcp goes to ${base}/mcp); give the target without a path to forward paths unchanged\n`);
+  }
   await (io.stopped ?? untilSignal(proxy));
   proxy.endOpenExchanges('recording stopped');
   await proxy.close();
@@ -113,7 +84,9 @@ function isHttpUrl(text: string): boolean {
 async function openForAppending(out: string): Promise<{ undo(): Promise<void> } | string> {
   const existed = await stat(out).then(() => true, () => false);
   try {
-    await (await open(out, 'a')).close();
+    // Created private (0600, as the sink creates it): the records hold request and response bodies. An existing file
+    // keeps its mode.
+    await (await open(out, 'a', 0o600)).close();
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =

@@ -15,7 +15,7 @@ export interface RecordSink {
 /** Anything with a `write(text)` method, e.g. process.stdout or fs.createWriteStream(). */
 export type RecordOutput = string | NodeJS.WritableStream;
 
-/** Open a sink on a file path (created if missing, appended to) or on a stream. */
+/** Open a sink on a file path (created 0600 if missing, appended to) or on a stream. */
 export function openRecordSink(out: RecordOutput): RecordSink {
   const prefix = randomBytes(2).toString('hex');
   let counter = 0;
@@ -41,7 +41,9 @@ export function openRecordSink(out: RecordOutput): RecordSink {
       write(record) {
         if (closed) return;
         try {
-          fd ??= openSync(out, 'a');
+          // A new file is created 0600 (owner only): records hold request and response bodies. An existing file
+          // keeps its mode.
+          fd ??= openSync(out, 'a', 0o600);
           writeSync(fd, JSON.stringify(record) + '\n');
         } catch (err) {
           report(err);

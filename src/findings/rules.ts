@@ -4,7 +4,7 @@ import type { AttemptView, Orphan, Source } from '../join/attempt.js';
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, recordingStopped } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
@@ -71,7 +71,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   // A client that closed the stream itself and cancelled the request at the same moment gave up on it, whichever the
   // log shows first (the FastMCP Client's timeout does both within a few milliseconds).
   const closedAndCancelled = closedWithCancel(lv);
-  const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel || closedAndCancelled;
+  // The recorder stopped (mcp-triage record's Ctrl-C) with the stream still open: the capture ends there, and whether the
+  // result came after is not in the log; the attempt's why says so, and no missing result is claimed.
+  const captureStopped = recordingStopped(lv);
+  const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel || closedAndCancelled || captureStopped;
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',

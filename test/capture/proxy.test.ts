@@ -129,6 +129,9 @@ describe('startRecordingProxy', () => {
     await expect(startRecordingProxy({ listen: '0.0.0.0:0', target: 'http://127.0.0.1:1', out: new PassThrough() })).rejects.toThrow(/refusing/);
     expect(parseListen('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
     expect(parseListen(':9000')).toEqual({ host: '127.0.0.1', port: 9000 });
+    // A bare port is loopback too (it gave host "": "refusing to listen on :").
+    expect(parseListen('4556')).toEqual({ host: '127.0.0.1', port: 4556 });
+    expect(parseListen(4556)).toEqual({ host: '127.0.0.1', port: 4556 });
     expect(() => parseListen('localhost')).toThrow();
     expect(isLoopback('127.0.0.5')).toBe(true);
     expect(isLoopback('10.0.0.1')).toBe(false);

@@ -1,12 +1,12 @@
 // The `record` command's yargs definition: required options, side choices, loopback guard flag, redaction switch.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { recordCommand } from '../../src/capture/index.js';
+import { recordCommand } from '../../src/capture/record-cli.js';
 import { runRecord } from '../../src/capture/record-command.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
 import { listen, readBody, waitFor } from './helpers.js';
@@ -96,6 +96,64 @@ describe('runRecord checks what it can before it listens', () => {
     } finally {
       busy.close();
     }
+  });
+});
+
+describe('runRecord at start-up: what it says, and the file it creates', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'record-startup-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Start runRecord, collect what it says once it listens, stop it. */
+  async function startup(args: { listen?: string; target: string; out: string }): Promise<{ code: number; stderr: string }> {
+    let stderr = '';
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const run = runRecord({ listen: '127.0.0.1:0', ...args }, { stderr: { write: (t: string) => (stderr += t) }, stopped });
+    await waitFor(() => stderr.includes('appending to'), 5_000).catch(() => undefined);
+    stop();
+    const code = await run;
+    return { code, stderr };
+  }
+
+  it('a bare port for --listen is 127.0.0.1:PORT (it said "refusing to listen on :")', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    busy.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const r = await startup({ listen: String(port), target: 'http://127.0.0.1:9', out: join(dir, 'port.ndjson') });
+    expect(r.stderr).not.toMatch(/refusing/);
+    expect(r.stderr).toContain(`mcp-triage record: http://127.0.0.1:${port} -> http://127.0.0.1:9, appending to`);
+    expect(r.code).toBe(0);
+  });
+
+  it('the start-up line does not print credentials in --target (user:password@, a token in the query)', async () => {
+    const r = await startup({ target: 'http://user:hunter2@127.0.0.1:9/?access_token=s3cr3t', out: join(dir, 'creds.ndjson') });
+    expect(r.stderr).toMatch(/-> http:\/\/\[redacted:[0-9a-f]+\]@127\.0\.0\.1:9\/\?access_token=\[redacted:[0-9a-f]+\], appending to/);
+    expect(r.stderr).not.toContain('hunter2');
+    expect(r.stderr).not.toContain('s3cr3t');
+  });
+
+  it('a --target with a path gets one warning that the client\'s path is appended to it; none without a path', async () => {
+    const r = await startup({ target: 'http://127.0.0.1:9/mcp', out: join(dir, 'path.ndjson') });
+    const lines = r.stderr.trim().split('\n');
+    const warnings = lines.filter((l) => l.includes('warning'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^mcp-triage record: warning: --target has the path \/mcp; the client's request path is appended to it \(http:\/\/127\.0\.0\.1:\d+\/mcp goes to http:\/\/127\.0\.0\.1:9\/mcp\/mcp\); give the target without a path to forward paths unchanged$/);
+    for (const target of ['http://127.0.0.1:9', 'http://127.0.0.1:9/']) {
+      expect((await startup({ target, out: join(dir, 'nopath.ndjson') })).stderr, target).not.toContain('warning');
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('creates a new --out file 0600 (it holds bodies); an existing file keeps its mode', async () => {
+    const fresh = join(dir, 'fresh.ndjson');
+    await startup({ target: 'http://127.0.0.1:9', out: fresh });
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    const kept = join(dir, 'kept.ndjson');
+    writeFileSync(kept, '');
+    chmodSync(kept, 0o644);
+    await startup({ target: 'http://127.0.0.1:9', out: kept });
+    expect(statSync(kept).mode & 0o777).toBe(0o644);
   });
 });
 
