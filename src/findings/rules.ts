@@ -382,6 +382,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       const evidence = exec !== 'proven'
         ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended`
           : raised ? `the earlier attempt's ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
+          : prev.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
           : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
