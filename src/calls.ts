@@ -45,6 +45,12 @@ export interface CallTail {
 export class CallLinker {
   private tails = new Map<string, CallTail>();
   private continuations = new Map<string, CallTail>();
+  /**
+   * Calls the application named with withCallNote (a request's note.call), by caller and name: a later request with
+   * the same note.call (and note.attempt above 1, or none) is an attempt of that call whatever the outcome before it.
+   * Forgotten as the other calls are, once no retry can come.
+   */
+  private noted = new Map<string, CallTail>();
   /** Calls whose tools/call created a task, by client and taskId: its tasks/get, tasks/result and tasks/cancel join them. */
   private tasks = new Map<string, CallTail>();
   /** Tool annotations from tools/list responses, per caller: a first page replaces them, a later page adds to them. */
@@ -131,6 +137,11 @@ export class CallLinker {
     // not in the log) may retry any of them; a named one only its own, or one whose client was not named.
     const unnamed = `${clientKey}||${view.fingerprint}`;
     const key = who === undefined ? unnamed : `${clientKey}|${who}|${view.fingerprint}`;
+    // The application's own word on which call this is (withCallNote): it beats the heuristics.
+    const note = noteOf(a);
+    const notedKey = note?.call !== undefined ? `${clientKey}|${who ?? ''}|note:${note.call}` : undefined;
+    let byNote = notedKey !== undefined && !view.continuation && (note!.attempt ?? 2) > 1 ? this.noted.get(notedKey) : undefined;
+    if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
     if (view.continuation) tail = this.continuationOf(a, key);
     else if (who === undefined) tail = this.tails.get(unnamed);
@@ -146,7 +157,9 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last)) {
+    } else if (byNote || (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last))) {
+      if (byNote) tail = byNote;
+      tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.chain.previous!;
       previous.primary.retried = true;
@@ -155,7 +168,7 @@ export class CallLinker {
         for (const p of attempts) p.primary.retriedInNewSession = true;
         tail.unmarked.delete(session);
       }
-      a.retryOrigin = retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
+      a.retryOrigin = byNote ? notedOrigin(a, note!.call!) : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
     } else {
@@ -167,6 +180,10 @@ export class CallLinker {
       this.tails.set(key, tail);
       if (key !== unnamed) this.tails.set(unnamed, tail);
       if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
+    }
+    if (notedKey !== undefined && tail) {
+      this.noted.delete(notedKey);
+      this.noted.set(notedKey, tail);
     }
     this.crossedResult(a);
     this.noteOpening(a, scopeKey);
@@ -246,6 +263,7 @@ export class CallLinker {
   flush(): void {
     for (const sid of [...this.heldExpired.keys()]) this.releaseHeld(sid);
     this.tails.clear();
+    this.noted.clear();
     this.continuations.clear();
     this.tasks.clear();
   }
@@ -427,6 +445,8 @@ export class CallLinker {
     });
     this.continuations.forEach(stale);
     this.tasks.forEach(stale);
+    // A call the application named may be retried after any outcome: kept, as a failed one is, until no retry can come.
+    this.noted.forEach(stale);
   }
 }
 
@@ -447,6 +467,30 @@ function failedForCaller(a: Attempt): boolean {
   if (isFailure(a.outcome)) return true;
   const cancelled = (a.client ?? a.primary).cancelledAt;
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);
+}
+
+/** The application's note on an attempt (withCallNote), from the client's view first. */
+function noteOf(a: Attempt): Attempt['primary']['note'] {
+  return a.client?.note ?? a.primary.note;
+}
+
+/**
+ * The application says the two are not one call: it named them differently (note.call), or it numbered this one its
+ * call's first attempt (note.attempt 1). A note never joins two calls by the heuristics then.
+ */
+function notesPart(a: Attempt, prev: Attempt): boolean {
+  const mine = noteOf(a);
+  if (mine?.attempt === 1) return true;
+  const theirs = noteOf(prev)?.call;
+  return mine?.call !== undefined && theirs !== undefined && mine.call !== theirs;
+}
+
+/** Who sent an attempt linked to its call by the note.call the application put on both. */
+function notedOrigin(a: Attempt, call: string): RetryOriginInfo {
+  const said = noteOf(a)?.retryOrigin;
+  const attempt = noteOf(a)?.attempt;
+  const named = `the application named both requests call ${jsonText(call.slice(0, 100))}${attempt !== undefined ? `, this one attempt ${attempt}` : ''} (note)`;
+  return said ? { origin: said, how: `noted by the application on the request; ${named}` } : { origin: 'app', how: named };
 }
 
 /** A retry starts once the caller was done with the attempt it repeats; one sent while that attempt ran is a call of its own. */

@@ -39,6 +39,11 @@ function dedupe(sources: Source[]): Source[] {
 const idText = (a: Attempt | AttemptView) => ('idText' in a && a.idText !== undefined ? a.idText : jsonText(a.id));
 const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.method);
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+/**
+ * A retry delay next to the policy's: whole ms under 10 s (tenths when not whole, cut, not rounded up), so that a delay
+ * below the minimum never prints as the minimum ("0.20 s after the failure; the policy asks at least 0.20 s").
+ */
+const delayText = (ms: number) => (ms < 10_000 ? `${Number.isInteger(ms) ? ms : Math.floor(ms * 10) / 10} ms` : secs(ms));
 const statusText = (s: number | null | undefined) => (s === null ? 'no response' : s === undefined ? 'no HTTP status' : `HTTP ${s}`);
 
 /** Claimed outcome names compared loosely: SUCCESS and TOOL_SUCCESS mean the same for tools/call. */
@@ -276,13 +281,21 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
 /** The progress notifications that came for an attempt, as its caller's view counted them. */
 const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
 
-/** When the caller was done with an attempt: when it cancelled it, if that came before the attempt ended, else the end. */
+/**
+ * When the caller was done with an attempt: when it cancelled it, if that came before the attempt ended, else the end.
+ * A stream the log cut before any response (no end record: the client exited, the capture stopped) has no known end,
+ * only the last time the log showed it: a cancellation after that is still when the caller gave up.
+ */
 export function doneAt(a: Attempt): number | undefined {
   const v = a.client ?? a.primary;
   const cancelled = v.cancelledAt;
-  // A stream the log never saw end was still open when the client cancelled, whatever its last record's time.
-  return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs || v.endUnseen === true) ? cancelled : a.endTs;
+  // A stream the log never saw end, or saw cut without an answer, was still open when the client cancelled,
+  // whatever its last record's time.
+  const open = v.endUnseen === true || (v.streamEnd === 'cut' && unanswered(a.outcome));
+  return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs || open) ? cancelled : a.endTs;
 }
+
+const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
 /** Findings about a retry: who sent it, whether it was safe, whether it honoured Retry-After and the policy. */
 /** Most claim lines a RETRY_ORIGIN_AMBIGUOUS finding lists among its sources; the message says how many more there were. */
@@ -375,6 +388,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       const evidence = exec !== 'proven'
         ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended`
           : raised ? `the earlier attempt's ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
+          : prev.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
           : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
@@ -405,10 +419,10 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const beforeDone = before ? doneAt(before) : undefined;
     const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {
-      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${secs(Math.max(0, delay))} after the failure; the policy asks at least ${secs(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay < prevDelay - Math.max(20, prevDelay * 0.1)) {
       // A constant backoff keeps its delays within a few ms of each other: only a delay clearly shorter shrinks.
-      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${secs(delay)}, less than the ${secs(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${delayText(delay)}, less than the ${delayText(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     }
   }
   return out;

@@ -46,10 +46,14 @@ export function sideCell(i: { side?: string | undefined; sideAssumed?: boolean |
   return i.side === undefined ? '-' : i.sideAssumed ? `${i.side} (assumed)` : i.side;
 }
 
-/** The time between one attempt's end and the next one's start, for the retry-chain tables ("?" without times). */
-export function retryDelay(a: { ts?: string; durationMs?: number }, b: { ts?: string }): string {
+/**
+ * The time between when the caller was done with one attempt (when it gave up on it, else its end) and the next one's
+ * start, for the retry-chain tables ("?" without times): RETRY_POLICY's delay. A stream the client abandoned on its
+ * timeout may end only when the session closes, long after the retry.
+ */
+export function retryDelay(a: { ts?: string; durationMs?: number; doneMs?: number }, b: { ts?: string }): string {
   if (!a.ts || !b.ts) return '?';
-  const end = Date.parse(a.ts) + (a.durationMs ?? 0);
+  const end = Date.parse(a.ts) + (a.doneMs ?? a.durationMs ?? 0);
   const ms = Date.parse(b.ts) - end;
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
 }

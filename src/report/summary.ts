@@ -6,6 +6,7 @@ import type { InputAccount } from '../ingest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
+import { doneAt } from '../findings/rules.js';
 import { redactText, redactValue } from '../redact.js';
 import { boundValue, capString } from './text.js';
 import { isoTime } from '../formats/time.js';
@@ -137,6 +138,8 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   const ts = isoOf(a.startTs);
   if (ts) row.ts = ts;
   if (a.startTs !== undefined && a.endTs !== undefined && a.endTs >= a.startTs) row.durationMs = Math.round((a.endTs - a.startTs) * 1000) / 1000;
+  const done = doneAt(a);
+  if (done !== undefined && a.startTs !== undefined && done !== a.endTs && done >= a.startTs) gaveUpAfter.set(row, Math.round((done - a.startTs) * 1000) / 1000);
   const d = a.detail;
   if (d && (d.errorCode !== undefined || d.errorMessage !== undefined || d.why !== undefined || d.errorData !== undefined)) {
     row.detail = {};
@@ -247,9 +250,18 @@ export interface ChainStep {
   status: number | null;
   ts?: string;
   durationMs?: number;
+  /** When its caller gave up on it (its notifications/cancelled, or its close), ms after its start, when before its end. */
+  doneMs?: number;
   continuation?: true;
   retryOrigin?: { origin: string; how: string };
 }
+
+/**
+ * When the caller gave up on an attempt (doneAt), ms after its start, for the rows whose caller gave up before the
+ * attempt ended: kept beside the row, not in it (the machine outputs carry rows as they are), for the retry-chain
+ * table's delays, which run from there as RETRY_POLICY's do.
+ */
+const gaveUpAfter = new WeakMap<AttemptRow, number>();
 
 /** A call with more than one reported attempt. */
 export interface CallChain {
@@ -631,6 +643,8 @@ function stepOf(row: AttemptRow): ChainStep {
   if (row.attempt !== undefined) s.attempt = row.attempt;
   if (row.ts !== undefined) s.ts = row.ts;
   if (row.durationMs !== undefined) s.durationMs = row.durationMs;
+  const done = gaveUpAfter.get(row);
+  if (done !== undefined) s.doneMs = done;
   if (row.continuation) s.continuation = true;
   if (row.retryOrigin) s.retryOrigin = row.retryOrigin;
   return s;
