@@ -5,7 +5,7 @@ import { scopeKeyOf, type JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
-import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, newRetryChain, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
+import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 
@@ -275,6 +275,7 @@ export class CallLinker {
     if (a.method === 'tools/call') c.toolCalls++;
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
+    if (!isFailure(a.outcome) && !OPENS.has(a.method) && a.startTs !== undefined && (c.lastUse === undefined || a.startTs > c.lastUse)) c.lastUse = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
     if (inExpiredSession(a)) c.expired.push(a);
   }

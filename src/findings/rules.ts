@@ -445,6 +445,8 @@ export interface SessionCalls {
   expired: Attempt[];
   /** When the latest request that succeeded (or got a tool's own answer) started. */
   lastOk?: number;
+  /** The same, of requests that use a session rather than open one (not initialize, not server/discover). */
+  lastUse?: number;
   /** Where the server's log shows the session's initialize (its input and line), when it does. */
   serverInit?: { input: number; src: Source };
 }
@@ -468,27 +470,63 @@ function clientEndText(c: AttemptView): string {
   return c.error !== undefined ? `${how} with ${jsonText(c.error.slice(0, 200))}` : how;
 }
 
-/** SESSION_EXPIRED for a GET stream or a notification refused because the session is gone (no request got the refusal). */
-function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: Later): Finding {
+/**
+ * SESSION_EXPIRED for a GET stream or a notification refused because the session is gone (no request got the refusal);
+ * an error when it was the session's notifications/initialized and nothing worked in the session after it.
+ */
+function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: Later, calls?: SessionCalls): Finding {
   const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
-  return finding('SESSION_EXPIRED', 'warning',
-    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
+  const unusable = r.initialized === true && calls !== undefined && neverUsable(r.ts, calls);
+  const f = finding('SESSION_EXPIRED', unusable ? 'error' : 'warning',
+    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? `: ${NEVER_USABLE}${followedBy(r.ts, calls!)}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
     [r.src], 'session', s.session);
+  if (unusable) f.unusable = `HTTP ${r.status ?? 404} to notifications/initialized`;
+  return f;
 }
 
-/** NOTIFICATION_REFUSED for a POST with no request in it that got an HTTP error; `lastOk`: the scope's last request that worked. */
-function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, later: Later, lastOk: number | undefined): Finding {
+/**
+ * A session whose notifications/initialized was refused at `ts` never became usable when no request of it worked after
+ * that: the TypeScript SDK's connect() (1.x and v2) throws on the refusal and the application never gets the client.
+ * A client that went on regardless and was answered (the Python SDK's) had a session.
+ */
+/** Requests that open a client's exchange with the server rather than use it. */
+export const OPENS: ReadonlySet<string> = new Set(['initialize', 'server/discover']);
+
+function neverUsable(ts: number | undefined, calls: SessionCalls): boolean {
+  // An initialize that worked later is another handshake (a scope without session ids holds every connect's), not use.
+  return calls.lastUse === undefined || (ts !== undefined && calls.lastUse <= ts);
+}
+
+/** What a refused notifications/initialized meant, for a session in which nothing worked after it. */
+const NEVER_USABLE = "the session never became usable (the TypeScript SDK's connect(), 1.x and v2, throws on that refusal, and no request worked in this session after it)";
+
+/** The requests a session without a working handshake still sent, when some were (they failed). */
+function followedBy(ts: number | undefined, calls: SessionCalls): string {
+  const n = ts === undefined ? 0 : calls.failed.filter((a) => a.startTs !== undefined && a.startTs > ts && !OPENS.has(a.method)).length;
+  return n > 0 ? `; the ${n} request(s) sent in it afterwards failed` : '';
+}
+
+/**
+ * NOTIFICATION_REFUSED for a POST with no request in it that got an HTTP error (`calls`: what the session's requests
+ * did, when known); an error when it was the session's notifications/initialized and nothing worked in it after that.
+ */
+function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, later: Later, calls: SessionCalls | undefined): Finding {
+  const lastOk = calls?.lastOk;
+  const initialized = r.what === 'notifications/initialized';
+  const unusable = initialized && calls !== undefined && neverUsable(r.ts, calls);
   const next = later.initializeAfter(r.ts)
     ? 'the client began a new session (initialize) after it'
     : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
       : lastOk !== undefined && r.ts !== undefined && lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
   const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
-  const sdk = r.what === 'notifications/initialized' ? " (the TypeScript SDK's connect() throws on that)" : '';
+  const sdk = unusable ? `, so ${NEVER_USABLE}${followedBy(r.ts, calls!)}` : initialized ? " (the TypeScript SDK's connect() throws on that)" : '';
   const noSession = r.lostId ? lostIdText(r.lostId)
     : r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
-  return finding('NOTIFICATION_REFUSED', 'warning',
+  const f = finding('NOTIFICATION_REFUSED', unusable ? 'error' : 'warning',
     `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? ` (saying ${jsonText(r.said)})` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
     r.lostId ? [r.src, r.lostId.src] : [r.src], 'session', s.session);
+  if (unusable) f.unusable = `HTTP ${r.status} to notifications/initialized`;
+  return f;
 }
 
 /**
@@ -655,8 +693,8 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     return out;
   }
   for (const group of expiryGroups(s, calls)) out.push(expiredFinding(s, group, where, later));
-  if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later));
-  for (const r of s.refusedPosts ?? []) out.push(refusedPostFinding(s, r, where, later, calls.lastOk));
+  if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later, calls));
+  for (const r of s.refusedPosts ?? []) out.push(refusedPostFinding(s, r, where, later, calls));
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a
   // trace per request, so "no tools/call in it" says nothing of the session it came from.
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;

@@ -36,6 +36,11 @@ export interface Finding {
   message: string;
   /** file:line of the records that prove it. */
   sources: Source[];
+  /**
+   * The session never became usable: its notifications/initialized was refused and no request of it worked after that
+   * (what refused it, `HTTP 503 to notifications/initialized`). The sessions view counts such a session as failed.
+   */
+  unusable?: string;
 }
 
 export function isFindingCode(s: string): s is FindingCode {

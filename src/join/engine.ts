@@ -439,7 +439,7 @@ export class JoinEngine {
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
       const sess = this.opts.sessions.get(ex.scopeKey);
-      if (sess && sess.refused404 === undefined) ex.refused404 = sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts };
+      if (sess && sess.refused404 === undefined) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}) };
     }
     for (const v of ex.attempts) {
       v.status = status;
@@ -898,7 +898,7 @@ export class JoinEngine {
   private refusedUnknownSession(ex: Exchange, said: string | undefined, ts: number | undefined, src: Source): void {
     if (ex.status !== 400 || ex.attempts.length > 0 || !ex.sentSession || !saysSessionUnknown(said)) return;
     const sess = this.opts.sessions.get(ex.scopeKey);
-    if (sess && sess.refused404 === undefined) sess.refused404 = { what: ex.httpMethod === 'GET' ? 'the GET stream' : `a ${ex.httpMethod} with no request in it (a notification or a response)`, src, ts, status: 400, said };
+    if (sess && sess.refused404 === undefined) sess.refused404 = { what: refusedWhat(ex), src, ts, status: 400, said, ...(ex.carried === INITIALIZED ? { initialized: true } : {}) };
   }
 
   /**
@@ -1336,6 +1336,14 @@ const SAME_REFUSAL_MS = 1000;
 
 /** What a GET for the server's stream carries, as `carried` says it of a POST with no request in it. */
 const GET_STREAM = 'the GET stream';
+/** The notification that ends the client's side of the handshake: a refusal of it fails the TypeScript SDK's connect(). */
+const INITIALIZED = 'notifications/initialized';
+
+/** A GET stream or a POST with no request in it, refused for a lost session, as SESSION_EXPIRED names it. */
+function refusedWhat(ex: Exchange): string {
+  if (ex.httpMethod === 'GET') return 'the GET stream';
+  return ex.carried === INITIALIZED ? `its ${INITIALIZED}, a ${ex.httpMethod} with no request in it` : `a ${ex.httpMethod} with no request in it (a notification or a response)`;
+}
 
 /**
  * A GET for the server's MCP stream: it asks for text/event-stream, as the spec requires (OAuth discovery asks for

@@ -43,9 +43,10 @@ export interface SessionState {
   cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
-   * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown).
+   * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown); `initialized`: it was the
+   * client's notifications/initialized.
    */
-  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string };
+  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string; initialized?: boolean };
   /** The scope's last server/discover without a session id, until an initialize follows it (a client falling back). */
   probe?: AttemptView;
   /**

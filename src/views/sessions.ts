@@ -28,6 +28,11 @@ export interface SessionRow {
   failures: number;
   /** Outcomes of those failed attempts. */
   failed: Partial<Record<Outcome, number>>;
+  /**
+   * The session never became usable, whatever its attempts say: its notifications/initialized was refused (the
+   * TypeScript SDK's connect() throws) and no request worked in it after that. Says what refused it.
+   */
+  unusable?: string;
   /** Attempts after the first of a call (retries and continuations). */
   retries: number;
   /** Attempt-level and session-level findings. */
@@ -116,6 +121,7 @@ export class SessionsCollector {
     const session = f.session ?? null;
     const s = session === null ? this.scopelessOf(f) ?? this.acc(null, undefined) : this.acc(session, undefined);
     s.findings[f.severity]++;
+    if (f.unusable !== undefined) s.unusable ??= f.unusable;
   }
 
   /** The session-less scope the finding names (when it has attempts here), else the one whose lines hold its evidence, else the last one seen. */
@@ -150,7 +156,9 @@ const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session,
 /** `3: 2 HTTP_ERROR, 1 TOOL_ERROR`, the outcomes joined by `sep`. */
 const failedText = (r: SessionRow, color: boolean, sep: string) => {
   const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
-  return r.failures === 0 ? '0' : `${r.failures}: ${parts.join(sep)}`;
+  const counted = r.failures === 0 ? '0' : `${r.failures}: ${parts.join(sep)}`;
+  // A session whose handshake was refused failed though every attempt in it succeeded (its initialize).
+  return r.unusable === undefined ? counted : `${counted}${sep}${paint(color, '31', `never usable (${r.unusable})`)}`;
 };
 const spanOf = (r: SessionRow) => (r.first && r.last ? span(Date.parse(r.last) - Date.parse(r.first)) : '');
 const lastOf = (r: SessionRow) => (r.first && r.last && r.first.slice(0, 10) === r.last.slice(0, 10) ? clock(r.last) : dateTime(r.last));

@@ -17,7 +17,7 @@ async function findings(lines: unknown[]) {
 describe('NOTIFICATION_REFUSED', () => {
   it('a 503 to notifications/initialized, then a new session: named, with what followed', async () => {
     expect(await findings([init(0, S), notify(20, S, 503), init(300, 'sess-n2'), notify(320, 'sess-n2', 202), call(400, 'sess-n2', 1)])).toEqual([
-      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted (the TypeScript SDK's connect() throws on that); the client began a new session (initialize) after it`,
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted, so the session never became usable (the TypeScript SDK's connect(), 1.x and v2, throws on that refusal, and no request worked in this session after it); the client began a new session (initialize) after it`,
     ]);
   });
 

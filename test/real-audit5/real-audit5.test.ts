@@ -196,7 +196,8 @@ describe('fifth audit: Mcp-Session-Id dropped from the initialize response', () 
     for (const view of ['both', 'client'] as View[]) {
       const r = run('session-header-stripped', view);
       expect(r.findings.map((f) => f.code), view).toEqual(['NOTIFICATION_REFUSED', 'NOTIFICATION_REFUSED']);
-      for (const f of r.findings) expect(f.message, view).toMatch(/HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: No valid session ID provided"\): it was not accepted \(the TypeScript SDK's connect\(\) throws on that\); the POST carried no Mcp-Session-Id: the client did not have the session id/);
+      for (const f of r.findings) expect(f.message, view).toMatch(/HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: No valid session ID provided"\): it was not accepted, so the session never became usable \(the TypeScript SDK's connect\(\), 1\.x and v2, throws on that refusal, and no request worked in this session after it\); the POST carried no Mcp-Session-Id: the client did not have the session id/);
+      expect(r.findings.map((f) => f.severity), view).toEqual(['error', 'error']);
       expect(r.findings[0]!.message, view).toMatch(/; the client began a new session \(initialize\) after it$/);
       expect(r.findings[1]!.message, view).toMatch(/; nothing more came in this session$/);
       // with both logs, each refusal once, as the client's log tells it

@@ -215,7 +215,7 @@ describe('seventh audit: the session id a hop dropped, on the Python server', ()
     for (const view of ['both', 'client'] as View[]) {
       const r = run('sdk-session-header-stripped', view);
       expect(allCodes(r), view).toEqual(['NOTIFICATION_REFUSED', 'NOTIFICATION_REFUSED']);
-      for (const f of r.findings) expect(f.message, view).toMatch(/^traffic without a session: HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: Missing session ID"\): it was not accepted .*; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for/);
+      for (const f of r.findings) expect(f.message, view).toMatch(/^traffic without a session: HTTP 400 to its notifications\/initialized, a POST with no request in it \(saying "Bad Request: Missing session ID"\): it was not accepted, so the session never became usable .*; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for/);
     }
     // joined, each initialize names the session id the server set and the client's view lacks
     for (const a of run('sdk-session-header-stripped').attempts) expect(a.detail?.why).toMatch(/^the server's response set Mcp-Session-Id "[0-9a-f]{32}", which the client's view of it lacks: something between them removed the header/);
