@@ -9,7 +9,7 @@ import type { OutputSink } from './report/sink.js';
 import { OUTCOMES } from './outcomes.js';
 import { FINDING_CODES, type Finding } from './findings/types.js';
 import { FailOnCounter, parseFailOn } from './fail-on.js';
-import { cleanTerminal } from './report/text.js';
+import { cleanTerminal, escapeJsonControls } from './report/text.js';
 import { DEFAULT_WIDTH } from './report/grid.js';
 import { FilterError, buildFilter, filtersText, type FilterDescription, type FilterOptions } from './filter.js';
 import { createProgress, shouldShowProgress } from './progress.js';
@@ -764,8 +764,11 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     if (!timeline) {
       sayNothingRead(io, summary);
       const matched = collector.matched();
-      const list = (names: Iterable<string>) => [...names].slice(0, 10).map((s) => cleanTerminal(s)).join(', ');
-      if (matched.length > 1) return usage(io, `"${prefix}" matches ${matched.length} sessions: ${list(matched)}; give more of the id`, view);
+      // An id with control characters is printed without them; its logged form is added, escaped, to tell apart two that print alike.
+      const name = (s: string) => (cleanTerminal(s) === s ? s : `${cleanTerminal(s)} (logged as ${escapeJsonControls(JSON.stringify(s))})`);
+      const list = (names: Iterable<string>) => [...names].slice(0, 10).map(name).join(', ');
+      const alike = new Set(matched.map((s) => cleanTerminal(s))).size < matched.length;
+      if (matched.length > 1) return usage(io, `"${prefix}" matches ${matched.length} sessions: ${list(matched)}; give more of the id${alike ? ' (some print alike: give such an id as logged, with its control characters)' : ''}`, view);
       const others = collector.otherCount ? `; sessions seen: ${list(collector.others)}${collector.otherCount > 10 ? ', ...' : ''}` : '; no session had attempts passing the input and the filters';
       return usage(io, `no session starts with "${prefix}"${others}`, view);
     }

@@ -5,6 +5,7 @@ import { isOutcome, OUTCOMES } from './outcomes.js';
 import { FINDING_CODES, isFindingCode } from './findings/types.js';
 import { nearest } from './suggest.js';
 import { parseTimestamp } from './formats/time.js';
+import { cleanTerminal } from './report/text.js';
 
 /** What to keep, as the CLI flags or a library caller give it. Lists may also hold comma-separated values. */
 export interface FilterOptions {
@@ -98,6 +99,16 @@ function globMatch(pieces: string[], s: string): boolean {
 
 const sessionKey = (session: string | null | undefined, scope?: string) => session ?? scope ?? '';
 
+/**
+ * Whether a session key starts with `prefix` as logged, or as the reports print it: an id with control characters
+ * (an escape sequence, a BEL) is shown without them (cleanTerminal), and what the user copies from the screen is that.
+ */
+export function sessionStartsWith(key: string, prefix: string): boolean {
+  if (key.startsWith(prefix)) return true;
+  const shown = cleanTerminal(key);
+  return shown !== key && shown.startsWith(prefix);
+}
+
 /** Build a filter, or return what is wrong with the options (the CLI prints it and exits 2). */
 export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?: string | undefined } = {}): Filter | string {
   const now = env.now ?? Date.now();
@@ -120,7 +131,7 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
 
   const methodOk = matcher(methods);
   const toolOk = matcher(tools);
-  const inSession = (key: string) => sessions.length === 0 || sessions.some((p) => key.startsWith(p));
+  const inSession = (key: string) => sessions.length === 0 || sessions.some((p) => sessionStartsWith(key, p));
   const attemptFilters = methods.length > 0 || tools.length > 0 || outcomes.length > 0 || since !== undefined || until !== undefined;
   /** Per input file, the lines of the attempts that passed the attempt filters (only tracked when there are any). */
   const keptLines = new Map<string, LineSet>();

@@ -53,7 +53,7 @@ function inputsOf(options: AnalysisOptions): AnalyzeOptions['inputs'] {
 
 /**
  * Analyze logs, handing each attempt and session finding to the handlers as soon as it is final; resolves to the summary.
- * Memory follows the open calls, not the log size. Throws (before reading anything) OptionError for an option with a
+ * Memory follows the open calls, not the log size. Throws (before reading anything) OptionError for an option name it does not know or an option with a
  * value it cannot take and FilterError for an invalid filter; rejects with InputError for an unreadable input and, with
  * `strict`, StrictStop at the first unusable line.
  */

@@ -3,6 +3,10 @@ import { ALL_FORMATS, formatByName } from './formats/index.js';
 import { isValidTimezone } from './formats/time.js';
 import { nearest } from './suggest.js';
 import type { AnalyzeOptions } from './analyze.js';
+import type { AnalysisOptions } from './index.js';
+import type { FilterOptions } from './filter.js';
+import type { CallPolicy } from './findings/rules.js';
+import type { InputSpec } from './ingest.js';
 
 /**
  * An analysis option with a value it cannot take (thrown by analyze() and streamAnalysis() before anything is read;
@@ -100,6 +104,54 @@ function checkInputOrder(v: unknown, naming: Naming): OptionError | undefined {
   return new OptionError('inputOrder', v, `${naming === 'cli' ? '--input-order' : 'inputOrder'}: ${shown(v)} is not one of ${INPUT_ORDERS.join(', ')}${hint(v, INPUT_ORDERS)}`);
 }
 
+/**
+ * The names each options object takes. Typed as a Record of the option type's keys, so that an option added to the
+ * type and not here (or here and not to the type) fails to compile: the list cannot drift from the type.
+ */
+const OPTION_NAMES: Record<keyof AnalysisOptions, true> = {
+  inputs: true, stdin: true, redact: true, filter: true, now: true, inputFormat: true, maxLineBytes: true, windowMs: true,
+  retryWindowMs: true, skewMs: true, orderToleranceMs: true, timezone: true, unwrap: true, strict: true, inputOrder: true,
+  idempotent: true, policy: true, onDiagnostic: true, onProgress: true,
+};
+const FILTER_NAMES: Record<keyof FilterOptions, true> = { session: true, method: true, tool: true, outcome: true, code: true, since: true, until: true };
+const POLICY_NAMES: Record<keyof CallPolicy, true> = { maxRetries: true, minDelayMs: true };
+const INPUT_NAMES: Record<keyof InputSpec, true> = { path: true, side: true };
+
+/** A name without case, dashes or underscores: `max-line-bytes`, `MaxLineBytes` and `max_line_bytes` are alike. */
+const squashed = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
+
+/**
+ * The known name an unknown one most likely meant: the same name in other case or kebab-case (`windowMS`,
+ * `max-line-bytes`), a CLI flag whose name lacks the unit (`retry-window` for `retryWindowMs`), a filter or policy
+ * setting given at the top (`session` for `filter.session`), else the nearest by edit distance.
+ */
+function meant(key: string, known: string[], nested: string[]): string | undefined {
+  const k = squashed(key);
+  return known.find((n) => squashed(n) === k || squashed(n) === `${k}ms`)
+    ?? nested.find((n) => squashed(n.slice(n.indexOf('.') + 1)) === k)
+    ?? nearest(key, known);
+}
+
+/** The first name of `o` (an options object) that `names` does not hold, as an OptionError that says what was meant. */
+function unknownName(o: unknown, names: Record<string, true>, at = '', nested: string[] = []): OptionError | undefined {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return undefined;
+  for (const key of Object.keys(o)) {
+    if (Object.hasOwn(names, key)) continue;
+    const known = Object.keys(names);
+    const near = meant(key, known, nested);
+    const said = near === undefined ? `known: ${known.join(', ')}` : `did you mean '${near.includes('.') ? near : at + near}'?`;
+    return new OptionError(at + key, (o as Record<string, unknown>)[key], `unknown option '${at}${key}'; ${said}`);
+  }
+  return undefined;
+}
+
+/** Option names the library does not know, at the top and in `filter` and `policy` (an input's names: checkInputs). */
+function checkNames(o: object): OptionError | undefined {
+  const nested = [...Object.keys(FILTER_NAMES).map((n) => `filter.${n}`), ...Object.keys(POLICY_NAMES).map((n) => `policy.${n}`)];
+  const { filter, policy } = o as { filter?: unknown; policy?: unknown };
+  return unknownName(o, OPTION_NAMES, '', nested) ?? unknownName(filter, FILTER_NAMES, 'filter.') ?? unknownName(policy, POLICY_NAMES, 'policy.');
+}
+
 /** The inputs as data: a list of { path, side? }, path a file or "-", side client or server (none: stated by the records). */
 function checkInputs(v: unknown): OptionError | undefined {
   if (v === undefined) return undefined;
@@ -112,6 +164,8 @@ function checkInputs(v: unknown): OptionError | undefined {
     if (side !== undefined && !(SIDES as readonly unknown[]).includes(side)) {
       return new OptionError(`${at}.side`, side, `${at}.side: ${shown(side)} is not one of ${SIDES.join(', ')} (or leave it out: the records say)${hint(side, SIDES)}`);
     }
+    const bad = unknownName(spec, INPUT_NAMES, `${at}.`);
+    if (bad) return bad;
   }
   return undefined;
 }
@@ -134,8 +188,11 @@ export function optionError(o: CheckedOptions, naming: Naming = 'library'): Opti
     ?? checkIdempotent(o.idempotent);
 }
 
-/** Throw the OptionError of the first option with a value it cannot take. */
+/**
+ * Throw the OptionError of the first option name the library does not know (a typo, a CLI flag's name: it would be
+ * ignored), else of the first option with a value it cannot take.
+ */
 export function checkOptions(o: CheckedOptions): void {
-  const e = optionError(o, 'library');
+  const e = checkNames(o) ?? optionError(o, 'library');
   if (e) throw e;
 }

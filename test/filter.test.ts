@@ -66,6 +66,17 @@ describe('attempt filters', () => {
     expect(filter({ session: 'conn-7' }).attempt(row({ session: null, scope: 'conn-7' }))).toBe(true);
   });
 
+  it('--session matches an id with control characters as the reports print it (without them), and nothing else by it', () => {
+    const red = 'sess-\u001b[31mred\u001b[0m-1'; // printed sess-red-1
+    for (const p of ['sess-red-1', 'sess-red', red, 'sess-\u001b[31m']) expect(filter({ session: p }).attempt(row({ session: red })), p).toBe(true);
+    // Neither the plain id's own prefixes nor the escape sequence's leftovers match what is printed otherwise.
+    for (const p of ['sess-red-2', 'sess-[31mred', '[31m', 'red-1']) expect(filter({ session: p }).attempt(row({ session: red })), p).toBe(false);
+    expect(filter({ session: 'sess-red-1' }).attempt(row({ session: 'sess-blue-1' }))).toBe(false);
+    expect(filter({ session: 'bell-2' }).attempt(row({ session: null, scope: 'bell\u0007-2' }))).toBe(true);
+    expect(filter({ session: 'bell-2' }).finding(finding({ session: 'bell\u0007-2' }))).toBe(true);
+    expect(filter({ session: 'bell-2' }).finding(finding({ session: 'bell-3' }))).toBe(false);
+  });
+
   it('lists may repeat the flag or use commas', () => {
     const f = filter({ session: ['b7e2', 'a3f1'], outcome: 'http_error,TOOL_ERROR' });
     expect(f.attempt(row({ outcome: 'HTTP_ERROR' }))).toBe(true);

@@ -97,3 +97,43 @@ describe('CLI options: the same checker, the flags\' words (exit 2)', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('library options: a name the library does not know throws OptionError (it used to be ignored)', () => {
+  const cases: [label: string, options: Record<string, unknown>, option: string, message: string][] = [
+    ['a name in the wrong case', { windowMS: 5000 }, 'windowMS', "unknown option 'windowMS'; did you mean 'windowMs'?"],
+    ['a CLI flag in kebab-case', { 'max-line-bytes': 4096 }, 'max-line-bytes', "unknown option 'max-line-bytes'; did you mean 'maxLineBytes'?"],
+    ['a CLI flag without the unit', { 'retry-window': 5 }, 'retry-window', "unknown option 'retry-window'; did you mean 'retryWindowMs'?"],
+    ['a filter given at the top', { session: 'a3f1' }, 'session', "unknown option 'session'; did you mean 'filter.session'?"],
+    ['a typo', { timezon: 'UTC' }, 'timezon', "unknown option 'timezon'; did you mean 'timezone'?"],
+    ['a misspelt filter', { filter: { tools: 'search_tickets' } }, 'filter.tools', "unknown option 'filter.tools'; did you mean 'filter.tool'?"],
+    ['a policy name without its unit', { policy: { maxRetries: 1, minDelay: 100 } }, 'policy.minDelay', "unknown option 'policy.minDelay'; did you mean 'policy.minDelayMs'?"],
+    ['a misspelt side key of an input', { inputs: [{ path: CLIENT, sid: 'client' }] }, 'inputs[0].sid', "unknown option 'inputs[0].sid'; did you mean 'inputs[0].side'?"],
+  ];
+  for (const [label, options, option, message] of cases) {
+    it(`${label}: ${option}`, async () => {
+      const stdin = new PassThrough();
+      const error = await analyze({ inputs: [{ path: CLIENT }], stdin, ...options } as AnalysisOptions).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(OptionError);
+      expect(error).toMatchObject({ option, message });
+      expect(stdin.readableFlowing).toBe(null); // thrown before anything is read
+    });
+  }
+
+  it('a CLI-only flag with no near name lists the names there are; streamAnalysis checks too', async () => {
+    const error = await streamAnalysis({ inputs: [{ path: CLIENT }], 'fail-on': 'error' } as AnalysisOptions).catch((e: unknown) => e);
+    expect(error).toMatchObject({ option: 'fail-on', value: 'error' });
+    expect((error as Error).message).toMatch(/^unknown option 'fail-on'; known: inputs, stdin, redact, filter, now, inputFormat, .*onProgress$/);
+    await expect(streamAnalysis({ inputs: [{ path: CLIENT }], constructor: 1 } as AnalysisOptions)).rejects.toThrow(/^unknown option 'constructor'/);
+  });
+
+  it('takes every name there is, with values left undefined, and leaves the stdin stream and the callbacks unlooked-into', async () => {
+    const lines: string[] = [];
+    const { summary } = await analyze({
+      inputs: [{ path: CLIENT, side: 'client' }], stdin: new PassThrough(), redact: true, now: Date.now(), inputFormat: undefined, maxLineBytes: undefined,
+      windowMs: undefined, retryWindowMs: undefined, skewMs: undefined, orderToleranceMs: undefined, timezone: undefined, unwrap: undefined, strict: false,
+      inputOrder: undefined, idempotent: undefined, policy: { maxRetries: 2, minDelayMs: 200 }, onDiagnostic: (l) => lines.push(l), onProgress: () => {},
+      filter: { session: undefined, method: undefined, tool: undefined, outcome: undefined, code: undefined, since: undefined, until: undefined },
+    });
+    expect(summary.attempts).toBeGreaterThan(0);
+  });
+});

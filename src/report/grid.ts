@@ -101,20 +101,27 @@ export class Grid {
     // A cell's lines (a cell with a newline spans several), each with its width.
     let cells = all.map((r) => Array.from({ length: columns }, (_, c) => (r[c] ?? '').split('\n').map(measured)));
     let widths = columnWidths(cells);
-    let spill: { head: string; texts: string[] } | undefined;
+    /** Columns that left the table, in their order: their cells go under their rows. */
+    const spills: { at: number; head: string; texts: string[] }[] = [];
     if (this.opts.width !== undefined && this.opts.fit) {
       const limit = Math.max(MIN_WIDTH, this.opts.width);
       let fit = this.opts.fit;
+      let columnsLeft = Array.from({ length: columns }, (_, c) => c); // the original index of each column still in the table
       let targets = shrink(widths, fit, limit);
-      const s = fit.findIndex((f, c) => f?.spill !== undefined && targets[c]! < f.spill && targets[c]! < widths[c]!);
-      if (s !== -1) {
-        // Too narrow for its text: the column leaves the table, its cells go under their rows (Grid.spillLines).
-        spill = { head: this.head[s] ?? '', texts: this.rows.map((r) => r[s] ?? '') };
+      for (;;) {
+        const s = fit.findIndex((f, c) => f?.spill !== undefined && targets[c]! < f.spill && targets[c]! < widths[c]!);
+        if (s === -1) break;
+        // Too narrow for its text: the column leaves the table, its cells go under their rows (Grid.spillLines); the
+        // others are fitted again, and one more may leave when it is still too narrow.
+        const from = columnsLeft[s]!;
+        spills.push({ at: from, head: this.head[from] ?? '', texts: this.rows.map((r) => r[from] ?? '') });
         const keep = (_: unknown, c: number) => c !== s;
         cells = cells.map((row) => row.filter(keep));
         fit = fit.filter(keep);
         widths = widths.filter(keep);
+        columnsLeft = columnsLeft.filter(keep);
         targets = shrink(widths, fit, limit);
+        spills.sort((a, b) => a.at - b.at);
       }
       if (targets.some((w, c) => w < widths[c]!)) {
         cells = cells.map((row) => row.map((lines, c) => (targets[c]! < widths[c]! ? fitLines(lines, targets[c]!, fit[c]!) : lines)));
@@ -131,11 +138,11 @@ export class Grid {
       for (let l = 0; l < height; l++) {
         out.push(`│${row.map((lines, c) => ` ${lines[l]?.text ?? ''}${' '.repeat(widths[c]! - (lines[l]?.width ?? 0))} `).join('│')}│`);
       }
-      const text = r > 0 ? spill?.texts[r - 1] : undefined;
-      spanned = Boolean(text);
-      if (!text) return;
+      const under = r > 0 ? spills.filter((s) => s.texts[r - 1]) : [];
+      spanned = under.length > 0;
+      if (!spanned) return;
       out.push(rule('├', '┴', '┤'));
-      for (const line of spillLines(spill!.head, text, inner)) out.push(`│ ${line.text}${' '.repeat(Math.max(0, inner - line.width))} │`);
+      for (const s of under) for (const line of spillLines(s.head, s.texts[r - 1]!, inner)) out.push(`│ ${line.text}${' '.repeat(Math.max(0, inner - line.width))} │`);
     });
     out.push(spanned ? `└${'─'.repeat(inner + 2)}┘` : rule('└', '┴', '┘'));
     return out.join('\n');

@@ -4,7 +4,7 @@ import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
-import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, wrapColumn, type ColumnFit } from './grid.js';
+import { DEFAULT_WIDTH, displayWidth, Grid, MIN_WIDTH, SPILL_BELOW, tailColumn, wrapColumn, wrapText, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { emptyText, hiddenBySeverity, moreNote, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
@@ -49,6 +49,16 @@ function table(head: string[], color: boolean, width: number, fit: Record<string
   return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
 }
 
+/**
+ * A table drawn in its wide layout (one column per field) when that fits `width`, else in its narrow one (fields that
+ * belong together stacked in one cell), which keeps every value and needs fewer columns and borders.
+ */
+function widestFirst(width: number, wide: () => Grid, narrow: () => Grid): string {
+  const text = wide().toString();
+  const limit = Math.max(MIN_WIDTH, width);
+  return text.split('\n').some((l) => displayWidth(l) > limit) ? narrow().toString() : text;
+}
+
 export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean, width = DEFAULT_WIDTH): string {
   const out: string[] = [];
   const f = summary.findings.bySeverity;
@@ -60,24 +70,53 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   if (summary.byMethod.length) {
     const shown = summary.byMethod.slice(0, max);
     const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
-    const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, nameColumn(o)])) });
-    for (const m of shown) {
-      t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
-    }
-    out.push(`Outcomes by method and tool${moreNote(shown.length, summary.byMethod.length, ', most attempts first')}`, ...(shown.length ? [t.toString()] : []), '');
+    // Wide: a column per outcome present. Narrow: one column with a line per outcome of the row (`3 HTTP_ERROR`).
+    const wide = () => {
+      const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, nameColumn(o)])) });
+      for (const m of shown) {
+        t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
+      }
+      return t;
+    };
+    const narrow = () => {
+      const t = table(['method', 'tool', 'total', 'outcomes'], color, width, { method: wrapColumn(10), tool: wrapColumn(10), outcomes: { ...nameColumn(...present.map((o) => `0 ${o}`)), keep: Math.max(...shown.map((m) => m.total)).toString().length + 1 + Math.max(...present.map((o) => o.length)) } });
+      for (const m of shown) {
+        t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), present.filter((o) => m.outcomes[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${m.outcomes[o]} ${o}`)).join('\n')]);
+      }
+      return t;
+    };
+    out.push(`Outcomes by method and tool${moreNote(shown.length, summary.byMethod.length, ', most attempts first')}`, ...(shown.length ? [widestFirst(width, wide, narrow)] : []), '');
   } else out.push(cell(emptyText(summary), 400), '');
 
   const failed = builder.failedTable();
   if (failed.total) {
-    const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: nameColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
-    for (const r of failed.rows) {
-      t.push([
-        time(r.ts), cell(r.session ?? '-', 12), idOf(r), r.call ? `${r.call}#${r.attempt ?? 1}` : '', what(r),
-        r.status === null ? '-' : String(r.status), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
-        text(claimedText(r.claim)), text(whyOf(r)),
-      ]);
-    }
-    out.push(`Attempts that did not succeed${moreNote(failed.rows.length, failed.total, ' in time order', ', see --format ndjson')}`, ...(failed.rows.length ? [t.toString()] : []), '');
+    const outcomeFit = nameColumn(...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer));
+    const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
+    const status = (r: AttemptRow) => (r.status === null ? '-' : String(r.status));
+    const wide = () => {
+      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: nameColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
+      for (const r of failed.rows) {
+        t.push([
+          time(r.ts), cell(r.session ?? '-', 12), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
+          text(claimedText(r.claim)), text(whyOf(r)),
+        ]);
+      }
+      return t;
+    };
+    // Narrow: time over session, id over call, outcome over layer; the claim goes under the row when too narrow, as the why.
+    const narrow = () => {
+      const t = table(['time / session', 'id / call', 'method / tool', 'HTTP', 'outcome / layer', 'claimed', 'why'], color, width, {
+        'time / session': { ...wrapColumn(6), keep: 12 }, 'id / call': wrapColumn(5), 'method / tool': wrapColumn(10), 'outcome / layer': outcomeFit, claimed: wrapColumn(7, 13), why: wrapColumn(16, SPILL_BELOW),
+      });
+      for (const r of failed.rows) {
+        t.push([
+          `${time(r.ts)}\n${cell(r.session ?? '-', 12)}`, `${idOf(r)}\n${callOf(r)}`, what(r), status(r), `${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}\n${r.layer}`,
+          text(claimedText(r.claim)), text(whyOf(r)),
+        ]);
+      }
+      return t;
+    };
+    out.push(`Attempts that did not succeed${moreNote(failed.rows.length, failed.total, ' in time order', ', see --format ndjson')}`, ...(failed.rows.length ? [widestFirst(width, wide, narrow)] : []), '');
   }
 
   const findings = builder.findingTable();
@@ -110,13 +149,30 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   }
 
   // An input's name is shortened from the left when narrow: two files of one name keep their distinct folders as long as they can.
-  const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
-  for (const i of summary.inputs) {
+  const inputCells = summary.inputs.map((i) => {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
-    t.push([cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), sideCell(i), text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')), String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0', text([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; '))]);
-  }
-  out.push('Inputs (lines = used + blank + skipped + unusable; skipped: well-formed, no MCP traffic)', t.toString());
+    return {
+      name: cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), side: sideCell(i), format: text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')),
+      counts: [String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0'],
+      cannot: text([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; ')),
+    };
+  });
+  const wideInputs = () => {
+    const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    for (const i of inputCells) t.push([i.name, i.side, i.format, ...i.counts, i.cannot]);
+    return t;
+  };
+  // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`).
+  const narrowInputs = () => {
+    const t = table(['input', 'side', 'format', 'lines', 'cannot show'], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), lines: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.counts[0]} lines: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    for (const i of inputCells) {
+      const [lines, used, blank, skipped, unusable] = i.counts;
+      t.push([i.name, i.side, i.format, `${lines} lines: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, i.cannot]);
+    }
+    return t;
+  };
+  out.push('Inputs (lines = used + blank + skipped + unusable; skipped: well-formed, no MCP traffic)', widestFirst(width, wideInputs, narrowInputs));
   if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
   if (summary.diagnostics.total) {
     const first = summary.diagnostics.first.slice(0, 3).map((d) => `${cleanTerminal(d.file)}${d.line !== undefined ? `:${d.line}` : ''}`).join(', ');
@@ -124,6 +180,9 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   }
   for (const n of summary.notes) out.push(`Note: ${n}`);
   out.push(redactionLine(summary, (code, text) => paint(color, code, text)));
-  return `${out.join('\n')}\n`;
+  // The lines around the tables (the header, the notes) wrap at spaces to the width, as the tables' cells do.
+  const limit = Math.max(MIN_WIDTH, width);
+  const lines = out.join('\n').split('\n').flatMap((l) => (/^[┌│├└]/.test(l) || displayWidth(l) <= limit ? [l] : wrapText(l, limit)));
+  return `${lines.join('\n')}\n`;
 }
 

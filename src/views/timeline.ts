@@ -1,11 +1,11 @@
 // The `timeline` view: every exchange of one session in time order, client and server views side by side.
-import { escapeJsonControls, jsonText } from '../report/text.js';
+import { cleanTerminal, escapeJsonControls, jsonText } from '../report/text.js';
 import type { AttemptRow, Summary } from '../report/summary.js';
 import { byTime } from '../report/summary.js';
 import type { Finding } from '../findings/types.js';
 import { attemptJson, findingJson } from '../report/json.js';
 import { sequenceDiagram } from '../report/markdown.js';
-import { filtersText } from '../filter.js';
+import { filtersText, sessionStartsWith } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
@@ -28,8 +28,9 @@ export class TimelineCollector {
 
   constructor(readonly prefix: string) {}
 
+  /** The id (or key) starts with the prefix as logged, or as printed (without its control characters). */
   private matches(key: string): boolean {
-    return key.startsWith(this.prefix);
+    return sessionStartsWith(key, this.prefix);
   }
 
   /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message. */
@@ -65,10 +66,14 @@ export class TimelineCollector {
     return [...this.bySession.keys()];
   }
 
-  /** The timeline of the one matching session (one named exactly wins over longer ones); undefined unless one matched. */
+  /**
+   * The timeline of the one matching session, undefined unless one matched: a key given whole wins over longer ones,
+   * as logged first, then as printed (`ab` names the session `a\u0007b` next to `abc`).
+   */
   timeline(): Timeline | undefined {
     const all = this.matched();
-    const keys = all.includes(this.prefix) ? [this.prefix] : all;
+    const printed = all.filter((k) => cleanTerminal(k) === this.prefix);
+    const keys = all.includes(this.prefix) ? [this.prefix] : printed.length > 0 ? printed : all;
     if (keys.length !== 1) return undefined;
     const key = keys[0]!;
     const rows = byTime(this.bySession.get(key)!);

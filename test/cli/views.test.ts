@@ -264,3 +264,57 @@ describe('--no-redact in the views', () => {
     expect(r.stdout).toContain('\u001b[33mRedaction is OFF (--no-redact): secrets from the logs are shown as they are.\u001b[0m');
   });
 });
+
+describe('session ids with control characters are chosen by what the reports print', () => {
+  // Printed without their control characters: sess-red-1, sess-red-10, bell-2, bell-2.
+  const log = [
+    exchange({ ts: '2026-10-17T10:00:00.000Z', session: 'sess-\u001b[31mred\u001b[0m-1', id: 1, side: 'client', status: 503 }),
+    exchange({ ts: '2026-10-17T10:00:01.000Z', session: 'sess-red-10', id: 2, side: 'client', status: 503 }),
+    exchange({ ts: '2026-10-17T10:00:02.000Z', session: 'bell\u0007-2', id: 3, side: 'client' }),
+    exchange({ ts: '2026-10-17T10:00:03.000Z', session: 'be\u001b[1mll-2', id: 4, side: 'client' }),
+  ];
+  const sessionsOf = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as Line).filter((l) => l.type === 'attempt').map((a) => a.session);
+
+  it('the sessions table prints the ids without their control characters', async () => {
+    const r = await cli(['sessions', '-'], { stdin: log, env: { COLUMNS: '1000' } });
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(r.stdout).toMatch(/│ sess-red-1 +│/);
+    expect(r.stdout.match(/│ bell-2 +│/g)).toHaveLength(2);
+  });
+
+  it('--session with the printed id keeps that session (and, as a prefix, the longer id), and not the others', async () => {
+    const r = await cli(['-', '--session', 'sess-red-1', '--format', 'ndjson'], { stdin: log });
+    expect(sessionsOf(r.stdout)).toEqual(['sess-\u001b[31mred\u001b[0m-1', 'sess-red-10']);
+    const bell = await cli(['-', '--session', 'bell-', '--format', 'ndjson'], { stdin: log });
+    expect(sessionsOf(bell.stdout)).toEqual(['bell\u0007-2', 'be\u001b[1mll-2']);
+    // The leftovers of an escape sequence are not the printed form: nothing matches.
+    const none = await cli(['-', '--session', 'sess-[31m', '--format', 'ndjson'], { stdin: log });
+    expect(sessionsOf(none.stdout)).toEqual([]);
+  });
+
+  it('timeline with the printed id shows that session: given whole it wins over a longer id, as a logged id does', async () => {
+    const r = await cli(['timeline', 'sess-red-1', '-', '--format', 'json'], { stdin: log });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { session: string; attempts: Line[] };
+    expect(doc.session).toBe('sess-\u001b[31mred\u001b[0m-1');
+    expect(doc.attempts.map((a) => a.id)).toEqual([1]);
+    // The id as logged still works, and the plain id next to it is still its own.
+    expect(JSON.parse((await cli(['timeline', 'sess-\u001b[31mred', '-', '--format', 'json'], { stdin: log })).stdout).session).toBe('sess-\u001b[31mred\u001b[0m-1');
+    expect(JSON.parse((await cli(['timeline', 'sess-red-10', '-', '--format', 'json'], { stdin: log })).stdout).session).toBe('sess-red-10');
+    const table = await cli(['timeline', 'sess-red-1', '-'], { stdin: log, env: { COLUMNS: '1000' } });
+    expect(table.stdout.split('\n')[0]).toMatch(/^Session sess-red-1: /);
+  });
+
+  it('two ids that print alike are ambiguous by that form: the message shows each as logged, escaped', async () => {
+    const r = await cli(['timeline', 'bell-2', '-'], { stdin: log });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('"bell-2" matches 2 sessions: bell-2 (logged as "bell\\u0007-2"), bell-2 (logged as "be\\u001b[1mll-2"); give more of the id (some print alike');
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    const logged = await cli(['timeline', 'bell\u0007', '-', '--format', 'json'], { stdin: log });
+    expect(JSON.parse(logged.stdout).session).toBe('bell\u0007-2');
+    const neither = await cli(['timeline', 'bell-3', '-'], { stdin: log });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(/no session starts with "bell-3"/);
+  });
+});

@@ -113,6 +113,20 @@ describe('Grid fitted to a width', () => {
     expect(lines[3]).toMatch(/^│ HTTP_ERROR │ not seen by the server: +│$/);
   });
 
+  it('when one column leaving is not enough, the next too-narrow one leaves as well: both under their row, in column order', () => {
+    const head = ['outcome', 'claimed', 'why', 'layer'];
+    const lines = fitted(head, [['HTTP_ERROR', 'JSONRPC_ERROR', WHY, 'transport'], ['TOOL_ERROR', '', 'short', 'application']], 44, [undefined, wrapColumn(7, 14), wrapColumn(16, 36), undefined]);
+    expect(new Set(lines.map(displayWidth))).toEqual(new Set([displayWidth(lines[0]!)]));
+    expect(displayWidth(lines[0]!)).toBeLessThanOrEqual(44);
+    expect(lines[1]).toMatch(/^│ outcome +│ layer +│$/);
+    const text = lines.join('\n');
+    expect(text).toContain('│ claimed: JSONRPC_ERROR');
+    expect(text.indexOf('claimed: JSONRPC_ERROR')).toBeLessThan(text.indexOf('why: not seen'));
+    expect(text).toContain('│ why: short'); // a row with no claim has no empty claimed line
+    expect(text).not.toContain('claimed: \n');
+    expect(text.match(/claimed:/g)).toHaveLength(1);
+  });
+
   it('leaves a table that fits alone, and takes from the widest column first', () => {
     expect(fitted(['a', 'b'], [['x', 'y']], 80, [wrapColumn(1), wrapColumn(1)])).toEqual(grid(['a', 'b'], [['x', 'y']]).split('\n'));
     const lines = fitted(['message', 'evidence'], [[WHY, 'samples/client.ndjson:8']], 60, [wrapColumn(20), tailColumn(20)]);

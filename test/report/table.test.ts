@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, SAMPLES, cli } from '../cli/helpers.js';
+import { displayWidth } from '../../src/report/grid.js';
 
 interface Section {
   heading: string;
@@ -22,7 +23,9 @@ function section(out: string, title: string): Section | undefined {
   if (at === -1) return undefined;
   const blocks: string[][][] = [];
   let block: string[][] = [];
-  for (let i = at + 1; i < lines.length && /^[┌│├└]/.test(lines[i]!); i++) {
+  let first = at + 1;
+  while (first < at + 4 && lines[first] && !/^[┌│├└]/.test(lines[first]!)) first++; // a heading wrapped to the width
+  for (let i = first; i < lines.length && /^[┌│├└]/.test(lines[i]!); i++) {
     if (lines[i]!.startsWith('│')) block.push(lines[i]!.slice(1, -1).split('│').map((c) => c.trim()));
     else if (block.length) [blocks[blocks.length], block] = [block, []];
   }
@@ -220,5 +223,41 @@ describe('tables fit the terminal: long text wraps in its cell, paths keep their
     expect(inputs[0]).toMatch(/\/client\.ndjson$/);
     const wide = await cli(pair, { env: { COLUMNS: '200' } });
     expect(section(wide.stdout, 'Findings')!.rows[0]).toContain(`${dir}/client.ndjson:4`);
+  });
+});
+
+describe('every table of the report on `npm start`\'s inputs fits 80 and 60 columns, and loses nothing', () => {
+  const START = ['--client', `${SAMPLES}client.ndjson`, '--server', `${SAMPLES}server.ndjson`, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`];
+  const run = async (columns: number) => (await cli(START, { env: { COLUMNS: String(columns) } })).stdout;
+
+  it.each([80, 60])('at %i columns no line is wider; narrow layouts stack time over session, id over call, outcome over layer', async (columns) => {
+    const out = await run(columns);
+    const over = out.split('\n').filter((l) => displayWidth(l) > columns);
+    expect(over).toEqual([]);
+    const failed = section(out, 'Attempts that did not succeed')!;
+    const wide = section(await run(1000), 'Attempts that did not succeed')!;
+    expect(failed.rows).toHaveLength(wide.rows.length);
+    // Each row keeps its time and session, id and call, outcome and layer (whole, or broken after `_`), its claim and its why.
+    const bare = (s: string) => s.replace(/\s+/g, '');
+    wide.rows.forEach(([time, session, id, call, what, http, outcome, layer, claimed, why], i) => {
+      const row = failed.rows[i]!;
+      expect(row.slice(0, 5)).toEqual([`${time} ${session}`, `${id} ${call}`.trim(), row[2], http, row[4]]);
+      expect(bare(row[2]!)).toBe(bare(what!));
+      expect(row[4]!.replace(/_ /g, '_')).toBe(`${outcome} ${layer}`);
+      expect(bare(row.slice(5).join(' ').replace(/(^| )why: /, ' '))).toBe(bare(`${claimed}${why}`)); // a claim and a why under the row: `claimed: …` then `why: …`
+    });
+    // The outcomes table: one line per outcome of the row instead of a column per outcome.
+    const outcomes = section(out, 'Outcomes by method and tool')!;
+    expect(outcomes.rows[0]!.slice(2)).toEqual(['8', '1 HTTP_ERROR 1 MALFORMED_JSON 1 INVALID_ENVELOPE 1 JSONRPC_ERROR 4 TOOL_SUCCESS']);
+    // The inputs table: the counts in one cell, named.
+    expect(bare(section(out, 'Inputs')!.rows.find((r) => r[0]!.endsWith('client.ndjson'))![3]!)).toBe(bare('47 lines: 47 used, 0 blank, 0 skipped, 0 unusable'));
+    expect(out).toMatch(/^mcp-triage \S+: 41 attempt\(s\)/);
+  });
+
+  it('wide enough, the tables keep their wide layout: a column per field and per outcome', async () => {
+    const out = await run(1000);
+    expect(out).toMatch(/│ time +│ session +│ id +│ call +│ method \/ tool +│ HTTP │ outcome +│ layer +│ claimed +│ why +│/);
+    expect(out).toMatch(/│ method +│ tool +│ total │ NO_RESPONSE │ HTTP_ERROR │ MALFORMED_JSON │/);
+    expect(out).toMatch(/│ input +│ side +│ format +│ lines │ used │ blank │ skipped │ unusable │ cannot show +│/);
   });
 });
