@@ -1,6 +1,7 @@
 // One analysis run: read every input at once merged by time, join, classify, link calls, raise findings, release state as it goes.
 import { Diagnostics } from './diagnostics.js';
 import { ingest, newAccount, cannotShow, type InputAccount, type InputSpec, type RecordItem, type ResolvedSpec } from './ingest.js';
+import { startOrdered } from './read/exchange-order.js';
 import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
 import { SessionTracker } from './join/sessions.js';
@@ -144,7 +145,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   };
   const cursors: Cursor[] = inputs.map((spec, i) => {
     const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
-    return { index: i, offset: 0, it: ingest(spec, i, ingestOptions, account)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
+    return { index: i, offset: 0, it: startOrdered(ingest(spec, i, ingestOptions, account), tolerance)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
   });
 
   let frozen = false;
