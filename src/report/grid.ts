@@ -149,6 +149,22 @@ export class Grid {
   }
 }
 
+/**
+ * A table drawn in its wide layout (one column per field) when that fits `width`, else in its narrow one (fields that
+ * belong together stacked in one cell), which keeps every value and needs fewer columns and borders.
+ */
+export function widestFirst(width: number, wide: () => Grid, narrow: () => Grid): string {
+  const text = wide().toString();
+  const limit = Math.max(MIN_WIDTH, width);
+  return text.split('\n').some((l) => displayWidth(l) > limit) ? narrow().toString() : text;
+}
+
+/** A report's lines around its tables (a header, notes) wrapped at spaces to `width`; a table's own lines are kept as drawn. */
+export function wrapAround(text: string, width: number): string {
+  const limit = Math.max(MIN_WIDTH, width);
+  return text.split('\n').flatMap((l) => (/^[┌│├└]/.test(l) || displayWidth(l) <= limit ? [l] : wrapText(l, limit))).join('\n');
+}
+
 /** Columns a table takes with these column widths, borders and padding included. */
 const tableWidth = (widths: number[]): number => widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1;
 

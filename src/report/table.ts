@@ -4,7 +4,7 @@ import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
-import { DEFAULT_WIDTH, displayWidth, Grid, MIN_WIDTH, SPILL_BELOW, tailColumn, wrapColumn, wrapText, type ColumnFit } from './grid.js';
+import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { emptyText, hiddenBySeverity, moreNote, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
@@ -47,16 +47,6 @@ export class TableSink implements OutputSink {
 /** A table with bold headers (when colour is on), fitted to `width`: the columns given a fit give way, the others keep their width. */
 function table(head: string[], color: boolean, width: number, fit: Record<string, ColumnFit>): Grid {
   return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
-}
-
-/**
- * A table drawn in its wide layout (one column per field) when that fits `width`, else in its narrow one (fields that
- * belong together stacked in one cell), which keeps every value and needs fewer columns and borders.
- */
-function widestFirst(width: number, wide: () => Grid, narrow: () => Grid): string {
-  const text = wide().toString();
-  const limit = Math.max(MIN_WIDTH, width);
-  return text.split('\n').some((l) => displayWidth(l) > limit) ? narrow().toString() : text;
 }
 
 export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean, width = DEFAULT_WIDTH): string {
@@ -181,8 +171,6 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   for (const n of summary.notes) out.push(`Note: ${n}`);
   out.push(redactionLine(summary, (code, text) => paint(color, code, text)));
   // The lines around the tables (the header, the notes) wrap at spaces to the width, as the tables' cells do.
-  const limit = Math.max(MIN_WIDTH, width);
-  const lines = out.join('\n').split('\n').flatMap((l) => (/^[┌│├└]/.test(l) || displayWidth(l) <= limit ? [l] : wrapText(l, limit)));
-  return `${lines.join('\n')}\n`;
+  return `${wrapAround(out.join('\n'), width)}\n`;
 }
 
