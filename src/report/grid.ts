@@ -60,6 +60,8 @@ export interface ColumnFit {
   spill?: number;
   /** A wrapping column gives no more than down to this while the other wrapping columns give; then down to min (a session id kept whole as long as can be). */
   keep?: number;
+  /** With spill: a column that names its row (a session id) goes above the row when it leaves the table, not under it. */
+  above?: boolean;
 }
 
 export interface GridOptions {
@@ -102,7 +104,7 @@ export class Grid {
     let cells = all.map((r) => Array.from({ length: columns }, (_, c) => (r[c] ?? '').split('\n').map(measured)));
     let widths = columnWidths(cells);
     /** Columns that left the table, in their order: their cells go under their rows. */
-    const spills: { at: number; head: string; texts: string[] }[] = [];
+    const spills: { at: number; head: string; texts: string[]; above: boolean }[] = [];
     if (this.opts.width !== undefined && this.opts.fit) {
       const limit = Math.max(MIN_WIDTH, this.opts.width);
       let fit = this.opts.fit;
@@ -114,7 +116,7 @@ export class Grid {
         // Too narrow for its text: the column leaves the table, its cells go under their rows (Grid.spillLines); the
         // others are fitted again, and one more may leave when it is still too narrow.
         const from = columnsLeft[s]!;
-        spills.push({ at: from, head: this.head[from] ?? '', texts: this.rows.map((r) => r[from] ?? '') });
+        spills.push({ at: from, head: this.head[from] ?? '', texts: this.rows.map((r) => r[from] ?? ''), above: fit[s]!.above === true });
         const keep = (_: unknown, c: number) => c !== s;
         cells = cells.map((row) => row.filter(keep));
         fit = fit.filter(keep);
@@ -132,17 +134,26 @@ export class Grid {
     const rule = (left: string, mid: string, right: string) => left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right;
     const out = [rule('┌', '┬', '┐')];
     let spanned = false; // the row before ended with a line across the table
+    const across = (s: (typeof spills)[number], r: number) => {
+      for (const line of spillLines(s.head, s.texts[r - 1]!, inner)) out.push(`│ ${line.text}${' '.repeat(Math.max(0, inner - line.width))} │`);
+    };
     cells.forEach((row, r) => {
-      if (r > 0) out.push(spanned ? rule('├', '┬', '┤') : rule('├', '┼', '┤'));
+      const over = r > 0 ? spills.filter((s) => s.above && s.texts[r - 1]) : [];
+      if (over.length > 0) {
+        // The row's name across the table above it: `session: a3f1c2d4-...`.
+        out.push(spanned ? `├${'─'.repeat(inner + 2)}┤` : rule('├', '┴', '┤'));
+        for (const s of over) across(s, r);
+        out.push(rule('├', '┬', '┤'));
+      } else if (r > 0) out.push(spanned ? rule('├', '┬', '┤') : rule('├', '┼', '┤'));
       const height = Math.max(1, ...row.map((lines) => lines.length));
       for (let l = 0; l < height; l++) {
         out.push(`│${row.map((lines, c) => ` ${lines[l]?.text ?? ''}${' '.repeat(widths[c]! - (lines[l]?.width ?? 0))} `).join('│')}│`);
       }
-      const under = r > 0 ? spills.filter((s) => s.texts[r - 1]) : [];
+      const under = r > 0 ? spills.filter((s) => !s.above && s.texts[r - 1]) : [];
       spanned = under.length > 0;
       if (!spanned) return;
       out.push(rule('├', '┴', '┤'));
-      for (const s of under) for (const line of spillLines(s.head, s.texts[r - 1]!, inner)) out.push(`│ ${line.text}${' '.repeat(Math.max(0, inner - line.width))} │`);
+      for (const s of under) across(s, r);
     });
     out.push(spanned ? `└${'─'.repeat(inner + 2)}┘` : rule('└', '┴', '┘'));
     return out.join('\n');

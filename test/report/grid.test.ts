@@ -178,6 +178,37 @@ describe('Grid fitted to a width', () => {
     ]);
   });
 
+  it('puts a column that names its row (above) across the table over its row, and one that does not under it', () => {
+    const id = 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601';
+    const rows = [[id, '09:12:01.000', 'HTTP_ERROR', WHY], ['b7e2', '09:12:02.000', 'TOOL_ERROR', ''], ['', '09:12:03.000', 'SUCCESS', '']];
+    const lines = fitted(['session', 'time', 'outcome', 'why'], rows, 50, [{ mode: 'wrap', min: 7, spill: 36, above: true }, undefined, undefined, wrapColumn(16, 36)]);
+    expect(lines).toEqual([
+      '┌──────────────┬────────────┐',
+      '│ time         │ outcome    │',
+      '├──────────────┴────────────┤',
+      '│ session:                  │',
+      '│ a3f1c2d4-5b6e-4f70-8a91-  │',
+      '│ b2c3d4e5f601              │',
+      '├──────────────┬────────────┤',
+      '│ 09:12:01.000 │ HTTP_ERROR │',
+      '├──────────────┴────────────┤',
+      '│ why: not seen by the      │',
+      '│ server: the body says:    │',
+      '│ 503 Service Unavailable   │',
+      '│ from the gateway in front │',
+      '│ of it                     │',
+      '├───────────────────────────┤',
+      '│ session: b7e2             │',
+      '├──────────────┬────────────┤',
+      '│ 09:12:02.000 │ TOOL_ERROR │',
+      '├──────────────┼────────────┤',
+      '│ 09:12:03.000 │ SUCCESS    │', // no name: no line over it
+      '└──────────────┴────────────┘',
+    ]);
+    // Wide enough, the column stays in the table.
+    expect(fitted(['session', 'time', 'outcome', 'why'], rows, 200, [{ mode: 'wrap', min: 7, spill: 36, above: true }, undefined, undefined, wrapColumn(16, 36)])[3]).toMatch(/^│ a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 │ 09:12:01\.000 │/);
+  });
+
   it('closes a colour at the end of each wrapped line and opens it again on the next (the borders stay plain)', () => {
     const red = '\u001b[31mSTREAM_INCOMPLETE then HTTP_ERROR\u001b[0m';
     const lines = fitted(['n', 'outcome'], [['1', red]], 20, [undefined, wrapColumn(8)]);
