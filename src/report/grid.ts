@@ -60,7 +60,7 @@ export interface ColumnFit {
   spill?: number;
   /** A wrapping column gives no more than down to this while the other wrapping columns give; then down to min (a session id kept whole as long as can be). */
   keep?: number;
-  /** With spill: a column that names its row (a session id) goes above the row when it leaves the table, not under it. */
+  /** With spill: a column that names its row (a session id) goes above the row when it leaves the table, not under it, and leaves after the others. */
   above?: boolean;
 }
 
@@ -111,7 +111,10 @@ export class Grid {
       let columnsLeft = Array.from({ length: columns }, (_, c) => c); // the original index of each column still in the table
       let targets = shrink(widths, fit, limit);
       for (;;) {
-        const s = fit.findIndex((f, c) => f?.spill !== undefined && targets[c]! < f.spill && targets[c]! < widths[c]!);
+        const spilling = (f: ColumnFit | undefined, c: number) => f?.spill !== undefined && targets[c]! < f.spill && targets[c]! < widths[c]!;
+        // A column that names its row (above) leaves last: the others may make room for it.
+        let s = fit.findIndex((f, c) => !f?.above && spilling(f, c));
+        if (s === -1) s = fit.findIndex(spilling);
         if (s === -1) break;
         // Too narrow for its text: the column leaves the table, its cells go under their rows (Grid.spillLines); the
         // others are fitted again, and one more may leave when it is still too narrow.

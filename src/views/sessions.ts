@@ -7,7 +7,7 @@ import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
-import { displayWidth, keepTail, wrapColumn, type ColumnFit } from '../report/grid.js';
+import { DEFAULT_WIDTH, displayWidth, keepTail, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
 export interface SessionRow {
@@ -201,6 +201,29 @@ function failedColumn(rows: SessionRow[]): ColumnFit {
   return { mode: 'wrap', min: 8, spill: widest, keep: widest };
 }
 
+/**
+ * The narrow layout's fit: the session id stays in the table while the other columns can give, else it goes across the
+ * table above its row (`session: a3f1...`), whole; client over server wrap as in the wide layout, protocol over sides
+ * after the sides' `+`, the counts one a line, the times between date and time; the failures as in the wide layout.
+ */
+function narrowFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFit> {
+  const names = rows.flatMap((r) => [cell(r.client ?? '', 28), cell(r.server ?? '', 24)]);
+  return {
+    session: { mode: 'wrap', min: 7, spill: idWidth, above: true },
+    'client / server': nameColumn(names),
+    'protocol / sides': wrapColumn(10),
+    counts: { ...wrapColumn(8), keep: Math.max(...rows.flatMap((r) => countsText(r, false).split('\n').map((l) => l.length))) },
+    failed: failedColumn(rows),
+    'first / last / span': wrapColumn(12),
+  };
+}
+
+/** Attempts, retries and findings named, one a line (`16 attempts`, `4 retries`, `6 error`, `1 warning`), for a stacked cell. */
+function countsText(r: SessionRow, color: boolean): string {
+  const findings = severityCounts(r.findings, color);
+  return [`${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`, `${r.retries} retr${r.retries === 1 ? 'y' : 'ies'}`, findings === '-' ? 'no findings' : findings.replace(/, /g, '\n')].join('\n');
+}
+
 /** The session id, or the label of a scope without one, its input's name shortened from the left to fit `width` (`input#1 (no session id; …/real-har/sse-cut.har)`). */
 function sessionCell(r: SessionRow, summary: Summary, width: number): string {
   if (r.session !== null || !r.scope?.startsWith('input#')) return nameCell(nameOf(r, summary), 90);
@@ -208,7 +231,7 @@ function sessionCell(r: SessionRow, summary: Summary, width: number): string {
   return nameCell(scopeName(null, r.scope, inputs), 90);
 }
 
-export function renderSessionsTable(rows: SessionRow[], summary: Summary, color: boolean, width?: number): string {
+export function renderSessionsTable(rows: SessionRow[], summary: Summary, color: boolean, width = DEFAULT_WIDTH): string {
   const out: string[] = [];
   out.push(`${paint(color, '1', 'mcp-triage sessions')}: ${rows.length} session(s), ${summary.attempts} attempt(s)`);
   const filters = filtersText(summary.filters);
@@ -217,16 +240,29 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
   if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.');
   else {
     const ids = idWidth(rows);
-    const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, sessionsFit(rows, ids));
-    for (const r of rows) {
-      t.push([sessionCell(r, summary, ids), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
-        failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
-    }
-    out.push(t.toString());
+    // Wide: a column per field. Narrow (when that does not fit): fields stacked in fewer columns, the id above its row when it must.
+    const wide = () => {
+      const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, sessionsFit(rows, ids));
+      for (const r of rows) {
+        t.push([sessionCell(r, summary, ids), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+          failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
+      }
+      return t;
+    };
+    const narrow = () => {
+      const t = terminalTable(['session', 'client / server', 'protocol / sides', 'counts', 'failed', 'first / last / span'], color, width, narrowFit(rows, ids));
+      for (const r of rows) {
+        t.push([sessionCell(r, summary, ids), `${cell(r.client || '-', 28)}\n${cell(r.server || '-', 24)}`, `${cell(r.protocolVersion || '-', 12)}\n${r.sides.join('+') || '-'}`, countsText(r, color),
+          failedText(r, color, '\n'), [dateTime(r.first), lastOf(r), spanOf(r)].filter(Boolean).join('\n')]);
+      }
+      return t;
+    };
+    out.push(widestFirst(width, wide, narrow));
   }
   out.push('', `Next: mcp-triage timeline SESSION [the same files] shows every exchange of one session (a prefix of the id is enough).`);
   out.push(redactionLine(summary, (code, text) => paint(color, code, text)));
-  return `${out.join('\n')}\n`;
+  // The lines around the table (the header, the filters, the next step) wrap at spaces to the width, as in the analysis.
+  return `${wrapAround(out.join('\n'), width)}\n`;
 }
 
 export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): string {

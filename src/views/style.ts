@@ -28,9 +28,9 @@ export const mdText = (s: string): string => escapeMarkdownCell(cutAtWord(s));
 /** The same for one Markdown table cell. */
 export const mdCell = (s: string | number | null | undefined, max = 80): string => escapeMarkdownCell(truncate(String(s ?? ''), max));
 
-/** A box-drawn terminal table with bold headers (when colour is on), fitted to `width`: the columns named in `fit` give way. */
+/** A box-drawn terminal table with bold headers (when colour is on; each line of a header on two lines), fitted to `width`: the columns named in `fit` give way. */
 export function terminalTable(head: string[], color: boolean, width = DEFAULT_WIDTH, fit: Record<string, ColumnFit> = {}): Grid {
-  return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
+  return new Grid(head.map((h) => h.split('\n').map((l) => paint(color, '1', l)).join('\n')), { width, fit: head.map((h) => fit[h]) });
 }
 
 export function markdownTable(head: string[], rows: string[][]): string {
