@@ -9,7 +9,7 @@ import { filtersText, sessionStartsWith } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
-import { SPILL_BELOW, wrapColumn } from '../report/grid.js';
+import { DEFAULT_WIDTH, displayWidth, SPILL_BELOW, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
 
@@ -174,26 +174,64 @@ function header(t: Timeline): string {
   return [parts.join(', '), `${t.rows.length} attempt(s)${when ? `, ${when}` : ''}`].filter(Boolean).join('; ');
 }
 
-export function renderTimelineTable(t: Timeline, summary: Summary, color: boolean, width?: number): string {
+const msOf = (r: AttemptRow) => (r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '');
+
+/**
+ * The narrow layout's fit: the client view over the server view wraps at spaces and after `_` (`STREAM_` over
+ * `INCOMPLETE`) only when the other columns cannot give; id over call keeps an id whole while it can; SSE and notes go
+ * under the row when too narrow for their text.
+ */
+function narrowFit(views: string[], ids: string[]): Record<string, ColumnFit> {
+  const longest = (texts: string[], at: RegExp) => Math.max(1, ...texts.flatMap((v) => v.split(at).map((p) => displayWidth(p))));
+  return {
+    'time / offset / ms': wrapColumn(12),
+    'id / call': { ...wrapColumn(5), keep: longest(ids, /\n/) },
+    'method / tool': wrapColumn(10),
+    'client view /\nserver view': { ...wrapColumn(longest(views, /(?<=_)| /)), keep: longest(views, / /) },
+    SSE: wrapColumn(8, 16),
+    notes: wrapColumn(16, SPILL_BELOW),
+  };
+}
+
+export function renderTimelineTable(t: Timeline, summary: Summary, color: boolean, width = DEFAULT_WIDTH): string {
   const out: string[] = [];
   out.push(`${paint(color, '1', 'Session')} ${cell(t.session, 80)}: ${cell(header(t), 200)}`);
   const filters = filtersText(summary.filters);
   if (filters) out.push(`filters: ${cell(filters, 300)}`);
   out.push('');
-  const table = terminalTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color, width, { 'method / tool': wrapColumn(10), SSE: wrapColumn(10), notes: wrapColumn(16, SPILL_BELOW) });
-  for (const r of t.rows) {
-    const sides = sideCells(r);
-    table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
-      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', cell(sseText(r), 52), textCell(notes(r).join('; '))]);
-  }
-  out.push(table.toString());
+  // Wide: a column per field. Narrow (when that does not fit): time, offset and ms stacked, id over call, the two views in one cell.
+  const wide = () => {
+    const table = terminalTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color, width, { 'method / tool': wrapColumn(10), SSE: wrapColumn(10), notes: wrapColumn(16, SPILL_BELOW) });
+    for (const r of t.rows) {
+      const sides = sideCells(r);
+      table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
+        msOf(r), cell(sseText(r), 52), textCell(notes(r).join('; '))]);
+    }
+    return table;
+  };
+  const narrow = () => {
+    const rows = t.rows.map((r) => {
+      const sides = sideCells(r);
+      const ms = msOf(r);
+      return [[clock(r.ts), offset(t, r), ms && `${ms} ms`].filter(Boolean).join('\n'), [cell(idOf(r), 14), callOf(r)].filter(Boolean).join('\n'), cell(whatOf(r), 40),
+        `${sideText(sides.client, color)}\n${sideText(sides.server, color)}`, cell(sseText(r), 52), textCell(notes(r).join('; '))];
+    });
+    // SSE and notes, when no row has any, take no column (and no borders).
+    const head = ['time / offset / ms', 'id / call', 'method / tool', 'client view /\nserver view', 'SSE', 'notes'];
+    const kept = head.map((_, c) => c < 4 || rows.some((r) => r[c] !== ''));
+    const table = terminalTable(head.filter((_, c) => kept[c]), color, width, narrowFit(rows.map((r) => r[3]!), rows.map((r) => r[1]!)));
+    for (const row of rows) table.push(row.filter((_, c) => kept[c]));
+    return table;
+  };
+  out.push(widestFirst(width, wide, narrow));
   if (t.findings.length) {
     const ft = terminalTable(['severity', 'code', 'message'], color, width, { message: wrapColumn(20) });
     for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, textCell(f.message)]);
     out.push('', 'Session findings', ft.toString());
   }
   out.push('', LEGEND, redactionLine(summary, (code, text) => paint(color, code, text)));
-  return `${out.join('\n')}\n`;
+  // The lines around the tables (the header, the legend) wrap at spaces to the width, as in the analysis.
+  return `${wrapAround(out.join('\n'), width)}\n`;
 }
 
 export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
