@@ -763,14 +763,16 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     const timeline = collector.timeline();
     if (!timeline) {
       sayNothingRead(io, summary);
-      const matched = collector.matched();
+      const matched = collector.candidates();
       // An id with control characters is printed without them; its logged form is added, escaped, to tell apart two that print alike.
       const name = (s: string) => (cleanTerminal(s) === s ? s : `${cleanTerminal(s)} (logged as ${escapeJsonControls(JSON.stringify(s))})`);
-      const list = (names: Iterable<string>) => [...names].slice(0, 10).map(name).join(', ');
+      const list = (names: Iterable<string>, count: number) => `${[...names].slice(0, 10).map(name).join(', ')}${count > 10 ? ', ...' : ''}`;
+      const shown = cleanTerminal(prefix);
       const alike = new Set(matched.map((s) => cleanTerminal(s))).size < matched.length;
-      if (matched.length > 1) return usage(io, `"${prefix}" matches ${matched.length} sessions: ${list(matched)}; give more of the id${alike ? ' (some print alike: give such an id as logged, with its control characters)' : ''}`, view);
-      const others = collector.otherCount ? `; sessions seen: ${list(collector.others)}${collector.otherCount > 10 ? ', ...' : ''}` : '; no session had attempts passing the input and the filters';
-      return usage(io, `no session starts with "${prefix}"${others}`, view);
+      if (matched.length > 1) return usage(io, `"${shown}" matches ${matched.length} sessions: ${list(matched, matched.length)}; give more of the id${alike ? ' (some print alike: give such an id as logged, with its control characters)' : ''}`, view);
+      const near = collector.nearest();
+      const others = collector.otherCount ? `; sessions seen: ${list(collector.others, collector.otherCount)}` : '; no session had attempts passing the input and the filters';
+      return usage(io, `no session ${shown.includes('…') ? 'matches' : 'starts with'} "${shown}"${near.length ? ` (did you mean ${near.map(name).join(' or ')}?)` : ''}${others}`, view);
     }
     out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color, width));
   }

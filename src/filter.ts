@@ -3,7 +3,7 @@ import type { AttemptRow } from './report/summary.js';
 import type { Finding } from './findings/types.js';
 import { isOutcome, OUTCOMES } from './outcomes.js';
 import { FINDING_CODES, isFindingCode } from './findings/types.js';
-import { nearest } from './suggest.js';
+import { distance, nearest } from './suggest.js';
 import { parseTimestamp } from './formats/time.js';
 import { cleanTerminal } from './report/text.js';
 
@@ -99,14 +99,60 @@ function globMatch(pieces: string[], s: string): boolean {
 
 const sessionKey = (session: string | null | undefined, scope?: string) => session ?? scope ?? '';
 
+/** The mark of a shortened id in the tables (`a3f1c2d4-5b…`, `a3f1…f601`): it stands for the characters left out. */
+const ELLIPSIS = '…';
+
+/**
+ * The session a name copied from a table stands for: the label of traffic without a session id (scopeName's
+ * `input#1 (no session id; …/capture.har.ndjson)`, whole or its first line as a narrow table wraps it) names its key.
+ */
+export function sessionPattern(text: string): string {
+  return /^(\S.*?) \(no session id(?:;.*)?\)?$/s.exec(text)?.[1] ?? text;
+}
+
 /**
  * Whether a session key starts with `prefix` as logged, or as the reports print it: an id with control characters
  * (an escape sequence, a BEL) is shown without them (cleanTerminal), and what the user copies from the screen is that.
+ * A prefix with `…` is an id as a table shortened it: its visible parts in order, the first at the start
+ * (`a3f1c2d4-5b…`, `a3f1…f601`); a label of traffic without a session id stands for its key (sessionPattern).
  */
 export function sessionStartsWith(key: string, prefix: string): boolean {
-  if (key.startsWith(prefix)) return true;
+  return sessionMatcher(prefix)(key);
+}
+
+/** sessionStartsWith for one prefix, read once: a test for each key. */
+export function sessionMatcher(prefix: string): (key: string) => boolean {
+  const p = sessionPattern(prefix);
+  // An empty last piece leaves the end open: the shortened id is a prefix too, as the plain one is.
+  const pieces = p.includes(ELLIPSIS) ? [...p.split(ELLIPSIS), ''] : undefined;
+  return (key) => {
+    if (key.startsWith(p)) return true;
+    const shown = cleanTerminal(key);
+    if (shown !== key && shown.startsWith(p)) return true;
+    return pieces !== undefined && (globMatch(pieces, key) || (shown !== key && globMatch(pieces, shown)));
+  };
+}
+
+/** Whether a key is the whole of a shortened id: its visible parts in order, the first at its start and the last at its end (`a3f1…f601`). */
+export function sessionIsShortened(key: string, prefix: string): boolean {
+  const p = sessionPattern(prefix);
+  if (!p.includes(ELLIPSIS)) return false;
+  const pieces = p.split(ELLIPSIS);
   const shown = cleanTerminal(key);
-  return shown !== key && shown.startsWith(prefix);
+  return globMatch(pieces, key) || (shown !== key && globMatch(pieces, shown));
+}
+
+/**
+ * How far a session key is from a mistyped prefix, in edits (suggest.ts): the start of its printed form as long as the
+ * prefix (give or take one character); for a shortened id, its start and its end against the parts before and after `…`.
+ */
+export function sessionDistance(prefix: string, key: string): number {
+  const shown = cleanTerminal(key);
+  const parts = sessionPattern(prefix).split(ELLIPSIS);
+  const head = parts[0]!;
+  if (parts.length === 1) return Math.min(...[-1, 0, 1].map((d) => distance(head, shown.slice(0, Math.max(0, head.length + d)))));
+  const tail = parts.at(-1)!;
+  return distance(head, shown.slice(0, head.length)) + (tail ? distance(tail, shown.slice(-tail.length)) : 0);
 }
 
 /** Build a filter, or return what is wrong with the options (the CLI prints it and exits 2). */
@@ -131,7 +177,8 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
 
   const methodOk = matcher(methods);
   const toolOk = matcher(tools);
-  const inSession = (key: string) => sessions.length === 0 || sessions.some((p) => sessionStartsWith(key, p));
+  const sessionTests = sessions.map(sessionMatcher);
+  const inSession = (key: string) => sessionTests.length === 0 || sessionTests.some((test) => test(key));
   const attemptFilters = methods.length > 0 || tools.length > 0 || outcomes.length > 0 || since !== undefined || until !== undefined;
   /** Per input file, the lines of the attempts that passed the attempt filters (only tracked when there are any). */
   const keptLines = new Map<string, LineSet>();

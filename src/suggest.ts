@@ -39,3 +39,19 @@ export function nearest(word: string, known: readonly string[]): string | undefi
   }
   return undefined;
 }
+
+/**
+ * The known words nearest to `word` by `measure` (default: distance), nearest first, at most `limit`: those within a
+ * third of the word's length (at least one edit), so that a mistyped id is told from an unrelated one; none for a word
+ * shorter than 3 characters, which is one edit from too many.
+ */
+export function nearestFew(word: string, known: Iterable<string>, limit = 3, measure: (word: string, known: string) => number = distance): string[] {
+  if (word.length < 3) return [];
+  const most = Math.max(1, Math.floor(word.length / 3));
+  const close: [string, number][] = [];
+  for (const k of known) {
+    const d = measure(word, k);
+    if (d <= most) close.push([k, d]);
+  }
+  return close.sort((a, b) => a[1] - b[1]).slice(0, limit).map(([k]) => k);
+}

@@ -5,7 +5,8 @@ import { byTime } from '../report/summary.js';
 import type { Finding } from '../findings/types.js';
 import { attemptJson, findingJson } from '../report/json.js';
 import { sequenceDiagram } from '../report/markdown.js';
-import { filtersText, sessionStartsWith } from '../filter.js';
+import { filtersText, sessionDistance, sessionIsShortened, sessionMatcher, sessionPattern } from '../filter.js';
+import { nearestFew } from '../suggest.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
@@ -26,11 +27,11 @@ export class TimelineCollector {
   /** Names of other sessions already counted (bounded: after MAX_SEEN only the count may be off). */
   private seen = new Set<string>();
 
-  constructor(readonly prefix: string) {}
+  /** The id (or key) starts with the prefix as logged, or as printed (without its control characters), or is the id a table shortened with `…`. */
+  private readonly matches: (key: string) => boolean;
 
-  /** The id (or key) starts with the prefix as logged, or as printed (without its control characters). */
-  private matches(key: string): boolean {
-    return sessionStartsWith(key, this.prefix);
+  constructor(readonly prefix: string) {
+    this.matches = sessionMatcher(prefix);
   }
 
   /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message. */
@@ -67,13 +68,28 @@ export class TimelineCollector {
   }
 
   /**
-   * The timeline of the one matching session, undefined unless one matched: a key given whole wins over longer ones,
-   * as logged first, then as printed (`ab` names the session `a\u0007b` next to `abc`).
+   * The sessions the prefix names: a key given whole wins over longer ones, as logged first, then as printed (`ab`
+   * names the session `a\u0007b` next to `abc`), then a shortened id whole (`a3f1…f601` names `a3f1...f601` and not
+   * `a3f1...f601-2`); else every key that matched.
    */
-  timeline(): Timeline | undefined {
+  candidates(): string[] {
     const all = this.matched();
-    const printed = all.filter((k) => cleanTerminal(k) === this.prefix);
-    const keys = all.includes(this.prefix) ? [this.prefix] : printed.length > 0 ? printed : all;
+    const p = sessionPattern(this.prefix);
+    if (all.includes(p)) return [p];
+    const printed = all.filter((k) => cleanTerminal(k) === p);
+    if (printed.length > 0) return printed;
+    const shortened = all.filter((k) => sessionIsShortened(k, p));
+    return shortened.length > 0 ? shortened : all;
+  }
+
+  /** Up to `limit` names of the sessions seen that are nearest to a prefix that matched none (a typo: `a3f2` for `a3f1...`). */
+  nearest(limit = 3): string[] {
+    return nearestFew(this.prefix, this.seen, limit, sessionDistance);
+  }
+
+  /** The timeline of the one session the prefix names (candidates), undefined unless exactly one. */
+  timeline(): Timeline | undefined {
+    const keys = this.candidates();
     if (keys.length !== 1) return undefined;
     const key = keys[0]!;
     const rows = byTime(this.bySession.get(key)!);
