@@ -55,7 +55,7 @@ const INPUT: Group = ['Input:', {
 }];
 
 const FILTERS: Group = ['Filters (combine freely; every report states the ones in force):', {
-  session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this (repeat, or comma list)' },
+  session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this, or that a table shortened to this with … (repeat, or comma list)' },
   method: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only these JSON-RPC request methods; * is a wildcard (tools/call, resources/*); notifications are no attempts' },
   tool: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only calls of these tools; * is a wildcard' },
   outcome: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these outcomes (HTTP_ERROR,TOOL_ERROR)' },
@@ -320,8 +320,8 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
       state.exitCode = await viewCommand('sessions', withRest(args) as unknown as ViewArgs, io);
     }))
     .command('timeline <session> [files..]', 'Every exchange of one session in time order, client and server side by side', (y) => {
-      y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them); without session ids, a connection key.');
-      y.positional('session', { type: 'string', describe: 'Session id, or its first characters' });
+      y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them), or an id as a table shortened it with … (a3f1c2d4-5b…); without session ids, a connection key.');
+      y.positional('session', { type: 'string', describe: 'Session id, its first characters, or as a table shortened it (a3f1…f601)' });
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
       return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS], argv).epilogue(VIEW_EXIT_TEXT);
     }, guard(async (args) => {
