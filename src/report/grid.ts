@@ -81,6 +81,8 @@ export const SPILL_BELOW = 36;
 
 export const wrapColumn = (min: number, spill?: number): ColumnFit => ({ min, mode: 'wrap', ...(spill !== undefined ? { spill } : {}) });
 export const tailColumn = (min: number): ColumnFit => ({ min, mode: 'tail' });
+/** A column headed or filled by names like STREAM_INCOMPLETE: they wrap after "_" (STREAM_ / INCOMPLETE), never inside a word. */
+export const underscoreColumn = (...names: string[]): ColumnFit => wrapColumn(Math.max(...names.flatMap((n) => n.split(/(?<=_)/).map((p) => p.length))));
 
 interface Line {
   text: string;

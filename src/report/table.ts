@@ -4,7 +4,7 @@ import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
-import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
+import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { emptyText, hiddenBySeverity, moreNote, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
@@ -28,8 +28,6 @@ const SEVERITY_COLOR = { error: '31', warning: '33', info: '36' } as const;
 export const cell = (s: string | null | undefined, max = 40): string => truncate(cleanTerminal(s ?? ''), max);
 /** Free text (a message, a why) for a cell that wraps: made safe, and cut only past MAX_CELL_TEXT. */
 const text = (s: string): string => cutAtWord(cleanTerminal(s));
-/** A column headed or filled by names like STREAM_INCOMPLETE: they wrap after "_" (STREAM_ / INCOMPLETE), never inside a word. */
-const nameColumn = (...names: string[]): ColumnFit => wrapColumn(Math.max(...names.flatMap((n) => n.split(/(?<=_)/).map((p) => p.length))));
 const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
 const time = (iso: string | undefined) => (iso ? iso.slice(11, 23) : '');
 const idOf = (r: AttemptRow) => cell(r.idText ?? JSON.stringify(r.id), 16);
@@ -62,14 +60,14 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
     // Wide: a column per outcome present. Narrow: one column with a line per outcome of the row (`3 HTTP_ERROR`).
     const wide = () => {
-      const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, nameColumn(o)])) });
+      const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, underscoreColumn(o)])) });
       for (const m of shown) {
         t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
       }
       return t;
     };
     const narrow = () => {
-      const t = table(['method', 'tool', 'total', 'outcomes'], color, width, { method: wrapColumn(10), tool: wrapColumn(10), outcomes: { ...nameColumn(...present.map((o) => `0 ${o}`)), keep: Math.max(...shown.map((m) => m.total)).toString().length + 1 + Math.max(...present.map((o) => o.length)) } });
+      const t = table(['method', 'tool', 'total', 'outcomes'], color, width, { method: wrapColumn(10), tool: wrapColumn(10), outcomes: { ...underscoreColumn(...present.map((o) => `0 ${o}`)), keep: Math.max(...shown.map((m) => m.total)).toString().length + 1 + Math.max(...present.map((o) => o.length)) } });
       for (const m of shown) {
         t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), present.filter((o) => m.outcomes[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${m.outcomes[o]} ${o}`)).join('\n')]);
       }
@@ -80,11 +78,11 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
 
   const failed = builder.failedTable();
   if (failed.total) {
-    const outcomeFit = nameColumn(...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer));
+    const outcomeFit = underscoreColumn(...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer));
     const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
     const status = (r: AttemptRow) => (r.status === null ? '-' : String(r.status));
     const wide = () => {
-      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: nameColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
+      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
       for (const r of failed.rows) {
         t.push([
           time(r.ts), cell(r.session ?? '-', 12), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
@@ -112,7 +110,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   const findings = builder.findingTable();
   if (findings.total) {
     // Evidence: one file:line a line, shortened from the left when narrow (the file name and line stay).
-    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: nameColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20) });
+    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20) });
     for (const r of findings.rows) {
       const ev = (r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 3).map(src).join('\n');
       t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), ev]);

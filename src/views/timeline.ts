@@ -10,7 +10,7 @@ import { nearestFew } from '../suggest.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
-import { DEFAULT_WIDTH, displayWidth, SPILL_BELOW, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
+import { DEFAULT_WIDTH, displayWidth, SPILL_BELOW, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
 
@@ -241,7 +241,8 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
   };
   out.push(widestFirst(width, wide, narrow));
   if (t.findings.length) {
-    const ft = terminalTable(['severity', 'code', 'message'], color, width, { message: wrapColumn(20) });
+    // A finding's code wraps after its `_` when narrow (NOTIFICATION_ over REFUSED), as in the analysis's findings table.
+    const ft = terminalTable(['severity', 'code', 'message'], color, width, { code: underscoreColumn(...t.findings.map((f) => f.code)), message: wrapColumn(20) });
     for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, textCell(f.message)]);
     out.push('', 'Session findings', ft.toString());
   }
