@@ -110,7 +110,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const inputs = assumeSides(options.inputs);
   let claims = 0;
 
+  // Client and server session ids a gateway rewrote, paired by their initialize exchanges (released as the sessions close).
+  const pairs = new SessionPairs();
   const linker = new CallLinker({
+    pairs,
     retryWindowMs: options.retryWindowMs ?? DEFAULTS.retryWindowMs,
     policy: options.policy ?? DEFAULT_POLICY,
     idempotent: new Set(options.idempotent ?? []),
@@ -121,8 +124,6 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
-  // Client and server session ids a gateway rewrote, paired by their initialize exchanges (released as the sessions close).
-  const pairs = new SessionPairs();
   const matcher = new Matcher({
     windowMs, skewMs, bothSides, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session) => engine.openOnOtherSide(v, session),
     seenOn: (side, session) => sessions.get(scopeKeyOf(side, 0, session)) !== undefined,
