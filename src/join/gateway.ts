@@ -84,7 +84,7 @@ export class SessionPairs {
     }
     if (this.ambiguous > 0) {
       const more = this.ambiguous > this.ambiguousNamed.length ? ` and ${this.ambiguous - this.ambiguousNamed.length} more` : '';
-      out.push(`${this.ambiguous} client session id(s) the server's log does not show were not paired with a server session: the initialize of more than one fitted (same JSON-RPC id, HTTP status, clientInfo and protocol version, within --skew): ${this.ambiguousNamed.map(id).join(', ')}${more}; their calls are counted in each log apart`);
+      out.push(`${this.ambiguous} client session id(s) the server's log does not show were not paired with a server session: the initialize of more than one fitted (same JSON-RPC id, HTTP status, clientInfo and protocol version, within --skew): ${this.ambiguousNamed.map(id).join(', ')}${more}; their calls are counted in each log apart (when the two logs' clocks agree, a --skew shorter than the time between those sessions' initialize exchanges tells them apart)`);
     }
     return out.length ? out.join('. ') : undefined;
   }
