@@ -156,6 +156,12 @@ export class Matcher {
    * said (see initializeFit): a gateway that rewrites Mcp-Session-Id parts the client's from the server's.
    */
   private rewriteInits = new Map<string, Set<Held>>();
+  /**
+   * A client view and a server view joined by a session id both logs show: a gateway that rewrites session ids
+   * rewrites them all, so then a session without its counterpart is one the other log does not cover (another
+   * replica, a log that starts later), and no session is paired across ids.
+   */
+  private sharedSession = false;
   readonly pairs: SessionPairs;
 
   constructor(private readonly opts: MatcherOptions) {
@@ -685,7 +691,7 @@ export class Matcher {
     const v = a.client ?? a.server!;
     const side = v.side === 'client' ? 'client' : 'server';
     const other = side === 'client' ? 'server' : 'client';
-    if (v.session === null || !this.ownSessionOnly(v)) return;
+    if (v.session === null || this.sharedSession || !this.ownSessionOnly(v)) return;
     const found = this.rewriteCandidates(v, other);
     if (found.length === 0) return;
     const o = found[0]!;
@@ -862,6 +868,7 @@ export class Matcher {
       movedToGetStream(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
       if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
+      else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
     }
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;

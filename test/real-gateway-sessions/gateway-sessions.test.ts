@@ -107,6 +107,21 @@ describe("one app's session through the rewriting gateway", () => {
   });
 });
 
+describe('logs that share session ids besides a session each has under its own id', () => {
+  it('must not pair: a gateway that rewrites ids rewrites them all, so the lone sessions are ones the other log does not cover', async () => {
+    const a8 = (f: string) => fileURLToPath(new URL(`../fixtures/real-audit8/har-end-order/${f}`, import.meta.url));
+    const r = await analyze({ inputs: [
+      { path: a8('capture.har.ndjson'), side: 'client' }, { path: at('session-rewrite', 'client.ndjson'), side: 'client' },
+      { path: a8('server.ndjson'), side: 'server' }, { path: at('session-rewrite', 'server.ndjson'), side: 'server' },
+    ] });
+    const [[, client]] = sessionsByClient(at('session-rewrite', 'client.ndjson'));
+    expect(r.attempts.some((a) => a.session !== client && a.serverOutcome !== undefined)).toBe(true);
+    expect(r.attempts.some((a) => a.serverSession !== undefined)).toBe(false);
+    expect(r.attempts.filter((a) => a.session === client && a.notSeenByServer)).toHaveLength(requests(at('session-rewrite', 'client.ndjson')).length);
+    expect(pairedNote(r.summary.notes)).toBeUndefined();
+  });
+});
+
 describe('two apps with their own names through the rewriting gateway at once', () => {
   it("pairs each client session with the server session whose initialize named the same client", async () => {
     const r = await both('two-clients');
