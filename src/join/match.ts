@@ -37,8 +37,9 @@ export interface Attempt {
   detail: OutcomeDetail;
   serverOutcome?: Outcome;
   /**
-   * The server's session id, when its view of this attempt carries another one than the client's (`session`): a
-   * gateway between them gives the client session ids of its own, paired by the sessions' initialize exchanges.
+   * The server's session id, when it is another than the client's (`session`): a gateway between them gives the client
+   * session ids of its own, paired by the sessions' initialize exchanges. Also on an attempt of such a session that
+   * the server never saw.
    */
   serverSession?: string;
   /** Both sides were logged, and the server view of this attempt is missing. */
@@ -581,6 +582,11 @@ export class Matcher {
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
       else a.notSeenByServer = true;
+    }
+    // An attempt of a client session paired with a server session of another id (the server saw it or not) names it.
+    if (a.serverSession === undefined && a.client?.session != null && this.pairs.size > 0) {
+      const s = this.pairs.serverOf(a.client.session);
+      if (s !== undefined) a.serverSession = s;
     }
     const ck = callKey(a);
     const cc = this.callClaims.get(ck);

@@ -51,7 +51,7 @@ export interface AttemptRow {
   protocolVersion?: string;
   /** HTTP status in the server's own view, when both sides were logged (next to serverOutcome). */
   serverStatus?: number | null;
-  /** The server's session id, when its view carries another than the client's `session` (a gateway rewrote it). */
+  /** The server's id of the attempt's session, when it is another than the client's `session` (a gateway rewrote it). */
   serverSession?: string;
   /** What an initialize exchange announced: client and server names and versions, the version asked for. */
   initialize?: { clientInfo?: string; serverInfo?: string; requestedVersion?: string; userAgent?: string };

@@ -164,10 +164,17 @@ describe('the rewriting gateway answers 502 without forwarding, the app retries'
     expect(first!.status).toBe(502);
     expect(first!.notSeenByServer).toBe(true);
     expect(first!.serverOutcome).toBeUndefined();
+    // Still named by the server's id of its session, so that id finds it (--session, timeline).
+    const [[, server]] = sessionsByClient(at('gateway-502', 'server.ndjson'));
+    expect(first!.serverSession).toBe(server);
     expect(retry!.call).toBe(first!.call);
     expect(retry!.attempt).toBe(2);
     expect(retry!.serverOutcome).toBe('TOOL_SUCCESS');
     expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).not.toContain('UNSAFE_RETRY');
+    // The timeline asked for by the server's id has every attempt of the session, the 502 too.
+    const p = spawnSync(process.execPath, [BIN, 'timeline', server.slice(0, 8), '--client', at('gateway-502', 'client.ndjson'), '--server', at('gateway-502', 'server.ndjson'), '--format', 'json'], { encoding: 'utf8', timeout: 30_000 });
+    const t = JSON.parse(p.stdout) as { session: string; attempts: AttemptRow[] };
+    expect(t.attempts.map((a) => `${a.method} ${a.status}`)).toEqual(r.attempts.map((a) => `${a.method} ${a.status}`));
     // The client's view alone cannot tell: a possible unsafe retry.
     const alone = await analyze({ inputs: [{ path: at('gateway-502', 'client.ndjson'), side: 'client' }] });
     expect(alone.attempts.flatMap((a) => a.findings.filter((f) => f.code === 'UNSAFE_RETRY').map((f) => f.severity))).toEqual(['warning']);
