@@ -1,5 +1,6 @@
 // Client and server session ids paired by their initialize exchanges when a gateway between them rewrote the id; released as the sessions close.
 import type { AttemptView, ViewSide } from './attempt.js';
+import { escapeJsonControls } from '../report/text.js';
 
 /** Pairs kept at most (a safety bound: each pair goes when both its sessions have closed). */
 const PAIRS_KEPT = 65_536;
@@ -76,7 +77,7 @@ export class SessionPairs {
   /** The report's note, or undefined when no session was paired or left apart. */
   note(): string | undefined {
     const out: string[] = [];
-    const id = (s: string) => JSON.stringify(s.slice(0, 80));
+    const id = quoteId;
     if (this.paired > 0) {
       const list = this.named.map(([c, s]) => `${id(c)} with ${id(s)}`).join(', ');
       const more = this.paired > this.named.length ? ` and ${this.paired - this.named.length} more` : '';
@@ -90,7 +91,12 @@ export class SessionPairs {
   }
 }
 
-/** What a session's initialize said, to tell two sessions' initialize exchanges apart: client, versions, server. */
+/** A session id as the notes and whys quote it: cut at 80 characters, JSON-quoted, every control character escaped (ids come from logs). */
+export function quoteId(s: string): string {
+  return escapeJsonControls(JSON.stringify(s.slice(0, 80)));
+}
+
+/** What a session's initialize asked and got, to tell two sessions' initialize exchanges apart: id, status, clientInfo, version asked for. */
 export function initializeFit(v: AttemptView): string {
   const init = v.initialize;
   const text = (x: unknown) => (x === undefined ? '' : JSON.stringify(x) ?? '').slice(0, 500);

@@ -8,7 +8,7 @@ import { resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
-import { SessionPairs, answersAgree, initializeFit } from './gateway.js';
+import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -723,7 +723,7 @@ export class Matcher {
     const c = a.client!;
     const s = a.server!;
     this.pairs.pair(c.session!, s.session!);
-    const note = `the client's view of it has the session id ${JSON.stringify(c.session!.slice(0, 80))}, the server's ${JSON.stringify(s.session!.slice(0, 80))}: something between them (a gateway) gives the client session ids of its own; paired by this initialize exchange (the only one of the other log with its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew), the session's requests are joined by JSON-RPC id`;
+    const note = `the client's view of it has the session id ${quoteId(c.session!)}, the server's ${quoteId(s.session!)}: something between them (a gateway) gives the client session ids of its own; paired by this initialize exchange (the only one of the other log with its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew), the session's requests are joined by JSON-RPC id`;
     c.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${note}` : note };
     a.detail = c.detail;
     this.rekey(c.session!);

@@ -107,6 +107,23 @@ describe("one app's session through the rewriting gateway", () => {
   });
 });
 
+describe('a rewritten session id with control characters in it (strings from logs are untrusted)', () => {
+  it('is quoted with every control character escaped in the note and the why', async () => {
+    const [[, client]] = sessionsByClient(at('session-rewrite', 'client.ndjson'));
+    const hostile = 'gw-1-\\u001b[31mred\\u202e\\u0085';
+    const text = readFileSync(at('session-rewrite', 'client.ndjson'), 'utf8').split(client).join(hostile);
+    const path = join(mkdtempSync(join(tmpdir(), 'mcpt-gw-')), 'client.ndjson');
+    writeFileSync(path, text);
+    const r = await analyze({ inputs: [{ path, side: 'client' }, { path: at('session-rewrite', 'server.ndjson'), side: 'server' }] });
+    const note = pairedNote(r.summary.notes)!;
+    const why = r.attempts.find((a) => a.method === 'initialize')!.detail!.why!;
+    for (const t of [note, why]) {
+      expect(t).toContain('"gw-1-\\u001b[31mred\\u202e\\u0085"');
+      expect(t).not.toMatch(/[\u001b\u202e\u0085]/);
+    }
+  });
+});
+
 describe('logs that share session ids besides a session each has under its own id', () => {
   it('must not pair: a gateway that rewrites ids rewrites them all, so the lone sessions are ones the other log does not cover', async () => {
     const a8 = (f: string) => fileURLToPath(new URL(`../fixtures/real-audit8/har-end-order/${f}`, import.meta.url));
