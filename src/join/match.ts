@@ -158,6 +158,11 @@ export class Matcher {
    */
   private rewriteInits = new Map<string, Set<Held>>();
   /**
+   * The client views held in each client session whose initialize is such a candidate, while it is: the ones to move
+   * under the server's session id if it is paired (no walk over every held view).
+   */
+  private candidateSessions = new Map<string, Held[]>();
+  /**
    * A client view and a server view joined by a session id both logs show: a gateway that rewrites session ids
    * rewrites them all, so then a session without its counterpart is one the other log does not cover (another
    * replica, a log that starts later), and no session is paired across ids.
@@ -211,6 +216,8 @@ export class Matcher {
           const h = queue[idx]!;
           queue.splice(idx, 1);
           if (queue.length === 0) this.waiting.delete(key);
+          // An initialize joined by its session id is no candidate for pairing across ids any more.
+          if (h.initKey !== undefined) this.unlistInit(h);
           this.merge(h.attempt, view);
           if (end !== undefined && end + this.opts.windowMs > h.deadline) {
             h.deadline = end + this.opts.windowMs;
@@ -249,7 +256,8 @@ export class Matcher {
         const set = this.rewriteInits.get(h.initKey);
         if (set) set.add(h);
         else this.rewriteInits.set(h.initKey, new Set([h]));
-      }
+        if (view.side === 'client' && !this.candidateSessions.has(view.session)) this.candidateSessions.set(view.session, []);
+      } else if (view.side === 'client' && view.session !== null && this.candidateSessions.size > 0) this.candidateSessions.get(view.session)?.push(h);
     }
     // Claims come from a client's app log; a run without one never indexes its held attempts for them.
     if (!this.indexed) return;
@@ -654,6 +662,9 @@ export class Matcher {
     if (h.initKey === undefined) return;
     const set = this.rewriteInits.get(h.initKey);
     if (set?.delete(h) && set.size === 0) this.rewriteInits.delete(h.initKey);
+    const session = h.attempt.client?.session;
+    if (session != null && h.initKey.startsWith('client|')) this.candidateSessions.delete(session);
+    h.initKey = undefined;
   }
 
   /**
@@ -712,6 +723,8 @@ export class Matcher {
       }
       return;
     }
+    const clientSession = (side === 'client' ? v : w).session!;
+    const held = this.candidateSessions.get(clientSession) ?? [];
     const okey = this.keyOf(w);
     const q = this.waiting.get(okey);
     const at = q?.indexOf(o) ?? -1;
@@ -726,27 +739,24 @@ export class Matcher {
     const note = `the client's view of it has the session id ${quoteId(c.session!)}, the server's ${quoteId(s.session!)}: something between them (a gateway) gives the client session ids of its own; paired by this initialize exchange (the only one of the other log with its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew), the session's requests are joined by JSON-RPC id`;
     c.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${note}` : note };
     a.detail = c.detail;
-    this.rekey(c.session!);
+    this.rekey(held);
   }
 
   /**
-   * A client session paired with a server session of another id: its client views still held move to the keys of the
-   * server's session, each joining the server's view with its JSON-RPC id and HTTP status there (as add() does).
+   * A client session paired with a server session of another id: its client views still held (`held`, in the order
+   * they came) move from their own session's keys to the server's, each joining the server's view with its JSON-RPC id
+   * and HTTP status there (as add() does).
    */
-  private rekey(clientSession: string): void {
-    const moved: Held[] = [];
-    for (const [key, q] of this.waiting) {
-      for (let i = q.length - 1; i >= 0; i--) {
-        const e = q[i]!;
-        if (e.emitted || e.attempt.server || e.attempt.client?.session !== clientSession) continue;
-        q.splice(i, 1);
-        moved.push(e);
-      }
-      if (q.length === 0) this.waiting.delete(key);
-    }
-    moved.sort((x, y) => x.attempt.seq - y.attempt.seq);
-    for (const e of moved) {
-      const view = e.attempt.client!;
+  private rekey(held: Held[]): void {
+    for (const e of held) {
+      if (e.emitted || e.attempt.server || !e.attempt.client) continue;
+      const view = e.attempt.client;
+      const old = joinKey(view);
+      const from = this.waiting.get(old);
+      const at = from?.indexOf(e) ?? -1;
+      if (!from || at === -1) continue;
+      from.splice(at, 1);
+      if (from.length === 0) this.waiting.delete(old);
       const key = this.keyOf(view);
       const q = this.waiting.get(key);
       const idx = q ? q.findIndex((o) => !o.emitted && pairable(o, 'client') && sameId(o, view) && otherStatus(o, 'client') === view.status) : -1;
