@@ -5,6 +5,8 @@ import { startOrdered } from './read/exchange-order.js';
 import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
 import { SessionTracker } from './join/sessions.js';
+import { SessionPairs } from './join/gateway.js';
+import { scopeKeyOf } from './join/attempt.js';
 import { Normalizer, type ClaimIn } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
@@ -108,7 +110,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const inputs = assumeSides(options.inputs);
   let claims = 0;
 
+  // Client and server session ids a gateway rewrote, paired by their initialize exchanges (released as the sessions close).
+  const pairs = new SessionPairs();
   const linker = new CallLinker({
+    pairs,
     retryWindowMs: options.retryWindowMs ?? DEFAULTS.retryWindowMs,
     policy: options.policy ?? DEFAULT_POLICY,
     idempotent: new Set(options.idempotent ?? []),
@@ -119,8 +124,14 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
-  const matcher = new Matcher({ windowMs, skewMs, bothSides, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v) => engine.openOnOtherSide(v) });
-  const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => linker.session(s));
+  const matcher = new Matcher({
+    windowMs, skewMs, bothSides, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session) => engine.openOnOtherSide(v, session),
+    seenOn: (side, session) => sessions.get(scopeKeyOf(side, 0, session)) !== undefined,
+  });
+  const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => {
+    linker.session(s);
+    pairs.closed(s.side, s.session);
+  });
   const openMs = Math.max(windowMs, OPEN_CALL_MS);
   const engine = new JoinEngine({
     windowMs, openMs, sessions, onView: (v) => matcher.add(v),
@@ -236,6 +247,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   sessions.flush();
   linker.flush();
+  const paired = pairs.note();
+  if (paired !== undefined) notes.push(paired);
 
   const accounts = cursors.map((c) => {
     c.account.cannotShow = cannotShow(c.account.limits);

@@ -1,6 +1,7 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
+import type { SessionPairs } from './join/gateway.js';
 import { scopeKeyOf, type JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
@@ -24,6 +25,8 @@ export interface CallsOptions {
    * the call it repeats forgotten.
    */
   pendingFrom?: () => number;
+  /** Client and server session ids a gateway rewrote (see SessionPairs): a server session's findings are told under the client's id. */
+  pairs?: SessionPairs;
 }
 
 /** The last attempt of a call, kept while a retry of it may still come. */
@@ -196,6 +199,10 @@ export class CallLinker {
 
   /** A session closed: raise its findings with what the calls in it showed. */
   session(s: SessionState): void {
+    // The server's session of a pair whose client had another id (a gateway rewrote it): its findings are the client
+    // session's, as the session's attempts are, so the same expiry or stray response in both logs is told once.
+    const paired = s.side === 'server' && s.session !== null ? this.opts.pairs?.clientOf(s.session) : undefined;
+    if (paired !== undefined) s = { ...s, session: paired };
     const key = s.key;
     const calls = this.sessions.get(key);
     const began = this.openings.has(key);

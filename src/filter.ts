@@ -196,7 +196,8 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
     active: Object.keys(described).length > 0,
     attempt(row) {
       const key = sessionKey(row.session, row.scope);
-      if (!inSession(key)) return false;
+      // A session whose id a gateway rewrote is found by the server's id too.
+      if (!inSession(key) && (row.serverSession === undefined || !inSession(row.serverSession))) return false;
       if (methods.length && !methodOk(row.method)) return false;
       if (tools.length && (row.tool === null || !toolOk(row.tool))) return false;
       if (outcomes.length && !outcomes.includes(row.outcome)) return false;

@@ -717,12 +717,15 @@ export class JoinEngine {
     return min;
   }
 
-  /** Whether a request with this view's session and id is still open on the other side (client against server or gateway). */
-  openOnOtherSide(view: AttemptView): boolean {
-    if (view.session === null) return false;
+  /**
+   * Whether a request with this view's session (or the other side's id of it: a gateway that rewrites session ids, see
+   * SessionPairs) and id is still open on the other side (client against server or gateway).
+   */
+  openOnOtherSide(view: AttemptView, session: string | null = view.session): boolean {
+    if (session === null) return false;
     const sides: ViewSide[] = view.side === 'client' ? ['server', 'gateway'] : view.side === 'unknown' ? [] : ['client'];
     for (const side of sides) {
-      const open = this.open.get(`${side}|${view.session}`)?.get(view.idKey);
+      const open = this.open.get(`${side}|${session}`)?.get(view.idKey);
       if (open !== undefined && !isFinal(open)) return true;
     }
     return false;

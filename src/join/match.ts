@@ -8,6 +8,7 @@ import { resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
+import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 
 export interface RetryOriginInfo {
@@ -35,6 +36,12 @@ export interface Attempt {
   layer: Layer;
   detail: OutcomeDetail;
   serverOutcome?: Outcome;
+  /**
+   * The server's session id, when it is another than the client's (`session`): a gateway between them gives the client
+   * session ids of its own, paired by the sessions' initialize exchanges. Also on an attempt of such a session that
+   * the server never saw.
+   */
+  serverSession?: string;
   /** Both sides were logged, and the server view of this attempt is missing. */
   notSeenByServer?: boolean;
   /** The server logged this POST without its body and answered it with this HTTP error: seen, though not read. */
@@ -60,6 +67,10 @@ interface Held {
   emitted: boolean;
   /** The request's fingerprint (method, tool, arguments) when it was held: attempts of one call share it. */
   fp: number;
+  /** An initialize with one side's view and a session id: its key in Matcher.rewriteInits (see pairRewritten). */
+  initKey?: string;
+  /** Such an initialize that fitted more than one of the other side's (or one that did): never paired across session ids. */
+  apart?: boolean;
 }
 
 /** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
@@ -81,7 +92,14 @@ export interface MatcherOptions {
    * Whether the join still holds an open view of this request from the other side (same session and id): one whose
    * exchange goes on (a tool the server works on for minutes after the client gave up). Its attempt waits for it.
    */
-  otherSideOpen?: (view: AttemptView) => boolean;
+  otherSideOpen?: (view: AttemptView, session: string) => boolean;
+  /**
+   * Client and server session ids paired by their initialize exchanges (a gateway that rewrites Mcp-Session-Id), shared
+   * with the rest of the run; the matcher makes the pairs.
+   */
+  pairs?: SessionPairs;
+  /** Whether the log of that side has (still) a session with this id: such a session joins by its own id. */
+  seenOn?: (side: ViewSide, session: string) => boolean;
 }
 
 const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
@@ -134,8 +152,36 @@ export class Matcher {
    * session id, a server's that assigned one. A hop that drops Mcp-Session-Id from the response parts them.
    */
   private lonelyInits: Held[] = [];
+  /**
+   * Held initialize attempts with one side's view, a session id and a 2xx status, by side and what their initialize
+   * said (see initializeFit): a gateway that rewrites Mcp-Session-Id parts the client's from the server's.
+   */
+  private rewriteInits = new Map<string, Set<Held>>();
+  /**
+   * The client views held in each client session whose initialize is such a candidate, while it is: the ones to move
+   * under the server's session id if it is paired (no walk over every held view).
+   */
+  private candidateSessions = new Map<string, Held[]>();
+  /**
+   * A client view and a server view joined by a session id both logs show: a gateway that rewrites session ids
+   * rewrites them all, so then a session without its counterpart is one the other log does not cover (another
+   * replica, a log that starts later), and no session is paired across ids.
+   */
+  private sharedSession = false;
+  readonly pairs: SessionPairs;
 
-  constructor(private readonly opts: MatcherOptions) {}
+  constructor(private readonly opts: MatcherOptions) {
+    this.pairs = opts.pairs ?? new SessionPairs();
+  }
+
+  /** The key a view waits under: a client session paired with a server session of another id takes the server's. */
+  private keyOf(v: AttemptView): string {
+    if (v.side === 'client' && v.session !== null && this.pairs.size > 0) {
+      const s = this.pairs.serverOf(v.session);
+      if (s !== undefined) return joinKey(v, s);
+    }
+    return joinKey(v);
+  }
 
   /** A server-side POST logged without its body and answered with an HTTP error (a 404 sent before the body was read). */
   unreadAnswer(u: UnreadAnswer): void {
@@ -158,7 +204,7 @@ export class Matcher {
     }
     this.sidesSeen.add(view.side);
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
-    const key = joinKey(view);
+    const key = this.keyOf(view);
     const end = view.endTs ?? view.startTs;
     if (view.side === 'client' || isServerish(view.side)) {
       const queue = this.waiting.get(key);
@@ -170,6 +216,8 @@ export class Matcher {
           const h = queue[idx]!;
           queue.splice(idx, 1);
           if (queue.length === 0) this.waiting.delete(key);
+          // An initialize joined by its session id is no candidate for pairing across ids any more.
+          if (h.initKey !== undefined) this.unlistInit(h);
           this.merge(h.attempt, view);
           if (end !== undefined && end + this.opts.windowMs > h.deadline) {
             h.deadline = end + this.opts.windowMs;
@@ -203,6 +251,13 @@ export class Matcher {
         this.lonelyInits = this.lonelyInits.filter((x) => !x.emitted && !(x.attempt.client && x.attempt.server));
         if (this.lonelyInits.length < 64) this.lonelyInits.push(h);
       }
+      if (view.method === 'initialize' && view.session !== null && (view.side === 'client' || view.side === 'server') && typeof view.status === 'number' && view.status >= 200 && view.status <= 299) {
+        h.initKey = `${view.side}|${initializeFit(view)}`;
+        const set = this.rewriteInits.get(h.initKey);
+        if (set) set.add(h);
+        else this.rewriteInits.set(h.initKey, new Set([h]));
+        if (view.side === 'client' && !this.candidateSessions.has(view.session)) this.candidateSessions.set(view.session, []);
+      } else if (view.side === 'client' && view.session !== null && this.candidateSessions.size > 0) this.candidateSessions.get(view.session)?.push(h);
     }
     // Claims come from a client's app log; a run without one never indexes its held attempts for them.
     if (!this.indexed) return;
@@ -462,7 +517,9 @@ export class Matcher {
     const a = h.attempt;
     if (!this.opts.otherSideOpen || (a.client && a.server)) return false;
     const v = a.client ?? a.server;
-    return v !== undefined && v.session !== null && this.opts.otherSideOpen(v);
+    if (v === undefined || v.session === null) return false;
+    const other = v.side === 'client' ? this.pairs.serverOf(v.session) : this.pairs.clientOf(v.session);
+    return this.opts.otherSideOpen(v, other ?? v.session);
   }
 
   /** An attempt whose deadline passed: out now, unless an earlier attempt of the same call is still held. */
@@ -510,7 +567,9 @@ export class Matcher {
     h.emitted = true;
     this.deferred.delete(h);
     const a = h.attempt;
-    const key = joinKey(a.primary);
+    const key = this.keyOf(a.primary);
+    if (!(a.client && a.server) && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
+    this.unlistInit(h);
     if (!(a.client && a.server)) this.pairOnRelease(h, key);
     const q = this.waiting.get(key);
     if (q) {
@@ -531,6 +590,11 @@ export class Matcher {
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
       else a.notSeenByServer = true;
+    }
+    // An attempt of a client session paired with a server session of another id (the server saw it or not) names it.
+    if (a.serverSession === undefined && a.client?.session != null && this.pairs.size > 0) {
+      const s = this.pairs.serverOf(a.client.session);
+      if (s !== undefined) a.serverSession = s;
     }
     const ck = callKey(a);
     const cc = this.callClaims.get(ck);
@@ -570,6 +634,13 @@ export class Matcher {
     if (i === -1) return;
     const o = q[i]!;
     q.splice(i, 1);
+    if (q.length === 0) this.waiting.delete(key);
+    this.absorb(h, o, side);
+  }
+
+  /** Held entry h takes the other side's view of o, which is released inside it (o is out of the waiting queues already). */
+  private absorb(h: Held, o: Held, side: ViewSide): void {
+    this.unlistInit(o);
     o.emitted = true;
     this.deferred.delete(o);
     this.unlist(o, false);
@@ -584,6 +655,126 @@ export class Matcher {
       this.callClaims.set(callKey(h.attempt), { claim: cc.claim, holder: h });
     }
     this.unindex(o);
+  }
+
+  /** An initialize leaves the candidates for pairing across rewritten session ids. */
+  private unlistInit(h: Held): void {
+    if (h.initKey === undefined) return;
+    const set = this.rewriteInits.get(h.initKey);
+    if (set?.delete(h) && set.size === 0) this.rewriteInits.delete(h.initKey);
+    const session = h.attempt.client?.session;
+    if (session != null && h.initKey.startsWith('client|')) this.candidateSessions.delete(session);
+    h.initKey = undefined;
+  }
+
+  /**
+   * The initialize exchanges of the other side that could be this one's across a rewritten session id: one side's
+   * view only, a session id of their own that this side's log does not show (nor this one's in theirs), the same
+   * JSON-RPC id, HTTP status, clientInfo and requested protocol version, the same server and negotiated version where
+   * both kept them, started within --skew of it. At most two (two mean it is ambiguous). `releasing`: the entry being
+   * released (already marked emitted), which still counts.
+   */
+  private rewriteCandidates(v: AttemptView, side: 'client' | 'server', releasing?: Held): Held[] {
+    const found: Held[] = [];
+    const set = this.rewriteInits.get(`${side}|${initializeFit(v)}`);
+    if (!set) return found;
+    for (const o of set) {
+      const w = side === 'client' ? o.attempt.client : o.attempt.server;
+      if ((o.emitted && o !== releasing) || !w || (o.attempt.client && o.attempt.server) || w.session === null || w.session === v.session) continue;
+      if (v.startTs !== undefined && w.startTs !== undefined && Math.abs(v.startTs - w.startTs) > this.opts.skewMs) continue;
+      if (!answersAgree(v, w) || !this.ownSessionOnly(w)) continue;
+      found.push(o);
+      if (found.length > 1) break;
+    }
+    return found;
+  }
+
+  /** The view's session id is not in the other side's log: it cannot join by its own id. */
+  private ownSessionOnly(v: AttemptView): boolean {
+    const seen = this.opts.seenOn;
+    if (!seen || v.session === null) return true;
+    return v.side === 'client' ? !seen('server', v.session) && !seen('gateway', v.session) : !seen('client', v.session);
+  }
+
+  /**
+   * A released initialize with one side's view and a session id that the other side's log does not show: when exactly
+   * one initialize of the other side fits it (see rewriteCandidates) and it fits only this one, the two are one
+   * exchange whose session id something between them rewrote (a gateway that gives the client ids of its own). They
+   * are joined, the client's session id is paired with the server's, and the client session's requests held so far
+   * wait under the server's (see keyOf). More than one fitting, they are kept apart, and so are the others that fitted.
+   */
+  private pairRewritten(h: Held): void {
+    const a = h.attempt;
+    const v = a.client ?? a.server!;
+    const side = v.side === 'client' ? 'client' : 'server';
+    const other = side === 'client' ? 'server' : 'client';
+    if (v.session === null || this.sharedSession || !this.ownSessionOnly(v)) return;
+    const found = this.rewriteCandidates(v, other);
+    if (found.length === 0) return;
+    const o = found[0]!;
+    const w = other === 'client' ? o.attempt.client! : o.attempt.server!;
+    const back = found.length === 1 && !o.apart ? this.rewriteCandidates(w, side, h) : [];
+    if (found.length > 1 || o.apart || back.length !== 1 || back[0] !== h) {
+      for (const x of [h, ...found, ...back]) {
+        if (x.apart) continue;
+        x.apart = true;
+        const c = x.attempt.client;
+        if (c?.session != null) this.pairs.leftApart(c.session);
+      }
+      return;
+    }
+    const clientSession = (side === 'client' ? v : w).session!;
+    const held = this.candidateSessions.get(clientSession) ?? [];
+    const okey = this.keyOf(w);
+    const q = this.waiting.get(okey);
+    const at = q?.indexOf(o) ?? -1;
+    if (q && at !== -1) {
+      q.splice(at, 1);
+      if (q.length === 0) this.waiting.delete(okey);
+    }
+    this.absorb(h, o, side);
+    const c = a.client!;
+    const s = a.server!;
+    this.pairs.pair(c.session!, s.session!);
+    const note = `the client's view of it has the session id ${quoteId(c.session!)}, the server's ${quoteId(s.session!)}: something between them (a gateway) gives the client session ids of its own; paired by this initialize exchange (the only one of the other log with its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew), the session's requests are joined by JSON-RPC id`;
+    c.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${note}` : note };
+    a.detail = c.detail;
+    this.rekey(held);
+  }
+
+  /**
+   * A client session paired with a server session of another id: its client views still held (`held`, in the order
+   * they came) move from their own session's keys to the server's, each joining the server's view with its JSON-RPC id
+   * and HTTP status there (as add() does).
+   */
+  private rekey(held: Held[]): void {
+    for (const e of held) {
+      if (e.emitted || e.attempt.server || !e.attempt.client) continue;
+      const view = e.attempt.client;
+      const old = joinKey(view);
+      const from = this.waiting.get(old);
+      const at = from?.indexOf(e) ?? -1;
+      if (!from || at === -1) continue;
+      from.splice(at, 1);
+      if (from.length === 0) this.waiting.delete(old);
+      const key = this.keyOf(view);
+      const q = this.waiting.get(key);
+      const idx = q ? q.findIndex((o) => !o.emitted && pairable(o, 'client') && sameId(o, view) && otherStatus(o, 'client') === view.status) : -1;
+      if (q && idx !== -1) {
+        const o = q[idx]!;
+        q.splice(idx, 1);
+        if (q.length === 0) this.waiting.delete(key);
+        this.absorb(e, o, 'client');
+        const end = e.attempt.server!.endTs ?? e.attempt.server!.startTs;
+        if (end !== undefined && end + this.opts.windowMs > e.deadline) {
+          e.deadline = end + this.opts.windowMs;
+          this.enqueue(e);
+        }
+        continue;
+      }
+      if (q) q.push(e);
+      else this.waiting.set(key, [e]);
+    }
   }
 
   /** A released attempt leaves the claims' indexes. */
@@ -658,6 +849,7 @@ export class Matcher {
       server: isServerish(view.side) ? view : undefined,
       idText: view.idText,
       serverOutcome: undefined,
+      serverSession: undefined,
       notSeenByServer: undefined,
       serverUnread: undefined,
       claim: undefined,
@@ -680,7 +872,7 @@ export class Matcher {
       a.outcome = view.outcome!;
       a.layer = view.layer!;
       a.detail = view.detail!;
-      if (a.session === null) a.session = view.session;
+      if (a.session === null || (view.session !== null && a.server?.session === a.session)) a.session = view.session;
     } else {
       a.server = view;
     }
@@ -691,6 +883,8 @@ export class Matcher {
       versionChangedBetween(a, a.client, a.server);
       movedToGetStream(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
+      if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
+      else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
     }
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
@@ -851,8 +1045,8 @@ function compact(view: AttemptView): void {
  * not its type, so a source that stringifies ids (OpenTelemetry, Kong) can still meet a typed one; sameId() then
  * insists on the type when both sides kept it.
  */
-function joinKey(v: AttemptView): string {
-  return `${v.session ?? ''}|${v.idText ?? String(v.id)}|${v.method}|${v.session === null ? v.tool ?? '' : ''}`;
+function joinKey(v: AttemptView, session = v.session): string {
+  return `${session ?? ''}|${v.idText ?? String(v.id)}|${v.method}|${session === null ? v.tool ?? '' : ''}`;
 }
 
 function sameId(h: Held, v: AttemptView): boolean {

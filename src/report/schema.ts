@@ -39,6 +39,7 @@ export const NdjsonAttemptSchema = z.object({
   client: z.string().optional(),
   protocolVersion: z.string().optional(),
   serverStatus: z.number().int().nullable().optional(),
+  serverSession: z.string().optional(),
   initialize: z.object({ clientInfo: z.string().optional(), serverInfo: z.string().optional(), requestedVersion: z.string().optional(), userAgent: z.string().optional() }).optional(),
 });
 

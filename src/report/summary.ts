@@ -51,6 +51,8 @@ export interface AttemptRow {
   protocolVersion?: string;
   /** HTTP status in the server's own view, when both sides were logged (next to serverOutcome). */
   serverStatus?: number | null;
+  /** The server's id of the attempt's session, when it is another than the client's `session` (a gateway rewrote it). */
+  serverSession?: string;
   /** What an initialize exchange announced: client and server names and versions, the version asked for. */
   initialize?: { clientInfo?: string; serverInfo?: string; requestedVersion?: string; userAgent?: string };
 }
@@ -192,6 +194,7 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   if (clientKey) row.client = clean(clientKey.slice(0, 300));
   if (a.client && a.server) row.serverStatus = a.server.status ?? null;
   else if (a.serverUnread) row.serverStatus = a.serverUnread.status;
+  if (a.serverSession !== undefined) row.serverSession = a.serverSession;
   let header: string | undefined;
   for (const x of views) if ((header = x.requestHeaders?.get('mcp-protocol-version')) !== undefined) break;
   if (header) row.protocolVersion = clean(header.slice(0, 100));

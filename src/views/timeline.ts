@@ -37,15 +37,20 @@ export class TimelineCollector {
   /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message. */
   dropped(row: AttemptRow): void {
     const key = row.session ?? row.scope ?? '';
-    if (this.matches(key) || this.seen.has(key)) return;
+    if (this.matchesRow(row, key) || this.seen.has(key)) return;
     if (this.seen.size < 100_000) this.seen.add(key);
     this.otherCount++;
     if (this.others.size < MAX_OTHER_NAMES) this.others.add(key);
   }
 
+  /** A session whose id a gateway rewrote is found by the server's id too (its attempts keep the client's). */
+  private matchesRow(row: AttemptRow, key: string): boolean {
+    return this.matches(key) || (row.serverSession !== undefined && this.matches(row.serverSession));
+  }
+
   attempt(row: AttemptRow): void {
     const key = row.session ?? row.scope ?? '';
-    if (!this.matches(key)) {
+    if (!this.matchesRow(row, key)) {
       this.dropped(row);
       return;
     }
