@@ -474,7 +474,7 @@ function versionRefused(s: SessionState, calls: SessionCalls): { text: string; i
   const draft = PUBLISHED_VERSIONS.has(got) ? '' : ', a version no MCP specification has published (a draft\'s or the server\'s own)';
   return {
     init,
-    text: `the server answered initialize with protocol version ${jsonText(got.slice(0, 60))}${draft}, not the ${jsonText(asked.slice(0, 60))} the client asked for, and the client sent nothing more in the session (not even notifications/initialized): it did not accept that version (a client that does not support the server's version SHOULD disconnect; the TypeScript SDK's connect() throws "Server's protocol version is not supported"), so it never got to call a tool`,
+    text: `the server answered initialize with protocol version ${jsonText(got.slice(0, 60))}${draft}, not the ${jsonText(asked.slice(0, 60))} the client asked for, and the client sent nothing more in the session${s.deleteSent ? ' but a DELETE of it' : ''} (not even notifications/initialized): it did not accept that version (a client that does not support the server's version SHOULD disconnect; the TypeScript SDK's connect() throws "Server's protocol version is not supported", the Python SDK raises "Unsupported protocol version from the server"), so it never got to call a tool`,
   };
 }
 

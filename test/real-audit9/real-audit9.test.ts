@@ -84,6 +84,32 @@ describe('a protocol version the client does not support', () => {
   }
 });
 
+describe('the Python SDK client (2.3.0, legacy mode) in the same two incidents: its views are the proxy\'s, the HAR\'s and the server\'s', () => {
+  const PY_VIEWS = VIEWS.filter((v) => v.name !== 'client' && v.name !== 'both').concat([{ name: 'proxy as client, with the server', inputs: [['proxy.ndjson', 'client'], ['server.ndjson', 'server']] }]);
+
+  it('what happened: the client raised "Unsupported protocol version from the server" twice (and sent its DELETE); the -32042 then the result, charged once', () => {
+    const v = observed('py-protocol-version-unsupported');
+    expect(v).toEqual([1, 2].map((n) => ({ connect: n, error: 'RuntimeError: Unsupported protocol version from the server: DRAFT-2026-v1' })));
+    expect(readFileSync(f('py-protocol-version-unsupported', 'proxy.ndjson'), 'utf8').match(/"method":"DELETE"/g)).toHaveLength(2);
+    const u = observed('py-url-elicitation-required');
+    expect(u[0]).toMatchObject({ label: 'charge #1', error: expect.stringMatching(/^MCPError -32042/) });
+    expect(u).toContainEqual({ charged: ['ORD-8 1299'] });
+  });
+
+  for (const v of PY_VIEWS) {
+    it(`${v.name}: CALL_NEVER_SENT for each refused version, the DELETE named; the -32042's retry linked, no UNSAFE_RETRY`, async () => {
+      const r = await run('py-protocol-version-unsupported', ...v.inputs);
+      expect(r.findings.map((x) => x.code)).toEqual(['CALL_NEVER_SENT', 'CALL_NEVER_SENT']);
+      for (const x of r.findings) expect(x.message).toMatch(/protocol version "DRAFT-2026-v1", .*the client sent nothing more in the session but a DELETE of it \(not even notifications\/initialized\): it did not accept that version/);
+      const u = await run('py-url-elicitation-required', ...v.inputs);
+      const [first, again] = calls(u);
+      expect(first).toMatchObject({ outcome: 'JSONRPC_ERROR', detail: { errorCode: -32042, why: expect.stringMatching(/^URL elicitation required: .*"3ds-ORD-8"/) } });
+      expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: first!.call, attempt: 2 });
+      expect(codes(u)).not.toContain('charge_card#2:UNSAFE_RETRY');
+    });
+  }
+});
+
 describe("the client's own DELETE of its session while a call runs (terminateSession during the call), then a new Client calls again", () => {
   const C = 'delete-during-call';
 
