@@ -742,10 +742,12 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;
   const refusedVersion = calls.toolCalls === 0 && calls.failed.length === 0 ? versionRefused(s, calls) : undefined;
   if (refusedVersion) out.push(finding('CALL_NEVER_SENT', 'warning', `${where}: ${refusedVersion.text}`, refusedVersion.init.primary.sources.slice(0, 2), 'session', s.session));
-  if (calls.toolCalls === 0 && calls.failed.length > 0 && !partOfSession) {
+  // A probe the client fell back from to initialize (its session is where that went on, or stopped) stopped nothing.
+  const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)));
+  if (calls.toolCalls === 0 && stopping.length > 0 && !partOfSession) {
     // A server/discover probe refused by a server of the handshake era is followed by the client's initialize: when
     // that failed too (the Python client in auto mode against the 2024-11-05 SSE server), it is what stopped the client.
-    const f = calls.failed.find((a) => a.method !== 'server/discover') ?? calls.failed[0]!;
+    const f = stopping.find((a) => a.method !== 'server/discover') ?? stopping[0]!;
     // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.
     const wentOn = calls.lastOk !== undefined && f.startTs !== undefined && calls.lastOk > f.startTs;
     if (!later.toolCallAfter(f.startTs) && !wentOn) {

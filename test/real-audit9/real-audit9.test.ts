@@ -84,6 +84,21 @@ describe('a protocol version the client does not support', () => {
   }
 });
 
+describe('the v2 client 2.4.0 against the same draft server (versionNegotiation auto: a refused server/discover probe, then initialize; then legacy)', () => {
+  it('what happened: connect() threw in both modes', () => {
+    expect(observed('v2-protocol-version-unsupported')).toEqual(['auto', 'legacy'].map((mode) => ({ mode, error: "Error  Server's protocol version is not supported: DRAFT-2026-v1" })));
+  });
+
+  for (const v of VIEWS) {
+    it(`${v.name}: CALL_NEVER_SENT for each refused version, none for the probe the client fell back from (before: "server/discover failed … so the client never got to call a tool")`, async () => {
+      const r = await run('v2-protocol-version-unsupported', ...v.inputs);
+      expect(r.attempts.map((a) => `${a.method} ${a.status} ${a.versionFallback ?? ''}`)).toEqual(['server/discover 400 true', 'initialize 200 ', 'initialize 200 ']);
+      expect(r.findings.map((x) => x.code)).toEqual(['CALL_NEVER_SENT', 'CALL_NEVER_SENT']);
+      for (const x of r.findings) expect(x.message).toMatch(/^session \S+: the server answered initialize with protocol version "DRAFT-2026-v1"/);
+    });
+  }
+});
+
 describe('the Python SDK client (2.3.0, legacy mode) in the same two incidents: its views are the proxy\'s, the HAR\'s and the server\'s', () => {
   const PY_VIEWS = VIEWS.filter((v) => v.name !== 'client' && v.name !== 'both').concat([{ name: 'proxy as client, with the server', inputs: [['proxy.ndjson', 'client'], ['server.ndjson', 'server']] }]);
 
@@ -143,6 +158,25 @@ describe("the client's own DELETE of its session while a call runs (terminateSes
       expect(calls(r)[0]!.findings.find((x) => x.code === 'CANCELLED')?.message).toMatch(/Request timed out.*; it went without the session id, which the client had dropped with its DELETE of the session/);
     }
   });
+});
+
+describe("the same DELETE during a call against the Python SDK's server (MCPServer 2.3.0), which stops the tool", () => {
+  const C = 'py-server-delete-during-call';
+
+  it('what happened: the Python server cancelled export_report at step 3 when the session ended; the app\'s retry ran it to the end', () => {
+    expect(observed(C)).toContainEqual({ serverRan: ['export 2026-11 cancelled at step 3', 'export 2026-11 done'] });
+  });
+
+  for (const v of [{ name: 'client', inputs: [['client.ndjson', 'client']] }, { name: 'server (the proxy in front of it)', inputs: [['proxy.ndjson', 'server']] }, { name: 'both', inputs: [['client.ndjson', 'client'], ['proxy.ndjson', 'server']] }, { name: 'har', inputs: [['capture.har.ndjson']] }] as { name: string; inputs: [string, Side][] }[]) {
+    it(`${v.name}: the cut call (2 progress notifications) names the DELETE; the retry is linked with UNSAFE_RETRY`, async () => {
+      const r = await run(C, ...v.inputs);
+      const [cut, again] = calls(r);
+      expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: expect.stringMatching(/^SSE stream ended after 2 event\(s\) without the response; (the client's own DELETE|a DELETE) of the session .*while the stream was open/) } });
+      expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: cut!.call, attempt: 2 });
+      expect(codes(r)).toContain('export_report#2:UNSAFE_RETRY');
+      expect(r.findings.filter((x) => x.code === 'CANCELLED')).toEqual([]);
+    });
+  }
 });
 
 describe("another client (an admin tool) DELETEs a worker's session while the worker's call runs", () => {

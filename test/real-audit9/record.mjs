@@ -1,5 +1,5 @@
 // Records test/fixtures/real-audit9/ (the ninth audit): SDK 1.32.2 client and server (and the Python SDK 2.3.0 client) on 127.0.0.1, each incident three ways. Usage: npm run build && node test/real-audit9/record.mjs [scenario...]
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -260,6 +260,68 @@ S['py-url-elicitation-required'] = async () => {
   r.observed.push(...(await py('url-elicitation', `${r.harUrl}/mcp`)));
   r.observed.push({ charged });
   await r.done([]);
+};
+
+// C3: the v2 client 2.4.0 against the draft server, with versionNegotiation auto (a server/discover probe first, refused, then initialize) and legacy.
+S['v2-protocol-version-unsupported'] = async () => {
+  const { Client: V2Client, StreamableHTTPClientTransport: V2Transport } = await import(`${R}/node_modules/@modelcontextprotocol/client/dist/index.mjs`);
+  const build = () => {
+    const s = new Server({ name: 'draft-server', version: '0.9.0' }, { capabilities: { tools: {} } });
+    s.setRequestHandler(L.types.InitializeRequestSchema, async () => ({ protocolVersion: 'DRAFT-2026-v1', capabilities: { tools: {} }, serverInfo: { name: 'draft-server', version: '0.9.0' } }));
+    return s;
+  };
+  const r = await rig('v2-protocol-version-unsupported', build);
+  for (const mode of ['auto', 'legacy']) {
+    const c = new V2Client({ name: 'v2-support-bot', version: '2.4.0' }, { versionNegotiation: { mode } });
+    try { await c.connect(new V2Transport(new URL(`${r.harUrl}/mcp`), { fetch: r.rf }), { timeout: 5000 }); r.observed.push({ mode, connect: 'ok' }); await c.close(); }
+    catch (e) { r.observed.push({ mode, error: `${e?.constructor?.name} ${e?.code ?? ''} ${String(e?.message).slice(0, 160)}` }); }
+    await sleep(200);
+  }
+  await r.done([]);
+};
+// F: the same DELETE during a call against the Python SDK's MCPServer (test/real-audit7/py_server.py): its export_report
+// sends progress every 150 ms and notes whether it was cancelled; its view is the record proxy's in front of it.
+S['py-server-delete-during-call'] = async () => {
+  const d = L.dir('py-server-delete-during-call');
+  for (const f of ['client.ndjson', 'proxy.ndjson', 'capture.har.ndjson']) rmSync(`${d}/${f}`, { force: true });
+  const port = await freePort();
+  const ranFile = `${d}/.ran.txt`;
+  writeFileSync(ranFile, '');
+  const proc = spawn(process.env.PYTHON ?? '/work/py-venv/bin/python', [`${R}/test/real-audit7/py_server.py`, 'stateful', String(port), ranFile], { stdio: ['ignore', 'inherit', 'inherit'] });
+  for (let i = 0; i < 100; i++) { try { await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET' }); break; } catch { await sleep(100); } }
+  const rp = await L.startRecordProxy(`http://127.0.0.1:${port}`, `${d}/proxy.ndjson`);
+  const har = await L.startHarProxy(rp.url, `${d}/capture.har.ndjson`);
+  const rf = L.recordingFetch({ out: `${d}/client.ndjson` });
+  const observed = [];
+  const connect = async () => {
+    const c = new Client({ name: 'audit9-app', version: '1.0.0' });
+    c.onerror = (e) => observed.push({ onerror: String(e?.message ?? e) });
+    const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: rf, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 } });
+    await c.connect(t);
+    return { c, t };
+  };
+  const call = async (c, label) => {
+    const progress = [];
+    try { const r = await c.callTool({ name: 'export_report', arguments: { month: '2026-11' } }, undefined, { timeout: 2000, onprogress: (p) => progress.push(p.progress) }); observed.push({ label, isError: !!r.isError, text: String(r.content?.[0]?.text).slice(0, 80), progress }); }
+    catch (e) { observed.push({ label, error: `${e?.constructor?.name} ${e?.code ?? ''} ${String(e?.message).slice(0, 160)}`, progress }); }
+  };
+  const { c, t } = await connect();
+  await c.listTools();
+  const p = call(c, 'export #1');
+  await sleep(400);
+  try { await t.terminateSession(); observed.push({ terminateSession: 'ok' }); } catch (e) { observed.push({ terminateSession: String(e?.message) }); }
+  await p;
+  await c.close().catch(() => {});
+  const { c: c2 } = await connect();
+  await call(c2, 'export #2');
+  await sleep(200);
+  await c2.close().catch(() => {});
+  await sleep(150);
+  await har.close(); await rp.stop(); rf.close?.();
+  proc.kill('SIGTERM');
+  observed.push({ serverRan: readFileSync(ranFile, 'utf8').trim().split('\n').filter(Boolean) });
+  rmSync(ranFile, { force: true });
+  writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
 };
 
 for (const name of process.argv.length > 2 ? process.argv.slice(2) : Object.keys(S)) { console.log('==', name); await S[name](); }
