@@ -284,6 +284,7 @@ export class CallLinker {
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (!isFailure(a.outcome) && !OPENS.has(a.method) && a.startTs !== undefined && (c.lastUse === undefined || a.startTs > c.lastUse)) c.lastUse = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
+    if (a.method === 'initialize' && c.init === undefined) c.init = a;
     if (inExpiredSession(a)) c.expired.push(a);
   }
 

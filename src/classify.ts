@@ -223,9 +223,22 @@ function cancelAfterEnd(view: AttemptView): string {
 }
 
 function incompleteWhy(view: AttemptView): string {
-  const why = incompleteWhyOf(view);
+  const why = `${incompleteWhyOf(view)}${deletedWhy(view)}`;
   // Text that is no SSE field is dropped by every SSE client: an error page a proxy wrote into the stream shows only here.
   return view.nonSseText !== undefined ? `${why}; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "${view.nonSseText}"` : why;
+}
+
+/** An accepted DELETE of the session came while the request's stream was open: who sent it, and when. */
+function deletedWhy(view: AttemptView): string {
+  const d = view.sessionDeleted;
+  if (d === undefined) return '';
+  const at = `${d.src.file}:${d.src.line}, answered ${d.status}`;
+  const when = d.ts !== undefined && view.startTs !== undefined ? ` ${((d.ts - view.startTs) / 1000).toFixed(2)} s into the call` : '';
+  const who = d.who === 'self' ? `the client's own DELETE of the session (${at}) came${when}`
+    : d.who === 'other' ? `a DELETE of the session by another client (${d.caller.startsWith('input#') ? `the one whose log is ${d.src.file}` : jsonText(d.caller.slice(0, 80))}; ${at}) came${when}`
+      : d.who === 'unseen' ? `the server's log shows a DELETE of the session (${at})${when}, which the client's log does not (another client, or a tool outside these logs, ended the session)`
+        : `a DELETE of the session (${at}) came${when} (this log does not tell whether this client or another sent it)`;
+  return `; ${who}, while the stream was open: a deleted session's streams end with it, so the response could not come on them`;
 }
 
 function incompleteWhyOf(view: AttemptView): string {
@@ -328,6 +341,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
       return result('INVALID_ENVELOPE', { why: 'malformed error object (needs an integer code and a string message)' });
     }
     const detail = errorDetail(response);
+    const url = urlElicitationWhy(e.code as number, e.data);
+    if (url !== undefined) detail.why = url;
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
     if (raisedByTool(view, e.code as number, e.message, tool)) {
@@ -416,6 +431,20 @@ export function lateAnswerText(afterMs: number): string {
 function looksLikeToolResult(r: unknown): boolean {
   if (!isObject(r) || has(r, 'model') || has(r, 'role') || has(r, 'action')) return false;
   return Array.isArray(r.content) || has(r, 'isError') || has(r, 'structuredContent');
+}
+
+/**
+ * URLElicitationRequiredError (-32042, 2025-11-25): the server cannot process the request until the user completes the
+ * URL elicitation(s) in its data (a sign-in, a payment confirmation); the client may send the request again after
+ * that (notifications/elicitation/complete tells it when). Says which URL(s) it asked for.
+ */
+export const URL_ELICITATION_REQUIRED = -32042;
+function urlElicitationWhy(code: number, data: unknown): string | undefined {
+  if (code !== URL_ELICITATION_REQUIRED) return undefined;
+  const list = isObject(data) && Array.isArray(data.elicitations) ? data.elicitations.filter(isObject) : [];
+  const named = list.slice(0, 3).map((x) => `${typeof x.elicitationId === 'string' ? `${jsonText(x.elicitationId.slice(0, 80))} ` : ''}${typeof x.url === 'string' ? x.url.slice(0, 200) : '(no url)'}`);
+  const which = named.length > 0 ? ` (${named.join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''})` : '';
+  return `URL elicitation required: the server will not process the request until the user completes the URL elicitation${list.length > 1 ? 's' : ''} it names${which}; a request refused so was not processed, and the client may send it again once the elicitation is completed (notifications/elicitation/complete tells it when)`;
 }
 
 function errorDetail(response: unknown): OutcomeDetail {

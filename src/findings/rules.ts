@@ -145,7 +145,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
       : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
@@ -245,8 +245,12 @@ function wireCarries(a: Attempt, code: number): boolean {
   return [a.client, a.server, a.primary].some((v) => v?.wireErrorCode === code);
 }
 
-/** JSON-RPC errors a server gives before running anything: parse error, invalid request, unknown method, invalid params. */
-const REFUSED_BEFORE_RUNNING = new Set([-32700, -32600, -32601, -32602]);
+/**
+ * JSON-RPC errors a server gives before running anything: parse error, invalid request, unknown method, invalid params,
+ * and URL elicitation required (-32042, 2025-11-25: the request cannot be processed until the user completes the URL
+ * elicitation; the spec expects the client to send it again after that).
+ */
+const REFUSED_BEFORE_RUNNING = new Set([-32700, -32600, -32601, -32602, -32042]);
 
 /**
  * A rate limiter's refusal, given before the request is handled: FastMCP's RateLimitingMiddleware answers -32000
@@ -449,6 +453,29 @@ export interface SessionCalls {
   lastUse?: number;
   /** Where the server's log shows the session's initialize (its input and line), when it does. */
   serverInit?: { input: number; src: Source };
+  /** The session's first initialize. */
+  init?: Attempt;
+}
+
+/** Protocol versions the MCP specification has published (a version outside it is a draft's or a server's own). */
+const PUBLISHED_VERSIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']);
+
+/**
+ * An initialize answered with another protocol version than the client asked for, after which the client sent nothing
+ * in the session (not even notifications/initialized): it did not accept that version. The message, else undefined.
+ */
+function versionRefused(s: SessionState, calls: SessionCalls): { text: string; init: Attempt } | undefined {
+  const init = calls.init;
+  if (s.session === null || s.used === true || calls.requests !== 1 || !init || isFailure(init.outcome)) return undefined;
+  const v = (init.client ?? init.primary).initialize ?? init.server?.initialize;
+  const asked = v?.requestedProtocolVersion;
+  const got = v?.protocolVersion;
+  if (typeof asked !== 'string' || typeof got !== 'string' || asked === got) return undefined;
+  const draft = PUBLISHED_VERSIONS.has(got) ? '' : ', a version no MCP specification has published (a draft\'s or the server\'s own)';
+  return {
+    init,
+    text: `the server answered initialize with protocol version ${jsonText(got.slice(0, 60))}${draft}, not the ${jsonText(asked.slice(0, 60))} the client asked for, and the client sent nothing more in the session${s.deleteSent ? ' but a DELETE of it' : ''} (not even notifications/initialized): it did not accept that version (a client that does not support the server's version SHOULD disconnect; the TypeScript SDK's connect() throws "Server's protocol version is not supported", the Python SDK raises "Unsupported protocol version from the server"), so it never got to call a tool`,
+  };
 }
 
 /** Why a 400 is read as an expired session: the spec asks 404, which is what clients re-initialize on. */
@@ -565,9 +592,19 @@ function expiryGroups(s: SessionState, calls: SessionCalls): Expired[][] {
       ? ` from ${x.server.sources[0]!.file}, a server log that never saw this session's initialize (it is at ${init.src.file}:${init.src.line}): another server instance without the session (sticky routing?)`
       : '';
     const said = x.status === 404 ? undefined : unknownSessionRefusal(x);
-    // The client had ended the session itself (DELETE, accepted): the server did not lose it, the request reused its id.
-    const ended = s.terminated !== undefined && (s.terminated.ts === undefined || ts === undefined || s.terminated.ts <= ts)
-      ? ` after the client had ended this session itself (its DELETE at ${s.terminated.src.file}:${s.terminated.src.line} was accepted): the request reused a terminated session id, the server did not lose the session`
+    // A DELETE had ended the session (accepted): the server did not lose it, the request reused its id. Who sent the
+    // DELETE: this request's caller (a client's log), another caller of a client's log, someone the client's log does
+    // not show (only the server's log beside it has the DELETE), or a log that cannot tell (a server's, a proxy's).
+    const t = s.terminated;
+    const at = t ? `${t.src.file}:${t.src.line}` : '';
+    const ended = t !== undefined && (t.ts === undefined || ts === undefined || t.ts <= ts)
+      ? t.unseen
+        ? ` after a DELETE of this session that the client's log does not show (${at}, accepted): another client, or a tool outside these logs, ended the session; the request reused a terminated session id, the server did not lose the session`
+        : t.side !== 'client'
+          ? ` after a DELETE of this session (${at}) was accepted (this log does not tell whether this client or another sent it): the request reused a terminated session id, the server did not lose the session`
+          : t.caller === x.primary.caller
+            ? ` after the client had ended this session itself (its DELETE at ${at} was accepted): the request reused a terminated session id, the server did not lose the session`
+            : ` after another client (${callerName(t.caller, t.src)}) had ended this session (its DELETE at ${at} was accepted): the request reused a session id someone else terminated, the server did not lose the session`
       : '';
     const key = `${x.status}|${said ?? ''}|${ended}|${elsewhere}`;
     const g = groups.get(key);
@@ -575,6 +612,11 @@ function expiryGroups(s: SessionState, calls: SessionCalls): Expired[][] {
     else groups.set(key, [{ x, said, ended, elsewhere }]);
   }
   return [...groups.values()];
+}
+
+/** A caller key as a message names it: a connection or client key, or the input it came from. */
+function callerName(caller: string, src: Source): string {
+  return caller.startsWith('input#') ? `the one whose log is ${src.file}` : jsonText(caller.slice(0, 80));
 }
 
 /** The requests of one expiry: each call with its ids (a call re-sent into the dead session shows several), five at most. */
@@ -698,10 +740,14 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a
   // trace per request, so "no tools/call in it" says nothing of the session it came from.
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;
-  if (calls.toolCalls === 0 && calls.failed.length > 0 && !partOfSession) {
+  const refusedVersion = calls.toolCalls === 0 && calls.failed.length === 0 ? versionRefused(s, calls) : undefined;
+  if (refusedVersion) out.push(finding('CALL_NEVER_SENT', 'warning', `${where}: ${refusedVersion.text}`, refusedVersion.init.primary.sources.slice(0, 2), 'session', s.session));
+  // A probe the client fell back from to initialize (its session is where that went on, or stopped) stopped nothing.
+  const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)));
+  if (calls.toolCalls === 0 && stopping.length > 0 && !partOfSession) {
     // A server/discover probe refused by a server of the handshake era is followed by the client's initialize: when
     // that failed too (the Python client in auto mode against the 2024-11-05 SSE server), it is what stopped the client.
-    const f = calls.failed.find((a) => a.method !== 'server/discover') ?? calls.failed[0]!;
+    const f = stopping.find((a) => a.method !== 'server/discover') ?? stopping[0]!;
     // A session that went on working after the failure (resources, prompts, ping...) was not stopped by it.
     const wentOn = calls.lastOk !== undefined && f.startTs !== undefined && calls.lastOk > f.startTs;
     if (!later.toolCallAfter(f.startTs) && !wentOn) {

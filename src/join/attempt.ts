@@ -167,6 +167,14 @@ export interface AttemptView {
    * the client dropped that session (the TypeScript SDK 1.x does so whatever the server answered the DELETE).
    */
   afterDelete?: DeleteSent;
+  /**
+   * An accepted DELETE of the session came while this request's stream was open (the stream ends with the session):
+   * by this view's caller (`self`), by another caller of a client's log (`other`), in a log that cannot tell who sent it
+   * (`unknown`: a server's, a proxy's, a HAR), or only in the server's log beside the client's (`unseen`).
+   */
+  sessionDeleted?: SessionDeleted;
+  /** Its notifications/cancelled went without the session id, which the client had dropped with its DELETE of the session. */
+  cancelWithoutSession?: boolean;
   /** That earlier open request: it takes the id back when this one is final (a cancellation then finds it). */
   shadowed?: AttemptView;
   /** The log holds no end of this view's exchange (open at its last record, or closed by the window): the stream may have lasted longer than endTs says. */
@@ -255,6 +263,8 @@ export function newAttemptView(c: ViewCore): AttemptView {
 }
 
 /** A DELETE of a session by a caller, and what the server answered it (null: nothing; undefined: not yet). */
+export interface SessionDeleted { src: Source; ts: number | undefined; status: number; who: 'self' | 'other' | 'unknown' | 'unseen'; caller: string }
+
 export interface DeleteSent {
   session: string;
   ts: number | undefined;

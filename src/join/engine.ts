@@ -71,6 +71,8 @@ interface Exchange {
   batchRequest: boolean;
   /** A DELETE of a session: what its response says is kept for the caller's next requests (see AttemptView.afterDelete). */
   deletes?: DeleteSent;
+  /** Who sent it (see callerKey). */
+  caller: string;
   /** Such a POST's headers that a server refuses before it reads the body (see UnreadAnswer). */
   refusable?: Map<string, string>;
   /**
@@ -327,6 +329,7 @@ export class JoinEngine {
       startTs: r.ts,
       bodyless: r.httpMethod === 'POST' && r.body === undefined && r.bodyError === undefined,
       batchRequest: Array.isArray(r.body),
+      caller: callerKey(r.client, r.conn, r.input),
       carried: undefined,
       refusalSaid: undefined,
     };
@@ -336,6 +339,7 @@ export class JoinEngine {
     if (r.session !== null && r.side === 'server' && this.sessionSet.get(`${r.side}|${r.input}`)?.session === r.session) this.sessionSet.delete(`${r.side}|${r.input}`);
     const callerOf = scopeKeyOf(r.side, r.input, callerKey(r.client, r.conn, r.input));
     if (r.httpMethod === 'DELETE' && r.session !== null) {
+      sess.deleteSent = true;
       ex.deletes = { session: r.session, ts: r.ts, status: undefined };
       this.deletes.delete(callerOf);
       this.deletes.set(callerOf, ex.deletes);
@@ -368,7 +372,9 @@ export class JoinEngine {
         else ex.copy = true;
       } else if (typeof msg.method === 'string') {
         ex.carried ??= msg.method.slice(0, 80);
-        this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
+        // (Sent without a session id soon after the caller's DELETE: the client dropped the id, not the request.)
+        const dropped = deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs ? scopeKeyOf(r.side, r.input, deleted.session) : undefined;
+        this.clientNotification(scopeKey, msg, r.src, sess, r.ts, dropped);
       } else if (msg.error !== undefined && isJsonRpcId(msg.id)) {
         ex.carried ??= `its answer (an error) to the server's request id ${jsonText(msg.id).slice(0, 40)}`;
         this.clientRefusedAsk(scopeKey, msg);
@@ -378,6 +384,8 @@ export class JoinEngine {
         this.lateAnswer(scopeKey, msg.id, r.ts);
       }
     }
+    // The client used the session it opened (a whole exchange of an initialize may name the session its response set).
+    if (r.session !== null && r.httpMethod !== 'DELETE' && !ex.attempts.some((v) => v.method === 'initialize' || v.method === 'server/discover')) sess.used = true;
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
     if (ex.isGet && isStreamGet(r.headers, r.session)) ex.carried = GET_STREAM;
     if (lastEventId) this.resumption(ex, lastEventId, r.src);
@@ -417,6 +425,29 @@ export class JoinEngine {
     }
   }
 
+  /**
+   * An accepted DELETE of a session: the session is terminated (a later 404 answers a session someone ended), and the
+   * requests of it still streaming lose their streams with it. A server's DELETE is also told to the client's view of
+   * the session when the client's log lacks it (another client, or a tool outside the logs, sent it).
+   */
+  private sessionDeleted(ex: Exchange, status: number, ts: number | undefined, src: Source): void {
+    const mark = (scopeKey: string, unseen: boolean) => {
+      const sess = this.opts.sessions.get(scopeKey);
+      // (The client's log has a DELETE of its own for the session, answered or on its way: that one is the client's.)
+      if (unseen && (sess === undefined || sess.deleteSent)) return;
+      if (sess && (sess.terminated === undefined || (sess.terminated.unseen && !unseen))) sess.terminated = { src, ts, side: ex.side, caller: ex.caller, ...(unseen ? { unseen } : {}) };
+      for (const v of this.open.get(scopeKey)?.values() ?? []) {
+        // A request the client had cancelled before was not cut by the DELETE: its stream only stayed open until then.
+        if (v.response !== undefined || v.method === 'initialize' || v.cancelled) continue;
+        if (v.sessionDeleted !== undefined ? !(v.sessionDeleted.who === 'unseen' && !unseen) : v.streamEnd !== undefined) continue;
+        const who = unseen ? 'unseen' : ex.side !== 'client' ? 'unknown' : v.caller === ex.caller ? 'self' : 'other';
+        v.sessionDeleted = { src, ts, status, who, caller: ex.caller };
+      }
+    };
+    mark(ex.scopeKey, false);
+    if (ex.side === 'server' && ex.session !== null) mark(scopeKeyOf('client', ex.input, ex.session), true);
+  }
+
   /** The response head of an exchange. */
   response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source): void {
     const ex = this.find(input, xid);
@@ -432,10 +463,7 @@ export class JoinEngine {
     // it as a new initialize, for clients that keep the stale header): it opened the new session, not the old.
     const reinitialized = announced !== undefined && ex.session !== null && announced !== ex.session && status !== null && status >= 200 && status < 300 && ex.attempts.some((v) => v.method === 'initialize');
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
-    if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) {
-      const sess = this.opts.sessions.get(ex.scopeKey);
-      if (sess) sess.terminated ??= { src, ts };
-    }
+    if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) this.sessionDeleted(ex, status, ts, src);
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
       const sess = this.opts.sessions.get(ex.scopeKey);
@@ -1142,13 +1170,21 @@ export class JoinEngine {
     }
   }
 
-  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined): void {
+  /**
+   * A notification the client sent. `deletedScope`: it went without a session id soon after its caller's DELETE of a
+   * session (the TypeScript SDK 1.x drops the id with the DELETE): a cancellation for no request of its own scope is
+   * then for that session's request, still open when the session was deleted.
+   */
+  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined, deletedScope?: string): void {
     if (msg.method === 'notifications/cancelled') {
       const params = (msg.params ?? {}) as Record<string, unknown>;
       const rid = params.requestId;
       if (isJsonRpcId(rid)) {
-        const view = this.open.get(scopeKey)?.get(idKeyOf(rid));
+        const own = this.open.get(scopeKey)?.get(idKeyOf(rid));
+        const orphaned = own === undefined && deletedScope !== undefined ? this.open.get(deletedScope)?.get(idKeyOf(rid)) : undefined;
+        const view = own ?? (orphaned?.sessionDeleted !== undefined && orphaned.response === undefined ? orphaned : undefined);
         if (view) {
+          if (view !== own) view.cancelWithoutSession = true;
           view.cancelled = true;
           if (ts !== undefined) view.cancelledAt = ts;
           if (typeof params.reason === 'string' && params.reason.trim() !== '') view.cancelReason = params.reason.trim().slice(0, 200);

@@ -58,7 +58,14 @@ export interface SessionState {
   /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */
   refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
-  terminated?: { src: Source; ts: number | undefined };
+  terminated?: { src: Source; ts: number | undefined; side: ViewSide; caller: string; unseen?: boolean };
+  /** This log sent a DELETE of the session (whatever the answer). */
+  deleteSent?: boolean;
+  /**
+   * A request, notification or GET (not a DELETE) carried this session id: the client went on after its initialize.
+   * A session without one never got past the handshake (see CALL_NEVER_SENT: a protocol version the client refused).
+   */
+  used?: boolean;
   /** A GET stream of this scope announced an `endpoint`: the 2024-11-05 HTTP+SSE transport. */
   legacySse?: boolean;
   /**

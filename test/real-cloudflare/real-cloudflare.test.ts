@@ -111,7 +111,8 @@ describe('McpAgent over Streamable HTTP (/mcp), the SDK 1.32.2 client', () => {
     const expired = r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
     expect(expired).toHaveLength(1);
     // Fixed: the 404 answers a session the client had ended itself, not one the server lost.
-    expect(expired[0]!.message).toMatch(/after the client had ended this session itself \(its DELETE at .*client\.ndjson:\d+ was accepted\)/);
+    // (Since the ninth audit: the 404'd request came from the raw connection, not from "app-1", which sent the DELETE.)
+    expect(expired[0]!.message).toMatch(/after another client \("app-1"\) had ended this session \(its DELETE at .*client\.ndjson:\d+ was accepted\): the request reused a session id someone else terminated, the server did not lose the session/);
     expect(allCodes(r)).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
   });
 

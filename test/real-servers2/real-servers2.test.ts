@@ -161,14 +161,15 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
     expect(r.findings).toEqual([expect.objectContaining({ code: 'SESSION_EXPIRED', session: lost!.session, message: expect.stringMatching(/the client re-initialized and retried the call$/) })]);
   });
 
-  it('DELETE then a call: the SDK client sends on without a session (400, explained by the DELETE); the deleted id gets 404, SESSION_EXPIRED says the client ended it', () => {
+  it('DELETE then a call: the SDK client sends on without a session (400, explained by the DELETE); the deleted id gets 404, SESSION_EXPIRED names the connection that ended it', () => {
     const r = both('mf-delete-then-call');
     const [, after, deleted] = calls(r);
     expect(step('mf-delete-then-call', 'lookup_order 1002 after DELETE').error).toMatchObject({ code: 400 });
     expect(after).toMatchObject({ session: null, status: 400, outcome: 'HTTP_ERROR', detail: { why: expect.stringMatching(/after the client's DELETE of session .*which was accepted/) } });
     expect(step('mf-delete-then-call', 'tools/call with the deleted session id').raw).toMatchObject({ status: 404 });
     expect(deleted).toMatchObject({ id: 50, status: 404 });
-    expect(r.findings).toEqual([expect.objectContaining({ code: 'SESSION_EXPIRED', message: expect.stringMatching(/after the client had ended this session itself/) })]);
+    // (Since the ninth audit: the request with the deleted id came from the raw connection, the DELETE from "app-1".)
+    expect(r.findings).toEqual([expect.objectContaining({ code: 'SESSION_EXPIRED', message: expect.stringMatching(/after another client \("app-1"\) had ended this session/) })]);
     // A broken JSON body is a plain-text 500 from the framework: no attempt (no request could be read)
     expect(step('mf-delete-then-call', 'a broken JSON body').raw).toMatchObject({ status: 500, body: 'Internal Server Error' });
   });
@@ -265,7 +266,7 @@ describe('@modelcontextprotocol/server-everything 2026.8.31 (streamableHttp: Exp
     expect(step('ev-delete-then-call', 'tools/call with the deleted session id').raw).toMatchObject({ status: 400 });
     expect(deleted).toMatchObject({ id: 50, status: 400, outcome: 'HTTP_ERROR' });
     expect(r.findings.map((f) => f.message)).toEqual([
-      expect.stringMatching(/saying "Bad Request: No valid session ID provided" after the client had ended this session itself \(its DELETE at .* was accepted\): the request reused a terminated session id, the server did not lose the session; the server answered 400 where the spec asks 404 for a terminated session; the client did not re-initialize$/),
+      expect.stringMatching(/saying "Bad Request: No valid session ID provided" after another client \("app-1"\) had ended this session \(its DELETE at .* was accepted\): the request reused a session id someone else terminated, the server did not lose the session; the server answered 400 where the spec asks 404 for a terminated session; the client did not re-initialize$/),
     ]);
   });
 
