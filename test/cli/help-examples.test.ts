@@ -63,7 +63,8 @@ describe('--help examples', () => {
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
       const exited = new Promise<number | null>((r) => child.once('close', r));
-      const deadline = Date.now() + 10_000;
+      // Generous: the whole suite runs beside it on two cores, and bash, sh and Node must all start first.
+      const deadline = Date.now() + 20_000;
       while (!/ -> http:\/\/127\.0\.0\.1:3000, appending to mcp\.ndjson/.test(stderr) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
       const code = await exited;
