@@ -38,6 +38,16 @@ describe('readToolAnnotations', () => {
     expect((readToolAnnotations(list(base))!.get('lookup')!.inputSchema as { properties: { id: { minLength: number } } }).properties.id.minLength).toBe(1);
   });
 
+  it('tells apart lists whose strings differ only in the middle (same length and ends: the same hash)', () => {
+    const pattern = (p: string) => ({ inputSchema: { type: 'object', properties: { id: { type: 'string', pattern: p } } } });
+    const a = readToolAnnotations(list([tool('lookup_a_order', { readOnlyHint: true }, pattern('^[a-z]+$'))]))!;
+    const b = readToolAnnotations(list([tool('lookup_b_order', { readOnlyHint: true }, pattern('^[a-z]+$'))]))!;
+    expect([...a.keys()]).toEqual(['lookup_a_order']);
+    expect([...b.keys()]).toEqual(['lookup_b_order']);
+    const c = readToolAnnotations(list([tool('lookup_b_order', { readOnlyHint: true }, pattern('^[a-y]+$'))]))!;
+    expect((c.get('lookup_b_order')!.inputSchema as { properties: { id: { pattern: string } } }).properties.id.pattern).toBe('^[a-y]+$');
+  });
+
   it('reads a list too large to compare cheaply, every time', () => {
     const big = Array.from({ length: 3000 }, (_, i) => tool(`t${i}`, { readOnlyHint: i % 2 === 0 }));
     expect(readToolAnnotations(list(big))!.size).toBe(3000);
