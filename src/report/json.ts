@@ -10,9 +10,14 @@ const EXACT_ESCAPED = escapeJsonControls('"\u2063mcp-triage-exact-id\u2063"');
 /** JSON text of an attempt row; an id beyond 2^53 is written as its exact source digits. */
 export function attemptJson(row: AttemptRow): string {
   // The common case: the row as it is, with "type" spliced in first (no copy of the row is made).
-  if (row.idText === undefined) return escapeJsonControls(`{"type":"attempt",${JSON.stringify(row).slice(1)}`);
+  if (row.idText === undefined) return `{"type":"attempt",${rowJson(row).slice(1)}`;
   const { idText, ...rest } = row;
   return escapeJsonControls(JSON.stringify({ type: 'attempt', ...rest, id: '\u2063mcp-triage-exact-id\u2063' })).replace(EXACT_ESCAPED, idText);
+}
+
+/** JSON text of a row whose id is exact as a number, without "type" (as the JSON document's attempts are written). */
+function rowJson(row: AttemptRow): string {
+  return escapeJsonControls(JSON.stringify(row));
 }
 
 export function findingJson(f: Finding, message: string): string {
@@ -22,7 +27,11 @@ export function findingJson(f: Finding, message: string): string {
 export class NdjsonSink implements OutputSink {
   constructor(private readonly write: (s: string) => void) {}
   attempt(row: AttemptRow): void {
-    this.write(`${attemptJson(row)}\n`);
+    // In pieces: the writer joins them once, instead of each line being copied whole on the way.
+    if (row.idText !== undefined) return this.write(`${attemptJson(row)}\n`);
+    this.write('{"type":"attempt",');
+    this.write(rowJson(row).slice(1));
+    this.write('\n');
   }
   finding(f: Finding, message: string): void {
     this.write(`${findingJson(f, message)}\n`);
@@ -40,7 +49,8 @@ export class JsonDocumentSink implements OutputSink {
     this.write('{"version":1,"attempts":[');
   }
   attempt(row: AttemptRow): void {
-    this.write(`${this.first ? '\n' : ',\n'}${attemptJson(row).replace('{"type":"attempt",', '{')}`);
+    this.write(this.first ? '\n' : ',\n');
+    this.write(row.idText === undefined ? rowJson(row) : attemptJson(row).replace('{"type":"attempt",', '{'));
     this.first = false;
   }
   finding(f: Finding, message: string): void {
