@@ -1,7 +1,9 @@
-// Shared by the real-traffic recorders (test/real*/record.mjs and their peers): loopback HTTP servers and free ports, request bodies, a stateful SDK server's session map and the stateless mode, the fault hop, what an SDK caller saw.
+// Shared by the real-traffic recorders (test/real*/record.mjs and their peers): loopback HTTP servers and free ports, request bodies, a stateful SDK server's session map and the stateless mode, the fault hop, the record proxy and a HAR-lines proxy, what an SDK caller saw.
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -303,4 +305,15 @@ export async function startHarProxy(upstream, outPath) {
     });
     up.end(body);
   });
+}
+
+/** `mcp-triage record` (this checkout's build) as a child process in front of targetUrl; stop() sends SIGTERM to that pid. */
+export async function startRecordProxy(targetUrl, outPath) {
+  const port = await freePort();
+  const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  for (let i = 0; i < 100 && !err.includes('appending'); i++) await sleep(50);
+  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }), child };
 }

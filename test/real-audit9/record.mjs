@@ -4,23 +4,13 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingFetch, recordingHandler, withCallNote } = await import(`${R}/dist/capture/index.js`);
-const { listen, sleep, sessionHandler, freePort, startHarProxy } = await import(`${R}/test/helpers/loopback.mjs`);
+const { listen, sleep, sessionHandler, freePort, startHarProxy, startRecordProxy } = await import(`${R}/test/helpers/loopback.mjs`);
 const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
 const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
 const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
 const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js`);
 const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
 const { z } = await import(`${R}/node_modules/zod/index.js`);
-
-/** `mcp-triage record` as a child process; stop() sends SIGTERM to that pid. */
-async function startRecordProxy(targetUrl, outPath) {
-  const port = await freePort();
-  const child = spawn('node', [`${R}/dist/bin.js`, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  for (let i = 0; i < 100 && !err.includes('appending'); i++) await sleep(50);
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }), child };
-}
 
 function dir(name) { const d = `${R}/test/fixtures/real-audit9/${name}`; mkdirSync(d, { recursive: true }); return d; }
 

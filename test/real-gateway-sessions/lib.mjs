@@ -1,6 +1,5 @@
 // Recorder pieces for the gateway-sessions fixtures (from the eighth audit's lab): HAR proxy, record-proxy child, server with recorder.
 import { mkdirSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 const R = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 export const { recordingFetch, recordingHandler, withCallNote } = await import(`${R}/dist/capture/index.js`);
@@ -12,17 +11,7 @@ export const { StreamableHTTPClientTransport } = await import(`${R}/node_modules
 export const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
 export const { z } = await import(`${R}/node_modules/zod/index.js`);
 
-export { startHarProxy } from '../helpers/loopback.mjs';
-
-/** `mcp-triage record` as a child process; stop() sends SIGTERM to that pid. */
-export async function startRecordProxy(targetUrl, outPath) {
-  const port = await freePort();
-  const child = spawn('node', [`${R}/dist/bin.js`, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  for (let i = 0; i < 100 && !err.includes('appending'); i++) await sleep(50);
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }), child };
-}
+export { startHarProxy, startRecordProxy } from '../helpers/loopback.mjs';
 
 export function dir(name) { const d = `${R}/test/fixtures/real-gateway-sessions/${name}`; mkdirSync(d, { recursive: true }); return d; }
 
