@@ -1098,6 +1098,7 @@ export class JoinEngine {
           if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
         }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
+        else if (msg.method === 'notifications/message') for (const v of ex.attempts) logOnStream(v, msg);
         else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
         return;
@@ -1483,4 +1484,26 @@ export function exactIdText(text: string | undefined, id: unknown): string | und
 /** A JSON-RPC body that names an id (null included): one a client may take for another request's answer. */
 function hasIdKey(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
+}
+
+/** RFC 5424's severities, as the spec's logging levels name them: the higher, the more severe. */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** A notifications/message on a request's stream: counted, and kept when it is the most severe so far (log text, so capped). */
+function logOnStream(v: AttemptView, msg: Record<string, unknown>): void {
+  const p = typeof msg.params === 'object' && msg.params !== null ? (msg.params as Record<string, unknown>) : {};
+  const level = typeof p.level === 'string' ? p.level.slice(0, 20) : 'unknown';
+  const rank = LOG_LEVELS.indexOf(level);
+  const logs = (v.logs ??= { count: 0, level, rank, data: '' });
+  logs.count++;
+  if (logs.count > 1 && rank <= logs.rank) return;
+  let data: string;
+  try {
+    data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data) ?? '';
+  } catch {
+    data = '';
+  }
+  Object.assign(logs, { level, rank, data: data.slice(0, 300) });
+  if (typeof p.logger === 'string') logs.logger = p.logger.slice(0, 100);
+  else delete logs.logger;
 }

@@ -8,7 +8,7 @@ import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { doneAt } from '../findings/rules.js';
 import { redactText, redactValue } from '../redact.js';
-import { boundValue, capString } from './text.js';
+import { boundValue, capString, jsonText } from './text.js';
 import { isoTime } from '../formats/time.js';
 import { TopRows } from './top.js';
 
@@ -103,6 +103,9 @@ export function claimedText(c: AttemptRow['claim']): string {
   return c.outcome !== undefined && said ? `${c.outcome} ${said}` : c.outcome ?? said;
 }
 
+/** The rank of the "warning" log level (debug 0 … emergency 7): log messages from it up are named in an attempt's why. */
+const LOG_WARNING = 3;
+
 /** The printable row of an attempt; log strings are redacted here when redaction is on. */
 export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   const v = a.primary;
@@ -161,6 +164,15 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     const said = 'a version probe the server refused (it predates 2026-07-28); the client fell back to initialize, as the spec asks';
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${said}; ${row.detail.why}` : said;
+  }
+  // A server's warning or error log on the request's own stream is kept beside the outcome, which it does not change.
+  const logs = v.logs ?? a.client?.logs ?? a.server?.logs;
+  if (logs && logs.rank >= LOG_WARNING) {
+    const clean = (t: string) => (redact ? redactText(t) : t);
+    const which = logs.count === 1 ? `a message at level ${jsonText(logs.level)}` : `${logs.count} messages, the most severe at level ${jsonText(logs.level)}`;
+    const said = `the server logged ${which} on the request's stream${logs.logger !== undefined ? ` (logger ${jsonText(clean(logs.logger))})` : ''}: ${jsonText(clean(logs.data))}; a log message is not the request's answer and does not decide its outcome`;
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
   if (v.resumed) row.resumed = true;
   if (v.weakId || a.client?.weakId || a.server?.weakId) row.weakId = true;
