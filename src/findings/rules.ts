@@ -37,7 +37,8 @@ function dedupe(sources: Source[]): Source[] {
 }
 
 const idText = (a: Attempt | AttemptView) => ('idText' in a && a.idText !== undefined ? a.idText : jsonText(a.id));
-const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.method);
+/** An attempt as messages name it: the method and its tool, or what a request of another feature acts on (a resource's uri, a prompt). */
+const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.primary.target !== undefined ? `${a.method} ${a.primary.target}` : a.method);
 /** Requests of the other server features and utilities: none is a step on a client's way to a tools/call. */
 const OTHER_FEATURES = new Set(['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe',
   'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'ping']);

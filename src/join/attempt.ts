@@ -119,6 +119,11 @@ export interface AttemptView {
   progressToken?: string;
   serverRequests: number;
   /**
+   * What a request of another feature acts on, as its params name it: resources/read's (subscribe's) `uri`,
+   * prompts/get's prompt `name`, completion/complete's `ref` (a prompt's name or a template's uri). Log text, capped.
+   */
+  target?: string;
+  /**
    * The server's log messages (notifications/message) on this request's stream: how many, and the most severe one
    * (the first of that level), its data as text. A log message is no result: the outcome never reads it.
    */

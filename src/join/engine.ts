@@ -797,6 +797,7 @@ export class JoinEngine {
     const idText = exactIdText(bodyText, id);
     const params = (typeof msg.params === 'object' && msg.params !== null ? msg.params : {}) as Record<string, unknown>;
     const tool = msg.method === 'tools/call' && typeof params.name === 'string' ? params.name : null;
+    const target = targetOf(msg.method as string, params);
     const view = newAttemptView({
       side: r.side,
       input: r.input,
@@ -825,6 +826,7 @@ export class JoinEngine {
       sources: [r.src],
       final: false,
     });
+    if (target !== undefined) view.target = target;
     if (r.rebuilt) view.rebuilt = true;
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
@@ -1506,4 +1508,13 @@ function logOnStream(v: AttemptView, msg: Record<string, unknown>): void {
   Object.assign(logs, { level, rank, data: data.slice(0, 300) });
   if (typeof p.logger === 'string') logs.logger = p.logger.slice(0, 100);
   else delete logs.logger;
+}
+
+/** What a request of another feature acts on (AttemptView.target): a resource's uri, a prompt's name, a completion's ref. */
+function targetOf(method: string, params: Record<string, unknown>): string | undefined {
+  const ref = typeof params.ref === 'object' && params.ref !== null ? (params.ref as Record<string, unknown>) : undefined;
+  const v = method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe' ? params.uri
+    : method === 'prompts/get' ? params.name
+      : method === 'completion/complete' ? ref?.name ?? ref?.uri : undefined;
+  return typeof v === 'string' && v !== '' ? v.slice(0, 300) : undefined;
 }

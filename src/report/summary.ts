@@ -22,6 +22,8 @@ export interface AttemptRow {
   tool: string | null;
   side?: string;
   status: number | null;
+  /** What a request of another feature acts on: resources/read's uri, prompts/get's prompt name, completion/complete's ref. */
+  target?: string;
   outcome: Outcome;
   layer: Layer;
   serverOutcome?: Outcome;
@@ -121,6 +123,8 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     sources: sourcesOf(a),
   };
   if (a.idText !== undefined) row.idText = a.idText;
+  const target = a.primary.target ?? a.client?.target ?? a.server?.target;
+  if (target !== undefined) row.target = redact ? redactText(target) : target;
   if (a.side !== 'unknown') row.side = a.side;
   if (a.serverOutcome !== undefined) row.serverOutcome = a.serverOutcome;
   if (a.claim) {
@@ -283,6 +287,7 @@ export interface CallChain {
   call: string;
   method: string;
   tool: string | null;
+  target?: string;
   /** Its first MAX_CHAIN_STEPS attempts. */
   steps: ChainStep[];
   /** How many attempts of it were reported (steps holds the first ones). */
@@ -485,7 +490,7 @@ export class SummaryBuilder {
       if ((this.calls & 4095) === 0) this.forgetIdleCalls();
       const state: CallState = { end, attempts: 1 };
       // The chain is only built when a table will print it (the library's counting builder keeps none).
-      if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
+      if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, ...(row.target !== undefined ? { target: row.target } : {}), steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
       this.recentCalls.set(call, state);
     } else {
       known.attempts++;

@@ -1,10 +1,12 @@
 // Tenth audit, part A (beyond tools/call): the SDK 1.32.2 client and McpServer recorded three ways (recordingFetch + recordingHandler, the record proxy, a HAR-lines proxy): resources and prompts refused, a log line "error" before a success, results beyond text and outputSchema, ping timeouts; and the Python client on the same.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { BIN } from '../helpers/triage-cli.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit10a/', import.meta.url));
 type Result = Awaited<ReturnType<typeof analyze>>;
@@ -82,5 +84,57 @@ describe('logging: the server logs an "error" on the call\'s stream, then return
     const r = await analyze({ inputs: [{ path: join(dir, 'server.ndjson'), side: 'server' }] });
     expect(rows(r)).toContain('tools/call sync_orders TOOL_SUCCESS');
     for (const a of r.attempts) expect(a.detail?.why).toBeUndefined();
+  });
+});
+
+describe('resources/read refused and failing, retried by the app; prompts/get refused; completion/complete', () => {
+  const R = 'resources-errors';
+  const P = 'prompts-errors';
+
+  it('what happened: -32602 "Resource … not found" twice, the template\'s callback threw twice (-32603) and ran for intro; the prompt\'s missing argument and an unknown prompt -32602, the completion answered', () => {
+    expect(step(R, 'read missing #1')).toMatchObject({ error: expect.stringMatching(/^McpError -32602 .*Resource docs:\/\/changelog not found$/) });
+    expect(step(R, 'read missing #2')).toMatchObject({ error: expect.stringMatching(/^McpError -32602 /) });
+    expect(step(R, 'read billing #1')).toMatchObject({ error: 'McpError -32603 MCP error -32603: upstream wiki timed out fetching billing' });
+    expect(observed(R)).toContainEqual({ templateCallbackRan: ['billing', 'billing', 'intro'] });
+    expect(step(P, 'get missing arg')).toMatchObject({ error: expect.stringMatching(/^McpError -32602 .*Invalid arguments for prompt review_code/) });
+    expect(step(P, 'get unknown')).toMatchObject({ error: expect.stringMatching(/^McpError -32602 .*Prompt summarize not found/) });
+    expect(step(P, 'complete language')).toMatchObject({ ok: { values: ['python'] } });
+  });
+
+  for (const v of VIEWS) {
+    it(`${v.name}: each read names its URI (before: "resources/read" alone, the two retried reads told apart only by their error text), and the app's re-reads are linked`, async () => {
+      const r = await run(R, ...v.inputs);
+      expect(r.attempts.map((a) => `${a.method} ${a.target ?? '-'} ${a.outcome} ${a.detail?.errorCode ?? ''} ${a.attempt}`)).toEqual([
+        'initialize - SUCCESS  1', 'resources/list - SUCCESS  1',
+        'resources/read docs://changelog JSONRPC_ERROR -32602 1', 'resources/read docs://changelog JSONRPC_ERROR -32602 2',
+        'resources/read docs://pages/billing JSONRPC_ERROR -32603 1', 'resources/read docs://pages/billing JSONRPC_ERROR -32603 2',
+        'resources/read docs://pages/intro SUCCESS  1',
+      ]);
+      const reads = r.attempts.filter((a) => a.method === 'resources/read');
+      expect(reads[1]!.call).toBe(reads[0]!.call);
+      expect(reads[3]!.call).toBe(reads[2]!.call);
+      expect(reads[2]!.call).not.toBe(reads[0]!.call);
+      // A re-read is judged as any retry, but a read is no tool: no UNSAFE_RETRY, and no CALL_NEVER_SENT for a session that went on.
+      expect(codes(r)).toEqual(['resources/read#2:RETRY_ORIGIN_AMBIGUOUS', 'resources/read#2:RETRY_ORIGIN_AMBIGUOUS']);
+      expect(reads[3]!.findings[0]!.message).toMatch(/^resources\/read docs:\/\/pages\/billing: POST 2 of the call after JSONRPC_ERROR/);
+    });
+
+    it(`${v.name}: each prompts/get names its prompt, completion/complete its ref; no finding (the session went on)`, async () => {
+      const r = await run(P, ...v.inputs);
+      expect(r.attempts.map((a) => `${a.method} ${a.target ?? '-'} ${a.outcome} ${a.detail?.errorCode ?? ''}`)).toEqual([
+        'initialize - SUCCESS ', 'prompts/list - SUCCESS ', 'completion/complete review_code SUCCESS ',
+        'prompts/get review_code JSONRPC_ERROR -32602', 'prompts/get summarize JSONRPC_ERROR -32602', 'prompts/get review_code SUCCESS ',
+      ]);
+      expect(codes(r)).toEqual([]);
+    });
+  }
+
+  it('must not: a tools/call has its tool and no target; the terminal table names the URI in "method / tool"', async () => {
+    const r = await run('results-beyond-text', ['client.ndjson', 'client']);
+    for (const a of r.attempts) expect(a.target).toBeUndefined();
+    const p = spawnSync(process.execPath, [BIN, '--client', f(R, 'client.ndjson')], { encoding: 'utf8', env: { ...process.env, COLUMNS: '200' } });
+    expect(p.stdout).toMatch(/│ resources\/read docs:\/\/pages\/billing +│ 200 +│ JSONRPC_ERROR/);
+    const md = spawnSync(process.execPath, [BIN, '--client', f(R, 'client.ndjson'), '--format', 'markdown'], { encoding: 'utf8' });
+    expect(md.stdout).toMatch(/\| c4 \| resources\/read docs:\/\/pages\/billing \| #1 `JSONRPC_ERROR` \(200\)/);
   });
 });
