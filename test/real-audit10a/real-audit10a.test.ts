@@ -138,3 +138,40 @@ describe('resources/read refused and failing, retried by the app; prompts/get re
     expect(md.stdout).toMatch(/\| c4 \| resources\/read docs:\/\/pages\/billing \| #1 `JSONRPC_ERROR` \(200\)/);
   });
 });
+
+describe('tool results beyond text, and an outputSchema the result breaks', () => {
+  const M = 'results-beyond-text';
+  const L = 'output-schema-violated';
+
+  it('what happened: resource_link and an embedded resource came back; McpServer turned the broken structuredContent into isError; the low-level server sent it as it was and callTool threw -32602 twice (the tool ran twice)', () => {
+    expect(step(M, 'find')).toMatchObject({ ok: { isError: false, types: ['text', 'resource_link', 'resource'] } });
+    expect(step(M, 'usage broken')).toMatchObject({ ok: { isError: true, text: expect.stringMatching(/^MCP error -32602: Output validation error: Invalid structured content for tool disk_usage/) } });
+    expect(step(M, 'usage denied')).toMatchObject({ ok: { isError: true, text: 'permission denied: /denied' } });
+    expect(step(L, 'usage /var #1')).toMatchObject({ error: expect.stringMatching(/^McpError -32602 .*Structured content does not match the tool's output schema: data\/bytes must be number/) });
+    expect(step(L, 'usage /var #2')).toMatchObject({ error: expect.stringMatching(/^McpError -32602 /) });
+    expect(step(L, 'usage denied')).toMatchObject({ ok: { isError: true } });
+    expect(observed(L)).toContainEqual({ ran: ['/var', '/var', '/denied', '/home'] });
+  });
+
+  for (const v of VIEWS) {
+    it(`${v.name}: links and embedded resources are a TOOL_SUCCESS; McpServer's output check is a TOOL_ERROR whose why says the tool ran and its result broke the schema (before: only "MCP error -32602: …", read as a refusal)`, async () => {
+      const r = await run(M, ...v.inputs);
+      expect(rows(r)).toEqual(['initialize SUCCESS', 'tools/list SUCCESS', 'tools/call find_file TOOL_SUCCESS', 'tools/call disk_usage TOOL_SUCCESS', 'tools/call disk_usage TOOL_ERROR', 'tools/call disk_usage TOOL_ERROR']);
+      const [, broken, denied] = r.attempts.filter((a) => a.tool === 'disk_usage');
+      expect(broken!.detail?.why).toMatch(/^the server's SDK \(McpServer\) checked the tool's result against its outputSchema and sent this error in its place: the tool ran/);
+      // Must not: an isError of the tool's own, with no structuredContent although the tool declares an outputSchema, is a plain TOOL_ERROR.
+      expect(denied!.detail).toEqual({ errorMessage: 'permission denied: /denied' });
+      expect(codes(r)).toEqual([]);
+    });
+
+    it(`${v.name}: the low-level server's broken structuredContent is INVALID_TOOL_RESULT saying the tool ran and the TypeScript client throws; its re-run is a proven or possible UNSAFE_RETRY; isError without structuredContent is a TOOL_ERROR`, async () => {
+      const r = await run(L, ...v.inputs);
+      expect(rows(r)).toEqual(['initialize SUCCESS', 'tools/list SUCCESS', 'tools/call disk_usage INVALID_TOOL_RESULT', 'tools/call disk_usage INVALID_TOOL_RESULT', 'tools/call disk_usage TOOL_ERROR', 'tools/call disk_usage TOOL_SUCCESS']);
+      const [first, again] = r.attempts.filter((a) => a.outcome === 'INVALID_TOOL_RESULT');
+      expect(first!.detail?.why).toBe('structuredContent/bytes must be number, by the outputSchema tools/list declares: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32602 from callTool instead of returning the result');
+      expect(again).toMatchObject({ call: first!.call, attempt: 2 });
+      expect(codes(r)).toEqual(['disk_usage#2:RETRY_ORIGIN_AMBIGUOUS', 'disk_usage#2:UNSAFE_RETRY']);
+      expect(r.attempts.find((a) => a.outcome === 'TOOL_ERROR')!.detail).toEqual({ errorMessage: 'permission denied: /denied' });
+    });
+  }
+});
