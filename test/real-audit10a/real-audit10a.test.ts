@@ -175,3 +175,59 @@ describe('tool results beyond text, and an outputSchema the result breaks', () =
     });
   }
 });
+
+describe('ping: the server stalls, the client\'s ping times out; the server pings the client', () => {
+  const P = 'ping';
+  const H = 'ping-health-check';
+
+  it('what happened: ping #1 timed out (-32001, the client\'s own), ping #2 answered; the server\'s pings to the client were answered inside and outside a call; the health probe\'s only ping timed out and it closed', () => {
+    expect(step(P, 'ping #1')).toMatchObject({ error: 'McpError -32001 MCP error -32001: Request timed out' });
+    expect(step(P, 'ping #2')).toEqual({ label: 'ping #2', ok: {} });
+    expect(step(P, 'check')).toEqual({ label: 'check', ok: 'client answered ping in N ms' });
+    expect(observed(P)).toContainEqual({ serverPingHandlerRan: 2, serverToClientPingOutsideCall: ['ok'] });
+    expect(step(H, 'ping')).toMatchObject({ error: 'McpError -32001 MCP error -32001: Request timed out' });
+  });
+
+  for (const v of VIEWS) {
+    it(`${v.name}: the timed-out ping is STREAM_INCOMPLETE and the app's second ping is attempt 2 of it; the server's ping inside the call is counted on the call, which succeeded`, async () => {
+      const r = await run(P, ...v.inputs);
+      expect(rows(r)).toEqual(['initialize SUCCESS', 'ping STREAM_INCOMPLETE', 'ping SUCCESS', 'tools/call check TOOL_SUCCESS', 'tools/call check_idle TOOL_SUCCESS']);
+      const [p1, p2] = r.attempts.filter((a) => a.method === 'ping');
+      expect(p2).toMatchObject({ call: p1!.call, attempt: 2 });
+      expect(p1!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 0\.5\d s after sending it, before any response came/);
+      expect(r.attempts.find((a) => a.tool === 'check')!.sse).toMatchObject({ serverRequests: 1 });
+      expect(codes(r)).toEqual(['ping#1:CANCELLED', 'ping#2:RETRY_ORIGIN_AMBIGUOUS']);
+    });
+
+    it(`${v.name}: a health probe whose only request, a ping, timed out is no CALL_NEVER_SENT (before: "ping failed … a fault meant for tools/call may have hit an earlier request")`, async () => {
+      const r = await run(H, ...v.inputs);
+      expect(rows(r)).toEqual(['initialize SUCCESS', 'ping STREAM_INCOMPLETE']);
+      expect(r.findings.map((x) => x.code)).toEqual([]);
+    });
+  }
+});
+
+describe('the Python SDK client (2.3.0, legacy mode): an unknown resource, a prompt missing an argument, a ping that timed out and one that did not', () => {
+  const C = 'py-resources-prompts';
+
+  it('what happened: -32602 for the read and the prompt; the first ping timed out after 0.5 s, the second answered', () => {
+    expect(step(C, 'read missing')).toEqual({ label: 'read missing', error: 'MCPError -32602: MCP error -32602: Resource docs://changelog not found' });
+    expect(step(C, 'get missing arg')).toMatchObject({ error: expect.stringMatching(/^MCPError -32602: .*Invalid arguments for prompt review_code/) });
+    expect(step(C, 'ping #1')).toEqual({ label: 'ping #1', error: "MCPError -32001: Request 'ping' timed out" });
+    expect(step(C, 'ping #2')).toMatchObject({ ok: true });
+  });
+
+  for (const v of PY_VIEWS) {
+    it(`${v.name}: each failure named by its target, the ping's retry linked, its cancellation quoted; no CALL_NEVER_SENT`, async () => {
+      const r = await run(C, ...v.inputs);
+      expect(r.attempts.map((a) => `${a.method} ${a.target ?? '-'} ${a.outcome} ${a.detail?.errorCode ?? ''}`)).toEqual([
+        'initialize - SUCCESS ', 'resources/list - SUCCESS ', 'resources/read docs://changelog JSONRPC_ERROR -32602',
+        'prompts/get review_code JSONRPC_ERROR -32602', 'ping - STREAM_INCOMPLETE ', 'ping - SUCCESS ',
+      ]);
+      const [p1, p2] = r.attempts.filter((a) => a.method === 'ping');
+      expect(p2).toMatchObject({ call: p1!.call, attempt: 2 });
+      expect(p1!.findings.find((x) => x.code === 'CANCELLED')?.message).toMatch(/with the reason "timed out after 0\.5s"/);
+      expect(r.findings).toEqual([]);
+    });
+  }
+});

@@ -272,6 +272,22 @@ S['ping'] = async () => {
   r.observed.push({ serverPingHandlerRan: pings, serverToClientPingOutsideCall: pong });
   await r.done([c]);
 };
+// 5b: a health checker: it connects, pings once (the server is stalled), times out at 500 ms and closes; it never meant to call a tool.
+S['ping-health-check'] = async () => {
+  let pings = 0;
+  const build = () => {
+    const s = new McpServer({ name: 'health', version: '1.0.0' });
+    s.server.setRequestHandler(types.PingRequestSchema, async () => { pings++; await sleep(1500); return {}; });
+    return s;
+  };
+  const r = await rig('ping-health-check', build);
+  const { c } = await r.connect('health-probe');
+  await r.step('ping', () => c.ping({ timeout: 500 }));
+  await c.close();
+  await sleep(1200);
+  r.observed.push({ serverPingHandlerRan: pings });
+  await r.done([]);
+};
 // 6: the Python client (mcp 2.3.0) against the docs and prompts servers: an unknown resource, a missing prompt argument, a stalled ping.
 const py = (which, url) => new Promise((res, rej) => execFile(process.env.PYTHON ?? '/work/py-venv/bin/python', [`${R}/test/real-audit10a/py_client.py`, which, url], { encoding: 'utf8', timeout: 30000 }, (e, out, errText) => (e ? rej(new Error(`${e.message}\n${errText}`)) : res(JSON.parse(out.trim().split('\n').pop())))));
 S['py-resources-prompts'] = async () => {
