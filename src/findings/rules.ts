@@ -768,9 +768,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const rejected = !auth && !refused && typeof f.status === 'number' && f.status >= 400 && f.status < 500 && f.status !== 408 && f.status !== 429;
       // A JSON-RPC error in a 2xx is the server's answer to that request (tools/list's -32601 from a server without tools), no passing fault.
       const rpcError = f.outcome === 'JSONRPC_ERROR' && typeof f.detail.errorCode === 'number';
+      const init = calls.init && (calls.init.client ?? calls.init.primary).initialize;
+      const noTools = f.method === 'tools/list' && init?.noTools === true;
       const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
-        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}, so the client never got to call a tool` : 'a fault meant for tools/call may have hit an earlier request'}`,
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : 'a fault meant for tools/call may have hit an earlier request'}`,
         f.primary.sources.slice(0, 2), 'session', s.session));
     }
   }

@@ -72,7 +72,7 @@ export interface AttemptView {
   /** The JSON-RPC error code the wire carried for this attempt (response or error body), kept after compaction. */
   wireErrorCode?: number;
   /** For initialize: what it announced, kept after compaction (the sessions and timeline views show it). */
-  initialize?: { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown };
+  initialize?: { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown; noTools?: true };
   /** For tools/list: the tools' retry safety, kept after compaction. */
   toolList?: Map<string, ToolSafety>;
   /** The only response on the exchange, when its id is not this request's. */

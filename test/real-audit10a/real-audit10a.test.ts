@@ -47,9 +47,20 @@ describe('a failed request of another feature (resources/read) is no CALL_NEVER_
       expect(rows(r)).toEqual(['initialize SUCCESS', 'resources/read JSONRPC_ERROR', 'initialize SUCCESS', 'tools/list JSONRPC_ERROR']);
       const agent = r.attempts.find((a) => a.method === 'tools/list')!.session;
       expect(r.findings.map((x) => `${x.code} ${x.session === agent ? 'agent' : 'reader'}`)).toEqual(['CALL_NEVER_SENT agent']);
-      expect(r.findings[0]!.message).toMatch(/tools\/list failed \(JSONRPC_ERROR, HTTP 200\) and no tools\/call was sent afterwards: the server answered it with JSON-RPC error -32601 \("Method not found"\), so the client never got to call a tool$/);
+      expect(r.findings[0]!.message).toMatch(/tools\/list failed \(JSONRPC_ERROR, HTTP 200\) and no tools\/call was sent afterwards: the server answered it with JSON-RPC error -32601 \("Method not found"\); its initialize had announced no tools capability: the server offers no tools, so the client never got to call one$/);
     });
   }
+
+  it('must not: the same client log with a tools capability in the initialize result does not say the server offers no tools', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpt-a10a-'));
+    const orig = readFileSync(f(C, 'client.ndjson'), 'utf8');
+    const text = orig.replaceAll('\\"capabilities\\":{\\"resources\\":{\\"listChanged\\":true}}', '\\"capabilities\\":{\\"resources\\":{\\"listChanged\\":true},\\"tools\\":{}}');
+    expect(text).not.toBe(orig);
+    writeFileSync(join(dir, 'client.ndjson'), text);
+    const r = await analyze({ inputs: [{ path: join(dir, 'client.ndjson'), side: 'client' }] });
+    expect(r.findings.map((x) => x.code)).toEqual(['CALL_NEVER_SENT']);
+    expect(r.findings[0]!.message).toMatch(/the server answered it with JSON-RPC error -32601 \("Method not found"\), so the client never got to call a tool$/);
+  });
 });
 
 describe('logging: the server logs an "error" on the call\'s stream, then returns a success', () => {
