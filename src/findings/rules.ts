@@ -768,7 +768,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const rejected = !auth && !refused && typeof f.status === 'number' && f.status >= 400 && f.status < 500 && f.status !== 408 && f.status !== 429;
       // A JSON-RPC error in a 2xx is the server's answer to that request (tools/list's -32601 from a server without tools), no passing fault.
       const rpcError = f.outcome === 'JSONRPC_ERROR' && typeof f.detail.errorCode === 'number';
-      const init = calls.init && (calls.init.client ?? calls.init.primary).initialize;
+      const init = calls.init && (calls.init.client ?? calls.init.primary);
       const noTools = f.method === 'tools/list' && init?.noTools === true;
       const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',

@@ -72,7 +72,7 @@ export interface AttemptView {
   /** The JSON-RPC error code the wire carried for this attempt (response or error body), kept after compaction. */
   wireErrorCode?: number;
   /** For initialize: what it announced, kept after compaction (the sessions and timeline views show it). */
-  initialize?: { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown; noTools?: true };
+  initialize?: { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown };
   /** For tools/list: the tools' retry safety, kept after compaction. */
   toolList?: Map<string, ToolSafety>;
   /** The only response on the exchange, when its id is not this request's. */
@@ -128,6 +128,8 @@ export interface AttemptView {
    * (the first of that level), its data as text. A log message is no result: the outcome never reads it.
    */
   logs?: { count: number; level: string; rank: number; logger?: string; data: string };
+  /** For initialize: its result's capabilities have no `tools` (the server offers no tools/list). */
+  noTools?: true;
   /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */

@@ -1018,7 +1018,7 @@ function compact(view: AttemptView): void {
         view.initialize.protocolVersion = result.protocolVersion;
         // Capabilities without `tools`: the server offers no tools/list (McpServer without a tool answers it -32601).
         const caps = (result as { capabilities?: unknown }).capabilities;
-        if (typeof caps === 'object' && caps !== null && !('tools' in caps)) view.initialize.noTools = true;
+        if (typeof caps === 'object' && caps !== null && !('tools' in caps)) view.noTools = true;
       }
     }
   }
