@@ -169,6 +169,14 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${said}; ${row.detail.why}` : said;
   }
+  // A ping is answered at once by a live peer: one that got no answer says more of the server than of the request.
+  // (Only after a wait a live server would have answered in, and not when a DELETE of the session cut its stream.)
+  const waited = done !== undefined && a.startTs !== undefined ? done - a.startTs : undefined;
+  if (a.method === 'ping' && (a.outcome === 'STREAM_INCOMPLETE' || a.outcome === 'NO_RESPONSE') && waited !== undefined && waited >= 100 && (a.client ?? v).sessionDeleted === undefined) {
+    const said = `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), got no answer in ${(waited / 1000).toFixed(2)} s: the server, or a hop before it, was not responding, and the spec lets the sender take the connection as stale`;
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
+  }
   // A server's warning or error log on the request's own stream is kept beside the outcome, which it does not change.
   const logs = v.logs ?? a.client?.logs ?? a.server?.logs;
   if (logs && logs.rank >= LOG_WARNING) {

@@ -205,7 +205,9 @@ describe('ping: the server stalls, the client\'s ping times out; the server ping
       expect(rows(r)).toEqual(['initialize SUCCESS', 'ping STREAM_INCOMPLETE', 'ping SUCCESS', 'tools/call check TOOL_SUCCESS', 'tools/call check_idle TOOL_SUCCESS']);
       const [p1, p2] = r.attempts.filter((a) => a.method === 'ping');
       expect(p2).toMatchObject({ call: p1!.call, attempt: 2 });
-      expect(p1!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 0\.5\d s after sending it, before any response came/);
+      expect(p1!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 0\.5\d s after sending it, before any response came; a ping, which the receiver MUST answer promptly \(the SDKs answer it without the application\), got no answer in 0\.5\d s: the server, or a hop before it, was not responding/);
+      // Must not: the answered ping.
+      expect(p2!.detail).toBeUndefined();
       expect(r.attempts.find((a) => a.tool === 'check')!.sse).toMatchObject({ serverRequests: 1 });
       expect(codes(r)).toEqual(['ping#1:CANCELLED', 'ping#2:RETRY_ORIGIN_AMBIGUOUS']);
     });
@@ -214,6 +216,8 @@ describe('ping: the server stalls, the client\'s ping times out; the server ping
       const r = await run(H, ...v.inputs);
       expect(rows(r)).toEqual(['initialize SUCCESS', 'ping STREAM_INCOMPLETE']);
       expect(r.findings.map((x) => x.code)).toEqual([]);
+      // Before: the why said only how the stream ended, as of any request the client gave up on.
+      expect(r.attempts[1]!.detail?.why).toMatch(/; a ping, which the receiver MUST answer promptly .*got no answer in 0\.5\d s: the server, or a hop before it, was not responding, and the spec lets the sender take the connection as stale$/);
     });
   }
 });
