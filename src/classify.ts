@@ -388,15 +388,21 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const off = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
     const detail: OutcomeDetail = { errorMessage: firstText(r.content) };
     if (off !== undefined) detail.why = `isError, with ${off}, by the outputSchema tools/list declares: a client that checks it (the TypeScript SDK 1.x) throws -32602 instead of returning the error`;
+    // The TypeScript SDK's McpServer (1.x and v2) checks a tool's result against its outputSchema and, when it breaks it,
+    // answers this isError in its place: the tool ran, and what failed is its own result, not the arguments.
+    else if (detail.errorMessage !== undefined && /(^|: )Output validation error: /.test(detail.errorMessage)) {
+      detail.why = 'the server\'s SDK (McpServer) checked the tool\'s result against its outputSchema and sent this error in its place: the tool ran, and its result broke the schema it declares (a fault of the server\'s tool, not of the arguments; the error\'s -32602 is in its text, not a JSON-RPC error)';
+    }
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
     return result('TOOL_ERROR', detail);
   }
+  // The TypeScript SDK 1.x client checks these itself: its callTool throws although the wire carries a result (the tool ran).
   if (tool.outputSchema && !has(r, 'structuredContent')) {
-    return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent' });
+    return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32600 from callTool instead of returning the result' });
   }
   const broken = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
-  if (broken !== undefined) return result('INVALID_TOOL_RESULT', { why: `${broken}, by the outputSchema tools/list declares` });
+  if (broken !== undefined) return result('INVALID_TOOL_RESULT', { why: `${broken}, by the outputSchema tools/list declares: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32602 from callTool instead of returning the result` });
   // The tool may catch the client's error answer to its elicitation/create and still return a plain result (the SDK's
   // simpleStreamableHttp collect-user-info: "Error collecting contact information: McpError: ..."): say so.
   const refused = view.askRefused !== undefined ? unansweredAsk(view) : undefined;

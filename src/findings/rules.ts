@@ -37,7 +37,11 @@ function dedupe(sources: Source[]): Source[] {
 }
 
 const idText = (a: Attempt | AttemptView) => ('idText' in a && a.idText !== undefined ? a.idText : jsonText(a.id));
-const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.method);
+/** An attempt as messages name it: the method and its tool, or what a request of another feature acts on (a resource's uri, a prompt). */
+const label = (a: Attempt) => (a.tool ? `${a.method} ${a.tool}` : a.primary.target !== undefined ? `${a.method} ${a.primary.target}` : a.method);
+/** Requests of the other server features and utilities: none is a step on a client's way to a tools/call. */
+const OTHER_FEATURES = new Set(['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe',
+  'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'ping']);
 const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 /**
  * A retry delay next to the policy's: whole ms under 10 s (tenths when not whole, cut, not rounded up), so that a delay
@@ -742,8 +746,10 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   const partOfSession = s.rebuilt === true && s.session === null && later.began !== true;
   const refusedVersion = calls.toolCalls === 0 && calls.failed.length === 0 ? versionRefused(s, calls) : undefined;
   if (refusedVersion) out.push(finding('CALL_NEVER_SENT', 'warning', `${where}: ${refusedVersion.text}`, refusedVersion.init.primary.sources.slice(0, 2), 'session', s.session));
-  // A probe the client fell back from to initialize (its session is where that went on, or stopped) stopped nothing.
-  const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)));
+  // A probe the client fell back from to initialize (its session is where that went on, or stopped) stopped nothing;
+  // nor did a failed request of another feature (a resources/read of an unknown URI, a prompts/get, a ping): no
+  // client needs one to call a tool, and a client that only reads resources never meant to call one.
+  const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)) && !OTHER_FEATURES.has(a.method));
   if (calls.toolCalls === 0 && stopping.length > 0 && !partOfSession) {
     // A server/discover probe refused by a server of the handshake era is followed by the client's initialize: when
     // that failed too (the Python client in auto mode against the 2024-11-05 SSE server), it is what stopped the client.
@@ -760,9 +766,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       // Any other 4xx but a timeout or a rate limit is the server refusing the request as it was (@hono/mcp's one
       // session per process: 400 "Invalid Request: Server already initialized"), not a passing fault.
       const rejected = !auth && !refused && typeof f.status === 'number' && f.status >= 400 && f.status < 500 && f.status !== 408 && f.status !== 429;
+      // A JSON-RPC error in a 2xx is the server's answer to that request (tools/list's -32601 from a server without tools), no passing fault.
+      const rpcError = f.outcome === 'JSONRPC_ERROR' && typeof f.detail.errorCode === 'number';
+      const init = calls.init && (calls.init.client ?? calls.init.primary);
+      const noTools = f.method === 'tools/list' && init?.noTools === true;
       const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
-        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : 'a fault meant for tools/call may have hit an earlier request'}`,
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : 'a fault meant for tools/call may have hit an earlier request'}`,
         f.primary.sources.slice(0, 2), 'session', s.session));
     }
   }

@@ -118,6 +118,18 @@ export interface AttemptView {
   /** The progressToken the request asked for (`_meta.progressToken`, as an id key): progress is counted by it. */
   progressToken?: string;
   serverRequests: number;
+  /**
+   * What a request of another feature acts on, as its params name it: resources/read's (subscribe's) `uri`,
+   * prompts/get's prompt `name`, completion/complete's `ref` (a prompt's name or a template's uri). Log text, capped.
+   */
+  target?: string;
+  /**
+   * The server's log messages (notifications/message) on this request's stream: how many, and the most severe one
+   * (the first of that level), its data as text. A log message is no result: the outcome never reads it.
+   */
+  logs?: { count: number; level: string; rank: number; logger?: string; data: string };
+  /** For initialize: its result's capabilities have no `tools` (the server offers no tools/list). */
+  noTools?: true;
   /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */

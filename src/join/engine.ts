@@ -797,6 +797,7 @@ export class JoinEngine {
     const idText = exactIdText(bodyText, id);
     const params = (typeof msg.params === 'object' && msg.params !== null ? msg.params : {}) as Record<string, unknown>;
     const tool = msg.method === 'tools/call' && typeof params.name === 'string' ? params.name : null;
+    const target = targetOf(msg.method as string, params);
     const view = newAttemptView({
       side: r.side,
       input: r.input,
@@ -825,6 +826,7 @@ export class JoinEngine {
       sources: [r.src],
       final: false,
     });
+    if (target !== undefined) view.target = target;
     if (r.rebuilt) view.rebuilt = true;
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
@@ -1098,6 +1100,7 @@ export class JoinEngine {
           if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
         }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
+        else if (msg.method === 'notifications/message') for (const v of ex.attempts) logOnStream(v, msg);
         else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
         return;
@@ -1483,4 +1486,35 @@ export function exactIdText(text: string | undefined, id: unknown): string | und
 /** A JSON-RPC body that names an id (null included): one a client may take for another request's answer. */
 function hasIdKey(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'id' in body;
+}
+
+/** RFC 5424's severities, as the spec's logging levels name them: the higher, the more severe. */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** A notifications/message on a request's stream: counted, and kept when it is the most severe so far (log text, so capped). */
+function logOnStream(v: AttemptView, msg: Record<string, unknown>): void {
+  const p = typeof msg.params === 'object' && msg.params !== null ? (msg.params as Record<string, unknown>) : {};
+  const level = typeof p.level === 'string' ? p.level.slice(0, 20) : 'unknown';
+  const rank = LOG_LEVELS.indexOf(level);
+  const logs = (v.logs ??= { count: 0, level, rank, data: '' });
+  logs.count++;
+  if (logs.count > 1 && rank <= logs.rank) return;
+  let data: string;
+  try {
+    data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data) ?? '';
+  } catch {
+    data = '';
+  }
+  Object.assign(logs, { level, rank, data: data.slice(0, 300) });
+  if (typeof p.logger === 'string') logs.logger = p.logger.slice(0, 100);
+  else delete logs.logger;
+}
+
+/** What a request of another feature acts on (AttemptView.target): a resource's uri, a prompt's name, a completion's ref. */
+function targetOf(method: string, params: Record<string, unknown>): string | undefined {
+  const ref = typeof params.ref === 'object' && params.ref !== null ? (params.ref as Record<string, unknown>) : undefined;
+  const v = method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe' ? params.uri
+    : method === 'prompts/get' ? params.name
+      : method === 'completion/complete' ? ref?.name ?? ref?.uri : undefined;
+  return typeof v === 'string' && v !== '' ? v.slice(0, 300) : undefined;
 }

@@ -1016,6 +1016,9 @@ function compact(view: AttemptView): void {
       } else {
         view.initialize.serverInfo = result.serverInfo;
         view.initialize.protocolVersion = result.protocolVersion;
+        // Capabilities without `tools`: the server offers no tools/list (McpServer without a tool answers it -32601).
+        const caps = (result as { capabilities?: unknown }).capabilities;
+        if (typeof caps === 'object' && caps !== null && !('tools' in caps)) view.noTools = true;
       }
     }
   }

@@ -62,7 +62,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push(...moreLine(failed.rows.length, failed.total, ' in time order', ' (see `--format ndjson`)'));
     if (failed.rows.length) {
       out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why', 'evidence'], failed.rows.map((r) => [
-        c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.method),
+        c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
         r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, whole(claimedText(r.claim)), whyCell(r), whole(r.sources.slice(0, 3).map(src).join(', ')),
       ])), '');
     }
@@ -82,7 +82,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
         });
         if (chain.attempts > chain.steps.length) parts.push(`… ${chain.attempts - chain.steps.length} more attempt(s)`);
         const origins = chain.steps.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
-        return [c(chain.call), c(chain.tool ? `${chain.method} ${chain.tool}` : chain.method), parts.join(' '), whole(origins.join('; '))];
+        return [c(chain.call), c(chain.tool ? `${chain.method} ${chain.tool}` : chain.target !== undefined ? `${chain.method} ${chain.target}` : chain.method), parts.join(' '), whole(origins.join('; '))];
       })), '');
     }
   }
@@ -136,7 +136,7 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
   if (gateway) lines.push('  participant G as Gateway or proxy');
   lines.push('  participant S as Server');
   for (const r of rows) {
-    const label = escapeMermaid(truncate(`${r.method}${r.tool ? ` ${r.tool}` : ''} id ${r.idText ?? JSON.stringify(r.id)}${r.attempt && r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`, 80));
+    const label = escapeMermaid(truncate(`${r.method}${r.tool ? ` ${r.tool}` : r.target !== undefined ? ` ${r.target}` : ''} id ${r.idText ?? JSON.stringify(r.id)}${r.attempt && r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`, 80));
     const to = r.notSeenByServer ? 'G' : 'S';
     // No status and an outcome other than NO_RESPONSE: the log has no HTTP layer (an HTTP request without a response is NO_RESPONSE).
     const http = r.status !== null || r.outcome === 'NO_RESPONSE';

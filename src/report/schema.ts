@@ -14,6 +14,7 @@ export const NdjsonAttemptSchema = z.object({
   id: z.union([z.string(), z.number()]),
   method: z.string(),
   tool: z.string().nullable(),
+  target: z.string().optional(),
   side: z.enum(['client', 'server', 'gateway']).optional(),
   status: z.number().int().nullable(),
   outcome: z.enum(OUTCOMES),

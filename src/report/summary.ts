@@ -8,7 +8,7 @@ import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { doneAt } from '../findings/rules.js';
 import { redactText, redactValue } from '../redact.js';
-import { boundValue, capString } from './text.js';
+import { boundValue, capString, jsonText } from './text.js';
 import { isoTime } from '../formats/time.js';
 import { TopRows } from './top.js';
 
@@ -22,6 +22,8 @@ export interface AttemptRow {
   tool: string | null;
   side?: string;
   status: number | null;
+  /** What a request of another feature acts on: resources/read's uri, prompts/get's prompt name, completion/complete's ref. */
+  target?: string;
   outcome: Outcome;
   layer: Layer;
   serverOutcome?: Outcome;
@@ -103,6 +105,9 @@ export function claimedText(c: AttemptRow['claim']): string {
   return c.outcome !== undefined && said ? `${c.outcome} ${said}` : c.outcome ?? said;
 }
 
+/** The rank of the "warning" log level (debug 0 … emergency 7): log messages from it up are named in an attempt's why. */
+const LOG_WARNING = 3;
+
 /** The printable row of an attempt; log strings are redacted here when redaction is on. */
 export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   const v = a.primary;
@@ -118,6 +123,8 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     sources: sourcesOf(a),
   };
   if (a.idText !== undefined) row.idText = a.idText;
+  const target = a.primary.target ?? a.client?.target ?? a.server?.target;
+  if (target !== undefined) row.target = redact ? redactText(target) : target;
   if (a.side !== 'unknown') row.side = a.side;
   if (a.serverOutcome !== undefined) row.serverOutcome = a.serverOutcome;
   if (a.claim) {
@@ -161,6 +168,23 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     const said = 'a version probe the server refused (it predates 2026-07-28); the client fell back to initialize, as the spec asks';
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${said}; ${row.detail.why}` : said;
+  }
+  // A ping is answered at once by a live peer: one that got no answer says more of the server than of the request.
+  // (Only after a wait a live server would have answered in, and not when a DELETE of the session cut its stream.)
+  const waited = done !== undefined && a.startTs !== undefined ? done - a.startTs : undefined;
+  if (a.method === 'ping' && (a.outcome === 'STREAM_INCOMPLETE' || a.outcome === 'NO_RESPONSE') && waited !== undefined && waited >= 100 && (a.client ?? v).sessionDeleted === undefined) {
+    const said = `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), got no answer in ${(waited / 1000).toFixed(2)} s: the server, or a hop before it, was not responding, and the spec lets the sender take the connection as stale`;
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
+  }
+  // A server's warning or error log on the request's own stream is kept beside the outcome, which it does not change.
+  const logs = v.logs ?? a.client?.logs ?? a.server?.logs;
+  if (logs && logs.rank >= LOG_WARNING) {
+    const clean = (t: string) => (redact ? redactText(t) : t);
+    const which = logs.count === 1 ? `a message at level ${jsonText(logs.level)}` : `${logs.count} messages, the most severe at level ${jsonText(logs.level)}`;
+    const said = `the server logged ${which} on the request's stream${logs.logger !== undefined ? ` (logger ${jsonText(clean(logs.logger))})` : ''}: ${jsonText(clean(logs.data))}; a log message is not the request's answer and does not decide its outcome`;
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
   if (v.resumed) row.resumed = true;
   if (v.weakId || a.client?.weakId || a.server?.weakId) row.weakId = true;
@@ -271,6 +295,7 @@ export interface CallChain {
   call: string;
   method: string;
   tool: string | null;
+  target?: string;
   /** Its first MAX_CHAIN_STEPS attempts. */
   steps: ChainStep[];
   /** How many attempts of it were reported (steps holds the first ones). */
@@ -473,7 +498,7 @@ export class SummaryBuilder {
       if ((this.calls & 4095) === 0) this.forgetIdleCalls();
       const state: CallState = { end, attempts: 1 };
       // The chain is only built when a table will print it (the library's counting builder keeps none).
-      if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
+      if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, ...(row.target !== undefined ? { target: row.target } : {}), steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
       this.recentCalls.set(call, state);
     } else {
       known.attempts++;

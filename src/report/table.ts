@@ -31,7 +31,7 @@ const text = (s: string): string => cutAtWord(cleanTerminal(s));
 const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
 const time = (iso: string | undefined) => (iso ? iso.slice(11, 23) : '');
 const idOf = (r: AttemptRow) => cell(r.idText ?? JSON.stringify(r.id), 16);
-const what = (r: { method: string; tool: string | null }) => (r.tool ? `${cell(r.method, 24)} ${cell(r.tool, 28)}` : cell(r.method, 40));
+const what = (r: { method: string; tool: string | null; target?: string }) => (r.tool ? `${cell(r.method, 24)} ${cell(r.tool, 28)}` : r.target !== undefined ? `${cell(r.method, 24)} ${cell(r.target, 28)}` : cell(r.method, 40));
 
 export class TableSink implements OutputSink {
   constructor(private readonly opts: TableOptions) {}

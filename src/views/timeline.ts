@@ -184,7 +184,7 @@ function notes(r: AttemptRow): string[] {
 const LEGEND = 'client view / server view: HTTP status and outcome as each side logged it ("-" for the status: no HTTP layer in the log). "not seen by server": both sides were logged and the server has no record of the attempt. "(no side)": the log does not say which side wrote it; its one view is in the client column.';
 
 const idOf = (r: AttemptRow) => r.idText ?? jsonText(r.id);
-const whatOf = (r: AttemptRow) => (r.tool ? `${r.method} ${r.tool}` : r.method);
+const whatOf = (r: AttemptRow) => (r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method);
 const offset = (t: Timeline, r: AttemptRow) => (t.identity.first && r.ts ? `+${span(Date.parse(r.ts) - Date.parse(t.identity.first))}` : '');
 const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
 

@@ -50,8 +50,8 @@ describe('what the second round found, fixed', () => {
   it('structuredContent that breaks the declared outputSchema is INVALID_TOOL_RESULT, saying where', () => {
     const r = calls(both('output-schema-invalid'));
     expect(r.filter((a) => a.outcome === 'INVALID_TOOL_RESULT').map((a) => a.detail?.why)).toEqual([
-      'structuredContent/count must be number, by the outputSchema tools/list declares',
-      "structuredContent must have required property 'count', by the outputSchema tools/list declares",
+      'structuredContent/count must be number, by the outputSchema tools/list declares: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32602 from callTool instead of returning the result',
+      "structuredContent must have required property 'count', by the outputSchema tools/list declares: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32602 from callTool instead of returning the result",
     ]);
   });
 

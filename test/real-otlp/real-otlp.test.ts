@@ -264,11 +264,17 @@ describe('where the fixes must not apply', () => {
   });
 
   it('a trace that holds a session\'s initialize is a session: a failure and no tools/call in it still raise CALL_NEVER_SENT', () => {
-    // One application span around a whole session: initialize, then only the failing resources/read of client 1.
+    // One application span around a whole session: initialize, then only the failing resources/read of client 1,
+    // renamed tools/list (since the tenth audit a failed resources/read stops no tool call: see the next case).
     const keep = new Set(['initialize', 'notifications/initialized', 'resources/read']);
     const trace = spans('py-clients-concurrent').find((s) => s.attrs['mcp.method.name'] === 'resources/read')!.span.traceId;
-    const r = run(edited('py-clients-concurrent', 'one-session', (s, a) => (s.traceId === trace && keep.has(a['mcp.method.name']!) ? s : undefined)));
-    expect(r.attempts.map((a) => `${a.method} ${a.outcome}`)).toEqual(['initialize SUCCESS', 'resources/read JSONRPC_ERROR']);
+    const asList = (s: Obj) => JSON.parse(JSON.stringify(s).replaceAll('"resources/read"', '"tools/list"')) as Obj;
+    const r = run(edited('py-clients-concurrent', 'one-session', (s, a) => (s.traceId === trace && keep.has(a['mcp.method.name']!) ? asList(s) : undefined)));
+    expect(r.attempts.map((a) => `${a.method} ${a.outcome}`)).toEqual(['initialize SUCCESS', 'tools/list JSONRPC_ERROR']);
     expect(allCodes(r)).toContain('CALL_NEVER_SENT');
+    // The same session with its resources/read as it was: a client that only reads resources was not kept from a tool call.
+    const read = run(edited('py-clients-concurrent', 'one-session-read', (s, a) => (s.traceId === trace && keep.has(a['mcp.method.name']!) ? s : undefined)));
+    expect(read.attempts.map((a) => `${a.method} ${a.outcome}`)).toEqual(['initialize SUCCESS', 'resources/read JSONRPC_ERROR']);
+    expect(allCodes(read)).not.toContain('CALL_NEVER_SENT');
   });
 });
