@@ -18,94 +18,10 @@ export interface ToolSafety {
 /** Largest outputSchema kept to check results against (its JSON length); a larger one is only known to exist. */
 const MAX_SCHEMA_CHARS = 20_000;
 
-/**
- * name -> safety for every tool in a tools/list result; undefined when the response lists no tools. The map may be
- * shared with other responses that listed the same tools: read it, copy it to change it.
- */
-export function readToolAnnotations(response: unknown): ReadonlyMap<string, ToolSafety> | undefined {
+/** name -> safety for every tool in a tools/list result; undefined when the response lists no tools. */
+export function readToolAnnotations(response: unknown): Map<string, ToolSafety> | undefined {
   const tools = (response as { result?: { tools?: unknown } } | undefined)?.result?.tools;
   if (!Array.isArray(tools)) return undefined;
-  // Every session's tools/list repeats its server's list: one that hashes and compares equal to a recent one (without
-  // building its text) reuses that one's map. A list too large or deep to walk cheaply is read on its own.
-  const budget = { nodes: 0, over: false };
-  const hash = jsonHash(tools, 0, 0x811c9dc5 | 0, budget);
-  const seen = budget.over ? undefined : recentLists.get(hash);
-  if (seen !== undefined && sameJson(seen.tools, tools, 0)) return seen.map;
-  const m = readTools(tools);
-  if (!budget.over) {
-    recentLists.delete(hash);
-    recentLists.set(hash, { tools, map: m });
-    if (recentLists.size > MAX_RECENT_LISTS) recentLists.delete(recentLists.keys().next().value!);
-  }
-  return m;
-}
-
-/** Tool lists read lately, by hash (newest last; oldest out). */
-const recentLists = new Map<number, { tools: unknown[]; map: ReadonlyMap<string, ToolSafety> }>();
-const MAX_RECENT_LISTS = 64;
-/** Most values a list may hold to be hashed and compared (a larger one is read each time). */
-const MAX_HASHED_NODES = 20_000;
-
-/**
- * A 32-bit structural hash of a JSON value (keys in their order, strings by length and ends), kept in int32 so that no
- * number is boxed; budget.over is set past MAX_HASHED_NODES values or MAX_SCHEMA_DEPTH.
- */
-function jsonHash(v: unknown, depth: number, h: number, budget: { nodes: number; over: boolean }): number {
-  if (++budget.nodes > MAX_HASHED_NODES || depth > MAX_SCHEMA_DEPTH) {
-    budget.over = true;
-    return 0;
-  }
-  if (typeof v === 'string') {
-    // A string's length and ends are enough to find a candidate (sameJson compares the whole text), and cheaper than
-    // every character of every tool's description.
-    const n = v.length;
-    h = Math.imul(h ^ 0x73 ^ (n << 8), 16777619);
-    for (let i = 0; i < n && i < 4; i++) h = Math.imul(h ^ v.charCodeAt(i) ^ v.charCodeAt(n - 1 - i), 16777619);
-    return h;
-  }
-  if (typeof v !== 'object' || v === null) {
-    if (typeof v === 'number' && (v | 0) === v) return Math.imul(Math.imul(h ^ 0x69, 16777619) ^ v, 16777619);
-    const t = v === null ? 'null' : typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v);
-    h = Math.imul(h ^ 0x6e, 16777619);
-    for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
-    return h;
-  }
-  if (Array.isArray(v)) {
-    h = Math.imul(h ^ 0x5b, 16777619);
-    for (let i = 0; i < v.length && !budget.over; i++) h = jsonHash(v[i], depth + 1, h, budget);
-    return Math.imul(h ^ 0x5d, 16777619);
-  }
-  h = Math.imul(h ^ 0x7b, 16777619);
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    for (let i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 16777619);
-    h = jsonHash((v as Record<string, unknown>)[k], depth + 1, Math.imul(h ^ 0x3a, 16777619), budget);
-    if (budget.over) return 0;
-  }
-  return Math.imul(h ^ 0x7d, 16777619);
-}
-
-/** Whether two parsed JSON values are the same (key order aside, which no check of a schema depends on). */
-function sameJson(a: unknown, b: unknown, depth: number): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > MAX_SCHEMA_DEPTH) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], depth + 1)) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  let n = 0;
-  for (const k in a) {
-    if (!Object.hasOwn(a, k)) continue;
-    if (!Object.hasOwn(b, k) || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1)) return false;
-    n++;
-  }
-  for (const k in b) if (Object.hasOwn(b, k)) n--;
-  return n === 0;
-}
-
-function readTools(tools: unknown[]): ReadonlyMap<string, ToolSafety> {
   const m = new Map<string, ToolSafety>();
   for (const t of tools) {
     if (typeof t !== 'object' || t === null) continue;

@@ -74,7 +74,7 @@ export interface AttemptView {
   /** For initialize: what it announced, kept after compaction (the sessions and timeline views show it). */
   initialize?: { clientInfo?: unknown; requestedProtocolVersion?: unknown; serverInfo?: unknown; protocolVersion?: unknown };
   /** For tools/list: the tools' retry safety, kept after compaction. */
-  toolList?: ReadonlyMap<string, ToolSafety>;
+  toolList?: Map<string, ToolSafety>;
   /** The only response on the exchange, when its id is not this request's. */
   strayResponse?: unknown;
   /** First payload that did not parse, with why. */

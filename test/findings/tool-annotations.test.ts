@@ -1,4 +1,4 @@
-// readToolAnnotations reuses what it read of a repeated tools/list, and never the reading of a list that differs.
+// readToolAnnotations: what retry safety and result checks need of each listed tool, the same however often a list repeats.
 import { describe, expect, it } from 'vitest';
 import { readToolAnnotations } from '../../src/findings/annotations.js';
 
