@@ -110,6 +110,8 @@ export interface AttemptView {
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */
   resumedEvents?: number;
   progress: number;
+  /** When the last of its progress notifications came (at most PROGRESS_TIMES_KEPT), where the log gives each event its time. */
+  progressAt?: number[];
   /**
    * The id the client's caller gave this tool call in `_meta.callId` (Codex: the model's function call id): a later
    * request that carries the same one re-sends that call, where a new call by the caller would carry a new one.

@@ -175,6 +175,9 @@ interface TokenClosed { ts: number; answered: boolean; request: RequestRef }
  */
 export type EventTiming = 'order' | 'clock';
 
+/** How many of a request's latest progress times are kept (a retry sent before its cancellation is told by them: findings/rules.ts gaveUpAtProgress). */
+const PROGRESS_TIMES_KEPT = 32;
+
 /** Most stray-progress tokens kept per session (see SessionState.strayProgress); further ones are only counted. */
 const STRAY_PROGRESS_KEPT = 8;
 
@@ -1094,7 +1097,7 @@ export class JoinEngine {
           }
           if (ex.attempts.length === 0 && msg.id !== null) this.askForTask(ex.scopeKey, msg.id, msg);
         } else if (msg.method === 'notifications/progress') {
-          this.progressOnStream(ex, msg);
+          this.progressOnStream(ex, msg, timing !== undefined ? ts : undefined);
           if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
         }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
@@ -1215,7 +1218,7 @@ export class JoinEngine {
    * Progress on a request's stream counts for the request whose progressToken it carries: a server that writes every
    * notification to the first open stream (supergateway's stateful mode) puts one call's progress on another's.
    */
-  private progressOnStream(ex: Exchange, msg: Record<string, unknown>): void {
+  private progressOnStream(ex: Exchange, msg: Record<string, unknown>, ts: number | undefined): void {
     const token = ((msg.params ?? {}) as Record<string, unknown>).progressToken;
     const key = isJsonRpcId(token) ? idKeyOf(token) : undefined;
     const own = key === undefined ? [] : ex.attempts.filter((v) => v.progressToken === key);
@@ -1225,7 +1228,13 @@ export class JoinEngine {
       if (other && !ex.attempts.includes(other)) other.progress++;
       return;
     }
-    for (const v of own.length ? own : ex.attempts) v.progress++;
+    for (const v of own.length ? own : ex.attempts) {
+      v.progress++;
+      if (ts === undefined) continue;
+      const at = (v.progressAt ??= []);
+      if (at.length >= PROGRESS_TIMES_KEPT) at.shift();
+      at.push(ts);
+    }
   }
 
   /** The open request of a scope that asked for this progressToken (by default the TypeScript SDK's: its request id). */
