@@ -110,6 +110,8 @@ export interface AttemptView {
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */
   resumedEvents?: number;
   progress: number;
+  /** How long nothing had come on its stream (since its head or its last event) when the stream broke (ended `error` or `aborted`) without the response. */
+  quietMs?: number;
   /** When the last of its progress notifications came (at most PROGRESS_TIMES_KEPT), where the log gives each event its time. */
   progressAt?: number[];
   /**

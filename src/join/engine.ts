@@ -589,6 +589,9 @@ export class JoinEngine {
       // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.
       for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;
     }
+    // A stream that broke: how long it had been silent (the why names it; a hop's idle timeout cuts silent streams).
+    const quiet = (how === 'error' || how === 'aborted') && ts !== undefined && ex.lastTs !== undefined && ex.status !== undefined ? ts - ex.lastTs : undefined;
+    if (quiet !== undefined) for (const v of ex.attempts) if (v.response === undefined) v.quietMs = quiet;
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });

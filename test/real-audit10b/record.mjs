@@ -189,7 +189,7 @@ async function rig(name, buildServer, { hop, server: serverOpts } = {}) {
     try { const r = await c.callTool(params, undefined, o); observed.push({ label, isError: !!r.isError, text: String(r.content?.[0]?.text).slice(0, 80), progress, ms: Date.now() - started }); return r; }
     catch (e) { observed.push({ label, error: `${e?.constructor?.name} ${e?.code ?? ''} ${String(e?.message).slice(0, 160)}`, progress, ms: Date.now() - started }); return e; }
   };
-  return { d, connect, call, observed, async done(clients) {
+  return { d, connect, call, observed, rf, harUrl: har.url, async done(clients) {
     for (const c of clients) await c.close().catch(() => {});
     await sleep(150);
     if (h?.log.length) observed.push({ hopLog: h.log });
@@ -255,6 +255,31 @@ S['max-total-timeout'] = async () => {
   }
   // Must not be linked: two identical calls started together (Promise.all), both over the cap.
   await Promise.all([1, 2].map((k) => r.call(c, `fetch_report both ${k}`, { name: 'fetch_report', arguments: { target: '2026-12' } }, { timeout: 400, resetTimeoutOnProgress: true, maxTotalTimeout: 700 })));
+  await sleep(1800);
+  r.observed.push({ ran });
+  await r.done([c]);
+};
+// B2: the same with the v2 client 2.4.0 (legacy mode), whose Protocol gives up and cancels the same way; export_archive only.
+S['v2-max-total-timeout'] = async () => {
+  const { Client: V2Client, StreamableHTTPClientTransport: V2Transport } = await import(`${R}/node_modules/@modelcontextprotocol/client/dist/index.mjs`);
+  const ran = [];
+  const build = () => {
+    const s = new McpServer({ name: 'archive', version: '1.0.0' });
+    stepTool(s, 'export_archive', { readOnlyHint: false, destructiveHint: false, idempotentHint: false }, ran, { steps: 15, stepMs: 100 });
+    return s;
+  };
+  const r = await rig('v2-max-total-timeout', build);
+  const c = new V2Client({ name: 'audit10b-v2-app', version: '2.4.0' }, { versionNegotiation: { mode: 'legacy' } });
+  c.onerror = (e) => r.observed.push({ onerror: String(e?.message ?? e).slice(0, 160) });
+  await c.connect(new V2Transport(new URL(`${r.harUrl}/mcp`), { fetch: r.rf }));
+  await c.listTools();
+  const v2call = async (label, opts) => {
+    const progress = []; const started = Date.now();
+    try { const x = await c.callTool({ name: 'export_archive', arguments: { target: '2026-11' } }, { ...opts, onprogress: (p) => progress.push(p.progress) }); r.observed.push({ label, isError: !!x.isError, text: String(x.content?.[0]?.text).slice(0, 80), progress, ms: Date.now() - started }); return x; }
+    catch (e) { r.observed.push({ label, error: `${e?.constructor?.name} ${e?.code ?? ''} ${String(e?.message).slice(0, 160)}`, progress, ms: Date.now() - started }); return e; }
+  };
+  const first = await v2call('export_archive #1', { timeout: 400, resetTimeoutOnProgress: true, maxTotalTimeout: 700 });
+  if (first instanceof Error) { await sleep(100); await v2call('export_archive #2', { timeout: 400, resetTimeoutOnProgress: true, maxTotalTimeout: 4000 }); }
   await sleep(1800);
   r.observed.push({ ran });
   await r.done([c]);
