@@ -48,6 +48,12 @@ describe('progress for a while, then the tool stalls: resetTimeoutOnProgress tim
       }
       expect(rebuild2).toMatchObject({ tool: 'rebuild_index', outcome: 'TOOL_SUCCESS', call: rebuild1!.call, attempt: 2 });
       expect(scan2).toMatchObject({ tool: 'scan_logs', outcome: 'TOOL_SUCCESS', call: scan1!.call, attempt: 2 });
+      // The timeout ran from the last progress (0.4 s): the why says when it came (before: only that 5 events came). The
+      // HAR gives its events no time of their own.
+      for (const first of [rebuild1!, scan1!]) {
+        if (v.name === 'har') expect(first.detail.why).toMatch(/\(5 SSE event\(s\) before that\)$/);
+        else expect(first.detail.why).toMatch(/\(5 SSE event\(s\) before that\); its last progress notification came 0\.4\d s before the cancellation$/);
+      }
       expect(finding(rebuild2!, 'UNSAFE_RETRY')).toMatchObject({ severity: v.proven ? 'error' : 'warning' });
       if (!v.proven) expect(finding(rebuild2!, 'UNSAFE_RETRY')!.message).toMatch(/the earlier attempt was running: 5 progress notification\(s\) came for it/);
       expect(finding(scan2!, 'UNSAFE_RETRY')).toBeUndefined();
@@ -90,6 +96,8 @@ describe('maxTotalTimeout: the caller gives up at a progress notification, the S
         // The true delay (0.1 s after the caller's error) is not in the log: no RETRY_POLICY with a made-up one.
         expect(finding(again, 'RETRY_POLICY')).toBeUndefined();
       }
+      // The cancellation came while progress still came (0.0x or 0.1 s after the last), not 0.4 s after it as a reset timeout's does.
+      expect(export1!.detail.why).toMatch(/; its last progress notification came 0\.[01]\d s before the cancellation/);
       // Must not: Promise.all of two identical calls (ids 6 and 7), both cancelled the same way, are two calls.
       expect(both1!.attempt).toBe(1);
       expect(both2!.attempt).toBe(1);
@@ -114,6 +122,27 @@ describe('maxTotalTimeout: the caller gives up at a progress notification, the S
   });
 });
 
+describe('maxTotalTimeout with the v2 client 2.4.0 (known gap: it never cancels, so the wire shows the first call succeed)', () => {
+  const C = 'v2-max-total-timeout';
+
+  it('what happened: "Maximum total timeout exceeded" at ~0.75 s, no notifications/cancelled at all, the result dropped ("unknown message ID"); the tool ran twice', () => {
+    const o = observed(C);
+    expect(o[0]).toMatchObject({ label: 'export_archive #1', error: 'SdkError REQUEST_TIMEOUT Maximum total timeout exceeded' });
+    expect(o.some((x) => String(x.onerror ?? '').startsWith('Received a response for an unknown message ID: {"jsonrpc":"2.0","id":2,"result"'))).toBe(true);
+    expect(readFileSync(f(C, 'client.ndjson'), 'utf8')).not.toContain('notifications/cancelled');
+    expect(ran(C)).toHaveLength(2);
+  });
+
+  for (const v of VIEWS) {
+    it(`${v.name}: both attempts TOOL_SUCCESS on the wire and two calls (no log shows the caller's error; nothing is invented)`, async () => {
+      const r = await run(C, ...v.inputs);
+      const [first, again] = calls(r);
+      expect([first!.outcome, again!.outcome, first!.attempt, again!.attempt]).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS', 1, 1]);
+      expect(codes(r)).toEqual([]);
+    });
+  }
+});
+
 describe('a hop with a 1 s idle timeout on responses (nginx proxy_read_timeout, scaled down)', () => {
   it('what happened: the silent call\'s stream was cut at 1 s, the caller timed out at 3.5 s, the tool finished at 2 s; progress every 0.3 s or `: ping` comments kept the others alive', () => {
     const silent = observed('idle-cut-silent');
@@ -131,6 +160,9 @@ describe('a hop with a 1 s idle timeout on responses (nginx proxy_read_timeout, 
       const [cut] = calls(r);
       expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', status: 200, layer: 'transport' });
       expect(cut!.detail.why).toMatch(v.name === 'har' ? /^the stream was aborted 1\.0\d s after sending it, before any response came/ : /^SSE stream ended \((error|aborted)\) after 0 event\(s\) without the response/);
+      // Before: only "SSE stream ended (error) after 0 event(s) without the response"; now how long it had been silent.
+      if (v.name === 'server') expect(cut!.detail.why).toMatch(/; nothing had gone out on it for 1\.0\d s \(since its head\) when its connection closed: an idle timeout of a hop between \(nginx's proxy_read_timeout, a load balancer's\) cuts a stream silent that long/);
+      else if (v.name !== 'har') expect(cut!.detail.why).toMatch(/; nothing had come on it for 1\.0\d s \(since its head\) when it broke: an idle timeout of a hop between/);
       expect(codes(r)).toEqual(['compile_report#1:CANCELLED', 'compile_report#1:NO_FINAL_RESULT']);
       for (const kept of ['idle-kept-by-progress', 'idle-kept-by-ping']) {
         const k = await run(kept, ...v.inputs);
@@ -139,6 +171,20 @@ describe('a hop with a 1 s idle timeout on responses (nginx proxy_read_timeout, 
       }
     });
   }
+});
+
+it('must not: the same cut 0.3 s after the head names no silence (a stream that broke soon after its head or an event is no idle cut)', async () => {
+  const C = 'idle-cut-silent';
+  const lines = readFileSync(f(C, 'client.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; ts: string; xid: string; send?: { method?: string }; end?: string });
+  const xid = lines.find((l) => l.kind === 'request' && l.send?.method === 'tools/call')!.xid;
+  const head = lines.find((l) => l.kind === 'response' && l.xid === xid)!;
+  const end = lines.find((l) => l.kind === 'end' && l.xid === xid)!;
+  expect(end.end).toBe('error');
+  end.ts = new Date(Date.parse(head.ts) + 300).toISOString();
+  const dir = mkdtempSync(join(tmpdir(), 'mcpt-a10b-'));
+  writeFileSync(join(dir, 'client.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const r = await analyze({ inputs: [{ path: join(dir, 'client.ndjson'), side: 'client' }] });
+  expect(calls(r)[0]!.detail.why).toBe('SSE stream ended (error) after 0 event(s) without the response');
 });
 
 describe('a hop that gzips JSON and SSE responses (right before: nothing to fix)', () => {
