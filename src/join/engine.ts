@@ -893,6 +893,16 @@ export class JoinEngine {
       view.response = parked.msg;
       view.sources.push(parked.src);
     }
+    // A cancellation read before its request, which started before it: a log whose records are not in time order (a
+    // HAR writer that puts each entry down when its stream ends, long after the cancellation's own entry).
+    const early = sess.cancels?.findIndex((c) => c.after === undefined && c.ts !== undefined && view.startTs !== undefined && c.ts >= view.startTs && idKeyOf(c.id) === view.idKey) ?? -1;
+    if (early >= 0) {
+      const c = sess.cancels!.splice(early, 1)[0]!;
+      view.cancelled = true;
+      view.cancelledAt = c.ts;
+      if (c.reason !== undefined) view.cancelReason = c.reason;
+      view.sources.push(c.src);
+    }
     return true;
   }
 
@@ -1197,7 +1207,7 @@ export class JoinEngine {
           view.sources.push(src);
         } else {
           const known = sess.requestIds.get(idKeyOf(rid));
-          if (!known) (sess.cancels ??= []).push({ id: rid, src });
+          if (!known) (sess.cancels ??= []).push({ id: rid, src, ...(ts !== undefined ? { ts } : {}), ...(typeof params.reason === 'string' && params.reason.trim() !== '' ? { reason: params.reason.trim().slice(0, 200) } : {}) });
           // Cancelled well after its exchange ended, in the client's own view (an HTTP error, or a response it did not
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
           // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).

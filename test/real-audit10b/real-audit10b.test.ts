@@ -116,9 +116,29 @@ describe('maxTotalTimeout: the caller gives up at a progress notification, the S
     expect(byId(r, 3).call).not.toBe(byId(r, 2).call);
   });
 
-  it('har (known gap): the HAR-lines proxy writes an entry when its stream ends, 5.7 s after the cancellation\'s; the input is reported as not time-ordered', async () => {
+  it('har: the HAR-lines proxy writes an entry when its stream ends, after the cancellation\'s entry; the cancellation still finds its request (before: "notifications/cancelled for id 2, a request this log never shows" and NO_FINAL_RESULT)', async () => {
     const r = await run(C, ['capture.har.ndjson']);
     expect(r.summary.inputs[0]).toMatchObject({ unordered: true });
+    const first = byId(r, 2);
+    expect(first).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 1\.0\d s after sending it, before any response came/) } });
+    expect(finding(first, 'CANCELLED')!.message).toMatch(/Request timed out/);
+    expect(codes(r).filter((x) => x.startsWith('session:') || x.includes('NO_FINAL_RESULT'))).toEqual([]);
+    // Known gap: a HAR gives its SSE events no time of their own, so the progress before the retry is not seen and the
+    // retry sent before the cancellation stays a call of its own.
+    expect(byId(r, 3).attempt).toBe(1);
+  });
+
+  it('har, must not: a cancellation dated before its request started stays one for a request the log does not show then', async () => {
+    const text = readFileSync(f(C, 'capture.har.ndjson'), 'utf8');
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { startedDateTime: string; request: { postData?: { text?: string } } });
+    const req = lines.find((l) => /"method":"tools\/call"/.test(l.request.postData?.text ?? '') && /"id":2\b/.test(l.request.postData?.text ?? ''))!;
+    const cancel = lines.find((l) => /notifications\/cancelled/.test(l.request.postData?.text ?? '') && /"requestId":2\b/.test(l.request.postData?.text ?? ''))!;
+    cancel.startedDateTime = new Date(Date.parse(req.startedDateTime) - 50).toISOString();
+    const dir = mkdtempSync(join(tmpdir(), 'mcpt-a10b-'));
+    writeFileSync(join(dir, 'capture.har.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await analyze({ inputs: [{ path: join(dir, 'capture.har.ndjson') }] });
+    expect(finding(byId(r, 2), 'CANCELLED')).toBeUndefined();
+    expect(r.findings.map((x) => x.message)).toContainEqual(expect.stringMatching(/notifications\/cancelled for id 2, a request this log never shows/));
   });
 });
 
