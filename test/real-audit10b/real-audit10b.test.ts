@@ -264,3 +264,35 @@ describe('a hop that answers 504 after its upstream timeout while the server goe
     }
   });
 });
+
+describe('the Python SDK client (2.3.0, legacy mode) behind the same 504 hop: its views are the proxy\'s, the HAR\'s and the server\'s (right before but for the SIDE_DIVERGENCE wording)', () => {
+  const C = 'py-gateway-504-then-retry';
+  const PY_VIEWS: { name: string; inputs: [string, Side?][]; proven: boolean }[] = [
+    { name: 'server', inputs: [['server.ndjson', 'server']], proven: true },
+    { name: 'proxy', inputs: [['proxy.ndjson']], proven: false },
+    { name: 'har', inputs: [['capture.har.ndjson']], proven: false },
+    { name: 'proxy as client, with the server', inputs: [['proxy.ndjson', 'client'], ['server.ndjson', 'server']], proven: true },
+  ];
+
+  it('what happened: every call got "MCPError -32603: Server returned an error response" (the 504), the app gave up after two; each tool ran twice', () => {
+    const o = observed(C);
+    expect(o.filter((x) => 'label' in x)).toEqual(['send_invoice #1', 'send_invoice #2', 'get_balance #1', 'get_balance #2'].map((label) => ({ label, error: 'MCPError -32603: Server returned an error response' })));
+    expect(ran(C).filter((x) => x.startsWith('send_invoice'))).toHaveLength(2);
+  });
+
+  for (const v of PY_VIEWS) {
+    it(`${v.name}: two attempts of each call, UNSAFE_RETRY ${v.proven ? 'proven' : 'possible'} for send_invoice only${v.name.includes('with') ? ', SIDE_DIVERGENCE naming the hop\'s own 504' : ''}`, async () => {
+      const r = await run(C, ...v.inputs);
+      const [inv1, inv2, bal1, bal2] = calls(r);
+      expect([inv1, inv2, bal1, bal2].map((a) => `${a!.tool} ${a!.call === (a!.tool === 'send_invoice' ? inv1 : bal1)!.call} ${a!.attempt} ${a!.outcome}`)).toEqual(
+        v.name === 'server'
+          ? ['send_invoice true 1 NO_RESPONSE', 'send_invoice true 2 NO_RESPONSE', 'get_balance true 1 NO_RESPONSE', 'get_balance true 2 NO_RESPONSE']
+          : ['send_invoice true 1 HTTP_ERROR', 'send_invoice true 2 HTTP_ERROR', 'get_balance true 1 HTTP_ERROR', 'get_balance true 2 HTTP_ERROR']);
+      expect(finding(inv2!, 'UNSAFE_RETRY')).toMatchObject({ severity: v.proven ? 'error' : 'warning' });
+      expect(finding(bal2!, 'UNSAFE_RETRY')).toBeUndefined();
+      const divergent = [inv1, inv2, bal1, bal2].map((a) => finding(a!, 'SIDE_DIVERGENCE')?.message ?? '');
+      if (v.name.includes('with')) for (const m of divergent) expect(m).toMatch(/something between them answered HTTP 504 itself .* closed the server's connection, 0\.8\d s into the request/);
+      else expect(divergent).toEqual(['', '', '', '']);
+    });
+  }
+});

@@ -368,5 +368,30 @@ S['gateway-504-then-retry'] = async () => {
   await r.done([c]);
 };
 
+// E2: the Python SDK client (mcp 2.3.0, legacy mode) behind the same 504 hop; its views are the proxy's, the HAR's and the server's.
+const { execFile } = await import('node:child_process');
+const py = (which, url) => new Promise((res, rej) => execFile(process.env.PYTHON ?? '/work/py-venv/bin/python', [`${R}/test/real-audit10b/py_client.py`, which, url], { encoding: 'utf8', timeout: 30000 }, (err, out, errText) => (err ? rej(new Error(`${err.message}\n${errText}`)) : res(JSON.parse(out.trim().split('\n').pop())))));
+S['py-gateway-504-then-retry'] = async () => {
+  const ran = [];
+  const build = () => {
+    const s = new McpServer({ name: 'billing', version: '1.0.0' });
+    for (const [tool, annotations] of [['send_invoice', { readOnlyHint: false, destructiveHint: true, idempotentHint: false }], ['get_balance', { readOnlyHint: true }]]) {
+      s.registerTool(tool, { inputSchema: { account: z.string() }, annotations }, async ({ account }) => {
+        const first = !ran.some((x) => x.startsWith(`${tool} `));
+        await sleep(first ? 1500 : 100);
+        ran.push(`${tool} ${account}${first ? ' (slow, 1.5 s)' : ''}`);
+        return text(`${tool} ${account} done`);
+      });
+    }
+    return s;
+  };
+  const r = await rig('py-gateway-504-then-retry', build, { hop: { headerTimeoutMs: 800 }, server: { json: true } });
+  r.observed.push(...(await py('gateway-504', `${r.harUrl}/mcp`)));
+  await sleep(1500);
+  r.observed.push({ ran });
+  await r.done([]);
+  rmSync(`${r.d}/client.ndjson`, { force: true });
+};
+
 for (const name of process.argv.length > 2 ? process.argv.slice(2) : Object.keys(S)) { console.log('==', name); await S[name](); }
 process.exit(0);
