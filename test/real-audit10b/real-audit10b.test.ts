@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { retryDelay } from '../../src/report/notes.js';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit10b/', import.meta.url));
 type Result = Awaited<ReturnType<typeof analyze>>;
@@ -104,6 +105,18 @@ describe('maxTotalTimeout: the caller gives up at a progress notification, the S
       expect(both2!.call).not.toBe(both1!.call);
     });
   }
+
+  it('the retry chains show "+?" for its delay, which the log does not give (before: "+0 ms", from the late cancellation); a retry after the cancellation keeps its delay', () => {
+    const lines = readFileSync(f(C, 'client.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; ts: string; send?: { id?: number; method?: string; params?: { requestId?: number } } });
+    const sent = lines.find((l) => l.kind === 'request' && l.send?.id === 2)!.ts;
+    const cancelled = lines.find((l) => l.send?.method === 'notifications/cancelled' && l.send.params?.requestId === 2)!.ts;
+    const retried = lines.find((l) => l.kind === 'request' && l.send?.id === 3)!.ts;
+    const first = { ts: sent, durationMs: 5000, doneMs: Date.parse(cancelled) - Date.parse(sent) };
+    expect(retryDelay(first, { ts: retried })).toBe('?');
+    expect(retryDelay(first, { ts: new Date(Date.parse(cancelled) + 250).toISOString() })).toBe('250 ms');
+    // Must not: a retry that starts a moment before an attempt's end (two logs' clocks) without a cancellation stays 0 ms.
+    expect(retryDelay({ ts: sent, durationMs: 1000 }, { ts: new Date(Date.parse(sent) + 998).toISOString() })).toBe('0 ms');
+  });
 
   it('must not: the same client log with another reason on the cancellation (an AbortSignal, given up when it fired) keeps the request sent before it a call of its own', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpt-a10b-'));
