@@ -6,7 +6,7 @@ import { scopeKeyOf, type JsonRpcId } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
-import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
+import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 
@@ -505,7 +505,7 @@ function notedOrigin(a: Attempt, call: string): RetryOriginInfo {
 /** A retry starts once the caller was done with the attempt it repeats; one sent while that attempt ran is a call of its own. */
 function startedAfter(a: Attempt, prev: Attempt): boolean {
   const done = doneAt(prev);
-  return a.startTs === undefined || done === undefined || a.startTs >= done;
+  return a.startTs === undefined || done === undefined || a.startTs >= done || gaveUpAtProgress(prev, a) !== undefined;
 }
 
 /**
@@ -618,7 +618,12 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${jsonText(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
   }
   const same = a.method === 'tools/call' ? 'the same tool and arguments' : `the same method (${a.method.slice(0, 60)}) and params`;
-  return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}; nothing in the logs says who sent it` };
+  const gaveUp = gaveUpAtProgress(previous, a);
+  const cancelledAt = (previous.client ?? previous.primary).cancelledAt;
+  const early = gaveUp !== undefined && cancelledAt !== undefined && a.startTs !== undefined
+    ? `, sent ${((cancelledAt - a.startTs) / 1000).toFixed(2)} s before the earlier attempt's notifications/cancelled ("Request timed out") and ${((a.startTs - gaveUp) / 1000).toFixed(2)} s after a progress notification for it: the caller had given up on it already (the TypeScript SDK rejects a call over its maxTotalTimeout when a progress notification comes, "Maximum total timeout exceeded", and cancels it only when its last timeout runs out), how long before is not in the log`
+    : '';
+  return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
 }
 
 export type { Outcome };

@@ -250,7 +250,7 @@ function incompleteWhyOf(view: AttemptView): string {
   if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse)) {
     // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
-    return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
+    return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}${progressAroundCancel(view)}`;
   }
   if (recordingStopped(view) && view.status !== null && view.status !== undefined) {
     // The capture ended with the stream still open, as a log that ends does: what came after is not in it.
@@ -302,11 +302,41 @@ function incompleteWhyOf(view: AttemptView): string {
   if (ct.includes('text/event-stream')) {
     if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within ${view.openAfterMs / 1000} s while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
-    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${view.primed ? resumedWhy(view.resumptions ?? []) : ''}`;
+    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${quietWhy(view)}${view.primed ? resumedWhy(view.resumptions ?? []) : ''}`;
   }
   if (view.openAfterMs !== undefined) return `no response body within ${view.openAfterMs / 1000} s while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';
   return 'empty response body';
+}
+
+/** Silence this long before a stream broke is named: idle timeouts of hops are seconds to minutes (nginx's 60 s). */
+const QUIET_NAMED_MS = 1000;
+
+/**
+ * How long a stream that broke had been silent, when it was for a second or more: a hop's idle timeout cuts a stream
+ * that long silent (comments such as `: ping` are not in the records, so "nothing" means no event and no head).
+ */
+function quietWhy(view: AttemptView): string {
+  if (view.quietMs === undefined || view.quietMs < QUIET_NAMED_MS) return '';
+  const since = view.sseEvents ? 'its last event' : 'its head';
+  const what = view.side === 'server' ? `nothing had gone out on it for ${(view.quietMs / 1000).toFixed(2)} s (since ${since}) when its connection closed` : `nothing had come on it for ${(view.quietMs / 1000).toFixed(2)} s (since ${since}) when it broke`;
+  return `; ${what}: an idle timeout of a hop between (nginx's proxy_read_timeout, a load balancer's) cuts a stream silent that long, one that progress notifications or SSE comments keep busy passes`;
+}
+
+/**
+ * The request's progress around the client's cancellation, where the log gives each its time: how long before it the
+ * last came (a tool that went silent and a timeout reset by progress), and how many came after (the tool ran on).
+ */
+function progressAroundCancel(view: AttemptView): string {
+  const at = view.progressAt;
+  if (!at?.length || view.cancelledAt === undefined) return '';
+  const cancelled = view.cancelledAt;
+  const before = at.filter((t) => t <= cancelled);
+  const after = at.length - before.length;
+  const last = before.length ? `; its last progress notification came ${((cancelled - before[before.length - 1]!) / 1000).toFixed(2)} s before the cancellation` : '';
+  // In the server's log one sent after the cancellation came shows the tool ran on; in another, one may have been on its way.
+  const ranOn = view.side === 'server' ? ' (sent after it came: the tool ran on)' : '';
+  return `${last}${after ? `${last ? ', and' : ';'} ${after} more came after it${ranOn}` : ''}`;
 }
 
 /** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */

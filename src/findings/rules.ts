@@ -119,6 +119,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
       const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
+        : hopAnswered(c, s) ? hopAnsweredText(c, s)
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
         `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
@@ -305,6 +306,41 @@ export function doneAt(a: Attempt): number | undefined {
 
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
+/**
+ * The client got a 5xx while the server's log has the request end without any response (its connection closed): a hop
+ * answered on its own and dropped the request to the server (nginx's 504 after proxy_read_timeout), it changed no status.
+ */
+function hopAnswered(c: AttemptView, s: AttemptView): boolean {
+  return s.status === null && s.responded !== true && typeof c.status === 'number' && c.status >= 500;
+}
+
+function hopAnsweredText(c: AttemptView, s: AttemptView): string {
+  const into = s.endTs !== undefined && s.startTs !== undefined ? `, ${((s.endTs - s.startTs) / 1000).toFixed(2)} s into the request,` : '';
+  const why = c.status === 504 ? ' (a gateway that stopped waiting for the server: its upstream timeout)' : '';
+  return `something between them answered HTTP ${c.status} itself${why} and closed the server's connection${into} before the server answered (no status of the server's was changed); whether the request ran on there is not in its log`;
+}
+
+/** The reason the TypeScript SDK's own timeout gives its notifications/cancelled ("McpError: MCP error -32001: Request timed out"). */
+const SDK_TIMEOUT_REASON = /\bRequest timed out\b/;
+
+/**
+ * When the caller had given up on `prev` before its notifications/cancelled, as `next` shows by coming before it: the
+ * TypeScript SDK rejects a call whose maxTotalTimeout is exceeded when a progress notification comes ("Maximum total
+ * timeout exceeded"), without cancelling it, and sends the cancellation ("Request timed out") only when the timeout the
+ * progress before had set runs out. Seen so: `prev` was cancelled with that reason after `next` was sent, got no answer
+ * before, and progress notifications for it came after it was sent and before `next` (two identical calls sent together
+ * have none between them). Answers the time of the last of those, which the caller's end was at or before.
+ */
+export function gaveUpAtProgress(prev: Attempt, next: Attempt): number | undefined {
+  const v = prev.client ?? prev.primary;
+  const cancelled = v.cancelledAt;
+  if (cancelled === undefined || next.startTs === undefined || prev.startTs === undefined || next.startTs >= cancelled) return undefined;
+  if (!SDK_TIMEOUT_REASON.test(v.cancelReason ?? '') || !(unanswered(prev.outcome) || (prev.endTs !== undefined && cancelled < prev.endTs))) return undefined;
+  let last: number | undefined;
+  for (const t of v.progressAt ?? []) if (t > prev.startTs && t <= next.startTs) last = t;
+  return last;
+}
+
 /** Findings about a retry: who sent it, whether it was safe, whether it honoured Retry-After and the policy. */
 /** Most claim lines a RETRY_ORIGIN_AMBIGUOUS finding lists among its sources; the message says how many more there were. */
 const MAX_CLAIM_SOURCES = 20;
@@ -419,7 +455,8 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
   const policy = opts.policy;
   if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
-  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && backoffDue(prev.status)) {
+  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && backoffDue(prev.status) && gaveUpAtProgress(prev, a) === undefined) {
+    // A retry sent before the cancellation of a call its caller had given up at some progress notification: when, the log does not tell, nor the delay.
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
     const delay = a.startTs - doneAt(prev)!;

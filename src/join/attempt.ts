@@ -110,6 +110,10 @@ export interface AttemptView {
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */
   resumedEvents?: number;
   progress: number;
+  /** How long nothing had come on its stream (since its head or its last event) when the stream broke (ended `error` or `aborted`) without the response. */
+  quietMs?: number;
+  /** When the last of its progress notifications came (at most PROGRESS_TIMES_KEPT), where the log gives each event its time. */
+  progressAt?: number[];
   /**
    * The id the client's caller gave this tool call in `_meta.callId` (Codex: the model's function call id): a later
    * request that carries the same one re-sends that call, where a new call by the caller would carry a new one.

@@ -175,6 +175,9 @@ interface TokenClosed { ts: number; answered: boolean; request: RequestRef }
  */
 export type EventTiming = 'order' | 'clock';
 
+/** How many of a request's latest progress times are kept (a retry sent before its cancellation is told by them: findings/rules.ts gaveUpAtProgress). */
+const PROGRESS_TIMES_KEPT = 32;
+
 /** Most stray-progress tokens kept per session (see SessionState.strayProgress); further ones are only counted. */
 const STRAY_PROGRESS_KEPT = 8;
 
@@ -586,6 +589,9 @@ export class JoinEngine {
       // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.
       for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;
     }
+    // A stream that broke: how long it had been silent (the why names it; a hop's idle timeout cuts silent streams).
+    const quiet = (how === 'error' || how === 'aborted') && ts !== undefined && ex.lastTs !== undefined && ex.status !== undefined ? ts - ex.lastTs : undefined;
+    if (quiet !== undefined) for (const v of ex.attempts) if (v.response === undefined) v.quietMs = quiet;
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
@@ -889,6 +895,16 @@ export class JoinEngine {
       view.response = parked.msg;
       view.sources.push(parked.src);
     }
+    // A cancellation read before its request, which started before it: a log whose records are not in time order (a
+    // HAR writer that puts each entry down when its stream ends, long after the cancellation's own entry).
+    const early = sess.cancels?.findIndex((c) => c.after === undefined && c.ts !== undefined && view.startTs !== undefined && c.ts >= view.startTs && idKeyOf(c.id) === view.idKey) ?? -1;
+    if (early >= 0) {
+      const c = sess.cancels!.splice(early, 1)[0]!;
+      view.cancelled = true;
+      view.cancelledAt = c.ts;
+      if (c.reason !== undefined) view.cancelReason = c.reason;
+      view.sources.push(c.src);
+    }
     return true;
   }
 
@@ -1096,7 +1112,7 @@ export class JoinEngine {
           }
           if (ex.attempts.length === 0 && msg.id !== null) this.askForTask(ex.scopeKey, msg.id, msg);
         } else if (msg.method === 'notifications/progress') {
-          this.progressOnStream(ex, msg);
+          this.progressOnStream(ex, msg, timing !== undefined ? ts : undefined);
           if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
         }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
@@ -1194,7 +1210,7 @@ export class JoinEngine {
           view.sources.push(src);
         } else {
           const known = sess.requestIds.get(idKeyOf(rid));
-          if (!known) (sess.cancels ??= []).push({ id: rid, src });
+          if (!known) (sess.cancels ??= []).push({ id: rid, src, ...(ts !== undefined ? { ts } : {}), ...(typeof params.reason === 'string' && params.reason.trim() !== '' ? { reason: params.reason.trim().slice(0, 200) } : {}) });
           // Cancelled well after its exchange ended, in the client's own view (an HTTP error, or a response it did not
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
           // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).
@@ -1218,7 +1234,7 @@ export class JoinEngine {
    * Progress on a request's stream counts for the request whose progressToken it carries: a server that writes every
    * notification to the first open stream (supergateway's stateful mode) puts one call's progress on another's.
    */
-  private progressOnStream(ex: Exchange, msg: Record<string, unknown>): void {
+  private progressOnStream(ex: Exchange, msg: Record<string, unknown>, ts: number | undefined): void {
     const token = ((msg.params ?? {}) as Record<string, unknown>).progressToken;
     const key = isJsonRpcId(token) ? idKeyOf(token) : undefined;
     const own = key === undefined ? [] : ex.attempts.filter((v) => v.progressToken === key);
@@ -1228,7 +1244,13 @@ export class JoinEngine {
       if (other && !ex.attempts.includes(other)) other.progress++;
       return;
     }
-    for (const v of own.length ? own : ex.attempts) v.progress++;
+    for (const v of own.length ? own : ex.attempts) {
+      v.progress++;
+      if (ts === undefined) continue;
+      const at = (v.progressAt ??= []);
+      if (at.length >= PROGRESS_TIMES_KEPT) at.shift();
+      at.push(ts);
+    }
   }
 
   /** The open request of a scope that asked for this progressToken (by default the TypeScript SDK's: its request id). */

@@ -40,7 +40,7 @@ export interface SessionState {
    * notifications/cancelled for an id the log never shows, or (`after`) for a request whose exchange had ended more
    * than 50 ms before (`answer` says what that exchange gave the client: a late cancellation, or one it waited on).
    */
-  cancels?: { id: JsonRpcId; src: Source; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' } }[];
+  cancels?: { id: JsonRpcId; src: Source; ts?: number; reason?: string; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown); `initialized`: it was the

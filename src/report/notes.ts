@@ -49,11 +49,14 @@ export function sideCell(i: { side?: string | undefined; sideAssumed?: boolean |
 /**
  * The time between when the caller was done with one attempt (when it gave up on it, else its end) and the next one's
  * start, for the retry-chain tables ("?" without times): RETRY_POLICY's delay. A stream the client abandoned on its
- * timeout may end only when the session closes, long after the retry.
+ * timeout may end only when the session closes, long after the retry. "?" too for a retry sent before that moment (a
+ * call the TypeScript SDK gave up at a progress notification is cancelled only later): when the caller gave up is not
+ * in the log.
  */
 export function retryDelay(a: { ts?: string; durationMs?: number; doneMs?: number }, b: { ts?: string }): string {
   if (!a.ts || !b.ts) return '?';
   const end = Date.parse(a.ts) + (a.doneMs ?? a.durationMs ?? 0);
   const ms = Date.parse(b.ts) - end;
+  if (a.doneMs !== undefined && ms < 0) return '?';
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
 }

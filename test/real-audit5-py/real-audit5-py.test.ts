@@ -403,7 +403,7 @@ describe('the Python app cancels its call\'s task between two progress notificat
   it('py-client-abort-between-progress: the stateful server stopped the tool (step 3) and sent no result; STREAM_INCOMPLETE, no NO_FINAL_RESULT; the re-call\'s UNSAFE_RETRY says the earlier attempt reached the server, not that it ran to its result', () => {
     expect(observed('py-client-abort-between-progress').serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done']);
     const [a, again] = byTool(run('py-client-abort-between-progress'), 'export_report');
-    expect([a!.outcome, a!.serverOutcome, a!.detail?.why]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 0\.\d\d s after sending it, before any response came \(2 SSE event\(s\) before that\)$/)]);
+    expect([a!.outcome, a!.serverOutcome, a!.detail?.why]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 0\.\d\d s after sending it, before any response came \(2 SSE event\(s\) before that\); its last progress notification came 0\.\d\d s before the cancellation$/)]);
     const unsafe = again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
     expect([unsafe.severity, unsafe.message]).toEqual(['error', expect.stringMatching(/the server view shows the earlier attempt reached the server$/)]);
   });
