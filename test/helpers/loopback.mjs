@@ -4,6 +4,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync, constants as zc } from 'node:zlib';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -263,7 +264,10 @@ export function stopAfter(ms) {
   }, ms).unref();
 }
 
-/** HAR 1.2 entries, one per line, as a Chrome/mitmproxy export looks, written by a forwarding proxy as each exchange ends. */
+/**
+ * HAR 1.2 entries, one per line, as a Chrome/mitmproxy export looks, written by a forwarding proxy as each exchange ends.
+ * Like those, it keeps a compressed body decoded in `content.text` (the headers still say `Content-Encoding: gzip`).
+ */
 export async function startHarProxy(upstream, outPath) {
   const out = createWriteStream(outPath, { flags: 'a' });
   const target = new URL(upstream);
@@ -279,12 +283,15 @@ export async function startHarProxy(upstream, outPath) {
       response: { status: 0, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1 },
       cache: {}, timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 }, serverIPAddress: '127.0.0.1', _resourceType: 'fetch',
     };
-    let done = false; let tHead = 0; const chunks = [];
+    let done = false; let tHead = 0; const chunks = []; let gz = false;
     const finish = (err) => {
       if (done) return; done = true;
-      const text = Buffer.concat(chunks).toString('utf8');
-      entry.response.content = { size: Buffer.byteLength(text), mimeType: entry.response.content.mimeType, ...(text ? { text } : {}) };
-      entry.response.bodySize = Buffer.byteLength(text);
+      const raw = Buffer.concat(chunks);
+      let decoded = raw;
+      if (gz && raw.length) { try { decoded = gunzipSync(raw, { finishFlush: zc.Z_SYNC_FLUSH }); } catch { decoded = raw; } }
+      const text = decoded.toString('utf8');
+      entry.response.content = { size: decoded.length, mimeType: entry.response.content.mimeType, ...(gz ? { compression: decoded.length - raw.length } : {}), ...(text ? { text } : {}) };
+      entry.response.bodySize = raw.length;
       const now = performance.now();
       entry.timings.wait = Math.round((tHead || now) - t0); entry.timings.receive = Math.round(now - (tHead || now));
       entry.time = Math.round(now - t0);
@@ -296,12 +303,14 @@ export async function startHarProxy(upstream, outPath) {
     res.on('close', () => { if (!done) { finish('net::ERR_ABORTED'); up.destroy(); } });
     up.on('response', (ures) => {
       tHead = performance.now();
+      gz = /gzip/i.test(String(ures.headers['content-encoding'] ?? ''));
       entry.response.status = ures.statusCode; entry.response.statusText = ures.statusMessage ?? '';
       entry.response.headers = hdrs(ures.headers); entry.response.content.mimeType = ures.headers['content-type'] ?? '';
       res.writeHead(ures.statusCode, ures.headers); res.flushHeaders?.();
       ures.on('data', (c) => { chunks.push(c); res.write(c); });
       ures.on('end', () => { finish(); res.end(); });
       ures.on('error', () => { finish('net::ERR_INCOMPLETE_CHUNKED_ENCODING'); res.destroy(); });
+      ures.on('aborted', () => { finish('net::ERR_INCOMPLETE_CHUNKED_ENCODING'); res.destroy(); });
     });
     up.end(body);
   });

@@ -1,11 +1,10 @@
 // Records test/fixtures/real-audit10b/ (the tenth audit, part B: timeouts driven by progress, and the hops of production): SDK 1.32.2 client and McpServer on 127.0.0.1, each incident three ways. Usage: npm run build && node test/real-audit10b/record.mjs [scenario...]
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { spawn } from 'node:child_process';
-import { createGzip, gunzipSync, constants as zc } from 'node:zlib';
+import { createGzip, constants as zc } from 'node:zlib';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingFetch, recordingHandler } = await import(`${R}/dist/capture/index.js`);
-const { listen, sleep, sessionHandler, freePort, readBody, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
+const { listen, sleep, sessionHandler, readBody, stopAfter, startHarProxy, startRecordProxy } = await import(`${R}/test/helpers/loopback.mjs`);
 const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
 const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
 const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
@@ -13,68 +12,6 @@ const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@model
 const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
 const { z } = await import(`${R}/node_modules/zod/index.js`);
 stopAfter(120000);
-
-/**
- * HAR 1.2 entries, one per line, as a Chrome/mitmproxy export looks, written by a forwarding proxy. Like those, it keeps
- * a compressed body decoded in `content.text` (the headers still say `Content-Encoding: gzip`).
- */
-async function startHarProxy(upstream, outPath) {
-  const out = createWriteStream(outPath, { flags: 'a' });
-  const target = new URL(upstream);
-  const hdrs = (h) => Object.entries(h).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: String(value) })));
-  return listen(async (req, res) => {
-    const started = new Date();
-    const t0 = performance.now();
-    const body = await readBody(req);
-    const entry = {
-      startedDateTime: started.toISOString(), time: 0,
-      request: { method: req.method, url: `http://${req.headers.host}${req.url}`, httpVersion: 'HTTP/1.1', cookies: [], headers: hdrs(req.headers), queryString: [], headersSize: -1, bodySize: body.length,
-        ...(body.length ? { postData: { mimeType: req.headers['content-type'] ?? '', text: body.toString('utf8') } } : {}) },
-      response: { status: 0, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1 },
-      cache: {}, timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 }, serverIPAddress: '127.0.0.1', _resourceType: 'fetch',
-    };
-    let done = false; let tHead = 0; const chunks = []; let gz = false;
-    const finish = (err) => {
-      if (done) return; done = true;
-      const raw = Buffer.concat(chunks);
-      let decoded = raw;
-      if (gz && raw.length) { try { decoded = gunzipSync(raw, { finishFlush: zc.Z_SYNC_FLUSH }); } catch { decoded = raw; } }
-      const text = decoded.toString('utf8');
-      entry.response.content = { size: decoded.length, mimeType: entry.response.content.mimeType, ...(gz ? { compression: decoded.length - raw.length } : {}), ...(text ? { text } : {}) };
-      entry.response.bodySize = raw.length;
-      const now = performance.now();
-      entry.timings.wait = Math.round((tHead || now) - t0); entry.timings.receive = Math.round(now - (tHead || now));
-      entry.time = Math.round(now - t0);
-      if (err) entry.response._error = err;
-      out.write(JSON.stringify(entry) + '\n');
-    };
-    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
-    up.on('error', () => { finish('net::ERR_EMPTY_RESPONSE'); res.destroy(); });
-    res.on('close', () => { if (!done) { finish('net::ERR_ABORTED'); up.destroy(); } });
-    up.on('response', (ures) => {
-      tHead = performance.now();
-      gz = /gzip/i.test(String(ures.headers['content-encoding'] ?? ''));
-      entry.response.status = ures.statusCode; entry.response.statusText = ures.statusMessage ?? '';
-      entry.response.headers = hdrs(ures.headers); entry.response.content.mimeType = ures.headers['content-type'] ?? '';
-      res.writeHead(ures.statusCode, ures.headers); res.flushHeaders?.();
-      ures.on('data', (c) => { chunks.push(c); res.write(c); });
-      ures.on('end', () => { finish(); res.end(); });
-      ures.on('error', () => { finish('net::ERR_INCOMPLETE_CHUNKED_ENCODING'); res.destroy(); });
-      ures.on('aborted', () => { finish('net::ERR_INCOMPLETE_CHUNKED_ENCODING'); res.destroy(); });
-    });
-    up.end(body);
-  });
-}
-
-/** `mcp-triage record` as a child process; stop() sends SIGTERM to that pid. */
-async function startRecordProxy(targetUrl, outPath) {
-  const port = await freePort();
-  const child = spawn('node', [`${R}/dist/bin.js`, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  for (let i = 0; i < 100 && !err.includes('appending'); i++) await sleep(50);
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }), child };
-}
 
 /**
  * A production hop in front of the server, scaled down in time:
