@@ -130,6 +130,8 @@ export interface AttemptView {
   logs?: { count: number; level: string; rank: number; logger?: string; data: string };
   /** For initialize: its result's capabilities have no `tools` (the server offers no tools/list). */
   noTools?: true;
+  /** For initialize: the capabilities of other features its result did not announce (logging, prompts, resources, completions, resources.subscribe). */
+  noCaps?: string[];
   /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
@@ -255,6 +257,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     responded: undefined,
     wireErrorCode: undefined,
     initialize: undefined,
+    noCaps: undefined,
     streamEnd: undefined,
     primed: undefined,
     lastEventId: undefined,

@@ -177,6 +177,13 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
+  // The same ping answered after the client gave up on it (a stateless server, which cannot stop it, still sends the
+  // answer): the peer was alive but slow, and the caller saw a timeout all the same.
+  if (a.method === 'ping' && a.outcome === 'SUCCESS' && waited !== undefined && waited >= 100 && a.startTs !== undefined && a.endTs !== undefined && done !== a.endTs && a.endTs > done!) {
+    const said = `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), was answered only ${((a.endTs - a.startTs) / 1000).toFixed(2)} s after it was sent, when the client had given up on it at ${(waited / 1000).toFixed(2)} s: the server, or a hop before it, was slow to respond, and the caller saw its ping fail`;
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
+  }
   // A server's warning or error log on the request's own stream is kept beside the outcome, which it does not change.
   const logs = v.logs ?? a.client?.logs ?? a.server?.logs;
   if (logs && logs.rank >= LOG_WARNING) {
