@@ -294,6 +294,8 @@ export class CallLinker {
       const said = `the server's initialize had ${cap === 'resources.subscribe' ? 'announced no resource subscriptions (no subscribe: true in its resources capability)' : `announced no ${cap} capability`}: the server does not offer ${a.method}, and the client sent it all the same`;
       a.detail.why = a.detail.why !== undefined ? `${a.detail.why}; ${said}` : said;
     }
+    // A log message from a server whose initialize announced no logging (the Python MCPServer's ctx.error): marked for its why.
+    if (init?.noCaps?.includes('logging')) for (const v of [a.primary, a.client, a.server]) if (v?.logs) v.logs.undeclared = true;
   }
 
   /**

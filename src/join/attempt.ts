@@ -125,9 +125,10 @@ export interface AttemptView {
   target?: string;
   /**
    * The server's log messages (notifications/message) on this request's stream: how many, and the most severe one
-   * (the first of that level), its data as text. A log message is no result: the outcome never reads it.
+   * (the first of that level), its data as text. A log message is no result: the outcome never reads it. `undeclared`:
+   * the session's initialize had announced no logging capability, which a server that sends log messages MUST declare.
    */
-  logs?: { count: number; level: string; rank: number; logger?: string; data: string };
+  logs?: { count: number; level: string; rank: number; logger?: string; data: string; undeclared?: true };
   /** For initialize: its result's capabilities have no `tools` (the server offers no tools/list). */
   noTools?: true;
   /** For initialize: the capabilities of other features its result did not announce (logging, prompts, resources, completions, resources.subscribe). */

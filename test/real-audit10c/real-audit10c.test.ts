@@ -45,6 +45,7 @@ function edited(c: string, file: string, from: string, to: string): string {
 }
 
 const NO_SUBSCRIBE = "the server's initialize had announced no resource subscriptions (no subscribe: true in its resources capability): the server does not offer resources/subscribe, and the client sent it all the same";
+const LOGGED = 'the server logged a message at level "error" on the request\'s stream (logger "db"): "replica lag 12s for berlin, falling back to primary"; a log message is not the request\'s answer and does not decide its outcome';
 const NO_LOGGING = "the server's initialize had announced no logging capability: the server does not offer logging/setLevel, and the client sent it all the same";
 
 describe('the Python MCPServer\'s resources: an unknown URI, a template that raises, both re-read; resources/subscribe it does not offer', () => {
@@ -149,22 +150,23 @@ describe('the Python MCPServer\'s tools: logging/setLevel it does not offer, a l
   });
 
   for (const v of PY_VIEWS) {
-    it(`${v.name}: setLevel's -32601 says the server announced no logging (before: "Method not found" alone); the success keeps its log line; no finding`, async () => {
+    it(`${v.name}: setLevel's -32601 says the server announced no logging (before: "Method not found" alone); the success keeps its log line and says the server should have declared logging (before: the log line alone); no finding`, async () => {
       const r = await run(C, ...v.inputs);
       expect(rows(r)).toEqual(['initialize - SUCCESS', 'tools/list - SUCCESS', 'logging/setLevel - JSONRPC_ERROR -32601', 'tools/call sync_orders - TOOL_SUCCESS', 'tools/call disk_usage - TOOL_SUCCESS', 'tools/call disk_usage - TOOL_ERROR', 'ping - SUCCESS']);
       expect(r.attempts[2]!.detail?.why).toBe(NO_LOGGING);
-      expect(r.attempts[3]!.detail?.why).toBe('the server logged a message at level "error" on the request\'s stream (logger "db"): "replica lag 12s for berlin, falling back to primary"; a log message is not the request\'s answer and does not decide its outcome');
+      expect(r.attempts[3]!.detail?.why).toBe(`${LOGGED}; the server's initialize had announced no logging capability, which a server that sends log messages MUST declare`);
       expect(r.attempts[4]!.detail).toBeUndefined();
       expect(r.attempts[5]!.detail).toEqual({ errorMessage: 'Error executing tool disk_usage' });
       expect(codes(r)).toEqual([]);
     });
   }
 
-  it('must not: the same client log with a logging capability in the initialize result does not say the server offers none', async () => {
+  it('must not: the same client log with a logging capability in the initialize result does not say the server offers none, nor that it should have declared it', async () => {
     const path = edited(C, 'client.ndjson', '\\"capabilities\\":{\\"prompts\\"', '\\"capabilities\\":{\\"logging\\":{},\\"prompts\\"');
     const r = await analyze({ inputs: [{ path, side: 'client' }] });
     expect(rows(r)[2]).toBe('logging/setLevel - JSONRPC_ERROR -32601');
     expect(r.attempts[2]!.detail?.why).toBeUndefined();
+    expect(r.attempts[3]!.detail?.why).toBe(LOGGED);
   });
 });
 
@@ -222,7 +224,7 @@ describe('the v2 packages on logging and ping: on 2026-07-28 neither setLevel no
     it(`${v.name}: on 2026-07-28 the report has only what went on the wire: the call, a success that keeps its log line`, async () => {
       const r = await run(M, ...v.inputs);
       expect(rows(r)).toEqual(['server/discover - SUCCESS', 'tools/call sync_orders - TOOL_SUCCESS']);
-      expect(r.attempts[1]!.detail?.why).toMatch(/^the server logged a message at level "error" on the request's stream \(logger "db"\)/);
+      expect(r.attempts[1]!.detail?.why).toBe(LOGGED);
       expect(codes(r)).toEqual([]);
     });
 
@@ -237,6 +239,8 @@ describe('the v2 packages on logging and ping: on 2026-07-28 neither setLevel no
       // Must not: the ping answered at once.
       expect(p2!.detail).toBeUndefined();
       expect(r.attempts[1]!.detail).toBeUndefined();
+      // Must not: this server announced logging; its log line is named alone.
+      expect(r.attempts[2]!.detail?.why).toBe(LOGGED);
       expect(codes(r)).toEqual(['ping#1:CANCELLED', 'ping#2:RETRY_ORIGIN_AMBIGUOUS']);
     });
   }
