@@ -286,6 +286,16 @@ export class CallLinker {
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
     if (a.method === 'initialize' && c.init === undefined) c.init = a;
     if (inExpiredSession(a)) c.expired.push(a);
+    // -32601 to a request of a feature the session's initialize did not announce (the Python MCPServer's resources/subscribe
+    // and logging/setLevel): the server offers no such method, and the client asked all the same; no fault of a hop.
+    const cap = CAPABILITY_OF[a.method];
+    const init = c.init && (c.init.client ?? c.init.primary);
+    if (cap !== undefined && a.outcome === 'JSONRPC_ERROR' && a.detail.errorCode === -32601 && init?.noCaps?.includes(cap)) {
+      const said = `the server's initialize had ${cap === 'resources.subscribe' ? 'announced no resource subscriptions (no subscribe: true in its resources capability)' : `announced no ${cap} capability`}: the server does not offer ${a.method}, and the client sent it all the same`;
+      a.detail.why = a.detail.why !== undefined ? `${a.detail.why}; ${said}` : said;
+    }
+    // A log message from a server whose initialize announced no logging (the Python MCPServer's ctx.error): marked for its why.
+    if (init?.noCaps?.includes('logging')) for (const v of [a.primary, a.client, a.server]) if (v?.logs) v.logs.undeclared = true;
   }
 
   /**
@@ -467,6 +477,13 @@ function latest(m: Map<string, number>, key: string, ts: number): void {
   const known = m.get(key);
   if (known === undefined || ts > known) m.set(key, ts);
 }
+
+/** The capability a server announces in its initialize result for the requests of each other feature. */
+const CAPABILITY_OF: Record<string, string | undefined> = {
+  'logging/setLevel': 'logging', 'prompts/list': 'prompts', 'prompts/get': 'prompts', 'completion/complete': 'completions',
+  'resources/list': 'resources', 'resources/templates/list': 'resources', 'resources/read': 'resources',
+  'resources/subscribe': 'resources.subscribe', 'resources/unsubscribe': 'resources.subscribe',
+};
 
 /**
  * The caller got no usable answer from the attempt: it failed, or it succeeded only after the client had cancelled it

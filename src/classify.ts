@@ -375,6 +375,12 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     if (url !== undefined) detail.why = url;
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
+    // Code 0 is no JSON-RPC or MCP code: the Python SDK's server sends it (before 2026-07-28) for any exception a handler
+    // raised but its own MCPError (MCPServer's "Unknown prompt: …"), where JSON-RPC has -32603.
+    if (e.code === 0) {
+      const zero = 'error code 0 is no JSON-RPC or MCP code: the Python SDK\'s server sends it for any exception a handler raised but an MCPError of its own (where JSON-RPC has -32603, internal error), so the code cannot tell a refused request from a server fault; the message can';
+      detail.why = detail.why ? `${detail.why}; ${zero}` : zero;
+    }
     if (raisedByTool(view, e.code as number, e.message, tool)) {
       detail.why = detail.why ? `${detail.why}; ${RAN_WHY}` : RAN_WHY;
       return { ...result('JSONRPC_ERROR', detail), toolRaised: true };

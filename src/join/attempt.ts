@@ -129,11 +129,14 @@ export interface AttemptView {
   target?: string;
   /**
    * The server's log messages (notifications/message) on this request's stream: how many, and the most severe one
-   * (the first of that level), its data as text. A log message is no result: the outcome never reads it.
+   * (the first of that level), its data as text. A log message is no result: the outcome never reads it. `undeclared`:
+   * the session's initialize had announced no logging capability, which a server that sends log messages MUST declare.
    */
-  logs?: { count: number; level: string; rank: number; logger?: string; data: string };
+  logs?: { count: number; level: string; rank: number; logger?: string; data: string; undeclared?: true };
   /** For initialize: its result's capabilities have no `tools` (the server offers no tools/list). */
   noTools?: true;
+  /** For initialize: the capabilities of other features its result did not announce (logging, prompts, resources, completions, resources.subscribe). */
+  noCaps?: string[];
   /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
@@ -259,6 +262,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     responded: undefined,
     wireErrorCode: undefined,
     initialize: undefined,
+    noCaps: undefined,
     streamEnd: undefined,
     primed: undefined,
     lastEventId: undefined,

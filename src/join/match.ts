@@ -1019,6 +1019,14 @@ function compact(view: AttemptView): void {
         // Capabilities without `tools`: the server offers no tools/list (McpServer without a tool answers it -32601).
         const caps = (result as { capabilities?: unknown }).capabilities;
         if (typeof caps === 'object' && caps !== null && !('tools' in caps)) view.noTools = true;
+        // The features of other requests it did not announce (resources.subscribe: absent or false), for a -32601 to them.
+        if (typeof caps === 'object' && caps !== null) {
+          const c = caps as Record<string, unknown>;
+          const missing = ['logging', 'prompts', 'resources', 'completions'].filter((k) => !(k in c));
+          const res = c.resources;
+          if (typeof res !== 'object' || res === null || (res as { subscribe?: unknown }).subscribe !== true) missing.push('resources.subscribe');
+          view.noCaps = missing;
+        }
       }
     }
   }

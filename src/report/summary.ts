@@ -177,12 +177,19 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
+  // The same ping answered after the client gave up on it (a stateless server, which cannot stop it, still sends the
+  // answer): the peer was alive but slow, and the caller saw a timeout all the same.
+  if (a.method === 'ping' && a.outcome === 'SUCCESS' && waited !== undefined && waited >= 100 && a.startTs !== undefined && a.endTs !== undefined && done !== a.endTs && a.endTs > done!) {
+    const said = `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), was answered only ${((a.endTs - a.startTs) / 1000).toFixed(2)} s after it was sent, when the client had given up on it at ${(waited / 1000).toFixed(2)} s: the server, or a hop before it, was slow to respond, and the caller saw its ping fail`;
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
+  }
   // A server's warning or error log on the request's own stream is kept beside the outcome, which it does not change.
   const logs = v.logs ?? a.client?.logs ?? a.server?.logs;
   if (logs && logs.rank >= LOG_WARNING) {
     const clean = (t: string) => (redact ? redactText(t) : t);
     const which = logs.count === 1 ? `a message at level ${jsonText(logs.level)}` : `${logs.count} messages, the most severe at level ${jsonText(logs.level)}`;
-    const said = `the server logged ${which} on the request's stream${logs.logger !== undefined ? ` (logger ${jsonText(clean(logs.logger))})` : ''}: ${jsonText(clean(logs.data))}; a log message is not the request's answer and does not decide its outcome`;
+    const said = `the server logged ${which} on the request's stream${logs.logger !== undefined ? ` (logger ${jsonText(clean(logs.logger))})` : ''}: ${jsonText(clean(logs.data))}; a log message is not the request's answer and does not decide its outcome${logs.undeclared ? '; the server\'s initialize had announced no logging capability, which a server that sends log messages MUST declare' : ''}`;
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
