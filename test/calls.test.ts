@@ -276,3 +276,28 @@ describe('a retry that itself runs long', () => {
     expect(other!.call).not.toBe(first!.call);
   });
 });
+
+describe('a retry after a refused retry still repeats what an earlier attempt ran (the chaos audit)', () => {
+  // A send_email call: attempt 1 got 502 (the tool may have run), attempt 2 a 503 (refused, nothing ran), attempt 3 ran.
+  const tools = ok(1, { tools: [{ name: 'send_email', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, idempotentHint: false } }] });
+  const run = (firstStatus: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 0, id: 1, session: 's', method: 'tools/list', status: 200, body: tools }),
+    post({ t: 100, id: 2, session: 's', tool: 'send_email', args: { to: 'a' }, status: firstStatus, ct: 'text/plain', body: 'Bad Gateway', durationMs: 50 }),
+    post({ t: 500, id: 3, session: 's', tool: 'send_email', args: { to: 'a' }, status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 1100, id: 4, session: 's', tool: 'send_email', args: { to: 'a' }, status: 200, body: ok(4, toolText('sent')), durationMs: 50 }),
+  ] }]);
+  const unsafe = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'send_email').map((a) => `${a.attempt}:${a.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity ?? '-'}`);
+
+  it('502, then 503, then the third attempt: UNSAFE_RETRY (warning) on attempt 3 too, naming attempt 1', async () => {
+    const r = await run(502);
+    // Before the fix attempt 3 had none: only the attempt just before it (the 503) was looked at.
+    expect(unsafe(r)).toEqual(['1:-', '2:warning', '3:warning']);
+    const third = r.attempts.find((a) => a.id === 4)!;
+    expect(third.findings.find((f) => f.code === 'UNSAFE_RETRY')!.message).toMatch(/retried after HTTP_ERROR \(HTTP 503\): .*; attempt 1 of the call, before that one, got HTTP_ERROR \(HTTP 502\), and the earlier attempt may have run/);
+  });
+
+  it('must not: 429, then 503, then the third attempt: nothing ran before it, no UNSAFE_RETRY', async () => {
+    const r = await run(429);
+    expect(unsafe(r)).toEqual(['1:-', '2:-', '3:-']);
+  });
+});
