@@ -301,3 +301,28 @@ describe('a retry after a refused retry still repeats what an earlier attempt ra
     expect(unsafe(r)).toEqual(['1:-', '2:-', '3:-']);
   });
 });
+
+describe('the delay before a retry runs from the cancellation of a stream that had ended without its response (the chaos audit)', () => {
+  // The hop ended the SSE stream cleanly before the result; the SDK kept waiting until its own timeout (1.5 s), sent
+  // notifications/cancelled, and the app retried 250 ms later (503), then 500 ms after that: growing delays.
+  const cancel = (t: number) => post({ t, session: 's', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'Request timed out' } }, status: 202, body: '' });
+  const run = (secondDelay: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60 }),
+    cancel(1600),
+    post({ t: 1850, id: 3, session: 's', tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 1855 + secondDelay, id: 4, session: 's', tool: 'lookup', status: 200, body: ok(4, toolText('found')), durationMs: 20 }),
+  ] }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it('250 ms after the cancellation, then 500 ms: no RETRY_POLICY', async () => {
+    const r = await run(500);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 STREAM_INCOMPLETE', '2 HTTP_ERROR', '3 TOOL_SUCCESS']);
+    // Before the fix: "retry 2 waited 500 ms, less than the 1.69 s before it", counted from the stream's end.
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: 250 ms, then 100 ms: still a shorter delay', async () => {
+    const r = await run(100);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 came 100 ms after the failure|retry 2 waited 100 ms, less than the 250 ms before it/)]);
+  });
+});

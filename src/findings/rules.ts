@@ -304,6 +304,18 @@ export function doneAt(a: Attempt): number | undefined {
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs || open) ? cancelled : a.endTs;
 }
 
+/**
+ * When the caller gave up on an attempt, for the delay before its retry `next`: doneAt, or, for a stream that ended
+ * without the response (the SDK keeps such a request pending, waiting for it) and that the client cancelled later but
+ * before `next` began, that cancellation: its own timeout fired then, and its backoff ran from there.
+ */
+function gaveUpAt(a: Attempt, next: Attempt): number | undefined {
+  const done = doneAt(a);
+  const cancelled = (a.client ?? a.primary).cancelledAt;
+  if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) return cancelled;
+  return done;
+}
+
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
 /**
@@ -474,9 +486,9 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     // A retry sent before the cancellation of a call its caller had given up at some progress notification: when, the log does not tell, nor the delay.
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
-    const delay = a.startTs - doneAt(prev)!;
+    const delay = a.startTs - gaveUpAt(prev, a)!;
     const before = chain.beforePrevious;
-    const beforeDone = before ? doneAt(before) : undefined;
+    const beforeDone = before ? gaveUpAt(before, prev) : undefined;
     const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
