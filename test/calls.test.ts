@@ -276,3 +276,53 @@ describe('a retry that itself runs long', () => {
     expect(other!.call).not.toBe(first!.call);
   });
 });
+
+describe('a retry after a refused retry still repeats what an earlier attempt ran (the chaos audit)', () => {
+  // A send_email call: attempt 1 got 502 (the tool may have run), attempt 2 a 503 (refused, nothing ran), attempt 3 ran.
+  const tools = ok(1, { tools: [{ name: 'send_email', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, idempotentHint: false } }] });
+  const run = (firstStatus: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 0, id: 1, session: 's', method: 'tools/list', status: 200, body: tools }),
+    post({ t: 100, id: 2, session: 's', tool: 'send_email', args: { to: 'a' }, status: firstStatus, ct: 'text/plain', body: 'Bad Gateway', durationMs: 50 }),
+    post({ t: 500, id: 3, session: 's', tool: 'send_email', args: { to: 'a' }, status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 1100, id: 4, session: 's', tool: 'send_email', args: { to: 'a' }, status: 200, body: ok(4, toolText('sent')), durationMs: 50 }),
+  ] }]);
+  const unsafe = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'send_email').map((a) => `${a.attempt}:${a.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity ?? '-'}`);
+
+  it('502, then 503, then the third attempt: UNSAFE_RETRY (warning) on attempt 3 too, naming attempt 1', async () => {
+    const r = await run(502);
+    // Before the fix attempt 3 had none: only the attempt just before it (the 503) was looked at.
+    expect(unsafe(r)).toEqual(['1:-', '2:warning', '3:warning']);
+    const third = r.attempts.find((a) => a.id === 4)!;
+    expect(third.findings.find((f) => f.code === 'UNSAFE_RETRY')!.message).toMatch(/retried after HTTP_ERROR \(HTTP 503\): .*; attempt 1 of the call, before that one, got HTTP_ERROR \(HTTP 502\), and the earlier attempt may have run/);
+  });
+
+  it('must not: 429, then 503, then the third attempt: nothing ran before it, no UNSAFE_RETRY', async () => {
+    const r = await run(429);
+    expect(unsafe(r)).toEqual(['1:-', '2:-', '3:-']);
+  });
+});
+
+describe('the delay before a retry runs from the cancellation of a stream that had ended without its response (the chaos audit)', () => {
+  // The hop ended the SSE stream cleanly before the result; the SDK kept waiting until its own timeout (1.5 s), sent
+  // notifications/cancelled, and the app retried 250 ms later (503), then 500 ms after that: growing delays.
+  const cancel = (t: number) => post({ t, session: 's', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'Request timed out' } }, status: 202, body: '' });
+  const run = (secondDelay: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60 }),
+    cancel(1600),
+    post({ t: 1850, id: 3, session: 's', tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 1855 + secondDelay, id: 4, session: 's', tool: 'lookup', status: 200, body: ok(4, toolText('found')), durationMs: 20 }),
+  ] }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it('250 ms after the cancellation, then 500 ms: no RETRY_POLICY', async () => {
+    const r = await run(500);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 STREAM_INCOMPLETE', '2 HTTP_ERROR', '3 TOOL_SUCCESS']);
+    // Before the fix: "retry 2 waited 500 ms, less than the 1.69 s before it", counted from the stream's end.
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: 250 ms, then 100 ms: still a shorter delay', async () => {
+    const r = await run(100);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 came 100 ms after the failure|retry 2 waited 100 ms, less than the 250 ms before it/)]);
+  });
+});

@@ -304,6 +304,18 @@ export function doneAt(a: Attempt): number | undefined {
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs || open) ? cancelled : a.endTs;
 }
 
+/**
+ * When the caller gave up on an attempt, for the delay before its retry `next`: doneAt, or, for a stream that ended
+ * without the response (the SDK keeps such a request pending, waiting for it) and that the client cancelled later but
+ * before `next` began, that cancellation: its own timeout fired then, and its backoff ran from there.
+ */
+function gaveUpAt(a: Attempt, next: Attempt): number | undefined {
+  const done = doneAt(a);
+  const cancelled = (a.client ?? a.primary).cancelledAt;
+  if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) return cancelled;
+  return done;
+}
+
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
 /**
@@ -357,6 +369,11 @@ export interface RetryChain {
   last?: Attempt | undefined;
   previous?: Attempt | undefined;
   beforePrevious?: Attempt | undefined;
+  /**
+   * The latest attempt before `last` that ran or may have (executionEvidence not "no"), a proven one kept over a later
+   * possible one: a retry after a refused attempt (503, 429) still repeats what an attempt before that one ran.
+   */
+  ranBefore?: Attempt | undefined;
   /** Whether some attempt of the chain has a client view. */
   anyClient: boolean;
   /**
@@ -378,6 +395,10 @@ export function newRetryChain(): RetryChain {
 
 /** Count attempt a, the call's latest, into its chain. */
 export function addToChain(chain: RetryChain, a: Attempt): void {
+  if (chain.last && a.method === 'tools/call') {
+    const e = executionEvidence(chain.last);
+    if (e === 'proven' || (e === 'possible' && (!chain.ranBefore || executionEvidence(chain.ranBefore) !== 'proven'))) chain.ranBefore = chain.last;
+  }
   chain.beforePrevious = chain.previous;
   chain.previous = chain.last;
   chain.last = a;
@@ -419,27 +440,33 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       [prev.primary.sources[0]!, a.primary.sources[0]!, ...chain.claimSources, ...(a.callClaim ? [a.callClaim.src] : [])]));
   }
   if (a.method === 'tools/call') {
-    const exec = executionEvidence(prev);
+    // The attempt whose run this retry repeats: the previous one, unless it was refused before anything ran (or only
+    // may have run) and an earlier one ran or may have (proven first).
+    const earlier = chain.ranBefore !== prev ? chain.ranBefore : undefined;
+    const prevExec = executionEvidence(prev);
+    const ranAt = earlier && prevExec !== 'proven' && (prevExec === 'no' || executionEvidence(earlier) === 'proven') ? earlier : prev;
+    const exec = executionEvidence(ranAt);
     const safe = safety !== 'unknown' && (safety.readOnly || safety.idempotent);
     if (!safe && exec !== 'no') {
       const why = safety === 'unknown'
         ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen before it` : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
-      const ran = prev.server?.outcome === 'TOOL_SUCCESS' || prev.server?.outcome === 'TOOL_ERROR';
-      const progress = progressOf(prev);
-      const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
+      const ran = ranAt.server?.outcome === 'TOOL_SUCCESS' || ranAt.server?.outcome === 'TOOL_ERROR';
+      const progress = progressOf(ranAt);
+      const raised = [ranAt.server, ranAt.client, ranAt.primary].some((v) => v?.toolRaised === true);
       const evidence = exec !== 'proven'
         ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended`
-          : raised ? `the earlier attempt's ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
-          : prev.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
+          : raised ? `the earlier attempt's ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
+          : ranAt.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
           : 'the earlier attempt may have run (no server view proves otherwise)'
-        : ran ? `the server view shows the earlier attempt ran to its result (${prev.server!.outcome}), which the caller did not get: its effect happened before this retry`
-        : raised ? `the server view shows the earlier attempt reached the server, and its ${prev.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
+        : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), which the caller did not get: its effect happened before this retry`
+        : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
         : 'the server view shows the earlier attempt reached the server';
+      const which = ranAt === prev ? '' : `attempt ${ranAt.attempt ?? '?'} of the call, before that one, got ${ranAt.outcome}${typeof ranAt.status === 'number' ? ` (HTTP ${ranAt.status})` : ''}, and `;
       out.push(finding('UNSAFE_RETRY', exec === 'proven' ? 'error' : 'warning',
-        `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}${previousOutcome(prev) === prev.outcome ? '' : ', which the client had cancelled itself'}: ${why}; ${evidence}`,
-        [prev.primary.sources[0]!, ...(prev.server ? [prev.server.sources[0]!] : []), a.primary.sources[0]!]));
+        `${label(a)} retried after ${prev.outcome}${typeof prev.status === 'number' ? ` (HTTP ${prev.status})` : ''}${previousOutcome(prev) === prev.outcome ? '' : ', which the client had cancelled itself'}: ${why}; ${which}${evidence}`,
+        [...(ranAt === prev ? [] : [ranAt.primary.sources[0]!, ...(ranAt.server ? [ranAt.server.sources[0]!] : [])]), prev.primary.sources[0]!, ...(prev.server ? [prev.server.sources[0]!] : []), a.primary.sources[0]!]));
     }
   }
   const prevView = prev.client ?? prev.primary;
@@ -459,9 +486,9 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     // A retry sent before the cancellation of a call its caller had given up at some progress notification: when, the log does not tell, nor the delay.
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
-    const delay = a.startTs - doneAt(prev)!;
+    const delay = a.startTs - gaveUpAt(prev, a)!;
     const before = chain.beforePrevious;
-    const beforeDone = before ? doneAt(before) : undefined;
+    const beforeDone = before ? gaveUpAt(before, prev) : undefined;
     const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));

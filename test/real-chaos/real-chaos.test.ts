@@ -1,0 +1,200 @@
+// The chaos audit: 10 concurrent SDK 1.32.2 clients, one SDK server, a seeded fault hop (pass, 503 before forwarding,
+// 429 with Retry-After, 502 after the tool ran, the SSE stream cut before the result, a delay), an app-level retry
+// policy; checked automatically against observed.json in every view. Recorded by test/real-chaos/record.mjs SEED.
+//
+// The mapping from what the SDK caller got to the attempt's outcome (client, proxy, HAR and joined views; the chain
+// is client -> HAR proxy -> record proxy -> fault hop -> server, so all three see what the client saw):
+//   result                                  -> TOOL_SUCCESS
+//   StreamableHTTPError 503 / 429 / 502     -> HTTP_ERROR with that status
+//   McpError -32001 (its own 1.5 s timeout, after the hop cut the stream before the result) -> STREAM_INCOMPLETE
+// In the server's log alone: a 503 or 429 attempt is absent (the hop answered it, nothing was forwarded); a 502 or a
+// cut attempt is TOOL_SUCCESS there (the server ran the tool and wrote its result; the hop dropped it).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+type Result = Awaited<ReturnType<typeof analyze>>;
+type Attempt = Result['attempts'][number];
+type Side = 'client' | 'server';
+type Obs = {
+  seed: number;
+  tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean }>;
+  calls: {
+    client: string; key: string; tool: string; noted: boolean; faults: string[]; ran: number;
+    attempts: { n: number; posts: { id: number; session: string }[]; ok: boolean; error?: { code?: number; status?: number } }[];
+  }[];
+};
+
+const SEEDS = ['seed-1', 'seed-2'];
+const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
+const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
+  { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
+  { name: 'server', inputs: [['server.ndjson.gz', 'server']] },
+  { name: 'both', inputs: [['client.ndjson.gz', 'client'], ['server.ndjson.gz', 'server']] },
+  { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
+  { name: 'har', inputs: [['capture.har.ndjson.gz']] },
+];
+const RAN = new Set(['pass', 'delay', '502-after', 'cut']);
+const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
+
+function expected(fault: string, view: string): string | undefined {
+  if (view === 'server') return fault === '503' || fault === '429' ? undefined : 'TOOL_SUCCESS';
+  return { pass: 'TOOL_SUCCESS', delay: 'TOOL_SUCCESS', '503': 'HTTP_ERROR', '429': 'HTTP_ERROR', '502-after': 'HTTP_ERROR', cut: 'STREAM_INCOMPLETE' }[fault];
+}
+/** The SDK caller's view of an attempt, as an outcome class (the mapping above). */
+function sdkClass(a: Obs['calls'][number]['attempts'][number]): string {
+  if (a.ok) return 'TOOL_SUCCESS';
+  if (a.error?.code === -32001) return 'STREAM_INCOMPLETE';
+  if (a.error?.code === 503 || a.error?.code === 429 || a.error?.code === 502) return 'HTTP_ERROR';
+  return `? ${JSON.stringify(a.error)}`;
+}
+
+for (const seed of SEEDS) {
+  const o = JSON.parse(readFileSync(`${ROOT}${seed}/observed.json`, 'utf8')) as Obs;
+
+  describe(`chaos under load, ${seed}`, () => {
+    it('what happened: one POST per attempt, the faults line up with the attempts and with what the SDK caller got, and the tool ran once per forwarded attempt', () => {
+      expect(o.calls.length).toBeGreaterThanOrEqual(150);
+      const bad: string[] = [];
+      for (const c of o.calls) {
+        if (c.faults.length !== c.attempts.length) bad.push(`${c.key}: ${c.faults.length} faults for ${c.attempts.length} attempts`);
+        c.attempts.forEach((a, i) => {
+          if (a.posts.length !== 1) bad.push(`${c.key}#${a.n}: ${a.posts.length} POSTs`);
+          if (sdkClass(a) !== expected(c.faults[i]!, 'client')) bad.push(`${c.key}#${a.n}: fault ${c.faults[i]}, SDK ${sdkClass(a)}`);
+        });
+        const ranExpected = c.faults.filter((f) => RAN.has(f)).length;
+        if (c.ran !== ranExpected) bad.push(`${c.key}: ran ${c.ran}, forwarded ${ranExpected}`);
+      }
+      expect(bad).toEqual([]);
+    });
+
+    for (const v of VIEWS) {
+      describe(v.name, async () => {
+        const r = await analyze({ inputs: v.inputs.map(([file, side]) => ({ path: `${ROOT}${seed}/${file}`, ...(side ? { side } : {}) })) });
+        const calls = r.attempts.filter((a) => a.method === 'tools/call');
+        const byKey = new Map<string, Attempt[]>();
+        for (const a of calls) {
+          const k = `${a.session} ${String(a.id)}`;
+          byKey.set(k, [...(byKey.get(k) ?? []), a]);
+        }
+        const seen = (p: { id: number; session: string }) => byKey.get(`${p.session} ${p.id}`) ?? [];
+
+        it('every app attempt appears once (none twice, none lost, none invented), with the outcome its fault and the SDK caller say', () => {
+          const bad: string[] = [];
+          let want = 0;
+          for (const c of o.calls) {
+            c.attempts.forEach((a, i) => {
+              const exp = expected(c.faults[i]!, v.name);
+              const got = seen(a.posts[0]!);
+              if (exp) want++;
+              if (!exp && got.length) bad.push(`${c.key}#${a.n} (${c.faults[i]}): in the server's log`);
+              else if (exp && got.length !== 1) bad.push(`${c.key}#${a.n} (${c.faults[i]}): ${got.length} rows`);
+              else if (exp && got[0]!.outcome !== exp) bad.push(`${c.key}#${a.n} (${c.faults[i]}): ${got[0]!.outcome}, expected ${exp}`);
+              else if (exp && got[0]!.tool !== c.tool) bad.push(`${c.key}#${a.n}: tool ${got[0]!.tool}`);
+              else if (exp && c.faults[i] !== 'cut' && got[0]!.outcome === 'HTTP_ERROR' && got[0]!.status !== Number(c.faults[i]!.slice(0, 3))) bad.push(`${c.key}#${a.n}: status ${got[0]!.status}`);
+            });
+          }
+          expect(bad).toEqual([]);
+          expect(calls.length).toBe(want);
+        });
+
+        // A limit of the server's log alone: an attempt the hop answered 502 after the tool ran, or whose stream it cut
+        // before the result, is TOOL_SUCCESS there (the server wrote its result), so the app's retry is, for that log,
+        // a new call with the same arguments after a success: a repeat, which mcp-triage never links (an app may well
+        // call a tool twice). Each attempt the server saw is then attempt 1 of its own call, and no UNSAFE_RETRY can
+        // come from that log alone; with the client's log beside it (the "both" view) the retries are linked and proven.
+        if (v.name === 'server') {
+          it('limit: each attempt the server saw is its own call (attempt 1); different app calls are still never linked, and no UNSAFE_RETRY', () => {
+            const bad: string[] = [];
+            const owner = new Map<string, string>();
+            for (const c of o.calls) {
+              for (const a of c.attempts) {
+                const row = seen(a.posts[0]!)[0];
+                if (!row) continue;
+                if (row.attempt !== 1) bad.push(`${c.key}#${a.n}: attempt ${row.attempt}`);
+                if (owner.has(String(row.call))) bad.push(`${c.key}#${a.n} linked with ${owner.get(String(row.call))}`);
+                owner.set(String(row.call), c.key);
+                if (row.findings.some((x) => x.code === 'UNSAFE_RETRY')) bad.push(`${c.key}#${a.n}: UNSAFE_RETRY`);
+              }
+            }
+            expect(bad).toEqual([]);
+            // The gap is real: some app calls ran the tool twice, which this view alone cannot tell from two calls.
+            expect(o.calls.some((c) => c.ran > 1 && unsafeTool(o, c.tool))).toBe(true);
+          });
+        }
+
+        if (v.name !== 'server') it("attempts of one app call are one logical call, numbered in order; different app calls are not linked", () => {
+          const bad: string[] = [];
+          const owner = new Map<string, string>();
+          for (const c of o.calls) {
+            const rows = c.attempts.map((a) => seen(a.posts[0]!)[0]).filter((x): x is Attempt => !!x);
+            if (!rows.length) continue;
+            const ids = new Set(rows.map((x) => x.call));
+            if (ids.size !== 1) bad.push(`${c.key}: split into ${[...ids].join(', ')}`);
+            const nums = rows.map((x) => x.attempt);
+            if (nums.join() !== rows.map((_, i) => i + 1).join()) bad.push(`${c.key}: attempts numbered ${nums.join()}`);
+            for (const id of ids) {
+              const prev = owner.get(String(id));
+              if (prev && prev !== c.key) bad.push(`${c.key} linked with ${prev} (call ${id})`);
+              owner.set(String(id), c.key);
+            }
+          }
+          expect(bad).toEqual([]);
+        });
+
+        if (v.name !== 'server') it('UNSAFE_RETRY exactly where a non-idempotent tool was retried after it had run (proven with the server log joined, a warning from the client, proxy or HAR alone) and nowhere else', () => {
+          const bad: string[] = [];
+          const hasServer = v.name === 'both';
+          for (const c of o.calls) {
+            c.attempts.forEach((a, i) => {
+              const row = seen(a.posts[0]!)[0];
+              if (!row) return;
+              const f = row.findings.find((x) => x.code === 'UNSAFE_RETRY');
+              const before = c.faults.slice(0, i);
+              const ranBefore = before.some((x) => RAN.has(x));
+              let want: string | undefined;
+              if (i > 0 && unsafeTool(o, c.tool) && ranBefore) want = hasServer ? 'error' : 'warning';
+              if ((f?.severity ?? undefined) !== want) bad.push(`${c.key}#${a.n} ${c.tool} after ${before.join(',')}: ${f?.severity ?? 'none'}, expected ${want ?? 'none'}`);
+            });
+          }
+          expect(bad).toEqual([]);
+        });
+
+        it('no finding that observed.json contradicts', () => {
+          const bad: string[] = [];
+          const faultOf = new Map<Attempt, string>();
+          const callOf = new Map<Attempt, Obs['calls'][number]>();
+          for (const c of o.calls) c.attempts.forEach((a, i) => { const row = seen(a.posts[0]!)[0]; if (row) { faultOf.set(row, c.faults[i]!); callOf.set(row, c); } });
+          for (const a of r.attempts) {
+            const fault = faultOf.get(a);
+            for (const x of a.findings) {
+              const at = `${a.method} ${a.tool} ${String(a.id)} (${fault}): ${x.code} ${x.message.slice(0, 200)}`;
+              switch (x.code) {
+                case 'UNSAFE_RETRY': case 'RETRY_POLICY': case 'RETRY_ORIGIN_AMBIGUOUS': case 'RETRY_AFTER_IGNORED':
+                  if (a.attempt === 1 || a.attempt === undefined) bad.push(`${at}: on a first attempt`);
+                  break;
+                case 'SIDE_DIVERGENCE':
+                  if (fault !== '502-after' && fault !== 'cut') bad.push(at);
+                  break;
+                case 'NO_FINAL_RESULT': case 'CANCELLED': case 'LOCAL_ERROR':
+                  if (fault !== 'cut') bad.push(at);
+                  break;
+                default:
+                  bad.push(at);
+              }
+              if (x.code === 'RETRY_AFTER_IGNORED') bad.push(`${at}: the app waited 1.1 s after Retry-After: 1`);
+              // The app's word (withCallNote, retryOrigin "app") settles who retried; the other calls' retries are rightly ambiguous.
+              // (The note is in the client's log only: the server, the proxy and the HAR cannot show it.)
+              if (x.code === 'RETRY_ORIGIN_AMBIGUOUS' && callOf.get(a)?.noted && (v.name === 'client' || v.name === 'both')) bad.push(`${at}: the app noted this retry`);
+              // The app waits 0.25 s then 0.5 s, or 1.1 s after a 429: only a 0.5 s wait after that 1.1 s is a shorter delay.
+              if (x.code === 'RETRY_POLICY' && !(a.attempt === 3 && callOf.get(a)?.faults[0] === '429')) bad.push(`${at}: the delays grew`);
+            }
+          }
+          for (const x of r.findings) bad.push(`session ${x.session}: ${x.code} ${x.message.slice(0, 200)}`);
+          expect(bad).toEqual([]);
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,199 @@
+// Records test/fixtures/real-chaos/seed-N/ (the chaos audit): one SDK 1.32.2 server (stateful, recordingHandler), a
+// seeded fault hop in front of it, the record proxy and the HAR-lines proxy in front of that, and 10 concurrent SDK
+// clients (one recordingFetch each, conn = the client's name, all into client.ndjson) calling tools with an app-level
+// retry policy. observed.json is the ground truth: every app call, every attempt's JSON-RPC id and session, what the SDK
+// caller got, and how many times the server really ran the tool.
+// Chain: client -> HAR proxy -> record proxy -> fault hop -> server. Usage: npm run build && node test/real-chaos/record.mjs SEED
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const { recordingFetch, recordingHandler, withCallNote } = await import(`${R}/dist/capture/index.js`);
+const { listen, sleep, sessionHandler, readBody, startHarProxy, startRecordProxy, describeError, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
+const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
+const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
+const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
+const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js`);
+const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
+const { z } = await import(`${R}/node_modules/zod/index.js`);
+
+const SEED = Number(process.argv[2] ?? 1);
+const CLIENTS = 10;
+const CALLS_PER_CLIENT = 20;
+stopAfter(180_000);
+
+/** mulberry32: a fixed, seeded pseudo-random generator. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
+
+const d = `${R}/test/fixtures/real-chaos/seed-${SEED}`;
+mkdirSync(d, { recursive: true });
+const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
+for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
+
+// The tools: annotations as the server lists them. ran[key] counts the tool's real runs per app call key.
+const TOOLS = {
+  lookup: { readOnlyHint: true },
+  set_flag: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  delete_item: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  send_email: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  export_report: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+};
+const ran = {};
+const text = (t) => ({ content: [{ type: 'text', text: t }] });
+const build = () => {
+  const s = new McpServer({ name: 'chaos', version: '1.0.0' });
+  for (const [name, annotations] of Object.entries(TOOLS)) {
+    s.registerTool(name, { inputSchema: { key: z.string(), ms: z.number() }, annotations }, async ({ key, ms }, extra) => {
+      if (name === 'export_report' && extra._meta?.progressToken !== undefined) {
+        for (let i = 1; i <= 3; i++) {
+          await sleep(ms / 3);
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: i, total: 3 } });
+        }
+      } else await sleep(ms);
+      ran[key] = (ran[key] ?? 0) + 1;
+      return text(`${name} ${key} done`);
+    });
+  }
+  return s;
+};
+
+const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
+const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
+
+// The fault hop: for each tools/call POST, a fault drawn from a generator seeded by (SEED, call key, attempt number at
+// the hop), so the faults do not depend on the order in which concurrent POSTs arrive. Other requests pass.
+const faults = {};
+const hopCount = new Map();
+const target = new URL(server.url);
+function drawFault(key, n) {
+  const x = rng(SEED * 1000003 + hash(`${key}#${n}`))();
+  if (x < 0.42) return 'pass';
+  if (x < 0.52) return '503';
+  if (x < 0.60) return '429';
+  if (x < 0.72) return '502-after';
+  if (x < 0.86) return 'cut';
+  return 'delay';
+}
+const hop = await listen(async (req, res) => {
+  const raw = await readBody(req);
+  let rpc;
+  try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
+  let fault = 'pass';
+  if (rpc?.method === 'tools/call') {
+    const key = rpc.params?.arguments?.key;
+    const n = (hopCount.get(key) ?? 0) + 1;
+    hopCount.set(key, n);
+    fault = drawFault(key, n);
+    (faults[key] ??= []).push(fault);
+  }
+  if (fault === '503') { res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'); return; }
+  if (fault === '429') { res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '1' }).end('Too Many Requests'); return; }
+  if (fault === 'delay') await sleep(150);
+  const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+  up.on('error', () => res.destroy());
+  res.on('close', () => up.destroy());
+  up.on('response', (ures) => {
+    if (fault === '502-after') {
+      // The server ran the tool and answered; the hop drops that answer and says 502.
+      ures.resume();
+      ures.on('end', () => res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway'));
+      return;
+    }
+    const headers = { ...ures.headers };
+    if (fault === 'cut') delete headers['content-length'];
+    res.writeHead(ures.statusCode, headers);
+    res.flushHeaders();
+    ures.on('data', (chunk) => {
+      if (fault === 'cut' && /"result"|"error"/.test(chunk.toString('utf8'))) {
+        // End the stream cleanly before the response event (progress before it passes).
+        res.end();
+        up.destroy();
+        return;
+      }
+      if (!res.writableEnded) res.write(chunk);
+    });
+    ures.on('end', () => { if (!res.writableEnded) res.end(); });
+  });
+  up.end(raw);
+});
+
+const rp = await startRecordProxy(hop.url, `${d}/proxy.ndjson`);
+const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
+
+const names = Object.keys(TOOLS);
+const calls = [];
+const onerrors = [];
+async function runClient(ci) {
+  const r = rng(SEED * 7919 + ci);
+  const name = `chaos-app-${ci}`;
+  const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
+  let current;
+  // In front of the recording fetch: which JSON-RPC id and session each POST of the current app attempt carried.
+  const spy = async (url, init) => {
+    if (current && init?.method === 'POST' && typeof init.body === 'string') {
+      try {
+        const m = JSON.parse(init.body);
+        if (m.method === 'tools/call') current.posts.push({ id: m.id, session: new Headers(init.headers).get('mcp-session-id') });
+      } catch {}
+    }
+    return rf(url, init);
+  };
+  const c = new Client({ name, version: '1.0.0' });
+  c.onerror = (e) => onerrors.push(`${name}: ${String(e?.message ?? e)}`);
+  const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+  await c.connect(t);
+  await c.listTools();
+  for (let k = 0; k < CALLS_PER_CLIENT; k++) {
+    const tool = names[Math.floor(r() * names.length)];
+    const key = `s${SEED}-c${ci}-k${k}`;
+    const args = { key, ms: 10 + Math.floor(r() * 390) };
+    const noted = k % 3 === 0; // the app's word (withCallNote) for every third call only
+    const call = { client: name, key, tool, arguments: args, noted, attempts: [] };
+    calls.push(call);
+    for (let n = 1; n <= 3; n++) {
+      current = { n, posts: [] };
+      const started = Date.now();
+      const fn = () => c.callTool({ name: tool, arguments: args }, undefined, { timeout: 1500, ...(tool === 'export_report' ? { onprogress: () => {} } : {}) });
+      let got;
+      try {
+        const res = await (noted ? withCallNote({ retryOrigin: n > 1 ? 'app' : 'none', attempt: n }, fn) : fn());
+        got = { ok: true, isError: res.isError === true, text: res.content?.[0]?.text };
+      } catch (e) {
+        got = { ok: false, error: describeError(e) };
+      }
+      call.attempts.push({ n, posts: current.posts, ms: Date.now() - started, ...got });
+      current = undefined;
+      if (got.ok) break;
+      if (n < 3) await sleep(got.error?.code === 429 ? 1100 : 250 * n);
+    }
+    await sleep(Math.floor(r() * 60));
+  }
+  await sleep(200);
+  await c.close().catch(() => {});
+  rf.close?.();
+}
+await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient(i + 1)));
+await sleep(300);
+for (const call of calls) {
+  call.faults = faults[call.key] ?? [];
+  call.ran = ran[call.key] ?? 0;
+}
+await har.close();
+await rp.stop();
+await hop.close();
+await server.close();
+// Kept gzipped (mcp-triage detects gzip by its bytes): the four logs are ~2.4 MB plain per seed.
+for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
+writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, tools: TOOLS, onerrors, calls }, null, 1) + '\n');
+process.stderr.write(`seed ${SEED}: ${calls.length} calls, ${calls.reduce((s, c) => s + c.attempts.length, 0)} attempts\n`);
+process.exit(0);
