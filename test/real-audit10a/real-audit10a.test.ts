@@ -3,24 +3,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { auditFixtures, FIVE_VIEWS, type ViewSide } from '../helpers/recordings.js';
 import { BIN } from '../helpers/triage-cli.js';
 
-const ROOT = fileURLToPath(new URL('../fixtures/real-audit10a/', import.meta.url));
+const { f, run, observed } = auditFixtures('real-audit10a');
 type Result = Awaited<ReturnType<typeof analyze>>;
-type Side = 'client' | 'server';
-const f = (c: string, file: string) => `${ROOT}${c}/${file}`;
-const run = (c: string, ...inputs: [string, Side?][]) => analyze({ inputs: inputs.map(([file, side]) => ({ path: f(c, file), ...(side ? { side } : {}) })) });
-/** The five ways each incident was recorded: the client's log, the server's, both, the proxy's, the HAR. */
-const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
-  { name: 'client', inputs: [['client.ndjson', 'client']] },
-  { name: 'server', inputs: [['server.ndjson', 'server']] },
-  { name: 'both', inputs: [['client.ndjson', 'client'], ['server.ndjson', 'server']] },
-  { name: 'proxy', inputs: [['proxy.ndjson']] },
-  { name: 'har', inputs: [['capture.har.ndjson']] },
-];
+type Side = ViewSide;
+const VIEWS = FIVE_VIEWS;
 /** The Python client's scenarios: no recordingFetch, so its own view is the proxy's (and the HAR's) beside the server's. */
 const PY_VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'server', inputs: [['server.ndjson', 'server']] },
@@ -28,7 +19,6 @@ const PY_VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'har', inputs: [['capture.har.ndjson']] },
   { name: 'proxy as client, with the server', inputs: [['proxy.ndjson', 'client'], ['server.ndjson', 'server']] },
 ];
-const observed = (c: string) => JSON.parse(readFileSync(f(c, 'observed.json'), 'utf8')) as Record<string, unknown>[];
 const step = (c: string, label: string) => observed(c).find((x) => x.label === label)!;
 const codes = (r: Result) => [...r.attempts.flatMap((a) => a.findings.map((x) => `${a.tool ?? a.method}#${a.attempt}:${x.code}`)), ...r.findings.map((x) => `session:${x.code}`)].sort();
 const rows = (r: Result) => r.attempts.map((a) => `${a.method}${a.tool ? ` ${a.tool}` : ''} ${a.outcome}`);

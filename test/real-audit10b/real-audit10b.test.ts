@@ -2,16 +2,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { auditFixtures, type ViewSide } from '../helpers/recordings.js';
 import { retryDelay } from '../../src/report/notes.js';
 
-const ROOT = fileURLToPath(new URL('../fixtures/real-audit10b/', import.meta.url));
+const { f, run, observed } = auditFixtures('real-audit10b');
 type Result = Awaited<ReturnType<typeof analyze>>;
-type Side = 'client' | 'server';
-const f = (c: string, file: string) => `${ROOT}${c}/${file}`;
-const run = (c: string, ...inputs: [string, Side?][]) => analyze({ inputs: inputs.map(([file, side]) => ({ path: f(c, file), ...(side ? { side } : {}) })) });
+type Side = ViewSide;
 /** The five ways each incident was recorded: the client's log, the server's, both, the proxy's, the HAR. `proven`: a view that holds the server's. */
 const VIEWS: { name: string; inputs: [string, Side?][]; proven: boolean }[] = [
   { name: 'client', inputs: [['client.ndjson', 'client']], proven: false },
@@ -20,7 +18,6 @@ const VIEWS: { name: string; inputs: [string, Side?][]; proven: boolean }[] = [
   { name: 'proxy', inputs: [['proxy.ndjson']], proven: false },
   { name: 'har', inputs: [['capture.har.ndjson']], proven: false },
 ];
-const observed = (c: string) => JSON.parse(readFileSync(f(c, 'observed.json'), 'utf8')) as Record<string, unknown>[];
 const ran = (c: string) => (observed(c).find((x) => 'ran' in x)!.ran as string[]);
 const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
 const byId = (r: Result, id: number) => r.attempts.find((a) => a.id === id)!;

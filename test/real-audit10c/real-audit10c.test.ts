@@ -5,15 +5,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { auditFixtures, type ViewSide } from '../helpers/recordings.js';
 
-const ROOT = fileURLToPath(new URL('../fixtures/real-audit10c/', import.meta.url));
+const { f, run, observed } = auditFixtures('real-audit10c');
 type Result = Awaited<ReturnType<typeof analyze>>;
-type Side = 'client' | 'server';
-const f = (c: string, file: string) => `${ROOT}${c}/${file}`;
-const run = (c: string, ...inputs: [string, Side?][]) => analyze({ inputs: inputs.map(([file, side]) => ({ path: f(c, file), ...(side ? { side } : {}) })) });
+type Side = ViewSide;
 /** The Python server's scenarios: its own view is the record proxy's in front of it (side server). */
 const PY_VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'client', inputs: [['client.ndjson', 'client']] },
@@ -30,7 +28,6 @@ const V2_VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'proxy', inputs: [['proxy.ndjson']] },
   { name: 'har', inputs: [['capture.har.ndjson']] },
 ];
-const observed = (c: string) => JSON.parse(readFileSync(f(c, 'observed.json'), 'utf8')) as Record<string, unknown>[];
 const step = (c: string, label: string) => observed(c).find((x) => x.label === label)!;
 const codes = (r: Result) => [...r.attempts.flatMap((a) => a.findings.map((x) => `${a.tool ?? a.method}#${a.attempt}:${x.code}`)), ...r.findings.map((x) => `session:${x.code}`)].sort();
 const rows = (r: Result) => r.attempts.map((a) => `${a.method}${a.tool ? ` ${a.tool}` : ''} ${a.target ?? '-'} ${a.outcome} ${a.detail?.errorCode ?? ''}`.trim());

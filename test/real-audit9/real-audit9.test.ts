@@ -2,24 +2,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { auditFixtures, FIVE_VIEWS, type ViewSide } from '../helpers/recordings.js';
 
-const ROOT = fileURLToPath(new URL('../fixtures/real-audit9/', import.meta.url));
+const { f, run, observed } = auditFixtures('real-audit9');
 type Result = Awaited<ReturnType<typeof analyze>>;
-type Side = 'client' | 'server';
-const f = (c: string, file: string) => `${ROOT}${c}/${file}`;
-const run = (c: string, ...inputs: [string, Side?][]) => analyze({ inputs: inputs.map(([file, side]) => ({ path: f(c, file), ...(side ? { side } : {}) })) });
-/** The five ways each incident was recorded: the client's log, the server's, both, the proxy's, the HAR. */
-const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
-  { name: 'client', inputs: [['client.ndjson', 'client']] },
-  { name: 'server', inputs: [['server.ndjson', 'server']] },
-  { name: 'both', inputs: [['client.ndjson', 'client'], ['server.ndjson', 'server']] },
-  { name: 'proxy', inputs: [['proxy.ndjson']] },
-  { name: 'har', inputs: [['capture.har.ndjson']] },
-];
-const observed = (c: string) => JSON.parse(readFileSync(f(c, 'observed.json'), 'utf8')) as Record<string, unknown>[];
+type Side = ViewSide;
+const VIEWS = FIVE_VIEWS;
 const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (r: Result) => [...r.attempts.flatMap((a) => a.findings.map((x) => `${a.tool ?? a.method}#${a.attempt}:${x.code}`)), ...r.findings.map((x) => `session:${x.code}`)].sort();
 
