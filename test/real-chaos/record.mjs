@@ -4,6 +4,11 @@
 // retry policy. observed.json is the ground truth: every app call, every attempt's JSON-RPC id and session, what the SDK
 // caller got, and how many times the server really ran the tool.
 // Chain: client -> HAR proxy -> record proxy -> fault hop -> server. Usage: npm run build && node test/real-chaos/record.mjs SEED
+// `--profile sessions SEED` records test/fixtures/real-chaos/sessions-seed-N/ instead: the hop also faults initialize,
+// notifications/initialized and tools/list (503, or the socket reset), resets tools/call sockets before any response
+// (before forwarding, or after the tool ran), and loses sessions (the server forgets the session, then answers 404);
+// the app reconnects (a new client and session) after a failed connect or a 404 and retries. observed.json adds
+// `connects` (every connect attempt's POSTs and what the caller got) and each attempt's POSTs carry their method.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
@@ -17,9 +22,12 @@ const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@model
 const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
 const { z } = await import(`${R}/node_modules/zod/index.js`);
 
-const SEED = Number(process.argv[2] ?? 1);
+const argv = process.argv.slice(2);
+const PROFILE = argv[0] === '--profile' ? argv[1] : 'calls';
+const SEED = Number((PROFILE === 'calls' ? argv[0] : argv[2]) ?? 1);
+const SESSIONS = PROFILE === 'sessions';
 const CLIENTS = 10;
-const CALLS_PER_CLIENT = 20;
+const CALLS_PER_CLIENT = SESSIONS ? 8 : 20;
 stopAfter(180_000);
 
 /** mulberry32: a fixed, seeded pseudo-random generator. */
@@ -35,7 +43,7 @@ function rng(seed) {
 }
 const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
-const d = `${R}/test/fixtures/real-chaos/seed-${SEED}`;
+const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : ''}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
@@ -84,12 +92,36 @@ function drawFault(key, n) {
   if (x < 0.86) return 'cut';
   return 'delay';
 }
+// The sessions profile: the app's spy names each POST `key#n` (x-chaos-attempt), the hop draws from that.
+function drawSessionFault(method, tag) {
+  const x = rng(SEED * 1000003 + hash(tag))();
+  if (method === 'initialize') return x < 0.1 ? '503' : x < 0.16 ? 'reset' : 'pass';
+  if (method === 'notifications/initialized') return x < 0.08 ? '503' : 'pass';
+  if (method === 'tools/list') return x < 0.08 ? '503' : x < 0.15 ? 'reset' : 'pass';
+  if (x < 0.45) return 'pass';
+  if (x < 0.6) return 'reset';
+  if (x < 0.72) return 'reset-after';
+  if (x < 0.87) return '404';
+  return 'delay';
+}
 const hop = await listen(async (req, res) => {
   const raw = await readBody(req);
   let rpc;
   try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
   let fault = 'pass';
-  if (rpc?.method === 'tools/call') {
+  const tag = req.headers['x-chaos-attempt'];
+  if (SESSIONS && req.method === 'POST' && typeof tag === 'string') {
+    fault = drawSessionFault(rpc?.method, tag);
+    faults[tag] = fault;
+    if (fault === 'reset') { req.socket.destroy(); return; }
+    if (fault === '404') {
+      // The server forgets the session (as after a restart), then answers this POST itself.
+      const sid = req.headers['mcp-session-id'];
+      const t = h.transports.get(sid);
+      h.transports.delete(sid);
+      t?.close().catch(() => {});
+    }
+  } else if (rpc?.method === 'tools/call') {
     const key = rpc.params?.arguments?.key;
     const n = (hopCount.get(key) ?? 0) + 1;
     hopCount.set(key, n);
@@ -103,6 +135,12 @@ const hop = await listen(async (req, res) => {
   up.on('error', () => res.destroy());
   res.on('close', () => up.destroy());
   up.on('response', (ures) => {
+    if (fault === 'reset-after') {
+      // The server ran the tool and answered; the hop resets the client's socket before any byte of it.
+      ures.resume();
+      ures.on('end', () => req.socket.destroy());
+      return;
+    }
     if (fault === '502-after') {
       // The server ran the tool and answered; the hop drops that answer and says 502.
       ures.resume();
@@ -133,7 +171,9 @@ const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
 const names = Object.keys(TOOLS);
 const calls = [];
 const onerrors = [];
+const connects = [];
 async function runClient(ci) {
+  if (SESSIONS) return runSessionClient(ci);
   const r = rng(SEED * 7919 + ci);
   const name = `chaos-app-${ci}`;
   const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
@@ -182,9 +222,91 @@ async function runClient(ci) {
   await c.close().catch(() => {});
   rf.close?.();
 }
+// The sessions profile's app: connect (initialize, notifications/initialized, tools/list) with up to 4 tries, each a
+// new client; calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then retry on the new session.
+async function runSessionClient(ci) {
+  const r = rng(SEED * 7919 + ci);
+  const name = `chaos-app-${ci}`;
+  const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
+  let current;
+  let nconn = 0;
+  const spy = async (url, init) => {
+    if (current && init?.method === 'POST' && typeof init.body === 'string') {
+      try {
+        const m = JSON.parse(init.body);
+        const tag = `${current.tag}#${m.method}#${current.posts.length + 1}`;
+        const headers = new Headers(init.headers);
+        current.posts.push({ method: m.method, id: m.id, session: headers.get('mcp-session-id'), tag });
+        headers.set('x-chaos-attempt', tag);
+        init = { ...init, headers };
+      } catch {}
+    }
+    return rf(url, init);
+  };
+  let c;
+  const connect = async () => {
+    for (let n = 1; n <= 8; n++) {
+      nconn++;
+      current = { tag: `s${SEED}-c${ci}-connect${nconn}`, posts: [] };
+      const cl = new Client({ name, version: '1.0.0' });
+      cl.onerror = (e) => onerrors.push(`${name}: ${String(e?.message ?? e)}`);
+      const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+      const rec = { client: name, n: nconn, posts: current.posts };
+      connects.push(rec);
+      try {
+        await cl.connect(t, { timeout: 1500 });
+        await cl.listTools(undefined, { timeout: 1500 });
+        rec.ok = true;
+        current = undefined;
+        return cl;
+      } catch (e) {
+        rec.ok = false;
+        rec.error = describeError(e);
+        current = undefined;
+        await cl.close().catch(() => {});
+        await sleep(200);
+      }
+    }
+    throw new Error(`${name}: could not connect ${JSON.stringify(connects.filter((x) => x.client === name))}`);
+  };
+  c = await connect();
+  for (let k = 0; k < CALLS_PER_CLIENT; k++) {
+    const tool = names[Math.floor(r() * names.length)];
+    const key = `s${SEED}-c${ci}-k${k}`;
+    const args = { key, ms: 10 + Math.floor(r() * 390) };
+    const noted = k % 3 === 0;
+    const call = { client: name, key, tool, arguments: args, noted, attempts: [] };
+    calls.push(call);
+    for (let n = 1; n <= 3; n++) {
+      current = { tag: `${key}-a${n}`, posts: [] };
+      const started = Date.now();
+      const fn = () => c.callTool({ name: tool, arguments: args }, undefined, { timeout: 1500 });
+      let got;
+      try {
+        const res = await (noted ? withCallNote({ retryOrigin: n > 1 ? 'app' : 'none', attempt: n }, fn) : fn());
+        got = { ok: true, isError: res.isError === true, text: res.content?.[0]?.text };
+      } catch (e) {
+        got = { ok: false, error: describeError(e) };
+      }
+      const posts = current.posts;
+      current = undefined;
+      call.attempts.push({ n, posts, ms: Date.now() - started, ...got });
+      if (got.ok) break;
+      if (n < 3) {
+        await sleep(250 * n);
+        if (got.error?.code === 404) { c = await connect(); call.attempts[call.attempts.length - 1].reconnected = nconn; }
+      }
+    }
+    await sleep(Math.floor(r() * 60));
+  }
+  await sleep(200);
+  await c.close().catch(() => {});
+  rf.close?.();
+}
 await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient(i + 1)));
 await sleep(300);
 for (const call of calls) {
+  if (SESSIONS) { for (const a of call.attempts) for (const p of a.posts) p.fault = faults[p.tag] ?? 'none'; call.ran = ran[call.key] ?? 0; continue; }
   call.faults = faults[call.key] ?? [];
   call.ran = ran[call.key] ?? 0;
 }
@@ -194,6 +316,7 @@ await hop.close();
 await server.close();
 // Kept gzipped (mcp-triage detects gzip by its bytes): the four logs are ~2.4 MB plain per seed.
 for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
-writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, tools: TOOLS, onerrors, calls }, null, 1) + '\n');
+for (const x of connects) for (const p of x.posts) p.fault = faults[p.tag] ?? 'none';
+writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, profile: PROFILE, tools: TOOLS, onerrors, ...(SESSIONS ? { connects } : {}), calls }, null, 1) + '\n');
 process.stderr.write(`seed ${SEED}: ${calls.length} calls, ${calls.reduce((s, c) => s + c.attempts.length, 0)} attempts\n`);
 process.exit(0);

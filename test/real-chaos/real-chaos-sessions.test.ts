@@ -1,0 +1,237 @@
+// The chaos audit's sessions profile (test/real-chaos/record.mjs --profile sessions SEED): the same harness, with the
+// fault hop also on initialize, notifications/initialized and tools/list (503, or the socket reset before any
+// response), tools/call sockets reset before any response (before forwarding, or after the tool ran), and sessions
+// lost under load (the server forgets the session and answers 404 itself); the app reconnects (a new client, a new
+// session) after a failed connect or a 404, then retries. Checked automatically against observed.json in every view.
+//
+// What the SDK caller got -> the attempt's outcome (client, proxy, HAR and joined views):
+//   result                                  -> SUCCESS (initialize, tools/list) / TOOL_SUCCESS (tools/call)
+//   StreamableHTTPError 503 / 404           -> HTTP_ERROR with that status (a 404 to a session id: SESSION_EXPIRED)
+//   TypeError fetch failed (other side closed: the socket reset) -> NO_RESPONSE
+// In the server's log alone: a 503 or a reset before forwarding is absent; a reset after the tool ran is TOOL_SUCCESS;
+// the 404 is the server's own answer, HTTP_ERROR there too.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+type Result = Awaited<ReturnType<typeof analyze>>;
+type Attempt = Result['attempts'][number];
+type Side = 'client' | 'server';
+type Post = { method: string; id?: number; session: string | null; fault: string };
+type Got = { ok: boolean; error?: { code?: number; cause?: string } };
+type Obs = {
+  tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>;
+  connects: ({ client: string; n: number; posts: Post[] } & Got)[];
+  calls: { client: string; key: string; tool: string; noted: boolean; ran: number; attempts: ({ n: number; posts: Post[]; reconnected?: number } & Got)[] }[];
+};
+
+const SEEDS = ['sessions-seed-3'];
+const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
+const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
+  { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
+  { name: 'server', inputs: [['server.ndjson.gz', 'server']] },
+  { name: 'both', inputs: [['client.ndjson.gz', 'client'], ['server.ndjson.gz', 'server']] },
+  { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
+  { name: 'har', inputs: [['capture.har.ndjson.gz']] },
+];
+const RAN = new Set(['pass', 'delay', 'reset-after']);
+const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
+
+function expected(method: string, fault: string, view: string): string | undefined {
+  const ok = method === 'tools/call' ? 'TOOL_SUCCESS' : 'SUCCESS';
+  if (view === 'server') return fault === '503' || fault === 'reset' ? undefined : fault === '404' ? 'HTTP_ERROR' : ok;
+  return ({ pass: ok, delay: ok, '503': 'HTTP_ERROR', '404': 'HTTP_ERROR', reset: 'NO_RESPONSE', 'reset-after': 'NO_RESPONSE' } as Record<string, string>)[fault];
+}
+function sdkClass(method: string, a: Got): string {
+  if (a.ok) return method === 'tools/call' ? 'TOOL_SUCCESS' : 'SUCCESS';
+  if (a.error?.code === 503 || a.error?.code === 404) return 'HTTP_ERROR';
+  if (a.error?.cause === 'other side closed') return 'NO_RESPONSE';
+  return `? ${JSON.stringify(a.error)}`;
+}
+
+for (const seed of SEEDS) {
+  const o = JSON.parse(readFileSync(`${ROOT}${seed}/observed.json`, 'utf8')) as Obs;
+  // Every request the app sent (initialize, tools/list, tools/call) with the session it belongs to (an initialize: the
+  // session its response gave, which the following notification carried; none when it failed), its fault, and what the
+  // SDK caller got for it.
+  const reqs: { at: string; client: string; method: string; id: number; session: string | null; fault: string; sdk: string; call?: Obs['calls'][number]; n?: number }[] = [];
+  const refusedNotif = new Set<string>();
+  const bad0: string[] = [];
+  for (const c of o.connects) {
+    c.posts.forEach((p, i) => {
+      if (p.method === 'notifications/initialized') {
+        if (p.fault !== 'pass') refusedNotif.add(p.session!);
+        if (p.fault !== 'pass' && (c.ok || i !== c.posts.length - 1 || c.error?.code !== 503)) bad0.push(`${c.client} connect ${c.n}: notification ${p.fault}, connect ${JSON.stringify(c.error)}`);
+        return;
+      }
+      // A connect stops at its first failed POST: that one is what the caller got, the ones before it succeeded.
+      const last = i === c.posts.length - 1;
+      const session = p.method === 'initialize' ? (c.posts[i + 1]?.session ?? null) : p.session;
+      reqs.push({ at: `${c.client} connect ${c.n} ${p.method}`, client: c.client, method: p.method, id: p.id!, session, fault: p.fault, sdk: last && !c.ok ? sdkClass(p.method, c) : 'SUCCESS' });
+    });
+  }
+  const lost = new Set<string>();
+  // Per lost session, what the app did next: reconnected (a new session), and the retry of the call (its fault).
+  const after = new Map<string, { reconnected: boolean; later: string[] }>();
+  for (const c of o.calls) for (const [i, a] of c.attempts.entries()) {
+    const p = a.posts[0]!;
+    if (p.fault === '404') { lost.add(p.session!); after.set(p.session!, { reconnected: a.reconnected !== undefined, later: c.attempts.slice(i + 1).map((b) => b.posts[0]!.fault) }); }
+    reqs.push({ at: `${c.key}#${a.n}`, client: c.client, method: p.method, id: p.id!, session: p.session, fault: p.fault, sdk: sdkClass('tools/call', a), call: c, n: a.n });
+  }
+
+  describe(`chaos under load, session faults, ${seed}`, () => {
+    it('what happened: one POST per call attempt, each fault is what the SDK caller got, the tool ran once per forwarded attempt; every kind of fault occurred', () => {
+      const bad: string[] = [...bad0];
+      for (const q of reqs) if (q.sdk !== expected(q.method, q.fault, 'client')) bad.push(`${q.at}: fault ${q.fault}, SDK ${q.sdk}`);
+      for (const c of o.calls) {
+        for (const a of c.attempts) if (a.posts.length !== 1) bad.push(`${c.key}#${a.n}: ${a.posts.length} POSTs`);
+        const forwarded = c.attempts.filter((a) => RAN.has(a.posts[0]!.fault)).length;
+        if (c.ran !== forwarded) bad.push(`${c.key}: ran ${c.ran}, forwarded ${forwarded}`);
+      }
+      expect(bad).toEqual([]);
+      const kinds = new Set(reqs.map((q) => `${q.method} ${q.fault}`));
+      for (const k of ['initialize 503', 'initialize reset', 'tools/list 503', 'tools/list reset', 'tools/call reset', 'tools/call reset-after', 'tools/call 404']) expect(kinds).toContain(k);
+      expect(refusedNotif.size).toBeGreaterThan(0);
+      expect(o.calls.filter((c) => c.attempts.some((a) => a.reconnected)).length).toBeGreaterThan(5);
+    });
+
+    for (const v of VIEWS) {
+      describe(v.name, async () => {
+        const r = await analyze({ inputs: v.inputs.map(([file, side]) => ({ path: `${ROOT}${seed}/${file}`, ...(side ? { side } : {}) })) });
+        const rows = r.attempts.filter((a) => ['initialize', 'tools/list', 'tools/call'].includes(a.method ?? ''));
+        const byKey = new Map<string, Attempt[]>();
+        for (const a of rows) {
+          const k = `${a.method} ${a.session ?? null} ${String(a.id)}`;
+          byKey.set(k, [...(byKey.get(k) ?? []), a]);
+        }
+        const seen = (q: (typeof reqs)[number]) => (q.session ? byKey.get(`${q.method} ${q.session} ${q.id}`) ?? [] : []);
+        const rowOf = new Map<Attempt, (typeof reqs)[number]>();
+        for (const q of reqs) { const g = seen(q); if (g.length === 1) rowOf.set(g[0]!, q); }
+
+        it('every initialize, tools/list and tools/call attempt appears once, with the outcome its fault and the SDK caller say', () => {
+          const bad: string[] = [];
+          let want = 0;
+          // An initialize that got no session (503, reset) has nothing to find it by: those are counted per outcome.
+          const noSession: Record<string, number> = {};
+          for (const q of reqs) {
+            const exp = expected(q.method, q.fault, v.name);
+            if (exp) want++;
+            if (!q.session) { if (exp) noSession[exp] = (noSession[exp] ?? 0) + 1; continue; }
+            const got = seen(q);
+            if (!exp && got.length) bad.push(`${q.at} (${q.fault}): in the server's log`);
+            else if (exp && got.length !== 1) bad.push(`${q.at} (${q.fault}): ${got.length} rows`);
+            else if (exp && got[0]!.outcome !== exp) bad.push(`${q.at} (${q.fault}): ${got[0]!.outcome}, expected ${exp}`);
+            else if (exp && exp === 'HTTP_ERROR' && got[0]!.status !== Number(q.fault)) bad.push(`${q.at}: status ${got[0]!.status}`);
+          }
+          const gotNoSession: Record<string, number> = {};
+          for (const a of rows) if (!a.session) gotNoSession[a.outcome] = (gotNoSession[a.outcome] ?? 0) + 1;
+          expect(bad).toEqual([]);
+          expect(gotNoSession).toEqual(noSession);
+          expect(rows.length).toBe(want);
+        });
+
+        it("attempts of one app call are one logical call numbered in order, across the reconnect after a 404; different app calls are not linked", () => {
+          const bad: string[] = [];
+          const owner = new Map<string, string>();
+          for (const c of o.calls) {
+            const got = c.attempts.map((a) => seen({ ...a.posts[0]!, id: a.posts[0]!.id! } as never)[0]).filter((x): x is Attempt => !!x);
+            if (!got.length) continue;
+            // The server's log alone: an attempt reset after the tool ran is a success there, so its retry is a repeat.
+            const parts = v.name === 'server' ? splitAfterSuccess(got) : [got];
+            for (const part of parts) {
+              const ids = new Set(part.map((x) => x.call));
+              if (ids.size !== 1) bad.push(`${c.key} (${c.attempts.map((a) => a.posts[0]!.fault).join(',')}): split into ${[...ids].join(', ')}`);
+              const nums = part.map((x) => x.attempt);
+              if (nums.join() !== part.map((_, i) => i + 1).join()) bad.push(`${c.key} (${c.attempts.map((a) => a.posts[0]!.fault).join(',')}): attempts numbered ${nums.join()}`);
+              for (const id of ids) {
+                const prev = owner.get(String(id));
+                if (prev && prev !== c.key) bad.push(`${c.key} linked with ${prev} (call ${id})`);
+                owner.set(String(id), c.key);
+              }
+            }
+          }
+          // The app's reconnects (initialize and tools/list again, a new client) may be linked as retries, but only within
+          // one app: never with another client's.
+          const app = new Map<string, string>();
+          for (const [row, q] of rowOf) {
+            if (row.method === 'tools/call') continue;
+            const prev = app.get(String(row.call));
+            if (prev && prev !== q.client) bad.push(`${q.at}: linked with ${prev}'s ${row.method} (call ${row.call})`);
+            app.set(String(row.call), q.client);
+          }
+          expect(bad).toEqual([]);
+        });
+
+        it('UNSAFE_RETRY exactly where a non-idempotent tool was retried after it ran or may have (proven with the server log joined) and nowhere else', () => {
+          const bad: string[] = [];
+          for (const c of o.calls) {
+            c.attempts.forEach((a, i) => {
+              const row = seen({ ...a.posts[0]!, id: a.posts[0]!.id! } as never)[0];
+              if (!row) return;
+              const f = row.findings.find((x) => x.code === 'UNSAFE_RETRY');
+              const before = c.attempts.slice(0, i).map((b) => b.posts[0]!.fault);
+              let want: string | undefined;
+              if (i > 0 && unsafeTool(o, c.tool) && v.name !== 'server') {
+                if (v.name === 'both') want = before.some((x) => RAN.has(x)) ? 'error' : undefined;
+                else want = before.some((x) => RAN.has(x) || x === 'reset') ? 'warning' : undefined;
+              }
+              if ((f?.severity ?? undefined) !== want) bad.push(`${c.key}#${a.n} ${c.tool} after ${before.join(',')}: ${f?.severity ?? 'none'}, expected ${want ?? 'none'}`);
+            });
+          }
+          expect(bad).toEqual([]);
+        });
+
+        it('no finding that observed.json contradicts; SESSION_EXPIRED exactly for the sessions the server lost', () => {
+          const bad: string[] = [];
+          for (const a of rows) {
+            const q = rowOf.get(a);
+            for (const x of a.findings) {
+              const at = `${a.method} ${a.tool ?? ''} ${String(a.id)} (${q?.fault}): ${x.code} ${x.message.slice(0, 200)}`;
+              switch (x.code) {
+                case 'UNSAFE_RETRY': case 'RETRY_POLICY': case 'RETRY_ORIGIN_AMBIGUOUS':
+                  if (!a.attempt || a.attempt === 1) bad.push(`${at}: on a first attempt`);
+                  if (x.code === 'RETRY_POLICY') bad.push(`${at}: the app's delays grow (0.25 s, then 0.5 s)`);
+                  if (x.code === 'RETRY_ORIGIN_AMBIGUOUS' && q?.call?.noted && (v.name === 'client' || v.name === 'both')) bad.push(`${at}: the app noted this retry`);
+                  break;
+                case 'SIDE_DIVERGENCE':
+                  if (q?.fault !== 'reset-after') bad.push(at);
+                  break;
+                default:
+                  bad.push(at);
+              }
+            }
+          }
+          const expired = new Set<string>();
+          for (const x of r.findings) {
+            if (x.code === 'SESSION_EXPIRED' && lost.has(x.session!)) expired.add(x.session!);
+            else if (x.code === 'NOTIFICATION_REFUSED' && refusedNotif.has(x.session!)) continue;
+            else bad.push(`session ${x.session}: ${x.code} ${x.message.slice(0, 200)}`);
+          }
+          for (const s of lost) if (!expired.has(s)) bad.push(`session ${s}: lost (404), no SESSION_EXPIRED`);
+          // What the message says the client did next: the app reconnected and retried after each 404 but a third
+          // attempt's. The server's log alone sees a retry only when one was forwarded (not a 503 or a reset at the hop).
+          for (const x of r.findings) {
+            const a = x.code === 'SESSION_EXPIRED' ? after.get(x.session!) : undefined;
+            if (!a) continue;
+            const retried = a.later.some((f) => v.name !== 'server' || RAN.has(f) || f === '404');
+            const want = a.reconnected ? (retried ? 'the client re-initialized and retried the call' : 'the client re-initialized but did not retry the call') : undefined;
+            if (want && !x.message.includes(want)) bad.push(`session ${x.session} (then ${a.later.join(',')}): ${x.message.slice(0, 300)}; expected "${want}"`);
+            if (!want && /re-initialized/.test(x.message)) bad.push(`session ${x.session}: no reconnect, yet: ${x.message.slice(0, 300)}`);
+          }
+          expect(bad).toEqual([]);
+        });
+      });
+    }
+  });
+}
+
+/** The server's log alone: split an app call's rows after each TOOL_SUCCESS (a retry after a success is a repeat there). */
+function splitAfterSuccess(rows: Attempt[]): Attempt[][] {
+  const out: Attempt[][] = [[]];
+  for (const x of rows) {
+    out[out.length - 1]!.push(x);
+    if (x.outcome === 'TOOL_SUCCESS') out.push([]);
+  }
+  return out.filter((p) => p.length);
+}
