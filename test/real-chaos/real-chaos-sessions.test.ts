@@ -26,7 +26,7 @@ type Obs = {
   calls: { client: string; key: string; tool: string; noted: boolean; ran: number; attempts: ({ n: number; posts: Post[]; reconnected?: number } & Got)[] }[];
 };
 
-const SEEDS = ['sessions-seed-3'];
+const SEEDS = ['sessions-seed-3', 'sessions-seed-4'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
 const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
@@ -50,6 +50,7 @@ function sdkClass(method: string, a: Got): string {
   return `? ${JSON.stringify(a.error)}`;
 }
 
+const kinds = new Set<string>();
 for (const seed of SEEDS) {
   const o = JSON.parse(readFileSync(`${ROOT}${seed}/observed.json`, 'utf8')) as Obs;
   // Every request the app sent (initialize, tools/list, tools/call) with the session it belongs to (an initialize: the
@@ -90,9 +91,8 @@ for (const seed of SEEDS) {
         if (c.ran !== forwarded) bad.push(`${c.key}: ran ${c.ran}, forwarded ${forwarded}`);
       }
       expect(bad).toEqual([]);
-      const kinds = new Set(reqs.map((q) => `${q.method} ${q.fault}`));
-      for (const k of ['initialize 503', 'initialize reset', 'tools/list 503', 'tools/list reset', 'tools/call reset', 'tools/call reset-after', 'tools/call 404']) expect(kinds).toContain(k);
-      expect(refusedNotif.size).toBeGreaterThan(0);
+      for (const q of reqs) kinds.add(`${q.method} ${q.fault}`);
+      for (const x of refusedNotif) kinds.add(`notifications/initialized 503 ${x}`);
       expect(o.calls.filter((c) => c.attempts.some((a) => a.reconnected)).length).toBeGreaterThan(5);
     });
 
@@ -191,7 +191,10 @@ for (const seed of SEEDS) {
               switch (x.code) {
                 case 'UNSAFE_RETRY': case 'RETRY_POLICY': case 'RETRY_ORIGIN_AMBIGUOUS':
                   if (!a.attempt || a.attempt === 1) bad.push(`${at}: on a first attempt`);
-                  if (x.code === 'RETRY_POLICY') bad.push(`${at}: the app's delays grow (0.25 s, then 0.5 s)`);
+                  // The app waits 0.25 s then 0.5 s; after a 404 it also reconnects before its retry, and that time is part
+                  // of the gap before the retry on the wire. So a third attempt after a 404 may read as a shorter delay:
+                  // a limit (the log shows no backoff apart from the reconnect), allowed there only.
+                  if (x.code === 'RETRY_POLICY' && !(a.attempt === 3 && q?.call?.attempts[0]!.posts[0]!.fault === '404')) bad.push(`${at}: the app's delays grow (0.25 s, then 0.5 s)`);
                   if (x.code === 'RETRY_ORIGIN_AMBIGUOUS' && q?.call?.noted && (v.name === 'client' || v.name === 'both')) bad.push(`${at}: the app noted this retry`);
                   break;
                 case 'SIDE_DIVERGENCE':
@@ -225,6 +228,11 @@ for (const seed of SEEDS) {
     }
   });
 }
+
+it('the seeds together have every kind of session fault', () => {
+  for (const k of ['initialize 503', 'initialize reset', 'tools/list 503', 'tools/list reset', 'tools/call reset', 'tools/call reset-after', 'tools/call 404']) expect(kinds).toContain(k);
+  expect([...kinds].some((k) => k.startsWith('notifications/initialized 503'))).toBe(true);
+});
 
 /** The server's log alone: split an app call's rows after each TOOL_SUCCESS (a retry after a success is a repeat there). */
 function splitAfterSuccess(rows: Attempt[]): Attempt[][] {

@@ -223,7 +223,8 @@ async function runClient(ci) {
   rf.close?.();
 }
 // The sessions profile's app: connect (initialize, notifications/initialized, tools/list) with up to 4 tries, each a
-// new client; calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then retry on the new session.
+// new client; calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then retry on the new session
+// (after a third attempt's 404 it reconnects too, and the next call goes to the new session).
 async function runSessionClient(ci) {
   const r = rng(SEED * 7919 + ci);
   const name = `chaos-app-${ci}`;
@@ -292,10 +293,9 @@ async function runSessionClient(ci) {
       current = undefined;
       call.attempts.push({ n, posts, ms: Date.now() - started, ...got });
       if (got.ok) break;
-      if (n < 3) {
-        await sleep(250 * n);
-        if (got.error?.code === 404) { c = await connect(); call.attempts[call.attempts.length - 1].reconnected = nconn; }
-      }
+      // After a 404 the session is gone: reconnect, even when the call gets no more attempts.
+      if (n < 3 || got.error?.code === 404) await sleep(250 * n);
+      if (got.error?.code === 404) { c = await connect(); call.attempts[call.attempts.length - 1].reconnected = nconn; }
     }
     await sleep(Math.floor(r() * 60));
   }
