@@ -182,7 +182,7 @@ for (const seed of SEEDS) {
           expect(bad).toEqual([]);
         });
 
-        it('no finding that observed.json contradicts; SESSION_EXPIRED exactly for the sessions the server lost', () => {
+        it('no finding that observed.json contradicts; SESSION_EXPIRED exactly for the sessions the server lost, NOTIFICATION_REFUSED (an error) for those whose notifications/initialized was refused', () => {
           const bad: string[] = [];
           for (const a of rows) {
             const q = rowOf.get(a);
@@ -212,6 +212,12 @@ for (const seed of SEEDS) {
             else bad.push(`session ${x.session}: ${x.code} ${x.message.slice(0, 200)}`);
           }
           for (const s of lost) if (!expired.has(s)) bad.push(`session ${s}: lost (404), no SESSION_EXPIRED`);
+          // A refused notifications/initialized made the SDK's connect() throw: an error, the session never usable. (The
+          // server's log never saw that POST: the hop answered it.)
+          if (v.name !== 'server') for (const sid of refusedNotif) {
+            const f = r.findings.filter((x) => x.code === 'NOTIFICATION_REFUSED' && x.session === sid);
+            if (f.length !== 1 || f[0]!.severity !== 'error' || !f[0]!.message.includes('never became usable')) bad.push(`session ${sid}: notification refused: ${f.map((x) => `${x.severity} ${x.message.slice(0, 200)}`).join(' | ') || 'no NOTIFICATION_REFUSED'}`);
+          }
           // What the message says the client did next: the app reconnected and retried after each 404 but a third
           // attempt's. The server's log alone sees a retry only when one was forwarded (not a 503 or a reset at the hop).
           for (const x of r.findings) {
