@@ -223,6 +223,29 @@ describe('the retry policy on delays', () => {
 });
 
 
+describe('the delay before a retry into a new session includes the reconnect (the chaos sessions profile)', () => {
+  // The session was lost (404); the app waited 250 ms, reconnected (a failed connect, 0.2 s, a new one: 480 ms in all)
+  // and retried into the new session, which was reset; then it waited 500 ms and retried again.
+  const run = (secondSession: string, secondDelay: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 100, id: 5, session: 's1', tool: 'set_flag', args: { key: 'k' }, status: 404, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }), durationMs: 5 }),
+    post({ t: 835, id: 2, session: secondSession, tool: 'set_flag', args: { key: 'k' }, status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 840 + secondDelay, id: 3, session: secondSession, tool: 'set_flag', args: { key: 'k' }, status: 200, body: ok(3, toolText('done')), durationMs: 20 }),
+  ] }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'set_flag').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it('730 ms with a reconnect, then 500 ms: no RETRY_POLICY', async () => {
+    const r = await run('s2', 500);
+    expect(r.attempts.filter((a) => a.tool === 'set_flag').map((a) => `${a.call}#${a.attempt} ${a.outcome}`)).toEqual(['c1#1 HTTP_ERROR', 'c1#2 HTTP_ERROR', 'c1#3 TOOL_SUCCESS']);
+    // Before the fix: "retry 2 waited 500 ms, less than the 730 ms before it".
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: the same 730 ms, then 500 ms, in one session is still a shorter delay', async () => {
+    const r = await run('s1', 500);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 500 ms, less than the 730 ms before it/)]);
+  });
+});
+
 describe('a retry that waits out a Retry-After longer than --retry-window', () => {
   // A 429 asking to wait `afterS` seconds; the app repeats the call `againMs` after it; another session's pings move time on.
   const run = async (afterS: number, againMs: number) => {

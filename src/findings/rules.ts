@@ -489,7 +489,10 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const delay = a.startTs - gaveUpAt(prev, a)!;
     const before = chain.beforePrevious;
     const beforeDone = before ? gaveUpAt(before, prev) : undefined;
-    const prevDelay = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
+    // A retry sent into a new session (the client reconnected after the attempt before it) waited for that reconnect
+    // too: its gap is no backoff alone, so it is not the delay to compare with.
+    const reconnected = before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session;
+    const prevDelay = beforeDone !== undefined && prev.startTs !== undefined && !reconnected ? prev.startTs - beforeDone : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay < prevDelay - Math.max(20, prevDelay * 0.1)) {
