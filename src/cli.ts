@@ -58,6 +58,7 @@ const FILTERS: Group = ['Filters (combine freely; every report states the ones i
   session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this, or that a table shortened to this with … (repeat, or comma list)' },
   method: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only these JSON-RPC request methods; * is a wildcard (tools/call, resources/*); notifications are no attempts' },
   tool: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only calls of these tools; * is a wildcard' },
+  target: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only requests acting on these: a tool, a resource uri, a prompt name, a completion ref; * is a wildcard (docs://*)' },
   outcome: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these outcomes (HTTP_ERROR,TOOL_ERROR)' },
   code: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these finding codes, and session findings with them' },
   since: { type: 'string', requiresArg: true, describe: 'Only attempts that started at or after this time: ISO 8601 (2026-10-17T09:12:00Z) or a duration before now (15m, 2h, 1d)' },
@@ -452,6 +453,7 @@ interface FilterOptionsArgs {
   session?: string[];
   method?: string[];
   tool?: string[];
+  target?: string[];
   outcome?: string[];
   code?: string[];
   since?: string;
@@ -634,7 +636,7 @@ export async function inputSize(specs: InputSpec[]): Promise<number | undefined 
   return total;
 }
 
-const filterOf = (args: FilterOptionsArgs): FilterOptions => ({ session: args.session, method: args.method, tool: args.tool, outcome: args.outcome, code: args.code, since: args.since, until: args.until });
+const filterOf = (args: FilterOptionsArgs): FilterOptions => ({ session: args.session, method: args.method, tool: args.tool, target: args.target, outcome: args.outcome, code: args.code, since: args.since, until: args.until });
 
 function usage(io: CliIo, message: string, command: string): number {
   io.stderr.write(`mcp-triage: ${cleanTerminal(message)}\n`);

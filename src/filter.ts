@@ -1,4 +1,4 @@
-// The report filters (--session, --method, --tool, --outcome, --code, --since, --until): parsing, matching, and how they are stated.
+// The report filters (--session, --method, --tool, --target, --outcome, --code, --since, --until): parsing, matching, and how they are stated.
 import type { AttemptRow } from './report/summary.js';
 import type { Finding } from './findings/types.js';
 import { isOutcome, OUTCOMES } from './outcomes.js';
@@ -15,6 +15,11 @@ export interface FilterOptions {
   method?: string | string[] | undefined;
   /** Tool names (tools/call); `*` is a wildcard. */
   tool?: string | string[] | undefined;
+  /**
+   * What a request acts on: a tools/call's tool, resources/read's (or subscribe's) uri, prompts/get's prompt name,
+   * completion/complete's ref; `*` is a wildcard (`docs://*`). Requests that name nothing never match.
+   */
+  target?: string | string[] | undefined;
   /** Outcomes such as HTTP_ERROR (case-insensitive). */
   outcome?: string | string[] | undefined;
   /** Finding codes such as UNSAFE_RETRY (case-insensitive). */
@@ -30,6 +35,7 @@ export type FilterDescription = {
   session?: string[];
   method?: string[];
   tool?: string[];
+  target?: string[];
   outcome?: string[];
   code?: string[];
   since?: string;
@@ -42,7 +48,7 @@ export interface Filter {
   attempt(row: AttemptRow): boolean;
   /**
    * A session-level finding is kept when its code passes --code and its session passes --session and, with any
-   * attempt filter (--method, --tool, --outcome, --since, --until), when the attempt it is about passed them: one of
+   * attempt filter (--method, --tool, --target, --outcome, --since, --until), when the attempt it is about passed them: one of
    * its evidence lines is a line of an attempt kept by those filters. A finding about no attempt the log shows (an
    * orphan response, a cancel of a request never logged) has no method, tool, outcome or time to match: it is left
    * out under attempt filters.
@@ -161,6 +167,7 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
   const sessions = list(opts.session);
   const methods = list(opts.method);
   const tools = list(opts.tool);
+  const targets = list(opts.target);
   const outcomes = list(opts.outcome).map((o) => o.toUpperCase());
   const codes = list(opts.code).map((c) => c.toUpperCase());
   const hint = (w: string, known: readonly string[]) => {
@@ -177,9 +184,10 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
 
   const methodOk = matcher(methods);
   const toolOk = matcher(tools);
+  const targetOk = matcher(targets);
   const sessionTests = sessions.map(sessionMatcher);
   const inSession = (key: string) => sessionTests.length === 0 || sessionTests.some((test) => test(key));
-  const attemptFilters = methods.length > 0 || tools.length > 0 || outcomes.length > 0 || since !== undefined || until !== undefined;
+  const attemptFilters = methods.length > 0 || tools.length > 0 || targets.length > 0 || outcomes.length > 0 || since !== undefined || until !== undefined;
   /** Per input file, the lines of the attempts that passed the attempt filters (only tracked when there are any). */
   const keptLines = new Map<string, LineSet>();
 
@@ -187,6 +195,7 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
   if (sessions.length) described.session = sessions;
   if (methods.length) described.method = methods;
   if (tools.length) described.tool = tools;
+  if (targets.length) described.target = targets;
   if (outcomes.length) described.outcome = outcomes;
   if (codes.length) described.code = codes;
   if (since !== undefined) described.since = new Date(since).toISOString();
@@ -200,6 +209,10 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
       if (!inSession(key) && (row.serverSession === undefined || !inSession(row.serverSession))) return false;
       if (methods.length && !methodOk(row.method)) return false;
       if (tools.length && (row.tool === null || !toolOk(row.tool))) return false;
+      if (targets.length) {
+        const target = row.tool ?? row.target;
+        if (target === undefined || !targetOk(target)) return false;
+      }
       if (outcomes.length && !outcomes.includes(row.outcome)) return false;
       if (since !== undefined || until !== undefined) {
         const t = row.ts ? Date.parse(row.ts) : Number.NaN;

@@ -113,7 +113,7 @@ const OPTION_NAMES: Record<keyof AnalysisOptions, true> = {
   retryWindowMs: true, skewMs: true, orderToleranceMs: true, timezone: true, unwrap: true, strict: true, inputOrder: true,
   idempotent: true, policy: true, onDiagnostic: true, onProgress: true,
 };
-const FILTER_NAMES: Record<keyof FilterOptions, true> = { session: true, method: true, tool: true, outcome: true, code: true, since: true, until: true };
+const FILTER_NAMES: Record<keyof FilterOptions, true> = { session: true, method: true, tool: true, target: true, outcome: true, code: true, since: true, until: true };
 const POLICY_NAMES: Record<keyof CallPolicy, true> = { maxRetries: true, minDelayMs: true };
 const INPUT_NAMES: Record<keyof InputSpec, true> = { path: true, side: true };
 

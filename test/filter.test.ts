@@ -96,6 +96,21 @@ describe('attempt filters', () => {
     expect(filter({ tool: 'create_ticket' }).attempt(row({ method: 'initialize', tool: null }))).toBe(false);
   });
 
+  it('--target matches what a request acts on: a tool, a resource uri, a prompt, a completion ref; a request that names nothing never', () => {
+    const read = (uri: string) => row({ method: 'resources/read', tool: null, target: uri });
+    expect(filter({ target: 'docs://pages/*' }).attempt(read('docs://pages/billing'))).toBe(true);
+    expect(filter({ target: 'docs://pages/*' }).attempt(read('docs://changelog'))).toBe(false);
+    expect(filter({ target: 'docs://changelog' }).attempt(read('docs://changelog'))).toBe(true);
+    expect(filter({ target: 'docs://changelog' }).attempt(read('docs://changelog/2026'))).toBe(false);
+    expect(filter({ target: 'create_*' }).attempt(row())).toBe(true);
+    expect(filter({ target: 'search_*' }).attempt(row())).toBe(false);
+    expect(filter({ target: '*' }).attempt(row({ method: 'initialize', tool: null }))).toBe(false);
+    expect(filter({ target: 'summarize' }).attempt(row({ method: 'prompts/get', tool: null, target: 'summarize' }))).toBe(true);
+    // --tool still means tools/call only: a prompt named like a tool does not pass it.
+    expect(filter({ tool: 'summarize' }).attempt(row({ method: 'prompts/get', tool: null, target: 'summarize' }))).toBe(false);
+    expect(filter({ target: 'docs://*' }).describe()).toEqual({ target: ['docs://*'] });
+  });
+
   it('--code keeps attempts that carry the finding', () => {
     const f = filter({ code: 'unsafe_retry' });
     expect(f.attempt(row())).toBe(false);
@@ -192,6 +207,29 @@ describe('session findings on the samples: --fail-on and the library see only th
     // The 404 and the probe's 503 are HTTP errors; the duplicated row is of a call that succeeded.
     expect(codes(await analyze({ inputs: SAMPLE, filter: { outcome: 'HTTP_ERROR' } }))).toEqual(['CALL_NEVER_SENT', 'SESSION_EXPIRED']);
     expect(codes(await analyze({ inputs: SAMPLE, filter: { since: '2026-10-17T09:18:41Z' } }))).toEqual(['CALL_NEVER_SENT', 'PROGRESS_UNMATCHED']);
+  });
+});
+
+describe('--target on a real recording (SDK 1.32.2 resources that fail, test/fixtures/real-audit10a/resources-errors)', () => {
+  const DIR = 'test/fixtures/real-audit10a/resources-errors/';
+
+  it('keeps the reads of one resource and the findings about them, and states the filter', async () => {
+    const r = await analyze({ inputs: [{ path: `${DIR}client.ndjson`, side: 'client' }], filter: { target: 'docs://pages/*' } });
+    expect(r.attempts.length).toBeGreaterThan(0);
+    for (const a of r.attempts) expect(a.target).toMatch(/^docs:\/\/pages\//);
+    const all = await analyze({ inputs: [{ path: `${DIR}client.ndjson`, side: 'client' }] });
+    const expected = all.attempts.filter((a) => a.target?.startsWith('docs://pages/'));
+    expect(r.attempts.map((a) => a.id)).toEqual(expected.map((a) => a.id));
+    expect(new Set(all.attempts.map((a) => a.target).filter(Boolean)).size).toBeGreaterThan(1);
+    expect(all.attempts.length).toBeGreaterThan(expected.length);
+    // Each retry finding is about one resource: only the one about docs://pages/ is kept.
+    const retries = (x: { attempts: { findings: { code: string; message: string }[] }[] }) => x.attempts.flatMap((a) => a.findings).filter((f) => f.code === 'RETRY_ORIGIN_AMBIGUOUS').map((f) => f.message);
+    expect(retries(all).length).toBeGreaterThan(retries(r).length);
+    for (const m of retries(r)) expect(m).toMatch(/docs:\/\/pages\//);
+    const cliRun = await cli([`${DIR}client.ndjson`, '--target', 'docs://pages/*', '-q', '--color', 'never']);
+    expect(cliRun.code).toBe(0);
+    expect(cliRun.stdout).toMatch(/filters: --target docs:\/\/pages\/\*/);
+    expect(cliRun.stdout).not.toMatch(/docs:\/\/changelog/);
   });
 });
 
