@@ -132,7 +132,7 @@ export interface AttemptView {
    * (the first of that level), its data as text. A log message is no result: the outcome never reads it. `undeclared`:
    * the session's initialize had announced no logging capability, which a server that sends log messages MUST declare.
    */
-  logs?: { count: number; level: string; rank: number; logger?: string; data: string; undeclared?: true };
+  logs?: { count: number; level: string; rank: number; logger?: string; data: string; undeclared?: true; onGet?: true };
   /** For initialize: its result's capabilities have no `tools` (the server offers no tools/list). */
   noTools?: true;
   /** For initialize: the capabilities of other features its result did not announce (logging, prompts, resources, completions, resources.subscribe). */

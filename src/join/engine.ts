@@ -1055,6 +1055,22 @@ export class JoinEngine {
     }
   }
 
+  /**
+   * A server log message on the session's standalone GET stream (a server that logs without naming the request: the
+   * SDK's sendLoggingMessage) belongs to the call that was running when it came, if the log's order says so and only
+   * one request of the session was open then; with two or more open, nothing tells which, and it is tied to none.
+   */
+  private logOnSessionStream(scopeKey: string, msg: Record<string, unknown>, ts: number): void {
+    let only: AttemptView | undefined;
+    for (const v of this.open.get(scopeKey)?.values() ?? []) {
+      if (v.response !== undefined || isFinal(v) || (v.startTs !== undefined && v.startTs > ts)) continue;
+      if (only) return;
+      only = v;
+    }
+    if (!only) return;
+    if (logOnStream(only, msg)) only.logs!.onGet = true;
+  }
+
   /** The client answered a request the server sent on an open call's stream with an error: what the call asked of it failed. */
   private clientRefusedAsk(scopeKey: string, msg: Record<string, unknown>): void {
     const error = (typeof msg.error === 'object' && msg.error !== null ? msg.error : {}) as Record<string, unknown>;
@@ -1116,7 +1132,10 @@ export class JoinEngine {
           if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
         }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
-        else if (msg.method === 'notifications/message') for (const v of ex.attempts) logOnStream(v, msg);
+        else if (msg.method === 'notifications/message') {
+          for (const v of ex.attempts) logOnStream(v, msg);
+          if (ex.attempts.length === 0 && ex.standaloneGet && timing === 'order' && ts !== undefined) this.logOnSessionStream(ex.scopeKey, msg, ts);
+        }
         else if (msg.method === 'notifications/subscriptions/acknowledged') for (const v of ex.attempts) v.subscribed = true;
         if (ex.attempts.length === 0) this.serverNotification(ex.scopeKey, msg);
         return;
@@ -1513,14 +1532,14 @@ function hasIdKey(body: unknown): boolean {
 /** RFC 5424's severities, as the spec's logging levels name them: the higher, the more severe. */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-/** A notifications/message on a request's stream: counted, and kept when it is the most severe so far (log text, so capped). */
-function logOnStream(v: AttemptView, msg: Record<string, unknown>): void {
+/** A notifications/message on a request's stream: counted, and kept when it is the most severe so far (log text, so capped); whether it was kept. */
+function logOnStream(v: AttemptView, msg: Record<string, unknown>): boolean {
   const p = typeof msg.params === 'object' && msg.params !== null ? (msg.params as Record<string, unknown>) : {};
   const level = typeof p.level === 'string' ? p.level.slice(0, 20) : 'unknown';
   const rank = LOG_LEVELS.indexOf(level);
   const logs = (v.logs ??= { count: 0, level, rank, data: '' });
   logs.count++;
-  if (logs.count > 1 && rank <= logs.rank) return;
+  if (logs.count > 1 && rank <= logs.rank) return false;
   let data: string;
   try {
     data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data) ?? '';
@@ -1528,8 +1547,10 @@ function logOnStream(v: AttemptView, msg: Record<string, unknown>): void {
     data = '';
   }
   Object.assign(logs, { level, rank, data: data.slice(0, 300) });
+  delete logs.onGet;
   if (typeof p.logger === 'string') logs.logger = p.logger.slice(0, 100);
   else delete logs.logger;
+  return true;
 }
 
 /** What a request of another feature acts on (AttemptView.target): a resource's uri, a prompt's name, a completion's ref. */

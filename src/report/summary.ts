@@ -189,7 +189,9 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   if (logs && logs.rank >= LOG_WARNING) {
     const clean = (t: string) => (redact ? redactText(t) : t);
     const which = logs.count === 1 ? `a message at level ${jsonText(logs.level)}` : `${logs.count} messages, the most severe at level ${jsonText(logs.level)}`;
-    const said = `the server logged ${which} on the request's stream${logs.logger !== undefined ? ` (logger ${jsonText(clean(logs.logger))})` : ''}: ${jsonText(clean(logs.data))}; a log message is not the request's answer and does not decide its outcome${logs.undeclared ? '; the server\'s initialize had announced no logging capability, which a server that sends log messages MUST declare' : ''}`;
+    const logger = logs.logger !== undefined ? ` (logger ${jsonText(clean(logs.logger))})` : '';
+    const where = logs.onGet ? `${logger} on the session's GET stream, naming no request, while this was the session's only request open` : ` on the request's stream${logger}`;
+    const said = `the server logged ${which}${where}: ${jsonText(clean(logs.data))}; a log message is not the request's answer and does not decide its outcome${logs.undeclared ? '; the server\'s initialize had announced no logging capability, which a server that sends log messages MUST declare' : ''}`;
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }

@@ -72,8 +72,12 @@ describe('logging: the server logs an "error" on the call\'s stream, then return
       expect(codes(r)).toEqual([]);
       const sync = r.attempts.find((a) => a.tool === 'sync_orders')!;
       expect(sync.detail?.why).toBe('the server logged a message at level "error" on the request\'s stream (logger "db"): "replica lag 12s for berlin, falling back to primary"; a log message is not the request\'s answer and does not decide its outcome');
-      // sync_all's log went on the session's GET stream (sendLoggingMessage without the request): it is no part of the call.
-      expect(r.attempts.find((a) => a.tool === 'sync_all')!.detail?.why).toBeUndefined();
+      // sync_all's log went on the session's GET stream (sendLoggingMessage without the request) while sync_all was the
+      // session's only request open: it is named as such. A HAR writes the GET's body only when the stream ends, with
+      // no time for each event: nothing tells that the log came while sync_all ran, so it is tied to nothing there.
+      const all = r.attempts.find((a) => a.tool === 'sync_all')!;
+      if (v.name === 'har') expect(all.detail?.why).toBeUndefined();
+      else expect(all.detail?.why).toBe('the server logged a message at level "error" (logger "db") on the session\'s GET stream, naming no request, while this was the session\'s only request open: "replica lag 30s, falling back to primary"; a log message is not the request\'s answer and does not decide its outcome');
     });
   }
 
