@@ -38,7 +38,11 @@ export class SessionPairs {
     return this.toServer.size;
   }
 
-  pair(clientSession: string, serverSession: string): void {
+  /** Of the pairs, those whose initialize exchanges alone were alike and the requests after them told apart. */
+  toldByRequests = 0;
+
+  pair(clientSession: string, serverSession: string, byRequests = false): void {
+    if (byRequests) this.toldByRequests++;
     if (this.toServer.size >= PAIRS_KEPT) {
       const [c, s] = this.toServer.entries().next().value!;
       this.forget(c, s);
@@ -81,11 +85,11 @@ export class SessionPairs {
     if (this.paired > 0) {
       const list = this.named.map(([c, s]) => `${id(c)} with ${id(s)}`).join(', ');
       const more = this.paired > this.named.length ? ` and ${this.paired - this.named.length} more` : '';
-      out.push(`${this.paired} client session id(s) the server's log does not show were paired with the server's session by their initialize exchanges (same JSON-RPC id, HTTP status, clientInfo and protocol version, within --skew; one candidate each): ${list}${more}; a gateway between them gives the client session ids of its own, and the requests of each pair are joined by JSON-RPC id`);
+      out.push(`${this.paired} client session id(s) the server's log does not show were paired with the server's session by their initialize exchanges (same JSON-RPC id, HTTP status, clientInfo and protocol version, within --skew; one candidate each${this.toldByRequests > 0 ? '; where more than one fitted, the only session whose requests after it were the same calls under the same JSON-RPC ids' : ''}): ${list}${more}; a gateway between them gives the client session ids of its own, and the requests of each pair are joined by JSON-RPC id`);
     }
     if (this.ambiguous > 0) {
       const more = this.ambiguous > this.ambiguousNamed.length ? ` and ${this.ambiguous - this.ambiguousNamed.length} more` : '';
-      out.push(`${this.ambiguous} client session id(s) the server's log does not show were not paired with a server session: the initialize of more than one fitted (same JSON-RPC id, HTTP status, clientInfo and protocol version, within --skew): ${this.ambiguousNamed.map(id).join(', ')}${more}; their calls are counted in each log apart (when the two logs' clocks agree, a --skew shorter than the time between those sessions' initialize exchanges tells them apart)`);
+      out.push(`${this.ambiguous} client session id(s) the server's log does not show were not paired with a server session: the initialize of more than one fitted (same JSON-RPC id, HTTP status, clientInfo and protocol version, within --skew): ${this.ambiguousNamed.map(id).join(', ')}${more}; their calls are counted in each log apart (their requests did not tell them apart either: the same calls under the same JSON-RPC ids in more than one, or none in common; when the two logs' clocks agree, a --skew shorter than the time between those sessions' initialize exchanges tells them apart)`);
     }
     return out.length ? out.join('. ') : undefined;
   }

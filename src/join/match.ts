@@ -61,6 +61,26 @@ export interface Attempt {
   endTs: number | undefined;
 }
 
+/** Views kept per candidate session for pairing across rewritten ids (a session that sends more waits on its own key). */
+const CANDIDATE_VIEWS_KEPT = 4096;
+/** Initialize exchanges of the other side compared with an ambiguous one at most. */
+const CANDIDATES_COMPARED = 32;
+
+/** One side's view of a held attempt (it has it). */
+const viewOf = (h: Held, side: 'client' | 'server'): AttemptView => (side === 'client' ? h.attempt.client! : h.attempt.server!);
+
+/** Two sessions' requests (id to fingerprint) agree: one id at least in both with the same call, none with another. */
+function sessionsAgree(a: Map<string, number>, b: Map<string, number>): boolean {
+  let same = 0;
+  for (const [id, fp] of a) {
+    const other = b.get(id);
+    if (other === undefined) continue;
+    if (other !== fp) return false;
+    same++;
+  }
+  return same > 0;
+}
+
 interface Held {
   attempt: Attempt;
   deadline: number;
@@ -158,8 +178,9 @@ export class Matcher {
    */
   private rewriteInits = new Map<string, Set<Held>>();
   /**
-   * The client views held in each client session whose initialize is such a candidate, while it is: the ones to move
-   * under the server's session id if it is paired (no walk over every held view).
+   * The views held in each session whose initialize is such a candidate, while it is, by side and session
+   * (`client|id`, `server|id`): a client session's are the ones to move under the server's session id if it is paired
+   * (no walk over every held view); both sides' tell sessions apart whose initialize exchanges look alike (sessionsAgree).
    */
   private candidateSessions = new Map<string, Held[]>();
   /**
@@ -256,8 +277,12 @@ export class Matcher {
         const set = this.rewriteInits.get(h.initKey);
         if (set) set.add(h);
         else this.rewriteInits.set(h.initKey, new Set([h]));
-        if (view.side === 'client' && !this.candidateSessions.has(view.session)) this.candidateSessions.set(view.session, []);
-      } else if (view.side === 'client' && view.session !== null && this.candidateSessions.size > 0) this.candidateSessions.get(view.session)?.push(h);
+        const sk = `${view.side}|${view.session}`;
+        if (!this.candidateSessions.has(sk)) this.candidateSessions.set(sk, []);
+      } else if ((view.side === 'client' || view.side === 'server') && view.session !== null && this.candidateSessions.size > 0) {
+        const list = this.candidateSessions.get(`${view.side}|${view.session}`);
+        if (list && list.length < CANDIDATE_VIEWS_KEPT) list.push(h);
+      }
     }
     // Claims come from a client's app log; a run without one never indexes its held attempts for them.
     if (!this.indexed) return;
@@ -662,8 +687,8 @@ export class Matcher {
     if (h.initKey === undefined) return;
     const set = this.rewriteInits.get(h.initKey);
     if (set?.delete(h) && set.size === 0) this.rewriteInits.delete(h.initKey);
-    const session = h.attempt.client?.session;
-    if (session != null && h.initKey.startsWith('client|')) this.candidateSessions.delete(session);
+    const v = h.initKey.startsWith('client|') ? h.attempt.client : h.attempt.server;
+    if (v?.session != null) this.candidateSessions.delete(`${v.side}|${v.session}`);
     h.initKey = undefined;
   }
 
@@ -674,7 +699,7 @@ export class Matcher {
    * both kept them, started within --skew of it. At most two (two mean it is ambiguous). `releasing`: the entry being
    * released (already marked emitted), which still counts.
    */
-  private rewriteCandidates(v: AttemptView, side: 'client' | 'server', releasing?: Held): Held[] {
+  private rewriteCandidates(v: AttemptView, side: 'client' | 'server', releasing?: Held, most = 2): Held[] {
     const found: Held[] = [];
     const set = this.rewriteInits.get(`${side}|${initializeFit(v)}`);
     if (!set) return found;
@@ -684,9 +709,37 @@ export class Matcher {
       if (v.startTs !== undefined && w.startTs !== undefined && Math.abs(v.startTs - w.startTs) > this.opts.skewMs) continue;
       if (!answersAgree(v, w) || !this.ownSessionOnly(w)) continue;
       found.push(o);
-      if (found.length > 1) break;
+      if (found.length >= most) break;
     }
     return found;
+  }
+
+  /**
+   * Initialize exchanges alike on both sides (two workers of one app starting together, a reconnect within --skew):
+   * the one of the other side whose session's requests agree with this one's, when exactly one does and this one is
+   * the only one of its side that agrees with it. Two sessions agree when they share a JSON-RPC id of a request other
+   * than initialize with the same method and arguments (fingerprint), and no id with other ones: the same app doing
+   * the same things in both is still ambiguous, and stays apart.
+   */
+  private disambiguate(h: Held, v: AttemptView, side: 'client' | 'server', other: 'client' | 'server'): Held | undefined {
+    const own = this.requestsOf(v);
+    if (own.size === 0) return undefined;
+    const fitting = this.rewriteCandidates(v, other, undefined, CANDIDATES_COMPARED).filter((o) => sessionsAgree(own, this.requestsOf(viewOf(o, other))));
+    if (fitting.length !== 1) return undefined;
+    const o = fitting[0]!;
+    const theirs = this.requestsOf(viewOf(o, other));
+    const back = this.rewriteCandidates(viewOf(o, other), side, h, CANDIDATES_COMPARED).filter((x) => sessionsAgree(theirs, this.requestsOf(viewOf(x, side))));
+    return back.length === 1 && back[0] === h ? o : undefined;
+  }
+
+  /** The requests a candidate session held besides its initialize: JSON-RPC id to fingerprint. */
+  private requestsOf(v: AttemptView): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const e of this.candidateSessions.get(`${v.side}|${v.session}`) ?? []) {
+      const w = v.side === 'client' ? e.attempt.client : e.attempt.server;
+      if (w && w.session === v.session && w.method !== 'initialize') out.set(w.idKey, e.fp);
+    }
+    return out;
   }
 
   /** The view's session id is not in the other side's log: it cannot join by its own id. */
@@ -701,7 +754,8 @@ export class Matcher {
    * one initialize of the other side fits it (see rewriteCandidates) and it fits only this one, the two are one
    * exchange whose session id something between them rewrote (a gateway that gives the client ids of its own). They
    * are joined, the client's session id is paired with the server's, and the client session's requests held so far
-   * wait under the server's (see keyOf). More than one fitting, they are kept apart, and so are the others that fitted.
+   * wait under the server's (see keyOf). More than one fitting, the requests the sessions sent after it may tell
+   * which (disambiguate); if they do not, they are kept apart, and so are the others that fitted.
    */
   private pairRewritten(h: Held): void {
     const a = h.attempt;
@@ -711,20 +765,25 @@ export class Matcher {
     if (v.session === null || this.sharedSession || !this.ownSessionOnly(v)) return;
     const found = this.rewriteCandidates(v, other);
     if (found.length === 0) return;
-    const o = found[0]!;
-    const w = other === 'client' ? o.attempt.client! : o.attempt.server!;
-    const back = found.length === 1 && !o.apart ? this.rewriteCandidates(w, side, h) : [];
+    let o = found[0]!;
+    const back = found.length === 1 && !o.apart ? this.rewriteCandidates(viewOf(o, other), side, h) : [];
+    let told = false;
     if (found.length > 1 || o.apart || back.length !== 1 || back[0] !== h) {
-      for (const x of [h, ...found, ...back]) {
-        if (x.apart) continue;
-        x.apart = true;
-        const c = x.attempt.client;
-        if (c?.session != null) this.pairs.leftApart(c.session);
+      const byRequests = o.apart ? undefined : this.disambiguate(h, v, side, other);
+      if (byRequests) [o, told] = [byRequests, true];
+      else {
+        for (const x of [h, ...found, ...back]) {
+          if (x.apart) continue;
+          x.apart = true;
+          const c = x.attempt.client;
+          if (c?.session != null) this.pairs.leftApart(c.session);
+        }
+        return;
       }
-      return;
     }
+    const w = viewOf(o, other);
     const clientSession = (side === 'client' ? v : w).session!;
-    const held = this.candidateSessions.get(clientSession) ?? [];
+    const held = this.candidateSessions.get(`client|${clientSession}`) ?? [];
     const okey = this.keyOf(w);
     const q = this.waiting.get(okey);
     const at = q?.indexOf(o) ?? -1;
@@ -735,8 +794,8 @@ export class Matcher {
     this.absorb(h, o, side);
     const c = a.client!;
     const s = a.server!;
-    this.pairs.pair(c.session!, s.session!);
-    const note = `the client's view of it has the session id ${quoteId(c.session!)}, the server's ${quoteId(s.session!)}: something between them (a gateway) gives the client session ids of its own; paired by this initialize exchange (the only one of the other log with its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew), the session's requests are joined by JSON-RPC id`;
+    this.pairs.pair(c.session!, s.session!, told);
+    const note = `the client's view of it has the session id ${quoteId(c.session!)}, the server's ${quoteId(s.session!)}: something between them (a gateway) gives the client session ids of its own; ${told ? 'paired by this initialize exchange and the requests after it (more than one initialize of the other log had its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew; only this session sent the same calls under the same JSON-RPC ids)' : 'paired by this initialize exchange (the only one of the other log with its JSON-RPC id, HTTP status, clientInfo and protocol version within --skew)'}, the session's requests are joined by JSON-RPC id`;
     c.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${note}` : note };
     a.detail = c.detail;
     this.rekey(held);

@@ -162,8 +162,41 @@ describe('two apps with their own names through the rewriting gateway at once', 
 });
 
 describe('two workers of one app (the same clientInfo) through the rewriting gateway at once', () => {
-  it('must not pair: either server session could be either client session; both logs are counted apart, as before, and a note says why', async () => {
+  /** Each session's tools/call arguments as one log shows them (its requests after initialize), by session id. */
+  const argsBySession = (path: string) => {
+    const out = new Map<string, string[]>();
+    for (const r of requests(path)) if (r.send!.method === 'tools/call' && r.session !== null) out.set(r.session, [...(out.get(r.session) ?? []), JSON.stringify((r.send as { params?: { arguments?: unknown } }).params?.arguments)]);
+    return out;
+  };
+
+  it('the initialize exchanges alone fit either way, but the calls after them (other arguments under the same ids) tell which client session is which server session', async () => {
     const r = await both('two-same-clients');
+    const client = argsBySession(at('two-same-clients', 'client.ndjson'));
+    const server = argsBySession(at('two-same-clients', 'server.ndjson'));
+    // The ground truth: the server session that got a worker's arguments is that worker's.
+    const truth = new Map([...client].map(([c, args]) => [c, [...server].find(([, a]) => JSON.stringify(a) === JSON.stringify(args))![0]]));
+    expect(truth.size).toBe(2);
+    expect(new Set(truth.values()).size).toBe(2);
+    expect(r.attempts).toHaveLength(requests(at('two-same-clients', 'client.ndjson')).length);
+    for (const a of r.attempts) {
+      expect(a.serverSession).toBe(truth.get(a.session!));
+      expect(a.serverOutcome).toBe(a.outcome);
+    }
+    expect(apartNote(r.summary.notes)).toBeUndefined();
+    expect(pairedNote(r.summary.notes)).toMatch(/; where more than one fitted, the only session whose requests after it were the same calls under the same JSON-RPC ids\)/);
+    const init = r.attempts.find((a) => a.method === 'initialize')!;
+    expect(init.detail?.why).toMatch(/paired by this initialize exchange and the requests after it/);
+  });
+
+  it('must not pair: the same logs with both workers sending the same arguments (nothing tells them apart); both logs are counted apart, as before, and a note says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpt-gw-'));
+    for (const f of ['client.ndjson', 'server.ndjson']) {
+      const text = readFileSync(at('two-same-clients', f), 'utf8');
+      const same = text.replaceAll('w1', 'w0');
+      expect(same).not.toBe(text);
+      writeFileSync(join(dir, f), same);
+    }
+    const r = await analyze({ inputs: [{ path: join(dir, 'client.ndjson'), side: 'client' }, { path: join(dir, 'server.ndjson'), side: 'server' }] });
     const client = sessionsByClient(at('two-same-clients', 'client.ndjson')).map(([, id]) => id);
     expect(r.attempts).toHaveLength(requests(at('two-same-clients', 'client.ndjson')).length + requests(at('two-same-clients', 'server.ndjson')).length);
     expect(r.attempts.some((a) => a.serverSession !== undefined || a.serverOutcome !== undefined)).toBe(false);
@@ -199,14 +232,8 @@ describe('the rewriting gateway answers 502 without forwarding, the app retries'
 });
 
 describe('the server restarts behind the rewriting gateway; the app reconnects 1.5 s later', () => {
-  it('two sessions of one client within --skew are ambiguous: kept apart', async () => {
-    const r = await both('restart-reconnect');
-    expect(r.attempts.some((a) => a.serverSession !== undefined)).toBe(false);
-    expect(apartNote(r.summary.notes)).toBeDefined();
-  });
-
-  it('with a --skew under the reconnect delay (clocks that agree), each session is paired: the 404 joined, one SESSION_EXPIRED, the retry linked', async () => {
-    const r = await both('restart-reconnect', { skewMs: 1000 });
+  it.each([['the default --skew (the two initialize exchanges alike: told apart by the calls after them)', {}], ['a --skew under the reconnect delay (clocks that agree)', { skewMs: 1000 }]])('with %s, each session is paired: the 404 joined, one SESSION_EXPIRED, the retry linked', async (_, extra) => {
+    const r = await both('restart-reconnect', extra);
     const client = sessionsByClient(at('restart-reconnect', 'client.ndjson')).map(([, id]) => id);
     const server = sessionsByClient(at('restart-reconnect', 'server.ndjson')).map(([, id]) => id);
     expect(r.attempts).toHaveLength(requests(at('restart-reconnect', 'client.ndjson')).length);
