@@ -61,8 +61,13 @@ interface Exchange {
   /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
   lastResponse?: { key: string; ts: number | undefined; text: string | undefined; msg: unknown; src: Source };
   primed: boolean;
-  /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
-  resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
+  /**
+   * A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries; or (`replay`) an
+   * event that an earlier resumption of an answered request carried: the server replays what followed it, the answer too.
+   */
+  resumes?: { view: AttemptView; try: { status: number | null; end?: string }; replay?: boolean };
+  /** A GET sent with Last-Event-ID (a resumption, whether or not its request is known). */
+  resumeFrom?: string;
   src: Source;
   startTs: number | undefined;
   /** A POST whose log record kept no body at all (a server that answered an error without reading it). */
@@ -226,6 +231,13 @@ export class JoinEngine {
   private answeredLast: { ts: number | undefined; byKey: Map<string, unknown> } = { ts: undefined, byKey: new Map() };
   /** Views whose server cancelled its own request to the client, by scope and that request's id, for lateAnswer (within --window). */
   private cancelledAsks = new Map<string, AttemptView>();
+  /**
+   * Event ids that a request's stream or its resumptions carried (scope and id -> the request), the latest 4096: a GET
+   * that resumes after one of them that was not the stream's last (the server wrote more before it noticed the cut), or
+   * after its request was answered (the hop cut the first resumption after the server wrote the answer there), resumes
+   * or replays that request's stream: it is no stream of its own.
+   */
+  private resumedEventIds = new Map<string, AttemptView>();
   /** Message-level requests closed unanswered after openMs (scopeKey and idKey, with their start), to name a late answer. */
   private closedCalls = new RecentKeys();
   /** The exchange last made or found, with its input and xid (see find). */
@@ -391,7 +403,10 @@ export class JoinEngine {
     if (r.session !== null && r.httpMethod !== 'DELETE' && !ex.attempts.some((v) => v.method === 'initialize' || v.method === 'server/discover')) sess.used = true;
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
     if (ex.isGet && isStreamGet(r.headers, r.session)) ex.carried = GET_STREAM;
-    if (lastEventId) this.resumption(ex, lastEventId, r.src);
+    if (lastEventId) {
+      ex.resumeFrom = lastEventId;
+      this.resumption(ex, lastEventId, r.src);
+    }
     else if (ex.isGet) ex.standaloneGet = true;
     this.exchanges.set(ex.key, ex);
     this.remember(r.input, r.xid, ex);
@@ -426,6 +441,30 @@ export class JoinEngine {
       ex.resumes = { view: v, try: attempt };
       return;
     }
+    // An earlier event of a request's stream. Answered already (on an earlier resumption that was cut before the client
+    // read the answer), the server replays its stream, the answer too. Still open, in a server's log, it is a
+    // resumption: that log shows events after it that the client did not get (the server wrote them before it noticed
+    // the cut); a client's log shows what the client got, and its GET names the last event it had.
+    const done = this.resumedEventIds.get(`${ex.scopeKey} ${eventId}`);
+    if (!done) return;
+    // (A view classified already has its response dropped: final says it was answered or ended.)
+    const answered = done.response !== undefined || isFinal(done);
+    if (!answered && ex.side !== 'server') return;
+    const attempt: { status: number | null; end?: string } = { status: null };
+    if (!done.sources.includes(src)) done.sources.push(src);
+    if (answered) ex.resumes = { view: done, try: attempt, replay: true };
+    else {
+      (done.resumptions ??= []).push(attempt);
+      ex.resumes = { view: done, try: attempt };
+    }
+  }
+
+  /** Remember which request's stream carried an event id (the latest 4096), for a resumption after it. */
+  private rememberEventId(scopeKey: string, eventId: string, view: AttemptView): void {
+    const key = `${scopeKey} ${eventId}`;
+    this.resumedEventIds.delete(key);
+    this.resumedEventIds.set(key, view);
+    if (this.resumedEventIds.size > 4096) this.resumedEventIds.delete(this.resumedEventIds.keys().next().value!);
   }
 
   /**
@@ -503,7 +542,11 @@ export class JoinEngine {
       if (p.sse.id !== undefined && p.sse.id !== '') {
         ex.primed = true;
         for (const v of ex.attempts) v.lastEventId = p.sse.id;
-        if (ex.resumes) ex.resumes.view.lastEventId = p.sse.id;
+        if (ex.attempts.length === 1) this.rememberEventId(ex.scopeKey, p.sse.id, ex.attempts[0]!);
+        if (ex.resumes) {
+          ex.resumes.view.lastEventId = p.sse.id;
+          this.rememberEventId(ex.scopeKey, p.sse.id, ex.resumes.view);
+        }
       }
       if (p.sse.truncated) {
         for (const v of ex.attempts) if (v.response === undefined) v.cutEvent = true;
@@ -1181,6 +1224,10 @@ export class JoinEngine {
         // repeats the result with other content, or puts an error before it) is a second response, not a copy.
         if (last && last.key === key && last.ts === ts && last.text === text && (last.msg === item || JSON.stringify(last.msg) === JSON.stringify(item))) {
           (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: last.src, dup: src });
+        } else if (ex.resumes?.replay && ex.resumes.view.idKey === key) {
+          // A resumption replaying the stream of a request answered on an earlier resumption that was cut: the server
+          // sends the answer again because the client's Last-Event-ID is before it; the client never had it.
+          if (!ex.resumes.view.sources.includes(src)) ex.resumes.view.sources.push(src);
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });
