@@ -508,8 +508,11 @@ export class JoinEngine {
     if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) this.sessionDeleted(ex, status, ts, src);
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
+      // A GET resuming a call's stream is marked: a session that went on after its 404 was not lost (the refusal is the
+      // call's, told in its why); another refusal, a GET stream's or a notification's, takes its place.
       const sess = this.opts.sessions.get(ex.scopeKey);
-      if (sess && sess.refused404 === undefined) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}) };
+      const resumption = ex.resumeFrom !== undefined;
+      if (sess && (sess.refused404 === undefined || (sess.refused404.resumption && !resumption))) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}), ...(resumption ? { resumption } : {}) };
     }
     for (const v of ex.attempts) {
       v.status = status;

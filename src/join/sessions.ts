@@ -44,9 +44,9 @@ export interface SessionState {
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown); `initialized`: it was the
-   * client's notifications/initialized.
+   * client's notifications/initialized; `resumption`: a GET with Last-Event-ID (resuming a call's stream).
    */
-  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string; initialized?: boolean };
+  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string; initialized?: boolean; resumption?: boolean };
   /** The scope's last server/discover without a session id, until an initialize follows it (a client falling back). */
   probe?: AttemptView;
   /**
