@@ -130,5 +130,30 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
     expect(call!.sources.map((s) => s.line)).toEqual(expect.arrayContaining([6, 10]));
     expect(r.findings).toEqual([]);
   });
+
+  // The chaos streams profile's HAR (test/real-chaos/real-chaos-streams.test.ts): a hop reset the connection after the
+  // priming event; the HAR says the stream was aborted (net::ERR_INCOMPLETE_CHUNKED_ENCODING), the client's log `error`.
+  const abortedCall = (id: string) => [
+    rec('request', 0, 'x-1', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {} } } }),
+    rec('response', 5, 'x-1', sseHead),
+    rec('event', 6, 'x-1', { ...(id ? { id } : {}), data: '' }),
+    rec('end', 120, 'x-1', { end: 'aborted', error: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' }),
+  ];
+  it('a stream aborted by a reset elsewhere says what its resumptions got', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      ...abortedCall('ev-1'),
+      resumeGet(320, 'x-2', 'ev-1'),
+      rec('response', 322, 'x-2', sseHead),
+      rec('end', 400, 'x-2', { end: 'aborted', error: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
+    expect(call!.detail.why).toMatch(/^the stream was aborted 0\.12 s after sending it, before any response came \(its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client\), and the client sent no notifications\/cancelled; 1 SSE event\(s\) came before that; the client tried to resume it once \(GET with Last-Event-ID\), answered HTTP 200 \(stream aborted\), and none delivered it$/);
+  });
+  it('must not: an aborted stream no GET tried to resume says nothing of resumptions', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: abortedCall('ev-1') }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call!.detail.why).not.toMatch(/resume|Last-Event-ID/);
+  });
 });
 
