@@ -789,7 +789,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // (A quote is put in parentheses where a colon follows: `"invalid_token": the stream...` would read to the redaction
   // of free text as a secret key with its value.)
   for (const g of s.refusedGets ?? []) {
-    if (g.probe) continue;
+    if (g.probe || g.counted) continue;
     const times = g.count > 1 ? `, ${g.count} times${g.ts !== undefined && g.lastTs !== undefined ? ` over ${secs(g.lastTs - g.ts)}` : ''}` : '';
     // The TypeScript and Python SDK servers allow one GET stream per session: a second is a 409, as when the client
     // lost its stream (a cut connection) and the server did not notice.

@@ -1010,9 +1010,14 @@ export class JoinEngine {
       // call's stream is told in that call's why.
       if (ex.status === 405 || ex.resumes) return;
       if (ex.session === null && this.openedBefore(ex, input)) return;
-      // The same refusal in another log of the session (the server's, beside the client's) is counted there only; a
-      // sessionless one, by its status and time.
-      if (ex.session !== null && VIEW_SIDES.some((side) => side !== ex.side && this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.some((g) => g.status === ex.status))) return;
+      // The same refusal in another log of the session (the server's, beside the client's) is one finding: the client's
+      // log's, which counts every refusal that reached the client (a hop's too, which the server's log lacks), whichever
+      // log showed the first; between other logs, the first one's. A sessionless one, by its status and time.
+      if (ex.session !== null) {
+        const others = VIEW_SIDES.filter((side) => side !== ex.side).map((side) => this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.find((g) => g.status === ex.status && !g.counted));
+        if (ex.side !== 'client' && others.some((g) => g !== undefined)) return;
+        for (const g of others) if (g) g.counted = true;
+      }
       if (ex.session === null) {
         const near = (g: SessionlessRefusal) => g.side !== ex.side && g.entry.status === ex.status && g.ts !== undefined && ex.startTs !== undefined && Math.abs(g.ts - ex.startTs) <= SAME_REFUSAL_MS;
         if (this.sessionlessRefusals.some(near)) return;
