@@ -156,9 +156,11 @@ for (const seed of SEEDS) {
             for (const g of a.gets) if ((v.name !== 'server' || forwarded(g)) && !own.has(g.tag)) bad.push(`${at}: its GET ${g.tag} (${g.fault}) not joined`);
             for (const t of own) if (!t.startsWith(`${attemptTag(c, a)}#`)) bad.push(`${at}: joined ${t}`);
           }
-          for (const cl of o.clients) { void cl; want += 2; } // its initialize and tools/list
+          want += 2 * o.clients.length; // each app's initialize and tools/list
           expect(bad).toEqual([]);
           expect(rows.length).toBe(want);
+          // No other attempt: a GET (resumption or standalone) or a DELETE is none.
+          expect(r.attempts.filter((a) => !rows.includes(a)).map((a) => `${a.method} ${a.outcome}`)).toEqual([]);
         });
 
         it('attempts of one app call are one logical call numbered 1..n; resumptions are no retries; different app calls are not linked', () => {
