@@ -282,6 +282,7 @@ export class CallLinker {
     if (a.method === 'tools/call') c.toolCalls++;
     else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
+    if (!isFailure(a.outcome) && a.endTs !== undefined && (c.lastOkEnd === undefined || a.endTs > c.lastOkEnd)) c.lastOkEnd = a.endTs;
     if (!isFailure(a.outcome) && !OPENS.has(a.method) && a.startTs !== undefined && (c.lastUse === undefined || a.startTs > c.lastUse)) c.lastUse = a.startTs;
     if (a.method === 'initialize' && a.server && c.serverInit === undefined) c.serverInit = { input: a.server.input, src: a.server.sources[0]! };
     if (a.method === 'initialize' && c.init === undefined) c.init = a;

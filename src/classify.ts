@@ -294,7 +294,10 @@ function incompleteWhyOf(view: AttemptView): string {
     // party (a proxy's reset): not the client's own close. Say so, with the error, and what the client did about it.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     const cancel = pv !== undefined && pv >= '2026-07-28' ? '' : `, and the client sent ${cancelAfterEnd(view)}`;
-    return `the stream ${view.streamEnd === 'timeout' ? 'timed out' : 'was aborted'}${after}, before any response came (its end says ${jsonText(view.error!.slice(0, 200))}, not a close by the client)${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+    // What the client's resumptions of it got (GET with Last-Event-ID), as for a stream that ended: a HAR says
+    // `aborted` of a stream whose connection a hop reset, where a client's log says `error`.
+    const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions) : '';
+    return `the stream ${view.streamEnd === 'timeout' ? 'timed out' : 'was aborted'}${after}, before any response came (its end says ${jsonText(view.error!.slice(0, 200))}, not a close by the client)${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}${resumed}`;
   }
   if (view.cutEvent) return 'the stream was cut inside its last event';
   if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';

@@ -522,6 +522,8 @@ export interface SessionCalls {
   lastOk?: number;
   /** The same, of requests that use a session rather than open one (not initialize, not server/discover). */
   lastUse?: number;
+  /** When the latest request that succeeded ended (a call answered on a resumption ends with the GET that brought it). */
+  lastOkEnd?: number;
   /** Where the server's log shows the session's initialize (its input and line), when it does. */
   serverInit?: { input: number; src: Source };
   /** The session's first initialize. */
@@ -787,7 +789,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // (A quote is put in parentheses where a colon follows: `"invalid_token": the stream...` would read to the redaction
   // of free text as a secret key with its value.)
   for (const g of s.refusedGets ?? []) {
-    if (g.probe) continue;
+    if (g.probe || g.counted) continue;
     const times = g.count > 1 ? `, ${g.count} times${g.ts !== undefined && g.lastTs !== undefined ? ` over ${secs(g.lastTs - g.ts)}` : ''}` : '';
     // The TypeScript and Python SDK servers allow one GET stream per session: a second is a 409, as when the client
     // lost its stream (a cut connection) and the server did not notice.
@@ -806,7 +808,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     return out;
   }
   for (const group of expiryGroups(s, calls)) out.push(expiredFinding(s, group, where, later));
-  if (calls.expired.length === 0 && s.refused404) out.push(refusedFinding(s, s.refused404, where, later, calls));
+  // A 404 to a GET resuming a call's stream, after which the server answered a request of the session (a later one, or
+  // the call itself on a later resumption): the session was not lost (a hop refused the resumption; the call's why
+  // tells it, as for any refused resumption).
+  const sessionWentOn = (ts: number | undefined) => ts !== undefined && calls.lastOkEnd !== undefined && calls.lastOkEnd > ts;
+  if (calls.expired.length === 0 && s.refused404 && !(s.refused404.resumption && sessionWentOn(s.refused404.ts))) out.push(refusedFinding(s, s.refused404, where, later, calls));
   for (const r of s.refusedPosts ?? []) out.push(refusedPostFinding(s, r, where, later, calls));
   // An OpenTelemetry trace without a session id whose initialize is not in it is no session: the Python SDK starts a
   // trace per request, so "no tools/call in it" says nothing of the session it came from.

@@ -61,8 +61,13 @@ interface Exchange {
   /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
   lastResponse?: { key: string; ts: number | undefined; text: string | undefined; msg: unknown; src: Source };
   primed: boolean;
-  /** A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries. */
-  resumes?: { view: AttemptView; try: { status: number | null; end?: string } };
+  /**
+   * A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries; or (`replay`) an
+   * event that an earlier resumption of an answered request carried: the server replays what followed it, the answer too.
+   */
+  resumes?: { view: AttemptView; try: { status: number | null; end?: string }; replay?: boolean };
+  /** A GET sent with Last-Event-ID (a resumption, whether or not its request is known). */
+  resumeFrom?: string;
   src: Source;
   startTs: number | undefined;
   /** A POST whose log record kept no body at all (a server that answered an error without reading it). */
@@ -226,6 +231,13 @@ export class JoinEngine {
   private answeredLast: { ts: number | undefined; byKey: Map<string, unknown> } = { ts: undefined, byKey: new Map() };
   /** Views whose server cancelled its own request to the client, by scope and that request's id, for lateAnswer (within --window). */
   private cancelledAsks = new Map<string, AttemptView>();
+  /**
+   * Event ids that a request's stream or its resumptions carried (scope and id -> the request), the latest 4096: a GET
+   * that resumes after one of them that was not the stream's last (the server wrote more before it noticed the cut), or
+   * after its request was answered (the hop cut the first resumption after the server wrote the answer there), resumes
+   * or replays that request's stream: it is no stream of its own.
+   */
+  private resumedEventIds = new Map<string, AttemptView>();
   /** Message-level requests closed unanswered after openMs (scopeKey and idKey, with their start), to name a late answer. */
   private closedCalls = new RecentKeys();
   /** The exchange last made or found, with its input and xid (see find). */
@@ -391,7 +403,10 @@ export class JoinEngine {
     if (r.session !== null && r.httpMethod !== 'DELETE' && !ex.attempts.some((v) => v.method === 'initialize' || v.method === 'server/discover')) sess.used = true;
     const lastEventId = ex.isGet ? r.headers.get('last-event-id') : undefined;
     if (ex.isGet && isStreamGet(r.headers, r.session)) ex.carried = GET_STREAM;
-    if (lastEventId) this.resumption(ex, lastEventId, r.src);
+    if (lastEventId) {
+      ex.resumeFrom = lastEventId;
+      this.resumption(ex, lastEventId, r.src);
+    }
     else if (ex.isGet) ex.standaloneGet = true;
     this.exchanges.set(ex.key, ex);
     this.remember(r.input, r.xid, ex);
@@ -426,6 +441,30 @@ export class JoinEngine {
       ex.resumes = { view: v, try: attempt };
       return;
     }
+    // An earlier event of a request's stream. Answered already (on an earlier resumption that was cut before the client
+    // read the answer), the server replays its stream, the answer too. Still open, in a server's log, it is a
+    // resumption: that log shows events after it that the client did not get (the server wrote them before it noticed
+    // the cut); a client's log shows what the client got, and its GET names the last event it had.
+    const done = this.resumedEventIds.get(`${ex.scopeKey} ${eventId}`);
+    if (!done) return;
+    // (A view classified already has its response dropped: final says it was answered or ended.)
+    const answered = done.response !== undefined || isFinal(done);
+    if (!answered && ex.side !== 'server') return;
+    const attempt: { status: number | null; end?: string } = { status: null };
+    if (!done.sources.includes(src)) done.sources.push(src);
+    if (answered) ex.resumes = { view: done, try: attempt, replay: true };
+    else {
+      (done.resumptions ??= []).push(attempt);
+      ex.resumes = { view: done, try: attempt };
+    }
+  }
+
+  /** Remember which request's stream carried an event id (the latest 4096), for a resumption after it. */
+  private rememberEventId(scopeKey: string, eventId: string, view: AttemptView): void {
+    const key = `${scopeKey} ${eventId}`;
+    this.resumedEventIds.delete(key);
+    this.resumedEventIds.set(key, view);
+    if (this.resumedEventIds.size > 4096) this.resumedEventIds.delete(this.resumedEventIds.keys().next().value!);
   }
 
   /**
@@ -469,8 +508,11 @@ export class JoinEngine {
     if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) this.sessionDeleted(ex, status, ts, src);
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
+      // A GET resuming a call's stream is marked: a session that went on after its 404 was not lost (the refusal is the
+      // call's, told in its why); another refusal, a GET stream's or a notification's, takes its place.
       const sess = this.opts.sessions.get(ex.scopeKey);
-      if (sess && sess.refused404 === undefined) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}) };
+      const resumption = ex.resumeFrom !== undefined;
+      if (sess && (sess.refused404 === undefined || (sess.refused404.resumption && !resumption))) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}), ...(resumption ? { resumption } : {}) };
     }
     for (const v of ex.attempts) {
       v.status = status;
@@ -503,7 +545,11 @@ export class JoinEngine {
       if (p.sse.id !== undefined && p.sse.id !== '') {
         ex.primed = true;
         for (const v of ex.attempts) v.lastEventId = p.sse.id;
-        if (ex.resumes) ex.resumes.view.lastEventId = p.sse.id;
+        if (ex.attempts.length === 1) this.rememberEventId(ex.scopeKey, p.sse.id, ex.attempts[0]!);
+        if (ex.resumes) {
+          ex.resumes.view.lastEventId = p.sse.id;
+          this.rememberEventId(ex.scopeKey, p.sse.id, ex.resumes.view);
+        }
       }
       if (p.sse.truncated) {
         for (const v of ex.attempts) if (v.response === undefined) v.cutEvent = true;
@@ -964,9 +1010,14 @@ export class JoinEngine {
       // call's stream is told in that call's why.
       if (ex.status === 405 || ex.resumes) return;
       if (ex.session === null && this.openedBefore(ex, input)) return;
-      // The same refusal in another log of the session (the server's, beside the client's) is counted there only; a
-      // sessionless one, by its status and time.
-      if (ex.session !== null && VIEW_SIDES.some((side) => side !== ex.side && this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.some((g) => g.status === ex.status))) return;
+      // The same refusal in another log of the session (the server's, beside the client's) is one finding: the client's
+      // log's, which counts every refusal that reached the client (a hop's too, which the server's log lacks), whichever
+      // log showed the first; between other logs, the first one's. A sessionless one, by its status and time.
+      if (ex.session !== null) {
+        const others = VIEW_SIDES.filter((side) => side !== ex.side).map((side) => this.opts.sessions.get(`${side}|${ex.session}`)?.refusedGets?.find((g) => g.status === ex.status && !g.counted));
+        if (ex.side !== 'client' && others.some((g) => g !== undefined)) return;
+        for (const g of others) if (g) g.counted = true;
+      }
       if (ex.session === null) {
         const near = (g: SessionlessRefusal) => g.side !== ex.side && g.entry.status === ex.status && g.ts !== undefined && ex.startTs !== undefined && Math.abs(g.ts - ex.startTs) <= SAME_REFUSAL_MS;
         if (this.sessionlessRefusals.some(near)) return;
@@ -1200,6 +1251,10 @@ export class JoinEngine {
         // repeats the result with other content, or puts an error before it) is a second response, not a copy.
         if (last && last.key === key && last.ts === ts && last.text === text && (last.msg === item || JSON.stringify(last.msg) === JSON.stringify(item))) {
           (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: last.src, dup: src });
+        } else if (ex.resumes?.replay && ex.resumes.view.idKey === key) {
+          // A resumption replaying the stream of a request answered on an earlier resumption that was cut: the server
+          // sends the answer again because the client's Last-Event-ID is before it; the client never had it.
+          if (!ex.resumes.view.sources.includes(src)) ex.resumes.view.sources.push(src);
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });

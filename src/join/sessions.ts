@@ -44,9 +44,9 @@ export interface SessionState {
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown); `initialized`: it was the
-   * client's notifications/initialized.
+   * client's notifications/initialized; `resumption`: a GET with Last-Event-ID (resuming a call's stream).
    */
-  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string; initialized?: boolean };
+  refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string; initialized?: boolean; resumption?: boolean };
   /** The scope's last server/discover without a session id, until an initialize follows it (a client falling back). */
   probe?: AttemptView;
   /**
@@ -55,8 +55,11 @@ export interface SessionState {
    * last initialize response had set one that no request had carried back since (see RefusedPost).
    */
   refusedPosts?: RefusedPost[];
-  /** GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from when to when. */
-  refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean }[];
+  /**
+   * GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from
+   * when to when. `counted`: the client's log of the session counts them (this log's entry, the server's, is no finding).
+   */
+  refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean; counted?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
   terminated?: { src: Source; ts: number | undefined; side: ViewSide; caller: string; unseen?: boolean };
   /** This log sent a DELETE of the session (whatever the answer). */

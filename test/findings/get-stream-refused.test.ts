@@ -56,6 +56,24 @@ describe('GET_STREAM_REFUSED', () => {
     ]);
   });
 
+  // The chaos streams profile (test/real-chaos/real-chaos-streams.test.ts): the server refused a second GET stream (409,
+  // in both logs, the server's record a moment earlier), then a hop refused another (409, only in the client's log).
+  it("with both logs, the count is the client's, which saw every refusal, though the server's log showed the first", async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [init(0, S), call(100, S, 1), get(201, { session: S, status: 409, body: CONFLICT }), get(1_200, { session: S, status: 409, body: CONFLICT })] },
+      { side: 'server', lines: [init(0, S), call(100, S, 1), get(199, { session: S, status: 409, body: CONFLICT })] },
+    ]);
+    expect(r.findings.filter((f) => f.code === 'GET_STREAM_REFUSED').map((f) => f.message)).toEqual([expect.stringMatching(/^session sess-g1: HTTP 409 to the client's GET stream, 2 times over 1\.00 s/)]);
+  });
+
+  it("must not: with both logs, refusals that only the server's log shows are its finding, counted there", async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [init(0, S), call(100, S, 1)] },
+      { side: 'server', lines: [init(0, S), call(100, S, 1), get(199, { session: S, status: 409, body: CONFLICT }), get(699, { session: S, status: 409, body: CONFLICT })] },
+    ]);
+    expect(r.findings.filter((f) => f.code === 'GET_STREAM_REFUSED').map((f) => f.message)).toEqual([expect.stringMatching(/^session sess-g1: HTTP 409 to the client's GET stream, 2 times over 0\.50 s/)]);
+  });
+
   it('is not raised for a 405 (no GET stream offered), a lost session\'s 404 (SESSION_EXPIRED), a 2xx, OAuth discovery or a health check', async () => {
     expect(await findings([init(0, S), get(100, { session: S, status: 405 }), call(200, S, 1)])).toEqual([]);
     expect(await findings([init(0, S), get(100, { session: S, status: 200, ct: 'text/event-stream' }), call(200, S, 1)])).toEqual([]);

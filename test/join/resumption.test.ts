@@ -59,4 +59,101 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
     expect(call).toMatchObject({ outcome: 'TOOL_SUCCESS', resumed: true });
     expect(call!.findings).toEqual([]);
   });
+
+  // The chaos streams profile (test/real-chaos/real-chaos-streams.test.ts): the hop cut a resumption after the server
+  // had written the answer on it, and the SDK resumed again after the last event it had read.
+  const srec = (kind: string, t: number, xid: string, extra: Record<string, unknown>) => ({ ...rec(kind, t, xid, extra), side: 'server' });
+  const result = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'done' }] } });
+  const progress = (n: number) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: n } });
+  function serverCut(): Record<string, unknown>[] {
+    return [
+      srec('request', 0, 'x-1', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {}, _meta: { progressToken: 2 } } } }),
+      srec('response', 5, 'x-1', sseHead),
+      srec('event', 6, 'x-1', { id: 'ev-1', data: '' }),
+      srec('event', 100, 'x-1', { id: 'ev-2', event: 'message', data: progress(1) }),
+      srec('end', 120, 'x-1', { end: 'aborted', error: 'the connection closed before the response was complete' }),
+    ];
+  }
+  const sget = (t: number, xid: string, lastEventId: string) => srec('request', t, xid, { method: 'GET', requestHeaders: { 'mcp-session-id': S, 'last-event-id': lastEventId } });
+
+  it("in the server's log, a second resumption that replays an answer the first one carried (cut before the client read it) is joined to the call, no second response", async () => {
+    const r = await analyzeInputs([{ side: 'server', lines: [
+      ...serverCut(),
+      sget(320, 'x-2', 'ev-2'),
+      srec('response', 320, 'x-2', sseHead),
+      srec('event', 321, 'x-2', { id: 'ev-3', event: 'message', data: progress(2) }),
+      srec('event', 322, 'x-2', { id: 'ev-4', event: 'message', data: result(2) }),
+      srec('end', 323, 'x-2', { end: 'aborted', error: 'the connection closed before the response was complete' }),
+      // The client read ev-3 only: it resumes after it, and the server replays the answer.
+      sget(500, 'x-3', 'ev-3'),
+      srec('response', 500, 'x-3', sseHead),
+      srec('event', 501, 'x-3', { id: 'ev-4', event: 'message', data: result(2) }),
+      srec('end', 900, 'x-3', { end: 'complete' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call).toMatchObject({ outcome: 'TOOL_SUCCESS', resumed: true, attempt: 1 });
+    expect(call!.sources.map((s) => s.line)).toEqual(expect.arrayContaining([11, 13]));
+    expect(r.findings).toEqual([]);
+  });
+
+  it('must not: a response to an answered request on a GET that resumes another stream is still a second response', async () => {
+    const r = await analyzeInputs([{ side: 'server', lines: [
+      ...serverCut(),
+      sget(320, 'x-2', 'ev-2'),
+      srec('response', 320, 'x-2', sseHead),
+      srec('event', 322, 'x-2', { id: 'ev-4', event: 'message', data: result(2) }),
+      srec('end', 323, 'x-2', { end: 'complete' }),
+      // A GET after an event id no stream of the call carried: its answer for id 2 is a second one.
+      sget(500, 'x-3', 'other-9'),
+      srec('response', 500, 'x-3', sseHead),
+      srec('event', 501, 'x-3', { id: 'other-10', event: 'message', data: result(2) }),
+      srec('end', 900, 'x-3', { end: 'complete' }),
+    ] }]);
+    expect(r.findings.map((f) => f.code)).toEqual(['ORPHAN_RESPONSE']);
+  });
+
+  it("in the server's log, a resumption after an earlier event than the stream's last (the server wrote more before it noticed the cut) is joined", async () => {
+    const r = await analyzeInputs([{ side: 'server', lines: [
+      ...serverCut(),
+      // The hop cut the client's side after ev-1: the client asks for what followed it, ev-2 again among it.
+      sget(320, 'x-2', 'ev-1'),
+      srec('response', 320, 'x-2', sseHead),
+      srec('event', 321, 'x-2', { id: 'ev-2', event: 'message', data: progress(1) }),
+      srec('end', 323, 'x-2', { end: 'aborted', error: 'the connection closed before the response was complete' }),
+      sget(500, 'x-3', 'ev-2'),
+      srec('response', 500, 'x-3', sseHead),
+      srec('event', 501, 'x-3', { id: 'ev-3', event: 'message', data: result(2) }),
+      srec('end', 900, 'x-3', { end: 'complete' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call).toMatchObject({ outcome: 'TOOL_SUCCESS', resumed: true });
+    expect(call!.sources.map((s) => s.line)).toEqual(expect.arrayContaining([6, 10]));
+    expect(r.findings).toEqual([]);
+  });
+
+  // The chaos streams profile's HAR (test/real-chaos/real-chaos-streams.test.ts): a hop reset the connection after the
+  // priming event; the HAR says the stream was aborted (net::ERR_INCOMPLETE_CHUNKED_ENCODING), the client's log `error`.
+  const abortedCall = (id: string) => [
+    rec('request', 0, 'x-1', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {} } } }),
+    rec('response', 5, 'x-1', sseHead),
+    rec('event', 6, 'x-1', { ...(id ? { id } : {}), data: '' }),
+    rec('end', 120, 'x-1', { end: 'aborted', error: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' }),
+  ];
+  it('a stream aborted by a reset elsewhere says what its resumptions got', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      ...abortedCall('ev-1'),
+      resumeGet(320, 'x-2', 'ev-1'),
+      rec('response', 322, 'x-2', sseHead),
+      rec('end', 400, 'x-2', { end: 'aborted', error: 'net::ERR_INCOMPLETE_CHUNKED_ENCODING' }),
+    ] }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
+    expect(call!.detail.why).toMatch(/^the stream was aborted 0\.12 s after sending it, before any response came \(its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client\), and the client sent no notifications\/cancelled; 1 SSE event\(s\) came before that; the client tried to resume it once \(GET with Last-Event-ID\), answered HTTP 200 \(stream aborted\), and none delivered it$/);
+  });
+  it('must not: an aborted stream no GET tried to resume says nothing of resumptions', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: abortedCall('ev-1') }]);
+    const [call] = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(call!.detail.why).not.toMatch(/resume|Last-Event-ID/);
+  });
 });
+

@@ -9,6 +9,13 @@
 // (before forwarding, or after the tool ran), and loses sessions (the server forgets the session, then answers 404);
 // the app reconnects (a new client and session) after a failed connect or a 404 and retries. observed.json adds
 // `connects` (every connect attempt's POSTs and what the caller got) and each attempt's POSTs carry their method.
+// `--profile streams SEED` records test/fixtures/real-chaos/streams-seed-N/: the server has an event store (ids, a
+// priming event), the clients resume cut streams themselves (reconnectionOptions.maxRetries 2); the hop cuts tools/call
+// SSE streams after the priming event or a progress event (ended cleanly, or the socket destroyed), refuses (503) some
+// POSTs, refuses (503, 404), resets or cuts again the SDK's resumption GETs (Last-Event-ID), refuses (409, 503) or cuts
+// the standalone GET stream, and refuses (503) or resets some DELETEs of the sessions the apps end with. observed.json
+// adds, per attempt, every GET the SDK sent meanwhile (its Last-Event-ID, fault, status, events) and per client its
+// standalone GETs and DELETEs.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
@@ -26,8 +33,9 @@ const argv = process.argv.slice(2);
 const PROFILE = argv[0] === '--profile' ? argv[1] : 'calls';
 const SEED = Number((PROFILE === 'calls' ? argv[0] : argv[2]) ?? 1);
 const SESSIONS = PROFILE === 'sessions';
+const STREAMS = PROFILE === 'streams';
 const CLIENTS = 10;
-const CALLS_PER_CLIENT = SESSIONS ? 8 : 20;
+const CALLS_PER_CLIENT = SESSIONS ? 8 : STREAMS ? 10 : 20;
 stopAfter(180_000);
 
 /** mulberry32: a fixed, seeded pseudo-random generator. */
@@ -43,7 +51,7 @@ function rng(seed) {
 }
 const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
-const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : ''}seed-${SEED}`;
+const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : STREAMS ? 'streams-' : ''}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
@@ -62,7 +70,8 @@ const build = () => {
   const s = new McpServer({ name: 'chaos', version: '1.0.0' });
   for (const [name, annotations] of Object.entries(TOOLS)) {
     s.registerTool(name, { inputSchema: { key: z.string(), ms: z.number() }, annotations }, async ({ key, ms }, extra) => {
-      if (name === 'export_report' && extra._meta?.progressToken !== undefined) {
+      // The streams profile: every tool sends progress (three steps) when the caller asked for it.
+      if ((name === 'export_report' || STREAMS) && extra._meta?.progressToken !== undefined) {
         for (let i = 1; i <= 3; i++) {
           await sleep(ms / 3);
           await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: i, total: 3 } });
@@ -75,7 +84,21 @@ const build = () => {
   return s;
 };
 
-const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
+// The streams profile's event store, one per session: ids `<stream>.<n>` (the SDK example's InMemoryEventStore splits
+// ids at '_', which its own standalone stream id `_GET_stream` has, and orders events by id text within a millisecond).
+class EventStore {
+  constructor() { this.events = []; this.n = 0; }
+  async storeEvent(streamId, message) { const id = `${streamId}.${++this.n}`; this.events.push({ id, streamId, message }); return id; }
+  async getStreamIdForEventId(id) { return this.events.find((e) => e.id === id)?.streamId; }
+  async replayEventsAfter(lastEventId, { send }) {
+    const i = this.events.findIndex((e) => e.id === lastEventId);
+    if (i < 0) return '';
+    const { streamId } = this.events[i];
+    for (const e of this.events.slice(i + 1)) if (e.streamId === streamId) await send(e.id, e.message);
+    return streamId;
+  }
+}
+const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build, ...(STREAMS ? { options: () => ({ eventStore: new EventStore() }) } : {}) });
 const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
 
 // The fault hop: for each tools/call POST, a fault drawn from a generator seeded by (SEED, call key, attempt number at
@@ -104,7 +127,20 @@ function drawSessionFault(method, tag) {
   if (x < 0.87) return '404';
   return 'delay';
 }
+// The streams profile: a fault per tagged request (x-chaos-attempt `<tag>#<kind>#<n>`, kind tools/call, resume (a GET
+// with Last-Event-ID), stream (the standalone GET) or DELETE), drawn from the tag and the seed.
+function drawStreamFault(kind, tag) {
+  const x = rng(SEED * 1000003 + hash(tag))();
+  if (kind === 'tools/call') return x < 0.34 ? 'pass' : x < 0.46 ? 'end-priming' : x < 0.58 ? 'end-progress' : x < 0.67 ? 'reset-priming' : x < 0.76 ? 'reset-progress' : x < 0.86 ? '503' : 'delay';
+  if (kind === 'resume') return x < 0.5 ? 'pass' : x < 0.64 ? '503' : x < 0.74 ? '404' : x < 0.88 ? 'cut' : 'reset';
+  if (kind === 'stream') return x < 0.55 ? 'pass' : x < 0.7 ? '409' : x < 0.8 ? '503' : 'cut';
+  if (kind === 'DELETE') return x < 0.55 ? 'pass' : x < 0.8 ? '503' : 'reset';
+  return 'pass';
+}
+// What the hop really did with each streams-profile request (a cut fault whose stream ended first did nothing).
+const acts = {};
 const hop = await listen(async (req, res) => {
+  if (STREAMS) return streamsHop(req, res);
   const raw = await readBody(req);
   let rpc;
   try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
@@ -165,6 +201,62 @@ const hop = await listen(async (req, res) => {
   up.end(raw);
 });
 
+async function streamsHop(req, res) {
+  const raw = await readBody(req);
+  const tag = req.headers['x-chaos-attempt'];
+  const kind = typeof tag === 'string' ? tag.split('#')[1] : undefined;
+  const fault = kind ? drawStreamFault(kind, tag) : 'pass';
+  if (kind) { faults[tag] = fault; acts[tag] = fault === 'pass' || fault === 'delay' ? 'passed' : 'not reached'; }
+  const act = (x) => { if (kind) acts[tag] = x; };
+  const json = (status, code, message) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  if (fault === '503') { act('503'); res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'); return; }
+  if (fault === '404') { act('404'); res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'); return; }
+  if (fault === '409') { act('409'); json(409, -32000, 'Conflict: Only one SSE stream is allowed per session'); return; }
+  if (fault === 'reset' && kind !== 'resume') { act('reset'); req.socket.destroy(); return; }
+  if (fault === 'delay') await sleep(150);
+  const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+  up.on('error', () => res.destroy());
+  res.on('close', () => up.destroy());
+  up.on('response', (ures) => {
+    const headers = { ...ures.headers };
+    if (fault !== 'pass' && fault !== 'delay') delete headers['content-length'];
+    res.writeHead(ures.statusCode, headers);
+    res.flushHeaders();
+    if (fault === 'reset' && kind === 'resume') {
+      // The resumption GET's socket destroyed after its response head, before any event.
+      act('reset after the head'); setTimeout(() => { req.socket.destroy(); up.destroy(); }, 20);
+      return;
+    }
+    let timer;
+    if (kind === 'stream' && fault === 'cut') timer = setTimeout(() => { act('cut after 300 ms'); res.end(); up.destroy(); }, 300);
+    res.on('close', () => clearTimeout(timer));
+    const cut = (how, chunk, what) => {
+      act(what);
+      up.destroy();
+      if (how === 'end') { if (chunk) res.write(chunk); res.end(); return; }
+      if (chunk) res.write(chunk, () => req.socket.destroy()); else req.socket.destroy();
+    };
+    ures.on('data', (chunk) => {
+      if (res.writableEnded || res.destroyed) return;
+      const t = chunk.toString('utf8');
+      const result = /"result"|"error"/.test(t);
+      if (kind === 'tools/call' && fault !== 'pass' && fault !== 'delay') {
+        const [how, after] = fault.split('-');
+        if (result) return cut(how, undefined, `${how} before the result (no ${after} event first)`);
+        if (after === 'priming' || /notifications\/progress/.test(t)) return cut(how, chunk, `${how} after the ${after} event`);
+      }
+      if (kind === 'resume' && fault === 'cut') {
+        // Cut again: the first replayed event passes (not the result), then the stream ends cleanly.
+        if (result) return cut('end', undefined, 'ended before the result');
+        if (/^data:/m.test(t)) return cut('end', chunk, 'ended after an event');
+      }
+      res.write(chunk);
+    });
+    ures.on('end', () => { if (!res.writableEnded) res.end(); });
+  });
+  up.end(raw);
+}
+
 const rp = await startRecordProxy(hop.url, `${d}/proxy.ndjson`);
 const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
 
@@ -172,8 +264,10 @@ const names = Object.keys(TOOLS);
 const calls = [];
 const onerrors = [];
 const connects = [];
+const clientsSeen = [];
 async function runClient(ci) {
   if (SESSIONS) return runSessionClient(ci);
+  if (STREAMS) return runStreamClient(ci);
   const r = rng(SEED * 7919 + ci);
   const name = `chaos-app-${ci}`;
   const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
@@ -303,10 +397,112 @@ async function runSessionClient(ci) {
   await c.close().catch(() => {});
   rf.close?.();
 }
+// The streams profile's app: connect once (those requests pass), calls with up to 3 attempts (a retry after 0.25 s then
+// 0.5 s when the caller gets an error), progress asked for, the SDK resuming cut streams (maxRetries 2, 100 ms apart);
+// at the end some apps DELETE the session (terminateSession, once more after a failure), then close.
+async function runStreamClient(ci) {
+  const r = rng(SEED * 7919 + ci);
+  const name = `chaos-app-${ci}`;
+  const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
+  const me = { client: name, streams: [], deletes: [] };
+  clientsSeen.push(me);
+  let current;
+  const count = { stream: 0, DELETE: 0 };
+  // Watch what a response's body carried: events with ids, progress, the result.
+  const watch = (res, rec) => {
+    if (!res.body) return res;
+    const dec = new TextDecoder();
+    let buf = '';
+    const tap = new TransformStream({
+      transform(chunk, ctl) {
+        buf += dec.decode(chunk, { stream: true });
+        rec.ids = (buf.match(/^id: /gm) ?? []).length;
+        rec.progress = (buf.match(/notifications\/progress/g) ?? []).length;
+        rec.result = /"result"/.test(buf);
+        ctl.enqueue(chunk);
+      },
+    });
+    return new Response(res.body.pipeThrough(tap), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  const spy = async (url, init) => {
+    const method = init?.method ?? 'GET';
+    const headers = new Headers(init?.headers);
+    let rec;
+    if (method === 'POST' && current && typeof init.body === 'string') {
+      try {
+        const m = JSON.parse(init.body);
+        if (m.method === 'tools/call') {
+          rec = { id: m.id, session: headers.get('mcp-session-id'), tag: `${current.tag}#tools/call#1` };
+          current.posts.push(rec);
+        }
+      } catch {}
+    } else if (method === 'GET') {
+      const last = headers.get('last-event-id');
+      if (last && current) { rec = { lastEventId: last, session: headers.get('mcp-session-id'), tag: `${current.tag}#resume#${current.gets.length + 1}` }; current.gets.push(rec); }
+      else { rec = { lastEventId: last, session: headers.get('mcp-session-id'), during: current?.tag, tag: `${name}#stream#${++count.stream}` }; me.streams.push(rec); }
+    } else if (method === 'DELETE') {
+      rec = { session: headers.get('mcp-session-id'), tag: `${name}#DELETE#${++count.DELETE}` };
+      me.deletes.push(rec);
+    }
+    if (!rec) return rf(url, init);
+    rec.at = Date.now();
+    headers.set('x-chaos-attempt', rec.tag);
+    try {
+      const res = await rf(url, { ...init, headers });
+      rec.status = res.status;
+      return watch(res, rec);
+    } catch (e) {
+      rec.error = describeError(e);
+      throw e;
+    }
+  };
+  const c = new Client({ name, version: '1.0.0' });
+  c.onerror = (e) => onerrors.push(`${name}: ${String(e?.message ?? e)}`);
+  const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 2 } });
+  await c.connect(t);
+  await c.listTools();
+  me.session = t.sessionId;
+  for (let k = 0; k < CALLS_PER_CLIENT; k++) {
+    const tool = names[Math.floor(r() * names.length)];
+    const key = `s${SEED}-c${ci}-k${k}`;
+    const args = { key, ms: 30 + Math.floor(r() * 370) };
+    const noted = k % 3 === 0;
+    const call = { client: name, key, tool, arguments: args, noted, attempts: [] };
+    calls.push(call);
+    for (let n = 1; n <= 3; n++) {
+      current = { tag: `${key}-a${n}`, posts: [], gets: [] };
+      const started = Date.now();
+      const fn = () => c.callTool({ name: tool, arguments: args }, undefined, { timeout: 2000, onprogress: () => {} });
+      let got;
+      try {
+        const res = await (noted ? withCallNote({ retryOrigin: n > 1 ? 'app' : 'none', attempt: n }, fn) : fn());
+        got = { ok: true, isError: res.isError === true, text: res.content?.[0]?.text };
+      } catch (e) {
+        got = { ok: false, error: describeError(e) };
+      }
+      call.attempts.push({ n, started, posts: current.posts, gets: current.gets, ms: Date.now() - started, ...got });
+      // Resumption GETs still under way belong to this attempt: wait for them before the next attempt's tag.
+      await sleep(got.ok ? 0 : 250 * n);
+      current = undefined;
+      if (got.ok) break;
+    }
+    await sleep(Math.floor(r() * 60));
+  }
+  await sleep(200);
+  if (r() < 0.7) {
+    me.deleted = true;
+    for (let n = 1; n <= 2; n++) {
+      try { await t.terminateSession(); break; } catch (e) { me.deletes[me.deletes.length - 1].caller = describeError(e); await sleep(200); }
+    }
+  }
+  await c.close().catch(() => {});
+  rf.close?.();
+}
 await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient(i + 1)));
 await sleep(300);
 for (const call of calls) {
   if (SESSIONS) { for (const a of call.attempts) for (const p of a.posts) p.fault = faults[p.tag] ?? 'none'; call.ran = ran[call.key] ?? 0; continue; }
+  if (STREAMS) { for (const a of call.attempts) for (const p of [...a.posts, ...a.gets]) { p.fault = faults[p.tag] ?? 'none'; p.did = acts[p.tag]; } call.ran = ran[call.key] ?? 0; continue; }
   call.faults = faults[call.key] ?? [];
   call.ran = ran[call.key] ?? 0;
 }
@@ -317,6 +513,7 @@ await server.close();
 // Kept gzipped (mcp-triage detects gzip by its bytes): the four logs are ~2.4 MB plain per seed.
 for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
 for (const x of connects) for (const p of x.posts) p.fault = faults[p.tag] ?? 'none';
-writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, profile: PROFILE, tools: TOOLS, onerrors, ...(SESSIONS ? { connects } : {}), calls }, null, 1) + '\n');
+for (const x of clientsSeen) for (const p of [...x.streams, ...x.deletes]) { p.fault = faults[p.tag] ?? 'none'; p.did = acts[p.tag]; }
+writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, profile: PROFILE, tools: TOOLS, onerrors, ...(SESSIONS ? { connects } : {}), ...(STREAMS ? { clients: clientsSeen } : {}), calls }, null, 1) + '\n');
 process.stderr.write(`seed ${SEED}: ${calls.length} calls, ${calls.reduce((s, c) => s + c.attempts.length, 0)} attempts\n`);
 process.exit(0);
