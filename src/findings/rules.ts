@@ -492,7 +492,12 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     // A retry sent into a new session (the client reconnected after the attempt before it) waited for that reconnect
     // too: its gap is no backoff alone, so it is not the delay to compare with.
     const reconnected = before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session;
-    const prevDelay = beforeDone !== undefined && prev.startTs !== undefined && !reconnected ? prev.startTs - beforeDone : undefined;
+    // Nor is a wait the server asked for: a retry that waited out the Retry-After of the response before it kept the
+    // server's delay, not a step of the client's backoff, which may go on shorter after it.
+    const askedWait = before !== undefined ? (before.client ?? before.primary).retryAfterMs : undefined;
+    const gapBefore = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
+    const serverWait = askedWait !== undefined && gapBefore !== undefined && before!.endTs !== undefined && prev.startTs! - before!.endTs >= askedWait;
+    const prevDelay = gapBefore !== undefined && !reconnected && !serverWait ? gapBefore : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay < prevDelay - Math.max(20, prevDelay * 0.1)) {
