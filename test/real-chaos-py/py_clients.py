@@ -46,7 +46,7 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
             "method": body.get("method") if isinstance(body, dict) else None,
             "id": body.get("id") if isinstance(body, dict) else None,
             "session": request.headers.get("mcp-session-id"),
-            "at": round(time.monotonic() - T0, 3),
+            "wall": round(time.time(), 3),
         }
         if isinstance(body, dict) and body.get("method") == "notifications/cancelled":
             entry["cancels"] = (body.get("params") or {}).get("requestId")
@@ -84,7 +84,7 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
         if pos["n"] == 1:
             calls.append({"client": name, "key": key, "tool": tool, "arguments": args, "attempts": []})
         call = next(x for x in calls if x["key"] == key)
-        call["attempts"].append({"n": pos["n"], "posts": cur["posts"], "ms": round((time.monotonic() - started) * 1000), **got})
+        call["attempts"].append({"n": pos["n"], "posts": cur["posts"], "ms": round((time.monotonic() - started) * 1000), "doneWall": round(time.time(), 3), **got})
         if (got["ok"] and not got["isError"]) or pos["n"] == 3:
             pos.update(k=pos["k"] + 1, n=1, wait=pause)
             return True
@@ -95,7 +95,7 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
 
     # One Client (one session) until it dies: a reset connection ends the SDK's transport task group, and with it
     # the Client; the app then connects again (a new Client, a new session) and goes on where it was.
-    while pos["k"] < len(plan) and len(connects) < 12:
+    while pos["k"] < len(plan) and len(connects) < 40:
         conn = {"client": name, "n": len(connects) + 1}
         connects.append(conn)
         started = time.monotonic()
@@ -136,9 +136,6 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
             await asyncio.sleep(0.2)
     events.extend(connects)
     events.extend(other)
-
-
-T0 = time.monotonic()
 
 
 async def main(url: str, seed: int, nclients: int, ncalls: int, out: str) -> None:

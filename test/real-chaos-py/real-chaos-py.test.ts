@@ -1,17 +1,19 @@
 // Chaos under load with the Python SDK (test/real-chaos-py/record.mjs SEED): 8 concurrent Python SDK (mcp 2.3.0)
 // clients, the SDK 1.32.2 server, a seeded fault hop (pass, 503 before forwarding, 429 with Retry-After, 502 after the
-// tool ran, the SSE stream ended before the response event, the socket reset before forwarding or after the tool ran,
-// a delay), an app-level retry policy; checked automatically against observed.json in every view.
+// tool ran, the SSE stream ended before the response event, the stream held open without it (a stall), the socket
+// reset before forwarding or after the tool ran, a delay), an app-level retry policy; checked automatically against observed.json in every view.
 //
 // What the Python caller got -> the attempt's outcome (client, proxy, HAR and joined views; the chain is Python ->
 // client recording proxy -> HAR proxy -> record proxy -> fault hop -> server, so all of them see what the client saw):
 //   a result                                                          -> TOOL_SUCCESS
 //   MCPError -32603 "Server returned an error response" (503/429/502)  -> HTTP_ERROR with the status the app's hook saw
 //   MCPError -32000 "SSE stream ended without a response" (the cut)    -> STREAM_INCOMPLETE
+//   MCPError -32001 "Request 'tools/call' timed out" (the stall: its 1.5 s read timeout; then it sends
+//     notifications/cancelled for the request)                         -> STREAM_INCOMPLETE, CANCELLED
 //   the Client died: ExceptionGroup [RemoteProtocolError "Server disconnected without sending a response."] (a reset)
 //                                                                      -> NO_RESPONSE
-// In the server's log alone: a 503, a 429 or a reset before forwarding is absent; a 502, a cut or a reset after the
-// tool ran is TOOL_SUCCESS there (the server ran the tool and wrote its result; the hop dropped it).
+// In the server's log alone: a 503, a 429 or a reset before forwarding is absent; a 502, a cut, a stall or a reset
+// after the tool ran is TOOL_SUCCESS there (the server ran the tool and wrote its result; the hop dropped it).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,15 +22,15 @@ import { analyze } from '../../src/index.js';
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
 type Side = 'client' | 'server';
-type Post = { http: string; method: string | null; id: number | null; session: string | null; status?: number; retryAfter?: string; fault: string; cancels?: number };
+type Post = { http: string; method: string | null; id: number | null; session: string | null; wall: number; status?: number; retryAfter?: string; fault: string; cancels?: number };
 type Err = { name: string; message: string; code?: number; exceptions?: Err[] };
 type Obs = {
   tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>;
   events: ({ client: string } & Partial<Post> & { n?: number; ok?: boolean; error?: Err; diedAt?: string })[];
-  calls: { client: string; key: string; tool: string; ran: number; attempts: { n: number; posts: Post[]; ok: boolean; isError?: boolean; error?: Err; clientDied?: boolean }[] }[];
+  calls: { client: string; key: string; tool: string; ran: number; attempts: { n: number; posts: Post[]; doneWall: number; ok: boolean; isError?: boolean; error?: Err; clientDied?: boolean }[] }[];
 };
 
-const SEEDS = ['seed-1', 'seed-2'];
+const SEEDS = ['seed-1', 'seed-2', 'pyserver-seed-3', 'pyserver-seed-4'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
 const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
@@ -37,13 +39,13 @@ const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
   { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
   { name: 'har', inputs: [['capture.har.ndjson.gz']] },
 ];
-const RAN = new Set(['pass', 'delay', '502-after', 'cut', 'reset-after']);
+const RAN = new Set(['pass', 'delay', '502-after', 'cut', 'stall', 'reset-after']);
 const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
 const callPost = (a: Obs['calls'][number]['attempts'][number]) => a.posts.find((p) => p.method === 'tools/call')!;
 
 function expected(fault: string, view: string): string | undefined {
   if (view === 'server') return fault === '503' || fault === '429' || fault === 'reset' ? undefined : 'TOOL_SUCCESS';
-  return ({ pass: 'TOOL_SUCCESS', delay: 'TOOL_SUCCESS', '503': 'HTTP_ERROR', '429': 'HTTP_ERROR', '502-after': 'HTTP_ERROR', cut: 'STREAM_INCOMPLETE', reset: 'NO_RESPONSE', 'reset-after': 'NO_RESPONSE' } as Record<string, string>)[fault];
+  return ({ pass: 'TOOL_SUCCESS', delay: 'TOOL_SUCCESS', '503': 'HTTP_ERROR', '429': 'HTTP_ERROR', '502-after': 'HTTP_ERROR', cut: 'STREAM_INCOMPLETE', stall: 'STREAM_INCOMPLETE', reset: 'NO_RESPONSE', 'reset-after': 'NO_RESPONSE' } as Record<string, string>)[fault];
 }
 /** The Python caller's view of an attempt, as an outcome class (the mapping above). */
 function sdkClass(a: Obs['calls'][number]['attempts'][number]): string {
@@ -51,6 +53,7 @@ function sdkClass(a: Obs['calls'][number]['attempts'][number]): string {
   const e = a.error!;
   if (e.name === 'MCPError' && e.code === -32603 && e.message === 'Server returned an error response') return 'HTTP_ERROR';
   if (e.name === 'MCPError' && e.code === -32000 && e.message === 'SSE stream ended without a response') return 'STREAM_INCOMPLETE';
+  if (e.name === 'MCPError' && e.code === -32001 && e.message === "Request 'tools/call' timed out") return 'STREAM_INCOMPLETE';
   if (a.clientDied && e.exceptions?.length === 1 && e.exceptions[0]!.name === 'RemoteProtocolError') return 'NO_RESPONSE';
   return `? ${JSON.stringify(e)}`;
 }
@@ -60,7 +63,7 @@ for (const seed of SEEDS) {
   const o = JSON.parse(readFileSync(`${ROOT}${seed}/observed.json`, 'utf8')) as Obs;
 
   describe(`chaos under load with the Python SDK, ${seed}`, () => {
-    it('what happened: one POST per attempt, each fault is what the Python caller got, the tool ran once per forwarded attempt; no cancel, no retry by the SDK', () => {
+    it('what happened: one tools/call POST per attempt, each fault is what the Python caller got, the tool ran once per forwarded attempt; a cancel exactly after each timeout; no retry by the SDK', () => {
       expect(o.calls.length).toBeGreaterThanOrEqual(100);
       const bad: string[] = [];
       for (const c of o.calls) {
@@ -79,8 +82,17 @@ for (const seed of SEEDS) {
         const last = c.attempts[c.attempts.length - 1]!;
         if (!last.ok && c.attempts.length !== 3) bad.push(`${c.key}: gave up after ${c.attempts.length}`);
       }
-      // The Python SDK never sent notifications/cancelled (a cut stream fails the call at once, a reset kills the Client).
-      for (const e of o.events) if (e.method === 'notifications/cancelled') bad.push(`${e.client}: a cancel`);
+      // The Python SDK sends notifications/cancelled (after the caller got its error, outside the attempt) exactly for the
+      // calls that timed out (the stall), and for no other: a cut stream fails the call at once, a reset kills the Client.
+      const cancels = new Map<string, number>();
+      for (const e of o.events) if (e.method === 'notifications/cancelled') cancels.set(`${e.session} ${e.cancels}`, (cancels.get(`${e.session} ${e.cancels}`) ?? 0) + 1);
+      for (const c of o.calls) for (const a of c.attempts) {
+        const p = callPost(a);
+        const n = cancels.get(`${p.session} ${p.id}`) ?? 0;
+        cancels.delete(`${p.session} ${p.id}`);
+        if (n !== (p.fault === 'stall' ? 1 : 0)) bad.push(`${c.key}#${a.n} (${p.fault}): ${n} cancels`);
+      }
+      for (const k of cancels.keys()) bad.push(`a cancel of ${k}, no app attempt`);
       expect(bad).toEqual([]);
     });
 
@@ -160,6 +172,16 @@ for (const seed of SEEDS) {
           expect(bad).toEqual([]);
         });
 
+        // A limit of every view here (a proxy in front of the Python process, never inside it): it times the failure of an
+        // attempt by its stream's end or its cancel's POST, not by the moment the caller got its error. Under CPU load
+        // (the recordings ran beside other test suites on two cores) the Python caller got a cut stream's or a 503's error
+        // up to some 300 ms after the stream ended, and its cancel after a timeout went out up to some 100 ms after the
+        // caller's error; a delay the view measures is then off by that much, and the app's 0.25 s then 0.5 s can read
+        // as a delay under 200 ms or a shrinking one. Such a RETRY_POLICY is allowed only where the caller's own clock
+        // (observed.json: the retry's POST as the app's hook sent it, the attempt before as the caller got its end) says
+        // the delays kept the policy AND the delays the finding names, put in their place, break the same rule (so the
+        // finding comes from the timing, not from a rule the caller's delays are exempt from, as a Retry-After wait).
+        const limits: string[] = [];
         it('no finding that observed.json contradicts', () => {
           const bad: string[] = [];
           for (const a of r.attempts) {
@@ -169,13 +191,21 @@ for (const seed of SEEDS) {
               switch (x.code) {
                 case 'UNSAFE_RETRY': case 'RETRY_POLICY': case 'RETRY_ORIGIN_AMBIGUOUS':
                   if (!a.attempt || a.attempt === 1) bad.push(`${at}: on a first attempt`);
-                  if (x.code === 'RETRY_POLICY' && !shrank(q)) bad.push(`${at}: the app's delays grew`);
+                  if (x.code === 'RETRY_POLICY' && q && !policyBroken(q.call, q.i)) {
+                    // The caller's own delays kept the policy: the finding is one of the view's timing (the limit below),
+                    // or it contradicts what happened.
+                    if (timingLimit(x.message, q.call, q.i)) limits.push(at);
+                    else bad.push(`${at}: the caller's delays (${callerDelays(q.call).join(', ')} ms) kept the policy`);
+                  }
                   break;
                 case 'SIDE_DIVERGENCE':
-                  if (!['502-after', 'cut', 'reset-after'].includes(q?.fault ?? '')) bad.push(at);
+                  if (!['502-after', 'cut', 'stall', 'reset-after'].includes(q?.fault ?? '')) bad.push(at);
                   break;
                 case 'NO_FINAL_RESULT':
-                  if (q?.fault !== 'cut') bad.push(at);
+                  if (q?.fault !== 'cut' && q?.fault !== 'stall') bad.push(at);
+                  break;
+                case 'CANCELLED':
+                  if (q?.fault !== 'stall') bad.push(at);
                   break;
                 default:
                   bad.push(at);
@@ -183,7 +213,16 @@ for (const seed of SEEDS) {
             }
           }
           for (const x of r.findings) bad.push(`session ${x.session}: ${x.code} ${x.message.slice(0, 200)}`);
+          // The cancel after each timeout is in every view but the server's (the TS server's log has it too; the tool
+          // had finished): CANCELLED on each stalled attempt.
+          if (v.name !== 'server') for (const [a, q] of rowOf) if (q.fault === 'stall' && !a.findings.some((x) => x.code === 'CANCELLED')) bad.push(`${q.call.key}#${q.i + 1} (stall): no CANCELLED`);
           expect(bad).toEqual([]);
+        });
+
+        it("limit: a RETRY_POLICY the caller's own delays do not show comes from the view's timing (stated above), and is rare", () => {
+          // Listed for the reader; fewer than one retry in twenty.
+          const retries = o.calls.reduce((n, c) => n + c.attempts.length - 1, 0);
+          expect(limits.length).toBeLessThan(retries / 20);
         });
       });
     }
@@ -191,15 +230,40 @@ for (const seed of SEEDS) {
 }
 
 it('the seeds together have every kind of fault', () => {
-  for (const k of ['pass', '503', '429', '502-after', 'cut', 'reset', 'reset-after', 'delay']) expect(kinds).toContain(k);
+  for (const k of ['pass', '503', '429', '502-after', 'cut', 'stall', 'reset', 'reset-after', 'delay']) expect(kinds).toContain(k);
 });
 
+type Call = Obs['calls'][number];
+/** The delay before each retry of a call as the caller had it (ms): its POST as the app's hook sent it, after the caller got the attempt before. */
+function callerDelays(c: Call): number[] {
+  return c.attempts.slice(1).map((a, i) => Math.round((callPost(a).wall - c.attempts[i]!.doneWall) * 1000));
+}
 /**
- * The app waits 0.25 s, then 0.5 s; 1.1 s after a 429 (Retry-After: 1). Only a 0.5 s wait after that 1.1 s is a
- * shorter delay (a third attempt after a 429 first).
+ * Whether the delay before retry i (attempt i, 0-based) broke the policy mcp-triage checks (at least 200 ms; no clearly
+ * shorter delay than the one before, by more than 20 ms or 10 %), on the caller's own clock. The app waits 0.25 s,
+ * then 0.5 s, and 1.1 s after a 429 (Retry-After: 1, which the app always waits out): such a wait, and a gap with the
+ * reconnect after a reset in it, are no backoff steps to compare with.
  */
-function shrank(q: { call: Obs['calls'][number]; i: number } | undefined): boolean {
-  return !!q && q.i === 2 && callPost(q.call.attempts[0]!).fault === '429' && callPost(q.call.attempts[1]!).fault !== '429';
+function policyBroken(c: Call, i: number, d = callerDelays(c)): boolean {
+  const now = d[i - 1]!;
+  if (now < 200) return true;
+  if (i < 2) return false;
+  const before = d[i - 2]!;
+  const serverWait = callPost(c.attempts[i - 2]!).fault === '429';
+  const reconnected = callPost(c.attempts[i - 2]!).session !== callPost(c.attempts[i - 1]!).session;
+  return !serverWait && !reconnected && now < before - Math.max(20, before * 0.1);
+}
+/**
+ * The limit stated above: with the delays the finding names in place of the caller's, the same rule is broken (the
+ * finding is the view's timing, not another rule).
+ */
+function timingLimit(message: string, c: Call, i: number): boolean {
+  const d = callerDelays(c);
+  const m = /waited (\d+) ms, less than the (\d+) ms before it/.exec(message);
+  const min = /came (\d+) ms after the failure/.exec(message);
+  if (m) { d[i - 1] = Number(m[1]); d[i - 2] = Number(m[2]); } else if (min) d[i - 1] = Number(min[1]);
+  else return false;
+  return policyBroken(c, i, d);
 }
 
 /** The server's log alone: split an app call's rows after each TOOL_SUCCESS (a retry after a success is a repeat there). */

@@ -7,7 +7,7 @@
 // (proxy.ndjson) -> fault hop -> server (server.ndjson). The Python SDK has no recording fetch: its view is the
 // recording proxy right in front of it (as in test/real-audit5-py).
 // Usage: npm run build && node test/real-chaos-py/record.mjs SEED
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +16,19 @@ import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingHandler, startRecordingProxy } = await import(`${R}/dist/capture/index.js`);
-const { listen, sleep, sessionHandler, readBody, startHarProxy, startRecordProxy, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
+const { freePort, listen, sleep, sessionHandler, readBody, startHarProxy, startRecordProxy, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
 const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
 const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
 const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
 const { z } = await import(`${R}/node_modules/zod/index.js`);
 
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
-const SEED = Number(process.argv[2] ?? 1);
+const argv = process.argv.slice(2);
+// `--profile pyserver SEED`: the Python SDK's own MCPServer (test/real-chaos-py/py_server.py) instead of the TS one,
+// its view recorded by a recording proxy (side server) in front of it: test/fixtures/real-chaos-py/pyserver-seed-N/.
+const PROFILE = argv[0] === '--profile' ? argv[1] : 'tsserver';
+const PYSERVER = PROFILE === 'pyserver';
+const SEED = Number((PYSERVER ? argv[2] : argv[0]) ?? 1);
 const CLIENTS = 8;
 const CALLS_PER_CLIENT = 16;
 stopAfter(180_000);
@@ -41,7 +46,7 @@ function rng(seed) {
 }
 const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
-const d = `${R}/test/fixtures/real-chaos-py/seed-${SEED}`;
+const d = `${R}/test/fixtures/real-chaos-py/${PYSERVER ? 'pyserver-' : ''}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
@@ -73,8 +78,26 @@ const build = () => {
   return s;
 };
 
-const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
-const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
+let server;
+let pyServer;
+if (PYSERVER) {
+  pyServer = await startPyServer();
+  server = await startRecordingProxy({ listen: '127.0.0.1:0', target: pyServer.url, out: `${d}/server.ndjson`, side: 'server' });
+} else {
+  const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
+  server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
+}
+
+/** The Python MCPServer as a child process on a free port; ran() is its RAN_FILE counted per call key. */
+async function startPyServer() {
+  const port = await freePort();
+  const ranFile = join(mkdtempSync(join(tmpdir(), 'chaos-py-server-')), 'ran.txt');
+  writeFileSync(ranFile, '');
+  const proc = spawn(PYTHON, [`${R}/test/real-chaos-py/py_server.py`, String(port), ranFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 100; i++) { await sleep(100); try { await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET' }); break; } catch {} }
+  return { url: `http://127.0.0.1:${port}`, ran: () => { const out = {}; for (const k of readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)) out[k] = (out[k] ?? 0) + 1; return out; },
+    stop: () => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
 
 // The fault hop: for each tools/call POST the app named (x-chaos-attempt: key#attempt#post), a fault drawn from a
 // generator seeded by (SEED, that name), so the faults do not depend on the order in which concurrent POSTs arrive.
@@ -83,13 +106,14 @@ const faults = {};
 const target = new URL(server.url);
 function drawFault(tag) {
   const x = rng(SEED * 1000003 + hash(tag))();
-  if (x < 0.34) return 'pass';
-  if (x < 0.43) return '503';
-  if (x < 0.50) return '429';
-  if (x < 0.60) return '502-after';
-  if (x < 0.72) return 'cut';
-  if (x < 0.80) return 'reset';
-  if (x < 0.88) return 'reset-after';
+  if (x < 0.30) return 'pass';
+  if (x < 0.38) return '503';
+  if (x < 0.45) return '429';
+  if (x < 0.55) return '502-after';
+  if (x < 0.65) return 'cut';
+  if (x < 0.75) return 'stall';
+  if (x < 0.83) return 'reset';
+  if (x < 0.91) return 'reset-after';
   return 'delay';
 }
 const hop = await listen(async (req, res) => {
@@ -109,6 +133,7 @@ const hop = await listen(async (req, res) => {
   const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
   up.on('error', () => res.destroy());
   res.on('close', () => up.destroy());
+  let stalled = false;
   up.on('response', (ures) => {
     if (fault === 'reset-after') {
       // The server ran the tool and answered; the hop resets the client's socket before any byte of it.
@@ -123,7 +148,7 @@ const hop = await listen(async (req, res) => {
       return;
     }
     const headers = { ...ures.headers };
-    if (fault === 'cut') delete headers['content-length'];
+    if (fault === 'cut' || fault === 'stall') delete headers['content-length'];
     res.writeHead(ures.statusCode, headers);
     res.flushHeaders();
     ures.on('data', (chunk) => {
@@ -133,9 +158,16 @@ const hop = await listen(async (req, res) => {
         up.destroy();
         return;
       }
+      if (fault === 'stall' && /"result"|"error"/.test(chunk.toString('utf8'))) {
+        // Hold the stream open without the response event (progress before it passes): the caller's read timeout
+        // (1.5 s) ends the call; the hop ends the stream 4 s later if the client has not closed it.
+        stalled = true;
+        setTimeout(() => { if (!res.writableEnded) res.end(); }, 4000).unref();
+        return;
+      }
       if (!res.writableEnded) res.write(chunk);
     });
-    ures.on('end', () => { if (!res.writableEnded) res.end(); });
+    ures.on('end', () => { if (!res.writableEnded && !stalled) res.end(); });
   });
   up.end(raw);
 });
@@ -149,17 +181,21 @@ const t0 = Date.now();
 const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp], { timeout: 170_000, maxBuffer: 64 << 20 });
 const py = JSON.parse(readFileSync(tmp, 'utf8'));
 await sleep(300);
+const ranNow = PYSERVER ? pyServer.ran() : ran;
 for (const call of py.calls) {
   for (const a of call.attempts) for (const p of a.posts) p.fault = faults[p.tag] ?? 'none';
-  call.ran = ran[call.key] ?? 0;
+  call.ran = ranNow[call.key] ?? 0;
 }
 await cp.close();
 await har.close();
 await rp.stop();
 await hop.close();
 await server.close();
+await pyServer?.stop();
 // Kept gzipped (mcp-triage detects gzip by its bytes).
 for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
-writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, sdk: 'mcp 2.3.0 (Python)', tools: TOOLS, events: py.events, calls: py.calls }, null, 1) + '\n');
+// One call or event a line: the file stays small and readable.
+const lines = (xs) => xs.map((x) => JSON.stringify(x)).join(',\n');
+writeFileSync(`${d}/observed.json`, `{"seed": ${SEED}, "profile": "${PROFILE}", "sdk": "mcp 2.3.0 (Python)", "tools": ${JSON.stringify(TOOLS)},\n"events": [\n${lines(py.events)}],\n"calls": [\n${lines(py.calls)}]}\n`);
 process.stderr.write(`${stderr.split('\n').slice(-20).join('\n')}seed ${SEED}: ${py.calls.length} calls, ${py.calls.reduce((s, c) => s + c.attempts.length, 0)} attempts, ${Date.now() - t0} ms\n`);
 process.exit(0);
