@@ -129,6 +129,18 @@ for (const seed of SEEDS) {
           expect(calls.length).toBe(want);
         });
 
+        if (v.name === 'both') it("joined: an attempt the hop answered or reset before forwarding has no line of the server's log; every other has one, and a SIDE_DIVERGENCE where the hop dropped the server's result", () => {
+          const bad: string[] = [];
+          for (const [a, q] of rowOf) {
+            const onServer = a.sources.some((x) => x.file.endsWith('server.ndjson.gz'));
+            const forwarded = RAN.has(q.fault);
+            if (onServer !== forwarded) bad.push(`${q.call.key}#${q.i + 1} (${q.fault}): ${onServer ? '' : 'no '}line of the server's log`);
+            const dropped = ['502-after', 'cut', 'stall', 'reset-after'].includes(q.fault);
+            if (dropped !== a.findings.some((x) => x.code === 'SIDE_DIVERGENCE')) bad.push(`${q.call.key}#${q.i + 1} (${q.fault}): SIDE_DIVERGENCE ${dropped ? 'missing' : 'raised'}`);
+          }
+          expect(bad).toEqual([]);
+        });
+
         it('attempts of one app call are one logical call numbered 1..n (across the reconnect after a reset); different app calls are not linked', () => {
           const bad: string[] = [];
           const owner = new Map<string, string>();
