@@ -274,6 +274,34 @@ describe('a wait the server asked for (Retry-After) is no backoff step to compar
   });
 });
 
+describe("the delay after the Python SDK's timeout runs from that timeout, not from its later cancel (chaos under load with the Python SDK)", () => {
+  // The hop held the SSE stream open without the result (it ended it 4 s later); the Python caller's 1.5 s timeout
+  // fired at 1.6 s, its cancel went out at 1.69 s (its transport got to the POST late), and the app retried at `retryAt`.
+  const run = (reason: string, retryAt: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 4000 }),
+    post({ t: 1690, session: 's', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason } }, status: 202, body: '' }),
+    post({ t: retryAt, id: 3, session: 's', tool: 'lookup', status: 200, body: ok(3, toolText('found')), durationMs: 20 }),
+  ] }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it('"timed out after 1.5s", the retry 250 ms after the timeout (160 ms after the cancel): no RETRY_POLICY', async () => {
+    const r = await run('timed out after 1.5s', 1850);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.call}#${a.attempt} ${a.outcome}`)).toEqual(['c1#1 STREAM_INCOMPLETE', 'c1#2 TOOL_SUCCESS']);
+    // Before the fix: "retry 1 came 160 ms after the failure; the policy asks at least 200 ms".
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: a reason without its timeout (the TypeScript SDK\'s) still counts from the cancel', async () => {
+    const r = await run('McpError: MCP error -32001: Request timed out', 1850);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 1 came 160 ms after the failure/)]);
+  });
+
+  it('must not: 150 ms after the Python timeout is still too soon', async () => {
+    const r = await run('timed out after 1.5s', 1750);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 1 came 150 ms after the failure/)]);
+  });
+});
+
 describe('a retry that waits out a Retry-After longer than --retry-window', () => {
   // A 429 asking to wait `afterS` seconds; the app repeats the call `againMs` after it; another session's pings move time on.
   const run = async (afterS: number, againMs: number) => {

@@ -311,10 +311,20 @@ export function doneAt(a: Attempt): number | undefined {
  */
 function gaveUpAt(a: Attempt, next: Attempt): number | undefined {
   const done = doneAt(a);
-  const cancelled = (a.client ?? a.primary).cancelledAt;
-  if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) return cancelled;
-  return done;
+  const v = a.client ?? a.primary;
+  const cancelled = v.cancelledAt;
+  let at = done;
+  if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) at = cancelled;
+  // The Python SDK's cancellation after its own timeout says how long that was ("timed out after 1.5s"), and goes out
+  // after the caller got its error, when its transport gets to the POST (up to some 100 ms later under load): the
+  // caller gave up no later than the request's start plus that timeout (its clock started before the request went out).
+  const timeout = PY_TIMEOUT_REASON.exec(v.cancelReason ?? '');
+  if (at !== undefined && at === cancelled && timeout && a.startTs !== undefined) at = Math.min(at, a.startTs + Number(timeout[1]) * 1000);
+  return at;
 }
+
+/** The reason the Python SDK (mcp 2.x) gives the notifications/cancelled it sends after its own timeout: "timed out after 1.5s". */
+const PY_TIMEOUT_REASON = /^timed out after (\d+(?:\.\d+)?)s$/;
 
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
