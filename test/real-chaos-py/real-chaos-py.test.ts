@@ -141,6 +141,30 @@ for (const seed of SEEDS) {
           expect(bad).toEqual([]);
         });
 
+        it("every connect's initialize and tools/list appear once, SUCCESS (none faulted); an app's reconnects are never linked with another app's", () => {
+          const bad: string[] = [];
+          const conn = r.attempts.filter((a) => a.method === 'initialize' || a.method === 'tools/list');
+          const posts = o.events.filter((e) => e.method === 'initialize' || e.method === 'tools/list');
+          expect(conn.length).toBe(posts.length);
+          for (const a of conn) if (a.outcome !== 'SUCCESS') bad.push(`${a.method} ${a.session}: ${a.outcome}`);
+          // A tools/list is found by its session and id, and names its app; an initialize's session is the one its app's
+          // tools/list carried next (the initialize request has none).
+          const appOf = new Map<string, string>();
+          for (const e of posts) if (e.method === 'tools/list') appOf.set(`${e.session} ${e.id}`, e.client);
+          const sessionApp = new Map<string, string>();
+          for (const e of posts) if (e.method === 'tools/list' && e.session) sessionApp.set(e.session, e.client);
+          const callApp = new Map<string, string>();
+          for (const a of conn) {
+            const app = a.session ? sessionApp.get(a.session) : undefined;
+            if (!app) { bad.push(`${a.method} ${a.session}: no app's session`); continue; }
+            if (a.method === 'tools/list' && appOf.get(`${a.session} ${String(a.id)}`) !== app) bad.push(`tools/list ${a.session} ${String(a.id)}: not the app's`);
+            const prev = callApp.get(String(a.call));
+            if (prev && prev !== app) bad.push(`${a.method} ${a.session}: linked with ${prev}'s (call ${a.call})`);
+            callApp.set(String(a.call), app);
+          }
+          expect(bad).toEqual([]);
+        });
+
         it('attempts of one app call are one logical call numbered 1..n (across the reconnect after a reset); different app calls are not linked', () => {
           const bad: string[] = [];
           const owner = new Map<string, string>();
