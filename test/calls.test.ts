@@ -246,6 +246,62 @@ describe('the delay before a retry into a new session includes the reconnect (th
   });
 });
 
+describe('a wait the server asked for (Retry-After) is no backoff step to compare with (chaos under load with the Python SDK)', () => {
+  // A 429 or 503 (with or without Retry-After: 1); the app waited 1.1 s, retried (a 503), then waited 500 ms: its own
+  // backoff (0.25 s, 0.5 s) after a wait the server dictated.
+  const run = (headers: Record<string, string>) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 100, id: 2, session: 's', tool: 'set_flag', args: { key: 'k' }, status: 429, ct: 'text/plain', headers, body: 'Too Many Requests', durationMs: 5 }),
+    post({ t: 1205, id: 3, session: 's', tool: 'set_flag', args: { key: 'k' }, status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 1710, id: 4, session: 's', tool: 'set_flag', args: { key: 'k' }, status: 200, body: ok(4, toolText('done')), durationMs: 20 }),
+  ] }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'set_flag').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY' || f.code === 'RETRY_AFTER_IGNORED').map((f) => `${f.code} ${f.message}`));
+
+  it('1.1 s after Retry-After: 1, then 500 ms: no RETRY_POLICY', async () => {
+    const r = await run({ 'retry-after': '1' });
+    expect(r.attempts.filter((a) => a.tool === 'set_flag').map((a) => `${a.call}#${a.attempt} ${a.outcome}`)).toEqual(['c1#1 HTTP_ERROR', 'c1#2 HTTP_ERROR', 'c1#3 TOOL_SUCCESS']);
+    // Before the fix: "retry 2 waited 500 ms, less than the 1100 ms before it".
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: the same 1.1 s then 500 ms without a Retry-After is still a shorter delay', async () => {
+    const r = await run({});
+    expect(policy(r)).toEqual([expect.stringMatching(/^RETRY_POLICY .*retry 2 waited 500 ms, less than the 1100 ms before it/)]);
+  });
+
+  it('must not: a Retry-After of 2 s the app did not wait out keeps its 1.1 s as a backoff step', async () => {
+    const r = await run({ 'retry-after': '2' });
+    expect(policy(r)).toEqual([expect.stringMatching(/^RETRY_AFTER_IGNORED /), expect.stringMatching(/^RETRY_POLICY .*retry 2 waited 500 ms, less than the 1100 ms before it/)]);
+  });
+});
+
+describe("the delay after the Python SDK's timeout runs from that timeout, not from its later cancel (chaos under load with the Python SDK)", () => {
+  // The hop held the SSE stream open without the result (it ended it 4 s later); the Python caller's 1.5 s timeout
+  // fired at 1.6 s, its cancel went out at 1.69 s (its transport got to the POST late), and the app retried at `retryAt`.
+  const run = (reason: string, retryAt: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 4000 }),
+    post({ t: 1690, session: 's', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason } }, status: 202, body: '' }),
+    post({ t: retryAt, id: 3, session: 's', tool: 'lookup', status: 200, body: ok(3, toolText('found')), durationMs: 20 }),
+  ] }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it('"timed out after 1.5s", the retry 250 ms after the timeout (160 ms after the cancel): no RETRY_POLICY', async () => {
+    const r = await run('timed out after 1.5s', 1850);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.call}#${a.attempt} ${a.outcome}`)).toEqual(['c1#1 STREAM_INCOMPLETE', 'c1#2 TOOL_SUCCESS']);
+    // Before the fix: "retry 1 came 160 ms after the failure; the policy asks at least 200 ms".
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: a reason without its timeout (the TypeScript SDK\'s) still counts from the cancel', async () => {
+    const r = await run('McpError: MCP error -32001: Request timed out', 1850);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 1 came 160 ms after the failure/)]);
+  });
+
+  it('must not: 150 ms after the Python timeout is still too soon', async () => {
+    const r = await run('timed out after 1.5s', 1750);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 1 came 150 ms after the failure/)]);
+  });
+});
+
 describe('a retry that waits out a Retry-After longer than --retry-window', () => {
   // A 429 asking to wait `afterS` seconds; the app repeats the call `againMs` after it; another session's pings move time on.
   const run = async (afterS: number, againMs: number) => {

@@ -56,7 +56,7 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   },
   RETRY_POLICY: {
     severity: 'warning', attachedTo: 'attempt',
-    definition: 'A call was retried more often than the policy allows, or sooner than it asks (defaults: at most 2 retries, every delay at least 200 ms and no shorter than the one before). Set with --max-retries and --min-retry-delay. Delays are judged only after failures that time may cure (no response, timeout, cut stream, HTTP 408, 429, 5xx, an error in a 200), not after another 4xx that the re-send corrects (credentials after 401, a new session after 404).',
+    definition: 'A call was retried more often than the policy allows, or sooner than it asks (defaults: at most 2 retries, every delay at least 200 ms and no shorter than the one before). Set with --max-retries and --min-retry-delay. Delays are judged only after failures that time may cure (no response, timeout, cut stream, HTTP 408, 429, 5xx, an error in a 200), not after another 4xx that the re-send corrects (credentials after 401, a new session after 404). A wait that kept a Retry-After, or that held a reconnect into a new session, is no step of the backoff: the delay after it is not compared with it.',
     why: 'Tight retry loops amplify outages and hide the first error.',
     spec: "Not an MCP rule: the source article's suggested policy for read-only calls (2 retries, 200 ms exponential backoff with jitter).",
     todo: 'Use bounded exponential backoff with jitter and a total time budget.',

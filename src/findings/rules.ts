@@ -311,10 +311,20 @@ export function doneAt(a: Attempt): number | undefined {
  */
 function gaveUpAt(a: Attempt, next: Attempt): number | undefined {
   const done = doneAt(a);
-  const cancelled = (a.client ?? a.primary).cancelledAt;
-  if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) return cancelled;
-  return done;
+  const v = a.client ?? a.primary;
+  const cancelled = v.cancelledAt;
+  let at = done;
+  if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) at = cancelled;
+  // The Python SDK's cancellation after its own timeout says how long that was ("timed out after 1.5s"), and goes out
+  // after the caller got its error, when its transport gets to the POST (up to some 100 ms later under load): the
+  // caller gave up no later than the request's start plus that timeout (its clock started before the request went out).
+  const timeout = PY_TIMEOUT_REASON.exec(v.cancelReason ?? '');
+  if (at !== undefined && at === cancelled && timeout && a.startTs !== undefined) at = Math.min(at, a.startTs + Number(timeout[1]) * 1000);
+  return at;
 }
+
+/** The reason the Python SDK (mcp 2.x) gives the notifications/cancelled it sends after its own timeout: "timed out after 1.5s". */
+const PY_TIMEOUT_REASON = /^timed out after (\d+(?:\.\d+)?)s$/;
 
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
@@ -492,7 +502,12 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     // A retry sent into a new session (the client reconnected after the attempt before it) waited for that reconnect
     // too: its gap is no backoff alone, so it is not the delay to compare with.
     const reconnected = before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session;
-    const prevDelay = beforeDone !== undefined && prev.startTs !== undefined && !reconnected ? prev.startTs - beforeDone : undefined;
+    // Nor is a wait the server asked for: a retry that waited out the Retry-After of the response before it kept the
+    // server's delay, not a step of the client's backoff, which may go on shorter after it.
+    const askedWait = before !== undefined ? (before.client ?? before.primary).retryAfterMs : undefined;
+    const gapBefore = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
+    const serverWait = askedWait !== undefined && gapBefore !== undefined && before!.endTs !== undefined && prev.startTs! - before!.endTs >= askedWait;
+    const prevDelay = gapBefore !== undefined && !reconnected && !serverWait ? gapBefore : undefined;
     if (delay < policy.minDelayMs) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay < prevDelay - Math.max(20, prevDelay * 0.1)) {

@@ -1,0 +1,149 @@
+# The Python side of test/real-chaos-py/record.mjs: N concurrent Python SDK (mcp 2.3.0) clients, each its own Client
+# (legacy mode: initialize handshake) over streamable HTTP with its own httpx2 client, calling five tools with an
+# app-level retry policy. What each caller got goes to OUT (JSON), the ground truth beside the logs.
+#   /work/py-venv/bin/python test/real-chaos-py/py_clients.py URL SEED CLIENTS CALLS OUT
+#
+# The app's httpx2 event hooks (in front of the wire) note each POST of the current attempt: its JSON-RPC method and id,
+# the session it carried, its status and Retry-After; and name it with `x-chaos-attempt: <call key>#<attempt>` (a header
+# that is in the logs), from which the fault hop draws its fault, so faults do not depend on arrival order.
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "helpers"))
+from recording import describe  # noqa: E402
+
+TOOLS = ["lookup", "set_flag", "delete_item", "send_email", "export_report"]
+
+
+def parse(content: bytes) -> Any:
+    try:
+        return json.loads(content)
+    except Exception:  # noqa: BLE001 - not JSON: not a message this app notes
+        return None
+
+
+async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, events: list) -> None:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp_types import Implementation
+
+    r = random.Random(seed * 7919 + ci)
+    name = f"py-chaos-app-{ci}"
+    state: dict[str, Any] = {"current": None}
+    other: list = []  # POSTs outside any app attempt (initialize, notifications, tools/list, late cancels)
+
+    async def on_request(request: httpx2.Request) -> None:
+        body = parse(request.content) if request.method == "POST" else None
+        cur = state["current"]
+        entry = {
+            "http": request.method,
+            "method": body.get("method") if isinstance(body, dict) else None,
+            "id": body.get("id") if isinstance(body, dict) else None,
+            "session": request.headers.get("mcp-session-id"),
+            "wall": round(time.time(), 3),
+        }
+        if isinstance(body, dict) and body.get("method") == "notifications/cancelled":
+            entry["cancels"] = (body.get("params") or {}).get("requestId")
+        if cur is not None and request.method == "POST":
+            tag = f"{cur['key']}#{cur['n']}#{len(cur['posts']) + 1}"
+            request.headers["x-chaos-attempt"] = tag
+            entry["tag"] = tag
+            cur["posts"].append(entry)
+        else:
+            entry["client"] = name
+            other.append(entry)
+        request.extensions["chaos_entry"] = entry
+
+    async def on_response(response: httpx2.Response) -> None:
+        entry = response.request.extensions.get("chaos_entry")
+        if entry is not None:
+            entry["status"] = response.status_code
+            if response.headers.get("retry-after") is not None:
+                entry["retryAfter"] = response.headers.get("retry-after")
+
+    plan = []
+    for k in range(ncalls):
+        tool = TOOLS[int(r.random() * len(TOOLS))]
+        key = f"py{seed}-c{ci}-k{k}"
+        plan.append((tool, key, {"key": key, "ms": 10 + int(r.random() * 390)}, r.random() * 0.06))
+    pos = {"k": 0, "n": 1, "wait": 0.0}
+    connects: list = []
+
+    async def on_progress(progress, total, message) -> None:
+        return None
+
+    def finish_attempt(cur: dict, started: float, got: dict) -> bool:
+        """Note what the caller got; move to the next attempt or call. True when the call is over."""
+        tool, key, args, pause = plan[pos["k"]]
+        if pos["n"] == 1:
+            calls.append({"client": name, "key": key, "tool": tool, "arguments": args, "attempts": []})
+        call = next(x for x in calls if x["key"] == key)
+        call["attempts"].append({"n": pos["n"], "posts": cur["posts"], "ms": round((time.monotonic() - started) * 1000), "doneWall": round(time.time(), 3), **got})
+        if (got["ok"] and not got["isError"]) or pos["n"] == 3:
+            pos.update(k=pos["k"] + 1, n=1, wait=pause)
+            return True
+        # Honour Retry-After (the app reads it from the response its hook saw), else 0.25 s then 0.5 s.
+        ra = next((p.get("retryAfter") for p in cur["posts"] if p.get("retryAfter")), None)
+        pos.update(wait=max(float(ra) + 0.1, 0.25 * pos["n"]) if ra else 0.25 * pos["n"], n=pos["n"] + 1)
+        return False
+
+    # One Client (one session) until it dies: a reset connection ends the SDK's transport task group, and with it
+    # the Client; the app then connects again (a new Client, a new session) and goes on where it was.
+    while pos["k"] < len(plan) and len(connects) < 40:
+        conn = {"client": name, "n": len(connects) + 1}
+        connects.append(conn)
+        started = time.monotonic()
+        hc = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=30.0), event_hooks={"request": [on_request], "response": [on_response]})
+        try:
+            async with hc:
+                async with Client(
+                    streamable_http_client(url, http_client=hc),
+                    mode="legacy",
+                    client_info=Implementation(name=name, version="2.3.0"),
+                    read_timeout_seconds=1.5,
+                ) as c:
+                    conn["session"] = None
+                    await c.list_tools()
+                    while pos["k"] < len(plan):
+                        await asyncio.sleep(pos["wait"])
+                        tool, key, args, _ = plan[pos["k"]]
+                        cur = {"key": key, "n": pos["n"], "posts": []}
+                        state["current"] = cur
+                        started = time.monotonic()
+                        try:
+                            res = await c.call_tool(tool, args, progress_callback=on_progress if tool == "export_report" else None)
+                            got = {"ok": True, "isError": bool(res.is_error), "text": " ".join(getattr(x, "text", "") for x in res.content)}
+                        except Exception as err:  # noqa: BLE001 - what the caller got is the point
+                            got = {"ok": False, "error": describe(err)}
+                        state["current"] = None
+                        finish_attempt(cur, started, got)
+                    await asyncio.sleep(0.2)
+            conn["ok"] = True
+        except BaseException as err:  # noqa: BLE001 - the Client died under the app
+            conn["ok"] = False
+            conn["error"] = describe(err)
+            cur = state["current"]
+            state["current"] = None
+            if cur is not None:
+                finish_attempt(cur, started, {"ok": False, "error": describe(err), "clientDied": True})
+            conn["diedAt"] = cur and f"{cur['key']}#{cur['n']}"
+            await asyncio.sleep(0.2)
+    events.extend(connects)
+    events.extend(other)
+
+
+async def main(url: str, seed: int, nclients: int, ncalls: int, out: str) -> None:
+    calls: list = []
+    events: list = []
+    await asyncio.gather(*(run_client(url, seed, ci, ncalls, calls, events) for ci in range(1, nclients + 1)))
+    Path(out).write_text(json.dumps({"calls": calls, "events": events}))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]))

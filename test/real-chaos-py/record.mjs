@@ -1,0 +1,201 @@
+// Records test/fixtures/real-chaos-py/seed-N/ (chaos under load with the Python SDK): the SDK 1.32.2 McpServer (stateful,
+// recordingHandler) with the chaos audit's five annotated tools, a seeded fault hop in front of it, and 8 concurrent
+// Python SDK (mcp 2.3.0) clients (test/real-chaos-py/py_clients.py, one Client and httpx2 client each) with an app-level
+// retry policy. observed.json is the ground truth: every app call, each attempt's POSTs (JSON-RPC method, id, session,
+// status, the fault the hop drew), what the Python caller got, and how many times the server really ran the tool.
+// Chain: Python clients -> client recording proxy (side client: client.ndjson) -> HAR proxy -> record proxy
+// (proxy.ndjson) -> fault hop -> server (server.ndjson). The Python SDK has no recording fetch: its view is the
+// recording proxy right in front of it (as in test/real-audit5-py).
+// Usage: npm run build && node test/real-chaos-py/record.mjs SEED
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const { recordingHandler, startRecordingProxy } = await import(`${R}/dist/capture/index.js`);
+const { freePort, listen, sleep, sessionHandler, readBody, startHarProxy, startRecordProxy, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
+const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
+const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
+const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
+const { z } = await import(`${R}/node_modules/zod/index.js`);
+
+const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
+const argv = process.argv.slice(2);
+// `--profile pyserver SEED`: the Python SDK's own MCPServer (test/real-chaos-py/py_server.py) instead of the TS one,
+// its view recorded by a recording proxy (side server) in front of it: test/fixtures/real-chaos-py/pyserver-seed-N/.
+const PROFILE = argv[0] === '--profile' ? argv[1] : 'tsserver';
+const PYSERVER = PROFILE === 'pyserver';
+const SEED = Number((PYSERVER ? argv[2] : argv[0]) ?? 1);
+const CLIENTS = 8;
+const CALLS_PER_CLIENT = 16;
+stopAfter(180_000);
+
+/** mulberry32: a fixed, seeded pseudo-random generator. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
+
+const d = `${R}/test/fixtures/real-chaos-py/${PYSERVER ? 'pyserver-' : ''}seed-${SEED}`;
+mkdirSync(d, { recursive: true });
+const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
+for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
+
+// The tools, as in test/real-chaos/record.mjs. ran[key] counts the tool's real runs per app call key.
+const TOOLS = {
+  lookup: { readOnlyHint: true },
+  set_flag: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  delete_item: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  send_email: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  export_report: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+};
+const ran = {};
+const text = (t) => ({ content: [{ type: 'text', text: t }] });
+const build = () => {
+  const s = new McpServer({ name: 'chaos-py', version: '1.0.0' });
+  for (const [name, annotations] of Object.entries(TOOLS)) {
+    s.registerTool(name, { inputSchema: { key: z.string(), ms: z.number() }, annotations }, async ({ key, ms }, extra) => {
+      if (name === 'export_report' && extra._meta?.progressToken !== undefined) {
+        for (let i = 1; i <= 3; i++) {
+          await sleep(ms / 3);
+          await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: i, total: 3 } });
+        }
+      } else await sleep(ms);
+      ran[key] = (ran[key] ?? 0) + 1;
+      return text(`${name} ${key} done`);
+    });
+  }
+  return s;
+};
+
+let server;
+let pyServer;
+if (PYSERVER) {
+  pyServer = await startPyServer();
+  server = await startRecordingProxy({ listen: '127.0.0.1:0', target: pyServer.url, out: `${d}/server.ndjson`, side: 'server' });
+} else {
+  const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
+  server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
+}
+
+/** The Python MCPServer as a child process on a free port; ran() is its RAN_FILE counted per call key. */
+async function startPyServer() {
+  const port = await freePort();
+  const ranFile = join(mkdtempSync(join(tmpdir(), 'chaos-py-server-')), 'ran.txt');
+  writeFileSync(ranFile, '');
+  const proc = spawn(PYTHON, [`${R}/test/real-chaos-py/py_server.py`, String(port), ranFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  for (let i = 0; i < 100; i++) { await sleep(100); try { await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET' }); break; } catch {} }
+  return { url: `http://127.0.0.1:${port}`, ran: () => { const out = {}; for (const k of readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)) out[k] = (out[k] ?? 0) + 1; return out; },
+    stop: () => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
+}
+
+// The fault hop: for each tools/call POST the app named (x-chaos-attempt: key#attempt#post), a fault drawn from a
+// generator seeded by (SEED, that name), so the faults do not depend on the order in which concurrent POSTs arrive.
+// Other requests (initialize, notifications, tools/list, GET, DELETE) pass.
+const faults = {};
+const target = new URL(server.url);
+function drawFault(tag) {
+  const x = rng(SEED * 1000003 + hash(tag))();
+  if (x < 0.30) return 'pass';
+  if (x < 0.38) return '503';
+  if (x < 0.45) return '429';
+  if (x < 0.55) return '502-after';
+  if (x < 0.65) return 'cut';
+  if (x < 0.75) return 'stall';
+  if (x < 0.83) return 'reset';
+  if (x < 0.91) return 'reset-after';
+  return 'delay';
+}
+const hop = await listen(async (req, res) => {
+  const raw = await readBody(req);
+  let rpc;
+  try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
+  let fault = 'pass';
+  const tag = req.headers['x-chaos-attempt'];
+  if (req.method === 'POST' && rpc?.method === 'tools/call' && typeof tag === 'string') {
+    fault = drawFault(tag);
+    faults[tag] = fault;
+  }
+  if (fault === 'reset') { req.socket.destroy(); return; }
+  if (fault === '503') { res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'); return; }
+  if (fault === '429') { res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '1' }).end('Too Many Requests'); return; }
+  if (fault === 'delay') await sleep(150);
+  const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+  up.on('error', () => res.destroy());
+  res.on('close', () => up.destroy());
+  let stalled = false;
+  up.on('response', (ures) => {
+    if (fault === 'reset-after') {
+      // The server ran the tool and answered; the hop resets the client's socket before any byte of it.
+      ures.resume();
+      ures.on('end', () => req.socket.destroy());
+      return;
+    }
+    if (fault === '502-after') {
+      // The server ran the tool and answered; the hop drops that answer and says 502.
+      ures.resume();
+      ures.on('end', () => res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway'));
+      return;
+    }
+    const headers = { ...ures.headers };
+    if (fault === 'cut' || fault === 'stall') delete headers['content-length'];
+    res.writeHead(ures.statusCode, headers);
+    res.flushHeaders();
+    ures.on('data', (chunk) => {
+      if (fault === 'cut' && /"result"|"error"/.test(chunk.toString('utf8'))) {
+        // End the stream cleanly before the response event (progress before it passes).
+        res.end();
+        up.destroy();
+        return;
+      }
+      if (fault === 'stall' && /"result"|"error"/.test(chunk.toString('utf8'))) {
+        // Hold the stream open without the response event (progress before it passes): the caller's read timeout
+        // (1.5 s) ends the call; the hop ends the stream 4 s later if the client has not closed it.
+        stalled = true;
+        setTimeout(() => { if (!res.writableEnded) res.end(); }, 4000).unref();
+        return;
+      }
+      if (!res.writableEnded) res.write(chunk);
+    });
+    ures.on('end', () => { if (!res.writableEnded && !stalled) res.end(); });
+  });
+  up.end(raw);
+});
+
+const rp = await startRecordProxy(hop.url, `${d}/proxy.ndjson`);
+const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
+const cp = await startRecordingProxy({ listen: '127.0.0.1:0', target: har.url, out: `${d}/client.ndjson`, side: 'client' });
+
+const tmp = join(mkdtempSync(join(tmpdir(), 'chaos-py-')), 'calls.json');
+const t0 = Date.now();
+const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp], { timeout: 170_000, maxBuffer: 64 << 20 });
+const py = JSON.parse(readFileSync(tmp, 'utf8'));
+await sleep(300);
+const ranNow = PYSERVER ? pyServer.ran() : ran;
+for (const call of py.calls) {
+  for (const a of call.attempts) for (const p of a.posts) p.fault = faults[p.tag] ?? 'none';
+  call.ran = ranNow[call.key] ?? 0;
+}
+await cp.close();
+await har.close();
+await rp.stop();
+await hop.close();
+await server.close();
+await pyServer?.stop();
+// Kept gzipped (mcp-triage detects gzip by its bytes).
+for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
+// One call or event a line: the file stays small and readable.
+const lines = (xs) => xs.map((x) => JSON.stringify(x)).join(',\n');
+writeFileSync(`${d}/observed.json`, `{"seed": ${SEED}, "profile": "${PROFILE}", "sdk": "mcp 2.3.0 (Python)", "tools": ${JSON.stringify(TOOLS)},\n"events": [\n${lines(py.events)}],\n"calls": [\n${lines(py.calls)}]}\n`);
+process.stderr.write(`${stderr.split('\n').slice(-20).join('\n')}seed ${SEED}: ${py.calls.length} calls, ${py.calls.reduce((s, c) => s + c.attempts.length, 0)} attempts, ${Date.now() - t0} ms\n`);
+process.exit(0);
