@@ -113,7 +113,9 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   }
   if (response === undefined) {
     if (!view.http) return result('UNANSWERED', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : 'no response in the log') });
-    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) {
+    // A proxy that saw its client close before the response ended (mitmproxy's `Client disconnected.`) kept no body
+    // because there was none to keep: the client gave up, which the stream's why below says.
+    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0 && !peerClosedProxy(view)) {
       // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
       // as a stream that delivered its answer does, even though the body itself was not kept.
       if (view.error !== undefined && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
@@ -155,6 +157,14 @@ const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UN
 const PROXY_CLIENT_CLOSED = 'the client closed the connection';
 
 /**
+ * A proxy's own words for its client closing the connection before the response ended: the recording proxy's, and
+ * mitmproxy's flow error (`Client disconnected.`, in its HAR's `response._error`).
+ */
+function proxySawClientClose(error: string | undefined): boolean {
+  return error === PROXY_CLIENT_CLOSED || error === 'Client disconnected.';
+}
+
+/**
  * The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network
  * failure; or, in a recording proxy's view (no side), the client closed its connection before the response ended.
  * A proxy recording the server's side (`--side server`) sees whatever connects to it close, a hop as well as the
@@ -179,7 +189,7 @@ export function recordingStopped(view: AttemptView): boolean {
 
 /** A recording proxy's view: the peer in front of it closed its connection before the response ended. */
 function peerClosedProxy(view: AttemptView): boolean {
-  return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
+  return view.streamEnd === 'aborted' && proxySawClientClose(view.error);
 }
 
 /** What `recordingHandler` and `recordingMiddleware` write when the connection closed before the response was complete. */
@@ -193,7 +203,7 @@ const PEER_UNKNOWN = "the server's log cannot tell the client from something bet
  * request.
  */
 export function closedOnServer(view: AttemptView): boolean {
-  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && (SERVER_SAW_CLOSE.test(view.error) || view.error === PROXY_CLIENT_CLOSED);
+  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && (SERVER_SAW_CLOSE.test(view.error) || proxySawClientClose(view.error));
 }
 
 /**
@@ -247,7 +257,7 @@ function incompleteWhyOf(view: AttemptView): string {
     const after = view.startTs !== undefined ? ` ${((view.legacyCutAt - view.startTs) / 1000).toFixed(2)} s after the request` : '';
     return `the SSE stream (GET) that was to carry the response broke${after}, before it came (the 2024-11-05 HTTP+SSE transport)`;
   }
-  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse)) {
+  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse || view.endUnseen === true)) {
     // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}${progressAroundCancel(view)}`;
