@@ -113,13 +113,16 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   }
   if (response === undefined) {
     if (!view.http) return result('UNANSWERED', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : 'no response in the log') });
-    // A proxy that saw its client close before the response ended (mitmproxy's `Client disconnected.`) kept no body
-    // because there was none to keep: the client gave up, which the stream's why below says.
-    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0 && !peerClosedProxy(view)) {
+    // The client cancelled the request before the stream was seen to end: no response was due after that, whatever
+    // the capture kept (mitmproxy's HAR of a call the SDK timed out: `Client disconnected.`, its end time unknown);
+    // the stream's why below says so.
+    const cancelledFirst = view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.endUnseen === true);
+    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0 && !(cancelledFirst && view.streamEnd !== 'complete')) {
       // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
       // as a stream that delivered its answer does, even though the body itself was not kept.
       if (view.error !== undefined && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
-        return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error}); the capture kept no body, so an answer sent before the failure would not show` });
+        const mitm = view.error === MITMPROXY_CLIENT_GONE ? ' (mitmproxy writes that when its client closed the connection, and for every flow still open when mitmdump stops)' : '';
+        return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error})${mitm}; the capture kept no body, so an answer sent before the failure would not show` });
       }
       return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
     }
@@ -157,12 +160,11 @@ const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UN
 const PROXY_CLIENT_CLOSED = 'the client closed the connection';
 
 /**
- * A proxy's own words for its client closing the connection before the response ended: the recording proxy's, and
- * mitmproxy's flow error (`Client disconnected.`, in its HAR's `response._error`).
+ * mitmproxy's flow error (its HAR's `response._error`) when its client's connection closed; it writes the same for
+ * every flow still open when mitmdump stops (recorded in test/fixtures/real-mitmproxy/mitm-stopped), so it does not
+ * tell that the client gave up.
  */
-function proxySawClientClose(error: string | undefined): boolean {
-  return error === PROXY_CLIENT_CLOSED || error === 'Client disconnected.';
-}
+const MITMPROXY_CLIENT_GONE = 'Client disconnected.';
 
 /**
  * The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network
@@ -189,7 +191,7 @@ export function recordingStopped(view: AttemptView): boolean {
 
 /** A recording proxy's view: the peer in front of it closed its connection before the response ended. */
 function peerClosedProxy(view: AttemptView): boolean {
-  return view.streamEnd === 'aborted' && proxySawClientClose(view.error);
+  return view.streamEnd === 'aborted' && view.error === PROXY_CLIENT_CLOSED;
 }
 
 /** What `recordingHandler` and `recordingMiddleware` write when the connection closed before the response was complete. */
@@ -203,7 +205,7 @@ const PEER_UNKNOWN = "the server's log cannot tell the client from something bet
  * request.
  */
 export function closedOnServer(view: AttemptView): boolean {
-  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && (SERVER_SAW_CLOSE.test(view.error) || proxySawClientClose(view.error));
+  return view.side === 'server' && view.streamEnd === 'aborted' && view.error !== undefined && (SERVER_SAW_CLOSE.test(view.error) || view.error === PROXY_CLIENT_CLOSED);
 }
 
 /**

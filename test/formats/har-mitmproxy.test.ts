@@ -85,6 +85,12 @@ describe('analysis of mitmproxy HAR entries', () => {
     expect(a!.detail?.why).toMatch(/the client cancelled it \(notifications\/cancelled\) 0\.4\d s after sending it, before any response came/);
   });
 
+  it('"Client disconnected." with no cancellation (what mitmproxy writes for a flow open when it stops) is a stream that failed, NO_FINAL_RESULT', async () => {
+    const [a] = await run([entry(0, call(1), streamed({ _error: 'Client disconnected.' }), { send: 0, wait: 8, receive: 0 })]);
+    expect([a!.outcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', ['NO_FINAL_RESULT']]);
+    expect(a!.detail?.why).toMatch(/\(Client disconnected\.\) \(mitmproxy writes that when its client closed the connection, and for every flow still open when mitmdump stops\)/);
+  });
+
   it('a stream mitmproxy saw break upstream (its protocol error), with no cancellation, is STREAM_INCOMPLETE with NO_FINAL_RESULT', async () => {
     const [a] = await run([entry(0, call(1), streamed({ _error: 'HTTP/1 protocol error: peer closed connection without sending complete message body (incomplete chunked read)' }), { send: 0, wait: 8, receive: 0 })]);
     expect([a!.outcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', ['NO_FINAL_RESULT']]);
