@@ -97,3 +97,24 @@ describe('analysis of mitmproxy HAR entries', () => {
     expect(a!.detail?.why).toMatch(/the stream failed after its head \(HTTP\/1 protocol error/);
   });
 });
+
+describe('whole HAR documents: what the producer leaves out', () => {
+  const doc = (creator: Record<string, string>, entries: unknown[]) => {
+    const file = join(dir, `d${n++}.har`);
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator, entries } }, null, 2));
+    return file;
+  };
+  const notes = async (file: string) => (await analyze({ inputs: [{ path: file }] })).summary.inputs[0]!.cannotShow.join(' | ');
+
+  it("says that mitmproxy's har_dump.py writes no flow without a response, even for an empty capture (streaming on)", async () => {
+    const harDump = { name: 'mitmproxy har_dump', version: '0.1', comment: 'mitmproxy version mitmproxy 8.1.1' };
+    expect(await notes(doc(harDump, [entry(0, call(1, 'lookup_order'), streamed())]))).toMatch(/har_dump\.py writes a flow only when its response ended.*not in the file at all/);
+    expect(await notes(doc(harDump, []))).toMatch(/har_dump\.py writes a flow only when its response ended/);
+    expect(await notes(doc({ name: 'mitmproxy exporthar', version: '0.1' }, []))).toMatch(/a body it streamed and did not store is null/);
+  });
+
+  it('says nothing of the kind for another producer', async () => {
+    const said = await notes(doc({ name: 'WebInspector', version: '537.36' }, [entry(0, call(1, 'lookup_order'), streamed())]));
+    expect(said).not.toMatch(/mitmproxy/);
+  });
+});
