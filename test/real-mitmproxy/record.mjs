@@ -142,6 +142,7 @@ async function rig(name, { streaming = false, streamResponses = false, fault, js
         for (const c of clients) await c.close().catch(() => {});
       }
       await sleep(100);
+      writeFileSync(`${d}/mitmdump.log`, readFileSync(`${d}/mitmdump.log`, 'utf8').replaceAll(R, '.')); // no local paths
       await hop?.close();
       await server.close();
       await rf.close();
