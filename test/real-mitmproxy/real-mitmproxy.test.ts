@@ -89,6 +89,17 @@ describe('real-mitmproxy: outcomes per call against what the caller got', () => 
     expect(report.sse?.progress).toBe(progress.length);
   });
 
+  it('gzip (a hop behind mitmproxy compresses every body): the text is kept decoded, content.size is the compressed length', async () => {
+    type Gz = Entry & { response: { headers: { name: string; value: string }[]; content: { compression: number } } };
+    const gz = (har('gzip').log.entries as Gz[]).filter((e) => e.response.headers.some((h) => h.name.toLowerCase() === 'content-encoding' && h.value === 'gzip'));
+    expect(gz.length).toBeGreaterThan(0);
+    for (const e of gz) expect(e.response.content.size + e.response.content.compression).toBe(Buffer.byteLength(e.response.content.text!));
+    for (const r of [await alone('gzip'), await joined('gzip')]) {
+      expect(calls(r).map(row)).toEqual(toolSteps('gzip').map(outcomeOf));
+      expect(allCodes(r)).toEqual([]);
+    }
+  });
+
   it('stream-responses (mitmproxy\'s http-stream-simple.py): bodies are null, so every call is UNANSWERED, never NO_FINAL_RESULT or a side divergence', async () => {
     const entries = har('stream-responses').log.entries;
     expect(entries.filter((e) => e.response.status === 200).every((e) => e.response.content.text === null && e.response.content.size === 0)).toBe(true);
@@ -180,6 +191,17 @@ describe('real-mitmproxy: outcomes per call against what the caller got', () => 
       const r = await alone(s, 'addon-entries.ndjson');
       expect(r.summary.inputs[0]).toMatchObject({ unusable: posts.length, reasons: { 'invalid-record': posts.length } });
       expect(r.attempts).toEqual([]);
+    }
+  });
+
+  it('what the HAR cannot show is in the client\'s own log (recordingFetch): mitmproxy\'s 502, and no head at all for the calls it held or dropped', async () => {
+    const client = async (s: string) => calls(await analyze({ inputs: [{ path: f(s, 'client.ndjson'), side: 'client' }] }));
+    expect((await client('upstream-down')).map(row)).toEqual(toolSteps('upstream-down').map(outcomeOf)); // TOOL_SUCCESS, HTTP_ERROR 502
+    // Buffered, mitmproxy held the slow call's head (the addon's entry says 200): the caller timed out with none.
+    expect(addonEntries('client-timeout').find((e) => e.request.postData?.text?.includes('slow_report'))!.response.status).toBe(200);
+    for (const s of ['client-timeout', 'mitm-stopped']) {
+      const slow = (await client(s)).find((a) => a.tool === 'slow_report')!;
+      expect([slow.status, slow.outcome], s).toEqual([null, 'NO_RESPONSE']);
     }
   });
 

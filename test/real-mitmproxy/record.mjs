@@ -16,6 +16,8 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { connect as netConnect } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { createGzip, constants as zlibConstants } from 'node:zlib';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingFetch, recordingHandler } = await import(`${R}/dist/capture/index.js`);
 const { listen, sleep, sessionHandler, startFaultHop, freePort, recordStep, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
@@ -107,14 +109,37 @@ async function startMitmdump(upstream, harPath, linesPath, logPath, { streaming 
   };
 }
 
+/** A hop that gzips every response body it forwards (Content-Encoding: gzip), as a compressing reverse proxy does. */
+async function startGzipHop(upstream) {
+  const target = new URL(upstream);
+  return listen((req, res) => {
+    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+    up.on('error', () => res.destroy());
+    res.on('close', () => up.destroy());
+    up.on('response', (ures) => {
+      const headers = { ...ures.headers };
+      if (ures.statusCode === 202 || ures.statusCode === 204) {
+        res.writeHead(ures.statusCode, headers);
+        return void ures.pipe(res);
+      }
+      delete headers['content-length'];
+      headers['content-encoding'] = 'gzip';
+      res.writeHead(ures.statusCode, headers);
+      const gz = createGzip({ flush: zlibConstants.Z_SYNC_FLUSH }); // each SSE event passes at once
+      ures.pipe(gz).pipe(res);
+    });
+    req.pipe(up);
+  });
+}
+
 /** One scenario's rig: server (recordingHandler) [<- fault hop] <- mitmdump <- client(s) with recordingFetch. */
-async function rig(name, { streaming = false, streamResponses = false, fault, jsonResponse = false } = {}) {
+async function rig(name, { streaming = false, streamResponses = false, fault, jsonResponse = false, gzip = false } = {}) {
   const d = `${FIXTURES}/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer, options: () => (jsonResponse ? { enableJsonResponse: true } : {}) });
   const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
-  const hop = fault ? await startFaultHop(server.url, fault) : undefined;
+  const hop = fault ? await startFaultHop(server.url, fault) : gzip ? await startGzipHop(server.url) : undefined;
   const upstream = hop?.url ?? server.url;
   const mitm = await startMitmdump(upstream, `${d}/capture.har`, `${d}/addon-entries.ndjson`, `${d}/mitmdump.log`, { streaming, streamResponses });
   const rf = recordingFetch({ out: `${d}/client.ndjson` });
@@ -203,6 +228,19 @@ S['stream-responses'] = async () => {
   await r.call(c, 'charge_card', 'charge_card', { card: '0000' });
   await r.call(c, 'slow_report', 'slow_report', { delayMs: 1500 }, { timeout: 400 });
   await sleep(1300);
+  return r.done();
+};
+
+// A hop behind mitmproxy gzips every response (SSE too): mitmproxy's HAR keeps the text decoded, size compressed.
+S['gzip'] = async () => {
+  const r = await rig('gzip', { gzip: true });
+  const c = await r.connect();
+  await r.call(c, 'lookup_order', 'lookup_order', { orderId: 'G-1' });
+  await r.call(c, 'validate_quantity', 'validate_quantity', { quantity: -1 });
+  await r.call(c, 'charge_card', 'charge_card', { card: '0000' });
+  const progress = [];
+  await r.call(c, 'build_report', 'build_report', {}, { onprogress: (p) => progress.push({ progress: p.progress, total: p.total }) });
+  r.steps.push({ progressSeen: progress });
   return r.done();
 };
 
