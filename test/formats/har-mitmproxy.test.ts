@@ -118,3 +118,33 @@ describe('whole HAR documents: what the producer leaves out', () => {
     expect(said).not.toMatch(/mitmproxy/);
   });
 });
+
+describe("mitmproxy's .zhar (hardump=FILE.zhar: the HAR zlib-compressed)", () => {
+  const { deflateSync } = process.getBuiltinModule('node:zlib');
+  const body = JSON.stringify({ log: { version: '1.2', creator: { name: 'mitmproxy har_dump', version: '0.1' }, entries: [1, 2, 3].map((i) => entry(i * 100, call(i, 'lookup_order'), { status: 200, headers: sse, content: { size: 90, mimeType: 'text/event-stream', text: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: i, result: { content: [] } })}\n\n` } })) } }, null, 2);
+
+  it('is inflated and read as the HAR it holds', async () => {
+    const file = join(dir, 'capture.zhar');
+    writeFileSync(file, deflateSync(body, { level: 9 }));
+    const r = await analyze({ inputs: [{ path: file }] });
+    expect(r.summary.inputs[0]!.mode).toBe('har');
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS', 'TOOL_SUCCESS']);
+  });
+
+  it('a cut one keeps what it had and says where it broke', async () => {
+    const full = deflateSync(body, { level: 9 });
+    const file = join(dir, 'cut.zhar');
+    writeFileSync(file, full.subarray(0, Math.floor(full.length * 0.6)));
+    const r = await analyze({ inputs: [{ path: file }] });
+    expect(r.summary.inputs[0]!.brokenAt).toMatch(/^after line \d+$/);
+    expect(r.summary.diagnostics.first.map((d) => d.message).join('\n')).toMatch(/zlib data \(a \.zhar\) is damaged or cut/);
+  });
+
+  it('a text file that merely starts with "x" is not taken for zlib', async () => {
+    const file = join(dir, 'x.ndjson');
+    writeFileSync(file, 'x^ not json\n' + JSON.stringify(entry(0, call(1, 'lookup_order'), { status: 200, headers: sse, content: { size: 90, mimeType: 'text/event-stream', text: `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [] } })}\n\n` } })) + '\n');
+    const r = await analyze({ inputs: [{ path: file }] });
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+    expect(r.summary.inputs[0]!.unusable).toBe(1);
+  });
+});

@@ -12,7 +12,7 @@
 // 8.x has no built-in HAR option (`hardump` came with 10.x); its HAR exporter is the contrib script
 // examples/contrib/har_dump.py (Debian: /usr/share/doc/mitmproxy/examples/contrib/har_dump.py; set HAR_DUMP to another
 // copy): `mitmdump -s har_dump.py --set hardump=FILE`. Tests read only the committed fixtures.
-// Usage: npm run fixtures:mitmproxy (or npm run build && node test/real-mitmproxy/record.mjs [scenario...]); about 45 s.
+// Usage: npm run fixtures:mitmproxy (or npm run build && node test/real-mitmproxy/record.mjs [scenario...]); about a minute.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { connect as netConnect } from 'node:net';
