@@ -100,6 +100,15 @@ describe('real-mitmproxy: outcomes per call against what the caller got', () => 
     }
   });
 
+  it('zhar (--set hardump=capture.zhar): the zlib-compressed HAR is read as the document it holds', async () => {
+    expect(readFileSync(f('zhar', 'capture.zhar')).subarray(0, 2)).toEqual(Buffer.from([0x78, 0xda]));
+    for (const r of [await alone('zhar', 'capture.zhar'), await joined('zhar', 'capture.zhar')]) {
+      expect(r.summary.inputs[0]!.mode).toBe('har');
+      expect(calls(r).map(row)).toEqual(toolSteps('zhar').map(outcomeOf));
+      expect(allCodes(r)).toEqual([]);
+    }
+  });
+
   it('stream-responses (mitmproxy\'s http-stream-simple.py): bodies are null, so every call is UNANSWERED, never NO_FINAL_RESULT or a side divergence', async () => {
     const entries = har('stream-responses').log.entries;
     expect(entries.filter((e) => e.response.status === 200).every((e) => e.response.content.text === null && e.response.content.size === 0)).toBe(true);

@@ -17,7 +17,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { createGzip, constants as zlibConstants } from 'node:zlib';
+import { createGzip, inflateSync, constants as zlibConstants } from 'node:zlib';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingFetch, recordingHandler } = await import(`${R}/dist/capture/index.js`);
 const { listen, sleep, sessionHandler, startFaultHop, freePort, recordStep, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
@@ -133,7 +133,8 @@ async function startGzipHop(upstream) {
 }
 
 /** One scenario's rig: server (recordingHandler) [<- fault hop] <- mitmdump <- client(s) with recordingFetch. */
-async function rig(name, { streaming = false, streamResponses = false, fault, jsonResponse = false, gzip = false } = {}) {
+async function rig(name, { streaming = false, streamResponses = false, fault, jsonResponse = false, gzip = false, zhar = false } = {}) {
+  const harFile = zhar ? 'capture.zhar' : 'capture.har'; // har_dump.py zlib-compresses a path ending .zhar
   const d = `${FIXTURES}/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
@@ -141,7 +142,7 @@ async function rig(name, { streaming = false, streamResponses = false, fault, js
   const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
   const hop = fault ? await startFaultHop(server.url, fault) : gzip ? await startGzipHop(server.url) : undefined;
   const upstream = hop?.url ?? server.url;
-  const mitm = await startMitmdump(upstream, `${d}/capture.har`, `${d}/addon-entries.ndjson`, `${d}/mitmdump.log`, { streaming, streamResponses });
+  const mitm = await startMitmdump(upstream, `${d}/${harFile}`, `${d}/addon-entries.ndjson`, `${d}/mitmdump.log`, { streaming, streamResponses });
   const rf = recordingFetch({ out: `${d}/client.ndjson` });
   const steps = [];
   const clients = [];
@@ -171,7 +172,8 @@ async function rig(name, { streaming = false, streamResponses = false, fault, js
       await hop?.close();
       await server.close();
       await rf.close();
-      const har = JSON.parse(readFileSync(`${d}/capture.har`, 'utf8'));
+      const raw = readFileSync(`${d}/${harFile}`);
+      const har = JSON.parse((zhar ? inflateSync(raw) : raw).toString('utf8'));
       writeFileSync(`${d}/capture.har.ndjson`, har.log.entries.map((e) => JSON.stringify(e)).join('\n') + (har.log.entries.length ? '\n' : ''));
       const observed = { mitmproxy: MITM_VERSION, exporter: 'examples/contrib/har_dump.py', streaming: streaming ? 'stream_large_bodies=1' : streamResponses ? 'examples/addons/http-stream-simple.py (responses only)' : false, steps };
       writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
@@ -201,6 +203,16 @@ S['healthy-json'] = async () => {
   const r = await rig('healthy-json', { jsonResponse: true });
   const c = await r.connect();
   await r.call(c, 'lookup_order', 'lookup_order', { orderId: 'A-2' });
+  await r.call(c, 'validate_quantity', 'validate_quantity', { quantity: -5 });
+  await r.call(c, 'charge_card', 'charge_card', { card: '1234' });
+  return r.done();
+};
+
+// The same calls with the HAR written as capture.zhar (--set hardump=capture.zhar: zlib-compressed).
+S['zhar'] = async () => {
+  const r = await rig('zhar', { jsonResponse: true, zhar: true });
+  const c = await r.connect();
+  await r.call(c, 'lookup_order', 'lookup_order', { orderId: 'Z-1' });
   await r.call(c, 'validate_quantity', 'validate_quantity', { quantity: -5 });
   await r.call(c, 'charge_card', 'charge_card', { card: '1234' });
   return r.done();
