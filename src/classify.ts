@@ -121,7 +121,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
       // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
       // as a stream that delivered its answer does, even though the body itself was not kept.
       if (view.error !== undefined && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
-        const mitm = view.error === MITMPROXY_CLIENT_GONE ? ' (mitmproxy writes that when its client closed the connection, and for every flow still open when mitmdump stops)' : '';
+        const mitm = view.error === MITMPROXY_CLIENT_GONE ? ' (mitmproxy writes that when its client closed the connection, and for a flow still open when mitmdump stops)' : '';
         return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error})${mitm}; the capture kept no body, so an answer sent before the failure would not show` });
       }
       return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
@@ -161,8 +161,8 @@ const PROXY_CLIENT_CLOSED = 'the client closed the connection';
 
 /**
  * mitmproxy's flow error (its HAR's `response._error`) when its client's connection closed; it writes the same for
- * every flow still open when mitmdump stops (recorded in test/fixtures/real-mitmproxy/mitm-stopped), so it does not
- * tell that the client gave up.
+ * a flow still open when mitmdump stops (test/fixtures/real-mitmproxy/mitm-stopped; or the upstream's protocol error,
+ * whichever side it closes first), so it does not tell that the client gave up.
  */
 const MITMPROXY_CLIENT_GONE = 'Client disconnected.';
 

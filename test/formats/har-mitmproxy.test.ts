@@ -88,7 +88,7 @@ describe('analysis of mitmproxy HAR entries', () => {
   it('"Client disconnected." with no cancellation (what mitmproxy writes for a flow open when it stops) is a stream that failed, NO_FINAL_RESULT', async () => {
     const [a] = await run([entry(0, call(1), streamed({ _error: 'Client disconnected.' }), { send: 0, wait: 8, receive: 0 })]);
     expect([a!.outcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', ['NO_FINAL_RESULT']]);
-    expect(a!.detail?.why).toMatch(/\(Client disconnected\.\) \(mitmproxy writes that when its client closed the connection, and for every flow still open when mitmdump stops\)/);
+    expect(a!.detail?.why).toMatch(/\(Client disconnected\.\) \(mitmproxy writes that when its client closed the connection, and for a flow still open when mitmdump stops\)/);
   });
 
   it('a stream mitmproxy saw break upstream (its protocol error), with no cancellation, is STREAM_INCOMPLETE with NO_FINAL_RESULT', async () => {
