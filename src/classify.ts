@@ -113,11 +113,16 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   }
   if (response === undefined) {
     if (!view.http) return result('UNANSWERED', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : 'no response in the log') });
-    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0) {
+    // The client cancelled the request before the stream was seen to end: no response was due after that, whatever
+    // the capture kept (mitmproxy's HAR of a call the SDK timed out: `Client disconnected.`, its end time unknown);
+    // the stream's why below says so.
+    const cancelledFirst = view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.endUnseen === true);
+    if (view.bodyNotCaptured && !view.cutEvent && view.sseEvents === 0 && !(cancelledFirst && view.streamEnd !== 'complete')) {
       // The capturing client saw the stream fail after its head (Chrome's or Playwright's net::ERR_*): it did not end
       // as a stream that delivered its answer does, even though the body itself was not kept.
       if (view.error !== undefined && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
-        return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error}); the capture kept no body, so an answer sent before the failure would not show` });
+        const mitm = view.error === MITMPROXY_CLIENT_GONE ? ' (mitmproxy writes that when its client closed the connection, and for a flow still open when mitmdump stops)' : '';
+        return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error})${mitm}; the capture kept no body, so an answer sent before the failure would not show` });
       }
       return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
     }
@@ -153,6 +158,13 @@ const NETWORK_FAILURE = /net::ERR_(?!ABORTED\b)|NS_ERROR_NET|ECONNRESET|EPIPE|UN
 
 /** What the recording proxy (`mcp-triage record`) writes when the client closed its side of an exchange. */
 const PROXY_CLIENT_CLOSED = 'the client closed the connection';
+
+/**
+ * mitmproxy's flow error (its HAR's `response._error`) when its client's connection closed; it writes the same for
+ * a flow still open when mitmdump stops (test/fixtures/real-mitmproxy/mitm-stopped; or the upstream's protocol error,
+ * whichever side it closes first), so it does not tell that the client gave up.
+ */
+const MITMPROXY_CLIENT_GONE = 'Client disconnected.';
 
 /**
  * The client's own side ended the exchange: it aborted the request or its recorder saw it time out, not a network
@@ -247,7 +259,7 @@ function incompleteWhyOf(view: AttemptView): string {
     const after = view.startTs !== undefined ? ` ${((view.legacyCutAt - view.startTs) / 1000).toFixed(2)} s after the request` : '';
     return `the SSE stream (GET) that was to carry the response broke${after}, before it came (the 2024-11-05 HTTP+SSE transport)`;
   }
-  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse)) {
+  if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse || view.endUnseen === true)) {
     // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}${progressAroundCancel(view)}`;

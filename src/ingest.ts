@@ -3,6 +3,8 @@ import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
 import { JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
 import { harEntryFormat } from './formats/har-entry.js';
+import { harProducerNotes } from './formats/har-producers.js';
+import type { HarDocumentInfo } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
 import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { splitCloudWatchLine } from './formats/text-lines.js';
@@ -342,7 +344,16 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     if ((opts.inputFormat === undefined || opts.inputFormat === 'har') && looksLikeHarDocument(head)) {
       account.mode = 'har';
       const { harDocumentEntries } = await import('./read/har-document.js'); // loaded only for HAR documents
-      for await (const item of harDocumentEntries(rest)) {
+      const info: HarDocumentInfo = { entries: 0 };
+      // What the producer leaves out of the file (the creator comes before the entries), said even of an empty file.
+      let producerSaid = false;
+      const sayProducer = () => {
+        if (producerSaid || info.creator === undefined) return;
+        producerSaid = true;
+        for (const n of harProducerNotes(info.creator)) if (!account.limits.notes.includes(n)) account.limits.notes.push(n);
+      };
+      for await (const item of harDocumentEntries(rest, info)) {
+        sayProducer();
         account.lines++;
         const out: RecordItem[] = [];
         if ('error' in item) {
@@ -365,6 +376,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
         account.bytesRead = opened.bytesRead();
         if (out.length) yield out;
       }
+      sayProducer();
       return;
     }
     // A document that is one JSON array over many lines (an MCP Inspector export): its items are read as lines.

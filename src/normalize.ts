@@ -140,7 +140,7 @@ export class Normalizer {
           r.recv === undefined && r.recvText === undefined && r.events === undefined;
         const src = ctx.src;
         const how = r.end ?? (r.status === null ? 'error' : 'complete');
-        this.later(end, ctx.ts, () => e.end(ctx.input, xid, how, r.error, end, src, notCaptured));
+        this.later(end, ctx.ts, () => e.end(ctx.input, xid, how, r.error, end, src, notCaptured, r.endUnknown === true));
         return;
       }
       case 'request': {

@@ -102,7 +102,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // A client span that gave up (its timeout) diverges only from a result the server's view shows sent before that.
     const gaveUpAt = c.rebuilt === true && c.outcome === 'UNANSWERED' ? c.endTs : undefined;
     const unobservable = (c.rebuilt === true && c.outcome === 'UNANSWERED' && !(c.error !== undefined && gaveUpAt !== undefined && s.endTs !== undefined && s.endTs < gaveUpAt && s.responded === true))
-      || (s.rebuilt === true && s.outcome === 'UNANSWERED');
+      || (s.rebuilt === true && s.outcome === 'UNANSWERED')
+      // A capture that kept no body of a response that ended normally (a streamed or sanitized HAR) shows no answer
+      // to compare: not one that differs.
+      || (c.bodyNotCaptured === true && c.outcome === 'UNANSWERED') || (s.bodyNotCaptured === true && s.outcome === 'UNANSWERED');
     // The client cancelled the request and closed its stream, and the server's answer was only the -32800 that
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.

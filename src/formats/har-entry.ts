@@ -17,8 +17,13 @@ export function harHeaders(list: unknown): Headers | undefined {
   return out;
 }
 
-/** Decodes `content.text` (or `postData.text`), base64 when its `encoding` says so. Undefined when the capture kept no body. */
+/**
+ * Decodes `content.text` (or `postData.text`), base64 when its `encoding` says so. Undefined when the capture kept no
+ * body: no text and a size other than 0, or a text that is null, which is how mitmproxy 10+'s exporter writes a body
+ * it streamed and did not store (its `size` is then 0, which must not read as an empty body).
+ */
 function bodyText(content: Obj): string | undefined {
+  if (content.text === null) return undefined;
   const text = str(content.text);
   if (text === undefined) return (num(content.size) ?? -1) === 0 ? '' : undefined;
   if (content.encoding === 'base64') return Buffer.from(text, 'base64').toString('utf8');
@@ -42,6 +47,9 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   const method = request.method.toUpperCase();
   const requestHeaders = harHeaders(request.headers);
   const postData = isObj(request.postData) ? request.postData : undefined;
+  // A request body the capture did not store (mitmproxy streams it with stream_large_bodies and writes null): the
+  // JSON-RPC message is unknown, so no attempt can be read from the entry; say so rather than read nothing silently.
+  if (postData?.text === null) return { error: `HAR entry whose request body the capture did not store (postData.text is null: mitmproxy streamed it, stream_large_bodies): the JSON-RPC message it carried is not in the capture` };
   // HAR 1.2 has no encoding for postData, but some proxies' exports give it one, as for content (base64).
   const sendText = postData ? bodyText(postData) : undefined;
   const response = isObj(entry.response) ? entry.response : undefined;
@@ -83,9 +91,22 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   }
   const time = num(entry.time);
   if (durationOf(time) !== undefined) record.durationMs = time;
+  if (endUnknown(entry, errorText)) record.endUnknown = true;
   const session = sessionHeader(requestHeaders) ?? sessionHeader(responseHeaders);
   if (session !== undefined) record.session = session;
   return [record];
+}
+
+/**
+ * mitmproxy's exporter times an exchange that failed (its `_error`: the client disconnected, the stream broke) only up
+ * to its response head: the failure has no end time there, so `receive` is 0 and `time` ends at the head. When such an
+ * exchange really ended is not in the entry, and its `time` must not be read as its end (a client that gave up a
+ * second later would seem to have seen its stream end first): the record says the end is unknown.
+ */
+function endUnknown(entry: Obj, errorText: string | undefined): boolean {
+  if (errorText === undefined) return false;
+  const timings = isObj(entry.timings) ? entry.timings : undefined;
+  return timings !== undefined && num(timings.receive) === 0;
 }
 
 function sessionHeader(h: Headers | undefined): string | undefined {

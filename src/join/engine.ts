@@ -625,7 +625,7 @@ export class JoinEngine {
   }
 
   /** An exchange's response ended (or the connection failed). */
-  end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false): void {
+  end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false, endUnknown = false): void {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
     const key = ex.key;
@@ -646,6 +646,8 @@ export class JoinEngine {
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;
+      // The capture does not say when it ended: the stream may have lasted longer than endTs says.
+      if (endUnknown) v.endUnseen = true;
       v.streamEnd = how;
       v.primed = ex.primed;
       if (error) v.error = error;

@@ -1,7 +1,9 @@
-// Opening one input: a file path or "-" (standard input) as a byte stream, gunzipped when its first bytes say gzip.
+// Opening one input: a file path or "-" (standard input) as a byte stream, gunzipped when its first bytes say gzip,
+// inflated when they say zlib (mitmproxy's `.zhar`).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { gunzipStream, GzipError } from './gzip.js';
+import { inflateStream, looksLikeZlib } from './zlib.js';
 import type { Readable } from 'node:stream';
 
 export interface OpenedInput {
@@ -43,6 +45,17 @@ export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Pro
     if (first.done) return;
     const head = toBuf(first.value);
     isGzip = head[0] === 0x1f && head[1] === 0x8b;
+    if (!isGzip && looksLikeZlib(head)) {
+      // mitmproxy's `.zhar`: its HAR zlib-compressed.
+      const buffers: AsyncIterator<Buffer> = { next: async () => {
+        const r = await it.next();
+        return r.done ? { done: true, value: undefined } : { done: false, value: toBuf(r.value) };
+      } };
+      yield* inflateStream(buffers, head, (n) => {
+        raw += n;
+      });
+      return;
+    }
     if (!isGzip) {
       raw += head.length;
       yield head;

@@ -85,6 +85,8 @@ export const ExchangeRecordSchema = z.object({
   /** Text of a connection or stream error. */
   error: z.string().optional(),
   durationMs: z.number().optional(),
+  /** The capture does not say when the exchange ended (durationMs, if any, ends earlier): mitmproxy's HAR times a failed exchange only up to its response head. */
+  endUnknown: z.boolean().optional(),
 });
 
 /** The request half of an exchange written as it happened (streaming captures). */
