@@ -186,15 +186,24 @@ async function strandsClient(r, opts = {}) {
   // Strands passes no fetch to the SDK transport it builds, which then calls the global fetch at each request: recordingFetch
   // stands in for it until done() (recordingFetch itself calls the original fetch)
   globalThis.fetch = r.rf;
-  return new McpClient({ url: r.url, applicationName: 'strands-app', applicationVersion: '1.0.0', ...opts });
+  const client = new McpClient({ url: r.url, applicationName: 'strands-app', applicationVersion: '1.0.0', ...opts });
+  // what McpClient.callTool (the SDK client inside) returned or threw, before McpTool made a ToolResultBlock of it: an
+  // isError result and a thrown JSON-RPC error both become status "error" there
+  const orig = client.callTool.bind(client);
+  client.callTool = async (...a) => {
+    try { const x = await orig(...a); client.lastSdk = { isError: !!x.isError }; return x; }
+    catch (e) { client.lastSdk = { threw: errOf(e) }; throw e; }
+  };
+  return client;
 }
 /** Run an McpTool as Strands' agent loop does (tool.stream(toolContext) to its return value); the ToolResultBlock, shortened. */
 async function runTool(tool, input, { signal } = {}) {
+  tool.mcpClient.lastSdk = undefined;
   const it = tool.stream({ toolUse: { toolUseId: `tu-${Math.random().toString(36).slice(2, 8)}`, name: tool.name, input }, ...(signal ? { cancelSignal: signal } : {}) });
   let x;
   do x = await it.next(); while (!x.done);
   const block = x.value;
-  return { status: block.status, text: block.content.map((c) => c.text ?? JSON.stringify(c.json ?? c)).join(' ').replace(uuid, '<session>').slice(0, 300) };
+  return { status: block.status, text: block.content.map((c) => c.text ?? JSON.stringify(c.json ?? c)).join(' ').replace(uuid, '<session>').slice(0, 300), sdk: tool.mcpClient.lastSdk ?? null };
 }
 const byName = (tools) => Object.fromEntries(tools.map((t) => [t.name, t]));
 
