@@ -384,5 +384,23 @@ S['nx-503'] = async () => {
   await r.done([() => c.close()]);
 };
 
+S['nx-two-clients'] = async () => {
+  // two apps against the stateless server at once: no session ids, the same JSON-RPC ids; a slow report of one spans the other's calls
+  const r = await rig('nx-two-clients', { external: nest('stateless') });
+  const a = await r.sdkClient({ clientName: 'billing-agent' });
+  const b = await r.sdkClient({ clientName: 'support-agent' });
+  await Promise.all([
+    r.step('billing-agent: slow_report 4x100', () => callText(a, 'slow_report', { steps: 4, stepMs: 100 })),
+    (async () => {
+      await sleep(60);
+      await r.step('support-agent: lookup_order 2001', () => callText(b, 'lookup_order', { orderId: '2001' }));
+      await r.step('support-agent: crash', () => callText(b, 'crash', {}));
+      await r.step('support-agent: lookup_order 2002', () => callText(b, 'lookup_order', { orderId: '2002' }));
+    })(),
+  ]);
+  await r.step('billing-agent: send_invoice 1001', () => callText(a, 'send_invoice', { orderId: '1001' }));
+  await r.done([() => a.close(), () => b.close()]);
+};
+
 for (const name of process.argv.length > 2 ? process.argv.slice(2) : Object.keys(S)) { process.stderr.write(`== ${name}\n`); await S[name](); }
 process.exit(0);
