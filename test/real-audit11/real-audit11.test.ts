@@ -74,7 +74,7 @@ function expectedCalls(s: string, v: View): string[] {
 
 describe('every recording, every view', () => {
   it('has the scenarios the recorder writes', () => {
-    expect(scenarios).toEqual(['gk-503', 'gk-baseline', 'gk-errors', 'gk-init-refused', 'gk-restart', 'nx-503', 'nx-errors', 'nx-restart', 'nx-stateful', 'nx-stateless', 'nx-stateless-restart', 'nx-two-clients', 'nx-v2-client', 'st-429', 'st-baseline', 'st-cut-cancel', 'st-errors', 'st-restart', 'st-tasks-config']);
+    expect(scenarios).toEqual(['gk-503', 'gk-baseline', 'gk-errors', 'gk-init-refused', 'gk-restart', 'gks-errors', 'nx-503', 'nx-errors', 'nx-restart', 'nx-stateful', 'nx-stateless', 'nx-stateless-restart', 'nx-two-clients', 'nx-v2-client', 'st-429', 'st-baseline', 'st-cut-cancel', 'st-errors', 'st-restart', 'st-tasks-config']);
   });
 
   for (const s of scenarios) {
@@ -153,6 +153,27 @@ describe('Genkit (@genkit-ai/mcp 1.42.0): its tools are Genkit actions over the 
       expect(again).toMatchObject({ call: lost!.call, attempt: 2 });
       expect(again!.session).not.toBe(lost!.session);
       expect(r.findings.map((f) => `${f.code} ${f.session === lost!.session}`)).toEqual(['SESSION_EXPIRED true']);
+    });
+  }
+});
+
+describe('Genkit as an MCP server (@genkit-ai/mcp 1.42.0 GenkitMcpServer, the low-level SDK Server)', () => {
+  it('what happened: a tool that throws is a JSON-RPC error -32603, not an isError result; refused arguments 400 and an unknown tool 404, HTTP statuses as JSON-RPC codes; the refused requests never ran a tool', () => {
+    expect(step('gks-errors', 'crash (the tool throws)').error).toMatchObject({ name: 'McpError', code: -32603, message: 'MCP error -32603: database connection refused' });
+    expect(step('gks-errors', 'lookup_order with a number (bad arguments)').error).toMatchObject({ code: 400, message: expect.stringMatching(/^MCP error 400: INVALID_ARGUMENT: Schema validation failed/) });
+    expect(step('gks-errors', 'no_such_tool').error).toMatchObject({ code: 404, message: "MCP error 404: NOT_FOUND: Tried to call tool 'no_such_tool' but it could not be found." });
+    expect(serverRan('gks-errors')).toEqual(['lookup_order 1001', 'crash', 'crash', 'lookup_order 1002']);
+  });
+
+  for (const v of FIVE_VIEWS) {
+    it(`gks-errors / ${v.name}: the same refused requests sent again (400, 404) are retries, and no UNSAFE_RETRY (before: an error in the server's and both views: "the server view shows the earlier attempt reached the server")`, async () => {
+      const r = await runView('gks-errors', v);
+      const again = calls(r).filter((a) => a.attempt === 2);
+      expect(again.map((a) => `${a.tool} ${a.detail?.errorCode}`)).toEqual(['crash -32603', 'lookup_order 400', 'no_such_tool 404']);
+      for (const a of again.slice(1)) expect(codesOf(a)).not.toContain('UNSAFE_RETRY');
+      // The crash did run (and threw) before the app's retry: the server's view says so; the client's alone reads a
+      // JSON-RPC error without progress as nothing run (a limit the README states)
+      expect(codesOf(again[0]!).includes('UNSAFE_RETRY')).toBe(v.name === 'server' || v.name === 'both');
     });
   }
 });

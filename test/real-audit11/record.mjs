@@ -54,7 +54,7 @@ function ordersServer(ran) {
 }
 
 /** The rig: server (recordingHandler) <- record proxy <- HAR proxy <- [fault hop] <- the peer's client (recordingFetch). */
-async function rig(name, { fault, external } = {}) {
+async function rig(name, { fault, external, buildServer, Transport = StreamableHTTPServerTransport } = {}) {
   const d = `${R}/test/fixtures/real-audit11/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
@@ -67,7 +67,7 @@ async function rig(name, { fault, external } = {}) {
     ran = server.ran;
     serverView = await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: `${d}/server.ndjson`, side: 'server' });
   } else {
-    const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: ordersServer(ran) });
+    const h = sessionHandler({ Transport, isInitializeRequest: types.isInitializeRequest, buildServer: buildServer ? buildServer(ran) : ordersServer(ran) });
     const listening = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
     server = restartableServer(listening, h.transports);
   }
@@ -176,6 +176,41 @@ S['gk-init-refused'] = async () => {
   await r.step('getActiveTools', async () => Object.keys(await g.tools()));
   await r.step('isEnabled', async () => g.client.isEnabled());
   await r.done([() => g.client.disable()]);
+};
+
+// ------------------------------------------------------------------ Genkit as an MCP server: @genkit-ai/mcp's GenkitMcpServer (the low-level SDK Server) exposing Genkit tools
+
+/** One GenkitMcpServer per session over the SDK's StreamableHTTPServerTransport (Genkit's own SDK copy), as its start(transport) allows. */
+async function genkitServer() {
+  const { genkit, z: gz } = await genkitPkg();
+  const { createMcpServer } = await genkitMcp();
+  const { StreamableHTTPServerTransport: GkTransport } = await from('genkit', '@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const build = (ran) => {
+    const ai = genkit({});
+    ai.defineTool({ name: 'lookup_order', description: 'Look up an order', inputSchema: gz.object({ orderId: gz.string() }), outputSchema: gz.string() }, async ({ orderId }) => { ran.push(`lookup_order ${orderId}`); return `order ${orderId}: shipped`; });
+    ai.defineTool({ name: 'crash', description: 'Always throws', inputSchema: gz.object({}) }, async () => { ran.push('crash'); throw new Error('database connection refused'); });
+    return () => ({ async connect(t) { const s = createMcpServer(ai, { name: 'orders-genkit', version: '1.0.0' }); await s.start(t); } });
+  };
+  return { build, GkTransport };
+}
+S['gks-errors'] = async () => {
+  // the SDK 1.32.2 client against Genkit's server: a tool that throws, bad arguments, an unknown tool, then a success; the app retries the throwing tool
+  const { build, GkTransport } = await genkitServer();
+  const r = await rig('gks-errors', { buildServer: build, Transport: GkTransport });
+  const c = await r.sdkClient();
+  const callText = async (name, args) => { const x = await c.callTool({ name, arguments: args }); return { isError: !!x.isError, text: x.content?.map((b) => b.text).join(' ').slice(0, 200) }; };
+  await r.step('tools/list', async () => (await c.listTools()).tools.map((t) => t.name));
+  await r.step('lookup_order 1001', () => callText('lookup_order', { orderId: '1001' }));
+  await r.step('crash (the tool throws)', () => callText('crash', {}));
+  await r.step('lookup_order with a number (bad arguments)', () => callText('lookup_order', { orderId: 1001 }));
+  await r.step('no_such_tool', () => callText('no_such_tool', {}));
+  await sleep(300);
+  await r.step('crash again (the app retries, noted)', () => withCallNote({ retryOrigin: 'app', attempt: 2 }, () => callText('crash', {})));
+  // an agent loop that sends the same refused requests again (no note): nothing ran either time
+  await r.step('lookup_order with a number again', () => callText('lookup_order', { orderId: 1001 }));
+  await r.step('no_such_tool again', () => callText('no_such_tool', {}));
+  await r.step('lookup_order 1002', () => callText('lookup_order', { orderId: '1002' }));
+  await r.done([() => c.close()]);
 };
 
 // ------------------------------------------------------------------ Strands Agents (@strands-agents/sdk 1.19.0): McpClient, its McpTool's stream() as an agent runs it, no model
