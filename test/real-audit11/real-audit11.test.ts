@@ -74,7 +74,7 @@ function expectedCalls(s: string, v: View): string[] {
 
 describe('every recording, every view', () => {
   it('has the scenarios the recorder writes', () => {
-    expect(scenarios).toEqual(['gk-503', 'gk-baseline', 'gk-errors', 'gk-init-refused', 'gk-restart', 'gks-errors', 'nx-503', 'nx-errors', 'nx-restart', 'nx-stateful', 'nx-stateless', 'nx-stateless-restart', 'nx-two-clients', 'nx-v2-client', 'st-429', 'st-baseline', 'st-cut-cancel', 'st-errors', 'st-restart', 'st-tasks-config']);
+    expect(scenarios).toEqual(['gk-503', 'gk-baseline', 'gk-errors', 'gk-init-refused', 'gk-restart', 'gks-errors', 'nx-503', 'nx-errors', 'nx-restart', 'nx-stateful', 'nx-stateless', 'nx-stateless-restart', 'nx-two-clients', 'nx-v2-client', 'st-429', 'st-baseline', 'st-cut-cancel', 'st-errors', 'st-restart', 'st-tasks-config', 'xm-errors', 'xm-restart', 'xm-v2-client']);
   });
 
   for (const s of scenarios) {
@@ -341,6 +341,37 @@ describe('NestJS (@rekog/mcp-nest 2.0.5): McpStrategy + StreamableHttpTransport 
     it(`nx-503 / ${name}: behind the gateway, one attempt and no finding`, async () => {
       const r = await runView('nx-503', view(name));
       expect(calls(r).map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 TOOL_SUCCESS']);
+      expect(allCodes(r)).toEqual([]);
+    });
+  }
+});
+
+describe('xmcp 1.1.3: a project built by its CLI, its HTTP transport', () => {
+  it('what happened: stateless (no session id) with SSE answers; a throwing tool is isError with its message, bad arguments isError, an unknown tool -32602', () => {
+    expect(step('xm-errors', 'sessionId after initialize').ok).toBeNull();
+    expect(step('xm-errors', 'crash (the tool throws)').ok).toEqual({ isError: true, text: 'database connection refused' });
+    expect(step('xm-errors', 'lookup_order with a number (bad arguments)').ok).toMatchObject({ isError: true, text: expect.stringMatching(/^Input validation error: Invalid arguments for tool lookup_order/) });
+    expect(step('xm-errors', 'no_such_tool').error).toMatchObject({ code: -32602, message: 'MCP error -32602: Tool no_such_tool not found' });
+    expect(serverRan('xm-errors')).toEqual(['lookup_order 1001', 'send_invoice 1001', 'crash', 'crash']);
+  });
+
+  for (const v of FIVE_VIEWS) {
+    it(`xm-errors / ${v.name}: the app's retry of a tool error is linked to nothing (each its own call), no finding`, async () => {
+      const r = await runView('xm-errors', v);
+      expect(calls(r).every((a) => a.attempt === 1)).toBe(true);
+      expect(allCodes(r)).toEqual([]);
+    });
+
+    it(`must not: xm-restart / ${v.name}: a restarted stateless server: no SESSION_EXPIRED, no retry`, async () => {
+      const r = await runView('xm-restart', v);
+      expect(calls(r).map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 TOOL_SUCCESS', '1 TOOL_SUCCESS']);
+      expect(allCodes(r)).toEqual([]);
+    });
+
+    it(`xm-v2-client / ${v.name}: the v2 client negotiated 2026-07-28 (server/discover), no finding`, async () => {
+      expect(step('xm-v2-client', 'connect').ok).toMatchObject({ protocolVersion: '2026-07-28' });
+      const r = await runView('xm-v2-client', v);
+      expect(r.attempts[0]!.method).toBe('server/discover');
       expect(allCodes(r)).toEqual([]);
     });
   }

@@ -1,10 +1,12 @@
-// Records test/fixtures/real-audit11/ (the eleventh audit: more npm peers): Genkit's MCP client (@genkit-ai/mcp) and Strands Agents' (@strands-agents/sdk) against the SDK 1.32.2 McpServer, on 127.0.0.1, each incident five ways.
+// Records test/fixtures/real-audit11/ (the eleventh audit: more npm peers) on 127.0.0.1, each incident five ways: Genkit's MCP client and server (@genkit-ai/mcp),
+// Strands Agents' McpClient (@strands-agents/sdk), NestJS's @rekog/mcp-nest and xmcp's HTTP transport, each paired with the SDK 1.32.2 (or v2 2.4.0) other end.
 // NOT run by `npm test`: the peers are not dependencies of mcp-triage. Install them outside the repository, one folder each (their peer ranges clash):
-//   mkdir -p /work/scratch-audit11/genkit && cd /work/scratch-audit11/genkit && npm init -y && npm install --legacy-peer-deps @genkit-ai/mcp@1.42.0 genkit@1.42.0 @modelcontextprotocol/sdk@1.32.2
-//   mkdir -p /work/scratch-audit11/strands && cd /work/scratch-audit11/strands && npm init -y && npm install --legacy-peer-deps @strands-agents/sdk@1.19.0 @modelcontextprotocol/sdk@1.32.2 zod@4
-// then, from the repository: npm run build && node test/real-audit11/record.mjs [scenario...]   (SCRATCH_AUDIT11=dir moves the scratch folder)
-// The chain: the peer's client (its fetch is recordingFetch: client.ndjson) -> [a fault hop, where the scenario needs one] -> a HAR-lines proxy
-// (capture.har.ndjson) -> `mcp-triage record` (proxy.ndjson) -> the SDK 1.32.2 McpServer behind recordingHandler (server.ndjson). observed.json: what the app got.
+// README.md, "Real-traffic fixtures: the eleventh audit (more npm peers)", has the commands (genkit/, strands/, nest/, xmcp/ under $SCRATCH_AUDIT11,
+// default /work/scratch-audit11; xmcp's project is written by test/real-audit11/xmcp-project.mjs and built by `npx xmcp build`).
+// Then, from the repository: npm run build && node test/real-audit11/record.mjs [scenario...]
+// The chain: the client (its fetch is recordingFetch: client.ndjson) -> [a fault hop, where the scenario needs one] -> a HAR-lines proxy (capture.har.ndjson)
+// -> `mcp-triage record` (proxy.ndjson) -> the server: the SDK 1.32.2 McpServer (or Genkit's) behind recordingHandler (server.ndjson), or Nest's or xmcp's
+// process behind a recording proxy with side "server" (server.ndjson). observed.json: what the app got, what the server's tools ran, what the hop did.
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -435,6 +437,66 @@ S['nx-two-clients'] = async () => {
   ]);
   await r.step('billing-agent: send_invoice 1001', () => callText(a, 'send_invoice', { orderId: '1001' }));
   await r.done([() => a.close(), () => b.close()]);
+};
+
+
+// ------------------------------------------------------------------ xmcp 1.1.3: a project built by its CLI (`xmcp build`, @xmcp-dev/compiler), its HTTP transport (dist/http.js)
+
+/** $SCRATCH_AUDIT11/xmcp's built server (its port, 39431, is fixed at build time by xmcp.config.ts); ran[] its tools' stderr lines. */
+const xmcp = () => async () => {
+  const ran = [];
+  let child;
+  const start = () => new Promise((resolve, reject) => {
+    child = spawn(process.execPath, [`${SCRATCH}/xmcp/dist/http.js`], { cwd: `${SCRATCH}/xmcp`, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const t = setTimeout(() => reject(new Error('xmcp server did not start')), 20_000);
+    const on = (l) => {
+      if (/MCP Server running/.test(l)) { clearTimeout(t); resolve(); }
+      const m = /^ran (.*)$/.exec(l); if (m) ran.push(m[1]);
+      else if (/error/i.test(l)) ran.push(`xmcp logged: ${l.replace(uuid, '<session>').slice(0, 160)}`);
+    };
+    createInterface({ input: child.stdout }).on('line', on);
+    createInterface({ input: child.stderr }).on('line', on);
+  });
+  const kill = () => new Promise((r) => { if (child.exitCode !== null) return r(); child.once('exit', r); process.kill(child.pid, 'SIGKILL'); });
+  await start();
+  return { url: 'http://127.0.0.1:39431', ran, async restart() { await kill(); await start(); }, close: kill };
+};
+S['xm-errors'] = async () => {
+  // the SDK 1.32.2 client against xmcp's stateless HTTP transport: calls, a tool that throws, bad arguments, an unknown tool; the app retries the throwing tool
+  const r = await rig('xm-errors', { external: xmcp() });
+  const c = await r.sdkClient();
+  await r.step('tools/list', async () => (await c.listTools()).tools.map((t) => t.name));
+  await r.step('lookup_order 1001', () => callText(c, 'lookup_order', { orderId: '1001' }));
+  await r.step('send_invoice 1001', () => callText(c, 'send_invoice', { orderId: '1001' }));
+  await r.step('crash (the tool throws)', () => callText(c, 'crash', {}));
+  await r.step('lookup_order with a number (bad arguments)', () => callText(c, 'lookup_order', { orderId: 1001 }));
+  await r.step('no_such_tool', () => callText(c, 'no_such_tool', {}));
+  await sleep(300);
+  await r.step('crash again (the app retries, noted)', () => withCallNote({ retryOrigin: 'app', attempt: 2 }, () => callText(c, 'crash', {})));
+  await r.step('ping', () => c.ping());
+  await r.step('sessionId after initialize', async () => c.transportRef.sessionId ?? null);
+  await r.done([() => c.close()]);
+};
+S['xm-v2-client'] = async () => {
+  const r = await rig('xm-v2-client', { external: xmcp() });
+  const c = await r.step('connect', async () => r.sdkClient({ v2: true }));
+  r.observed.at(-1).ok = c ? { protocolVersion: c.transportRef.protocolVersion ?? null, server: c.getServerVersion?.()?.name ?? null } : null;
+  if (c) {
+    await r.step('lookup_order 1001', () => callText(c, 'lookup_order', { orderId: '1001' }));
+    await r.step('crash (the tool throws)', () => callText(c, 'crash', {}));
+    await r.step('no_such_tool', () => callText(c, 'no_such_tool', {}));
+  }
+  await r.done(c ? [() => c.close()] : []);
+};
+S['xm-restart'] = async () => {
+  // the process killed between two calls and started again on the same port: stateless, nothing is lost
+  const r = await rig('xm-restart', { external: xmcp() });
+  const c = await r.sdkClient();
+  await r.step('lookup_order 1001', () => callText(c, 'lookup_order', { orderId: '1001' }));
+  await r.server.restart();
+  r.note({ serverRestarted: 'SIGKILL, started again on the same port' });
+  await r.step('lookup_order 1002', () => callText(c, 'lookup_order', { orderId: '1002' }));
+  await r.done([() => c.close()]);
 };
 
 for (const name of process.argv.length > 2 ? process.argv.slice(2) : Object.keys(S)) { process.stderr.write(`== ${name}\n`); await S[name](); }
