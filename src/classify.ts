@@ -396,6 +396,12 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
       const zero = 'error code 0 is no JSON-RPC or MCP code: the Python SDK\'s server sends it for any exception a handler raised but an MCPError of its own (where JSON-RPC has -32603, internal error), so the code cannot tell a refused request from a server fault; the message can';
       detail.why = detail.why ? `${detail.why}; ${zero}` : zero;
     }
+    // An HTTP status as the code: Genkit's MCP server throws a GenkitError, whose code is its status's HTTP number, and
+    // the SDK Server passes an integer code on (404 NOT_FOUND, 400 INVALID_ARGUMENT, 500 INTERNAL), in an HTTP 200.
+    if (Number.isInteger(e.code) && (e.code as number) >= 100 && (e.code as number) <= 599) {
+      const http = `error code ${e.code as number} is no JSON-RPC or MCP code but an HTTP status number, not the exchange's own status: a server that passes an error's HTTP status on as the code sends it (Genkit's MCP server: 404 NOT_FOUND for an unknown tool, 400 INVALID_ARGUMENT for arguments its schema refused)`;
+      detail.why = detail.why ? `${detail.why}; ${http}` : http;
+    }
     if (raisedByTool(view, e.code as number, e.message, tool)) {
       detail.why = detail.why ? `${detail.why}; ${RAN_WHY}` : RAN_WHY;
       return { ...result('JSONRPC_ERROR', detail), toolRaised: true };

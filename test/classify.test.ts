@@ -206,3 +206,19 @@ describe("the source article's eleven cases", () => {
     expect(r.attempts[1]!.retryOrigin?.origin).toBe('unknown');
   });
 });
+
+describe('a JSON-RPC error whose code is an HTTP status (Genkit\'s MCP server, test/fixtures/real-audit11/gks-errors)', () => {
+  const errorBody = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code, message } });
+  const whyOf = async (code: number, message: string) => (await analyzeInputs([{ side: 'client', lines: [post({ id: 1, tool: 'refund', status: 200, body: errorBody(code, message) })] }])).attempts[0]!;
+
+  it('404 in an HTTP 200: JSONRPC_ERROR, its why says the code is an HTTP status, not the exchange\'s (before: a bare "404 NOT_FOUND: …")', async () => {
+    const a = await whyOf(404, "NOT_FOUND: Tried to call tool 'refund' but it could not be found.");
+    expect(a).toMatchObject({ outcome: 'JSONRPC_ERROR', status: 200, detail: { errorCode: 404 } });
+    expect(a.detail.why).toMatch(/^error code 404 is no JSON-RPC or MCP code but an HTTP status number, not the exchange's own status: .*Genkit's MCP server/);
+  });
+
+  it('must not: -32603 and -32000 say nothing of it', async () => {
+    expect((await whyOf(-32603, 'database connection refused')).detail.why).toBeUndefined();
+    expect((await whyOf(-32000, 'Rate limit exceeded')).detail.why).toBeUndefined();
+  });
+});

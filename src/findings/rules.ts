@@ -261,6 +261,14 @@ function wireCarries(a: Attempt, code: number): boolean {
 const REFUSED_BEFORE_RUNNING = new Set([-32700, -32600, -32601, -32602, -32042]);
 
 /**
+ * An HTTP client-error status used as the JSON-RPC error code: Genkit's MCP server (@genkit-ai/mcp) throws a GenkitError,
+ * whose code is its status's HTTP number, and the SDK Server passes an integer code on: 400 INVALID_ARGUMENT for
+ * arguments its schema refused, 404 NOT_FOUND for an unknown tool, 401/403 for a refused caller, 409, 422. Each refuses
+ * the request before the tool runs, as -32602 and -32601 do.
+ */
+const HTTP_STATUS_REFUSAL = new Set([400, 401, 403, 404, 409, 422]);
+
+/**
  * A rate limiter's refusal, given before the request is handled: FastMCP's RateLimitingMiddleware answers -32000
  * "Rate limit exceeded for client: …", "Global rate limit exceeded" or "Rate limit exceeded: N requests per …".
  */
@@ -275,7 +283,7 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
   // (-32602 that the tool raised while it ran, with arguments that keep its inputSchema, is no refusal.)
   const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
-  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && REFUSED_BEFORE_RUNNING.has(code) && !raised) return 'no';
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && (REFUSED_BEFORE_RUNNING.has(code) || HTTP_STATUS_REFUSAL.has(code)) && !raised) return 'no';
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
@@ -862,8 +870,11 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const init = calls.init && (calls.init.client ?? calls.init.primary);
       const noTools = f.method === 'tools/list' && init?.noTools === true;
       const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
+      // A passing fault (a 5xx, a 429, a cut stream, no response) keeps what the attempt's why knows of it: what a
+      // gateway's body said (Genkit's initialize refused with 503 "no healthy upstream"), that the server never saw it.
+      const fault = f.detail.why !== undefined ? ` (${f.detail.why})` : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
-        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : 'a fault meant for tools/call may have hit an earlier request'}`,
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : `a fault meant for tools/call may have hit an earlier request${fault}`}`,
         f.primary.sources.slice(0, 2), 'session', s.session));
     }
   }

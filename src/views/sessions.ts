@@ -48,6 +48,8 @@ interface Acc extends SessionRow {
   lastMs: number;
   order: number;
   clientFromInit: boolean;
+  /** Every distinct clientInfo the scope's initializes named, in order: a log without session ids holds every client of a stateless server. */
+  clientsFromInit?: string[];
   versionFromInit: boolean;
 }
 
@@ -100,7 +102,11 @@ export class SessionsCollector {
     }
     const init = row.initialize;
     if (init?.clientInfo) {
-      s.client = init.clientInfo;
+      // Two apps against a stateless server (@rekog/mcp-nest's default) share the one scope of a log without session
+      // ids: each initialize names its own client, and the scope is theirs together, not the last one's.
+      s.clientsFromInit ??= [];
+      if (!s.clientsFromInit.includes(init.clientInfo)) s.clientsFromInit.push(init.clientInfo);
+      s.client = s.clientsFromInit.join(', ');
       s.clientFromInit = true;
     } else if (!s.clientFromInit && row.client) s.client = row.client;
     else if (!s.client && init?.userAgent) s.client = init.userAgent;
@@ -141,7 +147,7 @@ export class SessionsCollector {
   rows(): SessionRow[] {
     return [...this.sessions.values()]
       .sort((a, b) => (a.firstMs === b.firstMs ? a.order - b.order : a.firstMs - b.firstMs))
-      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, versionFromInit: _v, lines: _l, ...row }) => {
+      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, clientsFromInit: _cs, versionFromInit: _v, lines: _l, ...row }) => {
         const first = isoTime(firstMs);
         const last = isoTime(lastMs);
         if (first !== undefined) row.first = first;
@@ -151,6 +157,8 @@ export class SessionsCollector {
   }
 }
 
+/** The client's cell: 28 characters a name, room for three when a scope without session ids holds several clients. */
+const clientCell = (r: SessionRow): string => cell(r.client ?? '', 28 * Math.min(3, (r.client ?? '').split(', ').length));
 /** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
 const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session, r.scope, summary.inputs);
 /** `3: 2 HTTP_ERROR, 1 TOOL_ERROR`, the outcomes joined by `sep`. */
@@ -172,7 +180,7 @@ const lastOf = (r: SessionRow) => (r.first && r.last && r.first.slice(0, 10) ===
 function sessionsFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFit> {
   return {
     session: wrapColumn(idWidth),
-    client: nameColumn(rows.map((r) => cell(r.client ?? '', 28))),
+    client: nameColumn(rows.map((r) => clientCell(r))),
     server: nameColumn(rows.map((r) => cell(r.server ?? '', 24))),
     sides: wrapColumn(7),
     failed: failedColumn(rows),
@@ -207,7 +215,7 @@ function failedColumn(rows: SessionRow[]): ColumnFit {
  * after the sides' `+`, the counts one a line, the times between date and time; the failures as in the wide layout.
  */
 function narrowFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFit> {
-  const names = rows.flatMap((r) => [cell(r.client ?? '', 28), cell(r.server ?? '', 24)]);
+  const names = rows.flatMap((r) => [clientCell(r), cell(r.server ?? '', 24)]);
   return {
     session: { mode: 'wrap', min: 7, spill: idWidth, above: true },
     'client / server': nameColumn(names),
@@ -244,7 +252,7 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
     const wide = () => {
       const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, sessionsFit(rows, ids));
       for (const r of rows) {
-        t.push([sessionCell(r, summary, ids), cell(r.client ?? '', 28), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+        t.push([sessionCell(r, summary, ids), clientCell(r), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
           failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
       }
       return t;
@@ -252,7 +260,7 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
     const narrow = () => {
       const t = terminalTable(['session', 'client / server', 'protocol / sides', 'counts', 'failed', 'first / last / span'], color, width, narrowFit(rows, ids));
       for (const r of rows) {
-        t.push([sessionCell(r, summary, ids), `${cell(r.client || '-', 28)}\n${cell(r.server || '-', 24)}`, `${cell(r.protocolVersion || '-', 12)}\n${r.sides.join('+') || '-'}`, countsText(r, color),
+        t.push([sessionCell(r, summary, ids), `${(clientCell(r) || '-')}\n${cell(r.server || '-', 24)}`, `${cell(r.protocolVersion || '-', 12)}\n${r.sides.join('+') || '-'}`, countsText(r, color),
           failedText(r, color, '\n'), [dateTime(r.first), lastOf(r), spanOf(r)].filter(Boolean).join('\n')]);
       }
       return t;

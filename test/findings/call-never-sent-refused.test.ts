@@ -20,8 +20,13 @@ describe('CALL_NEVER_SENT after a 4xx refusal', () => {
     expect(await neverSent(404, 'Not Found', 'text/plain')).toMatch(/the server refused it \(the body says: Not Found\), so the client never got to call a tool$/);
   });
 
-  it('a 429 or a 5xx is still a fault that may have been meant for a later request', async () => {
-    expect(await neverSent(429, '{"error":"slow down"}')).toMatch(/a fault meant for tools\/call may have hit an earlier request$/);
-    expect(await neverSent(503, 'unavailable', 'text/plain')).toMatch(/a fault meant for tools\/call may have hit an earlier request$/);
+  it('a 429 or a 5xx is still a fault that may have been meant for a later request, quoting what its body said', async () => {
+    expect(await neverSent(429, '{"error":"slow down"}')).toMatch(/a fault meant for tools\/call may have hit an earlier request \(the body says: slow down\)$/);
+    // a gateway's 503 to Genkit's initialize (test/fixtures/real-audit11/gk-init-refused): before, its body was not named
+    expect(await neverSent(503, 'no healthy upstream', 'text/plain')).toMatch(/initialize failed \(HTTP_ERROR, HTTP 503\) and no tools\/call was sent afterwards: a fault meant for tools\/call may have hit an earlier request \(the body says: no healthy upstream\)$/);
+  });
+
+  it('must not: a 503 with an empty body quotes nothing', async () => {
+    expect(await neverSent(503, '', 'text/plain')).toMatch(/a fault meant for tools\/call may have hit an earlier request$/);
   });
 });
