@@ -308,7 +308,7 @@ function incompleteWhyOf(view: AttemptView): string {
     const cancel = pv !== undefined && pv >= '2026-07-28' ? '' : `, and the client sent ${cancelAfterEnd(view)}`;
     // What the client's resumptions of it got (GET with Last-Event-ID), as for a stream that ended: a HAR says
     // `aborted` of a stream whose connection a hop reset, where a client's log says `error`.
-    const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions) : '';
+    const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
     return `the stream ${view.streamEnd === 'timeout' ? 'timed out' : 'was aborted'}${after}, before any response came (its end says ${jsonText(view.error!.slice(0, 200))}, not a close by the client)${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}${resumed}`;
   }
   if (view.cutEvent) return 'the stream was cut inside its last event';
@@ -317,7 +317,7 @@ function incompleteWhyOf(view: AttemptView): string {
   if (ct.includes('text/event-stream')) {
     if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within ${view.openAfterMs / 1000} s while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
-    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${quietWhy(view)}${view.primed ? resumedWhy(view.resumptions ?? []) : ''}`;
+    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${quietWhy(view)}${view.primed ? resumedWhy(view.resumptions ?? [], view.plainGetAfter) : ''}`;
   }
   if (view.openAfterMs !== undefined) return `no response body within ${view.openAfterMs / 1000} s while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';
@@ -355,10 +355,15 @@ function progressAroundCancel(view: AttemptView): string {
 }
 
 /** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */
-function resumedWhy(tries: { status: number | null; end?: string }[]): string {
+function resumedWhy(tries: { status: number | null; end?: string }[], plain?: { status: number | null; end?: string }[]): string {
   if (tries.length === 0) return '; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest';
-  const answers = tries.map((t) => (t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`));
-  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${answers.join(', ')}, and none delivered it`;
+  const answer = (t: { status: number | null; end?: string }) => (t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`);
+  // The TypeScript SDK 1.x reconnects a stream that ended before any event with an id without Last-Event-ID: a plain
+  // GET, the session's standalone stream, on which the server sends no response to a request (only when resuming it).
+  const after = plain?.length
+    ? `; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK 1.x does so), ${plain.length === 1 ? 'a plain GET' : `${plain.length} plain GETs`} for the session's standalone stream, answered ${plain.map(answer).join(', ')}, which could not deliver it (a server sends a request's response there only when resuming that request's stream)`
+    : '';
+  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${tries.map(answer).join(', ')}, and none delivered it${after}`;
 }
 
 function classifyResponse(view: AttemptView, response: unknown, tool: ToolContext): Classification {

@@ -405,3 +405,63 @@ describe('the delay before a retry runs from the cancellation of a stream that h
     expect(policy(r)).toEqual([expect.stringMatching(/retry 2 came 100 ms after the failure|retry 2 waited 100 ms, less than the 250 ms before it/)]);
   });
 });
+
+describe("the delay after a cancellation that a hop's or the server's log got late (the chaos audit's streams profile)", () => {
+  // The hop ended the SSE stream before the result; the SDK's timeout fired at 2.1 s and its notifications/cancelled went
+  // out then, but reached this log `lateMs` later (its trip through the proxies under load); the app retried
+  // `retryAfterMs` after its timeout (the retry's own trip is left out: it only makes the delay read longer).
+  const cancel = (t: number, id = 2) => post({ t, session: 's', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'McpError: MCP error -32001: Request timed out' } }, status: 202, body: '' });
+  const lines = (lateMs: number, retryAfterMs: number) => [
+    post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60 }),
+    cancel(2100 + lateMs),
+    post({ t: 2100 + retryAfterMs, id: 3, session: 's', tool: 'lookup', status: 200, body: ok(3, toolText('found')), durationMs: 20 }),
+  ];
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it.each([[86, 'proxy\'s', undefined], [86, 'server\'s', 'server' as const], [221, 'proxy\'s', undefined]])('the cancellation %i ms late in a %s log, the retry 250 ms after the timeout: no RETRY_POLICY', async (late, _, side) => {
+    const r = await analyzeInputs([{ ...(side ? { side } : {}), lines: lines(late, 250) }]);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.call}#${a.attempt} ${a.outcome}`)).toEqual(['c1#1 STREAM_INCOMPLETE', 'c1#2 TOOL_SUCCESS']);
+    // Before the fix: "retry 1 came 164 ms after the failure; the policy asks at least 200 ms" (29 ms at 221 ms late).
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not miss: a retry 50 ms after the cancellation in a proxy\'s log breaks a 1 s minimum, and says from what it was measured', async () => {
+    const r = await analyzeInputs([{ lines: lines(0, 50) }], { policy: { maxRetries: 2, minDelayMs: 1000 } });
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 1 came 50 ms after the failure \(measured from the client's notifications\/cancelled as this log got it, which may have come up to 250 ms later than the caller gave up: its trip through the hops\); the policy asks at least 1000 ms/)]);
+  });
+
+  it('must not: the client\'s own log has the cancellation as it was sent, so 164 ms, or 50 ms, there is too soon', async () => {
+    for (const after of [164, 50]) {
+      const r = await analyzeInputs([{ side: 'client', lines: lines(0, after) }]);
+      expect(policy(r)).toEqual([expect.stringMatching(new RegExp(`retry 1 came ${after} ms after the failure; the policy asks at least 200 ms$`))]);
+    }
+  });
+
+  it('must not: a delay from the end of a refused attempt (no cancellation) keeps no margin: 150 ms after a 503 in a proxy\'s log', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+      post({ t: 255, id: 3, session: 's', tool: 'lookup', status: 200, body: ok(3, toolText('found')), durationMs: 20 }),
+    ] }]);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 1 came 150 ms after the failure; the policy asks at least 200 ms$/)]);
+  });
+
+  // A 503 the app waited `firstMs` after, then the retry cut and timed out (its cancellation 221 ms late here), then the
+  // app's next retry `stepMs` after that timeout.
+  const shrinking = (firstMs: number, stepMs: number) => [
+    post({ t: 100, id: 2, session: 's', tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5 }),
+    post({ t: 105 + firstMs, id: 3, session: 's', tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60 }),
+    cancel(2105 + firstMs + 221, 3),
+    post({ t: 2105 + firstMs + stepMs, id: 4, session: 's', tool: 'lookup', status: 200, body: ok(4, toolText('found')), durationMs: 20 }),
+  ];
+
+  it('250 ms, then 250 ms after a timeout whose cancellation came 221 ms late (29 ms): no shrinking delay in a proxy\'s log', async () => {
+    const r = await analyzeInputs([{ lines: shrinking(250, 250) }]);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 HTTP_ERROR', '2 STREAM_INCOMPLETE', '3 TOOL_SUCCESS']);
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not miss: 1 s, then 300 ms after the timeout (79 ms after the late cancellation) is a shorter step', async () => {
+    const r = await analyzeInputs([{ lines: shrinking(1000, 300) }]);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 79 ms \(measured from the client's notifications\/cancelled as this log got it, .*\), less than the 1000 ms before it/)]);
+  });
+});

@@ -13,6 +13,12 @@ export interface Source {
 
 export type ViewSide = 'client' | 'server' | 'gateway' | 'unknown';
 
+/** A GET that tried to resume a request's stream (Last-Event-ID): its status (null: none came), its end, when it ended, and how many events with an id it carried. */
+export interface Resumption { status: number | null; end?: string; endTs?: number; ids?: number }
+
+/** A plain GET (no Last-Event-ID) that reconnected a broken resumption: its status (null: none came), its end and when. */
+export interface PlainGet { status: number | null; end?: string; endTs?: number }
+
 export interface AttemptView {
   side: ViewSide;
   /** Which input the view came from (index into the run's inputs). */
@@ -104,7 +110,13 @@ export interface AttemptView {
   /** subscriptions/listen: its stream carried notifications/subscriptions/acknowledged (the subscription was open). */
   subscribed?: boolean;
   /** The GETs that tried to resume this request's stream (Last-Event-ID): each one's HTTP status (null: none came) and end. */
-  resumptions?: { status: number | null; end?: string }[];
+  resumptions?: Resumption[];
+  /**
+   * The plain GETs (no Last-Event-ID) the client sent right after its last resumption broke before its first event (the
+   * TypeScript SDK 1.x reconnects so: it had no event id of that stream), the first and its retries after a refusal:
+   * the session's standalone stream, which does not carry this request's response.
+   */
+  plainGetAfter?: PlainGet[];
   /** SSE events on the request's own stream (a why counts these: what came before it ended). */
   sseEvents: number;
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */

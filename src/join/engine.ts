@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type Source, type ViewSide } from './attempt.js';
+import { callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from './sessions.js';
@@ -65,7 +65,9 @@ interface Exchange {
    * A GET whose Last-Event-ID is the last event of an open request's stream: the resumption it tries; or (`replay`) an
    * event that an earlier resumption of an answered request carried: the server replays what followed it, the answer too.
    */
-  resumes?: { view: AttemptView; try: { status: number | null; end?: string }; replay?: boolean };
+  resumes?: { view: AttemptView; try: Resumption; replay?: boolean };
+  /** A GET without Last-Event-ID right after a resumption of this request broke before its first event: the SDK's reconnect. */
+  plainFor?: PlainGet;
   /** A GET sent with Last-Event-ID (a resumption, whether or not its request is known). */
   resumeFrom?: string;
   src: Source;
@@ -407,7 +409,10 @@ export class JoinEngine {
       ex.resumeFrom = lastEventId;
       this.resumption(ex, lastEventId, r.src);
     }
-    else if (ex.isGet) ex.standaloneGet = true;
+    else if (ex.isGet) {
+      ex.standaloneGet = true;
+      this.plainAfterResumption(ex);
+    }
     this.exchanges.set(ex.key, ex);
     this.remember(r.input, r.xid, ex);
   }
@@ -431,11 +436,44 @@ export class JoinEngine {
     if (refused && ts !== undefined && end !== undefined && ts >= end && ts - end <= this.opts.windowMs) probe.versionFallback = true;
   }
 
+  /** Per scope, the latest chain of plain GETs that reconnected a broken resumption (its retries join it). */
+  private readonly plainReconnects = new Map<string, PlainGet[]>();
+
+  /**
+   * A GET without Last-Event-ID soon (within PLAIN_RECONNECT_MS) after a GET resuming an open request's stream got its head and
+   * then ended before any event with an id: the TypeScript SDK 1.x reconnects so (the stream it resumed had given it no
+   * event id to resume from), and that plain GET asks for the session's standalone stream, which does not carry the
+   * request's response. Told to the request whose resumption ended last before it, one plain GET per request.
+   */
+  private plainAfterResumption(ex: Exchange): void {
+    if (ex.startTs === undefined) return;
+    let best: { v: AttemptView; at: number } | undefined;
+    for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
+      const last = v.resumptions?.[v.resumptions.length - 1];
+      if (v.response !== undefined || v.plainGetAfter || !last || last.ids || last.endTs === undefined || typeof last.status !== 'number' || last.status < 200 || last.status > 299) continue;
+      if (ex.startTs < last.endTs || ex.startTs - last.endTs > Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) continue;
+      if (!best || last.endTs > best.at) best = { v, at: last.endTs };
+    }
+    const plain: PlainGet = { status: null };
+    if (best) {
+      best.v.plainGetAfter = [plain];
+      this.plainReconnects.set(ex.scopeKey, best.v.plainGetAfter);
+    } else {
+      // The SDK tries a refused plain GET again (up to its maxRetries): a retry of that reconnect, soon after it ended.
+      const chain = this.plainReconnects.get(ex.scopeKey);
+      const prev = chain?.[chain.length - 1];
+      if (!chain || !prev || prev.endTs === undefined || !(prev.status === null || prev.status >= 400)) return;
+      if (ex.startTs < prev.endTs || ex.startTs - prev.endTs > PLAIN_RECONNECT_MS) return;
+      chain.push(plain);
+    }
+    ex.plainFor = plain;
+  }
+
   /** A GET with Last-Event-ID: the open request whose stream last carried that event id is what it tries to resume. */
   private resumption(ex: Exchange, eventId: string, src: Source): void {
     for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
       if (v.response !== undefined || v.lastEventId !== eventId) continue;
-      const attempt: { status: number | null; end?: string } = { status: null };
+      const attempt: Resumption = { status: null };
       (v.resumptions ??= []).push(attempt);
       if (!v.sources.includes(src)) v.sources.push(src);
       ex.resumes = { view: v, try: attempt };
@@ -450,7 +488,7 @@ export class JoinEngine {
     // (A view classified already has its response dropped: final says it was answered or ended.)
     const answered = done.response !== undefined || isFinal(done);
     if (!answered && ex.side !== 'server') return;
-    const attempt: { status: number | null; end?: string } = { status: null };
+    const attempt: Resumption = { status: null };
     if (!done.sources.includes(src)) done.sources.push(src);
     if (answered) ex.resumes = { view: done, try: attempt, replay: true };
     else {
@@ -499,6 +537,7 @@ export class JoinEngine {
     if (ex.deletes) ex.deletes.status = status;
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.resumes) ex.resumes.try.status = status;
+    if (ex.plainFor) ex.plainFor.status = status;
     const challenge = (status === 401 || status === 403) && headers.has('www-authenticate');
     const announced = headers.get('mcp-session-id');
     // An initialize sent with the session id of a session the server lost, answered with a new one (mcp-framework takes
@@ -547,6 +586,7 @@ export class JoinEngine {
         for (const v of ex.attempts) v.lastEventId = p.sse.id;
         if (ex.attempts.length === 1) this.rememberEventId(ex.scopeKey, p.sse.id, ex.attempts[0]!);
         if (ex.resumes) {
+          ex.resumes.try.ids = (ex.resumes.try.ids ?? 0) + 1;
           ex.resumes.view.lastEventId = p.sse.id;
           this.rememberEventId(ex.scopeKey, p.sse.id, ex.resumes.view);
         }
@@ -630,7 +670,14 @@ export class JoinEngine {
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
     const key = ex.key;
     ex.ended = true;
-    if (ex.resumes) ex.resumes.try.end = how;
+    if (ex.resumes) {
+      ex.resumes.try.end = how;
+      ex.resumes.try.endTs = ts ?? ex.lastTs;
+    }
+    if (ex.plainFor) {
+      ex.plainFor.end = how;
+      ex.plainFor.endTs = ts ?? ex.lastTs;
+    }
     if (ex.isGet && how !== 'complete' && this.opts.sessions.get(ex.scopeKey)?.legacySse) {
       // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.
       for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;
@@ -1033,6 +1080,8 @@ export class JoinEngine {
         entry = { status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) };
         gets.push(entry);
       }
+      // The SDK's reconnect without Last-Event-ID after a resumption of a call's stream broke before its first event.
+      if (entry && ex.plainFor) entry.afterResumption = (entry.afterResumption ?? 0) + 1;
       if (ex.session === null && entry) {
         this.sessionlessRefusals.push({ side: ex.side, input, ts: ex.startTs, entry });
         if (this.sessionlessRefusals.length > 16) this.sessionlessRefusals.shift();
@@ -1468,6 +1517,12 @@ export class JoinEngine {
 export const REFUSABLE_HEADERS = ['mcp-protocol-version', 'accept', 'content-type'] as const;
 
 const VIEW_SIDES: readonly ViewSide[] = ['client', 'server', 'gateway', 'unknown'];
+/**
+ * How soon after a resumption broke a plain GET is taken for the TypeScript SDK's reconnect of it: the SDK waits its
+ * initialReconnectionDelay (1 s by default; 100 ms in the chaos audit), or the `retry` a server's event set.
+ */
+const PLAIN_RECONNECT_MS = 5000;
+
 interface SessionlessRefusal { side: ViewSide; input: number; ts: number | undefined; entry: NonNullable<SessionState['refusedGets']>[number] }
 /** A sessionless POST refused for its missing session id, kept in its scope's list (`list`) until paired with another log's record of it. */
 interface SessionlessPost { side: ViewSide; list: RefusedPost[]; entry: RefusedPost; paired: boolean }

@@ -104,6 +104,37 @@ describe('GET_STREAM_REFUSED', () => {
   });
 });
 
+describe('GET_STREAM_REFUSED for the SDK\'s plain GET after a broken resumption (the chaos audit\'s streams profile)', () => {
+  // A call whose stream was cut after event e1; the SDK resumes it (Last-Event-ID e1); the hop resets that GET after its
+  // head, before any event; 100 ms later the SDK reconnects without Last-Event-ID: a plain GET, refused with 409.
+  const cut = post({ t: 100, id: 1, session: S, tool: 'report', status: 200, ct: 'text/event-stream', body: sse({ id: 'e1', data: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } } }), end: 'error' });
+  const brokenResume = { ...get(300, { session: S, status: 200, ct: 'text/event-stream', lastEventId: 'e1' }), end: 'error', error: 'terminated' };
+
+  it('a 409 to that plain GET names it as the reconnect of the call\'s stream, not a stream the client lost', async () => {
+    const got = refused(await findings([init(0, S), cut, brokenResume, get(402, { session: S, status: 409, body: CONFLICT })]));
+    expect(got).toEqual([
+      `GET_STREAM_REFUSED: session ${S}: HTTP 409 to the client's GET stream (saying "Conflict: Only one SSE stream is allowed per session"): the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it; it came right after a GET resuming a call's stream (Last-Event-ID) broke before its first event: the client reconnected that stream without Last-Event-ID (it had no event id of it; the TypeScript SDK 1.x does so), which asks for the session's standalone stream, not the call's, so the call's response could not come by it; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session`,
+    ]);
+  });
+
+  it('its retry after the refusal is counted with it; a 409 long after is the other reading', async () => {
+    const got = refused(await findings([init(0, S), cut, brokenResume, get(402, { session: S, status: 409, body: CONFLICT }), get(610, { session: S, status: 409, body: CONFLICT }), get(20_000, { session: S, status: 409, body: CONFLICT })]));
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatch(/, 3 times over 19\.6 s .*; 2 of them came right after a GET resuming a call's stream \(Last-Event-ID\) broke before its first event: .*; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session \(one the client may have lost without the server noticing\)$/);
+  });
+
+  it('must not: after a resumption that carried an event, or a refused one, a plain GET\'s 409 keeps the lost-stream reading', async () => {
+    const carried = { ...brokenResume, recvText: 'id: e2\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2}}\n\n' };
+    const refusedResume = get(300, { session: S, status: 503, ct: 'text/plain', body: 'busy', lastEventId: 'e1' });
+    for (const before of [carried, refusedResume]) {
+      const got = refused(await findings([init(0, S), cut, before, get(402, { session: S, status: 409, body: CONFLICT })]));
+      expect(got).toHaveLength(1);
+      expect(got[0]).not.toMatch(/came right after/);
+      expect(got[0]).toMatch(/\(one the client may have lost without the server noticing\)$/);
+    }
+  });
+});
+
 describe('GET_STREAM_REFUSED on real recordings', () => {
   const run = recordingRunner<Record<string, unknown>, { code: string; message: string }>(fileURLToPath(new URL('../fixtures/', import.meta.url)));
   it('the SDK 1.32.2 client reconnecting its GET stream after a cut connection, refused with 409 twice (real-audit2/resume-cut-before-event): one finding in each view', () => {

@@ -157,3 +157,49 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
   });
 });
 
+
+describe('the plain GET after a resumption that broke before its first event (the chaos audit\'s streams profile)', () => {
+  // The SDK 1.32.2 resumes the cut stream after ev-2; the hop resets that GET after its head, before any event; the SDK
+  // then reconnects without Last-Event-ID (it read no id on that stream): a plain GET, the session's standalone stream.
+  const plainGet = (t: number, xid: string) => rec('request', t, xid, { method: 'GET', requestHeaders: { 'mcp-session-id': S } });
+  const broken = (events: Record<string, unknown>[] = []) => [
+    ...cutCall(),
+    resumeGet(220, 'x-2', 'ev-2'),
+    rec('response', 222, 'x-2', sseHead),
+    ...events,
+    rec('end', 225, 'x-2', { end: 'error', error: 'terminated' }),
+  ];
+  const refused409 = (t: number, xid: string) => [
+    plainGet(t, xid),
+    rec('response', t + 2, xid, { status: 409, responseHeaders: { 'content-type': 'application/json' } }),
+    rec('end', t + 3, xid, { end: 'complete', recvText: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' }, id: null }) }),
+  ];
+  const cancel = rec('request', 2000, 'x-9', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'McpError: MCP error -32001: Request timed out' } } });
+  const call = async (lines: Record<string, unknown>[]) => (await analyzeInputs([{ side: 'client', lines: [...lines, cancel, rec('response', 2002, 'x-9', { status: 202, responseHeaders: {} }), rec('end', 2003, 'x-9', { end: 'complete' })] }])).attempts.filter((a) => a.method === 'tools/call')[0]!;
+
+  it('the why says the SDK then opened a plain GET (no Last-Event-ID) that could not deliver it, with its status', async () => {
+    const x = await call([...broken(), ...refused409(326, 'x-3')]);
+    expect(x.outcome).toBe('STREAM_INCOMPLETE');
+    // Before: it ended at "answered HTTP 200 (stream error), and none delivered it".
+    expect(x.detail.why).toBe(
+      "SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream error), and none delivered it; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK 1.x does so), a plain GET for the session's standalone stream, answered HTTP 409, which could not deliver it (a server sends a request's response there only when resuming that request's stream)",
+    );
+  });
+
+  it('an accepted plain GET (the server opened a standalone stream) is named too', async () => {
+    const x = await call([...broken(), plainGet(326, 'x-3'), rec('response', 328, 'x-3', sseHead)]);
+    expect(x.detail.why).toMatch(/a plain GET for the session's standalone stream, answered HTTP 200, which could not deliver it/);
+  });
+
+  it('must not: a resumption that carried an event before it broke (the SDK resumes after that event) names no plain GET', async () => {
+    const x = await call([...broken([rec('event', 223, 'x-2', { id: 'ev-3', event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: 2 } }) })]), ...refused409(326, 'x-3')]);
+    expect(x.detail.why).not.toMatch(/plain GET/);
+  });
+
+  it('must not: a refused resumption (503: the SDK tries the same Last-Event-ID again), or a plain GET 10 s after (not the SDK reconnecting it), names none', async () => {
+    const refused = await call([...cutCall(), resumeGet(220, 'x-2', 'ev-2'), rec('response', 222, 'x-2', { status: 503, responseHeaders: {} }), rec('end', 223, 'x-2', { end: 'complete' }), ...refused409(326, 'x-3')]);
+    expect(refused.detail.why).not.toMatch(/plain GET/);
+    const late = await analyzeInputs([{ side: 'client', lines: [...broken(), ...refused409(10_000, 'x-3')] }]);
+    expect(late.attempts.filter((a) => a.method === 'tools/call')[0]!.detail.why).not.toMatch(/plain GET/);
+  });
+});
