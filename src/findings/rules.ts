@@ -593,7 +593,7 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
   const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
   const unusable = r.initialized === true && calls !== undefined && neverUsable(r.ts, calls);
   const f = finding('SESSION_EXPIRED', unusable ? 'error' : 'warning',
-    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? `: ${NEVER_USABLE}${followedBy(r.ts, calls!)}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
+    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? neverUsableText(r.ts, calls!, ': ') : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
     [r.src], 'session', s.session);
   if (unusable) f.unusable = `HTTP ${r.status ?? 404} to notifications/initialized`;
   return f;
@@ -615,10 +615,15 @@ function neverUsable(ts: number | undefined, calls: SessionCalls): boolean {
 /** What a refused notifications/initialized meant, for a session in which nothing worked after it. */
 const NEVER_USABLE = "the session never became usable (the TypeScript SDK's connect(), 1.x and v2, throws on that refusal, and no request worked in this session after it)";
 
-/** The requests a session without a working handshake still sent, when some were (they failed). */
-function followedBy(ts: number | undefined, calls: SessionCalls): string {
+/**
+ * Why a session whose notifications/initialized was refused never became usable. A client that stopped there (the
+ * TypeScript SDK's connect() throws) never used it; one that went on regardless and sent requests in it (the Python
+ * SDK ignores a notification's HTTP error) found it unusable by those requests' own failures, not by the refusal.
+ */
+function neverUsableText(ts: number | undefined, calls: SessionCalls, joint: string): string {
   const n = ts === undefined ? 0 : calls.failed.filter((a) => a.startTs !== undefined && a.startTs > ts && !OPENS.has(a.method)).length;
-  return n > 0 ? `; the ${n} request(s) sent in it afterwards failed` : '';
+  if (n === 0) return `${joint}${NEVER_USABLE}`;
+  return `${joint === ', so ' ? ', and ' : joint}the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the ${n} request(s) sent in it afterwards failed`;
 }
 
 /**
@@ -629,12 +634,16 @@ function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, late
   const lastOk = calls?.lastOk;
   const initialized = r.what === 'notifications/initialized';
   const unusable = initialized && calls !== undefined && neverUsable(r.ts, calls);
-  const next = later.initializeAfter(r.ts)
-    ? 'the client began a new session (initialize) after it'
-    : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
-      : lastOk !== undefined && r.ts !== undefined && lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
+  // A session in which requests worked after the refusal went on, whatever the client did later (a client that went on
+  // after a refused notifications/initialized, as the Python SDK does, may connect again much later, for another reason).
+  // Only a scope with a session id can tell: one without holds every connect's traffic, a later connect's success too.
+  const wentOn = lastOk !== undefined && r.ts !== undefined && lastOk > r.ts;
+  const next = wentOn && s.session && !unusable ? 'the session went on'
+    : later.initializeAfter(r.ts) ? 'the client began a new session (initialize) after it'
+      : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
+        : wentOn ? 'the session went on' : 'nothing more came in this session';
   const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
-  const sdk = unusable ? `, so ${NEVER_USABLE}${followedBy(r.ts, calls!)}` : initialized ? " (the TypeScript SDK's connect() throws on that)" : '';
+  const sdk = unusable ? neverUsableText(r.ts, calls!, ', so ') : initialized ? " (the TypeScript SDK's connect() throws on that)" : '';
   const noSession = r.lostId ? lostIdText(r.lostId)
     : r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
   const f = finding('NOTIFICATION_REFUSED', unusable ? 'error' : 'warning',
