@@ -156,14 +156,15 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `tasks/cancel id ${idText(a)}: the client cancelled task ${jsonText(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
       v.sources.slice(0, 2)));
-  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
-    // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends.)
+  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && !httpRefused(closer) && protocolOf(a) >= '2026-07-28') {
+    // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends. An HTTP error status
+    // is the answer: no result was coming to cancel; the Python SDK closes a 503's body unread.)
     // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client closed the response${dur} before the result (on ${protocolOf(a)} closing the stream is the cancellation; often after its local timeout)`,
       closer.sources.slice(0, 2)));
-  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && !httpRefused(closer) && protocolOf(a) >= '2026-07-28') {
     // The server's log alone: its SDK took the closed connection for the cancellation and stopped the request.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
@@ -604,6 +605,9 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
  * that: the TypeScript SDK's connect() (1.x and v2) throws on the refusal and the application never gets the client.
  * A client that went on regardless and was answered (the Python SDK's) had a session.
  */
+/** An exchange answered with an HTTP error status (4xx, 5xx): the refusal is its answer, no result was to come. */
+const httpRefused = (x: { status?: number | null }) => typeof x.status === 'number' && x.status >= 400;
+
 /** Requests that open a client's exchange with the server rather than use it. */
 export const OPENS: ReadonlySet<string> = new Set(['initialize', 'server/discover']);
 
