@@ -3,6 +3,8 @@
 # app-level retry policy. What each caller got goes to OUT (JSON), the ground truth beside the logs.
 #   /work/py-venv/bin/python test/real-chaos-py/py_clients.py URL SEED CLIENTS CALLS OUT [PROFILE]
 #
+# PROFILE modern (record.mjs --profile modern): each Client in mode="auto", which speaks 2026-07-28 (stateless, no
+# session, server/discover) to the Python server.
 # PROFILE sessions (record.mjs --profile sessions): the connect's POSTs (initialize, notifications/initialized,
 # tools/list) are named too (`<client>-connect<N>#0#<post>`) so the hop can fault them; a connect that fails is retried
 # with a new Client; after a call's 404 (the server lost the session: the caller's MCPError) the app leaves that Client,
@@ -121,7 +123,7 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
             async with hc:
                 async with Client(
                     streamable_http_client(url, http_client=hc),
-                    mode="legacy",
+                    mode="auto" if profile == "modern" else "legacy",
                     client_info=Implementation(name=name, version="2.3.0"),
                     read_timeout_seconds=1.5,
                 ) as c:

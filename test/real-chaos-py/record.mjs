@@ -13,6 +13,8 @@
 // (the TS server forgets the session, as after a restart, then answers the POST itself: its 404); the app connects
 // again (a new Client, a new session) after a failed connect or a lost session and retries the call. observed.json's
 // connect events carry their POSTs with the fault each drew.
+// `--profile modern SEED` records test/fixtures/real-chaos-py/modern-seed-N/: the pyserver profile's Python server and
+// faults, the Python clients in mode="auto", which speaks 2026-07-28 to it (stateless: no session, no initialize).
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,9 +35,10 @@ const argv = process.argv.slice(2);
 // `--profile pyserver SEED`: the Python SDK's own MCPServer (test/real-chaos-py/py_server.py) instead of the TS one,
 // its view recorded by a recording proxy (side server) in front of it: test/fixtures/real-chaos-py/pyserver-seed-N/.
 const PROFILE = argv[0] === '--profile' ? argv[1] : 'tsserver';
-const PYSERVER = PROFILE === 'pyserver';
+const MODERN = PROFILE === 'modern';
+const PYSERVER = PROFILE === 'pyserver' || MODERN;
 const SESSIONS = PROFILE === 'sessions';
-if (!['tsserver', 'pyserver', 'sessions'].includes(PROFILE)) throw new Error(`unknown profile ${PROFILE}`);
+if (!['tsserver', 'pyserver', 'sessions', 'modern'].includes(PROFILE)) throw new Error(`unknown profile ${PROFILE}`);
 const SEED = Number((argv[0] === '--profile' ? argv[2] : argv[0]) ?? 1);
 const CLIENTS = 8;
 const CALLS_PER_CLIENT = SESSIONS ? 10 : 16;
@@ -207,7 +210,7 @@ const cp = await startRecordingProxy({ listen: '127.0.0.1:0', target: har.url, o
 
 const tmp = join(mkdtempSync(join(tmpdir(), 'chaos-py-')), 'calls.json');
 const t0 = Date.now();
-const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp, SESSIONS ? 'sessions' : 'calls'], { timeout: 170_000, maxBuffer: 64 << 20 });
+const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp, SESSIONS ? 'sessions' : MODERN ? 'modern' : 'calls'], { timeout: 170_000, maxBuffer: 64 << 20 });
 const py = JSON.parse(readFileSync(tmp, 'utf8'));
 await sleep(300);
 const ranNow = PYSERVER ? pyServer.ran() : ran;
