@@ -159,14 +159,15 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     out.push(finding('CANCELLED', 'warning',
       `tasks/cancel id ${idText(a)}: the client cancelled task ${jsonText(v.taskId ?? '?')} (the tool call that created it may already have done its work)`,
       v.sources.slice(0, 2)));
-  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
-    // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends.)
+  } else if (closedByClient(closer) && !closer.responded && a.outcome !== 'SUCCESS' && !httpRefused(closer) && protocolOf(a) >= '2026-07-28') {
+    // (SUCCESS: a subscriptions/listen stream the client closed, which is how a subscription ends. An HTTP error status
+    // is the answer: no result was coming to cancel; the Python SDK closes a 503's body unread.)
     // 2026-07-28 has no notifications/cancelled over HTTP: closing the response stream is the cancellation.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
       `${label(a)} id ${idText(a)}: the client closed the response${dur} before the result (on ${protocolOf(a)} closing the stream is the cancellation; often after its local timeout)`,
       closer.sources.slice(0, 2)));
-  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && protocolOf(a) >= '2026-07-28') {
+  } else if (closedOnServer(closer) && !closer.responded && a.outcome !== 'SUCCESS' && !httpRefused(closer) && protocolOf(a) >= '2026-07-28') {
     // The server's log alone: its SDK took the closed connection for the cancellation and stopped the request.
     const dur = closer.endTs !== undefined && closer.startTs !== undefined ? ` after ${secs(Math.max(0, closer.endTs - closer.startTs))}` : '';
     out.push(finding('CANCELLED', 'warning',
@@ -630,7 +631,7 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
   const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
   const unusable = r.initialized === true && calls !== undefined && neverUsable(r.ts, calls);
   const f = finding('SESSION_EXPIRED', unusable ? 'error' : 'warning',
-    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? `: ${NEVER_USABLE}${followedBy(r.ts, calls!)}` : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
+    `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? neverUsableText(r.ts, calls!, ': ') : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
     [r.src], 'session', s.session);
   if (unusable) f.unusable = `HTTP ${r.status ?? 404} to notifications/initialized`;
   return f;
@@ -641,6 +642,9 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
  * that: the TypeScript SDK's connect() (1.x and v2) throws on the refusal and the application never gets the client.
  * A client that went on regardless and was answered (the Python SDK's) had a session.
  */
+/** An exchange answered with an HTTP error status (4xx, 5xx): the refusal is its answer, no result was to come. */
+const httpRefused = (x: { status?: number | null }) => typeof x.status === 'number' && x.status >= 400;
+
 /** Requests that open a client's exchange with the server rather than use it. */
 export const OPENS: ReadonlySet<string> = new Set(['initialize', 'server/discover']);
 
@@ -652,10 +656,15 @@ function neverUsable(ts: number | undefined, calls: SessionCalls): boolean {
 /** What a refused notifications/initialized meant, for a session in which nothing worked after it. */
 const NEVER_USABLE = "the session never became usable (the TypeScript SDK's connect(), 1.x and v2, throws on that refusal, and no request worked in this session after it)";
 
-/** The requests a session without a working handshake still sent, when some were (they failed). */
-function followedBy(ts: number | undefined, calls: SessionCalls): string {
+/**
+ * Why a session whose notifications/initialized was refused never became usable. A client that stopped there (the
+ * TypeScript SDK's connect() throws) never used it; one that went on regardless and sent requests in it (the Python
+ * SDK ignores a notification's HTTP error) found it unusable by those requests' own failures, not by the refusal.
+ */
+function neverUsableText(ts: number | undefined, calls: SessionCalls, joint: string): string {
   const n = ts === undefined ? 0 : calls.failed.filter((a) => a.startTs !== undefined && a.startTs > ts && !OPENS.has(a.method)).length;
-  return n > 0 ? `; the ${n} request(s) sent in it afterwards failed` : '';
+  if (n === 0) return `${joint}${NEVER_USABLE}`;
+  return `${joint === ', so ' ? ', and ' : joint}the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the ${n} request(s) sent in it afterwards failed`;
 }
 
 /**
@@ -666,12 +675,16 @@ function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, late
   const lastOk = calls?.lastOk;
   const initialized = r.what === 'notifications/initialized';
   const unusable = initialized && calls !== undefined && neverUsable(r.ts, calls);
-  const next = later.initializeAfter(r.ts)
-    ? 'the client began a new session (initialize) after it'
-    : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
-      : lastOk !== undefined && r.ts !== undefined && lastOk > r.ts ? 'the session went on' : 'nothing more came in this session';
+  // A session in which requests worked after the refusal went on, whatever the client did later (a client that went on
+  // after a refused notifications/initialized, as the Python SDK does, may connect again much later, for another reason).
+  // Only a scope with a session id can tell: one without holds every connect's traffic, a later connect's success too.
+  const wentOn = lastOk !== undefined && r.ts !== undefined && lastOk > r.ts;
+  const next = wentOn && s.session && !unusable ? 'the session went on'
+    : later.initializeAfter(r.ts) ? 'the client began a new session (initialize) after it'
+      : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
+        : wentOn ? 'the session went on' : 'nothing more came in this session';
   const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
-  const sdk = unusable ? `, so ${NEVER_USABLE}${followedBy(r.ts, calls!)}` : initialized ? " (the TypeScript SDK's connect() throws on that)" : '';
+  const sdk = unusable ? neverUsableText(r.ts, calls!, ', so ') : initialized ? " (the TypeScript SDK's connect() throws on that)" : '';
   const noSession = r.lostId ? lostIdText(r.lostId)
     : r.noSession ? '; the POST carried no Mcp-Session-Id: the client did not have the session id the server asks for (its initialize response reached it without the header: a hop that drops it, or a browser whose CORS policy does not expose it)' : '';
   const f = finding('NOTIFICATION_REFUSED', unusable ? 'error' : 'warning',

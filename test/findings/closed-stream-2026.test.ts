@@ -59,4 +59,18 @@ describe('a call stream the client closed after its head', () => {
     expect((await slow('2025-11-25', 'aborted', 'net::ERR_ABORTED')).detail.why).toMatch(/^the client closed the stream 0\.30 s after sending it/);
     expect((await slow('2026-07-28', 'aborted', 'net::ERR_ABORTED')).findings.map((f) => f.code)).toEqual(['CANCELLED']);
   });
+
+  it('an HTTP error the client closed unread is no cancellation: the status was the answer (real-chaos-py/modern-seed-7: the Python SDK closes a 503, 429 or 502 body unread)', async () => {
+    const refused = (status: number, end: 'aborted' | 'complete') => [
+      rec('request', 0, { method: 'POST', requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, send: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'send_email', arguments: {} } } }),
+      rec('response', 10, { status, responseHeaders: { 'content-type': 'text/plain' } }),
+      rec('end', 12, { end }),
+    ];
+    const a = (await analyzeInputs([{ side: 'client', lines: refused(503, 'aborted') }])).attempts.find((x) => x.method === 'tools/call')!;
+    expect(a.outcome).toBe('HTTP_ERROR');
+    expect(a.findings.map((f) => f.code)).toEqual([]);
+    // Must not: a 200 stream the client closed before its result is still the cancellation.
+    const ok = [refused(200, 'aborted')[0], rec('response', 10, { status: 200, responseHeaders: { 'content-type': 'text/event-stream' } }), rec('end', 1500, { end: 'aborted' })];
+    expect((await analyzeInputs([{ side: 'client', lines: ok }])).attempts.find((x) => x.method === 'tools/call')!.findings.map((f) => f.code)).toEqual(['CANCELLED']);
+  });
 });

@@ -21,6 +21,31 @@ describe('NOTIFICATION_REFUSED', () => {
     ]);
   });
 
+  it("a client that went on after the refused notifications/initialized (the Python SDK) is not said to have stopped there: its own failed requests made the session unusable (real-chaos-py/sessions-seed-5, -6)", async () => {
+    // The Python SDK 2.3.0 ignores a notification's HTTP error and sends tools/list in the session; here that failed too.
+    const list503 = post({ t: 100, id: 1, session: S, method: 'tools/list', params: {}, status: 503, body: 'Service Unavailable', ct: 'text/plain' });
+    const got = (await findings([init(0, S), notify(20, S, 503), list503, init(400, 'sess-n2'), notify(420, 'sess-n2', 202), call(500, 'sess-n2', 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
+    expect(got).toEqual([
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted, and the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the 1 request(s) sent in it afterwards failed; the client began a new session (initialize) after it`,
+    ]);
+    // Must not: a client that sent nothing more in the session (the TypeScript SDK's connect() threw) is said so.
+    const stopped = (await findings([init(0, S), notify(20, S, 503), init(400, 'sess-n2'), notify(420, 'sess-n2', 202), call(500, 'sess-n2', 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
+    expect(stopped[0]).toContain("so the session never became usable (the TypeScript SDK's connect(), 1.x and v2, throws on that refusal");
+    expect(stopped[0]).not.toContain('went on regardless');
+  });
+
+  it('a session that went on after its refused notifications/initialized is said to have gone on, though the client connected again later (real-chaos-py/sessions-seed-5, -6)', async () => {
+    // The Python SDK went on in the session (tools/list, calls worked); a reset much later made the app connect again.
+    const list = post({ t: 100, id: 1, session: S, method: 'tools/list', params: {}, status: 200, body: ok(1, { tools: [] }) });
+    const got = (await findings([init(0, S), notify(20, S, 503), list, call(200, S, 2), init(2000, 'sess-n2'), notify(2020, 'sess-n2', 202), call(2100, 'sess-n2', 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
+    expect(got).toEqual([
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted (the TypeScript SDK's connect() throws on that); the session went on`,
+    ]);
+    // Must not: nothing worked in the session after the refusal, then a new session: that is what followed.
+    const next = (await findings([init(0, S), notify(20, S, 503), init(300, 'sess-n2'), notify(320, 'sess-n2', 202), call(400, 'sess-n2', 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
+    expect(next[0]).toMatch(/; the client began a new session \(initialize\) after it$/);
+  });
+
   it('says whether the session went on or nothing more came, and quotes the body', async () => {
     const cancelled = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } };
     const [wentOn] = (await findings([init(0, S), notify(20, S, 202), notify(100, S, 500, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'queue full' } }), 'application/json', cancelled), call(200, S, 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));

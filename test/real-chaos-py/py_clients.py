@@ -1,7 +1,14 @@
 # The Python side of test/real-chaos-py/record.mjs: N concurrent Python SDK (mcp 2.3.0) clients, each its own Client
 # (legacy mode: initialize handshake) over streamable HTTP with its own httpx2 client, calling five tools with an
 # app-level retry policy. What each caller got goes to OUT (JSON), the ground truth beside the logs.
-#   /work/py-venv/bin/python test/real-chaos-py/py_clients.py URL SEED CLIENTS CALLS OUT
+#   /work/py-venv/bin/python test/real-chaos-py/py_clients.py URL SEED CLIENTS CALLS OUT [PROFILE]
+#
+# PROFILE modern (record.mjs --profile modern): each Client in mode="auto", which speaks 2026-07-28 (stateless, no
+# session, server/discover) to the Python server.
+# PROFILE sessions (record.mjs --profile sessions): the connect's POSTs (initialize, notifications/initialized,
+# tools/list) are named too (`<client>-connect<N>#0#<post>`) so the hop can fault them; a connect that fails is retried
+# with a new Client; after a call's 404 (the server lost the session: the caller's MCPError) the app leaves that Client,
+# connects again (a new Client, a new session) and retries the call there.
 #
 # The app's httpx2 event hooks (in front of the wire) note each POST of the current attempt: its JSON-RPC method and id,
 # the session it carried, its status and Retry-After; and name it with `x-chaos-attempt: <call key>#<attempt>` (a header
@@ -27,7 +34,14 @@ def parse(content: bytes) -> Any:
         return None
 
 
-async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, events: list) -> None:
+def session_lost(got: dict) -> bool:
+    """The caller's error says the session is gone: the server's own 404 body (the TS server: -32001 "Session not
+    found") or the Python SDK's stand-in for a bare 404 (-32600 "Session terminated")."""
+    e = got.get("error") or {}
+    return e.get("name") == "MCPError" and (e.get("message") in ("Session not found", "Session terminated"))
+
+
+async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, events: list, profile: str = "calls") -> None:
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
@@ -95,21 +109,29 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
 
     # One Client (one session) until it dies: a reset connection ends the SDK's transport task group, and with it
     # the Client; the app then connects again (a new Client, a new session) and goes on where it was.
+    sessions = profile == "sessions"
     while pos["k"] < len(plan) and len(connects) < 40:
         conn = {"client": name, "n": len(connects) + 1}
         connects.append(conn)
         started = time.monotonic()
+        if sessions:
+            # The connect's POSTs, named for the hop (attempt 0 of the connect's own key).
+            conn["posts"] = []
+            state["current"] = {"key": f"py{seed}-c{ci}-connect{conn['n']}", "n": 0, "posts": conn["posts"]}
         hc = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=30.0), event_hooks={"request": [on_request], "response": [on_response]})
         try:
             async with hc:
                 async with Client(
                     streamable_http_client(url, http_client=hc),
-                    mode="legacy",
+                    mode="auto" if profile == "modern" else "legacy",
                     client_info=Implementation(name=name, version="2.3.0"),
                     read_timeout_seconds=1.5,
                 ) as c:
                     conn["session"] = None
                     await c.list_tools()
+                    if sessions:
+                        conn["connected"] = True
+                        state["current"] = None
                     while pos["k"] < len(plan):
                         await asyncio.sleep(pos["wait"])
                         tool, key, args, _ = plan[pos["k"]]
@@ -122,14 +144,26 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
                         except Exception as err:  # noqa: BLE001 - what the caller got is the point
                             got = {"ok": False, "error": describe(err)}
                         state["current"] = None
+                        if sessions and session_lost(got):
+                            # The session is gone: leave this Client, connect again, retry there (after a third
+                            # attempt's 404 too: the next call goes to the new session).
+                            got["reconnected"] = True
+                            conn["lost"] = f"{cur['key']}#{cur['n']}"
+                            finish_attempt(cur, started, got)
+                            break
                         finish_attempt(cur, started, got)
-                    await asyncio.sleep(0.2)
+                    else:
+                        await asyncio.sleep(0.2)
             conn["ok"] = True
         except BaseException as err:  # noqa: BLE001 - the Client died under the app
             conn["ok"] = False
             conn["error"] = describe(err)
             cur = state["current"]
             state["current"] = None
+            if sessions and not conn.get("connected"):
+                # The connect failed (its POSTs are in conn["posts"]): no call attempt was under way.
+                conn["connectError"] = describe(err)
+                cur = None
             if cur is not None:
                 finish_attempt(cur, started, {"ok": False, "error": describe(err), "clientDied": True})
             conn["diedAt"] = cur and f"{cur['key']}#{cur['n']}"
@@ -138,12 +172,12 @@ async def run_client(url: str, seed: int, ci: int, ncalls: int, calls: list, eve
     events.extend(other)
 
 
-async def main(url: str, seed: int, nclients: int, ncalls: int, out: str) -> None:
+async def main(url: str, seed: int, nclients: int, ncalls: int, out: str, profile: str) -> None:
     calls: list = []
     events: list = []
-    await asyncio.gather(*(run_client(url, seed, ci, ncalls, calls, events) for ci in range(1, nclients + 1)))
+    await asyncio.gather(*(run_client(url, seed, ci, ncalls, calls, events, profile) for ci in range(1, nclients + 1)))
     Path(out).write_text(json.dumps({"calls": calls, "events": events}))
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6] if len(sys.argv) > 6 else "calls"))

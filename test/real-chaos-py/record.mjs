@@ -7,6 +7,14 @@
 // (proxy.ndjson) -> fault hop -> server (server.ndjson). The Python SDK has no recording fetch: its view is the
 // recording proxy right in front of it (as in test/real-audit5-py).
 // Usage: npm run build && node test/real-chaos-py/record.mjs SEED
+// `--profile sessions SEED` records test/fixtures/real-chaos-py/sessions-seed-N/: sessions lost under load. The app
+// names its connect's POSTs too; the hop faults initialize, notifications/initialized and tools/list (503, or the socket
+// reset before any response), resets tools/call sockets (before forwarding, or after the tool ran), and loses sessions
+// (the TS server forgets the session, as after a restart, then answers the POST itself: its 404); the app connects
+// again (a new Client, a new session) after a failed connect or a lost session and retries the call. observed.json's
+// connect events carry their POSTs with the fault each drew.
+// `--profile modern SEED` records test/fixtures/real-chaos-py/modern-seed-N/: the pyserver profile's Python server and
+// faults, the Python clients in mode="auto", which speaks 2026-07-28 to it (stateless: no session, no initialize).
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,10 +35,13 @@ const argv = process.argv.slice(2);
 // `--profile pyserver SEED`: the Python SDK's own MCPServer (test/real-chaos-py/py_server.py) instead of the TS one,
 // its view recorded by a recording proxy (side server) in front of it: test/fixtures/real-chaos-py/pyserver-seed-N/.
 const PROFILE = argv[0] === '--profile' ? argv[1] : 'tsserver';
-const PYSERVER = PROFILE === 'pyserver';
-const SEED = Number((PYSERVER ? argv[2] : argv[0]) ?? 1);
+const MODERN = PROFILE === 'modern';
+const PYSERVER = PROFILE === 'pyserver' || MODERN;
+const SESSIONS = PROFILE === 'sessions';
+if (!['tsserver', 'pyserver', 'sessions', 'modern'].includes(PROFILE)) throw new Error(`unknown profile ${PROFILE}`);
+const SEED = Number((argv[0] === '--profile' ? argv[2] : argv[0]) ?? 1);
 const CLIENTS = 8;
-const CALLS_PER_CLIENT = 16;
+const CALLS_PER_CLIENT = SESSIONS ? 10 : 16;
 stopAfter(180_000);
 
 /** mulberry32: a fixed, seeded pseudo-random generator. */
@@ -46,7 +57,7 @@ function rng(seed) {
 }
 const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
-const d = `${R}/test/fixtures/real-chaos-py/${PYSERVER ? 'pyserver-' : ''}seed-${SEED}`;
+const d = `${R}/test/fixtures/real-chaos-py/${PROFILE === 'tsserver' ? '' : `${PROFILE}-`}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
@@ -80,11 +91,12 @@ const build = () => {
 
 let server;
 let pyServer;
+let h;
 if (PYSERVER) {
   pyServer = await startPyServer();
   server = await startRecordingProxy({ listen: '127.0.0.1:0', target: pyServer.url, out: `${d}/server.ndjson`, side: 'server' });
 } else {
-  const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
+  h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build });
   server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
 }
 
@@ -101,11 +113,24 @@ async function startPyServer() {
 
 // The fault hop: for each tools/call POST the app named (x-chaos-attempt: key#attempt#post), a fault drawn from a
 // generator seeded by (SEED, that name), so the faults do not depend on the order in which concurrent POSTs arrive.
-// Other requests (initialize, notifications, tools/list, GET, DELETE) pass.
+// Other requests (initialize, notifications, tools/list, GET, DELETE) pass, but in the sessions profile, where the app
+// names its connect's POSTs too.
+/** The sessions profile's faults (as test/real-chaos/record.mjs --profile sessions draws them). */
+function drawSessionFault(method, x) {
+  if (method === 'initialize') return x < 0.1 ? '503' : x < 0.16 ? 'reset' : 'pass';
+  if (method === 'notifications/initialized') return x < 0.1 ? '503' : 'pass';
+  if (method === 'tools/list') return x < 0.08 ? '503' : x < 0.15 ? 'reset' : 'pass';
+  if (x < 0.45) return 'pass';
+  if (x < 0.6) return 'reset';
+  if (x < 0.72) return 'reset-after';
+  if (x < 0.87) return '404';
+  return 'delay';
+}
 const faults = {};
 const target = new URL(server.url);
-function drawFault(tag) {
+function drawFault(tag, method) {
   const x = rng(SEED * 1000003 + hash(tag))();
+  if (SESSIONS) return drawSessionFault(method, x);
   if (x < 0.30) return 'pass';
   if (x < 0.38) return '503';
   if (x < 0.45) return '429';
@@ -122,9 +147,16 @@ const hop = await listen(async (req, res) => {
   try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
   let fault = 'pass';
   const tag = req.headers['x-chaos-attempt'];
-  if (req.method === 'POST' && rpc?.method === 'tools/call' && typeof tag === 'string') {
-    fault = drawFault(tag);
+  if (req.method === 'POST' && (rpc?.method === 'tools/call' || SESSIONS) && typeof tag === 'string') {
+    fault = drawFault(tag, rpc?.method);
     faults[tag] = fault;
+  }
+  if (fault === '404') {
+    // The server forgets the session (as after a restart), then answers this POST itself (its 404).
+    const sid = req.headers['mcp-session-id'];
+    const t = h.transports.get(sid);
+    h.transports.delete(sid);
+    await t?.close().catch(() => {});
   }
   if (fault === 'reset') { req.socket.destroy(); return; }
   if (fault === '503') { res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'); return; }
@@ -178,7 +210,7 @@ const cp = await startRecordingProxy({ listen: '127.0.0.1:0', target: har.url, o
 
 const tmp = join(mkdtempSync(join(tmpdir(), 'chaos-py-')), 'calls.json');
 const t0 = Date.now();
-const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp], { timeout: 170_000, maxBuffer: 64 << 20 });
+const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp, SESSIONS ? 'sessions' : MODERN ? 'modern' : 'calls'], { timeout: 170_000, maxBuffer: 64 << 20 });
 const py = JSON.parse(readFileSync(tmp, 'utf8'));
 await sleep(300);
 const ranNow = PYSERVER ? pyServer.ran() : ran;
@@ -186,6 +218,7 @@ for (const call of py.calls) {
   for (const a of call.attempts) for (const p of a.posts) p.fault = faults[p.tag] ?? 'none';
   call.ran = ranNow[call.key] ?? 0;
 }
+for (const e of py.events) for (const p of e.posts ?? []) p.fault = faults[p.tag] ?? 'none';
 await cp.close();
 await har.close();
 await rp.stop();
