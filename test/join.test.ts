@@ -306,3 +306,51 @@ describe('claims without a wire', () => {
     expect(other.attempts.map((a) => a.session)).toEqual(['OLD', 'OLD', 'OLD', 'OLD']);
   });
 });
+
+describe('join without a session: one id in several POSTs (real-chaos-py/modern-seed-7, -8)', () => {
+  // 2026-07-28, no session: each new Python SDK Client numbers from 1 again, so concurrent clients send one id, and a
+  // retry on a new Client after a reset has the id and arguments of the attempt before it. The server's line of a POST
+  // starts after the client's and ends before it (its answer still has to reach the client).
+  const V = { 'mcp-protocol-version': '2026-07-28' };
+  const call = (t: number, id: number, key: string, status: number | null, side: 'client' | 'server', end?: 'error') =>
+    post({ t, id, tool: 'send_email', args: { key }, status, side, requestHeaders: V, ...(status === 200 ? { body: ok(id, toolText(`sent ${key}`)) } : status === 502 ? { body: 'Bad Gateway', ct: 'text/plain' } : {}), ...(end ? { end, error: 'other side closed' } : {}), durationMs: side === 'server' ? 40 : 50 });
+  const serverOf = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.method === 'tools/call').map((a) => [a.ts, a.outcome, a.serverOutcome ?? null]);
+
+  it('a retry with the same id and arguments after a reset after the tool ran: each attempt takes the server view nearest in time', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [call(0, 3, 'a', null, 'client', 'error'), call(800, 3, 'a', 200, 'client')] },
+      { side: 'server', lines: [call(5, 3, 'a', 200, 'server'), call(805, 3, 'a', 200, 'server')] },
+    ]);
+    const got = r.attempts.filter((a) => a.method === 'tools/call').map((a) => [a.ts, a.outcome, a.serverOutcome ?? null, a.attempt, a.sources.map((x) => x.line)]);
+    expect(got).toEqual([[at(0), 'NO_RESPONSE', 'TOOL_SUCCESS', 1, [1, 1]], [at(800), 'TOOL_SUCCESS', 'TOOL_SUCCESS', 2, [2, 2]]]);
+  });
+
+  it('two clients send id 3 at once with other arguments: each attempt takes the server view of its own arguments, even when the other one is nearer in time', async () => {
+    const r = await analyzeInputs([
+      { side: 'client', lines: [call(0, 3, 'a', 200, 'client'), call(2, 3, 'b', 200, 'client')] },
+      // The server logged b's POST first, nearest a's start.
+      { side: 'server', lines: [call(1, 3, 'b', 200, 'server'), call(9, 3, 'a', 200, 'server')] },
+    ]);
+    const got = r.attempts.filter((a) => a.method === 'tools/call').map((a) => [a.ts, a.sources.map((x) => x.line)]).sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(got).toEqual([[at(0), [1, 2]], [at(2), [2, 1]]]);
+    // Must not: a server log that kept no arguments (a source that logs the method and id only) still joins its view.
+    const bare = { ...call(1, 3, 'a', 200, 'server'), send: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'send_email' } } };
+    const one = await analyzeInputs([{ side: 'client', lines: [call(0, 3, 'a', 200, 'client')] }, { side: 'server', lines: [bare] }]);
+    expect(serverOf(one)).toEqual([[at(0), 'TOOL_SUCCESS', 'TOOL_SUCCESS']]);
+  });
+
+  it('a retry with the same id and arguments: a reset attempt the server never saw does not take the retry\'s server view', async () => {
+    // Attempt 1 reset before forwarding (no server line); attempt 2, on a new Client, got the hop's 502 for the server's 200.
+    const r = await analyzeInputs([
+      { side: 'client', lines: [call(0, 3, 'a', null, 'client', 'error'), call(800, 3, 'a', 502, 'client')] },
+      { side: 'server', lines: [call(805, 3, 'a', 200, 'server')] },
+    ]);
+    expect(serverOf(r)).toEqual([[at(0), 'NO_RESPONSE', null], [at(800), 'HTTP_ERROR', 'TOOL_SUCCESS']]);
+    // Must not: with a session, where ids do not repeat so, the join is unchanged (one POST, one server view).
+    const s = await analyzeInputs([
+      { side: 'client', lines: [{ ...call(0, 3, 'a', 502, 'client'), requestHeaders: { ...V, 'mcp-session-id': 's1' } }] },
+      { side: 'server', lines: [{ ...call(5, 3, 'a', 200, 'server'), requestHeaders: { ...V, 'mcp-session-id': 's1' } }] },
+    ]);
+    expect(serverOf(s)).toEqual([[at(0), 'HTTP_ERROR', 'TOOL_SUCCESS']]);
+  });
+});

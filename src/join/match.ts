@@ -230,9 +230,10 @@ export class Matcher {
     if (view.side === 'client' || isServerish(view.side)) {
       const queue = this.waiting.get(key);
       if (queue) {
-        // Pair at once only with a view of the other side that saw the same HTTP status; a view that differs may
-        // belong to another POST with the same id (an auth re-POST), so it is paired only when released unpaired.
-        const idx = queue.findIndex((h) => !h.emitted && pairable(h, view.side) && sameId(h, view) && otherStatus(h, view.side) === view.status);
+        // Pair at once only with a view of the other side that saw the same HTTP status (and, without a session, the
+        // same arguments); a view that differs may belong to another POST with the same id (an auth re-POST, another
+        // client's call), so it is paired only when released unpaired.
+        const idx = nearestIndex(queue, (h) => !h.emitted && pairable(h, view.side) && sameId(h, view) && otherStatus(h, view.side) === view.status && (view.session !== null || h.fp === view.fingerprint), view);
         if (idx !== -1) {
           const h = queue[idx]!;
           queue.splice(idx, 1);
@@ -655,9 +656,17 @@ export class Matcher {
     const q = this.waiting.get(key);
     if (!q) return;
     const side: ViewSide = h.attempt.client ? 'client' : 'server';
-    const i = q.findIndex((o) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary));
+    const i = nearestIndex(q, (o) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary), h.attempt.primary);
     if (i === -1) return;
     const o = q[i]!;
+    // Without a session: not when another unpaired view of h's side is nearer to it (that attempt's own view, whose
+    // status differed: a 502 the hop put in place of the server's 200), as a retry that never reached the server is not.
+    const oStart = o.attempt.startTs;
+    if (h.attempt.session === null && oStart !== undefined && h.attempt.startTs !== undefined) {
+      const gap = Math.abs(h.attempt.startTs - oStart);
+      const other = side === 'client' ? 'server' : 'client';
+      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && x.attempt.startTs !== undefined && Math.abs(x.attempt.startTs - oStart) < gap)) return;
+    }
     q.splice(i, 1);
     if (q.length === 0) this.waiting.delete(key);
     this.absorb(h, o, side);
@@ -1117,6 +1126,32 @@ function compact(view: AttemptView): void {
  */
 function joinKey(v: AttemptView, session = v.session): string {
   return `${session ?? ''}|${v.idText ?? String(v.id)}|${v.method}|${session === null ? v.tool ?? '' : ''}`;
+}
+
+/**
+ * The first held entry that fits; without a session, one with the same arguments (fingerprint) before one without,
+ * and of those the one whose start is nearest the view's. There one key can hold
+ * several POSTs of one call: a client that began anew (a new 2026-07-28 Python SDK Client after a reset) sends its
+ * retry with the same id and arguments, and the first that fits may be another attempt's view.
+ */
+function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptView): number {
+  if (view.session !== null || view.startTs === undefined) return queue.findIndex(fits);
+  let best = -1;
+  let bestSame = false;
+  let gap = Infinity;
+  for (let i = 0; i < queue.length; i++) {
+    const h = queue[i]!;
+    if (!fits(h)) continue;
+    // The same arguments first (clients that share ids call other things), then the nearest in time.
+    const same = h.fp === view.fingerprint;
+    const d = h.attempt.startTs === undefined ? Infinity : Math.abs(h.attempt.startTs - view.startTs);
+    if (best === -1 || (same && !bestSame) || (same === bestSame && d < gap)) {
+      best = i;
+      bestSame = same;
+      gap = d;
+    }
+  }
+  return best;
 }
 
 function sameId(h: Held, v: AttemptView): boolean {

@@ -105,11 +105,6 @@ for (const seed of SEEDS) {
           if (t) rowsOf.set(t, [...(rowsOf.get(t) ?? []), a]);
           else untagged.push(a);
         }
-        // Known gap (README): without a session the joined view pairs a client's attempt with the first held server
-        // line of the same id, method and tool, which here is often another attempt's (8 clients send id 3 at once, and
-        // a retry on a new Client has the id and arguments of the attempt before it). Those tests are marked as failing
-        // in the joined view: they must start to pass (and lose the mark) when the join is fixed.
-        const joinGap = v.name === 'both' ? it.fails : it;
         const rowOf = new Map<Attempt, { call: Call; i: number; post: Post }>();
         for (const [t, g] of rowsOf) if (g.length === 1 && byTag.has(t)) rowOf.set(g[0]!, byTag.get(t)!);
 
@@ -139,7 +134,7 @@ for (const seed of SEEDS) {
           expect(conn.filter((a) => a.outcome !== 'SUCCESS').map((a) => `${a.method} ${a.outcome}`)).toEqual([]);
         });
 
-        joinGap('attempts of one app call are one logical call numbered 1..n (across the new Client after a reset, whose ids start again); different app calls are not linked', () => {
+        it('attempts of one app call are one logical call numbered 1..n (across the new Client after a reset, whose ids start again); different app calls are not linked', () => {
           const bad: string[] = [];
           const owner = new Map<string, string>();
           for (const c of o.calls) {
@@ -162,7 +157,7 @@ for (const seed of SEEDS) {
           expect(bad).toEqual([]);
         });
 
-        joinGap('UNSAFE_RETRY exactly where a non-idempotent tool was retried after it ran (an error with the server log joined) or may have (a warning from the client, proxy or HAR alone), and nowhere else', () => {
+        it('UNSAFE_RETRY exactly where a non-idempotent tool was retried after it ran (an error with the server log joined) or may have (a warning from the client, proxy or HAR alone), and nowhere else', () => {
           const bad: string[] = [];
           for (const c of o.calls) {
             c.attempts.forEach((a, i) => {
@@ -185,7 +180,7 @@ for (const seed of SEEDS) {
         // not CANCELLED; every view times a failure by the stream's end, not by the caller's error, so a delay before a
         // retry can read shorter than the app's (RETRY_POLICY, rare: counted below, as in real-chaos-py.test.ts).
         const timing: string[] = [];
-        joinGap('no finding that observed.json contradicts; CANCELLED exactly on the stalls (client, proxy, joined)', () => {
+        it('no finding that observed.json contradicts; CANCELLED exactly on the stalls (client, proxy, joined)', () => {
           const bad: string[] = [];
           for (const a of r.attempts) {
             const q = rowOf.get(a);
