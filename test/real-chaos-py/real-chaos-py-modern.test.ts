@@ -23,6 +23,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { linkProblems, unsafeRetryWanted } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -142,17 +143,7 @@ for (const seed of SEEDS) {
             if (!got.length) continue;
             const parts = v.name === 'server' ? splitAfterSuccess(got) : [got];
             const faults = c.attempts.map((a) => callPost(a).fault).join(',');
-            for (const part of parts) {
-              const ids = new Set(part.map((x) => x.call));
-              if (ids.size !== 1) bad.push(`${c.key} (${faults}): split into ${[...ids].join(', ')}`);
-              const nums = part.map((x) => x.attempt);
-              if (nums.join() !== part.map((_, i) => i + 1).join()) bad.push(`${c.key} (${faults}): attempts numbered ${nums.join()}`);
-              for (const id of ids) {
-                const prev = owner.get(String(id));
-                if (prev && prev !== c.key) bad.push(`${c.key} linked with ${prev} (call ${id})`);
-                owner.set(String(id), c.key);
-              }
-            }
+            for (const part of parts) bad.push(...linkProblems(c.key, faults, part, owner));
           }
           expect(bad).toEqual([]);
         });
@@ -165,11 +156,7 @@ for (const seed of SEEDS) {
               if (!row) return;
               const f = row.findings.find((x) => x.code === 'UNSAFE_RETRY');
               const before = c.attempts.slice(0, i).map((b) => callPost(b).fault);
-              let want: string | undefined;
-              if (i > 0 && unsafeTool(o, c.tool) && v.name !== 'server') {
-                if (v.name === 'both') want = before.some((x) => RAN.has(x)) ? 'error' : undefined;
-                else want = before.some((x) => RAN.has(x) || x === 'reset') ? 'warning' : undefined;
-              }
+              const want = unsafeRetryWanted(v.name, i > 0 && unsafeTool(o, c.tool), before, RAN);
               if ((f?.severity ?? undefined) !== want) bad.push(`${c.key}#${a.n} ${c.tool} after ${before.join(',')}: ${f?.severity ?? 'none'}, expected ${want ?? 'none'}`);
             });
           }

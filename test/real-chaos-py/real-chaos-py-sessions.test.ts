@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { linkProblems, unsafeRetryWanted, onceProblems } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -141,22 +142,8 @@ for (const seed of SEEDS) {
         const callPost = (a: Obs['calls'][number]['attempts'][number]) => ({ method: 'tools/call', session: a.posts[0]!.session, id: a.posts[0]!.id! });
 
         it('every initialize, tools/list and tools/call attempt appears once, with the outcome its fault and the Python caller say', () => {
-          const bad: string[] = [];
-          let want = 0;
           // An initialize that got no session (503, reset) has nothing to find it by: those are counted per outcome.
-          const noSession: Record<string, number> = {};
-          for (const q of reqs) {
-            const exp = expected(q.method, q.fault, v.name);
-            if (exp) want++;
-            if (!q.session) { if (exp) noSession[exp] = (noSession[exp] ?? 0) + 1; continue; }
-            const got = seen(q);
-            if (!exp && got.length) bad.push(`${q.at} (${q.fault}): in the server's log`);
-            else if (exp && got.length !== 1) bad.push(`${q.at} (${q.fault}): ${got.length} rows`);
-            else if (exp && got[0]!.outcome !== exp) bad.push(`${q.at} (${q.fault}): ${got[0]!.outcome}, expected ${exp}`);
-            else if (exp && exp === 'HTTP_ERROR' && got[0]!.status !== Number(q.fault)) bad.push(`${q.at}: status ${got[0]!.status}`);
-          }
-          const gotNoSession: Record<string, number> = {};
-          for (const a of rows) if (!a.session) gotNoSession[a.outcome] = (gotNoSession[a.outcome] ?? 0) + 1;
+          const { bad, noSession, gotNoSession, want } = onceProblems(reqs, (q) => expected(q.method, q.fault, v.name), seen, rows);
           expect(bad).toEqual([]);
           expect(gotNoSession).toEqual(noSession);
           expect(rows.length).toBe(want);
@@ -171,17 +158,7 @@ for (const seed of SEEDS) {
             // The server's log alone: an attempt reset after the tool ran is a success there, so its retry is a repeat.
             const parts = v.name === 'server' ? splitAfterSuccess(got) : [got];
             const faults = c.attempts.map((a) => a.posts[0]!.fault).join(',');
-            for (const part of parts) {
-              const ids = new Set(part.map((x) => x.call));
-              if (ids.size !== 1) bad.push(`${c.key} (${faults}): split into ${[...ids].join(', ')}`);
-              const nums = part.map((x) => x.attempt);
-              if (nums.join() !== part.map((_, i) => i + 1).join()) bad.push(`${c.key} (${faults}): attempts numbered ${nums.join()}`);
-              for (const id of ids) {
-                const prev = owner.get(String(id));
-                if (prev && prev !== c.key) bad.push(`${c.key} linked with ${prev} (call ${id})`);
-                owner.set(String(id), c.key);
-              }
-            }
+            for (const part of parts) bad.push(...linkProblems(c.key, faults, part, owner));
           }
           // The app's reconnects (initialize and tools/list again, a new Client) may be linked as retries, but only
           // within one app: never with another client's.
@@ -203,11 +180,7 @@ for (const seed of SEEDS) {
               if (!row) return;
               const f = row.findings.find((x) => x.code === 'UNSAFE_RETRY');
               const before = c.attempts.slice(0, i).map((b) => b.posts[0]!.fault);
-              let want: string | undefined;
-              if (i > 0 && unsafeTool(o, c.tool) && v.name !== 'server') {
-                if (v.name === 'both') want = before.some((x) => RAN.has(x)) ? 'error' : undefined;
-                else want = before.some((x) => RAN.has(x) || x === 'reset') ? 'warning' : undefined;
-              }
+              const want = unsafeRetryWanted(v.name, i > 0 && unsafeTool(o, c.tool), before, RAN);
               if ((f?.severity ?? undefined) !== want) bad.push(`${c.key}#${a.n} ${c.tool} after ${before.join(',')}: ${f?.severity ?? 'none'}, expected ${want ?? 'none'}`);
             });
           }

@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { linkProblems } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -213,17 +214,7 @@ for (const seed of SEEDS) {
             // success there, so the app's retry after it is a repeat for that log (mcp-triage links no repeat).
             const parts = v.name === 'server' ? splitAfterSuccess(got) : [got];
             const faults = c.attempts.map((a) => a.posts[0]!.fault).join(',');
-            for (const part of parts) {
-              const ids = new Set(part.map((x) => x.call));
-              if (ids.size !== 1) bad.push(`${c.key} (${faults}): split into ${[...ids].join(', ')}`);
-              const nums = part.map((x) => x.attempt);
-              if (nums.join() !== part.map((_, i) => i + 1).join()) bad.push(`${c.key} (${faults}): attempts numbered ${nums.join()}`);
-              for (const id of ids) {
-                const prev = owner.get(String(id));
-                if (prev && prev !== c.key) bad.push(`${c.key} linked with ${prev} (call ${id})`);
-                owner.set(String(id), c.key);
-              }
-            }
+            for (const part of parts) bad.push(...linkProblems(c.key, faults, part, owner));
           }
           expect(bad).toEqual([]);
         });

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { linkProblems } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -130,15 +131,7 @@ for (const seed of SEEDS) {
           for (const c of o.calls) {
             const rows = c.attempts.map((a) => seen(a.posts[0]!)[0]).filter((x): x is Attempt => !!x);
             if (!rows.length) continue;
-            const ids = new Set(rows.map((x) => x.call));
-            if (ids.size !== 1) bad.push(`${c.key}: split into ${[...ids].join(', ')}`);
-            const nums = rows.map((x) => x.attempt);
-            if (nums.join() !== rows.map((_, i) => i + 1).join()) bad.push(`${c.key}: attempts numbered ${nums.join()}`);
-            for (const id of ids) {
-              const prev = owner.get(String(id));
-              if (prev && prev !== c.key) bad.push(`${c.key} linked with ${prev} (call ${id})`);
-              owner.set(String(id), c.key);
-            }
+            bad.push(...linkProblems(c.key, '', rows, owner));
           }
           expect(bad).toEqual([]);
         });

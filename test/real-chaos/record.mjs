@@ -22,6 +22,7 @@ import { request as httpRequest } from 'node:http';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingFetch, recordingHandler, withCallNote } = await import(`${R}/dist/capture/index.js`);
 const { listen, sleep, sessionHandler, readBody, startHarProxy, startRecordProxy, describeError, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
+const { rng, hash, TOOLS } = await import(`${R}/test/helpers/chaos-record.mjs`);
 const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
 const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
 const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
@@ -38,32 +39,13 @@ const CLIENTS = 10;
 const CALLS_PER_CLIENT = SESSIONS ? 8 : STREAMS ? 10 : 20;
 stopAfter(180_000);
 
-/** mulberry32: a fixed, seeded pseudo-random generator. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const hash = (s) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
 const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : STREAMS ? 'streams-' : ''}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
 
-// The tools: annotations as the server lists them. ran[key] counts the tool's real runs per app call key.
-const TOOLS = {
-  lookup: { readOnlyHint: true },
-  set_flag: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  delete_item: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  send_email: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  export_report: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-};
+// ran[key] counts the tools' real runs per app call key (the tools and their annotations: test/helpers/chaos-record.mjs).
 const ran = {};
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const build = () => {
