@@ -1,4 +1,11 @@
-// Shared checks of the chaos audits (test/real-chaos*, against each recording's observed.json): how one app call's attempts were linked.
+// Shared checks of the chaos audits (test/real-chaos*, against each recording's observed.json): the views, the tools' annotations, links, UNSAFE_RETRY, each attempt once.
+import { FIVE_VIEWS, type View } from './recordings.js';
+
+/** The five views of a chaos recording, whose logs are gzipped. */
+export const GZ_VIEWS: View[] = FIVE_VIEWS.map((v) => ({ name: v.name, inputs: v.inputs.map(([file, side]) => [`${file}.gz`, side] as [string, View['inputs'][number][1]]) }));
+
+/** Whether a tool is neither read-only nor idempotent by the annotations the recording's observed.json gives. */
+export const unsafeTool = (o: { tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }> }, tool: string): boolean => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
 /** A row as the checks read it: the logical call it was put in and its number there. */
 interface Linked {
   call?: string | undefined;

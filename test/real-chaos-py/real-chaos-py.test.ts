@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { linkProblems, unsafeRetryWanted } from '../helpers/chaos.js';
+import { linkProblems, unsafeRetryWanted, GZ_VIEWS, unsafeTool } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -33,15 +33,8 @@ type Obs = {
 
 const SEEDS = ['seed-1', 'seed-2', 'pyserver-seed-3', 'pyserver-seed-4'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
-const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
-  { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
-  { name: 'server', inputs: [['server.ndjson.gz', 'server']] },
-  { name: 'both', inputs: [['client.ndjson.gz', 'client'], ['server.ndjson.gz', 'server']] },
-  { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
-  { name: 'har', inputs: [['capture.har.ndjson.gz']] },
-];
+const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', '502-after', 'cut', 'stall', 'reset-after']);
-const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
 const callPost = (a: Obs['calls'][number]['attempts'][number]) => a.posts.find((p) => p.method === 'tools/call')!;
 
 function expected(fault: string, view: string): string | undefined {

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { linkProblems, unsafeRetryWanted, onceProblems } from '../helpers/chaos.js';
+import { linkProblems, unsafeRetryWanted, onceProblems, GZ_VIEWS, unsafeTool } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -29,15 +29,8 @@ type Obs = {
 
 const SEEDS = ['sessions-seed-3', 'sessions-seed-4'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
-const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
-  { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
-  { name: 'server', inputs: [['server.ndjson.gz', 'server']] },
-  { name: 'both', inputs: [['client.ndjson.gz', 'client'], ['server.ndjson.gz', 'server']] },
-  { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
-  { name: 'har', inputs: [['capture.har.ndjson.gz']] },
-];
+const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', 'reset-after']);
-const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
 
 function expected(method: string, fault: string, view: string): string | undefined {
   const ok = method === 'tools/call' ? 'TOOL_SUCCESS' : 'SUCCESS';

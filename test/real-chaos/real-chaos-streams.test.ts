@@ -16,7 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { linkProblems } from '../helpers/chaos.js';
+import { linkProblems, GZ_VIEWS, unsafeTool } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -32,14 +32,7 @@ type Obs = {
 
 const SEEDS = ['streams-seed-5', 'streams-seed-6', 'streams-seed-8'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
-const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
-  { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
-  { name: 'server', inputs: [['server.ndjson.gz', 'server']] },
-  { name: 'both', inputs: [['client.ndjson.gz', 'client'], ['server.ndjson.gz', 'server']] },
-  { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
-  { name: 'har', inputs: [['capture.har.ndjson.gz']] },
-];
-const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
+const VIEWS = GZ_VIEWS;
 /** The hop forwarded the request to the server (the server's log has it). */
 const forwarded = (q: Req) => !['503', '404', '409'].includes(q.fault) && !(q.fault === 'reset' && !q.tag.includes('#resume#'));
 /** A resumption GET that carried the result to the caller. */

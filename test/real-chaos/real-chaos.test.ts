@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { linkProblems } from '../helpers/chaos.js';
+import { linkProblems, GZ_VIEWS, unsafeTool } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -29,15 +29,8 @@ type Obs = {
 
 const SEEDS = ['seed-1', 'seed-2'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
-const VIEWS: { name: string; inputs: [string, Side?][] }[] = [
-  { name: 'client', inputs: [['client.ndjson.gz', 'client']] },
-  { name: 'server', inputs: [['server.ndjson.gz', 'server']] },
-  { name: 'both', inputs: [['client.ndjson.gz', 'client'], ['server.ndjson.gz', 'server']] },
-  { name: 'proxy', inputs: [['proxy.ndjson.gz']] },
-  { name: 'har', inputs: [['capture.har.ndjson.gz']] },
-];
+const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', '502-after', 'cut']);
-const unsafeTool = (o: Obs, tool: string) => !(o.tools[tool]!.readOnlyHint || o.tools[tool]!.idempotentHint);
 
 function expected(fault: string, view: string): string | undefined {
   if (view === 'server') return fault === '503' || fault === '429' ? undefined : 'TOOL_SUCCESS';
