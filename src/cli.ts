@@ -449,16 +449,8 @@ interface CommonArgs extends FilterOptionsArgs {
   'max-retries': number;
   'min-retry-delay': number;
 }
-interface FilterOptionsArgs {
-  session?: string[];
-  method?: string[];
-  tool?: string[];
-  target?: string[];
-  outcome?: string[];
-  code?: string[];
-  since?: string;
-  until?: string;
-}
+/** The filter options as yargs parses them: the same shape as the filters a report states. */
+type FilterOptionsArgs = FilterDescription;
 interface AnalyzeArgs extends CommonArgs {
   format: (typeof ANALYZE_FORMATS)[number];
   'fail-on'?: string[];
