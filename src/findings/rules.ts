@@ -152,8 +152,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       : '';
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
       : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
+    // The POST that carried it got no response at all (the client aborted it): the server's log beside it says whether it
+    // arrived; without that log, it may never have left the client.
+    const lost = cancelView.cancelLost === undefined || a.server?.cancelled ? ''
+      : a.server && cancelView !== a.server
+        ? `; but the POST that carried it ended (${cancelView.cancelLost}) with no response, and the server's log has no notifications/cancelled for it: the cancellation never reached the server, which did not stop the request`
+        : `; but the POST that carried it ended (${cancelView.cancelLost}) with no response: the client closed it (as mcporter does, closing its connection right after its timeout), so the server may never have got the cancellation and may have run the request to its end`;
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${lost}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
