@@ -282,6 +282,13 @@ const HTTP_STATUS_REFUSAL = new Set([400, 401, 403, 404, 409, 422]);
 const RATE_LIMIT_EXCEEDED = /^(global )?rate limit exceeded\b/i;
 
 /**
+ * The TypeScript SDK's refusal to send a request on a connection it does not have ("Not connected", thrown before
+ * anything is sent), which a bridge built on it passes on as a JSON-RPC error when its own connection to the server
+ * behind it is gone: mcp-proxy answers -32603 "Not connected" to every call after its stdio server exited.
+ */
+export const NOT_CONNECTED = /^not connected$/i;
+
+/**
  * Did the earlier attempt reach the server (proven: the server's log has it) or may it have (possible)? A request
  * refused as malformed, unknown or with invalid params, or by a rate limiter, ran nothing, whoever logged it.
  */
@@ -292,6 +299,8 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && (REFUSED_BEFORE_RUNNING.has(code) || HTTP_STATUS_REFUSAL.has(code)) && !raised) return 'no';
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
+  // (A bridge's "Not connected": the request went no further than the bridge, whose log may be the "server" one.)
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && message !== undefined && NOT_CONNECTED.test(message.trim())) return 'no';
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   if (prev.notSeenByServer) return 'no';
