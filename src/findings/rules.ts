@@ -883,8 +883,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const held = g.status === 409
       ? `${cause}; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session${all ? '' : ' (one the client may have lost without the server noticing)'}`
       : cause;
+    // A GET without a session id and no initialize before it in this log opened no session's stream: it is how a client
+    // connects by the old HTTP+SSE transport (2024-11-05), as mcporter falls back to it after its initialize failed.
+    const what = g.noOpening
+      ? `a GET without a session id, with no initialize before it in this log: that is how a client connects by the old HTTP+SSE transport (2024-11-05), which clients fall back to when their Streamable HTTP initialize failed (mcporter does after any failure but an OAuth one); this endpoint did not serve that transport, so the client got no connection by it`
+      : `the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`;
     out.push(finding('GET_STREAM_REFUSED', 'warning',
-      `${where}: HTTP ${g.status} to the client's GET stream${times}${g.said !== undefined ? ` (saying ${jsonText(g.said)})` : ''}: the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`,
+      `${where}: HTTP ${g.status} to ${g.noOpening ? 'a GET' : "the client's GET stream"}${times}${g.said !== undefined ? ` (saying ${jsonText(g.said)})` : ''}: ${what}`,
       [g.src], 'session', s.session));
   }
   if (!calls) {

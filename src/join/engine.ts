@@ -1082,7 +1082,9 @@ export class JoinEngine {
         entry.count++;
         entry.lastTs = ex.startTs ?? entry.lastTs;
       } else if (gets.length < 4) {
-        entry = { status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) };
+        entry = { status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}),
+          // A GET without a session id before any initialize of its log: the old HTTP+SSE transport's connect, no session's stream.
+          ...(ex.session === null && !this.lastOpening.has(`${ex.side}|${input}`) ? { noOpening: true } : {}) };
         gets.push(entry);
       }
       // The SDK's reconnect without Last-Event-ID after a resumption of a call's stream broke before its first event.
