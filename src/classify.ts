@@ -407,6 +407,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
       const http = `error code ${e.code as number} is no JSON-RPC or MCP code but an HTTP status number, not the exchange's own status: a server that passes an error's HTTP status on as the code sends it (Genkit's MCP server: 404 NOT_FOUND for an unknown tool, 400 INVALID_ARGUMENT for arguments its schema refused)`;
       detail.why = detail.why ? `${detail.why}; ${http}` : http;
     }
+    // The TypeScript SDK's own texts for a connection that is gone, passed on by a bridge built on it (mcp-proxy, in
+    // front of a stdio server): "Not connected" before it sent anything, "Connection closed" for a request in flight.
+    const gone = connectionGoneWhy(e.message as string);
+    if (gone !== undefined) detail.why = detail.why ? `${detail.why}; ${gone}` : gone;
     if (raisedByTool(view, e.code as number, e.message, tool)) {
       detail.why = detail.why ? `${detail.why}; ${RAN_WHY}` : RAN_WHY;
       return { ...result('JSONRPC_ERROR', detail), toolRaised: true };
@@ -534,5 +538,20 @@ function errorDetail(response: unknown): OutcomeDetail {
 
 function firstText(content: unknown[]): string | undefined {
   for (const c of content) if (isObject(c) && c.type === 'text' && typeof c.text === 'string') return c.text;
+  return undefined;
+}
+
+/**
+ * What a JSON-RPC error whose message is the TypeScript SDK's text for a lost connection says: a bridge (mcp-proxy)
+ * answers with it when its connection to the server behind it (a stdio process) is gone. Undefined for other messages.
+ */
+export function connectionGoneWhy(message: string): string | undefined {
+  const m = message.trim();
+  if (/^not connected$/i.test(m)) {
+    return "\"Not connected\" is the TypeScript SDK's refusal to send on a connection it does not have: a bridge built on it (mcp-proxy) answers so when its connection to the server behind it (a stdio process that exited) is gone; the request went no further than the bridge";
+  }
+  if (/^connection closed$/i.test(m)) {
+    return "\"Connection closed\" is the TypeScript SDK's error for a request still waiting when its connection closed: a bridge built on it (mcp-proxy) answers so when the server behind it (a stdio process) went away during the request, which may have run part of it";
+  }
   return undefined;
 }

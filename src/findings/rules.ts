@@ -152,8 +152,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       : '';
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
       : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
+    // The POST that carried it got no response at all (the client aborted it): the server's log beside it says whether it
+    // arrived; without that log, it may never have left the client.
+    const lost = cancelView.cancelLost === undefined || a.server?.cancelled ? ''
+      : a.server && cancelView !== a.server
+        ? `; but the POST that carried it ended (${cancelView.cancelLost}) with no response, and the server's log has no notifications/cancelled for it: the cancellation never reached the server, which did not stop the request`
+        : `; but the POST that carried it ended (${cancelView.cancelLost}) with no response: the client closed it (as mcporter does, closing its connection right after its timeout), so the server may never have got the cancellation and may have run the request to its end`;
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${lost}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
@@ -276,6 +282,13 @@ const HTTP_STATUS_REFUSAL = new Set([400, 401, 403, 404, 409, 422]);
 const RATE_LIMIT_EXCEEDED = /^(global )?rate limit exceeded\b/i;
 
 /**
+ * The TypeScript SDK's refusal to send a request on a connection it does not have ("Not connected", thrown before
+ * anything is sent), which a bridge built on it passes on as a JSON-RPC error when its own connection to the server
+ * behind it is gone: mcp-proxy answers -32603 "Not connected" to every call after its stdio server exited.
+ */
+export const NOT_CONNECTED = /^not connected$/i;
+
+/**
  * Did the earlier attempt reach the server (proven: the server's log has it) or may it have (possible)? A request
  * refused as malformed, unknown or with invalid params, or by a rate limiter, ran nothing, whoever logged it.
  */
@@ -286,6 +299,8 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const raised = [prev.server, prev.client, prev.primary].some((v) => v?.toolRaised === true);
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code !== undefined && (REFUSED_BEFORE_RUNNING.has(code) || HTTP_STATUS_REFUSAL.has(code)) && !raised) return 'no';
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && code === -32000 && message !== undefined && RATE_LIMIT_EXCEEDED.test(message.trim())) return 'no';
+  // (A bridge's "Not connected": the request went no further than the bridge, whose log may be the "server" one.)
+  if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && message !== undefined && NOT_CONNECTED.test(message.trim())) return 'no';
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   if (prev.notSeenByServer) return 'no';
@@ -868,8 +883,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const held = g.status === 409
       ? `${cause}; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session${all ? '' : ' (one the client may have lost without the server noticing)'}`
       : cause;
+    // A GET without a session id and no initialize before it in this log opened no session's stream: it is how a client
+    // connects by the old HTTP+SSE transport (2024-11-05), as mcporter falls back to it after its initialize failed.
+    const what = g.noOpening
+      ? `a GET without a session id, with no initialize before it in this log: that is how a client connects by the old HTTP+SSE transport (2024-11-05), which clients fall back to when their Streamable HTTP initialize failed (mcporter does after any failure but an OAuth one); this endpoint did not serve that transport, so the client got no connection by it`
+      : `the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`;
     out.push(finding('GET_STREAM_REFUSED', 'warning',
-      `${where}: HTTP ${g.status} to the client's GET stream${times}${g.said !== undefined ? ` (saying ${jsonText(g.said)})` : ''}: the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`,
+      `${where}: HTTP ${g.status} to ${g.noOpening ? 'a GET' : "the client's GET stream"}${times}${g.said !== undefined ? ` (saying ${jsonText(g.said)})` : ''}: ${what}`,
       [g.src], 'session', s.session));
   }
   if (!calls) {

@@ -170,6 +170,11 @@ export interface AttemptView {
   cancelledAt?: number;
   /** The reason the cancellation gave (`params.reason`: the TypeScript SDK puts the AbortSignal's reason or its timeout error there). */
   cancelReason?: string;
+  /**
+   * The POST that carried that notifications/cancelled ended without any response (how it ended: aborted, error): the
+   * client closed it at once (mcporter closes its whole connection on a timeout), so the cancellation may never have left it.
+   */
+  cancelLost?: string;
   /** Connection or stream error text. */
   error?: string;
   /** A 401 or 403 that carried WWW-Authenticate: an authentication challenge (RFC 6750), not some other refusal. */

@@ -89,6 +89,8 @@ interface Exchange {
   carried: string | undefined;
   /** What the error body of such a POST said. */
   refusalSaid: string | undefined;
+  /** The open requests a notifications/cancelled in this POST cancelled (cancelLost, when the POST gets no response). */
+  cancels?: AttemptView[];
   /** The session's SESSION_EXPIRED cause this exchange's 404 set (a DELETE's, withdrawn if its page shows no route). */
   refused404?: SessionState['refused404'];
 }
@@ -391,7 +393,7 @@ export class JoinEngine {
         ex.carried ??= msg.method.slice(0, 80);
         // (Sent without a session id soon after the caller's DELETE: the client dropped the id, not the request.)
         const dropped = deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs ? scopeKeyOf(r.side, r.input, deleted.session) : undefined;
-        this.clientNotification(scopeKey, msg, r.src, sess, r.ts, dropped);
+        this.clientNotification(scopeKey, msg, r.src, sess, r.ts, dropped, ex);
       } else if (msg.error !== undefined && isJsonRpcId(msg.id)) {
         ex.carried ??= `its answer (an error) to the server's request id ${jsonText(msg.id).slice(0, 40)}`;
         this.clientRefusedAsk(scopeKey, msg);
@@ -690,6 +692,9 @@ export class JoinEngine {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }
     if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) this.refusedPost(ex, input);
+    // A notifications/cancelled whose POST ended with no response head at all: the client aborted it (mcporter closes its
+    // connection right after the SDK's timeout sent it), so it may never have left the client.
+    if (ex.cancels && ex.status === undefined && how !== 'complete') for (const v of ex.cancels) if (!v.final) v.cancelLost = how;
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;
@@ -1077,7 +1082,9 @@ export class JoinEngine {
         entry.count++;
         entry.lastTs = ex.startTs ?? entry.lastTs;
       } else if (gets.length < 4) {
-        entry = { status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}) };
+        entry = { status: ex.status, count: 1, src: ex.src, ts: ex.startTs, lastTs: ex.startTs, ...(ex.refusalSaid !== undefined ? { said: ex.refusalSaid } : {}),
+          // A GET without a session id before any initialize of its log: the old HTTP+SSE transport's connect, no session's stream.
+          ...(ex.session === null && !this.lastOpening.has(`${ex.side}|${input}`) ? { noOpening: true } : {}) };
         gets.push(entry);
       }
       // The SDK's reconnect without Last-Event-ID after a resumption of a call's stream broke before its first event.
@@ -1319,7 +1326,7 @@ export class JoinEngine {
    * session (the TypeScript SDK 1.x drops the id with the DELETE): a cancellation for no request of its own scope is
    * then for that session's request, still open when the session was deleted.
    */
-  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined, deletedScope?: string): void {
+  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined, deletedScope?: string, ex?: Exchange): void {
     if (msg.method === 'notifications/cancelled') {
       const params = (msg.params ?? {}) as Record<string, unknown>;
       const rid = params.requestId;
@@ -1333,6 +1340,7 @@ export class JoinEngine {
           if (ts !== undefined) view.cancelledAt = ts;
           if (typeof params.reason === 'string' && params.reason.trim() !== '') view.cancelReason = params.reason.trim().slice(0, 200);
           view.sources.push(src);
+          if (ex) (ex.cancels ??= []).push(view);
         } else {
           const known = sess.requestIds.get(idKeyOf(rid));
           if (!known) (sess.cancels ??= []).push({ id: rid, src, ...(ts !== undefined ? { ts } : {}), ...(typeof params.reason === 'string' && params.reason.trim() !== '' ? { reason: params.reason.trim().slice(0, 200) } : {}) });

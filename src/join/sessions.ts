@@ -59,7 +59,7 @@ export interface SessionState {
    * GETs for the server's stream refused with an HTTP error (GET_STREAM_REFUSED), one entry per status: how often, from
    * when to when. `counted`: the client's log of the session counts them (this log's entry, the server's, is no finding).
    */
-  refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean; counted?: boolean; afterResumption?: number }[];
+  refusedGets?: { status: number; count: number; src: Source; ts: number | undefined; lastTs: number | undefined; said?: string; probe?: boolean; counted?: boolean; afterResumption?: number; noOpening?: boolean }[];
   /** The client's DELETE of this session that the server accepted (2xx): a later 404 answers a session the client ended. */
   terminated?: { src: Source; ts: number | undefined; side: ViewSide; caller: string; unseen?: boolean };
   /** This log sent a DELETE of the session (whatever the answer). */

@@ -52,7 +52,8 @@ describe('GET_STREAM_REFUSED', () => {
     const sessionless = [get(0, { status: 404, body: 'Cannot GET /sse', ct: 'text/html', url: 'http://127.0.0.1:3000/sse' })];
     const r2 = await analyzeInputs([{ side: 'client', lines: sessionless }, { side: 'server', lines: sessionless }]);
     expect(r2.findings.map((f) => `${f.code}: ${f.message}`)).toEqual([
-      `GET_STREAM_REFUSED: traffic without a session: HTTP 404 to the client's GET stream (saying "Cannot GET /sse"): the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it`,
+      // (No initialize before it in either log: the old HTTP+SSE transport's connect, as real-audit12's mp-init-503 records.)
+      `GET_STREAM_REFUSED: traffic without a session: HTTP 404 to a GET (saying "Cannot GET /sse"): a GET without a session id, with no initialize before it in this log: that is how a client connects by the old HTTP+SSE transport (2024-11-05), which clients fall back to when their Streamable HTTP initialize failed (mcporter does after any failure but an OAuth one); this endpoint did not serve that transport, so the client got no connection by it`,
     ]);
   });
 
