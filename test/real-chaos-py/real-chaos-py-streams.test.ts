@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { linkProblems, GZ_VIEWS, unsafeTool } from '../helpers/chaos.js';
+import { linkProblems, GZ_VIEWS, unsafeTool, tagsOf } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -99,6 +99,9 @@ for (const seed of SEEDS) {
     for (const v of GZ_VIEWS) {
       describe(v.name, async () => {
         const r = await analyze({ inputs: v.inputs.map(([file, side]) => ({ path: `${ROOT}${seed}/${file}`, ...(side ? { side } : {}) })) });
+        const tags = new Map<string, Map<number, string>>();
+        for (const [file] of v.inputs) tags.set(`${ROOT}${seed}/${file}`, tagsOf(`${ROOT}${seed}/${file}`));
+        const tagsOfRow = (a: Attempt) => new Set(a.sources.map((s) => tags.get(s.file)?.get(s.line)).filter((t): t is string => t !== undefined));
         const calls = r.attempts.filter((a) => a.method === 'tools/call');
         const byKey = new Map<string, Attempt[]>();
         for (const a of calls) byKey.set(`${a.session} ${String(a.id)}`, [...(byKey.get(`${a.session} ${String(a.id)}`) ?? []), a]);
@@ -131,6 +134,12 @@ for (const seed of SEEDS) {
             if (resumed !== undefined && (x.resumed === true) !== resumed) bad.push(`${at}: resumed ${x.resumed}`);
             const codes = x.findings.map((f) => f.code);
             if (x.outcome === 'STREAM_INCOMPLETE' && v.name !== 'server' && !a.ok && exhausted(a) && !codes.includes('NO_FINAL_RESULT')) bad.push(`${at}: findings ${codes.join(',')}`);
+            // Its resumption GETs this log has are joined to it (its sources), and nothing of another attempt, of a
+            // standalone GET or of a DELETE.
+            const own = tagsOfRow(x);
+            // (A GET the app's hook saw that never reached the hop, fault none, as the Client closed: not required.)
+            for (const g of a.gets) if (g.fault !== 'none' && (v.name !== 'server' || forwarded(g)) && !own.has(g.tag)) bad.push(`${at}: its GET ${g.tag} (${g.fault}:${g.status}) not joined`);
+            for (const t of own) if (!t.startsWith(`${c.key}#${a.n}#`)) bad.push(`${at}: joined ${t}`);
             // A timed-out call whose result still came: the CANCELLED says it came after the cancellation.
             if (v.name !== 'server' && timedOut(a) && x.outcome === 'TOOL_SUCCESS' && !x.findings.some((f) => f.code === 'CANCELLED' && f.message.includes('result came after that, when the client had given up on it'))) bad.push(`${at}: late result, findings ${codes.join(',')}`);
           }
