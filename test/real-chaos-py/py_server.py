@@ -1,4 +1,4 @@
-# The Python server of test/real-chaos-py/record.mjs's pyserver profile: the Python SDK's MCPServer (mcp 2.3.0) on
+# The Python server of test/real-chaos-py/record.mjs (pyserver, modern and streams profiles): the Python SDK's MCPServer (mcp 2.3.0) on
 # uvicorn, stateful streamable HTTP (SSE responses, no event store), with the chaos audit's five annotated tools (10 to
 # 400 ms; export_report sends progress). Each real run of a tool appends its call key to RAN_FILE.
 #   /work/py-venv/bin/python test/real-chaos-py/py_server.py PORT RAN_FILE [streams]
