@@ -346,7 +346,7 @@ function gaveUpAt(a: Attempt, next: Attempt): number | undefined {
  * through the hops, which under load took up to 223 ms longer than the retry's after it (the chaos audit's streams
  * profile). The client's own log has the cancellation as it was sent: at its timeout.
  */
-function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean } | undefined {
+function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean; pyTimeout: boolean } | undefined {
   const done = doneAt(a);
   const v = a.client ?? a.primary;
   const cancelled = v.cancelledAt;
@@ -356,10 +356,22 @@ function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean } |
   // after the caller got its error, when its transport gets to the POST (up to some 100 ms later under load): the
   // caller gave up no later than the request's start plus that timeout (its clock started before the request went out).
   const timeout = PY_TIMEOUT_REASON.exec(v.cancelReason ?? '');
-  if (at !== undefined && at === cancelled && timeout && a.startTs !== undefined) at = Math.min(at, a.startTs + Number(timeout[1]) * 1000);
+  let pyTimeout = false;
+  if (at !== undefined && at === cancelled && timeout && a.startTs !== undefined && a.startTs + Number(timeout[1]) * 1000 < at) {
+    at = a.startTs + Number(timeout[1]) * 1000;
+    pyTimeout = true;
+  }
   if (at === undefined) return undefined;
-  return { at, hopCancel: at === cancelled && v.side !== 'client' };
+  return { at, hopCancel: at === cancelled && v.side !== 'client', pyTimeout };
 }
+
+/**
+ * How much later than the caller's clock began a request may reach a log, relative to the retry after it, when the
+ * delay runs from the request's start plus the Python SDK's timeout: its transport task gets to the POST late under
+ * load, as to the cancellation after it (some 100 ms). The chaos audit's streams profile with the Python SDK (18 calls
+ * in flight, the server restarting) read the app's 250 ms after its timeout as 197 ms so, in every log.
+ */
+export const PY_TIMEOUT_START_MARGIN_MS = 100;
 
 /**
  * How much later than the caller gave up a notifications/cancelled may reach a log past the client, relative to the
@@ -547,7 +559,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const gave = gaveUp(prev, a)!;
     const delay = a.startTs - gave.at;
     // A delay measured from a cancellation that reached this log late may be longer than it reads, by that lateness.
-    const margin = gave.hopCancel ? HOP_CANCEL_MARGIN_MS : 0;
+    const margin = gave.hopCancel ? HOP_CANCEL_MARGIN_MS : gave.pyTimeout ? PY_TIMEOUT_START_MARGIN_MS : 0;
     const before = chain.beforePrevious;
     const beforeDone = before ? gaveUpAt(before, prev) : undefined;
     // A retry sent into a new session (the client reconnected after the attempt before it) waited for that reconnect
@@ -560,7 +572,8 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const serverWait = askedWait !== undefined && gapBefore !== undefined && before!.endTs !== undefined && prev.startTs! - before!.endTs >= askedWait;
     const prevDelay = gapBefore !== undefined && !reconnected && !serverWait ? gapBefore : undefined;
     // (Where the cancellation came late, a delay under the minimum by less than the margin proves nothing.)
-    const hopNote = margin ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)` : '';
+    const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
+      : gave.pyTimeout ? ` (measured from the request's start in this log plus the timeout its notifications/cancelled names, which may be up to ${delayText(margin)} later than the caller's timeout fired: the SDK's transport gets to a POST late under load)` : '';
     if (delay < policy.minDelayMs - margin) {
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay + margin < prevDelay - Math.max(20, prevDelay * 0.1)) {

@@ -1,4 +1,6 @@
-// Shared checks of the chaos audits (test/real-chaos*, against each recording's observed.json): the views, the tools' annotations, links, UNSAFE_RETRY, each attempt once.
+// Shared checks of the chaos audits (test/real-chaos*, against each recording's observed.json): the views, the tools' annotations, links, UNSAFE_RETRY, each attempt once, the requests' names.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { FIVE_VIEWS, type View } from './recordings.js';
 
 /** The five views of a chaos recording, whose logs are gzipped. */
@@ -75,4 +77,23 @@ export function onceProblems<Q extends { at: string; fault: string; session?: st
   const gotNoSession: Record<string, number> = {};
   for (const a of rows) if (!a.session) gotNoSession[a.outcome] = (gotNoSession[a.outcome] ?? 0) + 1;
   return { bad, noSession, gotNoSession, want };
+}
+
+/** Each line of a gzipped log (1-based) -> the x-chaos-attempt of the request it belongs to (records share their exchange's xid). */
+export function tagsOf(file: string): Map<number, string> {
+  const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+  const byXid = new Map<string, string>();
+  const recs = lines.map((l) => { try { return JSON.parse(l) as Record<string, any>; } catch { return undefined; } });
+  for (const r of recs) {
+    const tag = r?.requestHeaders?.['x-chaos-attempt'];
+    if (typeof tag === 'string' && typeof r?.xid === 'string') byXid.set(`${r.conn ?? ''}|${r.xid}`, tag);
+  }
+  const out = new Map<number, string>();
+  recs.forEach((r, i) => {
+    if (!r) return;
+    const har = r.request?.headers?.find?.((h: { name: string }) => h.name === 'x-chaos-attempt')?.value;
+    const tag = har ?? r.requestHeaders?.['x-chaos-attempt'] ?? (typeof r.xid === 'string' ? byXid.get(`${r.conn ?? ''}|${r.xid}`) : undefined);
+    if (typeof tag === 'string') out.set(i + 1, tag);
+  });
+  return out;
 }

@@ -15,6 +15,13 @@
 // connect events carry their POSTs with the fault each drew.
 // `--profile modern SEED` records test/fixtures/real-chaos-py/modern-seed-N/: the pyserver profile's Python server and
 // faults, the Python clients in mode="auto", which speaks 2026-07-28 to it (stateless: no session, no initialize).
+// `--profile streams SEED` records test/fixtures/real-chaos-py/streams-seed-N/: the Python server with an event store
+// (py_server.py streams: a priming event, retry 250 ms), 6 Python apps with 3 workers each calling at once on one Client
+// (read timeout 2 s); the hop cuts tools/call SSE streams before their response (ended cleanly, or the socket reset),
+// stalls some (the SDK times out and sends notifications/cancelled), refuses (503) some POSTs, resumption GETs and
+// standalone GETs, resets or cuts again resumptions, cuts or resets standalone GETs, refuses (503) or delays (1 s) the
+// cancels, and restarts the Python server once (SIGKILL, the same port, 4 s in; new requests wait for it): the old
+// sessions then get the Python server's own 404. Every request is named by the app (py_clients.py run_stream_client).
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,12 +44,13 @@ const argv = process.argv.slice(2);
 // its view recorded by a recording proxy (side server) in front of it: test/fixtures/real-chaos-py/pyserver-seed-N/.
 const PROFILE = argv[0] === '--profile' ? argv[1] : 'tsserver';
 const MODERN = PROFILE === 'modern';
-const PYSERVER = PROFILE === 'pyserver' || MODERN;
+const STREAMS = PROFILE === 'streams';
+const PYSERVER = PROFILE === 'pyserver' || MODERN || STREAMS;
 const SESSIONS = PROFILE === 'sessions';
-if (!['tsserver', 'pyserver', 'sessions', 'modern'].includes(PROFILE)) throw new Error(`unknown profile ${PROFILE}`);
+if (!['tsserver', 'pyserver', 'sessions', 'modern', 'streams'].includes(PROFILE)) throw new Error(`unknown profile ${PROFILE}`);
 const SEED = Number((argv[0] === '--profile' ? argv[2] : argv[0]) ?? 1);
-const CLIENTS = 8;
-const CALLS_PER_CLIENT = SESSIONS ? 10 : 16;
+const CLIENTS = STREAMS ? 6 : 8;
+const CALLS_PER_CLIENT = SESSIONS ? 10 : STREAMS ? 12 : 16;
 stopAfter(180_000);
 
 
@@ -83,14 +91,13 @@ if (PYSERVER) {
 }
 
 /** The Python MCPServer as a child process on a free port; ran() is its RAN_FILE counted per call key. */
-async function startPyServer() {
-  const port = await freePort();
-  const ranFile = join(mkdtempSync(join(tmpdir(), 'chaos-py-server-')), 'ran.txt');
-  writeFileSync(ranFile, '');
-  const proc = spawn(PYTHON, [`${R}/test/real-chaos-py/py_server.py`, String(port), ranFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+async function startPyServer(port, ranFile) {
+  port ??= await freePort();
+  if (!ranFile) { ranFile = join(mkdtempSync(join(tmpdir(), 'chaos-py-server-')), 'ran.txt'); writeFileSync(ranFile, ''); }
+  const proc = spawn(PYTHON, [`${R}/test/real-chaos-py/py_server.py`, String(port), ranFile, ...(STREAMS ? ['streams'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 100; i++) { await sleep(100); try { await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET' }); break; } catch {} }
-  return { url: `http://127.0.0.1:${port}`, ran: () => { const out = {}; for (const k of readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)) out[k] = (out[k] ?? 0) + 1; return out; },
-    stop: () => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill('SIGTERM'); }) };
+  return { url: `http://127.0.0.1:${port}`, port, ranFile, ran: () => { const out = {}; for (const k of readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)) out[k] = (out[k] ?? 0) + 1; return out; },
+    stop: (sig = 'SIGTERM') => new Promise((r) => { if (proc.exitCode !== null) return r(); proc.once('exit', r); proc.kill(sig); }) };
 }
 
 // The fault hop: for each tools/call POST the app named (x-chaos-attempt: key#attempt#post), a fault drawn from a
@@ -124,6 +131,7 @@ function drawFault(tag, method) {
   return 'delay';
 }
 const hop = await listen(async (req, res) => {
+  if (STREAMS) return streamsHop(req, res);
   const raw = await readBody(req);
   let rpc;
   try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
@@ -186,21 +194,112 @@ const hop = await listen(async (req, res) => {
   up.end(raw);
 });
 
+// The streams profile's faults, by the kind of request the app named (x-chaos-attempt `…#call`, `…#resume#k`,
+// `…#cancel`, `…#stream#k`); DELETEs and the connect's POSTs pass.
+function drawStreamFault(tag) {
+  const x = rng(SEED * 1000003 + hash(tag))();
+  if (tag.endsWith('#call')) return x < 0.35 ? 'pass' : x < 0.45 ? '503' : x < 0.65 ? 'cut' : x < 0.75 ? 'reset-mid' : x < 0.87 ? 'stall' : 'delay';
+  if (tag.includes('#resume#')) return x < 0.5 ? 'pass' : x < 0.65 ? '503' : x < 0.8 ? 'reset' : 'cut';
+  if (tag.endsWith('#cancel')) return x < 0.4 ? 'pass' : x < 0.7 ? '503' : 'late';
+  if (tag.includes('#stream#')) return x < 0.4 ? 'pass' : x < 0.6 ? '503' : x < 0.8 ? 'cut' : 'reset';
+  return 'pass';
+}
+// What the hop really did with each streams-profile request: `cut`, `reset-mid` and `stall` only when the response
+// event came (else the stream ended first: `ended`), `lost` when the server went away under it (the restart).
+const acts = {};
+let restarting;
+const restarts = [];
+async function streamsHop(req, res) {
+  const raw = await readBody(req);
+  const tag = req.headers['x-chaos-attempt'];
+  const fault = typeof tag === 'string' ? drawStreamFault(tag) : 'pass';
+  if (typeof tag === 'string') faults[tag] = fault;
+  const act = (a) => { if (typeof tag === 'string') acts[tag] = a; };
+  if (fault === '503') { act('503'); res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable'); return; }
+  if (fault === 'reset') { act('reset'); req.socket.destroy(); return; }
+  if (fault === 'delay') await sleep(150);
+  if (fault === 'late') await sleep(1000);
+  // While the server restarts, requests wait for the new one.
+  if (restarting) await restarting;
+  const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+  // `lost`: the server went away under the request (not the client closing it, nor the hop's own cut).
+  let closed = false;
+  const lost = () => { if (!closed) act('lost'); res.destroy(); };
+  up.on('error', lost);
+  res.on('close', () => { closed = true; up.destroy(); });
+  up.on('response', (ures) => {
+    ures.on('error', lost);
+    const headers = { ...ures.headers };
+    const sse = String(headers['content-type'] ?? '').startsWith('text/event-stream');
+    if (!sse || !['cut', 'reset-mid', 'stall'].includes(fault)) {
+      if (sse && (fault === 'cut' || fault === 'reset')) {
+        // A standalone GET stream: ended cleanly or its socket reset 500 ms after it opened.
+        act('ended');
+        setTimeout(() => { if (res.writableEnded || res.destroyed) return; act(fault); closed = true; if (fault === 'cut') { res.end(); up.destroy(); } else req.socket.destroy(); }, 500).unref();
+      } else act(['cut', 'reset-mid', 'stall'].includes(fault) ? 'ended' : fault);
+      res.writeHead(ures.statusCode, headers);
+      ures.pipe(res);
+      return;
+    }
+    delete headers['content-length'];
+    res.writeHead(ures.statusCode, headers);
+    res.flushHeaders();
+    let held = false;
+    let buf = '';
+    ures.on('data', (chunk) => {
+      if (held || res.writableEnded) return;
+      buf += chunk.toString('utf8');
+      // Whole SSE events only: the ones before the response event pass, then the fault.
+      let i;
+      while ((i = buf.indexOf('\n\n')) >= 0 || (i = buf.indexOf('\r\n\r\n')) >= 0) {
+        const sep = buf.startsWith('\r\n\r\n', i) ? 4 : 2;
+        const ev = buf.slice(0, i + sep);
+        buf = buf.slice(i + sep);
+        if (/"result"|"error"/.test(ev)) {
+          held = true;
+          closed = true;
+          act(fault);
+          if (fault === 'cut') { res.end(); up.destroy(); }
+          else if (fault === 'reset-mid') req.socket.destroy();
+          else setTimeout(() => { if (!res.writableEnded) res.end(); up.destroy(); }, 3000).unref();
+          return;
+        }
+        res.write(ev);
+      }
+    });
+    ures.on('end', () => { if (!held && !res.writableEnded) { act('ended'); res.end(buf); } });
+  });
+  up.end(raw);
+}
+
 const rp = await startRecordProxy(hop.url, `${d}/proxy.ndjson`);
 const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
 const cp = await startRecordingProxy({ listen: '127.0.0.1:0', target: har.url, out: `${d}/client.ndjson`, side: 'client' });
 
 const tmp = join(mkdtempSync(join(tmpdir(), 'chaos-py-')), 'calls.json');
 const t0 = Date.now();
-const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp, SESSIONS ? 'sessions' : MODERN ? 'modern' : 'calls'], { timeout: 170_000, maxBuffer: 64 << 20 });
+// The streams profile: the Python server restarts once, 4 s in (killed, a new one on the same port).
+const restartTimer = STREAMS && setTimeout(() => {
+  restarting = (async () => {
+    const at = Date.now();
+    await pyServer.stop('SIGKILL');
+    pyServer = await startPyServer(pyServer.port, pyServer.ranFile);
+    restarts.push({ wall: at / 1000, upWall: Date.now() / 1000 });
+    restarting = undefined;
+  })();
+}, 4000);
+const { stderr } = await promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(CLIENTS), String(CALLS_PER_CLIENT), tmp, SESSIONS ? 'sessions' : MODERN ? 'modern' : STREAMS ? 'streams' : 'calls'], { timeout: 170_000, maxBuffer: 64 << 20 });
+if (restartTimer) clearTimeout(restartTimer);
+await restarting;
 const py = JSON.parse(readFileSync(tmp, 'utf8'));
 await sleep(300);
 const ranNow = PYSERVER ? pyServer.ran() : ran;
+const mark = (p) => { p.fault = faults[p.tag] ?? 'none'; if (STREAMS) p.did = acts[p.tag] ?? 'none'; };
 for (const call of py.calls) {
-  for (const a of call.attempts) for (const p of a.posts) p.fault = faults[p.tag] ?? 'none';
+  for (const a of call.attempts) for (const p of [...a.posts, ...(a.gets ?? [])]) mark(p);
   call.ran = ranNow[call.key] ?? 0;
 }
-for (const e of py.events) for (const p of e.posts ?? []) p.fault = faults[p.tag] ?? 'none';
+for (const e of py.events) for (const p of [...(e.posts ?? []), ...(e.streams ?? []), ...(e.deletes ?? []), ...(e.connects ?? [])]) mark(p);
 await cp.close();
 await har.close();
 await rp.stop();
@@ -211,6 +310,6 @@ await pyServer?.stop();
 for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
 // One call or event a line: the file stays small and readable.
 const lines = (xs) => xs.map((x) => JSON.stringify(x)).join(',\n');
-writeFileSync(`${d}/observed.json`, `{"seed": ${SEED}, "profile": "${PROFILE}", "sdk": "mcp 2.3.0 (Python)", "tools": ${JSON.stringify(TOOLS)},\n"events": [\n${lines(py.events)}],\n"calls": [\n${lines(py.calls)}]}\n`);
+writeFileSync(`${d}/observed.json`, `{"seed": ${SEED}, "profile": "${PROFILE}", "sdk": "mcp 2.3.0 (Python)", "tools": ${JSON.stringify(TOOLS)},${STREAMS ? `\n"restarts": ${JSON.stringify(restarts)},` : ''}\n"events": [\n${lines(py.events)}],\n"calls": [\n${lines(py.calls)}]}\n`);
 process.stderr.write(`${stderr.split('\n').slice(-20).join('\n')}seed ${SEED}: ${py.calls.length} calls, ${py.calls.reduce((s, c) => s + c.attempts.length, 0)} attempts, ${Date.now() - t0} ms\n`);
 process.exit(0);

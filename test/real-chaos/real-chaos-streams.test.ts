@@ -16,7 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { linkProblems, GZ_VIEWS, unsafeTool } from '../helpers/chaos.js';
+import { linkProblems, GZ_VIEWS, unsafeTool, tagsOf } from '../helpers/chaos.js';
 
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
@@ -61,25 +61,6 @@ function plainChain(o: Obs, c: Call, a: Try): Req[] {
     if (g.at === undefined || g.at - prev.at! > 1000) break;
     out.push(g);
   }
-  return out;
-}
-
-/** Each line of a log (1-based) -> the x-chaos-attempt of the request it belongs to (records share their exchange's xid). */
-function tagsOf(file: string): Map<number, string> {
-  const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
-  const byXid = new Map<string, string>();
-  const recs = lines.map((l) => { try { return JSON.parse(l) as Record<string, any>; } catch { return undefined; } });
-  for (const r of recs) {
-    const tag = r?.requestHeaders?.['x-chaos-attempt'];
-    if (typeof tag === 'string' && typeof r?.xid === 'string') byXid.set(`${r.conn ?? ''}|${r.xid}`, tag);
-  }
-  const out = new Map<number, string>();
-  recs.forEach((r, i) => {
-    if (!r) return;
-    const har = r.request?.headers?.find?.((h: { name: string }) => h.name === 'x-chaos-attempt')?.value;
-    const tag = har ?? r.requestHeaders?.['x-chaos-attempt'] ?? (typeof r.xid === 'string' ? byXid.get(`${r.conn ?? ''}|${r.xid}`) : undefined);
-    if (typeof tag === 'string') out.set(i + 1, tag);
-  });
   return out;
 }
 
