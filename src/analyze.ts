@@ -7,7 +7,7 @@ import { Matcher, type Attempt } from './join/match.js';
 import { SessionTracker } from './join/sessions.js';
 import { SessionPairs } from './join/gateway.js';
 import { scopeKeyOf } from './join/attempt.js';
-import { Normalizer, type ClaimIn } from './normalize.js';
+import { Normalizer } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateOffset } from './join/clock.js';

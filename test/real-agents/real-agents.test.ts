@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { BIN, recordedPairs } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-agents/', import.meta.url));
 
@@ -15,13 +16,9 @@ interface Attempt {
   resumed?: boolean; protocolVersion?: string; sse?: { events: number; progress: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
-type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; got?: { text?: string; isError?: boolean; tools?: string[]; type?: string } | null; error?: { name: string; message: string; code?: unknown; status?: number; cause?: { message: string; code?: string } } }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as { framework: string; steps: Step[]; notes: unknown[]; frameworkLog: string[] };
 const step = (s: string, prefix: string) => observed(s).steps.find((x) => x.step.startsWith(prefix))!;
 const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed.json`));

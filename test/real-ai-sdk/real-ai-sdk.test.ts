@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { BIN, recordedPairs } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-ai-sdk/', import.meta.url));
 
@@ -15,15 +16,11 @@ interface Attempt {
   notSeenByServer?: boolean; sse?: { events: number; serverRequests: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
-type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok: boolean; got?: { text?: string; isError?: boolean; protocolVersion?: string }; error?: { name: string; message: string; code?: number; statusCode?: number } }
 interface Observed { steps: Step[]; uncaught: { error: { message: string } }[]; unhandledRejections: unknown[] }
 interface Rec { kind: string; xid: string; method?: string; requestHeaders?: Record<string, string>; send?: { method?: string; id?: unknown }; end?: string; error?: string }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const step = (s: string, label: RegExp) => observed(s).steps.find((x) => label.test(x.step))!;
 const records = (s: string, side = 'client') => readFileSync(`${DIR}${s}/${side}.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);

@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit/', import.meta.url));
 
@@ -12,9 +13,7 @@ interface Attempt { type: 'attempt'; id: string | number; method: string; tool: 
 type Run = CliRun<Attempt, Finding>;
 
 const both = recordedPairs<Attempt, Finding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const byId = (r: Run, id: number | string) => calls(r).find((a) => a.id === id)!;
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
 
 describe('every audit recording', () => {
   const scenarios = readdirSync(DIR);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { auditFixtures, type ViewSide } from '../helpers/recordings.js';
+import { auditFixtures, type ViewSide, toolCalls as calls } from '../helpers/recordings.js';
 import { retryDelay } from '../../src/report/notes.js';
 
 const { f, run, observed } = auditFixtures('real-audit10b');
@@ -19,7 +19,6 @@ const VIEWS: { name: string; inputs: [string, Side?][]; proven: boolean }[] = [
   { name: 'har', inputs: [['capture.har.ndjson']], proven: false },
 ];
 const ran = (c: string) => (observed(c).find((x) => 'ran' in x)!.ran as string[]);
-const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
 const byId = (r: Result, id: number) => r.attempts.find((a) => a.id === id)!;
 const codes = (r: Result) => [...r.attempts.flatMap((a) => a.findings.map((x) => `${a.tool ?? a.method}#${a.attempt}:${x.code}`)), ...r.findings.map((x) => `session:${x.code}`)].sort();
 const finding = (a: Result['attempts'][number], code: string) => a.findings.find((x) => x.code === code);

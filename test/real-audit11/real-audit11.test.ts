@@ -1,32 +1,11 @@
 // Eleventh audit (more npm peers): Genkit's and Strands Agents' MCP clients against the SDK 1.32.2 McpServer, and the NestJS server @rekog/mcp-nest against the SDK 1.32.2 and v2 clients (test/fixtures/real-audit11, recorded by record.mjs), read five ways; every expectation is derived from what the app saw (observed.json).
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../src/index.js';
-import { auditFixtures, FIVE_VIEWS, type View } from '../helpers/recordings.js';
+import { allCodes, auditKit, codesOf, FIVE_VIEWS, toolCalls as calls, viewNamed as view, type View } from '../helpers/recordings.js';
 
-const { root, run, observed } = auditFixtures('real-audit11');
-type Result = Awaited<ReturnType<typeof analyze>>;
-type Attempt = Result['attempts'][number];
 interface Err { name: string; message: string; code?: number | string }
 interface Step { label: string; ok?: Record<string, unknown> | null; error?: Err }
 
-const scenarios = readdirSync(root).filter((s) => !s.includes('.')).sort();
-const steps = (s: string) => observed(s).filter((x) => typeof x.label === 'string') as unknown as Step[];
-const step = (s: string, label: string) => steps(s).find((x) => x.label === label)!;
-const hop = (s: string) => (observed(s).find((x) => x.hop) as { hop?: { request: string; action: string }[] } | undefined)?.hop ?? [];
-const serverRan = (s: string) => (observed(s).find((x) => x.serverRan) as { serverRan: string[] }).serverRan;
-const view = (name: string) => FIVE_VIEWS.find((v) => v.name === name)!;
-const analyzed = new Map<string, Promise<Result>>();
-const runView = (s: string, v: View) => {
-  const key = `${s}|${v.name}`;
-  if (!analyzed.has(key)) analyzed.set(key, run(s, ...v.inputs));
-  return analyzed.get(key)!;
-};
-const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
-const codesOf = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Result) => [...r.attempts.flatMap(codesOf), ...r.findings.map((f) => f.code)];
-/** Views that see what passed the fault hop only (it stands right in front of the client). */
-const behindHop = (v: View) => v.name !== 'client' && v.name !== 'both';
+const { observed, scenarios, steps, step, hop, serverRan, runView, expectedToolCalls } = auditKit<Step>('real-audit11');
 
 const CONCURRENT = new Set(['nx-two-clients']);
 const TOOL_STEP = /^(?:[a-z-]+-agent: )?(lookup_order|send_invoice|crash|slow_report|no_such_tool)\b/;
@@ -56,21 +35,7 @@ function outcomeOf(st: Step): string | null {
   return 'TOOL_SUCCESS';
 }
 /** The tools/call outcomes a view must show, in order: those the hop answered are not behind it. */
-function expectedCalls(s: string, v: View): string[] {
-  const answered = hop(s).filter((h) => h.action === 'respond' && h.request.startsWith('POST tools/call')).length;
-  let skip = behindHop(v) ? answered : 0;
-  const out: string[] = [];
-  for (const st of steps(s).filter((x) => TOOL_STEP.test(x.label))) {
-    const o = outcomeOf(st);
-    if (o === null) continue;
-    if (o === 'HTTP_ERROR' && skip > 0 && [429, 503].includes(Number((st.error ?? (st.ok as { sdk: { threw: Err } }).sdk.threw).code))) {
-      skip--;
-      continue;
-    }
-    out.push(`${TOOL_STEP.exec(st.label)![1]} ${o}`);
-  }
-  return out;
-}
+const expectedCalls = (s: string, v: View) => expectedToolCalls(s, v, { toolStep: TOOL_STEP, outcomeOf, codeOf: (st) => (st.error ?? (st.ok as { sdk: { threw: Err } }).sdk.threw).code });
 
 describe('every recording, every view', () => {
   it('has the scenarios the recorder writes', () => {

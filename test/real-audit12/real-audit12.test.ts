@@ -1,32 +1,13 @@
 // Twelfth audit (mcporter and mcp-proxy): mcporter 0.12.3's runtime and CLI against the SDK 1.32.2 McpServer, and mcp-proxy 6.7.19 bridging a stdio server with the SDK 1.32.2 and v2 clients (test/fixtures/real-audit12, recorded by record.mjs), read five ways; every expectation is derived from what the app saw (observed.json).
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { auditFixtures, FIVE_VIEWS, type View } from '../helpers/recordings.js';
+import { allCodes, auditKit, codesOf, FIVE_VIEWS, toolCalls as calls, viewNamed as view, type View } from '../helpers/recordings.js';
 
-const { root, run, observed } = auditFixtures('real-audit12');
 type Result = Awaited<ReturnType<typeof analyze>>;
-type Attempt = Result['attempts'][number];
 interface Err { name: string; message: string; code?: number | string }
 interface Step { label: string; ok?: unknown; error?: Err }
 
-const scenarios = readdirSync(root).filter((s) => !s.includes('.')).sort();
-const steps = (s: string) => observed(s).filter((x) => typeof x.label === 'string') as unknown as Step[];
-const step = (s: string, label: string) => steps(s).find((x) => x.label === label)!;
-const hop = (s: string) => (observed(s).find((x) => x.hop) as { hop?: { request: string; action: string }[] } | undefined)?.hop ?? [];
-const serverRan = (s: string) => (observed(s).find((x) => x.serverRan) as { serverRan: string[] }).serverRan;
-const view = (name: string) => FIVE_VIEWS.find((v) => v.name === name)!;
-const analyzed = new Map<string, Promise<Result>>();
-const runView = (s: string, v: View) => {
-  const key = `${s}|${v.name}`;
-  if (!analyzed.has(key)) analyzed.set(key, run(s, ...v.inputs));
-  return analyzed.get(key)!;
-};
-const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
-const codesOf = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Result) => [...r.attempts.flatMap(codesOf), ...r.findings.map((f) => f.code)];
-/** Views that see what passed the fault hop only (it stands right in front of the client). */
-const behindHop = (v: View) => v.name !== 'client' && v.name !== 'both';
+const { observed, scenarios, steps, step, hop, serverRan, runView, expectedToolCalls } = auditKit<Step>('real-audit12');
 
 const TOOL_STEP = /^(lookup_order|send_invoice|crash|refuse|slow_report|no_such_tool|die)\b/;
 
@@ -43,21 +24,7 @@ function outcomeOf(st: Step): string | null {
   return ok && ok.isError ? 'TOOL_ERROR' : 'TOOL_SUCCESS';
 }
 /** The tools/call outcomes a view must show, in order: those the hop answered are not behind it. */
-function expectedCalls(s: string, v: View): string[] {
-  const answered = hop(s).filter((h) => h.action === 'respond' && h.request.startsWith('POST tools/call')).length;
-  let skip = behindHop(v) ? answered : 0;
-  const out: string[] = [];
-  for (const st of steps(s).filter((x) => TOOL_STEP.test(x.label))) {
-    const o = outcomeOf(st);
-    if (o === null) continue;
-    if (o === 'HTTP_ERROR' && skip > 0 && [429, 503].includes(Number(st.error!.code))) {
-      skip--;
-      continue;
-    }
-    out.push(`${TOOL_STEP.exec(st.label)![1]} ${o}`);
-  }
-  return out;
-}
+const expectedCalls = (s: string, v: View) => expectedToolCalls(s, v, { toolStep: TOOL_STEP, outcomeOf, codeOf: (st) => st.error!.code });
 const sessionsOf = (r: Result) => [...new Set(r.attempts.map((a) => a.session))];
 
 describe('every recording, every view', () => {
@@ -256,8 +223,8 @@ describe('mcp-proxy 6.7.19: a stdio server (SDK 1.32.2) bridged to Streamable HT
     it(`px-child-crash / ${v.name}: the whys name the bridge's lost upstream; the app's retry after "Not connected" is no UNSAFE_RETRY (before: an error in the server's and both views, "the server view shows the earlier attempt reached the server")`, async () => {
       const r = await runView('px-child-crash', v);
       const [, die, first, again] = calls(r);
-      expect(die!.detail.why).toMatch(/^"Connection closed" is the TypeScript SDK's error for a request still waiting when its connection closed: a bridge built on it \(mcp-proxy\)/);
-      expect(first!.detail.why).toMatch(/^"Not connected" is the TypeScript SDK's refusal to send on a connection it does not have: .*the request went no further than the bridge$/);
+      expect(die!.detail!.why).toMatch(/^"Connection closed" is the TypeScript SDK's error for a request still waiting when its connection closed: a bridge built on it \(mcp-proxy\)/);
+      expect(first!.detail!.why).toMatch(/^"Not connected" is the TypeScript SDK's refusal to send on a connection it does not have: .*the request went no further than the bridge$/);
       expect(again).toMatchObject({ call: first!.call, attempt: 2, outcome: 'JSONRPC_ERROR' });
       expect(codesOf(again!)).not.toContain('UNSAFE_RETRY');
       expect(codesOf(again!)).toContain('RETRY_POLICY'); // the app called again 30-50 ms later

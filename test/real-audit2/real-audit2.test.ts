@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit2/', import.meta.url));
 
@@ -13,8 +14,6 @@ type Run = CliRun<Attempt, unknown>;
 
 const triage = (args: string[]): Run => triageCli<Attempt, unknown>(args);
 const both = recordedPairs<Attempt, unknown>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
 
 describe('every second-round recording', () => {
   it.each(readdirSync(DIR))('%s: read whole, analyzed without error', (scenario) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit3/', import.meta.url));
 const FIX = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -51,9 +52,6 @@ const step = (scenario: string, label: RegExp): Step => {
   if (!s) throw new Error(`${scenario}: no observed step ${label}`);
   return s;
 };
-const calls = (r: Run): Attempt[] => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt): string[] => a.findings.map((f) => f.code);
-const allCodes = (r: Run): string[] => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 
 describe('every third-round recording', () => {
   it.each(readdirSync(DIR))('%s: read whole in every view, analyzed without error', (scenario) => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit4/', import.meta.url));
 
@@ -22,7 +23,6 @@ interface Observed { steps: Step[]; onerror: { message: string }[] }
 
 const SCENARIOS = ['empty-200-json', 'duplicate-response-sse', 'batch-of-one-response', 'string-id-response', 'multiline-sse-data', 'html-in-sse-after-head', 'error-then-result-same-id'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: Attempt) => a.findings.map((f) => f.code).sort();
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const firstCall = (r: Run) => calls(r)[0]!;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit5-py/', import.meta.url));
 const AUDIT4 = fileURLToPath(new URL('../fixtures/real-audit4/', import.meta.url));
@@ -37,7 +38,6 @@ const ABORT = ['py-client-abort-between-progress', 'py-stateless-abort-between-p
 const ALL = [...HOP_PY_TS, ...HOP_PY_PY, ...TIMEOUT, ...PY_SERVER, 'py-server-mcperror-retry', ...STATELESS, ...STATELESS_AUTO.map((h) => `py-stateless-auto-${h}`), ...ABORT];
 
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: Attempt) => a.findings.map((f) => f.code).sort();
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const step = (s: string, label: RegExp) => observed(s).steps.find((x) => label.test(x.step))!;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit7/', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -31,7 +32,6 @@ const V2 = [
 ].map((s) => `v2-${s}`);
 const VIEWS: View[] = ['both', 'client', 'server'];
 const run: (s: string, view?: View) => Run = recordingRunner<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: Attempt) => a.findings.map((f) => f.code).sort();
 const allCodes = (r: Run) => [...r.attempts.flatMap((a) => a.findings.map((f) => f.code)), ...r.findings.map((f) => f.code)].sort();
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;

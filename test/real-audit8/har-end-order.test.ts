@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit8/har-end-order/', import.meta.url));
 const HAR = `${DIR}capture.har.ndjson`;
@@ -16,7 +17,6 @@ const write = (list: Entry[]) => {
   writeFileSync(path, list.map((e) => JSON.stringify(e)).join('\n') + '\n');
   return path;
 };
-const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (r: Result) => [...r.attempts.flatMap((a) => a.findings.map((f) => `${a.tool ?? a.method}:${f.code}`)), ...r.findings.map((f) => `session:${f.code}`)].sort();
 
 describe('a HAR whose entries are written as each exchange ends', () => {

@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { auditFixtures, FIVE_VIEWS, type ViewSide } from '../helpers/recordings.js';
+import { auditFixtures, FIVE_VIEWS, type ViewSide, toolCalls as calls } from '../helpers/recordings.js';
 
 const { f, run, observed } = auditFixtures('real-audit9');
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Side = ViewSide;
 const VIEWS = FIVE_VIEWS;
-const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (r: Result) => [...r.attempts.flatMap((a) => a.findings.map((x) => `${a.tool ?? a.method}#${a.attempt}:${x.code}`)), ...r.findings.map((x) => `session:${x.code}`)].sort();
 
 describe('URL elicitation required (-32042), then the app calls again once the user completed it', () => {

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-bridges/', import.meta.url));
 
@@ -19,8 +20,6 @@ type Run = CliRun<Attempt, SessionFinding>;
 
 const triage = (args: string[]): Run => triageCli<Attempt, SessionFinding>(args);
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as { steps: { step: string; got?: unknown; timedOut?: boolean }[]; notes: unknown[]; browserOpened?: string[] };
 const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed.json`));
 

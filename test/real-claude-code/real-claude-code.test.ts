@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, triageCli } from '../helpers/triage-cli.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-claude-code/', import.meta.url));
 
@@ -33,7 +34,6 @@ function triage(files: string[]): Run {
 const logs = (s: string) => readdirSync(DIR + s).filter((f) => f.startsWith('mcp-logs-')).map((f) => DIR + s + '/' + f);
 const alone = (s: string) => triage(logs(s));
 const joined = (s: string) => triage([`${DIR}${s}/wire.ndjson`, ...logs(s)]);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const outcomes = (r: Run) => calls(r).map((a) => `${a.tool} ${a.outcome}`);
 const codes = (r: Run) => r.attempts.flatMap((a) => a.findings.map((f) => f.code));
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as { claudeCode: string; toolResults: { isError: boolean; text: string }[] };

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { BIN, recordedPairs } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-cloudflare/', import.meta.url));
 
@@ -15,14 +16,10 @@ interface Attempt {
   sse?: { events: number; progress: number; serverRequests: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; message: string }
-type Run = CliRun<Attempt, SessionFinding>;
 interface Step { step: string; ok?: boolean; got?: unknown; error?: { name: string; message: string; code?: number }; raw?: { status?: number; contentType?: string | null; body?: string } }
 interface Observed { steps: Step[]; notes: unknown[] }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const step = (s: string, label: string) => observed(s).steps.find((x) => x.step.startsWith(label))!;
 const note = <T>(s: string, key: string) => (observed(s).notes.find((n) => typeof n === 'object' && n !== null && key in n) as Record<string, T>)[key]!;

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { BIN, recordedPairs } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-codex/', import.meta.url));
 
@@ -15,7 +16,6 @@ interface Attempt {
   cancelled?: boolean; serverOutcome?: string; sse?: { events: number; progress: number }; protocolVersion?: string; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
 interface SessionFinding { type: 'finding'; session: string | null; code: string; severity: string; message: string }
-type Run = CliRun<Attempt, SessionFinding>;
 interface Observed {
   exit: number;
   functionCallOutputs: { callId: string; output: { type: string; text: string }[] | string }[];
@@ -26,9 +26,6 @@ interface Observed {
 }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 /** What the model got back for a call: the last text of its function_call_output (Codex puts a "Wall time" line first). */
 const told = (o: Observed['functionCallOutputs'][number]) => (typeof o.output === 'string' ? o.output : o.output.at(-1)!.text);

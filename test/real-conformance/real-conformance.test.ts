@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-conformance/', import.meta.url));
 
@@ -23,7 +24,6 @@ const run = (key: string): Run => {
   if (o.mode === 'server') args.push('--server', `${DIR}${key}.server.ndjson`);
   return triageCli<Attempt, SessionFinding>(args);
 };
-const allCodes = (r: Run) => [...r.attempts.flatMap((a) => a.findings.map((f) => f.code)), ...r.findings.map((f) => f.code)];
 const passed = (key: string) => observed[key]!.checks.every((c) => c.status === 'SUCCESS' || c.status === 'WARNING');
 
 describe('the conformance suite recordings', () => {

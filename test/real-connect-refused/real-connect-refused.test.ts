@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, recordingRunner, triageCli, type CliRun, type RecordingView as View } from '../helpers/triage-cli.js';
+import { allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-connect-refused/', import.meta.url));
 
@@ -24,7 +25,6 @@ const initializedStatuses = (s: string, side: 'client' | 'server') => {
   const l = lines(s, side);
   return l.filter((r) => r.send?.method === 'notifications/initialized').map((r) => l.find((x) => x.kind === 'response' && x.xid === r.xid)?.status);
 };
-const allCodes = (r: Run) => [...r.attempts.flatMap((a) => a.findings.map((f) => f.code)), ...r.findings.map((f) => f.code)];
 const sessionsView = (args: string[]) => {
   const p = spawnSync(process.execPath, [BIN, 'sessions', '--format', 'json', ...args], { encoding: 'utf8', timeout: 30_000 });
   return (JSON.parse(p.stdout) as { sessions: { session: string | null; failures: number; unusable?: string; findings: { error: number } }[] }).sessions;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-fastmcp-py/', import.meta.url));
 
@@ -25,8 +26,6 @@ const observed = (scenario: string) => JSON.parse(readFileSync(`${DIR}${scenario
 const records = (scenario: string, side: 'client' | 'server') =>
   readFileSync(`${DIR}${scenario}/${side}.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
 const calls = (r: Run, tool?: string) => r.attempts.filter((a) => a.method === 'tools/call' && (tool === undefined || a.tool === tool));
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const step = (scenario: string, prefix: string) => {
   const s = observed(scenario).steps.find((x) => x.step.startsWith(prefix));
   if (!s) throw new Error(`${scenario}: no step ${prefix}`);

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-gemini/', import.meta.url));
 
@@ -17,10 +18,7 @@ interface SessionFinding { type: 'finding'; session: string | null; code: string
 type Run = CliRun<Attempt, SessionFinding>;
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const outcomes = (r: Run) => calls(r).map((a) => `${a.tool} ${a.outcome}`);
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 interface Observed {
   geminiCli: string; exit: number; offered: string[]; response: string | null;
   functionResponses: { id: string; name: string; response: { output?: string; error?: string } }[];

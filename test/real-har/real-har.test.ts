@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, type AnalysisResult, type AttemptRow } from '../../src/index.js';
+import { analyze, type AttemptRow } from '../../src/index.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'real-har');
 const har = (s: string) => join(FIXTURES, `${s}.har`);
@@ -16,7 +17,6 @@ const alone = (s: string) => analyze({ inputs: [{ path: har(s) }] });
 const joined = (s: string) => analyze({ inputs: [{ path: har(s), side: 'client' }, { path: server(s), side: 'server' }] });
 
 const codes = (a: AttemptRow | undefined) => (a?.findings ?? []).map((f) => f.code).sort();
-const calls = (r: AnalysisResult) => r.attempts.filter((a) => a.method === 'tools/call');
 const row = (a: AttemptRow) => `${a.tool} ${a.status} ${a.outcome}`;
 type Entry = { request: { method: string; url: string; postData?: { text?: string } }; response: { status: number; _failureText?: string; content: { size: number; text?: string } } };
 const entries = (s: string) => (JSON.parse(readFileSync(har(s), 'utf8')) as { log: { entries: Entry[] } }).log.entries;

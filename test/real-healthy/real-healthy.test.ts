@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-healthy/', import.meta.url));
 
@@ -39,7 +40,6 @@ function run(s: string, view: View = 'both'): Run {
   }
   return r;
 }
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 const allFindings = (r: Run) => [...r.attempts.flatMap((a) => a.findings.map((f) => ({ ...f, on: `${a.method} ${a.tool ?? ''} id ${a.id}` }))), ...r.findings.map((f) => ({ ...f, on: 'session' }))];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed.json`));

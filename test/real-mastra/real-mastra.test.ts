@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-mastra/', import.meta.url));
 
@@ -20,8 +21,6 @@ interface Observed { steps: Step[]; mastraLog: string[] }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
 const calls = (r: Run, tool?: string) => r.attempts.filter((a) => a.method === 'tools/call' && (tool === undefined || a.tool === tool));
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const step = (s: string, prefix: string) => observed(s).steps.find((x) => x.step.startsWith(prefix))!;
 const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed.json`));

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalysisResult, type AttemptRow } from '../../src/index.js';
+import { toolCalls as calls } from '../helpers/recordings.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'real-mitmproxy');
 const f = (s: string, file: string) => join(FIXTURES, s, file);
@@ -24,7 +25,6 @@ const alone = (s: string, file = 'capture.har') => analyze({ inputs: [{ path: f(
 const joined = (s: string, file = 'capture.har') => analyze({ inputs: [{ path: f(s, file), side: 'client' }, { path: f(s, 'server.ndjson'), side: 'server' }] });
 const serverAlone = (s: string) => analyze({ inputs: [{ path: f(s, 'server.ndjson'), side: 'server' }] });
 
-const calls = (r: AnalysisResult) => r.attempts.filter((a) => a.method === 'tools/call');
 const codes = (a: AttemptRow | undefined) => (a?.findings ?? []).map((x) => x.code).sort();
 const allCodes = (r: AnalysisResult) => [...r.attempts.flatMap((a) => codes(a)), ...r.findings.map((x) => x.code)];
 const toolSteps = (s: string) => observed(s).steps.filter((x) => x.step !== undefined && x.step !== 'tools/list');

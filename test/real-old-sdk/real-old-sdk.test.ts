@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-old-sdk/', import.meta.url));
 const REAL = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
@@ -25,8 +26,6 @@ const triage = (args: string[]): Run => triageCli<Attempt, SessionFinding>(args)
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
 const clientOnly = (s: string) => triage(['--client', `${DIR}${s}/client.ndjson`]);
 const serverOnly = (s: string) => triage(['--server', `${DIR}${s}/server.ndjson`]);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
 const expired = (r: Run) => r.findings.filter((f) => f.code === 'SESSION_EXPIRED');
 const OBSERVED = JSON.parse(readFileSync(`${DIR}observed.json`, 'utf8')) as Record<string, Observed>;
 const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/client.ndjson`));

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-opencode/', import.meta.url));
 
@@ -17,7 +18,6 @@ interface SessionFinding { type: 'finding'; session: string | null; code: string
 type Run = CliRun<Attempt, SessionFinding>;
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
 /** The last attempt of each logical tools/call, in order: what the caller finally got. */
 const finals = (r: Run) => {
   const last = new Map<string, Attempt>();
@@ -25,8 +25,6 @@ const finals = (r: Run) => {
   return [...last.values()];
 };
 const outcomes = (r: Run) => finals(r).map((a) => `${a.tool} ${a.outcome}`);
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 interface Observed {
   opencode: string; exit: number; offered: string[]; outbound: string[];
   toolMessages: { toolCallId: string; name: string; content: string }[];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
+import { codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-otlp/', import.meta.url));
 const TMP = mkdtempSync(join(tmpdir(), 'real-otlp-'));
@@ -28,8 +29,6 @@ function run(...args: string[]): Run {
 const otlp = (scenario: string) => run(`${DIR}${scenario}/traces.jsonl`);
 const wire = recordedPairs<Attempt, Finding>(DIR);
 const steps = (scenario: string) => (JSON.parse(readFileSync(`${DIR}${scenario}/observed.json`, 'utf8')) as { steps: Step[] }).steps;
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const byId = (r: Run) => new Map(r.attempts.map((a) => [String(a.id), a]));
 
 /** Every span of a recording, with its resource's service.name and its attributes as a plain map. */

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-python/', import.meta.url));
 
@@ -19,8 +20,6 @@ interface Observed { steps: Step[]; notes: unknown[] }
 const both = recordedPairs<Attempt, Finding>(DIR);
 const observed = (scenario: string) => JSON.parse(readFileSync(`${DIR}${scenario}/observed.json`, 'utf8')) as Observed;
 const calls = (r: Run, tool?: string) => r.attempts.filter((a) => a.method === 'tools/call' && (tool === undefined || a.tool === tool));
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 /** The client log's GETs that carried Last-Event-ID, with the status each got. */
 function resumeGets(scenario: string): (number | null)[] {
   const recs = readFileSync(`${DIR}${scenario}/client.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; xid: string; method?: string; status?: number; requestHeaders?: Record<string, string> });

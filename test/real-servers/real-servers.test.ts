@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-servers/', import.meta.url));
 
@@ -19,9 +20,6 @@ type Run = CliRun<Attempt, SessionFinding>;
 interface Observed { steps: { step: string; ok?: boolean; got?: unknown; summary?: unknown; error?: { name: string; message: string; code?: number }; raw?: { status?: number; contentType?: string | null; body?: string } }[]; notes: unknown[] }
 
 const both = recordedPairs<Attempt, SessionFinding>(DIR);
-const calls = (r: Run) => r.attempts.filter((a) => a.method === 'tools/call');
-const codes = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Run) => [...r.attempts.flatMap(codes), ...r.findings.map((f) => f.code)];
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 const step = (s: string, label: string) => observed(s).steps.find((x) => x.step.startsWith(label))!;
 const scenarios = readdirSync(DIR).filter((s) => existsSync(`${DIR}${s}/observed.json`));
