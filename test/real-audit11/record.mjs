@@ -7,22 +7,15 @@
 // The chain: the client (its fetch is recordingFetch: client.ndjson) -> [a fault hop, where the scenario needs one] -> a HAR-lines proxy (capture.har.ndjson)
 // -> `mcp-triage record` (proxy.ndjson) -> the server: the SDK 1.32.2 McpServer (or Genkit's) behind recordingHandler (server.ndjson), or Nest's or xmcp's
 // process behind a recording proxy with side "server" (server.ndjson). observed.json: what the app got, what the server's tools ran, what the hop did.
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const SCRATCH = process.env.SCRATCH_AUDIT11 ?? '/work/scratch-audit11';
-const { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } = await import(`${R}/dist/capture/index.js`);
-const { freePort, listen, sleep, sessionHandler, startFaultHop, startHarProxy, startRecordProxy, restartableServer } = await import(`${R}/test/helpers/loopback.mjs`);
+const { withCallNote } = await import(`${R}/dist/capture/index.js`);
+const { freePort, sleep } = await import(`${R}/test/helpers/loopback.mjs`);
+const { auditRig, clean, errOf, short } = await import(`${R}/test/helpers/audit-rig.mjs`);
 const { spawn } = await import('node:child_process');
 const { createInterface } = await import('node:readline');
-const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
-const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js`);
-const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import('@modelcontextprotocol/client');
-const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
-const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
-const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
-const { z } = await import(`${R}/node_modules/zod/index.js`);
 const from = (folder, spec) => import(pathToFileURL(createRequire(`${SCRATCH}/${folder}/package.json`).resolve(spec)).href);
 const genkitPkg = () => from('genkit', 'genkit');
 const genkitMcp = () => from('genkit', '@genkit-ai/mcp');
@@ -30,84 +23,8 @@ const strandsSdk = async () => import(pathToFileURL(`${SCRATCH}/strands/node_mod
 
 setTimeout(() => { process.stderr.write('still running after 240 s, giving up\n'); process.exit(2); }, 240_000).unref();
 
-const text = (t) => ({ content: [{ type: 'text', text: t }] });
-const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const errOf = (e) => ({ name: e?.constructor?.name ?? typeof e, message: String(e?.message ?? e).replace(uuid, '<session>').slice(0, 300), ...(e?.code !== undefined ? { code: e.code } : {}), ...(e?.status !== undefined ? { status: e.status } : {}) });
-
-/** The orders server: SDK 1.32.2 McpServer, one per session. ran[] lists every tool body that ran (the server's own truth). */
-function ordersServer(ran) {
-  return () => {
-    const s = new McpServer({ name: 'orders', version: '1.0.0' });
-    s.registerTool('lookup_order', { description: 'Look up an order', inputSchema: { orderId: z.string() } }, async ({ orderId }) => { ran.push(`lookup_order ${orderId}`); return text(`order ${orderId}: shipped`); });
-    s.registerTool('send_invoice', { description: 'Send the invoice of an order', inputSchema: { orderId: z.string() } }, async ({ orderId }) => { ran.push(`send_invoice ${orderId}`); return text(`invoice for ${orderId} sent`); });
-    s.registerTool('crash', { description: 'Always throws', inputSchema: {} }, async () => { ran.push('crash'); throw new Error('database connection refused'); });
-    s.registerTool('slow_report', { description: 'A slow report with progress', inputSchema: { steps: z.number(), stepMs: z.number() } }, async ({ steps, stepMs }, extra) => {
-      ran.push(`slow_report ${steps}x${stepMs}`);
-      for (let i = 1; i <= steps; i++) {
-        await sleep(stepMs);
-        if (extra.signal.aborted) { ran.push('slow_report aborted'); return text('aborted'); }
-        if (extra._meta?.progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: i, total: steps } });
-      }
-      ran.push('slow_report done');
-      return text(`report of ${steps} steps`);
-    });
-    return s;
-  };
-}
-
-/** The rig: server (recordingHandler) <- record proxy <- HAR proxy <- [fault hop] <- the peer's client (recordingFetch). */
-async function rig(name, { fault, external, buildServer, Transport = StreamableHTTPServerTransport } = {}) {
-  const d = `${R}/test/fixtures/real-audit11/${name}`;
-  rmSync(d, { recursive: true, force: true });
-  mkdirSync(d, { recursive: true });
-  let ran = [];
-  let server;
-  let serverView = null;
-  if (external) {
-    // a server in a process of its own; its view is a recording proxy right in front of it (side: server)
-    server = await external();
-    ran = server.ran;
-    serverView = await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: `${d}/server.ndjson`, side: 'server' });
-  } else {
-    const h = sessionHandler({ Transport, isInitializeRequest: types.isInitializeRequest, buildServer: buildServer ? buildServer(ran) : ordersServer(ran) });
-    const listening = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
-    server = restartableServer(listening, h.transports);
-  }
-  const rp = await startRecordProxy(serverView?.url ?? server.url, `${d}/proxy.ndjson`);
-  const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
-  const hopLog = [];
-  const hop = fault ? await startFaultHop(har.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
-  const url = `${(hop ?? har).url}/mcp`;
-  const origFetch = globalThis.fetch;
-  const rf = recordingFetch({ out: `${d}/client.ndjson`, fetch: origFetch });
-  const observed = [];
-  const step = async (label, fn) => {
-    const t0 = Date.now();
-    try { const r = await fn(); observed.push({ label, ok: r ?? null, ms: Date.now() - t0 }); return r; }
-    catch (e) { observed.push({ label, error: errOf(e), ms: Date.now() - t0 }); return undefined; }
-  };
-  /** The repository's SDK 1.32.2 client (or, with v2, the v2 client 2.4.0 with version negotiation), its fetch recordingFetch, connected. */
-  const sdkClient = async ({ v2 = false, clientName = 'audit11-app' } = {}) => {
-    const c = v2 ? new ClientV2({ name: clientName, version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } }) : new Client({ name: clientName, version: '1.0.0' }, { capabilities: {} });
-    c.onerror = (e) => observed.push({ onerror: String(e?.message ?? e).replace(uuid, '<session>').slice(0, 200) });
-    const opts = { fetch: rf, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 } };
-    const t = v2 ? new TransportV2(new URL(url), opts) : new StreamableHTTPClientTransport(new URL(url), opts);
-    await c.connect(t);
-    c.transportRef = t;
-    return c;
-  };
-  return { d, url, rf, origFetch, server, step, sdkClient, observed, note: (n) => observed.push(n), async done(closers = []) {
-    for (const c of closers) await c().catch(() => {});
-    await sleep(200);
-    globalThis.fetch = origFetch;
-    if (hop) await hop.close();
-    await har.close(); await rp.stop(); if (serverView) await serverView.close(); await server.close(); rf.close?.();
-    for (const f of ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson']) appendFileSync(`${d}/${f}`, ''); // a view that saw nothing is an empty file
-    observed.push({ serverRan: ran });
-    if (hop) observed.push({ hop: hopLog });
-    writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
-  } };
-}
+/** The rig (test/helpers/audit-rig.mjs): the orders server, unannotated, unless buildServer or external say otherwise. */
+const rig = (name, opts) => auditRig('real-audit11', name, opts);
 
 // ------------------------------------------------------------------ Genkit (@genkit-ai/mcp 1.42.0, genkit 1.42.0), its tools called as Genkit actions, no model
 
@@ -200,7 +117,7 @@ S['gks-errors'] = async () => {
   const { build, GkTransport } = await genkitServer();
   const r = await rig('gks-errors', { buildServer: build, Transport: GkTransport });
   const c = await r.sdkClient();
-  const callText = async (name, args) => { const x = await c.callTool({ name, arguments: args }); return { isError: !!x.isError, text: x.content?.map((b) => b.text).join(' ').slice(0, 200) }; };
+  const callText = async (name, args) => short(await c.callTool({ name, arguments: args }));
   await r.step('tools/list', async () => (await c.listTools()).tools.map((t) => t.name));
   await r.step('lookup_order 1001', () => callText('lookup_order', { orderId: '1001' }));
   await r.step('crash (the tool throws)', () => callText('crash', {}));
@@ -240,7 +157,7 @@ async function runTool(tool, input, { signal } = {}) {
   let x;
   do x = await it.next(); while (!x.done);
   const block = x.value;
-  return { status: block.status, text: block.content.map((c) => c.text ?? JSON.stringify(c.json ?? c)).join(' ').replace(uuid, '<session>').slice(0, 300), sdk: tool.mcpClient.lastSdk ?? null };
+  return { status: block.status, text: clean(block.content.map((c) => c.text ?? JSON.stringify(c.json ?? c)).join(' ')).slice(0, 300), sdk: tool.mcpClient.lastSdk ?? null };
 }
 const byName = (tools) => Object.fromEntries(tools.map((t) => [t.name, t]));
 
@@ -332,14 +249,14 @@ const nest = (mode) => async () => {
     createInterface({ input: child.stderr }).on('line', (l) => {
       if (/listening on port/.test(l)) { clearTimeout(t); resolve(); }
       const m = /^ran (.*)$/.exec(l); if (m) ran.push(m[1]);
-      if (/ERROR/.test(l)) ran.push(`nest logged: ${l.replace(/^.*ERROR\s*/, '').replace(uuid, '<session>').slice(0, 160)}`);
+      if (/ERROR/.test(l)) ran.push(`nest logged: ${clean(l.replace(/^.*ERROR\s*/, '')).slice(0, 160)}`);
     });
   });
   const kill = () => new Promise((r) => { if (child.exitCode !== null) return r(); child.once('exit', r); process.kill(child.pid, 'SIGKILL'); });
   await start();
   return { url: `http://127.0.0.1:${port}`, ran, async restart() { await kill(); await start(); }, close: kill };
 };
-const callText = async (c, name, args, opts) => { const x = await c.callTool({ name, arguments: args }, undefined, opts); return { isError: !!x.isError, text: x.content?.map((b) => b.text).join(' ').slice(0, 200) }; };
+const callText = async (c, name, args, opts) => short(await c.callTool({ name, arguments: args }, undefined, opts));
 
 S['nx-stateless'] = async () => {
   // the default transport: stateless (no session id), JSON responses; then the hand-made GET the SDK client would open
@@ -452,7 +369,7 @@ const xmcp = () => async () => {
     const on = (l) => {
       if (/MCP Server running/.test(l)) { clearTimeout(t); resolve(); }
       const m = /^ran (.*)$/.exec(l); if (m) ran.push(m[1]);
-      else if (/error/i.test(l)) ran.push(`xmcp logged: ${l.replace(uuid, '<session>').slice(0, 160)}`);
+      else if (/error/i.test(l)) ran.push(`xmcp logged: ${clean(l).slice(0, 160)}`);
     };
     createInterface({ input: child.stdout }).on('line', on);
     createInterface({ input: child.stderr }).on('line', on);

@@ -6,21 +6,15 @@
 // The chain: the client (its fetch is recordingFetch: client.ndjson) -> [a fault hop, where the scenario needs one] -> a HAR-lines proxy (capture.har.ndjson)
 // -> `mcp-triage record` (proxy.ndjson) -> the server: the SDK 1.32.2 McpServer behind recordingHandler (server.ndjson), or mcp-proxy's process behind a recording
 // proxy with side "server" (server.ndjson). observed.json: what the app got, what the server's tools ran, what the hop did.
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const SCRATCH = process.env.SCRATCH_AUDIT12 ?? '/work/scratch-audit12';
-const { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } = await import(`${R}/dist/capture/index.js`);
-const { freePort, listen, sleep, sessionHandler, startFaultHop, startHarProxy, startRecordProxy, restartableServer } = await import(`${R}/test/helpers/loopback.mjs`);
+const { withCallNote } = await import(`${R}/dist/capture/index.js`);
+const { freePort, sleep } = await import(`${R}/test/helpers/loopback.mjs`);
+const { auditRig, clean, short } = await import(`${R}/test/helpers/audit-rig.mjs`);
 const { spawn } = await import('node:child_process');
 const { createInterface } = await import('node:readline');
-const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
-const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js`);
-const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import('@modelcontextprotocol/client');
-const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
-const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
-const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
-const { z } = await import(`${R}/node_modules/zod/index.js`);
 // mcporter reads ~/.mcporter and the editors' configs: a home of its own, empty
 const HOME = mkdtempSync(`${tmpdir()}/audit12-home-`);
 const temps = [HOME]; // removed at the end
@@ -32,75 +26,13 @@ const MCP_PROXY_BIN = `${SCRATCH}/mcp-proxy/node_modules/mcp-proxy/dist/bin/mcp-
 
 setTimeout(() => { process.stderr.write('still running after 300 s, giving up\n'); process.exit(2); }, 300_000).unref();
 
-const text = (t) => ({ content: [{ type: 'text', text: t }] });
-const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const ports = /127\.0\.0\.1:\d+/g;
-const clean = (s) => String(s).replace(uuid, '<session>').replace(ports, '127.0.0.1:<port>');
-const errOf = (e) => ({ name: e?.constructor?.name ?? typeof e, message: clean(e?.message ?? e).slice(0, 300), ...(e?.code !== undefined ? { code: e.code } : {}), ...(e?.status !== undefined ? { status: e.status } : {}) });
-const short = (x) => (x && typeof x === 'object' && 'content' in x ? { isError: !!x.isError, text: x.content?.map((b) => b.text).join(' ').slice(0, 200) } : x);
-
-/** The orders server: SDK 1.32.2 McpServer, one per session. ran[] lists every tool body that ran (the server's own truth). */
-function ordersServer(ran) {
-  return () => {
-    const s = new McpServer({ name: 'orders', version: '1.0.0' });
-    s.registerTool('lookup_order', { description: 'Look up an order', inputSchema: { orderId: z.string() }, annotations: { readOnlyHint: true } }, async ({ orderId }) => { ran.push(`lookup_order ${orderId}`); return text(`order ${orderId}: shipped`); });
-    s.registerTool('send_invoice', { description: 'Send the invoice of an order', inputSchema: { orderId: z.string() } }, async ({ orderId }) => { ran.push(`send_invoice ${orderId}`); return text(`invoice for ${orderId} sent`); });
-    s.registerTool('crash', { description: 'Always throws', inputSchema: {} }, async () => { ran.push('crash'); throw new Error('database connection refused'); });
-    s.registerTool('slow_report', { description: 'A slow report with progress', inputSchema: { steps: z.number(), stepMs: z.number() } }, async ({ steps, stepMs }, extra) => {
-      ran.push(`slow_report ${steps}x${stepMs}`);
-      for (let i = 1; i <= steps; i++) {
-        await sleep(stepMs);
-        if (extra.signal.aborted) { ran.push('slow_report aborted'); return text('aborted'); }
-        if (extra._meta?.progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: i, total: steps } });
-      }
-      ran.push('slow_report done');
-      return text(`report of ${steps} steps`);
-    });
-    return s;
-  };
-}
-
-/** The rig: server (recordingHandler) <- record proxy <- HAR proxy <- [fault hop] <- the client (recordingFetch). */
-async function rig(name, { fault, external } = {}) {
-  const d = `${R}/test/fixtures/real-audit12/${name}`;
-  rmSync(d, { recursive: true, force: true });
-  mkdirSync(d, { recursive: true });
-  let ran = [];
-  let server;
-  let serverView = null;
-  if (external) {
-    // a server in a process of its own; its view is a recording proxy right in front of it (side: server)
-    server = await external();
-    ran = server.ran;
-    serverView = await startRecordingProxy({ listen: '127.0.0.1:0', target: server.url, out: `${d}/server.ndjson`, side: 'server' });
-  } else {
-    const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: ordersServer(ran) });
-    const listening = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
-    server = restartableServer(listening, h.transports);
-  }
-  const rp = await startRecordProxy(serverView?.url ?? server.url, `${d}/proxy.ndjson`);
-  const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
-  const hopLog = [];
-  const hop = fault ? await startFaultHop(har.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
-  const url = `${(hop ?? har).url}/mcp`;
-  const origFetch = globalThis.fetch;
-  const rf = recordingFetch({ out: `${d}/client.ndjson`, fetch: origFetch });
-  const observed = [];
-  const step = async (label, fn) => {
-    const t0 = Date.now();
-    try { const r = await fn(); observed.push({ label, ok: short(r) ?? null, ms: Date.now() - t0 }); return r; }
-    catch (e) { observed.push({ label, error: errOf(e), ms: Date.now() - t0 }); return undefined; }
-  };
-  /** The repository's SDK 1.32.2 client (or, with v2, the v2 client 2.4.0 with version negotiation), its fetch recordingFetch, connected. */
-  const sdkClient = async ({ v2 = false, clientName = 'audit12-app' } = {}) => {
-    const c = v2 ? new ClientV2({ name: clientName, version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } }) : new Client({ name: clientName, version: '1.0.0' }, { capabilities: {} });
-    c.onerror = (e) => observed.push({ onerror: clean(e?.message ?? e).slice(0, 200) });
-    const opts = { fetch: rf, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 } };
-    const t = v2 ? new TransportV2(new URL(url), opts) : new StreamableHTTPClientTransport(new URL(url), opts);
-    await c.connect(t);
-    c.transportRef = t;
-    return c;
-  };
+/**
+ * The rig (test/helpers/audit-rig.mjs) with lookup_order annotated read-only and results kept short, plus mcporter's
+ * runtime and its CLI on the rig's url.
+ */
+async function rig(name, opts = {}) {
+  const r = await auditRig('real-audit12', name, { ...opts, lookupReadOnly: true, okOf: short, settleMs: 300 });
+  const { d, url, rf, observed } = r;
   /** mcporter's runtime on a config of one HTTP server, `orders` (no imports); its SDK transport calls the global fetch, which is recordingFetch until done(). */
   const mcporter = async () => {
     const { createRuntime } = await import(`${MCPORTER}/index.js`);
@@ -123,17 +55,7 @@ async function rig(name, { fault, external } = {}) {
       child.once('exit', (code, signal) => { clearTimeout(t); resolve({ exit: code ?? signal, stdout: clean(out).trim().slice(0, 400), stderr: clean(err).trim().slice(0, 400) }); });
     });
   };
-  return { d, url, rf, origFetch, server, step, sdkClient, mcporter, cli, observed, note: (n) => observed.push(n), async done(closers = []) {
-    for (const c of closers) await c().catch(() => {});
-    await sleep(300);
-    globalThis.fetch = origFetch;
-    if (hop) await hop.close();
-    await har.close(); await rp.stop(); if (serverView) await serverView.close(); await server.close(); rf.close?.();
-    for (const f of ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson']) appendFileSync(`${d}/${f}`, ''); // a view that saw nothing is an empty file
-    observed.push({ serverRan: ran });
-    if (hop) observed.push({ hop: hopLog });
-    writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
-  } };
+  return { ...r, mcporter, cli };
 }
 
 const S = {};
