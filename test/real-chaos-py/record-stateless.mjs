@@ -3,7 +3,9 @@
 // json_response, `stateless` = stateless_http with SSE responses, `json` = stateful with json_response), on the 2025
 // protocol line (initialize; in stateless mode no session id), behind a seeded fault hop; 5 Python SDK 2.3.0 clients
 // (py_clients.py, legacy mode, read timeout 1.5 s) and 3 TypeScript SDK 1.32.2 clients (in this process, timeout 1.5 s)
-// call at once, each with an app-level retry policy (up to 3 attempts, 0.25 s then 0.5 s, or Retry-After + 0.1 s).
+// call at once, each with an app-level retry policy (up to 3 attempts, 0.25 s then 0.5 s, or Retry-After + 0.1 s);
+// in `json` mode (sessions) an app connects again after its session's 404 (the Python apps as py_clients.py's sessions
+// profile does: the hop faults only tools/call, so their named connect POSTs pass).
 // Chain: clients -> client recording proxy (side client: client.ndjson) -> HAR proxy -> record proxy (proxy.ndjson)
 // -> fault hop -> server recording proxy (side server: server.ndjson) -> the Python server. Every tools/call POST is
 // named by its app (x-chaos-attempt: <key>#<attempt>#<post>); the hop draws its fault from that name and the seed:
@@ -64,6 +66,8 @@ function drawFault(tag) {
 const faults = {};
 const acts = {};
 const held = {};
+// The status the server answered each named request with (`upstream` in observed.json).
+const ups = {};
 let restarting;
 const restarts = [];
 const hop = await listen(async (req, res) => {
@@ -92,6 +96,7 @@ const hop = await listen(async (req, res) => {
   up.on('error', lost);
   res.on('close', () => { closed = true; up.destroy(); });
   up.on('response', (ures) => {
+    if (typeof tag === 'string') ups[tag] = ures.statusCode;
     ures.on('error', lost);
     const headers = { ...ures.headers };
     const sse = String(headers['content-type'] ?? '').startsWith('text/event-stream');
@@ -205,11 +210,16 @@ async function runTsClient(ci) {
   };
   const plan = Array.from({ length: CALLS }, (_, k) => ({ tool: names[Math.floor(r() * names.length)], key: `ts${SEED}-c${ci}-k${k}`, ms: 10 + Math.floor(r() * 390), pause: r() * 0.06 }));
   let c;
-  for (let tries = 0; !c && tries < 10; tries++) {
-    const cl = new Client({ name, version: '1.0.0' });
-    const t = new StreamableHTTPClientTransport(new URL(`${cp.url}/mcp`), { fetch: fetchSpy, reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
-    try { await cl.connect(t); await cl.listTools(); c = cl; } catch (e) { tsEvents.push({ client: name, connectError: describeError(e) }); await cl.close().catch(() => {}); await sleep(200); }
-  }
+  // A Client that connected (initialize, notifications/initialized, tools/list), up to 10 tries 0.2 s apart.
+  const connect = async () => {
+    for (let tries = 0; tries < 10; tries++) {
+      const cl = new Client({ name, version: '1.0.0' });
+      const t = new StreamableHTTPClientTransport(new URL(`${cp.url}/mcp`), { fetch: fetchSpy, reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+      try { await cl.connect(t); await cl.listTools(); return cl; } catch (e) { tsEvents.push({ client: name, connectError: describeError(e) }); await cl.close().catch(() => {}); await sleep(200); }
+    }
+    throw new Error(`${name}: no connect in 10 tries`);
+  };
+  c = await connect();
   for (const p of plan) {
     const call = { client: name, key: p.key, tool: p.tool, arguments: { key: p.key, ms: p.ms }, attempts: [] };
     tsCalls.push(call);
@@ -225,6 +235,13 @@ async function runTsClient(ci) {
       }
       const a = current;
       current = undefined;
+      if (!got.ok && got.error.code === 404) {
+        // The session is gone (the stateful server restarted): the TS SDK does not initialize again; the app does.
+        got.reconnected = true;
+        tsEvents.push({ client: name, lostAt: `${p.key}#${n}` });
+        await c.close().catch(() => {});
+        c = await connect();
+      }
       call.attempts.push({ n, posts: a.posts, ms: Date.now() - started, doneWall: Date.now() / 1000, ...got });
       if (got.ok && !got.isError) break;
       const ra = a.posts.find((x) => x.retryAfter)?.retryAfter;
@@ -248,7 +265,7 @@ const restartTimer = setTimeout(() => {
   })();
 }, 4000);
 const [{ stderr }] = await Promise.all([
-  promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(PY_CLIENTS), String(CALLS), tmp, 'calls'], { timeout: 140_000, maxBuffer: 64 << 20 }),
+  promisify(execFile)(PYTHON, [`${R}/test/real-chaos-py/py_clients.py`, `${cp.url}/mcp`, String(SEED), String(PY_CLIENTS), String(CALLS), tmp, MODE === 'json' ? 'sessions' : 'calls'], { timeout: 140_000, maxBuffer: 64 << 20 }),
   Promise.all(Array.from({ length: TS_CLIENTS }, (_, i) => runTsClient(i + 1))),
 ]);
 clearTimeout(restartTimer);
@@ -259,7 +276,7 @@ const ran = {};
 for (const k of readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)) ran[k] = (ran[k] ?? 0) + 1;
 const calls = [...pyOut.calls, ...tsCalls];
 const events = [...pyOut.events, ...tsEvents];
-const mark = (p) => { if (p.tag) { p.fault = faults[p.tag] ?? 'none'; p.did = acts[p.tag] ?? 'none'; if (held[p.tag]) p.held = true; } };
+const mark = (p) => { if (p.tag) { p.fault = faults[p.tag] ?? 'none'; p.did = acts[p.tag] ?? 'none'; if (held[p.tag]) p.held = true; if (ups[p.tag] !== undefined) p.upstream = ups[p.tag]; } };
 for (const call of calls) {
   for (const a of call.attempts) for (const p of a.posts) mark(p);
   call.ran = ran[call.key] ?? 0;
