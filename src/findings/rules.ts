@@ -383,7 +383,6 @@ export const PY_TIMEOUT_START_MARGIN_MS = 100;
  */
 export const HOP_CANCEL_MARGIN_MS = 250;
 
-
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
 /**
