@@ -86,6 +86,12 @@ export class CallLinker {
    * it sends without a session: after its DELETE the SDK client posts on with no session id (McpAgent answers 400).
    */
   private connClients = new Map<string, string>();
+  /**
+   * Sessionless scopes no connection tells apart (side|scope) whose initialize requests named more than one client
+   * (Clients of a stateless server behind one recording proxy): the last one's name is not the name of the client that
+   * sends the next request there.
+   */
+  private mixedScopes = new Set<string>();
   /** The caller (callerOf) of each open session's attempts (side|scope), for its findings at close. */
   private sessionCallers = new Map<string, string>();
   /** Recent tools/call results by side, id and result digest: the same answer to another session's request shows. */
@@ -211,6 +217,7 @@ export class CallLinker {
     this.begins.delete(key);
     const name = this.sessionClients.get(key);
     this.sessionClients.delete(key);
+    this.mixedScopes.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
     this.sessionCallers.delete(key);
     const after = (m: Map<string, number>, k = clientKey, orAt = false) => (ts: number | undefined) => {
@@ -383,6 +390,8 @@ export class CallLinker {
     const v = a.client ?? a.primary;
     const conn = v.caller.startsWith('input#') ? undefined : scopeKeyOf(a.primary.side, a.primary.input, v.caller);
     if (a.method === 'initialize' && v.clientName !== undefined) {
+      const before = this.sessionClients.get(key);
+      if (a.session === null && conn === undefined && before !== undefined && before !== v.clientName) this.mixedScopes.add(key);
       this.sessionClients.set(key, v.clientName);
       if (conn !== undefined) {
         this.connClients.delete(conn);
@@ -390,6 +399,7 @@ export class CallLinker {
         if (this.connClients.size > 4096) this.connClients.delete(this.connClients.keys().next().value!);
       }
     }
+    if (a.session === null && conn === undefined && this.mixedScopes.has(key)) return v.clientName;
     return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null && conn !== undefined ? this.connClients.get(conn) : undefined);
   }
 

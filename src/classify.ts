@@ -109,6 +109,12 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   }
   const response = view.response ?? view.strayResponse;
   if (view.malformed !== undefined && view.response === undefined) {
+    // A JSON body whose transfer failed or was aborted before it ended (the connection reset under its Content-Length,
+    // a HAR's net::ERR_INCOMPLETE_CHUNKED_ENCODING): what came is a part of the body, cut on the way, not a body the
+    // server sent broken. A body that ended cleanly and does not parse stays MALFORMED_JSON, cut or not.
+    if ((view.streamEnd === 'error' || view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.contentType?.toLowerCase().includes('application/json')) {
+      return result('STREAM_INCOMPLETE', { why: `the JSON body broke off before it ended (${view.error ?? `the transfer ended ${view.streamEnd}`}): no complete response came; what did was cut (${view.malformed})` });
+    }
     return result('MALFORMED_JSON', { why: view.malformed });
   }
   if (response === undefined) {

@@ -1,6 +1,6 @@
 // The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
 import type { Attempt } from '../join/match.js';
-import type { AttemptView, Orphan, Source } from '../join/attempt.js';
+import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '../join/attempt.js';
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
@@ -382,9 +382,6 @@ export const PY_TIMEOUT_START_MARGIN_MS = 100;
  * default --min-retry-delay (200 ms) the minimum is not judged from it; a longer minimum, and shrinking steps, are.
  */
 export const HOP_CANCEL_MARGIN_MS = 250;
-
-/** The reason the Python SDK (mcp 2.x) gives the notifications/cancelled it sends after its own timeout: "timed out after 1.5s". */
-const PY_TIMEOUT_REASON = /^timed out after (\d+(?:\.\d+)?)s$/;
 
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 

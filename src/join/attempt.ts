@@ -374,3 +374,6 @@ export interface Orphan {
   src: Source;
   when?: 'after' | 'before';
 }
+
+/** The reason the Python SDK (mcp 2.x) gives the notifications/cancelled it sends after its own timeout: "timed out after 1.5s". */
+export const PY_TIMEOUT_REASON = /^timed out after (\d+(?:\.\d+)?)s$/;

@@ -1,6 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
-import { callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
+import { PY_TIMEOUT_REASON, callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
 import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from './sessions.js';
@@ -982,6 +982,10 @@ export class JoinEngine {
     if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
       view.shadowed = earlier;
+    } else if (earlier && !isFinal(earlier) && sharedScope) {
+      // Two client instances of a shared sessionless scope sent the same id (no reuse: each numbers its own): the
+      // earlier one, still open, owns the id again when this one ends, and a cancellation may be for either.
+      view.shadowed = earlier;
     } else if (known && !ambiguousScope && known.end !== undefined && view.startTs !== undefined && known.ts !== undefined && view.startTs >= known.ts && view.startTs < known.end) {
       // A whole-exchange record already ended in the log, but in time it was still open when this one started.
       view.reusedWhileOpen = known.src;
@@ -1253,7 +1257,8 @@ export class JoinEngine {
       if (isJsonRpcId(id)) {
         const key = idKeyOf(id, exactIdText(text, id));
         const own = ex.attempts.find((v) => v.idKey === key && v.response === undefined);
-        const target = own ?? (ex.attempts.length === 0 || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
+        // (The response in an identical copy of a record is the copy's: it answers no other request with that id.)
+        const target = own ?? ((ex.attempts.length === 0 && !ex.copy) || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
         if (target && target.response === undefined) {
           target.response = msg;
           if (target.progressToken !== undefined && ts !== undefined) this.rememberToken(target, ts);
@@ -1331,7 +1336,11 @@ export class JoinEngine {
       const params = (msg.params ?? {}) as Record<string, unknown>;
       const rid = params.requestId;
       if (isJsonRpcId(rid)) {
-        const own = this.open.get(scopeKey)?.get(idKeyOf(rid));
+        // A sessionless scope that client instances share (each numbers its own ids): which of its requests with that
+        // id this is, is told by time (cancelledOf); none that fits is no finding.
+        const shared = (sess.openings ?? 0) > 1;
+        const holder = this.open.get(scopeKey)?.get(idKeyOf(rid));
+        const own = shared ? cancelledOf(holder, ts, params.reason, sess.side) : holder;
         const orphaned = own === undefined && deletedScope !== undefined ? this.open.get(deletedScope)?.get(idKeyOf(rid)) : undefined;
         const view = own ?? (orphaned?.sessionDeleted !== undefined && orphaned.response === undefined ? orphaned : undefined);
         if (view) {
@@ -1348,7 +1357,7 @@ export class JoinEngine {
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
           // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).
           // A server's view only shows that the cancellation crossed a result it had sent.
-          else if (sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer } });
+          else if (!shared && sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer } });
         }
       }
     }
@@ -1513,6 +1522,9 @@ export class JoinEngine {
       while (back && isFinal(back)) back = back.shadowed;
       if (back) views.set(view.idKey, back);
       else views.delete(view.idKey);
+    } else {
+      // One further down the chain of requests holding the id leaves it, so the chain still reaches those behind it.
+      for (let n = views?.get(view.idKey); n; n = n.shadowed) if (n.shadowed === view) { n.shadowed = view.shadowed; break; }
     }
     view.shadowed = undefined;
     // (One answered was remembered when its response came.)
@@ -1680,4 +1692,29 @@ function targetOf(method: string, params: Record<string, unknown>): string | und
     : method === 'prompts/get' ? params.name
       : method === 'completion/complete' ? ref?.name ?? ref?.uri : undefined;
   return typeof v === 'string' && v !== '' ? v.slice(0, 300) : undefined;
+}
+
+/**
+ * The request a notifications/cancelled names by its id in a sessionless scope shared by client instances (each numbers
+ * its own ids; `v` holds the id, the ones it shadows are older): of those with that id, not cancelled yet, one its
+ * caller may still have been waiting on when the cancellation came (`ts`: still in flight, or, in a client's view, its
+ * 2xx stream ended without its response, which a client may wait out to its timeout), the one open longest (a caller
+ * gives up on what it has waited for longest). A newer one, one whose response had come, or one that failed is
+ * another's. A reason that names the timeout (the Python SDK's "timed out after 1.5s") takes only one sent that long
+ * before (less up to 100 ms: the caller's clock starts before its request reaches a log), and not more than 1 s longer.
+ */
+function cancelledOf(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string): AttemptView | undefined {
+  if (v === undefined || ts === undefined) return v;
+  const timeout = typeof reason === 'string' ? PY_TIMEOUT_REASON.exec(reason.trim()) : null;
+  const ms = timeout ? Number(timeout[1]) * 1000 : undefined;
+  let pick: AttemptView | undefined;
+  let timed: AttemptView | undefined;
+  for (let b: AttemptView | undefined = v; b; b = b.shadowed) {
+    if (isFinal(b) || b.cancelled || (b.startTs !== undefined && b.startTs > ts)) continue;
+    const ended = b.streamEnd !== undefined && (b.endTs === undefined || b.endTs < ts);
+    if (ended && (side === 'server' || !(b.response === undefined && b.malformed === undefined && typeof b.status === 'number' && b.status >= 200 && b.status < 300))) continue;
+    pick = b;
+    if (ms !== undefined && b.startTs !== undefined && ts - b.startTs >= ms - 100 && ts - b.startTs <= ms + 1000) timed = b;
+  }
+  return ms !== undefined ? timed : pick;
 }

@@ -1,7 +1,8 @@
-# The Python server of test/real-chaos-py/record.mjs (pyserver, modern and streams profiles): the Python SDK's MCPServer (mcp 2.3.0) on
+# The Python server of test/real-chaos-py/record.mjs (pyserver, modern and streams profiles) and record-stateless.mjs: the Python SDK's MCPServer (mcp 2.3.0) on
 # uvicorn, stateful streamable HTTP (SSE responses, no event store), with the chaos audit's five annotated tools (10 to
 # 400 ms; export_report sends progress). Each real run of a tool appends its call key to RAN_FILE.
-#   /work/py-venv/bin/python test/real-chaos-py/py_server.py PORT RAN_FILE [streams]
+#   /work/py-venv/bin/python test/real-chaos-py/py_server.py PORT RAN_FILE [streams|stateless|stateless-json|json]
+# With `stateless`, `stateless-json` or `json` (record-stateless.mjs): stateless_http=True and/or json_response=True.
 # With `streams` (record.mjs --profile streams): an in-memory event store (event ids `<stream id>.<n>`, a priming event
 # on each stream) and retry_interval 250 ms, so the Python client resumes cut streams with Last-Event-ID.
 import sys
@@ -48,7 +49,8 @@ class MemoryEventStore(EventStore):
         return stream_id
 
 
-def main(port: int, ran_file: str, streams: bool = False) -> None:
+def main(port: int, ran_file: str, mode: str = "") -> None:
+    streams = mode == "streams"
     def ran(key: str) -> None:
         with open(ran_file, "a", encoding="utf-8") as f:
             f.write(key + "\n")
@@ -82,9 +84,12 @@ def main(port: int, ran_file: str, streams: bool = False) -> None:
             init(self, *args, **kwargs)
 
         streamable_http.StreamableHTTPServerTransport.__init__ = per_session  # type: ignore[method-assign]
-    app = mcp.streamable_http_app(event_store=MemoryEventStore(), retry_interval=250) if streams else mcp.streamable_http_app()
+    if streams:
+        app = mcp.streamable_http_app(event_store=MemoryEventStore(), retry_interval=250)
+    else:
+        app = mcp.streamable_http_app(stateless_http=mode.startswith("stateless"), json_response=mode.endswith("json"))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "streams")
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
