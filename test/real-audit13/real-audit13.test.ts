@@ -208,7 +208,7 @@ describe('@playwright/mcp 0.0.86, no browser installed', () => {
     }
   }
 
-  it('pw-roots: a client with roots was asked for them (roots/list from the server) before the tool answered', () => {
+  it('pw-roots: a client with roots was asked for them (roots/list, a request from the server on the session\'s GET stream as soon as it opened)', () => {
     expect(observed('pw-roots')[0]).toEqual({ rootsListAsked: true });
   });
 
