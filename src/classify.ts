@@ -179,8 +179,17 @@ const MITMPROXY_CLIENT_GONE = 'Client disconnected.';
  * client: that is closedOnServer.
  */
 export function closedByClient(view: AttemptView): boolean {
-  if (view.side !== 'client') return view.side !== 'server' && peerClosedProxy(view);
+  if (view.side !== 'client') return view.side !== 'server' && (peerClosedProxy(view) || abortedBeforeHead(view));
   return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error)) && !recordingStopped(view);
+}
+
+/**
+ * A HAR (no side: the browser's, or a proxy's written like it) says `net::ERR_ABORTED`, with no response, of a request
+ * that its client aborted before any response head came (a page's AbortController, a client's timeout): Chrome's word
+ * for the page's own cancel, not a network failure (those are other net::ERR_ codes).
+ */
+function abortedBeforeHead(view: AttemptView): boolean {
+  return (view.status === null || view.status === undefined) && view.error === 'net::ERR_ABORTED';
 }
 
 /** What the recording proxy (`mcp-triage record`) writes on the exchanges still open when it is stopped. */
