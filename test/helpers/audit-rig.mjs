@@ -1,4 +1,4 @@
-// Shared by the npm-peer audits' recorders (test/real-audit11, test/real-audit12): the SDK 1.32.2 and v2 2.4.0 modules, the orders McpServer, how observed.json cleans what an app got or threw, and the rig of five views around one incident.
+// Shared by the npm-peer audits' recorders (test/real-audit11 to test/real-audit13): the SDK 1.32.2 and v2 2.4.0 modules, the orders McpServer, how observed.json cleans what an app got or threw, and the rig of five views around one incident.
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { listen, restartableServer, sessionHandler, sleep, startFaultHop, startHarProxy, startRecordProxy } from './loopback.mjs';
 
@@ -50,11 +50,12 @@ export function ordersServer(ran, { lookupReadOnly = false } = {}) {
  * The rig of one incident, written to test/fixtures/<folder>/<name>/: the server (the orders server, or buildServer's,
  * behind recordingHandler: server.ndjson; or `external`, a server in a process of its own, behind a recording proxy with
  * side "server") <- `mcp-triage record` (proxy.ndjson) <- a HAR-lines proxy (capture.har.ndjson) <- [a fault hop, with
- * `fault`] <- the client, whose fetch is recordingFetch (client.ndjson). `step` runs one step of the app and notes what it
- * got (through okOf) or threw; `done` closes everything and writes observed.json (the steps, the tool bodies that ran,
- * what the hop did). `settleMs`: how long done waits for the last records.
+ * `fault`] <- the client, whose fetch is recordingFetch (client.ndjson; with clientProxy, a recording proxy with side
+ * "client", for a client in another process). `step` runs one step of the app and notes what it got (through okOf) or
+ * threw; `done` closes everything and writes observed.json (the steps, the tool bodies that ran or the lines an external
+ * server logged, what the hop did). `settleMs`: how long done waits for the last records; `path`: the MCP endpoint's.
  */
-export async function auditRig(folder, name, { fault, external, buildServer, Transport = StreamableHTTPServerTransport, lookupReadOnly = false, okOf = (r) => r, settleMs = 200 } = {}) {
+export async function auditRig(folder, name, { fault, external, buildServer, Transport = StreamableHTTPServerTransport, lookupReadOnly = false, okOf = (r) => r, settleMs = 200, path = '/mcp', clientProxy = false } = {}) {
   const d = `${R}/test/fixtures/${folder}/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
@@ -75,9 +76,11 @@ export async function auditRig(folder, name, { fault, external, buildServer, Tra
   const har = await startHarProxy(rp.url, `${d}/capture.har.ndjson`);
   const hopLog = [];
   const hop = fault ? await startFaultHop(har.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
-  const url = `${(hop ?? har).url}/mcp`;
+  // a client in another process (Python) is recorded by a recording proxy with side "client" right in front of it, not by recordingFetch
+  const cp = clientProxy ? await startRecordingProxy({ listen: '127.0.0.1:0', target: (hop ?? har).url, out: `${d}/client.ndjson`, side: 'client' }) : null;
+  const url = `${(cp ?? hop ?? har).url}${path}`;
   const origFetch = globalThis.fetch;
-  const rf = recordingFetch({ out: `${d}/client.ndjson`, fetch: origFetch });
+  const rf = cp ? null : recordingFetch({ out: `${d}/client.ndjson`, fetch: origFetch });
   const observed = [];
   const step = async (label, fn) => {
     const t0 = Date.now();
@@ -85,10 +88,15 @@ export async function auditRig(folder, name, { fault, external, buildServer, Tra
     catch (e) { observed.push({ label, error: errOf(e), ms: Date.now() - t0 }); return undefined; }
   };
   const appName = `${folder.replace(/^real-/, '')}-app`;
-  /** The repository's SDK 1.32.2 client (or, with v2, the v2 client 2.4.0 with version negotiation), its fetch recordingFetch, connected. */
-  const sdkClient = async ({ v2 = false, clientName = appName } = {}) => {
-    const c = v2 ? new ClientV2({ name: clientName, version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: 'auto' } }) : new Client({ name: clientName, version: '1.0.0' }, { capabilities: {} });
+  /**
+   * The repository's SDK 1.32.2 client (or, with v2, the v2 client 2.4.0 with version negotiation), its fetch
+   * recordingFetch, connected. `roots` declares the roots capability and answers roots/list with them.
+   */
+  const sdkClient = async ({ v2 = false, clientName = appName, roots } = {}) => {
+    const caps = roots ? { roots: { listChanged: false } } : {};
+    const c = v2 ? new ClientV2({ name: clientName, version: '1.0.0' }, { capabilities: caps, versionNegotiation: { mode: 'auto' } }) : new Client({ name: clientName, version: '1.0.0' }, { capabilities: caps });
     c.onerror = (e) => observed.push({ onerror: clean(e?.message ?? e).slice(0, 200) });
+    if (roots) c.setRequestHandler(types.ListRootsRequestSchema, async () => { observed.push({ rootsListAsked: true }); return { roots }; });
     const opts = { fetch: rf, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 } };
     const t = v2 ? new TransportV2(new URL(url), opts) : new StreamableHTTPClientTransport(new URL(url), opts);
     await c.connect(t);
@@ -96,13 +104,15 @@ export async function auditRig(folder, name, { fault, external, buildServer, Tra
     return c;
   };
   return { d, url, rf, origFetch, server, step, sdkClient, observed, note: (n) => observed.push(n), async done(closers = []) {
-    for (const c of closers) await c().catch(() => {});
+    for (const c of closers) await Promise.resolve().then(c).catch(() => {});
     await sleep(settleMs);
     globalThis.fetch = origFetch;
+    if (cp) await cp.close();
     if (hop) await hop.close();
-    await har.close(); await rp.stop(); if (serverView) await serverView.close(); await server.close(); rf.close?.();
+    await har.close(); await rp.stop(); if (serverView) await serverView.close(); await server.close(); rf?.close?.();
     for (const f of ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson']) appendFileSync(`${d}/${f}`, ''); // a view that saw nothing is an empty file
-    observed.push({ serverRan: ran });
+    if (ran) observed.push({ serverRan: ran });
+    if (server.log?.length) observed.push({ serverLog: server.log });
     if (hop) observed.push({ hop: hopLog });
     writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
   } };

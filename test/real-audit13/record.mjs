@@ -11,7 +11,6 @@ import { createServer as createNetServer } from 'node:net';
 import { spawn } from 'node:child_process';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const SCRATCH = process.env.SCRATCH_AUDIT13 ?? '/work/scratch-audit13';
-const FIX = `${R}/test/fixtures/real-audit13`;
 const { sleep, freePort } = await import(`${R}/test/helpers/loopback.mjs`);
 const { rig, spawnServer } = await import(`${R}/test/helpers/audit13-rig.mjs`);
 const { withCallNote } = await import(`${R}/dist/capture/index.js`);
@@ -62,7 +61,7 @@ const S = {};
 
 S['mdb-errors'] = async () => {
   // the SDK 1.32.2 client: tools/list, tools against a database that is not there, bad arguments, an unknown tool, DELETE
-  const r = await rig(FIX, 'mdb-errors', { external: mongo() });
+  const r = await rig('mdb-errors', { external: mongo() });
   const c = await r.sdkClient();
   await r.step('tools/list', async () => (await c.listTools()).tools.map((t) => t.name).slice(0, 60));
   await r.step('list-connections', () => call(c, 'list-connections', {}));
@@ -78,7 +77,7 @@ S['mdb-errors'] = async () => {
 };
 S['mdb-json'] = async () => {
   // --httpResponseType json: the same calls answered in JSON bodies, not SSE
-  const r = await rig(FIX, 'mdb-json', { external: mongo(['--httpResponseType', 'json']) });
+  const r = await rig('mdb-json', { external: mongo(['--httpResponseType', 'json']) });
   const c = await r.sdkClient();
   await r.step('list-databases (database down)', () => mdb(c, 'list-databases'));
   await r.step('no_such_tool', () => call(c, 'no_such_tool', {}));
@@ -86,7 +85,7 @@ S['mdb-json'] = async () => {
 };
 S['mdb-restart'] = async () => {
   // the server's process killed and started again on the same port: the old session is unknown; the app connects again and calls again
-  const r = await rig(FIX, 'mdb-restart', { external: mongo() });
+  const r = await rig('mdb-restart', { external: mongo() });
   const c = await r.sdkClient();
   await r.step('list-databases (database down)', () => mdb(c, 'list-databases'));
   await r.server.restart();
@@ -99,7 +98,7 @@ S['mdb-restart'] = async () => {
 };
 S['mdb-503'] = async () => {
   // a gateway answers 503 (Retry-After: 1) to the first tools/call; the app calls again after 1.1 s, as it was told
-  const r = await rig(FIX, 'mdb-503', { external: mongo(), fault: ({ rpcMethod, n }) => (rpcMethod === 'tools/call' && n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain', 'retry-after': '1' }, body: 'upstream connect error' } : undefined) });
+  const r = await rig('mdb-503', { external: mongo(), fault: ({ rpcMethod, n }) => (rpcMethod === 'tools/call' && n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain', 'retry-after': '1' }, body: 'upstream connect error' } : undefined) });
   const c = await r.sdkClient();
   await r.step('count shop.orders #1', () => mdb(c, 'count', { database: 'shop', collection: 'orders' }));
   await sleep(1100);
@@ -109,7 +108,7 @@ S['mdb-503'] = async () => {
 S['mdb-timeout'] = async () => {
   // the database host hangs: the app gives up after 500 ms on tools that wait for server selection (1.5 s): notifications/cancelled; then it calls again with time enough.
   // aggregate is readOnlyHint, delete-many destructiveHint (tools/list says so)
-  const r = await rig(FIX, 'mdb-timeout', { external: mongo([], { dbHangs: true }) });
+  const r = await rig('mdb-timeout', { external: mongo([], { dbHangs: true }) });
   const c = await r.sdkClient();
   await r.step('tools/list', async () => (await c.listTools()).tools.filter((t) => ['aggregate', 'delete-many'].includes(t.name)).map((t) => ({ name: t.name, annotations: t.annotations })));
   await r.step('aggregate shop.orders (client timeout 500 ms)', () => mdb(c, 'aggregate', { database: 'shop', collection: 'orders', pipeline: [{ $match: { status: 'open' } }] }, { timeout: 500 }));
@@ -123,7 +122,7 @@ S['mdb-timeout'] = async () => {
 };
 S['mdb-max-sessions'] = async () => {
   // --maxSessions 1: a second app's initialize is refused by the server itself (503, its JSON-RPC error); after the first app's DELETE it connects
-  const r = await rig(FIX, 'mdb-max-sessions', { external: mongo(['--maxSessions', '1']) });
+  const r = await rig('mdb-max-sessions', { external: mongo(['--maxSessions', '1']) });
   const a = await r.sdkClient({ clientName: 'app-a' });
   await r.step('app-a list-databases', () => mdb(a, 'list-databases'));
   const b = await r.step('app-b connect (over the session limit)', () => r.sdkClient({ clientName: 'app-b' }));
@@ -137,7 +136,7 @@ S['mdb-max-sessions'] = async () => {
 };
 S['mdb-idle'] = async () => {
   // --idleTimeoutMs 1500: the server reaps a session idle that long; the app's next call gets 404, it connects again and calls again
-  const r = await rig(FIX, 'mdb-idle', { external: mongo(['--idleTimeoutMs', '1500', '--notificationTimeoutMs', '1000']) });
+  const r = await rig('mdb-idle', { external: mongo(['--idleTimeoutMs', '1500', '--notificationTimeoutMs', '1000']) });
   const c = await r.sdkClient();
   await r.step('list-databases (database down)', () => mdb(c, 'list-databases'));
   await sleep(3500);
@@ -149,7 +148,7 @@ S['mdb-idle'] = async () => {
 };
 S['mdb-keepalive'] = async () => {
   // a session held 32 s: the server's keep-alive sends a "ping" every 30 s on the session's GET stream, as a notification (no id)
-  const r = await rig(FIX, 'mdb-keepalive', { external: mongo() });
+  const r = await rig('mdb-keepalive', { external: mongo() });
   const c = await r.sdkClient();
   c.fallbackNotificationHandler = async (n) => r.observed.push({ notificationSeen: n.method });
   await r.step('list-connections', () => call(c, 'list-connections', {}));
@@ -159,7 +158,7 @@ S['mdb-keepalive'] = async () => {
 };
 S['mdb-cut'] = async () => {
   // the hop ends a tool call's SSE stream before its result; the SDK client resumes (no event ids: nothing to resume) and times out after 3 s
-  const r = await rig(FIX, 'mdb-cut', { external: mongo([], { dbHangs: true }), fault: ({ rpcMethod, rpc }) => (rpcMethod === 'tools/call' && rpc?.params?.name === 'collection-schema' ? { cut: true } : undefined) });
+  const r = await rig('mdb-cut', { external: mongo([], { dbHangs: true }), fault: ({ rpcMethod, rpc }) => (rpcMethod === 'tools/call' && rpc?.params?.name === 'collection-schema' ? { cut: true } : undefined) });
   const c = await r.sdkClient();
   await r.step('collection-schema shop.orders (stream cut, timeout 3 s)', () => mdb(c, 'collection-schema', { database: 'shop', collection: 'orders' }, { timeout: 3000 }));
   await sleep(200);
@@ -168,7 +167,7 @@ S['mdb-cut'] = async () => {
 };
 S['mdb-v2-client'] = async () => {
   // the v2 client 2.4.0 with version negotiation
-  const r = await rig(FIX, 'mdb-v2-client', { external: mongo() });
+  const r = await rig('mdb-v2-client', { external: mongo() });
   const c = await r.step('connect', async () => r.sdkClient({ v2: true }));
   r.observed.at(-1).ok = c ? { protocolVersion: c.transportRef.protocolVersion ?? null, sessionId: c.transportRef.sessionId ? 'set' : null } : null;
   if (c) {
@@ -182,7 +181,7 @@ S['mdb-v2-client'] = async () => {
 
 S['pw-errors'] = async () => {
   // the SDK 1.32.2 client: tools/list, browser tools without a browser, a tool that needs none, bad arguments, an unknown tool, DELETE
-  const r = await rig(FIX, 'pw-errors', { external: playwright() });
+  const r = await rig('pw-errors', { external: playwright() });
   const c = await r.sdkClient();
   await r.step('tools/list', async () => (await c.listTools()).tools.map((t) => t.name));
   await r.step('browser_navigate (no browser)', () => call(c, 'browser_navigate', { url: 'http://127.0.0.1:9/' }));
@@ -195,7 +194,7 @@ S['pw-errors'] = async () => {
 };
 S['pw-roots'] = async () => {
   // a client that declares roots: the server asks for them (roots/list, a request from the server) before it answers
-  const r = await rig(FIX, 'pw-roots', { external: playwright() });
+  const r = await rig('pw-roots', { external: playwright() });
   const c = await r.sdkClient({ roots: [{ uri: 'file:///tmp/audit13-workspace', name: 'workspace' }] });
   await r.step('browser_navigate (no browser)', () => call(c, 'browser_navigate', { url: 'http://127.0.0.1:9/' }));
   await sleep(300);
@@ -203,7 +202,7 @@ S['pw-roots'] = async () => {
 };
 S['pw-restart'] = async () => {
   // the server's process killed and started again on the same port: the old session is unknown; the app connects again
-  const r = await rig(FIX, 'pw-restart', { external: playwright() });
+  const r = await rig('pw-restart', { external: playwright() });
   const c = await r.sdkClient();
   await r.step('browser_tabs list', () => call(c, 'browser_tabs', { action: 'list' }));
   await r.server.restart();
@@ -217,7 +216,7 @@ S['pw-restart'] = async () => {
 S['pw-429'] = async () => {
   // a rate limiter answers 429 (Retry-After: 0) to the first browser_navigate; the app calls again at once
   let limited = false;
-  const r = await rig(FIX, 'pw-429', { external: playwright(), fault: ({ rpcMethod, rpc }) => (rpcMethod === 'tools/call' && rpc?.params?.name === 'browser_navigate' && !limited ? ((limited = true), { respond: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: '{"error":"rate limited"}' }) : undefined) });
+  const r = await rig('pw-429', { external: playwright(), fault: ({ rpcMethod, rpc }) => (rpcMethod === 'tools/call' && rpc?.params?.name === 'browser_navigate' && !limited ? ((limited = true), { respond: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' }, body: '{"error":"rate limited"}' }) : undefined) });
   const c = await r.sdkClient();
   await r.step('browser_navigate #1', () => call(c, 'browser_navigate', { url: 'http://127.0.0.1:9/' }));
   await r.step('browser_navigate #2', () => withCallNote({ retryOrigin: 'app', attempt: 2 }, () => call(c, 'browser_navigate', { url: 'http://127.0.0.1:9/' })));
@@ -225,7 +224,7 @@ S['pw-429'] = async () => {
 };
 S['pw-v2-client'] = async () => {
   // the v2 client 2.4.0 with version negotiation
-  const r = await rig(FIX, 'pw-v2-client', { external: playwright() });
+  const r = await rig('pw-v2-client', { external: playwright() });
   const c = await r.step('connect', async () => r.sdkClient({ v2: true }));
   r.observed.at(-1).ok = c ? { protocolVersion: c.transportRef.protocolVersion ?? null, sessionId: c.transportRef.sessionId ? 'set' : null } : null;
   if (c) {
@@ -248,7 +247,7 @@ const pyClient = (url, mode, calls) => new Promise((resolve) => {
 });
 S['py-mdb'] = async () => {
   // the Python client with version negotiation (mode auto) against mongodb-mcp-server: a tool with the database down, an unknown tool, a timeout (the host hangs)
-  const r = await rig(FIX, 'py-mdb', { external: mongo([], { dbHangs: true }), clientProxy: true });
+  const r = await rig('py-mdb', { external: mongo([], { dbHangs: true }), clientProxy: true });
   const o = await pyClient(r.url, 'auto', [['list-connections', {}, 5], ['list-databases', { connectionId: 'preconfigured' }, 5], ['no_such_tool', {}, 5], ['count', { connectionId: 'preconfigured', database: 'shop', collection: 'orders' }, 0.5]]);
   r.note({ python: o });
   await sleep(1800);
@@ -256,7 +255,7 @@ S['py-mdb'] = async () => {
 };
 S['py-pw'] = async () => {
   // the Python client (mode legacy: initialize) against @playwright/mcp: a browser tool without a browser, an unknown tool
-  const r = await rig(FIX, 'py-pw', { external: playwright(), clientProxy: true });
+  const r = await rig('py-pw', { external: playwright(), clientProxy: true });
   const o = await pyClient(r.url, 'legacy', [['browser_navigate', { url: 'http://127.0.0.1:9/' }, 10], ['no_such_tool', {}, 10]]);
   r.note({ python: o });
   await r.done();
