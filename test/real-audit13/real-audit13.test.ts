@@ -1,35 +1,17 @@
 // Thirteenth audit (published servers): mongodb-mcp-server 3.0.4 (its database down) and @playwright/mcp 0.0.86 (no browser) on their Streamable HTTP transport, with the SDK 1.32.2, v2 2.4.0 and Python 2.3.0 clients (test/fixtures/real-audit13, recorded by record.mjs), read five ways; every expectation is derived from what the app saw (observed.json).
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
-import { auditFixtures, FIVE_VIEWS, type View } from '../helpers/recordings.js';
+import { allCodes, auditKit, codesOf, FIVE_VIEWS, toolCalls as calls, viewNamed as view, type View } from '../helpers/recordings.js';
 
-const { root, run, observed } = auditFixtures('real-audit13');
 type Result = Awaited<ReturnType<typeof analyze>>;
-type Attempt = Result['attempts'][number];
 interface Err { name: string; message: string; code?: number | string }
 interface Step { label: string; ok?: unknown; error?: Err }
 interface PyStep { step: string; ok: boolean; summary?: { isError?: boolean }; error?: Err }
 
-const scenarios = readdirSync(root).filter((s) => !s.includes('.')).sort();
-const steps = (s: string) => observed(s).filter((x) => typeof x.label === 'string') as unknown as Step[];
-const step = (s: string, label: string) => steps(s).find((x) => x.label === label)!;
-const hop = (s: string) => (observed(s).find((x) => x.hop) as { hop?: { request: string; action: string }[] } | undefined)?.hop ?? [];
+const { observed, scenarios, step, runView, expectedToolCalls } = auditKit<Step>('real-audit13');
 const serverLog = (s: string) => (observed(s).find((x) => x.serverLog) as { serverLog: string[] } | undefined)?.serverLog ?? [];
 const python = (s: string) => (observed(s).find((x) => x.python) as { python: { steps: PyStep[]; notes: Record<string, unknown>[] } }).python;
-const view = (name: string) => FIVE_VIEWS.find((v) => v.name === name)!;
-const analyzed = new Map<string, Promise<Result>>();
-const runView = (s: string, v: View) => {
-  const key = `${s}|${v.name}`;
-  if (!analyzed.has(key)) analyzed.set(key, run(s, ...v.inputs));
-  return analyzed.get(key)!;
-};
-const calls = (r: Result) => r.attempts.filter((a) => a.method === 'tools/call');
-const codesOf = (a: Attempt) => a.findings.map((f) => f.code);
-const allCodes = (r: Result) => [...r.attempts.flatMap(codesOf), ...r.findings.map((f) => f.code)];
 const sessionsOf = (r: Result) => [...new Set(r.attempts.map((a) => a.session))];
-/** Views that see what passed the fault hop only (it stands right in front of the client). */
-const behindHop = (v: View) => v.name !== 'client' && v.name !== 'both';
 
 // The steps that are tool calls (the `connect` tool, not a client's connect), the tool's name first.
 const TOOL_STEP = /^(?:app-[ab] )?(list-connections|list-databases|list-collections|find|connect(?= to)|count|aggregate|delete-many|collection-schema|no_such_tool|browser_navigate|browser_tabs)\b/;
@@ -48,17 +30,7 @@ function expectedCalls(s: string, v: View): string[] {
     // The Python client on 2026-07-28 (py-mdb): its timeout closed the request before mongodb-mcp-server sent any head.
     return python(s).steps.filter((x) => x.step !== 'list_tools').map((x) => `${x.step.split(' ')[0]} ${x.ok ? fromResult(x.summary?.isError) : fromError(x.error!, true)}`);
   }
-  let skip = behindHop(v) ? hop(s).filter((h) => h.action === 'respond' && h.request.startsWith('POST tools/call')).length : 0;
-  const out: string[] = [];
-  for (const st of steps(s).filter((x) => TOOL_STEP.test(x.label))) {
-    const o = st.error ? fromError(st.error, false) : fromResult((st.ok as { isError?: boolean } | null)?.isError);
-    if (o === 'HTTP_ERROR' && skip > 0 && [429, 503].includes(Number(st.error!.code))) {
-      skip--;
-      continue;
-    }
-    out.push(`${TOOL_STEP.exec(st.label)![1]} ${o}`);
-  }
-  return out;
+  return expectedToolCalls(s, v, { toolStep: TOOL_STEP, outcomeOf: (st) => (st.error ? fromError(st.error, false) : fromResult((st.ok as { isError?: boolean } | null)?.isError)), codeOf: (st) => st.error?.code });
 }
 
 describe('every recording, every view', () => {
