@@ -163,6 +163,9 @@ export async function recordStep(steps, label, fn) {
  *   { rewriteId: [from, to] }            forward with the JSON-RPC response id changed in SSE data
  *   { corruptSse: true }                 forward with the JSON inside the SSE data broken (framing kept)
  *   { setHeaders: {...} }                forward with these request headers replaced
+ *   { cutEvents: n, onCut }              forward at most n whole SSE events, none with a JSON-RPC response, then end the
+ *                                        body cleanly (onCut() is called then)
+ *   { before: promise }                  wait for it (a server restart) before anything else
  */
 export async function startFaultHop(upstream, decide) {
   const counts = new Map();
@@ -180,6 +183,7 @@ export async function startFaultHop(upstream, decide) {
     const n = (counts.get(key) ?? 0) + 1;
     counts.set(key, n);
     const action = decide?.({ req, rpc, rpcMethod, n, path: req.url.split('?')[0] }) ?? {};
+    if (action.before) await action.before; // e.g. a server restart the request must meet
     if (action.respond) {
       res.writeHead(action.respond, action.headers ?? {});
       res.end(action.body ?? '');
@@ -203,6 +207,32 @@ export async function startFaultHop(upstream, decide) {
           res.end();
           up.destroy();
         }, 60);
+        return;
+      }
+      if (action.cutEvents !== undefined) {
+        // Forward whole SSE events, at most cutEvents of them and none that carries a JSON-RPC response, then end the
+        // body cleanly (the server goes on writing, to its event store).
+        delete headers['content-length'];
+        res.writeHead(ures.statusCode, headers);
+        res.flushHeaders();
+        let buf = '';
+        let sent = 0;
+        const stop = () => { if (!res.writableEnded) res.end(); up.destroy(); action.onCut?.(); };
+        if (action.cutEvents === 0) return stop();
+        ures.on('data', (c) => {
+          if (res.writableEnded) return;
+          buf += c.toString('utf8');
+          let i;
+          while ((i = /\r?\n\r?\n/.exec(buf)?.index ?? -1) >= 0) {
+            const end = i + /\r?\n\r?\n/.exec(buf)[0].length;
+            const ev = buf.slice(0, end);
+            buf = buf.slice(end);
+            if (/"result"|"error"/.test(ev)) return stop();
+            res.write(ev);
+            if (++sent >= action.cutEvents) return stop();
+          }
+        });
+        ures.on('end', () => { if (!res.writableEnded) res.end(buf); });
         return;
       }
       if (action.corrupt) {
