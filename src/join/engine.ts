@@ -550,10 +550,11 @@ export class JoinEngine {
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
       // A GET stream or a notification refused with 404 under a session id: the session is gone too (SESSION_EXPIRED).
       // A GET resuming a call's stream is marked: a session that went on after its 404 was not lost (the refusal is the
-      // call's, told in its why); another refusal, a GET stream's or a notification's, takes its place.
+      // call's, told in its why); another refusal, a GET stream's or a notification's, takes its place, but not the
+      // client's DELETE as it closes (the Python SDK's), which only meets the loss the resumption met first.
       const sess = this.opts.sessions.get(ex.scopeKey);
       const resumption = ex.resumeFrom !== undefined;
-      if (sess && (sess.refused404 === undefined || (sess.refused404.resumption && !resumption))) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}), ...(resumption ? { resumption } : {}) };
+      if (sess && (sess.refused404 === undefined || (sess.refused404.resumption && !resumption && ex.httpMethod !== 'DELETE'))) ex.refused404 = sess.refused404 = { what: refusedWhat(ex), src, ts, ...(ex.carried === INITIALIZED ? { initialized: true } : {}), ...(resumption ? { resumption } : {}) };
     }
     for (const v of ex.attempts) {
       v.status = status;
@@ -1556,7 +1557,8 @@ const INITIALIZED = 'notifications/initialized';
 
 /** A GET stream or a POST with no request in it, refused for a lost session, as SESSION_EXPIRED names it. */
 function refusedWhat(ex: Exchange): string {
-  if (ex.httpMethod === 'GET') return 'the GET stream';
+  if (ex.httpMethod === 'GET') return ex.resumeFrom !== undefined ? `a GET resuming a call's stream (Last-Event-ID)` : 'the GET stream';
+  if (ex.httpMethod === 'DELETE') return 'its DELETE (the client ending the session)';
   return ex.carried === INITIALIZED ? `its ${INITIALIZED}, a ${ex.httpMethod} with no request in it` : `a ${ex.httpMethod} with no request in it (a notification or a response)`;
 }
 

@@ -33,6 +33,26 @@ describe('a 404 to a resumption GET', () => {
 
   it('must not: is SESSION_EXPIRED when nothing worked in the session after it (a server restarted mid-call)', async () => {
     const r = await analyzeInputs([{ side: 'client', lines: lines([]) }]);
+    expect(r.findings.map((f) => [f.code, f.message])).toEqual([['SESSION_EXPIRED', expect.stringContaining("HTTP 404 to a GET resuming a call's stream (Last-Event-ID), which carried the session id")]]);
+  });
+
+  // The Python SDK client against a restarted SDK 1.32.2 server (test/real-xsdk-resume py-ts-restart): its resumptions
+  // got 404, then its DELETE as it closed; the finding named only the DELETE, as "a notification or a response".
+  it('is named by the resumption, not by the DELETE the client sent as it closed', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: lines([
+      rec('request', 400, 'x-3', { method: 'DELETE', requestHeaders: { 'mcp-session-id': S } }),
+      rec('response', 402, 'x-3', { status: 404, responseHeaders: { 'content-type': 'application/json' } }),
+      rec('end', 403, 'x-3', { end: 'complete', recvText: '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}' }),
+    ]) }]);
+    expect(r.findings.map((f) => [f.code, f.message])).toEqual([['SESSION_EXPIRED', expect.stringContaining("HTTP 404 to a GET resuming a call's stream (Last-Event-ID), which carried the session id")]]);
+  });
+
+  it('must not: a refusal of the GET stream (not a DELETE) after it still takes its place', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: lines([
+      rec('request', 400, 'x-3', { method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream' } }),
+      rec('response', 402, 'x-3', { status: 404, responseHeaders: { 'content-type': 'text/plain' } }),
+      rec('end', 403, 'x-3', { end: 'complete', recvText: 'Not Found' }),
+    ]) }]);
     expect(r.findings.map((f) => [f.code, f.message])).toEqual([['SESSION_EXPIRED', expect.stringContaining('HTTP 404 to the GET stream, which carried the session id')]]);
   });
 });

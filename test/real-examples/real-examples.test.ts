@@ -252,7 +252,7 @@ describe('the Python SDK client (mcp 2.3.0) against the SDK\'s example servers',
     for (const [name, text] of [['delete-text', 'Session not found'], ['delete-json', '{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}']]) {
       const r = edited('py-json-response', name!, deleteEnd(text!));
       expect(r.findings.map((f) => f.code), name).toEqual(['SESSION_EXPIRED']);
-      expect(r.findings[0]!.message, name).toMatch(/HTTP 404 to a DELETE with no request in it/);
+      expect(r.findings[0]!.message, name).toMatch(/HTTP 404 to its DELETE \(the client ending the session\)/);
     }
   });
 
