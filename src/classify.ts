@@ -376,7 +376,7 @@ function resumedWhy(tries: { status: number | null; end?: string }[], plain?: { 
   // The TypeScript SDK 1.x reconnects a stream that ended before any event with an id without Last-Event-ID: a plain
   // GET, the session's standalone stream, on which the server sends no response to a request (only when resuming it).
   const after = plain?.length
-    ? `; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK 1.x does so), ${plain.length === 1 ? 'a plain GET' : `${plain.length} plain GETs`} for the session's standalone stream, answered ${plain.map(answer).join(', ')}, which could not deliver it (a server sends a request's response there only when resuming that request's stream)`
+    ? `; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK, 1.x and v2, does so), ${plain.length === 1 ? 'a plain GET' : `${plain.length} plain GETs`} for the session's standalone stream, answered ${plain.map(answer).join(', ')}, which could not deliver it (a server sends a request's response there only when resuming that request's stream)`
     : '';
   return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${tries.map(answer).join(', ')}, and none delivered it${after}`;
 }

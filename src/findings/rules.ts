@@ -888,7 +888,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const reconnects = g.afterResumption ?? 0;
     const all = reconnects >= g.count;
     const cause = reconnects
-      ? `; ${all ? (g.count > 1 ? 'each' : 'it') : `${reconnects} of them`} came right after a GET resuming a call's stream (Last-Event-ID) broke before its first event: the client reconnected that stream without Last-Event-ID (it had no event id of it; the TypeScript SDK 1.x does so), which asks for the session's standalone stream, not the call's, so the call's response could not come by it`
+      ? `; ${all ? (g.count > 1 ? 'each' : 'it') : `${reconnects} of them`} came right after a GET resuming a call's stream (Last-Event-ID) broke before its first event: the client reconnected that stream without Last-Event-ID (it had no event id of it; the TypeScript SDK, 1.x and v2, does so), which asks for the session's standalone stream, not the call's, so the call's response could not come by it`
       : '';
     const held = g.status === 409
       ? `${cause}; a 409 is how the TypeScript and Python SDK servers refuse a second GET stream while they hold one for the session${all ? '' : ' (one the client may have lost without the server noticing)'}`

@@ -182,7 +182,7 @@ describe('the plain GET after a resumption that broke before its first event (th
     expect(x.outcome).toBe('STREAM_INCOMPLETE');
     // Before: it ended at "answered HTTP 200 (stream error), and none delivered it".
     expect(x.detail.why).toBe(
-      "SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream error), and none delivered it; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK 1.x does so), a plain GET for the session's standalone stream, answered HTTP 409, which could not deliver it (a server sends a request's response there only when resuming that request's stream)",
+      "SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream error), and none delivered it; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK, 1.x and v2, does so), a plain GET for the session's standalone stream, answered HTTP 409, which could not deliver it (a server sends a request's response there only when resuming that request's stream)",
     );
   });
 
