@@ -11,7 +11,7 @@
 // Writes test/fixtures/real-cline/<scenario>/: client.ndjson (a recording proxy Cline talks to, side client),
 // server.ndjson (a recording proxy in front of the server, side server), a fault hop between them where the scenario has one,
 // observed.json (the tool message Cline sent back to the model for each call, its JSON output lines, its stderr lines).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,28 @@ function runCline({ home, cwd, sink }) {
   const env = { ...proxyEnv(sink), PATH: process.env.PATH, HOME: home, NO_COLOR: '1', TERM: 'dumb', DO_NOT_TRACK: '1', CLINE_NO_AUTO_UPDATE: '1' };
   const argv = ['--json', '--auto-approve', 'true', '-c', cwd, '-P', 'openai-compatible', '-m', 'fake-model', 'Use the tools you were asked to use.'];
   return runAgent(CLINE, argv, { cwd, env, killAfterMs: 200_000 });
+}
+
+/**
+ * Cline starts a detached hub daemon (`.cline --cline-hub-daemon --cwd <project>`) that outlives the CLI: end the ones
+ * whose --cwd is this run's scratch project, by pid, and say how many (observed.json `hubDaemons`).
+ */
+function endHubDaemons(cwd) {
+  let n = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let argv;
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (!argv.includes('--cline-hub-daemon') || argv[argv.indexOf('--cwd') + 1] !== cwd) continue;
+    try {
+      process.kill(Number(pid), 'SIGTERM');
+      n++;
+    } catch {}
+  }
+  return n;
 }
 
 const scrub = (text, home) => text.split(home).join('/home/user').split(API_KEY).join('(dummy)');
@@ -157,6 +179,7 @@ async function record(name, spec) {
   const t0 = Date.now();
   const run = await runCline({ home, cwd, sink: sink.url });
   const ms = Date.now() - t0;
+  const hubDaemons = endHubDaemons(cwd);
   if (spec.tail) await sleep(spec.tail);
   await wire.close();
   await api.close();
@@ -173,6 +196,7 @@ async function record(name, spec) {
     scenario: name,
     about: spec.about,
     clineCli: VERSION,
+    hubDaemons,
     exit: run.code,
     ms,
     settings: { providers: providers('http://127.0.0.1:PORT/v1', '(dummy)'), cline_mcp_settings: mcp('http://127.0.0.1:PORT/mcp') },
