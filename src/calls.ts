@@ -308,11 +308,17 @@ export class CallLinker {
 
   /**
    * A server/discover probe that failed and that its client answered by falling back to initialize: the client got what
-   * it asked (the server is older), so a later probe (a new connection's) is a call of its own, not a retry of it.
+   * it asked (the server is older), so a later probe (a new connection's) is a call of its own, not a retry of it. The
+   * same for a request the server answered -32601 (method not found) when the client initialized again after it.
    */
   private fellBack(clientKey: string, prev: Attempt): boolean {
-    if (prev.method !== 'server/discover' || prev.startTs === undefined) return false;
-    return (this.lastInitialize.get(clientKey) ?? -Infinity) > prev.startTs;
+    if (prev.startTs === undefined) return false;
+    if (prev.method === 'server/discover') return (this.lastInitialize.get(clientKey) ?? -Infinity) > prev.startTs;
+    // -32601: the server said it has no such method, a whole answer. A client that initialized anew after it (Qwen Code
+    // reconnecting after a failed tools/call) asks again as its new connection's discovery (prompts/list,
+    // resources/list), a call of its own, not a retry of that answer.
+    if (prev.outcome === 'JSONRPC_ERROR' && prev.detail.errorCode === -32601) return (this.lastInitialize.get(clientKey) ?? -Infinity) > (prev.endTs ?? prev.startTs);
+    return false;
   }
 
   /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */

@@ -471,3 +471,20 @@ describe("the delay after a cancellation that a hop's or the server's log got la
     expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 79 ms \(measured from the client's notifications\/cancelled as this log got it, .*\), less than the 1000 ms before it/)]);
   });
 });
+
+describe('a -32601 answer and a new connection (Qwen Code reconnecting after a failed tools/call)', () => {
+  const init = (t: number, sid: string) => post({ t, id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'qwen-cli-mcp-client-web', version: '0.0.1' } }, status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } }) });
+  const noPrompts = (t: number, sid: string) => post({ t, id: 1, session: sid, method: 'prompts/list', status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }) });
+  const promptCalls = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.method === 'prompts/list').map((a) => `${a.call}#${a.attempt}`);
+
+  it('prompts/list asked again after a new initialize is the new connection\'s own call, not a retry of the -32601', async () => {
+    const r = await analyzeInputs([{ lines: [init(0, 's1'), noPrompts(100, 's1'), init(2000, 's2'), noPrompts(2100, 's2')] }]);
+    expect(promptCalls(r)).toEqual(['c2#1', 'c4#1']);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).not.toContain('RETRY_ORIGIN_AMBIGUOUS');
+  });
+
+  it('prompts/list asked again in the same connection after its -32601 is still a retry', async () => {
+    const r = await analyzeInputs([{ lines: [init(0, 's1'), noPrompts(100, 's1'), noPrompts(2100, 's1')] }]);
+    expect(promptCalls(r)).toEqual(['c2#1', 'c2#2']);
+  });
+});

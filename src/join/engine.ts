@@ -980,6 +980,12 @@ export class JoinEngine {
     if (view.session === null && !byConn && (view.method === 'initialize' || view.method === 'server/discover')) sess.openings = (sess.openings ?? 0) + 1;
     const sharedScope = view.session === null && !byConn && (sess.openings ?? 0) > 1;
     const ambiguousScope = (view.side === 'server' && view.scope.startsWith('input#')) || (view.method === 'initialize' && view.session === null) || sharedScope;
+    if (earlier && !isFinal(earlier) && !ambiguousScope && earlier.response === undefined && earlier.streamEnd !== undefined && earlier.method === view.method && earlier.fingerprint === view.fingerprint && (earlier.endTs === undefined || view.startTs === undefined || earlier.endTs <= view.startTs)) {
+      // The same request posted again under its id once its stream had ended without the response (Cline's client
+      // re-sends a tools/call whose SSE stream broke): the client gave that stream up, so the earlier attempt is over
+      // (no answer can come for it any more) and this is a re-send of it, not a reuse of an id still open.
+      this.finalize(earlier);
+    }
     if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
       view.shadowed = earlier;

@@ -1,4 +1,4 @@
-// Shared by the agent CLI recorders (real-continue, real-opencode, real-gemini; real-claude-code and real-codex run their CLI with it): the recorded MCP wire an agent talks through, the offline proxy sink, running the CLI once, the checks on what a scenario wrote.
+// Shared by the agent CLI recorders (real-continue, real-opencode, real-gemini, real-qwen, real-cline, real-copilot; real-claude-code and real-codex run their CLI with it): the recorded MCP wire an agent talks through, the offline proxy sink, running the CLI once, the checks on what a scenario wrote.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

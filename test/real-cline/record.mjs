@@ -1,0 +1,224 @@
+// Cline CLI recorder: runs the Cline CLI (npm `cline` 3.0.65, a compiled binary) headless against a fake OpenAI chat completions API and the SDK 1.32.2 HTTP server, keeps both sides of the MCP wire.
+// NOT run by `npm test`: CI has no Cline CLI. Install it in a scratch folder outside the repository:
+//   mkdir -p /work/scratch-agents2/cline && cd /work/scratch-agents2/cline && npm init -y && npm install --legacy-peer-deps cline@3.0.65
+// then, from the repository, with loopback only (the recorder refuses to run while another interface is up):
+//   npm run build && unshare -n sh -c 'ip link set lo up && exec node test/real-cline/record.mjs [scenario...]'   (CLINE_BIN=path to its bin/cline to move it)
+// Nothing leaves 127.0.0.1: the scratch HOME's ~/.cline/data/settings/providers.json names the openai-compatible provider
+// with baseUrl on test/real-opencode/fake-openai.mjs (what `cline auth -p openai -b URL` writes), cline_mcp_settings.json one
+// streamableHttp server (what `cline mcp add --transport streamable-http` writes); HTTP(S)_PROXY point at a local sink that
+// refuses every request and notes it (observed.json `outbound`);
+// global-settings.json opts out of telemetry and auto-update, CLINE_NO_AUTO_UPDATE=1.
+// Writes test/fixtures/real-cline/<scenario>/: client.ndjson (a recording proxy Cline talks to, side client),
+// server.ndjson (a recording proxy in front of the server, side server), a fault hop between them where the scenario has one,
+// observed.json (the tool message Cline sent back to the model for each call, its JSON output lines, its stderr lines).
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkScenarioFiles, planSummary, proxyEnv, runAgent, startOfflineSink, startRecordedWire } from '../helpers/agent-run.mjs';
+import { sleep, stopAfter } from '../helpers/loopback.mjs';
+import { startHttpServer } from '../real-claude-code/servers.mjs';
+import { startFakeOpenAI, toolMessages } from '../real-opencode/fake-openai.mjs';
+
+const outside = Object.entries(networkInterfaces()).filter(([, as]) => as.some((a) => !a.internal));
+if (outside.length) {
+  process.stderr.write(`record.mjs: interfaces other than loopback are up (${outside.map(([n]) => n).join(', ')}): run it under unshare -n (see the header)\n`);
+  process.exit(2);
+}
+
+const CLINE = process.env.CLINE_BIN ?? '/work/scratch-agents2/cline/node_modules/cline/bin/cline';
+const VERSION = '3.0.65';
+const ROOT = fileURLToPath(new URL('../fixtures/real-cline/', import.meta.url));
+/** A dummy key: the fake API ignores it; the recordings must not contain it (checked after each scenario). */
+const API_KEY = 'dummy-cline-key-not-a-secret-0001';
+const SERVER = 'web';
+
+stopAfter(1_500_000);
+
+/** Runs `cline --json <prompt>` once (act mode, every tool auto-approved); resolves with its exit code, stdout and stderr. */
+function runCline({ home, cwd, sink }) {
+  const env = { ...proxyEnv(sink), PATH: process.env.PATH, HOME: home, NO_COLOR: '1', TERM: 'dumb', DO_NOT_TRACK: '1', CLINE_NO_AUTO_UPDATE: '1' };
+  const argv = ['--json', '--auto-approve', 'true', '-c', cwd, '-P', 'openai-compatible', '-m', 'fake-model', 'Use the tools you were asked to use.'];
+  return runAgent(CLINE, argv, { cwd, env, killAfterMs: 200_000 });
+}
+
+/**
+ * Cline starts a detached hub daemon (`.cline --cline-hub-daemon --cwd <project>`) that outlives the CLI: end the ones
+ * whose --cwd is this run's scratch project, by pid, and say how many (observed.json `hubDaemons`).
+ */
+function endHubDaemons(cwd) {
+  let n = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let argv;
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (!argv.includes('--cline-hub-daemon') || argv[argv.indexOf('--cwd') + 1] !== cwd) continue;
+    try {
+      process.kill(Number(pid), 'SIGTERM');
+      n++;
+    } catch {}
+  }
+  return n;
+}
+
+const scrub = (text, home) => text.split(home).join('/home/user').split(API_KEY).join('(dummy)');
+const toolCall = ({ rpcMethod }) => rpcMethod === 'tools/call';
+
+/** Each scenario: what the model calls (`before` runs just before the model asks for that call), an optional fault hop rule, the server's `timeout` (ms; its timeout, in seconds, in cline_mcp_settings.json). */
+const SCENARIOS = {
+  baseline: {
+    about: 'three calls that succeed, one per model turn: lookup_order, validate_quantity, strict_lookup',
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-1' } },
+      { name: 'validate_quantity', args: { quantity: 2 } },
+      { name: 'strict_lookup', args: { orderId: 'A-2' } },
+    ],
+  },
+  'tool-error': {
+    about: 'validate_quantity answers isError; crash throws inside the tool (the SDK server turns it into isError)',
+    plan: [
+      { name: 'validate_quantity', args: { quantity: -3 } },
+      { name: 'crash', args: {} },
+    ],
+  },
+  'jsonrpc-error': {
+    about: 'strict_lookup answers a JSON-RPC error -32602 for a bad orderId; a good one succeeds after it',
+    plan: [
+      { name: 'strict_lookup', args: { orderId: 'nope' } },
+      { name: 'strict_lookup', args: { orderId: 'A-7' } },
+    ],
+  },
+  'http-503': {
+    about: 'the hop answers the first tools/call POST with 503 text/plain (the server never sees it); a second call passes',
+    fault: (c) => (toolCall(c) && c.n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream unavailable' } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-5' } },
+      { name: 'lookup_order', args: { orderId: 'A-6' } },
+    ],
+  },
+  'http-429': {
+    about: 'the hop answers the first tools/call POST with 429 and Retry-After: 1; a second call passes',
+    fault: (c) => (toolCall(c) && c.n === 1 ? { respond: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"error":"rate limited"}' } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-8' } },
+      { name: 'lookup_order', args: { orderId: 'A-9' } },
+    ],
+  },
+  'session-expired': {
+    about: 'the server forgets its sessions (a restart) before the first call: 404 on the tools/call POST; a second call follows',
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-10' }, before: (t) => t.server.restart() },
+      { name: 'lookup_order', args: { orderId: 'A-11' } },
+    ],
+    tail: 1000,
+  },
+  'sse-cut': {
+    about: 'the hop forwards the tools/call response head (text/event-stream), then destroys both sockets before the result event (no event ids); a second call follows; timeout 5000',
+    timeout: 5000,
+    fault: (c) => (toolCall(c) && c.n === 1 ? { cutAfterEvents: 0 } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-12' } },
+      { name: 'lookup_order', args: { orderId: 'A-13' } },
+    ],
+    tail: 1000,
+  },
+  'socket-destroyed': {
+    about: 'the hop destroys the socket of the first tools/call POST without forwarding it; a second call follows',
+    fault: (c) => (toolCall(c) && c.n === 1 ? { destroy: true } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-14' } },
+      { name: 'lookup_order', args: { orderId: 'A-15' } },
+    ],
+  },
+  timeout: {
+    about: 'slow_report runs 10 s; the server entry has timeout 3 (seconds) in cline_mcp_settings.json; a lookup_order follows',
+    timeout: 3000,
+    plan: [
+      { name: 'slow_report', args: { ms: 10000 } },
+      { name: 'lookup_order', args: { orderId: 'A-20' } },
+    ],
+    tail: 1500,
+  },
+  'server-down-at-start': {
+    about: 'nothing listens behind the recording proxy when Cline starts: the proxy drops each connection, the tools are never offered',
+    down: true,
+    plan: [{ name: 'lookup_order', args: { orderId: 'A-18' } }],
+  },
+};
+
+async function record(name, spec) {
+  const dir = join(ROOT, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const files = { client: join(dir, 'client.ndjson'), server: join(dir, 'server.ndjson') };
+  const home = mkdtempSync(join(tmpdir(), 'cline-home-'));
+  const cwd = join(home, 'project');
+  mkdirSync(cwd);
+  const settingsDir = join(home, '.cline/data/settings');
+  mkdirSync(settingsDir, { recursive: true });
+  const wire = await startRecordedWire({ files, startServer: startHttpServer, down: spec.down, fault: spec.fault });
+  const { server, clientView } = wire;
+  const t = { server };
+  const plan = spec.plan.map((c) => ({ ...c, before: c.before ? () => c.before(t) : undefined }));
+  const api = await startFakeOpenAI(plan);
+  const sink = await startOfflineSink();
+  const providers = (baseUrl, apiKey) => ({
+    version: 1,
+    lastUsedProvider: 'openai-compatible',
+    modes: {},
+    providers: { 'openai-compatible': { settings: { provider: 'openai-compatible', apiKey, model: 'fake-model', baseUrl }, updatedAt: '2026-01-01T00:00:00.000Z', tokenSource: 'manual' } },
+  });
+  const mcp = (url) => ({ mcpServers: { [SERVER]: { transport: { type: 'streamableHttp', url }, ...(spec.timeout ? { timeout: spec.timeout / 1000 } : {}) } } });
+  // telemetry opted out and auto-update off (global settings), CLINE_NO_AUTO_UPDATE=1 in the environment as well
+  writeFileSync(join(settingsDir, 'global-settings.json'), JSON.stringify({ telemetryOptOut: true, autoUpdateEnabled: false }, null, 2));
+  writeFileSync(join(settingsDir, 'providers.json'), JSON.stringify(providers(`${api.url}/v1`, API_KEY), null, 2));
+  writeFileSync(join(settingsDir, 'cline_mcp_settings.json'), JSON.stringify(mcp(`${clientView.url}/mcp`), null, 2));
+  const t0 = Date.now();
+  const run = await runCline({ home, cwd, sink: sink.url });
+  const ms = Date.now() - t0;
+  const hubDaemons = endHubDaemons(cwd);
+  if (spec.tail) await sleep(spec.tail);
+  await wire.close();
+  await api.close();
+  await sink.close();
+
+  const lines = [];
+  for (const l of run.stdout.split('\n')) {
+    try {
+      lines.push(JSON.parse(l));
+    } catch {}
+  }
+  const planned = new Set(spec.plan.flatMap((c) => (c.parallel ?? [c]).map((p) => p.name)));
+  const observed = {
+    scenario: name,
+    about: spec.about,
+    clineCli: VERSION,
+    hubDaemons,
+    exit: run.code,
+    ms,
+    settings: { providers: providers('http://127.0.0.1:PORT/v1', '(dummy)'), cline_mcp_settings: mcp('http://127.0.0.1:PORT/mcp') },
+    plan: planSummary(spec.plan),
+    offered: [...new Set(api.requests.flatMap((r) => r.tools).filter((f) => [...planned].some((p) => f === p || f.endsWith(`_${p}`))))],
+    toolMessages: toolMessages(api.requests),
+    jsonLines: lines.length,
+    stdoutTail: scrub(run.stdout, home).split('\n').filter((l) => l.trim()).slice(-12).map((l) => l.slice(0, 600)),
+    stderr: scrub(run.stderr, home).split('\n').filter((l) => l.trim() && !/^\s+at |AI SDK Warning/.test(l)).slice(0, 80).map((l) => l.slice(0, 600)),
+    outbound: [...new Set(sink.outbound)],
+    apiRequests: api.requests.map((r) => `${r.method} ${r.url} tools=${r.tools.length}`),
+  };
+  writeFileSync(join(dir, 'observed.json'), JSON.stringify(observed, null, 2) + '\n');
+  writeFileSync(join(tmpdir(), `cline-${name}.out.txt`), scrub(`${run.stdout}\n--- stderr ---\n${run.stderr}`, home));
+  checkScenarioFiles(name, dir, files, API_KEY);
+  rmSync(home, { recursive: true, force: true });
+  console.log(`${name}: exit ${run.code} in ${ms} ms, ${observed.toolMessages.length} tool message(s): ${observed.toolMessages.map((m) => JSON.stringify(m.content).slice(0, 140)).join(' | ')}`);
+}
+
+const wanted = process.argv.slice(2);
+for (const [name, spec] of Object.entries(SCENARIOS)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  await record(name, spec);
+}
+process.exit(0);

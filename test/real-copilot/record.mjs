@@ -1,0 +1,192 @@
+// GitHub Copilot CLI recorder: runs the Copilot CLI (@github/copilot 1.0.102) headless in offline mode with a BYOK provider on a fake OpenAI chat completions API and the SDK 1.32.2 HTTP server, keeps both sides of the MCP wire.
+// NOT run by `npm test`: CI has no Copilot CLI. Install it in a scratch folder outside the repository:
+//   mkdir -p /work/scratch-agents2/copilot && cd /work/scratch-agents2/copilot && npm init -y && npm install --legacy-peer-deps @github/copilot@1.0.102
+// then, from the repository, with loopback only (the recorder refuses to run while another interface is up):
+//   npm run build && unshare -n sh -c 'ip link set lo up && exec node test/real-copilot/record.mjs [scenario...]'   (COPILOT_JS=path to its npm-loader.js to move it)
+// No GitHub account: COPILOT_OFFLINE=true (no GitHub auth, telemetry, web tools, GitHub MCP server or auto-update) with
+// COPILOT_PROVIDER_BASE_URL on test/real-opencode/fake-openai.mjs (BYOK, type openai); the MCP server comes in by
+// --additional-mcp-config (type http); HTTP(S)_PROXY point at a local sink that refuses every request and notes it.
+// Writes test/fixtures/real-copilot/<scenario>/: client.ndjson (a recording proxy the CLI talks to, side client),
+// server.ndjson (a recording proxy in front of the server, side server), a fault hop between them where the scenario has one,
+// observed.json (the tool message the CLI sent back to the model for each call, its JSON output lines, its stderr lines).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkScenarioFiles, planSummary, proxyEnv, runAgent, startOfflineSink, startRecordedWire } from '../helpers/agent-run.mjs';
+import { sleep, stopAfter } from '../helpers/loopback.mjs';
+import { startHttpServer } from '../real-claude-code/servers.mjs';
+import { startFakeOpenAI, toolMessages } from '../real-opencode/fake-openai.mjs';
+
+const outside = Object.entries(networkInterfaces()).filter(([, as]) => as.some((a) => !a.internal));
+if (outside.length) {
+  process.stderr.write(`record.mjs: interfaces other than loopback are up (${outside.map(([n]) => n).join(', ')}): run it under unshare -n (see the header)\n`);
+  process.exit(2);
+}
+
+const COPILOT = process.env.COPILOT_JS ?? '/work/scratch-agents2/copilot/node_modules/@github/copilot/npm-loader.js';
+const VERSION = '1.0.102';
+const ROOT = fileURLToPath(new URL('../fixtures/real-copilot/', import.meta.url));
+/** A dummy key: the fake API ignores it; the recordings must not contain it (checked after each scenario). */
+const API_KEY = 'dummy-copilot-key-not-a-secret-0001';
+const SERVER = 'web';
+
+stopAfter(1_500_000);
+
+/** Runs `copilot -p <prompt>` once (every tool allowed); resolves with its exit code, stdout and stderr. */
+function runCopilot({ home, cwd, sink, apiUrl, mcpConfig }) {
+  const env = {
+    ...proxyEnv(sink), PATH: process.env.PATH, HOME: home, COPILOT_HOME: join(home, '.copilot'), NO_COLOR: '1', TERM: 'dumb', DO_NOT_TRACK: '1',
+    COPILOT_OFFLINE: 'true', COPILOT_AUTO_UPDATE: 'false', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: apiUrl, COPILOT_PROVIDER_API_KEY: API_KEY,
+    COPILOT_MODEL: 'fake-model', COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '100000', COPILOT_PROVIDER_MAX_OUTPUT_TOKENS: '4000',
+  };
+  const argv = [COPILOT, '-p', 'Use the tools you were asked to use.', '--allow-all-tools', '--no-auto-update', '--disable-builtin-mcps', '--disable-client-telemetry', '--no-ask-user', '--output-format', 'json', '--additional-mcp-config', JSON.stringify(mcpConfig)];
+  return runAgent(process.execPath, argv, { cwd, env, killAfterMs: 200_000 });
+}
+
+const scrub = (text, home) => text.split(home).join('/home/user').split(API_KEY).join('(dummy)');
+const toolCall = ({ rpcMethod }) => rpcMethod === 'tools/call';
+
+/** Each scenario: what the model calls (`before` runs just before the model asks for that call), an optional fault hop rule, the server's `timeout` (ms, in --additional-mcp-config). */
+const SCENARIOS = {
+  baseline: {
+    about: 'three calls that succeed, one per model turn: lookup_order, validate_quantity, strict_lookup',
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-1' } },
+      { name: 'validate_quantity', args: { quantity: 2 } },
+      { name: 'strict_lookup', args: { orderId: 'A-2' } },
+    ],
+  },
+  'tool-error': {
+    about: 'validate_quantity answers isError; crash throws inside the tool (the SDK server turns it into isError)',
+    plan: [
+      { name: 'validate_quantity', args: { quantity: -3 } },
+      { name: 'crash', args: {} },
+    ],
+  },
+  'jsonrpc-error': {
+    about: 'strict_lookup answers a JSON-RPC error -32602 for a bad orderId; a good one succeeds after it',
+    plan: [
+      { name: 'strict_lookup', args: { orderId: 'nope' } },
+      { name: 'strict_lookup', args: { orderId: 'A-7' } },
+    ],
+  },
+  'http-503': {
+    about: 'the hop answers the first tools/call POST with 503 text/plain (the server never sees it); a second call passes',
+    fault: (c) => (toolCall(c) && c.n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream unavailable' } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-5' } },
+      { name: 'lookup_order', args: { orderId: 'A-6' } },
+    ],
+  },
+  'http-429': {
+    about: 'the hop answers the first tools/call POST with 429 and Retry-After: 1; a second call passes',
+    fault: (c) => (toolCall(c) && c.n === 1 ? { respond: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: '{"error":"rate limited"}' } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-8' } },
+      { name: 'lookup_order', args: { orderId: 'A-9' } },
+    ],
+  },
+  'session-expired': {
+    about: 'the server forgets its sessions (a restart) before the first call: 404 on the tools/call POST; a second call follows',
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-10' }, before: (t) => t.server.restart() },
+      { name: 'lookup_order', args: { orderId: 'A-11' } },
+    ],
+    tail: 1000,
+  },
+  'sse-cut': {
+    about: 'the hop forwards the tools/call response head (text/event-stream), then destroys both sockets before the result event (no event ids); a second call follows; timeout 5000',
+    timeout: 5000,
+    fault: (c) => (toolCall(c) && c.n === 1 ? { cutAfterEvents: 0 } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-12' } },
+      { name: 'lookup_order', args: { orderId: 'A-13' } },
+    ],
+    tail: 1000,
+  },
+  'socket-destroyed': {
+    about: 'the hop destroys the socket of the first tools/call POST without forwarding it; a second call follows',
+    fault: (c) => (toolCall(c) && c.n === 1 ? { destroy: true } : {}),
+    plan: [
+      { name: 'lookup_order', args: { orderId: 'A-14' } },
+      { name: 'lookup_order', args: { orderId: 'A-15' } },
+    ],
+  },
+  timeout: {
+    about: 'slow_report runs 10 s; the server entry has timeout 3000 in --additional-mcp-config; a lookup_order follows',
+    timeout: 3000,
+    plan: [
+      { name: 'slow_report', args: { ms: 10000 } },
+      { name: 'lookup_order', args: { orderId: 'A-20' } },
+    ],
+    tail: 1500,
+  },
+  'server-down-at-start': {
+    about: 'nothing listens behind the recording proxy when the CLI starts: the proxy drops each connection, the tools are never offered',
+    down: true,
+    plan: [{ name: 'lookup_order', args: { orderId: 'A-18' } }],
+  },
+};
+
+async function record(name, spec) {
+  const dir = join(ROOT, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const files = { client: join(dir, 'client.ndjson'), server: join(dir, 'server.ndjson') };
+  const home = mkdtempSync(join(tmpdir(), 'copilot-home-'));
+  const cwd = join(home, 'project');
+  mkdirSync(cwd);
+  const wire = await startRecordedWire({ files, startServer: startHttpServer, down: spec.down, fault: spec.fault });
+  const { server, clientView } = wire;
+  const t = { server };
+  // the CLI offers MCP tools as <server>-<tool>: the fake model names them so
+  const plan = spec.plan.map((c) => ({ ...c, name: `${SERVER}-${c.name}`, before: c.before ? () => c.before(t) : undefined }));
+  const api = await startFakeOpenAI(plan);
+  const sink = await startOfflineSink();
+  const mcp = (url) => ({ mcpServers: { [SERVER]: { type: 'http', url, tools: ['*'], ...(spec.timeout ? { timeout: spec.timeout } : {}) } } });
+  const t0 = Date.now();
+  const run = await runCopilot({ home, cwd, sink: sink.url, apiUrl: `${api.url}/v1`, mcpConfig: mcp(`${clientView.url}/mcp`) });
+  const ms = Date.now() - t0;
+  if (spec.tail) await sleep(spec.tail);
+  await wire.close();
+  await api.close();
+  await sink.close();
+
+  const lines = [];
+  for (const l of run.stdout.split('\n')) {
+    try {
+      lines.push(JSON.parse(l));
+    } catch {}
+  }
+  const planned = new Set(spec.plan.flatMap((c) => (c.parallel ?? [c]).map((p) => p.name)));
+  const observed = {
+    scenario: name,
+    about: spec.about,
+    copilotCli: VERSION,
+    exit: run.code,
+    ms,
+    additionalMcpConfig: mcp('http://127.0.0.1:PORT/mcp'),
+    plan: planSummary(spec.plan),
+    offered: [...new Set(api.requests.flatMap((r) => r.tools).filter((f) => [...planned].some((p) => f === `${SERVER}-${p}`)))],
+    toolMessages: toolMessages(api.requests),
+    firstRequestTools: api.requests[0]?.tools ?? [],
+    jsonLines: lines.length,
+    stdoutTail: scrub(run.stdout, home).split('\n').filter((l) => l.trim()).slice(-12).map((l) => l.slice(0, 600)),
+    stderr: scrub(run.stderr, home).split('\n').filter((l) => l.trim() && !/^\s+at |AI SDK Warning/.test(l)).slice(0, 80).map((l) => l.slice(0, 600)),
+    outbound: [...new Set(sink.outbound)],
+    apiRequests: api.requests.map((r) => `${r.method} ${r.url} tools=${r.tools.length}`),
+  };
+  writeFileSync(join(dir, 'observed.json'), JSON.stringify(observed, null, 2) + '\n');
+  writeFileSync(join(tmpdir(), `copilot-${name}.out.txt`), scrub(`${run.stdout}\n--- stderr ---\n${run.stderr}`, home));
+  checkScenarioFiles(name, dir, files, API_KEY);
+  rmSync(home, { recursive: true, force: true });
+  console.log(`${name}: exit ${run.code} in ${ms} ms, ${observed.toolMessages.length} tool message(s): ${observed.toolMessages.map((m) => JSON.stringify(m.content).slice(0, 140)).join(' | ')}`);
+}
+
+const wanted = process.argv.slice(2);
+for (const [name, spec] of Object.entries(SCENARIOS)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  await record(name, spec);
+}
+process.exit(0);
