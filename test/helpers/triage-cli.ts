@@ -60,3 +60,51 @@ export function recordingRunner<A = Record<string, unknown>, F = Record<string, 
     return r;
   };
 }
+
+/** A finding inside an attempt line of the report, with the fields the agent recordings' tests read. */
+export interface ReportFinding {
+  code: string;
+  severity: string;
+  message: string;
+}
+/** An attempt line of the report, with the fields the agent recordings' tests read. */
+export interface ReportAttempt {
+  type: 'attempt';
+  session: string | null;
+  id: string | number;
+  method: string;
+  tool: string | null;
+  status: number | null;
+  outcome: string;
+  layer?: string;
+  serverOutcome?: string;
+  call: string;
+  attempt: number;
+  retryOrigin?: { origin: string; how: string };
+  findings: ReportFinding[];
+  cancelled?: boolean;
+  detail?: { why?: string; errorCode?: number };
+  initialize?: { clientInfo?: string };
+}
+/** A session-level finding line of the report. */
+export interface ReportSessionFinding {
+  type: 'finding';
+  session: string | null;
+  code: string;
+  severity: string;
+  message: string;
+}
+export type AgentRun = CliRun<ReportAttempt, ReportSessionFinding>;
+
+/**
+ * An agent CLI's recordings (DIR/<scenario>/, both sides of its MCP wire): each scenario analyzed once, the last
+ * attempt of each logical tools/call in order (what the caller finally got), and those as "tool OUTCOME".
+ */
+export function agentRecordings(dir: string) {
+  const finals = (r: AgentRun) => {
+    const last = new Map<string, ReportAttempt>();
+    for (const a of r.attempts) if (a.method === 'tools/call') last.set(a.call, a);
+    return [...last.values()];
+  };
+  return { both: recordedPairs<ReportAttempt, ReportSessionFinding>(dir), finals, outcomes: (r: AgentRun) => finals(r).map((a) => `${a.tool} ${a.outcome}`) };
+}

@@ -3,28 +3,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { recordedPairs, type CliRun } from '../helpers/triage-cli.js';
+import { agentRecordings } from '../helpers/triage-cli.js';
 import { toolCalls as calls, codesOf as codes, allCodes } from '../helpers/recordings.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-copilot/', import.meta.url));
 
-interface Finding { code: string; severity: string; message: string }
-interface Attempt {
-  type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string; layer?: string;
-  serverOutcome?: string; call: string; attempt: number; retryOrigin?: { origin: string; how: string }; findings: Finding[]; cancelled?: boolean;
-  detail?: { why?: string; errorCode?: number }; initialize?: { clientInfo?: string };
-}
-interface SessionFinding { type: 'finding'; session: string | null; code: string; severity: string; message: string }
-type Run = CliRun<Attempt, SessionFinding>;
-
-const both = recordedPairs<Attempt, SessionFinding>(DIR);
-/** The last attempt of each logical tools/call, in order: what the caller finally got. */
-const finals = (r: Run) => {
-  const last = new Map<string, Attempt>();
-  for (const a of calls(r)) last.set(a.call, a);
-  return [...last.values()];
-};
-const outcomes = (r: Run) => finals(r).map((a) => `${a.tool} ${a.outcome}`);
+const { both, outcomes } = agentRecordings(DIR);
 interface Observed { copilotCli: string; exit: number; offered: string[]; outbound: string[]; toolMessages: { name: string; content: string }[] }
 const observed = (s: string) => JSON.parse(readFileSync(`${DIR}${s}/observed.json`, 'utf8')) as Observed;
 interface WireRecord { kind: string; method?: string; send?: { method?: string; id?: number; params?: { requestId?: number; reason?: string } } }
