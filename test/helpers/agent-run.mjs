@@ -1,7 +1,8 @@
 // Shared by the agent CLI recorders (real-continue, real-opencode, real-gemini, real-qwen, real-cline, real-copilot; real-claude-code and real-codex run their CLI with it): the recorded MCP wire an agent talks through, the offline proxy sink, running the CLI once, the checks on what a scenario wrote.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { startFaultHop, startRecordingProxy } from '../real-audit2/lib.mjs';
 import { freePort, listen } from './loopback.mjs';
 
@@ -80,4 +81,26 @@ export function checkScenarioFiles(name, dir, files, apiKey) {
     const p = join(dir, f);
     if (existsSync(p) && readFileSync(p, 'utf8').includes(apiKey)) throw new Error(`${name}/${f} contains the API key`);
   }
+}
+
+/**
+ * The end of one scenario of an agent recorder: observed.json written, the CLI's whole output kept (scrubbed) in
+ * <tmp>/<prefix>-<name>.out.txt, the recordings checked for the dummy key, the scratch HOME removed, one line printed.
+ */
+export function finishScenario({ prefix, name, dir, files, observed, run, home, scrub, apiKey, ms }) {
+  writeFileSync(join(dir, 'observed.json'), JSON.stringify(observed, null, 2) + '\n');
+  writeFileSync(join(tmpdir(), `${prefix}-${name}.out.txt`), scrub(`${run.stdout}\n--- stderr ---\n${run.stderr}`, home));
+  checkScenarioFiles(name, dir, files, apiKey);
+  rmSync(home, { recursive: true, force: true });
+  console.log(`${name}: exit ${run.code} in ${ms} ms, ${observed.toolMessages.length} tool message(s): ${observed.toolMessages.map((m) => JSON.stringify(m.content).slice(0, 140)).join(' | ')}`);
+}
+
+/** Records the scenarios named on the command line (every one when none is), one after another, then exits. */
+export async function recordScenarios(scenarios, record) {
+  const wanted = process.argv.slice(2);
+  for (const [name, spec] of Object.entries(scenarios)) {
+    if (wanted.length && !wanted.includes(name)) continue;
+    await record(name, spec);
+  }
+  process.exit(0);
 }

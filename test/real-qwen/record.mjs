@@ -14,7 +14,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentScenarios } from '../helpers/agent-scenarios.mjs';
-import { checkScenarioFiles, planSummary, proxyEnv, runAgent, startOfflineSink, startRecordedWire } from '../helpers/agent-run.mjs';
+import { finishScenario, recordScenarios, planSummary, proxyEnv, runAgent, startOfflineSink, startRecordedWire } from '../helpers/agent-run.mjs';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { listen, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
@@ -116,16 +116,7 @@ async function record(name, spec) {
     outbound: [...new Set(sink.outbound)],
     apiRequests: api.requests.map((r) => `${r.method} ${r.url} tools=${r.tools.length}`),
   };
-  writeFileSync(join(dir, 'observed.json'), JSON.stringify(observed, null, 2) + '\n');
-  writeFileSync(join(tmpdir(), `qwen-${name}.out.txt`), scrub(`${run.stdout}\n--- stderr ---\n${run.stderr}`, home));
-  checkScenarioFiles(name, dir, files, API_KEY);
-  rmSync(home, { recursive: true, force: true });
-  console.log(`${name}: exit ${run.code} in ${ms} ms, ${observed.toolMessages.length} tool message(s): ${observed.toolMessages.map((m) => JSON.stringify(m.content).slice(0, 140)).join(' | ')}`);
+  finishScenario({ prefix: 'qwen', name, dir, files, observed, run, home, scrub, apiKey: API_KEY, ms });
 }
 
-const wanted = process.argv.slice(2);
-for (const [name, spec] of Object.entries(SCENARIOS)) {
-  if (wanted.length && !wanted.includes(name)) continue;
-  await record(name, spec);
-}
-process.exit(0);
+await recordScenarios(SCENARIOS, record);
