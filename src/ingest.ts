@@ -1,7 +1,7 @@
 // Reading one input into canonical records: format detection per line (or per file for whole HAR), with an exact line account.
 import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
-import { JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
+import { FALLBACK_FORMAT, JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
 import type { HarDocumentInfo } from './read/har-document.js';
@@ -169,6 +169,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
         v = unwrapped.value;
         continue;
       }
+      if (FALLBACK_FORMAT.detect(obj)) return emit(FALLBACK_FORMAT, FALLBACK_FORMAT.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
     }
     return unusable(lineNo, 'unknown-format', 'record nested in too many envelopes');

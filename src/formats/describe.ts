@@ -16,6 +16,7 @@ const ABOUT: Record<string, { detect: string; carries: string }> = {
   'gh-aw': { detect: '"server_id" + "payload" + "direction" (or "type" / "event")', carries: "each JSON-RPC message between the GitHub Agentic Workflows MCP gateway and a backend server (rpc-messages.jsonl), IN or OUT" },
   inspector: { detect: '"direction" request/response/notification + "message" + "origin" or "response" (MCP Inspector History export)', carries: 'each JSON-RPC message the Inspector sent or got, a request with its response and duration' },
   'inspector-network': { detect: '"url" + "method" + "requestHeaders" + "responseStatus" or "error" (MCP Inspector Network export)', carries: 'each HTTP request the Inspector made: status, headers, request and response bodies (SSE text included)' },
+  'app-log': { detect: 'tried after every format above and the log-platform envelopes: an application\'s own log line (pino, winston, bunyan, structlog, python-json-logger) with a JSON-RPC 2.0 message in a field, one level down (req.body), or stringified in a text field ("received: {...}"); a logger\'s line (a level and a msg/message) without one is skipped', carries: 'each JSON-RPC message with the line\'s time, session id (a sessionId-like field or an mcp-session-id header), HTTP status (status, statusCode, res.statusCode) and direction (a direction field, or words such as received/sent in a key, a prefix or the line\'s text)' },
   jsonrpc: { detect: 'a JSON-RPC message, bare or under "message", with an optional direction', carries: 'one JSON-RPC message with a direction' },
   'claude-desktop': { detect: '"<time> [server] [level] ..." text lines of mcp.log / mcp-server-NAME.log', carries: 'each JSON-RPC message Claude Desktop exchanged with a stdio server' },
   vscode: { detect: '"<date> <time> [level] ..." lines of a VS Code "MCP: <server>" output channel or its log file', carries: 'each JSON-RPC message VS Code exchanged with the server ([editor -> server], [server -> editor], or the older [Client Says] / [Server Says])' },
@@ -52,7 +53,8 @@ export function describeFormats(): string {
   out.push('');
   out.push('Every line is counted (lines = used + blank + skipped + unusable):');
   out.push('  skipped   well-formed in its format but no MCP traffic (a HAR page asset or preflight, a connection or stderr');
-  out.push('            line, a span without MCP attributes): counted in the Inputs table, no diagnostic, not fatal with --strict');
+  out.push('            line, a span without MCP attributes, an application\'s log line without a JSON-RPC message): counted in');
+  out.push('            the Inputs table, no diagnostic, not fatal with --strict');
   out.push('  unusable  broken (invalid JSON, wrong types, no known format, too long, cut gzip): a diagnostic on stderr,');
   out.push('            and with --strict the run stops with exit 2');
   out.push('');

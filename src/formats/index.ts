@@ -1,6 +1,7 @@
 // The input-format registry: the order in which formats are tried on each line, and lookup by --input-format name.
 import type { InputFormat, JsonFormat, TextFormat } from './adapter.js';
 import { canonicalFormat } from './canonical.js';
+import { appLogFormat } from './app-log.js';
 import { claimFormat } from './claim.js';
 import { claudeCodeDebugFormat, claudeCodeFormat } from './claude-code.js';
 import { jsonRpcFormat } from './jsonrpc.js';
@@ -42,7 +43,13 @@ export const JSON_FORMATS: JsonFormat[] = [
  */
 export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat];
 
-export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, ...TEXT_FORMATS];
+/**
+ * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were
+ * unwrapped, since any format's or envelope's line may hold a message somewhere in it.
+ */
+export const FALLBACK_FORMAT: JsonFormat = appLogFormat;
+
+export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, FALLBACK_FORMAT, ...TEXT_FORMATS];
 
 export function formatByName(name: string): InputFormat | undefined {
   return ALL_FORMATS.find((f) => f.name === name);

@@ -39,6 +39,7 @@ describe('each format sample analyzed on its own', () => {
     ['inspector-network.json', 'inspector-network'],
     ['cloud-logging.jsonl', 'canonical'],
     ['loki-claude-desktop.jsonl', 'claude-desktop'],
+    ['app-log-pino.jsonl', 'app-log'],
   ])('%s (%s)', (file, format) => {
     const r = run([SAMPLES + file]);
     expect(r.code).toBe(0);

@@ -1,0 +1,179 @@
+// An application's own structured log line (pino, winston, bunyan, structlog, python-json-logger...) that carries JSON-RPC messages in its fields: the messages, with the line's time, session, status and direction.
+import type { CanonicalRecord } from '../schema/record.js';
+import type { AdapterResult, JsonFormat } from './adapter.js';
+import { jsonRpcFormat } from './jsonrpc.js';
+import { isObj, parseJsonContainer, type Obj } from './values.js';
+
+/** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
+const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
+/** Keys for the line's own time, in the order they are preferred. */
+const TIME_KEYS = ['ts', 'timestamp', 'time', '@timestamp', 'date', 'datetime', 'asctime'];
+/** Keys for the HTTP status of the exchange the line describes. */
+const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'http_status', 'httpStatus', 'responseStatus', 'response_status'];
+/** Words (in a key, or in the text before a message in a string) that say the writer sent or received the message. */
+const SENT_WORDS = new Set(['out', 'outgoing', 'outbound', 'send', 'sending', 'sent', 'tx', 'write', 'wrote', 'writing']);
+const RECEIVED_WORDS = new Set(['in', 'incoming', 'inbound', 'recv', 'receive', 'receiving', 'received', 'rx', 'read']);
+
+/** Most fields looked at on one level: a log line is small; a huge object is no log line to search. */
+const MAX_KEYS = 64;
+/** Longest text before a message inside a string field ("received message: {...}"). */
+const MAX_PREFIX = 80;
+
+interface Found {
+  message: unknown;
+  /** "in" or "out" relative to the writer, when the key or the text before the message says so. */
+  direction?: 'in' | 'out';
+}
+
+/** A JSON-RPC 2.0 message (or a non-empty batch of them) by its `jsonrpc` member: an app log's other objects are no messages. */
+function isMessage(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length > 0 && v.every(isMessage);
+  return isObj(v) && v.jsonrpc === '2.0' && (typeof v.method === 'string' || 'result' in v || 'error' in v);
+}
+
+function directionOfWords(text: string): 'in' | 'out' | undefined {
+  for (const w of text.toLowerCase().split(/[^a-z]+/)) {
+    if (SENT_WORDS.has(w)) return 'out';
+    if (RECEIVED_WORDS.has(w)) return 'in';
+  }
+  return undefined;
+}
+
+/** Words of a log line's own text ("mcp message received") that say which way its messages went; free text, so no "in"/"read". */
+const TEXT_SENT = new Set(['outgoing', 'outbound', 'sending', 'sent']);
+const TEXT_RECEIVED = new Set(['incoming', 'inbound', 'receiving', 'received']);
+
+/** The direction a line's text field names, when the messages are in other fields (not in that text). */
+function textDirection(v: Obj): 'in' | 'out' | undefined {
+  for (const k of TEXT_KEYS) {
+    const t = v[k];
+    if (typeof t !== 'string' || t.includes('"jsonrpc"')) continue;
+    for (const w of t.toLowerCase().split(/[^a-z]+/)) {
+      if (TEXT_SENT.has(w)) return 'out';
+      if (TEXT_RECEIVED.has(w)) return 'in';
+    }
+  }
+  return undefined;
+}
+
+/** The message a string field holds: the whole string, or the JSON after a short prefix ("received: {...}"). */
+function messageInText(text: string): Found | undefined {
+  if (!text.includes('"jsonrpc"')) return undefined;
+  const at = text.search(/[{[]/);
+  if (at === -1 || at > MAX_PREFIX) return undefined;
+  const message = parseJsonContainer(text.slice(at));
+  if (!isMessage(message)) return undefined;
+  const direction = at > 0 ? directionOfWords(text.slice(0, at)) : undefined;
+  return direction ? { message, direction } : { message };
+}
+
+/** The messages in a line's fields and in the fields of its objects one level down (req.body, http.response.body...). */
+function collect(v: Obj, depth: number, keyDirection: 'in' | 'out' | undefined, out: Found[]): void {
+  let n = 0;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k) || ++n > MAX_KEYS) return;
+    const value = v[k];
+    const direction = directionOfWords(k) ?? keyDirection;
+    if (isMessage(value)) out.push(direction ? { message: value, direction } : { message: value });
+    else if (typeof value === 'string') {
+      const found = messageInText(value);
+      if (found) out.push(found.direction || !direction ? found : { ...found, direction });
+    } else if (depth < 2 && isObj(value)) collect(value, depth + 1, direction, out);
+  }
+}
+
+function sessionOf(v: Obj, depth = 0): string | undefined {
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const value = v[k];
+    const name = k.toLowerCase().replace(/[-_]/g, '');
+    if (typeof value === 'string' && value !== '' && SESSION_KEYS.has(name)) return value;
+    // A copy of the request's headers (Node's req.headers, a framework's headers object).
+    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request')) {
+      const inner = sessionOf(value, depth + 1);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
+}
+
+function statusOf(v: Obj): number | undefined {
+  for (const k of STATUS_KEYS) {
+    const s = v[k];
+    if (typeof s === 'number' && Number.isInteger(s) && s >= 100 && s <= 599) return s;
+    if (typeof s === 'string' && /^[1-5]\d\d$/.test(s)) return Number(s);
+  }
+  // pino-http and alike: res.statusCode.
+  for (const k of ['res', 'response']) if (isObj(v[k])) {
+    const s = statusOf(v[k] as Obj);
+    if (s !== undefined) return s;
+  }
+  return undefined;
+}
+
+/** A request (or a batch holding one) is told before a response on the same line: the response answers it. */
+function isRequestish(m: unknown): boolean {
+  const first = Array.isArray(m) ? m[0] : m;
+  return isObj(first) && typeof first.method === 'string';
+}
+
+/**
+ * The JSON-RPC messages an application's log line carries in its fields (a message object, a JSON string of one, or
+ * one after a short prefix such as "received: "), each as a `jsonrpc` line: with the line's time, session id (a
+ * `sessionId`-like field or an `mcp-session-id` header), `side`, `direction` (the line's own, else one the key or
+ * prefix names: `incoming`, `sent`, ...) and HTTP status (on the response, else on the request). Undefined when the
+ * line carries none.
+ */
+function appLogMessages(v: Obj): Obj[] | undefined {
+  const found: Found[] = [];
+  collect(v, 0, undefined, found);
+  if (found.length === 0) return undefined;
+  found.sort((a, b) => Number(isRequestish(b.message)) - Number(isRequestish(a.message)));
+  const time = TIME_KEYS.map((k) => v[k]).find((t) => typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t)));
+  const session = sessionOf(v);
+  const status = statusOf(v);
+  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(v);
+  const statusOn = found.findIndex((f) => !isRequestish(f.message));
+  return found.map((f, i) => ({
+    message: f.message,
+    ...(time !== undefined ? { ts: time } : {}),
+    ...(session !== undefined ? { session } : {}),
+    ...(v.side === 'client' || v.side === 'server' ? { side: v.side } : {}),
+    ...(lineDirection !== undefined ? { direction: lineDirection } : f.direction ? { direction: f.direction } : {}),
+    ...(status !== undefined && i === (statusOn === -1 ? 0 : statusOn) ? { status } : {}),
+  }));
+}
+
+/** Keys of a logger's level and of its message text: a line with both is an application's log line. */
+const LEVEL_KEYS = ['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.level'];
+const TEXT_KEYS = ['msg', 'message', 'event'];
+
+function isLogLine(v: Obj): boolean {
+  return LEVEL_KEYS.some((k) => k in v) && TEXT_KEYS.some((k) => typeof v[k] === 'string');
+}
+
+/**
+ * Tried after every other format and log-platform envelope (ingest.ts): a line with JSON-RPC messages in its fields,
+ * or a logger's line (a level and a message text) without any, which is counted as skipped (no MCP traffic).
+ */
+export const appLogFormat: JsonFormat = {
+  kind: 'json',
+  name: 'app-log',
+  detect: (v) => isLogLine(v) || appLogMessages(v) !== undefined,
+  toRecords(value, ctx): AdapterResult {
+    const records: CanonicalRecord[] = [];
+    for (const line of appLogMessages(value) ?? []) {
+      const r = jsonRpcFormat.toRecords(line, ctx);
+      if (!Array.isArray(r)) return r;
+      records.push(...r);
+    }
+    return records;
+  },
+  limits: {
+    http: true,
+    bodies: true,
+    session: true,
+    typedIds: true,
+    notes: ["an application's own log: a message without an HTTP status in its line has no HTTP layer, and one without a session id is told apart by input only"],
+  },
+};

@@ -1,0 +1,102 @@
+// Unit tests for src/formats/app-log.ts: JSON-RPC messages in an application's own log fields, read with the line's time, session, status and direction.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { AdapterContext } from '../../src/formats/adapter.js';
+import { appLogFormat } from '../../src/formats/app-log.js';
+import { detectJsonFormat } from '../../src/formats/index.js';
+import { messages } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const input = (side?: AdapterContext['side']): AdapterContext => ({ file: 'app.log', line: 1, state: new Map(), side });
+const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'charge_card', arguments: { cents: 5 } } };
+const answer = { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'charged' }] } };
+const read = (line: Record<string, unknown>, side?: AdapterContext['side']) => messages(appLogFormat.toRecords(line, input(side)));
+
+describe('app-log: where the messages are', () => {
+  it('takes a message object from any field, with the line\'s time and sessionId (pino)', () => {
+    const [m] = read({ level: 30, time: 1772359200000, pid: 1, hostname: 'h', sessionId: 's-1', rpc: call, msg: 'mcp message received' }, 'server');
+    expect(m).toMatchObject({ kind: 'message', direction: 'c2s', message: call, ts: 1772359200000, session: 's-1' });
+  });
+
+  it('parses a message stringified in the text, after a prefix that says its direction (winston)', () => {
+    const line = { level: 'info', message: `sending ${JSON.stringify(answer)}`, sessionId: 's-1', timestamp: '2026-03-01T10:00:00.038Z' };
+    expect(read(line, 'server')[0]).toMatchObject({ direction: 's2c', message: answer, ts: '2026-03-01T10:00:00.038Z', session: 's-1' });
+    // The same words from the client's side: what it sent went to the server.
+    expect(read({ level: 'info', message: `sent: ${JSON.stringify(call)}` }, 'client')[0]!.direction).toBe('c2s');
+  });
+
+  it('looks one level into objects (req.body), finds the session in the request headers and the status in res.statusCode', () => {
+    const line = { level: 30, time: 1, req: { method: 'POST', url: '/mcp', headers: { 'Mcp-Session-Id': 's-9' }, body: call }, res: { statusCode: 503 }, msg: 'request completed' };
+    expect(read(line, 'server')[0]).toMatchObject({ direction: 'c2s', message: call, session: 's-9', status: 503 });
+  });
+
+  it('tells a request before the response on the same line, the status on the response', () => {
+    const rs = read({ level: 30, time: 1, status: 200, response_body: JSON.stringify(answer), request_body: JSON.stringify(call), msg: 'mcp exchange' }, 'server');
+    expect(rs.map((r) => [r.direction, 'method' in (r.message as object), r.status])).toEqual([['c2s', true, undefined], ['s2c', false, 200]]);
+  });
+
+  it('reads a batch, and a direction the line itself gives', () => {
+    const [m] = read({ level: 30, direction: 'c2s', body: [call, { ...call, id: 10 }], msg: 'batch' });
+    expect(m).toMatchObject({ direction: 'c2s', message: [call, { ...call, id: 10 }] });
+  });
+});
+
+describe('app-log: what it must not take', () => {
+  it('needs jsonrpc "2.0": an HTTP access log\'s method and result are no message', () => {
+    expect(appLogFormat.detect({ ts: 1, method: 'POST', path: '/mcp', status: 200, result: 'ok' })).toBe(false);
+    expect(appLogFormat.detect({ foo: 1, bar: { baz: 2 } })).toBe(false);
+    expect(appLogFormat.detect({ level: 30, payload: { id: 1, method: 'tools/call' }, msg: 'x' })).toBe(true); // a logger's line: detected, but...
+    expect(appLogFormat.toRecords({ level: 30, payload: { id: 1, method: 'tools/call' }, msg: 'x' }, input())).toEqual([]); // ...no message in it
+  });
+
+  it('counts a logger\'s line without messages as recognized and empty (skipped), not as a record', () => {
+    const line = { level: 30, time: 1, pid: 1, hostname: 'h', msg: 'server listening on :8080' };
+    expect(appLogFormat.detect(line)).toBe(true);
+    expect(appLogFormat.toRecords(line, input())).toEqual([]);
+  });
+
+  it('does not read a direction from free text that only happens to say "in" or "read"', () => {
+    // Without --server the first line decides whose log it is; "read ... in" says nothing, so the default holds: a response goes to the client.
+    expect(read({ level: 30, rpc: answer, msg: 'read 3 notes in 20 ms' })[0]!.direction).toBe('s2c');
+  });
+
+  it('is never tried before the formats and envelopes: a jsonrpc line, a Cloud Logging entry keep their readers', () => {
+    expect(detectJsonFormat({ direction: 'c2s', message: call })?.name).toBe('jsonrpc');
+    expect(detectJsonFormat({ level: 30, rpc: call, msg: 'x' })).toBeUndefined();
+  });
+
+  it('end to end: a Cloud Logging entry whose jsonPayload holds a direction and a message stays jsonrpc; a pino line of the same is app-log', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'app-log-'));
+    const file = join(dir, 'mixed.ndjson');
+    writeFileSync(file, [
+      JSON.stringify({ insertId: 'a', logName: 'projects/p/logs/app', timestamp: '2026-03-01T10:00:00Z', jsonPayload: { direction: 'out', message: call } }),
+      JSON.stringify({ insertId: 'b', logName: 'projects/p/logs/app', timestamp: '2026-03-01T10:00:00.100Z', jsonPayload: { direction: 'in', message: answer } }),
+      JSON.stringify({ level: 30, time: Date.parse('2026-03-01T10:00:01Z'), rpc: { ...call, id: 10 }, msg: 'mcp message sent' }),
+      JSON.stringify({ level: 30, time: Date.parse('2026-03-01T10:00:01.100Z'), rpc: { ...answer, id: 10 }, msg: 'mcp message received' }),
+      JSON.stringify({ level: 30, time: Date.parse('2026-03-01T10:00:02Z'), msg: 'shutting down' }),
+      JSON.stringify({ foo: 1 }),
+    ].join('\n') + '\n');
+    const r = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--client', file], { encoding: 'utf8' });
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const summary = lines.find((l) => l.type === 'summary') as { inputs: { formats: Record<string, number>; skipped: number; unusable: number }[] };
+    expect(summary.inputs[0]).toMatchObject({ formats: { jsonrpc: 2, 'app-log': 2 }, skipped: 1, unusable: 1 });
+    expect(lines.filter((l) => l.type === 'attempt').map((a) => a.outcome)).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS']);
+    expect(r.stderr).toContain('mixed.ndjson:6: record in no known format (keys: foo)');
+  });
+
+  it('end to end: a logged 404 with the session header is an HTTP error of an expired session; a line without a status has no HTTP layer', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'app-log-'));
+    const file = join(dir, 'http.ndjson');
+    const req = (id: number, status?: number) => ({ level: 30, time: Date.parse('2026-03-01T10:00:00Z') + id, req: { method: 'POST', url: '/mcp', headers: { 'mcp-session-id': 'gone-1' }, body: { ...call, id } }, ...(status !== undefined ? { res: { statusCode: status } } : {}), msg: 'request completed' });
+    writeFileSync(file, `${JSON.stringify(req(1, 404))}\n${JSON.stringify(req(2))}\n`);
+    const r = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--server', file], { encoding: 'utf8' });
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const attempts = lines.filter((l) => l.type === 'attempt');
+    expect(attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[1, 404, 'HTTP_ERROR'], [2, null, 'UNANSWERED']]);
+    expect(lines.filter((l) => l.type === 'finding').map((f) => f.code)).toEqual(['SESSION_EXPIRED']);
+  });
+});
