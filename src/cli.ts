@@ -2,7 +2,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import type { Argv, Options } from 'yargs';
 import { onceOnly, readPlainArgs, type PlainArgs } from './cli-args.js';
-import { DEFAULTS, callHorizonMs, type AnalyzeOptions } from './analyze.js';
+import { DEFAULTS, callHorizonMs } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
 import type { OutputSink } from './report/sink.js';
