@@ -9,7 +9,7 @@ const MICROS_BELOW = 1e17;
  * A point in time as epoch milliseconds (fractional when the source is finer), or undefined when `v` is not a time.
  * Accepts ISO 8601 with `Z`, with an offset (`+02:00`, `+0200`), or with no zone (read in `timezone`: an offset such
  * as "+02:00" or an IANA name such as "Europe/Paris"; default UTC), a space instead of `T`, any number of fraction
- * digits; and epoch seconds, milliseconds, microseconds or nanoseconds as numbers or digit strings (unit by magnitude).
+ * digits after a dot or a comma; and epoch seconds, milliseconds, microseconds or nanoseconds as numbers or digit strings (unit by magnitude).
  */
 export function parseTimestamp(v: unknown, timezone?: string): number | undefined {
   const ms = parseAny(v, timezone);
@@ -94,6 +94,8 @@ function epochString(s: string): number | undefined {
 /** ISO 8601 date-time with or without zone, with fraction digits beyond milliseconds kept. */
 function parseIso(raw: string, timezone?: string): number | undefined {
   let s = raw.charCodeAt(10) === 32 /* space */ ? `${raw.slice(0, 10)}T${raw.slice(11)}` : raw;
+  // ISO 8601 allows a comma before the fraction; Python's logging writes its asctime so (2026-03-01 10:00:00,120).
+  if (s.charCodeAt(19) === 44 /* , */) s = `${s.slice(0, 19)}.${s.slice(20)}`;
   if (s.length === 10) s += 'T00:00:00';
   const zoneAt = zoneStart(s);
   const local = zoneAt === -1 ? s : s.slice(0, zoneAt);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../src/formats/adapter.js';
 import { appLogFormat } from '../../src/formats/app-log.js';
 import { detectJsonFormat } from '../../src/formats/index.js';
+import { parseTimestamp } from '../../src/formats/time.js';
 import { messages } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -37,6 +38,12 @@ describe('app-log: where the messages are', () => {
   it('tells a request before the response on the same line, the status on the response', () => {
     const rs = read({ level: 30, time: 1, status: 200, response_body: JSON.stringify(answer), request_body: JSON.stringify(call), msg: 'mcp exchange' }, 'server');
     expect(rs.map((r) => [r.direction, 'method' in (r.message as object), r.status])).toEqual([['c2s', true, undefined], ['s2c', false, 200]]);
+  });
+
+  it('takes python-json-logger\'s asctime (a comma before the milliseconds) as the line\'s time', () => {
+    const [m] = read({ asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', name: 'notes.mcp', message: 'received', rpc: call }, 'server');
+    expect(m).toMatchObject({ direction: 'c2s', ts: '2026-03-01 10:00:00,120' });
+    expect(parseTimestamp(m!.ts)).toBe(Date.parse('2026-03-01T10:00:00.120Z'));
   });
 
   it('reads a batch, and a direction the line itself gives', () => {

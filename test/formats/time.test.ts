@@ -29,6 +29,13 @@ describe('parseTimestamp: ISO 8601', () => {
     expect(parseTimestamp('2026-03-01 10:00:00.120')).toBe(T); // VS Code / Cursor output channels
   });
 
+  it('reads a comma before the fraction (ISO 8601 allows it; Python logging\'s asctime writes it), and only there', () => {
+    expect(parseTimestamp('2026-03-01 10:00:00,120')).toBe(T);
+    expect(parseTimestamp('2026-03-01T12:00:00,120+02:00')).toBe(T);
+    expect(parseTimestamp('2026-03-01 10:00:00,12x')).toBeUndefined();
+    expect(parseTimestamp('2026-03-01 10:00,00.120')).toBeUndefined();
+  });
+
   it('reads a time without zone in the zone given as an offset', () => {
     expect(parseTimestamp('2026-03-01T12:00:00.120', '+02:00')).toBe(T);
     expect(parseTimestamp('2026-03-01T04:30:00.120', '-05:30')).toBe(T);
