@@ -87,6 +87,8 @@ interface Live {
   /** The response record was written (a text/event-stream head): events follow as they complete. */
   said: boolean;
   chunked?: boolean;
+  /** A Content-Encoding (gzip): the body on the wire is not text; tshark's dissection, decoded, is waited for. */
+  encoded?: boolean;
   /** Bytes left in the current chunk (chunked body); -1 while a chunk-size line is awaited. */
   chunkLeft: number;
   body: Buffer[];
@@ -152,17 +154,24 @@ function readLive(p: Pending, ts: number | undefined, out: CanonicalRecord[]): v
     l.status = status;
     l.headers = headerLines(lines.slice(1));
     l.chunked = /chunked/i.test(l.headers['transfer-encoding'] ?? '');
+    l.encoded = !/^(identity)?$/i.test((l.headers['content-encoding'] ?? '').trim());
     l.bytes = l.bytes.subarray(end + 4);
     if (/text\/event-stream/i.test(l.headers['content-type'] ?? '')) {
       l.said = true;
-      l.sse = new SseParser();
-      l.decoder = new TextDecoder();
+      if (!l.encoded) {
+        l.sse = new SseParser();
+        l.decoder = new TextDecoder();
+      }
       const r: ResponseRecord = { v: 1, kind: 'response', xid: p.xid, status, responseHeaders: l.headers };
       if (ts !== undefined) r.ts = ts;
       out.push(r);
     }
   }
   if (l.status === 0) return;
+  if (l.encoded) {
+    l.bytes = Buffer.alloc(0);
+    return;
+  }
   const fresh = takeBody(l);
   if (!fresh.length) return;
   if (!l.sse) {
@@ -232,13 +241,18 @@ function response(http: Fields, conn: Conn, stream: string, ts: number | undefin
   const reqFrame = int(http.get('http_http_request_in'));
   const status = httpStatus(Number(one(http.get('http_http_response_code'))));
   if (status === undefined) return { error: 'tshark HTTP response without a valid http.response.code' };
-  if (reqFrame === undefined) return { error: `tshark HTTP response ${status} without http.request_in: its request is not in the capture` };
-  const xid = `tcp${stream}/${reqFrame}`;
-  const mcp = st.requests.get(xid);
-  if (mcp === false) return [];
-  const at = conn.pending.findIndex((p) => p.xid === xid);
-  if (mcp === undefined || at < 0) return { error: `tshark HTTP response ${status} to frame ${reqFrame}, whose request is not in the capture (or was answered already)` };
+  // HTTP/1.1 answers in order: a response tshark did not link (the second of two requests pipelined in one packet has
+  // no http.request_in) answers the oldest request still waiting on its connection; one frame's requests are
+  // tcp<stream>/<frame>.<n>.
+  const xid = reqFrame === undefined ? undefined : `tcp${stream}/${reqFrame}`;
+  if (xid !== undefined && st.requests.get(xid) === false) return []; // the answer to HTTP that is no MCP traffic
+  const at = xid === undefined ? (conn.pending.length ? 0 : -1) : conn.pending.findIndex((p) => p.xid === xid || p.xid.startsWith(`${xid}.`));
+  if (at < 0) {
+    if (reqFrame === undefined) return { error: `tshark HTTP response ${status} without http.request_in, and no request waits on its connection: its request is not in the capture` };
+    return { error: `tshark HTTP response ${status} to frame ${reqFrame}, whose request is not in the capture (or was answered already)` };
+  }
   const [p] = conn.pending.splice(at, 1);
+  const pxid = p!.xid;
   const out: CanonicalRecord[] = [];
   const recvText = bodyText(http.get('http_http_file_data'));
   const durationS = Number(one(http.get('http_http_time')));
@@ -246,14 +260,14 @@ function response(http: Fields, conn: Conn, stream: string, ts: number | undefin
     // Head and events were written as they crossed the wire: only the events after those, then the end.
     let i = 0;
     const sse = new SseParser();
-    for (const ev of [...sse.push(recvText ?? ''), ...sse.end()]) if (i++ >= p!.live.events && !ev.truncated) out.push(eventRecord(xid, ts, ev));
+    for (const ev of [...sse.push(recvText ?? ''), ...sse.end()]) if (i++ >= p!.live.events && !ev.truncated) out.push(eventRecord(pxid, ts, ev));
   } else {
-    const r: ResponseRecord = { v: 1, kind: 'response', xid, status, responseHeaders: messageHeaders(http, 'response') };
+    const r: ResponseRecord = { v: 1, kind: 'response', xid: pxid, status, responseHeaders: messageHeaders(http, 'response') };
     if (ts !== undefined) r.ts = ts;
     if (recvText !== undefined) r.recvText = recvText;
     out.push(r);
   }
-  const end: EndRecord = { v: 1, kind: 'end', xid, end: 'complete' };
+  const end: EndRecord = { v: 1, kind: 'end', xid: pxid, end: 'complete' };
   if (ts !== undefined) end.ts = ts;
   if (Number.isFinite(durationS) && durationS >= 0) end.durationMs = Math.round(durationS * 1e6) / 1e3;
   out.push(end);

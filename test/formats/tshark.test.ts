@@ -165,6 +165,22 @@ describe('tshark records', () => {
     expect(toolCalls(r).map((a) => [a.outcome, a.status, a.sse?.progress])).toEqual([['STREAM_INCOMPLETE', 200, 1]]);
   });
 
+  it('a gzipped SSE response: its head at its packet, but no event from the compressed bytes; the events come with tshark\'s decoded dissection', () => {
+    const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n';
+    const gz = '1f\r\n\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03event: message\ndata: x\n\n\r\n';
+    const sse = `event: message\ndata: ${RESULT}\n\n`;
+    const rs = read([ek({ n: 4, http: postHttp() }), ek({ n: 5, fromServer: true, payload: head + gz }), ek({ n: 9, fromServer: true, http: responseHttp(4, sse, '200', 'text/event-stream') })]);
+    expect(rs.map((r) => [r.kind, r.ts])).toEqual([['request', (T0 + 0.004) * 1000], ['response', (T0 + 0.005) * 1000], ['event', (T0 + 0.009) * 1000], ['end', (T0 + 0.009) * 1000]]);
+    expect(rs[2]).toMatchObject({ data: RESULT });
+  });
+
+  it('two requests in one packet (a list of http layers): each its own xid; the answer without http.request_in is the older one waiting', () => {
+    const second = CALL.replace('"id":7', '"id":8');
+    const rs = read([ek({ n: 4, http: [postHttp(), postHttp(second)] }), ek({ n: 6, fromServer: true, http: responseHttp(4) }), ek({ n: 7, fromServer: true, http: { ...responseHttp(4, RESULT.replace('"id":7', '"id":8')), http_http_request_in: undefined } })]);
+    expect(rs.map((r) => [r.kind, 'xid' in r ? r.xid : undefined])).toEqual([['request', 'tcp0/4.0'], ['request', 'tcp0/4.1'], ['response', 'tcp0/4.0'], ['end', 'tcp0/4.0'], ['response', 'tcp0/4.1'], ['end', 'tcp0/4.1']]);
+    expect(rs[4]).toMatchObject({ recvText: expect.stringContaining('"id":8') });
+  });
+
   it('a JSON response cut before its end: the status and the partial body, ended aborted', () => {
     const rs = read([ek({ n: 4, http: postHttp() }), ek({ n: 5, fromServer: true, payload: `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 80\r\n\r\n${RESULT.slice(0, 20)}` }), ek({ n: 6, fromServer: true, fin: true, seq: 999 })]);
     expect(rs.map((r) => r.kind)).toEqual(['request', 'response', 'end']);
@@ -189,7 +205,7 @@ describe('tshark malformed documents: clear diagnostics', () => {
     expect(tsharkFormat.toRecords({ layers: { frame: {} } }, ctx())).toEqual({ error: 'tshark packet without frame.number' });
     expect(tsharkFormat.toRecords({ layers: { frame: { frame_frame_number: '3' }, tcp: {} } }, ctx())).toEqual({ error: 'tshark TCP packet (frame 3) without tcp.stream' });
     const noLink = ek({ n: 6, fromServer: true, http: { ...responseHttp(4), http_http_request_in: undefined } });
-    expect(tsharkFormat.toRecords(noLink, ctx())).toEqual({ error: 'tshark HTTP response 200 without http.request_in: its request is not in the capture' });
+    expect(tsharkFormat.toRecords(noLink, ctx())).toEqual({ error: 'tshark HTTP response 200 without http.request_in, and no request waits on its connection: its request is not in the capture' });
     expect(tsharkFormat.toRecords(ek({ n: 6, fromServer: true, http: responseHttp(4) }), ctx())).toEqual({ error: 'tshark HTTP response 200 to frame 4, whose request is not in the capture (or was answered already)' });
     expect(tsharkFormat.toRecords(ek({ n: 6, http: { ...responseHttp(4), http_http_response_code: 'abc' } }), ctx())).toEqual({ error: 'tshark HTTP response without a valid http.response.code' });
   });

@@ -11,7 +11,7 @@ const f = (s: string, file: string) => join(FIXTURES, s, file);
 
 type Step = { step?: string; ok?: boolean; isError?: boolean; error?: { name: string; message: string; code?: number }; progressSeen?: unknown[] };
 const OBSERVED = JSON.parse(readFileSync(join(FIXTURES, 'observed.json'), 'utf8')) as Record<string, { tshark: string; steps: Step[] }>;
-const SCENARIOS = ['normal', 'tool-error', 'jsonrpc-error', 'json-response', 'progress', 'cut-fin', 'cut-rst', 'session-lost', 'hop-503'];
+const SCENARIOS = ['normal', 'tool-error', 'jsonrpc-error', 'json-response', 'progress', 'cut-fin', 'cut-rst', 'session-lost', 'hop-503', 'wire-shapes'];
 
 const cache = new Map<string, Promise<AnalysisResult>>();
 const run = (s: string, file = 'capture.ek.ndjson') => {
@@ -129,6 +129,30 @@ describe('real-tshark: outcomes per call against what the caller got (-T ek)', (
     expect(toolCalls(r)[0]!.layer).toBe('transport');
     expect(r.summary.retries).toBe(1);
     expect(allCodes(r)).not.toContain('NO_RESPONSE');
+  });
+});
+
+describe('real-tshark: wire-shapes (a bare node:http server: gzip, pipelining)', () => {
+  type RawStep = { step: string; status?: number; body?: string; responses?: number; ids?: number[] };
+  const steps = () => OBSERVED['wire-shapes']!.steps as unknown as RawStep[];
+  const packets = () => lines('wire-shapes').filter((l) => 'layers' in l).map((l) => l.layers as Record<string, unknown>);
+
+  it('what tshark wrote: gzipped bodies decoded in file_data; two requests in one packet as a list of http layers, the second answer without http.request_in', () => {
+    const https = packets().flatMap((l) => (Array.isArray(l.http) ? [l.http as Record<string, unknown>[]] : []));
+    expect(https).toHaveLength(1);
+    expect(https[0]!.map((h) => JSON.parse(h.http_http_file_data as string).id)).toEqual([3, 4]);
+    const responses = packets().map((l) => l.http as Record<string, unknown> | undefined).filter((h) => h?.http_http_response_code !== undefined);
+    expect(responses.map((h) => h!.http_http_request_in !== undefined)).toEqual([true, true, true, false]);
+    expect(JSON.parse(responses[0]!.http_http_file_data as string)).toMatchObject({ id: 1, result: { content: [{ text: 'gzipped json' }] } });
+    expect(responses[1]!.http_http_file_data).toBe(steps()[1]!.body);
+  });
+
+  it('every call is the success its caller got, the pipelined ones each with its own answer', async () => {
+    expect(steps().map((x) => x.status ?? x.ids)).toEqual([200, 200, [3, 4]]);
+    const r = await run('wire-shapes');
+    expect(toolCalls(r).map((a) => [a.id, a.outcome])).toEqual([[1, 'TOOL_SUCCESS'], [2, 'TOOL_SUCCESS'], [3, 'TOOL_SUCCESS'], [4, 'TOOL_SUCCESS']]);
+    expect(toolCalls(r)[1]!.sse?.progress).toBe(1);
+    expect(allCodes(r)).toEqual([]);
   });
 });
 

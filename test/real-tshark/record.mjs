@@ -10,8 +10,10 @@
 // Usage: npm run fixtures:tshark (or npm run build && node test/real-tshark/record.mjs [scenario...]); about 30 s.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { createGzip, gzipSync, constants as zlibConstants } from 'node:zlib';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const { listen, sleep, sessionHandler, startFaultHop, recordStep, recordScenarios, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
+const { listen, sleep, readJsonBody, sessionHandler, startFaultHop, recordStep, recordScenarios, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
 const { Server } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js`);
 const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
 const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
@@ -197,6 +199,53 @@ S['hop-503'] = async () => {
   const first = await r.call(c, 'lookup_order #1', 'lookup_order', { orderId: 'C-1' });
   if (!first.ok) await r.call(c, 'lookup_order #2', 'lookup_order', { orderId: 'C-1' });
   return r.done();
+};
+
+// Shapes the SDK does not make, from a bare node:http server: a gzipped JSON answer, a gzipped SSE stream (one event,
+// then the result 50 ms later), and two POSTs pipelined in one TCP segment on a raw socket.
+S['wire-shapes'] = async () => {
+  const d = `${FIXTURES}/wire-shapes`;
+  rmSync(d, { recursive: true, force: true });
+  mkdirSync(d, { recursive: true });
+  const server = await listen(async (req, res) => {
+    const { body } = await readJsonBody(req);
+    const id = body?.id ?? null;
+    if (req.url === '/gzip-json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ jsonrpc: '2.0', id, result: text('gzipped json') })));
+    } else if (req.url === '/gzip-sse') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gz = createGzip({ flush: zlibConstants.Z_SYNC_FLUSH }); // each event passes at once
+      gz.pipe(res);
+      gz.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1 } })}\n\n`);
+      setTimeout(() => gz.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, result: text('gzipped sse') })}\n\n`), 50);
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: text(`answer ${id}`) }));
+    }
+  });
+  const tshark = await startTshark(server.port, `${d}/capture.pcapng`);
+  const steps = [];
+  const call = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'lookup_order', arguments: { orderId: `W-${id}` }, _meta: { progressToken: id } } });
+  for (const [id, path] of [[1, '/gzip-json'], [2, '/gzip-sse']]) {
+    const r = await fetch(`${server.url}${path}`, { method: 'POST', body: call(id), headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    steps.push({ step: path, status: r.status, contentType: r.headers.get('content-type'), body: await r.text() });
+  }
+  const post = (id) => `POST /mcp HTTP/1.1\r\nhost: ${server.url.slice(7)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(call(id))}\r\n\r\n${call(id)}`;
+  const sock = netConnect(server.port, '127.0.0.1');
+  await new Promise((r) => sock.once('connect', r));
+  let got = '';
+  sock.on('data', (c) => (got += c.toString()));
+  sock.write(post(3) + post(4)); // one write: both requests in one segment
+  await sleep(300);
+  sock.end();
+  await sleep(200);
+  steps.push({ step: 'pipelined 3 and 4', responses: (got.match(/HTTP\/1\.1 \d+/g) ?? []).length, ids: [...got.matchAll(/"id":(\d+)/g)].map((m) => Number(m[1])) });
+  await sleep(300);
+  await tshark.stop();
+  await server.close();
+  writeFileSync(`${d}/capture.ek.ndjson`, execFileSync('tshark', ['-r', `${d}/capture.pcapng`, '-T', 'ek'], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+  return { tshark: TSHARK_VERSION, steps };
 };
 
 await recordScenarios(S, (name, run) => run(), { fixtures: FIXTURES, observed: `${FIXTURES}/observed.json` });
