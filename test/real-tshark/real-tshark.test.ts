@@ -11,7 +11,7 @@ const f = (s: string, file: string) => join(FIXTURES, s, file);
 
 type Step = { step?: string; ok?: boolean; isError?: boolean; error?: { name: string; message: string; code?: number }; progressSeen?: unknown[] };
 const OBSERVED = JSON.parse(readFileSync(join(FIXTURES, 'observed.json'), 'utf8')) as Record<string, { tshark: string; steps: Step[] }>;
-const SCENARIOS = ['normal', 'tool-error', 'jsonrpc-error', 'json-response', 'progress', 'cut-fin', 'cut-rst', 'session-lost', 'hop-503', 'wire-shapes'];
+const SCENARIOS = ['normal', 'tool-error', 'jsonrpc-error', 'json-response', 'progress', 'cut-fin', 'cut-rst', 'client-timeout', 'session-lost', 'hop-503', 'wire-shapes'];
 
 const cache = new Map<string, Promise<AnalysisResult>>();
 const run = (s: string, file = 'capture.ek.ndjson') => {
@@ -113,6 +113,16 @@ describe('real-tshark: outcomes per call against what the caller got (-T ek)', (
       // The client's notifications/cancelled after its timeout is on the wire too.
       expect(allCodes(r), s).toContain('CANCELLED');
     }
+  });
+
+  it('client-timeout: the SDK\'s 400 ms timeout leaves its connection open (no FIN); the stream ends empty at the DELETE: STREAM_INCOMPLETE with CANCELLED, then the next call succeeds', async () => {
+    expect(toolSteps('client-timeout').map((x) => [x.ok, x.error?.code])).toEqual([[false, -32001], [true, undefined]]);
+    const fins = lines('client-timeout').filter((l) => (l.layers as { tcp?: Record<string, unknown> } | undefined)?.tcp?.tcp_tcp_flags_fin === true);
+    expect(fins).toEqual([]);
+    const r = await run('client-timeout');
+    expect(toolCalls(r).map((a) => [a.outcome, a.status])).toEqual([['STREAM_INCOMPLETE', 200], ['TOOL_SUCCESS', 200]]);
+    expect(codesOf(toolCalls(r)[0]!)).toContain('CANCELLED');
+    expect(allCodes(r)).not.toContain('NO_RESPONSE');
   });
 
   it('session-lost: the 404 after the restart, SESSION_EXPIRED, and the call repeated on a new session', async () => {

@@ -34,16 +34,20 @@ const text = (t) => ({ content: [{ type: 'text', text: t }] });
 /** The socket of the POST being served last: the tool `cut_stream` ends it mid-stream. */
 let lastPostSocket;
 
-/** A low-level SDK Server: a result, an isError result, a JSON-RPC error, progress, a stream the server cuts. */
+/** A low-level SDK Server: a result, an isError result, a JSON-RPC error, progress, a stream the server cuts, a slow tool. */
 function buildServer() {
   const s = new Server({ name: 'tshark-fixture-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-  const tools = ['lookup_order', 'validate_quantity', 'charge_card', 'build_report', 'cut_stream'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+  const tools = ['lookup_order', 'validate_quantity', 'charge_card', 'build_report', 'cut_stream', 'slow_report'].map((name) => ({ name, inputSchema: { type: 'object' } }));
   s.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools }));
   s.setRequestHandler(types.CallToolRequestSchema, async (req, extra) => {
     const { name, arguments: args = {} } = req.params;
     if (name === 'lookup_order') return text(`order ${args.orderId}: shipped`);
     if (name === 'validate_quantity') return args.quantity > 0 ? text('quantity ok') : { ...text(`quantity must be positive, got ${args.quantity}`), isError: true };
     if (name === 'charge_card') throw new types.McpError(types.ErrorCode.InvalidParams, `card ${args.card} is not a valid card number`);
+    if (name === 'slow_report') {
+      await sleep(args.delayMs ?? 1500);
+      return text('slow report ready');
+    }
     const token = req.params._meta?.progressToken;
     if (name === 'build_report' || name === 'cut_stream') {
       for (let i = 1; i <= 3; i++) {
@@ -176,6 +180,17 @@ for (const how of ['fin', 'rst']) {
     return r.done();
   };
 }
+
+// The SDK's request timeout (400 ms) on a 1.5 s tool: the client aborts its fetch (its socket closes) and sends
+// notifications/cancelled; then the next call succeeds.
+S['client-timeout'] = async () => {
+  const r = await rig('client-timeout');
+  const c = await r.connect();
+  await r.call(c, 'slow_report', 'slow_report', { delayMs: 1500 }, { timeout: 400 });
+  await sleep(1500); // the server finishes (and drops) the result meanwhile
+  await r.call(c, 'lookup_order', 'lookup_order', { orderId: 'E-1' });
+  return r.done();
+};
 
 S['session-lost'] = async () => {
   const r = await rig('session-lost', { json: ['plain', 'nodup'] });
