@@ -99,12 +99,14 @@ interface Live {
 
 interface Pending {
   xid: string;
+  /** False for HTTP that is no MCP traffic: kept only so that its answer is told apart, and gives no records. */
+  mcp: boolean;
   live: Live;
 }
 
 interface Conn {
   serverPort?: string;
-  /** Requests sent on the connection whose response is not complete yet, oldest first. */
+  /** Requests sent on the connection whose response is not complete yet, oldest first (what is held: the open ones only). */
   pending: Pending[];
   /** The next server sequence number expected; a gap ends reading the server's bytes here. */
   nextSeq?: number;
@@ -114,18 +116,21 @@ interface Conn {
 
 interface State {
   conns: Map<string, Conn>;
-  /** Requests seen (xid to whether it is MCP traffic). */
-  requests: Map<string, boolean>;
+  /** tls / http2 packets were seen and said once (no HTTP/1.1 layer: nothing to read there). */
+  opaque?: true;
 }
 
 function stateOf(ctx: AdapterContext): State {
   let s = ctx.state?.get('tshark') as State | undefined;
   if (!s) {
-    s = { conns: new Map(), requests: new Map() };
+    s = { conns: new Map() };
     ctx.state?.set('tshark', s);
   }
   return s;
 }
+
+/** The most bytes a response head is looked for in. */
+const HEAD_MAX = 64 * 1024;
 
 const newLive = (): Live => ({ bytes: Buffer.alloc(0), said: false, chunkLeft: -1, body: [], events: 0 });
 
@@ -143,7 +148,13 @@ function readLive(p: Pending, ts: number | undefined, out: CanonicalRecord[]): v
   const l = p.live;
   if (l.status === undefined) {
     const end = l.bytes.indexOf('\r\n\r\n');
-    if (end < 0) return;
+    if (end < 0) {
+      if (l.bytes.length > HEAD_MAX) {
+        l.status = 0; // no HTTP head in sight: nothing more is read from these bytes
+        l.bytes = Buffer.alloc(0);
+      }
+      return;
+    }
     const lines = l.bytes.subarray(0, end).toString('latin1').split('\r\n');
     const status = httpStatus(Number(/^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '')?.[1]));
     if (status === undefined) {
@@ -167,8 +178,7 @@ function readLive(p: Pending, ts: number | undefined, out: CanonicalRecord[]): v
       out.push(r);
     }
   }
-  if (l.status === 0) return;
-  if (l.encoded) {
+  if (l.status === 0 || l.encoded) {
     l.bytes = Buffer.alloc(0);
     return;
   }
@@ -219,15 +229,14 @@ function takeBody(l: Live): Buffer[] {
   return out;
 }
 
-function request(http: Fields, conn: Conn, xid: string, ts: number | undefined, st: State, dstPort: string | undefined): CanonicalRecord[] {
+function request(http: Fields, conn: Conn, xid: string, ts: number | undefined, dstPort: string | undefined): CanonicalRecord[] {
   const method = (one(http.get('http_http_request_method')) ?? '').toUpperCase();
   const requestHeaders = messageHeaders(http, 'request');
   const sendText = bodyText(http.get('http_http_file_data'));
   const mcp = looksLikeMcp(method, requestHeaders, undefined, sendText);
-  st.requests.set(xid, mcp);
-  if (!mcp) return [];
   if (dstPort !== undefined) conn.serverPort = dstPort;
-  conn.pending.push({ xid, live: newLive() });
+  conn.pending.push({ xid, mcp, live: newLive() });
+  if (!mcp) return [];
   const r: RequestRecord = { v: 1, kind: 'request', xid, method };
   if (ts !== undefined) r.ts = ts;
   const url = one(http.get('http_http_request_full_uri')) ?? one(http.get('http_http_request_uri'));
@@ -237,7 +246,7 @@ function request(http: Fields, conn: Conn, xid: string, ts: number | undefined, 
   return [r];
 }
 
-function response(http: Fields, conn: Conn, stream: string, ts: number | undefined, st: State): AdapterResult {
+function response(http: Fields, conn: Conn, stream: string, ts: number | undefined): AdapterResult {
   const reqFrame = int(http.get('http_http_request_in'));
   const status = httpStatus(Number(one(http.get('http_http_response_code'))));
   if (status === undefined) return { error: 'tshark HTTP response without a valid http.response.code' };
@@ -245,13 +254,13 @@ function response(http: Fields, conn: Conn, stream: string, ts: number | undefin
   // no http.request_in) answers the oldest request still waiting on its connection; one frame's requests are
   // tcp<stream>/<frame>.<n>.
   const xid = reqFrame === undefined ? undefined : `tcp${stream}/${reqFrame}`;
-  if (xid !== undefined && st.requests.get(xid) === false) return []; // the answer to HTTP that is no MCP traffic
   const at = xid === undefined ? (conn.pending.length ? 0 : -1) : conn.pending.findIndex((p) => p.xid === xid || p.xid.startsWith(`${xid}.`));
   if (at < 0) {
     if (reqFrame === undefined) return { error: `tshark HTTP response ${status} without http.request_in, and no request waits on its connection: its request is not in the capture` };
     return { error: `tshark HTTP response ${status} to frame ${reqFrame}, whose request is not in the capture (or was answered already)` };
   }
   const [p] = conn.pending.splice(at, 1);
+  if (!p!.mcp) return []; // the answer to HTTP that is no MCP traffic
   const pxid = p!.xid;
   const out: CanonicalRecord[] = [];
   const recvText = bodyText(http.get('http_http_file_data'));
@@ -278,6 +287,7 @@ function response(http: Fields, conn: Conn, stream: string, ts: number | undefin
 function connectionEnd(conn: Conn, ts: number | undefined, how: string): CanonicalRecord[] {
   const out: CanonicalRecord[] = [];
   for (const p of conn.pending.splice(0)) {
+    if (!p.mcp) continue;
     const l = p.live;
     const end: EndRecord = { v: 1, kind: 'end', xid: p.xid, end: 'error', error: `${how}${conn.clientFin ? ', after the client had closed its side (FIN)' : ''}, before any HTTP response` };
     if (l.status !== undefined && l.status > 0) {
@@ -317,6 +327,12 @@ export function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
     conn = { pending: [] };
     st.conns.set(stream, conn);
   }
+  if (layers.http === undefined && (layers.tls !== undefined || layers.http2 !== undefined) && !st.opaque) {
+    st.opaque = true; // said once per input; the other such packets are skipped
+    return { error: layers.http2 !== undefined
+      ? `tshark packet (frame ${number}) of HTTP/2: mcp-triage reads HTTP/1.1 only; the other HTTP/2 packets are skipped`
+      : `tshark packet (frame ${number}) of TLS: encrypted, no HTTP layer without the session keys (tshark -o tls.keylog_file:KEYLOG); the other such packets are skipped` };
+  }
   const out: CanonicalRecord[] = [];
   const httpLayers = Array.isArray(layers.http) ? layers.http : layers.http === undefined ? [] : [layers.http];
   const srcPort = one(tcp.get('tcp_tcp_srcport'));
@@ -327,16 +343,16 @@ export function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
     const http = layerFields('http', layer);
     if (http.has('http_http_request_method')) {
       dissected = true;
-      out.push(...request(http, conn, httpLayers.length > 1 ? `tcp${stream}/${number}.${i}` : `tcp${stream}/${number}`, ts, st, one(tcp.get('tcp_tcp_dstport'))));
+      out.push(...request(http, conn, httpLayers.length > 1 ? `tcp${stream}/${number}.${i}` : `tcp${stream}/${number}`, ts, one(tcp.get('tcp_tcp_dstport'))));
     } else if (http.has('http_http_response_code')) {
       dissected = true;
-      const res = response(http, conn, stream, ts, st);
+      const res = response(http, conn, stream, ts);
       if (!Array.isArray(res)) return res;
       out.push(...res);
     }
   }
   // The server's bytes for the oldest request still waiting, read as they come (a response tshark has not dissected yet).
-  if (fromServer && !dissected && !conn.gap && conn.pending.length) {
+  if (fromServer && !dissected && !conn.gap && conn.pending[0]?.mcp) {
     const payload = hexBytes(one(tcp.get('tcp_tcp_payload')));
     const seq = int(tcp.get('tcp_tcp_seq'));
     if (payload && seq !== undefined) {
@@ -386,7 +402,7 @@ export const tsharkFormat: JsonFormat = {
     session: true,
     typedIds: true,
     notes: [
-      'plain HTTP/1.1 on TCP only: TLS without its keys, HTTP/2 and HTTP/3 give no records',
+      'plain HTTP/1.1 on TCP only: TLS without its keys and HTTP/2 give no records (the first such packet says so), HTTP/3 none either',
       'tshark dissects a response once it is whole; SSE events, and a response cut by FIN or RST, are read from tcp.payload, timed by their packets',
       'a request still waiting when the capture stopped has no end (its response head and events up to then are shown)',
       '-T json without --no-duplicate-keys keeps only the last header line of each message: Mcp-Session-Id is mostly lost (use -T ek)',

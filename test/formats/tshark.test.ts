@@ -199,6 +199,35 @@ describe('tshark records', () => {
   });
 });
 
+describe('tshark traffic it cannot read', () => {
+  it('TLS without keys, or HTTP/2: said once per input (unusable, with what to do), the other such packets skipped', () => {
+    const ctx: AdapterContext = { file: 'x', line: 1, state: new Map() };
+    const tls = (n: number) => ({ ...ek({ n }), layers: { ...(ek({ n }).layers as object), tls: { tls_tls_record_content_type: '23' } } });
+    expect(tsharkFormat.toRecords(tls(4), ctx)).toEqual({ error: expect.stringMatching(/^tshark packet \(frame 4\) of TLS: encrypted, no HTTP layer without the session keys \(tshark -o tls.keylog_file:KEYLOG\)/) });
+    expect(tsharkFormat.toRecords(tls(5), ctx)).toEqual([]);
+    const h2 = { ...ek({ n: 4 }), layers: { ...(ek({ n: 4 }).layers as object), http2: {} } };
+    expect(tsharkFormat.toRecords(h2, { file: 'x', line: 1, state: new Map() })).toEqual({ error: expect.stringMatching(/of HTTP\/2: mcp-triage reads HTTP\/1\.1 only/) });
+  });
+
+  it('a page asset before an MCP request on the same connection: its answer is dropped, the MCP one still read from the wire', () => {
+    const get = { http_http_request_method: 'GET', http_http_request_uri: '/favicon.ico', http_http_request_line: ['accept: image/*\r\n'] };
+    const rs = read([
+      ek({ n: 4, http: get }),
+      ek({ n: 5, fromServer: true, http: responseHttp(4, '', '404', 'text/html'), payload: 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n', seq: 1 }),
+      ek({ n: 6, http: postHttp() }),
+      ek({ n: 7, fromServer: true, payload: 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n', seq: 46 }),
+      ek({ n: 8, fromServer: true, rst: true, seq: 99 }),
+    ]);
+    expect(rs.map((r) => [r.kind, 'xid' in r ? r.xid : undefined])).toEqual([['request', 'tcp0/6'], ['response', 'tcp0/6'], ['end', 'tcp0/6']]);
+  });
+
+  it('server bytes that never make an HTTP head are given up on, not held', () => {
+    const rs = read([ek({ n: 4, http: postHttp() }), ek({ n: 5, fromServer: true, payload: 'x'.repeat(70 * 1024) }), ek({ n: 6, fromServer: true, fin: true, seq: 1 + 70 * 1024 })]);
+    expect(rs.map((r) => r.kind)).toEqual(['request', 'end']);
+    expect(rs[1]).toMatchObject({ end: 'error' });
+  });
+});
+
 describe('tshark malformed documents: clear diagnostics', () => {
   const ctx = () => ({ file: 'x', line: 3, state: new Map() });
   it('says what is missing', () => {
