@@ -30,8 +30,8 @@ function bodyText(content: Obj): string | undefined {
   return text;
 }
 
-/** Entries that cannot be MCP traffic (page assets, preflights) are recognized and dropped. */
-function looksLikeMcp(method: string, reqHeaders: Headers | undefined, resHeaders: Headers | undefined, sendText: string | undefined): boolean {
+/** Entries that cannot be MCP traffic (page assets, preflights) are recognized and dropped (tshark.ts drops such requests too). */
+export function looksLikeMcp(method: string, reqHeaders: Headers | undefined, resHeaders: Headers | undefined, sendText: string | undefined): boolean {
   if (sendText !== undefined && sendText.includes('"jsonrpc"')) return true;
   const rq = reqHeaders ?? {};
   const rs = resHeaders ?? {};
