@@ -69,7 +69,9 @@ function sideOf(r: { side?: string | undefined }, ctx: RecordContext): ViewSide 
   return ctx.sideOverride ?? 'unknown';
 }
 
+/** The request body: `send` as parsed, else `sendText` parsed; a `send` that is text is the raw body (no JSON-RPC message is a string). */
 function parseBody(send: unknown, sendText: string | undefined): { body: unknown; text?: string; error?: string } {
+  if (typeof send === 'string') return parseBody(undefined, send);
   if (send !== undefined) return { body: send };
   if (sendText === undefined || sendText.trim() === '') return { body: undefined };
   try {
@@ -220,6 +222,8 @@ export class Normalizer {
 
   private wholeBody(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, ts: number | undefined): void {
     const e = this.engine;
+    // A `recv` that is text is the raw body (a JSON-RPC response is never a string): read as recvText.
+    if (typeof recv === 'string' && recvText === undefined) [recv, recvText] = [undefined, recv];
     if (recv !== undefined) {
       e.payload(ctx.input, xid, { parsed: recv, hasParsed: true, ...(ctx.raw !== undefined ? { text: ctx.raw } : {}) }, ts, ctx.src);
       return;

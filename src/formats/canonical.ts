@@ -71,6 +71,29 @@ function headersOk(h: unknown): boolean {
   return true;
 }
 
+/** How to fix the fields a hand-written logger most often gets wrong, by the top-level field of the first issue. */
+const HINTS: Record<string, string> = {
+  status: 'status is the HTTP status as a number; on an exchange, null when no response came (a failed fetch)',
+  end: 'end is one of complete, aborted, timeout, error',
+  xid: 'xid joins the records of one exchange: text or an integer, the same on each of them',
+  ts: 'ts is ISO 8601 text or epoch seconds, milliseconds, microseconds or nanoseconds',
+  method: 'method is the HTTP method as text (POST, GET, DELETE)',
+  requestHeaders: 'headers are an object of names to text (numbers and arrays of text are read too)',
+  responseHeaders: 'headers are an object of names to text (numbers and arrays of text are read too)',
+  data: "data is the SSE event's data field as text",
+  direction: 'direction is c2s (client to server) or s2c',
+  note: 'note may have retryOrigin (none, sdk, app, user, gateway, unknown), attempt (a positive integer) and call (text)',
+  durationMs: 'durationMs is a number of milliseconds',
+  session: 'session is the Mcp-Session-Id as text (or null)',
+  side: 'side is client, server or gateway',
+};
+
+function hintFor(issues: readonly { path: readonly PropertyKey[] }[]): string | undefined {
+  const first = [...issues].sort((a, b) => a.path.length - b.path.length)[0];
+  const field = first?.path[0];
+  return typeof field === 'string' && Object.hasOwn(HINTS, field) ? `fix: ${HINTS[field]}` : undefined;
+}
+
 export const canonicalFormat: JsonFormat = {
   kind: 'json',
   name: 'canonical',
@@ -81,7 +104,8 @@ export const canonicalFormat: JsonFormat = {
     if (!zod) return { error: NEEDS_SCHEMAS };
     const parsed = zod.CanonicalRecordSchema.safeParse(value);
     if (parsed.success) return [parsed.data];
-    return { error: `not a valid canonical ${String(value.kind)} record: ${describeZodError(parsed.error)}` };
+    const hint = hintFor(parsed.error.issues);
+    return { error: `not a valid canonical ${String(value.kind)} record: ${describeZodError(parsed.error)}${hint ? ` (${hint})` : ''}` };
   },
   limits: FULL_VIEW,
 };
