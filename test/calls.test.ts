@@ -40,7 +40,7 @@ describe('when a repeat is a retry', () => {
   });
 
   it('a retry sent the moment a fetch failed, logged with ts in whole ms and a float durationMs (Date.now(), performance.now()), is a retry: its start may read up to 1 ms before the failure ended', async () => {
-    // the fifteenth audit's fetch-failed: the failed POST at ...414 lasting 3.3 ms, the retry at ...417
+    // as the fifteenth audit's fetch-failed recorded it: the failed POST's ts + durationMs passes the retry's ts by a fraction of a ms
     const r = await analyzeInputs([{ side: 'client', lines: [
       { ...post({ t: 0, id: 1, session: 's', tool: 'lookup', args: { q: 1 }, status: null, error: 'fetch failed: other side closed', durationMs: 3.3 }), ts: 1796419219414 },
       { ...post({ t: 0, id: 2, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(2, toolText('x')), durationMs: 5.4 }), ts: 1796419219417 },
