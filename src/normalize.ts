@@ -86,6 +86,15 @@ function looksLikeSse(text: string): boolean {
   return t.startsWith('data:') || t.startsWith('event:') || t.startsWith('id:') || t.startsWith(':') || t.startsWith('retry:');
 }
 
+/**
+ * An event record's data that is a raw SSE frame rather than the event's data field: a logger that wraps res.write
+ * logs each chunk whole. Its first line is an SSE field (`event:`, `id:`, `retry:`, `data:`), it has a `data:` line and
+ * ends with the blank line that closes an event; a JSON-RPC message (the data an MCP event carries) never starts so.
+ */
+function isSseFrame(data: string): boolean {
+  return /^(?:event|id|retry|data):/.test(data) && /(?:^|\n)data:/.test(data) && /\n\r?\n$/.test(data);
+}
+
 /** A later part of a whole exchange (an SSE event, its end), held until the inputs' time reaches it. */
 interface Held { ts: number; seq: number; run: () => void }
 
@@ -165,6 +174,12 @@ export class Normalizer {
         return;
       }
       case 'event': {
+        if (r.id === undefined && r.event === undefined && isSseFrame(r.data)) {
+          // The chunk as the server wrote it ("event: message\ndata: {...}\n\n"), logged whole as the data: its events.
+          const foreign = forEachSseEvent(r.data, (ev) => e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false, timing: 'order' }, ctx.ts, ctx.src));
+          if (foreign !== undefined) e.nonSse(ctx.input, r.xid, foreign);
+          return;
+        }
         const ev: ParsedSseEvent = { data: r.data, hasData: true };
         if (r.id !== undefined) ev.id = r.id;
         if (r.event !== undefined) ev.event = r.event;

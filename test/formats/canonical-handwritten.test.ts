@@ -102,3 +102,25 @@ describe('the fix hint of a refused line', () => {
     expect(e).not.toContain('fix:');
   });
 });
+
+describe("an event record whose data is the SSE chunk as the server wrote it (a logger wrapping res.write)", () => {
+  const frame = `event: message\ndata: ${ok(1, toolText('shipped'))}\n\n`;
+  const split = (event: Record<string, unknown>) => [
+    { v: 1, kind: 'request', xid: 'x1', ts: at(0), method: 'POST', requestHeaders: { 'mcp-session-id': 's1' }, send: call(1) },
+    { v: 1, kind: 'response', xid: 'x1', ts: at(5), status: 200, responseHeaders: { 'content-type': 'text/event-stream' } },
+    { v: 1, kind: 'event', xid: 'x1', ts: at(6), ...event },
+    { v: 1, kind: 'end', xid: 'x1', ts: at(7), end: 'complete' },
+  ];
+  const outcome = async (event: Record<string, unknown>) => (await analyzeInputs([{ side: 'server', lines: split(event) }])).attempts.map((a) => a.outcome);
+
+  it('reads the events in it (a priming event and the answer in one chunk too)', async () => {
+    expect(await outcome({ data: frame })).toEqual(['TOOL_SUCCESS']);
+    expect(await outcome({ data: `id: p1\nretry: 300\ndata: \n\n${frame}` })).toEqual(['TOOL_SUCCESS']);
+  });
+
+  it('must not re-read a data field the logger parsed itself (it named the event), nor a chunk cut before its blank line', async () => {
+    expect(await outcome({ event: 'message', data: frame })).toEqual(['MALFORMED_JSON']);
+    expect(await outcome({ data: frame.trimEnd() })).toEqual(['MALFORMED_JSON']);
+    expect(await outcome({ data: ok(1, toolText('shipped')) })).toEqual(['TOOL_SUCCESS']);
+  });
+});
