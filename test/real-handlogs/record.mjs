@@ -1,7 +1,8 @@
 // Records test/fixtures/real-handlogs/ (the fifteenth audit: logs written by a user's own loggers, from the README alone) on 127.0.0.1.
 // The chain: the SDK 1.32.2 Client, its fetch the two client loggers of client-loggers.mjs (client-exchange.ndjson: whole
 // exchanges, epoch ms; client-split.ndjson: split records, ISO times, numeric xids) -> [a fault hop, where the scenario
-// needs one] -> an Express 5 app, express.json() and the server logger of server-logger.mjs (server.ndjson) in front of the
+// needs one] -> an Express 5 app, express.json() and the server loggers of server-logger.mjs (server.ndjson: whole exchanges;
+// server-split.ndjson: split records, each SSE chunk as written in an event's data) in front of the
 // SDK's StreamableHTTPServerTransport, one McpServer per session. observed.json: what the app got or threw, which tool
 // bodies ran, what the hop did.
 // Run from the repository: npm run build && node test/real-handlogs/record.mjs [scenario...]
@@ -12,7 +13,7 @@ const { listen, sleep, startFaultHop } = await import(`${R}/test/helpers/loopbac
 const { Client, StreamableHTTPClientTransport, McpServer, StreamableHTTPServerTransport, types, z, text, errOf, short, clean } = await import(`${R}/test/helpers/audit-rig.mjs`);
 const { default: express } = await import(`${R}/node_modules/express/index.js`);
 const { exchangeLogger, splitLogger } = await import('./client-loggers.mjs');
-const { serverLogger } = await import('./server-logger.mjs');
+const { serverLogger, serverSplitLogger } = await import('./server-logger.mjs');
 
 setTimeout(() => { process.stderr.write('still running after 120 s, giving up\n'); process.exit(2); }, 120_000).unref();
 
@@ -30,11 +31,12 @@ function shopServer(ran) {
   return s;
 }
 
-/** The Express app as the SDK's README writes a stateful server, with the user's logger after express.json(). */
-async function startServer(out, ran) {
+/** The Express app as the SDK's README writes a stateful server, with the user's two loggers after express.json() (server.ndjson, server-split.ndjson). */
+async function startServer(d, ran) {
   const app = express();
   app.use(express.json());
-  app.use(serverLogger(out));
+  app.use(serverLogger(`${d}/server.ndjson`));
+  app.use(serverSplitLogger(`${d}/server-split.ndjson`));
   const transports = new Map();
   app.post('/mcp', async (req, res) => {
     const sid = req.headers['mcp-session-id'];
@@ -65,7 +67,7 @@ async function rig(name, { fault } = {}) {
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const ran = [];
-  const server = await startServer(`${d}/server.ndjson`, ran);
+  const server = await startServer(d, ran);
   const hopLog = [];
   const hop = fault ? await startFaultHop(server.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
   const url = new URL(`${(hop ?? server).url}/mcp`);
@@ -87,7 +89,7 @@ async function rig(name, { fault } = {}) {
     await sleep(300);
     if (hop) await hop.close();
     await server.close();
-    for (const f of ['client-exchange.ndjson', 'client-split.ndjson', 'server.ndjson']) appendFileSync(`${d}/${f}`, '');
+    for (const f of ['client-exchange.ndjson', 'client-split.ndjson', 'server.ndjson', 'server-split.ndjson']) appendFileSync(`${d}/${f}`, '');
     observed.push({ serverRan: ran });
     if (hop) observed.push({ hop: hopLog });
     writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');

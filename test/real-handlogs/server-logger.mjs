@@ -43,3 +43,55 @@ export function serverLogger(out) {
     next();
   };
 }
+
+/**
+ * The split variant, as a user writes it after the README's "written as it happens": `request` when the request
+ * arrives (after express.json()), `response` at the first write, one `event` per chunk the SSE response writes (the
+ * chunk's text as it is, "event: message\ndata: {...}\n\n", in `data`), `end` when it finishes or closes, a non-SSE body
+ * on the `end` as `recvText`; ts as epoch ms, xid a counter.
+ */
+export function serverSplitLogger(out) {
+  let n = 0;
+  const line = (rec) => appendFileSync(out, JSON.stringify(rec) + '\n');
+  return (req, res, next) => {
+    const xid = ++n;
+    const t0 = performance.now();
+    line({ v: 1, kind: 'request', xid, ts: Date.now(), side: 'server', method: req.method, url: req.originalUrl, requestHeaders: req.headers, ...(req.body !== undefined ? { send: req.body } : {}) });
+    let headSent = false;
+    const head = () => {
+      if (headSent) return;
+      headSent = true;
+      line({ v: 1, kind: 'response', xid, ts: Date.now(), status: res.statusCode, responseHeaders: res.getHeaders() });
+    };
+    const sse = () => String(res.getHeader('content-type') ?? '').includes('text/event-stream');
+    const body = [];
+    const write = res.write;
+    const end = res.end;
+    res.write = function (chunk, ...rest) {
+      head();
+      if (chunk) {
+        if (sse()) line({ v: 1, kind: 'event', xid, ts: Date.now(), data: Buffer.from(chunk).toString('utf8') });
+        else body.push(Buffer.from(chunk));
+      }
+      return write.call(this, chunk, ...rest);
+    };
+    res.end = function (chunk, ...rest) {
+      head();
+      if (chunk && typeof chunk !== 'function') {
+        if (sse()) line({ v: 1, kind: 'event', xid, ts: Date.now(), data: Buffer.from(chunk).toString('utf8') });
+        else body.push(Buffer.from(chunk));
+      }
+      return end.call(this, chunk, ...rest);
+    };
+    let ended = false;
+    const done = () => {
+      if (ended) return;
+      ended = true;
+      head();
+      line({ v: 1, kind: 'end', xid, ts: Date.now(), end: res.writableFinished ? 'complete' : 'aborted', durationMs: performance.now() - t0, ...(sse() ? {} : { recvText: Buffer.concat(body).toString('utf8') }) });
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
+}
