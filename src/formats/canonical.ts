@@ -23,7 +23,8 @@ export function quickValid(r: Record<string, unknown>): boolean {
         optObj(r.requestHeaders) && optObj(r.responseHeaders) && optStr(r.sendText) && optStr(r.recvText) &&
         eventsOk(r.events) && noteOk(r.note) && optStr(r.error) &&
         (r.end === undefined || r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') &&
-        (r.durationMs === undefined || typeof r.durationMs === 'number') && headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
+        (r.durationMs === undefined || typeof r.durationMs === 'number') && (r.endUnknown === undefined || typeof r.endUnknown === 'boolean') &&
+        headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
       );
     case 'message':
       return (r.direction === 'c2s' || r.direction === 's2c') && r.message !== undefined && (r.status === undefined || Number.isSafeInteger(r.status)) &&
@@ -86,6 +87,7 @@ const HINTS: Record<string, string> = {
   durationMs: 'durationMs is a number of milliseconds',
   session: 'session is the Mcp-Session-Id as text (or null)',
   side: 'side is client, server or gateway',
+  events: "events are objects with data (the SSE event's data field, as text) and optional id, event, ts",
 };
 
 function hintFor(issues: readonly { path: readonly PropertyKey[] }[]): string | undefined {

@@ -96,6 +96,14 @@ describe('the fix hint of a refused line', () => {
     expect(errorOf(read(rec))).toBe('not a valid canonical exchange record: status: Invalid input: expected number, received undefined (fix: status is the HTTP status as a number; on an exchange, null when no response came (a failed fetch))');
   });
 
+  it('says what events take', () => {
+    expect(errorOf(read({ ...post({ status: 200, ct: 'text/event-stream' }), events: [{ data: { jsonrpc: '2.0' } }] }))).toMatch(/^not a valid canonical exchange record: events\[0\]\.data: .*\(fix: events are objects with data/);
+  });
+
+  it('a non-boolean endUnknown goes to zod and is refused there (the cheap guard let it through before)', () => {
+    expect(errorOf(read({ ...post({ status: 200, body: '' }), endUnknown: 'yes' }))).toMatch(/^not a valid canonical exchange record: endUnknown: /);
+  });
+
   it('must not add a hint for a field it has none for', () => {
     const e = errorOf(read({ v: 1, kind: 'event', xid: 'x1', data: '{}', retry: 'soon' }));
     expect(e).toMatch(/^not a valid canonical event record: retry: /);
