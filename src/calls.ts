@@ -536,10 +536,14 @@ function notedOrigin(a: Attempt, call: string): RetryOriginInfo {
   return said ? { origin: said, how: `noted by the application on the request; ${named}` } : { origin: 'app', how: named };
 }
 
-/** A retry starts once the caller was done with the attempt it repeats; one sent while that attempt ran is a call of its own. */
+/**
+ * A retry starts once the caller was done with the attempt it repeats; one sent while that attempt ran is a call of its
+ * own. Within a millisecond counts as after: a logger that writes `ts` as whole milliseconds (Date.now()) and durationMs
+ * as a float (performance.now()) puts a failed exchange's end up to 1 ms past the retry it sent at once.
+ */
 function startedAfter(a: Attempt, prev: Attempt): boolean {
   const done = doneAt(prev);
-  return a.startTs === undefined || done === undefined || a.startTs >= done || gaveUpAtProgress(prev, a) !== undefined;
+  return a.startTs === undefined || done === undefined || a.startTs > done - 1 || gaveUpAtProgress(prev, a) !== undefined;
 }
 
 /**

@@ -69,7 +69,9 @@ function sideOf(r: { side?: string | undefined }, ctx: RecordContext): ViewSide 
   return ctx.sideOverride ?? 'unknown';
 }
 
+/** The request body: `send` as parsed, else `sendText` parsed; a `send` that is text is the raw body (no JSON-RPC message is a string). */
 function parseBody(send: unknown, sendText: string | undefined): { body: unknown; text?: string; error?: string } {
+  if (typeof send === 'string') return parseBody(undefined, send);
   if (send !== undefined) return { body: send };
   if (sendText === undefined || sendText.trim() === '') return { body: undefined };
   try {
@@ -82,6 +84,15 @@ function parseBody(send: unknown, sendText: string | undefined): { body: unknown
 function looksLikeSse(text: string): boolean {
   const t = text.trimStart();
   return t.startsWith('data:') || t.startsWith('event:') || t.startsWith('id:') || t.startsWith(':') || t.startsWith('retry:');
+}
+
+/**
+ * An event record's data that is a raw SSE frame rather than the event's data field: a logger that wraps res.write
+ * logs each chunk whole. Its first line is an SSE field (`event:`, `id:`, `retry:`, `data:`), it has a `data:` line and
+ * ends with the blank line that closes an event; a JSON-RPC message (the data an MCP event carries) never starts so.
+ */
+function isSseFrame(data: string): boolean {
+  return /^(?:event|id|retry|data):/.test(data) && /(?:^|\n)data:/.test(data) && /\n\r?\n$/.test(data);
 }
 
 /** A later part of a whole exchange (an SSE event, its end), held until the inputs' time reaches it. */
@@ -163,6 +174,12 @@ export class Normalizer {
         return;
       }
       case 'event': {
+        if (r.id === undefined && r.event === undefined && isSseFrame(r.data)) {
+          // The chunk as the server wrote it ("event: message\ndata: {...}\n\n"), logged whole as the data: its events.
+          const foreign = forEachSseEvent(r.data, (ev) => e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false, timing: 'order' }, ctx.ts, ctx.src));
+          if (foreign !== undefined) e.nonSse(ctx.input, r.xid, foreign);
+          return;
+        }
         const ev: ParsedSseEvent = { data: r.data, hasData: true };
         if (r.id !== undefined) ev.id = r.id;
         if (r.event !== undefined) ev.event = r.event;
@@ -220,6 +237,8 @@ export class Normalizer {
 
   private wholeBody(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, ts: number | undefined): void {
     const e = this.engine;
+    // A `recv` that is text is the raw body (a JSON-RPC response is never a string): read as recvText.
+    if (typeof recv === 'string' && recvText === undefined) [recv, recvText] = [undefined, recv];
     if (recv !== undefined) {
       e.payload(ctx.input, xid, { parsed: recv, hasParsed: true, ...(ctx.raw !== undefined ? { text: ctx.raw } : {}) }, ts, ctx.src);
       return;

@@ -39,6 +39,23 @@ describe('when a repeat is a retry', () => {
     expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c2#1', '3 c3#1']);
   });
 
+  it('a retry sent the moment a fetch failed, logged with ts in whole ms and a float durationMs (Date.now(), performance.now()), is a retry: its start may read up to 1 ms before the failure ended', async () => {
+    // as the fifteenth audit's fetch-failed recorded it: the failed POST's ts + durationMs passes the retry's ts by a fraction of a ms
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      { ...post({ t: 0, id: 1, session: 's', tool: 'lookup', args: { q: 1 }, status: null, error: 'fetch failed: other side closed', durationMs: 3.3 }), ts: 1796419219414 },
+      { ...post({ t: 0, id: 2, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(2, toolText('x')), durationMs: 5.4 }), ts: 1796419219417 },
+    ] }]);
+    expect(r.attempts.map((a) => `${String(a.id)} ${a.outcome} ${a.call}#${a.attempt}`)).toEqual(['1 NO_RESPONSE c1#1', '2 TOOL_SUCCESS c1#2']);
+  });
+
+  it('must not link a repeat that started more than a millisecond before the failure ended: it ran alongside it', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [
+      { ...post({ t: 0, id: 1, session: 's', tool: 'lookup', args: { q: 1 }, status: null, error: 'fetch failed', durationMs: 5 }), ts: 1796419219414 },
+      { ...post({ t: 0, id: 2, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(2, toolText('x')), durationMs: 5 }), ts: 1796419219417 },
+    ] }]);
+    expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c2#1']);
+  });
+
   it('the same request again after a 3xx redirect is the HTTP client following it: origin sdk, no retry warnings', async () => {
     const r = await analyzeInputs([{ lines: [
       post({ t: 0, id: 2, session: 's', tool: 'send_invoice', args: { order: 1 }, status: 307, headers: { location: '/mcp/' }, body: '' }),

@@ -23,7 +23,8 @@ export function quickValid(r: Record<string, unknown>): boolean {
         optObj(r.requestHeaders) && optObj(r.responseHeaders) && optStr(r.sendText) && optStr(r.recvText) &&
         eventsOk(r.events) && noteOk(r.note) && optStr(r.error) &&
         (r.end === undefined || r.end === 'complete' || r.end === 'aborted' || r.end === 'timeout' || r.end === 'error') &&
-        (r.durationMs === undefined || typeof r.durationMs === 'number') && headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
+        (r.durationMs === undefined || typeof r.durationMs === 'number') && (r.endUnknown === undefined || typeof r.endUnknown === 'boolean') &&
+        headersOk(r.requestHeaders) && headersOk(r.responseHeaders)
       );
     case 'message':
       return (r.direction === 'c2s' || r.direction === 's2c') && r.message !== undefined && (r.status === undefined || Number.isSafeInteger(r.status)) &&
@@ -71,6 +72,30 @@ function headersOk(h: unknown): boolean {
   return true;
 }
 
+/** How to fix the fields a hand-written logger most often gets wrong, by the top-level field of the first issue. */
+const HINTS: Record<string, string> = {
+  status: 'status is the HTTP status as a number; on an exchange, null when no response came (a failed fetch)',
+  end: 'end is one of complete, aborted, timeout, error',
+  xid: 'xid joins the records of one exchange: text or an integer, the same on each of them',
+  ts: 'ts is ISO 8601 text or epoch seconds, milliseconds, microseconds or nanoseconds',
+  method: 'method is the HTTP method as text (POST, GET, DELETE)',
+  requestHeaders: 'headers are an object of names to text (numbers and arrays of text are read too)',
+  responseHeaders: 'headers are an object of names to text (numbers and arrays of text are read too)',
+  data: "data is the SSE event's data field as text",
+  direction: 'direction is c2s (client to server) or s2c',
+  note: 'note may have retryOrigin (none, sdk, app, user, gateway, unknown), attempt (a positive integer) and call (text)',
+  durationMs: 'durationMs is a number of milliseconds',
+  session: 'session is the Mcp-Session-Id as text (or null)',
+  side: 'side is client, server or gateway',
+  events: "events are objects with data (the SSE event's data field, as text) and optional id, event, ts",
+};
+
+function hintFor(issues: readonly { path: readonly PropertyKey[] }[]): string | undefined {
+  const first = [...issues].sort((a, b) => a.path.length - b.path.length)[0];
+  const field = first?.path[0];
+  return typeof field === 'string' && Object.hasOwn(HINTS, field) ? `fix: ${HINTS[field]}` : undefined;
+}
+
 export const canonicalFormat: JsonFormat = {
   kind: 'json',
   name: 'canonical',
@@ -81,7 +106,8 @@ export const canonicalFormat: JsonFormat = {
     if (!zod) return { error: NEEDS_SCHEMAS };
     const parsed = zod.CanonicalRecordSchema.safeParse(value);
     if (parsed.success) return [parsed.data];
-    return { error: `not a valid canonical ${String(value.kind)} record: ${describeZodError(parsed.error)}` };
+    const hint = hintFor(parsed.error.issues);
+    return { error: `not a valid canonical ${String(value.kind)} record: ${describeZodError(parsed.error)}${hint ? ` (${hint})` : ''}` };
   },
   limits: FULL_VIEW,
 };

@@ -7,8 +7,32 @@ export const JsonRpcIdSchema = z.union([z.string(), z.number()]);
 /** Which process wrote the record: the MCP client, the MCP server, or a hop between them. */
 export const SideSchema = z.enum(['client', 'server', 'gateway']);
 
-/** HTTP headers as a flat object; names are compared case-insensitively. */
-export const HeadersSchema = z.record(z.string(), z.string());
+/**
+ * One header's value: text, or as Node's objects hold it (`res.getHeaders()`'s numbers such as `content-length: 182`,
+ * `req.headers`' string arrays), read as text (an array's values joined with ", ", as HTTP combines repeated headers).
+ */
+export const HeaderValueSchema = z
+  .union([z.string(), z.number(), z.array(z.string())])
+  .transform((v) => (typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : String(v)));
+
+/** HTTP headers as a flat object; names are compared case-insensitively; values are read as text. */
+export const HeadersSchema = z.record(z.string(), HeaderValueSchema);
+
+/**
+ * The text of a connection or stream error: text, or an error object as a logger serialized it (`error: e`): its
+ * `message` (with its `code` or `cause`'s, when it has them), else the object as JSON (`{}` for an Error's own JSON).
+ */
+export const ErrorTextSchema = z.union([z.string(), z.record(z.string(), z.unknown())]).transform((v) => {
+  if (typeof v === 'string') return v;
+  const cause = v.cause !== null && typeof v.cause === 'object' ? (v.cause as Record<string, unknown>) : undefined;
+  const code = typeof v.code === 'string' ? v.code : typeof cause?.code === 'string' ? cause.code : undefined;
+  const message = typeof v.message === 'string' ? v.message : undefined;
+  if (message === undefined) return code ?? JSON.stringify(v);
+  return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;
+});
+
+/** An exchange id, unique within a file: text, or an integer (a logger's counter), read as its decimal text. */
+export const XidSchema = z.union([z.string(), z.number().int()]).transform((v) => String(v));
 
 /** A point in time: ISO 8601 text, or epoch seconds, milliseconds or nanoseconds (number or digit string). */
 export const TimestampSchema = z.union([z.string(), z.number()]);
@@ -75,15 +99,15 @@ export const ExchangeRecordSchema = z.object({
   ...common,
   kind: z.literal('exchange'),
   /** Exchange id, unique within the file (optional for whole exchanges). */
-  xid: z.string().optional(),
+  xid: XidSchema.optional(),
   ...requestFields,
   /** HTTP status; null when no HTTP response exists (connection error, timeout, capture cut). */
   status: z.number().int().nullable(),
   responseHeaders: HeadersSchema.optional(),
   ...responseBodyFields,
   end: StreamEndSchema.optional(),
-  /** Text of a connection or stream error. */
-  error: z.string().optional(),
+  /** Text of a connection or stream error (an error object is read as its message). */
+  error: ErrorTextSchema.optional(),
   durationMs: z.number().optional(),
   /** The capture does not say when the exchange ended (durationMs, if any, ends earlier): mitmproxy's HAR times a failed exchange only up to its response head. */
   endUnknown: z.boolean().optional(),
@@ -93,7 +117,7 @@ export const ExchangeRecordSchema = z.object({
 export const RequestRecordSchema = z.object({
   ...common,
   kind: z.literal('request'),
-  xid: z.string(),
+  xid: XidSchema,
   ...requestFields,
 });
 
@@ -101,7 +125,7 @@ export const RequestRecordSchema = z.object({
 export const ResponseRecordSchema = z.object({
   ...common,
   kind: z.literal('response'),
-  xid: z.string(),
+  xid: XidSchema,
   status: z.number().int(),
   responseHeaders: HeadersSchema.optional(),
   ...responseBodyFields,
@@ -111,7 +135,7 @@ export const ResponseRecordSchema = z.object({
 export const EventRecordSchema = z.object({
   ...common,
   kind: z.literal('event'),
-  xid: z.string(),
+  xid: XidSchema,
   id: z.string().optional(),
   event: z.string().optional(),
   data: z.string(),
@@ -122,9 +146,9 @@ export const EventRecordSchema = z.object({
 export const EndRecordSchema = z.object({
   ...common,
   kind: z.literal('end'),
-  xid: z.string(),
+  xid: XidSchema,
   end: StreamEndSchema,
-  error: z.string().optional(),
+  error: ErrorTextSchema.optional(),
   durationMs: z.number().optional(),
   recvText: z.string().optional(),
   /** Text in the event stream that was no SSE field (an error page a proxy wrote after the head), as the recorders keep it. */
@@ -210,7 +234,10 @@ export type JsonRpcId = z.infer<typeof JsonRpcIdSchema>;
 
 export { RECORD_KINDS } from './kinds.js';
 
-/** The canonical schema as JSON Schema (what `mcp-triage schema` prints). */
+/**
+ * The canonical schema as JSON Schema (what `mcp-triage schema` prints): what a reader accepts (the input side, so a
+ * numeric xid or header value shows as accepted, and fields it does not know are allowed, as they are).
+ */
 export function canonicalJsonSchema(): unknown {
-  return z.toJSONSchema(CanonicalRecordSchema, { unrepresentable: 'any' });
+  return z.toJSONSchema(CanonicalRecordSchema, { unrepresentable: 'any', io: 'input' });
 }

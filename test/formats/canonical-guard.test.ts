@@ -38,6 +38,7 @@ const record = fc.record(
     end: optional(fc.constantFrom('complete', 'aborted', 'timeout', 'error', 'closed')),
     error: optional(fc.string()),
     durationMs: optional(fc.double({ noNaN: true })),
+    endUnknown: optional(fc.boolean()),
     note: optional(note),
     data: optional(fc.string()),
     id: optional(fc.string()),
