@@ -475,7 +475,7 @@ export class JoinEngine {
   private resumption(ex: Exchange, eventId: string, src: Source): void {
     for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
       if (v.response !== undefined || v.lastEventId !== eventId) continue;
-      const attempt: Resumption = { status: null };
+      const attempt: Resumption = { status: null, startTs: ex.startTs };
       (v.resumptions ??= []).push(attempt);
       if (!v.sources.includes(src)) v.sources.push(src);
       ex.resumes = { view: v, try: attempt };
@@ -490,7 +490,7 @@ export class JoinEngine {
     // (A view classified already has its response dropped: final says it was answered or ended.)
     const answered = done.response !== undefined || isFinal(done);
     if (!answered && ex.side !== 'server') return;
-    const attempt: Resumption = { status: null };
+    const attempt: Resumption = { status: null, startTs: ex.startTs };
     if (!done.sources.includes(src)) done.sources.push(src);
     if (answered) ex.resumes = { view: done, try: attempt, replay: true };
     else {
