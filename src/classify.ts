@@ -381,14 +381,17 @@ function emptyResumptionMs(t: Resumption): number | undefined {
   return t.endTs - t.startTs >= EMPTY_RESUMPTION_MS ? t.endTs - t.startTs : undefined;
 }
 
+/** What one GET resuming a stream (Last-Event-ID) got: its status and end, or that it stayed open with no event. */
+export function resumptionAnswer(t: Resumption): string {
+  const empty = emptyResumptionMs(t);
+  if (empty !== undefined) return `HTTP ${t.status} with no event for ${(empty / 1000).toFixed(2)} s, until it was aborted`;
+  return t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`;
+}
+
 /** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */
 function resumedWhy(tries: Resumption[], plain?: { status: number | null; end?: string }[]): string {
   if (tries.length === 0) return '; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest';
-  const answer = (t: Resumption) => {
-    const empty = emptyResumptionMs(t);
-    if (empty !== undefined) return `HTTP ${t.status} with no event for ${(empty / 1000).toFixed(2)} s, until it was aborted`;
-    return t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`;
-  };
+  const answer = resumptionAnswer;
   // A resumption that replays nothing, not even the response of a request long done: the server's event store did not
   // have the id (evicted, lost, or a store that answers an unknown id with an empty stream, as the SDK's
   // InMemoryEventStore does), unless the tool was still working with nothing to send.

@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, recordingStopped } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, resumptionAnswer } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
@@ -128,6 +128,16 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     }
+  }
+  // One view that is not the client's (the server's log, a proxy's, a HAR) shows the answer sent, then the client's
+  // GET resuming that stream from an event before it (its Last-Event-ID names what it had), which replayed no answer:
+  // the client never got the result the server sent (a hop cut the stream just before it, and the event store no longer
+  // had it). With the client's view too, the comparison above says so.
+  const lost = v.resumedBeforeAnswer;
+  if (lost && !(a.client && a.server) && v.side !== 'client' && v.responded === true) {
+    out.push(finding('SIDE_DIVERGENCE', 'error',
+      `${label(a)} id ${idText(a)}: the server sent ${statusText(a.status)} ${a.outcome} on the stream, but the client then resumed that stream from an event before the response (GET with Last-Event-ID at ${lost.src.file}:${lost.src.line}: it had not got it), answered ${resumptionAnswer(lost.got)}, which replayed no response: the server sent a final result the client never got`,
+      [...v.sources.slice(0, 2), lost.src]));
   }
   if (a.claim?.claim.outcome && !sameOutcome(a.claim.claim.outcome, a.outcome)) {
     out.push(finding('OUTCOME_MISMATCH', 'error',

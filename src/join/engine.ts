@@ -492,7 +492,11 @@ export class JoinEngine {
     if (!answered && ex.side !== 'server') return;
     const attempt: Resumption = { status: null, startTs: ex.startTs };
     if (!done.sources.includes(src)) done.sources.push(src);
-    if (answered) ex.resumes = { view: done, try: attempt, replay: true };
+    if (answered) {
+      ex.resumes = { view: done, try: attempt, replay: true };
+      // From an event before the last one of the stream (its answer): the client had not got the answer.
+      if (eventId !== done.lastEventId) done.resumedBeforeAnswer = { src, got: attempt };
+    }
     else {
       (done.resumptions ??= []).push(attempt);
       ex.resumes = { view: done, try: attempt };
@@ -1325,6 +1329,7 @@ export class JoinEngine {
           // A resumption replaying the stream of a request answered on an earlier resumption that was cut: the server
           // sends the answer again because the client's Last-Event-ID is before it; the client never had it.
           if (!ex.resumes.view.sources.includes(src)) ex.resumes.view.sources.push(src);
+          ex.resumes.view.resumedBeforeAnswer = undefined;
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });
