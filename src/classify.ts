@@ -396,7 +396,7 @@ function resumedWhy(tries: Resumption[], plain?: { status: number | null; end?: 
   // have the id (evicted, lost, or a store that answers an unknown id with an empty stream, as the SDK's
   // InMemoryEventStore does), unless the tool was still working with nothing to send.
   const nothing = tries.some((t) => emptyResumptionMs(t) !== undefined)
-    ? "; a resumption held open with no event replayed nothing after its Last-Event-ID: the server's event store no longer had that id (evicted or lost; the TypeScript SDK's InMemoryEventStore answers an id it does not know with an empty stream it keeps open), or the tool was still running with nothing to send"
+    ? "; a resumption held open with no event replayed nothing after its Last-Event-ID: the server's event store no longer had that id (evicted or lost; the TypeScript SDK's InMemoryEventStore answers an id it does not know with an empty stream it keeps open), or had the events after it in another order (that store replays the ids that sort after it, and one stored in the same millisecond sorts by a random part), or the tool was still running with nothing to send"
     : '';
   // The TypeScript SDK 1.x reconnects a stream that ended before any event with an id without Last-Event-ID: a plain
   // GET, the session's standalone stream, on which the server sends no response to a request (only when resuming it).

@@ -64,6 +64,20 @@ const LOCAL_CAUSES: Record<number, string> = {
   [-32602]: 'structured content that failed the output schema in the client SDK',
 };
 
+/** An event id as the TypeScript SDK's InMemoryEventStore makes it: `<stream id>_<Date.now()>_<random base-36>`. */
+const MEMORY_STORE_ID = /^(.+)_(\d{10,})_([0-9a-z]+)$/;
+
+/**
+ * Why a replay left out a response whose event id the SDK's InMemoryEventStore made in the same millisecond as the
+ * Last-Event-ID's and that sorts before it: that store replays the events whose ids sort after the Last-Event-ID.
+ */
+function sortedBefore(answerId: string | undefined, from: string): string {
+  const a = answerId !== undefined ? MEMORY_STORE_ID.exec(answerId) : null;
+  const f = MEMORY_STORE_ID.exec(from);
+  if (!a || !f || a[1] !== f[1] || a[2] !== f[2] || answerId!.localeCompare(from) >= 0) return '';
+  return `; the response's event id (${jsonText(answerId!.slice(-40))}) is of the form the TypeScript SDK's InMemoryEventStore makes, in the same millisecond as the Last-Event-ID (${jsonText(from.slice(-40))}) and sorting before it: that store replays the events whose ids sort after the Last-Event-ID, so it never replays this response`;
+}
+
 /** Findings that need only the attempt itself (and, for continuations, the leg it continues). */
 export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undefined }): Finding[] {
   const out: Finding[] = [];
@@ -125,7 +139,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         : hopAnswered(c, s) ? hopAnsweredText(c, s)
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
-        `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
+        `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}${s.resumedBeforeAnswer ? sortedBefore(s.resumedBeforeAnswer.answerId, s.resumedBeforeAnswer.from) : ''}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     }
   }
@@ -136,7 +150,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   const lost = v.resumedBeforeAnswer;
   if (lost && !(a.client && a.server) && v.side !== 'client' && v.responded === true) {
     out.push(finding('SIDE_DIVERGENCE', 'error',
-      `${label(a)} id ${idText(a)}: the server sent ${statusText(a.status)} ${a.outcome} on the stream, but the client then resumed that stream from an event before the response (GET with Last-Event-ID at ${lost.src.file}:${lost.src.line}: it had not got it), answered ${resumptionAnswer(lost.got)}, which replayed no response: the server sent a final result the client never got`,
+      `${label(a)} id ${idText(a)}: the server sent ${statusText(a.status)} ${a.outcome} on the stream, but the client then resumed that stream from an event before the response (GET with Last-Event-ID at ${lost.src.file}:${lost.src.line}: it had not got it), answered ${resumptionAnswer(lost.got)}, which replayed no response: the server sent a final result the client never got${sortedBefore(lost.answerId, lost.from)}`,
       [...v.sources.slice(0, 2), lost.src]));
   }
   if (a.claim?.claim.outcome && !sameOutcome(a.claim.claim.outcome, a.outcome)) {

@@ -121,7 +121,7 @@ export interface AttemptView {
    * A GET that resumed this answered request's stream from an event before its answer (Last-Event-ID: the client had not
    * got it) and has replayed no answer: where it is, and what it got. Cleared when a replay carries the answer.
    */
-  resumedBeforeAnswer?: { src: Source; got: Resumption };
+  resumedBeforeAnswer?: { src: Source; got: Resumption; from: string; answerId?: string };
   /** SSE events on the request's own stream (a why counts these: what came before it ended). */
   sseEvents: number;
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */

@@ -495,7 +495,7 @@ export class JoinEngine {
     if (answered) {
       ex.resumes = { view: done, try: attempt, replay: true };
       // From an event before the last one of the stream (its answer): the client had not got the answer.
-      if (eventId !== done.lastEventId) done.resumedBeforeAnswer = { src, got: attempt };
+      if (eventId !== done.lastEventId) done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
     }
     else {
       (done.resumptions ??= []).push(attempt);

@@ -38,3 +38,30 @@ describe('the server answered, the client resumed from before the answer, and no
     expect((await call('client', false)).findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
   });
 });
+
+describe("the answer's event id sorting before the Last-Event-ID (the SDK's InMemoryEventStore: `<stream>_<ms>_<random>`)", () => {
+  const ST = '3eec625c-d0ab-4df0-b7f4-c59907d68d0c';
+  /** The server's log with these ids for the last progress event and the answer, the client resuming from the progress event. */
+  const withIds = (progressId: string, answerId: string) => {
+    const lines = [...answered('server'), ...resume('server', false)].map((l) => ({ ...l }));
+    for (const l of lines as Record<string, unknown>[]) {
+      if (l.id === 'ev-2') l.id = progressId;
+      if (l.id === 'ev-3') l.id = answerId;
+      const h = l.requestHeaders as Record<string, string> | undefined;
+      if (h?.['last-event-id'] === 'ev-2') l.requestHeaders = { ...h, 'last-event-id': progressId };
+    }
+    return lines;
+  };
+  const sideDivergence = async (progressId: string, answerId: string) => (await analyzeInputs([{ side: 'server', lines: withIds(progressId, answerId) }])).attempts.find((a) => a.method === 'tools/call')!.findings.find((f) => f.code === 'SIDE_DIVERGENCE')!.message;
+
+  it('in the same millisecond and sorting before it: the message says that store never replays it', async () => {
+    expect(await sideDivergence(`${ST}_1796418686917_mu6vkzpb`, `${ST}_1796418686917_ca1s1m5o`)).toMatch(/; the response's event id \("[^"]*_1796418686917_ca1s1m5o"\) is of the form the TypeScript SDK's InMemoryEventStore makes, in the same millisecond as the Last-Event-ID \("[^"]*_1796418686917_mu6vkzpb"\) and sorting before it: that store replays the events whose ids sort after the Last-Event-ID, so it never replays this response$/);
+  });
+
+  it('must not: sorting after it, a later millisecond, or ids of another form blame no order', async () => {
+    for (const [p, a] of [[`${ST}_1796418686917_ca1s1m5o`, `${ST}_1796418686917_mu6vkzpb`], [`${ST}_1796418686917_mu6vkzpb`, `${ST}_1796418686918_ca1s1m5o`], ['1.2', '1.1']]) {
+      const msg = await sideDivergence(p!, a!);
+      expect(msg).toMatch(/the server sent a final result the client never got$/);
+    }
+  });
+});
