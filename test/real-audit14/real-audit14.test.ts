@@ -64,6 +64,8 @@ describe('the v2 client 2.4.0 against the SDK 1.32.2 server\'s InMemoryEventStor
     it(`${s}: what happened: the app got the tool's result and all three progress notifications`, () => {
       expect(call(s).ok).toMatchObject({ isError: false, progress: [1, 2, 3] });
       expect(onerrors(s)).toEqual([]);
+      // (The recorder repeats result-replayed until the answer's id does not sort before the Last-Event-ID.)
+      if (s.endsWith('result-replayed')) expect(answerSortsBefore(s).inverted).toBe(false);
     });
     for (const v of FIVE_VIEWS) {
       it(`must not: ${s} / ${v.name}: no finding (no ORPHAN_RESPONSE for the replayed answer, no PROGRESS_UNMATCHED for replayed progress, no GET_STREAM_REFUSED)`, async () => {
