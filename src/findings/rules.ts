@@ -995,10 +995,13 @@ function strayProgressText(p: StrayProgress): string {
     : p.earlier
       ? `${head} with no request of the session open with it: the session's request with id ${p.token} (${p.earlier.file}:${p.earlier.line}) had ended more than ${RECENT_TOKEN_MS / 1000} s before, and ${drop}`
       : `${head} with no request of the session open with it, nor answered in the ${RECENT_TOKEN_MS / 1000} s before: ${drop}`;
+  const replay = p.replayedAfter
+    ? "; it came on a resumption (GET with Last-Event-ID) after the response that resumption replayed: the server's event store replayed the stream out of order (the TypeScript SDK's InMemoryEventStore sorts a stream's events by id, those of one millisecond by a random part), unless the server sent it after the response"
+    : '';
   const elsewhere = p.elsewhere
     ? `; session ${p.elsewhere.session} had ${requestText(p.elsewhere.request)} open with that token then: progress meant for another session reached this one (a server that writes every message to every session's stream, as mcp-framework 0.2.22 does)`
     : '';
-  return `${why}${elsewhere}`;
+  return `${why}${replay}${elsewhere}`;
 }
 
 const lateText = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : secs(ms));
