@@ -30,7 +30,7 @@ const SORTED = 'of the form the TypeScript SDK\'s InMemoryEventStore makes, in t
 
 describe('every recording, every view', () => {
   it('has the scenarios the recorder writes', () => {
-    expect(scenarios).toEqual([...[...LOSSY, 'memory-same-ms'].flatMap((x) => [`ts-${x}`, `v2-${x}`]), 'v2-ts-cut-resumed', 'v2-ts-cut-twice', 'v2-ts-restart', 'v2-ts-result-replayed', 'v2-ts-resume-503'].sort());
+    expect(scenarios).toEqual([...[...LOSSY, 'memory-same-ms', 'memory-reordered'].flatMap((x) => [`ts-${x}`, `v2-${x}`]), 'v2-ts-cut-resumed', 'v2-ts-cut-twice', 'v2-ts-restart', 'v2-ts-result-replayed', 'v2-ts-resume-503'].sort());
   });
 
   for (const s of scenarios) {
@@ -189,4 +189,27 @@ describe('the SDK\'s InMemoryEventStore leaving out an answer stored in the same
       expect(msgs[0]).not.toContain(SORTED);
     }
   });
+});
+
+describe('the SDK\'s InMemoryEventStore replaying the answer before the last progress event of its millisecond (SDK 1.32.2 and v2 clients)', () => {
+  /** The resumption's events in the client's log, in order: what each carried, and its id. */
+  const replayed = (s: string) => readFileSync(f(s, 'client.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.kind === 'event' && r.id?.includes('_')).slice(-2).map((r) => ({ id: r.id as string, answer: /"result"/.test(r.data) }));
+  for (const s of ['ts-memory-reordered', 'v2-memory-reordered']) {
+    it(`${s}: what happened: the call answered, progress 3 came after the answer on the resumption and the client dropped it ("unknown token"); the two ids are of one millisecond, the answer's sorting first`, () => {
+      expect(call(s).ok).toMatchObject({ isError: false, progress: [1, 2] });
+      expect(onerrors(s).filter((e) => e.startsWith('Received a progress notification for an unknown token') && e.includes('"progress":3'))).toHaveLength(1);
+      const [a, b] = replayed(s);
+      expect([a!.answer, b!.answer]).toEqual([true, false]);
+      expect(a!.id.split('_').slice(0, 2)).toEqual(b!.id.split('_').slice(0, 2));
+      expect(a!.id.localeCompare(b!.id)).toBeLessThan(0);
+    });
+    for (const v of FIVE_VIEWS) {
+      it(`${s} / ${v.name}: TOOL_SUCCESS resumed, and PROGRESS_UNMATCHED saying the resumption replayed the stream out of order; nothing else`, async () => {
+        const r = await runView(s, v);
+        expect(toolCalls(r)[0]!.findings).toEqual([]);
+        expect(r.attempts.flatMap((x) => x.findings)).toEqual([]);
+        expect(r.findings.map((x) => [x.code, x.message])).toEqual([['PROGRESS_UNMATCHED', expect.stringMatching(/notifications\/progress for token 1 came (in the same millisecond as, and after,|\d+ ms after) the response to tools\/call id 1 \(quick_report, .*; it came on a resumption \(GET with Last-Event-ID\) after the response that resumption replayed: the server's event store replayed the stream out of order/)]]);
+      });
+    }
+  }
 });
