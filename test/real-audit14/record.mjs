@@ -3,7 +3,9 @@
 // InMemoryEventStore (v2-ts-*), and the SDK 1.32.2 and v2 clients against that server with an event store that loses
 // events while the session lives (ts-* and v2-*): a bounded store that evicted the client's Last-Event-ID (and one that
 // also says so through getStreamIdForEventId), a store whose replay throws, a store that drops a stream once it is
-// answered. The fault hop in front of the client cuts the call's stream (test/helpers/audit-rig.mjs resumePlan).
+// answered; and both clients against the SDK's own InMemoryEventStore where the order of one millisecond's events
+// decides (*-memory-same-ms, *-memory-reordered). The fault hop in front of the client cuts the call's stream
+// (test/helpers/audit-rig.mjs resumePlan).
 //   npm run build && node test/real-audit14/record.mjs [scenario ...]
 import { auditRig, clean, McpServer, resumePlan, StreamableHTTPServerTransport, text, z } from '../helpers/audit-rig.mjs';
 import { stopAfter } from '../helpers/loopback.mjs';
