@@ -1,5 +1,5 @@
 // Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
-import type { AttemptView, OutcomeDetail } from './join/attempt.js';
+import type { AttemptView, OutcomeDetail, Resumption } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation, surelyValid } from './output-schema.js';
 import { jsonText } from './report/text.js';
@@ -314,7 +314,10 @@ function incompleteWhyOf(view: AttemptView): string {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
     // the request: the server may run on, and the result is lost. Say that it was the client's side that closed it.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
-    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+    // A client that then resumed it (GET with Last-Event-ID) did not give the call up: in a proxy's log in front of the
+    // server, a hop between it and the client closed the stream as the client's side, and the resumptions say the rest.
+    const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
+    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}${resumed}`;
   }
   if (abortedElsewhere(view) && view.status !== null && view.status !== undefined) {
     // The client's log ended the stream `aborted` (or `timeout`) with an error that names a network failure or another
@@ -369,16 +372,38 @@ function progressAroundCancel(view: AttemptView): string {
   return `${last}${after ? `${last ? ', and' : ';'} ${after} more came after it${ranOn}` : ''}`;
 }
 
+/** A resumption held open at least this long with no event before it was aborted is named as one that replayed nothing. */
+const EMPTY_RESUMPTION_MS = 1000;
+
+/** How long a resumption answered 2xx stayed open with no event until it was aborted (a second or more), else undefined. */
+function emptyResumptionMs(t: Resumption): number | undefined {
+  if (t.status === null || t.status < 200 || t.status > 299 || t.ids || t.end !== 'aborted' || t.startTs === undefined || t.endTs === undefined) return undefined;
+  return t.endTs - t.startTs >= EMPTY_RESUMPTION_MS ? t.endTs - t.startTs : undefined;
+}
+
+/** What one GET resuming a stream (Last-Event-ID) got: its status and end, or that it stayed open with no event. */
+export function resumptionAnswer(t: Resumption): string {
+  const empty = emptyResumptionMs(t);
+  if (empty !== undefined) return `HTTP ${t.status} with no event for ${(empty / 1000).toFixed(2)} s, until it was aborted`;
+  return t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`;
+}
+
 /** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */
-function resumedWhy(tries: { status: number | null; end?: string }[], plain?: { status: number | null; end?: string }[]): string {
+function resumedWhy(tries: Resumption[], plain?: { status: number | null; end?: string }[]): string {
   if (tries.length === 0) return '; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest';
-  const answer = (t: { status: number | null; end?: string }) => (t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`);
+  const answer = resumptionAnswer;
+  // A resumption that replays nothing, not even the response of a request long done: the server's event store did not
+  // have the id (evicted, lost, or a store that answers an unknown id with an empty stream, as the SDK's
+  // InMemoryEventStore does), unless the tool was still working with nothing to send.
+  const nothing = tries.some((t) => emptyResumptionMs(t) !== undefined)
+    ? "; a resumption held open with no event replayed nothing after its Last-Event-ID: the server's event store no longer had that id (evicted or lost; the TypeScript SDK's InMemoryEventStore answers an id it does not know with an empty stream it keeps open), or had the events after it in another order (that store replays the ids that sort after it, and one stored in the same millisecond sorts by a random part), or the tool was still running with nothing to send"
+    : '';
   // The TypeScript SDK 1.x reconnects a stream that ended before any event with an id without Last-Event-ID: a plain
   // GET, the session's standalone stream, on which the server sends no response to a request (only when resuming it).
   const after = plain?.length
     ? `; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK, 1.x and v2, does so), ${plain.length === 1 ? 'a plain GET' : `${plain.length} plain GETs`} for the session's standalone stream, answered ${plain.map(answer).join(', ')}, which could not deliver it (a server sends a request's response there only when resuming that request's stream)`
     : '';
-  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${tries.map(answer).join(', ')}, and none delivered it${after}`;
+  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${tries.map(answer).join(', ')}, and none delivered it${after}${nothing}`;
 }
 
 function classifyResponse(view: AttemptView, response: unknown, tool: ToolContext): Classification {

@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, recordingStopped } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, resumptionAnswer } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
@@ -63,6 +63,20 @@ const LOCAL_CAUSES: Record<number, string> = {
   [-32600]: 'an output-schema check done by the client SDK (a tool with outputSchema returned no structuredContent)',
   [-32602]: 'structured content that failed the output schema in the client SDK',
 };
+
+/** An event id as the TypeScript SDK's InMemoryEventStore makes it: `<stream id>_<Date.now()>_<random base-36>`. */
+const MEMORY_STORE_ID = /^(.+)_(\d{10,})_([0-9a-z]+)$/;
+
+/**
+ * Why a replay left out a response whose event id the SDK's InMemoryEventStore made in the same millisecond as the
+ * Last-Event-ID's and that sorts before it: that store replays the events whose ids sort after the Last-Event-ID.
+ */
+function sortedBefore(answerId: string | undefined, from: string): string {
+  const a = answerId !== undefined ? MEMORY_STORE_ID.exec(answerId) : null;
+  const f = MEMORY_STORE_ID.exec(from);
+  if (!a || !f || a[1] !== f[1] || a[2] !== f[2] || answerId!.localeCompare(from) >= 0) return '';
+  return `; the response's event id (${jsonText(answerId!.slice(-40))}) is of the form the TypeScript SDK's InMemoryEventStore makes, in the same millisecond as the Last-Event-ID (${jsonText(from.slice(-40))}) and sorting before it: that store replays the events whose ids sort after the Last-Event-ID, so it never replays this response`;
+}
 
 /** Findings that need only the attempt itself (and, for continuations, the leg it continues). */
 export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undefined }): Finding[] {
@@ -125,9 +139,19 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         : hopAnswered(c, s) ? hopAnsweredText(c, s)
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
-        `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
+        `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}${s.resumedBeforeAnswer ? sortedBefore(s.resumedBeforeAnswer.answerId, s.resumedBeforeAnswer.from) : ''}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     }
+  }
+  // One view that is not the client's (the server's log, a proxy's, a HAR) shows the answer sent, then the client's
+  // GET resuming that stream from an event before it (its Last-Event-ID names what it had), which replayed no answer:
+  // the client never got the result the server sent (a hop cut the stream just before it, and the event store no longer
+  // had it). With the client's view too, the comparison above says so.
+  const lost = v.resumedBeforeAnswer;
+  if (lost && !(a.client && a.server) && v.side !== 'client' && v.responded === true) {
+    out.push(finding('SIDE_DIVERGENCE', 'error',
+      `${label(a)} id ${idText(a)}: the server sent ${statusText(a.status)} ${a.outcome} on the stream, but the client then resumed that stream from an event before the response (GET with Last-Event-ID at ${lost.src.file}:${lost.src.line}: it had not got it), answered ${resumptionAnswer(lost.got)}, which replayed no response: the server sent a final result the client never got${sortedBefore(lost.answerId, lost.from)}`,
+      [...v.sources.slice(0, 2), lost.src]));
   }
   if (a.claim?.claim.outcome && !sameOutcome(a.claim.claim.outcome, a.outcome)) {
     out.push(finding('OUTCOME_MISMATCH', 'error',
@@ -971,10 +995,13 @@ function strayProgressText(p: StrayProgress): string {
     : p.earlier
       ? `${head} with no request of the session open with it: the session's request with id ${p.token} (${p.earlier.file}:${p.earlier.line}) had ended more than ${RECENT_TOKEN_MS / 1000} s before, and ${drop}`
       : `${head} with no request of the session open with it, nor answered in the ${RECENT_TOKEN_MS / 1000} s before: ${drop}`;
+  const replay = p.replayedAfter
+    ? "; it came on a resumption (GET with Last-Event-ID) after the response that resumption replayed: the server's event store replayed the stream out of order (the TypeScript SDK's InMemoryEventStore sorts a stream's events by id, those of one millisecond by a random part), unless the server sent it after the response"
+    : '';
   const elsewhere = p.elsewhere
     ? `; session ${p.elsewhere.session} had ${requestText(p.elsewhere.request)} open with that token then: progress meant for another session reached this one (a server that writes every message to every session's stream, as mcp-framework 0.2.22 does)`
     : '';
-  return `${why}${elsewhere}`;
+  return `${why}${replay}${elsewhere}`;
 }
 
 const lateText = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : secs(ms));

@@ -14,7 +14,7 @@ export interface Source {
 export type ViewSide = 'client' | 'server' | 'gateway' | 'unknown';
 
 /** A GET that tried to resume a request's stream (Last-Event-ID): its status (null: none came), its end, when it ended, and how many events with an id it carried. */
-export interface Resumption { status: number | null; end?: string; endTs?: number; ids?: number }
+export interface Resumption { status: number | null; end?: string; startTs?: number; endTs?: number; ids?: number }
 
 /** A plain GET (no Last-Event-ID) that reconnected a broken resumption: its status (null: none came), its end and when. */
 export interface PlainGet { status: number | null; end?: string; endTs?: number }
@@ -117,6 +117,11 @@ export interface AttemptView {
    * the session's standalone stream, which does not carry this request's response.
    */
   plainGetAfter?: PlainGet[];
+  /**
+   * A GET that resumed this answered request's stream from an event before its answer (Last-Event-ID: the client had not
+   * got it) and has replayed no answer: where it is, and what it got. Cleared when a replay carries the answer.
+   */
+  resumedBeforeAnswer?: { src: Source; got: Resumption; from: string; answerId?: string };
   /** SSE events on the request's own stream (a why counts these: what came before it ended). */
   sseEvents: number;
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */

@@ -475,7 +475,7 @@ export class JoinEngine {
   private resumption(ex: Exchange, eventId: string, src: Source): void {
     for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
       if (v.response !== undefined || v.lastEventId !== eventId) continue;
-      const attempt: Resumption = { status: null };
+      const attempt: Resumption = { status: null, startTs: ex.startTs };
       (v.resumptions ??= []).push(attempt);
       if (!v.sources.includes(src)) v.sources.push(src);
       ex.resumes = { view: v, try: attempt };
@@ -490,9 +490,13 @@ export class JoinEngine {
     // (A view classified already has its response dropped: final says it was answered or ended.)
     const answered = done.response !== undefined || isFinal(done);
     if (!answered && ex.side !== 'server') return;
-    const attempt: Resumption = { status: null };
+    const attempt: Resumption = { status: null, startTs: ex.startTs };
     if (!done.sources.includes(src)) done.sources.push(src);
-    if (answered) ex.resumes = { view: done, try: attempt, replay: true };
+    if (answered) {
+      ex.resumes = { view: done, try: attempt, replay: true };
+      // From an event before the last one of the stream (its answer): the client had not got the answer.
+      if (eventId !== done.lastEventId) done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
+    }
     else {
       (done.resumptions ??= []).push(attempt);
       ex.resumes = { view: done, try: attempt };
@@ -1249,7 +1253,9 @@ export class JoinEngine {
           if (ex.attempts.length === 0 && msg.id !== null) this.askForTask(ex.scopeKey, msg.id, msg);
         } else if (msg.method === 'notifications/progress') {
           this.progressOnStream(ex, msg, timing !== undefined ? ts : undefined);
-          if (timing !== undefined && ts !== undefined) this.progressReached(ex, msg, ts, src, timing);
+          // (A replay's order is its own stream's, which a log without event times, a HAR, still gives.)
+          const at = ts ?? ex.lastTs;
+          if (at !== undefined && (timing !== undefined || this.afterReplayedResponse(ex, msg))) this.progressReached(ex, msg, at, src, timing ?? 'order');
         }
         else if (msg.method === 'notifications/cancelled') this.serverCancelledOwn(ex, msg, ts);
         else if (msg.method === 'notifications/message') {
@@ -1325,6 +1331,7 @@ export class JoinEngine {
           // A resumption replaying the stream of a request answered on an earlier resumption that was cut: the server
           // sends the answer again because the client's Last-Event-ID is before it; the client never had it.
           if (!ex.resumes.view.sources.includes(src)) ex.resumes.view.sources.push(src);
+          ex.resumes.view.resumedBeforeAnswer = undefined;
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });
@@ -1424,7 +1431,12 @@ export class JoinEngine {
     const key = idKeyOf(token);
     // The usual case first, without a walk: the stream's own request asked for it and is waiting for its response.
     for (const v of ex.attempts) if (v.progressToken === key && v.response === undefined) return;
-    if (ex.isGet && !ex.standaloneGet) return;
+    // A GET resuming a request's stream (Last-Event-ID) replays that request's events, none of a stream of its own; but
+    // its request's progress after the response it replayed, on that one stream, reached no request whatever the clock
+    // says: the store replayed the stream out of order (the SDK's InMemoryEventStore sorts one millisecond's events by
+    // a random part), and the client drops it.
+    const replayedFirst = this.afterReplayedResponse(ex, msg);
+    if (ex.isGet && !ex.standaloneGet && !replayedFirst) return;
     const sess = this.opts.sessions.get(ex.scopeKey);
     if (!sess || sess.tasks) return;
     let answered: AttemptView | undefined;
@@ -1437,7 +1449,7 @@ export class JoinEngine {
     const closed: TokenClosed | undefined = answered ? closedOf(answered, answered.endTs ?? ts) : this.closedTokens.get(`${ex.scopeKey} ${key}`);
     if (closed && !closed.answered) return;
     // Two streams' events in one millisecond: a whole exchange's order among them says nothing.
-    if (closed && timing === 'clock' && ts <= closed.ts) return;
+    if (closed && timing === 'clock' && ts <= closed.ts && !replayedFirst) return;
     const list = (sess.strayProgress ??= []);
     const known = list.find((e) => e.key === key);
     if (known) {
@@ -1448,7 +1460,7 @@ export class JoinEngine {
       sess.strayProgressMore = (sess.strayProgressMore ?? 0) + 1;
       return;
     }
-    const entry: StrayProgress = { key, token: jsonText(token).slice(0, 80), count: 1, src, ts };
+    const entry: StrayProgress = { key, token: jsonText(token).slice(0, 80), count: 1, src, ts, ...(replayedFirst ? { replayedAfter: true } : {}) };
     if (closed) entry.after = { ms: Math.max(0, ts - closed.ts), request: closed.request };
     else {
       const sent = sess.requestIds.get(key);
@@ -1458,6 +1470,13 @@ export class JoinEngine {
     if (other) entry.elsewhere = { session: other.session!, request: requestRef(other) };
     this.sameInOtherView(ex, entry);
     list.push(entry);
+  }
+
+  /** Progress on a GET resuming a request's stream, for that request's token, after the response that GET replayed. */
+  private afterReplayedResponse(ex: Exchange, msg: Record<string, unknown>): boolean {
+    const token = ((msg.params ?? {}) as Record<string, unknown>).progressToken;
+    if (!ex.isGet || ex.standaloneGet || ex.resumes === undefined || !isJsonRpcId(token) || token === null) return false;
+    return ex.resumes.view.progressToken === idKeyOf(token) && ex.lastResponse?.key === ex.resumes.view.idKey;
   }
 
   /** An open request of another session (same side; of an unsided input, the same input) that asked for this progressToken. */

@@ -108,6 +108,8 @@ export interface StrayProgress {
   ts: number;
   /** The session's request that had asked for it had been answered this long before (its progress came late). */
   after?: { ms: number; request: RequestRef };
+  /** It came on a resumption (Last-Event-ID) after the response that resumption replayed: a store that replays out of order. */
+  replayedAfter?: boolean;
   /** The session sent a request with that id earlier, no longer remembered as open or recently answered. */
   earlier?: Source;
   /** A request of another session that had asked for that token was open then (progress meant for it reached this one). */

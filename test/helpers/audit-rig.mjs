@@ -1,4 +1,4 @@
-// Shared by the npm-peer audits' recorders (test/real-audit11 to test/real-audit13): the SDK 1.32.2 and v2 2.4.0 modules, the orders McpServer, how observed.json cleans what an app got or threw, and the rig of five views around one incident.
+// Shared by the npm-peer audits' recorders (test/real-audit11 to test/real-audit14, test/real-xsdk-resume): the SDK 1.32.2 and v2 2.4.0 modules, the orders McpServer, how observed.json cleans what an app got or threw, the rig of five views around one incident, and the resumption fault plan.
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { listen, restartableServer, sessionHandler, sleep, startFaultHop, startHarProxy, startRecordProxy } from './loopback.mjs';
 
@@ -90,11 +90,12 @@ export async function auditRig(folder, name, { fault, external, buildServer, Tra
   const appName = `${folder.replace(/^real-/, '')}-app`;
   /**
    * The repository's SDK 1.32.2 client (or, with v2, the v2 client 2.4.0 with version negotiation), its fetch
-   * recordingFetch, connected. `roots` declares the roots capability and answers roots/list with them.
+   * recordingFetch, connected. `roots` declares the roots capability and answers roots/list with them. `negotiate: false`:
+   * the v2 client without version negotiation (it stays on the 2025 line: a session and SSE event ids).
    */
-  const sdkClient = async ({ v2 = false, clientName = appName, roots } = {}) => {
+  const sdkClient = async ({ v2 = false, negotiate = true, clientName = appName, roots } = {}) => {
     const caps = roots ? { roots: { listChanged: false } } : {};
-    const c = v2 ? new ClientV2({ name: clientName, version: '1.0.0' }, { capabilities: caps, versionNegotiation: { mode: 'auto' } }) : new Client({ name: clientName, version: '1.0.0' }, { capabilities: caps });
+    const c = v2 ? new ClientV2({ name: clientName, version: '1.0.0' }, { capabilities: caps, ...(negotiate ? { versionNegotiation: { mode: 'auto' } } : {}) }) : new Client({ name: clientName, version: '1.0.0' }, { capabilities: caps });
     c.onerror = (e) => observed.push({ onerror: clean(e?.message ?? e).slice(0, 200) });
     if (roots) c.setRequestHandler(types.ListRootsRequestSchema, async () => { observed.push({ rootsListAsked: true }); return { roots }; });
     const opts = { fetch: rf, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 1 } };
@@ -117,3 +118,23 @@ export async function auditRig(folder, name, { fault, external, buildServer, Tra
     writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
   } };
 }
+
+const isResume = (x) => x.req.method === 'GET' && x.req.headers['last-event-id'] !== undefined;
+const isCall = (x) => x.req.method === 'POST' && x.rpcMethod === 'tools/call';
+/**
+ * A resumption fault plan for the rig's hop: the call's POST stream cut after `call` events (a number; Infinity: just
+ * before the response event), then what each resumption GET (Last-Event-ID) gets in turn: 'pass', { cut: n } (cut after
+ * n events), a status (refused by the hop), 'restart' (server().restart() as it arrives, then forwarded).
+ */
+export const resumePlan = ({ call, resumes = [] }, server) => {
+  let k = 0;
+  return (x) => {
+    if (isCall(x)) return { cutEvents: call === Infinity ? 1e9 : call };
+    if (!isResume(x)) return {};
+    const r = resumes[k++] ?? 'pass';
+    if (r === 'pass') return {};
+    if (r === 'restart') return { before: server().restart() };
+    if (typeof r === 'object') return { cutEvents: r.cut };
+    return { respond: r, headers: { 'content-type': 'text/plain' }, body: r === 503 ? 'Service Unavailable' : 'Not Found' };
+  };
+};

@@ -203,3 +203,58 @@ describe('the plain GET after a resumption that broke before its first event (th
     expect(late.attempts.filter((a) => a.method === 'tools/call')[0]!.detail.why).not.toMatch(/plain GET/);
   });
 });
+
+describe('a resumption the server held open with no event (an event store that lost the Last-Event-ID: the fourteenth audit)', () => {
+  // The SDK 1.32.2 server with an InMemoryEventStore-like store that evicted the id: replayEventsAfter answers '' for an
+  // id it does not know, and the transport answers the GET 200 with an empty stream it keeps open; the client aborts it
+  // at its timeout.
+  const held = (endAt: number, how = 'aborted', events: Record<string, unknown>[] = []) => [
+    ...cutCall(),
+    resumeGet(1800, 'x-2', 'ev-2'),
+    rec('response', 1802, 'x-2', sseHead),
+    ...events,
+    rec('end', endAt, 'x-2', { end: how, ...(how === 'aborted' ? { error: 'This operation was aborted' } : {}) }),
+  ];
+  const whyOf = async (lines: Record<string, unknown>[], side = 'client') => (await analyzeInputs([{ side, lines: side === 'client' ? lines : lines.map((l) => ({ ...l, side })) }])).attempts.find((a) => a.method === 'tools/call')!.detail.why;
+
+  it('the why says it answered 200 with no event for how long, and that the store no longer had that id, had the events in another order, or the tool had nothing to send', async () => {
+    expect(await whyOf(held(5000))).toBe(
+      "SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 with no event for 3.20 s, until it was aborted, and none delivered it; a resumption held open with no event replayed nothing after its Last-Event-ID: the server's event store no longer had that id (evicted or lost; the TypeScript SDK's InMemoryEventStore answers an id it does not know with an empty stream it keeps open), or had the events after it in another order (that store replays the ids that sort after it, and one stored in the same millisecond sorts by a random part), or the tool was still running with nothing to send",
+    );
+  });
+
+  it('must not: a resumption that carried an event, one cut within a second, or one that ended complete is not called empty', async () => {
+    const progress2 = rec('event', 1900, 'x-2', { id: 'ev-3', event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: 2 } }) });
+    for (const lines of [held(5000, 'aborted', [progress2]), held(2300), held(5000, 'complete')]) {
+      const why = await whyOf(lines);
+      expect(why).toMatch(/the client tried to resume it once/);
+      expect(why).not.toMatch(/with no event|replayed nothing/);
+    }
+  });
+});
+
+describe('a proxy log in front of the server, where a hop closed the stream as the client side and the client resumed it', () => {
+  // mcp-triage record's log (no side): the hop in front of the client cut the POST stream, which the proxy sees as its
+  // client closing the connection; then the client's resumption GET passed it.
+  const lines = cutCall().map((l) => {
+    const { side: _side, ...rest } = l as Record<string, unknown>;
+    return rest.kind === 'end' ? { ...rest, end: 'aborted', error: 'the client closed the connection' } : rest;
+  });
+  const resume = [
+    { ...resumeGet(320, 'x-2', 'ev-2'), side: undefined },
+    { v: 1, kind: 'response', ts: at(322), session: S, xid: 'x-2', status: 500, responseHeaders: { 'content-type': 'application/json' } },
+    { v: 1, kind: 'end', ts: at(323), session: S, xid: 'x-2', end: 'complete' },
+  ].map(({ side: _side, ...rest }) => rest);
+
+  it('the why says the client closed it, then names its resumptions', async () => {
+    const r = await analyzeInputs([{ lines: [...lines, ...resume] }]);
+    const call = r.attempts.find((a) => a.method === 'tools/call')!;
+    expect(call.outcome).toBe('STREAM_INCOMPLETE');
+    expect(call.detail.why).toBe('the client closed the stream 0.12 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 500, and none delivered it');
+  });
+
+  it('must not: a stream the client closed and never resumed names no resumption', async () => {
+    const r = await analyzeInputs([{ lines }]);
+    expect(r.attempts.find((a) => a.method === 'tools/call')!.detail.why).toBe('the client closed the stream 0.12 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that');
+  });
+});

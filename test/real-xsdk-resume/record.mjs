@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { auditRig, clean, ClientV2, StreamableHTTPServerTransport, TransportV2 } from '../helpers/audit-rig.mjs';
+import { auditRig, clean, ClientV2, resumePlan as plan, StreamableHTTPServerTransport, TransportV2 } from '../helpers/audit-rig.mjs';
 import { freePort, sleep, stopAfter } from '../helpers/loopback.mjs';
 
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -41,26 +41,6 @@ async function pyServer() {
   const ran = [];
   return { url: `http://127.0.0.1:${port}`, ran, readRan: () => ran.push(...readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)), restart: async () => { await stop(); await start(); }, close: stop };
 }
-
-const isResume = (x) => x.req.method === 'GET' && x.req.headers['last-event-id'] !== undefined;
-const isCall = (x) => x.req.method === 'POST' && x.rpcMethod === 'tools/call';
-/**
- * A fault plan: the call's POST stream cut after `call` events (a number; Infinity: just before the response event), then
- * what each resumption GET gets in turn: 'pass', a number (cut after that many events), a status (refused by the hop),
- * 'restart' (the server restarted as it arrives, then forwarded).
- */
-const plan = ({ call, resumes = [] }, server) => {
-  let k = 0;
-  return (x) => {
-    if (isCall(x)) return { cutEvents: call === Infinity ? 1e9 : call };
-    if (!isResume(x)) return {};
-    const r = resumes[k++] ?? 'pass';
-    if (r === 'pass') return {};
-    if (r === 'restart') return { before: server().restart() };
-    if (typeof r === 'object') return { cutEvents: r.cut };
-    return { respond: r, headers: { 'content-type': 'text/plain' }, body: r === 503 ? 'Service Unavailable' : 'Not Found' };
-  };
-};
 
 /** The Python client's scenarios: against the SDK 1.32.2 server with an event store. */
 async function pyToTs(name, faults) {

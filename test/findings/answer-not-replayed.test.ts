@@ -1,0 +1,67 @@
+// SIDE_DIVERGENCE from one log that is not the client's: the server sent the answer on the call's stream, then the client resumed that stream from an event before it and no replay carried it (the fourteenth audit's answer-dropped).
+import { describe, expect, it } from 'vitest';
+import { analyzeInputs, at } from '../helpers/analyze.js';
+
+const S = 'sess-1';
+const rec = (side: string, kind: string, t: number, xid: string, extra: Record<string, unknown>) => ({ v: 1, kind, ts: at(t), side, session: S, xid, ...extra });
+const sseHead = { status: 200, responseHeaders: { 'content-type': 'text/event-stream', 'mcp-session-id': S } };
+const result = JSON.stringify({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } });
+const progress = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: 1 } });
+/** The call's stream as the server wrote it: priming, progress, the answer (a hop cut the client's copy before the answer). */
+const answered = (side: string) => [
+  rec(side, 'request', 0, 'x-1', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_report', arguments: {}, _meta: { progressToken: 2 } } } }),
+  rec(side, 'response', 5, 'x-1', sseHead),
+  rec(side, 'event', 6, 'x-1', { id: 'ev-1', data: '' }),
+  rec(side, 'event', 300, 'x-1', { id: 'ev-2', event: 'message', data: progress }),
+  rec(side, 'event', 900, 'x-1', { id: 'ev-3', event: 'message', data: result }),
+  rec(side, 'end', 901, 'x-1', { end: 'complete' }),
+];
+/** The client's GET resuming from ev-2 (before the answer): held open with no event (the store had dropped the stream), or replaying the answer. */
+const resume = (side: string, replays: boolean) => [
+  rec(side, 'request', 1200, 'x-2', { method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream', 'last-event-id': 'ev-2' } }),
+  rec(side, 'response', 1201, 'x-2', sseHead),
+  ...(replays ? [rec(side, 'event', 1202, 'x-2', { id: 'ev-3', event: 'message', data: result })] : []),
+  rec(side, 'end', replays ? 1203 : 5000, 'x-2', replays ? { end: 'complete' } : { end: 'aborted', error: 'the connection closed before the response was complete' }),
+];
+const call = async (side: string, replays: boolean) => (await analyzeInputs([{ side: side as 'server', lines: [...answered(side), ...resume(side, replays)] }])).attempts.find((a) => a.method === 'tools/call')!;
+
+describe('the server answered, the client resumed from before the answer, and nothing replayed it', () => {
+  it("the server's log alone: TOOL_SUCCESS (what it sent) with SIDE_DIVERGENCE naming the resumption and what it got", async () => {
+    const a = await call('server', false);
+    expect(a.outcome).toBe('TOOL_SUCCESS');
+    expect(a.findings.map((f) => [f.code, f.message])).toEqual([['SIDE_DIVERGENCE', expect.stringMatching(/^tools\/call slow_report id 2: the server sent HTTP 200 TOOL_SUCCESS on the stream, but the client then resumed that stream from an event before the response \(GET with Last-Event-ID at .*input0\.ndjson:7: it had not got it\), answered HTTP 200 with no event for 3\.80 s, until it was aborted, which replayed no response: the server sent a final result the client never got$/)]]);
+  });
+
+  it('must not: a resumption that replayed the answer (the SDK\'s event store did), nor the client\'s own log, raises it', async () => {
+    expect((await call('server', true)).findings).toEqual([]);
+    // (A client that had the answer on its stream does not resume it; its log would say it got it.)
+    expect((await call('client', false)).findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
+  });
+});
+
+describe("the answer's event id sorting before the Last-Event-ID (the SDK's InMemoryEventStore: `<stream>_<ms>_<random>`)", () => {
+  const ST = '3eec625c-d0ab-4df0-b7f4-c59907d68d0c';
+  /** The server's log with these ids for the last progress event and the answer, the client resuming from the progress event. */
+  const withIds = (progressId: string, answerId: string) => {
+    const lines = [...answered('server'), ...resume('server', false)].map((l) => ({ ...l }));
+    for (const l of lines as Record<string, unknown>[]) {
+      if (l.id === 'ev-2') l.id = progressId;
+      if (l.id === 'ev-3') l.id = answerId;
+      const h = l.requestHeaders as Record<string, string> | undefined;
+      if (h?.['last-event-id'] === 'ev-2') l.requestHeaders = { ...h, 'last-event-id': progressId };
+    }
+    return lines;
+  };
+  const sideDivergence = async (progressId: string, answerId: string) => (await analyzeInputs([{ side: 'server', lines: withIds(progressId, answerId) }])).attempts.find((a) => a.method === 'tools/call')!.findings.find((f) => f.code === 'SIDE_DIVERGENCE')!.message;
+
+  it('in the same millisecond and sorting before it: the message says that store never replays it', async () => {
+    expect(await sideDivergence(`${ST}_1796418686917_mu6vkzpb`, `${ST}_1796418686917_ca1s1m5o`)).toMatch(/; the response's event id \("[^"]*_1796418686917_ca1s1m5o"\) is of the form the TypeScript SDK's InMemoryEventStore makes, in the same millisecond as the Last-Event-ID \("[^"]*_1796418686917_mu6vkzpb"\) and sorting before it: that store replays the events whose ids sort after the Last-Event-ID, so it never replays this response$/);
+  });
+
+  it('must not: sorting after it, a later millisecond, or ids of another form blame no order', async () => {
+    for (const [p, a] of [[`${ST}_1796418686917_ca1s1m5o`, `${ST}_1796418686917_mu6vkzpb`], [`${ST}_1796418686917_mu6vkzpb`, `${ST}_1796418686918_ca1s1m5o`], ['1.2', '1.1']]) {
+      const msg = await sideDivergence(p!, a!);
+      expect(msg).toMatch(/the server sent a final result the client never got$/);
+    }
+  });
+});
