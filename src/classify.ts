@@ -308,7 +308,10 @@ function incompleteWhyOf(view: AttemptView): string {
     const cancel = view.cancelledAt !== undefined && view.endTs !== undefined
       ? `; the client's notifications/cancelled came ${((view.cancelledAt - view.endTs) / 1000).toFixed(2)} s after the close`
       : ', and no notifications/cancelled came';
-    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+    // A client that then resumed it (GET with Last-Event-ID) had not given the call up: the resumptions say the rest, as
+    // in a proxy's log with no side (the Python SDK server's log, a recording proxy in front of it, is this one).
+    const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
+    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}${resumed}`;
   }
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
