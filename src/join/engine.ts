@@ -495,7 +495,12 @@ export class JoinEngine {
     if (answered) {
       ex.resumes = { view: done, try: attempt, replay: true };
       // From an event before the last one of the stream (its answer): the client had not got the answer.
-      if (eventId !== done.lastEventId) done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
+      if (eventId !== done.lastEventId) {
+        done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
+        // (A cancellation the client sends later is for an answer it never got, not one it had: see clientNotification.)
+        const known = this.opts.sessions.get(ex.scopeKey)?.requestIds.get(done.idKey);
+        if (known?.answer === 'result') known.answer = 'unread';
+      }
     }
     else {
       (done.resumptions ??= []).push(attempt);
@@ -1332,6 +1337,8 @@ export class JoinEngine {
           // sends the answer again because the client's Last-Event-ID is before it; the client never had it.
           if (!ex.resumes.view.sources.includes(src)) ex.resumes.view.sources.push(src);
           ex.resumes.view.resumedBeforeAnswer = undefined;
+          const known = sess.requestIds.get(key);
+          if (known?.answer === 'unread') known.answer = 'result';
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });
@@ -1371,7 +1378,7 @@ export class JoinEngine {
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
           // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).
           // A server's view only shows that the cancellation crossed a result it had sent.
-          else if (!shared && sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer } });
+          else if (!shared && sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer, seen: known } });
         }
       }
     }

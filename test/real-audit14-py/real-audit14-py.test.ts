@@ -116,6 +116,21 @@ describe('the Python SDK 2.3.0 server with an event store that loses events: the
     }
   }
 
+  for (const s of ['py-py-answer-dropped', 'py-ts-answer-dropped']) {
+    it(`${s}: what happened: the Python client's timeout sent notifications/cancelled, which passed the hop`, () => {
+      expect(hop(s).some((h) => h.request === 'POST notifications/cancelled' && h.action === 'forward')).toBe(true);
+    });
+    for (const v of FIVE_VIEWS.filter((w) => w.name === 'proxy' || w.name === 'har')) {
+      // Before the fix: "that response carried the request's answer, so the cancellation came after the fact and cancelled
+      // nothing (the TypeScript SDK sends one whenever the caller's AbortSignal fires, ...)", of a Python client that never got it.
+      it(`${s} / ${v.name}: the late cancellation is said to be for an answer the client never got (it resumed from before it)`, async () => {
+        const r = await runView(s, v);
+        expect(r.findings.filter((x) => x.code === 'CANCELLED').map((x) => x.message)).toEqual([expect.stringContaining("that response carried the request's answer, but the client then resumed the stream from an event before it (GET with Last-Event-ID) and no replay brought it: the client never got the answer and cancelled")]);
+        expect(JSON.stringify(r.findings)).not.toContain('the TypeScript SDK sends one whenever');
+      });
+    }
+  }
+
   it('the 409 plain GET is GET_STREAM_REFUSED in every view, said to come right after a resumption wherever the call was left unanswered', async () => {
     for (const c of ['ts', 'v2']) {
       for (const x of LOSSY_PY) {
