@@ -92,3 +92,33 @@ describe("the client's late notifications/cancelled for an answer it never got (
     }
   });
 });
+
+describe('the plain GET after a resumption from before the answer that ended with no event (a log in front of the server: the fourteenth audit\'s ts-py-answer-dropped behind the hop)', () => {
+  /** The answered call, its resumption from ev-2 (an empty stream ended at once, or one replaying the answer), then a plain GET refused 409 at `plainAt`. */
+  const lines = (replays: boolean, plainAt: number) => [
+    ...answered('server'),
+    rec('server', 'request', 1200, 'x-2', { method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream', 'last-event-id': 'ev-2' } }),
+    rec('server', 'response', 1201, 'x-2', sseHead),
+    ...(replays ? [rec('server', 'event', 1202, 'x-2', { id: 'ev-3', event: 'message', data: result })] : []),
+    rec('server', 'end', 1203, 'x-2', { end: 'complete' }),
+    rec('server', 'request', plainAt, 'x-3', { method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream' } }),
+    rec('server', 'response', plainAt + 2, 'x-3', { status: 409, responseHeaders: { 'content-type': 'application/json' } }),
+    rec('server', 'end', plainAt + 3, 'x-3', { end: 'complete', recvText: JSON.stringify({ jsonrpc: '2.0', id: 'server-error', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' } }) }),
+  ].map(({ side: _side, ...rest }) => rest);
+  const refused = async (replays: boolean, plainAt: number) => (await analyzeInputs([{ lines: lines(replays, plainAt) }])).findings.filter((f) => f.code === 'GET_STREAM_REFUSED').map((f) => f.message);
+
+  it("GET_STREAM_REFUSED says the 409 came right after that resumption broke before its first event, not that the client lost a stream", async () => {
+    const [m, ...more] = await refused(false, 1520);
+    expect(more).toEqual([]);
+    expect(m).toContain("it came right after a GET resuming a call's stream (Last-Event-ID) broke before its first event: the client reconnected that stream without Last-Event-ID");
+    expect(m).not.toContain('may have lost');
+  });
+
+  it('must not: after a resumption that replayed the answer, or a plain GET 10 s later, the 409 is not said to be that reconnect', async () => {
+    for (const [replays, at] of [[true, 1520], [false, 11_200]] as const) {
+      const [m] = await refused(replays, at);
+      expect(m).toContain('HTTP 409');
+      expect(m).not.toContain('came right after a GET resuming');
+    }
+  });
+});

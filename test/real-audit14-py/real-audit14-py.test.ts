@@ -131,14 +131,17 @@ describe('the Python SDK 2.3.0 server with an event store that loses events: the
     }
   }
 
-  it('the 409 plain GET is GET_STREAM_REFUSED in every view, said to come right after a resumption wherever the call was left unanswered', async () => {
+  // Before the fix, behind the hop in answer-dropped (the call answered on the POST there) the 409 was told as a
+  // standalone stream the client may have lost without the server noticing.
+  it('the 409 plain GET is GET_STREAM_REFUSED in every view, said to come right after a resumption broke before its first event', async () => {
     for (const c of ['ts', 'v2']) {
       for (const x of LOSSY_PY) {
         for (const v of FIVE_VIEWS) {
           const r = await runView(`${c}-py-${x}`, v);
           const g = r.findings.filter((y) => y.code === 'GET_STREAM_REFUSED').map((y) => y.message);
           expect(g).toEqual([expect.stringContaining('HTTP 409 to the client\'s GET stream (saying "Conflict: Only one SSE stream is allowed per session")')]);
-          expect(g[0]!.includes('came right after a GET resuming a call\'s stream')).toBe(!answerBehindHop(`${c}-py-${x}`, v));
+          expect(g[0]).toContain('it came right after a GET resuming a call\'s stream (Last-Event-ID) broke before its first event');
+          expect(g[0]).not.toContain('may have lost');
         }
       }
     }
