@@ -308,7 +308,10 @@ function incompleteWhyOf(view: AttemptView): string {
     const cancel = view.cancelledAt !== undefined && view.endTs !== undefined
       ? `; the client's notifications/cancelled came ${((view.cancelledAt - view.endTs) / 1000).toFixed(2)} s after the close`
       : ', and no notifications/cancelled came';
-    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+    // A client that then resumed it (GET with Last-Event-ID) had not given the call up: the resumptions say the rest, as
+    // in a proxy's log with no side (the Python SDK server's log, a recording proxy in front of it, is this one).
+    const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
+    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}${resumed}`;
   }
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
@@ -388,10 +391,30 @@ export function resumptionAnswer(t: Resumption): string {
   return t.status === null ? 'no response' : `HTTP ${t.status}${t.end && t.end !== 'complete' ? ` (stream ${t.end})` : ''}`;
 }
 
+/**
+ * A resumption answered 2xx whose stream ended complete without an event within a second: it replayed nothing and
+ * stayed for nothing (one held open longer, then ended, is not told apart from one the session's end closed).
+ */
+function endedEmpty(t: Resumption): boolean {
+  return t.status !== null && t.status >= 200 && t.status <= 299 && !t.ids && t.end === 'complete'
+    && t.startTs !== undefined && t.endTs !== undefined && t.endTs - t.startTs < EMPTY_RESUMPTION_MS;
+}
+
 /** What became of the GETs (Last-Event-ID) that tried to resume a stream that ended without the response. */
 function resumedWhy(tries: Resumption[], plain?: { status: number | null; end?: string }[]): string {
   if (tries.length === 0) return '; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest';
   const answer = resumptionAnswer;
+  const told = (t: Resumption) => (endedEmpty(t) ? `HTTP ${t.status} (stream ended with no event)` : answer(t));
+  // The Python SDK server answers a Last-Event-ID its store gives no stream for (evicted, lost), or whose replay raised
+  // (it logs the error), with 200 and an empty stream it ends at once; the Python SDK client resumes again from the
+  // same id after each such end, at the server's retry interval, with no limit until its own timeout.
+  const empties = tries.filter(endedEmpty);
+  const span = empties.length > 2 && empties[0]!.startTs !== undefined && empties[empties.length - 1]!.startTs !== undefined ? ` in ${((empties[empties.length - 1]!.startTs! - empties[0]!.startTs!) / 1000).toFixed(2)} s` : '';
+  // (More than two, every one answered alike: said once.)
+  const storm = empties.length > 2 && empties.length === tries.length && new Set(tries.map(told)).size === 1;
+  const ended = empties.length
+    ? `; a resumption answered 2xx that ended with no event replayed nothing after its Last-Event-ID: the server's event store had nothing after that id (the Python SDK server ends such a stream at once when its store no longer has the id, or when the store's replay raised, which only the server's own log tells), unless something between cut it before its first event${storm ? `; the client resumed again from the same id after each one, ${empties.length} times${span} (the Python SDK client does so at the server's retry interval, with no limit, until its own timeout)` : ''}`
+    : '';
   // A resumption that replays nothing, not even the response of a request long done: the server's event store did not
   // have the id (evicted, lost, or a store that answers an unknown id with an empty stream, as the SDK's
   // InMemoryEventStore does), unless the tool was still working with nothing to send.
@@ -403,7 +426,7 @@ function resumedWhy(tries: Resumption[], plain?: { status: number | null; end?: 
   const after = plain?.length
     ? `; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK, 1.x and v2, does so), ${plain.length === 1 ? 'a plain GET' : `${plain.length} plain GETs`} for the session's standalone stream, answered ${plain.map(answer).join(', ')}, which could not deliver it (a server sends a request's response there only when resuming that request's stream)`
     : '';
-  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${tries.map(answer).join(', ')}, and none delivered it${after}${nothing}`;
+  return `; the client tried to resume it ${tries.length === 1 ? 'once' : `${tries.length} times`} (GET with Last-Event-ID), answered ${storm ? `${told(tries[0]!)} each time` : tries.map(told).join(', ')}, and none delivered it${after}${nothing}${ended}`;
 }
 
 function classifyResponse(view: AttemptView, response: unknown, tool: ToolContext): Classification {

@@ -881,7 +881,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       // response, an HTTP error without such a body or no response at all ended the request there: a cancellation
       // after that came late (the TypeScript SDK sends one whenever the caller's AbortSignal fires, even afterwards).
       const late = ' (the TypeScript SDK sends one whenever the caller\'s AbortSignal fires, even for a request that has ended)';
-      const why = c.after.answer === 'result'
+      // A client that resumed the stream from an event before the answer (GET with Last-Event-ID), and got no replay of
+      // it, never had the answer: its own timeout sent the cancellation (the Python SDK client's too), after the server
+      // had finished the request.
+      // (Read when the session closes: a resumption held open, which a HAR logs when it ends, may come after the cancel.)
+      const why = (c.after.seen?.answer ?? c.after.answer) === 'unread'
+        ? 'that response carried the request\'s answer, but the client then resumed the stream from an event before it (GET with Last-Event-ID) and no replay brought it: the client never got the answer and cancelled, most likely at its own timeout; the server had finished the request, so the cancellation cancelled nothing'
+        : c.after.answer === 'result'
         ? `that response carried the request's answer, so the cancellation came after the fact and cancelled nothing${late}`
         : c.after.answer === 'failed'
           ? `the request had failed there, with no answer left to wait for, so the cancellation came after the fact and cancelled nothing${late}`

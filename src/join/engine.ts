@@ -440,6 +440,11 @@ export class JoinEngine {
 
   /** Per scope, the latest chain of plain GETs that reconnected a broken resumption (its retries join it). */
   private readonly plainReconnects = new Map<string, PlainGet[]>();
+  /**
+   * Per scope, the latest resumption of an answered request's stream from an event before its answer (a log in front
+   * of the server: the hop cut the answer on the POST), until a plain GET is taken for its reconnect.
+   */
+  private readonly unreadResumes = new Map<string, { view: AttemptView; got: Resumption }>();
 
   /**
    * A GET without Last-Event-ID soon (within PLAIN_RECONNECT_MS) after a GET resuming an open request's stream got its head and
@@ -457,9 +462,18 @@ export class JoinEngine {
       if (!best || last.endTs > best.at) best = { v, at: last.endTs };
     }
     const plain: PlainGet = { status: null };
+    // Or a resumption of an answered request's stream from before its answer that replayed nothing and ended before its
+    // first event (a log in front of the server, where the hop cut the answer on the POST): the client had not got the
+    // answer, and its plain GET is that resumption's reconnect too.
+    const unread = best ? undefined : this.unreadResumes.get(ex.scopeKey);
+    const got = unread?.view.resumedBeforeAnswer?.got === unread?.got ? unread?.got : undefined;
     if (best) {
       best.v.plainGetAfter = [plain];
       this.plainReconnects.set(ex.scopeKey, best.v.plainGetAfter);
+    } else if (got && !got.ids && got.endTs !== undefined && typeof got.status === 'number' && got.status >= 200 && got.status <= 299
+      && ex.startTs >= got.endTs && ex.startTs - got.endTs <= Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) {
+      this.unreadResumes.delete(ex.scopeKey);
+      this.plainReconnects.set(ex.scopeKey, [plain]);
     } else {
       // The SDK tries a refused plain GET again (up to its maxRetries): a retry of that reconnect, soon after it ended.
       const chain = this.plainReconnects.get(ex.scopeKey);
@@ -495,7 +509,13 @@ export class JoinEngine {
     if (answered) {
       ex.resumes = { view: done, try: attempt, replay: true };
       // From an event before the last one of the stream (its answer): the client had not got the answer.
-      if (eventId !== done.lastEventId) done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
+      if (eventId !== done.lastEventId) {
+        done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
+        this.unreadResumes.set(ex.scopeKey, { view: done, got: attempt });
+        // (A cancellation the client sends later is for an answer it never got, not one it had: see clientNotification.)
+        const known = this.opts.sessions.get(ex.scopeKey)?.requestIds.get(done.idKey);
+        if (known?.answer === 'result') known.answer = 'unread';
+      }
     }
     else {
       (done.resumptions ??= []).push(attempt);
@@ -1332,6 +1352,9 @@ export class JoinEngine {
           // sends the answer again because the client's Last-Event-ID is before it; the client never had it.
           if (!ex.resumes.view.sources.includes(src)) ex.resumes.view.sources.push(src);
           ex.resumes.view.resumedBeforeAnswer = undefined;
+          if (this.unreadResumes.get(ex.scopeKey)?.view === ex.resumes.view) this.unreadResumes.delete(ex.scopeKey);
+          const known = sess.requestIds.get(key);
+          if (known?.answer === 'unread') known.answer = 'result';
         } else if (waiting === undefined || waiting.response !== undefined) {
           if (single) (single.orphans ??= []).push({ id, src, when: 'after' });
           else (sess.orphans ??= []).push({ id, src, when: 'after' });
@@ -1371,7 +1394,7 @@ export class JoinEngine {
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
           // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).
           // A server's view only shows that the cancellation crossed a result it had sent.
-          else if (!shared && sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer } });
+          else if (!shared && sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer, seen: known } });
         }
       }
     }

@@ -10,9 +10,10 @@ export interface RequestSeen {
   status?: number | null | undefined;
   /**
    * What that exchange gave the client: `result` its JSON-RPC response with a 2xx status, `stray` only a JSON-RPC
-   * body that names another id (null: an error body the client may not take as this request's), `failed` neither.
+   * body that names another id (null: an error body the client may not take as this request's), `failed` neither;
+   * `unread` its response, but the client then resumed that stream from an event before it and nothing replayed it.
    */
-  answer?: 'result' | 'stray' | 'failed';
+  answer?: 'result' | 'stray' | 'failed' | 'unread';
   fingerprint: number;
   src: Source;
 }
@@ -40,7 +41,7 @@ export interface SessionState {
    * notifications/cancelled for an id the log never shows, or (`after`) for a request whose exchange had ended more
    * than 50 ms before (`answer` says what that exchange gave the client: a late cancellation, or one it waited on).
    */
-  cancels?: { id: JsonRpcId; src: Source; ts?: number; reason?: string; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' } }[];
+  cancels?: { id: JsonRpcId; src: Source; ts?: number; reason?: string; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' | 'unread'; seen?: RequestSeen } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown); `initialized`: it was the

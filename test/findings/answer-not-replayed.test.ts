@@ -65,3 +65,60 @@ describe("the answer's event id sorting before the Last-Event-ID (the SDK's InMe
     }
   });
 });
+
+describe("the client's late notifications/cancelled for an answer it never got (a log in front of the server: the Python client's timeout, the fourteenth audit's py-*-answer-dropped)", () => {
+  /** A log with no side (mcp-triage record in front of the server): the call, maybe its resumption, then the client's cancellation at 5.05 s. */
+  const lines = (resumed: 'none' | 'empty' | 'replayed') => [
+    ...answered('server'),
+    ...(resumed === 'none' ? [] : resume('server', resumed === 'replayed')),
+    rec('server', 'request', 5050, 'x-3', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out after 5.0s' } } }),
+    rec('server', 'response', 5052, 'x-3', { status: 202, responseHeaders: {} }),
+    rec('server', 'end', 5053, 'x-3', { end: 'complete' }),
+  ].map(({ side: _side, ...rest }) => rest);
+  const cancelled = async (resumed: 'none' | 'empty' | 'replayed') => (await analyzeInputs([{ lines: lines(resumed) }])).findings.filter((f) => f.code === 'CANCELLED').map((f) => f.message);
+
+  it('says the client had resumed from before the answer and never got it, not that the answer had come', async () => {
+    // Before: "that response carried the request's answer, so the cancellation came after the fact and cancelled nothing
+    // (the TypeScript SDK sends one whenever the caller's AbortSignal fires, even for a request that has ended)".
+    expect(await cancelled('empty')).toEqual([expect.stringMatching(/: notifications\/cancelled for id 2 4\.15 s after its response \(HTTP 200\) had ended: that response carried the request's answer, but the client then resumed the stream from an event before it \(GET with Last-Event-ID\) and no replay brought it: the client never got the answer and cancelled, most likely at its own timeout; the server had finished the request, so the cancellation cancelled nothing$/)]);
+  });
+
+  it('must not: a resumption that replayed the answer, or none at all, keeps the late cancellation of an answered request', async () => {
+    for (const r of ['replayed', 'none'] as const) {
+      const msgs = await cancelled(r);
+      expect(msgs).toHaveLength(1);
+      expect(msgs[0]).toContain("that response carried the request's answer, so the cancellation came after the fact and cancelled nothing");
+      expect(msgs[0]).not.toContain('never got');
+    }
+  });
+});
+
+describe('the plain GET after a resumption from before the answer that ended with no event (a log in front of the server: the fourteenth audit\'s ts-py-answer-dropped behind the hop)', () => {
+  /** The answered call, its resumption from ev-2 (an empty stream ended at once, or one replaying the answer), then a plain GET refused 409 at `plainAt`. */
+  const lines = (replays: boolean, plainAt: number) => [
+    ...answered('server'),
+    rec('server', 'request', 1200, 'x-2', { method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream', 'last-event-id': 'ev-2' } }),
+    rec('server', 'response', 1201, 'x-2', sseHead),
+    ...(replays ? [rec('server', 'event', 1202, 'x-2', { id: 'ev-3', event: 'message', data: result })] : []),
+    rec('server', 'end', 1203, 'x-2', { end: 'complete' }),
+    rec('server', 'request', plainAt, 'x-3', { method: 'GET', requestHeaders: { 'mcp-session-id': S, accept: 'text/event-stream' } }),
+    rec('server', 'response', plainAt + 2, 'x-3', { status: 409, responseHeaders: { 'content-type': 'application/json' } }),
+    rec('server', 'end', plainAt + 3, 'x-3', { end: 'complete', recvText: JSON.stringify({ jsonrpc: '2.0', id: 'server-error', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' } }) }),
+  ].map(({ side: _side, ...rest }) => rest);
+  const refused = async (replays: boolean, plainAt: number) => (await analyzeInputs([{ lines: lines(replays, plainAt) }])).findings.filter((f) => f.code === 'GET_STREAM_REFUSED').map((f) => f.message);
+
+  it("GET_STREAM_REFUSED says the 409 came right after that resumption broke before its first event, not that the client lost a stream", async () => {
+    const [m, ...more] = await refused(false, 1520);
+    expect(more).toEqual([]);
+    expect(m).toContain("it came right after a GET resuming a call's stream (Last-Event-ID) broke before its first event: the client reconnected that stream without Last-Event-ID");
+    expect(m).not.toContain('may have lost');
+  });
+
+  it('must not: after a resumption that replayed the answer, or a plain GET 10 s later, the 409 is not said to be that reconnect', async () => {
+    for (const [replays, at] of [[true, 1520], [false, 11_200]] as const) {
+      const [m] = await refused(replays, at);
+      expect(m).toContain('HTTP 409');
+      expect(m).not.toContain('came right after a GET resuming');
+    }
+  });
+});

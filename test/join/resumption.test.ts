@@ -233,6 +233,65 @@ describe('a resumption the server held open with no event (an event store that l
   });
 });
 
+describe('a resumption answered 200 whose stream ended with no event (the Python SDK server with a store that lost the id: the fourteenth audit, Python half)', () => {
+  // The Python SDK 2.3.0 server answers a Last-Event-ID its store gives no stream for, or whose replay raised, with 200
+  // and an empty stream it ends at once; its client resumes again from the same id after each, until its timeout.
+  const empty = (t: number, xid: string, extra: Record<string, unknown>[] = [], status = 200, how = 'complete') => [
+    resumeGet(t, xid, 'ev-2'),
+    rec('response', t + 5, xid, { ...sseHead, status }),
+    ...extra,
+    rec('end', t + 8, xid, { end: how, ...(how === 'aborted' ? { error: 'This operation was aborted' } : {}) }),
+  ];
+  const whyOf = async (lines: Record<string, unknown>[]) => (await analyzeInputs([{ side: 'client', lines }])).attempts.find((a) => a.method === 'tools/call')!.detail.why!;
+  const MEANING = "a resumption answered 2xx that ended with no event replayed nothing after its Last-Event-ID: the server's event store had nothing after that id (the Python SDK server ends such a stream at once when its store no longer has the id, or when the store's replay raised, which only the server's own log tells), unless something between cut it before its first event";
+
+  it('one: said to have ended with no event, and what that means', async () => {
+    expect(await whyOf([...cutCall(), ...empty(420, 'x-2')])).toBe(
+      `SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event), and none delivered it; ${MEANING}`,
+    );
+  });
+
+  it('three and more, all alike: said once, with how many and over how long the client resumed again from the same id', async () => {
+    expect(await whyOf([...cutCall(), ...empty(420, 'x-2'), ...empty(730, 'x-3'), ...empty(1040, 'x-4')])).toBe(
+      `SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it 3 times (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event) each time, and none delivered it; ${MEANING}; the client resumed again from the same id after each one, 3 times in 0.62 s (the Python SDK client does so at the server's retry interval, with no limit, until its own timeout)`,
+    );
+  });
+
+  it('must not: a resumption that carried an event, one aborted, one refused or one that ended only after a second (the session deleted: the SDK 1.32.2 server held it open) is not said to have ended with no event; two are listed, not said once', async () => {
+    const progress2 = rec('event', 425, 'x-2', { id: 'ev-3', event: 'message', data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 2, progress: 2 } }) });
+    const late = [resumeGet(420, 'x-2', 'ev-2'), rec('response', 425, 'x-2', sseHead), rec('end', 3620, 'x-2', { end: 'complete' })];
+    for (const lines of [empty(420, 'x-2', [progress2]), empty(420, 'x-2', [], 200, 'aborted'), empty(420, 'x-2', [], 400), late]) {
+      const why = await whyOf([...cutCall(), ...lines]);
+      expect(why).toMatch(/the client tried to resume it once/);
+      expect(why).not.toMatch(/ended with no event|replayed nothing/);
+    }
+    const two = await whyOf([...cutCall(), ...empty(420, 'x-2'), ...empty(730, 'x-3')]);
+    expect(two).toContain('answered HTTP 200 (stream ended with no event), HTTP 200 (stream ended with no event), and none delivered it');
+    expect(two).not.toMatch(/each time|resumed again/);
+    // Mixed answers are listed one by one, and the client's repeats are not told.
+    const mixed = await whyOf([...cutCall(), ...empty(420, 'x-2'), ...empty(730, 'x-3', [], 500), ...empty(1040, 'x-4')]);
+    expect(mixed).toContain('answered HTTP 200 (stream ended with no event), HTTP 500, HTTP 200 (stream ended with no event), and none delivered it');
+    expect(mixed).not.toMatch(/each time|resumed again/);
+  });
+});
+
+describe("a server-side recording proxy's log (the Python SDK server's), where a hop closed the stream and the client resumed it", () => {
+  // mcp-triage record --side server in front of the Python server: the hop's cut is its peer closing the connection.
+  const closed = cutCall().map((l) => ({ ...l, side: 'server', ...(l.kind === 'end' ? { end: 'aborted', error: 'the client closed the connection' } : {}) }));
+  const resume = [resumeGet(1820, 'x-2', 'ev-2'), rec('response', 1830, 'x-2', sseHead), rec('end', 1832, 'x-2', { end: 'complete' })].map((l) => ({ ...l, side: 'server' }));
+  const whyOf = async (lines: Record<string, unknown>[]) => (await analyzeInputs([{ side: 'server', lines }])).attempts.find((a) => a.method === 'tools/call')!.detail.why!;
+
+  it('the why says the connection closed, then names the resumptions', async () => {
+    expect(await whyOf([...closed, ...resume])).toBe(
+      "the connection closed 0.12 s after the request came, before the response was sent (the server's log cannot tell the client from something between them), and no notifications/cancelled came; 2 SSE event(s) went out before that; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event), and none delivered it; a resumption answered 2xx that ended with no event replayed nothing after its Last-Event-ID: the server's event store had nothing after that id (the Python SDK server ends such a stream at once when its store no longer has the id, or when the store's replay raised, which only the server's own log tells), unless something between cut it before its first event",
+    );
+  });
+
+  it('must not: a stream closed and never resumed names no resumption', async () => {
+    expect(await whyOf(closed)).toBe("the connection closed 0.12 s after the request came, before the response was sent (the server's log cannot tell the client from something between them), and no notifications/cancelled came; 2 SSE event(s) went out before that");
+  });
+});
+
 describe('a proxy log in front of the server, where a hop closed the stream as the client side and the client resumed it', () => {
   // mcp-triage record's log (no side): the hop in front of the client cut the POST stream, which the proxy sees as its
   // client closing the connection; then the client's resumption GET passed it.

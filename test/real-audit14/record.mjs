@@ -9,43 +9,9 @@
 //   npm run build && node test/real-audit14/record.mjs [scenario ...]
 import { auditRig, clean, McpServer, resumePlan, StreamableHTTPServerTransport, text, z } from '../helpers/audit-rig.mjs';
 import { stopAfter } from '../helpers/loopback.mjs';
+import { stores } from '../helpers/lossy-stores.mjs';
 
-const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const { InMemoryEventStore } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/shared/inMemoryEventStore.js`);
 stopAfter(240_000);
-
-/** The SDK's store keeping only the session's newest `keep` events; `knowsIds`: it has getStreamIdForEventId (undefined once evicted). */
-class BoundedStore extends InMemoryEventStore {
-  constructor(keep, knowsIds) {
-    super();
-    this.keep = keep;
-    if (knowsIds) this.getStreamIdForEventId = async (id) => this.events.get(id)?.streamId;
-  }
-  async storeEvent(streamId, message) {
-    const id = await super.storeEvent(streamId, message);
-    while (this.events.size > this.keep) this.events.delete(this.events.keys().next().value);
-    return id;
-  }
-}
-/** The SDK's store whose backend is gone when a resumption asks it to replay. */
-class FailingStore extends InMemoryEventStore {
-  async replayEventsAfter() { throw new Error('event store unavailable'); }
-}
-/** The SDK's store that forgets a stream's events once its answer is stored (as if answered streams needed no replay). */
-class DropAnsweredStore extends InMemoryEventStore {
-  async storeEvent(streamId, message) {
-    const id = await super.storeEvent(streamId, message);
-    if (message && 'id' in message && ('result' in message || 'error' in message)) for (const [k, e] of this.events) if (e.streamId === streamId) this.events.delete(k);
-    return id;
-  }
-}
-const stores = {
-  memory: () => new InMemoryEventStore(),
-  evicted: () => new BoundedStore(3, false),
-  'evicted-400': () => new BoundedStore(3, true),
-  'replay-throws': () => new FailingStore(),
-  'answer-dropped': () => new DropAnsweredStore(),
-};
 
 /**
  * A server with one tool, quick_report: 3 steps of 300 ms, a progress notification each, the last one not awaited, so
