@@ -6,6 +6,11 @@ import { isObj, parseJsonContainer, type Obj } from './values.js';
 
 /** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
 const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
+/**
+ * Objects a logger nests the line's own fields in: loguru's `serialize=True` writes `{"text": ..., "record": {...}}`
+ * with the time, level and message in `record` and what the app bound in `record.extra`.
+ */
+const NESTED_KEYS = ['record', 'extra'];
 /** Keys for the line's own time, in the order they are preferred. */
 const TIME_KEYS = ['ts', 'timestamp', 'time', '@timestamp', 'date', 'datetime', 'asctime'];
 /** Keys for the HTTP status of the exchange the line describes. */
@@ -43,9 +48,30 @@ function directionOfWords(text: string): 'in' | 'out' | undefined {
 const TEXT_SENT = new Set(['outgoing', 'outbound', 'sending', 'sent']);
 const TEXT_RECEIVED = new Set(['incoming', 'inbound', 'receiving', 'received']);
 
+/** The line and the objects a logger nests its own fields in (loguru's `record`, `record.extra`), outermost first. */
+function layersOf(v: Obj): Obj[] {
+  const out = [v];
+  for (let i = 0; i < out.length && out.length < 4; i++) {
+    for (const k of NESTED_KEYS) if (isObj(out[i]![k])) out.push(out[i]![k] as Obj);
+  }
+  return out;
+}
+
+/** The line's time: a time field of the line, else of the object a logger nests its fields in; loguru's `time` is `{ repr, timestamp }`. */
+function timeOf(layers: Obj[]): string | number | undefined {
+  for (const layer of layers) {
+    for (const k of TIME_KEYS) {
+      let t = layer[k];
+      if (isObj(t)) t = typeof t.repr === 'string' ? t.repr : t.timestamp;
+      if (typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t))) return t;
+    }
+  }
+  return undefined;
+}
+
 /** The direction a line's text field names, when the messages are in other fields (not in that text). */
-function textDirection(v: Obj): 'in' | 'out' | undefined {
-  for (const k of TEXT_KEYS) {
+function textDirection(layers: Obj[]): 'in' | 'out' | undefined {
+  for (const v of layers) for (const k of TEXT_KEYS) {
     const t = v[k];
     if (typeof t !== 'string' || t.includes('"jsonrpc"')) continue;
     for (const w of t.toLowerCase().split(/[^a-z]+/)) {
@@ -88,8 +114,8 @@ function sessionOf(v: Obj, depth = 0): string | undefined {
     const value = v[k];
     const name = k.toLowerCase().replace(/[-_]/g, '');
     if (typeof value === 'string' && value !== '' && SESSION_KEYS.has(name)) return value;
-    // A copy of the request's headers (Node's req.headers, a framework's headers object).
-    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request')) {
+    // A copy of the request's headers (Node's req.headers, a framework's headers object); what a logger nests (loguru's record.extra).
+    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request' || NESTED_KEYS.includes(name))) {
       const inner = sessionOf(value, depth + 1);
       if (inner !== undefined) return inner;
     }
@@ -125,14 +151,23 @@ function isRequestish(m: unknown): boolean {
  * line carries none.
  */
 function appLogMessages(v: Obj): Obj[] | undefined {
-  const found: Found[] = [];
+  let found: Found[] = [];
   collect(v, 0, undefined, found);
   if (found.length === 0) return undefined;
+  // The same message twice on one line is one message logged twice (loguru's `text` repeats `record.message`).
+  if (found.length > 1) {
+    const seen = new Set<string>();
+    found = found.filter((f) => {
+      const key = JSON.stringify(f.message);
+      return !seen.has(key) && Boolean(seen.add(key));
+    });
+  }
   found.sort((a, b) => Number(isRequestish(b.message)) - Number(isRequestish(a.message)));
-  const time = TIME_KEYS.map((k) => v[k]).find((t) => typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t)));
+  const layers = layersOf(v);
+  const time = timeOf(layers);
   const session = sessionOf(v);
   const status = statusOf(v);
-  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(v);
+  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(layers);
   const statusOn = found.findIndex((f) => !isRequestish(f.message));
   return found.map((f, i) => ({
     message: f.message,
@@ -149,7 +184,9 @@ const LEVEL_KEYS = ['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.le
 const TEXT_KEYS = ['msg', 'message', 'event'];
 
 function isLogLine(v: Obj): boolean {
-  return LEVEL_KEYS.some((k) => k in v) && TEXT_KEYS.some((k) => typeof v[k] === 'string');
+  const logged = (o: Obj) => LEVEL_KEYS.some((k) => k in o) && TEXT_KEYS.some((k) => typeof o[k] === 'string');
+  // loguru: the level and message in `record` (the line's `text` is the formatted line).
+  return logged(v) || (isObj(v.record) && logged(v.record as Obj));
 }
 
 /**

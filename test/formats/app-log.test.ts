@@ -46,6 +46,35 @@ describe('app-log: where the messages are', () => {
     expect(parseTimestamp(m!.ts)).toBe(Date.parse('2026-03-01T10:00:00.120Z'));
   });
 
+  it('reads structlog\'s JSONRenderer line: the text in `event`, the bound `session_id`, the ISO `timestamp`', () => {
+    const [m] = read({ session_id: 'f3a1', rpc: answer, event: 'mcp message sent', level: 'info', timestamp: '2026-03-01T10:00:00.120345Z' }, 'server');
+    expect(m).toMatchObject({ direction: 's2c', message: answer, session: 'f3a1', ts: '2026-03-01T10:00:00.120345Z' });
+  });
+
+  it('reads loguru\'s serialize=True line: time, level, text and the bound fields one or two levels down in `record`', () => {
+    const record = (extra: Record<string, unknown>, message: string) => ({
+      text: `2026-03-01 10:00:00.120 | INFO     | __main__:message:54 - ${message}\n`,
+      record: {
+        elapsed: { repr: '0:00:01.156102', seconds: 1.156102 }, exception: null, extra, function: 'message',
+        level: { icon: 'i', name: 'INFO', no: 20 }, line: 54, message, module: 'app', name: '__main__',
+        process: { id: 7, name: 'MainProcess' }, thread: { id: 1, name: 'MainThread' },
+        time: { repr: '2026-03-01 10:00:00.120345+00:00', timestamp: 1772359200.120345 },
+      },
+    });
+    const [m] = read(record({ sessionId: 'f3a1', rpc: call }, 'mcp message sent'), 'client');
+    // The time from record.time.repr, the session from record.extra.sessionId, the direction from record.message.
+    expect(m).toMatchObject({ direction: 'c2s', message: call, session: 'f3a1', ts: '2026-03-01 10:00:00.120345+00:00' });
+    expect(parseTimestamp(m!.ts)).toBeCloseTo(Date.parse('2026-03-01T10:00:00.120Z') + 0.345, 3);
+    // Without repr, its epoch-seconds timestamp.
+    const noRepr = record({ sessionId: 'f3a1', rpc: call }, 'mcp message received');
+    delete (noRepr.record.time as { repr?: string }).repr;
+    expect(read(noRepr, 'server')[0]).toMatchObject({ direction: 'c2s', ts: 1772359200.120345 });
+    // The app's start-up line: a logger's line (level and message in `record`) with no message, skipped.
+    const startUp = record({}, 'billing-app listening on http://127.0.0.1:8000/mcp');
+    expect(appLogFormat.detect(startUp)).toBe(true);
+    expect(appLogFormat.toRecords(startUp, input())).toEqual([]);
+  });
+
   it('reads a batch, and a direction the line itself gives', () => {
     const [m] = read({ level: 30, direction: 'c2s', body: [call, { ...call, id: 10 }], msg: 'batch' });
     expect(m).toMatchObject({ direction: 'c2s', message: [call, { ...call, id: 10 }] });
@@ -64,6 +93,17 @@ describe('app-log: what it must not take', () => {
     const line = { level: 30, time: 1, pid: 1, hostname: 'h', msg: 'server listening on :8080' };
     expect(appLogFormat.detect(line)).toBe(true);
     expect(appLogFormat.toRecords(line, input())).toEqual([]);
+  });
+
+  it('takes a message logged twice on one line once (loguru\'s `text` repeats `record.message`), and no `record` that is no logger\'s', () => {
+    const message = `received ${JSON.stringify(call)}`;
+    const line = { text: `2026-03-01 10:00:00.120 | INFO     | __main__:on_message:12 - ${message}\n`, record: { level: { name: 'INFO', no: 20 }, message, extra: {}, time: { repr: '2026-03-01 10:00:00.120000+00:00', timestamp: 1772359200.12 } } };
+    expect(read(line, 'server')).toHaveLength(1);
+    // Two different messages on one line stay two.
+    expect(read({ level: 'info', event: 'exchange', request: call, response: answer }, 'server')).toHaveLength(2);
+    // A `record` without a logger's level and text is no logger's line; one without a message stays unusable.
+    expect(appLogFormat.detect({ text: 'x', record: { message: 'y' } })).toBe(false);
+    expect(appLogFormat.detect({ record: { id: 3, level: 2 } })).toBe(false);
   });
 
   it('does not read a direction from free text that only happens to say "in" or "read"', () => {
