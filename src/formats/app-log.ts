@@ -179,6 +179,24 @@ function appLogMessages(v: Obj): Obj[] | undefined {
   }));
 }
 
+/** Python's text of a JSON-RPC message object (a pydantic model's str() or repr(): `jsonrpc='2.0' id=1 method='initialize' ...`). */
+const PYTHON_OBJECT_MESSAGE = /(?:^|[\s(])jsonrpc='2\.0',? (?:id|method)=/;
+
+/** The field (a dotted path) whose string is a message object's Python text, not JSON: what a logger writes for an object it cannot encode. */
+function pythonObjectField(v: Obj, depth = 0, path = ''): string | undefined {
+  let n = 0;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k) || ++n > MAX_KEYS) return undefined;
+    const value = v[k];
+    if (typeof value === 'string' && PYTHON_OBJECT_MESSAGE.test(value)) return `${path}${k}`;
+    if (depth < 2 && isObj(value)) {
+      const inner = pythonObjectField(value, depth + 1, `${path}${k}.`);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
+}
+
 /** Keys of a logger's level and of its message text: a line with both is an application's log line. */
 const LEVEL_KEYS = ['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.level'];
 const TEXT_KEYS = ['msg', 'message', 'event'];
@@ -199,7 +217,16 @@ export const appLogFormat: JsonFormat = {
   detect: (v) => isLogLine(v) || appLogMessages(v) !== undefined,
   toRecords(value, ctx): AdapterResult {
     const records: CanonicalRecord[] = [];
-    for (const line of appLogMessages(value) ?? []) {
+    const lines = appLogMessages(value);
+    if (lines === undefined) {
+      // python-json-logger, structlog and loguru write an object they cannot encode as its str() or repr(): the line
+      // carries a message that cannot be read, which is no line without MCP traffic.
+      const field = pythonObjectField(value);
+      if (field !== undefined) {
+        return { error: `${field}: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True))` };
+      }
+    }
+    for (const line of lines ?? []) {
       const r = jsonRpcFormat.toRecords(line, ctx);
       if (!Array.isArray(r)) return r;
       records.push(...r);

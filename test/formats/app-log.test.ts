@@ -106,6 +106,18 @@ describe('app-log: what it must not take', () => {
     expect(appLogFormat.detect({ record: { id: 3, level: 2 } })).toBe(false);
   });
 
+  it('refuses, with the fix, a line whose message the logger wrote as a Python object\'s text (no JSON to read), rather than skip it as empty', () => {
+    const pjl = { asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: 'mcp message received', sessionId: 'f3a1', rpc: "jsonrpc='2.0' id=1 method='initialize' params={'protocolVersion': '2025-11-25'}" };
+    expect(appLogFormat.toRecords(pjl, input('server'))).toEqual({ error: expect.stringMatching(/^rpc: a JSON-RPC message logged as a Python object's text, not as JSON \(fix: log message\.model_dump\(mode="json"/) });
+    const structlog = { rpc: "JSONRPCResponse(jsonrpc='2.0', id=1, result={'content': []})", event: 'mcp message sent', level: 'info' };
+    expect(appLogFormat.toRecords(structlog, input('server'))).toMatchObject({ error: expect.stringMatching(/^rpc: /) });
+    const loguru = { text: 'x', record: { level: { name: 'INFO' }, message: 'mcp message sent', extra: { rpc: "jsonrpc='2.0' method='notifications/initialized' params=None" } } };
+    expect(appLogFormat.toRecords(loguru, input('server'))).toMatchObject({ error: expect.stringMatching(/^record\.extra\.rpc: /) });
+    // Must not: a line that mentions it in passing is still a logger's line without traffic; a line with a JSON message is read.
+    expect(appLogFormat.toRecords({ level: 'info', message: "expected jsonrpc='2.0' in the request" }, input())).toEqual([]);
+    expect(read({ level: 'info', message: 'mcp message received', rpc: call, repr: "jsonrpc='2.0' id=9 method='tools/call'" }, 'server')).toHaveLength(1);
+  });
+
   it('does not read a direction from free text that only happens to say "in" or "read"', () => {
     // Without --server the first line decides whose log it is; "read ... in" says nothing, so the default holds: a response goes to the client.
     expect(read({ level: 30, rpc: answer, msg: 'read 3 notes in 20 ms' })[0]!.direction).toBe('s2c');
