@@ -203,8 +203,9 @@ const TEXT_KEYS = ['msg', 'message', 'event'];
 
 function isLogLine(v: Obj): boolean {
   const logged = (o: Obj) => LEVEL_KEYS.some((k) => k in o) && TEXT_KEYS.some((k) => typeof o[k] === 'string');
-  // loguru: the level and message in `record` (the line's `text` is the formatted line).
-  return logged(v) || (isObj(v.record) && logged(v.record as Obj));
+  // loguru: the level and message in `record` (the line's `text` is the formatted line). python-json-logger with a
+  // format without `%(levelname)s` ("%(asctime)s %(message)s"): Python logging's own `asctime` names the logger.
+  return logged(v) || (isObj(v.record) && logged(v.record as Obj)) || (typeof v.asctime === 'string' && typeof v.message === 'string');
 }
 
 /**

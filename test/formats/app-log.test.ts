@@ -118,6 +118,15 @@ describe('app-log: what it must not take', () => {
     expect(read({ level: 'info', message: 'mcp message received', rpc: call, repr: "jsonrpc='2.0' id=9 method='tools/call'" }, 'server')).toHaveLength(1);
   });
 
+  it('takes python-json-logger\'s line without a level (format "%(asctime)s %(message)s") for a logger\'s line, not a bare message text', () => {
+    const startUp = { asctime: '2026-03-01 10:00:00,120', message: 'listening on 8000' };
+    expect(appLogFormat.detect(startUp)).toBe(true);
+    expect(appLogFormat.toRecords(startUp, input())).toEqual([]);
+    // Must not: a line with only a message text (JsonFormatter()'s default) says nothing of who wrote it: unusable.
+    expect(appLogFormat.detect({ message: 'listening on 8000' })).toBe(false);
+    expect(detectJsonFormat({ asctime: '2026-03-01 10:00:00,120', message: 'x' })).toBeUndefined();
+  });
+
   it('does not read a direction from free text that only happens to say "in" or "read"', () => {
     // Without --server the first line decides whose log it is; "read ... in" says nothing, so the default holds: a response goes to the client.
     expect(read({ level: 30, rpc: answer, msg: 'read 3 notes in 20 ms' })[0]!.direction).toBe('s2c');
