@@ -2,7 +2,7 @@
 import type { CanonicalRecord } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
-import { isObj, parseJsonContainer, type Obj } from './values.js';
+import { isObj, parseJsonContainer, safeKey, type Obj } from './values.js';
 
 /** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
 const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
@@ -82,12 +82,121 @@ function textDirection(layers: Obj[]): 'in' | 'out' | undefined {
   return undefined;
 }
 
-/** The message a string field holds: the whole string, or the JSON after a short prefix ("received: {...}"). */
+/** Deepest nesting read in a Python literal: a message is a few levels deep; a deeper text is no message. */
+const MAX_LITERAL_DEPTH = 64;
+const PY_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const PY_NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The value of a Python literal of JSON values, as Python's str() of a dict writes it (`{'jsonrpc': '2.0', 'id': 1,
+ * 'params': {'ok': True, 'note': None}}`): dicts, lists, tuples, quoted strings with their escapes, numbers, True,
+ * False, None; the whole text (trailing whitespace aside). Undefined when it is anything else (an object's repr, a
+ * cut text, inf or nan).
+ */
+export function parsePythonLiteral(text: string): unknown {
+  let i = 0;
+  const fail = (): never => {
+    throw new SyntaxError('not a Python literal');
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\t')) i++;
+  };
+  const str = (): string => {
+    const q = text[i++]!;
+    let out = '';
+    for (;;) {
+      const c = text[i++];
+      if (c === undefined || c === '\n') fail();
+      if (c === q) return out;
+      if (c !== '\\') {
+        out += c;
+        continue;
+      }
+      const e = text[i++]!;
+      const hex = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
+      if (hex) {
+        const h = text.slice(i, i + hex);
+        if (!/^[0-9a-fA-F]+$/.test(h) || h.length !== hex) fail();
+        const cp = parseInt(h, 16);
+        if (cp > 0x10ffff) fail();
+        out += String.fromCodePoint(cp);
+        i += hex;
+      } else if (e in PY_ESCAPES) out += PY_ESCAPES[e];
+      else fail();
+    }
+  };
+  const value = (depth: number): unknown => {
+    if (depth > MAX_LITERAL_DEPTH) fail();
+    ws();
+    const c = text[i];
+    if (c === "'" || c === '"') return str();
+    if (c === '{') {
+      i++;
+      const obj: Obj = {};
+      ws();
+      if (text[i] === '}') return i++, obj;
+      for (;;) {
+        const k = value(depth + 1);
+        if (typeof k !== 'string' && typeof k !== 'number') fail();
+        ws();
+        if (text[i++] !== ':') fail();
+        const v = value(depth + 1);
+        if (safeKey(String(k))) obj[String(k)] = v;
+        ws();
+        const sep = text[i++];
+        if (sep === '}') return obj;
+        if (sep !== ',') fail();
+      }
+    }
+    if (c === '[' || c === '(') {
+      const close = c === '[' ? ']' : ')';
+      i++;
+      const arr: unknown[] = [];
+      ws();
+      if (text[i] === close) return i++, arr;
+      for (;;) {
+        arr.push(value(depth + 1));
+        ws();
+        const sep = text[i++];
+        if (sep === close) return arr;
+        if (sep !== ',') fail();
+        ws();
+        if (text[i] === close) return i++, arr; // (1,) and a trailing comma
+      }
+    }
+    for (const [word, v] of [['True', true], ['False', false], ['None', null]] as const) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
+    }
+    PY_NUMBER.lastIndex = i;
+    const m = PY_NUMBER.exec(text);
+    if (!m) return fail();
+    i += m[0].length;
+    return Number(m[0]);
+  };
+  try {
+    const v = value(0);
+    ws();
+    return i === text.length ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Python dict's text of a JSON-RPC message: its `'jsonrpc': '2.0'` (str() of the dict, or an f-string of it). */
+const PYTHON_DICT_MESSAGE = /['"]jsonrpc['"]: '2\.0'/;
+
+/** The message a string field holds: the whole string, or the JSON (or a Python dict's text) after a short prefix ("received: {...}"). */
 function messageInText(text: string): Found | undefined {
-  if (!text.includes('"jsonrpc"')) return undefined;
+  const json = text.includes('"jsonrpc"');
+  if (!json && !PYTHON_DICT_MESSAGE.test(text)) return undefined;
   const at = text.search(/[{[]/);
   if (at === -1 || at > MAX_PREFIX) return undefined;
-  const message = parseJsonContainer(text.slice(at));
+  let message = json ? parseJsonContainer(text.slice(at)) : undefined;
+  // python-json-logger's log.info("received %s", message), loguru's logger.info("received {}", message): str() of the dict.
+  if (message === undefined && !json) message = parsePythonLiteral(text.slice(at));
   if (!isMessage(message)) return undefined;
   const direction = at > 0 ? directionOfWords(text.slice(0, at)) : undefined;
   return direction ? { message, direction } : { message };
@@ -188,7 +297,7 @@ function pythonObjectField(v: Obj, depth = 0, path = ''): string | undefined {
   for (const k in v) {
     if (!Object.hasOwn(v, k) || ++n > MAX_KEYS) return undefined;
     const value = v[k];
-    if (typeof value === 'string' && PYTHON_OBJECT_MESSAGE.test(value)) return `${path}${k}`;
+    if (typeof value === 'string' && (PYTHON_OBJECT_MESSAGE.test(value) || PYTHON_DICT_MESSAGE.test(value))) return `${path}${k}`;
     if (depth < 2 && isObj(value)) {
       const inner = pythonObjectField(value, depth + 1, `${path}${k}.`);
       if (inner !== undefined) return inner;
@@ -224,7 +333,7 @@ export const appLogFormat: JsonFormat = {
       // carries a message that cannot be read, which is no line without MCP traffic.
       const field = pythonObjectField(value);
       if (field !== undefined) {
-        return { error: `${field}: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True))` };
+        return { error: `${field}: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True), or json.dumps of a dict)` };
       }
     }
     for (const line of lines ?? []) {

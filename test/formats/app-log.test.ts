@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../src/formats/adapter.js';
-import { appLogFormat } from '../../src/formats/app-log.js';
+import { appLogFormat, parsePythonLiteral } from '../../src/formats/app-log.js';
 import { detectJsonFormat } from '../../src/formats/index.js';
 import { parseTimestamp } from '../../src/formats/time.js';
 import { messages } from './helpers.js';
@@ -75,6 +75,15 @@ describe('app-log: where the messages are', () => {
     expect(appLogFormat.toRecords(startUp, input())).toEqual([]);
   });
 
+  it('reads a message dict formatted into the text as Python writes it (loguru\'s "received {}", python-json-logger\'s "%s", an f-string)', () => {
+    const py = "{'jsonrpc': '2.0', 'id': 9, 'method': 'tools/call', 'params': {'name': 'charge_card', 'arguments': {'cents': 5, 'ok': True, 'note': None, 'memo': \"it's \\u00e9\\n\", 'tags': ('a',), 'rate': -1.5e-3}}}";
+    const [m] = read({ asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: `mcp message received ${py}` }, 'server');
+    expect(m).toMatchObject({ direction: 'c2s', message: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'charge_card', arguments: { cents: 5, ok: true, note: null, memo: "it's \u00e9\n", tags: ['a'], rate: -0.0015 } } } });
+    // loguru: the message in record.message (its `text` repeats it after a prefix too long to search); the session in record.extra.
+    const loguru = { text: `2026-03-01 10:00:00.120 | INFO     | __main__:message:57 - mcp message sent ${py}\n`, record: { level: { name: 'INFO', no: 20 }, message: `mcp message sent ${py}`, extra: { sessionId: 'f3a1' }, time: { repr: '2026-03-01 10:00:00.120000+00:00', timestamp: 1772359200.12 } } };
+    expect(read(loguru, 'client')).toMatchObject([{ direction: 'c2s', session: 'f3a1', message: { id: 9 } }]);
+  });
+
   it('reads a batch, and a direction the line itself gives', () => {
     const [m] = read({ level: 30, direction: 'c2s', body: [call, { ...call, id: 10 }], msg: 'batch' });
     expect(m).toMatchObject({ direction: 'c2s', message: [call, { ...call, id: 10 }] });
@@ -125,6 +134,24 @@ describe('app-log: what it must not take', () => {
     // Must not: a line with only a message text (JsonFormatter()'s default) says nothing of who wrote it: unusable.
     expect(appLogFormat.detect({ message: 'listening on 8000' })).toBe(false);
     expect(detectJsonFormat({ asctime: '2026-03-01 10:00:00,120', message: 'x' })).toBeUndefined();
+  });
+
+  it('reads a Python literal strictly: anything but JSON values\' text is no message', () => {
+    expect(parsePythonLiteral("{'a': [1, 2.5, True, None], 'b': {}}")).toEqual({ a: [1, 2.5, true, null], b: {} });
+    for (const bad of [
+      "{'jsonrpc': '2.0', 'id': 1, 'result': CallToolResult(content=[])}", // an object's repr inside
+      "{'jsonrpc': '2.0', 'id': 1, 'result': {'x': inf}}", // no JSON number
+      "{'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', 'params': {'name': 'a'", // cut
+      "{'jsonrpc': '2.0', 'id': 1} and more", // text after it
+      "{'a': 'b\\q'}", // an escape Python never writes
+      '['.repeat(100) + ']'.repeat(100), // deeper than any message
+    ]) expect(parsePythonLiteral(bad)).toBeUndefined();
+    // __proto__ is not copied onto the object.
+    expect(Object.getPrototypeOf(parsePythonLiteral("{'__proto__': {'x': 1}}"))).toBe(Object.prototype);
+    // A dict's text that cannot be read is refused with the fix, not skipped; one that is no message (no jsonrpc) is skipped.
+    const cut = { asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: "received {'jsonrpc': '2.0', 'id': 1, 'result': CallToolResult(content=[])}" };
+    expect(appLogFormat.toRecords(cut, input('server'))).toMatchObject({ error: expect.stringMatching(/^message: a JSON-RPC message logged as a Python object's text, not as JSON \(fix: .*json\.dumps of a dict\)$/) });
+    expect(appLogFormat.toRecords({ levelname: 'INFO', asctime: 'x', message: "config {'debug': True}" }, input())).toEqual([]);
   });
 
   it('does not read a direction from free text that only happens to say "in" or "read"', () => {
