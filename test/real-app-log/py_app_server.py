@@ -1,6 +1,7 @@
 # Python side of test/real-app-log/record-py.mjs: the Python SDK's MCPServer (mcp 2.3.0) on uvicorn whose app code logs every JSON-RPC message it receives and sends with python-json-logger, structlog or loguru.
-#   /work/py-venv/bin/python test/real-app-log/py_app_server.py LOGGER PORT [model]   (LOGGER: pjl | structlog | loguru; the log goes to stdout;
-#   `model`: the app logs the SDK's message object itself, not its JSON dict, and the logger writes what it makes of it)
+#   /work/py-venv/bin/python test/real-app-log/py_app_server.py LOGGER PORT [model|text]   (LOGGER: pjl | structlog | loguru; the log goes to stdout;
+#   `model`: the app logs the SDK's message object itself, not its JSON dict, and the logger writes what it makes of it;
+#   `text`: the app formats the message dict into the log text, logger.info("mcp message received {}", message), Python's str() of it)
 # The hook is the one a Python developer finds by reading the SDK: the session manager builds a
 # StreamableHTTPServerTransport per session and serves the (read, write) streams its connect() yields; a subclass wraps
 # those two streams, logs each SessionMessage going through them, and replaces the class the manager builds.
@@ -52,12 +53,16 @@ def make_logger(kind: str):
     logger.add(sys.stdout, serialize=True, enqueue=False)
 
     def message(direction, session_id, rpc):
+        if AS_TEXT:
+            logger.bind(sessionId=session_id).info("mcp message received {}" if direction == "in" else "mcp message sent {}", rpc)
+            return
         logger.bind(sessionId=session_id, rpc=rpc).info("mcp message received" if direction == "in" else "mcp message sent")
 
     return logger.info, message
 
 
 AS_MODEL = len(sys.argv) > 3 and sys.argv[3] == "model"
+AS_TEXT = len(sys.argv) > 3 and sys.argv[3] == "text"
 
 
 def as_dict(session_message):

@@ -19,12 +19,15 @@ const LOGGERS = {
   pjl: { fields: (l: Line) => l, time: (l: Line) => l.asctime, text: (l: Line) => l.message, session: (l: Line) => l.sessionId },
   structlog: { fields: (l: Line) => l, time: (l: Line) => l.timestamp, text: (l: Line) => l.event, session: (l: Line) => l.session_id },
   loguru: { fields: (l: Line) => l.record.extra, time: (l: Line) => l.record.time.repr, text: (l: Line) => l.record.message, session: (l: Line) => l.record.extra.sessionId },
+  // The message dict formatted into the text: logger.info("mcp message received {}", message).
+  'loguru-text': { fields: (l: Line) => ({ rpc: /^mcp message (received|sent) \{'jsonrpc': '2\.0'/.test(l.record.message) ? l.record.message : undefined }), time: (l: Line) => l.record.time.repr, text: (l: Line) => l.record.message.replace(/ \{.*/, ''), session: (l: Line) => l.record.extra.sessionId },
 } as const;
 
 const CASES = [
   ['py-pjl', 'pjl'],
   ['py-structlog', 'structlog'],
   ['py-loguru', 'loguru'],
+  ['py-loguru-text', 'loguru-text'],
 ] as const;
 
 describe.each(CASES)('an app log of the Python SDK server (%s)', (scenario, kind) => {
@@ -103,6 +106,6 @@ describe('an app that logs the SDK\'s message object, not its JSON (py-pjl-model
     const run = spawnSync(process.execPath, [BIN, '--format', 'ndjson', '--server', `${DIR}py-pjl-model/server.ndjson`], { encoding: 'utf8' });
     const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as { inputs: { used: number; skipped: number; unusable: number; reasons: Record<string, number> }[] };
     expect(summary.inputs[0]).toMatchObject({ used: 0, skipped: raw.length - objectLines.length, unusable: objectLines.length, reasons: { 'invalid-record': objectLines.length } });
-    expect(run.stderr).toContain(`server.ndjson:2: rpc: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True))`);
+    expect(run.stderr).toContain(`server.ndjson:2: rpc: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True), or json.dumps of a dict)`);
   });
 });

@@ -2,7 +2,8 @@
 // whose app code logs every JSON-RPC message it receives and sends with python-json-logger 4.2.0, structlog 26.1.0 or
 // loguru 0.7.3, called by the Python SDK 2.3.0 client (py_client.py) or the TS SDK 1.32.2 client: a result, an isError
 // result, a JSON-RPC error, an unknown tool, a destructive tool the app retries after its 300 ms timeout; and a session
-// lost when the server restarts; and an app that hands the logger the SDK's message object instead of its JSON.
+// lost when the server restarts; an app that hands the logger the SDK's message object instead of its JSON, and one
+// that formats the message dict into loguru's text.
 // Usage: npm run build && node test/real-app-log/record-py.mjs [scenario...]   NOT run by `npm test`.
 // The loggers are not dependencies of the project: install them into the venv first
 // (`/work/py-venv/bin/pip install python-json-logger==4.2.0 structlog==26.1.0 loguru==0.7.3`; PY_VENV names another venv).
@@ -21,9 +22,9 @@ const ROOT = fileURLToPath(new URL('../fixtures/real-app-log/', import.meta.url)
 const PY = join(process.env.PY_VENV ?? '/work/py-venv', 'bin/python');
 
 /** The Python server, its stdout appended to `log`; resolves once it answers on the port. */
-async function startServer(logger, port, log, model) {
+async function startServer(logger, port, log, mode) {
   const fd = openSync(log, 'a');
-  const child = spawn(PY, [join(HERE, 'py_app_server.py'), logger, String(port), ...(model ? ['model'] : [])], { stdio: ['ignore', fd, 'pipe'] });
+  const child = spawn(PY, [join(HERE, 'py_app_server.py'), logger, String(port), ...(mode ? [mode] : [])], { stdio: ['ignore', fd, 'pipe'] });
   closeSync(fd);
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -90,27 +91,29 @@ const SCENARIOS = {
   'py-loguru': { logger: 'loguru', client: 'python' },
   'py-loguru-restart': { logger: 'loguru', client: 'python', restart: true },
   // The app passes the SDK's message object to the logger (extra={"rpc": session_message.message}): pjl writes its str().
-  'py-pjl-model': { logger: 'pjl', client: 'python', model: true },
+  'py-pjl-model': { logger: 'pjl', client: 'python', mode: 'model' },
+  // The app formats the message dict into loguru's text (logger.info("mcp message received {}", message)): its str().
+  'py-loguru-text': { logger: 'loguru', client: 'typescript', mode: 'text' },
 };
 
-async function run(name, { logger, client, restart, model }) {
+async function run(name, { logger, client, restart, mode }) {
   const dir = join(ROOT, name);
   mkdirSync(dir, { recursive: true });
   const log = join(dir, 'server.ndjson');
   closeSync(openSync(log, 'w'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
-  let server = await startServer(logger, port, log, model);
+  let server = await startServer(logger, port, log, mode);
   let steps;
   if (restart) {
     steps = await pyClient(url, 'restart', async () => {
       await server.stop();
-      server = await startServer(logger, port, log);
+      server = await startServer(logger, port, log, mode);
     });
   } else steps = client === 'python' ? await pyClient(url, 'calls') : await tsClient(url);
   await sleep(200);
   await server.stop();
-  return { logger, client, ...(restart ? { restart } : {}), ...(model ? { model } : {}), steps };
+  return { logger, client, ...(restart ? { restart } : {}), ...(mode ? { mode } : {}), steps };
 }
 
 stopAfter(120_000);
