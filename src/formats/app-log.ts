@@ -2,10 +2,15 @@
 import type { CanonicalRecord } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
-import { isObj, parseJsonContainer, type Obj } from './values.js';
+import { isObj, parseJsonContainer, safeKey, type Obj } from './values.js';
 
 /** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
 const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
+/**
+ * Objects a logger nests the line's own fields in: loguru's `serialize=True` writes `{"text": ..., "record": {...}}`
+ * with the time, level and message in `record` and what the app bound in `record.extra`.
+ */
+const NESTED_KEYS = ['record', 'extra'];
 /** Keys for the line's own time, in the order they are preferred. */
 const TIME_KEYS = ['ts', 'timestamp', 'time', '@timestamp', 'date', 'datetime', 'asctime'];
 /** Keys for the HTTP status of the exchange the line describes. */
@@ -43,9 +48,30 @@ function directionOfWords(text: string): 'in' | 'out' | undefined {
 const TEXT_SENT = new Set(['outgoing', 'outbound', 'sending', 'sent']);
 const TEXT_RECEIVED = new Set(['incoming', 'inbound', 'receiving', 'received']);
 
+/** The line and the objects a logger nests its own fields in (loguru's `record`, `record.extra`), outermost first. */
+function layersOf(v: Obj): Obj[] {
+  const out = [v];
+  for (let i = 0; i < out.length && out.length < 4; i++) {
+    for (const k of NESTED_KEYS) if (isObj(out[i]![k])) out.push(out[i]![k] as Obj);
+  }
+  return out;
+}
+
+/** The line's time: a time field of the line, else of the object a logger nests its fields in; loguru's `time` is `{ repr, timestamp }`. */
+function timeOf(layers: Obj[]): string | number | undefined {
+  for (const layer of layers) {
+    for (const k of TIME_KEYS) {
+      let t = layer[k];
+      if (isObj(t)) t = typeof t.repr === 'string' ? t.repr : t.timestamp;
+      if (typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t))) return t;
+    }
+  }
+  return undefined;
+}
+
 /** The direction a line's text field names, when the messages are in other fields (not in that text). */
-function textDirection(v: Obj): 'in' | 'out' | undefined {
-  for (const k of TEXT_KEYS) {
+function textDirection(layers: Obj[]): 'in' | 'out' | undefined {
+  for (const v of layers) for (const k of TEXT_KEYS) {
     const t = v[k];
     if (typeof t !== 'string' || t.includes('"jsonrpc"')) continue;
     for (const w of t.toLowerCase().split(/[^a-z]+/)) {
@@ -56,12 +82,121 @@ function textDirection(v: Obj): 'in' | 'out' | undefined {
   return undefined;
 }
 
-/** The message a string field holds: the whole string, or the JSON after a short prefix ("received: {...}"). */
+/** Deepest nesting read in a Python literal: a message is a few levels deep; a deeper text is no message. */
+const MAX_LITERAL_DEPTH = 64;
+const PY_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const PY_NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The value of a Python literal of JSON values, as Python's str() of a dict writes it (`{'jsonrpc': '2.0', 'id': 1,
+ * 'params': {'ok': True, 'note': None}}`): dicts, lists, tuples, quoted strings with their escapes, numbers, True,
+ * False, None; the whole text (trailing whitespace aside). Undefined when it is anything else (an object's repr, a
+ * cut text, inf or nan).
+ */
+export function parsePythonLiteral(text: string): unknown {
+  let i = 0;
+  const fail = (): never => {
+    throw new SyntaxError('not a Python literal');
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\t')) i++;
+  };
+  const str = (): string => {
+    const q = text[i++]!;
+    let out = '';
+    for (;;) {
+      const c = text[i++];
+      if (c === undefined || c === '\n') fail();
+      if (c === q) return out;
+      if (c !== '\\') {
+        out += c;
+        continue;
+      }
+      const e = text[i++]!;
+      const hex = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
+      if (hex) {
+        const h = text.slice(i, i + hex);
+        if (!/^[0-9a-fA-F]+$/.test(h) || h.length !== hex) fail();
+        const cp = parseInt(h, 16);
+        if (cp > 0x10ffff) fail();
+        out += String.fromCodePoint(cp);
+        i += hex;
+      } else if (e in PY_ESCAPES) out += PY_ESCAPES[e];
+      else fail();
+    }
+  };
+  const value = (depth: number): unknown => {
+    if (depth > MAX_LITERAL_DEPTH) fail();
+    ws();
+    const c = text[i];
+    if (c === "'" || c === '"') return str();
+    if (c === '{') {
+      i++;
+      const obj: Obj = {};
+      ws();
+      if (text[i] === '}') return i++, obj;
+      for (;;) {
+        const k = value(depth + 1);
+        if (typeof k !== 'string' && typeof k !== 'number') fail();
+        ws();
+        if (text[i++] !== ':') fail();
+        const v = value(depth + 1);
+        if (safeKey(String(k))) obj[String(k)] = v;
+        ws();
+        const sep = text[i++];
+        if (sep === '}') return obj;
+        if (sep !== ',') fail();
+      }
+    }
+    if (c === '[' || c === '(') {
+      const close = c === '[' ? ']' : ')';
+      i++;
+      const arr: unknown[] = [];
+      ws();
+      if (text[i] === close) return i++, arr;
+      for (;;) {
+        arr.push(value(depth + 1));
+        ws();
+        const sep = text[i++];
+        if (sep === close) return arr;
+        if (sep !== ',') fail();
+        ws();
+        if (text[i] === close) return i++, arr; // (1,) and a trailing comma
+      }
+    }
+    for (const [word, v] of [['True', true], ['False', false], ['None', null]] as const) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
+    }
+    PY_NUMBER.lastIndex = i;
+    const m = PY_NUMBER.exec(text);
+    if (!m) return fail();
+    i += m[0].length;
+    return Number(m[0]);
+  };
+  try {
+    const v = value(0);
+    ws();
+    return i === text.length ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Python dict's text of a JSON-RPC message: its `'jsonrpc': '2.0'` (str() of the dict, or an f-string of it). */
+const PYTHON_DICT_MESSAGE = /['"]jsonrpc['"]: '2\.0'/;
+
+/** The message a string field holds: the whole string, or the JSON (or a Python dict's text) after a short prefix ("received: {...}"). */
 function messageInText(text: string): Found | undefined {
-  if (!text.includes('"jsonrpc"')) return undefined;
+  const json = text.includes('"jsonrpc"');
+  if (!json && !PYTHON_DICT_MESSAGE.test(text)) return undefined;
   const at = text.search(/[{[]/);
   if (at === -1 || at > MAX_PREFIX) return undefined;
-  const message = parseJsonContainer(text.slice(at));
+  let message = json ? parseJsonContainer(text.slice(at)) : undefined;
+  // python-json-logger's log.info("received %s", message), loguru's logger.info("received {}", message): str() of the dict.
+  if (message === undefined && !json) message = parsePythonLiteral(text.slice(at));
   if (!isMessage(message)) return undefined;
   const direction = at > 0 ? directionOfWords(text.slice(0, at)) : undefined;
   return direction ? { message, direction } : { message };
@@ -88,8 +223,8 @@ function sessionOf(v: Obj, depth = 0): string | undefined {
     const value = v[k];
     const name = k.toLowerCase().replace(/[-_]/g, '');
     if (typeof value === 'string' && value !== '' && SESSION_KEYS.has(name)) return value;
-    // A copy of the request's headers (Node's req.headers, a framework's headers object).
-    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request')) {
+    // A copy of the request's headers (Node's req.headers, a framework's headers object); what a logger nests (loguru's record.extra).
+    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request' || NESTED_KEYS.includes(name))) {
       const inner = sessionOf(value, depth + 1);
       if (inner !== undefined) return inner;
     }
@@ -125,14 +260,23 @@ function isRequestish(m: unknown): boolean {
  * line carries none.
  */
 function appLogMessages(v: Obj): Obj[] | undefined {
-  const found: Found[] = [];
+  let found: Found[] = [];
   collect(v, 0, undefined, found);
   if (found.length === 0) return undefined;
+  // The same message twice on one line is one message logged twice (loguru's `text` repeats `record.message`).
+  if (found.length > 1) {
+    const seen = new Set<string>();
+    found = found.filter((f) => {
+      const key = JSON.stringify(f.message);
+      return !seen.has(key) && Boolean(seen.add(key));
+    });
+  }
   found.sort((a, b) => Number(isRequestish(b.message)) - Number(isRequestish(a.message)));
-  const time = TIME_KEYS.map((k) => v[k]).find((t) => typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t)));
+  const layers = layersOf(v);
+  const time = timeOf(layers);
   const session = sessionOf(v);
   const status = statusOf(v);
-  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(v);
+  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(layers);
   const statusOn = found.findIndex((f) => !isRequestish(f.message));
   return found.map((f, i) => ({
     message: f.message,
@@ -144,12 +288,33 @@ function appLogMessages(v: Obj): Obj[] | undefined {
   }));
 }
 
+/** Python's text of a JSON-RPC message object (a pydantic model's str() or repr(): `jsonrpc='2.0' id=1 method='initialize' ...`). */
+const PYTHON_OBJECT_MESSAGE = /(?:^|[\s(])jsonrpc='2\.0',? (?:id|method)=/;
+
+/** The field (a dotted path) whose string is a message object's Python text, not JSON: what a logger writes for an object it cannot encode. */
+function pythonObjectField(v: Obj, depth = 0, path = ''): string | undefined {
+  let n = 0;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k) || ++n > MAX_KEYS) return undefined;
+    const value = v[k];
+    if (typeof value === 'string' && (PYTHON_OBJECT_MESSAGE.test(value) || PYTHON_DICT_MESSAGE.test(value))) return `${path}${k}`;
+    if (depth < 2 && isObj(value)) {
+      const inner = pythonObjectField(value, depth + 1, `${path}${k}.`);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
+}
+
 /** Keys of a logger's level and of its message text: a line with both is an application's log line. */
 const LEVEL_KEYS = ['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.level'];
 const TEXT_KEYS = ['msg', 'message', 'event'];
 
 function isLogLine(v: Obj): boolean {
-  return LEVEL_KEYS.some((k) => k in v) && TEXT_KEYS.some((k) => typeof v[k] === 'string');
+  const logged = (o: Obj) => LEVEL_KEYS.some((k) => k in o) && TEXT_KEYS.some((k) => typeof o[k] === 'string');
+  // loguru: the level and message in `record` (the line's `text` is the formatted line). python-json-logger with a
+  // format without `%(levelname)s` ("%(asctime)s %(message)s"): Python logging's own `asctime` names the logger.
+  return logged(v) || (isObj(v.record) && logged(v.record as Obj)) || (typeof v.asctime === 'string' && typeof v.message === 'string');
 }
 
 /**
@@ -162,7 +327,16 @@ export const appLogFormat: JsonFormat = {
   detect: (v) => isLogLine(v) || appLogMessages(v) !== undefined,
   toRecords(value, ctx): AdapterResult {
     const records: CanonicalRecord[] = [];
-    for (const line of appLogMessages(value) ?? []) {
+    const lines = appLogMessages(value);
+    if (lines === undefined) {
+      // python-json-logger, structlog and loguru write an object they cannot encode as its str() or repr(): the line
+      // carries a message that cannot be read, which is no line without MCP traffic.
+      const field = pythonObjectField(value);
+      if (field !== undefined) {
+        return { error: `${field}: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True), or json.dumps of a dict)` };
+      }
+    }
+    for (const line of lines ?? []) {
       const r = jsonRpcFormat.toRecords(line, ctx);
       if (!Array.isArray(r)) return r;
       records.push(...r);

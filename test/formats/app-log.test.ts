@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../src/formats/adapter.js';
-import { appLogFormat } from '../../src/formats/app-log.js';
+import { appLogFormat, parsePythonLiteral } from '../../src/formats/app-log.js';
 import { detectJsonFormat } from '../../src/formats/index.js';
 import { parseTimestamp } from '../../src/formats/time.js';
 import { messages } from './helpers.js';
@@ -46,6 +46,44 @@ describe('app-log: where the messages are', () => {
     expect(parseTimestamp(m!.ts)).toBe(Date.parse('2026-03-01T10:00:00.120Z'));
   });
 
+  it('reads structlog\'s JSONRenderer line: the text in `event`, the bound `session_id`, the ISO `timestamp`', () => {
+    const [m] = read({ session_id: 'f3a1', rpc: answer, event: 'mcp message sent', level: 'info', timestamp: '2026-03-01T10:00:00.120345Z' }, 'server');
+    expect(m).toMatchObject({ direction: 's2c', message: answer, session: 'f3a1', ts: '2026-03-01T10:00:00.120345Z' });
+  });
+
+  it('reads loguru\'s serialize=True line: time, level, text and the bound fields one or two levels down in `record`', () => {
+    const record = (extra: Record<string, unknown>, message: string) => ({
+      text: `2026-03-01 10:00:00.120 | INFO     | __main__:message:54 - ${message}\n`,
+      record: {
+        elapsed: { repr: '0:00:01.156102', seconds: 1.156102 }, exception: null, extra, function: 'message',
+        level: { icon: 'i', name: 'INFO', no: 20 }, line: 54, message, module: 'app', name: '__main__',
+        process: { id: 7, name: 'MainProcess' }, thread: { id: 1, name: 'MainThread' },
+        time: { repr: '2026-03-01 10:00:00.120345+00:00', timestamp: 1772359200.120345 },
+      },
+    });
+    const [m] = read(record({ sessionId: 'f3a1', rpc: call }, 'mcp message sent'), 'client');
+    // The time from record.time.repr, the session from record.extra.sessionId, the direction from record.message.
+    expect(m).toMatchObject({ direction: 'c2s', message: call, session: 'f3a1', ts: '2026-03-01 10:00:00.120345+00:00' });
+    expect(parseTimestamp(m!.ts)).toBeCloseTo(Date.parse('2026-03-01T10:00:00.120Z') + 0.345, 3);
+    // Without repr, its epoch-seconds timestamp.
+    const noRepr = record({ sessionId: 'f3a1', rpc: call }, 'mcp message received');
+    delete (noRepr.record.time as { repr?: string }).repr;
+    expect(read(noRepr, 'server')[0]).toMatchObject({ direction: 'c2s', ts: 1772359200.120345 });
+    // The app's start-up line: a logger's line (level and message in `record`) with no message, skipped.
+    const startUp = record({}, 'billing-app listening on http://127.0.0.1:8000/mcp');
+    expect(appLogFormat.detect(startUp)).toBe(true);
+    expect(appLogFormat.toRecords(startUp, input())).toEqual([]);
+  });
+
+  it('reads a message dict formatted into the text as Python writes it (loguru\'s "received {}", python-json-logger\'s "%s", an f-string)', () => {
+    const py = "{'jsonrpc': '2.0', 'id': 9, 'method': 'tools/call', 'params': {'name': 'charge_card', 'arguments': {'cents': 5, 'ok': True, 'note': None, 'memo': \"it's \\u00e9\\n\", 'tags': ('a',), 'rate': -1.5e-3}}}";
+    const [m] = read({ asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: `mcp message received ${py}` }, 'server');
+    expect(m).toMatchObject({ direction: 'c2s', message: { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'charge_card', arguments: { cents: 5, ok: true, note: null, memo: "it's \u00e9\n", tags: ['a'], rate: -0.0015 } } } });
+    // loguru: the message in record.message (its `text` repeats it after a prefix too long to search); the session in record.extra.
+    const loguru = { text: `2026-03-01 10:00:00.120 | INFO     | __main__:message:57 - mcp message sent ${py}\n`, record: { level: { name: 'INFO', no: 20 }, message: `mcp message sent ${py}`, extra: { sessionId: 'f3a1' }, time: { repr: '2026-03-01 10:00:00.120000+00:00', timestamp: 1772359200.12 } } };
+    expect(read(loguru, 'client')).toMatchObject([{ direction: 'c2s', session: 'f3a1', message: { id: 9 } }]);
+  });
+
   it('reads a batch, and a direction the line itself gives', () => {
     const [m] = read({ level: 30, direction: 'c2s', body: [call, { ...call, id: 10 }], msg: 'batch' });
     expect(m).toMatchObject({ direction: 'c2s', message: [call, { ...call, id: 10 }] });
@@ -64,6 +102,56 @@ describe('app-log: what it must not take', () => {
     const line = { level: 30, time: 1, pid: 1, hostname: 'h', msg: 'server listening on :8080' };
     expect(appLogFormat.detect(line)).toBe(true);
     expect(appLogFormat.toRecords(line, input())).toEqual([]);
+  });
+
+  it('takes a message logged twice on one line once (loguru\'s `text` repeats `record.message`), and no `record` that is no logger\'s', () => {
+    const message = `received ${JSON.stringify(call)}`;
+    const line = { text: `2026-03-01 10:00:00.120 | INFO     | __main__:on_message:12 - ${message}\n`, record: { level: { name: 'INFO', no: 20 }, message, extra: {}, time: { repr: '2026-03-01 10:00:00.120000+00:00', timestamp: 1772359200.12 } } };
+    expect(read(line, 'server')).toHaveLength(1);
+    // Two different messages on one line stay two.
+    expect(read({ level: 'info', event: 'exchange', request: call, response: answer }, 'server')).toHaveLength(2);
+    // A `record` without a logger's level and text is no logger's line; one without a message stays unusable.
+    expect(appLogFormat.detect({ text: 'x', record: { message: 'y' } })).toBe(false);
+    expect(appLogFormat.detect({ record: { id: 3, level: 2 } })).toBe(false);
+  });
+
+  it('refuses, with the fix, a line whose message the logger wrote as a Python object\'s text (no JSON to read), rather than skip it as empty', () => {
+    const pjl = { asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: 'mcp message received', sessionId: 'f3a1', rpc: "jsonrpc='2.0' id=1 method='initialize' params={'protocolVersion': '2025-11-25'}" };
+    expect(appLogFormat.toRecords(pjl, input('server'))).toEqual({ error: expect.stringMatching(/^rpc: a JSON-RPC message logged as a Python object's text, not as JSON \(fix: log message\.model_dump\(mode="json"/) });
+    const structlog = { rpc: "JSONRPCResponse(jsonrpc='2.0', id=1, result={'content': []})", event: 'mcp message sent', level: 'info' };
+    expect(appLogFormat.toRecords(structlog, input('server'))).toMatchObject({ error: expect.stringMatching(/^rpc: /) });
+    const loguru = { text: 'x', record: { level: { name: 'INFO' }, message: 'mcp message sent', extra: { rpc: "jsonrpc='2.0' method='notifications/initialized' params=None" } } };
+    expect(appLogFormat.toRecords(loguru, input('server'))).toMatchObject({ error: expect.stringMatching(/^record\.extra\.rpc: /) });
+    // Must not: a line that mentions it in passing is still a logger's line without traffic; a line with a JSON message is read.
+    expect(appLogFormat.toRecords({ level: 'info', message: "expected jsonrpc='2.0' in the request" }, input())).toEqual([]);
+    expect(read({ level: 'info', message: 'mcp message received', rpc: call, repr: "jsonrpc='2.0' id=9 method='tools/call'" }, 'server')).toHaveLength(1);
+  });
+
+  it('takes python-json-logger\'s line without a level (format "%(asctime)s %(message)s") for a logger\'s line, not a bare message text', () => {
+    const startUp = { asctime: '2026-03-01 10:00:00,120', message: 'listening on 8000' };
+    expect(appLogFormat.detect(startUp)).toBe(true);
+    expect(appLogFormat.toRecords(startUp, input())).toEqual([]);
+    // Must not: a line with only a message text (JsonFormatter()'s default) says nothing of who wrote it: unusable.
+    expect(appLogFormat.detect({ message: 'listening on 8000' })).toBe(false);
+    expect(detectJsonFormat({ asctime: '2026-03-01 10:00:00,120', message: 'x' })).toBeUndefined();
+  });
+
+  it('reads a Python literal strictly: anything but JSON values\' text is no message', () => {
+    expect(parsePythonLiteral("{'a': [1, 2.5, True, None], 'b': {}}")).toEqual({ a: [1, 2.5, true, null], b: {} });
+    for (const bad of [
+      "{'jsonrpc': '2.0', 'id': 1, 'result': CallToolResult(content=[])}", // an object's repr inside
+      "{'jsonrpc': '2.0', 'id': 1, 'result': {'x': inf}}", // no JSON number
+      "{'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', 'params': {'name': 'a'", // cut
+      "{'jsonrpc': '2.0', 'id': 1} and more", // text after it
+      "{'a': 'b\\q'}", // an escape Python never writes
+      '['.repeat(100) + ']'.repeat(100), // deeper than any message
+    ]) expect(parsePythonLiteral(bad)).toBeUndefined();
+    // __proto__ is not copied onto the object.
+    expect(Object.getPrototypeOf(parsePythonLiteral("{'__proto__': {'x': 1}}"))).toBe(Object.prototype);
+    // A dict's text that cannot be read is refused with the fix, not skipped; one that is no message (no jsonrpc) is skipped.
+    const cut = { asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: "received {'jsonrpc': '2.0', 'id': 1, 'result': CallToolResult(content=[])}" };
+    expect(appLogFormat.toRecords(cut, input('server'))).toMatchObject({ error: expect.stringMatching(/^message: a JSON-RPC message logged as a Python object's text, not as JSON \(fix: .*json\.dumps of a dict\)$/) });
+    expect(appLogFormat.toRecords({ levelname: 'INFO', asctime: 'x', message: "config {'debug': True}" }, input())).toEqual([]);
   });
 
   it('does not read a direction from free text that only happens to say "in" or "read"', () => {

@@ -7,7 +7,10 @@ import { triageCli } from '../helpers/triage-cli.js';
 interface Err { name: string; message: string; code?: number | string }
 interface Step { label: string; ok?: { isError: boolean; text: string } | null; error?: Err }
 
-const { f, scenarios, steps, hop, serverRan, runView } = auditKit<Step>('real-handlogs');
+const kit = auditKit<Step>('real-handlogs');
+const { f, steps, hop, serverRan, runView } = kit;
+/** The TypeScript client's scenarios; the py- group (the Python client's logger) is real-handlogs-py.test.ts's. */
+const scenarios = kit.scenarios.filter((s) => !s.startsWith('py-'));
 
 /** The seven ways of reading each incident: each logger's file alone, and the client files with the server's. */
 const VIEWS: View[] = [

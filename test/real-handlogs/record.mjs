@@ -5,7 +5,10 @@
 // server-split.ndjson: split records, each SSE chunk as written in an event's data) in front of the
 // SDK's StreamableHTTPServerTransport, one McpServer per session. observed.json: what the app got or threw, which tool
 // bodies ran, what the hop did.
+// The py- group: the same server, the Python SDK 2.3.0 client app py_client.py with the httpx2 transport logger of
+// py_client_loggers.py (py-client.ndjson: whole exchanges, ISO times with +00:00); PY_VENV names the venv (/work/py-venv).
 // Run from the repository: npm run build && node test/real-handlogs/record.mjs [scenario...]
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -96,6 +99,34 @@ async function rig(name, { fault } = {}) {
   } };
 }
 
+/** The py- group: the Python client app (py_client.py) through the same server and hop; `onReady` runs when the app waits (py-session-lost). */
+async function pyRig(name, { fault, onReady } = {}) {
+  const d = `${R}/test/fixtures/real-handlogs/${name}`;
+  rmSync(d, { recursive: true, force: true });
+  mkdirSync(d, { recursive: true });
+  const ran = [];
+  const server = await startServer(d, ran);
+  const hopLog = [];
+  const hop = fault ? await startFaultHop(server.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
+  const py = `${process.env.PY_VENV ?? '/work/py-venv'}/bin/python`;
+  const steps = await new Promise((resolve, reject) => {
+    const child = spawn(py, [`${R}/test/real-handlogs/py_client.py`, name, `${(hop ?? server).url}/mcp`, `${d}/py-client.ndjson`], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', async (b) => {
+      out += b;
+      if (onReady && out.includes('"ready"')) { const f = onReady; onReady = undefined; await f(server); child.stdin.write('\n'); }
+    });
+    child.on('error', reject);
+    child.on('exit', () => { try { resolve(JSON.parse(out.trim().split('\n').pop()).steps); } catch { reject(new Error(`py_client.py printed no steps: ${out}`)); } });
+  });
+  await sleep(300);
+  if (hop) await hop.close();
+  await server.close();
+  for (const f of ['py-client.ndjson', 'server.ndjson', 'server-split.ndjson']) appendFileSync(`${d}/${f}`, '');
+  const observed = [...steps, { serverRan: ran }, ...(hop ? [{ hop: hopLog }] : [])];
+  writeFileSync(`${d}/observed.json`, JSON.stringify(observed, null, 1) + '\n');
+}
+
 const call = (c, name, args, opts) => () => c.callTool({ name, arguments: args }, undefined, opts);
 const firstToolCall = (x) => x.rpcMethod === 'tools/call' && x.n === 1;
 
@@ -167,6 +198,11 @@ export const scenarios = {
     await r.step('call lookup_order again (app retry)', call(c, 'lookup_order', { orderId: 'A-8' }));
     await r.done([c]);
   } },
+  'py-tool-ok': { run: () => pyRig('py-tool-ok') },
+  'py-tool-error': { run: () => pyRig('py-tool-error') },
+  'py-unknown-tool': { run: () => pyRig('py-unknown-tool') },
+  'py-session-lost': { run: () => pyRig('py-session-lost', { onReady: (server) => server.restart() }) },
+  'py-hop-503': { run: () => pyRig('py-hop-503', { fault: (x) => (firstToolCall(x) ? { respond: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream unavailable' } : {}) }) },
 };
 
 const only = process.argv.slice(2);
