@@ -11,7 +11,7 @@
 //
 // Needs what the project does not install: tshark (Debian bookworm: `apt-get install tshark`, 4.0.x) and root (or
 // the wireshark group) to capture on lo. Tests read only the committed fixtures.
-// Usage: npm run fixtures:tshark (or npm run build && node test/real-tshark/record.mjs [scenario...]); about 35 s.
+// Usage: npm run fixtures:tshark (or npm run build && node test/real-tshark/record.mjs [scenario...]); about 45 s.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
