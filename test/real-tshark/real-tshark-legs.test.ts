@@ -122,6 +122,9 @@ describe('real-tshark legs: --client client-leg --server server-leg (the CLI)', 
     expect([retry!.call, retry!.attempt]).toEqual([gone!.call, 2]);
     expect(allCodes(joined('legs-hop-destroy'))).not.toContain('UNSAFE_RETRY');
     expect(allCodes(joined('legs-hop-destroy'))).not.toContain('SIDE_DIVERGENCE');
+    // The client leg alone cannot tell: the earlier attempt may have run (a warning), which the server leg disproves.
+    const alone = triageCli<Attempt>(['--client', f('legs-hop-destroy', 'client-leg.ek.ndjson')]);
+    expect(toolCalls(alone)[1]!.findings.find((x) => x.code === 'UNSAFE_RETRY')).toMatchObject({ severity: 'warning', message: expect.stringMatching(/may have run/) });
   });
 
   it('legs-session-lost: the server\'s 404 through the hop on both legs, SESSION_EXPIRED, the call repeated on a new session; the same session ids on both legs', () => {
