@@ -236,7 +236,15 @@ function takeBody(l: Live): Buffer[] {
   return out;
 }
 
-const sameRequest = (method: string, headers: Headers, body: string | undefined) => JSON.stringify([method, headers['mcp-session-id'] ?? null, body ?? null]);
+/**
+ * What makes a forwarded copy of a request the same request: method, Mcp-Session-Id and body. Only a request that
+ * carries a session id has one: an `initialize` (none yet) sent by one client to two servers at once is two requests,
+ * and two servers never hand out the same session id.
+ */
+const sameRequest = (method: string, headers: Headers, body: string | undefined): string | undefined => {
+  const session = headers['mcp-session-id'];
+  return session ? JSON.stringify([method, session, body ?? null]) : undefined;
+};
 
 /**
  * The outer leg's server port when this request is a copy of one still waiting on a connection to another port: a
@@ -249,6 +257,7 @@ function forwardedFrom(st: State, http: Fields, dstPort: string | undefined): st
   const body = bodyText(http.get('http_http_file_data'));
   if (!looksLikeMcp(method, headers, undefined, body)) return undefined;
   const same = sameRequest(method, headers, body);
+  if (same === undefined) return undefined;
   for (const c of st.conns.values()) {
     if (c.serverPort === undefined || c.serverPort === dstPort) continue;
     if (c.pending.some((p) => p.same === same)) return c.serverPort;
@@ -262,7 +271,8 @@ function request(http: Fields, conn: Conn, xid: string, ts: number | undefined, 
   const sendText = bodyText(http.get('http_http_file_data'));
   const mcp = looksLikeMcp(method, requestHeaders, undefined, sendText);
   if (dstPort !== undefined) conn.serverPort = dstPort;
-  conn.pending.push({ xid, mcp, live: newLive(), ...(mcp ? { same: sameRequest(method, requestHeaders, sendText) } : {}) });
+  const same = mcp ? sameRequest(method, requestHeaders, sendText) : undefined;
+  conn.pending.push({ xid, mcp, live: newLive(), ...(same !== undefined ? { same } : {}) });
   if (!mcp) return [];
   const r: RequestRecord = { v: 1, kind: 'request', xid, method };
   if (ts !== undefined) r.ts = ts;
@@ -448,7 +458,7 @@ export const tsharkFormat: JsonFormat = {
       'a request still waiting when the capture stopped has no end (its response head and events up to then are shown)',
       '-T json without --no-duplicate-keys keeps only the last header line of each message: Mcp-Session-Id is mostly lost (use -T ek)',
       'packets that carry no MCP traffic (handshakes, ACKs, other HTTP) and -T ek index lines are skipped: counted, not problems',
-      'one capture of both legs of a hop (client to proxy, proxy to server) is read as the client\'s view: the inner leg is skipped (said once); split it per port (-Y tcp.port==PORT) and give the legs as --client and --server to join them',
+      'one capture of both legs of a hop (client to proxy, proxy to server) is read as the client\'s view once a request with a session id shows the hop: the inner leg is skipped from there (said once; its initialize is read); split it per port (-Y tcp.port==PORT) and give the legs as --client and --server to join them',
     ],
   },
 };

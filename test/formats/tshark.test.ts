@@ -285,6 +285,15 @@ describe('tshark: one capture of both legs of a hop', () => {
     expect(r.summary.inputs[0]!.unusable).toBe(1);
   });
 
+  it('must not: one client\'s identical initialize to two servers at once (no session id yet) is two requests, both read', () => {
+    const ctx: AdapterContext = { file: 'cap.ek.ndjson', line: 1, state: new Map() };
+    const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"agent","version":"1"}}}';
+    const noSession = (body: string) => ({ ...postHttp(body), http_http_request_line: ['host: 127.0.0.1:8000\r\n', 'content-type: application/json\r\n'] });
+    const results = [ek({ n: 1, stream: '0', http: noSession(init) }), ek({ n: 2, stream: '1', port: '9000', clientPort: '50001', http: noSession(init) })].map((p) => tsharkFormat.toRecords(p, ctx));
+    expect(results.every(Array.isArray)).toBe(true);
+    expect(results.flatMap((r) => (Array.isArray(r) ? r : [])).filter((x) => x.kind === 'request').map((x) => x.xid)).toEqual(['tcp0/1', 'tcp1/2']);
+  });
+
   it('must not: the same request to another port after its answer (a client repeating it elsewhere), or another request while one waits, is read as its own', () => {
     const ctx: AdapterContext = { file: 'cap.ek.ndjson', line: 1, state: new Map() };
     const other = CALL.replace('"id":7', '"id":8');

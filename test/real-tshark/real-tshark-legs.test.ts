@@ -148,9 +148,11 @@ describe('real-tshark legs: --client client-leg --server server-leg (the CLI)', 
 });
 
 describe('real-tshark legs: the unsplit export (both legs in one file)', () => {
-  it('is read as the client\'s view: one attempt per call (never twice, no ID_REUSED), the inner leg skipped and said once with the commands to split it', () => {
+  it('is read as the client\'s view once its first request with a session id shows the hop: the inner leg skipped from there, said once with the commands to split it; only its initialize (no session id yet) is read twice', () => {
     const r = triageCli<Attempt>([f('legs-normal', 'capture.ek.ndjson')]);
-    expect(r.attempts.map((a) => [a.method, a.outcome])).toEqual([['initialize', 'SUCCESS'], ['tools/list', 'SUCCESS'], ['tools/call', 'TOOL_SUCCESS']]);
+    // An initialize carries no session id: the same one on two ports may be one client starting two servers, so the
+    // inner leg's is read; the notifications/initialized after it (with the session id) reveals the hop.
+    expect(r.attempts.map((a) => [a.method, a.outcome])).toEqual([['initialize', 'SUCCESS'], ['initialize', 'SUCCESS'], ['tools/list', 'SUCCESS'], ['tools/call', 'TOOL_SUCCESS']]);
     expect(allCodes(r)).not.toContain('ID_REUSED');
     expect(r.attempts.flatMap(files)).toEqual(r.attempts.map(() => 'capture.ek.ndjson'));
     expect(r.unusable).toBe(1);
@@ -161,7 +163,7 @@ describe('real-tshark legs: the unsplit export (both legs in one file)', () => {
     expect(said).toContain(`-Y tcp.port==${server} -T ek > server-leg.ek.ndjson`);
     // The client leg alone reads the same.
     const client = triageCli<Attempt>([f('legs-normal', 'client-leg.ek.ndjson')]);
-    expect(client.attempts.map((a) => [a.method, a.outcome, a.status])).toEqual(r.attempts.map((a) => [a.method, a.outcome, a.status]));
+    expect(client.attempts.map((a) => [a.method, a.outcome, a.status])).toEqual(r.attempts.filter((_, i) => i !== 1).map((a) => [a.method, a.outcome, a.status]));
     expect(client.unusable).toBe(0);
   });
 });
