@@ -99,6 +99,8 @@ interface Live {
 
 interface Pending {
   xid: string;
+  /** What makes a forwarded copy of this MCP request the same request: method, Mcp-Session-Id and body. */
+  same?: string;
   /** False for HTTP that is no MCP traffic: kept only so that its answer is told apart, and gives no records. */
   mcp: boolean;
   live: Live;
@@ -116,6 +118,11 @@ interface Conn {
 
 interface State {
   conns: Map<string, Conn>;
+  /**
+   * Server ports found to be the inner leg of a hop in this same capture (a request arrived there that was still
+   * waiting for its answer on another port: forwarded), with the outer leg's port: their packets are skipped.
+   */
+  inner: Map<string, string>;
   /** tls / http2 packets were seen and said once (no HTTP/1.1 layer: nothing to read there). */
   opaque?: true;
 }
@@ -123,7 +130,7 @@ interface State {
 function stateOf(ctx: AdapterContext): State {
   let s = ctx.state?.get('tshark') as State | undefined;
   if (!s) {
-    s = { conns: new Map() };
+    s = { conns: new Map(), inner: new Map() };
     ctx.state?.set('tshark', s);
   }
   return s;
@@ -229,13 +236,43 @@ function takeBody(l: Live): Buffer[] {
   return out;
 }
 
+/**
+ * What makes a forwarded copy of a request the same request: method, Mcp-Session-Id and body. Only a request that
+ * carries a session id has one: an `initialize` (none yet) sent by one client to two servers at once is two requests,
+ * and two servers never hand out the same session id.
+ */
+const sameRequest = (method: string, headers: Headers, body: string | undefined): string | undefined => {
+  const session = headers['mcp-session-id'];
+  return session ? JSON.stringify([method, session, body ?? null]) : undefined;
+};
+
+/**
+ * The outer leg's server port when this request is a copy of one still waiting on a connection to another port: a
+ * hop on the captured host (a proxy, a gateway) forwarded it, and the capture holds both legs of the hop.
+ */
+function forwardedFrom(st: State, http: Fields, dstPort: string | undefined): string | undefined {
+  if (dstPort === undefined) return undefined;
+  const method = (one(http.get('http_http_request_method')) ?? '').toUpperCase();
+  const headers = messageHeaders(http, 'request');
+  const body = bodyText(http.get('http_http_file_data'));
+  if (!looksLikeMcp(method, headers, undefined, body)) return undefined;
+  const same = sameRequest(method, headers, body);
+  if (same === undefined) return undefined;
+  for (const c of st.conns.values()) {
+    if (c.serverPort === undefined || c.serverPort === dstPort) continue;
+    if (c.pending.some((p) => p.same === same)) return c.serverPort;
+  }
+  return undefined;
+}
+
 function request(http: Fields, conn: Conn, xid: string, ts: number | undefined, dstPort: string | undefined): CanonicalRecord[] {
   const method = (one(http.get('http_http_request_method')) ?? '').toUpperCase();
   const requestHeaders = messageHeaders(http, 'request');
   const sendText = bodyText(http.get('http_http_file_data'));
   const mcp = looksLikeMcp(method, requestHeaders, undefined, sendText);
   if (dstPort !== undefined) conn.serverPort = dstPort;
-  conn.pending.push({ xid, mcp, live: newLive() });
+  const same = mcp ? sameRequest(method, requestHeaders, sendText) : undefined;
+  conn.pending.push({ xid, mcp, live: newLive(), ...(same !== undefined ? { same } : {}) });
   if (!mcp) return [];
   const r: RequestRecord = { v: 1, kind: 'request', xid, method };
   if (ts !== undefined) r.ts = ts;
@@ -322,6 +359,13 @@ export function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
   const stream = one(tcp.get('tcp_tcp_stream'));
   if (stream === undefined) return { error: `tshark TCP packet (frame ${number}) without tcp.stream` };
   const st = stateOf(ctx);
+  const srcPort = one(tcp.get('tcp_tcp_srcport'));
+  const dstPort = one(tcp.get('tcp_tcp_dstport'));
+  // The inner leg of a hop whose outer leg this capture holds too: the same calls again, skipped (see below).
+  if ((srcPort !== undefined && st.inner.has(srcPort)) || (dstPort !== undefined && st.inner.has(dstPort))) {
+    st.conns.delete(stream);
+    return [];
+  }
   let conn = st.conns.get(stream);
   if (!conn) {
     conn = { pending: [] };
@@ -335,7 +379,6 @@ export function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
   }
   const out: CanonicalRecord[] = [];
   const httpLayers = Array.isArray(layers.http) ? layers.http : layers.http === undefined ? [] : [layers.http];
-  const srcPort = one(tcp.get('tcp_tcp_srcport'));
   const fromServer = conn.serverPort !== undefined && srcPort === conn.serverPort;
   let dissected = false;
   for (const [i, layer] of httpLayers.entries()) {
@@ -343,7 +386,15 @@ export function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
     const http = layerFields('http', layer);
     if (http.has('http_http_request_method')) {
       dissected = true;
-      out.push(...request(http, conn, httpLayers.length > 1 ? `tcp${stream}/${number}.${i}` : `tcp${stream}/${number}`, ts, one(tcp.get('tcp_tcp_dstport'))));
+      const outer = forwardedFrom(st, http, dstPort);
+      if (outer !== undefined && dstPort !== undefined) {
+        // Both legs of a hop in one capture: read as one view, each call would count twice (and its id as reused).
+        // The outer leg (the port the request came to first) is kept as the view of the capture; the inner one skipped.
+        st.inner.set(dstPort, outer);
+        st.conns.delete(stream);
+        return { error: `tshark packet (frame ${number}): a request to port ${dstPort} that repeats one still waiting on port ${outer}: this capture holds both legs of a hop (client to ${outer}, then ${outer}'s hop to ${dstPort}); read as one view, each call would count twice, so port ${dstPort} is skipped and the capture read as the client's view (port ${outer}). To join the two views, split it per leg: tshark -r CAPTURE -Y tcp.port==${outer} -T ek > client-leg.ek.ndjson; tshark -r CAPTURE -Y tcp.port==${dstPort} -T ek > server-leg.ek.ndjson; mcp-triage --client client-leg.ek.ndjson --server server-leg.ek.ndjson` };
+      }
+      out.push(...request(http, conn, httpLayers.length > 1 ? `tcp${stream}/${number}.${i}` : `tcp${stream}/${number}`, ts, dstPort));
     } else if (http.has('http_http_response_code')) {
       dissected = true;
       const res = response(http, conn, stream, ts);
@@ -407,6 +458,7 @@ export const tsharkFormat: JsonFormat = {
       'a request still waiting when the capture stopped has no end (its response head and events up to then are shown)',
       '-T json without --no-duplicate-keys keeps only the last header line of each message: Mcp-Session-Id is mostly lost (use -T ek)',
       'packets that carry no MCP traffic (handshakes, ACKs, other HTTP) and -T ek index lines are skipped: counted, not problems',
+      'one capture of both legs of a hop (client to proxy, proxy to server) is read as the client\'s view once a request with a session id shows the hop: the inner leg is skipped from there (said once; its initialize is read); split it per port (-Y tcp.port==PORT) and give the legs as --client and --server to join them',
     ],
   },
 };

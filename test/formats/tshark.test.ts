@@ -27,13 +27,17 @@ interface Pkt {
   rst?: boolean;
   payload?: string;
   seq?: number;
+  /** The server's port (8000 unless given) and the client's (50000). */
+  port?: string;
+  clientPort?: string;
 }
 
-/** A -T ek document line for one packet (client port 50000, server port 8000). */
+/** A -T ek document line for one packet (client port 50000, server port 8000, unless given). */
 function ek(p: Pkt): Record<string, unknown> {
+  const [server, client] = [p.port ?? '8000', p.clientPort ?? '50000'];
   const tcp: Record<string, unknown> = {
-    tcp_tcp_srcport: p.fromServer ? '8000' : '50000',
-    tcp_tcp_dstport: p.fromServer ? '50000' : '8000',
+    tcp_tcp_srcport: p.fromServer ? server : client,
+    tcp_tcp_dstport: p.fromServer ? client : server,
     tcp_tcp_stream: p.stream ?? '0',
     tcp_tcp_flags_fin: p.fin === true,
     tcp_tcp_flags_reset: p.rst === true,
@@ -255,5 +259,47 @@ describe('tshark on a real capture (test/fixtures/real-tshark/progress)', () => 
     const ts = events.map((e) => e.ts as number);
     for (let i = 1; i < ts.length; i++) expect(ts[i]!, `event ${i}`).toBeGreaterThan(ts[i - 1]!);
     expect(ts[3]! - ts[0]!).toBeGreaterThan(150); // three 60 ms steps of the tool
+  });
+});
+
+describe('tshark: one capture of both legs of a hop', () => {
+  // The client talks to a hop on port 8000 (stream 0); the hop forwards to the server on port 9000 (stream 1).
+  const outerReq = (n: number) => ek({ n, stream: '0', http: postHttp() });
+  const innerReq = (n: number, body = CALL) => ek({ n, stream: '1', port: '9000', clientPort: '50001', http: postHttp(body) });
+  const innerRes = (n: number, req: number) => ek({ n, stream: '1', port: '9000', clientPort: '50001', fromServer: true, http: responseHttp(req) });
+  const outerRes = (n: number, req: number) => ek({ n, stream: '0', fromServer: true, http: responseHttp(req) });
+
+  it('a request repeated on another port while it still waits is the hop forwarding it: that port is skipped, said once with the commands to split the capture', () => {
+    const ctx: AdapterContext = { file: 'cap.ek.ndjson', line: 1, state: new Map() };
+    const results = [outerReq(1), innerReq(2), innerRes(3, 2), outerRes(4, 1), innerReq(5), innerRes(6, 5)].map((p) => tsharkFormat.toRecords(p, ctx));
+    const errors = results.filter((r) => !Array.isArray(r)).map((r) => (r as { error: string }).error);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^tshark packet \(frame 2\): .*both legs of a hop.*-Y tcp\.port==8000 -T ek > client-leg\.ek\.ndjson.*-Y tcp\.port==9000 -T ek > server-leg\.ek\.ndjson/);
+    const recs = results.flatMap((r) => (Array.isArray(r) ? r : []));
+    expect(recs.map((r) => [r.kind, r.xid])).toEqual([['request', 'tcp0/1'], ['response', 'tcp0/1'], ['end', 'tcp0/1']]);
+  });
+
+  it('analyzed: one attempt per call, no ID_REUSED, one unusable line', async () => {
+    const r = await analyzeLines([outerReq(1), innerReq(2), innerRes(3, 2), outerRes(4, 1)]);
+    expect(toolCalls(r).map((a) => a.outcome)).toEqual(['TOOL_SUCCESS']);
+    expect(r.summary.inputs[0]!.unusable).toBe(1);
+  });
+
+  it('must not: one client\'s identical initialize to two servers at once (no session id yet) is two requests, both read', () => {
+    const ctx: AdapterContext = { file: 'cap.ek.ndjson', line: 1, state: new Map() };
+    const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"agent","version":"1"}}}';
+    const noSession = (body: string) => ({ ...postHttp(body), http_http_request_line: ['host: 127.0.0.1:8000\r\n', 'content-type: application/json\r\n'] });
+    const results = [ek({ n: 1, stream: '0', http: noSession(init) }), ek({ n: 2, stream: '1', port: '9000', clientPort: '50001', http: noSession(init) })].map((p) => tsharkFormat.toRecords(p, ctx));
+    expect(results.every(Array.isArray)).toBe(true);
+    expect(results.flatMap((r) => (Array.isArray(r) ? r : [])).filter((x) => x.kind === 'request').map((x) => x.xid)).toEqual(['tcp0/1', 'tcp1/2']);
+  });
+
+  it('must not: the same request to another port after its answer (a client repeating it elsewhere), or another request while one waits, is read as its own', () => {
+    const ctx: AdapterContext = { file: 'cap.ek.ndjson', line: 1, state: new Map() };
+    const other = CALL.replace('"id":7', '"id":8');
+    const results = [outerReq(1), outerRes(2, 1), innerReq(3), innerRes(4, 3), outerReq(5), innerReq(6, other), innerRes(7, 6), outerRes(8, 5)].map((p) => tsharkFormat.toRecords(p, ctx));
+    expect(results.every(Array.isArray)).toBe(true);
+    const requests = results.flatMap((r) => (Array.isArray(r) ? r : [])).filter((x) => x.kind === 'request').map((x) => x.xid);
+    expect(requests).toEqual(['tcp0/1', 'tcp1/3', 'tcp0/5', 'tcp1/6']);
   });
 });

@@ -4,10 +4,14 @@
 // Per scenario: capture.pcapng (what tshark wrote), capture.ek.ndjson (`tshark -r capture.pcapng -T ek`); for normal
 // and session-lost, capture.json (`tshark -r capture.pcapng -T json`), and for session-lost capture.nodup.json (the
 // same with --no-duplicate-keys); what each SDK caller got, in observed.json.
+// The legs-* scenarios put the fault hop in front of the server and capture BOTH its legs in one capture
+// (`-f "tcp port HOP or tcp port SERVER"`), exported split per leg: client-leg.ek.ndjson (`-Y tcp.port==HOP -T ek`,
+// the client's view) and server-leg.ek.ndjson (`-Y tcp.port==SERVER -T ek`, the server's); legs-normal keeps the
+// unsplit export (capture.ek.ndjson) too. The ports are in observed.json.
 //
 // Needs what the project does not install: tshark (Debian bookworm: `apt-get install tshark`, 4.0.x) and root (or
 // the wireshark group) to capture on lo. Tests read only the committed fixtures.
-// Usage: npm run fixtures:tshark (or npm run build && node test/real-tshark/record.mjs [scenario...]); about 35 s.
+// Usage: npm run fixtures:tshark (or npm run build && node test/real-tshark/record.mjs [scenario...]); about 45 s.
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
@@ -38,10 +42,12 @@ let lastPostSocket;
 function buildServer() {
   const s = new Server({ name: 'tshark-fixture-server', version: '1.0.0' }, { capabilities: { tools: {} } });
   const tools = ['lookup_order', 'validate_quantity', 'charge_card', 'build_report', 'cut_stream', 'slow_report'].map((name) => ({ name, inputSchema: { type: 'object' } }));
+  tools.push({ name: 'delete_order', inputSchema: { type: 'object' }, annotations: { destructiveHint: true, readOnlyHint: false } });
   s.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools }));
   s.setRequestHandler(types.CallToolRequestSchema, async (req, extra) => {
     const { name, arguments: args = {} } = req.params;
     if (name === 'lookup_order') return text(`order ${args.orderId}: shipped`);
+    if (name === 'delete_order') return text(`order ${args.orderId} deleted`);
     if (name === 'validate_quantity') return args.quantity > 0 ? text('quantity ok') : { ...text(`quantity must be positive, got ${args.quantity}`), isError: true };
     if (name === 'charge_card') throw new types.McpError(types.ErrorCode.InvalidParams, `card ${args.card} is not a valid card number`);
     if (name === 'slow_report') {
@@ -67,9 +73,10 @@ function buildServer() {
   return s;
 }
 
-/** tshark capturing on lo, filtered to one port; resolves once it says it captures. stop() ends it with SIGINT. */
-async function startTshark(port, out) {
-  const child = spawn('tshark', ['-i', 'lo', '-f', `tcp port ${port}`, '-w', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** tshark capturing on lo, filtered to the given port(s) (both legs of the hop: one capture); resolves once it says it captures. stop() ends it with SIGINT. */
+async function startTshark(ports, out) {
+  const filter = [ports].flat().map((p) => `tcp port ${p}`).join(' or ');
+  const child = spawn('tshark', ['-i', 'lo', '-f', filter, '-w', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   await new Promise((res, rej) => {
     child.stderr.on('data', (c) => {
@@ -82,7 +89,13 @@ async function startTshark(port, out) {
   return { stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGINT'); }) };
 }
 
-async function rig(name, { fault, jsonResponse = false, json = [] } = {}) {
+/** `tshark -r PCAP [-Y FILTER] -T ek` written to `out`. */
+const exportEk = (pcap, out, filter) => writeFileSync(out, execFileSync('tshark', ['-r', pcap, ...(filter ? ['-Y', filter] : []), '-T', 'ek'], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
+
+// `legs`: the hop is always there (forwarding unless `fault` says otherwise) and ONE capture covers both its legs,
+// client->hop and hop->server; it is exported split per leg by a display filter on each port (client-leg.ek.ndjson,
+// server-leg.ek.ndjson), and unsplit too when `legs` is 'unsplit' (capture.ek.ndjson).
+async function rig(name, { fault, jsonResponse = false, json = [], legs } = {}) {
   const d = `${FIXTURES}/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
@@ -91,9 +104,9 @@ async function rig(name, { fault, jsonResponse = false, json = [] } = {}) {
     if (req.method === 'POST') lastPostSocket = req.socket;
     return h.handle(req, res);
   });
-  const hop = fault ? await startFaultHop(server.url, fault) : undefined;
+  const hop = fault || legs ? await startFaultHop(server.url, fault) : undefined;
   const front = hop ?? server;
-  const tshark = await startTshark(front.port, `${d}/capture.pcapng`);
+  const tshark = await startTshark(legs ? [front.port, server.port] : front.port, `${d}/capture.pcapng`);
   const steps = [];
   const clients = [];
   const t0 = Date.now();
@@ -117,13 +130,16 @@ async function rig(name, { fault, jsonResponse = false, json = [] } = {}) {
       await tshark.stop();
       await hop?.close();
       await server.close();
-      const ek = execFileSync('tshark', ['-r', `${d}/capture.pcapng`, '-T', 'ek'], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
-      writeFileSync(`${d}/capture.ek.ndjson`, ek);
+      if (legs) {
+        exportEk(`${d}/capture.pcapng`, `${d}/client-leg.ek.ndjson`, `tcp.port==${front.port}`);
+        exportEk(`${d}/capture.pcapng`, `${d}/server-leg.ek.ndjson`, `tcp.port==${server.port}`);
+      }
+      if (!legs || legs === 'unsplit') exportEk(`${d}/capture.pcapng`, `${d}/capture.ek.ndjson`);
       for (const variant of json) {
         const [file, extra] = variant === 'nodup' ? ['capture.nodup.json', ['--no-duplicate-keys']] : ['capture.json', []];
         writeFileSync(`${d}/${file}`, execFileSync('tshark', ['-r', `${d}/capture.pcapng`, '-T', 'json', ...extra], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }));
       }
-      return { tshark: TSHARK_VERSION, steps };
+      return { tshark: TSHARK_VERSION, ...(legs ? { ports: { hop: front.port, server: server.port } } : {}), steps };
     },
   };
 }
@@ -192,8 +208,9 @@ S['client-timeout'] = async () => {
   return r.done();
 };
 
-S['session-lost'] = async () => {
-  const r = await rig('session-lost', { json: ['plain', 'nodup'] });
+/** The server forgets its sessions (a restart) after one call: the next call gets 404, the app connects again and repeats it. */
+async function sessionLost(name, rigOptions) {
+  const r = await rig(name, rigOptions);
   const c = await r.connect();
   await r.call(c, 'lookup_order #1', 'lookup_order', { orderId: 'B-1' });
   const all = [...r.h.transports.values()];
@@ -206,15 +223,49 @@ S['session-lost'] = async () => {
     await r.call(c2, 'lookup_order #2 again', 'lookup_order', { orderId: 'B-2' });
   }
   return r.done();
-};
+}
 
-S['hop-503'] = async () => {
-  const r = await rig('hop-503', { fault: ({ rpcMethod, n }) => (rpcMethod === 'tools/call' && n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream overloaded' } : undefined) });
+S['session-lost'] = () => sessionLost('session-lost', { json: ['plain', 'nodup'] });
+
+/** The hop answers the first tools/call with a bare 503 (never forwarded); the app repeats the call. */
+async function hop503(name, rigOptions) {
+  const r = await rig(name, { ...rigOptions, fault: ({ rpcMethod, n }) => (rpcMethod === 'tools/call' && n === 1 ? { respond: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream overloaded' } : undefined) });
   const c = await r.connect();
   const first = await r.call(c, 'lookup_order #1', 'lookup_order', { orderId: 'C-1' });
   if (!first.ok) await r.call(c, 'lookup_order #2', 'lookup_order', { orderId: 'C-1' });
   return r.done();
+}
+
+S['hop-503'] = () => hop503('hop-503');
+
+// Two legs in one capture: client -> hop (the client's view) and hop -> server (the server's view), split per port.
+S['legs-normal'] = async () => {
+  const r = await rig('legs-normal', { legs: 'unsplit' });
+  const c = await r.connect();
+  await recordStep(r.steps, 'tools/list', () => c.listTools());
+  await r.call(c, 'lookup_order', 'lookup_order', { orderId: 'L-1' });
+  return r.done();
 };
+
+S['legs-hop-503'] = () => hop503('legs-hop-503', { legs: true });
+
+/**
+ * The hop fails the first tools/call of the destructive delete_order by `action` (`cut`: the server's SSE head is
+ * forwarded, the body ended 60 ms later, after the server sent its result, which never passes; `destroy`: the client's
+ * socket destroyed before anything is forwarded); the app waits up to 1 s, then repeats the call.
+ */
+async function hopFailsThenRetry(name, action) {
+  const r = await rig(name, { legs: true, fault: ({ rpcMethod, n }) => (rpcMethod === 'tools/call' && n === 1 ? { [action]: true } : undefined) });
+  const c = await r.connect();
+  await recordStep(r.steps, 'tools/list', () => c.listTools());
+  const first = await r.call(c, 'delete_order #1', 'delete_order', { orderId: 'D-1' }, { timeout: 1000 });
+  if (!first.ok) await r.call(c, 'delete_order #2', 'delete_order', { orderId: 'D-1' });
+  return r.done();
+}
+
+S['legs-hop-cut'] = () => hopFailsThenRetry('legs-hop-cut', 'cut');
+S['legs-hop-destroy'] = () => hopFailsThenRetry('legs-hop-destroy', 'destroy');
+S['legs-session-lost'] = () => sessionLost('legs-session-lost', { legs: true });
 
 // Shapes the SDK does not make, from a bare node:http server: a gzipped JSON answer, a gzipped SSE stream (one event,
 // then the result 50 ms later), and two POSTs pipelined in one TCP segment on a raw socket.
