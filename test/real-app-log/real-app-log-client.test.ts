@@ -81,3 +81,44 @@ describe("the client's and the server's app logs joined", () => {
     expect(toolCalls(r).filter((a) => a.attempt === 2).map((a) => [a.side, codesOf(a).includes('UNSAFE_RETRY')])).toEqual([['client', true], ['server', true]]);
   });
 });
+
+describe("the Python SDK 2.3.0 client app's structlog log (py-client-structlog)", () => {
+  const scenario = 'py-client-structlog';
+
+  it('reads every message line, the client\'s "sent" as c2s; the app\'s own lines (tracebacks too) skipped, none unusable', async () => {
+    const r = await clientLog(scenario);
+    const all = lines(scenario, 'client');
+    const rpc = all.filter((l) => l.rpc !== undefined).length;
+    expect(all.filter((l) => typeof l.exception === 'string' && l.event === 'tool call failed')).toHaveLength(3);
+    expect(r.summary.lines).toMatchObject({ read: all.length, used: rpc, skipped: all.length - rpc, unusable: 0 });
+    expect(r.attempts.map((a) => a.tool ?? a.method)).toEqual(['initialize', 'lookup_invoice', 'tools/list', 'export_ledger', 'refund_invoice', 'charge_card', 'charge_card', 'lookup_invoice']);
+  });
+
+  it('what the client app got: results, the cancels, and the errors the SDK\'s transport put in its read stream itself', async () => {
+    const r = await clientLog(scenario);
+    const steps = observed[scenario]!.steps;
+    expect(steps.map((s) => (s.ok ? (s.isError ? 'isError' : 'ok') : `threw ${s.error?.code}`))).toEqual(['ok', 'isError', 'isError', 'threw -32001', 'threw -32001', 'threw -32001']);
+    const calls = toolCalls(r);
+    expect(calls.slice(0, 3).map((a) => a.outcome)).toEqual(['TOOL_SUCCESS', 'TOOL_ERROR', 'TOOL_ERROR']);
+    const [, , , first, retry, lost] = calls;
+    expect(codesOf(first!)).toContain('CANCELLED');
+    expect([retry!.call, retry!.attempt]).toEqual([first!.call, 2]);
+    // The Python client's transport makes up a JSON-RPC error for a stream that ended without a response (the server
+    // restart ended the cancelled charges' streams) and for the 404: the app logs them as received, and they are read so.
+    expect([first!.outcome, first!.detail.errorMessage]).toEqual(['JSONRPC_ERROR', 'SSE stream ended without a response']);
+    expect([lost!.outcome, lost!.detail.errorCode, lost!.detail.errorMessage]).toEqual(['JSONRPC_ERROR', -32001, 'Session not found']);
+    expect(r.findings.map((f) => f.code)).not.toContain('ORPHAN_RESPONSE');
+  });
+
+  it('joined with the server\'s pino log: not joined (the SDK gives the app no session id), the server\'s view still tells the unsafe retry', async () => {
+    const r = await joined(scenario);
+    expect(r.attempts.every((a) => filesOf(a).length === 1)).toBe(true);
+    for (const a of r.attempts.filter((x) => x.side === 'client')) {
+      expect(a.notSeenByServer).toBeUndefined();
+      expect(a.detail.why).toContain("the client's log names no session id");
+    }
+    const retry = toolCalls(r).find((a) => a.side === 'server' && a.attempt === 2)!;
+    expect(codesOf(retry)).toEqual(expect.arrayContaining(['CANCELLED', 'UNSAFE_RETRY']));
+    expect(r.summary.lines.unusable).toBe(0);
+  });
+});

@@ -2,7 +2,8 @@
 // receives and sends with pino 9 (pino-http 10 for its HTTP lines) or winston 3, as an app's own code would, and the
 // SDK 1.32.2 client calling tools that succeed, fail, are unknown, time out and are retried by the app. In `pino-client*`
 // the client app logs too (pino, its transport's send and onmessage wrapped, its failures as `log.error({ err }, ...)`)
-// to client.ndjson, and its session is lost to a server restart at the end.
+// to client.ndjson, and its session is lost to a server restart at the end; in `py-client-structlog` the client app is the
+// Python SDK 2.3.0's (py_client.py, structlog in /work/py-venv).
 // Usage: npm run build && APP_LOG_DEPS=/path/to/node_modules node test/real-app-log/record.mjs [scenario...]
 // NOT run by `npm test`. The loggers are not dependencies of the project: install them beside it first
 // (`mkdir /tmp/applog-deps && cd /tmp/applog-deps && npm init -y && npm install pino@9 pino-http@10 winston@3`).
@@ -20,6 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { listen, recordScenarios, recordStep, restartableServer, sessionHandler, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { pyClient } from './py-client.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-app-log/', import.meta.url));
 const deps = createRequire(join(process.env.APP_LOG_DEPS ?? '/tmp/applog-deps/node_modules', 'x.js'));
@@ -110,6 +112,8 @@ const SCENARIOS = {
   // The client app logs too: the message only (as most apps do), or with the transport's session id.
   'pino-client': { logger: 'pino', client: { sessionId: false } },
   'pino-client-session': { logger: 'pino', client: { sessionId: true } },
+  // The Python SDK 2.3.0 client app (py_client.py `logged`), logging with structlog 26.1.0 in the venv.
+  'py-client-structlog': { logger: 'pino', pyClient: true },
 };
 
 /** An NDJSON log file and a stream a logger writes to it through. */
@@ -118,12 +122,23 @@ function logFile(path) {
   return { out: new Writable({ write: (chunk, _enc, cb) => file.write(chunk, cb) }), end: () => new Promise((r) => file.end(r)) };
 }
 
-async function run(name, { logger: kind, client: clientLog }) {
+async function run(name, { logger: kind, client: clientLog, pyClient: py }) {
   const dir = join(ROOT, name);
   mkdirSync(dir, { recursive: true });
   const serverFile = logFile(join(dir, 'server.ndjson'));
   const logger = makeLogger(kind, serverFile.out);
   const server = await startServer(logger);
+  if (py) {
+    // The same calls, then the server restarts and the client calls once more.
+    const steps = await pyClient(`${server.url}/mcp`, 'logged', async () => {
+      await server.restart();
+      logger.info('billing-app restarted');
+    }, [join(dir, 'client.ndjson')]);
+    await server.close();
+    await sleep(50);
+    await serverFile.end();
+    return { logger: kind, client: { logger: 'structlog', sdk: 'python' }, steps };
+  }
   const steps = [];
   const clientFile = clientLog && logFile(join(dir, 'client.ndjson'));
   const clog = clientLog && pino({ base: { pid: process.pid, hostname: 'agent-host-3' }, name: 'billing-agent' }, clientFile.out);
