@@ -348,6 +348,6 @@ export const appLogFormat: JsonFormat = {
     bodies: true,
     session: true,
     typedIds: true,
-    notes: ["an application's own log: a message without an HTTP status in its line has no HTTP layer, and one without a session id is told apart by input only"],
+    notes: ["an application's own log: a message without an HTTP status in its line has no HTTP layer, and one without a session id is told apart by input only (a client's such log is not joined with a server log that names sessions)"],
   },
 };

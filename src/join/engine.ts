@@ -788,7 +788,7 @@ export class JoinEngine {
       }
       const id = msg.id;
       const views = this.open.get(scopeKey);
-      const view = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) : undefined;
+      const view = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) ?? this.openingAnswered(r, id) : undefined;
       if (!view) {
         const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
         const closedAt = key !== undefined ? this.closedCalls.get(`${scopeKey} ${key}`) : undefined;
@@ -1073,6 +1073,28 @@ export class JoinEngine {
     target.set(v.idKey, v);
     const sess = this.opts.sessions.touch(ex.side, session, session, v.startTs, scopeKey, ex.input);
     sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
+  }
+
+  /**
+   * A message log (an application's log lines) names the session only once the initialize response set it: a response
+   * under a session that answers the same input's initialize (or server/discover) sent without one answers that
+   * request, which takes the session, as an HTTP exchange's request does (see adoptSession).
+   */
+  private openingAnswered(r: RequestIn, id: JsonRpcId): AttemptView | undefined {
+    if (r.session === null) return undefined;
+    const bare = this.open.get(scopeKeyOf(r.side, r.input, r.conn ?? r.client ?? `input#${r.input}`));
+    const v = bare?.get(idKeyOf(id, exactIdText(r.bodyText, id)));
+    if (!v || isFinal(v) || v.session !== null || (v.method !== 'initialize' && v.method !== 'server/discover')) return undefined;
+    bare!.delete(v.idKey);
+    v.session = r.session;
+    v.scope = r.session;
+    v.scopeKey = scopeKeyOf(r.side, r.input, r.session);
+    let target = this.open.get(v.scopeKey);
+    if (!target) this.open.set(v.scopeKey, (target = new Map()));
+    target.set(v.idKey, v);
+    const sess = this.opts.sessions.touch(r.side, r.session, r.session, v.startTs, v.scopeKey, r.input);
+    sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
+    return v;
   }
 
   /**

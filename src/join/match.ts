@@ -162,6 +162,8 @@ export class Matcher {
   readonly sidesSeen = new Set<ViewSide>();
   /** Whether the server-side views seen had an HTTP layer, or none (message logs): "not seen by the server" compares like with like. */
   private serverLayers = { http: false, messages: false };
+  /** A server view of a message-level log (no HTTP layer) named a session: a client view without one cannot meet it. */
+  private serverMessageSessions = false;
   /** Where each claim that matched no attempt was logged. */
   unmatchedClaims: Source[] = [];
   private lastClaimSweep = -Infinity;
@@ -225,6 +227,7 @@ export class Matcher {
     }
     this.sidesSeen.add(view.side);
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
+    if (isServerish(view.side) && !view.http && view.session !== null) this.serverMessageSessions = true;
     const key = this.keyOf(view);
     const end = view.endTs ?? view.startTs;
     if (view.side === 'client' || isServerish(view.side)) {
@@ -615,7 +618,11 @@ export class Matcher {
         const said = `the server's log has this POST without its body, answered with HTTP ${u.status}${changed ? `; ${changed}` : ''}`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
-      else a.notSeenByServer = true;
+      else if (!a.client.http && a.client.session === null && this.serverMessageSessions) {
+        // (A client's app log that does not log the session id: the server's view of it is under a session it cannot be told from.)
+        const said = "not joined: the client's log names no session id, the server's does (log the client transport's sessionId with each message)";
+        a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+      } else a.notSeenByServer = true;
     }
     // An attempt of a client session paired with a server session of another id (the server saw it or not) names it.
     if (a.serverSession === undefined && a.client?.session != null && this.pairs.size > 0) {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../src/formats/adapter.js';
 import { appLogFormat, parsePythonLiteral } from '../../src/formats/app-log.js';
 import { detectJsonFormat } from '../../src/formats/index.js';
+import { analyze } from '../../src/index.js';
 import { parseTimestamp } from '../../src/formats/time.js';
 import { messages } from './helpers.js';
 
@@ -193,5 +194,52 @@ describe('app-log: what it must not take', () => {
     const attempts = lines.filter((l) => l.type === 'attempt');
     expect(attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[1, 404, 'HTTP_ERROR'], [2, null, 'UNANSWERED']]);
     expect(lines.filter((l) => l.type === 'finding').map((f) => f.code)).toEqual(['SESSION_EXPIRED']);
+  });
+});
+
+describe("app-log: a client's own log joined with the server's", () => {
+  const t0 = Date.parse('2026-03-01T10:00:00Z');
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } };
+  const inited = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'app', version: '1' } } };
+  /** pino lines: [ms after t0, message, text, session id logged with it]. */
+  const log = (rows: [number, unknown, string, string?][]) => rows.map(([ms, rpc, msg, sessionId]) => JSON.stringify({ level: 30, time: t0 + ms, ...(sessionId ? { sessionId } : {}), rpc, msg })).join('\n') + '\n';
+  const both = (client: string, server: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'app-log-'));
+    writeFileSync(join(dir, 'client.ndjson'), client);
+    writeFileSync(join(dir, 'server.ndjson'), server);
+    return analyze({ inputs: [{ path: join(dir, 'client.ndjson'), side: 'client' }, { path: join(dir, 'server.ndjson'), side: 'server' }] });
+  };
+  const serverLog = log([[1, init, 'mcp message received', 'S1'], [2, inited, 'mcp message sent', 'S1'], [11, call, 'mcp message received', 'S1'], [12, answer, 'mcp message sent', 'S1']]);
+
+  it("an initialize the client logged before its transport had a session id is answered by the response logged with one: one attempt, both views", async () => {
+    // The app logs transport.sessionId: undefined when the initialize is sent, set when its response is delivered.
+    const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received', 'S1'], [10, call, 'mcp message sent', 'S1'], [13, answer, 'mcp message received', 'S1']]), serverLog);
+    expect(r.attempts.map((a) => [a.method, a.session, a.outcome, a.sources.length])).toEqual([['initialize', 'S1', 'SUCCESS', 4], ['tools/call', 'S1', 'TOOL_SUCCESS', 4]]);
+    expect(r.findings.map((f) => f.code)).toEqual([]);
+  });
+
+  it('must not: a tools/call logged without a session is not taken by a response under one (only the request that opens the session is)', async () => {
+    const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received', 'S1'], [10, call, 'mcp message sent'], [13, answer, 'mcp message received', 'S1']]), serverLog);
+    const calls = r.attempts.filter((a) => a.method === 'tools/call' && a.side === 'client');
+    expect(calls.map((a) => [a.session, a.outcome])).toEqual([[null, 'UNANSWERED']]);
+    expect(r.findings.map((f) => f.code)).toContain('ORPHAN_RESPONSE');
+  });
+
+  it("a client log without session ids beside a server log with them: not joined, and not said to be unseen by the server", async () => {
+    const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received'], [10, call, 'mcp message sent'], [13, answer, 'mcp message received']]), serverLog);
+    const client = r.attempts.filter((a) => a.side === 'client');
+    expect(client.map((a) => a.method)).toEqual(['initialize', 'tools/call']);
+    for (const a of client) {
+      expect(a.notSeenByServer).toBeUndefined();
+      expect(a.detail.why).toContain("the client's log names no session id, the server's does");
+    }
+  });
+
+  it('must not: a client log with session ids still says a call the server never logged was not seen by it', async () => {
+    const lost = { ...call, id: 7 };
+    const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received', 'S1'], [10, call, 'mcp message sent', 'S1'], [13, answer, 'mcp message received', 'S1'], [20, lost, 'mcp message sent', 'S1']]), serverLog);
+    const a = r.attempts.find((x) => x.id === 7)!;
+    expect(a).toMatchObject({ outcome: 'UNANSWERED', notSeenByServer: true });
+    expect(a.detail.why ?? '').not.toContain('names no session id');
   });
 });

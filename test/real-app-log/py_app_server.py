@@ -16,6 +16,7 @@ from mcp_types import ToolAnnotations
 import mcp.server.streamable_http_manager as manager_module
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http import StreamableHTTPServerTransport
+from py_logged_streams import LoggedRead, LoggedWrite
 
 
 def make_logger(kind: str):
@@ -72,64 +73,14 @@ def as_dict(session_message):
 
 
 def install_hooks(log_message):
-    class LoggedRead:
-        """The read stream the server loop iterates, logging each message the client sent."""
-
-        def __init__(self, inner, transport):
-            self._inner, self._transport = inner, transport
-
-        @property
-        def last_context(self):
-            return self._inner.last_context
-
-        async def receive(self):
-            item = await self._inner.receive()
-            if not isinstance(item, Exception):
-                log_message("in", self._transport.mcp_session_id, as_dict(item))
-            return item
-
-        def __aiter__(self):
-            return self
-
-        async def __anext__(self):
-            try:
-                return await self.receive()
-            except anyio.EndOfStream:
-                raise StopAsyncIteration
-
-        def __getattr__(self, name):
-            return getattr(self._inner, name)
-
-        async def __aenter__(self):
-            return self
-
-        async def __aexit__(self, *exc):
-            await self._inner.aclose()
-
-    class LoggedWrite:
-        """The write stream the server loop sends on, logging each message before the transport routes it."""
-
-        def __init__(self, inner, transport):
-            self._inner, self._transport = inner, transport
-
-        async def send(self, item):
-            log_message("out", self._transport.mcp_session_id, as_dict(item))
-            await self._inner.send(item)
-
-        def __getattr__(self, name):
-            return getattr(self._inner, name)
-
-        async def __aenter__(self):
-            return self
-
-        async def __aexit__(self, *exc):
-            await self._inner.aclose()
-
     class LoggingTransport(StreamableHTTPServerTransport):
         @contextlib.asynccontextmanager
         async def connect(self):
             async with super().connect() as (read_stream, write_stream):
-                yield LoggedRead(read_stream, self), LoggedWrite(write_stream, self)
+                yield (
+                    LoggedRead(read_stream, lambda item: log_message("in", self.mcp_session_id, as_dict(item))),
+                    LoggedWrite(write_stream, lambda item: log_message("out", self.mcp_session_id, as_dict(item))),
+                )
 
     manager_module.StreamableHTTPServerTransport = LoggingTransport
 

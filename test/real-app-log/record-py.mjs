@@ -16,10 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freePort, recordScenarios, recordStep, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { PY, pyClient } from './py-client.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = fileURLToPath(new URL('../fixtures/real-app-log/', import.meta.url));
-const PY = join(process.env.PY_VENV ?? '/work/py-venv', 'bin/python');
 
 /** The Python server, its stdout appended to `log`; resolves once it answers on the port. */
 async function startServer(logger, port, log, mode) {
@@ -40,32 +40,6 @@ async function startServer(logger, port, log, mode) {
       child.kill('SIGINT');
     }),
   };
-}
-
-/** The Python client: runs py_client.py, returns its last JSON line; `onReady` is called when it prints {"ready": true}. */
-function pyClient(url, phase, onReady) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PY, [join(HERE, 'py_client.py'), url, phase], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', async (d) => {
-      out += d;
-      if (onReady && out.includes('"ready"')) {
-        const f = onReady;
-        onReady = undefined;
-        await f();
-        child.stdin.write('\n');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', () => {
-      const last = out.trim().split('\n').pop();
-      try {
-        resolve(JSON.parse(last).steps);
-      } catch {
-        reject(new Error(`py_client.py printed no steps: ${out}`));
-      }
-    });
-  });
 }
 
 /** The TS SDK 1.32.2 client making the same calls as py_client.py's "calls" phase. */
