@@ -286,6 +286,17 @@ export async function recordScenarios(scenarios, runScenario, { fixtures, observ
   return { ms: Date.now() - started };
 }
 
+/** Runs each scenario (name -> async function) named on the command line, or all of them, saying how long each took. */
+export async function recordEach(scenarios) {
+  const only = process.argv.slice(2);
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (only.length && !only.includes(name)) continue;
+    const t0 = Date.now();
+    await run();
+    process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
+  }
+}
+
 /** End the recorder if it still runs after `ms`: its request loops are bounded, this bounds the whole. */
 export function stopAfter(ms) {
   setTimeout(() => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { auditRig, clean, resumePlan, StreamableHTTPServerTransport } from '../helpers/audit-rig.mjs';
-import { freePort, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { freePort, recordEach, sleep, stopAfter } from '../helpers/loopback.mjs';
 import { stores } from '../helpers/lossy-stores.mjs';
 
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
@@ -86,11 +86,5 @@ for (const c of ['ts', 'v2', 'py']) {
 for (const x of ['evicted', 'evicted-400', 'replay-throws']) scenarios[`py-ts-${x}`] = () => onTs(`py-ts-${x}`, { store: x, retryMs: x.startsWith('evicted') ? 1500 : 300, faults: { call: 2 } });
 scenarios['py-ts-answer-dropped'] = () => onTs('py-ts-answer-dropped', { store: 'answer-dropped', faults: { call: Infinity } });
 
-const only = process.argv.slice(2);
-for (const [name, run] of Object.entries(scenarios)) {
-  if (only.length && !only.includes(name)) continue;
-  const t0 = Date.now();
-  await run();
-  process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
-}
+await recordEach(scenarios);
 process.exit(0);

@@ -8,7 +8,7 @@
 // (test/helpers/audit-rig.mjs resumePlan).
 //   npm run build && node test/real-audit14/record.mjs [scenario ...]
 import { auditRig, clean, McpServer, resumePlan, StreamableHTTPServerTransport, text, z } from '../helpers/audit-rig.mjs';
-import { stopAfter } from '../helpers/loopback.mjs';
+import { recordEach, stopAfter } from '../helpers/loopback.mjs';
 import { stores } from '../helpers/lossy-stores.mjs';
 
 stopAfter(240_000);
@@ -98,11 +98,5 @@ const scenarios = {
   'ts-memory-reordered': () => until('ts-memory-reordered', { quick: true, retryMs: 1500, faults: { call: 3 } }, (x) => !!x.ok && !answered(x)),
   'v2-memory-reordered': () => until('v2-memory-reordered', { v2: true, quick: true, retryMs: 1500, faults: { call: 3 } }, (x) => !!x.ok && !answered(x)),
 };
-const only = process.argv.slice(2);
-for (const [name, run] of Object.entries(scenarios)) {
-  if (only.length && !only.includes(name)) continue;
-  const t0 = Date.now();
-  await run();
-  process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
-}
+await recordEach(scenarios);
 process.exit(0);

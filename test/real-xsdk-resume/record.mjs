@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { auditRig, clean, ClientV2, resumePlan as plan, StreamableHTTPServerTransport, TransportV2 } from '../helpers/audit-rig.mjs';
-import { freePort, sleep, stopAfter } from '../helpers/loopback.mjs';
+import { freePort, recordEach, sleep, stopAfter } from '../helpers/loopback.mjs';
 
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const PYTHON = '/work/py-venv/bin/python';
@@ -91,11 +91,5 @@ const scenarios = {
   'v2-py-answer-cut-twice': () => tsToPy('v2-py-answer-cut-twice', { call: Infinity, resumes: [{ cut: 0 }] }, { v2: true, progress: false }),
   'v2-py-restart': () => tsToPy('v2-py-restart', { call: 2, resumes: ['restart'] }, { v2: true }),
 };
-const only = process.argv.slice(2);
-for (const [name, run] of Object.entries(scenarios)) {
-  if (only.length && !only.includes(name)) continue;
-  const t0 = Date.now();
-  await run();
-  process.stderr.write(`recorded ${name} (${Date.now() - t0} ms)\n`);
-}
+await recordEach(scenarios);
 process.exit(0);
