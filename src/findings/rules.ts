@@ -104,7 +104,29 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it (${a.detail.why ?? 'stream ended'}): ${a.status} is not success`,
       v.sources));
   }
-  if (a.client && a.server && !a.notSeenByServer) {
+  // A client's message log (no HTTP layer: a desktop client's stdio log in front of a bridge, an app's own log) joined
+  // with the server's view: the HTTP facts are the server's, and the two are compared as messages.
+  // (Not a view rebuilt from span metadata, an OpenTelemetry span: what it lacks is judged below.)
+  const bridged = a.client !== undefined && a.server !== undefined && !a.client.http && a.client.rebuilt !== true && a.server.rebuilt !== true && !a.notSeenByServer;
+  if (bridged) {
+    const c = a.client!;
+    const s = a.server!;
+    // The client had cancelled the request before the server's stream ended: no result was due on it any more.
+    const gaveUpFirst = c.cancelledAt !== undefined && (s.endTs === undefined || c.cancelledAt <= s.endTs);
+    if (s.outcome === 'STREAM_INCOMPLETE' && typeof s.status === 'number' && !gaveUpFirst && !(closedOnServer(s) && protocolOf(a) >= '2026-07-28')) {
+      const ct = s.contentType?.split(';')[0]?.trim() ?? 'no content type';
+      out.push(finding('NO_FINAL_RESULT', 'error',
+        `${label(a)} id ${idText(a)}: the server sent HTTP ${s.status} ${ct} but no JSON-RPC response for it (${s.detail?.why ?? 'stream ended'}), and the client got ${c.responded ? `${c.outcome}` : 'no answer'}: ${s.status} is not success`,
+        [...s.sources.slice(0, 2), ...c.sources.slice(0, 2)]));
+    }
+    const what = bridgedDivergence(c, s, gaveUpFirst);
+    if (what !== undefined) {
+      out.push(finding('SIDE_DIVERGENCE', 'error',
+        `${label(a)} id ${idText(a)}: the client's log (no HTTP layer) got ${c.responded ? c.outcome : 'no answer'}, the server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
+        [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
+    }
+  }
+  if (a.client && a.server && !a.notSeenByServer && !bridged) {
     const c = a.client;
     const s = a.server;
     const statusDiffers = c.status !== s.status && !(c.status === undefined || s.status === undefined);
@@ -346,6 +368,23 @@ const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
  * A stream the log cut before any response (no end record: the client exited, the capture stopped) has no known end,
  * only the last time the log showed it: a cancellation after that is still when the caller gave up.
  */
+/**
+ * What differs between a client's message view and the server's HTTP view of one request, compared as messages (the
+ * client saw no HTTP): a result the server sent that the client never got (unless it had cancelled first), or another
+ * answer in its place (a bridge that made up an error); undefined when they agree, or neither side has a result.
+ */
+function bridgedDivergence(c: AttemptView, s: AttemptView, gaveUpFirst: boolean): string | undefined {
+  const delivered = s.responded === true && (s.status === undefined || (s.status !== null && s.status >= 200 && s.status <= 299));
+  if (delivered && !c.responded) return gaveUpFirst ? undefined : 'the server sent a final result the client never got (something between them lost it: a bridge, a proxy, the client\'s transport)';
+  if (delivered && c.responded && c.outcome !== s.outcome) {
+    return c.outcome === 'JSONRPC_ERROR' && c.detail?.errorCode !== undefined && c.wireErrorCode !== s.wireErrorCode
+      ? `the client got error ${c.detail.errorCode}${c.detail.errorMessage ? ` (${jsonText(c.detail.errorMessage.slice(0, 120))})` : ''}, not the server's answer: something between them (a bridge, the client's transport) made it up${c.method === 'tools/call' && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'TOOL_ERROR') ? ', and the tool had run' : ''}`
+      : 'something between them changed the answer';
+  }
+  if (c.responded && !s.responded && (c.outcome === 'SUCCESS' || c.outcome === 'TOOL_SUCCESS')) return "the client got a result the server's log does not show sent";
+  return undefined;
+}
+
 export function doneAt(a: Attempt): number | undefined {
   const v = a.client ?? a.primary;
   const cancelled = v.cancelledAt;

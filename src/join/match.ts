@@ -191,6 +191,15 @@ export class Matcher {
    * replica, a log that starts later), and no session is paired across ids.
    */
   private sharedSession = false;
+  /**
+   * Unpaired views that may meet across a session id one side never logged, by id, method and tool (looseKey): a
+   * client's message log without session ids (a desktop client's stdio log in front of a bridge, an app's own log)
+   * and the server's views with one. Kept from the first such client view on (the server views held then are added).
+   */
+  private loose = new Map<string, Held[]>();
+  private looseOn = false;
+  /** How many client views were joined so (the summary says it: the join is by id, arguments and time, not by session). */
+  looseJoins = 0;
   readonly pairs: SessionPairs;
 
   constructor(private readonly opts: MatcherOptions) {
@@ -258,6 +267,10 @@ export class Matcher {
     const twoSides = this.opts.bothSides || (this.sidesSeen.has('client') && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway')));
     const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (twoSides && view.side !== 'unknown' ? this.opts.skewMs : 0), emitted: false, fp: view.fingerprint };
     this.enqueue(h);
+    if (looseClient(view)) {
+      if (!this.looseOn) this.looseHeld();
+      this.looseAdd(h);
+    } else if (this.looseOn && looseServer(view)) this.looseAdd(h);
     if (view.startTs !== undefined) {
       // Kept in start order (attempts mostly come in it, so this is an append).
       const same = this.sameCall.get(h.fp);
@@ -600,6 +613,10 @@ export class Matcher {
     if (!(a.client && a.server) && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
     this.unlistInit(h);
     if (!(a.client && a.server)) this.pairOnRelease(h, key);
+    if (this.looseOn) {
+      if (!(a.client && a.server)) this.pairLoose(h);
+      this.looseDrop(h);
+    }
     const q = this.waiting.get(key);
     if (q) {
       const i = q.indexOf(h);
@@ -620,7 +637,7 @@ export class Matcher {
       }
       else if (!a.client.http && a.client.session === null && this.serverMessageSessions) {
         // (A client's app log that does not log the session id: the server's view of it is under a session it cannot be told from.)
-        const said = "not joined: the client's log names no session id, the server's does (log the client transport's sessionId with each message)";
+        const said = "no view of it in the server's log: the client's log names no session id, so it was looked for by id, method, arguments and time, and none fits (log the client transport's sessionId with each message to join by session)";
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       } else a.notSeenByServer = true;
     }
@@ -696,6 +713,82 @@ export class Matcher {
       this.callClaims.set(callKey(h.attempt), { claim: cc.claim, holder: h });
     }
     this.unindex(o);
+  }
+
+  /** The first session-less client message view: the server views held now become candidates too, in the order they came. */
+  private looseHeld(): void {
+    this.looseOn = true;
+    const held = new Set<Held>();
+    for (const slot of this.queue.values()) if (!slot.h.emitted && slot.h.attempt.server && !slot.h.attempt.client && looseServer(slot.h.attempt.server)) held.add(slot.h);
+    for (const h of [...held].sort((x, y) => x.attempt.seq - y.attempt.seq)) this.looseAdd(h);
+  }
+
+  private looseAdd(h: Held): void {
+    const k = looseKey(h.attempt.primary);
+    const list = this.loose.get(k);
+    if (list) list.push(h);
+    else this.loose.set(k, [h]);
+  }
+
+  private looseDrop(h: Held): void {
+    const k = looseKey(h.attempt.primary);
+    const list = this.loose.get(k);
+    const i = list?.indexOf(h) ?? -1;
+    if (i === -1) return;
+    list!.splice(i, 1);
+    if (list!.length === 0) this.loose.delete(k);
+  }
+
+  /**
+   * An attempt being released with one view, a session-less client message view or a server view with a session,
+   * takes the other side's view of the same request across the session id the client's log lacks: the same id, method,
+   * tool and arguments, started within --skew of it, and an answer that does not contradict it (a different result is
+   * another call). The best fit first (the same answer, then the nearest start), and only when this attempt is that
+   * view's best fit too: a re-sent request's refused first POST (a 404 before the bridge re-initialized) keeps apart.
+   */
+  private pairLoose(h: Held): void {
+    const v = h.attempt.client ?? h.attempt.server;
+    if (v === undefined) return;
+    const isClient = v.side === 'client';
+    if (isClient ? !looseClient(v) : !looseServer(v)) return;
+    const list = this.loose.get(looseKey(v));
+    if (!list) return;
+    // The best fit among the unpaired views of the other side; `include`: the entry being released, already out.
+    const bestOf = (self: Held, wantClient: boolean, include: Held): Held | undefined => {
+      const mine = self.attempt.primary;
+      let best: Held | undefined;
+      let bestRank = 0;
+      let bestGap = Infinity;
+      for (const o of list) {
+        if (o === self || (o.emitted && o !== include) || o.fp !== self.fp) continue;
+        const ov = wantClient ? o.attempt.client : o.attempt.server;
+        if (!ov || (wantClient ? o.attempt.server : o.attempt.client) || !sameId(o, mine)) continue;
+        const c = wantClient ? ov : mine;
+        const s = wantClient ? mine : ov;
+        const rank = looseFit(c, s, this.opts.skewMs);
+        const gap = c.startTs === undefined || s.startTs === undefined ? Infinity : Math.abs(c.startTs - s.startTs);
+        if (rank > bestRank || (rank === bestRank && rank > 0 && gap < bestGap)) {
+          best = o;
+          bestRank = rank;
+          bestGap = gap;
+        }
+      }
+      return best;
+    };
+    const o = bestOf(h, !isClient, h);
+    if (!o || bestOf(o, isClient, h) !== h) return;
+    const oKey = this.keyOf(o.attempt.primary);
+    const q = this.waiting.get(oKey);
+    const at = q?.indexOf(o) ?? -1;
+    if (at !== -1) {
+      q!.splice(at, 1);
+      if (q!.length === 0) this.waiting.delete(oKey);
+    }
+    this.looseDrop(o);
+    this.absorb(h, o, isClient ? 'client' : 'server');
+    const a = h.attempt;
+    if (a.session === null && a.server?.session != null) a.session = a.server.session;
+    this.looseJoins++;
   }
 
   /** An initialize leaves the candidates for pairing across rewritten session ids. */
@@ -957,6 +1050,7 @@ export class Matcher {
       cancelledOnServer(a, a.client, a.server);
       versionChangedBetween(a, a.client, a.server);
       movedToGetStream(a, a.client, a.server);
+      madeOnClientSide(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
       if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
       else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
@@ -964,6 +1058,18 @@ export class Matcher {
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/**
+ * A client's message log (no HTTP layer) shows a JSON-RPC error the server's view never sent (it has no answer, or an
+ * HTTP error status): the client's transport or a bridge made it (the Python SDK's -32000 when a stream ends, mcp-remote's
+ * -32001 for a failed POST). Its why says so: the error is no answer of the server's.
+ */
+function madeOnClientSide(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (a.primary !== c || c.http || c.outcome !== 'JSONRPC_ERROR' || s.responded === true) return;
+  const said = `the server's log shows no such answer (${typeof s.status === 'number' ? `HTTP ${s.status} ` : ''}${s.outcome}): the error was made on the client's side (its transport or a bridge), not sent by the server`;
+  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+  c.detail = a.detail;
 }
 
 /** The client got the response on the standalone GET stream while the server wrote it on the POST's own stream. */
@@ -1133,6 +1239,27 @@ function compact(view: AttemptView): void {
  */
 function joinKey(v: AttemptView, session = v.session): string {
   return `${session ?? ''}|${v.idText ?? String(v.id)}|${v.method}|${session === null ? v.tool ?? '' : ''}`;
+}
+
+/** The key views meet on across a session id the client's log lacks: the id's text, method and tool. */
+function looseKey(v: AttemptView): string {
+  return `${v.idText ?? String(v.id)}|${v.method}|${v.tool ?? ''}`;
+}
+
+/** A client's view from a message log that names no session id (no HTTP layer): it may meet a server view by looseKey. */
+const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.session === null && !v.http;
+const looseServer = (v: AttemptView): boolean => v.side === 'server' && v.session !== null;
+
+/**
+ * How well a session-less client view and a server view fit as one request: 0 not at all (the server's started
+ * more than `skewMs` outside the client's request, or the two got different results), 2 the same answer (result
+ * digest, error code, or the same outcome of an answered request), 1 nothing to compare (one side has no answer).
+ */
+function looseFit(c: AttemptView, s: AttemptView, skewMs: number): number {
+  if (c.startTs !== undefined && s.startTs !== undefined && (s.startTs < c.startTs - skewMs || s.startTs > (c.endTs ?? c.startTs) + skewMs)) return 0;
+  if (c.resultSig !== undefined && s.resultSig !== undefined) return c.resultSig === s.resultSig ? 2 : 0;
+  if (c.wireErrorCode !== undefined && s.wireErrorCode !== undefined) return c.wireErrorCode === s.wireErrorCode ? 2 : 1;
+  return c.responded === true && s.responded === true && c.outcome === s.outcome ? 2 : 1;
 }
 
 /**

@@ -221,17 +221,35 @@ describe("app-log: a client's own log joined with the server's", () => {
   it('must not: a tools/call logged without a session is not taken by a response under one (only the request that opens the session is)', async () => {
     const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received', 'S1'], [10, call, 'mcp message sent'], [13, answer, 'mcp message received', 'S1']]), serverLog);
     const calls = r.attempts.filter((a) => a.method === 'tools/call' && a.side === 'client');
-    expect(calls.map((a) => [a.session, a.outcome])).toEqual([[null, 'UNANSWERED']]);
+    // The client's view of it stays unanswered (joined with the server's view, which answered it).
+    expect(calls.map((a) => a.outcome)).toEqual(['UNANSWERED']);
     expect(r.findings.map((f) => f.code)).toContain('ORPHAN_RESPONSE');
   });
 
-  it("a client log without session ids beside a server log with them: not joined, and not said to be unseen by the server", async () => {
+  it('a client log without session ids beside a server log with them: each request joined to the server\'s view by id, method, arguments and answer, under the server\'s session; the summary says so', async () => {
     const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received'], [10, call, 'mcp message sent'], [13, answer, 'mcp message received']]), serverLog);
-    const client = r.attempts.filter((a) => a.side === 'client');
-    expect(client.map((a) => a.method)).toEqual(['initialize', 'tools/call']);
-    for (const a of client) {
-      expect(a.notSeenByServer).toBeUndefined();
-      expect(a.detail.why).toContain("the client's log names no session id, the server's does");
+    expect(r.attempts.map((a) => [a.side, a.method, a.session, a.outcome, a.serverOutcome, a.sources.length])).toEqual([
+      ['client', 'initialize', 'S1', 'SUCCESS', 'SUCCESS', 4],
+      ['client', 'tools/call', 'S1', 'TOOL_SUCCESS', 'TOOL_SUCCESS', 4],
+    ]);
+    expect(r.findings).toEqual([]);
+    expect(r.summary.notes).toEqual([expect.stringMatching(/^2 request\(s\) of a client log that names no session id .* were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session/)]);
+  });
+
+  it('must not: a session-less client request is not joined to a server request with other arguments, another result, or one that came minutes apart', async () => {
+    const other = { ...call, params: { name: 'charge_card', arguments: { cents: 500 } } };
+    const otherResult = { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'declined' }] } };
+    const cases: [string, string][] = [
+      ['other arguments', log([[1, init, 'mcp message received', 'S1'], [2, inited, 'mcp message sent', 'S1'], [11, other, 'mcp message received', 'S1'], [12, answer, 'mcp message sent', 'S1']])],
+      ['another result', log([[1, init, 'mcp message received', 'S1'], [2, inited, 'mcp message sent', 'S1'], [11, call, 'mcp message received', 'S1'], [12, otherResult, 'mcp message sent', 'S1']])],
+      ['minutes apart', log([[1, init, 'mcp message received', 'S1'], [2, inited, 'mcp message sent', 'S1'], [400_000, call, 'mcp message received', 'S1'], [400_001, answer, 'mcp message sent', 'S1']])],
+    ];
+    for (const [what, server] of cases) {
+      const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received'], [10, call, 'mcp message sent'], [13, answer, 'mcp message received']]), server);
+      const calls = r.attempts.filter((a) => a.method === 'tools/call');
+      expect(calls.map((a) => [a.side, a.session]), what).toEqual([['client', null], ['server', 'S1']]);
+      expect(calls[0]!.notSeenByServer, what).toBeUndefined();
+      expect(calls[0]!.detail?.why, what).toContain("no view of it in the server's log: the client's log names no session id, so it was looked for by id, method, arguments and time, and none fits");
     }
   });
 

@@ -66,19 +66,20 @@ describe("the client's and the server's app logs joined", () => {
     expect(r.summary.lines.unusable).toBe(0);
   });
 
-  it('without it (the app logs only the message): nothing joined, and no call said to be unseen by the server', async () => {
+  it('without it (the app logs only the message): joined by id, method, arguments and answer under the server\'s session; the call after the restart, which the server never logged, stays the client\'s alone', async () => {
     const r = await joined('pino-client');
-    const client = r.attempts.filter((a) => a.side === 'client');
-    const server = r.attempts.filter((a) => a.side === 'server');
-    expect(client.map((a) => a.tool ?? a.method)).toEqual(['initialize', ...CALLS]);
-    expect(server.map((a) => a.tool ?? a.method)).toEqual(['initialize', ...CALLS.slice(0, 5)]);
-    expect(r.attempts.every((a) => filesOf(a).length === 1)).toBe(true);
-    for (const a of client) {
-      expect(a.notSeenByServer).toBeUndefined();
-      expect(a.detail.why).toContain("the client's log names no session id, the server's does");
-    }
-    // Each side still tells its own retry of the destructive tool.
-    expect(toolCalls(r).filter((a) => a.attempt === 2).map((a) => [a.side, codesOf(a).includes('UNSAFE_RETRY')])).toEqual([['client', true], ['server', true]]);
+    expect(r.attempts.every((a) => a.side === 'client')).toBe(true);
+    expect(r.attempts.map((a) => a.tool ?? a.method)).toEqual(['initialize', ...CALLS]);
+    const [init] = r.attempts;
+    const both = r.attempts.slice(0, 6);
+    const lost = r.attempts[6]!;
+    expect(both.every((a) => filesOf(a).length === 2 && a.session === init!.session && a.session !== null && a.serverOutcome !== undefined)).toBe(true);
+    expect([lost.session, filesOf(lost).length, lost.notSeenByServer]).toEqual([null, 1, undefined]);
+    expect(lost.detail?.why).toContain("no view of it in the server's log: the client's log names no session id");
+    expect(r.summary.notes.join(' ')).toMatch(/^6 request\(s\) of a client log that names no session id/);
+    // One attempt per call now: the retry of the destructive tool, with both logs' evidence.
+    expect(toolCalls(r).filter((a) => a.attempt === 2).map((a) => codesOf(a).includes('UNSAFE_RETRY'))).toEqual([true]);
+    expect(r.findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
   });
 });
 
@@ -110,15 +111,19 @@ describe("the Python SDK 2.3.0 client app's structlog log (py-client-structlog)"
     expect(r.findings.map((f) => f.code)).not.toContain('ORPHAN_RESPONSE');
   });
 
-  it('joined with the server\'s pino log: not joined (the SDK gives the app no session id), the server\'s view still tells the unsafe retry', async () => {
+  it('joined with the server\'s pino log by id, method, arguments and answer (the SDK gives the app no session id): the errors its transport made are said to be no answer of the server\'s, and the retry is UNSAFE_RETRY', async () => {
     const r = await joined(scenario);
-    expect(r.attempts.every((a) => filesOf(a).length === 1)).toBe(true);
-    for (const a of r.attempts.filter((x) => x.side === 'client')) {
-      expect(a.notSeenByServer).toBeUndefined();
-      expect(a.detail.why).toContain("the client's log names no session id");
+    const calls = toolCalls(r);
+    expect(calls.map((a) => filesOf(a).length)).toEqual([2, 2, 2, 2, 2, 1]);
+    const [, , , first, retry, lost] = calls;
+    for (const a of [first!, retry!]) {
+      expect([a.outcome, a.serverOutcome]).toEqual(['JSONRPC_ERROR', 'UNANSWERED']);
+      expect(a.detail?.why).toContain("the server's log shows no such answer (UNANSWERED): the error was made on the client's side (its transport or a bridge), not sent by the server");
+      expect(codesOf(a)).not.toContain('SIDE_DIVERGENCE');
     }
-    const retry = toolCalls(r).find((a) => a.side === 'server' && a.attempt === 2)!;
-    expect(codesOf(retry)).toEqual(expect.arrayContaining(['CANCELLED', 'UNSAFE_RETRY']));
+    expect(codesOf(retry!)).toEqual(expect.arrayContaining(['CANCELLED', 'UNSAFE_RETRY']));
+    // The 404 the transport turned into -32001 never reached the server's app: not joined, not said to be unseen.
+    expect([lost!.session, lost!.notSeenByServer]).toEqual([null, undefined]);
     expect(r.summary.lines.unusable).toBe(0);
   });
 });

@@ -11,7 +11,7 @@ const DIR = fileURLToPath(new URL('../fixtures/real-bridges/', import.meta.url))
 
 interface Finding { code: string; severity: string; message: string }
 interface Attempt {
-  type: 'attempt'; session: string | null; id: string | number; method: string; tool: string | null; status: number | null; outcome: string;
+  type: 'attempt'; side: string; session: string | null; serverOutcome?: string; id: string | number; method: string; tool: string | null; status: number | null; outcome: string;
   call: string; attempt: number; retryOrigin?: { origin: string; how: string }; findings: Finding[]; notSeenByServer?: boolean; resumed?: boolean;
   sse?: { events: number; progress: number; serverRequests: number }; detail?: { why?: string; errorCode?: number; errorMessage?: string };
 }
@@ -169,6 +169,70 @@ describe('mcp-remote 0.15.1 (a desktop client over stdio, the bridge over Stream
     expect(r.findings.map((f) => f.code)).toEqual(['CALL_NEVER_SENT']);
     expect(r.findings[0]!.message).toMatch(/the client could not authorize/);
     expect(observed('remote-oauth-discovery-fails').browserOpened).toEqual([]);
+  });
+});
+
+describe("the desktop client's stdio log joined with the server's log (no log of the bridge)", () => {
+  // What a user of a desktop client and mcp-remote has: the desktop's log of its stdio messages, and the server's log.
+  const desktop = (s: string) => triage(['--client', `${DIR}${s}/stdio.ndjson`, '--server', `${DIR}${s}/server.ndjson`]);
+  const twoLogs = (a: Attempt) => a.side === 'client' && a.session !== null;
+
+  it('every desktop request but initialize (mcp-remote renames the client in it) joins the server\'s view under the session the bridge opened; no finding; the summary says how they were joined', () => {
+    const r = desktop('remote-basic');
+    const desktopSession = r.attempts.find((a) => a.method === 'tools/list')!.session;
+    expect(r.attempts.filter(twoLogs).map((a) => [a.tool ?? a.method, a.session, a.outcome, a.serverOutcome])).toEqual([
+      ['tools/list', desktopSession, 'SUCCESS', 'SUCCESS'],
+      ['lookup_order', desktopSession, 'TOOL_SUCCESS', 'TOOL_SUCCESS'],
+      ['validate_quantity', desktopSession, 'TOOL_ERROR', 'TOOL_ERROR'],
+      ['crash', desktopSession, 'TOOL_ERROR', 'TOOL_ERROR'],
+      ['no_such_tool', desktopSession, 'TOOL_ERROR', 'TOOL_ERROR'],
+      ['ping', desktopSession, 'SUCCESS', 'SUCCESS'],
+    ]);
+    expect(r.attempts.filter((a) => a.method === 'initialize').map((a) => a.side)).toEqual(['client', 'server', 'server']);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+    expect((r.summary as { notes: string[] }).notes).toEqual([expect.stringMatching(/^6 request\(s\) of a client log that names no session id/)]);
+  });
+
+  it('a request the bridge re-sent after a 404 joins the re-sent POST that answered it, not the refused one', () => {
+    const r = desktop('remote-session-restart');
+    const reinit = r.attempts.find((a) => a.id === 'mcp-remote-reinit-1')!;
+    const sent = r.attempts.filter((a) => a.id === 3);
+    expect(sent.map((a) => [a.side, a.session, a.status, a.outcome])).toEqual([['client', reinit.session, null, 'TOOL_SUCCESS'], ['server', expect.any(String), 404, 'HTTP_ERROR']]);
+    expect(sent[1]!.session).not.toBe(reinit.session);
+  });
+
+  it('the server answered, a hop dropped the answer and mcp-remote gave the desktop -32001 "fetch failed": SIDE_DIVERGENCE says the error was made between them and the tool had run', () => {
+    const steps = observed('remote-result-lost').steps;
+    expect(steps[1]).toMatchObject({ got: { error: { code: -32001, message: 'mcp-remote: fetch failed' } } });
+    const r = desktop('remote-result-lost');
+    const [lost, after] = calls(r);
+    expect(lost).toMatchObject({ side: 'client', outcome: 'JSONRPC_ERROR', serverOutcome: 'TOOL_SUCCESS', detail: { errorCode: -32001 } });
+    expect(lost!.findings.map((f) => `${f.code} ${f.message}`)).toEqual([
+      'SIDE_DIVERGENCE tools/call slow_report id 1: the client\'s log (no HTTP layer) got JSONRPC_ERROR, the server sent HTTP 200 TOOL_SUCCESS: the client got error -32001 ("mcp-remote: fetch failed"), not the server\'s answer: something between them (a bridge, the client\'s transport) made it up, and the tool had run',
+    ]);
+    expect(after).toMatchObject({ outcome: 'TOOL_SUCCESS', serverOutcome: 'TOOL_SUCCESS' });
+    expect(codes(after!)).toEqual([]);
+    // The bridge's own HTTP view says the same from the wire: its POST got no response while the server sent its result.
+    const wire = calls(both('remote-result-lost'))[0]!;
+    expect([wire.outcome, codes(wire)]).toEqual(['NO_RESPONSE', ['SIDE_DIVERGENCE']]);
+  });
+
+  it('a stream cut before the result: NO_FINAL_RESULT from the server\'s 200, then the desktop\'s CANCELLED; no divergence (neither side had a result)', () => {
+    const [cut] = calls(desktop('remote-sse-cut'));
+    expect(cut).toMatchObject({ side: 'client', outcome: 'UNANSWERED', serverOutcome: 'STREAM_INCOMPLETE' });
+    expect(codes(cut!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
+  });
+
+  it('must not: a desktop that cancelled first (the bridge then closed the stream) gets no NO_FINAL_RESULT and no SIDE_DIVERGENCE', () => {
+    const [slow] = calls(desktop('remote-timeout-cancel'));
+    expect(slow).toMatchObject({ side: 'client', outcome: 'UNANSWERED', serverOutcome: 'STREAM_INCOMPLETE' });
+    expect(codes(slow!)).toEqual(['CANCELLED']);
+  });
+
+  it('must not: the request a hop refused with 503 (the server never saw it) joins nothing, is not said to be unseen, and its retry joins the server\'s view', () => {
+    const [refused, again] = calls(desktop('remote-503-app-retry'));
+    expect([refused!.session, refused!.outcome, refused!.notSeenByServer]).toEqual([null, 'JSONRPC_ERROR', undefined]);
+    expect(again).toMatchObject({ side: 'client', outcome: 'TOOL_SUCCESS', serverOutcome: 'TOOL_SUCCESS', call: refused!.call, attempt: 2 });
   });
 });
 

@@ -473,6 +473,17 @@ const scenarios = {
     },
   },
 
+  'remote-result-lost': {
+    server: () => startSdkServer(),
+    fault: (i) => (isCall(i, 'slow_report') ? { dropResponse: true } : undefined),
+    async run(t) {
+      const d = t.desktop('/mcp');
+      await d.initialize();
+      await d.callTool('slow_report 3x100: the server answers, the hop drops the answer and closes the bridge\'s connection; desktop timeout 3 s', 'slow_report', { steps: 3, stepMs: 100 }, { progress: true, timeoutMs: 3000 });
+      await d.callTool('lookup_order 1001 after', 'lookup_order', { orderId: '1001' });
+    },
+  },
+
   'remote-fastmcp-restart': {
     server: async () => {
       let f = await startFastmcp();
