@@ -198,6 +198,11 @@ export class Matcher {
    */
   private loose = new Map<string, Held[]>();
   private looseOn = false;
+  /**
+   * The server's session and start of each request joined so, by the server view's id and the request's fingerprint:
+   * a bridge that re-initialized after a 404 re-sent it there, and the refused POST in the old session is told so.
+   */
+  private looseResent = new Map<string, { session: string; start: number | undefined }>();
   /** How many client views were joined so (the summary says it: the join is by id, arguments and time, not by session). */
   looseJoins = 0;
   readonly pairs: SessionPairs;
@@ -616,6 +621,7 @@ export class Matcher {
     if (this.looseOn) {
       if (!(a.client && a.server)) this.pairLoose(h);
       this.looseDrop(h);
+      if (!a.client && a.server && a.server.status === 404 && a.server.sentSession === true) this.resentElsewhere(a, a.server, h.fp);
     }
     const q = this.waiting.get(key);
     if (q) {
@@ -680,7 +686,7 @@ export class Matcher {
     const q = this.waiting.get(key);
     if (!q) return;
     const side: ViewSide = h.attempt.client ? 'client' : 'server';
-    const i = nearestIndex(q, (o) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary), h.attempt.primary);
+    const i = nearestIndex(q, (o) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary) && !answersContradict(h, o), h.attempt.primary);
     if (i === -1) return;
     const o = q[i]!;
     // Without a session: not when another unpaired view of h's side is nearer to it (that attempt's own view, whose
@@ -788,7 +794,24 @@ export class Matcher {
     this.absorb(h, o, isClient ? 'client' : 'server');
     const a = h.attempt;
     if (a.session === null && a.server?.session != null) a.session = a.server.session;
+    const s = a.server!;
+    this.looseResent.set(`${s.idKey}|${h.fp}`, { session: s.session!, start: s.startTs });
+    if (this.looseResent.size > 4096) this.looseResent.delete(this.looseResent.keys().next().value!);
     this.looseJoins++;
+  }
+
+  /**
+   * A server view refused with 404 in its session, whose request (same id and arguments) a client log without session
+   * ids has joined to a later POST in another session: the client's side (a bridge such as mcp-remote) re-initialized
+   * and re-sent it, which the server's log alone shows as another session's request.
+   */
+  private resentElsewhere(a: Attempt, v: AttemptView, fp: number): void {
+    const r = this.looseResent.get(`${v.idKey}|${fp}`);
+    if (!r || r.session === v.session || (r.start !== undefined && v.startTs !== undefined && r.start < v.startTs)) return;
+    v.retriedInNewSession = true;
+    const said = `re-sent with the same id in session ${quoteId(r.session)}, where the client's request (its log names no session id) was joined: the client's side re-initialized and sent it again`;
+    v.detail = { ...v.detail, why: v.detail?.why ? `${v.detail.why}; ${said}` : said };
+    if (a.primary === v) a.detail = v.detail;
   }
 
   /** An initialize leaves the candidates for pairing across rewritten session ids. */
@@ -1066,7 +1089,7 @@ export class Matcher {
  * -32001 for a failed POST). Its why says so: the error is no answer of the server's.
  */
 function madeOnClientSide(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || c.http || c.outcome !== 'JSONRPC_ERROR' || s.responded === true) return;
+  if (a.primary !== c || c.http || c.rebuilt === true || s.rebuilt === true || c.outcome !== 'JSONRPC_ERROR' || s.responded === true) return;
   const said = `the server's log shows no such answer (${typeof s.status === 'number' ? `HTTP ${s.status} ` : ''}${s.outcome}): the error was made on the client's side (its transport or a bridge), not sent by the server`;
   a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
   c.detail = a.detail;
@@ -1258,8 +1281,21 @@ const looseServer = (v: AttemptView): boolean => v.side === 'server' && v.sessio
 function looseFit(c: AttemptView, s: AttemptView, skewMs: number): number {
   if (c.startTs !== undefined && s.startTs !== undefined && (s.startTs < c.startTs - skewMs || s.startTs > (c.endTs ?? c.startTs) + skewMs)) return 0;
   if (c.resultSig !== undefined && s.resultSig !== undefined) return c.resultSig === s.resultSig ? 2 : 0;
+  // A result cannot have come from an HTTP error that carried no response.
+  if (c.responded === true && !s.responded && typeof s.status === 'number' && s.status >= 400 && (c.outcome === 'SUCCESS' || c.outcome === 'TOOL_SUCCESS' || c.outcome === 'TOOL_ERROR')) return 0;
   if (c.wireErrorCode !== undefined && s.wireErrorCode !== undefined) return c.wireErrorCode === s.wireErrorCode ? 2 : 1;
   return c.responded === true && s.responded === true && c.outcome === s.outcome ? 2 : 1;
+}
+
+/**
+ * Two held entries, a client's message view (no HTTP layer) and a server's view, whose answers cannot be one request's
+ * (see looseFit): a desktop's initialize answered over a bridge's fallback transport is not the POST the server refused.
+ */
+function answersContradict(h: Held, o: Held): boolean {
+  const c = h.attempt.client ?? o.attempt.client;
+  const s = h.attempt.server ?? o.attempt.server;
+  if (!c || !s || c.http) return false;
+  return looseFit(c, s, Infinity) === 0;
 }
 
 /**

@@ -199,6 +199,9 @@ describe("the desktop client's stdio log joined with the server's log (no log of
     const sent = r.attempts.filter((a) => a.id === 3);
     expect(sent.map((a) => [a.side, a.session, a.status, a.outcome])).toEqual([['client', reinit.session, null, 'TOOL_SUCCESS'], ['server', expect.any(String), 404, 'HTTP_ERROR']]);
     expect(sent[1]!.session).not.toBe(reinit.session);
+    // The refused POST is told where the request went, and its session's expiry says the client retried it.
+    expect(sent[1]!.detail?.why).toContain(`re-sent with the same id in session "${reinit.session}", where the client's request (its log names no session id) was joined`);
+    expect(r.findings.filter((f) => f.code === 'SESSION_EXPIRED').map((f) => f.message)).toEqual([expect.stringMatching(/id 3 that carried the session id; the client re-initialized and retried the call$/)]);
   });
 
   it('the server answered, a hop dropped the answer and mcp-remote gave the desktop -32001 "fetch failed": SIDE_DIVERGENCE says the error was made between them and the tool had run', () => {
@@ -227,6 +230,14 @@ describe("the desktop client's stdio log joined with the server's log (no log of
     const [slow] = calls(desktop('remote-timeout-cancel'));
     expect(slow).toMatchObject({ side: 'client', outcome: 'UNANSWERED', serverOutcome: 'STREAM_INCOMPLETE' });
     expect(codes(slow!)).toEqual(['CANCELLED']);
+  });
+
+  it('must not: the desktop\'s initialize, answered over the fallback transport, is not joined to the POST the server refused with 404 (no session on either: the same key), nor said to diverge from it', () => {
+    const r = desktop('remote-fallback-sse');
+    const inits = r.attempts.filter((a) => a.method === 'initialize');
+    expect(inits.map((a) => [a.side, a.status, a.outcome, a.serverOutcome])).toEqual([['client', null, 'SUCCESS', undefined], ['server', 404, 'HTTP_ERROR', undefined], ['server', 202, 'SUCCESS', undefined]]);
+    expect(r.attempts.flatMap(codes)).toEqual([]);
+    expect(calls(r).map((a) => [a.side, a.outcome, a.serverOutcome])).toEqual([['client', 'TOOL_SUCCESS', 'TOOL_SUCCESS'], ['client', 'TOOL_ERROR', 'TOOL_ERROR']]);
   });
 
   it('must not: the request a hop refused with 503 (the server never saw it) joins nothing, is not said to be unseen, and its retry joins the server\'s view', () => {
