@@ -1,7 +1,9 @@
 // Real traffic through mcp-remote, supergateway and fastmcp (test/fixtures/real-bridges), and what mcp-triage says of it.
 // The recordings are committed; re-recording needs the npm packages (see test/fixtures/real-bridges/README.md).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, recordedPairs, triageCli, type CliRun } from '../helpers/triage-cli.js';
@@ -191,6 +193,17 @@ describe("the desktop client's stdio log joined with the server's log (no log of
     expect(r.attempts.filter((a) => a.method === 'initialize').map((a) => a.side)).toEqual(['client', 'server', 'server']);
     expect(r.attempts.flatMap(codes)).toEqual([]);
     expect((r.summary as { notes: string[] }).notes).toEqual([expect.stringMatching(/^6 request\(s\) of a client log that names no session id/)]);
+  });
+
+  it('the same desktop log written as Claude Desktop writes its mcp-server-NAME.log ("Message from client: ...") joins the same way', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bridges-desktop-'));
+    const records = readFileSync(`${DIR}remote-result-lost/stdio.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { ts: string; direction: string; message: unknown });
+    const log = join(dir, 'mcp-server-orders.log');
+    writeFileSync(log, records.map((r) => `${r.ts} [orders] [info] Message from ${r.direction === 'c2s' ? 'client' : 'server'}: ${JSON.stringify(r.message)} { metadata: undefined }`).join('\n') + '\n');
+    const r = triage(['--client', log, '--server', `${DIR}remote-result-lost/server.ndjson`]);
+    const fromDesktopLog = calls(r).map((a) => [a.side, a.outcome, a.serverOutcome, codes(a)]);
+    expect(fromDesktopLog).toEqual(calls(desktop('remote-result-lost')).map((a) => [a.side, a.outcome, a.serverOutcome, codes(a)]));
+    expect(fromDesktopLog[0]).toEqual(['client', 'JSONRPC_ERROR', 'TOOL_SUCCESS', ['SIDE_DIVERGENCE']]);
   });
 
   it('a request the bridge re-sent after a 404 joins the re-sent POST that answered it, not the refused one', () => {
