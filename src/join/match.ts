@@ -91,6 +91,10 @@ interface Held {
   initKey?: string;
   /** Such an initialize that fitted more than one of the other side's (or one that did): never paired across session ids. */
   apart?: boolean;
+  /** Its looseKey, while it waits in Matcher.looseClients or looseServers. */
+  loose?: string;
+  /** A client's entry there: the server entry that fits it best so far, and how well (see looseFit; the start gap). */
+  looseBest?: { h: Held; rank: number; gap: number };
 }
 
 /** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
@@ -196,7 +200,8 @@ export class Matcher {
    * client's message log without session ids (a desktop client's stdio log in front of a bridge, an app's own log)
    * and the server's views with one. Kept from the first such client view on (the server views held then are added).
    */
-  private loose = new Map<string, Held[]>();
+  private looseClients = new Map<string, Set<Held>>();
+  private looseServers = new Map<string, Set<Held>>();
   private looseOn = false;
   /**
    * The server's session and start of each request joined so, by the server view's id and the request's fingerprint:
@@ -731,18 +736,56 @@ export class Matcher {
 
   private looseAdd(h: Held): void {
     const k = looseKey(h.attempt.primary);
-    const list = this.loose.get(k);
-    if (list) list.push(h);
-    else this.loose.set(k, [h]);
+    const client = h.attempt.client !== undefined;
+    const map = client ? this.looseClients : this.looseServers;
+    const set = map.get(k);
+    if (set) set.add(h);
+    else map.set(k, new Set([h]));
+    h.loose = k;
+    // A client's entry looks once for its best server entry; a later server entry is compared with each waiting client's.
+    if (client) h.looseBest = this.bestServer(h);
+    else for (const c of this.looseClients.get(k) ?? []) {
+      const fit = looseFitOf(c, h, this.opts.skewMs);
+      if (!fit) continue;
+      const cur = c.looseBest && !c.looseBest.h.emitted && !c.looseBest.h.attempt.client ? c.looseBest : undefined;
+      if (!cur || fit.rank > cur.rank || (fit.rank === cur.rank && fit.gap < cur.gap)) c.looseBest = { h, ...fit };
+    }
+  }
+
+  /** The unpaired server entry that fits a client's entry best (the same answer first, then the nearest start). */
+  private bestServer(c: Held, include?: Held): { h: Held; rank: number; gap: number } | undefined {
+    let best: { h: Held; rank: number; gap: number } | undefined;
+    for (const o of this.looseServers.get(c.loose!) ?? []) {
+      const fit = looseFitOf(c, o, this.opts.skewMs, include);
+      if (fit && (!best || fit.rank > best.rank || (fit.rank === best.rank && fit.gap < best.gap))) best = { h: o, ...fit };
+    }
+    return best;
+  }
+
+  /** The client entry that fits a server entry best, among those waiting (`include`: the one being released). */
+  private bestClient(s: Held, include?: Held): Held | undefined {
+    let best: Held | undefined;
+    let rank = 0;
+    let gap = Infinity;
+    for (const c of this.looseClients.get(s.loose!) ?? []) {
+      const fit = looseFitOf(c, s, this.opts.skewMs, include);
+      if (fit && (fit.rank > rank || (fit.rank === rank && fit.gap < gap))) {
+        best = c;
+        rank = fit.rank;
+        gap = fit.gap;
+      }
+    }
+    return best;
   }
 
   private looseDrop(h: Held): void {
-    const k = looseKey(h.attempt.primary);
-    const list = this.loose.get(k);
-    const i = list?.indexOf(h) ?? -1;
-    if (i === -1) return;
-    list!.splice(i, 1);
-    if (list!.length === 0) this.loose.delete(k);
+    const k = h.loose;
+    if (k === undefined) return;
+    h.loose = undefined;
+    for (const map of [this.looseClients, this.looseServers]) {
+      const set = map.get(k);
+      if (set?.delete(h) && set.size === 0) map.delete(k);
+    }
   }
 
   /**
@@ -757,32 +800,20 @@ export class Matcher {
     if (v === undefined) return;
     const isClient = v.side === 'client';
     if (isClient ? !looseClient(v) : !looseServer(v)) return;
-    const list = this.loose.get(looseKey(v));
-    if (!list) return;
-    // The best fit among the unpaired views of the other side; `include`: the entry being released, already out.
-    const bestOf = (self: Held, wantClient: boolean, include: Held): Held | undefined => {
-      const mine = self.attempt.primary;
-      let best: Held | undefined;
-      let bestRank = 0;
-      let bestGap = Infinity;
-      for (const o of list) {
-        if (o === self || (o.emitted && o !== include) || o.fp !== self.fp) continue;
-        const ov = wantClient ? o.attempt.client : o.attempt.server;
-        if (!ov || (wantClient ? o.attempt.server : o.attempt.client) || !sameId(o, mine)) continue;
-        const c = wantClient ? ov : mine;
-        const s = wantClient ? mine : ov;
-        const rank = looseFit(c, s, this.opts.skewMs);
-        const gap = c.startTs === undefined || s.startTs === undefined ? Infinity : Math.abs(c.startTs - s.startTs);
-        if (rank > bestRank || (rank === bestRank && rank > 0 && gap < bestGap)) {
-          best = o;
-          bestRank = rank;
-          bestGap = gap;
-        }
-      }
-      return best;
-    };
-    const o = bestOf(h, !isClient, h);
-    if (!o || bestOf(o, isClient, h) !== h) return;
+    if (h.loose === undefined) return;
+    let o: Held | undefined;
+    if (isClient) {
+      // Its best server entry, found again if the one it had is gone; and it must be that entry's best client too.
+      let best = h.looseBest;
+      if (!best || best.h.emitted || best.h.attempt.client) best = this.bestServer(h, h);
+      o = best?.h;
+      if (!o || this.bestClient(o, h) !== h) return;
+    } else {
+      // The best waiting client whose best server entry is this one.
+      const c = this.bestClient(h, h);
+      if (!c || c.looseBest?.h !== h) return;
+      o = c;
+    }
     const oKey = this.keyOf(o.attempt.primary);
     const q = this.waiting.get(oKey);
     const at = q?.indexOf(o) ?? -1;
@@ -1285,6 +1316,20 @@ function looseFit(c: AttemptView, s: AttemptView, skewMs: number): number {
   if (c.responded === true && !s.responded && typeof s.status === 'number' && s.status >= 400 && (c.outcome === 'SUCCESS' || c.outcome === 'TOOL_SUCCESS' || c.outcome === 'TOOL_ERROR')) return 0;
   if (c.wireErrorCode !== undefined && s.wireErrorCode !== undefined) return c.wireErrorCode === s.wireErrorCode ? 2 : 1;
   return c.responded === true && s.responded === true && c.outcome === s.outcome ? 2 : 1;
+}
+
+/**
+ * How a waiting client entry and a server entry fit as one request (looseFit, and the gap between their starts), or
+ * undefined: either is out or paired already (`include` counts though released), or they differ in id or arguments.
+ */
+function looseFitOf(c: Held, s: Held, skewMs: number, include?: Held): { rank: number; gap: number } | undefined {
+  if ((c.emitted && c !== include) || (s.emitted && s !== include) || c.fp !== s.fp) return undefined;
+  const cv = c.attempt.client;
+  const sv = s.attempt.server;
+  if (!cv || !sv || c.attempt.server || s.attempt.client || !sameId(s, cv)) return undefined;
+  const rank = looseFit(cv, sv, skewMs);
+  if (rank === 0) return undefined;
+  return { rank, gap: cv.startTs === undefined || sv.startTs === undefined ? Infinity : Math.abs(cv.startTs - sv.startTs) };
 }
 
 /**

@@ -253,6 +253,15 @@ describe("app-log: a client's own log joined with the server's", () => {
     }
   });
 
+  it('among many server sessions that got the same request with the same id and answer, the one nearest in time is joined, and only it', async () => {
+    const rows: [number, unknown, string, string?][] = [];
+    for (let i = 0; i < 200; i++) rows.push([i * 1000 + 1, call, 'mcp message received', `S${i}`], [i * 1000 + 2, answer, 'mcp message sent', `S${i}`]);
+    const r = await both(log([[100_000, call, 'mcp message sent'], [100_003, answer, 'mcp message received']]), log(rows));
+    const joined = r.attempts.filter((a) => a.side === 'client');
+    expect(joined.map((a) => [a.session, a.serverOutcome, a.sources.length])).toEqual([['S100', 'TOOL_SUCCESS', 4]]);
+    expect(r.attempts.filter((a) => a.side === 'server')).toHaveLength(199);
+  });
+
   it('must not: a client log with session ids still says a call the server never logged was not seen by it', async () => {
     const lost = { ...call, id: 7 };
     const r = await both(log([[0, init, 'mcp message sent'], [3, inited, 'mcp message received', 'S1'], [10, call, 'mcp message sent', 'S1'], [13, answer, 'mcp message received', 'S1'], [20, lost, 'mcp message sent', 'S1']]), serverLog);
