@@ -245,7 +245,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notes.push(`${late.exchanges} call(s) went on after ${openMs / 1000} s of silence had closed them, up to ${(late.longestGapMs / 1000).toFixed(1)} s after their previous record: their attempts are reported as cut off or unanswered though more came; run again with --window ${needed} to follow them`);
   }
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
-  if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins} request(s) of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log) were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for them`);
+  if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins} request(s) of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log; or an HTTP log that did not record Mcp-Session-Id) were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for them`);
   sessions.flush();
   linker.flush();
   const paired = pairs.note();

@@ -197,8 +197,9 @@ export class Matcher {
   private sharedSession = false;
   /**
    * Unpaired views that may meet across a session id one side never logged, by id, method and tool (looseKey): a
-   * client's message log without session ids (a desktop client's stdio log in front of a bridge, an app's own log)
-   * and the server's views with one. Kept from the first such client view on (the server views held then are added).
+   * client log's views without session ids (a desktop client's stdio log in front of a bridge, an app's own log, an
+   * HTTP log that did not record Mcp-Session-Id) and the server's views with one. Kept from the first such client view
+   * on (the server views held then are added).
    */
   private looseClients = new Map<string, Set<Held>>();
   private looseServers = new Map<string, Set<Held>>();
@@ -726,7 +727,7 @@ export class Matcher {
     this.unindex(o);
   }
 
-  /** The first session-less client message view: the server views held now become candidates too, in the order they came. */
+  /** The first client view without a session id: the server views held now become candidates too, in the order they came. */
   private looseHeld(): void {
     this.looseOn = true;
     const held = new Set<Held>();
@@ -789,7 +790,7 @@ export class Matcher {
   }
 
   /**
-   * An attempt being released with one view, a session-less client message view or a server view with a session,
+   * An attempt being released with one view, a client view without a session id or a server view with one,
    * takes the other side's view of the same request across the session id the client's log lacks: the same id, method,
    * tool and arguments, started within --skew of it, and an answer that does not contradict it (a different result is
    * another call). The best fit first (the same answer, then the nearest start), and only when this attempt is that
@@ -1300,8 +1301,11 @@ function looseKey(v: AttemptView): string {
   return `${v.idText ?? String(v.id)}|${v.method}|${v.tool ?? ''}`;
 }
 
-/** A client's view from a message log that names no session id (no HTTP layer): it may meet a server view by looseKey. */
-const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.session === null && !v.http;
+/**
+ * A client's view that names no session id: from a message log (no HTTP layer), or from an HTTP log that did not
+ * record Mcp-Session-Id (a logger that left the header out). It may meet a server view with a session by looseKey.
+ */
+const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.session === null;
 const looseServer = (v: AttemptView): boolean => v.side === 'server' && v.session !== null;
 
 /**
