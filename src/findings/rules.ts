@@ -196,7 +196,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const stateless = cancelView.http && a.session === null && !cancelView.legacySse
       ? ': there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop'
       : '';
+    // A client's message log whose error after that the server never sent (its view has no answer): the client's side made it.
+    const madeLocally = answeredLate && !cancelView.http && cancelView === a.client && a.server !== undefined && a.server.responded !== true && a.outcome === 'JSONRPC_ERROR';
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
+      : madeLocally ? `; the ${a.outcome} its log shows after that is not the server's (the server's log has no answer for it): the client's side made it`
       : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
     // The POST that carried it got no response at all (the client aborted it): the server's log beside it says whether it
     // arrived; without that log, it may never have left the client.

@@ -107,6 +107,8 @@ describe("the Python SDK 2.3.0 client app's structlog log (py-client-structlog)"
     // The Python client's transport makes up a JSON-RPC error for a stream that ended without a response (the server
     // restart ended the cancelled charges' streams) and for the 404: the app logs them as received, and they are read so.
     expect([first!.outcome, first!.detail.errorMessage]).toEqual(['JSONRPC_ERROR', 'SSE stream ended without a response']);
+    // Must not: from the client's log alone nothing shows the error was the client's own making.
+    expect(first!.findings.find((f) => f.code === 'CANCELLED')!.message).toMatch(/; its JSONRPC_ERROR result came after that, when the client had given up on it$/);
     expect([lost!.outcome, lost!.detail.errorCode, lost!.detail.errorMessage]).toEqual(['JSONRPC_ERROR', -32001, 'Session not found']);
     expect(r.findings.map((f) => f.code)).not.toContain('ORPHAN_RESPONSE');
   });
@@ -122,6 +124,7 @@ describe("the Python SDK 2.3.0 client app's structlog log (py-client-structlog)"
       expect(codesOf(a)).not.toContain('SIDE_DIVERGENCE');
     }
     expect(codesOf(retry!)).toEqual(expect.arrayContaining(['CANCELLED', 'UNSAFE_RETRY']));
+    expect(first!.findings.find((f) => f.code === 'CANCELLED')!.message).toMatch(/; the JSONRPC_ERROR its log shows after that is not the server's \(the server's log has no answer for it\): the client's side made it$/);
     // The 404 the transport turned into -32001 never reached the server's app: not joined, not said to be unseen.
     expect([lost!.session, lost!.notSeenByServer]).toEqual([null, undefined]);
     expect(r.summary.lines.unusable).toBe(0);
