@@ -210,7 +210,10 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
 
   let needSchemas = false;
   const adapterState = new Map<string, unknown>();
-  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState, side: sideOverride });
+  const note = (text: string): void => {
+    if (!account.limits.notes.includes(text)) account.limits.notes.push(text);
+  };
+  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState, side: sideOverride, note });
 
   const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string): void => {
     if (!Array.isArray(res)) {

@@ -29,6 +29,8 @@ export interface AdapterContext {
   state?: Map<string, unknown>;
   /** The side --client / --server gave the input, when one did: whose log it is. */
   side?: 'client' | 'server' | 'gateway' | 'unknown' | undefined;
+  /** Adds a line to what this input cannot show (once), for what a format learns of its producer from the lines. */
+  note?: (text: string) => void;
 }
 
 /** Records the line maps to, or why it cannot be used ([] means: recognized, carries nothing to analyze). */

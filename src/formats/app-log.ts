@@ -1,6 +1,6 @@
 // An application's own structured log line (pino, winston, bunyan, structlog, python-json-logger...) that carries JSON-RPC messages in its fields: the messages, with the line's time, session, status and direction.
 import type { CanonicalRecord } from '../schema/record.js';
-import type { AdapterResult, JsonFormat } from './adapter.js';
+import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { isObj, parseJsonContainer, safeKey, type Obj } from './values.js';
 
@@ -11,8 +11,15 @@ const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
  * with the time, level and message in `record` and what the app bound in `record.extra`.
  */
 const NESTED_KEYS = ['record', 'extra'];
-/** Keys for the line's own time, in the order they are preferred. */
-const TIME_KEYS = ['ts', 'timestamp', 'time', '@timestamp', 'date', 'datetime', 'asctime'];
+/**
+ * .NET loggers keep a line's template arguments in an object of their own: Microsoft.Extensions.Logging's JSON console
+ * formatter in `State` (beside its `{OriginalFormat}`), Serilog's JSON formatter in `Properties`.
+ */
+const DOTNET_KEYS = ['State', 'Properties'];
+/** Keys for the line's own time, in the order they are preferred (.NET's `Timestamp`, Serilog's compact `@t` last). */
+const TIME_KEYS = ['ts', 'timestamp', 'time', '@timestamp', 'date', 'datetime', 'asctime', 'Timestamp', '@t'];
+/** Keys of a structured logger's message template, the words of which say which way a message went (.NET loggers). */
+const TEMPLATE_KEYS = ['{OriginalFormat}', 'MessageTemplate', '@mt'];
 /** Keys for the HTTP status of the exchange the line describes. */
 const STATUS_KEYS = ['status', 'statusCode', 'status_code', 'http_status', 'httpStatus', 'responseStatus', 'response_status'];
 /** Words (in a key, or in the text before a message in a string) that say the writer sent or received the message. */
@@ -47,6 +54,8 @@ function directionOfWords(text: string): 'in' | 'out' | undefined {
 /** Words of a log line's own text ("mcp message received") that say which way its messages went; free text, so no "in"/"read". */
 const TEXT_SENT = new Set(['outgoing', 'outbound', 'sending', 'sent']);
 const TEXT_RECEIVED = new Set(['incoming', 'inbound', 'receiving', 'received']);
+/** Fields a logger writes its line's own text in. */
+const TEXT_KEYS = ['msg', 'message', 'event'];
 
 /** The line and the objects a logger nests its own fields in (loguru's `record`, `record.extra`), outermost first. */
 function layersOf(v: Obj): Obj[] {
@@ -54,7 +63,14 @@ function layersOf(v: Obj): Obj[] {
   for (let i = 0; i < out.length && out.length < 4; i++) {
     for (const k of NESTED_KEYS) if (isObj(out[i]![k])) out.push(out[i]![k] as Obj);
   }
+  for (const k of DOTNET_KEYS) if (isObj(v[k])) out.push(v[k] as Obj);
   return out;
+}
+
+/** A .NET logger's template of the line (`{EndpointName} sending message. Message: '{Message}'.`), when it has one. */
+function templateOf(layers: Obj[]): string | undefined {
+  for (const v of layers) for (const k of TEMPLATE_KEYS) if (typeof v[k] === 'string') return v[k] as string;
+  return undefined;
 }
 
 /** The line's time: a time field of the line, else of the object a logger nests its fields in; loguru's `time` is `{ repr, timestamp }`. */
@@ -69,15 +85,48 @@ function timeOf(layers: Obj[]): string | number | undefined {
   return undefined;
 }
 
-/** The direction a line's text field names, when the messages are in other fields (not in that text). */
-function textDirection(layers: Obj[]): 'in' | 'out' | undefined {
+/** Which way the words of a log line's own text say its message went ("mcp message received"). */
+function wordsDirection(text: string): 'in' | 'out' | undefined {
+  for (const w of text.toLowerCase().split(/[^a-z]+/)) {
+    if (TEXT_SENT.has(w)) return 'out';
+    if (TEXT_RECEIVED.has(w)) return 'in';
+  }
+  return undefined;
+}
+
+/**
+ * The direction a line's text names, when the messages are in other fields (not in that text): a .NET logger's
+ * template first (its words are the code's, not the message's), then the line's text fields.
+ */
+function textDirection(layers: Obj[], template: string | undefined): 'in' | 'out' | undefined {
+  const said = template !== undefined ? wordsDirection(template) : undefined;
+  if (said) return said;
   for (const v of layers) for (const k of TEXT_KEYS) {
     const t = v[k];
     if (typeof t !== 'string' || t.includes('"jsonrpc"')) continue;
-    for (const w of t.toLowerCase().split(/[^a-z]+/)) {
-      if (TEXT_SENT.has(w)) return 'out';
-      if (TEXT_RECEIVED.has(w)) return 'in';
+    const d = wordsDirection(t);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+/**
+ * Whose log a .NET line is, from the C# SDK's own words: its endpoint name (`Server (NAME VERSION)`, `Client (NAME
+ * VERSION)`), else the logger's category (`ModelContextProtocol.Client.…`, `ModelContextProtocol.Server.…`).
+ */
+function dotnetSide(layers: Obj[]): 'client' | 'server' | undefined {
+  for (const v of layers) {
+    const name = v.EndpointName;
+    if (typeof name === 'string') {
+      if (name.startsWith('Server (')) return 'server';
+      if (name.startsWith('Client (')) return 'client';
     }
+  }
+  for (const v of layers) for (const k of ['Category', 'SourceContext']) {
+    const c = v[k];
+    if (typeof c !== 'string' || !c.startsWith('ModelContextProtocol.')) continue;
+    if (c.startsWith('ModelContextProtocol.Client.')) return 'client';
+    if (c.startsWith('ModelContextProtocol.Server.') || c.startsWith('ModelContextProtocol.AspNetCore')) return 'server';
   }
   return undefined;
 }
@@ -224,7 +273,7 @@ function sessionOf(v: Obj, depth = 0): string | undefined {
     const name = k.toLowerCase().replace(/[-_]/g, '');
     if (typeof value === 'string' && value !== '' && SESSION_KEYS.has(name)) return value;
     // A copy of the request's headers (Node's req.headers, a framework's headers object); what a logger nests (loguru's record.extra).
-    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request' || NESTED_KEYS.includes(name))) {
+    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request' || NESTED_KEYS.includes(name) || name === 'state' || name === 'properties')) {
       const inner = sessionOf(value, depth + 1);
       if (inner !== undefined) return inner;
     }
@@ -276,13 +325,14 @@ function appLogMessages(v: Obj): Obj[] | undefined {
   const time = timeOf(layers);
   const session = sessionOf(v);
   const status = statusOf(v);
-  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(layers);
+  const lineDirection = typeof v.direction === 'string' ? v.direction : textDirection(layers, templateOf(layers));
+  const side = v.side === 'client' || v.side === 'server' ? v.side : dotnetSide(layers);
   const statusOn = found.findIndex((f) => !isRequestish(f.message));
   return found.map((f, i) => ({
     message: f.message,
     ...(time !== undefined ? { ts: time } : {}),
     ...(session !== undefined ? { session } : {}),
-    ...(v.side === 'client' || v.side === 'server' ? { side: v.side } : {}),
+    ...(side !== undefined ? { side } : {}),
     ...(lineDirection !== undefined ? { direction: lineDirection } : f.direction ? { direction: f.direction } : {}),
     ...(status !== undefined && i === (statusOn === -1 ? 0 : statusOn) ? { status } : {}),
   }));
@@ -306,15 +356,76 @@ function pythonObjectField(v: Obj, depth = 0, path = ''): string | undefined {
   return undefined;
 }
 
-/** Keys of a logger's level and of its message text: a line with both is an application's log line. */
-const LEVEL_KEYS = ['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.level'];
-const TEXT_KEYS = ['msg', 'message', 'event'];
+/**
+ * Keys (lowercased) of a logger's level and of its message text: a line with both is an application's log line
+ * (.NET loggers capitalize them: `LogLevel` and `Message`, Serilog's `Level` and `MessageTemplate`).
+ */
+const LEVEL_NAMES = new Set(['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.level']);
+const TEXT_NAMES = new Set(['msg', 'message', 'event', 'messagetemplate', 'renderedmessage']);
 
 function isLogLine(v: Obj): boolean {
-  const logged = (o: Obj) => LEVEL_KEYS.some((k) => k in o) && TEXT_KEYS.some((k) => typeof o[k] === 'string');
+  const logged = (o: Obj) => {
+    let level = false;
+    let text = false;
+    let n = 0;
+    for (const k in o) {
+      if (++n > MAX_KEYS) break;
+      const name = k.toLowerCase();
+      level ||= LEVEL_NAMES.has(name);
+      text ||= TEXT_NAMES.has(name) && typeof o[k] === 'string';
+    }
+    return level && text;
+  };
   // loguru: the level and message in `record` (the line's `text` is the formatted line). python-json-logger with a
   // format without `%(levelname)s` ("%(asctime)s %(message)s"): Python logging's own `asctime` names the logger.
-  return logged(v) || (isObj(v.record) && logged(v.record as Obj)) || (typeof v.asctime === 'string' && typeof v.message === 'string');
+  // Serilog's compact JSON: `@t` and the template `@mt` (or the text `@m`), the level `@l` left out for Information.
+  return logged(v) || (isObj(v.record) && logged(v.record as Obj)) || (typeof v.asctime === 'string' && typeof v.message === 'string') ||
+    (typeof v['@t'] === 'string' && (typeof v['@mt'] === 'string' || typeof v['@m'] === 'string'));
+}
+
+/**
+ * The C# SDK's (ModelContextProtocol) Trace templates of a message it sends: its session's line, and a client's
+ * transport's line of the same message just after it (the SDK logs each message a client sends twice).
+ */
+const CSHARP_SESSION_SEND = /^\{EndpointName\} sending (?:method '\{Method\}' request\. Request|message\. Message): /;
+const CSHARP_TRANSPORT_SEND = /^\{EndpointName\} transport sending message\. Message: /;
+/** Messages of the session's lines kept to meet their transport's copy (sends interleave under concurrency). */
+const CSHARP_SENDS_KEPT = 32;
+const CSHARP_LINES_NOTE = "the C# SDK (ModelContextProtocol) writes the JSON-RPC messages to its log only at Trace level (Logging:LogLevel:ModelContextProtocol set to Trace); its other lines (a request handler called or completed) name a method but no id or message, and are skipped";
+const CSHARP_SERVER_NOTE = "the C# SDK's server log (ModelContextProtocol at Trace) has the messages the server sent, not the requests it received over HTTP: its answers have no request in this log (ORPHAN_RESPONSE); the requests are in the client's log or a capture";
+
+/** A .NET logger's line of the C# SDK's own (its category, or Serilog's SourceContext, in `ModelContextProtocol.`). */
+function isCsharpSdkLine(value: Obj): boolean {
+  for (const v of layersOf(value)) for (const k of ['Category', 'SourceContext']) {
+    const c = v[k];
+    if (typeof c === 'string' && c.startsWith('ModelContextProtocol.')) return true;
+  }
+  return false;
+}
+
+/**
+ * What a .NET line of the C# SDK adds to reading its messages: the transport's copy of a message the session's line
+ * already gave is dropped (true: the line carries nothing more), and a server's answers are noted as requestless.
+ */
+function csharpCopy(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
+  const layers = layersOf(value);
+  const template = templateOf(layers);
+  if (template === undefined || ctx.state === undefined) return false;
+  const session = CSHARP_SESSION_SEND.test(template);
+  if (!session && !CSHARP_TRANSPORT_SEND.test(template)) return false;
+  let sent = ctx.state.get('app-log:csharp-sends') as string[] | undefined;
+  if (sent === undefined) ctx.state.set('app-log:csharp-sends', (sent = []));
+  const keys = lines.map((l) => JSON.stringify(l.message));
+  if (session) {
+    sent.push(...keys);
+    if (sent.length > CSHARP_SENDS_KEPT) sent.splice(0, sent.length - CSHARP_SENDS_KEPT);
+    if (dotnetSide(layers) === 'server' && lines.some((l) => !isRequestish(l.message) && isObj(l.message) && l.message.method === undefined)) ctx.note?.(CSHARP_SERVER_NOTE);
+    return false;
+  }
+  const at = keys.length === 1 ? sent.indexOf(keys[0]!) : -1;
+  if (at === -1) return false;
+  sent.splice(at, 1);
+  return true;
 }
 
 /**
@@ -335,7 +446,10 @@ export const appLogFormat: JsonFormat = {
       if (field !== undefined) {
         return { error: `${field}: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True), or json.dumps of a dict)` };
       }
+      if (ctx.note && isCsharpSdkLine(value)) ctx.note(CSHARP_LINES_NOTE);
+      return records;
     }
+    if (lines !== undefined && csharpCopy(value, lines, ctx)) return [];
     for (const line of lines ?? []) {
       const r = jsonRpcFormat.toRecords(line, ctx);
       if (!Array.isArray(r)) return r;
