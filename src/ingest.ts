@@ -277,7 +277,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     let value: unknown;
     const c = firstNonSpace(text);
     if (c !== '{' && c !== '[') {
-      const tf = textFormatFor(text, forced);
+      const tf = textFormatFor(text, forced, adapterState);
       if (tf) {
         const before = out.length;
         if (!guarded(line.lineNo, out, () => emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out))) return true;
@@ -545,9 +545,9 @@ function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {
   return undefined;
 }
 
-function textFormatFor(text: string, forced: InputFormat | undefined): TextFormat | undefined {
-  if (forced) return forced.kind === 'text' && forced.detectText(text) ? forced : undefined;
-  for (const f of TEXT_FORMATS) if (f.detectText(text)) return f;
+function textFormatFor(text: string, forced: InputFormat | undefined, state?: Map<string, unknown>): TextFormat | undefined {
+  if (forced) return forced.kind === 'text' && forced.detectText(text, state) ? forced : undefined;
+  for (const f of TEXT_FORMATS) if (f.detectText(text, state)) return f;
   return undefined;
 }
 

@@ -51,7 +51,8 @@ export interface JsonFormat {
 export interface TextFormat {
   kind: 'text';
   name: string;
-  detectText(line: string): boolean;
+  /** Cheap test on one line; `state` is the input's adapter state (AdapterContext.state), for a line read by an earlier one. */
+  detectText(line: string, state?: Map<string, unknown>): boolean;
   textToRecords(line: string, ctx: AdapterContext): AdapterResult;
   limits: SourceLimits;
 }

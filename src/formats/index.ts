@@ -4,6 +4,7 @@ import { canonicalFormat } from './canonical.js';
 import { appLogFormat } from './app-log.js';
 import { claimFormat } from './claim.js';
 import { claudeCodeDebugFormat, claudeCodeFormat } from './claude-code.js';
+import { dotnetConsoleFormat } from './dotnet-console.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
 import { goSdkFormat } from './go-sdk.js';
@@ -42,8 +43,9 @@ export const JSON_FORMATS: JsonFormat[] = [
 /**
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
+ * .NET's console log last: its `info: Category[0]` is the loosest of them.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, dotnetConsoleFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

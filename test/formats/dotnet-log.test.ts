@@ -146,3 +146,56 @@ describe('.NET log lines that are not the C# SDK\'s', () => {
     expect(r.summary.lines).toMatchObject({ read: 1, unusable: 1 });
   });
 });
+
+describe(".NET's text console logger (the simple formatter)", () => {
+  const consoleFile = (style: string, side: 'client' | 'server') => `${DIR}${style}.${side}.log`;
+  const textLines = (style: string, side: 'client' | 'server') => readFileSync(consoleFile(style, side), 'utf8').trimEnd().split('\n');
+
+  it.each(['console', 'console-single'])("the C# SDK client's Trace lines (%s): each request once, its answer, every other line skipped", async (style) => {
+    const r = await analyze({ inputs: [{ path: consoleFile(style, 'client') }] });
+    const all = textLines(style, 'client');
+    expect(r.summary.lines).toEqual({ read: all.length, used: 12, blank: 0, skipped: all.length - 12, unusable: 0 });
+    expect(r.summary.inputs[0]!.formats).toEqual({ 'dotnet-console': 12 });
+    expect(r.attempts.map((a) => [a.id, a.method, a.outcome])).toEqual(OUTCOMES);
+    expect(r.attempts.every((a) => a.side === 'client')).toBe(true);
+    expect(r.findings).toEqual([]);
+  });
+
+  it('SingleLine with a TimestampFormat: the times are read (no zone: --timezone, UTC by default); the multi-line default has none', async () => {
+    const single = await analyze({ inputs: [{ path: consoleFile('console-single', 'client') }] });
+    expect(single.attempts.map((a) => a.ts)).toEqual(['2026-12-04T09:30:00.040Z', '2026-12-04T09:30:00.133Z', '2026-12-04T09:30:00.183Z', '2026-12-04T09:30:00.233Z', '2026-12-04T09:30:00.283Z', '2026-12-04T09:30:00.328Z']);
+    const shifted = await analyze({ inputs: [{ path: consoleFile('console-single', 'client') }], timezone: '+02:00' });
+    expect(shifted.attempts[0]!.ts).toBe('2026-12-04T07:30:00.040Z');
+    const multi = await analyze({ inputs: [{ path: consoleFile('console', 'client') }] });
+    expect(multi.attempts.map((a) => a.ts)).toEqual(Array(6).fill(undefined));
+  });
+
+  it("the multi-line form: an exception's indented lines after a message are skipped with it", async () => {
+    const all = textLines('console', 'client');
+    const at = all.findIndex((l) => l.startsWith('fail: KitchenClient.Program[0]'));
+    expect(all.slice(at + 1, at + 4).map((l) => l.match(/^ */)![0].length)).toEqual([6, 6, 9]);
+    const r = await analyze({ inputs: [{ path: tmp('client.log', all.slice(0, at + 4)), side: 'client' }] });
+    expect(r.summary.lines).toMatchObject({ read: at + 4, unusable: 0 });
+  });
+
+  it.each(['console', 'console-single'])("the C# SDK server's lines (%s): its answers, and what cannot show", async (style) => {
+    const r = await analyze({ inputs: [{ path: consoleFile(style, 'server'), side: 'server' }] });
+    expect(r.summary.lines).toMatchObject({ used: 4, unusable: 0 });
+    expect(r.findings.map((f) => f.code)).toEqual(Array(4).fill('ORPHAN_RESPONSE'));
+    expect(r.summary.inputs[0]!.cannotShow).toEqual(expect.arrayContaining([
+      expect.stringContaining('has the messages the server sent, not the requests it received over HTTP'),
+      expect.stringContaining('writes the JSON-RPC messages to its log only at Trace level'),
+    ]));
+  });
+
+  it('must not: indented lines with no console header before them, and a level word after other text, stay unusable as before', async () => {
+    const lines = [
+      '      Client (x 1.0) sending message. Message: \'{"jsonrpc":"2.0","method":"notifications/initialized"}\'.',
+      'app info: Shop.Api[1] started',
+      'note: trce: Shop.Api[1] started',
+    ];
+    const r = await analyze({ inputs: [{ path: tmp('other.log', lines) }] });
+    expect(r.summary.lines).toMatchObject({ read: 3, used: 0, unusable: 3 });
+    expect(r.summary.diagnostics.first.map((d) => d.message)).toEqual(Array(3).fill('line is not JSON and matches no text log format'));
+  });
+});
