@@ -2,7 +2,8 @@
 import type { CanonicalRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
-import { isObj, parseJsonContainer, safeKey, type Obj } from './values.js';
+import { parsePythonLiteral, pydanticMessage } from './python-text.js';
+import { isObj, parseJsonContainer, type Obj } from './values.js';
 
 /** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
 const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
@@ -33,6 +34,8 @@ const MAX_PREFIX = 80;
 
 interface Found {
   message: unknown;
+  /** Read from pydantic's text of a message object (a line that has the message itself needs no such copy). */
+  fromText?: true;
   /** "in" or "out" relative to the writer, when the key or the text before the message says so. */
   direction?: 'in' | 'out';
 }
@@ -131,116 +134,35 @@ function dotnetSide(layers: Obj[]): 'client' | 'server' | undefined {
   return undefined;
 }
 
-/** Deepest nesting read in a Python literal: a message is a few levels deep; a deeper text is no message. */
-const MAX_LITERAL_DEPTH = 64;
-const PY_ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
-const PY_NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/**
- * The value of a Python literal of JSON values, as Python's str() of a dict writes it (`{'jsonrpc': '2.0', 'id': 1,
- * 'params': {'ok': True, 'note': None}}`): dicts, lists, tuples, quoted strings with their escapes, numbers, True,
- * False, None; the whole text (trailing whitespace aside). Undefined when it is anything else (an object's repr, a
- * cut text, inf or nan).
- */
-export function parsePythonLiteral(text: string): unknown {
-  let i = 0;
-  const fail = (): never => {
-    throw new SyntaxError('not a Python literal');
-  };
-  const ws = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\t')) i++;
-  };
-  const str = (): string => {
-    const q = text[i++]!;
-    let out = '';
-    for (;;) {
-      const c = text[i++];
-      if (c === undefined || c === '\n') fail();
-      if (c === q) return out;
-      if (c !== '\\') {
-        out += c;
-        continue;
-      }
-      const e = text[i++]!;
-      const hex = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-      if (hex) {
-        const h = text.slice(i, i + hex);
-        if (!/^[0-9a-fA-F]+$/.test(h) || h.length !== hex) fail();
-        const cp = parseInt(h, 16);
-        if (cp > 0x10ffff) fail();
-        out += String.fromCodePoint(cp);
-        i += hex;
-      } else if (e in PY_ESCAPES) out += PY_ESCAPES[e];
-      else fail();
-    }
-  };
-  const value = (depth: number): unknown => {
-    if (depth > MAX_LITERAL_DEPTH) fail();
-    ws();
-    const c = text[i];
-    if (c === "'" || c === '"') return str();
-    if (c === '{') {
-      i++;
-      const obj: Obj = {};
-      ws();
-      if (text[i] === '}') return i++, obj;
-      for (;;) {
-        const k = value(depth + 1);
-        if (typeof k !== 'string' && typeof k !== 'number') fail();
-        ws();
-        if (text[i++] !== ':') fail();
-        const v = value(depth + 1);
-        if (safeKey(String(k))) obj[String(k)] = v;
-        ws();
-        const sep = text[i++];
-        if (sep === '}') return obj;
-        if (sep !== ',') fail();
-      }
-    }
-    if (c === '[' || c === '(') {
-      const close = c === '[' ? ']' : ')';
-      i++;
-      const arr: unknown[] = [];
-      ws();
-      if (text[i] === close) return i++, arr;
-      for (;;) {
-        arr.push(value(depth + 1));
-        ws();
-        const sep = text[i++];
-        if (sep === close) return arr;
-        if (sep !== ',') fail();
-        ws();
-        if (text[i] === close) return i++, arr; // (1,) and a trailing comma
-      }
-    }
-    for (const [word, v] of [['True', true], ['False', false], ['None', null]] as const) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
-        return v;
-      }
-    }
-    PY_NUMBER.lastIndex = i;
-    const m = PY_NUMBER.exec(text);
-    if (!m) return fail();
-    i += m[0].length;
-    return Number(m[0]);
-  };
-  try {
-    const v = value(0);
-    ws();
-    return i === text.length ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A Python dict's text of a JSON-RPC message: its `'jsonrpc': '2.0'` (str() of the dict, or an f-string of it). */
 const PYTHON_DICT_MESSAGE = /['"]jsonrpc['"]: '2\.0'/;
 
-/** The message a string field holds: the whole string, or the JSON (or a Python dict's text) after a short prefix ("received: {...}"). */
+/**
+ * Where a pydantic model's text of a message may start in a string: mcp 1.x's `root=JSONRPCRequest(`, a repr's
+ * `JSONRPCRequest(`, or a str()'s first field `jsonrpc='2.0'` (mcp 2.x).
+ */
+const PYDANTIC_STARTS = [/\broot=[A-Z]\w*\(/, /\b[A-Z]\w*\((?=\w+=)/, /\bjsonrpc='2\.0'/];
+
+/** The message a pydantic model's text in the string is, after a short prefix, with the prefix's direction. */
+function pydanticInText(text: string): Found | undefined {
+  for (const start of PYDANTIC_STARTS) {
+    const at = text.search(start);
+    if (at === -1 || at > MAX_PREFIX) continue;
+    const message = pydanticMessage(text.slice(at));
+    if (message === undefined) continue;
+    const direction = at > 0 ? directionOfWords(text.slice(0, at)) : undefined;
+    return direction ? { message, direction, fromText: true } : { message, fromText: true };
+  }
+  return undefined;
+}
+
+/**
+ * The message a string field holds: the whole string, or the JSON (or a Python dict's text) after a short prefix
+ * ("received: {...}"), or a pydantic model's text of one (what `str(message)` of the Python SDK's message writes).
+ */
 function messageInText(text: string): Found | undefined {
   const json = text.includes('"jsonrpc"');
-  if (!json && !PYTHON_DICT_MESSAGE.test(text)) return undefined;
+  if (!json && !PYTHON_DICT_MESSAGE.test(text)) return text.includes("jsonrpc='2.0'") ? pydanticInText(text) : undefined;
   const at = text.search(/[{[]/);
   if (at === -1 || at > MAX_PREFIX) return undefined;
   let message = json ? parseJsonContainer(text.slice(at)) : undefined;
@@ -312,6 +234,8 @@ function appLogMessages(v: Obj): Obj[] | undefined {
   let found: Found[] = [];
   collect(v, 0, undefined, found);
   if (found.length === 0) return undefined;
+  // A message object's text beside the message itself is a copy of it (a repr logged next to the object).
+  if (found.some((f) => !f.fromText)) found = found.filter((f) => !f.fromText);
   // The same message twice on one line is one message logged twice (loguru's `text` repeats `record.message`).
   if (found.length > 1) {
     const seen = new Set<string>();

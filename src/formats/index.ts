@@ -5,6 +5,7 @@ import { appLogFormat } from './app-log.js';
 import { claimFormat } from './claim.js';
 import { claudeCodeDebugFormat, claudeCodeFormat } from './claude-code.js';
 import { dotnetConsoleFormat } from './dotnet-console.js';
+import { pythonSdkLogFormat } from './python-sdk-log.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
 import { goSdkFormat } from './go-sdk.js';
@@ -43,9 +44,9 @@ export const JSON_FORMATS: JsonFormat[] = [
 /**
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
- * .NET's console log last: its `info: Category[0]` is the loosest of them.
+ * .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, dotnetConsoleFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, dotnetConsoleFormat, pythonSdkLogFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

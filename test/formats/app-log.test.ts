@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../src/formats/adapter.js';
-import { appLogFormat, parsePythonLiteral } from '../../src/formats/app-log.js';
+import { appLogFormat } from '../../src/formats/app-log.js';
+import { parsePythonLiteral } from '../../src/formats/python-text.js';
 import { detectJsonFormat } from '../../src/formats/index.js';
 import { analyze } from '../../src/index.js';
 import { parseTimestamp } from '../../src/formats/time.js';
@@ -116,12 +117,24 @@ describe('app-log: what it must not take', () => {
     expect(appLogFormat.detect({ record: { id: 3, level: 2 } })).toBe(false);
   });
 
-  it('refuses, with the fix, a line whose message the logger wrote as a Python object\'s text (no JSON to read), rather than skip it as empty', () => {
+  it("reads a message the logger wrote as pydantic's text of the SDK's message object (str() or repr(), mcp 2.x and 1.x)", () => {
     const pjl = { asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: 'mcp message received', sessionId: 'f3a1', rpc: "jsonrpc='2.0' id=1 method='initialize' params={'protocolVersion': '2025-11-25'}" };
-    expect(appLogFormat.toRecords(pjl, input('server'))).toEqual({ error: expect.stringMatching(/^rpc: a JSON-RPC message logged as a Python object's text, not as JSON \(fix: log message\.model_dump\(mode="json"/) });
-    const structlog = { rpc: "JSONRPCResponse(jsonrpc='2.0', id=1, result={'content': []})", event: 'mcp message sent', level: 'info' };
-    expect(appLogFormat.toRecords(structlog, input('server'))).toMatchObject({ error: expect.stringMatching(/^rpc: /) });
+    expect(read(pjl, 'server')[0]).toMatchObject({ direction: 'c2s', session: 'f3a1', message: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } } });
+    const structlog = { rpc: "JSONRPCResponse(jsonrpc='2.0', id=1, result={'content': [], 'isError': True})", event: 'mcp message sent', level: 'info' };
+    expect(read(structlog, 'server')[0]).toMatchObject({ direction: 's2c', message: { jsonrpc: '2.0', id: 1, result: { content: [], isError: true } } });
+    // Fields written as None are fields the wire left out; mcp 1.x's RootModel is unwrapped.
     const loguru = { text: 'x', record: { level: { name: 'INFO' }, message: 'mcp message sent', extra: { rpc: "jsonrpc='2.0' method='notifications/initialized' params=None" } } };
+    expect(read(loguru, 'client')[0]!.message).toEqual({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const v1 = { level: 'info', message: "sent root=JSONRPCError(jsonrpc='2.0', id=4, error=ErrorData(code=-32602, message='bad', data=None))" };
+    expect(read(v1, 'server')[0]).toMatchObject({ direction: 's2c', message: { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad' } } });
+    expect(read(v1, 'server')[0]!.message).not.toHaveProperty('error.data');
+  });
+
+  it('refuses, with the fix, a line whose Python text of a message cannot be read, rather than skip it as empty', () => {
+    // Cut short, or a model's text with fields no message has (a result model inside a dict's text).
+    const cut = { asctime: '2026-03-01 10:00:00,120', levelname: 'INFO', message: 'mcp message received', rpc: "jsonrpc='2.0' id=1 method='initialize' params={'protocolVersion': '2025-" };
+    expect(appLogFormat.toRecords(cut, input('server'))).toEqual({ error: expect.stringMatching(/^rpc: a JSON-RPC message logged as a Python object's text, not as JSON \(fix: log message\.model_dump\(mode="json"/) });
+    const loguru = { text: 'x', record: { level: { name: 'INFO' }, message: 'mcp message sent', extra: { rpc: "jsonrpc='2.0' id=2 result=<object at 0x7f>" } } };
     expect(appLogFormat.toRecords(loguru, input('server'))).toMatchObject({ error: expect.stringMatching(/^record\.extra\.rpc: /) });
     // Must not: a line that mentions it in passing is still a logger's line without traffic; a line with a JSON message is read.
     expect(appLogFormat.toRecords({ level: 'info', message: "expected jsonrpc='2.0' in the request" }, input())).toEqual([]);

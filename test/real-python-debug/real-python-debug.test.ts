@@ -1,0 +1,88 @@
+// The Python SDK 2.3.0 client's own DEBUG log (Python logging text), recorded by record.mjs against the Python SDK's
+// server: its messages read from its "Sending client message:" and "SSE message:" lines, with the session it was given.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+const DIR = fileURLToPath(new URL('../fixtures/real-python-debug/', import.meta.url));
+const observed = JSON.parse(readFileSync(`${DIR}observed.json`, 'utf8')) as Record<string, string[]>;
+const log = (scenario: string) => `${DIR}${scenario}/client.log`;
+const linesOf = (scenario: string) => readFileSync(log(scenario), 'utf8').trimEnd().split('\n');
+const tmp = (lines: string[]) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'py-debug-')), 'client.log');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+};
+/** What the client saw, as observed.json wrote it, in the outcomes mcp-triage gives the calls. */
+const seen = (scenario: string) => observed[scenario]!.map((s) => (s.startsWith('get_prompt: MCPError') ? 'JSONRPC_ERROR' : s.endsWith('isError=True') ? 'TOOL_ERROR' : 'TOOL_SUCCESS'));
+
+describe.each(['sse', 'sse-default-format'])("the Python SDK client's DEBUG log (%s)", (scenario) => {
+  it("reads every message the SDK logged and skips the program's other lines (httpx, httpcore, asyncio), none unusable", async () => {
+    const r = await analyze({ inputs: [{ path: log(scenario) }] });
+    const all = linesOf(scenario);
+    const sdk = all.filter((l) => /(Sending client message|SSE message): jsonrpc='2\.0'/.test(l)).length;
+    expect(sdk).toBe(13); // sent: 6 requests and notifications/initialized; read from SSE: the 6 answers
+    expect(r.summary.lines).toEqual({ read: all.length, used: sdk, blank: 0, skipped: all.length - sdk, unusable: 0 });
+    expect(r.summary.inputs[0]!.formats).toEqual({ 'python-sdk': sdk });
+  });
+
+  it('each call has the outcome the client saw, in the session the server gave it (its initialize too)', async () => {
+    const r = await analyze({ inputs: [{ path: log(scenario) }] });
+    expect(r.attempts.map((a) => a.method)).toEqual(['initialize', 'tools/list', 'tools/call', 'tools/call', 'tools/call', 'prompts/get']);
+    expect(r.attempts.slice(2).map((a) => a.outcome)).toEqual(seen(scenario));
+    expect(r.attempts.slice(0, 2).map((a) => a.outcome)).toEqual(['SUCCESS', 'SUCCESS']);
+    const session = /Received session ID: (\S+)/.exec(readFileSync(log(scenario), 'utf8'))![1];
+    expect(r.attempts.every((a) => a.session === session && a.side === 'client')).toBe(true);
+    expect(r.attempts[5]!.detail).toMatchObject({ errorCode: 0, errorMessage: 'Unknown prompt: missing' });
+    expect(r.findings).toEqual([]);
+  });
+});
+
+describe("the log's times", () => {
+  it("come from %(asctime)s, in --timezone (UTC by default); BASIC_FORMAT has none", async () => {
+    const r = await analyze({ inputs: [{ path: log('sse') }] });
+    const first = /^(\S+ \S+),(\d{3}) DEBUG mcp\.client\.streamable_http: Sending client message: jsonrpc='2\.0' id=1 /m.exec(readFileSync(log('sse'), 'utf8'))!;
+    expect(r.attempts[0]!.ts).toBe(`${first[1]!.replace(' ', 'T')}.${first[2]}Z`);
+    const east = await analyze({ inputs: [{ path: log('sse') }], timezone: '+01:00' });
+    expect(Date.parse(east.attempts[0]!.ts!)).toBe(Date.parse(r.attempts[0]!.ts!) - 3_600_000);
+    const none = await analyze({ inputs: [{ path: log('sse-default-format') }] });
+    expect(none.attempts.map((a) => a.ts)).toEqual(Array(6).fill(undefined));
+  });
+});
+
+describe('a server that answers with application/json (json_response=True)', () => {
+  it("has no answer in the client's DEBUG log: every call UNANSWERED, and the input says why", async () => {
+    expect(observed['json-response']).toEqual(observed.sse);
+    const r = await analyze({ inputs: [{ path: log('json-response') }] });
+    expect(r.attempts.map((a) => a.outcome)).toEqual(Array(6).fill('UNANSWERED'));
+    expect(r.summary.inputs[0]!.cannotShow).toEqual(expect.arrayContaining([expect.stringContaining('responses the server sent as application/json (json_response=True) are not logged')]));
+  });
+});
+
+describe('must not', () => {
+  it("a Python log without the SDK's lines: well-formed lines, skipped; nothing read", async () => {
+    const r = await analyze({ inputs: [{ path: tmp(['2026-03-01 10:00:00,120 INFO billing: started', 'INFO:billing:ready', 'Traceback (most recent call last):']) }] });
+    expect(r.summary.lines).toMatchObject({ read: 3, used: 0, skipped: 3, unusable: 0 });
+  });
+
+  it("a Python log line with a JSON-RPC message in another shape is reported, not skipped", async () => {
+    const r = await analyze({ inputs: [{ path: tmp(['INFO:app:received {"jsonrpc": "2.0", "id": 1, "method": "ping"}']) }] });
+    expect(r.summary.lines).toMatchObject({ read: 1, used: 0, unusable: 1 });
+    expect(r.summary.diagnostics.first[0]!.message).toMatch(/not the SDK's own "Sending client message:" or "SSE message:" line/);
+  });
+
+  it("the SDK's line cut short is reported with what was expected", async () => {
+    const r = await analyze({ inputs: [{ path: tmp(["DEBUG:mcp.client.streamable_http:Sending client message: jsonrpc='2.0' id=3 method='tools/call' params={'name': 'lookup', 'argu"]) }] });
+    expect(r.summary.lines).toMatchObject({ read: 1, unusable: 1 });
+    expect(r.summary.diagnostics.first[0]!.message).toMatch(/"Sending client message:" line whose message cannot be read/);
+  });
+
+  it('a text line in no Python shape, in an input without Python lines, stays unusable as before', async () => {
+    const r = await analyze({ inputs: [{ path: tmp(['hello world']) }] });
+    expect(r.summary.lines).toMatchObject({ read: 1, unusable: 1 });
+    expect(r.summary.diagnostics.first[0]!.message).toBe('line is not JSON and matches no text log format');
+  });
+});
