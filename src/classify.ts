@@ -118,7 +118,12 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     return result('MALFORMED_JSON', { why: view.malformed });
   }
   if (response === undefined) {
-    if (!view.http) return result('UNANSWERED', { why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on` : 'no response in the log') });
+    if (!view.http) {
+      return result('UNANSWERED', {
+        why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`
+          : view.answersUnlogged ? 'no response in the log, which leaves some responses out (see the input\'s "cannot show"): not evidence that none came' : 'no response in the log'),
+      });
+    }
     // The client cancelled the request before the stream was seen to end: no response was due after that, whatever
     // the capture kept (mitmproxy's HAR of a call the SDK timed out: `Client disconnected.`, its end time unknown);
     // the stream's why below says so.

@@ -22,6 +22,8 @@ export interface RecordContext {
   weakId: boolean;
   /** The source rebuilds responses from metadata (no bodies). */
   rebuilt?: boolean;
+  /** The source leaves some responses out. */
+  answersUnlogged?: true | undefined;
 }
 
 export interface ClaimIn {
@@ -201,7 +203,7 @@ export class Normalizer {
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid: '', session, conn: r.conn, client: r.client,
           httpMethod: '', headers: new Map(), body: r.message, bodyText: ctx.raw, src: ctx.src, http: ctx.http && r.status !== undefined,
           weakId: ctx.weakId, direction: r.direction, status: r.status, rebuilt: ctx.rebuilt === true,
-          error: r.error, durationMs: r.durationMs,
+          answersUnlogged: ctx.answersUnlogged === true, error: r.error, durationMs: r.durationMs,
         });
         return;
       }

@@ -141,7 +141,9 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       || (s.rebuilt === true && s.outcome === 'UNANSWERED')
       // A capture that kept no body of a response that ended normally (a streamed or sanitized HAR) shows no answer
       // to compare: not one that differs.
-      || (c.bodyNotCaptured === true && c.outcome === 'UNANSWERED') || (s.bodyNotCaptured === true && s.outcome === 'UNANSWERED');
+      || (c.bodyNotCaptured === true && c.outcome === 'UNANSWERED') || (s.bodyNotCaptured === true && s.outcome === 'UNANSWERED')
+      // Nor does a log that leaves some responses out (MCPSpy's slower than 5 s, the Python SDK's JSON answers).
+      || (c.answersUnlogged === true && c.outcome === 'UNANSWERED') || (s.answersUnlogged === true && s.outcome === 'UNANSWERED');
     // The client cancelled the request and closed its stream, and the server's answer was only the -32800 that
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.
@@ -378,7 +380,8 @@ const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
  */
 function bridgedDivergence(c: AttemptView, s: AttemptView, gaveUpFirst: boolean): string | undefined {
   const delivered = s.responded === true && (s.status === undefined || (s.status !== null && s.status >= 200 && s.status <= 299));
-  if (delivered && !c.responded) return gaveUpFirst ? undefined : 'the server sent a final result the client never got (something between them lost it: a bridge, a proxy, the client\'s transport)';
+  // A client log that leaves some answers out (the Python SDK's JSON answers) shows none to compare.
+  if (delivered && !c.responded) return gaveUpFirst || c.answersUnlogged === true ? undefined : 'the server sent a final result the client never got (something between them lost it: a bridge, a proxy, the client\'s transport)';
   if (delivered && c.responded && c.outcome !== s.outcome) {
     return c.outcome === 'JSONRPC_ERROR' && c.detail?.errorCode !== undefined && c.wireErrorCode !== s.wireErrorCode
       ? `the client got error ${c.detail.errorCode}${c.detail.errorMessage ? ` (${jsonText(c.detail.errorMessage.slice(0, 120))})` : ''}, not the server's answer: something between them (a bridge, the client's transport) made it up${c.method === 'tools/call' && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'TOOL_ERROR') ? ', and the tool had run' : ''}`
@@ -998,7 +1001,9 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // A probe the client fell back from to initialize (its session is where that went on, or stopped) stopped nothing;
   // nor did a failed request of another feature (a resources/read of an unknown URI, a prompts/get, a ping): no
   // client needs one to call a tool, and a client that only reads resources never meant to call one.
-  const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)) && !OTHER_FEATURES.has(a.method));
+  // A request without an answer in a log that leaves some answers out did not fail as far as anyone can tell.
+  const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)) && !OTHER_FEATURES.has(a.method)
+    && !(a.outcome === 'UNANSWERED' && (a.client ?? a.primary).answersUnlogged === true));
   if (calls.toolCalls === 0 && stopping.length > 0 && !partOfSession) {
     // A server/discover probe refused by a server of the handshake era is followed by the client's initialize: when
     // that failed too (the Python client in auto mode against the 2024-11-05 SSE server), it is what stopped the client.

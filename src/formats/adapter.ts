@@ -11,6 +11,11 @@ export interface SourceLimits {
   session: boolean;
   /** The source keeps JSON-RPC ids with their JSON type (false: ids were stringified; joins on them are weak). */
   typedIds: boolean;
+  /**
+   * The source leaves some responses out (MCPSpy's slower than 5 s, the Python SDK's JSON answers): a request without
+   * one in it shows no answer, which is no evidence that none came.
+   */
+  answersUnlogged?: true;
   /** Plain-language caveats: "drops responses slower than 5 s", "deduplicates repeats within 2 s", ... */
   notes: string[];
 }

@@ -87,6 +87,7 @@ export const mcpspyFormat: JsonFormat = {
   toRecords: (value) => mcpspyToRecords(value),
   limits: {
     ...MESSAGE_LEVEL,
+    answersUnlogged: true,
     notes: [
       'drops responses slower than 5 s and responses to requests it did not see',
       'drops identical messages within 2 s: identical retries are invisible',

@@ -60,6 +60,8 @@ export interface AttemptView {
   weakId: boolean;
   /** The response was rebuilt from metadata (OTLP span attributes), not read from a body. */
   rebuilt?: boolean;
+  /** The source leaves some responses out (SourceLimits.answersUnlogged): no response in it shows nothing. */
+  answersUnlogged?: boolean;
   /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
   traceKey?: string;
   startTs: number | undefined;

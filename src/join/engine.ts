@@ -30,6 +30,8 @@ export interface RequestIn {
   weakId: boolean;
   /** The source rebuilt the response from metadata (OTLP): it tells that a result came, not all it held. */
   rebuilt?: boolean;
+  /** The source leaves some responses out: one missing from it is no evidence that none came. */
+  answersUnlogged?: boolean;
   /** Tells this record from an identical copy of it (see AttemptView.signature). */
   signature?: number | undefined;
 }
@@ -959,6 +961,7 @@ export class JoinEngine {
     });
     if (target !== undefined) view.target = target;
     if (r.rebuilt) view.rebuilt = true;
+    if (r.answersUnlogged) view.answersUnlogged = true;
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
     if (tool !== null && typeof params.task === 'object' && params.task !== null) view.taskAugmented = true;

@@ -1106,6 +1106,7 @@ export class Matcher {
       versionChangedBetween(a, a.client, a.server);
       movedToGetStream(a, a.client, a.server);
       madeOnClientSide(a, a.client, a.server);
+      answerOnlyOnServer(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
       if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
       else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
@@ -1113,6 +1114,19 @@ export class Matcher {
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
   }
+}
+
+/**
+ * A client's log that leaves some answers out (the Python SDK's DEBUG log has none the server sent as
+ * application/json) shows no answer where the server's view shows one sent: the attempt takes the server's answer,
+ * and its why says whose it is.
+ */
+function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (a.primary !== c || c.answersUnlogged !== true || c.outcome !== 'UNANSWERED' || s.responded !== true) return;
+  const said = "the client's log leaves such answers out (see its \"cannot show\"): this is the answer the server's log shows sent";
+  a.outcome = s.outcome!;
+  a.layer = s.layer!;
+  a.detail = { ...s.detail, why: s.detail?.why ? `${s.detail.why}; ${said}` : said };
 }
 
 /**

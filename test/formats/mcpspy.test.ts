@@ -67,3 +67,20 @@ describe('MCPSpy adapter', () => {
     expect(new Set(out.map((m) => m.conn))).toEqual(new Set(['stdio:51234->51240']));
   });
 });
+
+describe('MCPSpy leaves slow responses out (answersUnlogged)', () => {
+  it('a request without a response is UNANSWERED with a why that says the log leaves answers out, and no finding rests on it', async () => {
+    const { analyze } = await import('../../src/index.js');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const path = join(mkdtempSync(join(tmpdir(), 'mcpspy-')), 'spy.jsonl');
+    const line = (o: Record<string, unknown>) => JSON.stringify({ transport_type: 'stdio', stdio_transport: { from_pid: 1, from_comm: 'client', to_pid: 2, to_comm: 'server' }, error: {}, ...o });
+    // initialize answered slower than 5 s (MCPSpy dropped the answer), then nothing: without the flag this would be CALL_NEVER_SENT.
+    writeFileSync(path, `${line({ timestamp: '2026-01-10T10:00:00Z', type: 'request', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+    const r = await analyze({ inputs: [{ path }] });
+    expect(r.attempts.map((a) => [a.method, a.outcome])).toEqual([['initialize', 'UNANSWERED']]);
+    expect(r.attempts[0]!.detail.why).toMatch(/leaves some responses out/);
+    expect(r.findings.map((f) => f.code)).not.toContain('CALL_NEVER_SENT');
+  });
+});

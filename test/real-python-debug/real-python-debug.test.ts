@@ -86,3 +86,33 @@ describe('must not', () => {
     expect(r.summary.diagnostics.first[0]!.message).toBe('line is not JSON and matches no text log format');
   });
 });
+
+describe("the client's DEBUG log joined with the server's side of the same traffic (mcp-triage record in front of the server)", () => {
+  const joined = (scenario: string) => analyze({ inputs: [{ path: log(scenario), side: 'client' }, { path: `${DIR}${scenario}/server.ndjson`, side: 'server' }] });
+
+  it.each(['sse', 'sse-default-format'])('%s: each request joins its server view by the session the client was given', async (scenario) => {
+    const r = await joined(scenario);
+    expect(r.attempts).toHaveLength(6);
+    for (const a of r.attempts) {
+      expect([...new Set(a.sources.map((s) => s.file.split('/').pop()))].sort()).toEqual(['client.log', 'server.ndjson']);
+      expect(a.serverStatus).toBe(200);
+      expect(a.serverOutcome).toBe(a.outcome);
+    }
+    expect(r.attempts.slice(2).map((a) => a.outcome)).toEqual(seen(scenario));
+    expect(r.findings).toEqual([]);
+  });
+
+  it("json-response: the client's log has no answer, the server's shows each sent: the attempt takes the server's answer, and no divergence is claimed", async () => {
+    const r = await joined('json-response');
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['SUCCESS', 'SUCCESS', ...seen('json-response')]);
+    expect(r.attempts.every((a) => a.serverStatus === 200 && a.detail.why?.includes("the client's log leaves such answers out"))).toBe(true);
+    // Not SIDE_DIVERGENCE ("a final result the client never got"), not CALL_NEVER_SENT: the client got them (observed.json).
+    expect(r.findings).toEqual([]);
+  });
+
+  it("json-response alone: UNANSWERED, each why saying the log leaves answers out, and no finding built on the missing answers", async () => {
+    const r = await analyze({ inputs: [{ path: log('json-response'), side: 'client' }] });
+    expect(r.attempts.map((a) => a.detail.why)).toEqual(Array(6).fill('no response in the log, which leaves some responses out (see the input\'s "cannot show"): not evidence that none came'));
+    expect(r.findings).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 // Records test/fixtures/real-python-debug/: the Python SDK 2.3.0 client's own DEBUG log (Python logging), against the
-// Python SDK's server (test/real-chaos-py/py_server.py) answering with SSE (the default) and with JSON (json_response).
-//   node test/real-python-debug/record.mjs     (needs /work/py-venv with mcp 2.3.0, or PYTHON)
+// Python SDK's server (test/real-chaos-py/py_server.py) answering with SSE (the default) and with JSON (json_response),
+// and the server's side of the same traffic as `mcp-triage record --side server` saw it in front of the server.
+//   npm run build && node test/real-python-debug/record.mjs     (needs /work/py-venv with mcp 2.3.0, or PYTHON)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,18 +10,25 @@ const PY = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const HERE = fileURLToPath(new URL('./', import.meta.url));
 const OUT = fileURLToPath(new URL('../fixtures/real-python-debug/', import.meta.url));
 const SERVER = fileURLToPath(new URL('../real-chaos-py/py_server.py', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const observed = {};
 for (const [scenario, mode, style] of [['sse', '', 'asctime'], ['sse-default-format', '', 'default'], ['json-response', 'json', 'asctime']]) {
   const port = 18900 + Math.floor(Math.random() * 500);
   const server = spawn(PY, [SERVER, String(port), '/dev/null', ...(mode ? [mode] : [])], { stdio: 'ignore' });
-  await sleep(2500);
   mkdirSync(`${OUT}${scenario}`, { recursive: true });
   const log = `${OUT}${scenario}/client.log`;
+  const wire = `${OUT}${scenario}/server.ndjson`;
   rmSync(log, { force: true });
-  const r = spawnSync(PY, [`${HERE}py_client_debug.py`, `http://127.0.0.1:${port}/mcp`, log, style], { encoding: 'utf8', timeout: 60_000 });
+  rmSync(wire, { force: true });
+  const proxy = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port + 1000}`, '--target', `http://127.0.0.1:${port}`, '--out', wire, '--side', 'server'], { stdio: 'ignore' });
+  await sleep(2500);
+  const r = spawnSync(PY, [`${HERE}py_client_debug.py`, `http://127.0.0.1:${port + 1000}/mcp`, log, style], { encoding: 'utf8', timeout: 60_000 });
+  await sleep(300);
+  proxy.kill('SIGTERM');
   server.kill();
+  await sleep(300);
   if (r.status !== 0) throw new Error(`${scenario}: ${r.stderr}`);
   observed[scenario] = r.stdout.trim().split('\n');
 }
