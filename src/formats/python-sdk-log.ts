@@ -7,13 +7,29 @@ import { pydanticMessage } from './python-text.js';
 // {message}`) and every message it reads from an SSE stream (`SSE message: {message}`), the message formatted by
 // pydantic's str() (`jsonrpc='2.0' id=3 method='tools/call' params={'name': ...}`); at INFO the session id the server
 // gave (`Received session ID: <id>`). A response the server sent as application/json is not logged.
+// The legacy HTTP+SSE transport logs more: its client (mcp.client.sse) `Sending client message: SessionMessage(...)`,
+// `Received server message: {message}` and the session in `Received endpoint URL: ...?session_id=<id>`; its server
+// (mcp.server.sse) `Validated client message: {message}` and `Sending message via SSE: SessionMessage(...)`, without
+// the session on those lines (concurrent sessions' `Parsed session ID` lines interleave with them), and copies of
+// what it received (`Received JSON: b'...'`, `Sending session message to writer: ...`), which are skipped.
 /** Python logging's own shapes: BASIC_FORMAT (`DEBUG:name:message`), or a line that starts with its asctime. */
 const BASIC = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:/;
 const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\]?\s.*?\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\b/;
-const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID): (.*)$/s;
+const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID|Received server message|Received endpoint URL|Validated client message|Sending message via SSE|Received JSON|Sending session message to writer|Created new session with ID): (.*)$/s;
+const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
+/** Each phrase: which way its message went and whose log it is. */
+const PHRASES: Record<string, { direction: 'c2s' | 's2c'; side: 'client' | 'server' } | undefined> = {
+  'Sending client message': { direction: 'c2s', side: 'client' },
+  'SSE message': { direction: 's2c', side: 'client' },
+  'Received server message': { direction: 's2c', side: 'client' },
+  'Validated client message': { direction: 'c2s', side: 'server' },
+  'Sending message via SSE': { direction: 's2c', side: 'server' },
+};
 
 interface PythonLog {
   session?: string;
+  /** The legacy server's sessions (their URL form: the UUID's hex), while there is one only; 'many' after a second. */
+  serverSession?: string | 'many';
 }
 
 function toRecords(line: string, ctx: AdapterContext): AdapterResult {
@@ -23,6 +39,9 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   if (!sdk) {
     // Another line of the program's log (httpx, asyncio, the SDK's other lines, a traceback's): no MCP traffic, unless
     // it shows a message this format cannot read.
+    // sse-starlette's DEBUG copy of each SSE chunk it wrote (`chunk: b'event: message\r\ndata: {...}'`): the wire's
+    // bytes of what the SDK's own line logged.
+    if (SSE_STARLETTE_CHUNK.test(line)) return [];
     if (/jsonrpc['"]?\s*[:=]\s*['"]2\.0/.test(line)) return { error: 'a Python log line with a JSON-RPC message that is not the SDK\'s own "Sending client message:" or "SSE message:" line: not read' };
     return [];
   }
@@ -32,12 +51,28 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     if (id !== '') log.session = id;
     return [];
   }
+  if (what === 'Received endpoint URL') {
+    const id = /[?&]session_id=([^&\s]+)/.exec(rest)?.[1];
+    if (id !== undefined) log.session = id;
+    return [];
+  }
+  if (what === 'Created new session with ID') {
+    // The server's UUID, which its endpoint URL (and so the client's log) writes as hex.
+    const id = rest.trim().replace(/-/g, '');
+    log.serverSession = log.serverSession === undefined || log.serverSession === id ? id : 'many';
+    return [];
+  }
+  const phrase = PHRASES[what];
+  // The legacy server's copies of a message it also logs as `Validated client message:`.
+  if (phrase === undefined) return [];
   const msg = pydanticMessage(rest);
   if (msg === undefined) return { error: `the Python SDK's "${what}:" line whose message cannot be read (pydantic's text of a JSON-RPC message expected)` };
-  const record: MessageRecord = { v: 1, kind: 'message', direction: what === 'Sending client message' ? 'c2s' : 's2c', message: msg, side: 'client' };
+  const record: MessageRecord = { v: 1, kind: 'message', direction: phrase.direction, message: msg, side: phrase.side };
   const ts = ASCTIME.exec(line)?.[1];
   if (ts !== undefined) record.ts = ts;
-  if (log.session !== undefined) record.session = log.session;
+  if (log.session !== undefined && phrase.side === 'client') record.session = log.session;
+  // The legacy server's message lines name no session: it is known only while the log has had one session.
+  if (phrase.side === 'server' && log.serverSession !== undefined && log.serverSession !== 'many') record.session = log.serverSession;
   return [record];
 }
 
@@ -47,7 +82,7 @@ export const pythonSdkLogFormat: TextFormat = {
   // A line in Python logging's own shapes (read if it is the SDK's, else skipped), or the SDK's words in a format of
   // the app's own (`%(message)s`); once one was seen, every other line of that log (a traceback's, a multi-line
   // message's) belongs to it.
-  detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (SDK_LINE.test(line) && line.includes("jsonrpc='2.0'")),
+  detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (SDK_LINE.test(line) && /jsonrpc='2\.0'/.test(line)),
   textToRecords: toRecords,
   limits: {
     http: false,

@@ -33,7 +33,9 @@ export function parsePydanticText(text: string): Obj | undefined {
  * fields written as None are fields the wire left out (a notification's `params=None`, an error's `data=None`).
  */
 export function pydanticMessage(text: string): Obj | undefined {
-  let v = parsePydanticText(text);
+  // The SDK's SessionMessage(message=..., metadata=...): the message, whatever the metadata's repr holds.
+  const session = text.startsWith('SessionMessage(message=') ? parse(text.slice('SessionMessage(message='.length), true, true) : undefined;
+  let v = session !== undefined ? (isObj(session) ? session : undefined) : parsePydanticText(text);
   if (v !== undefined && Object.keys(v).length === 1 && isObj(v.root)) v = v.root;
   if (v === undefined || v.jsonrpc !== '2.0' || !(typeof v.method === 'string' || 'result' in v || 'error' in v)) return undefined;
   if (v.params === null) delete v.params;
@@ -44,7 +46,8 @@ export function pydanticMessage(text: string): Obj | undefined {
 
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
 
-function parse(text: string, models: boolean): unknown {
+/** `leading`: the first value only, whatever follows it (a repr's other fields). */
+function parse(text: string, models: boolean, leading = false): unknown {
   let i = 0;
   const fail = (): never => {
     throw new SyntaxError('not a Python literal');
@@ -162,12 +165,13 @@ function parse(text: string, models: boolean): unknown {
   };
   try {
     let v: unknown;
-    if (models) {
+    if (models && !leading) {
       // A whole repr (Name(...)), else a str()'s fields.
       IDENT.lastIndex = 0;
       const name = IDENT.exec(text);
       v = name && text[name[0].length] === '(' ? value(0) : fields(0, undefined);
     } else v = value(0);
+    if (leading) return v;
     ws();
     return i === text.length ? v : undefined;
   } catch {

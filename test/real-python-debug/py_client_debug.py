@@ -1,22 +1,24 @@
 # The Python SDK 2.3.0 client with Python logging at DEBUG, as a developer turns it on to see what the SDK does: its
 # own lines (`Sending client message: ...`, `SSE message: ...`, `Received session ID: ...`) are the log mcp-triage reads.
-#   /work/py-venv/bin/python py_client_debug.py URL LOG_FILE FORMAT
+#   /work/py-venv/bin/python py_client_debug.py URL LOG_FILE FORMAT [sse]
 # FORMAT: "asctime" (a format with the time, the logger name and the level) or "default" (logging.basicConfig's own
-# "%(levelname)s:%(name)s:%(message)s": no time).
+# "%(levelname)s:%(name)s:%(message)s": no time). With "sse": the legacy HTTP+SSE transport (sse_client, URL .../sse).
 import logging
 import sys
 
 import anyio
 from mcp import ClientSession
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 url, log_file, style = sys.argv[1], sys.argv[2], sys.argv[3]
+legacy = len(sys.argv) > 4 and sys.argv[4] == "sse"
 fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s" if style == "asctime" else logging.BASIC_FORMAT
 logging.basicConfig(level=logging.DEBUG, filename=log_file, format=fmt)
 
 
 async def main() -> None:
-    async with streamable_http_client(url) as (read, write, *_):
+    async with (sse_client(url) if legacy else streamable_http_client(url)) as (read, write, *_):
         async with ClientSession(read, write) as session:
             await session.initialize()
             await session.list_tools()

@@ -116,3 +116,46 @@ describe("the client's DEBUG log joined with the server's side of the same traff
     expect(r.findings).toEqual([]);
   });
 });
+
+describe('the legacy HTTP+SSE transport: both ends\' own DEBUG logs (legacy-sse)', () => {
+  const client = log('legacy-sse');
+  const server = `${DIR}legacy-sse/server.log`;
+  const serverLines = () => readFileSync(server, 'utf8').trimEnd().split('\n');
+
+  it("the client's log: its sends (SessionMessage(...)) and what it received, in the session its endpoint URL names", async () => {
+    const r = await analyze({ inputs: [{ path: client }] });
+    expect(r.summary.lines.unusable).toBe(0);
+    expect(r.attempts.slice(2).map((a) => a.outcome)).toEqual(seen('legacy-sse'));
+    const session = /Received endpoint URL: \S*[?&]session_id=([0-9a-f]+)/.exec(readFileSync(client, 'utf8'))![1];
+    expect(r.attempts.every((a) => a.side === 'client' && a.session === session)).toBe(true);
+  });
+
+  it("the server's log: what it validated and sent over SSE; its copies (Received JSON, the session writer, sse-starlette's chunks) and a handler's traceback skipped", async () => {
+    const r = await analyze({ inputs: [{ path: server }] });
+    const all = serverLines();
+    const messages = all.filter((l) => /(Validated client message|Sending message via SSE): /.test(l)).length;
+    expect(all.filter((l) => /sse_starlette\.sse: chunk: b'/.test(l)).length).toBeGreaterThan(5);
+    expect(all.some((l) => l.startsWith('Traceback'))).toBe(true);
+    expect(r.summary.lines).toMatchObject({ used: messages, unusable: 0 });
+    expect(r.attempts.slice(2).map((a) => a.outcome)).toEqual(seen('legacy-sse'));
+    // One session in the log: its UUID, written as its URL's hex.
+    const uuid = /Created new session with ID: (\S+)/.exec(readFileSync(server, 'utf8'))![1]!;
+    expect(r.attempts.every((a) => a.side === 'server' && a.session === uuid.replace(/-/g, ''))).toBe(true);
+  });
+
+  it('joined: every request has both views, nothing diverges', async () => {
+    const r = await analyze({ inputs: [{ path: client, side: 'client' }, { path: server, side: 'server' }] });
+    expect(r.attempts).toHaveLength(6);
+    expect(r.attempts.every((a) => a.serverOutcome === a.outcome)).toBe(true);
+    expect(r.findings).toEqual([]);
+  });
+
+  it("must not: once the server's log has had a second session, its message lines (which name none) get no session", async () => {
+    const all = serverLines();
+    const second = all.find((l) => l.includes('Created new session with ID: '))!.replace(/ID: \S+/, 'ID: 0b6e2f7a-1c3d-4e5f-8a9b-0c1d2e3f4a5b');
+    const at = all.findIndex((l) => l.includes('Validated client message: ')) + 1;
+    const r = await analyze({ inputs: [{ path: tmp([...all.slice(0, at), second, ...all.slice(at)]), side: 'server' }] });
+    expect(r.attempts[0]!.session).not.toBeNull();
+    expect(r.attempts.slice(1).every((a) => a.session === null)).toBe(true);
+  });
+});
