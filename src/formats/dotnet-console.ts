@@ -1,6 +1,6 @@
 // .NET's text console logger (Microsoft.Extensions.Logging's simple formatter: `trce: Category[EventId]` and the message, on one line or indented on the next), read as the app-log format reads its JSON lines.
 import { appLogFormat } from './app-log.js';
-import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
+import { FULL_VIEW, type AdapterContext, type AdapterResult, type TextFormat } from './adapter.js';
 import { parseTimestamp } from './time.js';
 import type { Obj } from './values.js';
 
@@ -72,10 +72,7 @@ export const dotnetConsoleFormat: TextFormat = {
   detectText: (line, state) => HEADER.test(line) || (state?.has('dotnet-console') === true && CONTINUATION.test(line)),
   textToRecords: toRecords,
   limits: {
-    http: true,
-    bodies: true,
-    session: true,
-    typedIds: true,
+    ...FULL_VIEW,
     notes: [
       ".NET's text console log: times only with a TimestampFormat that has the date; an app's own messages are read as app-log reads them, the C# SDK's at Trace by its words",
     ],
