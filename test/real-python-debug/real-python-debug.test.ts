@@ -62,6 +62,21 @@ describe('a server that answers with application/json (json_response=True)', () 
   });
 });
 
+describe('mcp 1.x', () => {
+  it("reads its client's lines, whose message is a RootModel (str(): root=JSONRPCRequest(...)), as 2.x's", async () => {
+    // mcp 1.x logs session_message.message, a JSONRPCMessage RootModel (client/streamable_http.py, post_writer).
+    const lines = [
+      "2026-03-01 10:00:00,100 DEBUG mcp.client.streamable_http: Sending client message: root=JSONRPCRequest(method='tools/call', params={'name': 'lookup', 'arguments': {'key': 'a'}}, jsonrpc='2.0', id=3)",
+      "2026-03-01 10:00:00,140 DEBUG mcp.client.streamable_http: SSE message: root=JSONRPCError(jsonrpc='2.0', id=3, error=ErrorData(code=-32602, message='bad key', data=None))",
+      "2026-03-01 10:00:00,150 DEBUG mcp.client.streamable_http: Sending client message: root=JSONRPCNotification(method='notifications/cancelled', params={'requestId': 3}, jsonrpc='2.0')",
+    ];
+    const r = await analyze({ inputs: [{ path: tmp(lines) }] });
+    expect(r.summary.lines).toMatchObject({ read: 3, used: 3, unusable: 0 });
+    expect(r.attempts.map((a) => [a.id, a.tool, a.outcome, a.ts])).toEqual([[3, 'lookup', 'JSONRPC_ERROR', '2026-03-01T10:00:00.100Z']]);
+    expect(r.attempts[0]!.detail).toMatchObject({ errorCode: -32602, errorMessage: 'bad key' });
+  });
+});
+
 describe('must not', () => {
   it("a Python log without the SDK's lines: well-formed lines, skipped; nothing read", async () => {
     const r = await analyze({ inputs: [{ path: tmp(['2026-03-01 10:00:00,120 INFO billing: started', 'INFO:billing:ready', 'Traceback (most recent call last):']) }] });
