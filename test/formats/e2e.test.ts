@@ -40,6 +40,8 @@ describe('each format sample analyzed on its own', () => {
     ['cloud-logging.jsonl', 'canonical'],
     ['loki-claude-desktop.jsonl', 'claude-desktop'],
     ['app-log-pino.jsonl', 'app-log'],
+    ['python-sdk-debug.log', 'python-sdk'],
+    ['dotnet-console.log', 'dotnet-console'],
   ])('%s (%s)', (file, format) => {
     const r = run([SAMPLES + file]);
     expect(r.code).toBe(0);
@@ -169,7 +171,7 @@ describe('the same traffic in different formats gives the same outcomes where bo
 
   it('every format sample tells the same story for the four shared calls', () => {
     const base = calls(run([SAMPLES + 'har-entries.ndjson']).attempts).filter((c) => !c.startsWith('5 '));
-    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'vscode-mcp-notes.log', 'go-sdk-logging-transport.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl']) {
+    for (const file of ['capture.har', 'mcpsnoop.jsonl', 'mcpspy.jsonl', 'otlp-traces.jsonl', 'kong-file-log.jsonl', 'claude-desktop-mcp-server-notes.log', 'vscode-mcp-notes.log', 'go-sdk-logging-transport.log', 'cloud-logging.jsonl', 'loki-claude-desktop.jsonl', 'python-sdk-debug.log', 'dotnet-console.log']) {
       expect(calls(run([SAMPLES + file]).attempts).filter((c) => !c.startsWith('5 ')), file).toEqual(base);
     }
   }, 180_000);
