@@ -91,7 +91,7 @@ export const pythonSdkLogFormat: TextFormat = {
     typedIds: true,
     answersUnlogged: true,
     notes: [
-      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged, so such calls show as UNANSWERED; HTTP statuses (httpx's \"HTTP Request:\" lines) are not tied to a message",
+      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED, and given with the server's log they take its answer; HTTP statuses (httpx's \"HTTP Request:\" lines) are not tied to a message",
       'times only when the logging format has %(asctime)s (its local time: --timezone says which, default UTC)',
     ],
   },
