@@ -1,4 +1,4 @@
-// The Python SDK client's own DEBUG lines in a Python logging text log (`Sending client message: jsonrpc='2.0' ...`, `SSE message: ...`, `Received session ID: ...`): its messages as it sent and received them, with the session it was given.
+// The Python SDK's own DEBUG lines in a Python logging text log (`Sending client message: jsonrpc='2.0' ...`, `SSE message: ...`, `Received session ID: ...`; the legacy HTTP+SSE server's too): its messages as it sent and received them, with the session it was given.
 import type { MessageRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
 import { pydanticMessage } from './python-text.js';
@@ -15,6 +15,8 @@ import { pydanticMessage } from './python-text.js';
 /** Python logging's own shapes: BASIC_FORMAT (`DEBUG:name:message`), or a line that starts with its asctime. */
 const BASIC = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:/;
 const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\]?\s.*?\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\b/;
+/** A line's leading asctime, whatever else the format writes (`%(asctime)s %(name)s: %(message)s` has no level). */
+const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\b/;
 const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID|Received server message|Received endpoint URL|Validated client message|Sending message via SSE|Received JSON|Sending session message to writer|Created new session with ID): (.*)$/s;
 const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
 /** Each phrase: which way its message went and whose log it is. */
@@ -38,8 +40,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
     // Another line of the program's log (httpx, asyncio, the SDK's other lines, a traceback's): no MCP traffic, unless
-    // it shows a message this format cannot read.
-    // sse-starlette's DEBUG copy of each SSE chunk it wrote (`chunk: b'event: message\r\ndata: {...}'`): the wire's
+    // it shows a message this format cannot read. sse-starlette's DEBUG copy of each SSE chunk it wrote (`chunk: b'event: message\r\ndata: {...}'`): the wire's
     // bytes of what the SDK's own line logged.
     if (SSE_STARLETTE_CHUNK.test(line)) return [];
     if (/jsonrpc['"]?\s*[:=]\s*['"]2\.0/.test(line)) return { error: 'a Python log line with a JSON-RPC message that is not the SDK\'s own "Sending client message:" or "SSE message:" line: not read' };
@@ -68,7 +69,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const msg = pydanticMessage(rest);
   if (msg === undefined) return { error: `the Python SDK's "${what}:" line whose message cannot be read (pydantic's text of a JSON-RPC message expected)` };
   const record: MessageRecord = { v: 1, kind: 'message', direction: phrase.direction, message: msg, side: phrase.side };
-  const ts = ASCTIME.exec(line)?.[1];
+  const ts = LEADING_TIME.exec(line)?.[1];
   if (ts !== undefined) record.ts = ts;
   if (log.session !== undefined && phrase.side === 'client') record.session = log.session;
   // The legacy server's message lines name no session: it is known only while the log has had one session.

@@ -77,6 +77,13 @@ describe('mcp 1.x', () => {
   });
 });
 
+describe('a logging format of the app\'s own', () => {
+  it("without a level name (%(asctime)s %(name)s: %(message)s): the SDK's lines are read, with the time", async () => {
+    const r = await analyze({ inputs: [{ path: tmp(["2026-03-01 10:00:00,100 mcp.client.streamable_http: Sending client message: jsonrpc='2.0' id=3 method='tools/call' params={'name': 'x', 'arguments': {}}"]) }] });
+    expect(r.attempts.map((a) => [a.id, a.tool, a.ts])).toEqual([[3, 'x', '2026-03-01T10:00:00.100Z']]);
+  });
+});
+
 describe('must not', () => {
   it("a Python log without the SDK's lines: well-formed lines, skipped; nothing read", async () => {
     const r = await analyze({ inputs: [{ path: tmp(['2026-03-01 10:00:00,120 INFO billing: started', 'INFO:billing:ready', 'Traceback (most recent call last):']) }] });
