@@ -18,6 +18,9 @@ const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\]?\s.*?\b(?:
 /** A line's leading asctime, whatever else the format writes (`%(asctime)s %(name)s: %(message)s` has no level). */
 const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\b/;
 const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID|Received server message|Received endpoint URL|Validated client message|Sending message via SSE|Received JSON|Sending session message to writer|Created new session with ID): (.*)$/s;
+/** The Python SDK's Streamable HTTP server logs sessions and errors, never a message: its log shows no call. */
+const STREAMABLE_SERVER = /\bmcp\.server\.streamable_http(?:_manager)?[:\s]/;
+const STREAMABLE_SERVER_NOTE = "the Python SDK's Streamable HTTP server logs no JSON-RPC message at any level (its lines are sessions opened and closed, a tool's failure, a handler's traceback): the calls are in the client's log, the app's own log of its messages, or a capture";
 const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
 /** Each phrase: which way its message went and whose log it is. */
 const PHRASES: Record<string, { direction: 'c2s' | 's2c'; side: 'client' | 'server' } | undefined> = {
@@ -43,6 +46,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     // it shows a message this format cannot read. sse-starlette's DEBUG copy of each SSE chunk it wrote (`chunk: b'event: message\r\ndata: {...}'`): the wire's
     // bytes of what the SDK's own line logged.
     if (SSE_STARLETTE_CHUNK.test(line)) return [];
+    if (STREAMABLE_SERVER.test(line)) ctx.note?.(STREAMABLE_SERVER_NOTE);
     if (/jsonrpc['"]?\s*[:=]\s*['"]2\.0/.test(line)) return { error: 'a Python log line with a JSON-RPC message that is not the SDK\'s own "Sending client message:" or "SSE message:" line: not read' };
     return [];
   }

@@ -181,3 +181,23 @@ describe('the legacy HTTP+SSE transport: both ends\' own DEBUG logs (legacy-sse)
     expect(r.attempts.slice(1).every((a) => a.session === null)).toBe(true);
   });
 });
+
+describe("the Python SDK's Streamable HTTP server's own DEBUG log (streamable-server)", () => {
+  const server = `${DIR}streamable-server/server.log`;
+
+  it('has no message in it: every line skipped, none unusable, and "cannot show" says why', async () => {
+    const all = readFileSync(server, 'utf8').trimEnd().split('\n');
+    expect(all.some((l) => /Tool 'nope' failed/.test(l))).toBe(true);
+    const r = await analyze({ inputs: [{ path: server, side: 'server' }] });
+    expect(r.summary.lines).toMatchObject({ read: all.length, used: 0, unusable: 0 });
+    expect(r.summary.inputs[0]!.cannotShow).toEqual([expect.stringContaining("the Python SDK's Streamable HTTP server logs no JSON-RPC message at any level")]);
+  });
+
+  it("given beside the client's DEBUG log, the client's calls are read as alone (the server's log adds nothing, claims nothing)", async () => {
+    const alone = await analyze({ inputs: [{ path: log('streamable-server'), side: 'client' }] });
+    const both = await analyze({ inputs: [{ path: log('streamable-server'), side: 'client' }, { path: server, side: 'server' }] });
+    expect(both.attempts.map((a) => [a.id, a.outcome])).toEqual(alone.attempts.map((a) => [a.id, a.outcome]));
+    expect(both.attempts.slice(2).map((a) => a.outcome)).toEqual(seen('streamable-server'));
+    expect(both.findings).toEqual([]);
+  });
+});

@@ -14,20 +14,21 @@ const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const observed = {};
-// The legacy HTTP+SSE transport: both ends' own DEBUG logs (the server's too), no proxy.
-{
+// Both ends' own DEBUG logs (the server's too), no proxy: the legacy HTTP+SSE transport, and Streamable HTTP (whose
+// server logs no message).
+for (const [scenario, transport, path] of [['legacy-sse', 'sse', '/sse'], ['streamable-server', 'streamable', '/mcp']]) {
   const port = 18800 + Math.floor(Math.random() * 90);
-  mkdirSync(`${OUT}legacy-sse`, { recursive: true });
-  const [client, server] = [`${OUT}legacy-sse/client.log`, `${OUT}legacy-sse/server.log`];
+  mkdirSync(`${OUT}${scenario}`, { recursive: true });
+  const [client, server] = [`${OUT}${scenario}/client.log`, `${OUT}${scenario}/server.log`];
   rmSync(client, { force: true });
   rmSync(server, { force: true });
-  const proc = spawn(PY, [`${HERE}py_server_legacy_sse.py`, String(port), server], { stdio: 'ignore' });
+  const proc = spawn(PY, [`${HERE}py_server_debug.py`, String(port), server, transport], { stdio: 'ignore' });
   await sleep(2500);
-  const r = spawnSync(PY, [`${HERE}py_client_debug.py`, `http://127.0.0.1:${port}/sse`, client, 'asctime', 'sse'], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(PY, [`${HERE}py_client_debug.py`, `http://127.0.0.1:${port}${path}`, client, 'asctime', ...(transport === 'sse' ? ['sse'] : [])], { encoding: 'utf8', timeout: 60_000 });
   await sleep(300);
   proc.kill();
-  if (r.status !== 0) throw new Error(`legacy-sse: ${r.stderr}`);
-  observed['legacy-sse'] = r.stdout.trim().split('\n');
+  if (r.status !== 0) throw new Error(`${scenario}: ${r.stderr}`);
+  observed[scenario] = r.stdout.trim().split('\n');
 }
 for (const [scenario, mode, style] of [['sse', '', 'asctime'], ['sse-default-format', '', 'default'], ['json-response', 'json', 'asctime']]) {
   const port = 18900 + Math.floor(Math.random() * 500);
