@@ -47,7 +47,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     // bytes of what the SDK's own line logged.
     if (SSE_STARLETTE_CHUNK.test(line)) return [];
     if (STREAMABLE_SERVER.test(line)) ctx.note?.(STREAMABLE_SERVER_NOTE);
-    if (/jsonrpc['"]?\s*[:=]\s*['"]2\.0/.test(line)) return { error: 'a Python log line with a JSON-RPC message that is not the SDK\'s own "Sending client message:" or "SSE message:" line: not read' };
+    if (/jsonrpc['"]?\s*[:=]\s*['"]2\.0/.test(line)) return { error: 'a log line (Python logging\'s shape) with a JSON-RPC message that is not the Python SDK\'s own "Sending client message:" or "SSE message:" line: not read' };
     return [];
   }
   const [, what, rest] = sdk as unknown as [string, string, string];
