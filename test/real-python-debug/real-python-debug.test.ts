@@ -93,7 +93,7 @@ describe('must not', () => {
   it("a Python log line with a JSON-RPC message in another shape is reported, not skipped", async () => {
     const r = await analyze({ inputs: [{ path: tmp(['INFO:app:received {"jsonrpc": "2.0", "id": 1, "method": "ping"}']) }] });
     expect(r.summary.lines).toMatchObject({ read: 1, used: 0, unusable: 1 });
-    expect(r.summary.diagnostics.first[0]!.message).toMatch(/not the SDK's own "Sending client message:" or "SSE message:" line/);
+    expect(r.summary.diagnostics.first[0]!.message).toMatch(/not the Python SDK's own "Sending client message:" or "SSE message:" line/);
   });
 
   it("the SDK's line cut short is reported with what was expected", async () => {
