@@ -316,7 +316,7 @@ const CSHARP_TRANSPORT_SEND = /^\{EndpointName\} transport sending message\. Mes
 /** Messages of the session's lines kept to meet their transport's copy (sends interleave under concurrency). */
 const CSHARP_SENDS_KEPT = 32;
 const CSHARP_LINES_NOTE = "the C# SDK (ModelContextProtocol) writes the JSON-RPC messages to its log only at Trace level (Logging:LogLevel:ModelContextProtocol set to Trace); its other lines (a request handler called or completed) name a method but no id or message, and are skipped";
-const CSHARP_SERVER_NOTE = "the C# SDK's server log (ModelContextProtocol at Trace) has the messages the server sent, not the requests it received over HTTP: its answers have no request in this log (ORPHAN_RESPONSE); the requests are in the client's log or a capture";
+const CSHARP_SERVER_NOTE = "the C# SDK's server log (ModelContextProtocol at Trace) has the messages the server sent, not the requests it received over HTTP: its answers to requests this log does not show are skipped (counted), as there is nothing to pair them with; the requests and their answers are in the client's log or a capture";
 
 /** A .NET logger's line of the C# SDK's own (its category, or Serilog's SourceContext, in `ModelContextProtocol.`). */
 function isCsharpSdkLine(value: Obj): boolean {
@@ -327,23 +327,43 @@ function isCsharpSdkLine(value: Obj): boolean {
   return false;
 }
 
+/** Requests a C# server's log showed it receiving (its stdio transport logs them; over HTTP it logs none), kept. */
+const CSHARP_RECEIVED_KEPT = 4096;
+const CSHARP_TRANSPORT_RECEIVED = /^\{EndpointName\} transport received message\. Message: /;
+
 /**
- * What a .NET line of the C# SDK adds to reading its messages: the transport's copy of a message the session's line
- * already gave is dropped (true: the line carries nothing more), and a server's answers are noted as requestless.
+ * What a .NET line of the C# SDK adds to reading its messages: true when the line is to be skipped. The transport's
+ * copy of a message the session's line already gave is one; so is a server's answer to a request its log does not
+ * show received (the SDK's Streamable HTTP server logs no request it receives: such answers pair with nothing, and
+ * each would be an ORPHAN_RESPONSE of the logger's making), which the input's "cannot show" says.
  */
 function csharpCopy(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
   const layers = layersOf(value);
   const template = templateOf(layers);
   if (template === undefined || ctx.state === undefined) return false;
+  const server = ctx.side === 'server' || dotnetSide(layers) === 'server';
+  if (server && CSHARP_TRANSPORT_RECEIVED.test(template)) {
+    let received = ctx.state.get('app-log:csharp-received') as Set<string> | undefined;
+    if (received === undefined) ctx.state.set('app-log:csharp-received', (received = new Set()));
+    for (const l of lines) if (isObj(l.message) && typeof l.message.method === 'string' && l.message.id !== undefined) received.add(JSON.stringify(l.message.id));
+    if (received.size > CSHARP_RECEIVED_KEPT) received.delete(received.values().next().value!);
+    return false;
+  }
   const session = CSHARP_SESSION_SEND.test(template);
   if (!session && !CSHARP_TRANSPORT_SEND.test(template)) return false;
+  if (server && lines.length === 1 && isObj(lines[0]!.message) && lines[0]!.message.method === undefined) {
+    const received = ctx.state.get('app-log:csharp-received') as Set<string> | undefined;
+    if (!received?.has(JSON.stringify(lines[0]!.message.id))) {
+      ctx.note?.(CSHARP_SERVER_NOTE);
+      return true;
+    }
+  }
   let sent = ctx.state.get('app-log:csharp-sends') as string[] | undefined;
   if (sent === undefined) ctx.state.set('app-log:csharp-sends', (sent = []));
   const keys = lines.map((l) => JSON.stringify(l.message));
   if (session) {
     sent.push(...keys);
     if (sent.length > CSHARP_SENDS_KEPT) sent.splice(0, sent.length - CSHARP_SENDS_KEPT);
-    if (dotnetSide(layers) === 'server' && lines.some((l) => !isRequestish(l.message) && isObj(l.message) && l.message.method === undefined)) ctx.note?.(CSHARP_SERVER_NOTE);
     return false;
   }
   const at = keys.length === 1 ? sent.indexOf(keys[0]!) : -1;

@@ -105,19 +105,39 @@ describe.each(STYLES)("the C# SDK client's Trace log (%s)", (style) => {
 });
 
 describe.each(STYLES)("the C# SDK server's Trace log (%s)", (style) => {
-  it("reads the answers the server sent, says once that its requests are not in it, and skips the handler and request-log lines", async () => {
+  it("skips the answers it sent to requests it never logged (over HTTP it logs none), says so once, and skips the handler and request-log lines", async () => {
     const r = await analyze({ inputs: [{ path: file(style, 'server') }] });
     const all = linesOf(style, 'server');
     const answers = all.filter((l) => /^\{EndpointName\} sending message/.test(templateOf(l))).length;
     expect(answers).toBe(4); // initialize, tools/list and two calls; the -32602 came from the kitchen's middleware, the 503 too
-    expect(r.summary.lines).toEqual({ read: all.length, used: answers, blank: 0, skipped: all.length - answers, unusable: 0 });
-    expect(r.findings.map((f) => f.code)).toEqual(Array(answers).fill('ORPHAN_RESPONSE'));
+    // Each would pair with nothing: an ORPHAN_RESPONSE of the logger's making, not of the traffic's.
+    expect(r.summary.lines).toEqual({ read: all.length, used: 0, blank: 0, skipped: all.length, unusable: 0 });
+    expect(r.findings).toEqual([]);
     const notes = r.summary.inputs[0]!.cannotShow.filter((n) => n.includes('C# SDK'));
     expect(notes).toHaveLength(2);
     expect(notes).toEqual(expect.arrayContaining([
-      expect.stringContaining('has the messages the server sent, not the requests it received over HTTP'),
+      expect.stringContaining('has the messages the server sent, not the requests it received over HTTP: its answers to requests this log does not show are skipped'),
       expect.stringContaining('its other lines (a request handler called or completed) name a method but no id or message, and are skipped'),
     ]));
+  });
+
+  it('must not: a server log that shows the requests it received (the stdio transport logs them) keeps its answers, and reads each once', async () => {
+    const t = (ms: number) => `2026-12-04T09:30:00.${String(ms).padStart(3, '0')}0000+00:00`;
+    const req = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'lookup', arguments: {} } });
+    const res = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'ok' }] } });
+    const line = (ms: number, category: string, endpoint: string, template: string, message: string) => JSON.stringify({
+      Timestamp: t(ms), EventId: 1, LogLevel: 'Trace', Category: category, Message: template.replace('{EndpointName}', endpoint).replace('{Message}', message),
+      State: { EndpointName: endpoint, Message: message, '{OriginalFormat}': template },
+    });
+    const lines = [
+      line(1, 'ModelContextProtocol.Server.StdioServerTransport', 'Server (notes 1.0)', "{EndpointName} transport received message. Message: '{Message}'.", req),
+      line(5, 'ModelContextProtocol.Server.McpServer', 'Server (notes 1.0)', "{EndpointName} sending message. Message: '{Message}'.", res),
+      line(5, 'ModelContextProtocol.Server.StdioServerTransport', 'Server (notes 1.0)', "{EndpointName} transport sending message. Message: '{Message}'.", res),
+    ];
+    const r = await analyze({ inputs: [{ path: tmp('server.ndjson', lines), side: 'server' }] });
+    expect(r.summary.lines).toMatchObject({ read: 3, used: 2, skipped: 1, unusable: 0 });
+    expect(r.attempts.map((a) => [a.id, a.outcome])).toEqual([[7, 'TOOL_SUCCESS']]);
+    expect(r.findings).toEqual([]);
   });
 
   it('at Information level (no Trace lines): every line skipped, none unusable, and the input says how to get the messages', async () => {
@@ -178,10 +198,10 @@ describe(".NET's text console logger (the simple formatter)", () => {
     expect(r.summary.lines).toMatchObject({ read: at + 4, unusable: 0 });
   });
 
-  it.each(['console', 'console-single'])("the C# SDK server's lines (%s): its answers, and what cannot show", async (style) => {
+  it.each(['console', 'console-single'])("the C# SDK server's lines (%s): its requestless answers skipped, and what cannot show", async (style) => {
     const r = await analyze({ inputs: [{ path: consoleFile(style, 'server'), side: 'server' }] });
-    expect(r.summary.lines).toMatchObject({ used: 4, unusable: 0 });
-    expect(r.findings.map((f) => f.code)).toEqual(Array(4).fill('ORPHAN_RESPONSE'));
+    expect(r.summary.lines).toMatchObject({ used: 0, unusable: 0 });
+    expect(r.findings).toEqual([]);
     expect(r.summary.inputs[0]!.cannotShow).toEqual(expect.arrayContaining([
       expect.stringContaining('has the messages the server sent, not the requests it received over HTTP'),
       expect.stringContaining('writes the JSON-RPC messages to its log only at Trace level'),
