@@ -1,5 +1,5 @@
 // The Python SDK's own DEBUG lines in a Python logging text log (`Sending client message: jsonrpc='2.0' ...`, `SSE message: ...`, `Received session ID: ...`; the legacy HTTP+SSE server's too): its messages as it sent and received them, with the session it was given.
-import type { MessageRecord } from '../schema/record.js';
+import type { JsonRpcId, MessageRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
 import { pydanticMessage } from './python-text.js';
 
@@ -22,6 +22,13 @@ const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received sessio
 const STREAMABLE_SERVER = /\bmcp\.server\.streamable_http(?:_manager)?[:\s]/;
 const STREAMABLE_SERVER_NOTE = "the Python SDK's Streamable HTTP server logs no JSON-RPC message at any level (its lines are sessions opened and closed, a tool's failure, a handler's traceback): the calls are in the client's log, the app's own log of its messages, or a capture";
 const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
+/** httpx's INFO line for each response head it got (`HTTP Request: POST <url> "HTTP/1.1 503 Service Unavailable"`). */
+const HTTPX_POST = /\bHTTP Request: POST \S+ "HTTP\/[\d.]+ (\d{3})(?: ([^"]*))?"/;
+/** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
+const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
+const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
+/** POSTs whose status line has not come, beyond this many, are taken as a log without httpx's lines. */
+const MAX_IN_FLIGHT = 64;
 /** Each phrase: which way its message went and whose log it is. */
 const PHRASES: Record<string, { direction: 'c2s' | 's2c'; side: 'client' | 'server' } | undefined> = {
   'Sending client message': { direction: 'c2s', side: 'client' },
@@ -33,6 +40,14 @@ const PHRASES: Record<string, { direction: 'c2s' | 's2c'; side: 'client' | 'serv
 
 interface PythonLog {
   session?: string;
+  /**
+   * The client's POSTs sent (each message it sends is one POST) whose httpx status line has not come, by request id
+   * (undefined: a notification or a response). A status line is tied to a message only when it is the one POST in
+   * flight: httpx's line names the URL, not the message.
+   */
+  inFlight?: (JsonRpcId | undefined)[];
+  /** POSTs in flight whose message is not known any more: a status line came while more than one was. */
+  unknownInFlight?: number;
   /** The legacy server's sessions (their URL form: the UUID's hex), while there is one only; 'many' after a second. */
   serverSession?: string | 'many';
 }
@@ -42,6 +57,14 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   ctx.state?.set('python-sdk', log);
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
+    const post = HTTPX_POST.exec(line);
+    if (post) return statusLine(log, Number(post[1]), post[2] ?? '', line, ctx);
+    const aborted = ABORTED_POST.exec(line);
+    if (aborted) {
+      const id: JsonRpcId = aborted[1] === "'" ? aborted[2]! : Number(aborted[2]);
+      forget(log, id);
+      return [];
+    }
     // Another line of the program's log (httpx, asyncio, the SDK's other lines, a traceback's): no MCP traffic, unless
     // it shows a message this format cannot read. sse-starlette's DEBUG copy of each SSE chunk it wrote (`chunk: b'event: message\r\ndata: {...}'`): the wire's
     // bytes of what the SDK's own line logged.
@@ -76,9 +99,64 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const ts = LEADING_TIME.exec(line)?.[1];
   if (ts !== undefined) record.ts = ts;
   if (log.session !== undefined && phrase.side === 'client') record.session = log.session;
+  if (what === 'Sending client message') sent(log, msg);
   // The legacy server's message lines name no session: it is known only while the log has had one session.
   if (phrase.side === 'server' && log.serverSession !== undefined && log.serverSession !== 'many') record.session = log.serverSession;
   return [record];
+}
+
+/**
+ * A message the client sends goes in a POST of its own. (A notifications/cancelled it sends leaves the request's POST
+ * open: its status line may still come. Only an aborted POST, logged as such, has none.)
+ */
+function sent(log: PythonLog, msg: unknown): void {
+  const m = msg as { id?: unknown; method?: unknown };
+  const inFlight = (log.inFlight ??= []);
+  inFlight.push(typeof m.method === 'string' && isId(m.id) ? m.id : undefined);
+  if (inFlight.length + (log.unknownInFlight ?? 0) > MAX_IN_FLIGHT) {
+    // No status line comes (httpx's logger is not at INFO): nothing can be tied.
+    log.unknownInFlight = Math.min((log.unknownInFlight ?? 0) + inFlight.length, MAX_IN_FLIGHT);
+    log.inFlight = [];
+  }
+}
+
+function forget(log: PythonLog, id: JsonRpcId): void {
+  const at = log.inFlight?.findIndex((x) => x === id) ?? -1;
+  if (at !== -1) log.inFlight!.splice(at, 1);
+}
+
+/**
+ * httpx's status line of a POST: tied to the request in flight when it is the only POST in flight, and then, when the
+ * status is not 2xx, the request's end (the log has no body of it: the Python SDK gives its caller the body's JSON-RPC
+ * error, or an error of its own).
+ */
+function statusLine(log: PythonLog, status: number, reason: string, line: string, ctx: AdapterContext): AdapterResult {
+  const inFlight = (log.inFlight ??= []);
+  const unknown = log.unknownInFlight ?? 0;
+  const failed = status < 200 || status > 299;
+  if (inFlight.length === 1 && unknown === 0) {
+    const id = inFlight.pop();
+    if (!failed || id === undefined) return [];
+    const own = status === 404 ? (log.session !== undefined ? '-32600 "Session terminated"' : '-32601 "Not Found"') : '-32603 "Server returned an error response"';
+    const record: MessageRecord = {
+      v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id }, status,
+      error: `HTTP ${status}${reason ? ` ${reason}` : ''} (httpx's "HTTP Request:" line); the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
+    };
+    const ts = LEADING_TIME.exec(line)?.[1];
+    if (ts !== undefined) record.ts = ts;
+    if (log.session !== undefined) record.session = log.session;
+    return [record];
+  }
+  // One of the POSTs in flight got its status; which one, httpx's line does not say.
+  const left = inFlight.length + unknown - 1;
+  log.inFlight = [];
+  log.unknownInFlight = Math.max(left, 0);
+  if (failed && inFlight.length + unknown > 0) ctx.note?.(AMBIGUOUS_STATUS_NOTE);
+  return [];
+}
+
+function isId(v: unknown): v is JsonRpcId {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 }
 
 export const pythonSdkLogFormat: TextFormat = {
@@ -96,7 +174,7 @@ export const pythonSdkLogFormat: TextFormat = {
     typedIds: true,
     answersUnlogged: true,
     notes: [
-      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED, and given with the server's log they take its answer; HTTP statuses (httpx's \"HTTP Request:\" lines) are not tied to a message",
+      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED, and given with the server's log they take its answer; httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
       'times only when the logging format has %(asctime)s (its local time: --timezone says which, default UTC)',
     ],
   },

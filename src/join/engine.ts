@@ -809,6 +809,16 @@ export class JoinEngine {
         else if (known && sess.answered?.has(key!) && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src, when: 'after' });
         continue;
       }
+      if (r.status !== undefined && (r.status < 200 || r.status > 299) && !('result' in msg) && !('error' in msg)) {
+        // Only the HTTP status of the request's POST, tied to it by the log (the Python SDK client's httpx line): its
+        // end, with no response.
+        view.status = r.status;
+        if (r.error !== undefined) view.error = r.error;
+        view.endTs = r.ts ?? view.endTs;
+        view.sources.push(r.src);
+        this.finalize(view);
+        continue;
+      }
       (sess.answered ??= new Map()).set(view.idKey, r.ts);
       if (r.ts !== undefined) {
         // (An untimed log keeps none: they would pile up under one "time".)

@@ -201,3 +201,84 @@ describe("the Python SDK's Streamable HTTP server's own DEBUG log (streamable-se
     expect(both.findings).toEqual([]);
   });
 });
+
+describe("HTTP errors in the client's DEBUG log: httpx's status line tied to the one POST in flight (http-errors)", () => {
+  // Recorded behind fault-proxy.mjs: set_flag's first POST got 503 (the app sent it again), lookup k2's 500 with a
+  // JSON-RPC error body, then lookup k3 and k4 went at once and k4's got 503 while both were in flight.
+  const path = log('http-errors');
+  const lines = () => linesOf('http-errors');
+  const row = (a: { id: unknown; tool: string | null; status: number | null; outcome: string; call?: string; attempt?: number }) => [a.id, a.tool, a.status, a.outcome, a.call, a.attempt];
+
+  it('a non-2xx status of the only POST in flight is its request\'s HTTP_ERROR; one that came while two were in flight is tied to neither', async () => {
+    expect(observed['http-errors']).toEqual([
+      'set_flag#1: MCPError: Server returned an error response',
+      'set_flag#2: isError=False',
+      'lookup: MCPError: gateway: upstream reset',
+      'lookup k3: isError=False',
+      'lookup k4: MCPError: Server returned an error response',
+    ]);
+    const r = await analyze({ inputs: [{ path }] });
+    expect(r.summary.lines.unusable).toBe(0);
+    expect(r.attempts.slice(2).map(row)).toEqual([
+      [3, 'set_flag', 503, 'HTTP_ERROR', 'c3', 1],
+      [4, 'set_flag', null, 'TOOL_SUCCESS', 'c3', 2],
+      [5, 'lookup', 500, 'HTTP_ERROR', 'c4', 1],
+      [6, 'lookup', null, 'TOOL_SUCCESS', 'c5', 1],
+      // k4's 503 came while k3's POST was in flight too: httpx's line names neither, so neither takes it.
+      [7, 'lookup', null, 'UNANSWERED', 'c6', 1],
+    ]);
+    expect(r.attempts[2]!.layer).toBe('transport');
+    expect(r.attempts[2]!.detail.why).toBe('HTTP 503 Service Unavailable (httpx\'s "HTTP Request:" line); the body is not in the Python SDK\'s log: its client gives the caller the body\'s JSON-RPC error, else -32603 "Server returned an error response"');
+    expect(r.attempts[4]!.detail.why).toMatch(/^HTTP 500 Internal Server Error \(httpx's "HTTP Request:" line\)/);
+    expect(r.attempts[2]!.sources.map((s) => s.line)).toEqual([lines().findIndex((l) => l.includes("id=3 method='tools/call'")) + 1, lines().findIndex((l) => l.includes('"HTTP/1.1 503')) + 1]);
+    expect(r.summary.inputs[0]!.cannotShow).toEqual(expect.arrayContaining([expect.stringContaining('came while more than one POST was in flight')]));
+  });
+
+  it("joined with the server's side: the three the proxy refused have no server view; the rest take the server's", async () => {
+    const r = await analyze({ inputs: [{ path, side: 'client' }, { path: `${DIR}http-errors/server.ndjson`, side: 'server' }] });
+    expect(r.attempts.map((a) => [a.id, a.outcome, a.serverOutcome])).toEqual([
+      [1, 'SUCCESS', 'SUCCESS'],
+      [2, 'SUCCESS', 'SUCCESS'],
+      [3, 'HTTP_ERROR', undefined],
+      [4, 'TOOL_SUCCESS', 'TOOL_SUCCESS'],
+      [5, 'HTTP_ERROR', undefined],
+      [6, 'TOOL_SUCCESS', 'TOOL_SUCCESS'],
+      [7, 'UNANSWERED', undefined],
+    ]);
+  });
+
+  it("must not: without set_flag's 503 line, its POST is UNANSWERED, and as it may still be in flight no later status is tied; 2xx lines end nothing", async () => {
+    const first503 = lines().findIndex((l) => l.includes('"HTTP/1.1 503'));
+    const r = await analyze({ inputs: [{ path: tmp(lines().filter((_, i) => i !== first503)) }] });
+    expect(r.attempts.slice(2).map((a) => [a.id, a.outcome])).toEqual([[3, 'UNANSWERED'], [4, 'TOOL_SUCCESS'], [5, 'UNANSWERED'], [6, 'TOOL_SUCCESS'], [7, 'UNANSWERED']]);
+    // The sse recording: every POST line 200 or 202, every call as the client saw it (see above), no status made up.
+    const sse = await analyze({ inputs: [{ path: log('sse') }] });
+    expect(sse.attempts.every((a) => a.status === null)).toBe(true);
+  });
+
+  const at = (ms: number) => `2026-03-01 10:00:00,${String(ms).padStart(3, '0')}`;
+  const send = (ms: number, id: number) => `${at(ms)} DEBUG mcp.client.streamable_http: Sending client message: jsonrpc='2.0' id=${id} method='tools/call' params={'name': 'lookup', 'arguments': {'key': 'k${id}'}}`;
+  const status = (ms: number, code: string) => `${at(ms)} INFO httpx: HTTP Request: POST http://127.0.0.1:8000/mcp "HTTP/1.1 ${code}"`;
+
+  it("a request whose POST the client aborted (its cancellation) is out of flight: the next POST's status is tied to the next request", async () => {
+    const cancelled = [
+      send(100, 3),
+      `${at(200)} DEBUG mcp.client.streamable_http: aborting in-flight POST for cancelled request 3`,
+      send(300, 4),
+      status(310, '404 Not Found'),
+    ];
+    const r = await analyze({ inputs: [{ path: tmp(cancelled) }] });
+    expect(r.attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[3, null, 'UNANSWERED'], [4, 404, 'HTTP_ERROR']]);
+    // No session yet: the SDK gives its caller -32601 "Not Found" for a 404 that is not a JSON-RPC error.
+    expect(r.attempts[1]!.detail.why).toContain('else -32601 "Not Found"');
+    // Must not: without the abort line, two POSTs are in flight and the 404 is tied to neither.
+    const both = await analyze({ inputs: [{ path: tmp([cancelled[0]!, cancelled[2]!, cancelled[3]!]) }] });
+    expect(both.attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[3, null, 'UNANSWERED'], [4, null, 'UNANSWERED']]);
+  });
+
+  it("must not: after a status line that came with two in flight, the one left is not known, so the next request's status is not guessed", async () => {
+    // 3 and 4 in flight; one 200 line (whose?); 5 sent; a 503 line: it may be 3's, 4's or 5's.
+    const r = await analyze({ inputs: [{ path: tmp([send(100, 3), send(110, 4), status(120, '200 OK'), send(130, 5), status(140, '503 Service Unavailable')]) }] });
+    expect(r.attempts.every((a) => a.status === null && a.outcome === 'UNANSWERED')).toBe(true);
+  });
+});
