@@ -191,6 +191,8 @@ const PROGRESS_TIMES_KEPT = 32;
 
 /** Most stray-progress tokens kept per session (see SessionState.strayProgress); further ones are only counted. */
 const STRAY_PROGRESS_KEPT = 8;
+/** server/discover probes of one scope waiting for their clients' fallback (clients that start together). */
+const MAX_PENDING_PROBES = 64;
 
 export class JoinEngine {
   private exchanges = new Map<string, Exchange>();
@@ -426,18 +428,28 @@ export class JoinEngine {
    * back to initialize. The refused probe that an initialize of the same scope follows within the window is marked so.
    */
   private versionProbe(sess: SessionState, view: AttemptView, method: string, ts: number | undefined): void {
+    const probes = (sess.probes ??= []);
     if (method === 'server/discover') {
-      sess.probe = view;
+      // Several clients that start together (workers, an app's clients in a task group) probe before any falls back.
+      probes.push(view);
+      if (probes.length > MAX_PENDING_PROBES) probes.shift();
       return;
     }
-    const probe = sess.probe;
-    sess.probe = undefined;
-    if (!probe) return;
+    if (probes.length === 0) return;
     // What an older server answers a method it does not know (a 400 without a session id, 404, 405, or a JSON-RPC
-    // error); a 5xx or a cut stream is a failure of its own, whatever the client does next.
-    const refused = probe.status === 400 || probe.status === 404 || probe.status === 405 || probe.outcome === 'JSONRPC_ERROR';
-    const end = probe.endTs ?? probe.startTs;
-    if (refused && ts !== undefined && end !== undefined && ts >= end && ts - end <= this.opts.windowMs) probe.versionFallback = true;
+    // error); a 5xx or a cut stream is a failure of its own, whatever the client does next. Each fallback takes the
+    // earliest refused probe before it; a probe no request followed within the window is let go.
+    const window = this.opts.windowMs;
+    const at = probes.findIndex((p) => {
+      const end = p.endTs ?? p.startTs;
+      const refused = p.status === 400 || p.status === 404 || p.status === 405 || p.outcome === 'JSONRPC_ERROR';
+      return refused && ts !== undefined && end !== undefined && ts >= end && ts - end <= window;
+    });
+    if (at !== -1) {
+      probes[at]!.versionFallback = true;
+      probes.splice(at, 1);
+    }
+    if (ts !== undefined) sess.probes = probes.filter((p) => { const end = p.endTs ?? p.startTs; return end === undefined || ts - end <= window; });
   }
 
   /** Per scope, the latest chain of plain GETs that reconnected a broken resumption (its retries join it). */

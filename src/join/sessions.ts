@@ -48,8 +48,8 @@ export interface SessionState {
    * client's notifications/initialized; `resumption`: a GET with Last-Event-ID (resuming a call's stream).
    */
   refused404?: { what: string; src: Source; ts: number | undefined; status?: number; said?: string; initialized?: boolean; resumption?: boolean };
-  /** The scope's last server/discover without a session id, until an initialize follows it (a client falling back). */
-  probe?: AttemptView;
+  /** The scope's server/discover requests without a session id, until an initialize follows each (a client falling back). */
+  probes?: AttemptView[];
   /**
    * POSTs with no request in them (notifications, answers to the server) that got another HTTP error (NOTIFICATION_REFUSED),
    * the first few. `lostId`: a server log's sessionless one refused for its missing session id, when that log's
