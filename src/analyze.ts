@@ -257,6 +257,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     return c.account;
   });
   if (sessions.sharedPlain.length > 1) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
+  for (const [plain, sided] of sessions.plainBesideSided) notice(plainBesideSidedNote(accounts[plain]!.name, [...sided].sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`)));
   for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
@@ -280,6 +281,12 @@ export function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
 export function sharedPlainNote(names: string[]): string {
   const list = names.length === 2 ? `${names[0]} and ${names[1]}` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return `${list} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
+}
+
+/** What is said, once, of a plain input that carries the sessions of inputs with a side: its calls are counted again. */
+function plainBesideSidedNote(name: string, names: string[]): string {
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${name} carries the same sessions as ${list} but says no side, so its calls are analyzed apart and counted a second time (a third view of the same traffic, such as a recording proxy's between them): give it with --client or --server in place of that side's log, or leave it out`;
 }
 
 /** What is said, once, of a plain input whose records state no side, next to inputs of one side. */

@@ -161,6 +161,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : hopAnswered(c, s) ? hopAnsweredText(c, s)
+        // No head reached the client of one the server sent: nothing changed a status, the connection broke between them.
+        : c.status === null && typeof s.status === 'number' ? `the client never got the HTTP ${s.status} head the server sent: the connection broke between them (a hop or the network cut it)${s.streamEnd === 'aborted' ? ", and the server's stream was aborted too" : ''}`
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
         `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}${s.resumedBeforeAnswer ? sortedBefore(s.resumedBeforeAnswer.answerId, s.resumedBeforeAnswer.from) : ''}`,

@@ -170,7 +170,10 @@ export class SessionTracker {
     if (!s) {
       s = { side, scope, key, session, firstTs: ts, lastTs: ts, clientKey: undefined, requestIds: new Map() };
       this.states.set(key, s);
-      if (side === 'unknown' && session !== null) this.plainSession(session, input);
+      if (session !== null) {
+        if (side === 'unknown') this.plainSession(session, input);
+        else this.sidedSession(session, input, side);
+      }
     } else if (ts !== undefined) {
       if (s.firstTs === undefined || ts < s.firstTs) s.firstTs = ts;
       if (s.lastTs === undefined || ts > s.lastTs) s.lastTs = ts;
@@ -188,6 +191,8 @@ export class SessionTracker {
 
   /** A new scope of an unsided input with a session id: another unsided input that carried it shares its sessions. */
   private plainSession(session: string, input: number): void {
+    const sided = this.sidedSessions.get(session);
+    if (sided !== undefined) this.besideSided(input, sided);
     const first = this.plainSessions.get(session);
     if (first === undefined) {
       if (this.plainSessions.size < PLAIN_KEPT) this.plainSessions.set(session, input);
@@ -195,6 +200,27 @@ export class SessionTracker {
     }
     if (first === input) return;
     for (const i of [first, input]) if (!this.sharedPlain.includes(i)) this.sharedPlain.push(i);
+  }
+
+  /**
+   * Inputs without a side that carry a session id an input with a side carries too (a recording proxy's capture given
+   * next to --client and --server logs of the same traffic), each with the sided inputs it shares sessions with: its
+   * calls are analyzed apart, so they are counted again.
+   */
+  readonly plainBesideSided = new Map<number, Map<number, ViewSide>>();
+  /** Which sided input first carried each session id, and as which side (at most PLAIN_KEPT of them). */
+  private sidedSessions = new Map<string, { input: number; side: ViewSide }>();
+
+  private sidedSession(session: string, input: number, side: ViewSide): void {
+    if (!this.sidedSessions.has(session) && this.sidedSessions.size < PLAIN_KEPT) this.sidedSessions.set(session, { input, side });
+    const plain = this.plainSessions.get(session);
+    if (plain !== undefined) this.besideSided(plain, { input, side });
+  }
+
+  private besideSided(plain: number, sided: { input: number; side: ViewSide }): void {
+    const with_ = this.plainBesideSided.get(plain);
+    if (with_) with_.set(sided.input, sided.side);
+    else this.plainBesideSided.set(plain, new Map([[sided.input, sided.side]]));
   }
 
   get(scopeKey: string): SessionState | undefined {
