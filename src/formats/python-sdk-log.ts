@@ -24,6 +24,16 @@ const STREAMABLE_SERVER_NOTE = "the Python SDK's Streamable HTTP server logs no 
 const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
 /** httpx's INFO line for each response head it got (`HTTP Request: POST <url> "HTTP/1.1 503 Service Unavailable"`). */
 const HTTPX_POST = /\bHTTP Request: POST \S+ "HTTP\/[\d.]+ (\d{3})(?: ([^"]*))?"/;
+/** A client transport starting (`Connecting to StreamableHTTP endpoint: <url>`, the legacy `Connecting to SSE endpoint:`). */
+const CONNECTING = /\bConnecting to (?:StreamableHTTP|SSE) endpoint: /;
+/** A client transport ending its session: httpx's line of the DELETE, or the SDK's warning that it failed. */
+const TERMINATED = /\bHTTP Request: DELETE \S+ "HTTP\/|\bSession termination failed: /;
+const INTERLEAVED_NOTE = "the Python SDK client's DEBUG log holds client transports open at once (a second \"Connecting to ... endpoint\" line before the first one's session ended): its lines name no session, so from there on its requests carry no session id and none but an initialize (by the client's name) is linked as a retry of another; an answer is tied to its request by id when one request in flight has that id, or when those that have it are alike (the same method and params: the oldest takes it); and a server's views are joined by id, method, arguments and time";
+const AMBIGUOUS_ANSWER_NOTE = "the Python SDK client's DEBUG log with client transports open at once: an answer came whose id more than one request in flight had, not alike (each session counts its ids from 1): it is tied to none, and those requests show as UNANSWERED";
+/** Requests kept waiting for their answer by id (oldest let go beyond it). */
+const MAX_OPEN = 10_000;
+/** The conn of each request once transports interleave: a scope of its own (no session can be told). */
+const INTERLEAVED_CONN = 'python-sdk-log';
 /** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
 const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
@@ -38,6 +48,15 @@ const PHRASES: Record<string, { direction: 'c2s' | 's2c'; side: 'client' | 'serv
   'Sending message via SSE': { direction: 's2c', side: 'server' },
 };
 
+/** A message the client sent, as it was attributed (a request's id; its session, or its own conn once interleaved). */
+interface Sent {
+  id?: JsonRpcId;
+  /** A request's method and params as text: requests alike in all but their session cannot be told apart anyway. */
+  what?: string;
+  session?: string;
+  conn?: string;
+}
+
 interface PythonLog {
   session?: string;
   /**
@@ -45,7 +64,15 @@ interface PythonLog {
    * (undefined: a notification or a response). A status line is tied to a message only when it is the one POST in
    * flight: httpx's line names the URL, not the message.
    */
-  inFlight?: (JsonRpcId | undefined)[];
+  inFlight?: Sent[];
+  /** The client's requests waiting for their answer, by id (typeof and value). */
+  open?: Map<string, { sent: Sent[]; answered: number }>;
+  /** Client transports started and not known to have ended (Connecting lines less terminations). */
+  transports?: number;
+  /** Set once two client transports were open at once, until none is: no line says which session it is of. */
+  interleaved?: boolean;
+  /** Requests numbered while interleaved (each its own conn). */
+  seq?: number;
   /** POSTs in flight whose message is not known any more: a status line came while more than one was. */
   unknownInFlight?: number;
   /** The legacy server's sessions (their URL form: the UUID's hex), while there is one only; 'many' after a second. */
@@ -59,6 +86,19 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   if (!sdk) {
     const post = HTTPX_POST.exec(line);
     if (post) return statusLine(log, Number(post[1]), post[2] ?? '', line, ctx);
+    if (CONNECTING.test(line)) {
+      log.transports = (log.transports ?? 0) + 1;
+      if (log.transports > 1 && !log.interleaved) {
+        log.interleaved = true;
+        ctx.note?.(INTERLEAVED_NOTE);
+      }
+      return [];
+    }
+    if (TERMINATED.test(line)) {
+      log.transports = Math.max((log.transports ?? 0) - 1, 0);
+      if (log.transports === 0) log.interleaved = false;
+      return [];
+    }
     const aborted = ABORTED_POST.exec(line);
     if (aborted) {
       const id: JsonRpcId = aborted[1] === "'" ? aborted[2]! : Number(aborted[2]);
@@ -98,8 +138,13 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const record: MessageRecord = { v: 1, kind: 'message', direction: phrase.direction, message: msg, side: phrase.side };
   const ts = LEADING_TIME.exec(line)?.[1];
   if (ts !== undefined) record.ts = ts;
-  if (log.session !== undefined && phrase.side === 'client') record.session = log.session;
-  if (what === 'Sending client message') sent(log, msg);
+  if (phrase.side === 'client') {
+    const owner = attribute(log, phrase.direction, msg, ctx);
+    if (owner === undefined) return [];
+    if (owner.session !== undefined) record.session = owner.session;
+    if (owner.conn !== undefined) record.conn = owner.conn;
+    if (what === 'Sending client message') sent(log, owner, msg);
+  }
   // The legacy server's message lines name no session: it is known only while the log has had one session.
   if (phrase.side === 'server' && log.serverSession !== undefined && log.serverSession !== 'many') record.session = log.serverSession;
   return [record];
@@ -109,10 +154,10 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
  * A message the client sends goes in a POST of its own. (A notifications/cancelled it sends leaves the request's POST
  * open: its status line may still come. Only an aborted POST, logged as such, has none.)
  */
-function sent(log: PythonLog, msg: unknown): void {
+function sent(log: PythonLog, owner: Sent, msg: unknown): void {
   const m = msg as { id?: unknown; method?: unknown };
   const inFlight = (log.inFlight ??= []);
-  inFlight.push(typeof m.method === 'string' && isId(m.id) ? m.id : undefined);
+  inFlight.push(typeof m.method === 'string' && isId(m.id) ? owner : {});
   if (inFlight.length + (log.unknownInFlight ?? 0) > MAX_IN_FLIGHT) {
     // No status line comes (httpx's logger is not at INFO): nothing can be tied.
     log.unknownInFlight = Math.min((log.unknownInFlight ?? 0) + inFlight.length, MAX_IN_FLIGHT);
@@ -121,7 +166,7 @@ function sent(log: PythonLog, msg: unknown): void {
 }
 
 function forget(log: PythonLog, id: JsonRpcId): void {
-  const at = log.inFlight?.findIndex((x) => x === id) ?? -1;
+  const at = log.inFlight?.findIndex((x) => x.id === id) ?? -1;
   if (at !== -1) log.inFlight!.splice(at, 1);
 }
 
@@ -135,8 +180,10 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
   const unknown = log.unknownInFlight ?? 0;
   const failed = status < 200 || status > 299;
   if (inFlight.length === 1 && unknown === 0) {
-    const id = inFlight.pop();
+    const owner = inFlight.pop()!;
+    const id = owner.id;
     if (!failed || id === undefined) return [];
+    answered(log, owner);
     const own = status === 404 ? (log.session !== undefined ? '-32600 "Session terminated"' : '-32601 "Not Found"') : '-32603 "Server returned an error response"';
     const record: MessageRecord = {
       v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id }, status,
@@ -144,7 +191,8 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     };
     const ts = LEADING_TIME.exec(line)?.[1];
     if (ts !== undefined) record.ts = ts;
-    if (log.session !== undefined) record.session = log.session;
+    if (owner.session !== undefined) record.session = owner.session;
+    if (owner.conn !== undefined) record.conn = owner.conn;
     return [record];
   }
   // One of the POSTs in flight got its status; which one, httpx's line does not say.
@@ -153,6 +201,71 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
   log.unknownInFlight = Math.max(left, 0);
   if (failed && inFlight.length + unknown > 0) ctx.note?.(AMBIGUOUS_STATUS_NOTE);
   return [];
+}
+
+const idKey = (id: JsonRpcId) => `${typeof id}:${id}`;
+
+/**
+ * Whose message this is: the session the log last named, while one client transport is open; once several are, a
+ * request gets a conn of its own and an answer its request's, when only one request in flight has its id (undefined:
+ * an answer that cannot be tied, left out).
+ */
+function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: AdapterContext): Sent | undefined {
+  const m = msg as { id?: unknown; method?: unknown; params?: { requestId?: unknown; progressToken?: unknown } };
+  const isRequest = typeof m.method === 'string' && isId(m.id);
+  const here: Sent = log.interleaved ? { conn: INTERLEAVED_CONN } : log.session !== undefined ? { session: log.session } : {};
+  if (direction === 'c2s' && isRequest) {
+    const owner: Sent = log.interleaved ? { id: m.id as JsonRpcId, conn: `${INTERLEAVED_CONN}#${(log.seq = (log.seq ?? 0) + 1)}` } : { ...here, id: m.id as JsonRpcId };
+    owner.what = JSON.stringify([m.method, (m as { params?: unknown }).params ?? null]);
+    const open = (log.open ??= new Map());
+    const key = idKey(owner.id!);
+    const same = open.get(key);
+    if (same) same.sent.push(owner);
+    else {
+      if (open.size >= MAX_OPEN) open.delete(open.keys().next().value!);
+      open.set(key, { sent: [owner], answered: 0 });
+    }
+    return owner;
+  }
+  // An answer (s2c), or a notification about a request (its cancellation, progress): its request's owner.
+  const about = direction === 's2c' && typeof m.method !== 'string' && isId(m.id) ? m.id
+    : m.method === 'notifications/cancelled' && isId(m.params?.requestId) ? m.params.requestId
+    : m.method === 'notifications/progress' && isId(m.params?.progressToken) ? m.params.progressToken
+    : undefined;
+  if (about === undefined) return here;
+  const waiting = log.open?.get(idKey(about));
+  const isAnswer = about === m.id && typeof m.method !== 'string';
+  if (!log.interleaved) {
+    if (isAnswer && waiting) answered(log, waiting.sent.find((x) => x.session === log.session) ?? waiting.sent[0]!);
+    return here;
+  }
+  if (!waiting) return here;
+  const left = waiting.sent.length - waiting.answered;
+  // One request in flight with this id, or several alike in all but their session (the same method and params: which
+  // took which answer cannot be told, and no report line would differ but by time): the oldest.
+  if (waiting.answered === 0 && (left === 1 || (isAnswer && waiting.sent.every((x) => x.what === waiting.sent[0]!.what)))) {
+    const owner = waiting.sent[0]!;
+    if (isAnswer) answered(log, owner);
+    return { ...(owner.session !== undefined ? { session: owner.session } : {}), ...(owner.conn !== undefined ? { conn: owner.conn } : {}) };
+  }
+  if (!isAnswer) return here;
+  // Several requests in flight with this id: whose answer it is, the line does not say.
+  ctx.note?.(AMBIGUOUS_ANSWER_NOTE);
+  waiting.answered++;
+  if (waiting.answered >= waiting.sent.length) log.open!.delete(idKey(about));
+  return undefined;
+}
+
+/** A request has its answer (or its end): no longer waiting. */
+function answered(log: PythonLog, owner: Sent): void {
+  if (owner.id === undefined) return;
+  const key = idKey(owner.id);
+  const waiting = log.open?.get(key);
+  if (!waiting) return;
+  const at = waiting.sent.indexOf(owner);
+  if (at === -1) return;
+  waiting.sent.splice(at, 1);
+  if (waiting.sent.length === 0 || waiting.answered >= waiting.sent.length) log.open!.delete(key);
 }
 
 function isId(v: unknown): v is JsonRpcId {

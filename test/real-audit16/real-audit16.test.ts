@@ -86,3 +86,64 @@ describe('a plain app: two SDK 1.32.2 clients, a fault proxy, the server; four c
     expect(r.findings.filter((x) => x.code === 'SIDE_DIVERGENCE' && /changed the HTTP status/.test(x.message))).toEqual([]);
   });
 });
+
+describe("a Python agent with two servers, both sessions' DEBUG lines in one log (py-two-servers, py-app)", () => {
+  // One ClientSession per server, used at once; each session counts its ids from 1, and no line names its session.
+  const two = (name: string) => `${DIR}py-two-servers/${name}`;
+  const app = (name: string) => `${DIR}py-app/${name}`;
+  const interleaved = (notes: string[]) => notes.some((n) => n.includes('holds client transports open at once'));
+  const codes = (r: { findings: { code: string }[] }) => r.findings.map((f) => f.code);
+
+  it('alone: every request is its own call with no session; no ID_REUSED, orphan or duplicate row of the other session\'s ids', async () => {
+    const truth = JSON.parse(readFileSync(two('ground-truth.json'), 'utf8')) as { expected_totals: { attempts: number; TOOL_ERROR: number } };
+    const r = await analyze({ inputs: [{ path: two('client.log') }] });
+    expect(r.summary.attempts).toBe(truth.expected_totals.attempts);
+    expect(r.findings).toEqual([]);
+    expect(r.attempts.every((a) => a.session === null)).toBe(true);
+    // Alike requests (the same method and params) take their answers in order; the two slow_report calls (their tags
+    // differ) share id 4, so their answers are tied to neither.
+    expect(r.attempts.map((a) => [a.id, a.tool ?? a.method, a.outcome])).toEqual([
+      [1, 'initialize', 'SUCCESS'], [1, 'initialize', 'SUCCESS'],
+      [2, 'tools/list', 'SUCCESS'], [2, 'tools/list', 'SUCCESS'],
+      [3, 'get_record', 'TOOL_SUCCESS'], [3, 'get_record', 'TOOL_SUCCESS'],
+      [4, 'slow_report', 'UNANSWERED'], [4, 'slow_report', 'UNANSWERED'],
+      [5, 'get_record', 'TOOL_SUCCESS'], [5, 'get_record', 'TOOL_SUCCESS'],
+      [6, 'validate_quantity', 'TOOL_ERROR'], [6, 'validate_quantity', 'TOOL_ERROR'],
+    ]);
+    expect(r.summary.byOutcome.TOOL_ERROR).toBe(truth.expected_totals.TOOL_ERROR);
+    const cannot = r.summary.inputs[0]!.cannotShow;
+    expect(interleaved(cannot)).toBe(true);
+    expect(cannot.some((n) => n.includes('an answer came whose id more than one request in flight had, not alike'))).toBe(true);
+  });
+
+  it("joined with both servers' logs: no finding, and every client request and server view shows once", async () => {
+    const r = await analyze({ inputs: [{ path: two('client.log'), side: 'client' }, { path: two('server-orders.ndjson'), side: 'server' }, { path: two('server-billing.ndjson'), side: 'server' }] });
+    expect(r.findings).toEqual([]);
+    const from = (file: string) => r.attempts.filter((a) => a.sources.some((s) => s.file.endsWith(file))).length;
+    expect([from('client.log'), from('server-orders.ndjson'), from('server-billing.ndjson')]).toEqual([12, 6, 6]);
+    // Most join across the session the client's log lacks (by id, method, arguments, answer and time); two sessions'
+    // alike requests sent a few ms apart may stay apart (see the README).
+    expect(r.attempts.filter((a) => a.sources.some((s) => s.file.endsWith('client.log')) && a.serverOutcome !== undefined).length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('with faults (py-app): the 503 of the one POST in flight is tied in the interleaved log; different requests sharing an id stay unanswered; no false error', async () => {
+    const r = await analyze({ inputs: [{ path: app('client.log') }] });
+    const truth = JSON.parse(readFileSync(app('ground-truth.json'), 'utf8')) as { expected_totals: { attempts: number } };
+    expect(r.summary.attempts).toBe(truth.expected_totals.attempts);
+    expect(codes(r).filter((c) => ['ID_REUSED', 'ORPHAN_RESPONSE', 'DUPLICATE_RECORD', 'RETRY_POLICY'].includes(c))).toEqual([]);
+    expect(r.attempts.filter((a) => a.outcome === 'HTTP_ERROR').map((a) => [a.id, a.tool, a.status])).toEqual([[4, 'delete_record', 503]]);
+    expect(r.attempts.filter((a) => a.id === 3).map((a) => [a.tool, a.outcome])).toEqual([['get_record', 'UNANSWERED'], ['slow_report', 'UNANSWERED']]);
+    expect(r.attempts.filter((a) => ['validate_quantity', 'crash'].includes(a.tool ?? '')).map((a) => a.outcome)).toEqual(['TOOL_ERROR', 'TOOL_ERROR']);
+  });
+
+  it('must not: sessions one after the other (the first ended with its DELETE) keep their session ids', async () => {
+    const dbg = fileURLToPath(new URL('../fixtures/real-python-debug/', import.meta.url));
+    const lines = [...readFileSync(`${dbg}sse/client.log`, 'utf8').trimEnd().split('\n'), ...readFileSync(`${dbg}json-response/client.log`, 'utf8').trimEnd().split('\n')];
+    const r = await analyze({ inputs: [{ path: tmp('client.log', lines) }] });
+    const sessions = [...lines.join('\n').matchAll(/Received session ID: (\S+)/g)].map((m) => m[1]);
+    expect(sessions).toHaveLength(2);
+    expect([...new Set(r.attempts.map((a) => a.session))]).toEqual(sessions);
+    expect(interleaved(r.summary.inputs[0]!.cannotShow)).toBe(false);
+    expect(r.findings).toEqual([]);
+  });
+});
