@@ -96,7 +96,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
-    else if (detail.why === undefined && view.response === undefined && view.error !== undefined) detail.why = view.error;
+    else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.statusWhy;
     const dropped = droppedSession(view);
     if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;
     // The Python SDK's server sends a JSON-RPC error a tool raised in HTTP 400 on 2026-07-28 (-32602 among them): with

@@ -89,6 +89,8 @@ export interface AttemptView {
   malformed?: string;
   /** What a non-JSON body of an HTTP error said (its first line, or an HTML page's title), for the report. */
   errorBody?: string;
+  /** Only the HTTP status of the request's POST came, tied to it by its log (the Python SDK client's httpx line): why, with no body. */
+  statusWhy?: string;
   /** How the response stream ended: complete, aborted, timeout, error, or cut (the log ends first, or the window closed it). */
   streamEnd?: string;
   /** The call was still open when this many ms (the engine's openMs) passed after its last record while the log went on. */

@@ -825,7 +825,7 @@ export class JoinEngine {
         // Only the HTTP status of the request's POST, tied to it by the log (the Python SDK client's httpx line): its
         // end, with no response.
         view.status = r.status;
-        if (r.error !== undefined) view.error = r.error;
+        if (r.error !== undefined) view.statusWhy = r.error;
         view.endTs = r.ts ?? view.endTs;
         view.sources.push(r.src);
         this.finalize(view);
