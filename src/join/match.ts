@@ -779,6 +779,42 @@ export class Matcher {
     return best;
   }
 
+  /**
+   * For a client entry whose best server entry is taken (that entry and another waiting client are each other's best:
+   * two sessions' alike requests sent a few ms apart), the best server entry left whose best client, among those not
+   * so taken elsewhere, is this one.
+   */
+  private nextFree(h: Held): Held | undefined {
+    const fits: { o: Held; rank: number; gap: number }[] = [];
+    for (const o of this.looseServers.get(h.loose!) ?? []) {
+      const fit = looseFitOf(h, o, this.opts.skewMs, h);
+      if (fit) fits.push({ o, ...fit });
+    }
+    fits.sort((x, y) => y.rank - x.rank || x.gap - y.gap);
+    const takenElsewhere = (c: Held, o: Held) => {
+      const b = c.looseBest?.h;
+      return b !== undefined && b !== o && !b.emitted && !b.attempt.client && this.bestClient(b) === c;
+    };
+    for (const { o } of fits) {
+      let best: Held | undefined;
+      let rank = 0;
+      let gap = Infinity;
+      for (const c of this.looseClients.get(o.loose!) ?? []) {
+        if (c !== h && takenElsewhere(c, o)) continue;
+        const fit = looseFitOf(c, o, this.opts.skewMs, h);
+        if (fit && (fit.rank > rank || (fit.rank === rank && fit.gap < gap))) {
+          best = c;
+          rank = fit.rank;
+          gap = fit.gap;
+        }
+      }
+      if (best === h) return o;
+      if (best !== undefined && best.looseBest?.h === o) continue;
+      return undefined;
+    }
+    return undefined;
+  }
+
   private looseDrop(h: Held): void {
     const k = h.loose;
     if (k === undefined) return;
@@ -808,7 +844,9 @@ export class Matcher {
       let best = h.looseBest;
       if (!best || best.h.emitted || best.h.attempt.client) best = this.bestServer(h, h);
       o = best?.h;
-      if (!o || this.bestClient(o, h) !== h) return;
+      // Its best server entry is another waiting client's best, and that one's best is it: the next that is free.
+      if (!o || this.bestClient(o, h) !== h) o = this.nextFree(h);
+      if (!o) return;
     } else {
       // The best waiting client whose best server entry is this one.
       const c = this.bestClient(h, h);
