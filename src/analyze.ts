@@ -258,6 +258,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   if (sessions.sharedPlain.length > 1) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
   for (const [plain, sided] of sessions.plainBesideSided) notice(plainBesideSidedNote(accounts[plain]!.name, [...sided].sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`)));
+  for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
   for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');

@@ -76,6 +76,17 @@ describe('lines without MCP traffic are skipped, not problems', () => {
     expect(s.notes).toContain('<stdin>: no line of it carries MCP traffic (2 skipped): nothing in it was analyzed');
   });
 
+  it('an input of blank lines only is said once on stderr and as a note; one with a used line among blank ones is not', async () => {
+    const r = await cli(['-', '--format', 'json'], { stdin: ['', '   ', ''] });
+    expect(r.code).toBe(0);
+    const s = summaryOf(r.stdout);
+    expect(s.lines).toMatchObject({ read: 3, blank: 3, used: 0 });
+    expect(r.stderr).toBe('mcp-triage: <stdin>: every line of it (3) is blank: nothing in it was analyzed\n');
+    expect(s.notes).toContain('<stdin>: every line of it (3) is blank: nothing in it was analyzed');
+    const some = await cli(['-', '--format', 'json'], { stdin: ['', readFileSync(join(SAMPLES, 'client.ndjson'), 'utf8').split('\n')[0]!, ''] });
+    expect(some.stderr).not.toContain('is blank');
+  });
+
   it('an API page whose records carry no MCP traffic counts as one skipped line', async () => {
     const page = JSON.stringify({ data: [{ attributes: { attributes: { debug: 'Successfully connected', timestamp: '2026-01-01T00:00:00Z', sessionId: 's', cwd: '/' } } }] });
     const r = await cli(['-', '--strict', '--format', 'json'], { stdin: [page] });
