@@ -23,13 +23,15 @@ const STREAMABLE_SERVER = /\bmcp\.server\.streamable_http(?:_manager)?[:\s]/;
 const STREAMABLE_SERVER_NOTE = "the Python SDK's Streamable HTTP server logs no JSON-RPC message at any level (its lines are sessions opened and closed, a tool's failure, a handler's traceback): the calls are in the client's log, the app's own log of its messages, or a capture";
 const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
 /** httpx's INFO line for each response head it got (`HTTP Request: POST <url> "HTTP/1.1 503 Service Unavailable"`). */
-const HTTPX_POST = /\bHTTP Request: POST \S+ "HTTP\/[\d.]+ (\d{3})(?: ([^"]*))?"/;
+const HTTPX_POST = /\bHTTP Request: POST (\S+) "HTTP\/[\d.]+ (\d{3})(?: ([^"]*))?"/;
 /** A client transport starting (`Connecting to StreamableHTTP endpoint: <url>`, the legacy `Connecting to SSE endpoint:`). */
-const CONNECTING = /\bConnecting to (?:StreamableHTTP|SSE) endpoint: /;
+const CONNECTING = /\bConnecting to (?:StreamableHTTP|SSE) endpoint: (\S+)/;
 /** A client transport ending its session: httpx's line of the DELETE, or the SDK's warning that it failed. */
-const TERMINATED = /\bHTTP Request: DELETE \S+ "HTTP\/|\bSession termination failed: /;
+const TERMINATED = /\bHTTP Request: DELETE (\S+) "HTTP\/|\bSession termination failed: /;
 const INTERLEAVED_NOTE = "the Python SDK client's DEBUG log holds client transports open at once (a second \"Connecting to ... endpoint\" line before the first one's session ended): its lines name no session, so from there on its requests carry no session id and none but an initialize (by the client's name) is linked as a retry of another; an answer is tied to its request by id when one request in flight has that id, or when those that have it are alike (the same method and params: the oldest takes it); and a server's views are joined by id, method, arguments and time";
 const AMBIGUOUS_ANSWER_NOTE = "the Python SDK client's DEBUG log with client transports open at once: an answer came whose id more than one request in flight had, not alike (each session counts its ids from 1): it is tied to none, and those requests show as UNANSWERED";
+/** Endpoint URLs kept (the latest). */
+const MAX_ENDPOINTS = 64;
 /** Requests kept waiting for their answer by id (oldest let go beyond it). */
 const MAX_OPEN = 10_000;
 /** The conn of each request once transports interleave: a scope of its own (no session can be told). */
@@ -69,6 +71,11 @@ interface PythonLog {
   open?: Map<string, { sent: Sent[]; answered: number }>;
   /** Client transports started and not known to have ended (Connecting lines less terminations). */
   transports?: number;
+  /**
+   * The URLs the client's transports POST to (each `Connecting to` endpoint; the legacy transport's endpoint URL):
+   * httpx's lines of other URLs are the program's own requests (an LLM API's, say), not MCP traffic.
+   */
+  endpoints?: string[];
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
   interleaved?: boolean;
   /** Requests numbered while interleaved (each its own conn). */
@@ -85,8 +92,11 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
     const post = HTTPX_POST.exec(line);
-    if (post) return statusLine(log, Number(post[1]), post[2] ?? '', line, ctx);
-    if (CONNECTING.test(line)) {
+    if (post) return log.endpoints?.includes(post[1]!) ? statusLine(log, Number(post[2]), post[3] ?? '', line, ctx) : [];
+    const connecting = CONNECTING.exec(line);
+    if (connecting) {
+      (log.endpoints ??= []).push(connecting[1]!);
+      if (log.endpoints.length > MAX_ENDPOINTS) log.endpoints.shift();
       log.transports = (log.transports ?? 0) + 1;
       if (log.transports > 1 && !log.interleaved) {
         log.interleaved = true;
@@ -94,7 +104,8 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
       }
       return [];
     }
-    if (TERMINATED.test(line)) {
+    const terminated = TERMINATED.exec(line);
+    if (terminated && (terminated[1] === undefined || log.endpoints?.includes(terminated[1]))) {
       log.transports = Math.max((log.transports ?? 0) - 1, 0);
       if (log.transports === 0) log.interleaved = false;
       return [];
@@ -120,6 +131,11 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     return [];
   }
   if (what === 'Received endpoint URL') {
+    const url = rest.trim();
+    if (url !== '') {
+      (log.endpoints ??= []).push(url);
+      if (log.endpoints.length > MAX_ENDPOINTS) log.endpoints.shift();
+    }
     const id = /[?&]session_id=([^&\s]+)/.exec(rest)?.[1];
     if (id !== undefined) log.session = id;
     return [];

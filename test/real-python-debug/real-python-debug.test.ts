@@ -258,10 +258,12 @@ describe("HTTP errors in the client's DEBUG log: httpx's status line tied to the
 
   const at = (ms: number) => `2026-03-01 10:00:00,${String(ms).padStart(3, '0')}`;
   const send = (ms: number, id: number) => `${at(ms)} DEBUG mcp.client.streamable_http: Sending client message: jsonrpc='2.0' id=${id} method='tools/call' params={'name': 'lookup', 'arguments': {'key': 'k${id}'}}`;
-  const status = (ms: number, code: string) => `${at(ms)} INFO httpx: HTTP Request: POST http://127.0.0.1:8000/mcp "HTTP/1.1 ${code}"`;
+  const status = (ms: number, code: string, url = 'http://127.0.0.1:8000/mcp') => `${at(ms)} INFO httpx: HTTP Request: POST ${url} "HTTP/1.1 ${code}"`;
+  const connecting = `${at(50)} DEBUG mcp.client.streamable_http: Connecting to StreamableHTTP endpoint: http://127.0.0.1:8000/mcp`;
 
   it("a request whose POST the client aborted (its cancellation) is out of flight: the next POST's status is tied to the next request", async () => {
     const cancelled = [
+      connecting,
       send(100, 3),
       `${at(200)} DEBUG mcp.client.streamable_http: aborting in-flight POST for cancelled request 3`,
       send(300, 4),
@@ -272,13 +274,23 @@ describe("HTTP errors in the client's DEBUG log: httpx's status line tied to the
     // No session yet: the SDK gives its caller -32601 "Not Found" for a 404 that is not a JSON-RPC error.
     expect(r.attempts[1]!.detail.why).toContain('else -32601 "Not Found"');
     // Must not: without the abort line, two POSTs are in flight and the 404 is tied to neither.
-    const both = await analyze({ inputs: [{ path: tmp([cancelled[0]!, cancelled[2]!, cancelled[3]!]) }] });
+    const both = await analyze({ inputs: [{ path: tmp([cancelled[0]!, cancelled[1]!, cancelled[3]!, cancelled[4]!]) }] });
     expect(both.attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[3, null, 'UNANSWERED'], [4, null, 'UNANSWERED']]);
   });
 
   it("must not: after a status line that came with two in flight, the one left is not known, so the next request's status is not guessed", async () => {
     // 3 and 4 in flight; one 200 line (whose?); 5 sent; a 503 line: it may be 3's, 4's or 5's.
-    const r = await analyze({ inputs: [{ path: tmp([send(100, 3), send(110, 4), status(120, '200 OK'), send(130, 5), status(140, '503 Service Unavailable')]) }] });
+    const r = await analyze({ inputs: [{ path: tmp([connecting, send(100, 3), send(110, 4), status(120, '200 OK'), send(130, 5), status(140, '503 Service Unavailable')]) }] });
     expect(r.attempts.every((a) => a.status === null && a.outcome === 'UNANSWERED')).toBe(true);
+  });
+
+  it("must not: httpx's line of a POST to another URL (the program's own call to an LLM API) is not the MCP request's", async () => {
+    const other = status(105, '503 Service Unavailable', 'https://api.example.com/v1/messages');
+    const r = await analyze({ inputs: [{ path: tmp([connecting, send(100, 3), other, status(120, '500 Internal Server Error')]) }] });
+    // The LLM API's 503 is not tied (nor does it take the MCP request out of flight): the MCP POST's own 500 is.
+    expect(r.attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[3, 500, 'HTTP_ERROR']]);
+    // A log that starts after the transport's "Connecting to" line names no endpoint: no status is tied.
+    const headless = await analyze({ inputs: [{ path: tmp([send(100, 3), status(120, '500 Internal Server Error')]) }] });
+    expect(headless.attempts.map((a) => [a.id, a.status, a.outcome])).toEqual([[3, null, 'UNANSWERED']]);
   });
 });
