@@ -251,6 +251,13 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const paired = pairs.note();
   if (paired !== undefined) notes.push(paired);
 
+  for (const i of engine.requestsOnly) {
+    const account = cursors[i]?.account;
+    if (account && !account.limits.answersUnlogged) {
+      const text = 'no answer (response message) in this log before its first unanswered request, as in a log of the requests an app received only: its unanswered requests are not evidence that no answer came, and none of them is taken for a failed attempt (no retry, UNSAFE_RETRY or CALL_NEVER_SENT rests on it)';
+      if (!account.limits.notes.includes(text)) account.limits.notes.push(text);
+    }
+  }
   const accounts = cursors.map((c) => {
     c.account.cannotShow = cannotShow(c.account.limits);
     if (c.account.formats.otlp) c.account.unordered = true;

@@ -66,6 +66,14 @@ export class CallLinker {
   /** The last initialize that worked in each log (side|input), whoever sent it: what followed a refusal in a scope without calls. */
   private lastInitializeInLog = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
+  /**
+   * Per scope with an identity of its own (a session id, or a conn such as recordingFetch's per Client): when its first
+   * request started, and the latest attempt of each call in it with that call's tail. A retry is looked for in its own
+   * scope first: several processes with one client name make the same calls at once.
+   */
+  private scopeCalls = new Map<string, { first: number; byCall: Map<number, { tail: CallTail; last: Attempt }> }>();
+  /** Per caller and call, the latest tail whose last attempt failed (a later call of another scope took the key). */
+  private failedTails = new Map<string, CallTail>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
   private begins = new Map<string, Begin>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
@@ -123,6 +131,11 @@ export class CallLinker {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
     }
     this.noteSession(a, scopeKey);
+    if (ownScope(a) && a.startTs !== undefined) {
+      const sc = this.scopeCalls.get(scopeKey);
+      if (!sc) this.scopeCalls.set(scopeKey, { first: a.startTs, byCall: new Map() });
+      else if (a.startTs < sc.first) sc.first = a.startTs;
+    }
     const now = a.startTs ?? a.endTs ?? 0;
     const taskId = taskIdOf(a, 'taskId');
     const task = taskId !== undefined ? this.tasks.get(`${clientKey}|task:${taskId}`) : undefined;
@@ -152,12 +165,22 @@ export class CallLinker {
     let byNote = notedKey !== undefined && !view.continuation && (note!.attempt ?? 2) > 1 ? this.noted.get(notedKey) : undefined;
     if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
+    const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
+    const own = view.continuation ? undefined : scoped?.byCall.get(view.fingerprint);
     if (view.continuation) tail = this.continuationOf(a, key);
-    else if (who === undefined) tail = this.tails.get(unnamed);
+    else if (own && own.tail.last === own.last) tail = own.tail;
     else {
-      tail = this.tails.get(key);
-      const other = tail ? undefined : this.tails.get(unnamed);
-      if (other && other.who === undefined) tail = other;
+      if (who === undefined) tail = this.tails.get(unnamed);
+      else {
+        tail = this.tails.get(key);
+        const other = tail ? undefined : this.tails.get(unnamed);
+        if (other && other.who === undefined) tail = other;
+      }
+      // The latest such call may be another process's that went well: the latest that failed is looked at then.
+      if (!tail || !failedForCaller(tail.last)) tail = this.failedTails.get(who === undefined ? unnamed : key) ?? tail;
+      // Another scope's attempt is retried from this one only when this one began after it (a new session after a 404):
+      // a scope that was already going is another process's, whose own calls are its own.
+      if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
     }
     if (tail && tail.expires < now) tail = undefined;
     if (view.continuation && tail) {
@@ -194,6 +217,18 @@ export class CallLinker {
       this.noted.delete(notedKey);
       this.noted.set(notedKey, tail);
     }
+    if (tail && !a.continuation) {
+      if (scoped) {
+        scoped.byCall.set(view.fingerprint, { tail, last: a });
+        if (scoped.byCall.size > SCOPE_CALLS_KEPT) scoped.byCall.delete(scoped.byCall.keys().next().value!);
+      }
+      const fk = who === undefined ? unnamed : key;
+      if (failedForCaller(a)) {
+        this.failedTails.delete(fk);
+        this.failedTails.set(fk, tail);
+        if (this.failedTails.size > FAILED_TAILS_KEPT) this.failedTails.delete(this.failedTails.keys().next().value!);
+      } else if (this.failedTails.get(fk) === tail) this.failedTails.delete(fk);
+    }
     this.crossedResult(a);
     this.noteOpening(a, scopeKey);
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
@@ -213,6 +248,7 @@ export class CallLinker {
     const calls = this.sessions.get(key);
     const began = this.openings.has(key);
     this.sessions.delete(key);
+    this.scopeCalls.delete(key);
     this.openings.delete(key);
     this.begins.delete(key);
     const name = this.sessionClients.get(key);
@@ -506,9 +542,24 @@ const CAPABILITY_OF: Record<string, string | undefined> = {
  * The caller got no usable answer from the attempt: it failed, or it succeeded only after the client had cancelled it
  * (the TypeScript SDK drops a response to a request it timed out: "unknown message ID").
  */
+/** The attempt's scope is a client's own (a session id, or a conn), not the whole input's. */
+function ownScope(a: Attempt): boolean {
+  return a.session !== null || !(a.client ?? a.primary).caller.startsWith('input#');
+}
+
+/** Calls remembered per scope (the latest ones). */
+const SCOPE_CALLS_KEPT = 256;
+/** Failed tails remembered (the latest ones). */
+const FAILED_TAILS_KEPT = 4096;
+
 function failedForCaller(a: Attempt): boolean {
-  if (isFailure(a.outcome)) return true;
   const cancelled = (a.client ?? a.primary).cancelledAt;
+  if (isFailure(a.outcome)) {
+    // No answer in a log that leaves answers out is no failure (a like request after it is another call), unless the
+    // client gave up on it (its notifications/cancelled).
+    if (a.outcome === 'UNANSWERED' && (a.client ?? a.primary).answersUnlogged === true) return cancelled !== undefined;
+    return true;
+  }
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);
 }
 

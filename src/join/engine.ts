@@ -801,6 +801,7 @@ export class JoinEngine {
         continue;
       }
       const id = msg.id;
+      this.answered.add(r.input);
       const views = this.open.get(scopeKey);
       const view = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) ?? this.openingAnswered(r, id) : undefined;
       if (!view) {
@@ -844,6 +845,11 @@ export class JoinEngine {
       this.finalize(view);
     }
   }
+
+  /** Inputs that have shown an answer (a response message) of a message log. */
+  private readonly answered = new Set<number>();
+  /** Message-log inputs whose requests were finalized unanswered before the input showed any answer (see finalize). */
+  readonly requestsOnly = new Set<number>();
 
   /** Time has passed: finalize what can no longer receive anything. */
   advance(watermark: number): void {
@@ -1625,6 +1631,13 @@ export class JoinEngine {
     view.shadowed = undefined;
     // (One answered was remembered when its response came.)
     if (view.response === undefined && view.progressToken !== undefined && view.endTs !== undefined) this.rememberToken(view, view.endTs);
+    // A server's message log that has shown no answer at all so far logs the requests only (an app that logs what it
+    // received): its unanswered request is no evidence that none came. (A client's log of one request never answered,
+    // a desktop's in front of a bridge that failed, is.)
+    if (view.response === undefined && !view.http && view.status === undefined && !view.answersUnlogged && (view.side === 'server' || view.side === 'gateway') && !this.answered.has(view.input)) {
+      view.answersUnlogged = true;
+      this.requestsOnly.add(view.input);
+    }
     this.opts.onView(view);
   }
 }
@@ -1654,7 +1667,11 @@ const INITIALIZED = 'notifications/initialized';
 function refusedWhat(ex: Exchange): string {
   if (ex.httpMethod === 'GET') return ex.resumeFrom !== undefined ? `a GET resuming a call's stream (Last-Event-ID)` : 'the GET stream';
   if (ex.httpMethod === 'DELETE') return 'its DELETE (the client ending the session)';
-  return ex.carried === INITIALIZED ? `its ${INITIALIZED}, a ${ex.httpMethod} with no request in it` : `a ${ex.httpMethod} with no request in it (a notification or a response)`;
+  // (`carried`: the notification's method, the client's answer to a server's request, a body not JSON; none when the
+  // log kept no body: a server that answers before reading it, a recorder that kept none.)
+  if (ex.carried === undefined) return `a ${ex.httpMethod} whose body the log did not keep (a server that refused it before reading it logs none)`;
+  if (ex.carried === 'a body that is not JSON') return `a ${ex.httpMethod} with a body that is not JSON`;
+  return ex.carried.startsWith('its ') ? `${ex.carried}, a ${ex.httpMethod} with no request in it` : `its ${ex.carried}, a ${ex.httpMethod} with no request in it`;
 }
 
 /**

@@ -145,7 +145,7 @@ describe('SESSION_EXPIRED on the older example servers\' 400 for an unknown sess
   it('a cancellation (notifications/cancelled) refused with the 400 JSON body names the session expired in the client\'s log alone', () => {
     const f = expired(clientOnly('c117-s117-cut-then-restart'));
     expect(f).toHaveLength(1);
-    expect(f[0]!.message).toContain('HTTP 400 to a POST with no request in it (a notification or a response), which carried the session id, saying "Bad Request: No valid session ID provided"');
+    expect(f[0]!.message).toContain('HTTP 400 to its notifications/cancelled, a POST with no request in it, which carried the session id, saying "Bad Request: No valid session ID provided"');
     expect(expired(both('c117-s117-cut-then-restart'))).toHaveLength(1);
   });
 
