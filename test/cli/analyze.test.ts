@@ -247,10 +247,11 @@ describe('an input with no line at all: exit 0, and one stderr line saying so (e
     expect(timeline.stderr).toMatch(/^mcp-triage: no lines were read: .*empty\.ndjson is empty\nmcp-triage: no session starts with "a3f1"/);
   });
 
-  it('a blank line is a line read: no such warning', async () => {
+  it('a blank line is a line read: not that warning, but the one for an input of blank lines only', async () => {
     const r = await cli(['-', '--format', 'json'], { stdin: '\n' });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).not.toContain('no lines were read');
+    expect(r.stderr).toBe('mcp-triage: <stdin>: every line of it (1) is blank: nothing in it was analyzed\n');
   });
 });
 
