@@ -212,7 +212,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         ? `; but the POST that carried it ended (${cancelView.cancelLost}) with no response, and the server's log has no notifications/cancelled for it: the cancellation never reached the server, which did not stop the request`
         : `; but the POST that carried it ended (${cancelView.cancelLost}) with no response: the client closed it (as mcporter does, closing its connection right after its timeout), so the server may never have got the cancellation and may have run the request to its end`;
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${lost}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${lost}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}${cancelView.cancelDoubt ? `; without a session id, ${cancelView.cancelDoubt + 1} requests with id ${idText(a)} from clients sharing this log were open then, and which one it named the log cannot tell: it is put on the one open longest` : ''}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',

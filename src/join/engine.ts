@@ -1431,11 +1431,14 @@ export class JoinEngine {
         const shared = (sess.openings ?? 0) > 1;
         const holder = this.open.get(scopeKey)?.get(idKeyOf(rid));
         const own = shared ? cancelledOf(holder, ts, params.reason, sess.side) : holder;
+        // Others of the scope's requests with that id the cancellation may have named as well: the log cannot tell.
+        const doubt = shared && own !== undefined ? cancelCandidates(holder, ts, sess.side) - 1 : 0;
         const orphaned = own === undefined && deletedScope !== undefined ? this.open.get(deletedScope)?.get(idKeyOf(rid)) : undefined;
         const view = own ?? (orphaned?.sessionDeleted !== undefined && orphaned.response === undefined ? orphaned : undefined);
         if (view) {
           if (view !== own) view.cancelWithoutSession = true;
           view.cancelled = true;
+          if (doubt > 0) view.cancelDoubt = doubt;
           if (ts !== undefined) view.cancelledAt = ts;
           if (typeof params.reason === 'string' && params.reason.trim() !== '') view.cancelReason = params.reason.trim().slice(0, 200);
           view.sources.push(src);
@@ -1817,6 +1820,18 @@ function targetOf(method: string, params: Record<string, unknown>): string | und
  * another's. A reason that names the timeout (the Python SDK's "timed out after 1.5s") takes only one sent that long
  * before (less up to 100 ms: the caller's clock starts before its request reaches a log), and not more than 1 s longer.
  */
+/** How many of a shared scope's requests with one id a notifications/cancelled at `ts` could name (see cancelledOf). */
+function cancelCandidates(v: AttemptView | undefined, ts: number | undefined, side: string): number {
+  let n = 0;
+  for (let b: AttemptView | undefined = v; b; b = b.shadowed) {
+    if (isFinal(b) || b.cancelled || (ts !== undefined && b.startTs !== undefined && b.startTs > ts)) continue;
+    const ended = b.streamEnd !== undefined && (b.endTs === undefined || (ts !== undefined && b.endTs < ts));
+    if (ended && (side === 'server' || !(b.response === undefined && b.malformed === undefined && typeof b.status === 'number' && b.status >= 200 && b.status < 300))) continue;
+    n++;
+  }
+  return n;
+}
+
 function cancelledOf(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string): AttemptView | undefined {
   if (v === undefined || ts === undefined) return v;
   const timeout = typeof reason === 'string' ? PY_TIMEOUT_REASON.exec(reason.trim()) : null;

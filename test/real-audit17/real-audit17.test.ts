@@ -89,3 +89,19 @@ describe('the same three processes against a stateless server: no session ids (s
     expect(codes(retry)).toContain('UNSAFE_RETRY');
   });
 });
+
+describe('cancellations without a session id in a log of several clients (s4-stateless)', () => {
+  it("the server's log alone: each CANCELLED says how many requests with that id were open and that which one it named cannot be told", async () => {
+    const r = await run('s4-stateless', [['server.ndjson', 'server']]);
+    const cancelled = r.attempts.flatMap((a) => a.findings.filter((f) => f.code === 'CANCELLED'));
+    expect(cancelled).toHaveLength(2);
+    for (const f of cancelled) expect(f.message).toMatch(/; without a session id, [23] requests with id 2 from clients sharing this log were open then, and which one it named the log cannot tell: it is put on the one open longest$/);
+  });
+
+  it("must not: with the clients' log (a conn per process) each cancellation is its own client's, said without doubt", async () => {
+    const r = await run('s4-stateless', [['client.ndjson', 'client'], ['server.ndjson', 'server']]);
+    const cancelled = r.attempts.flatMap((a) => a.findings.filter((f) => f.code === 'CANCELLED'));
+    expect(cancelled).toHaveLength(2);
+    expect(cancelled.some((f) => f.message.includes('cannot tell'))).toBe(false);
+  });
+});
