@@ -119,6 +119,10 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     return result('MALFORMED_JSON', { why: view.malformed });
   }
   if (response === undefined) {
+    // A message log that ties a 2xx head and the stream's break to the request (the Python SDK client's DEBUG log).
+    if (!view.http && view.streamEnd === 'aborted' && typeof view.status === 'number' && view.status >= 200 && view.status <= 299) {
+      return result('STREAM_INCOMPLETE', { why: view.error ?? 'the stream broke before the response' });
+    }
     if (!view.http) {
       return result('UNANSWERED', {
         why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`
@@ -560,7 +564,9 @@ function unansweredAsk(view: AttemptView): string | undefined {
   if (c === undefined) return undefined;
   const after = c.ts !== undefined && view.startTs !== undefined ? ` ${((c.ts - view.startTs) / 1000).toFixed(2)} s into the call` : '';
   const late = c.answeredAfterMs !== undefined ? `; ${lateAnswerText(c.answeredAfterMs)}` : '';
-  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${jsonText(c.id).slice(0, 40)})${after}, which the client had not answered${c.reason ? ` (${c.reason})` : ''}${late}`;
+  const refusedOnWay = view.askAnswerRefused !== undefined && view.askAnswerRefused.id === c.id ? view.askAnswerRefused.status : undefined;
+  const unanswered = refusedOnWay !== undefined ? `, whose answer from the client got HTTP ${refusedOnWay} on its way (the POST that carried it was refused, so the answer never reached the request that asked)` : ', which the client had not answered';
+  return `the server cancelled its own ${c.method.slice(0, 60)} (id ${jsonText(c.id).slice(0, 40)})${after}${unanswered}${c.reason ? ` (${c.reason})` : ''}${late}`;
 }
 
 /** What a client's answer to a request the server had already cancelled says: it came, too late. */

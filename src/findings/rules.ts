@@ -155,7 +155,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     if (closedBetween && c.outcome === s.outcome && !statusDiffers && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
       // Status and outcome agree: what differs is who closed what, so that leads.
       out.push(finding('SIDE_DIVERGENCE', 'error',
-        `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (it stops the request), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
+        `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
       const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
@@ -346,6 +346,9 @@ export const NOT_CONNECTED = /^not connected$/i;
  * refused as malformed, unknown or with invalid params, or by a rate limiter, ran nothing, whoever logged it.
  */
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
+  // An input_required result (MRTR) is the server saying the tool needs input before it does its work: a round that
+  // asked is no run of it, and the follow-up re-invokes the tool from the start with the answers.
+  if (prev.outcome === 'INPUT_REQUIRED' && (prev.serverOutcome === undefined || prev.serverOutcome === 'INPUT_REQUIRED')) return 'no';
   const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
   const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
   // (-32602 that the tool raised while it ran, with arguments that keep its inputSchema, is no refusal.)

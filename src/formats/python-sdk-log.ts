@@ -36,6 +36,10 @@ const MAX_ENDPOINTS = 64;
 const MAX_OPEN = 10_000;
 /** The conn of each request once transports interleave: a scope of its own (no session can be told). */
 const INTERLEAVED_CONN = 'python-sdk-log';
+/** The client's DEBUG line when a POST's SSE stream failed before its answer (`logger.debug("SSE stream ended", exc_info=True)`). */
+const SSE_ENDED = /\bSSE stream ended\s*$/;
+/** Its INFO line right after, when the stream had an event id: it resumes the stream (GET with Last-Event-ID). */
+const SSE_RESUMING = /\bSSE stream disconnected, reconnecting\b/;
 /** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
 const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
@@ -76,6 +80,12 @@ interface PythonLog {
    * httpx's lines of other URLs are the program's own requests (an LLM API's, say), not MCP traffic.
    */
   endpoints?: string[];
+  /** Requests whose POST got a 2xx head (httpx's line, tied to them) and no answer yet: their SSE streams are open. */
+  streaming?: Sent[];
+  /** A 2xx status line came while more than one POST was in flight: which streams are open is not known. */
+  streamDoubt?: boolean;
+  /** A stream's "SSE stream ended" line, until the next log record says whether the SDK resumes it. */
+  ended?: { owner: Sent; line: number; ts?: string };
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
   interleaved?: boolean;
   /** Requests numbered while interleaved (each its own conn). */
@@ -89,6 +99,17 @@ interface PythonLog {
 function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const log: PythonLog = (ctx.state?.get('python-sdk') as PythonLog | undefined) ?? {};
   ctx.state?.set('python-sdk', log);
+  // A stream's end waits for the next log record (a traceback's lines are the same record's): the SDK's "reconnecting"
+  // line says it resumes the stream; any other says the request ended there without an answer.
+  if (log.ended !== undefined && (BASIC.test(line) || LEADING_TIME.test(line))) {
+    const ended = log.ended;
+    log.ended = undefined;
+    if (!SSE_RESUMING.test(line)) {
+      const end = streamEnd(log, ended);
+      const rest = toRecords(line, ctx);
+      return Array.isArray(rest) ? [end, ...rest] : rest;
+    }
+  }
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
     const post = HTTPX_POST.exec(line);
@@ -108,6 +129,15 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     if (terminated && (terminated[1] === undefined || log.endpoints?.includes(terminated[1]))) {
       log.transports = Math.max((log.transports ?? 0) - 1, 0);
       if (log.transports === 0) log.interleaved = false;
+      return [];
+    }
+    if (SSE_ENDED.test(line)) {
+      // Whose stream: the one request whose POST got its 2xx head and no answer, when that is known.
+      const streaming = log.streaming ?? [];
+      if (!log.streamDoubt && streaming.length === 1) {
+        const ts = LEADING_TIME.exec(line)?.[1];
+        log.ended = { owner: streaming[0]!, line: ctx.line, ...(ts !== undefined ? { ts } : {}) };
+      }
       return [];
     }
     const aborted = ABORTED_POST.exec(line);
@@ -198,6 +228,11 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
   if (inFlight.length === 1 && unknown === 0) {
     const owner = inFlight.pop()!;
     const id = owner.id;
+    if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
+      const streaming = (log.streaming ??= []);
+      streaming.push(owner);
+      if (streaming.length > MAX_IN_FLIGHT) streaming.shift();
+    }
     if (!failed || id === undefined) return [];
     answered(log, owner);
     const own = status === 404 ? (log.session !== undefined ? '-32600 "Session terminated"' : '-32601 "Not Found"') : '-32603 "Server returned an error response"';
@@ -212,6 +247,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     return [record];
   }
   // One of the POSTs in flight got its status; which one, httpx's line does not say.
+  if (!failed) log.streamDoubt = true;
   const left = inFlight.length + unknown - 1;
   log.inFlight = [];
   log.unknownInFlight = Math.max(left, 0);
@@ -272,8 +308,24 @@ function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: 
   return undefined;
 }
 
+/** The request whose SSE stream ended without its answer, and the SDK did not resume it: its end. */
+function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string }): MessageRecord {
+  const { owner } = ended;
+  answered(log, owner);
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
+    error: `its POST's SSE stream broke before the response ("SSE stream ended" at line ${ended.line}, not resumed): the Python SDK gives its caller "SSE stream ended without a response"`,
+  };
+  if (ended.ts !== undefined) record.ts = ended.ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
 /** A request has its answer (or its end): no longer waiting. */
 function answered(log: PythonLog, owner: Sent): void {
+  const streamAt = log.streaming?.indexOf(owner) ?? -1;
+  if (streamAt !== -1) log.streaming!.splice(streamAt, 1);
   if (owner.id === undefined) return;
   const key = idKey(owner.id);
   const waiting = log.open?.get(key);

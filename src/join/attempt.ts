@@ -164,6 +164,8 @@ export interface AttemptView {
   asked?: { id: string | number; method: string }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
   askCancelled?: { id: string | number; method: string; ts: number | undefined; reason: string | undefined; answeredAfterMs?: number };
+  /** The client's answer to a request the server sent on this call's stream got an HTTP error on its way (its POST's status). */
+  askAnswerRefused?: { id: string | number; status: number };
   /** One of them the client answered with an error (a client without that capability: -32601). */
   askRefused?: { id: string | number; method: string; code: unknown; message: string | undefined };
   /** `name/version` of the client that sent the request, when the request names it (initialize's clientInfo, or the

@@ -37,6 +37,8 @@ export interface RequestIn {
 }
 
 interface Exchange {
+  /** The id of the server's request whose answer (a result) this POST carried. */
+  answersAsk?: JsonRpcId;
   key: string;
   side: ViewSide;
   /** The input it was read from (an unsided input's scopes are its own: see scopeKeyOf). */
@@ -404,6 +406,7 @@ export class JoinEngine {
         this.lateAnswer(scopeKey, msg.id, r.ts);
       } else if (msg.result !== undefined && isJsonRpcId(msg.id)) {
         ex.carried ??= `its answer to the server's request id ${jsonText(msg.id).slice(0, 40)}`;
+        ex.answersAsk ??= msg.id;
         this.lateAnswer(scopeKey, msg.id, r.ts);
       }
     }
@@ -575,6 +578,12 @@ export class JoinEngine {
     ex.status = status;
     ex.contentType = headers.get('content-type');
     if (ex.deletes) ex.deletes.status = status;
+    if (ex.answersAsk !== undefined && status !== null && (status < 200 || status > 299)) {
+      // The client's answer to a request the server sent on a call's stream was refused on its way: the call's view
+      // that asked it says so (its why must not say the client never answered).
+      const id = ex.answersAsk;
+      for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.asked?.some((q) => q.id === id)) v.askAnswerRefused = { id, status };
+    }
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.resumes) ex.resumes.try.status = status;
     if (ex.plainFor) ex.plainFor.status = status;
@@ -822,11 +831,18 @@ export class JoinEngine {
         else if (known && sess.answered?.has(key!) && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src, when: 'after' });
         continue;
       }
-      if (r.status !== undefined && (r.status < 200 || r.status > 299) && !('result' in msg) && !('error' in msg)) {
-        // Only the HTTP status of the request's POST, tied to it by the log (the Python SDK client's httpx line): its
-        // end, with no response.
+      if (r.status !== undefined && !('result' in msg) && !('error' in msg) && ((r.status < 200 || r.status > 299) || r.error !== undefined)) {
+        // Only the HTTP status of the request's POST, tied to it by the log (the Python SDK client's httpx line), or a
+        // 2xx head whose SSE stream then broke: its end, with no response (which the log does not leave out, then).
         view.status = r.status;
-        if (r.error !== undefined) view.statusWhy = r.error;
+        if (r.status < 200 || r.status > 299) {
+          if (r.error !== undefined) view.statusWhy = r.error;
+        } else {
+          view.streamEnd = 'aborted';
+          view.contentType = 'text/event-stream';
+          if (r.error !== undefined) view.error = r.error;
+          view.answersUnlogged = undefined;
+        }
         view.endTs = r.ts ?? view.endTs;
         view.sources.push(r.src);
         this.finalize(view);

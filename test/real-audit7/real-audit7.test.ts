@@ -334,7 +334,7 @@ describe('seventh audit: the SSE hops on 2026-07-28 (the Python server answers S
     const a = calls(run('v2-sse-html-after-head'))[0]!;
     expect([a.outcome, a.serverOutcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE']]);
     expect(a.detail?.why).toMatch(/an error page written into it\?\): "502 Bad Gateway"$/);
-    expect(message(a, 'SIDE_DIVERGENCE')).toBe("tools/call export_report id 1: the server's connection closed before it sent the response, which on 2026-07-28 it takes for the client's cancellation (it stops the request), but the client did not close its stream (it ended without the response): something between them closed it; both sides logged HTTP 200 STREAM_INCOMPLETE");
+    expect(message(a, 'SIDE_DIVERGENCE')).toBe("tools/call export_report id 1: the server's connection closed before it sent the response, which on 2026-07-28 it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (it ended without the response): something between them closed it; both sides logged HTTP 200 STREAM_INCOMPLETE");
     // each log alone: the client's has the page, the server's the closed connection read as a cancellation
     expect(codes(calls(run('v2-sse-html-after-head', 'client'))[0]!)).toEqual(['NO_FINAL_RESULT']);
     const s = calls(run('v2-sse-html-after-head', 'server'))[0]!;
