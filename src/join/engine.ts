@@ -1448,7 +1448,7 @@ export class JoinEngine {
         const holder = this.open.get(scopeKey)?.get(idKeyOf(rid));
         const own = shared ? cancelledOf(holder, ts, params.reason, sess.side) : holder;
         // Others of the scope's requests with that id the cancellation may have named as well: the log cannot tell.
-        const doubt = shared && own !== undefined ? cancelCandidates(holder, ts, sess.side) - 1 : 0;
+        const doubt = shared && own !== undefined ? cancelCandidates(holder, ts, params.reason, sess.side) - 1 : 0;
         const orphaned = own === undefined && deletedScope !== undefined ? this.open.get(deletedScope)?.get(idKeyOf(rid)) : undefined;
         const view = own ?? (orphaned?.sessionDeleted !== undefined && orphaned.response === undefined ? orphaned : undefined);
         if (view) {
@@ -1837,12 +1837,16 @@ function targetOf(method: string, params: Record<string, unknown>): string | und
  * before (less up to 100 ms: the caller's clock starts before its request reaches a log), and not more than 1 s longer.
  */
 /** How many of a shared scope's requests with one id a notifications/cancelled at `ts` could name (see cancelledOf). */
-function cancelCandidates(v: AttemptView | undefined, ts: number | undefined, side: string): number {
+function cancelCandidates(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string): number {
+  const timeout = typeof reason === 'string' ? PY_TIMEOUT_REASON.exec(reason.trim()) : null;
+  const ms = timeout ? Number(timeout[1]) * 1000 : undefined;
   let n = 0;
   for (let b: AttemptView | undefined = v; b; b = b.shadowed) {
     if (isFinal(b) || b.cancelled || (ts !== undefined && b.startTs !== undefined && b.startTs > ts)) continue;
     const ended = b.streamEnd !== undefined && (b.endTs === undefined || (ts !== undefined && b.endTs < ts));
     if (ended && (side === 'server' || !(b.response === undefined && b.malformed === undefined && typeof b.status === 'number' && b.status >= 200 && b.status < 300))) continue;
+    // A reason that names the timeout fits only a request sent that long before (as cancelledOf takes it).
+    if (ms !== undefined && (ts === undefined || b.startTs === undefined || ts - b.startTs < ms - 100 || ts - b.startTs > ms + 1000)) continue;
     n++;
   }
   return n;
