@@ -513,6 +513,9 @@ export function newAccount(spec: InputSpec, name: string): InputAccount {
 }
 
 function mergeLimits(into: SourceLimits, l: SourceLimits): void {
+  // A format's own word on the statuses it ties stands while it is the only one without them.
+  if (!l.http && l.httpNote !== undefined && (into.http || into.httpNote === l.httpNote)) into.httpNote = l.httpNote;
+  else if (!l.http) into.httpNote = undefined;
   into.http &&= l.http;
   into.bodies &&= l.bodies;
   into.session &&= l.session;
@@ -523,7 +526,7 @@ function mergeLimits(into: SourceLimits, l: SourceLimits): void {
 /** Plain-language list of what an input's formats cannot show. */
 export function cannotShow(l: SourceLimits): string[] {
   const out: string[] = [];
-  if (!l.http) out.push('no HTTP status (not checked from it: HTTP_ERROR, NO_RESPONSE, NO_FINAL_RESULT, SESSION_EXPIRED, RETRY_AFTER_IGNORED)');
+  if (!l.http) out.push(l.httpNote ?? 'no HTTP status (not checked from it: HTTP_ERROR, NO_RESPONSE, NO_FINAL_RESULT, SESSION_EXPIRED, RETRY_AFTER_IGNORED)');
   if (!l.bodies) out.push('no bodies (results rebuilt from attributes or log text; INVALID_ENVELOPE, MALFORMED_JSON and INVALID_TOOL_RESULT not checked)');
   if (!l.session) out.push('no session (sessions cannot be told apart: ID_REUSED and ORPHAN_RESPONSE are weaker)');
   if (!l.typedIds) out.push('ids stringified (joins on them are weak)');

@@ -306,6 +306,8 @@ function protocolOf(a: Attempt): string {
     const p = v?.requestHeaders?.get('mcp-protocol-version');
     if (p !== undefined) return p.trim();
   }
+  // A log without headers (a message log): the version a 2026-07-28 request names in its _meta.
+  for (const v of [a.client, a.server, a.primary]) if (v?.metaProtocol !== undefined) return v.metaProtocol.trim();
   return '';
 }
 

@@ -5,6 +5,8 @@ import type { CanonicalRecord } from '../schema/record.js';
 export interface SourceLimits {
   /** The source records HTTP status codes (false: HTTP_ERROR and NO_RESPONSE are not observable). */
   http: boolean;
+  /** With http false: what "cannot show" says in place of "no HTTP status", for a source that ties some statuses. */
+  httpNote?: string;
   /** The source records message bodies (results, errors). */
   bodies: boolean;
   /** The source records an MCP session id. */

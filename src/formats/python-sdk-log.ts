@@ -118,6 +118,9 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     if (connecting) {
       (log.endpoints ??= []).push(connecting[1]!);
       if (log.endpoints.length > MAX_ENDPOINTS) log.endpoints.shift();
+      // A new transport has no session until its server gives one (`Received session ID`): its initialize is not the
+      // earlier session's (a client reconnecting after a 404 when its server restarted).
+      log.session = undefined;
       log.transports = (log.transports ?? 0) + 1;
       if (log.transports > 1 && !log.interleaved) {
         log.interleaved = true;
@@ -144,7 +147,20 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     if (aborted) {
       const id: JsonRpcId = aborted[1] === "'" ? aborted[2]! : Number(aborted[2]);
       forget(log, id);
-      return [];
+      // (On 2026-07-28 the SDK cancels a request by closing its POST: no notifications/cancelled goes out.)
+      const waiting = log.open?.get(idKey(id));
+      if (!waiting || waiting.sent.length !== 1 || waiting.answered !== 0) return [];
+      const owner = waiting.sent[0]!;
+      answered(log, owner);
+      const record: MessageRecord = {
+        v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id },
+        error: 'the client aborted its POST before the response ("aborting in-flight POST for cancelled request": its caller cancelled it, often at its own timeout; on 2026-07-28 closing the request is the cancellation)',
+      };
+      const ts = LEADING_TIME.exec(line)?.[1];
+      if (ts !== undefined) record.ts = ts;
+      if (owner.session !== undefined) record.session = owner.session;
+      if (owner.conn !== undefined) record.conn = owner.conn;
+      return [record];
     }
     // Another line of the program's log (httpx, asyncio, the SDK's other lines, a traceback's): no MCP traffic, unless
     // it shows a message this format cannot read. sse-starlette's DEBUG copy of each SSE chunk it wrote (`chunk: b'event: message\r\ndata: {...}'`): the wire's
@@ -350,6 +366,7 @@ export const pythonSdkLogFormat: TextFormat = {
   textToRecords: toRecords,
   limits: {
     http: false,
+    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, SESSION_EXPIRED, RETRY_AFTER_IGNORED)",
     bodies: true,
     session: true,
     typedIds: true,

@@ -89,6 +89,8 @@ export interface AttemptView {
   malformed?: string;
   /** What a non-JSON body of an HTTP error said (its first line, or an HTML page's title), for the report. */
   errorBody?: string;
+  /** The protocol version a 2026-07-28 request named in its _meta (io.modelcontextprotocol/protocolVersion). */
+  metaProtocol?: string;
   /** Sessionless, in a scope several clients share: how many other requests with this id its cancellation may have named. */
   cancelDoubt?: number;
   /** Only the HTTP status of the request's POST came, tied to it by its log (the Python SDK client's httpx line): why, with no body. */

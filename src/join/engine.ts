@@ -831,6 +831,16 @@ export class JoinEngine {
         else if (known && sess.answered?.has(key!) && !rejected) (sess.orphans ??= []).push({ id: id as JsonRpcId, src: r.src, when: 'after' });
         continue;
       }
+      if (r.status === undefined && r.error !== undefined && !('result' in msg) && !('error' in msg)) {
+        // The client closed the request before any response (the Python SDK client's aborted POST): its end.
+        view.streamEnd = 'aborted';
+        view.error = r.error;
+        view.answersUnlogged = undefined;
+        view.endTs = r.ts ?? view.endTs;
+        view.sources.push(r.src);
+        this.finalize(view);
+        continue;
+      }
       if (r.status !== undefined && !('result' in msg) && !('error' in msg) && ((r.status < 200 || r.status > 299) || r.error !== undefined)) {
         // Only the HTTP status of the request's POST, tied to it by the log (the Python SDK client's httpx line), or a
         // 2xx head whose SSE stream then broke: its end, with no response (which the log does not leave out, then).
@@ -1027,6 +1037,9 @@ export class JoinEngine {
     }
     if (r.note) view.note = r.note;
     if (r.headers.size) view.requestHeaders = r.headers;
+    // A 2026-07-28 request names its protocol version in _meta too: a log without headers still tells it.
+    const metaVersion = meta?.['io.modelcontextprotocol/protocolVersion'];
+    if (typeof metaVersion === 'string' && metaVersion.length <= 40) view.metaProtocol = metaVersion;
     view.seq = this.seq++;
     return view;
   }
@@ -1036,7 +1049,8 @@ export class JoinEngine {
     if (sess.legacySse) view.legacySse = true;
     if (view.taskAugmented) sess.tasks = true;
     const known = sess.requestIds.get(view.idKey);
-    if (known && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
+    // (An untimed log's identical rows are not told from a request sent again: a log platform's duplicates have times.)
+    if (known && view.startTs !== undefined && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
       (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? jsonText(view.id)}`, first: known.src, dup: view.sources[0]! });
       return false;
     }
