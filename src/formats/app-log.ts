@@ -372,6 +372,56 @@ function csharpCopy(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
   return true;
 }
 
+/** Requests the log showed received and not answered yet, per session (its process id too, where the logger writes it). */
+interface OpenRequest { id: unknown; session: string | undefined; pid: unknown; src: number }
+const OPEN_KEPT = 1024;
+
+/** Keep the requests this line logged (and drop those it answered), for an HTTP request line after them. */
+function noteOpen(records: CanonicalRecord[], value: Obj, ctx: AdapterContext): void {
+  if (ctx.state === undefined) return;
+  let open = ctx.state.get('app-log:open') as OpenRequest[] | undefined;
+  for (const r of records) {
+    if (r.kind !== 'message' || !isObj(r.message)) continue;
+    const m = r.message;
+    if (r.direction === 'c2s' && typeof m.method === 'string' && m.id !== undefined && m.id !== null) {
+      if (open === undefined) ctx.state.set('app-log:open', (open = []));
+      open.push({ id: m.id, session: r.session ?? undefined, pid: value.pid, src: ctx.line });
+      if (open.length > OPEN_KEPT) open.shift();
+    } else if (r.direction === 's2c' && typeof m.method !== 'string' && open !== undefined) {
+      const at = open.findIndex((o) => o.id === m.id && o.session === (r.session ?? undefined));
+      if (at !== -1) open.splice(at, 1);
+    }
+  }
+}
+
+/**
+ * An HTTP request line of the app's own (pino-http's `request completed`: `req.method`, `req.headers`, `res.statusCode`,
+ * no body) that refused a POST with an error status: the end of the one request the log showed received in that
+ * session (and process), not answered since, which the app logged before it refused it (a server that lost the
+ * session after a restart answers 404). With none or several such requests, nothing is tied.
+ */
+function refusedRequest(value: Obj, ctx: AdapterContext): CanonicalRecord | undefined {
+  const req = value.req;
+  const open = ctx.state?.get('app-log:open') as OpenRequest[] | undefined;
+  if (!isObj(req) || req.method !== 'POST' || !isObj(value.res) || open === undefined || open.length === 0) return undefined;
+  const status = statusOf(value.res as Obj);
+  if (status === undefined || (status >= 200 && status <= 299)) return undefined;
+  const headers = isObj(req.headers) ? (req.headers as Obj) : {};
+  const sid = headers['mcp-session-id'];
+  const session = typeof sid === 'string' && sid !== '' ? sid : undefined;
+  const fits = open.filter((o) => o.session === session && (value.pid === undefined || o.pid === undefined || o.pid === value.pid));
+  if (fits.length !== 1) return undefined;
+  const o = fits[0]!;
+  open.splice(open.indexOf(o), 1);
+  const time = timeOf(layersOf(value));
+  return {
+    v: 1, kind: 'message', direction: 's2c', message: { jsonrpc: '2.0', id: o.id }, status,
+    error: `HTTP ${status} (the app's HTTP request line for the POST, after its log of the request at line ${o.src}: no body of the answer in the log)`,
+    ...(time !== undefined ? { ts: time } : {}),
+    ...(session !== undefined ? { session } : {}),
+  } as CanonicalRecord;
+}
+
 /**
  * Tried after every other format and log-platform envelope (ingest.ts): a line with JSON-RPC messages in its fields,
  * or a logger's line (a level and a message text) without any, which is counted as skipped (no MCP traffic).
@@ -391,7 +441,8 @@ export const appLogFormat: JsonFormat = {
         return { error: `${field}: a JSON-RPC message logged as a Python object's text, not as JSON (fix: log message.model_dump(mode="json", by_alias=True, exclude_unset=True), or json.dumps of a dict)` };
       }
       if (ctx.note && isCsharpSdkLine(value)) ctx.note(CSHARP_LINES_NOTE);
-      return records;
+      const refused = refusedRequest(value, ctx);
+      return refused !== undefined ? [refused] : records;
     }
     if (lines !== undefined && csharpCopy(value, lines, ctx)) return [];
     for (const line of lines ?? []) {
@@ -399,6 +450,7 @@ export const appLogFormat: JsonFormat = {
       if (!Array.isArray(r)) return r;
       records.push(...r);
     }
+    noteOpen(records, value, ctx);
     return records;
   },
   limits: {

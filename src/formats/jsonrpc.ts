@@ -24,7 +24,7 @@ type Role = 'client' | 'server';
 /**
  * Whose log this is, for directions written relative to it ("in", "out"): the side --client / --server gave the
  * input, else the record's own `side`, else what the input's first client-only or server-only method showed (a
- * tools/call logged as "in" is a server's log), else a client's.
+ * tools/call logged as "in" is a server's log), else a client's (a response: a server's when sent, a client's when received).
  */
 function writerOf(v: Record<string, unknown>, message: unknown, sent: boolean, ctx: AdapterContext): Role {
   if (ctx.side === 'client' || ctx.side === 'server') return ctx.side;
@@ -32,7 +32,9 @@ function writerOf(v: Record<string, unknown>, message: unknown, sent: boolean, c
   const known = ctx.state?.get('jsonrpc') as Role | undefined;
   if (known !== undefined) return known;
   const method = typeof message === 'object' && message !== null ? (message as Record<string, unknown>).method : undefined;
-  if (typeof method !== 'string') return 'client';
+  // A response before any method told whose log it is (a newest-first export's first line, a log that starts late):
+  // most responses answer a client's request, so one sent is a server's and one received a client's (not kept).
+  if (typeof method !== 'string') return sent ? 'server' : 'client';
   const byClient = CLIENT_METHODS.has(method);
   if (!byClient && !SERVER_METHODS.has(method)) return 'client';
   const role: Role = byClient === sent ? 'client' : 'server';
@@ -71,6 +73,8 @@ export const jsonRpcFormat: JsonFormat = {
   toRecords(value, ctx): AdapterResult {
     const wrapped = 'message' in value && isJsonRpc(value.message);
     const message = wrapped ? value.message : stripEnvelope(value);
+    // (Only where --input-format jsonrpc forced it on a line detection would not give it: no line is taken for nothing.)
+    if (!isJsonRpc(message)) return { error: 'no JSON-RPC message in this line for the jsonrpc format (a "message" field, or the line itself with "jsonrpc", "method", "result" or "error") (fix: leave --input-format out to detect each line\'s format, as an app-log line with its message in another field)' };
     let dir = direction(value, message, ctx);
     if (!dir) {
       const m = message as Record<string, unknown>;

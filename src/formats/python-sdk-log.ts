@@ -20,7 +20,7 @@ const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\b/;
 const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID|Received server message|Received endpoint URL|Validated client message|Sending message via SSE|Received JSON|Sending session message to writer|Created new session with ID): (.*)$/s;
 /** The Python SDK's Streamable HTTP server logs sessions and errors, never a message: its log shows no call. */
 const STREAMABLE_SERVER = /\bmcp\.server\.streamable_http(?:_manager)?[:\s]/;
-const STREAMABLE_SERVER_NOTE = "the Python SDK's Streamable HTTP server logs no JSON-RPC message at any level (its lines are sessions opened and closed, a tool's failure, a handler's traceback): the calls are in the client's log, the app's own log of its messages, or a capture";
+const STREAMABLE_SERVER_NOTE = "the Python SDK's Streamable HTTP server's own lines hold no JSON-RPC message at any level (at DEBUG, sse-starlette's chunk lines copy the SSE events it wrote, its answers only, without the requests, and are skipped; its lines are sessions opened and closed, a tool's failure, a handler's traceback): the calls are in the client's log, the app's own log of its messages, or a capture";
 const SSE_STARLETTE_CHUNK = /\bsse_starlette(?:\.sse)?[:\s].*?\bchunk: b['"]/;
 /** httpx's INFO line for each response head it got (`HTTP Request: POST <url> "HTTP/1.1 503 Service Unavailable"`). */
 const HTTPX_POST = /\bHTTP Request: POST (\S+) "HTTP\/[\d.]+ (\d{3})(?: ([^"]*))?"/;

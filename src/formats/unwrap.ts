@@ -103,6 +103,27 @@ export function unwrapEnvelope(value: Record<string, unknown>): Unwrapped | unde
     if (u) return u;
   }
   if ('line' in value) return loki(value);
+  return genericText(value);
+}
+
+/** A plain export's envelope: a text field, and only such fields as a log shipper adds around it. */
+const GENERIC_TEXT_KEYS = ['message', 'msg', 'log', 'body'];
+const GENERIC_EXTRA_KEYS = new Set(['timestamp', 'time', 'ts', '@timestamp', 'level', 'severity', 'labels', 'stream', 'host', 'hostname', 'source', 'service', 'logger', 'tags', 'container', 'pod', 'namespace']);
+
+/**
+ * `{"timestamp": ..., "message": "<a whole JSON log line>"}`, as a jq reshape or a shipper writes each line (Fluent
+ * Bit, Vector, a hand-made export): the line inside, parsed, when it is a JSON object that is not a bare JSON-RPC
+ * message (an app's log that stringifies its messages into `message` is read by app-log with the line's fields).
+ */
+function genericText(v: Obj): Unwrapped | undefined {
+  for (const k of GENERIC_TEXT_KEYS) {
+    const text = v[k];
+    if (typeof text !== 'string' || text.length < 2 || text.trimStart()[0] !== '{') continue;
+    if (!Object.keys(v).every((key) => key === k || GENERIC_EXTRA_KEYS.has(key))) return undefined;
+    const inner = parseJsonContainer(text);
+    if (!isObj(inner) || 'jsonrpc' in inner) return undefined;
+    return { value: withTime(inner, v.timestamp ?? v.time ?? v['@timestamp'] ?? v.ts), via: `a JSON line in its "${k}" field` };
+  }
   return undefined;
 }
 

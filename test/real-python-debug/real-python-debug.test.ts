@@ -190,7 +190,7 @@ describe("the Python SDK's Streamable HTTP server's own DEBUG log (streamable-se
     expect(all.some((l) => /Tool 'nope' failed/.test(l))).toBe(true);
     const r = await analyze({ inputs: [{ path: server, side: 'server' }] });
     expect(r.summary.lines).toMatchObject({ read: all.length, used: 0, unusable: 0 });
-    expect(r.summary.inputs[0]!.cannotShow).toEqual([expect.stringContaining("the Python SDK's Streamable HTTP server logs no JSON-RPC message at any level")]);
+    expect(r.summary.inputs[0]!.cannotShow).toEqual([expect.stringContaining("the Python SDK's Streamable HTTP server's own lines hold no JSON-RPC message at any level")]);
   });
 
   it("given beside the client's DEBUG log, the client's calls are read as alone (the server's log adds nothing, claims nothing)", async () => {
