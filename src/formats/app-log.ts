@@ -55,8 +55,8 @@ function directionOfWords(text: string): 'in' | 'out' | undefined {
 }
 
 /** Words of a log line's own text ("mcp message received") that say which way its messages went; free text, so no "in"/"read". */
-const TEXT_SENT = new Set(['outgoing', 'outbound', 'sending', 'sent']);
-const TEXT_RECEIVED = new Set(['incoming', 'inbound', 'receiving', 'received']);
+const TEXT_SENT = new Set(['outgoing', 'outbound', 'send', 'sending', 'sent']);
+const TEXT_RECEIVED = new Set(['incoming', 'inbound', 'receive', 'receiving', 'received']);
 /** Fields a logger writes its line's own text in. */
 const TEXT_KEYS = ['msg', 'message', 'event'];
 
@@ -394,6 +394,30 @@ function noteOpen(records: CanonicalRecord[], value: Obj, ctx: AdapterContext): 
   }
 }
 
+const BOTH_SIDES_NOTE = "this input holds both sides' log lines of the same requests (one logged as sent, one as received, with the same session, id and method): read as one view, each request is taken as sent twice (ID_REUSED, retries); give each side's log on its own with --client and --server";
+const SEEN_KEPT = 256;
+
+/** A request this input logged as sent and as received too: two sides' logs in one stream (cat client.log server.log). */
+function noteBothSides(lines: { direction?: string }[], records: CanonicalRecord[], ctx: AdapterContext): void {
+  if (ctx.state === undefined || ctx.note === undefined || ctx.side !== undefined || lines.length !== records.length) return;
+  let seen = ctx.state.get('app-log:seen') as Map<string, string> | undefined;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    const said = lines[i]!.direction;
+    if (r.kind !== 'message' || !isObj(r.message) || typeof r.message.method !== 'string' || r.message.id === undefined) continue;
+    if (said !== 'in' && said !== 'out') continue;
+    const key = `${r.session ?? ''} ${JSON.stringify(r.message.id)} ${r.message.method}`;
+    if (seen === undefined) ctx.state.set('app-log:seen', (seen = new Map()));
+    const before = seen.get(key);
+    if (before !== undefined && before !== said) {
+      ctx.note(BOTH_SIDES_NOTE);
+      return;
+    }
+    seen.set(key, said);
+    if (seen.size > SEEN_KEPT) seen.delete(seen.keys().next().value!);
+  }
+}
+
 /**
  * An HTTP request line of the app's own (pino-http's `request completed`: `req.method`, `req.headers`, `res.statusCode`,
  * no body) that refused a POST with an error status: the end of the one request the log showed received in that
@@ -451,6 +475,7 @@ export const appLogFormat: JsonFormat = {
       records.push(...r);
     }
     noteOpen(records, value, ctx);
+    noteBothSides(lines, records, ctx);
     return records;
   },
   limits: {

@@ -88,3 +88,20 @@ describe('log-platform reshapes of the same logs (s4-shapes)', () => {
     expect(r.attempts.map((a) => [a.id, a.tool])).toEqual([[1, 'x']]);
   });
 });
+
+describe('two sides\' app logs concatenated into one stream (cat client.log server.log | mcp-triage -)', () => {
+  const client = f('s1-ts-http', 'client-pino.log');
+  const server = f('s1-ts-http', 'server.log');
+  const note = (r: Awaited<ReturnType<typeof analyze>>) => r.summary.inputs[0]!.cannotShow.some((n) => n.includes("this input holds both sides' log lines of the same requests"));
+
+  it("says the input holds both sides' lines of the same requests, and how to give them", async () => {
+    const r = await run(tmp('both.log', [...linesOf(client), ...linesOf(server)]));
+    expect(note(r)).toBe(true);
+    expect(r.findings.filter((x) => x.code === 'ID_REUSED')).toEqual([]);
+  });
+
+  it('must not: each side alone says nothing of the kind', async () => {
+    expect(note(await run(client))).toBe(false);
+    expect(note(await run(server))).toBe(false);
+  });
+});
