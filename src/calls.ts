@@ -71,7 +71,7 @@ export class CallLinker {
    * request started, and the latest attempt of each call in it with that call's tail. A retry is looked for in its own
    * scope first: several processes with one client name make the same calls at once.
    */
-  private scopeCalls = new Map<string, { first: number; byCall: Map<number, { tail: CallTail; last: Attempt }> }>();
+  private scopeCalls = new Map<string, { first: number; byCall: Map<number, { tail: CallTail; seq: number }> }>();
   /** Per caller and call, the latest tail whose last attempt failed (a later call of another scope took the key). */
   private failedTails = new Map<string, CallTail>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
@@ -168,7 +168,7 @@ export class CallLinker {
     const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
     const own = view.continuation ? undefined : scoped?.byCall.get(view.fingerprint);
     if (view.continuation) tail = this.continuationOf(a, key);
-    else if (own && own.tail.last === own.last) tail = own.tail;
+    else if (own && own.tail.last.primary.seq === own.seq) tail = own.tail;
     else {
       if (who === undefined) tail = this.tails.get(unnamed);
       else {
@@ -219,8 +219,12 @@ export class CallLinker {
     }
     if (tail && !a.continuation) {
       if (scoped) {
-        scoped.byCall.set(view.fingerprint, { tail, last: a });
-        if (scoped.byCall.size > SCOPE_CALLS_KEPT) scoped.byCall.delete(scoped.byCall.keys().next().value!);
+        // Only a failed attempt is kept for its scope's retry: after one that went well the next like call is another
+        // call, which the cross-scope guard keeps from other scopes' failures (and memory keeps only what may be retried).
+        if (failedForCaller(a)) {
+          scoped.byCall.set(view.fingerprint, { tail, seq: a.primary.seq ?? -1 });
+          if (scoped.byCall.size > SCOPE_CALLS_KEPT) scoped.byCall.delete(scoped.byCall.keys().next().value!);
+        } else scoped.byCall.delete(view.fingerprint);
       }
       const fk = who === undefined ? unnamed : key;
       if (failedForCaller(a)) {
@@ -515,6 +519,13 @@ export class CallLinker {
     this.tails.forEach((t, k, m) => {
       if (t.expires < (failedForCaller(t.last) ? before : now)) m.delete(k);
     });
+    // The same for the tails a scope's calls and a name's failed calls point to (the scope's start stays, for the guard).
+    this.failedTails.forEach((t, k, m) => {
+      if (t.expires < before || !failedForCaller(t.last)) m.delete(k);
+    });
+    this.scopeCalls.forEach((sc) => sc.byCall.forEach((e, k, m) => {
+      if (e.tail.expires < (failedForCaller(e.tail.last) ? before : now)) m.delete(k);
+    }));
     this.continuations.forEach(stale);
     this.tasks.forEach(stale);
     // A call the application named may be retried after any outcome: kept, as a failed one is, until no retry can come.
