@@ -176,8 +176,12 @@ export class CallLinker {
         const other = tail ? undefined : this.tails.get(unnamed);
         if (other && other.who === undefined) tail = other;
       }
-      // The latest such call may be another process's that went well: the latest that failed is looked at then.
-      if (!tail || !failedForCaller(tail.last)) tail = this.failedTails.get(who === undefined ? unnamed : key) ?? tail;
+      // The latest such call may be another process's that went well: the latest that failed, in another scope (this
+      // scope's own failed call is found above while it is its latest), is looked at then.
+      if (scoped && (!tail || !failedForCaller(tail.last))) {
+        const failed = this.failedTails.get(who === undefined ? unnamed : key);
+        if (failed && failed.last.primary.scopeKey !== scopeKey) tail = failed;
+      }
       // Another scope's attempt is retried from this one only when this one began after it (a new session after a 404):
       // a scope that was already going is another process's, whose own calls are its own.
       if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
