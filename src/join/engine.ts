@@ -313,7 +313,17 @@ export class JoinEngine {
   readonly lateAfterWindow = { exchanges: 0, longestGapMs: 0 };
   private lateKeys = new Set<string>();
 
+  /** Whether every request on an open exchange was cancelled by its client, --window or more before `watermark`. */
+  private cancelledOpen(ex: Exchange, watermark: number): boolean {
+    for (const v of ex.attempts) {
+      if (isFinal(v) || v.response !== undefined || v.cancelledAt === undefined || v.cancelledAt + this.opts.windowMs >= watermark) return false;
+    }
+    return true;
+  }
+
   private stray(input: number, xid: string, what: string, ts: number | undefined, src: Source): void {
+    // The end of a stream closed after its client's cancellation (see advance): expected, and nothing to analyze.
+    if (this.cancelledClosed.has(`${input}:${xid}`)) return;
     const last = this.closed.get(`${input}:${xid}`);
     if (last !== undefined) {
       const key = `${input}:${xid}`;
@@ -759,7 +769,10 @@ export class JoinEngine {
         known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? 'result' : v.response === undefined && hasIdKey(v.strayResponse) ? 'stray' : 'failed';
       }
       if (!v.sources.includes(src)) v.sources.push(src);
-      if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
+      // (A client's request it had cancelled before the stream ended waits for no answer by another route: its caller was
+      // done, and the app's retry after it must not reach the call linker first.)
+      const givenUp = v.side === 'client' && v.cancelledAt !== undefined && ex.lastTs !== undefined && v.cancelledAt <= ex.lastTs;
+      if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299)) || givenUp) this.finalize(v);
       else this.schedule(v, ex.lastTs);
     }
     this.close(key, ex);
@@ -872,6 +885,8 @@ export class JoinEngine {
     }
   }
 
+  /** Exchanges closed --window after their client cancelled every request on them, the stream still open (see advance). */
+  private readonly cancelledClosed = new Map<string, number>();
   /** Inputs that have shown an answer (a response message) of a message log. */
   private readonly answered = new Set<number>();
   /** Message-log inputs whose requests were finalized unanswered before the input showed any answer (see finalize). */
@@ -894,6 +909,14 @@ export class JoinEngine {
     }
     for (const [key, ex] of this.exchanges) {
       if (ex.lastTs !== undefined && ex.lastTs + this.opts.openMs < watermark) this.abandon(key, ex, true);
+      else if (ex.attempts.length > 0 && ex.lastTs !== undefined && ex.lastTs + this.opts.windowMs < watermark && this.cancelledOpen(ex, watermark)) {
+        // Every request on it was cancelled by its client, and --window has passed since with the stream still open and
+        // silent (the TypeScript SDK 1.x leaves a timed-out call's stream open until its session closes): its caller was
+        // done at the cancellation, so the attempt goes on to be linked with the app's retry now, not at the session's end.
+        this.cancelledClosed.set(key, ex.lastTs);
+        if (this.cancelledClosed.size > CLOSED_KEPT) this.cancelledClosed.delete(this.cancelledClosed.keys().next().value!);
+        this.abandon(key, ex);
+      }
     }
     if (this.closedTokens.size) this.sweepTokens(watermark);
     if (watermark >= this.lastOpenSweep + OPEN_SWEEP_MS) {

@@ -249,7 +249,9 @@ export class Matcher {
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
     if (isServerish(view.side) && !view.http && view.session !== null) this.serverMessageSessions = true;
     const key = this.keyOf(view);
-    const end = view.endTs ?? view.startTs;
+    // A request its client cancelled was done for its caller then (the TypeScript SDK 1.x leaves its stream open until
+    // the session closes): it is held from then, so it reaches the call linker before the app's retry sent after it.
+    const end = view.side === 'client' && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt < view.endTs ? view.cancelledAt : view.endTs ?? view.startTs;
     if (view.side === 'client' || isServerish(view.side)) {
       const queue = this.waiting.get(key);
       if (queue) {
