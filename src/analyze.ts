@@ -126,6 +126,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
   const matcher = new Matcher({
     windowMs, skewMs, bothSides, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session) => engine.openOnOtherSide(v, session),
+    cancelledOpenBefore: (fp, start) => engine.cancelledOpenBefore(fp, start),
     seenOn: (side, session) => sessions.get(scopeKeyOf(side, 0, session)) !== undefined,
   });
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => {

@@ -647,7 +647,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   const out = new OutputWriter(io.stdout);
   const format = args.format;
   // The rows the table and markdown reports print; the counts come from the library's summary.
-  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], toolName: `mcp-triage ${VERSION}`, filters: prepared.filters, callHorizonMs: callHorizonMs(options) });
+  const rows = new SummaryBuilder({ redact, keepAll: format === 'markdown', maxRows: args['max-rows'], chains: format !== 'json' && format !== 'ndjson', toolName: `mcp-triage ${VERSION}`, filters: prepared.filters, callHorizonMs: callHorizonMs(options) });
   const sink: OutputSink = await makeSink(format, out, color, width);
   const failing = new FailOnCounter(failOn);
   let summary: Summary;

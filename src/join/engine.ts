@@ -769,10 +769,7 @@ export class JoinEngine {
         known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? 'result' : v.response === undefined && hasIdKey(v.strayResponse) ? 'stray' : 'failed';
       }
       if (!v.sources.includes(src)) v.sources.push(src);
-      // (A client's request it had cancelled before the stream ended waits for no answer by another route: its caller was
-      // done, and the app's retry after it must not reach the call linker first.)
-      const givenUp = v.side === 'client' && v.cancelledAt !== undefined && ex.lastTs !== undefined && v.cancelledAt <= ex.lastTs;
-      if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299)) || givenUp) this.finalize(v);
+      if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);
       else this.schedule(v, ex.lastTs);
     }
     this.close(key, ex);
@@ -883,6 +880,18 @@ export class JoinEngine {
       view.sources.push(r.src);
       this.finalize(view);
     }
+  }
+
+  /** A client's requests it cancelled whose views are not final yet (their stream still open), by call fingerprint. */
+  private readonly cancelledByCall = new Map<number, Set<AttemptView>>();
+
+  /**
+   * Whether a client's request with this fingerprint, started before `start`, was cancelled by its client and is still
+   * open here: an app's retry after a timeout waits for it (see Matcher.release), so the call linker sees it first.
+   */
+  cancelledOpenBefore(fingerprint: number, start: number): boolean {
+    for (const v of this.cancelledByCall.get(fingerprint) ?? []) if (v.startTs !== undefined && v.startTs < start) return true;
+    return false;
   }
 
   /** Exchanges closed --window after their client cancelled every request on them, the stream still open (see advance). */
@@ -1491,6 +1500,11 @@ export class JoinEngine {
         if (view) {
           if (view !== own) view.cancelWithoutSession = true;
           view.cancelled = true;
+          if (view.side === 'client' && !isFinal(view)) {
+            const same = this.cancelledByCall.get(view.fingerprint);
+            if (same) same.add(view);
+            else this.cancelledByCall.set(view.fingerprint, new Set([view]));
+          }
           if (doubt > 0) view.cancelDoubt = doubt;
           if (ts !== undefined) view.cancelledAt = ts;
           if (typeof params.reason === 'string' && params.reason.trim() !== '') view.cancelReason = params.reason.trim().slice(0, 200);
@@ -1670,6 +1684,10 @@ export class JoinEngine {
   private finalize(view: AttemptView): void {
     if (isFinal(view)) return;
     view.final = true;
+    if (view.cancelled) {
+      const same = this.cancelledByCall.get(view.fingerprint);
+      if (same?.delete(view) && same.size === 0) this.cancelledByCall.delete(view.fingerprint);
+    }
     this.awaiting.delete(view);
     // A scope's map stays when it empties (its next request would make a new one); advance() drops empty ones.
     const views = this.open.get(view.scopeKey);

@@ -117,6 +117,8 @@ export interface MatcherOptions {
    * exchange goes on (a tool the server works on for minutes after the client gave up). Its attempt waits for it.
    */
   otherSideOpen?: (view: AttemptView, session: string) => boolean;
+  /** Whether the join still holds open a client's cancelled request of this call that started before `start`. */
+  cancelledOpenBefore?: (fingerprint: number, start: number) => boolean;
   /**
    * Client and server session ids paired by their initialize exchanges (a gateway that rewrites Mcp-Session-Id), shared
    * with the rest of the run; the matcher makes the pairs.
@@ -589,7 +591,10 @@ export class Matcher {
     const start = h.attempt.startTs;
     if (start === undefined) return false;
     const first = this.sameCall.get(h.fp)?.[0];
-    return first !== undefined && first !== h && first.attempt.startTs! < start;
+    if (first !== undefined && first !== h && first.attempt.startTs! < start) return true;
+    // A request of the same call its client cancelled, whose stream the join still holds open (the TypeScript SDK 1.x
+    // keeps a timed-out call's stream until its session closes): it comes here later, and this one waits for it.
+    return h.attempt.client !== undefined && this.opts.cancelledOpenBefore?.(h.fp, start) === true;
   }
 
   /** An attempt is out (or merged into another): it leaves its fingerprint's list, and (release) those waiting for it go. */

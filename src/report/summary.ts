@@ -357,6 +357,8 @@ export interface BuilderOptions {
   keepAll: boolean;
   /** Most rows each table keeps (attempts that did not succeed, findings, calls with several attempts); all are counted. */
   maxRows: number;
+  /** False when no report will print the retry chains (JSON, NDJSON): no state is kept per call for them. */
+  chains?: boolean;
   toolName: string;
   filters: Record<string, unknown>;
   /**
@@ -431,7 +433,7 @@ export class SummaryBuilder {
     const limit = Math.max(0, Math.floor(opts.maxRows));
     this.failed = new TopRows(limit, rankedBefore);
     this.findingsTop = new TopRows(limit, rankedBefore);
-    this.chainsTop = new TopRows(limit, rankedBefore);
+    this.chainsTop = new TopRows(opts.chains === false ? 0 : limit, rankedBefore);
     const asked = opts.filters.outcome;
     this.probesAsked = new Set(Array.isArray(asked) ? (asked as string[]) : []);
   }
@@ -502,13 +504,21 @@ export class SummaryBuilder {
     const call = row.call!;
     const end = this.endOf(row);
     const known = this.recentCalls.get(call);
-    if (known === undefined) {
+    // The linker numbers each call's attempts: its first is a new call. Only a report that prints retry chains keeps a
+    // state per call (a machine-readable one counts calls by their first attempts and keeps none).
+    const first = row.attempt !== undefined ? row.attempt <= 1 && known === undefined : known === undefined;
+    if (first) {
       this.calls++;
       if ((this.calls & 4095) === 0) this.forgetIdleCalls();
-      const state: CallState = { end, attempts: 1 };
-      // The chain is only built when a table will print it (the library's counting builder keeps none).
-      if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, ...(row.target !== undefined ? { target: row.target } : {}), steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
-      this.recentCalls.set(call, state);
+      if (this.chainsTop.limit > 0 || row.attempt === undefined) {
+        const state: CallState = { end, attempts: 1 };
+        // The chain is only built when a table will print it (the library's counting builder keeps none).
+        if (this.chainsTop.limit > 0) state.chain = { call, method: row.method, tool: row.tool, ...(row.target !== undefined ? { target: row.target } : {}), steps: [stepOf(row)], attempts: 1, startMs: startOf(row), seq };
+        this.recentCalls.set(call, state);
+      }
+    } else if (known === undefined) {
+      // A call whose state is not kept (or was forgotten) reaching its second attempt: one more call with several.
+      if (row.attempt === 2) this.chainsTop.count();
     } else {
       known.attempts++;
       if (end > known.end) known.end = end;

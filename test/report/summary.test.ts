@@ -54,11 +54,34 @@ describe('counting calls', () => {
     expect(most).toBeLessThan(7_000);
   });
 
-  it('a horizon shorter than a retry gap counts the long-lived call again (why the horizon covers the retry window)', () => {
+  it("a horizon shorter than a retry gap still counts each call once: the linker's attempt numbers say which is a call's first", () => {
     const { rows, calls } = traffic();
     const b = builder(1_000);
     for (const r of rows) b.attempt(r);
+    expect(b.build({ accounts: [], diagnostics: { total: 0, counts: new Map(), first: [] } as never, claims: 0, unmatchedClaims: [], notes: [] }).calls).toBe(calls);
+  });
+
+  it('must not: rows without attempt numbers (another producer\'s) are counted by the horizon, as before', () => {
+    const { rows, calls } = traffic();
+    const b = builder(1_000);
+    for (const r of rows) b.attempt({ ...r, attempt: undefined });
     expect(b.build({ accounts: [], diagnostics: { total: 0, counts: new Map(), first: [] } as never, claims: 0, unmatchedClaims: [], notes: [] }).calls).toBeGreaterThan(calls);
+  });
+
+  it('a machine-readable report (no retry chains printed) keeps no state per call; one that prints them keeps the recent calls', () => {
+    const { rows, calls } = traffic();
+    const machine = new SummaryBuilder({ redact: true, keepAll: false, maxRows: 20, chains: false, toolName: 'test', filters: {}, callHorizonMs: callHorizonMs({}) });
+    const table = new SummaryBuilder({ redact: true, keepAll: false, maxRows: 20, toolName: 'test', filters: {}, callHorizonMs: callHorizonMs({}) });
+    let most = 0;
+    for (const r of rows) {
+      machine.attempt(r);
+      table.attempt(r);
+      most = Math.max(most, table.callsHeld);
+    }
+    expect(machine.callsHeld).toBe(0);
+    expect(most).toBeGreaterThan(1_000);
+    const done = { accounts: [], diagnostics: { total: 0, counts: new Map(), first: [] } as never, claims: 0, unmatchedClaims: [], notes: [] };
+    expect([machine.build(done).calls, table.build(done).calls]).toEqual([calls, calls]);
   });
 });
 
