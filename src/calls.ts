@@ -242,6 +242,14 @@ export class CallLinker {
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
     const owner = minted !== undefined ? this.tails.get(key) : undefined;
     if (minted !== undefined && owner?.last === a) this.tasks.set(`${clientKey}|task:${minted}`, owner);
+    // A call whose latest attempt went well takes no retry: a like request after it is a call of its own whether its
+    // tail is found or not, so it is let go now rather than at the end of the retry window (at a real SDK's call rate,
+    // a minute of calls and their attempts). Kept: a failed one, one waiting for its input_required follow-up or its
+    // task, and one the application named (its note may link any next attempt).
+    if (tail && tail.last === a && !failedForCaller(a) && a.outcome !== 'INPUT_REQUIRED' && a.outcome !== 'TASK_CREATED' && notedKey === undefined) {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+      if (this.tails.get(unnamed) === tail) this.tails.delete(unnamed);
+    }
     this.opts.onAttempt(a);
     this.expire(now);
   }
