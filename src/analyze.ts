@@ -224,7 +224,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (ts !== undefined) normalizer.release(ts);
     const rec = item.rec as { kind: string; side?: string; xid?: unknown };
     const input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid);
-    normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, answersUnlogged: item.answersUnlogged, raw: item.raw });
+    normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, answersUnlogged: item.answersUnlogged, sessionSent: item.sessionSent, raw: item.raw });
     if (!frozen && ts !== undefined && ts - tolerance > lastAdvance + 1000) {
       lastAdvance = ts - tolerance;
       advance(lastAdvance);

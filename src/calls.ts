@@ -2,7 +2,7 @@
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
 import type { SessionPairs } from './join/gateway.js';
-import { scopeKeyOf, type JsonRpcId } from './join/attempt.js';
+import { scopeKeyOf, type JsonRpcId, type Source } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure, type Outcome } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
@@ -63,6 +63,8 @@ export class CallLinker {
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
   private lastInitializeFailed = new Map<string, number>();
+  /** Per client, the last line of an untimed initialize that worked: what came after what, in a log without times. */
+  private lastInitializeAt = new Map<string, Source>();
   /** The last initialize that worked in each log (side|input), whoever sent it: what followed a refusal in a scope without calls. */
   private lastInitializeInLog = new Map<string, number>();
   private sessions = new Map<string, SessionCalls>();
@@ -126,6 +128,12 @@ export class CallLinker {
       latest(m, clientKey, a.startTs);
       if (who !== undefined) latest(m, `${clientKey}|${who}`, a.startTs);
       if (!isFailure(a.outcome)) for (const v of [a.primary, a.client, a.server]) if (v) latest(this.lastInitializeInLog, `${v.side}|${v.input}`, a.startTs);
+    } else if (a.method === 'initialize' && !isFailure(a.outcome)) {
+      const at = view.sources[0]!;
+      for (const k of who !== undefined ? [clientKey, `${clientKey}|${who}`] : [clientKey]) {
+        const known = this.lastInitializeAt.get(k);
+        if (known === undefined || known.file !== at.file || known.line < at.line) this.lastInitializeAt.set(k, at);
+      }
     }
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
@@ -279,8 +287,15 @@ export class CallLinker {
     // A client that re-initializes at once (Codex: in the millisecond its 404 ended) does so after the failure too.
     // A tools/call or initialize by another client of the same log (another name) is not this session's client's.
     const own = name !== undefined ? `${clientKey}|${name}` : clientKey;
+    const timedInitializeAfter = after(this.lastInitialize, own, true);
     const later = {
-      toolCallAfter: after(this.lastToolsCall, own), initializeAfter: after(this.lastInitialize, own, true), initializeFailedAfter: after(this.lastInitializeFailed, own, true), began,
+      toolCallAfter: after(this.lastToolsCall, own),
+      // In a log without times, line order within the one file tells what came after.
+      initializeAfter: (ts: number | undefined, at?: Source) => {
+        if (ts !== undefined || at === undefined) return timedInitializeAfter(ts);
+        const last = this.lastInitializeAt.get(own);
+        return last !== undefined && last.file === at.file && last.line > at.line;
+      }, initializeFailedAfter: after(this.lastInitializeFailed, own, true), began,
       initializeInLogAfter: (log: string, ts: number | undefined) => after(this.lastInitializeInLog, log, true)(ts),
     };
     const counts = new Map<string, number>();

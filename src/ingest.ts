@@ -85,6 +85,8 @@ export interface RecordItem {
   rebuilt: boolean;
   /** The format leaves some responses out (SourceLimits.answersUnlogged). */
   answersUnlogged?: true;
+  /** The format's records sent their session id though no headers are kept (SourceLimits.sessionSent). */
+  sessionSent?: true;
   side: ViewSide | undefined;
   /** The line's text: an id beyond 2^53 (which JSON.parse rounds) is read exactly from it, when one occurs. */
   raw?: string;
@@ -245,6 +247,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
       const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
       if (fmt.limits.answersUnlogged) item.answersUnlogged = true;
+      if (fmt.limits.sessionSent) item.sessionSent = true;
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }

@@ -24,6 +24,8 @@ export interface RecordContext {
   rebuilt?: boolean;
   /** The source leaves some responses out. */
   answersUnlogged?: true | undefined;
+  /** The record's session id went with it though the source keeps no headers. */
+  sessionSent?: true | undefined;
 }
 
 export interface ClaimIn {
@@ -204,6 +206,7 @@ export class Normalizer {
           httpMethod: '', headers: new Map(), body: r.message, bodyText: ctx.raw, src: ctx.src, http: ctx.http && r.status !== undefined,
           weakId: ctx.weakId, direction: r.direction, status: r.status, rebuilt: ctx.rebuilt === true,
           answersUnlogged: ctx.answersUnlogged === true, error: r.error, durationMs: r.durationMs,
+          sessionSent: ctx.sessionSent === true,
         });
         return;
       }

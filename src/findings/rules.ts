@@ -729,7 +729,7 @@ function clientEndText(c: AttemptView): string {
  * an error when it was the session's notifications/initialized and nothing worked in the session after it.
  */
 function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404']>, where: string, later: Later, calls?: SessionCalls): Finding {
-  const reinit = r.ts !== undefined && later.initializeAfter(r.ts);
+  const reinit = later.initializeAfter(r.ts, r.src);
   const unusable = r.initialized === true && calls !== undefined && neverUsable(r.ts, calls);
   const f = finding('SESSION_EXPIRED', unusable ? 'error' : 'warning',
     `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? neverUsableText(r.ts, calls!, ': ') : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
@@ -781,7 +781,7 @@ function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, late
   // Only a scope with a session id can tell: one without holds every connect's traffic, a later connect's success too.
   const wentOn = lastOk !== undefined && r.ts !== undefined && lastOk > r.ts;
   const next = wentOn && s.session && !unusable ? 'the session went on'
-    : later.initializeAfter(r.ts) ? 'the client began a new session (initialize) after it'
+    : later.initializeAfter(r.ts, r.src) ? 'the client began a new session (initialize) after it'
       : r.lostId && later.initializeInLogAfter?.(r.lostId.log, r.ts) ? 'an initialize came after it in this log (the client starting again, or another client)'
         : wentOn ? 'the session went on' : 'nothing more came in this session';
   const what = r.what.startsWith('its answer') || r.what.startsWith('a ') ? r.what : `its ${r.what}`;
@@ -808,7 +808,7 @@ function lostIdText(l: NonNullable<RefusedPost['lostId']>): string {
  * What came after a session, from the same client: a tools/call, an initialize that worked, one that failed; and an
  * initialize that worked in a given log (side|input), by any client (a scope without calls knows no client).
  */
-interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined): boolean; initializeFailedAfter?(ts: number | undefined): boolean; initializeInLogAfter?(log: string, ts: number | undefined): boolean; began?: boolean }
+interface Later { toolCallAfter(ts: number | undefined): boolean; initializeAfter(ts: number | undefined, at?: Source): boolean; initializeFailedAfter?(ts: number | undefined): boolean; initializeInLogAfter?(log: string, ts: number | undefined): boolean; began?: boolean }
 const reinitFailed = (later: Later, ts: number | undefined) => ts !== undefined && later.initializeFailedAfter?.(ts) === true;
 const refusedReinit = 'tried to re-initialize, but its initialize failed';
 
@@ -882,7 +882,7 @@ function expiredFinding(s: SessionState, group: Expired[], where: string, later:
   const { x, said, ended, elsewhere } = group[0]!;
   const last = group[group.length - 1]!.x;
   const ts = last.endTs ?? last.startTs;
-  const reinit = later.initializeAfter(ts);
+  const reinit = later.initializeAfter(ts, last.primary.sources[0]);
   // Retried after the re-initialization, or only in the expired session (a 404 again) before it.
   const calls = new Map<string, { first: Attempt; retried: boolean; here: boolean }>();
   for (const { x: y } of group) {

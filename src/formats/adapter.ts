@@ -18,6 +18,12 @@ export interface SourceLimits {
    * one in it shows no answer, which is no evidence that none came.
    */
   answersUnlogged?: true;
+  /**
+   * A record's session id went with it as the Mcp-Session-Id header, though the source keeps no headers: its producer
+   * names a session only once its server gave one (the Python SDK client's "Received session ID" line) and sends that
+   * id on every later message, so a 404 it got is a refusal of that session.
+   */
+  sessionSent?: true;
   /** Plain-language caveats: "drops responses slower than 5 s", "deduplicates repeats within 2 s", ... */
   notes: string[];
 }

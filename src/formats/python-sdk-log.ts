@@ -366,11 +366,12 @@ export const pythonSdkLogFormat: TextFormat = {
   textToRecords: toRecords,
   limits: {
     http: false,
-    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, SESSION_EXPIRED, RETRY_AFTER_IGNORED)",
+    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
     bodies: true,
     session: true,
     typedIds: true,
     answersUnlogged: true,
+    sessionSent: true,
     notes: [
       "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED, and given with the server's log they take its answer; httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
       'times only when the logging format has %(asctime)s (its local time: --timezone says which, default UTC)',

@@ -32,6 +32,8 @@ export interface RequestIn {
   rebuilt?: boolean;
   /** The source leaves some responses out: one missing from it is no evidence that none came. */
   answersUnlogged?: boolean;
+  /** Its session id went with it, though the source keeps no headers (SourceLimits.sessionSent). */
+  sessionSent?: boolean;
   /** Tells this record from an identical copy of it (see AttemptView.signature). */
   signature?: number | undefined;
 }
@@ -791,6 +793,8 @@ export class JoinEngine {
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
     if (r.rebuilt) sess.rebuilt = true;
+    // The producer sends only an id its server gave it (the Python SDK's "Received session ID" line): announced.
+    if (r.sessionSent && r.session !== null) sess.announced = true;
     const items = Array.isArray(r.body) ? r.body : [r.body];
     for (const m of items) {
       if (typeof m !== 'object' || m === null) continue;
@@ -1041,7 +1045,7 @@ export class JoinEngine {
       sseEvents: 0,
       progress: 0,
       serverRequests: 0,
-      sentSession: r.session !== null && r.http,
+      sentSession: r.session !== null && (r.http || r.sessionSent === true),
       sources: [r.src],
       final: false,
     });

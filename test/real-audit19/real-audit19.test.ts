@@ -54,6 +54,28 @@ describe("the Python client's DEBUG log across a server restart (s2-python)", ()
     expect(codes(r.attempts).concat(r.findings.map((x) => x.code)).filter((c) => c === 'ORPHAN_RESPONSE' || c === 'DUPLICATE_RECORD')).toEqual([]);
   });
 
+  it.each(['client-legacy-asctime.log', 'client-legacy.log'])('%s: the 404 to a POST sent after "Received session ID" is SESSION_EXPIRED, re-initialized and retried (line order tells it in the untimed log)', async (name) => {
+    const r = await run(f('s2-python', name));
+    const lines = linesOf(f('s2-python', name));
+    const expired = r.findings.filter((x) => x.code === 'SESSION_EXPIRED');
+    const first = /Received session ID: (\S+)/.exec(lines.join('\n'))![1];
+    expect(expired.map((x) => x.message)).toEqual([`session ${first}: HTTP 404 to tools/call add id 7 that carried the session id; the client re-initialized and retried the call`]);
+    // The refused POST's request line, then httpx's 404 line.
+    expect(expired[0]!.sources.map((s) => lines[s.line - 1]!)).toEqual([expect.stringContaining("id=7 method='tools/call'"), expect.stringContaining('POST http://127.0.0.1:3929/mcp "HTTP/1.1 404 Not Found"')]);
+    expect(r.summary.inputs[0]!.cannotShow.join(' ')).toContain('a 404 is SESSION_EXPIRED');
+  });
+
+  it('must not: a 404 to a POST before any "Received session ID" (a wrong URL, no session yet) is HTTP_ERROR without SESSION_EXPIRED; nor one whose re-initialize the log lacks says it re-initialized', async () => {
+    const lines = linesOf(f('s2-python', 'client-legacy.log'));
+    const noSession = lines.filter((l) => !l.includes('Received session ID'));
+    const r = await run(tmp('client.log', noSession));
+    expect(r.attempts.find((a) => a.status === 404)!.outcome).toBe('HTTP_ERROR');
+    expect(r.findings.map((x) => x.code)).not.toContain('SESSION_EXPIRED');
+    const cut = lines.findIndex((l) => l.includes('POST http://127.0.0.1:3929/mcp "HTTP/1.1 404 Not Found"'));
+    const alone = await run(tmp('client.log', lines.slice(0, cut + 1)));
+    expect(alone.findings.filter((x) => x.code === 'SESSION_EXPIRED').map((x) => x.message)).toEqual([expect.stringMatching(/; the client did not re-initialize$/)]);
+  });
+
   it('on 2026-07-28 (Client(url), the default): the aborted POST of the timed-out call is CANCELLED; the other calls are not', async () => {
     const r = await run(f('s2-python', 'client.log'));
     const cancelled = r.attempts.filter((a) => a.findings.some((x) => x.code === 'CANCELLED'));
