@@ -132,7 +132,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const sessions = new SessionTracker(windowMs * 2 + skewMs, (s) => {
     linker.session(s);
     pairs.closed(s.side, s.session);
-  });
+  }, windowMs);
   const openMs = Math.max(windowMs, OPEN_CALL_MS);
   const engine = new JoinEngine({
     windowMs, openMs, sessions, onView: (v) => matcher.add(v),

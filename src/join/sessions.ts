@@ -162,7 +162,11 @@ export class SessionTracker {
   private states = new Map<string, SessionState>();
   private lastSweep = -Infinity;
 
-  constructor(private readonly closeAfterMs: number, private readonly onClose: (s: SessionState) => void) {}
+  /**
+   * closeAfterMs: a session idle that long is closed. doneAfterMs: an id whose exchange ended that long ago is
+   * forgotten by a long-lived session (the join window: a record that late about it was already judged).
+   */
+  constructor(private readonly closeAfterMs: number, private readonly onClose: (s: SessionState) => void, private readonly doneAfterMs = closeAfterMs) {}
 
   /** The scope's state, made on its first record; `key` is scopeKeyOf(side, input, scope), made by the caller. */
   touch(side: ViewSide, scope: string, session: string | null, ts: number | undefined, key: string, input: number): SessionState {
@@ -232,12 +236,13 @@ export class SessionTracker {
     if (watermark < this.lastSweep + 30_000) return;
     this.lastSweep = watermark;
     const forgetBefore = watermark - this.closeAfterMs;
+    const doneBefore = watermark - this.doneAfterMs;
     // forEach: no entry array per session (a log can hold a million).
     this.states.forEach((s, key, states) => {
       if (s.lastTs !== undefined && s.lastTs + this.closeAfterMs < watermark) {
         states.delete(key);
         this.onClose(s);
-      } else if (s.requestIds.size > FORGET_ABOVE) forgetOld(s, forgetBefore);
+      } else if (s.requestIds.size > FORGET_ABOVE) forgetOld(s, forgetBefore, doneBefore);
     });
   }
 
@@ -260,13 +265,16 @@ const PLAIN_KEPT = 10_000;
 const FORGET_ABOVE = 32;
 
 /**
- * A long-lived session would otherwise remember every id it ever sent: ids older than the close delay are dropped
- * (they are in insertion order, so this stops at the first recent one). A response that late was already judged.
+ * A long-lived session would otherwise remember every id it ever sent: an id is dropped once its exchange ended more
+ * than the join window ago, or (its end unknown: a message log's) once it was sent more than the close delay ago. At a
+ * busy client's rate (hundreds of calls a second) the ids of the close delay alone took 100 MB of a run's peak.
  */
-function forgetOld(s: SessionState, before: number): void {
-  for (const [k, seen] of s.requestIds) {
-    if (seen.ts === undefined || seen.ts >= before) break;
-    s.requestIds.delete(k);
-    s.answered?.delete(k);
-  }
+function forgetOld(s: SessionState, before: number, doneBefore: number): void {
+  s.requestIds.forEach((seen, k, ids) => {
+    if (seen.ts === undefined) return;
+    if (seen.ts < before || (seen.end !== undefined && seen.end < doneBefore)) {
+      ids.delete(k);
+      s.answered?.delete(k);
+    }
+  });
 }
