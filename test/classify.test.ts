@@ -159,6 +159,11 @@ describe('what an HTTP error said', () => {
     // Express's default 404 (an SSE-only server asked for Streamable HTTP): the title is "Error", the <pre> says what.
     const express = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /sse</pre>\n</body>\n</html>\n';
     expect((await err(404, 'text/html; charset=utf-8', express)).detail).toEqual({ why: 'the body says: Error: Cannot POST /sse' });
+    // Express's error page for an error thrown in a middleware (body-parser's limit): its name and message, not the stack.
+    const thrown = express.replace('Cannot POST /sse', 'PayloadTooLargeError: request entity too large<br> &nbsp; &nbsp;at readStream (/srv/node_modules/raw-body/index.js:163:17)<br> &nbsp; &nbsp;at getRawBody (/srv/node_modules/raw-body/index.js:116:12)');
+    expect((await err(413, 'text/html; charset=utf-8', thrown)).detail).toEqual({ why: 'the body says: Error: PayloadTooLargeError: request entity too large' });
+    // Must not: a <pre> with other markup before its text is not quoted by a piece of it (the title alone).
+    expect((await err(500, 'text/html', express.replace('Cannot POST /sse', '<b>x</b>'))).detail).toEqual({ why: 'the body says: Error' });
     expect(((await err(500, 'text/plain', 'x'.repeat(400))).detail as { why: string }).why).toHaveLength('the body says: '.length + 160);
     // a page without a title is quoted by its text, not its tags; text that only mentions a tag keeps it
     expect((await err(503, 'text/html', '<html><body>503 Service Unavailable</body></html>')).detail).toEqual({ why: 'the body says: 503 Service Unavailable' });

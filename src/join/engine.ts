@@ -1786,13 +1786,14 @@ export function parseRetryAfter(value: string | undefined, ts: number | undefine
 
 
 /**
- * The gist of a non-JSON error body: an HTML page's title (with its `<pre>` text, where Express's default pages say
- * what failed under the title "Error": "Cannot POST /sse"), else its text on one line, at most 160 characters.
+ * The gist of a non-JSON error body: an HTML page's title (with the first line of its `<pre>` text, where Express's
+ * default pages say what failed under the title "Error": "Cannot POST /sse", or an error's name and message above its
+ * stack: "PayloadTooLargeError: request entity too large<br> at ..."), else its text on one line, at most 160 characters.
  */
 function errorBodyText(text: string): string | undefined {
   const head = text.slice(0, 4096);
   const title = /<title[^>]{0,200}>([^<]{1,200})<\/title>/i.exec(head)?.[1]?.trim();
-  const pre = title !== undefined ? /<pre[^>]{0,200}>([^<]{1,300})<\/pre>/i.exec(head)?.[1]?.trim() : undefined;
+  const pre = title !== undefined ? /<pre[^>]{0,200}>([^<]{1,300})(?:<\/pre>|<br)/i.exec(head)?.[1]?.trim() : undefined;
   // An HTML page without a <title> (`<html><body>503 Service Unavailable</body></html>`) is quoted by its text.
   const shown = title ?? (/^\s*<(?:!doctype|html|body|head|h1|p|center|div)\b/i.test(head) ? head.replace(/<[^>]{0,300}>/g, ' ') : head);
   const line = (title !== undefined && pre && pre !== title ? `${title}: ${pre}` : shown).replace(/\s+/g, ' ').trim();
