@@ -76,6 +76,12 @@ export class CallLinker {
   private scopeCalls = new Map<string, { first: number; byCall: Map<number, { tail: CallTail; seq: number }> }>();
   /** Per caller and call, the latest tail whose last attempt failed (a later call of another scope took the key). */
   private failedTails = new Map<string, CallTail>();
+  /**
+   * Calls whose latest attempt went well, by its session and id, the last RESENDABLE_KEPT of them: the same request
+   * (same id, same params) posted again in its session is a re-send of it (an HTTP client's retry below the SDK, a
+   * hop's), as no client may reuse an id in a session, whatever the log showed of the first one's end.
+   */
+  private resendable = new Map<string, CallTail>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
   private begins = new Map<string, Begin>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
@@ -194,14 +200,21 @@ export class CallLinker {
       // a scope that was already going is another process's, whose own calls are its own.
       if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
     }
-    if (tail && tail.expires < now) tail = undefined;
+    // The same request posted again in its session: a re-send of the call that went well as far as this log shows.
+    const resentKey = view.session !== null && !view.continuation && !view.initialize ? `${scopeKey} ${view.idKey}` : undefined;
+    const resent = resentKey !== undefined ? this.resendable.get(resentKey) : undefined;
+    if (resent && resent.last.primary.fingerprint === view.fingerprint && startedAfter(a, resent.last)) {
+      tail = resent;
+      this.resendable.delete(resentKey!);
+    }
+    if (tail && tail.expires < now && tail !== resent) tail = undefined;
     if (view.continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
       this.extend(tail, a, key, unnamed, who, true);
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (byNote || (tail && !view.continuation && failedForCaller(tail.last) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last))) {
+    } else if (byNote || (tail && !view.continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last))) {
       if (byNote) tail = byNote;
       tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);
@@ -257,6 +270,10 @@ export class CallLinker {
     if (tail && tail.last === a && !failedForCaller(a) && a.outcome !== 'INPUT_REQUIRED' && a.outcome !== 'TASK_CREATED' && notedKey === undefined) {
       if (this.tails.get(key) === tail) this.tails.delete(key);
       if (this.tails.get(unnamed) === tail) this.tails.delete(unnamed);
+      if (resentKey !== undefined) {
+        this.resendable.set(resentKey, tail);
+        if (this.resendable.size > RESENDABLE_KEPT) this.resendable.delete(this.resendable.keys().next().value!);
+      }
     }
     this.opts.onAttempt(a);
     this.expire(now);
@@ -589,6 +606,9 @@ function ownScope(a: Attempt): boolean {
 const SCOPE_CALLS_KEPT = 256;
 /** Failed tails remembered (the latest ones). */
 const FAILED_TAILS_KEPT = 4096;
+
+/** Calls that went well kept for a re-send of their request under its own id (seconds later, as HTTP retries come). */
+const RESENDABLE_KEPT = 1024;
 
 function failedForCaller(a: Attempt): boolean {
   const cancelled = (a.client ?? a.primary).cancelledAt;

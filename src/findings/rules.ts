@@ -648,7 +648,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
       : gave.pyTimeout ? ` (measured from the request's start in this log plus the timeout its notifications/cancelled names, which may be up to ${delayText(margin)} later than the caller's timeout fired: the SDK's transport gets to a POST late under load)` : '';
     if (delay < policy.minDelayMs - margin) {
-      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after the failure${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after ${isFailure(prev.outcome) || previousOutcome(prev) !== prev.outcome ? 'the failure' : `the earlier attempt ended (${prev.outcome} in this log: the sender did not get it)`}${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay + margin < prevDelay - Math.max(20, prevDelay * 0.1)) {
       // A constant backoff keeps its delays within a few ms of each other: only a delay clearly shorter shrinks.
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${delayText(delay)}${hopNote}, less than the ${delayText(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));

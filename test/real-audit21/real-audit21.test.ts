@@ -1,0 +1,59 @@
+// The twenty-first audit's real captures (test/fixtures/real-audit21/): scenarios its fixtures did not cover before,
+// recorded with the installed SDKs on 127.0.0.1, with each app's own account of what happened (truth-*.ndjson).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+const DIR = fileURLToPath(new URL('../fixtures/real-audit21/', import.meta.url));
+const f = (scenario: string, name: string) => `${DIR}${scenario}/${name}`;
+type Side = 'client' | 'server';
+const run = (inputs: [string, Side?][]) => analyze({ inputs: inputs.map(([path, side]) => ({ path, ...(side ? { side } : {}) })), onDiagnostic: () => {} });
+const truth = (scenario: string, name: string) => readFileSync(f(scenario, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const linesOf = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
+const tmp = (name: string, lines: string[]) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'audit21-')), name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+};
+
+describe("an HTTP client's retries below the SDK: the same request re-POSTed under its id (s4-httpx-retry)", () => {
+  // The Python SDK client on an httpx transport that retries 502 and read timeouts; a hop answered the first charge
+  // with 502 after the server ran it. The server's log shows the same session, id and arguments twice.
+  const server = f('s4-httpx-retry', 'server.ndjson');
+
+  it("the server's log alone links the re-send as attempt 2 of the call and says the charge ran twice (UNSAFE_RETRY error)", async () => {
+    const effects = truth('s4-httpx-retry', 'truth-server.ndjson').filter((t) => t.invoice === 'INV-1');
+    expect(effects.map((t) => [t.requestId, t.effect])).toEqual([[2, 'charged INV-1'], [2, 'charged INV-1']]);
+    const r = await run([[server, 'server']]);
+    const charge = r.attempts.filter((a) => a.id === 2);
+    expect(charge.map((a) => [a.outcome, a.attempt, a.call])).toEqual([['TOOL_SUCCESS', 1, charge[0]!.call], ['TOOL_SUCCESS', 2, charge[0]!.call]]);
+    const unsafe = charge[1]!.findings.find((x) => x.code === 'UNSAFE_RETRY')!;
+    expect(unsafe.severity).toBe('error');
+    expect(unsafe.message).toContain('the server view shows the earlier attempt ran to its result (TOOL_SUCCESS)');
+    expect(charge[1]!.retryOrigin).toMatchObject({ origin: 'unknown', how: 'same id re-posted with no auth challenge before it' });
+    // The re-send came ~100 ms after the server's answer: under the default policy's 200 ms, said without "the failure".
+    expect(charge[1]!.findings.find((x) => x.code === 'RETRY_POLICY')!.message).toMatch(/^tools\/call charge: retry 1 came \d+ ms after the earlier attempt ended \(TOOL_SUCCESS in this log: the sender did not get it\); the policy asks at least 200 ms$/);
+  });
+
+  it('must not: the calls after it (new ids, other arguments) stay calls of their own; the same id in another session is not a re-send', async () => {
+    const r = await run([[server, 'server']]);
+    const others = r.attempts.filter((a) => a.method === 'tools/call' && a.id !== 2 && a.id !== 5);
+    expect(others.map((a) => [a.id, a.attempt])).toEqual([[4, 1], [6, 1]]);
+    // The second charge moved into a session of its own: id 2 there is another client's first call, not a re-send.
+    const lines = linesOf(server);
+    const second = lines.findIndex((l, i) => i > lines.findIndex((x) => x.includes('"id":2,"method":"tools/call"')) && l.includes('"id":2,"method":"tools/call"'));
+    const xid = (JSON.parse(lines[second]!) as { xid: string }).xid;
+    const moved = lines.map((l) => (l.includes(`"xid":"${xid}"`) ? l.replaceAll('0490aa03-6f70-4ed9-839a-3bd40475990c', '11111111-2222-4333-8444-555555555555') : l));
+    const apart = await run([[tmp('server.ndjson', moved), 'server']]);
+    expect(apart.attempts.filter((a) => a.id === 2).map((a) => a.attempt)).toEqual([1, 1]);
+  });
+
+  it("the client's proxy log, which saw the 502, links it as before", async () => {
+    const r = await run([[f('s4-httpx-retry', 'proxy.ndjson'), 'client']]);
+    const charge = r.attempts.filter((a) => a.id === 2);
+    expect(charge.map((a) => [a.status, a.outcome, a.attempt])).toEqual([[502, 'HTTP_ERROR', 1], [200, 'TOOL_SUCCESS', 2]]);
+  });
+});
