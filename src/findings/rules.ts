@@ -202,7 +202,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       : '';
     // A client's message log whose error after that the server never sent (its view has no answer): the client's side made it.
     const madeLocally = answeredLate && !cancelView.http && cancelView === a.client && a.server !== undefined && a.server.responded !== true && a.outcome === 'JSONRPC_ERROR';
-    const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'}): it stopped the request, no result was lost`
+    const after = confirmed && at !== undefined && cancelView.endTs !== undefined ? ` ${secs(Math.max(0, cancelView.endTs - at))} after that` : '';
+    const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'})${after}: it stopped the request without a result, but what the tool had done by then (or shields from cancellation, as a commit) is done`
       : madeLocally ? `; the ${a.outcome} its log shows after that is not the server's (the server's log has no answer for it): the client's side made it`
       : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
     // The POST that carried it got no response at all (the client aborted it): the server's log beside it says whether it
@@ -365,6 +366,9 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   const s = prev.status;
   if (typeof s === 'number' && s >= 300 && s < 500 && !raised) return 'no'; // redirected or refused: nothing ran
   if (s === 503) return 'no';
+  // -32800 to a request the client cancelled: the server had it and was running it when it stopped (the Python SDK
+  // answers so when the handler returns, which a tool that shields its work finishes first).
+  if (code === -32800 && (prev.client ?? prev.primary).cancelledAt !== undefined) return 'possible';
   // Progress the server sent for it shows the tool was running when the error came (the Python SDK answers a request
   // the client cancelled with -32800): the client's log alone then proves a run began, though not how far it went.
   // So does an error the tool raised (raisedByTool in classify.ts).
@@ -602,6 +606,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended`
           : raised ? `the earlier attempt's ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
           : ranAt.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
+          : ranAt.detail.errorCode === -32800 ? 'the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it, and what the tool did before it stopped is done'
           : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), which the caller did not get: its effect happened before this retry`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`

@@ -23,9 +23,9 @@ const cancelled = async (answer: unknown, reason?: string) => {
 };
 
 describe('CANCELLED, and what the server answered after the cancellation', () => {
-  it('-32800 after the cancellation: the server stopped the request, no result was lost', async () => {
+  it('-32800 after the cancellation: the server stopped the request without a result, when; what the tool did by then is not undone', async () => {
     expect(await cancelled({ error: { code: -32800, message: 'Request cancelled' } })).toBe(
-      'tools/call slow_report id 2: the client sent notifications/cancelled for it after 0.30 s, with the reason "timed out after 0.3s" (its own timeout, not an answer from the server); the server then answered it with -32800 (Request cancelled): it stopped the request, no result was lost',
+      'tools/call slow_report id 2: the client sent notifications/cancelled for it after 0.30 s, with the reason "timed out after 0.3s" (its own timeout, not an answer from the server); the server then answered it with -32800 (Request cancelled) 0.01 s after that: it stopped the request without a result, but what the tool had done by then (or shields from cancellation, as a commit) is done',
     );
   });
 

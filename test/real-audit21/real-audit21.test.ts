@@ -57,3 +57,40 @@ describe("an HTTP client's retries below the SDK: the same request re-POSTed und
     expect(charge.map((a) => [a.status, a.outcome, a.attempt])).toEqual([[502, 'HTTP_ERROR', 1], [200, 'TOOL_SUCCESS', 2]]);
   });
 });
+
+describe("a cancelled call the Python server answers -32800 only when its tool returns (s7-cancel-race)", () => {
+  // The TypeScript SDK 1.32.2 client times out settle_invoice (destructive; its commit shielded from cancellation) at
+  // 1 s and cancels; the Python server answers -32800 half a second later, when the tool has settled the invoice; the
+  // app's retry settles it again.
+  const client = f('s7-cancel-race', 'client.ndjson');
+
+  it("CANCELLED says when the -32800 came and that what the tool did by then is done; the client's log alone gives UNSAFE_RETRY", async () => {
+    const settled = truth('s7-cancel-race', 'truth-server.ndjson').filter((t) => t.effect === 'settled INV-7');
+    expect(settled).toHaveLength(2);
+    const r = await run([[client, 'client']]);
+    const [first, retry] = r.attempts.filter((a) => a.tool === 'settle_invoice');
+    const cancelled = first!.findings.find((x) => x.code === 'CANCELLED')!.message;
+    expect(cancelled).toMatch(/; the server then answered it with -32800 \(Request cancelled\) 0\.5\d s after that: it stopped the request without a result, but what the tool had done by then \(or shields from cancellation, as a commit\) is done$/);
+    expect(cancelled).not.toContain('no result was lost');
+    expect([retry!.call, retry!.attempt]).toEqual([first!.call, 2]);
+    const unsafe = retry!.findings.find((x) => x.code === 'UNSAFE_RETRY')!;
+    expect([unsafe.severity, unsafe.message]).toEqual(['warning', expect.stringContaining('the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it')]);
+    // With the server's view of it: proven.
+    const both = await run([[client, 'client'], [f('s7-cancel-race', 'server-proxy.ndjson'), 'server']]);
+    expect(both.attempts.find((a) => a.tool === 'settle_invoice' && a.attempt === 2)!.findings.find((x) => x.code === 'UNSAFE_RETRY')!.severity).toBe('error');
+  });
+
+  it('must not: a -32800 the client did not cancel for (a server that gave up on its own) is no proof the tool ran', async () => {
+    // The call's own lines without its notifications/cancelled, and the retry moved after the -32800 (as a retry after
+    // an error comes): the error is the server's own, with no cancellation that it answers.
+    const lines = linesOf(client).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const sent = (x: Record<string, unknown>) => (x.send ?? {}) as { id?: unknown; method?: string };
+    const cancel = lines.find((x) => sent(x).method === 'notifications/cancelled')!;
+    const retryXid = lines.find((x) => sent(x).method === 'tools/call' && sent(x).id === 3)!.xid;
+    const kept = lines.filter((x) => x.xid !== cancel.xid).map((x) => (x.xid === retryXid ? { ...x, ts: new Date(Date.parse(x.ts as string) + 1_000).toISOString() } : x));
+    kept.sort((x, y) => Date.parse(x.ts as string) - Date.parse(y.ts as string));
+    const r = await run([[tmp('client.ndjson', kept.map((x) => JSON.stringify(x))), 'client']]);
+    const retry = r.attempts.find((a) => a.tool === 'settle_invoice' && a.attempt === 2)!;
+    expect(retry.findings.map((x) => x.code)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+  });
+});

@@ -237,7 +237,7 @@ describe('timeouts', () => {
     const r = both('ts-client-timeout-cancel');
     const [slow] = calls(r, 'slow_report');
     expect(slow!.detail?.errorCode).toBe(-32800);
-    expect(slow!.findings.map((f) => f.message).join()).toContain('no result was lost');
+    expect(slow!.findings.map((f) => f.message).join()).toContain('it stopped the request without a result');
   });
 });
 
