@@ -1,5 +1,5 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
-import type { Attempt, RetryOriginInfo } from './join/match.js';
+import { learnToolList, SCOPE_TOOLS_KEPT, type Attempt, type RetryOriginInfo } from './join/match.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
 import type { SessionPairs } from './join/gateway.js';
 import { scopeKeyOf, type JsonRpcId, type Source } from './join/attempt.js';
@@ -58,6 +58,8 @@ export class CallLinker {
   private tasks = new Map<string, CallTail>();
   /** Tool annotations from tools/list responses, per caller: a first page replaces them, a later page adds to them. */
   private tools = new Map<string, Map<string, ToolSafety>>();
+  /** The latest tools/list of each session (scope), the last SCOPE_TOOLS_KEPT of them: asked before the client's. */
+  private scopeTools = new Map<string, Map<string, ToolSafety>>();
   private anyToolsList = false;
   private callSeq = 0;
   private lastToolsCall = new Map<string, number>();
@@ -227,7 +229,7 @@ export class CallLinker {
       }
       a.retryOrigin = byNote ? notedOrigin(a, note!.call!) : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
       a.findings.push(...checkAttempt(a, {}));
-      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool), this.anyToolsList, this.opts));
+      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), this.anyToolsList, this.opts));
     } else {
       tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: this.retryableUntil(a, now) };
       addToChain(tail.chain, a);
@@ -458,9 +460,9 @@ export class CallLinker {
     const v = a.client ?? a.server ?? a.primary;
     const list = v.toolList;
     if (!list) return;
-    const known = this.tools.get(clientKey);
-    if (v.nextPage && known) for (const [name, safety] of list) known.set(name, safety);
-    else this.tools.set(clientKey, new Map(list));
+    learnToolList(this.tools, clientKey, list, v.nextPage === true);
+    // Its session's own list too: one client may talk to two servers whose tools share names.
+    if (a.session !== null) learnToolList(this.scopeTools, a.primary.scopeKey, list, v.nextPage === true, SCOPE_TOOLS_KEPT);
     this.anyToolsList = true;
   }
 
@@ -493,10 +495,10 @@ export class CallLinker {
     return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null && conn !== undefined ? this.connClients.get(conn) : undefined);
   }
 
-  private safety(clientKey: string, tool: string | null): ToolSafety | 'unknown' {
+  private safety(clientKey: string, tool: string | null, scopeKey?: string): ToolSafety | 'unknown' {
     if (tool === null) return 'unknown';
     if (this.opts.idempotent.has(tool)) return { readOnly: false, idempotent: true, annotated: true, override: true };
-    const list = this.tools.get(clientKey);
+    const list = (scopeKey !== undefined ? this.scopeTools.get(scopeKey) : undefined) ?? this.tools.get(clientKey);
     if (!list) {
       for (const m of this.tools.values()) if (m.has(tool)) return m.get(tool)!;
       return 'unknown';

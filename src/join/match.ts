@@ -139,6 +139,11 @@ export class Matcher {
   private slotSeq = 0;
   /** The latest tools/list of each client, to check results against declared output schemas. */
   private tools = new Map<string, Map<string, ToolSafety>>();
+  /**
+   * The latest tools/list of each session (scope), the last SCOPE_TOOLS_KEPT of them: a call is checked against its own
+   * session's list first, as one client may talk to two servers whose tools share names.
+   */
+  private scopeTools = new Map<string, Map<string, ToolSafety>>();
   /** Unpaired views waiting for their other side: key -> FIFO of held entries. */
   private waiting = new Map<string, Held[]>();
   /** Held entries by id and method, for claims. */
@@ -234,7 +239,7 @@ export class Matcher {
   }
 
   add(view: AttemptView): void {
-    const declared = view.tool !== null ? this.tools.get(viewClientKey(view))?.get(view.tool) : undefined;
+    const declared = view.tool !== null ? (this.scopeTools.get(view.scopeKey) ?? this.tools.get(viewClientKey(view)))?.get(view.tool) : undefined;
     const c = classify(view, { outputSchema: declared?.outputSchema === true, schema: declared?.schema, inputSchema: declared?.inputSchema });
     view.outcome = c.outcome;
     view.layer = c.layer;
@@ -243,9 +248,8 @@ export class Matcher {
     compact(view);
     if (view.toolList) {
       // A later page of a paginated tools/list adds to the earlier pages.
-      const known = view.nextPage ? this.tools.get(viewClientKey(view)) : undefined;
-      if (known) for (const [name, t] of view.toolList) known.set(name, t);
-      else this.tools.set(viewClientKey(view), new Map(view.toolList));
+      learnToolList(this.tools, viewClientKey(view), view.toolList, view.nextPage === true);
+      if (view.session !== null) learnToolList(this.scopeTools, view.scopeKey, view.toolList, view.nextPage === true, SCOPE_TOOLS_KEPT);
     }
     this.sidesSeen.add(view.side);
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
@@ -1445,6 +1449,49 @@ function pairable(h: Held, side: ViewSide): boolean {
 /** The HTTP status the held entry's view saw (the entry has only the side opposite to `side`). */
 function otherStatus(h: Held, side: ViewSide): number | null | undefined {
   return side === 'client' ? h.attempt.server?.status : h.attempt.client?.status;
+}
+
+/** Sessions whose own tools/list is kept (oldest out). */
+export const SCOPE_TOOLS_KEPT = 4096;
+
+/**
+ * Keeps a tools/list under its key: a later page of a paginated list adds to the earlier pages; a new list replaces
+ * the old one (moved to the newest place, so that a bounded map lets the oldest go). With a bound (one list per
+ * session), lists alike share one map: thousands of sessions of one server list the same tools.
+ */
+export function learnToolList(m: Map<string, Map<string, ToolSafety>>, key: string, list: Map<string, ToolSafety>, nextPage: boolean, bound = Infinity): void {
+  const known = nextPage ? m.get(key) : undefined;
+  if (known && bound === Infinity) {
+    for (const [name, t] of list) known.set(name, t);
+    return;
+  }
+  const merged = known ? new Map([...known, ...list]) : list;
+  m.delete(key);
+  m.set(key, bound === Infinity ? new Map(merged) : sharedToolList(merged));
+  if (m.size > bound) m.delete(m.keys().next().value!);
+}
+
+/** One map for each tool list seen (by content; the last SHARED_LISTS_KEPT of them), never changed once made. */
+const sharedLists = new Map<string, Map<string, ToolSafety>>();
+const SHARED_LISTS_KEPT = 256;
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 1;
+
+function sharedToolList(list: Map<string, ToolSafety>): Map<string, ToolSafety> {
+  const idOf = (schema: unknown): number => {
+    if (typeof schema !== 'object' || schema === null) return 0;
+    let id = schemaIds.get(schema);
+    if (id === undefined) schemaIds.set(schema, (id = nextSchemaId++));
+    return id;
+  };
+  let sig = '';
+  for (const [name, t] of list) sig += `${name}\u0000${+t.readOnly}${+t.idempotent}${+t.annotated}${+(t.outputSchema === true)}:${idOf(t.schema)}:${idOf(t.inputSchema)}\u0001`;
+  const known = sharedLists.get(sig);
+  if (known) return known;
+  const made = new Map(list);
+  sharedLists.set(sig, made);
+  if (sharedLists.size > SHARED_LISTS_KEPT) sharedLists.delete(sharedLists.keys().next().value!);
+  return made;
 }
 
 function viewClientKey(v: AttemptView): string {

@@ -94,3 +94,29 @@ describe("a cancelled call the Python server answers -32800 only when its tool r
     expect(retry.findings.map((x) => x.code)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
   });
 });
+
+describe('one client, two servers behind a path router whose tools share names (s1-path-router)', () => {
+  // A's sync is read-only and idempotent, B's charges; A's search declares an outputSchema, B's does not. The router
+  // answers the first sync of each with 502 after the server ran it; the app retries both. `stateful-ba`: B connects
+  // first, so A's tools/list is the client's latest.
+  const sessionOf = (path: string) => (readFileSync(path, 'utf8').match(/"mcp-session-id":"([^"]+)"/) ?? [])[1]!;
+
+  it.each(['stateful', 'stateful-ba'])("%s: each call is judged by its own session's tools/list: UNSAFE_RETRY on B's retry only, no INVALID_TOOL_RESULT on B's search", async (order) => {
+    const b = sessionOf(f(`s1-path-router/${order}`, 'serverB.ndjson'));
+    const a = sessionOf(f(`s1-path-router/${order}`, 'serverA.ndjson'));
+    expect(truth(`s1-path-router/${order}`, 'truth-server.ndjson').filter((t) => t.server === 'B' && t.item === 'inv-1').map((t) => t.effect)).toEqual(['charged inv-1', 'charged inv-1']);
+    for (const inputs of [
+      [[f(`s1-path-router/${order}`, 'proxy.ndjson')]],
+      [[f(`s1-path-router/${order}`, 'client.ndjson'), 'client'], [f(`s1-path-router/${order}`, 'serverA.ndjson'), 'server'], [f(`s1-path-router/${order}`, 'serverB.ndjson'), 'server']],
+    ] as [string, Side?][][]) {
+      const r = await run(inputs);
+      const unsafe = r.attempts.filter((x) => x.findings.some((y) => y.code === 'UNSAFE_RETRY'));
+      expect(unsafe.map((x) => [x.session, x.tool, x.attempt]), inputs.length === 1 ? 'proxy' : 'joined').toEqual([[b, 'sync', 2]]);
+      // Must not: A's retry of its read-only sync is safe.
+      expect(r.attempts.find((x) => x.session === a && x.tool === 'sync' && x.attempt === 2)!.findings.map((y) => y.code)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+      const codes = r.attempts.filter((x) => x.tool === 'search').flatMap((x) => x.findings.map((y) => y.code));
+      expect(codes).toEqual([]);
+      expect(r.attempts.filter((x) => x.tool === 'search').map((x) => x.outcome)).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS']);
+    }
+  });
+});
