@@ -102,6 +102,27 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   };
 }
 
+/**
+ * A redirect's Location as the client must see it: the proxy sends the target its own Host, so a server that builds
+ * an absolute Location from Host (Starlette's 307 from /mcp to /mcp/) names the target, which the client would take
+ * for another origin (the TypeScript SDK refuses to follow it). Pointed back at the proxy, as a reverse proxy does;
+ * the record keeps the header the server sent.
+ */
+export function clientLocation(location: string, target: URL, basePath: string, proxyHost: string | undefined): string {
+  let url: URL;
+  try {
+    url = new URL(location, target);
+  } catch {
+    return location;
+  }
+  if (url.host !== target.host || url.protocol !== target.protocol) return location;
+  const path = basePath !== '' && (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`)) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
+  const rest = `${path}${url.search}${url.hash}`;
+  // A relative Location stays relative (only a base path the client does not know of is taken off).
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(location) && !location.startsWith('//')) return location.startsWith('/') ? rest : location;
+  return proxyHost ? `http://${proxyHost}${rest}` : rest;
+}
+
 function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: RecorderContext): ExchangeRecorder {
   const rec = new ExchangeRecorder(ctx);
   const basePath = target.pathname.replace(/\/$/, '');
@@ -141,7 +162,9 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: Re
     rec.response(ures.statusCode ?? 0, fromRawHeaders(ures.rawHeaders));
     const out: string[] = [];
     for (let i = 0; i + 1 < ures.rawHeaders.length; i += 2) {
-      if (!HOP_BY_HOP.has(ures.rawHeaders[i]!.toLowerCase())) out.push(ures.rawHeaders[i]!, ures.rawHeaders[i + 1]!);
+      const name = ures.rawHeaders[i]!.toLowerCase();
+      if (HOP_BY_HOP.has(name)) continue;
+      out.push(ures.rawHeaders[i]!, name === 'location' ? clientLocation(ures.rawHeaders[i + 1]!, target, basePath, req.headers.host) : ures.rawHeaders[i + 1]!);
     }
     res.writeHead(ures.statusCode ?? 502, ures.statusMessage, out);
     res.flushHeaders();

@@ -38,6 +38,43 @@ describe('startRecordingProxy', () => {
     }
   });
 
+  it("points a redirect built from the Host it was sent (Starlette's 307 /mcp -> /mcp/) back at the proxy, so the client follows it; the record keeps the server's header", async () => {
+    upstream = await listen(async (req, res) => {
+      await readBody(req);
+      if (req.url === '/mcp') {
+        // As Starlette builds it: from the request's Host, which the proxy set to the target's.
+        res.writeHead(307, { location: `http://${req.headers.host}/mcp/` });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"jsonrpc":"2.0","id":1,"result":{}}');
+    });
+    const c = recordCollector();
+    proxy = await startRecordingProxy({ listen: '127.0.0.1:0', target: upstream.url, out: c.stream });
+    const res = await fetch(`${proxy.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', redirect: 'manual' });
+    expect(res.status).toBe(307);
+    expect(res.headers.get('location')).toBe(`${proxy.url}/mcp/`);
+    await waitFor(() => c.raw().length === 3);
+    const upstreamHost = new URL(upstream.url).host;
+    expect(c.records()[1]).toMatchObject({ kind: 'response', status: 307, responseHeaders: { location: `http://${upstreamHost}/mcp/` } });
+    // Followed, it goes through the proxy again (and is recorded), not straight to the target.
+    const followed = await fetch(`${proxy.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+    expect(await followed.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    await waitFor(() => c.records().filter((r) => r.kind === 'request').length === 3);
+  });
+
+  it('must not: a redirect to another origin, or a relative one, is forwarded as the server sent it (a base path the client does not know is taken off)', async () => {
+    const { clientLocation } = await import('../../src/capture/proxy.js');
+    const target = new URL('http://127.0.0.1:9000/base');
+    expect(clientLocation('https://login.example.com/authorize?x=1', target, '/base', '127.0.0.1:8000')).toBe('https://login.example.com/authorize?x=1');
+    expect(clientLocation('http://127.0.0.1:9001/mcp/', target, '/base', '127.0.0.1:8000')).toBe('http://127.0.0.1:9001/mcp/');
+    expect(clientLocation('http://127.0.0.1:9000/base/mcp/?a=1', target, '/base', '127.0.0.1:8000')).toBe('http://127.0.0.1:8000/mcp/?a=1');
+    expect(clientLocation('/base/mcp/', target, '/base', '127.0.0.1:8000')).toBe('/mcp/');
+    expect(clientLocation('mcp/', target, '/base', '127.0.0.1:8000')).toBe('mcp/');
+    expect(clientLocation('::not a url', target, '', undefined)).toBe('::not a url');
+  });
+
   it('forwards request and response bodies byte for byte (including invalid UTF-8) and records both', async () => {
     const seen: Buffer[] = [];
     // Bytes that are not valid UTF-8 and a split multi-byte character: the proxy must not re-encode anything.
