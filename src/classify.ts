@@ -140,6 +140,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
         const mitm = view.error === MITMPROXY_CLIENT_GONE ? ' (mitmproxy writes that when its client closed the connection, and for a flow still open when mitmdump stops)' : '';
         return result('STREAM_INCOMPLETE', { why: `the stream failed after its head (${view.error})${mitm}; the capture kept no body, so an answer sent before the failure would not show` });
       }
+      if (view.bodyEncoded !== undefined) return result('UNANSWERED', { why: `the capture kept the response body as sent, compressed (Content-Encoding: ${view.bodyEncoded}), not decoded (a recorder mounted before a compression middleware): what the server answered is not observable here` });
       return result('UNANSWERED', { why: 'the capture kept no response body (sanitized or streamed capture): what the server answered is not observable' });
     }
     if (view.method === 'subscriptions/listen' && view.subscribed && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {

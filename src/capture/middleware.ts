@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Side } from '../schema/record.js';
 import { ExchangeRecorder, type RecorderContext } from './exchange.js';
+import { decoderFor } from './content-encoding.js';
 import { fromNodeHeaders, type FlatHeaders } from './headers.js';
 import { openRecordSink, type RecordOutput } from './sink.js';
 
@@ -131,13 +132,32 @@ function tapExchange(req: IncomingMessage, res: ServerResponse, ctx: RecorderCon
     noteHead(res.statusCode);
   } as typeof res.flushHeaders;
 
+  // A compression middleware mounted after this one (Express's compression()) writes the encoded bytes through it: the
+  // record gets them decoded, as the client reads them (else a gzip body reads as broken JSON).
+  let decoder: ReturnType<typeof decoderFor> | null = null;
+  let decoded: Promise<void> = Promise.resolve();
+  const body = (bytes: Uint8Array): void => {
+    if (decoder === null) {
+      decoder = decoderFor(res.getHeader('content-encoding'));
+      if (decoder) {
+        const d = decoder;
+        d.on('data', (c: Buffer) => safely(() => rec.body(c)));
+        decoded = new Promise((done) => {
+          d.on('end', done);
+          d.on('error', () => done()); // recorded as far as it decoded
+        });
+      }
+    }
+    if (decoder) decoder.write(bytes);
+    else rec.body(bytes);
+  };
   const record = (chunk: unknown, encoding: unknown): void =>
     safely(() => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
       sendHead();
       noteHead(res.statusCode);
-      if (typeof chunk === 'string') rec.body(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
-      else if (chunk instanceof Uint8Array) rec.body(chunk);
+      if (typeof chunk === 'string') body(Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      else if (chunk instanceof Uint8Array) body(chunk);
     });
 
   const write = res.write;
@@ -156,10 +176,17 @@ function tapExchange(req: IncomingMessage, res: ServerResponse, ctx: RecorderCon
     return result;
   } as typeof res.end;
 
-  res.once('finish', () => safely(() => rec.finish('complete')));
+  let finished = false;
+  res.once('finish', () =>
+    safely(() => {
+      finished = true;
+      if (!decoder) return rec.finish('complete');
+      decoder.end();
+      void decoded.then(() => safely(() => rec.finish('complete')));
+    }));
   res.once('close', () =>
     safely(() => {
-      if (rec.isFinished) return;
+      if (rec.isFinished || finished) return;
       writeRequest();
       const unsent = unsentHead;
       unsentHead = undefined;

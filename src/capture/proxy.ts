@@ -1,11 +1,10 @@
 // Transparent recording proxy: forwards HTTP to one target byte for byte (SSE unbuffered) and records both directions.
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Transform } from 'node:stream';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Side } from '../schema/record.js';
 import { ExchangeRecorder, type RecorderContext } from './exchange.js';
+import { decoderFor } from './content-encoding.js';
 import { fromRawHeaders } from './headers.js';
 import { openRecordSink, type RecordOutput } from './sink.js';
 
@@ -221,13 +220,4 @@ function forward(req: IncomingMessage, res: ServerResponse, target: URL, ctx: Re
     upstream.destroy();
   });
   return rec;
-}
-
-/** A decompressor for a response's Content-Encoding (gzip, deflate, br), or undefined for an identity body. */
-function decoderFor(encoding: string | string[] | undefined): Transform | undefined {
-  const e = (Array.isArray(encoding) ? encoding.join(',') : encoding ?? '').trim().toLowerCase();
-  if (e === 'gzip' || e === 'x-gzip') return createGunzip();
-  if (e === 'deflate') return createInflate();
-  if (e === 'br') return createBrotliDecompress();
-  return undefined;
 }

@@ -111,6 +111,8 @@ export interface AttemptView {
   noSessionHeader?: boolean;
   /** The capture kept no response body for a 2xx response (sanitized or streamed capture): what it said is not observable. */
   bodyNotCaptured?: boolean;
+  /** With bodyNotCaptured: the body was kept as sent, compressed (its Content-Encoding), and is not JSON as kept. */
+  bodyEncoded?: string;
   /** The stream sent an event id (it can be resumed). */
   primed?: boolean;
   /** The id of the last SSE event of this request's stream (or of a GET resuming it): the Last-Event-ID that resumes it. */

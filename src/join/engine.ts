@@ -56,6 +56,8 @@ interface Exchange {
   attempts: AttemptView[];
   status: number | null | undefined;
   contentType: string | undefined;
+  /** The response's Content-Encoding, when it compresses (gzip, br, deflate...): a recorder may have kept its bytes so. */
+  encoded?: string;
   lastTs: number | undefined;
   ended: boolean;
   /** For GET streams: deliver responses to open requests of the scope. */
@@ -589,6 +591,8 @@ export class JoinEngine {
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     ex.status = status;
     ex.contentType = headers.get('content-type');
+    const encoding = headers.get('content-encoding')?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== '' && encoding !== 'identity') ex.encoded = encoding.slice(0, 40);
     if (ex.deletes) ex.deletes.status = status;
     if (ex.answersAsk !== undefined && status !== null && (status < 200 || status > 299)) {
       // The client's answer to a request the server sent on a call's stream was refused on its way: the call's view
@@ -704,6 +708,15 @@ export class JoinEngine {
         // A 2xx body that is a page or plain text (a proxy's 502 page under the server's 200 head): say what it says.
         // Broken JSON (cut, or a bad token inside) is not quoted back.
         const page = !p.sse && typeof ex.status === 'number' && ex.status >= 200 && ex.status <= 299 && !/^\s*[[{"]/.test(text) ? errorBodyText(text) : undefined;
+        if (!p.sse && ex.encoded !== undefined) {
+          // Kept as sent, compressed (a recorder mounted before a compression middleware): no sign of a broken body.
+          for (const v of ex.attempts) {
+            if (v.response !== undefined || v.malformed !== undefined) continue;
+            v.bodyNotCaptured = true;
+            v.bodyEncoded = ex.encoded;
+          }
+          return;
+        }
         const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})${page !== undefined ? `; it says: "${page}"` : ''}`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
         return;

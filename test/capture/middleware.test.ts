@@ -71,6 +71,35 @@ describe('recordingHandler / recordingMiddleware', () => {
     expect(c.records().map((r) => r.kind)).toEqual(['request', 'response', 'event', 'event', 'end']);
   });
 
+  it("records a body that a compression middleware mounted after it encoded (Express's compression()) decoded, as the client reads it", async () => {
+    const { gzipSync, brotliCompressSync } = await import('node:zlib');
+    const json = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(2400) }] } });
+    for (const [enc, pack] of [['gzip', gzipSync], ['br', brotliCompressSync]] as const) {
+      const c = recordCollector();
+      const record = recordingMiddleware({ out: c.stream });
+      server = await listen((req, res) => {
+        record(req, res, () => {
+          void readBody(req).then(() => {
+            // As compression() does: the app's body goes out encoded, through the write/end the recorder wrapped.
+            const end = res.end.bind(res) as (chunk: Buffer) => ServerResponse;
+            res.setHeader('content-type', 'application/json');
+            res.setHeader('content-encoding', enc);
+            res.writeHead(200);
+            end(pack(Buffer.from(json)));
+          });
+        });
+      });
+      const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}' });
+      expect(await res.text(), enc).toBe(json);
+      await waitFor(() => c.raw().length === 3);
+      const [, head, end] = c.records();
+      expect(head, enc).toMatchObject({ kind: 'response', status: 200, responseHeaders: { 'content-encoding': enc } });
+      expect(end, enc).toMatchObject({ kind: 'end', end: 'complete', recvText: json });
+      await server.close();
+      server = undefined;
+    }
+  });
+
   it('records the parsed req.body when a body parser mounted before it already read the stream', async () => {
     const c = recordCollector();
     const record = recordingMiddleware({ out: c.stream });

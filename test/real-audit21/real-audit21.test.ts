@@ -120,3 +120,25 @@ describe('one client, two servers behind a path router whose tools share names (
     }
   });
 });
+
+describe("a server recorded before Express's compression() (s6-compression/rec-first-json)", () => {
+  // recordingMiddleware mounted first, compression() after it, the SDK server in JSON response mode: the record of the
+  // 2.4 KB result holds the gzip bytes (recorded before the recorder decoded them; it does now).
+  const dir = 's6-compression/rec-first-json';
+
+  it("the gzip body kept as sent is not read as broken JSON: the server's view is not observable, no SIDE_DIVERGENCE when joined", async () => {
+    expect(truth(dir, 'truth-client.ndjson').some((t) => t.saw === 'TOOL_SUCCESS')).toBe(true);
+    const server = await run([[f(dir, 'server.ndjson'), 'server']]);
+    const quick = server.attempts.find((a) => a.tool === 'quick')!;
+    expect([quick.outcome, quick.detail.why]).toEqual(['UNANSWERED', 'the capture kept the response body as sent, compressed (Content-Encoding: gzip), not decoded (a recorder mounted before a compression middleware): what the server answered is not observable here']);
+    const both = await run([[f(dir, 'client.ndjson'), 'client'], [f(dir, 'server.ndjson'), 'server']]);
+    const joined = both.attempts.find((a) => a.tool === 'quick')!;
+    expect([joined.outcome, joined.findings.map((x) => x.code)]).toEqual(['TOOL_SUCCESS', []]);
+  });
+
+  it('must not: the same bytes without Content-Encoding are a broken body (MALFORMED_JSON)', async () => {
+    const lines = linesOf(f(dir, 'server.ndjson')).map((l) => l.replace(',"content-encoding":"gzip"', ''));
+    const r = await run([[tmp('server.ndjson', lines), 'server']]);
+    expect(r.attempts.find((a) => a.tool === 'quick')!.outcome).toBe('MALFORMED_JSON');
+  });
+});
