@@ -245,6 +245,15 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const needed = Math.ceil(late.longestGapMs / 1000 / 10) * 10 + 10;
     notes.push(`${late.exchanges} call(s) went on after ${openMs / 1000} s of silence had closed them, up to ${(late.longestGapMs / 1000).toFixed(1)} s after their previous record: their attempts are reported as cut off or unanswered though more came; run again with --window ${needed} to follow them`);
   }
+  const unread = [...matcher.unmatchedUnread.values()];
+  for (const file of new Set(unread.map((u) => u.file))) {
+    const mine = unread.filter((u) => u.file === file).sort((a, b) => b.count - a.count);
+    const total = mine.reduce((n, u) => n + u.count, 0);
+    const sessions = new Set(mine.flatMap((u) => [...u.sessions])).size;
+    const first = mine.map((u) => u.first).sort((a, b) => a.line - b.line)[0]!;
+    // Not attempts (no method, no id), but never dropped silently: a rate limiter's 429s are an incident of their own.
+    notes.push(`${file}: ${total} POST(s) the server refused before it read their body (${mine.map((u) => `HTTP ${u.status} x${u.count}`).join(', ')}${sessions > 0 ? `, in ${sessions} session(s)` : ''}; the first at ${first.file}:${first.line}): the log has no JSON-RPC request of them, so they are no attempts here (what refuses a POST before its body is read: a middleware in front of the MCP handler, such as auth or a rate limiter, or the transport's own checks, such as an unknown session's 404); a client's log or a proxy's shows which calls they were`);
+  }
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins} request(s) of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log; or an HTTP log that did not record Mcp-Session-Id) were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for them`);
   sessions.flush();

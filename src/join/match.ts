@@ -491,7 +491,14 @@ export class Matcher {
       this.expireClaims(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       this.expireIdless(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       const before = watermark - 2 * (this.opts.windowMs + this.opts.skewMs);
-      if (this.unread.length && (this.unread[0]!.ts ?? -Infinity) < before) this.unread = this.unread.filter((u) => u.ts !== undefined && u.ts >= before);
+      if (this.unread.length && (this.unread[0]!.ts ?? -Infinity) < before) {
+        const keep: UnreadAnswer[] = [];
+        for (const u of this.unread) {
+          if (u.ts !== undefined && u.ts >= before) keep.push(u);
+          else this.noteUnmatchedUnread(u);
+        }
+        this.unread = keep;
+      }
     }
   }
 
@@ -511,6 +518,20 @@ export class Matcher {
 
   /** Attempts rebuilt from spans left out at flush as the same requests another log of the run shows (see flush). */
   rebuiltDuplicates = 0;
+  /**
+   * POSTs a server's log has without their body, refused with an HTTP error (a 401 or 429 of a middleware that runs
+   * before the body is read), that no client's view joined: by input and status, how many, and the first.
+   */
+  readonly unmatchedUnread = new Map<string, { file: string; status: number; count: number; first: Source; sessions: Set<string> }>();
+
+  private noteUnmatchedUnread(u: UnreadAnswer): void {
+    const key = `${u.src.file}|${u.status}`;
+    const known = this.unmatchedUnread.get(key);
+    if (known) {
+      known.count++;
+      if (u.session !== null && known.sessions.size < 1000) known.sessions.add(u.session);
+    } else this.unmatchedUnread.set(key, { file: u.src.file, status: u.status, count: 1, first: u.src, sessions: new Set(u.session !== null ? [u.session] : []) });
+  }
 
   flush(): void {
     const rest: Slot[] = [];
@@ -540,6 +561,8 @@ export class Matcher {
       }
     }
     for (const s of rest) if (!s.h.emitted) this.emit(s.h);
+    for (const u of this.unread) this.noteUnmatchedUnread(u);
+    this.unread = [];
     for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
     this.pendingClaims.clear();
     const idless = this.idlessClaims.sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0));

@@ -142,3 +142,23 @@ describe("a server recorded before Express's compression() (s6-compression/rec-f
     expect(r.attempts.find((a) => a.tool === 'quick')!.outcome).toBe('MALFORMED_JSON');
   });
 });
+
+describe("POSTs a server's middleware refused before the body was read (s2-express-mw)", () => {
+  // recordingMiddleware, then cors, a bearer check (401), express-rate-limit (429), express.json (413), the SDK 1.32.2
+  // transport: the token revoked mid-session, then a burst of calls with quick retries.
+  const server = f('s2-express-mw', 'server.ndjson');
+
+  it("the server's log alone says how many it refused and how, where they are not attempts", async () => {
+    const r = await run([[server, 'server']]);
+    const note = r.summary.notes.find((n) => n.includes('refused before it read their body'))!;
+    expect(note).toMatch(/^.*server\.ndjson: 13 POST\(s\) the server refused before it read their body \(HTTP 429 x12, HTTP 401 x1, in 2 session\(s\); the first at .*server\.ndjson:\d+\): the log has no JSON-RPC request of them/);
+    // The 413 of express.json, which read the body, is an attempt of its own as before.
+    expect(r.attempts.filter((a) => a.status === 413).map((a) => a.outcome)).toEqual(['HTTP_ERROR']);
+  });
+
+  it("must not: with the client's log beside it, every such POST joins its request and no note is left", async () => {
+    const r = await run([[f('s2-express-mw', 'client.ndjson'), 'client'], [server, 'server']]);
+    expect(r.summary.notes.filter((n) => n.includes('refused before it read their body'))).toEqual([]);
+    expect(r.attempts.filter((a) => a.status === 429)).toHaveLength(12);
+  });
+});
