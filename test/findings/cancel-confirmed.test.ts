@@ -1,4 +1,4 @@
-// CANCELLED when the server answers the cancelled request with -32800 (the Python SDK does, on the 2025 wire): it stopped the request, nothing was lost.
+// CANCELLED when the server answers the cancelled request with -32800 (the Python SDK does, on the 2025 wire): it stopped the request without a result; what the tool did by then is done.
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, at } from '../helpers/analyze.js';
 

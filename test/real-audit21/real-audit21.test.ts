@@ -162,3 +162,17 @@ describe("POSTs a server's middleware refused before the body was read (s2-expre
     expect(r.attempts.filter((a) => a.status === 429)).toHaveLength(12);
   });
 });
+
+describe("a Python server's pydantic outputSchema: nested models by $ref, optional by anyOf, datetimes (s11-output-schemas)", () => {
+  // get_order 5's parent was built with a naive datetime: the TypeScript SDK 1.32.2 client's callTool threw -32602
+  // ("data/parent/created must match format "date-time""); the Python client took the same result.
+  it('the TypeScript client\'s refusal is INVALID_TOOL_RESULT with the path; the other results, rich schemas and all, stay TOOL_SUCCESS', async () => {
+    const seen = truth('s11-output-schemas', 'truth-client-ts.ndjson');
+    const r = await run([[f('s11-output-schemas', 'client-ts.ndjson'), 'client']]);
+    const calls = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(calls.map((a) => a.outcome)).toEqual(seen.map((t) => (t.ok === true ? 'TOOL_SUCCESS' : 'INVALID_TOOL_RESULT')));
+    const bad = calls.find((a) => a.outcome === 'INVALID_TOOL_RESULT')!;
+    expect(bad.detail.why).toMatch(/^structuredContent\/parent\/created must match format "date-time", by the outputSchema tools\/list declares/);
+    expect(String(seen.find((t) => t.error !== undefined)!.error)).toContain('data/parent/created must match format \\"date-time\\"'.replace(/\\"/g, '"'));
+  });
+});
