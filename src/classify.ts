@@ -97,6 +97,11 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
     else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.statusWhy;
+    // A redirect is no refusal: an HTTP client follows it (fetch does, with the method and body for 307 and 308), and
+    // what it sends there is the next attempt of the call.
+    if (view.status >= 300 && view.status < 400 && detail.why === undefined) {
+      detail.why = `HTTP ${view.status}, a redirect${view.redirectTo !== undefined ? ` to ${view.redirectTo}` : ''}: not a refusal; a client that follows it sends the request there (fetch does, the same request for 307 and 308), its next attempt; one that does not (the TypeScript SDK follows only a redirect to its own origin) has no answer to it`;
+    }
     const dropped = droppedSession(view);
     if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;
     // The Python SDK's server sends a JSON-RPC error a tool raised in HTTP 400 on 2026-07-28 (-32602 among them): with

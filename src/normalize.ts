@@ -39,7 +39,7 @@ export interface ClaimIn {
 }
 
 /** The headers the analysis reads; the others are not copied (a log record can carry dozens). */
-const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', 'last-event-id', 'mcp-protocol-version', 'user-agent', 'www-authenticate', 'accept', 'origin', 'content-encoding']);
+const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', 'last-event-id', 'mcp-protocol-version', 'user-agent', 'www-authenticate', 'accept', 'origin', 'content-encoding', 'location']);
 
 /** Lowercased map of the headers the analysis uses; a Map, so hostile names like __proto__ are plain keys. */
 export function headerMap(h: Record<string, string> | undefined): Map<string, string> {

@@ -111,6 +111,8 @@ export interface AttemptView {
   noSessionHeader?: boolean;
   /** The capture kept no response body for a 2xx response (sanitized or streamed capture): what it said is not observable. */
   bodyNotCaptured?: boolean;
+  /** A 3xx response's Location (at most 200 characters). */
+  redirectTo?: string;
   /** With bodyNotCaptured: the body was kept as sent, compressed (its Content-Encoding), and is not JSON as kept. */
   bodyEncoded?: string;
   /** The stream sent an event id (it can be resumed). */

@@ -593,6 +593,8 @@ export class JoinEngine {
     ex.contentType = headers.get('content-type');
     const encoding = headers.get('content-encoding')?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== '' && encoding !== 'identity') ex.encoded = encoding.slice(0, 40);
+    const location = status !== null && status >= 300 && status < 400 ? headers.get('location') : undefined;
+    if (location !== undefined) for (const v of ex.attempts) v.redirectTo = location.slice(0, 200);
     if (ex.deletes) ex.deletes.status = status;
     if (ex.answersAsk !== undefined && status !== null && (status < 200 || status > 299)) {
       // The client's answer to a request the server sent on a call's stream was refused on its way: the call's view

@@ -176,3 +176,24 @@ describe("a Python server's pydantic outputSchema: nested models by $ref, option
     expect(String(seen.find((t) => t.error !== undefined)!.error)).toContain('data/parent/created must match format \\"date-time\\"'.replace(/\\"/g, '"'));
   });
 });
+
+describe("a Python server mounted so that POST /mcp answers 307 to /mcp/ (s13-redirect-307)", () => {
+  // client-direct.ndjson: the SDK 1.32.2 client straight to the server follows each 307; client.ndjson: the same client
+  // through mcp-triage record before its Location fix, where the 307 named the target's origin and the SDK refused it.
+  const why = (a: { detail: { why?: string } }) => a.detail.why ?? '';
+
+  it('a followed 307 says it is a redirect, not a refusal, and the request sent there is attempt 2 by the SDK', async () => {
+    const r = await run([[f('s13-redirect-307', 'client-direct.ndjson'), 'client']]);
+    const init = r.attempts.filter((a) => a.method === 'initialize');
+    expect(init.map((a) => [a.status, a.outcome, a.attempt])).toEqual([[307, 'HTTP_ERROR', 1], [200, 'SUCCESS', 2]]);
+    expect(why(init[0]!)).toMatch(/^HTTP 307, a redirect to http:\/\/127\.0\.0\.1:\d+\/mcp\/: not a refusal; a client that follows it sends the request there/);
+    expect(init[1]!.retryOrigin?.origin).toBe('sdk');
+  });
+
+  it('must not: one the client did not follow is not said to have been followed (no attempt 2)', async () => {
+    expect(String(truth('s13-redirect-307', 'truth-client.ndjson')[0]!.onerror)).toContain("not followed (redirectPolicy: 'same-origin')");
+    const r = await run([[f('s13-redirect-307', 'client.ndjson'), 'client']]);
+    expect(r.attempts.map((a) => [a.method, a.status, a.attempt])).toEqual([['initialize', 307, 1]]);
+    expect(why(r.attempts[0]!)).toContain('one that does not (the TypeScript SDK follows only a redirect to its own origin) has no answer to it');
+  });
+});
