@@ -48,6 +48,15 @@ export interface ToolContext {
 /** The outcome of one view; first match wins, in the order documented in the README. */
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
   const c = classifyView(view, tool);
+  // The client's answer to the server's request on this call's stream was refused on its way (a rate limiter's 429):
+  // whatever the call then got (the tool's own timeout of its wait, as an isError result), that is why.
+  const refused = view.askAnswerRefused;
+  if (refused !== undefined && !(c.detail.why ?? '').includes('on its way')) {
+    const ask = view.asked?.find((q) => q.id === refused.id);
+    const where = ask?.onGet ? ' (sent on the session\'s GET stream while this call was the only one open in the session)' : '';
+    const note = `the client's answer to the server's ${ask ? ask.method.slice(0, 60) : 'request'} (id ${jsonText(refused.id).slice(0, 40)})${where} got HTTP ${refused.status} on its way: the POST that carried it was refused, so the tool never got it`;
+    c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
+  }
   if (view.onStandaloneGet && view.response !== undefined) {
     // The caller may well have its result (the TypeScript SDK takes any response on any stream), so the outcome stands.
     const note = `the response came on the session's standalone GET stream (opened without Last-Event-ID, not a resumption), not on the stream of its own POST: the spec lets a server send a response there only when resuming that request's stream; the TypeScript SDK takes it, a client that waits for it on the POST's stream does not`;

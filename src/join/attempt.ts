@@ -167,7 +167,7 @@ export interface AttemptView {
   /** For initialize: the capabilities of other features its result did not announce (logging, prompts, resources, completions, resources.subscribe). */
   noCaps?: string[];
   /** The server's own requests on this attempt's stream (elicitation/create, sampling/createMessage, roots/list, ping). */
-  asked?: { id: string | number; method: string }[];
+  asked?: { id: string | number; method: string; onGet?: boolean }[];
   /** One of them the server cancelled itself (its notifications/cancelled on the stream): the client had not answered. */
   askCancelled?: { id: string | number; method: string; ts: number | undefined; reason: string | undefined; answeredAfterMs?: number };
   /** The client's answer to a request the server sent on this call's stream got an HTTP error on its way (its POST's status). */

@@ -1395,6 +1395,17 @@ export class JoinEngine {
     if (v.detail?.why !== undefined && v.detail.why.includes(`the server cancelled its own ${c.method.slice(0, 60)}`)) v.detail.why = `${v.detail.why}; ${lateAnswerText(c.answeredAfterMs)}`;
   }
 
+  /** The one tools/call of a scope still waiting for its response, when there is exactly one. */
+  private onlyOpenCall(scopeKey: string): AttemptView | undefined {
+    let found: AttemptView | undefined;
+    for (const v of this.open.get(scopeKey)?.values() ?? []) {
+      if (v.method !== 'tools/call' || v.response !== undefined || isFinal(v)) continue;
+      if (found) return undefined;
+      found = v;
+    }
+    return found;
+  }
+
   private deliver(ex: Exchange, item: unknown, whole: unknown, text: string | undefined, ts: number | undefined, src: Source, timing?: EventTiming): void {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const msg = item as Record<string, unknown>;
@@ -1404,7 +1415,13 @@ export class JoinEngine {
             v.serverRequests++;
             if (msg.id !== null && (v.asked ??= []).length < 16) v.asked.push({ id: msg.id, method: msg.method });
           }
-          if (ex.attempts.length === 0 && msg.id !== null) this.askForTask(ex.scopeKey, msg.id, msg);
+          if (ex.attempts.length === 0 && msg.id !== null) {
+            this.askForTask(ex.scopeKey, msg.id, msg);
+            // On the session's GET stream (a server that sends it with no related request: the TypeScript SDK's
+            // elicitInput called without relatedRequestId): it is the call's when one tools/call only is open then.
+            const only = ex.isGet ? this.onlyOpenCall(ex.scopeKey) : undefined;
+            if (only && (only.asked ??= []).length < 16) only.asked.push({ id: msg.id, method: msg.method, onGet: true });
+          }
         } else if (msg.method === 'notifications/progress') {
           this.progressOnStream(ex, msg, timing !== undefined ? ts : undefined);
           // (A replay's order is its own stream's, which a log without event times, a HAR, still gives.)

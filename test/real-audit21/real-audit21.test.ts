@@ -197,3 +197,32 @@ describe("a Python server mounted so that POST /mcp answers 307 to /mcp/ (s13-re
     expect(why(r.attempts[0]!)).toContain('one that does not (the TypeScript SDK follows only a redirect to its own origin) has no answer to it');
   });
 });
+
+describe("a rate limiter refuses the client's answer to the tool's elicitation (s12-elicit-429)", () => {
+  // express-rate-limit (4 requests in 10 s) before the SDK 1.32.2 server; place_order's elicitInput (sent on the
+  // session's GET stream) is accepted at once, but the POST with the answer is the fifth request: 429. The tool's wait
+  // runs out and the call ends with an isError result "MCP error -32001: Request timed out".
+  const client = f('s12-elicit-429', 'client.ndjson');
+
+  it("the call's why names the refused answer, alone and joined", async () => {
+    expect(truth('s12-elicit-429', 'truth-client.ndjson')[0]).toMatchObject({ answered: 'accept ok=true' });
+    for (const inputs of [[[client, 'client']], [[client, 'client'], [f('s12-elicit-429', 'server.ndjson'), 'server']]] as [string, Side?][][]) {
+      const r = await run(inputs);
+      const call = r.attempts.find((a) => a.tool === 'place_order')!;
+      expect(call.outcome).toBe('TOOL_ERROR');
+      expect(call.detail.why).toBe("the client's answer to the server's elicitation/create (id 0) (sent on the session's GET stream while this call was the only one open in the session) got HTTP 429 on its way: the POST that carried it was refused, so the tool never got it");
+    }
+  });
+
+  it('must not: with two calls open when the GET stream carried the ask, it is tied to neither', async () => {
+    const lines = linesOf(client).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const call = lines.find((x) => (x.send as { method?: string } | undefined)?.method === 'tools/call')!;
+    // A second tools/call, sent 1 ms after the first on its own POST, still open when the elicitation comes.
+    const twin = { ...call, xid: 'twin-1', ts: new Date(Date.parse(call.ts as string) + 1).toISOString(), send: { ...(call.send as object), id: 99 } };
+    const at = lines.indexOf(call);
+    const r = await run([[tmp('client.ndjson', [...lines.slice(0, at + 1), twin, ...lines.slice(at + 1)].map((x) => JSON.stringify(x))), 'client']]);
+    const place = r.attempts.filter((a) => a.tool === 'place_order');
+    expect(place).toHaveLength(2);
+    expect(place.map((a) => a.detail.why ?? '').filter((w) => w.includes('on its way'))).toEqual([]);
+  });
+});
