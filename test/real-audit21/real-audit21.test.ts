@@ -49,6 +49,13 @@ describe("an HTTP client's retries below the SDK: the same request re-POSTed und
     const moved = lines.map((l) => (l.includes(`"xid":"${xid}"`) ? l.replaceAll('0490aa03-6f70-4ed9-839a-3bd40475990c', '11111111-2222-4333-8444-555555555555') : l));
     const apart = await run([[tmp('server.ndjson', moved), 'server']]);
     expect(apart.attempts.filter((a) => a.id === 2).map((a) => a.attempt)).toEqual([1, 1]);
+    // Nor is one that came more than 10 s after the first ended (HTTP retries come within seconds): kept no longer.
+    const later = lines.map((l) => {
+      const rec = JSON.parse(l) as { xid?: string; ts: string };
+      return rec.xid === xid ? JSON.stringify({ ...rec, ts: new Date(Date.parse(rec.ts) + 20_000).toISOString() }) : l;
+    }).sort((x, y) => Date.parse((JSON.parse(x) as { ts: string }).ts) - Date.parse((JSON.parse(y) as { ts: string }).ts));
+    const late = await run([[tmp('server.ndjson', later), 'server']]);
+    expect(late.attempts.filter((a) => a.id === 2).map((a) => a.attempt)).toEqual([1, 1]);
   });
 
   it("the client's proxy log, which saw the 502, links it as before", async () => {
