@@ -363,7 +363,12 @@ function incompleteWhyOf(view: AttemptView): string {
   if (ct.includes('text/event-stream')) {
     if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within ${view.openAfterMs / 1000} s while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
-    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${quietWhy(view)}${view.primed ? resumedWhy(view.resumptions ?? [], view.plainGetAfter) : ''}`;
+    // A server's own recorder writes the end of every stream it serves, even one its client or a hop closed: a log
+    // without it stopped with the process (a crash, a kill, a restart) or was cut there.
+    const gone = (view.side === 'server' || view.side === 'gateway') && view.endUnseen === true && view.http
+      ? "; the server's own log has no end of this stream: the server process stopped while it was open (a crash, a kill or a restart), or the log was cut there"
+      : '';
+    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${quietWhy(view)}${gone}${view.primed ? resumedWhy(view.resumptions ?? [], view.plainGetAfter) : ''}`;
   }
   if (view.openAfterMs !== undefined) return `no response body within ${view.openAfterMs / 1000} s while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';

@@ -233,3 +233,26 @@ describe("a rate limiter refuses the client's answer to the tool's elicitation (
     expect(place.map((a) => a.detail.why ?? '').filter((w) => w.includes('on its way'))).toEqual([]);
   });
 });
+
+describe('a server process that exits mid-call, restarted by a supervisor (s5-crash-restart)', () => {
+  // deploy ran its effect, then the process exited with its SSE stream open; the new process appended to the same log.
+  it("the server's log says its own record of the stream has no end: the process stopped (or the log was cut)", async () => {
+    expect(truth('s5-crash-restart', 'truth-server.ndjson').some((t) => JSON.stringify(t).includes('exit'))).toBe(true);
+    const r = await run([[f('s5-crash-restart', 'server.ndjson'), 'server']]);
+    const cut = r.attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!;
+    expect(cut.detail.why).toMatch(/^SSE stream ended \(cut\) after 1 event\(s\) without the response; the server's own log has no end of this stream: the server process stopped while it was open \(a crash, a kill or a restart\), or the log was cut there/);
+  });
+
+  it("must not: a stream whose end the server's log has (its client closed it), or the client's log of it, does not say the server stopped", async () => {
+    const whys = (r: Awaited<ReturnType<typeof run>>) => r.attempts.map((a) => (a.detail as { why?: string } | undefined)?.why ?? '');
+    const client = await run([[f('s5-crash-restart', 'client.ndjson'), 'client']]);
+    expect(whys(client).filter((w) => w.includes("server's own log"))).toEqual([]);
+    const lines = linesOf(f('s5-crash-restart', 'server.ndjson'));
+    const cut = (await run([[f('s5-crash-restart', 'server.ndjson'), 'server']])).attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!;
+    const first = JSON.parse(lines[cut.sources[0]!.line - 1]!) as { xid: string; session: string; ts: string };
+    const ended = JSON.stringify({ v: 1, kind: 'end', ts: new Date(Date.parse(first.ts) + 500).toISOString(), side: 'server', session: first.session, xid: first.xid, end: 'aborted', error: 'the client closed the connection' });
+    const at = lines.findIndex((l) => Date.parse((JSON.parse(l) as { ts: string }).ts) > Date.parse(first.ts) + 500);
+    const r = await run([[tmp('server.ndjson', [...lines.slice(0, at), ended, ...lines.slice(at)]), 'server']]);
+    expect(whys(r).filter((w) => w.includes("server's own log"))).toEqual([]);
+  });
+});
