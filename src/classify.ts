@@ -109,7 +109,8 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     // A redirect is no refusal: an HTTP client follows it (fetch does, with the method and body for 307 and 308), and
     // what it sends there is the next attempt of the call.
     if (view.status >= 300 && view.status < 400 && detail.why === undefined) {
-      detail.why = `HTTP ${view.status}, a redirect${view.redirectTo !== undefined ? ` to ${view.redirectTo}` : ''}: not a refusal; a client that follows it sends the request there (fetch does, the same request for 307 and 308), its next attempt; one that does not (the TypeScript SDK follows only a redirect to its own origin) has no answer to it`;
+      // (The Location last: a secret in its query is redacted up to the end of the text.)
+      detail.why = `HTTP ${view.status}, a redirect, not a refusal: a client that follows it sends the request to its Location (fetch does, the same request for 307 and 308), its next attempt; one that does not (the TypeScript SDK follows only a redirect to its own origin) has no answer to it${view.redirectTo !== undefined ? `; Location: ${view.redirectTo}` : ''}`;
     }
     const dropped = droppedSession(view);
     if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;

@@ -193,8 +193,17 @@ describe("a Python server mounted so that POST /mcp answers 307 to /mcp/ (s13-re
     const r = await run([[f('s13-redirect-307', 'client-direct.ndjson'), 'client']]);
     const init = r.attempts.filter((a) => a.method === 'initialize');
     expect(init.map((a) => [a.status, a.outcome, a.attempt])).toEqual([[307, 'HTTP_ERROR', 1], [200, 'SUCCESS', 2]]);
-    expect(why(init[0]!)).toMatch(/^HTTP 307, a redirect to http:\/\/127\.0\.0\.1:\d+\/mcp\/: not a refusal; a client that follows it sends the request there/);
+    expect(why(init[0]!)).toMatch(/^HTTP 307, a redirect, not a refusal: a client that follows it sends the request to its Location .*; Location: http:\/\/127\.0\.0\.1:\d+\/mcp\/$/);
     expect(init[1]!.retryOrigin?.origin).toBe('sdk');
+  });
+
+  it("a secret in the Location's query is redacted in the why, as everywhere", async () => {
+    const rec = { v: 1, kind: 'exchange', ts: '2026-12-05T06:00:00.000Z', side: 'client', session: null, xid: 'r1', method: 'POST', url: 'http://127.0.0.1:9/mcp', requestHeaders: { 'content-type': 'application/json' }, send: { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }, status: 307, responseHeaders: { location: 'https://login.example.com/cb?access_token=sk-live-abcdef1234567890&code=S3CR3TC0DE' }, recvText: '' };
+    const r = await run([[tmp('client.ndjson', [JSON.stringify(rec)]), 'client']]);
+    const text = JSON.stringify(r);
+    expect(text).not.toContain('sk-live-abcdef1234567890');
+    expect(text).not.toContain('S3CR3TC0DE');
+    expect(why(r.attempts[0]!)).toMatch(/; Location: https:\/\/login\.example\.com\/cb\?access_token=\[redacted:[0-9a-f]+\]&code=\[redacted:[0-9a-f]+\]$/);
   });
 
   it('must not: one the client did not follow is not said to have been followed (no attempt 2)', async () => {
