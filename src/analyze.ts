@@ -275,6 +275,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   if (sessions.sharedPlain.length > 1) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
   for (const [plain, sided] of sessions.plainBesideSided) notice(plainBesideSidedNote(accounts[plain]!.name, [...sided].sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`)));
+  for (const [input, endpoints] of normalizer.sessionlessEndpoints) {
+    if (endpoints.size < 2) continue;
+    const list = [...endpoints].slice(0, 3).map((e) => JSON.stringify(e)).join(', ');
+    notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their calls are joined and linked as if one server had them all (ids and tool names of the two may collide: a retry, an UNSAFE_RETRY or a join may pair one server's request with the other's); record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
+  }
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
   for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);

@@ -111,6 +111,25 @@ export class Normalizer {
   constructor(private readonly engine: JoinEngine, private readonly onClaim: (c: ClaimIn) => void) {}
 
   /**
+   * The endpoints (URL without its query) each client input sent requests to without a session id or a conn, the
+   * first few: two or more are two servers whose traffic nothing in the records tells apart (stateless servers, or
+   * 2026-07-28 traffic, through one recorder).
+   */
+  readonly sessionlessEndpoints = new Map<number, Set<string>>();
+
+  private noteEndpoint(input: number, side: ViewSide, session: string | null, conn: string | undefined, url: string | undefined, body: unknown): void {
+    if (side !== 'client' || session !== null || conn !== undefined || url === undefined) return;
+    const msg = body as { method?: unknown; id?: unknown } | undefined;
+    if (typeof msg?.method !== 'string' || msg.id === undefined || msg.method === 'initialize' || msg.method === 'server/discover') return;
+    const q = url.search(/[?#]/);
+    // (A trailing slash is the same endpoint: a server that redirects /mcp to /mcp/ is one server.)
+    const endpoint = (q === -1 ? url : url.slice(0, q)).replace(/\/+$/, '').slice(0, 300);
+    let set = this.sessionlessEndpoints.get(input);
+    if (!set) this.sessionlessEndpoints.set(input, (set = new Set()));
+    if (set.size < 4) set.add(endpoint);
+  }
+
+  /**
    * Gives the engine the held parts of whole exchanges up to `ts` (all of them without it). Called before each record:
    * a whole exchange (a HAR entry) is read at its start, but what it says happened later (its SSE events at their
    * times, else at its end; its end) is told when the other records reach that time, as split records would tell it,
@@ -137,6 +156,7 @@ export class Normalizer {
         const resHeaders = headerMap(r.responseHeaders);
         const session = exchangeSession(r.session, r.requestHeaders, headers, resHeaders) ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
+        this.noteEndpoint(ctx.input, sideOf(r, ctx), session, r.conn, r.url, req.body);
         e.request({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
@@ -163,6 +183,7 @@ export class Normalizer {
         const session = r.session ?? headers.get('mcp-session-id') ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
+        this.noteEndpoint(ctx.input, side, session, r.conn, r.url, req.body);
         e.request({
           input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
