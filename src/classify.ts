@@ -2,6 +2,7 @@
 import type { AttemptView, OutcomeDetail, Resumption } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation, surelyValid } from './output-schema.js';
+import { contentProblem, resultShapeProblem, type ShapeProblem } from './result-shape.js';
 import { jsonText } from './report/text.js';
 
 export interface Classification {
@@ -519,6 +520,14 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
       ? result('INVALID_TOOL_RESULT', { why: `result is ${Array.isArray(r) ? 'an array' : r === null ? 'null' : typeof r}, not an object` })
       : result('INVALID_ENVELOPE', { why: 'result is not an object' });
   }
+  // 2026-07-28 makes resultType required of the servers that speak it ("absent means complete" is for earlier ones).
+  const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
+  // A result rebuilt from a span's attributes or a log's text is no body: its shape is not the server's.
+  const body = view.rebuilt !== true;
+  if (body && !has(r, 'resultType') && pv !== undefined && pv >= '2026-07-28') {
+    const why = `no resultType, on protocol ${pv.slice(0, 20)}: a server of that version must send it (absent means "complete" only from servers of earlier versions), and the TypeScript SDK v2 client refuses the result (SdkError INVALID_RESULT, "missing required resultType"): its caller got an error, not the result`;
+    return result(isTool ? 'INVALID_TOOL_RESULT' : 'INVALID_RESULT', { why });
+  }
   const resultType = has(r, 'resultType') ? r.resultType : 'complete';
   if (resultType === 'input_required') return result('INPUT_REQUIRED', { resultType: 'input_required' });
   // A task-augmented call answered with a CreateTaskResult (2025-11-25), or resultType "task" (the tasks extension).
@@ -534,7 +543,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     if (view.method === 'tasks/get' && typeof r.status === 'string') {
       return result('SUCCESS', { why: `task ${r.status.slice(0, 40)}${typeof r.statusMessage === 'string' ? `: ${r.statusMessage.slice(0, 200)}` : ''}` });
     }
-    return result('SUCCESS');
+    const off = body ? resultShapeProblem(view.method, r) : undefined;
+    return off !== undefined ? result('INVALID_RESULT', { why: shapeWhy(off, view.method!) }) : result('SUCCESS');
   }
   if (!Array.isArray(r.content)) {
     return result('INVALID_TOOL_RESULT', { why: has(r, 'content') ? 'content is not an array' : 'content is missing' });
@@ -542,6 +552,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (has(r, 'isError') && typeof r.isError !== 'boolean') {
     return result('INVALID_TOOL_RESULT', { why: `isError is ${jsonText(r.isError)}, not a boolean` });
   }
+  const blocks = body ? contentProblem(r.content) : undefined;
+  if (blocks !== undefined) return result('INVALID_TOOL_RESULT', { why: shapeWhy(blocks, 'tools/call') });
   if (r.isError === true) {
     // An error result may carry structuredContent; one that breaks the declared outputSchema is still the tool's error,
     // but the TypeScript SDK 1.x client checks it anyway and throws -32602 instead of returning the error (v2 does not).
@@ -568,6 +580,16 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   const refused = view.askRefused !== undefined ? unansweredAsk(view) : undefined;
   if (refused !== undefined) return result('TOOL_SUCCESS', { why: `the result is no isError, but ${refused}` });
   return result('TOOL_SUCCESS');
+}
+
+/** Why a result its method's schema does not allow failed its caller: which SDK clients refuse it, and how. */
+function shapeWhy(p: ShapeProblem, method: string): string {
+  const ran = method === 'tools/call' ? 'the tool ran, but ' : '';
+  // The MCP Inspector drops a list entry its schema refuses and shows the rest ("Dropped 1 malformed entry").
+  const lenient = method.endsWith('/list') ? '; a lenient client (the MCP Inspector) drops the entry and lists the rest' : '';
+  return (p.typescriptOnly
+    ? `${p.text}: the MCP schema of a ${method.slice(0, 60)} result does not allow it; ${ran}the TypeScript SDK client checks this and throws (a ZodError) instead of returning the result (the Python SDK's does not check it)`
+    : `${p.text}: the MCP schema of a ${method.slice(0, 60)} result does not allow it; ${ran}SDK clients check this and fail the request instead of returning the result (the TypeScript SDK throws a ZodError, the Python SDK raises a ValidationError)`) + lenient;
 }
 
 /**

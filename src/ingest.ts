@@ -530,7 +530,7 @@ function mergeLimits(into: SourceLimits, l: SourceLimits): void {
 export function cannotShow(l: SourceLimits): string[] {
   const out: string[] = [];
   if (!l.http) out.push(l.httpNote ?? 'no HTTP status (not checked from it: HTTP_ERROR, NO_RESPONSE, NO_FINAL_RESULT, SESSION_EXPIRED, RETRY_AFTER_IGNORED)');
-  if (!l.bodies) out.push('no bodies (results rebuilt from attributes or log text; INVALID_ENVELOPE, MALFORMED_JSON and INVALID_TOOL_RESULT not checked)');
+  if (!l.bodies) out.push('no bodies (results rebuilt from attributes or log text; INVALID_ENVELOPE, MALFORMED_JSON, INVALID_TOOL_RESULT and INVALID_RESULT not checked)');
   if (!l.session) out.push('no session (sessions cannot be told apart: ID_REUSED and ORPHAN_RESPONSE are weaker)');
   if (!l.typedIds) out.push('ids stringified (joins on them are weak)');
   return [...out, ...l.notes];

@@ -97,6 +97,31 @@ describe('outcome order (first match wins), each with a near miss', () => {
       nearMiss: post({ status: 200, body: ok(1, { content: [] }) }), nearOutcome: 'TOOL_SUCCESS',
     },
     {
+      name: 'INVALID_TOOL_RESULT: a content block of no known type (the TypeScript and Python SDK clients refuse the result)',
+      outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, body: ok(1, { content: [{ type: 'text', text: 'a' }, { type: 'unknown_type', text: 'b' }] }) }),
+      nearMiss: post({ status: 200, body: ok(1, { content: [{ type: 'text', text: 'a' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }] }) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'INVALID_TOOL_RESULT: an isError result whose content breaks the schema (the caller gets the client\'s error, not the tool\'s)',
+      outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, body: ok(1, { content: [{ type: 'image', data: 'data:image/png;base64,iVBO', mimeType: 'image/png' }], isError: true }) }),
+      nearMiss: post({ status: 200, body: ok(1, { content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }], isError: true }) }), nearOutcome: 'TOOL_ERROR',
+    },
+    {
+      name: 'INVALID_TOOL_RESULT: no resultType on 2026-07-28 (the v2 client refuses it)',
+      outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, body: ok(1, toolText('ok')) }),
+      nearMiss: post({ status: 200, requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, body: ok(1, toolText('ok', { resultType: 'complete' })) }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'INVALID_RESULT: resources/read contents without a uri (the MCP test kitchen\'s invalid resource)',
+      outcome: 'INVALID_RESULT', rec: post({ method: 'resources/read', params: { uri: 'test://resources/invalid' }, status: 200, body: ok(1, { contents: [{ type: 'blob', blob: 'not-valid-base64!!!', mimeType: 'not-a-mime-type' }] }) }),
+      nearMiss: post({ method: 'resources/read', params: { uri: 'test://resources/valid' }, status: 200, body: ok(1, { contents: [{ uri: 'test://resources/valid', mimeType: 'text/plain', text: 'ok' }] }) }), nearOutcome: 'SUCCESS',
+    },
+    {
+      name: 'INVALID_RESULT: no resultType on 2026-07-28; absent means "complete" before it',
+      outcome: 'INVALID_RESULT', rec: post({ method: 'prompts/list', status: 200, requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, body: ok(1, { prompts: [] }) }),
+      nearMiss: post({ method: 'prompts/list', status: 200, requestHeaders: { 'mcp-protocol-version': '2025-11-25' }, body: ok(1, { prompts: [] }) }), nearOutcome: 'SUCCESS',
+    },
+    {
       name: 'TOOL_ERROR: isError true',
       outcome: 'TOOL_ERROR', rec: post({ status: 200, body: ok(1, toolText('quota exceeded', { isError: true })) }),
       nearMiss: post({ status: 200, body: ok(1, toolText('quota ok', { isError: false })) }), nearOutcome: 'TOOL_SUCCESS',
@@ -134,6 +159,14 @@ describe('outcome order (first match wins), each with a near miss', () => {
     expect(bad.attempts.find((a) => a.tool === 'totals')).toMatchObject({ outcome: 'INVALID_TOOL_RESULT', detail: { why: expect.stringMatching(/outputSchema/) } });
     const good2 = await analyzeInputs([{ lines: [list, call(true)] }]);
     expect(good2.attempts.find((a) => a.tool === 'totals')!.outcome).toBe('TOOL_SUCCESS');
+  });
+
+  it('INVALID_RESULT says what broke and who refuses it: both SDKs, or only the TypeScript SDK (base64)', async () => {
+    const read = (blob: string, uri?: string) => outcomeOf(post({ method: 'resources/read', params: { uri: 'file:///logo.png' }, status: 200, body: ok(1, { contents: [{ ...(uri ? { uri } : {}), blob }] }) }));
+    expect((await read('aGk=')).detail).toMatchObject({ why: expect.stringMatching(/^contents\[0\]\.uri is missing: the MCP schema of a resources\/read result does not allow it; SDK clients check this and fail the request instead of returning the result \(the TypeScript SDK throws a ZodError, the Python SDK raises a ValidationError\)$/) });
+    expect((await read('data:image/png;base64,iVBO', 'file:///logo.png')).detail).toMatchObject({ why: expect.stringMatching(/blob is not base64 .*; the TypeScript SDK client checks this and throws \(a ZodError\) instead of returning the result \(the Python SDK's does not check it\)$/) });
+    const list = await outcomeOf(post({ method: 'tools/list', status: 200, body: ok(1, { tools: [{ name: 'broken_tool' }] }) }));
+    expect(list).toMatchObject({ outcome: 'INVALID_RESULT', layer: 'protocol', detail: { why: expect.stringMatching(/; a lenient client \(the MCP Inspector\) drops the entry and lists the rest$/) } });
   });
 
   it('keeps the JSON-RPC error code, message and data', async () => {

@@ -313,7 +313,7 @@ describe('join without a session: one id in several POSTs (real-chaos-py/modern-
   // starts after the client's and ends before it (its answer still has to reach the client).
   const V = { 'mcp-protocol-version': '2026-07-28' };
   const call = (t: number, id: number, key: string, status: number | null, side: 'client' | 'server', end?: 'error') =>
-    post({ t, id, tool: 'send_email', args: { key }, status, side, requestHeaders: V, ...(status === 200 ? { body: ok(id, toolText(`sent ${key}`)) } : status === 502 ? { body: 'Bad Gateway', ct: 'text/plain' } : {}), ...(end ? { end, error: 'other side closed' } : {}), durationMs: side === 'server' ? 40 : 50 });
+    post({ t, id, tool: 'send_email', args: { key }, status, side, requestHeaders: V, ...(status === 200 ? { body: ok(id, toolText(`sent ${key}`, { resultType: 'complete' })) } : status === 502 ? { body: 'Bad Gateway', ct: 'text/plain' } : {}), ...(end ? { end, error: 'other side closed' } : {}), durationMs: side === 'server' ? 40 : 50 });
   const serverOf = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.method === 'tools/call').map((a) => [a.ts, a.outcome, a.serverOutcome ?? null]);
 
   it('a retry with the same id and arguments after a reset after the tool ran: each attempt takes the server view nearest in time', async () => {

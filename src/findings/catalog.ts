@@ -142,7 +142,7 @@ export function explain(code: string): string | undefined {
   }
   if (isOutcome(c)) {
     const o = OUTCOME_INFO[c as Outcome];
-    return `${c} (outcome; layer ${o.layer})\n\n${o.meaning}.\n\nOutcomes are decided per attempt in this order, first match wins: NO_RESPONSE, HTTP_ERROR, MALFORMED_JSON, STREAM_INCOMPLETE, INVALID_ENVELOPE, JSONRPC_ERROR, INPUT_REQUIRED, TASK_CREATED, INVALID_TOOL_RESULT, TOOL_ERROR, TOOL_SUCCESS / SUCCESS (UNANSWERED when the log shows the request but not its answer: a source without an HTTP layer, or a capture that kept no body).\n`;
+    return `${c} (outcome; layer ${o.layer})\n\n${o.meaning}.\n\nOutcomes are decided per attempt in this order, first match wins: NO_RESPONSE, HTTP_ERROR, MALFORMED_JSON, STREAM_INCOMPLETE, INVALID_ENVELOPE, JSONRPC_ERROR, INPUT_REQUIRED, TASK_CREATED, INVALID_TOOL_RESULT, INVALID_RESULT, TOOL_ERROR, TOOL_SUCCESS / SUCCESS (UNANSWERED when the log shows the request but not its answer: a source without an HTTP layer, or a capture that kept no body).\n`;
   }
   return undefined;
 }

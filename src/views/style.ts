@@ -10,7 +10,7 @@ export const paint = (on: boolean, code: string, s: string): string => (on ? `${
 /** Red for transport and protocol failures, yellow for incomplete or tool errors, magenta for malformed data, green for success. */
 export const OUTCOME_COLOR: Record<Outcome, string> = {
   NO_RESPONSE: '31', HTTP_ERROR: '31', MALFORMED_JSON: '35', STREAM_INCOMPLETE: '33', INVALID_ENVELOPE: '35',
-  JSONRPC_ERROR: '31', INPUT_REQUIRED: '36', TASK_CREATED: '36', INVALID_TOOL_RESULT: '35', TOOL_ERROR: '33', TOOL_SUCCESS: '32', SUCCESS: '32', UNANSWERED: '90',
+  JSONRPC_ERROR: '31', INPUT_REQUIRED: '36', TASK_CREATED: '36', INVALID_TOOL_RESULT: '35', INVALID_RESULT: '35', TOOL_ERROR: '33', TOOL_SUCCESS: '32', SUCCESS: '32', UNANSWERED: '90',
 };
 export const SEVERITY_COLOR: Record<Severity, string> = { error: '31', warning: '33', info: '36' };
 

@@ -182,13 +182,14 @@ describe('mcp-triage timeline', () => {
     const r = await cli(['timeline', 'input#0', `${SAMPLES}stdio.ndjson`]);
     expect(r.code).toBe(0);
     const rows = r.stdout.split('\n').filter((l) => /^│ \d\d:/.test(l));
-    expect(rows.length).toBe(6);
+    expect(rows.length).toBe(7);
     for (const row of rows) {
       const cells = row.split('│').map((c) => c.trim());
       expect(cells[6]).toMatch(/^- [A-Z_]+$/);
       expect(cells[7]).toBe('(no side)');
     }
-    expect(rows[5]).toContain('UNANSWERED');
+    expect(rows[5]).toMatch(/resources\/read .*INVALID_RESULT/);
+    expect(rows[6]).toContain('UNANSWERED');
     // The task-augmented call: accepted as a task, then its tasks/get and tasks/result continue the same call.
     expect(rows.slice(2, 5).map((row) => row.split('│')[4]!.trim())).toEqual(['c3#1', 'c3#2', 'c3#3']);
     expect(rows[2]).toContain('TASK_CREATED');

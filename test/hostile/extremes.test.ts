@@ -111,7 +111,8 @@ describe('values nested 100,000 levels deep where a report quotes or compares th
     expect(why('ie')).toMatch(/^isError is \{"a":.*\[nested too deeply\]/);
     expect(why('jr')).toMatch(/^jsonrpc is \{"a":.*\[nested too deeply\]/);
     expect(why('sc')).toContain('structuredContent/a must be the constant value');
-    expect(doc.attempts.find((a) => a.session === 'ct')?.outcome).toBe('TOOL_ERROR');
+    // an array where a content block must be an object: the SDK clients refuse the result (the tool's error is lost)
+    expect(doc.attempts.find((a) => a.session === 'ct')).toMatchObject({ outcome: 'INVALID_TOOL_RESULT', detail: { why: expect.stringMatching(/^content\[0\] is an array, not an object: /) } });
     const table = cli(['--format', 'table'], `${log}\n`);
     expect(table.stderr).not.toMatch(/internal error/);
     expect(table.code).toBe(0);

@@ -33,9 +33,10 @@ describe('hidden classes of views and attempts', () => {
   };
 
   it('makes every view with the same fields in the same order', () => {
-    // The samples are dense with rare cases (resumptions, cancellations, tasks); most views still have only common fields.
+    // The samples are dense with rare cases (resumptions, cancellations, tasks, a resources/read's target); most views
+    // still have only common fields.
     expect(out.plainViews).toBeGreaterThan(40);
-    expect(out.plainViews).toBeGreaterThan(out.views * 0.6);
+    expect(out.plainViews).toBeGreaterThan(out.views * 0.55);
     expect(out.keysFirst).toBe(true);
   });
 

@@ -1,0 +1,111 @@
+// What the SDK clients require of a result, by method: the first way a result breaks the shape its method's schema gives.
+
+// The checks mirror the MCP schema as the SDK clients enforce it on every result they take (the TypeScript SDK parses
+// each result with zod and throws a ZodError, the Python SDK with pydantic and raises a ValidationError): a required
+// field missing or of the wrong type, an unknown content type. Two rules only the TypeScript SDK enforces (measured
+// with both SDKs' own schemas): base64 in a blob or in image and audio data, and a tool's inputSchema of type "object".
+// Keys they do not know pass, as they pass there. An answer is a real violation; silence is no proof.
+
+const MAX_ITEMS = 1000;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** A way a result breaks its schema: where and how, and whether only the TypeScript SDK's check refuses it. */
+export interface ShapeProblem {
+  text: string;
+  typescriptOnly?: boolean;
+}
+
+/** The browsers' and Node's atob() rule (the TypeScript SDK checks blobs and image data with it): base64 text. */
+export function isBase64(s: string): boolean {
+  let t = s.replace(/[\t\n\f\r ]/g, '');
+  if (t.length % 4 === 0) t = t.replace(/={1,2}$/, '');
+  return t.length % 4 !== 1 && /^[A-Za-z0-9+/]*$/.test(t);
+}
+
+const both = (text: string): ShapeProblem => ({ text });
+const typescriptOnly = (text: string): ShapeProblem => ({ text, typescriptOnly: true });
+
+function str(o: Record<string, unknown>, key: string, path: string, optional = false): ShapeProblem | undefined {
+  if (!has(o, key) || o[key] === undefined) return optional ? undefined : both(`${path}.${key} is missing`);
+  return typeof o[key] === 'string' ? undefined : both(`${path}.${key} is ${kind(o[key])}, not a string`);
+}
+
+function kind(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? 'a number' : typeof v;
+}
+
+function list(r: Record<string, unknown>, key: string, item: (v: Record<string, unknown>, path: string) => ShapeProblem | undefined): ShapeProblem | undefined {
+  const a = r[key];
+  if (!Array.isArray(a)) return both(has(r, key) ? `${key} is ${kind(a)}, not an array` : `${key} is missing`);
+  for (let i = 0; i < a.length && i < MAX_ITEMS; i++) {
+    const path = `${key}[${i}]`;
+    if (!isObject(a[i])) return both(`${path} is ${kind(a[i])}, not an object`);
+    const off = item(a[i], path);
+    if (off !== undefined) return off;
+  }
+  return undefined;
+}
+
+/** A resource's contents (resources/read, an embedded resource): a uri, and text or a base64 blob. */
+function resourceContents(c: Record<string, unknown>, path: string): ShapeProblem | undefined {
+  const off = str(c, 'uri', path) ?? str(c, 'mimeType', path, true);
+  if (off !== undefined) return off;
+  if (typeof c.text === 'string') return undefined;
+  if (typeof c.blob === 'string') return isBase64(c.blob) ? undefined : typescriptOnly(`${path}.blob is not base64 (${c.blob.length > 24 ? 'it begins ' : ''}${JSON.stringify(c.blob.slice(0, 24))})`);
+  return both(`${path} has neither text nor blob (a string)`);
+}
+
+/** One content block (a tool's result, a prompt's message): text, image, audio, resource_link or resource. */
+export function contentBlockProblem(b: Record<string, unknown>, path: string): ShapeProblem | undefined {
+  switch (b.type) {
+    case 'text':
+      return str(b, 'text', path);
+    case 'image':
+    case 'audio': {
+      const off = str(b, 'data', path) ?? str(b, 'mimeType', path);
+      if (off !== undefined) return off;
+      return isBase64(b.data as string) ? undefined : typescriptOnly(`${path}.data is not base64 (an ${b.type} block's data)`);
+    }
+    case 'resource_link':
+      return str(b, 'uri', path) ?? str(b, 'name', path);
+    case 'resource':
+      return isObject(b.resource) ? resourceContents(b.resource, `${path}.resource`) : both(`${path}.resource is ${has(b, 'resource') ? kind(b.resource) : 'missing'}, not an object`);
+    default:
+      return both(has(b, 'type') ? `${path}.type ${JSON.stringify(b.type)} is no content type (text, image, audio, resource_link, resource)` : `${path}.type is missing`);
+  }
+}
+
+/** A content array's first broken block (a tools/call result's content). */
+export function contentProblem(content: unknown[], path = 'content'): ShapeProblem | undefined {
+  for (let i = 0; i < content.length && i < MAX_ITEMS; i++) {
+    const b = content[i];
+    const off = isObject(b) ? contentBlockProblem(b, `${path}[${i}]`) : both(`${path}[${i}] is ${kind(b)}, not an object`);
+    if (off !== undefined) return off;
+  }
+  return undefined;
+}
+
+const CHECKS: Record<string, (r: Record<string, unknown>) => ShapeProblem | undefined> = {
+  'resources/read': (r) => list(r, 'contents', resourceContents),
+  'prompts/get': (r) => list(r, 'messages', (m, path) => {
+    if (m.role !== 'user' && m.role !== 'assistant') return both(has(m, 'role') ? `${path}.role ${JSON.stringify(m.role)} is neither "user" nor "assistant"` : `${path}.role is missing`);
+    return isObject(m.content) ? contentBlockProblem(m.content, `${path}.content`) : both(`${path}.content is ${has(m, 'content') ? kind(m.content) : 'missing'}, not an object`);
+  }),
+  'tools/list': (r) => list(r, 'tools', (t, path) => {
+    const off = str(t, 'name', path);
+    if (off !== undefined) return off;
+    if (!isObject(t.inputSchema)) return both(`${path}.inputSchema is ${has(t, 'inputSchema') ? kind(t.inputSchema) : 'missing'}, not an object`);
+    return t.inputSchema.type === 'object' ? undefined : typescriptOnly(`${path}.inputSchema.type is ${has(t.inputSchema, 'type') ? JSON.stringify(t.inputSchema.type) : 'missing'}, not "object"`);
+  }),
+  'resources/list': (r) => list(r, 'resources', (v, path) => str(v, 'uri', path) ?? str(v, 'name', path)),
+  'resources/templates/list': (r) => list(r, 'resourceTemplates', (v, path) => str(v, 'uriTemplate', path) ?? str(v, 'name', path)),
+  'prompts/list': (r) => list(r, 'prompts', (v, path) => str(v, 'name', path)),
+};
+
+/** The first way a result of `method` breaks its schema, or undefined (also for a method this does not check). */
+export function resultShapeProblem(method: string | undefined, result: Record<string, unknown>): ShapeProblem | undefined {
+  const check = method !== undefined ? CHECKS[method] : undefined;
+  return check?.(result);
+}

@@ -1,0 +1,82 @@
+// The result shapes SDK clients refuse: each rule with a result that breaks it and a near miss that keeps it, held to
+// the TypeScript SDK 1.32.2's own zod schemas (which its Client parses every result with).
+import { describe, expect, it } from 'vitest';
+import * as sdk from '@modelcontextprotocol/sdk/types.js';
+import { contentProblem, isBase64, resultShapeProblem } from '../src/result-shape.js';
+
+type Case = { method: string; bad: Record<string, unknown>; near: Record<string, unknown>; says: RegExp; typescriptOnly?: boolean };
+
+const SCHEMAS: Record<string, { safeParse: (v: unknown) => { success: boolean } }> = {
+  'resources/read': sdk.ReadResourceResultSchema,
+  'prompts/get': sdk.GetPromptResultSchema,
+  'tools/list': sdk.ListToolsResultSchema,
+  'resources/list': sdk.ListResourcesResultSchema,
+  'resources/templates/list': sdk.ListResourceTemplatesResultSchema,
+  'prompts/list': sdk.ListPromptsResultSchema,
+  'tools/call': sdk.CallToolResultSchema,
+};
+
+const text = (t: string) => ({ type: 'text', text: t });
+
+const CASES: Case[] = [
+  // the MCP test kitchen's invalid resource (BaselineCatalogWireInterceptor): no uri, a blob that is no base64
+  { method: 'resources/read', bad: { contents: [{ type: 'blob', blob: 'not-valid-base64!!!', mimeType: 'not-a-mime-type' }] }, near: { contents: [{ uri: 'test://r', blob: 'aGVsbG8=', mimeType: 'not-a-mime-type' }] }, says: /^contents\[0\]\.uri is missing$/ },
+  { method: 'resources/read', bad: { contents: [{ uri: 'file:///logo.png', blob: 'data:image/png;base64,iVBORw0KGgo=' }] }, near: { contents: [{ uri: 'file:///logo.png', blob: 'iVBORw0KGgo=' }] }, says: /^contents\[0\]\.blob is not base64 \(it begins "data:image\/png;base64,iV"\)$/, typescriptOnly: true },
+  { method: 'resources/read', bad: { contents: [{ uri: 'file:///a' }] }, near: { contents: [{ uri: 'file:///a', text: '' }] }, says: /neither text nor blob/ },
+  { method: 'resources/read', bad: { contents: 'x' }, near: { contents: [] }, says: /^contents is a string, not an array$/ },
+  // the kitchen's invalid prompt: no role, an unknown content type
+  { method: 'prompts/get', bad: { messages: [{ content: { type: 'unknown_type', text: 'missing role field' } }] }, near: { messages: [{ role: 'user', content: text('ok') }] }, says: /^messages\[0\]\.role is missing$/ },
+  { method: 'prompts/get', bad: { messages: [{ role: 'user', content: { type: 'unknown_type', text: 'x' } }] }, near: { messages: [{ role: 'assistant', content: { type: 'resource_link', uri: 'file:///a', name: 'a' } }] }, says: /^messages\[0\]\.content\.type "unknown_type" is no content type/ },
+  { method: 'prompts/get', bad: { messages: [{ role: 'system', content: text('x') }] }, near: { description: 'd', messages: [{ role: 'user', content: { type: 'resource', resource: { uri: 'file:///a', text: 'x' } } }] }, says: /role "system" is neither/ },
+  { method: 'tools/list', bad: { tools: [{ name: 'broken_tool', description: 'no inputSchema' }] }, near: { tools: [{ name: 't', inputSchema: { type: 'object' } }], nextCursor: 'c' }, says: /^tools\[0\]\.inputSchema is missing, not an object$/ },
+  { method: 'tools/list', bad: { tools: [{ name: 't', inputSchema: { properties: {} } }] }, near: { tools: [{ name: 't', inputSchema: { type: 'object', properties: {} } }] }, says: /inputSchema\.type is missing, not "object"/, typescriptOnly: true },
+  { method: 'tools/list', bad: { tools: [{ inputSchema: { type: 'object' } }] }, near: { tools: [] }, says: /^tools\[0\]\.name is missing$/ },
+  { method: 'resources/list', bad: { resources: [{ uri: 'file:///a' }] }, near: { resources: [{ uri: 'file:///a', name: 'a' }] }, says: /^resources\[0\]\.name is missing$/ },
+  { method: 'resources/templates/list', bad: { resourceTemplates: [{ uriTemplate: 5, name: 'a' }] }, near: { resourceTemplates: [{ uriTemplate: 'file:///{x}', name: 'a' }] }, says: /uriTemplate is a number, not a string/ },
+  { method: 'prompts/list', bad: { prompts: [null] }, near: { prompts: [{ name: 'p' }] }, says: /^prompts\[0\] is null, not an object$/ },
+];
+
+describe('result shapes', () => {
+  it.each(CASES.map((c, i) => [`${c.method} #${i}`, c] as const))('%s: the broken result is named, its near miss passes, as the TypeScript SDK\'s own schema decides', (_name, c) => {
+    const off = resultShapeProblem(c.method, c.bad);
+    expect(off?.text).toMatch(c.says);
+    expect(off?.typescriptOnly === true).toBe(c.typescriptOnly === true);
+    expect(resultShapeProblem(c.method, c.near)).toBeUndefined();
+    expect(SCHEMAS[c.method]!.safeParse(c.bad).success).toBe(false);
+    expect(SCHEMAS[c.method]!.safeParse(c.near).success).toBe(true);
+  });
+
+  it('a tool result\'s content blocks: each type with its fields; an unknown type, a missing field or image data that is no base64 is named', () => {
+    const good = [text('a'), { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }, { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }, { type: 'resource', resource: { uri: 'file:///a', blob: 'aGk=' } }];
+    expect(contentProblem(good)).toBeUndefined();
+    expect(SCHEMAS['tools/call']!.safeParse({ content: good }).success).toBe(true);
+    const bad: [unknown, RegExp][] = [
+      [{ type: 'unknown_type', text: 'x' }, /^content\[1\]\.type "unknown_type" is no content type/],
+      [{ type: 'text', text: 5 }, /^content\[1\]\.text is a number, not a string$/],
+      [{ type: 'image', data: 'data:image/png;base64,iVBO', mimeType: 'image/png' }, /^content\[1\]\.data is not base64/],
+      [{ type: 'image', data: 'iVBO' }, /^content\[1\]\.mimeType is missing$/],
+      [{ type: 'resource', resource: { uri: 'file:///a' } }, /^content\[1\]\.resource has neither text nor blob/],
+      ['plain text', /^content\[1\] is a string, not an object$/],
+      [{ text: 'no type' }, /^content\[1\]\.type is missing$/],
+    ];
+    for (const [block, says] of bad) {
+      expect(contentProblem([text('first'), block])?.text).toMatch(says);
+      expect(SCHEMAS['tools/call']!.safeParse({ content: [text('first'), block] }).success).toBe(false);
+    }
+  });
+
+  it('base64 as atob() takes it: padding, whitespace; not a data: URL, a misplaced "=" or a length of 4n+1', () => {
+    for (const s of ['', 'aGk=', 'aGk', 'aGVsbG8=', 'aGVs\nbG8=', 'YQ==', 'YQ']) {
+      expect(isBase64(s), s).toBe(true);
+      expect(() => atob(s)).not.toThrow();
+    }
+    for (const s of ['not-valid-base64!!!', 'data:image/png;base64,iVBO', 'a=Gk', 'aGVsb', 'YQ===']) {
+      expect(isBase64(s), s).toBe(false);
+      expect(() => atob(s)).toThrow();
+    }
+  });
+
+  it('a method it does not check (initialize, ping, tasks/get, a custom one) has no problem, whatever its result', () => {
+    for (const m of ['initialize', 'ping', 'tasks/get', 'acme/custom', undefined]) expect(resultShapeProblem(m, {})).toBeUndefined();
+  });
+});
