@@ -166,7 +166,25 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     }
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
+  const refused = refusedMediaType(view);
+  if (refused !== undefined) return result('STREAM_INCOMPLETE', { why: refused });
   return classifyResponse(view, response, tool);
+}
+
+/**
+ * A 2xx answer to a request whose Content-Type is neither application/json nor text/event-stream: the SDK clients
+ * read no response from it, whatever the body holds (the TypeScript SDK throws "Unexpected content type", the Python
+ * SDK answers the request with -32600 of its own). Only when the log shows that header: one that logs no response
+ * headers tells nothing of it. A response delivered on a resumption came on another stream, of its own type.
+ */
+function refusedMediaType(view: AttemptView): string | undefined {
+  if (!view.http || view.rebuilt === true || view.resumed === true || typeof view.status !== 'number' || view.status < 200 || view.status > 299) return undefined;
+  const ct = view.contentType;
+  if (ct === undefined) return undefined;
+  const type = ct.split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/json' || type === 'text/event-stream') return undefined;
+  const shown = JSON.stringify(ct.slice(0, 80));
+  return `the SDK clients take no response from it: its Content-Type ${shown} is neither application/json nor text/event-stream, so they refuse the body unread (the TypeScript SDK throws StreamableHTTPError "Unexpected content type", the Python SDK answers the request with its own -32600 "Unexpected content type"), though the body holds a response`;
 }
 
 /** A request refused after the client dropped its session with a DELETE: which session, and what the DELETE got. */
@@ -279,7 +297,8 @@ function cancelAfterEnd(view: AttemptView): string {
 function incompleteWhy(view: AttemptView): string {
   const why = `${incompleteWhyOf(view)}${deletedWhy(view)}`;
   // Text that is no SSE field is dropped by every SSE client: an error page a proxy wrote into the stream shows only here.
-  return view.nonSseText !== undefined ? `${why}; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "${view.nonSseText}"` : why;
+  const named = view.namedEvent !== undefined ? `${why}; an event of type ${JSON.stringify(view.namedEvent)} carried the response, but SSE clients take only "message" events (the MCP SDKs ignore the others): the server named the event wrongly` : why;
+  return view.nonSseText !== undefined ? `${named}; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "${view.nonSseText}"` : named;
 }
 
 /** An accepted DELETE of the session came while the request's stream was open: who sent it, and when. */

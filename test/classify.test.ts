@@ -50,6 +50,11 @@ describe('outcome order (first match wins), each with a near miss', () => {
       nearMiss: post({ status: 200, ct: 'text/event-stream', body: `event: message\ndata: ${good}\n\n` }), nearOutcome: 'TOOL_SUCCESS',
     },
     {
+      name: 'STREAM_INCOMPLETE: a JSON answer sent as text/html (the SDK clients refuse a Content-Type that is neither JSON nor SSE)',
+      outcome: 'STREAM_INCOMPLETE', rec: post({ status: 200, ct: 'text/html; charset=utf-8', body: good }),
+      nearMiss: post({ status: 200, ct: 'Application/JSON; charset=utf-8', body: good }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
       name: 'INVALID_ENVELOPE: jsonrpc is not "2.0"',
       outcome: 'INVALID_ENVELOPE', rec: post({ status: 200, body: JSON.stringify({ jsonrpc: '1.0', id: 1, result: toolText('x') }) }),
       nearMiss: post({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: toolText('x') }) }), nearOutcome: 'TOOL_SUCCESS',
@@ -159,6 +164,22 @@ describe('outcome order (first match wins), each with a near miss', () => {
     expect(bad.attempts.find((a) => a.tool === 'totals')).toMatchObject({ outcome: 'INVALID_TOOL_RESULT', detail: { why: expect.stringMatching(/outputSchema/) } });
     const good2 = await analyzeInputs([{ lines: [list, call(true)] }]);
     expect(good2.attempts.find((a) => a.tool === 'totals')!.outcome).toBe('TOOL_SUCCESS');
+  });
+
+  it('a response in an SSE event of another type than "message" was not taken: the why names the event; a "message" event is taken', async () => {
+    const named = await outcomeOf(post({ status: 200, ct: 'text/event-stream', body: `event: result\ndata: ${good}\n\n` }));
+    expect(named).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: expect.stringMatching(/an event of type "result" carried the response, but SSE clients take only "message" events/) } });
+    expect((await outcomeOf(post({ status: 200, ct: 'text/event-stream', body: `event: message\ndata: ${good}\n\n` }))).outcome).toBe('TOOL_SUCCESS');
+    // an event of another type that carries something else (a progress notification) is not named
+    const other = await outcomeOf(post({ status: 200, ct: 'text/event-stream', body: `event: progress\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n` }));
+    expect(other.detail).not.toMatchObject({ why: expect.stringMatching(/event of type/) });
+  });
+
+  it('a Content-Type the SDK clients refuse is judged only where the log shows it: no header logged, no verdict on it', async () => {
+    const bare = post({ status: 200, body: good });
+    bare.responseHeaders = {};
+    expect((await outcomeOf(bare)).outcome).toBe('TOOL_SUCCESS');
+    expect((await outcomeOf(post({ status: 200, ct: 'text/plain', body: good }))).detail).toMatchObject({ why: expect.stringMatching(/Content-Type "text\/plain" is neither application\/json nor text\/event-stream/) });
   });
 
   it('INVALID_RESULT says what broke and who refuses it: both SDKs, or only the TypeScript SDK (base64)', async () => {

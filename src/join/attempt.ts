@@ -103,6 +103,8 @@ export interface AttemptView {
   cutEvent?: boolean;
   /** What its event stream carried that was no SSE field (an error page a proxy wrote there), shortened: a client ignores it. */
   nonSseText?: string;
+  /** The type of an SSE event on the stream (not "message") whose data was this request's response: no client took it. */
+  namedEvent?: string;
   /** Its response came inside a JSON array although the request was sent alone (a batch of one). */
   batchAnswer?: boolean;
   /** Its response came on the session's standalone GET stream (one opened without Last-Event-ID), not on its own POST's. */

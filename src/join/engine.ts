@@ -677,7 +677,10 @@ export class JoinEngine {
         // The server named the session here, as an initialize response does on Streamable HTTP.
         if (sess && sid !== null) sess.announced = true;
       }
-      if (!isMessageEvent(p.sse)) return;
+      if (!isMessageEvent(p.sse)) {
+        if (p.sse.event !== undefined && p.sse.data.length > 0) this.namedEvent(ex, p.sse.event, p.sse.data);
+        return;
+      }
     }
     let value: unknown;
     if (p.hasParsed) {
@@ -731,6 +734,26 @@ export class JoinEngine {
     const isBatchBody = Array.isArray(v);
     for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src, p.timing);
     if (isBatchBody && !ex.batchRequest && !ex.isGet) for (const a of ex.attempts) if (a.response !== undefined && items.includes(a.response)) a.batchAnswer = true;
+  }
+
+  /**
+   * An event of another type than "message" (`event: result`) whose data is a JSON-RPC response to a request of the
+   * stream: SSE clients hand only "message" events to the JSON-RPC layer (the MCP SDKs ignore the others), so it was
+   * not taken; the request's why says so. Rare: parsed only when its data opens like a JSON object.
+   */
+  private namedEvent(ex: Exchange, event: string, data: string): void {
+    if (ex.attempts.length === 0 || !/^\s*\{/.test(data)) return;
+    let m: unknown;
+    try {
+      m = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (typeof m !== 'object' || m === null || !('id' in m) || !('result' in m || 'error' in m)) return;
+    const id = (m as { id: unknown }).id;
+    if (!isJsonRpcId(id)) return;
+    const key = idKeyOf(id);
+    for (const v of ex.attempts) if (v.idKey === key && v.response === undefined) v.namedEvent ??= event.slice(0, 40);
   }
 
   /** Text in an exchange's event stream that was no SSE field (an HTML error page written after a 200 head). */
