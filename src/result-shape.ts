@@ -27,9 +27,11 @@ export function isBase64(s: string): boolean {
 const both = (text: string): ShapeProblem => ({ text });
 const typescriptOnly = (text: string): ShapeProblem => ({ text, typescriptOnly: true });
 
+/** A string field; an optional one may be absent (null too, for the Python SDK, which reads it as None). */
 function str(o: Record<string, unknown>, key: string, path: string, optional = false): ShapeProblem | undefined {
   if (!has(o, key) || o[key] === undefined) return optional ? undefined : both(`${path}.${key} is missing`);
-  return typeof o[key] === 'string' ? undefined : both(`${path}.${key} is ${kind(o[key])}, not a string`);
+  if (typeof o[key] === 'string') return undefined;
+  return (optional && o[key] === null ? typescriptOnly : both)(`${path}.${key} is ${kind(o[key])}, not a string`);
 }
 
 function kind(v: unknown): string {
@@ -87,18 +89,35 @@ export function contentProblem(content: unknown[], path = 'content'): ShapeProbl
   return undefined;
 }
 
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** One tools/list entry: its name, texts, inputSchema (and outputSchema) objects of type "object", boolean hints. */
+function tool(t: Record<string, unknown>, path: string): ShapeProblem | undefined {
+  const off = str(t, 'name', path) ?? str(t, 'title', path, true) ?? str(t, 'description', path, true);
+  if (off !== undefined) return off;
+  if (!isObject(t.inputSchema)) return both(`${path}.inputSchema is ${has(t, 'inputSchema') ? kind(t.inputSchema) : 'missing'}, not an object`);
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const schema = t[key];
+    if (key === 'outputSchema' && (schema === undefined || schema === null)) continue;
+    if (!isObject(schema)) return typescriptOnly(`${path}.${key} is ${kind(schema)}, not an object`);
+    if (schema.type !== 'object') return typescriptOnly(`${path}.${key}.type is ${has(schema, 'type') ? JSON.stringify(schema.type) : 'missing'}, not "object"`);
+    if (has(schema, 'properties') && !isObject(schema.properties)) return typescriptOnly(`${path}.${key}.properties is ${kind(schema.properties)}, not an object`);
+    if (has(schema, 'required') && !(Array.isArray(schema.required) && schema.required.every((x) => typeof x === 'string'))) return typescriptOnly(`${path}.${key}.required is not an array of strings`);
+  }
+  if (has(t, 'annotations') && t.annotations !== undefined) {
+    if (!isObject(t.annotations)) return both(`${path}.annotations is ${kind(t.annotations)}, not an object`);
+    for (const h of HINTS) if (has(t.annotations, h) && t.annotations[h] !== undefined && typeof t.annotations[h] !== 'boolean') return typescriptOnly(`${path}.annotations.${h} is ${kind(t.annotations[h])}, not a boolean`);
+  }
+  return undefined;
+}
+
 const CHECKS: Record<string, (r: Record<string, unknown>) => ShapeProblem | undefined> = {
   'resources/read': (r) => list(r, 'contents', resourceContents),
   'prompts/get': (r) => list(r, 'messages', (m, path) => {
     if (m.role !== 'user' && m.role !== 'assistant') return both(has(m, 'role') ? `${path}.role ${JSON.stringify(m.role)} is neither "user" nor "assistant"` : `${path}.role is missing`);
     return isObject(m.content) ? contentBlockProblem(m.content, `${path}.content`) : both(`${path}.content is ${has(m, 'content') ? kind(m.content) : 'missing'}, not an object`);
   }),
-  'tools/list': (r) => list(r, 'tools', (t, path) => {
-    const off = str(t, 'name', path);
-    if (off !== undefined) return off;
-    if (!isObject(t.inputSchema)) return both(`${path}.inputSchema is ${has(t, 'inputSchema') ? kind(t.inputSchema) : 'missing'}, not an object`);
-    return t.inputSchema.type === 'object' ? undefined : typescriptOnly(`${path}.inputSchema.type is ${has(t.inputSchema, 'type') ? JSON.stringify(t.inputSchema.type) : 'missing'}, not "object"`);
-  }),
+  'tools/list': (r) => list(r, 'tools', tool),
   'resources/list': (r) => list(r, 'resources', (v, path) => str(v, 'uri', path) ?? str(v, 'name', path)),
   'resources/templates/list': (r) => list(r, 'resourceTemplates', (v, path) => str(v, 'uriTemplate', path) ?? str(v, 'name', path)),
   'prompts/list': (r) => list(r, 'prompts', (v, path) => str(v, 'name', path)),
@@ -107,5 +126,11 @@ const CHECKS: Record<string, (r: Record<string, unknown>) => ShapeProblem | unde
 /** The first way a result of `method` breaks its schema, or undefined (also for a method this does not check). */
 export function resultShapeProblem(method: string | undefined, result: Record<string, unknown>): ShapeProblem | undefined {
   const check = method !== undefined ? CHECKS[method] : undefined;
-  return check?.(result);
+  if (check === undefined) return undefined;
+  // A page's cursor, on every list method.
+  if (method!.endsWith('/list')) {
+    const off = str(result, 'nextCursor', 'result', true);
+    if (off !== undefined) return { ...off, text: off.text.replace(/^result\./, '') };
+  }
+  return check(result);
 }
