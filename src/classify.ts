@@ -175,10 +175,11 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
  * A 2xx answer to a request whose Content-Type is neither application/json nor text/event-stream: the SDK clients
  * read no response from it, whatever the body holds (the TypeScript SDK throws "Unexpected content type", the Python
  * SDK answers the request with -32600 of its own). Only when the log shows that header: one that logs no response
- * headers tells nothing of it. A response delivered on a resumption came on another stream, of its own type.
+ * headers tells nothing of it. A response delivered on a resumption, or on the 2024-11-05 transport's GET stream (its
+ * POST's 202 says "Accepted" in text/plain), came on another stream, of its own type.
  */
 function refusedMediaType(view: AttemptView): string | undefined {
-  if (!view.http || view.rebuilt === true || view.resumed === true || typeof view.status !== 'number' || view.status < 200 || view.status > 299) return undefined;
+  if (!view.http || view.rebuilt === true || view.resumed === true || view.legacySse === true || typeof view.status !== 'number' || view.status < 200 || view.status > 299) return undefined;
   const ct = view.contentType;
   if (ct === undefined) return undefined;
   const type = ct.split(';')[0]!.trim().toLowerCase();

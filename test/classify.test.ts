@@ -1,4 +1,5 @@
 // Outcome order: each outcome has a fixture that produces it and a near miss that must not; plus the source article's eleven cases.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, ok, post, sse, toolText } from './helpers/analyze.js';
 import type { Outcome } from '../src/outcomes.js';
@@ -173,6 +174,16 @@ describe('outcome order (first match wins), each with a near miss', () => {
     // an event of another type that carries something else (a progress notification) is not named
     const other = await outcomeOf(post({ status: 200, ct: 'text/event-stream', body: `event: progress\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n` }));
     expect(other.detail).not.toMatchObject({ why: expect.stringMatching(/event of type/) });
+  });
+
+  it('the 2024-11-05 HTTP+SSE transport: a POST\'s 202 "Accepted" in text/plain is no answer refused; the response comes on the GET stream', async () => {
+    const real = readFileSync(new URL('./fixtures/real-audit2/legacy-sse-get-dropped/client.ndjson', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const typed = real.map((r) => (r.kind === 'response' && r.status === 202 ? { ...r, responseHeaders: { ...(r.responseHeaders as object), 'content-type': 'text/plain; charset=utf-8' } } : r));
+    const outcomes = async (lines: Record<string, unknown>[]) => (await analyzeInputs([{ side: 'client', lines }])).attempts.map((a) => `${a.method} ${a.status} ${a.outcome}`);
+    expect(typed.filter((r) => r.kind === 'response' && r.status === 202).length).toBeGreaterThan(1);
+    const plain = await outcomes(real);
+    expect(plain.some((o) => / 202 (SUCCESS|TOOL_SUCCESS)$/.test(o))).toBe(true);
+    expect(await outcomes(typed)).toEqual(plain);
   });
 
   it('a Content-Type the SDK clients refuse is judged only where the log shows it: no header logged, no verdict on it', async () => {
