@@ -2,7 +2,7 @@
 import type { AttemptView, OutcomeDetail, Resumption } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation, surelyValid } from './output-schema.js';
-import { contentProblem, resultShapeProblem, type ShapeProblem } from './result-shape.js';
+import { resultShapeProblem, toolResultProblem, type ShapeProblem } from './result-shape.js';
 import { jsonText } from './report/text.js';
 
 export interface Classification {
@@ -166,22 +166,42 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     }
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
-  const refused = refusedMediaType(view);
-  if (refused !== undefined) return result('STREAM_INCOMPLETE', { why: refused });
+  const unread = unreadBody(view);
+  if (unread !== undefined) return result('STREAM_INCOMPLETE', { why: unread });
   return classifyResponse(view, response, tool);
+}
+
+/**
+ * Why a response that a 2xx body of the request's own exchange holds never reached the caller, or undefined: a 202
+ * (the SDK clients read no body of a 202), a Content-Type they refuse, or a JSON body whose transfer did not end
+ * (fetch's json() and httpx need the body's end, not bytes that happen to parse). A response that came on another
+ * stream (a resumption, the 2024-11-05 transport's GET stream, the standalone GET stream) is not judged by this one.
+ */
+export function unreadBody(view: AttemptView): string | undefined {
+  if (!view.http || view.rebuilt === true || view.resumed === true || view.legacySse === true || view.onStandaloneGet === true || view.response === undefined) return undefined;
+  if (typeof view.status !== 'number' || view.status < 200 || view.status > 299) return undefined;
+  if (view.status === 202) return 'HTTP 202 Accepted to a request: the SDK clients read no body of a 202 (the TypeScript SDK cancels it unread and waits on, until its timeout; the Python SDK fails the request, "server answered a request with 202 Accepted"), though this one holds the response';
+  const refused = refusedMediaType(view);
+  if (refused !== undefined) return refused;
+  if ((view.streamEnd === 'error' || view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !recordingStopped(view) && view.contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json' && view.sseEvents === 0) {
+    return `the JSON body did not end (${view.error ?? `the transfer ended ${view.streamEnd}`}): the text that came parses, but the SDK clients read a JSON body to its end (fetch's json(), httpx), so theirs failed or waited on; its Content-Length may promise more than the server sent`;
+  }
+  return undefined;
 }
 
 /**
  * A 2xx answer to a request whose Content-Type is neither application/json nor text/event-stream: the SDK clients
  * read no response from it, whatever the body holds (the TypeScript SDK throws "Unexpected content type", the Python
- * SDK answers the request with -32600 of its own). Only when the log shows that header: one that logs no response
- * headers tells nothing of it. A response delivered on a resumption, or on the 2024-11-05 transport's GET stream (its
- * POST's 202 says "Accepted" in text/plain), came on another stream, of its own type.
+ * SDK answers the request with -32600 of its own); or none, where the log shows the response's other headers (a
+ * Date, a Content-Length: a log that keeps no response headers tells nothing of it).
  */
 function refusedMediaType(view: AttemptView): string | undefined {
-  if (!view.http || view.rebuilt === true || view.resumed === true || view.legacySse === true || typeof view.status !== 'number' || view.status < 200 || view.status > 299) return undefined;
   const ct = view.contentType;
-  if (ct === undefined) return undefined;
+  if (ct === undefined) {
+    return view.noContentType === true
+      ? 'the SDK clients take no response from it: it has no Content-Type (the log shows its other headers), so they refuse the body unread (the TypeScript SDK throws StreamableHTTPError "Unexpected content type: null", the Python SDK answers the request with its own -32600), though the body holds a response'
+      : undefined;
+  }
   const type = ct.split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || type === 'text/event-stream') return undefined;
   const shown = JSON.stringify(ct.slice(0, 80));
@@ -564,7 +584,11 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
       return result('SUCCESS', { why: `task ${r.status.slice(0, 40)}${typeof r.statusMessage === 'string' ? `: ${r.statusMessage.slice(0, 200)}` : ''}` });
     }
     const off = body ? resultShapeProblem(view.method, r) : undefined;
-    return off !== undefined ? result('INVALID_RESULT', { why: shapeWhy(off, view.method!) }) : result('SUCCESS');
+    if (off === undefined) return result('SUCCESS');
+    const py = off.typescriptOnly ? pythonSdkAgent(view) : undefined;
+    // Only the TypeScript SDK refuses it, and this client is the Python SDK's: its caller got the result.
+    if (py !== undefined) return result('SUCCESS', { why: pythonTook(off, view.method!, py) });
+    return result('INVALID_RESULT', { why: shapeWhy(off, view.method!) });
   }
   if (!Array.isArray(r.content)) {
     return result('INVALID_TOOL_RESULT', { why: has(r, 'content') ? 'content is not an array' : 'content is missing' });
@@ -572,8 +596,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (has(r, 'isError') && typeof r.isError !== 'boolean') {
     return result('INVALID_TOOL_RESULT', { why: `isError is ${jsonText(r.isError)}, not a boolean` });
   }
-  const blocks = body ? contentProblem(r.content) : undefined;
-  if (blocks !== undefined) return result('INVALID_TOOL_RESULT', { why: shapeWhy(blocks, 'tools/call') });
+  const blocks = body ? toolResultProblem(r) : undefined;
+  const pyTook = blocks?.typescriptOnly ? pythonSdkAgent(view) : undefined;
+  if (blocks !== undefined && pyTook === undefined) return result('INVALID_TOOL_RESULT', { why: shapeWhy(blocks, 'tools/call') });
+  const tookNote = blocks !== undefined && pyTook !== undefined ? pythonTook(blocks, 'tools/call', pyTook) : undefined;
   if (r.isError === true) {
     // An error result may carry structuredContent; one that breaks the declared outputSchema is still the tool's error,
     // but the TypeScript SDK 1.x client checks it anyway and throws -32602 instead of returning the error (v2 does not).
@@ -591,22 +617,27 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   }
   // The TypeScript SDK 1.x client checks these itself: its callTool throws although the wire carries a result (the tool ran).
   if (tool.outputSchema && !has(r, 'structuredContent')) {
-    return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32600 from callTool instead of returning the result' });
+    return result('INVALID_TOOL_RESULT', { why: 'the tool declares an outputSchema (tools/list) but the result has no structuredContent: the tool ran, and the SDK clients check it and throw instead of returning the result (the TypeScript SDK 1.x -32600 from callTool, v2 a ProtocolError, the Python SDK a RuntimeError)' });
   }
   const broken = tool.schema !== undefined && has(r, 'structuredContent') ? schemaViolation(r.structuredContent, tool.schema) : undefined;
   if (broken !== undefined) return result('INVALID_TOOL_RESULT', { why: `${broken}, by the outputSchema tools/list declares: the tool ran, and a client that checks it (the TypeScript SDK 1.x) throws -32602 from callTool instead of returning the result` });
   // The tool may catch the client's error answer to its elicitation/create and still return a plain result (the SDK's
   // simpleStreamableHttp collect-user-info: "Error collecting contact information: McpError: ..."): say so.
   const refused = view.askRefused !== undefined ? unansweredAsk(view) : undefined;
-  if (refused !== undefined) return result('TOOL_SUCCESS', { why: `the result is no isError, but ${refused}` });
-  return result('TOOL_SUCCESS');
+  if (refused !== undefined) return result('TOOL_SUCCESS', { why: `the result is no isError, but ${refused}${tookNote !== undefined ? `; ${tookNote}` : ''}` });
+  return tookNote !== undefined ? result('TOOL_SUCCESS', { why: tookNote }) : result('TOOL_SUCCESS');
+}
+
+/** A rule only the TypeScript SDK's client checks, broken for a Python SDK client: it took the result; say so. */
+function pythonTook(p: ShapeProblem, method: string, agent: string): string {
+  return `${p.text}: the MCP schema of a ${method.slice(0, 60)} result does not allow it, but only the TypeScript SDK's client checks this, and this client (User-Agent ${JSON.stringify(agent)}) is the Python SDK's, which took the result`;
 }
 
 /** Why a result its method's schema does not allow failed its caller: which SDK clients refuse it, and how. */
 function shapeWhy(p: ShapeProblem, method: string): string {
   const ran = method === 'tools/call' ? 'the tool ran, but ' : '';
   // The MCP Inspector drops a list entry its schema refuses and shows the rest ("Dropped 1 malformed entry").
-  const lenient = method.endsWith('/list') ? '; a lenient client (the MCP Inspector) drops the entry and lists the rest' : '';
+  const lenient = method.endsWith('/list') && /^\w+\[\d+\]/.test(p.text) ? '; a lenient client (the MCP Inspector) drops the entry and lists the rest' : '';
   return (p.typescriptOnly
     ? `${p.text}: the MCP schema of a ${method.slice(0, 60)} result does not allow it; ${ran}the TypeScript SDK client checks this and throws (a ZodError) instead of returning the result (the Python SDK's does not check it)`
     : `${p.text}: the MCP schema of a ${method.slice(0, 60)} result does not allow it; ${ran}SDK clients check this and fail the request instead of returning the result (the TypeScript SDK throws a ZodError, the Python SDK raises a ValidationError)`) + lenient;

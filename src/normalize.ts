@@ -56,6 +56,19 @@ export function headerMap(h: Record<string, string> | undefined): Map<string, st
   return m;
 }
 
+/** Headers every HTTP response has: a log that kept one of them kept the response's headers. */
+const ALWAYS_SENT = new Set(['date', 'content-length', 'transfer-encoding']);
+
+/**
+ * The response had no Content-Type, and the log kept its headers (it shows one that every response has): it had
+ * none. Looked at only when the type is missing, which is rare.
+ */
+function noContentType(used: Map<string, string>, logged: Record<string, string> | undefined): boolean {
+  if (used.has('content-type') || logged === undefined) return false;
+  for (const k in logged) if (Object.hasOwn(logged, k) && ALWAYS_SENT.has(k.toLowerCase())) return true;
+  return false;
+}
+
 /**
  * The session a whole exchange's request carried. A writer may name the one its response set instead (an initialize's,
  * or the id a Python server sets on the 400 it refuses a sessionless POST with): when the logged request headers lack
@@ -167,7 +180,7 @@ export class Normalizer {
         const duration = durationOf(r.durationMs);
         const end = ctx.ts !== undefined && duration !== undefined ? ctx.ts + duration : ctx.ts;
         if (r.status !== null) {
-          e.response(ctx.input, xid, r.status, resHeaders, ctx.ts, ctx.src);
+          e.response(ctx.input, xid, r.status, resHeaders, ctx.ts, ctx.src, noContentType(resHeaders, r.responseHeaders));
           this.body(xid, ctx, resHeaders.get('content-type'), r.recv, r.recvText, r.events, end, r.ts);
         }
         // No body field at all on a 2xx response means the capture kept none (an empty body is recvText "").
@@ -194,7 +207,7 @@ export class Normalizer {
       }
       case 'response': {
         const headers = headerMap(r.responseHeaders);
-        e.response(ctx.input, r.xid, r.status, headers, ctx.ts, ctx.src);
+        e.response(ctx.input, r.xid, r.status, headers, ctx.ts, ctx.src, noContentType(headers, r.responseHeaders));
         this.body(r.xid, ctx, headers.get('content-type'), r.recv, r.recvText, r.events, ctx.ts);
         return;
       }

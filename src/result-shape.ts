@@ -4,7 +4,9 @@
 // each result with zod and throws a ZodError, the Python SDK with pydantic and raises a ValidationError): a required
 // field missing or of the wrong type, an unknown content type. Two rules only the TypeScript SDK enforces (measured
 // with both SDKs' own schemas): base64 in a blob or in image and audio data, and a tool's inputSchema of type "object".
-// Keys they do not know pass, as they pass there. An answer is a real violation; silence is no proof.
+// Keys they do not know pass, as they pass there. An answer is a real violation; silence is no proof. Each rule and
+// which clients refuse what breaks it was measured with both SDKs' own schemas (test/result-shape.test.ts holds the
+// TypeScript SDK's).
 
 const MAX_ITEMS = 1000;
 
@@ -61,6 +63,24 @@ function resourceContents(c: Record<string, unknown>, path: string): ShapeProble
 
 /** One content block (a tool's result, a prompt's message): text, image, audio, resource_link or resource. */
 export function contentBlockProblem(b: Record<string, unknown>, path: string): ShapeProblem | undefined {
+  return blockFields(b, path) ?? annotationsProblem(b, path);
+}
+
+/** RFC 3339 date-time with its offset, as the TypeScript SDK checks a lastModified. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** A content block's annotations: an audience of user and assistant, a priority from 0 to 1, a lastModified date-time. */
+function annotationsProblem(b: Record<string, unknown>, path: string): ShapeProblem | undefined {
+  if (!has(b, 'annotations') || b.annotations === undefined) return undefined;
+  const a = b.annotations;
+  if (!isObject(a)) return (a === null ? typescriptOnly : both)(`${path}.annotations is ${kind(a)}, not an object`);
+  if (has(a, 'audience') && a.audience !== undefined && !(Array.isArray(a.audience) && a.audience.every((x) => x === 'user' || x === 'assistant'))) return both(`${path}.annotations.audience is not a list of "user" and "assistant"`);
+  if (has(a, 'priority') && a.priority !== undefined && !(typeof a.priority === 'number' && a.priority >= 0 && a.priority <= 1)) return both(`${path}.annotations.priority is ${JSON.stringify(a.priority)?.slice(0, 20)}, not a number from 0 to 1`);
+  if (has(a, 'lastModified') && a.lastModified !== undefined && !(typeof a.lastModified === 'string' && DATE_TIME.test(a.lastModified))) return typescriptOnly(`${path}.annotations.lastModified is ${JSON.stringify(a.lastModified)?.slice(0, 40)}, not a date-time with its offset`);
+  return undefined;
+}
+
+function blockFields(b: Record<string, unknown>, path: string): ShapeProblem | undefined {
   switch (b.type) {
     case 'text':
       return str(b, 'text', path);
@@ -107,11 +127,54 @@ function tool(t: Record<string, unknown>, path: string): ShapeProblem | undefine
   if (has(t, 'annotations') && t.annotations !== undefined) {
     if (!isObject(t.annotations)) return both(`${path}.annotations is ${kind(t.annotations)}, not an object`);
     for (const h of HINTS) if (has(t.annotations, h) && t.annotations[h] !== undefined && typeof t.annotations[h] !== 'boolean') return typescriptOnly(`${path}.annotations.${h} is ${kind(t.annotations[h])}, not a boolean`);
+    const title = str(t.annotations, 'title', `${path}.annotations`, true);
+    if (title !== undefined) return title;
+  }
+  if (has(t, 'icons') && t.icons !== undefined) {
+    if (!Array.isArray(t.icons)) return both(`${path}.icons is ${kind(t.icons)}, not an array`);
+    for (let i = 0; i < t.icons.length && i < MAX_ITEMS; i++) {
+      const icon = t.icons[i];
+      const off = isObject(icon) ? str(icon, 'src', `${path}.icons[${i}]`) : both(`${path}.icons[${i}] is ${kind(icon)}, not an object`);
+      if (off !== undefined) return off;
+    }
+  }
+  if (isObject(t.execution) && has(t.execution, 'taskSupport') && t.execution.taskSupport !== undefined && !['forbidden', 'optional', 'required'].includes(t.execution.taskSupport as string)) {
+    return both(`${path}.execution.taskSupport is ${JSON.stringify(t.execution.taskSupport)?.slice(0, 30)}, not "forbidden", "optional" or "required"`);
   }
   return undefined;
 }
 
+/** An initialize result: the version, the capabilities (each an object) and serverInfo's name and version. */
+function initializeResult(r: Record<string, unknown>): ShapeProblem | undefined {
+  const off = str(r, 'protocolVersion', 'result') ?? str(r, 'instructions', 'result', true);
+  if (off !== undefined) return off;
+  if (!isObject(r.capabilities)) return both(`capabilities is ${has(r, 'capabilities') ? kind(r.capabilities) : 'missing'}, not an object`);
+  for (const k in r.capabilities) {
+    const c = r.capabilities[k];
+    if (Object.hasOwn(r.capabilities, k) && c !== undefined && !isObject(c)) return (c === null ? typescriptOnly : both)(`capabilities.${k.slice(0, 40)} is ${kind(c)}, not an object`);
+  }
+  if (!isObject(r.serverInfo)) return both(`serverInfo is ${has(r, 'serverInfo') ? kind(r.serverInfo) : 'missing'}, not an object`);
+  return str(r.serverInfo, 'name', 'serverInfo') ?? str(r.serverInfo, 'version', 'serverInfo');
+}
+
+/** A result's _meta: an object when present. */
+function metaProblem(r: Record<string, unknown>): ShapeProblem | undefined {
+  if (!has(r, '_meta') || r._meta === undefined || isObject(r._meta)) return undefined;
+  return (r._meta === null ? typescriptOnly : both)(`_meta is ${kind(r._meta)}, not an object`);
+}
+
+/** A tools/call result past its content array and isError: its blocks, structuredContent (an object) and _meta. */
+export function toolResultProblem(r: Record<string, unknown>): ShapeProblem | undefined {
+  const off = contentProblem(r.content as unknown[]);
+  if (off !== undefined) return off;
+  if (has(r, 'structuredContent') && r.structuredContent !== undefined && !isObject(r.structuredContent)) {
+    return (r.structuredContent === null ? typescriptOnly : both)(`structuredContent is ${kind(r.structuredContent)}, not an object`);
+  }
+  return metaProblem(r);
+}
+
 const CHECKS: Record<string, (r: Record<string, unknown>) => ShapeProblem | undefined> = {
+  initialize: initializeResult,
   'resources/read': (r) => list(r, 'contents', resourceContents),
   'prompts/get': (r) => list(r, 'messages', (m, path) => {
     if (m.role !== 'user' && m.role !== 'assistant') return both(has(m, 'role') ? `${path}.role ${JSON.stringify(m.role)} is neither "user" nor "assistant"` : `${path}.role is missing`);
@@ -127,6 +190,8 @@ const CHECKS: Record<string, (r: Record<string, unknown>) => ShapeProblem | unde
 export function resultShapeProblem(method: string | undefined, result: Record<string, unknown>): ShapeProblem | undefined {
   const check = method !== undefined ? CHECKS[method] : undefined;
   if (check === undefined) return undefined;
+  const meta = metaProblem(result);
+  if (meta !== undefined) return meta;
   // A page's cursor, on every list method.
   if (method!.endsWith('/list')) {
     const off = str(result, 'nextCursor', 'result', true);

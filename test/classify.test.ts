@@ -43,7 +43,22 @@ describe('outcome order (first match wins), each with a near miss', () => {
     {
       name: 'STREAM_INCOMPLETE: 202 to a request',
       outcome: 'STREAM_INCOMPLETE', rec: post({ status: 202, body: '' }),
-      nearMiss: post({ status: 202, body: good }), nearOutcome: 'TOOL_SUCCESS',
+      nearMiss: post({ status: 200, body: good }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'STREAM_INCOMPLETE: 202 to a request whose body holds the response (the SDK clients read no body of a 202)',
+      outcome: 'STREAM_INCOMPLETE', rec: post({ status: 202, body: good }),
+      nearMiss: post({ status: 201, body: good }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'STREAM_INCOMPLETE: a JSON body that did not end, though what came parses (fetch\'s json() waits for the end)',
+      outcome: 'STREAM_INCOMPLETE', rec: post({ status: 200, body: good, end: 'error', error: 'terminated' }),
+      nearMiss: post({ status: 200, body: good, end: 'complete' }), nearOutcome: 'TOOL_SUCCESS',
+    },
+    {
+      name: 'STREAM_INCOMPLETE: no Content-Type, where the log shows the response\'s other headers',
+      outcome: 'STREAM_INCOMPLETE', rec: { ...post({ status: 200, body: good }), responseHeaders: { 'content-length': String(good.length), date: 'Sat, 05 Dec 2026 08:01:40 GMT' } },
+      nearMiss: { ...post({ status: 200, body: good }), responseHeaders: { 'mcp-session-id': 'S' } }, nearOutcome: 'TOOL_SUCCESS',
     },
     {
       name: 'STREAM_INCOMPLETE: the response sits in an event cut before its blank line',

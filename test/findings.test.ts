@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeInputs, at, ok, post, sse, toolText, type TestInput } from './helpers/analyze.js';
 import type { FindingCode } from '../src/findings/types.js';
 
+/** A valid initialize result (the SDK clients refuse one without capabilities or serverInfo). */
+const INIT_RESULT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'srv', version: '1.0.0' } };
+
 const S = 'sess-f';
 const good = (id: number) => ok(id, toolText('ok'));
 const toolsList = (t: number, tools: unknown[]) => post({ t, id: 100, method: 'tools/list', session: S, status: 200, body: ok(100, { tools }) });
@@ -235,7 +238,7 @@ describe('findings fire on their fixture and not on the near miss', () => {
   });
 
   it('CALL_NEVER_SENT: initialize fails and no tools/call follows; not when the client recovers', async () => {
-    const init = (t: number, status: number, sid?: string) => post({ t, id: 0, method: 'initialize', client: 'probe', status, headers: sid ? { 'mcp-session-id': sid } : {}, body: status === 200 ? ok(0, {}) : '' });
+    const init = (t: number, status: number, sid?: string) => post({ t, id: 0, method: 'initialize', client: 'probe', status, headers: sid ? { 'mcp-session-id': sid } : {}, body: status === 200 ? ok(0, INIT_RESULT) : '' });
     expect(await codes(one([init(0, 503)]))).toEqual(['CALL_NEVER_SENT']);
     const recovered = [init(0, 503), init(1000, 200, 'S2'), post({ t: 2000, id: 1, client: 'probe', session: 'S2', status: 200, body: good(1) })];
     expect(await codes(one(recovered))).not.toContain('CALL_NEVER_SENT');
@@ -244,7 +247,7 @@ describe('findings fire on their fixture and not on the near miss', () => {
   it('SESSION_EXPIRED: 404 to a request with a session id, and says the client re-initialized and retried', async () => {
     const lines = [
       post({ t: 0, id: 5, session: S, tool: 'lookup', status: 404, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }) }),
-      post({ t: 300, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'S-new' }, body: ok(0, {}) }),
+      post({ t: 300, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'S-new' }, body: ok(0, INIT_RESULT) }),
       post({ t: 600, id: 1, session: 'S-new', tool: 'lookup', status: 200, body: good(1) }),
     ];
     const r = await analyzeInputs(one(lines));
@@ -253,7 +256,7 @@ describe('findings fire on their fixture and not on the near miss', () => {
     expect(r.attempts.find((a) => a.session === 'S-new' && a.method === 'tools/call')!.attempt).toBe(2);
     expect(await codes(one([post({ t: 0, id: 5, status: 404, body: '' })]))).not.toContain('SESSION_EXPIRED');
     // Codex re-initializes in the very millisecond its 404 ended: that is after it too.
-    const atOnce = [{ ...lines[0]!, durationMs: 5 }, post({ t: 5, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'S-new' }, body: ok(0, {}) }), lines[2]!];
+    const atOnce = [{ ...lines[0]!, durationMs: 5 }, post({ t: 5, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': 'S-new' }, body: ok(0, INIT_RESULT) }), lines[2]!];
     const same = (await analyzeInputs(one(atOnce))).findings.find((x) => x.code === 'SESSION_EXPIRED')!;
     expect(same.message).toMatch(/the client re-initialized and retried the call/);
   });
@@ -261,7 +264,7 @@ describe('findings fire on their fixture and not on the near miss', () => {
   it('SESSION_EXPIRED: a call retried only in the expired session (404 again), the re-initialization later without it, is not "re-initialized and retried"', async () => {
     // As LangChain over HTTP+SSE after a restart: the app invokes the tool twice (404, 404); close() then reconnects.
     const expired = (t: number, id: number) => post({ t, id, session: S, tool: 'lookup', status: 404, body: 'Session not found' });
-    const init = (t: number, sid: string) => post({ t, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, {}) });
+    const init = (t: number, sid: string) => post({ t, id: 0, method: 'initialize', status: 200, headers: { 'mcp-session-id': sid }, body: ok(0, INIT_RESULT) });
     const r = await analyzeInputs(one([init(-100, S), expired(0, 5), expired(10, 6), init(300, 'S-new')]));
     expect(r.findings.filter((x) => x.code === 'SESSION_EXPIRED').map((f) => f.message.replace(/^.*?the session id, /, ''))).toEqual([
       'over 0.01 s (tools/call lookup id 5, re-sent as id 6 into the expired session); then the client re-initialized but retried the call only in the expired session, before that',

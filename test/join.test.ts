@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, at, ok, post, sse, toolText } from './helpers/analyze.js';
 
+/** A valid initialize result (the SDK clients refuse one without capabilities or serverInfo). */
+const INIT_RESULT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'srv', version: '1.0.0' } };
+
 const SID = 'sess-1';
 
 describe('join', () => {
@@ -252,9 +255,9 @@ describe('join', () => {
   it('a split exchange is not confused with whole exchanges around it, whatever its xid', async () => {
     const r = await analyzeInputs([{ lines: [
       { v: 1, kind: 'request', xid: 'x0', ts: at(0), client: 'a', method: 'POST', send: { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} } },
-      post({ t: 5, id: 0, method: 'initialize', client: 'b', status: 200, headers: { 'mcp-session-id': 'B' }, body: ok(0, {}) }),
-      post({ t: 6, id: 0, method: 'initialize', client: 'c', status: 200, headers: { 'mcp-session-id': 'C' }, body: ok(0, {}) }),
-      { v: 1, kind: 'response', xid: 'x0', ts: at(20), status: 200, responseHeaders: { 'content-type': 'application/json', 'mcp-session-id': 'A' }, recv: { jsonrpc: '2.0', id: 0, result: {} } },
+      post({ t: 5, id: 0, method: 'initialize', client: 'b', status: 200, headers: { 'mcp-session-id': 'B' }, body: ok(0, INIT_RESULT) }),
+      post({ t: 6, id: 0, method: 'initialize', client: 'c', status: 200, headers: { 'mcp-session-id': 'C' }, body: ok(0, INIT_RESULT) }),
+      { v: 1, kind: 'response', xid: 'x0', ts: at(20), status: 200, responseHeaders: { 'content-type': 'application/json', 'mcp-session-id': 'A' }, recv: { jsonrpc: '2.0', id: 0, result: INIT_RESULT } },
       { v: 1, kind: 'end', xid: 'x0', ts: at(21), end: 'complete' },
     ] }]);
     expect(r.attempts.map((a) => a.session).sort()).toEqual(['A', 'B', 'C']);

@@ -2,11 +2,12 @@
 // the TypeScript SDK 1.32.2's own zod schemas (which its Client parses every result with).
 import { describe, expect, it } from 'vitest';
 import * as sdk from '@modelcontextprotocol/sdk/types.js';
-import { contentProblem, isBase64, resultShapeProblem } from '../src/result-shape.js';
+import { contentProblem, isBase64, resultShapeProblem, toolResultProblem } from '../src/result-shape.js';
 
 type Case = { method: string; bad: Record<string, unknown>; near: Record<string, unknown>; says: RegExp; typescriptOnly?: boolean };
 
 const SCHEMAS: Record<string, { safeParse: (v: unknown) => { success: boolean } }> = {
+  initialize: sdk.InitializeResultSchema,
   'resources/read': sdk.ReadResourceResultSchema,
   'prompts/get': sdk.GetPromptResultSchema,
   'tools/list': sdk.ListToolsResultSchema,
@@ -39,6 +40,14 @@ const CASES: Case[] = [
   { method: 'tools/list', bad: { tools: [], nextCursor: 5 }, near: { tools: [], nextCursor: 'page-2' }, says: /^nextCursor is a number, not a string$/ },
   { method: 'prompts/list', bad: { prompts: [], nextCursor: null }, near: { prompts: [] }, says: /^nextCursor is null, not a string$/, typescriptOnly: true },
   { method: 'resources/read', bad: { contents: [{ uri: 'file:///a', text: 'x', mimeType: null }] }, near: { contents: [{ uri: 'file:///a', text: 'x', mimeType: 'text/plain' }] }, says: /mimeType is null, not a string/, typescriptOnly: true },
+  // initialize (the audit's hand-written server): connect() throws in both SDKs, the Python one only past null
+  { method: 'initialize', bad: { protocolVersion: '2025-11-25' }, near: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }, says: /^capabilities is missing, not an object$/ },
+  { method: 'initialize', bad: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's' } }, near: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' }, instructions: 'x' }, says: /^serverInfo\.version is missing$/ },
+  { method: 'initialize', bad: { protocolVersion: '2025-11-25', capabilities: { tools: null }, serverInfo: { name: 's', version: '1' } }, near: { protocolVersion: '2025-11-25', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 's', version: '1' } }, says: /^capabilities\.tools is null, not an object$/, typescriptOnly: true },
+  { method: 'tools/list', bad: { tools: [{ name: 't', inputSchema: { type: 'object' }, annotations: { title: 7 } }] }, near: { tools: [{ name: 't', inputSchema: { type: 'object' }, annotations: { title: 'T' } }] }, says: /annotations\.title is a number, not a string/ },
+  { method: 'tools/list', bad: { tools: [{ name: 't', inputSchema: { type: 'object' }, icons: [{ mimeType: 'image/png' }] }] }, near: { tools: [{ name: 't', inputSchema: { type: 'object' }, icons: [{ src: 'https://example.com/t.png', mimeType: 'image/png' }] }] }, says: /icons\[0\]\.src is missing/ },
+  { method: 'tools/list', bad: { tools: [{ name: 't', inputSchema: { type: 'object' }, execution: { taskSupport: 'sometimes' } }] }, near: { tools: [{ name: 't', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } }] }, says: /execution\.taskSupport is "sometimes"/ },
+  { method: 'resources/read', bad: { contents: [], _meta: 'trace-abc' }, near: { contents: [], _meta: { trace: 'abc' } }, says: /^_meta is a string, not an object$/ },
   { method: 'resources/list', bad: { resources: [{ uri: 'file:///a' }] }, near: { resources: [{ uri: 'file:///a', name: 'a' }] }, says: /^resources\[0\]\.name is missing$/ },
   { method: 'resources/templates/list', bad: { resourceTemplates: [{ uriTemplate: 5, name: 'a' }] }, near: { resourceTemplates: [{ uriTemplate: 'file:///{x}', name: 'a' }] }, says: /uriTemplate is a number, not a string/ },
   { method: 'prompts/list', bad: { prompts: [null] }, near: { prompts: [{ name: 'p' }] }, says: /^prompts\[0\] is null, not an object$/ },
@@ -73,6 +82,29 @@ describe('result shapes', () => {
     }
   });
 
+  it('a tool result past its content array: annotations of its blocks, structuredContent and _meta, as the SDK client checks them', () => {
+    const t = { type: 'text', text: 'x' };
+    const cases: [Record<string, unknown>, RegExp | undefined, boolean?][] = [
+      [{ content: [{ ...t, annotations: { priority: 5 } }] }, /^content\[0\]\.annotations\.priority is 5, not a number from 0 to 1$/],
+      [{ content: [{ ...t, annotations: { audience: ['everyone'] } }] }, /audience is not a list of "user" and "assistant"/],
+      [{ content: [{ ...t, annotations: { lastModified: 'yesterday' } }] }, /lastModified is "yesterday", not a date-time with its offset/, true],
+      [{ content: [{ ...t, annotations: { lastModified: '2025-01-01T00:00:00' } }] }, /lastModified/, true],
+      [{ content: [t], structuredContent: [1, 2] }, /^structuredContent is an array, not an object$/],
+      [{ content: [t], structuredContent: null }, /^structuredContent is null, not an object$/, true],
+      [{ content: [t], _meta: 'trace-abc' }, /^_meta is a string, not an object$/],
+      [{ content: [{ ...t, annotations: { priority: 0.5, audience: ['user'], lastModified: '2025-01-01T00:00:00Z' } }], structuredContent: { a: 1 }, _meta: {} }, undefined],
+    ];
+    for (const [r, says, tsOnly] of cases) {
+      const off = toolResultProblem(r);
+      if (says === undefined) expect(off).toBeUndefined();
+      else {
+        expect(off?.text).toMatch(says);
+        expect(off?.typescriptOnly === true).toBe(tsOnly === true);
+      }
+      expect(SCHEMAS['tools/call']!.safeParse(r).success).toBe(says === undefined);
+    }
+  });
+
   it('base64 as atob() takes it: padding, whitespace; not a data: URL, a misplaced "=" or a length of 4n+1', () => {
     for (const s of ['', 'aGk=', 'aGk', 'aGVsbG8=', 'aGVs\nbG8=', 'YQ==', 'YQ']) {
       expect(isBase64(s), s).toBe(true);
@@ -84,7 +116,7 @@ describe('result shapes', () => {
     }
   });
 
-  it('a method it does not check (initialize, ping, tasks/get, a custom one) has no problem, whatever its result', () => {
-    for (const m of ['initialize', 'ping', 'tasks/get', 'acme/custom', undefined]) expect(resultShapeProblem(m, {})).toBeUndefined();
+  it('a method it does not check (ping, tasks/get, a custom one) has no problem, whatever its result', () => {
+    for (const m of ['ping', 'tasks/get', 'acme/custom', undefined]) expect(resultShapeProblem(m, {})).toBeUndefined();
   });
 });

@@ -191,7 +191,9 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const start = cancelView.startTs;
     const dur = at !== undefined && start !== undefined ? ` after ${secs(Math.max(0, at - start))}` : '';
     // A result that still came after the cancellation reached nobody: the TypeScript SDK drops it ("unknown message ID").
-    const answeredLate = at !== undefined && cancelView.responded === true && (cancelView.endTs === undefined || at < cancelView.endTs);
+    // (Not a body the client could not read, a 202's, one of a Content-Type it refuses, one that never ended: its
+    // view's outcome says STREAM_INCOMPLETE although a response is in it.)
+    const answeredLate = at !== undefined && cancelView.responded === true && cancelView.outcome !== 'STREAM_INCOMPLETE' && (cancelView.endTs === undefined || at < cancelView.endTs);
     // -32800 (LSP's RequestCancelled) is the server saying it stopped the request, as the Python SDK answers every
     // cancelled request on the 2025 wire: no result was lost, unlike a late result of work that was done.
     const confirmed = answeredLate && a.detail.errorCode === -32800;

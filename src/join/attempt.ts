@@ -103,6 +103,8 @@ export interface AttemptView {
   cutEvent?: boolean;
   /** What its event stream carried that was no SSE field (an error page a proxy wrote there), shortened: a client ignores it. */
   nonSseText?: string;
+  /** The response had no Content-Type, and the log shows its other headers (Date, Content-Length...): it had none. */
+  noContentType?: boolean;
   /** The type of an SSE event on the stream (not "message") whose data was this request's response: no client took it. */
   namedEvent?: string;
   /** Its response came inside a JSON array although the request was sent alone (a batch of one). */

@@ -1,5 +1,6 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
+import { unreadBody } from '../classify.js';
 import { PY_TIMEOUT_REASON, callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, signatureOf } from './fingerprint.js';
@@ -586,7 +587,7 @@ export class JoinEngine {
   }
 
   /** The response head of an exchange. */
-  response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source): void {
+  response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source, noType = false): void {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     ex.status = status;
@@ -624,6 +625,8 @@ export class JoinEngine {
     for (const v of ex.attempts) {
       v.status = status;
       v.contentType = ex.contentType;
+      // No Content-Type, where the log kept the headers every HTTP response has: the response had none.
+      if (noType) v.noContentType = true;
       if (retryAfter !== undefined) v.retryAfterMs = retryAfter;
       if (challenge) v.authChallenge = true;
       if (!v.sources.includes(src)) v.sources.push(src);
@@ -806,7 +809,7 @@ export class JoinEngine {
       if (known && known.src === v.sources[0]) {
         known.end = ex.lastTs;
         known.status = v.status;
-        known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? 'result' : v.response === undefined && hasIdKey(v.strayResponse) ? 'stray' : 'failed';
+        known.answer = v.response !== undefined && typeof v.status === 'number' && v.status >= 200 && v.status <= 299 ? (unreadBody(v) === undefined ? 'result' : 'refused') : v.response === undefined && hasIdKey(v.strayResponse) ? 'stray' : 'failed';
       }
       if (!v.sources.includes(src)) v.sources.push(src);
       if (v.response !== undefined || v.status === null || (typeof v.status === 'number' && (v.status < 200 || v.status > 299))) this.finalize(v);

@@ -13,7 +13,7 @@ export interface RequestSeen {
    * body that names another id (null: an error body the client may not take as this request's), `failed` neither;
    * `unread` its response, but the client then resumed that stream from an event before it and nothing replayed it.
    */
-  answer?: 'result' | 'stray' | 'failed' | 'unread';
+  answer?: 'result' | 'stray' | 'failed' | 'unread' | 'refused';
   fingerprint: number;
   src: Source;
 }
@@ -41,7 +41,7 @@ export interface SessionState {
    * notifications/cancelled for an id the log never shows, or (`after`) for a request whose exchange had ended more
    * than 50 ms before (`answer` says what that exchange gave the client: a late cancellation, or one it waited on).
    */
-  cancels?: { id: JsonRpcId; src: Source; ts?: number; reason?: string; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' | 'unread'; seen?: RequestSeen } }[];
+  cancels?: { id: JsonRpcId; src: Source; ts?: number; reason?: string; after?: { status: number | null | undefined; ms: number; answer?: 'result' | 'stray' | 'failed' | 'unread' | 'refused'; seen?: RequestSeen } }[];
   /**
    * The first exchange without a request (a GET stream, a notification) refused with 404 under this session id, or
    * with a 400 whose body says the session id is not valid (`said`, see saysSessionUnknown); `initialized`: it was the
