@@ -175,7 +175,7 @@ export class Normalizer {
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
-          signature: signatureOf(`${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}`),
+          signature: signatureOf(`${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}|${req.text ?? (r.send !== undefined ? JSON.stringify(r.send) : '')}`),
         });
         const duration = durationOf(r.durationMs);
         const end = ctx.ts !== undefined && duration !== undefined ? ctx.ts + duration : ctx.ts;

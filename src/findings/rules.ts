@@ -365,7 +365,8 @@ export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   if (prev.notSeenByServer) return 'no';
-  const s = prev.status;
+  // (The server's own HTTP error when the client got none: a hop reset the connection after the server refused it.)
+  const s = prev.server?.outcome === 'HTTP_ERROR' && typeof prev.server.status === 'number' && typeof prev.status !== 'number' ? prev.server.status : prev.status;
   if (typeof s === 'number' && s >= 300 && s < 500 && !raised) return 'no'; // redirected or refused: nothing ran
   if (s === 503) return 'no';
   // -32800 to a request the client cancelled: the server had it and was running it when it stopped (the Python SDK
@@ -434,6 +435,13 @@ function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean; py
   const cancelled = v.cancelledAt;
   let at = done;
   if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) at = cancelled;
+  // A stream that ended without the response and that the client then tried to resume (GETs with Last-Event-ID): the
+  // caller got its error when the last resumption failed (the Python SDK: "reconnection attempts were exhausted").
+  if (at !== undefined && at === done && at === a.endTs && unanswered(a.outcome) && v.resumptions?.length) {
+    let last = -Infinity;
+    for (const r of v.resumptions) last = Math.max(last, r.endTs ?? r.startTs ?? -Infinity);
+    if (last > at && (next.startTs === undefined || last <= next.startTs)) at = last;
+  }
   // The Python SDK's cancellation after its own timeout says how long that was ("timed out after 1.5s"), and goes out
   // after the caller got its error, when its transport gets to the POST (up to some 100 ms later under load): the
   // caller gave up no later than the request's start plus that timeout (its clock started before the request went out).

@@ -414,7 +414,7 @@ export class JoinEngine {
         ex.carried ??= msg.method.slice(0, 80);
         // (Sent without a session id soon after the caller's DELETE: the client dropped the id, not the request.)
         const dropped = deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs ? scopeKeyOf(r.side, r.input, deleted.session) : undefined;
-        this.clientNotification(scopeKey, msg, r.src, sess, r.ts, dropped, ex);
+        this.clientNotification(scopeKey, msg, r.src, sess, r.ts, dropped, ex, r.headers.get('user-agent'));
       } else if (msg.error !== undefined && isJsonRpcId(msg.id)) {
         ex.carried ??= `its answer (an error) to the server's request id ${jsonText(msg.id).slice(0, 40)}`;
         this.clientRefusedAsk(scopeKey, msg);
@@ -1545,7 +1545,7 @@ export class JoinEngine {
    * session (the TypeScript SDK 1.x drops the id with the DELETE): a cancellation for no request of its own scope is
    * then for that session's request, still open when the session was deleted.
    */
-  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined, deletedScope?: string, ex?: Exchange): void {
+  private clientNotification(scopeKey: string, msg: Record<string, unknown>, src: Source, sess: ReturnType<SessionTracker['touch']>, ts: number | undefined, deletedScope?: string, ex?: Exchange, ua?: string): void {
     if (msg.method === 'notifications/cancelled') {
       const params = (msg.params ?? {}) as Record<string, unknown>;
       const rid = params.requestId;
@@ -1554,9 +1554,9 @@ export class JoinEngine {
         // id this is, is told by time (cancelledOf); none that fits is no finding.
         const shared = (sess.openings ?? 0) > 1;
         const holder = this.open.get(scopeKey)?.get(idKeyOf(rid));
-        const own = shared ? cancelledOf(holder, ts, params.reason, sess.side) : holder;
+        const own = shared ? cancelledOf(holder, ts, params.reason, sess.side, ua) : holder;
         // Others of the scope's requests with that id the cancellation may have named as well: the log cannot tell.
-        const doubt = shared && own !== undefined ? cancelCandidates(holder, ts, params.reason, sess.side) - 1 : 0;
+        const doubt = shared && own !== undefined ? cancelCandidates(holder, ts, params.reason, sess.side, ua) - 1 : 0;
         const orphaned = own === undefined && deletedScope !== undefined ? this.open.get(deletedScope)?.get(idKeyOf(rid)) : undefined;
         const view = own ?? (orphaned?.sessionDeleted !== undefined && orphaned.response === undefined ? orphaned : undefined);
         if (view) {
@@ -1955,12 +1955,12 @@ function targetOf(method: string, params: Record<string, unknown>): string | und
  * before (less up to 100 ms: the caller's clock starts before its request reaches a log), and not more than 1 s longer.
  */
 /** How many of a shared scope's requests with one id a notifications/cancelled at `ts` could name (see cancelledOf). */
-function cancelCandidates(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string): number {
+function cancelCandidates(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string, ua?: string): number {
   const timeout = typeof reason === 'string' ? PY_TIMEOUT_REASON.exec(reason.trim()) : null;
   const ms = timeout ? Number(timeout[1]) * 1000 : undefined;
   let n = 0;
   for (let b: AttemptView | undefined = v; b; b = b.shadowed) {
-    if (isFinal(b) || b.cancelled || (ts !== undefined && b.startTs !== undefined && b.startTs > ts)) continue;
+    if (isFinal(b) || b.cancelled || (ts !== undefined && b.startTs !== undefined && b.startTs > ts) || otherAgent(b, ua)) continue;
     const ended = b.streamEnd !== undefined && (b.endTs === undefined || (ts !== undefined && b.endTs < ts));
     if (ended && (side === 'server' || !(b.response === undefined && b.malformed === undefined && typeof b.status === 'number' && b.status >= 200 && b.status < 300))) continue;
     // A reason that names the timeout fits only a request sent that long before (as cancelledOf takes it).
@@ -1970,18 +1970,30 @@ function cancelCandidates(v: AttemptView | undefined, ts: number | undefined, re
   return n;
 }
 
-function cancelledOf(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string): AttemptView | undefined {
+/** The request came with another User-Agent than the cancellation (another client program of a shared scope). */
+function otherAgent(b: AttemptView, ua: string | undefined): boolean {
+  const mine = b.requestHeaders?.get('user-agent');
+  return ua !== undefined && mine !== undefined && mine !== ua;
+}
+
+function cancelledOf(v: AttemptView | undefined, ts: number | undefined, reason: unknown, side: string, ua?: string): AttemptView | undefined {
   if (v === undefined || ts === undefined) return v;
   const timeout = typeof reason === 'string' ? PY_TIMEOUT_REASON.exec(reason.trim()) : null;
   const ms = timeout ? Number(timeout[1]) * 1000 : undefined;
   let pick: AttemptView | undefined;
   let timed: AttemptView | undefined;
+  let timedScore = Infinity;
   for (let b: AttemptView | undefined = v; b; b = b.shadowed) {
-    if (isFinal(b) || b.cancelled || (b.startTs !== undefined && b.startTs > ts)) continue;
+    if (isFinal(b) || b.cancelled || (b.startTs !== undefined && b.startTs > ts) || otherAgent(b, ua)) continue;
     const ended = b.streamEnd !== undefined && (b.endTs === undefined || b.endTs < ts);
     if (ended && (side === 'server' || !(b.response === undefined && b.malformed === undefined && typeof b.status === 'number' && b.status >= 200 && b.status < 300))) continue;
     pick = b;
-    if (ms !== undefined && b.startTs !== undefined && ts - b.startTs >= ms - 100 && ts - b.startTs <= ms + 1000) timed = b;
+    if (ms !== undefined && b.startTs !== undefined && ts - b.startTs >= ms - 100 && ts - b.startTs <= ms + 1000) {
+      // The Python SDK cancels a request still pending at its timeout (one whose stream ended gave its caller an error
+      // at once): one in flight first, then the one sent nearest the timeout before the cancellation.
+      const score = (ended ? 1e9 : 0) + Math.abs(ts - b.startTs - ms);
+      if (score <= timedScore) { timed = b; timedScore = score; }
+    }
   }
   return ms !== undefined ? timed : pick;
 }

@@ -735,7 +735,10 @@ export class Matcher {
     if (h.attempt.session === null && oStart !== undefined && h.attempt.startTs !== undefined) {
       const gap = Math.abs(h.attempt.startTs - oStart);
       const other = side === 'client' ? 'server' : 'client';
-      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && x.attempt.startTs !== undefined && Math.abs(x.attempt.startTs - oStart) < gap)) return;
+      // Another unpaired view of h's side with o's arguments when h has other ones is o's own attempt (whatever the
+      // time); one nearer to o counts only when it fits o as well as h does (the same arguments if h has them).
+      if (h.fp !== o.fp && q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && x.fp === o.fp)) return;
+      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && (h.fp !== o.fp || x.fp === o.fp) && x.attempt.startTs !== undefined && Math.abs(x.attempt.startTs - oStart) < gap)) return;
     }
     q.splice(i, 1);
     if (q.length === 0) this.waiting.delete(key);

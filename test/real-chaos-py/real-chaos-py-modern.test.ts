@@ -33,7 +33,7 @@ type Err = { name: string; message: string; code?: number; exceptions?: Err[] };
 type Call = { client: string; key: string; tool: string; ran: number; attempts: { n: number; posts: Post[]; doneWall: number; ok: boolean; isError?: boolean; error?: Err; clientDied?: boolean }[] };
 type Obs = { tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>; events: ({ client: string } & Partial<Post>)[]; calls: Call[] };
 
-const SEEDS = ['modern-seed-7', 'modern-seed-8'];
+const SEEDS = ['modern-seed-7', 'modern-seed-8', 'modern-seed-12'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
 const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', '502-after', 'cut', 'stall', 'reset-after']);

@@ -39,7 +39,7 @@ type Try = { n: number; posts: Post[]; doneWall: number; ok: boolean; isError?: 
 type Call = { client: string; key: string; tool: string; ran: number; attempts: Try[] };
 type Obs = { mode: string; tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>; restarts: { wall: number; upWall: number }[]; events: ({ client: string } & Partial<Post>)[]; calls: Call[] };
 
-const SEEDS = ['stateless-json-seed-1', 'stateless-seed-2', 'json-seed-3'];
+const SEEDS = ['stateless-json-seed-1', 'stateless-seed-2', 'json-seed-3', 'stateless-json-seed-12', 'stateless-seed-12'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
 const TAG = /^(?:py|ts)\d+-c\d+-k\d+#\d+#\d+$/;
 const callPost = (a: Try) => a.posts.find((p) => p.method === 'tools/call')!;
@@ -255,4 +255,20 @@ for (const seed of SEEDS) {
 
 it('the seeds together have every fault in each of the stateless modes', () => {
   for (const mode of ['stateless-json', 'stateless']) for (const k of ['pass', '503', '503-ra', '429', '429-ra', 'cut', 'truncated', 'late', 'reset', 'reset-after', 'delay']) expect(kinds).toContain(`${mode} ${k}`);
+});
+
+// json-seed-16 (the twenty-second audit): after the restart the server answered delete_item id 11 with its 404
+// "Session not found" and a hop reset the socket, so the client got nothing. The joined view shows the server's 404:
+// the tool never ran, and its retry is no unsafe one ("may have run" was said of it).
+it('json-seed-16: a retry after the server\'s own 404 that the client never got is not UNSAFE_RETRY in the joined view; the client\'s view alone warns', async () => {
+  const d = fileURLToPath(new URL('../fixtures/real-chaos-py/json-seed-16/', import.meta.url));
+  const both = await analyze({ inputs: [{ path: `${d}client.ndjson.gz`, side: 'client' }, { path: `${d}server.ndjson.gz`, side: 'server' }] });
+  const lost = both.attempts.find((x) => x.tool === 'delete_item' && x.id === 11 && String(x.session).startsWith('d61bab31'))!;
+  expect(lost).toMatchObject({ outcome: 'NO_RESPONSE', serverOutcome: 'HTTP_ERROR' });
+  const next = both.attempts.find((x) => x.call === lost.call && x.attempt === lost.attempt + 1)!;
+  expect(next.findings.map((f) => f.code)).not.toContain('UNSAFE_RETRY');
+  const alone = await analyze({ inputs: [{ path: `${d}client.ndjson.gz`, side: 'client' }] });
+  const lostAlone = alone.attempts.find((x) => x.tool === 'delete_item' && x.id === 11 && String(x.session).startsWith('d61bab31'))!;
+  const nextAlone = alone.attempts.find((x) => x.call === lostAlone.call && x.attempt === lostAlone.attempt + 1)!;
+  expect(nextAlone.findings.find((f) => f.code === 'UNSAFE_RETRY')?.message).toMatch(/may have run/);
 });

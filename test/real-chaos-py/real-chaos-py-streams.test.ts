@@ -31,7 +31,7 @@ type Call = { client: string; key: string; tool: string; ran: number; attempts: 
 type App = { client: string; streams: Req[]; deletes: Req[]; connects: Req[]; died?: Err[] };
 type Obs = { tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>; restarts: { wall: number; upWall: number }[]; events: App[]; calls: Call[] };
 
-const SEEDS = ['streams-seed-1', 'streams-seed-2'];
+const SEEDS = ['streams-seed-1', 'streams-seed-2', 'streams-seed-15'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
 const post = (a: Try) => a.posts.find((p) => p.method === 'tools/call')!;
 const cancel = (a: Try) => a.posts.find((p) => p.method === 'notifications/cancelled');
