@@ -2,7 +2,8 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, constants as zc } from 'node:zlib';
 
@@ -358,12 +359,27 @@ export async function startHarProxy(upstream, outPath) {
 }
 
 /** `mcp-triage record` (this checkout's build) as a child process in front of targetUrl; stop() sends SIGTERM to that pid. */
-export async function startRecordProxy(targetUrl, outPath) {
+export async function startRecordProxy(targetUrl, outPath, side) {
   const port = await freePort();
   const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath, ...(side ? ['--side', side] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   for (let i = 0; i < 100 && !err.includes('appending'); i++) await sleep(50);
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }), child };
+}
+
+/**
+ * A Python client script run against `targetUrl` behind `mcp-triage record --side client` (its view into `outPath`):
+ * the script gets the proxy's /mcp URL and prints what it saw as one JSON line, which this returns parsed. The Python
+ * SDK in /work/py-venv, or PYTHON.
+ */
+export async function recordPythonClient(script, targetUrl, outPath) {
+  const proxy = await startRecordProxy(targetUrl, outPath, 'client');
+  try {
+    const { stdout } = await promisify(execFile)(process.env.PYTHON ?? '/work/py-venv/bin/python', [script, `${proxy.url}/mcp`], { timeout: 60_000 });
+    return JSON.parse(stdout);
+  } finally {
+    await proxy.stop();
+  }
 }

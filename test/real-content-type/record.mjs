@@ -6,19 +6,15 @@
 // the SDK 1.32.2 client calling it with a 3 s timeout.
 // Usage: node test/real-content-type/record.mjs [ts|py|ts-sse-event]  (needs dist/: npm run build; py /work/py-venv or PYTHON)
 // Writes test/fixtures/real-content-type/<scenario>/{client,server}.ndjson and observed.json (what the caller got).
-import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
-import { freePort, listen, recordStep, sleep } from '../helpers/loopback.mjs';
+import { listen, recordPythonClient, recordStep, sleep } from '../helpers/loopback.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-content-type/', import.meta.url));
-const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 /** The hand-written server: stateless, one answer per request; `named` answers calls on SSE with `event: result`. */
 function app(named) {
@@ -55,13 +51,7 @@ async function runScenario(name) {
   const server = await listen(recordingHandler(app(name === 'ts-sse-event'), { out: `${dir}server.ndjson` }));
   const steps = [];
   if (name === 'py') {
-    const port = await freePort();
-    const proxy = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', server.url, '--out', `${dir}client.ndjson`, '--side', 'client'], { stdio: 'ignore' });
-    await sleep(800);
-    const { stdout } = await promisify(execFile)(PYTHON, [fileURLToPath(new URL('py_client.py', import.meta.url)), `http://127.0.0.1:${port}/mcp`], { timeout: 60_000 });
-    steps.push(...JSON.parse(stdout));
-    proxy.kill('SIGINT');
-    await sleep(300);
+    steps.push(...(await recordPythonClient(fileURLToPath(new URL('py_client.py', import.meta.url)), server.url, `${dir}client.ndjson`)));
   } else {
     const c = new Client({ name: 'content-type-client', version: '1.0.0' });
     await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { fetch: recordingFetch({ out: `${dir}client.ndjson` }) }));

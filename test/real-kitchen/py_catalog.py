@@ -4,13 +4,17 @@
 import asyncio
 import json
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "helpers"))
+from recording import describe as describe_all  # noqa: E402
 
 
 def describe(err: BaseException) -> dict:
-    inner = err
-    while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
-        inner = inner.exceptions[0]
-    return {"name": type(inner).__name__, "message": str(inner)[:300]}
+    """The error the caller met: the first inside an exception group (anyio wraps the client's errors in one)."""
+    while isinstance(err, BaseExceptionGroup) and err.exceptions:
+        err = err.exceptions[0]
+    return describe_all(err, 300)
 
 
 async def step(steps: list, label: str, fn) -> None:

@@ -7,9 +7,7 @@
 // 2.3.0 (catalog-py, test/real-kitchen/py_catalog.py, recorded by `mcp-triage record --side client`).
 // Usage: node test/real-kitchen/record-catalog.mjs [scenario...]  (needs dist/: npm run build; catalog-py /work/py-venv)
 // Writes test/fixtures/real-kitchen/<scenario>/{client,server}.ndjson and observed.json (what each caller got).
-import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -20,11 +18,9 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { McpServer as McpServerV2, createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { recordingFetch, recordingHandler } from '../../dist/capture/index.js';
-import { freePort, listen, readJsonBody, recordStep, sleep } from '../helpers/loopback.mjs';
+import { listen, readJsonBody, recordPythonClient, recordStep, sleep } from '../helpers/loopback.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-kitchen/', import.meta.url));
-const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const VALID_TEXT = 'Valid resource content from MCP test server.';
 
 // What the kitchen's wire interceptor answers, as its BaselineCatalogWireInterceptor builds them.
@@ -99,13 +95,7 @@ async function runScenario(name) {
   const server = await listen(recordingHandler(kitchen(sdk), { out: `${dir}server.ndjson` }));
   const steps = [];
   if (name === 'catalog-py') {
-    const port = await freePort();
-    const proxy = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', server.url, '--out', `${dir}client.ndjson`, '--side', 'client'], { stdio: 'ignore' });
-    await sleep(800);
-    const { stdout } = await promisify(execFile)(PYTHON, [fileURLToPath(new URL('py_catalog.py', import.meta.url)), `http://127.0.0.1:${port}/mcp`], { timeout: 60_000 });
-    steps.push(...JSON.parse(stdout));
-    proxy.kill('SIGINT');
-    await sleep(300);
+    steps.push(...(await recordPythonClient(fileURLToPath(new URL('py_catalog.py', import.meta.url)), server.url, `${dir}client.ndjson`)));
   } else {
     const f = recordingFetch({ out: `${dir}client.ndjson` });
     const v2 = name === 'catalog-v2';
