@@ -98,6 +98,12 @@ function parseBody(send: unknown, sendText: string | undefined): { body: unknown
   }
 }
 
+/** A parsed request's params._meta as text ('' without one): cheap, and all the fingerprint does not cover. */
+function metaText(body: unknown): string {
+  const meta = typeof body === 'object' && body !== null ? (body as { params?: { _meta?: unknown } }).params?._meta : undefined;
+  return meta === undefined ? '' : JSON.stringify(meta);
+}
+
 function looksLikeSse(text: string): boolean {
   const t = text.trimStart();
   return t.startsWith('data:') || t.startsWith('event:') || t.startsWith('id:') || t.startsWith(':') || t.startsWith('retry:');
@@ -175,7 +181,9 @@ export class Normalizer {
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
-          signature: signatureOf(`${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}|${req.text ?? (r.send !== undefined ? JSON.stringify(r.send) : '')}`),
+          // (And its request: its text, or, parsed, its params' _meta, which the fingerprint leaves out: two apps' same
+          // request in the same millisecond differ there only, by the client name 2026-07-28 puts in it.)
+          signature: signatureOf(`${r.ts}|${r.xid ?? ''}|${r.status}|${r.durationMs ?? ''}|${r.recvText?.length ?? ''}|${r.end ?? ''}|${req.text ?? metaText(req.body)}`),
         });
         const duration = durationOf(r.durationMs);
         const end = ctx.ts !== undefined && duration !== undefined ? ctx.ts + duration : ctx.ts;
