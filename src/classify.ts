@@ -59,8 +59,12 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
   }
   if (view.onStandaloneGet && view.response !== undefined) {
-    // The caller may well have its result (the TypeScript SDK takes any response on any stream), so the outcome stands.
     const note = `the response came on the session's standalone GET stream (opened without Last-Event-ID, not a resumption), not on the stream of its own POST: the spec lets a server send a response there only when resuming that request's stream; the TypeScript SDK takes it, a client that waits for it on the POST's stream does not`;
+    // The Python SDK's client takes a request's response only on that request's own stream: its caller got an error
+    // ("server answered a request with 202 Accepted", "SSE stream ended without a response").
+    const py = pythonSdkAgent(view);
+    if (py !== undefined && view.http) return result('STREAM_INCOMPLETE', { why: `${note}; this client (User-Agent ${JSON.stringify(py)}) is the Python SDK's, which takes a response only on the request's own stream: its caller got no result` });
+    // The caller may well have its result (the TypeScript SDK takes any response on any stream), so the outcome stands.
     c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
   }
   if (view.batchAnswer) {
