@@ -67,6 +67,10 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     // The caller may well have its result (the TypeScript SDK takes any response on any stream), so the outcome stands.
     c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
   }
+  if (view.bomBody === true && c.outcome !== 'STREAM_INCOMPLETE' && c.outcome !== 'MALFORMED_JSON') {
+    const note = 'the JSON body begins with a byte order mark (U+FEFF): fetch\'s json() drops it (the TypeScript SDK took the answer), the Python SDK\'s client refuses it ("Invalid JSON")';
+    c.detail.why = c.detail.why ? `${c.detail.why}; ${note}` : note;
+  }
   if (view.batchAnswer) {
     const note = 'the response came inside a JSON array (a batch of one) although the request was sent alone: JSON-RPC 2.0 answers a lone request with one object, and MCP has no batches since 2025-06-18';
     const py = pythonSdkAgent(view);
@@ -172,6 +176,8 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   }
   const unread = unreadBody(view);
   if (unread !== undefined) return result('STREAM_INCOMPLETE', { why: unread });
+  const py = view.bomBody === true && !view.resumed && !view.onStandaloneGet ? pythonSdkAgent(view) : undefined;
+  if (py !== undefined) return result('MALFORMED_JSON', { why: `the JSON body begins with a byte order mark (U+FEFF), and this client (User-Agent ${JSON.stringify(py)}) is the Python SDK's, whose JSON parser refuses it ("Invalid JSON"; fetch's json(), as the TypeScript SDK reads a body, drops it): its caller got no result, though the body holds a response` });
   return classifyResponse(view, response, tool);
 }
 
@@ -187,6 +193,7 @@ export function unreadBody(view: AttemptView): string | undefined {
   if (view.status === 202) return 'HTTP 202 Accepted to a request: the SDK clients read no body of a 202 (the TypeScript SDK cancels it unread and waits on, until its timeout; the Python SDK fails the request, "server answered a request with 202 Accepted"), though this one holds the response';
   const refused = refusedMediaType(view);
   if (refused !== undefined) return refused;
+
   if ((view.streamEnd === 'error' || view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !recordingStopped(view) && view.contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json' && view.sseEvents === 0) {
     return `the JSON body did not end (${view.error ?? `the transfer ended ${view.streamEnd}`}): the text that came parses, but the SDK clients read a JSON body to its end (fetch's json(), httpx), so theirs failed or waited on; its Content-Length may promise more than the server sent`;
   }

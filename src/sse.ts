@@ -33,6 +33,8 @@ export class SseParser {
   private retry: number | undefined;
   private any = false;
   private lastWasCR = false;
+  /** Nothing was pushed yet: a stream's leading byte order mark is no part of its first line (WHATWG SSE). */
+  private atStart = true;
   comments = 0;
   /**
    * The first lines that are no SSE field (an HTML error page a proxy wrote into the stream), joined with "\n", at most
@@ -42,6 +44,10 @@ export class SseParser {
 
   push(text: string, out: ParsedSseEvent[] = []): ParsedSseEvent[] {
     let pos = 0;
+    if (this.atStart && text.length > 0) {
+      this.atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) pos = 1;
+    }
     if (this.lastWasCR && text.charCodeAt(0) === 0x0a) pos = 1; // CRLF split across pushes
     this.lastWasCR = false;
     // Line ends are found with indexOf (a native scan) in the new text only: the unfinished line kept from earlier

@@ -12,6 +12,15 @@ describe('SSE parser', () => {
   it('joins multi-line data with newlines and reads id, event and retry', () => {
     expect(all('id: 7\nevent: message\nretry: 1500\ndata: {"a":\ndata: 1}\n\n')).toEqual([{ id: '7', event: 'message', retry: 1500, data: '{"a":\n1}', hasData: true }]);
   });
+  it('drops one byte order mark at the very start of the stream, not one later (WHATWG SSE)', () => {
+    const p = new SseParser();
+    const out = [...p.push('\uFEFFevent: message\ndata: {"a":1}\n\n'), ...p.push('\uFEFFevent: x\ndata: 2\n\n')];
+    expect(out.map((e) => [e.event, e.data])).toEqual([['message', '{"a":1}'], [undefined, '2']]);
+    // split so that the mark is the whole first push
+    const q = new SseParser();
+    expect([...q.push('\uFEFF'), ...q.push('event: message\ndata: 3\n\n')].map((e) => e.event)).toEqual(['message']);
+  });
+
   it('ignores comments (keep-alives) and counts them', () => {
     const p = new SseParser();
     const ev = [...p.push(': keepalive\n\n:another\ndata: x\n\n'), ...p.end()];

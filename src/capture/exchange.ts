@@ -45,7 +45,8 @@ export class ExchangeRecorder {
   private responseWritten = false;
   private finished = false;
   private sse: SseTap | undefined;
-  private readonly decoder = new TextDecoder();
+  // A byte order mark before the body is kept: the Python SDK's client refuses a JSON body that has one.
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   private bodyText = '';
   private bodyBytes = 0;
 

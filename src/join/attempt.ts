@@ -103,6 +103,8 @@ export interface AttemptView {
   cutEvent?: boolean;
   /** What its event stream carried that was no SSE field (an error page a proxy wrote there), shortened: a client ignores it. */
   nonSseText?: string;
+  /** The JSON body began with a byte order mark (U+FEFF), which a JSON parser refuses unless it drops it first. */
+  bomBody?: boolean;
   /** The response had no Content-Type, and the log shows its other headers (Date, Content-Length...): it had none. */
   noContentType?: boolean;
   /** The type of an SSE event on the stream (not "message") whose data was this request's response: no client took it. */

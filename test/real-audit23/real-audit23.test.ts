@@ -15,8 +15,6 @@ const KNOWN: Record<string, string> = {
   // The spec requires content; the TypeScript SDK (1.x and v2) reads a result without it as no content, the Python SDK refuses it.
   's11d-call-result-empty-object/ts call lookup': 'content missing: the TypeScript client took it',
   's11d-call-result-empty-object/v2 call lookup': 'content missing: the TypeScript client took it',
-  // The recorders decode bodies with the BOM stripped: the log cannot show it.
-  's05a-json-bom/py call lookup': 'a BOM before the JSON body, which the Python client refuses',
   // The TypeScript SDKs' SSE parser holds a CR at the very end of a stream (a LF may follow) and never dispatches it.
   's04b-sse-cr-only/ts call lookup': 'CR-only SSE framing ended on its CR',
   's04b-sse-cr-only/v2 call lookup': 'CR-only SSE framing ended on its CR',
@@ -75,6 +73,9 @@ describe('the twenty-third audit: a hand-written server\'s mistakes, three SDK c
     // a response on the standalone GET stream: the TypeScript client took it, the Python one did not
     expect((await call('s07a-response-on-get-post-202/ts')).a.outcome).toBe('TOOL_SUCCESS');
     expect((await call('s07a-response-on-get-post-202/py')).a).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: expect.stringMatching(/is the Python SDK's, which takes a response only on the request's own stream: its caller got no result$/) } });
+    // a BOM before the JSON body: the recorders keep it; the TypeScript client dropped it, the Python client refused it
+    expect((await call('s05a-json-bom/ts')).a).toMatchObject({ outcome: 'TOOL_SUCCESS', detail: { why: expect.stringMatching(/begins with a byte order mark \(U\+FEFF\): fetch's json\(\) drops it/) } });
+    expect((await call('s05a-json-bom/py')).a).toMatchObject({ outcome: 'MALFORMED_JSON', detail: { why: expect.stringMatching(/is the Python SDK's, whose JSON parser refuses it/) } });
     // a rule only the TypeScript SDK checks, seen from the Python client: it took the result, and the why says so
     expect((await call('s11f-structured-content-null/py')).a).toMatchObject({ outcome: 'TOOL_SUCCESS', detail: { why: expect.stringMatching(/only the TypeScript SDK's client checks this, and this client \(User-Agent "python-httpx/) } });
   });
