@@ -101,7 +101,12 @@ function parseBody(send: unknown, sendText: string | undefined): { body: unknown
 /** A parsed request's params._meta as text ('' without one): cheap, and all the fingerprint does not cover. */
 function metaText(body: unknown): string {
   const meta = typeof body === 'object' && body !== null ? (body as { params?: { _meta?: unknown } }).params?._meta : undefined;
-  return meta === undefined ? '' : JSON.stringify(meta);
+  if (meta === undefined) return '';
+  try {
+    return JSON.stringify(meta);
+  } catch {
+    return ''; // nested too deep to write out (a hostile log): told apart by the rest of the signature only
+  }
 }
 
 function looksLikeSse(text: string): boolean {

@@ -8,6 +8,8 @@
 // which clients refuse what breaks it was measured with both SDKs' own schemas (test/result-shape.test.ts holds the
 // TypeScript SDK's).
 
+import { jsonText } from './report/text.js';
+
 const MAX_ITEMS = 1000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,8 +77,8 @@ function annotationsProblem(b: Record<string, unknown>, path: string): ShapeProb
   const a = b.annotations;
   if (!isObject(a)) return (a === null ? typescriptOnly : both)(`${path}.annotations is ${kind(a)}, not an object`);
   if (has(a, 'audience') && a.audience !== undefined && !(Array.isArray(a.audience) && a.audience.every((x) => x === 'user' || x === 'assistant'))) return both(`${path}.annotations.audience is not a list of "user" and "assistant"`);
-  if (has(a, 'priority') && a.priority !== undefined && !(typeof a.priority === 'number' && a.priority >= 0 && a.priority <= 1)) return both(`${path}.annotations.priority is ${JSON.stringify(a.priority)?.slice(0, 20)}, not a number from 0 to 1`);
-  if (has(a, 'lastModified') && a.lastModified !== undefined && !(typeof a.lastModified === 'string' && DATE_TIME.test(a.lastModified))) return typescriptOnly(`${path}.annotations.lastModified is ${JSON.stringify(a.lastModified)?.slice(0, 40)}, not a date-time with its offset`);
+  if (has(a, 'priority') && a.priority !== undefined && !(typeof a.priority === 'number' && a.priority >= 0 && a.priority <= 1)) return both(`${path}.annotations.priority is ${jsonText(a.priority).slice(0, 20)}, not a number from 0 to 1`);
+  if (has(a, 'lastModified') && a.lastModified !== undefined && !(typeof a.lastModified === 'string' && DATE_TIME.test(a.lastModified))) return typescriptOnly(`${path}.annotations.lastModified is ${jsonText(a.lastModified).slice(0, 40)}, not a date-time with its offset`);
   return undefined;
 }
 
@@ -95,7 +97,7 @@ function blockFields(b: Record<string, unknown>, path: string): ShapeProblem | u
     case 'resource':
       return isObject(b.resource) ? resourceContents(b.resource, `${path}.resource`) : both(`${path}.resource is ${has(b, 'resource') ? kind(b.resource) : 'missing'}, not an object`);
     default:
-      return both(has(b, 'type') ? `${path}.type ${JSON.stringify(b.type)} is no content type (text, image, audio, resource_link, resource)` : `${path}.type is missing`);
+      return both(has(b, 'type') ? `${path}.type ${jsonText(b.type).slice(0, 60)} is no content type (text, image, audio, resource_link, resource)` : `${path}.type is missing`);
   }
 }
 
@@ -120,7 +122,7 @@ function tool(t: Record<string, unknown>, path: string): ShapeProblem | undefine
     const schema = t[key];
     if (key === 'outputSchema' && (schema === undefined || schema === null)) continue;
     if (!isObject(schema)) return typescriptOnly(`${path}.${key} is ${kind(schema)}, not an object`);
-    if (schema.type !== 'object') return typescriptOnly(`${path}.${key}.type is ${has(schema, 'type') ? JSON.stringify(schema.type) : 'missing'}, not "object"`);
+    if (schema.type !== 'object') return typescriptOnly(`${path}.${key}.type is ${has(schema, 'type') ? jsonText(schema.type).slice(0, 60) : 'missing'}, not "object"`);
     if (has(schema, 'properties') && !isObject(schema.properties)) return typescriptOnly(`${path}.${key}.properties is ${kind(schema.properties)}, not an object`);
     if (has(schema, 'required') && !(Array.isArray(schema.required) && schema.required.every((x) => typeof x === 'string'))) return typescriptOnly(`${path}.${key}.required is not an array of strings`);
   }
@@ -139,7 +141,7 @@ function tool(t: Record<string, unknown>, path: string): ShapeProblem | undefine
     }
   }
   if (isObject(t.execution) && has(t.execution, 'taskSupport') && t.execution.taskSupport !== undefined && !['forbidden', 'optional', 'required'].includes(t.execution.taskSupport as string)) {
-    return both(`${path}.execution.taskSupport is ${JSON.stringify(t.execution.taskSupport)?.slice(0, 30)}, not "forbidden", "optional" or "required"`);
+    return both(`${path}.execution.taskSupport is ${jsonText(t.execution.taskSupport).slice(0, 30)}, not "forbidden", "optional" or "required"`);
   }
   return undefined;
 }
@@ -177,7 +179,7 @@ const CHECKS: Record<string, (r: Record<string, unknown>) => ShapeProblem | unde
   initialize: initializeResult,
   'resources/read': (r) => list(r, 'contents', resourceContents),
   'prompts/get': (r) => list(r, 'messages', (m, path) => {
-    if (m.role !== 'user' && m.role !== 'assistant') return both(has(m, 'role') ? `${path}.role ${JSON.stringify(m.role)} is neither "user" nor "assistant"` : `${path}.role is missing`);
+    if (m.role !== 'user' && m.role !== 'assistant') return both(has(m, 'role') ? `${path}.role ${jsonText(m.role).slice(0, 60)} is neither "user" nor "assistant"` : `${path}.role is missing`);
     return isObject(m.content) ? contentBlockProblem(m.content, `${path}.content`) : both(`${path}.content is ${has(m, 'content') ? kind(m.content) : 'missing'}, not an object`);
   }),
   'tools/list': (r) => list(r, 'tools', tool),

@@ -99,6 +99,28 @@ describe('values nested 100,000 levels deep where a report quotes or compares th
     message(14, 'c2s', JSON.parse(call(1)), 'ct'), `{"v":1,"kind":"message","ts":"${ts(15)}","session":"ct","direction":"s2c","message":{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[${deepArray}]}}}`,
   ].join('\n');
 
+  it('where a result\'s shape is checked and a request\'s copy signature is written, they end no run either', () => {
+    const D2 = 100_000;
+    const deep = `${'{"a":'.repeat(D2)}1${'}'.repeat(D2)}`;
+    const req = (id: number, method: string, params: string) => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${params}}`;
+    const ex = (i: number, send: string, result: string) => `{"v":1,"kind":"exchange","ts":"${ts(i * 10)}","side":"client","method":"POST","url":"https://h.example/mcp","requestHeaders":{"mcp-session-id":"d${i}"},"send":${send},"status":200,"responseHeaders":{"content-type":"application/json"},"recv":{"jsonrpc":"2.0","id":${i},"result":${result}},"durationMs":5}`;
+    const shapes = [
+      ex(1, req(1, 'tools/call', `{"name":"t","_meta":${deep}}`), '{"content":[]}'), // the copy signature's _meta
+      ex(2, req(2, 'tools/call', '{"name":"t"}'), `{"content":[{"type":${deep}}]}`),
+      ex(3, req(3, 'prompts/get', '{"name":"p"}'), `{"messages":[{"role":${deep},"content":{"type":"text","text":"x"}}]}`),
+      ex(4, req(4, 'tools/list', '{}'), `{"tools":[{"name":"t","inputSchema":{"type":${deep}}}]}`),
+      ex(5, req(5, 'tools/list', '{}'), `{"tools":[{"name":"t","inputSchema":{"type":"object"},"execution":{"taskSupport":${deep}}}]}`),
+      ex(6, req(6, 'tools/call', '{"name":"t"}'), `{"content":[{"type":"text","text":"x","annotations":{"priority":${deep}}}]}`),
+    ];
+    const r = cli(['--format', 'json'], `${shapes.join('\n')}\n`);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { attempts: { id: number; outcome: string; detail?: { why?: string } }[]; summary: { lines: { used: number } } };
+    expect(doc.summary.lines.used).toBe(6);
+    expect(doc.attempts.map((a) => a.outcome)).toEqual(['TOOL_SUCCESS', 'INVALID_TOOL_RESULT', 'INVALID_RESULT', 'INVALID_RESULT', 'INVALID_RESULT', 'INVALID_TOOL_RESULT']);
+    expect(doc.attempts[1]!.detail?.why).toMatch(/^content\[0\]\.type \{"a":\{"a":/);
+  });
+
   it('the analysis finishes and quotes them cut at 64 levels (json and table)', () => {
     const r = cli(['--format', 'json'], `${log}\n`);
     expect(r.stderr).not.toMatch(/internal error/);
