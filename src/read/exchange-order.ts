@@ -1,5 +1,10 @@
-// Whole exchanges (a HAR entry) are timed at their start, yet a capture that writes each when it ends lists them in end order: put them back in start order within --order-tolerance.
+// Whole exchanges (a HAR entry) are timed at their start, yet a capture that writes each when it ends lists them in end order: put them back in start order within --order-tolerance, or the longest exchange seen.
 import type { CanonicalRecord } from '../schema/record.js';
+
+/** The longest exchange whose lateness is waited for: a GET stream open for a whole session is not. */
+export const LONGEST_HELD_MS = 60_000;
+/** At most this many exchanges are held (oldest released first): a fast log with long streams must not fill memory. */
+export const MOST_HELD = 20_000;
 
 interface Timed {
   ts: number | undefined;
@@ -7,7 +12,9 @@ interface Timed {
 }
 
 /**
- * Holds each whole-exchange record until the input's times have passed its start by `toleranceMs`, and releases the
+ * Holds each whole-exchange record until the input's times have passed its start by `toleranceMs` (or, once the
+ * input has shown end order, by the longest exchange seen so far if longer, up to LONGEST_HELD_MS; at most MOST_HELD
+ * records), and releases the
  * held ones in start order (stable). A streaming HAR writer appends an SSE exchange when its stream ends, after the
  * shorter exchanges that started later (its `notifications/cancelled`, the retry); read in file order, the
  * cancellation came before the request it cancels. Other records pass through at once, after the held exchanges that
@@ -18,6 +25,12 @@ interface Timed {
 export async function* startOrdered<T extends Timed>(batches: AsyncIterable<T[]>, toleranceMs: number): AsyncGenerator<T[]> {
   const held: T[] = [];
   let maxTs = -Infinity;
+  // A writer that puts each exchange down when it ends lists one that lasted d ms up to d ms after those that started
+  // later: once an exchange has come after one that started later than it (a start-ordered export never does that),
+  // the hold is the longest exchange seen (a long GET stream, a slow call) when that is longer than the tolerance.
+  let longest = 0;
+  let endOrdered = false;
+  let lastStart = -Infinity;
   const releaseUpTo = (limit: number, out: T[]) => {
     let n = 0;
     while (n < held.length && held[n]!.ts! <= limit) n++;
@@ -36,7 +49,14 @@ export async function* startOrdered<T extends Timed>(batches: AsyncIterable<T[]>
         out.push(item);
         continue;
       }
-      if (ts < maxTs - toleranceMs) {
+      if (item.rec.kind === 'exchange') {
+        const d = (item.rec as { durationMs?: unknown }).durationMs;
+        if (typeof d === 'number' && d > longest) longest = Math.min(d, LONGEST_HELD_MS);
+        if (ts < lastStart) endOrdered = true;
+        else lastStart = ts;
+      }
+      const hold = endOrdered ? Math.max(toleranceMs, longest) : toleranceMs;
+      if (ts < maxTs - hold) {
         // A jump back beyond the tolerance is not put right here: the analysis says the input is not time-ordered.
         releaseUpTo(Infinity, out);
         out.push(item);
@@ -48,12 +68,13 @@ export async function* startOrdered<T extends Timed>(batches: AsyncIterable<T[]>
         let i = held.length;
         while (i > 0 && held[i - 1]!.ts! > ts) i--;
         held.splice(i, 0, item);
+        if (held.length > MOST_HELD) out.push(held.shift()!);
       } else {
         releaseUpTo(ts, out);
         out.push(item);
       }
     }
-    releaseUpTo(maxTs - toleranceMs, out);
+    releaseUpTo(maxTs - (endOrdered ? Math.max(toleranceMs, longest) : toleranceMs), out);
     if (out.length) yield out;
   }
   if (held.length) yield held.splice(0);
