@@ -7,7 +7,7 @@ import { harProducerNotes } from './formats/har-producers.js';
 import type { HarDocumentInfo } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
 import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
-import { splitCloudWatchLine } from './formats/text-lines.js';
+import { splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
 import type { BackwardSpool } from './read/backward-spool.js';
@@ -144,16 +144,18 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     for (let depth = 0; depth < 3; depth++) {
       if (typeof v === 'string') {
         // An envelope holding a text line (Loki `line`, Cloud Logging textPayload): parse it again.
-        const inner = v.trim();
-        if (inner.startsWith('{')) {
+        if (firstNonSpace(v) === '{') {
           try {
-            v = JSON.parse(inner);
+            v = JSON.parse(v);
             continue;
           } catch {
             return unusable(lineNo, 'invalid-json', 'the wrapped text is not JSON');
           }
         }
-        const tf = textFormatFor(inner, forced);
+        // Read as the line it was, its indent kept (a .NET console message line is indented under its header) and
+        // with the input's state (a Python log's traceback lines are its own, once its format is known).
+        const inner = v.replace(/\s+$/, '');
+        const tf = textFormatFor(inner, forced, adapterState);
         if (!tf) return unusable(lineNo, 'unknown-format', 'wrapped text line in no known format');
         return emit(tf, tf.textToRecords(inner, ctx(lineNo)), lineNo, out);
       }
@@ -213,6 +215,8 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
   };
 
   let needSchemas = false;
+  /** This input is `aws logs tail` output of a text log: each line's `<time> <stream>` prefix is taken off. */
+  let cloudWatchText = false;
   const adapterState = new Map<string, unknown>();
   const note = (text: string): void => {
     if (!account.limits.notes.includes(text)) account.limits.notes.push(text);
@@ -283,16 +287,29 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     let value: unknown;
     const c = firstNonSpace(text);
     if (c !== '{' && c !== '[') {
-      const tf = textFormatFor(text, forced, adapterState);
+      // Once a line was a text log's line inside `aws logs tail`'s prefix, the prefix is taken off every line that has it.
+      const inner = cloudWatchText ? (splitCloudWatchText(text)?.text ?? text) : text;
+      const tf = textFormatFor(inner, forced, adapterState);
       if (tf) {
         const before = out.length;
-        if (!guarded(line.lineNo, out, () => emit(tf, tf.textToRecords(text, ctx(line.lineNo)), line.lineNo, out))) return true;
+        if (!guarded(line.lineNo, out, () => emit(tf, tf.textToRecords(inner, ctx(line.lineNo)), line.lineNo, out))) return true;
         // A text format may need the zod schemas too (Claude Code's debug file, for its claims): read the line again then.
         if (!needSchemas) return true;
         out.length = before;
         return false;
       }
       const cw = splitCloudWatchLine(text);
+      // `aws logs tail` of a text log (a Python logging line after `<time> <stream>`): the text read as a line of its own.
+      const cwText = cw ? undefined : splitCloudWatchText(text);
+      const tfIn = cwText ? textFormatFor(cwText.text, forced, adapterState) : undefined;
+      if (tfIn) {
+        cloudWatchText = true;
+        const before = out.length;
+        if (!guarded(line.lineNo, out, () => emit(tfIn, tfIn.textToRecords(cwText!.text, ctx(line.lineNo)), line.lineNo, out))) return true;
+        if (!needSchemas) return true;
+        out.length = before;
+        return false;
+      }
       if (!cw) {
         const nul = text.includes('\u0000');
         unusable(line.lineNo, nul ? 'nul-bytes' : 'invalid-json', nul ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');

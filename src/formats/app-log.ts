@@ -88,6 +88,11 @@ function timeOf(layers: Obj[]): string | number | undefined {
   return undefined;
 }
 
+/** A logger line's own time, where any logger this reads puts it (an envelope's time is not to replace it). */
+export function loggedTime(v: Obj): string | number | undefined {
+  return timeOf(layersOf(v));
+}
+
 /** Which way the words of a log line's own text say its message went ("mcp message received"). */
 function wordsDirection(text: string): 'in' | 'out' | undefined {
   for (const w of text.toLowerCase().split(/[^a-z]+/)) {

@@ -123,6 +123,27 @@ const CLOUDWATCH_LINE = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)\s+
  * Undefined for other lines. The JSON is returned as text: the reader parses it and detects its format as if it
  * were the whole line, then copies `ts` into it when it has no time (see withTime in unwrap.ts).
  */
+/** An `aws logs tail` line whose message is a text line (a Python logging line): its time, stream and text. */
+export interface CloudWatchTextLine {
+  ts: string;
+  stream: string;
+  text: string;
+}
+
+const CLOUDWATCH_TEXT_LINE = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)\s([^\s{[][^\s]*)\s(.*)$/s;
+
+/**
+ * Splits an `aws logs tail` line whose message is text (`<ISO time> <stream> <text>`); the stream is required, as
+ * without it any timed text line would look so. The caller reads the text as a line of its own, if a text format
+ * takes it.
+ */
+export function splitCloudWatchText(line: string): CloudWatchTextLine | undefined {
+  const c0 = line.charCodeAt(0);
+  if (c0 < 48 || c0 > 57) return undefined;
+  const m = CLOUDWATCH_TEXT_LINE.exec(line);
+  return m ? { ts: m[1]!, stream: m[2]!, text: m[3]! } : undefined;
+}
+
 export function splitCloudWatchLine(line: string): CloudWatchLine | undefined {
   const c0 = line.charCodeAt(0);
   if (c0 < 48 || c0 > 57) return undefined;

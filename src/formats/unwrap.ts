@@ -1,4 +1,5 @@
 // Log-platform envelopes (Cloud Logging, Datadog, Elasticsearch/OpenSearch, Loki) and --unwrap PATH: the record inside, for re-detection.
+import { loggedTime } from './app-log.js';
 import { isObj, parseJsonContainer, safeKey, timeValue, type Obj } from './values.js';
 
 /**
@@ -12,7 +13,7 @@ export interface Unwrapped {
   many?: true;
 }
 
-/** Keys an inner record may use for its own time; when none is present the envelope's time is copied in. */
+/** Keys an inner record may use for its own time (besides a logger's, see loggedTime); when none is present the envelope's time is copied in. */
 const TIME_KEYS = ['ts', 'timestamp', 'time', 'startedDateTime', '@timestamp', 'resourceSpans', 'resourceLogs'];
 
 /** Fields Filebeat/ECS add around a raw log line; a `_source` made only of these carries the line in `message`. */
@@ -32,6 +33,9 @@ export function withTime(inner: unknown, envelopeTime: unknown): unknown {
   const time = timeValue(envelopeTime);
   if (!isObj(inner) || time === undefined) return inner;
   for (const k of TIME_KEYS) if (k in inner) return inner;
+  // A logger's own time (python-json-logger's asctime, .NET's Timestamp, Serilog's @t, loguru's record.time) is the
+  // line's: the envelope's is when the platform took it in.
+  if (loggedTime(inner) !== undefined) return inner;
   return inner.v === 1 && typeof inner.kind === 'string' ? { ...inner, ts: time } : { ...inner, timestamp: time };
 }
 
