@@ -202,7 +202,10 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     }
     // Search pages list their hits newest first unless asked otherwise: a page whose times run back is read last hit first.
     const probe = new OrderProbe();
-    for (const g of groups) probe.note(g.find((r) => r.ts !== undefined)?.ts);
+    for (const g of groups) {
+      const first = g.find((r) => r.ts !== undefined);
+      probe.note(first?.ts, 0, first ? exchangeEnd(first) : undefined);
+    }
     if (probe.verdict() === 'newest-first') groups.reverse();
     for (const g of groups) for (const r of g) out.push(r);
     // The line counts once: used when any record was, else unusable when any was, else skipped (an empty page too).
@@ -471,7 +474,8 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
             }
             const group: RecordItem[] = [];
             if (!readLine(line, group)) await rereadLine(line, group);
-            probe!.note(group.find((r) => r.ts !== undefined)?.ts, 'text' in line ? line.text.length : 0);
+            const first = group.find((r) => r.ts !== undefined);
+            probe!.note(first?.ts, 'text' in line ? line.text.length : 0, first ? exchangeEnd(first) : undefined);
             if (group.length) held.push(group);
           }
           account.bytesRead = opened.bytesRead();
@@ -569,6 +573,12 @@ function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {
     }
   }
   return undefined;
+}
+
+/** When a whole-exchange record (a HAR entry) ended, for the order probe; undefined for any other record. */
+function exchangeEnd(item: RecordItem): number | undefined {
+  const rec = item.rec as { kind: string; durationMs?: unknown };
+  return rec.kind === 'exchange' && typeof rec.durationMs === 'number' && item.ts !== undefined ? item.ts + rec.durationMs : undefined;
 }
 
 function textFormatFor(text: string, forced: InputFormat | undefined, state?: Map<string, unknown>): TextFormat | undefined {

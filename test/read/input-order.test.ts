@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OrderProbe, PROBE_BYTES, PROBE_LINES } from '../../src/read/order-probe.js';
 import { BackwardSpool } from '../../src/read/backward-spool.js';
@@ -36,6 +36,24 @@ describe('order probe', () => {
     expect(probeOf([1, 3, 2, 4, 6, 5, 7, 8]).verdict()).toBe('oldest-first');
     // Mostly back, with a few ties and untimed lines between.
     expect(probeOf([9, undefined, 8, 8, 7, 6, 7, 5, 4, 3, 2]).verdict()).toBe('newest-first');
+  });
+
+  it("whole exchanges written as each ended, exported newest first: their ends run back though their starts go both ways", () => {
+    // Starts of concurrent calls in end order: 10, 4, 12, 6, ...; each ends 1 s after the one before it ends.
+    const exchanges = Array.from({ length: 24 }, (_, i) => ({ start: 1000 * i - (i % 2 ? 5000 : 0), end: 1000 * i + 500 }));
+    const probe = (list: typeof exchanges) => {
+      const p = new OrderProbe();
+      for (const e of list) p.note(e.start, 0, e.end);
+      return p;
+    };
+    expect(probe([...exchanges].reverse()).settled()).toBe('newest-first');
+    expect(probe([...exchanges].reverse().slice(0, 6)).verdict()).toBe('newest-first');
+    // Must not: the file as written (end order) is oldest first, though its starts go back at every other line.
+    expect(probe(exchanges).settled()).toBe('oldest-first');
+    expect(probe(exchanges.slice(0, 6)).verdict()).toBe('oldest-first');
+    // Must not: starts that clearly run forward win over ends (a DevTools export: start order, long streams among them).
+    const devtools = Array.from({ length: 20 }, (_, i) => ({ start: i * 100, end: i % 2 ? 100_000 - i : i * 100 + 50 }));
+    expect(probe(devtools).verdict()).toBe('oldest-first');
   });
 
   it('gives its verdict after PROBE_LINES lines, or PROBE_BYTES of line text, at the latest (the lines are held meanwhile)', () => {
@@ -86,6 +104,20 @@ const reversedCopy = (file: string, name: string) => {
 };
 
 describe('a newest-first log is read from its last line back', () => {
+  it('a HAR written as each exchange ended, exported newest first (a log platform sorts by when it took each line in): the same report as the file as written', async () => {
+    const har = fileURLToPath(new URL('../fixtures/real-chaos/streams-seed-8/capture.har.ndjson.gz', import.meta.url));
+    const lines = gunzipSync(readFileSync(har)).toString('utf8').trim().split('\n');
+    const asWritten = join(dir, 'seed8.har.ndjson');
+    const reversed = join(dir, 'seed8-newest-first.har.ndjson');
+    writeFileSync(asWritten, lines.join('\n') + '\n');
+    writeFileSync(reversed, [...lines].reverse().join('\n') + '\n');
+    const want = run([asWritten]);
+    const got = run([reversed]);
+    expect(verdictOf(got.rows)).toEqual(verdictOf(want.rows));
+    expect(got.summary.notes.filter((n) => n.includes('newest first'))).toHaveLength(1);
+    expect(got.summary.diagnostics.total).toBe(0);
+  });
+
   for (const scenario of ['sse-resumed-last-event-id', 'session-expired-404-reinit', 'http-503-app-retry', 'elicitation-roundtrip']) {
     it(`${scenario}, both sides reversed: the same attempts and findings as written, and a note`, () => {
       const client = REAL + `${scenario}.client.ndjson`;
