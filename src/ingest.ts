@@ -293,25 +293,14 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       // Once a line was a text log's line inside `aws logs tail`'s prefix, the prefix is taken off every line that has it.
       const inner = cloudWatchText ? (splitCloudWatchText(text)?.text ?? text) : text;
       const tf = textFormatFor(inner, forced, adapterState);
-      if (tf) {
-        const before = out.length;
-        if (!guarded(line.lineNo, out, () => emit(tf, tf.textToRecords(inner, ctx(line.lineNo)), line.lineNo, out))) return true;
-        // A text format may need the zod schemas too (Claude Code's debug file, for its claims): read the line again then.
-        if (!needSchemas) return true;
-        out.length = before;
-        return false;
-      }
+      if (tf) return readText(tf, inner, line.lineNo, out);
       const cw = splitCloudWatchLine(text);
       // `aws logs tail` of a text log (a Python logging line after `<time> <stream>`): the text read as a line of its own.
       const cwText = cw ? undefined : splitCloudWatchText(text);
       const tfIn = cwText ? textFormatFor(cwText.text, forced, adapterState) : undefined;
       if (tfIn) {
         cloudWatchText = true;
-        const before = out.length;
-        if (!guarded(line.lineNo, out, () => emit(tfIn, tfIn.textToRecords(cwText!.text, ctx(line.lineNo)), line.lineNo, out))) return true;
-        if (!needSchemas) return true;
-        out.length = before;
-        return false;
+        return readText(tfIn, cwText!.text, line.lineNo, out);
       }
       if (!cw) {
         const nul = text.includes('\u0000');
@@ -329,6 +318,9 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       try {
         value = JSON.parse(text);
       } catch (err) {
+        // A text line that opens with "[" (Flask's `[%(asctime)s] %(levelname)s in %(module)s: %(message)s`) is no JSON.
+        const tf = c === '[' ? textFormatFor(text, forced, adapterState) : undefined;
+        if (tf) return readText(tf, text, line.lineNo, out);
         const lone = text.trim();
         // Gemini CLI's local telemetry file, and any pretty-printed export, opens with a line that is just "{" or "[".
         const why = lone === '{' || lone === '[' ? `invalid JSON: a lone "${lone}" (pretty-printed JSON spreads one value over many lines; mcp-triage reads one JSON value per line, or a whole HAR file)` : `invalid JSON (${describeJsonError(err)})`;
@@ -338,6 +330,15 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     }
     const before = out.length;
     if (!guarded(line.lineNo, out, () => toItems(value, line.lineNo, out, text))) return true;
+    if (!needSchemas) return true;
+    out.length = before;
+    return false;
+  };
+
+  /** One line read by a text format. False when that format needs the zod schemas (Claude Code's debug file, for its claims): nothing was pushed then. */
+  const readText = (tf: TextFormat, text: string, lineNo: number, out: RecordItem[]): boolean => {
+    const before = out.length;
+    if (!guarded(lineNo, out, () => emit(tf, tf.textToRecords(text, ctx(lineNo)), lineNo, out))) return true;
     if (!needSchemas) return true;
     out.length = before;
     return false;

@@ -12,11 +12,11 @@ import { pydanticMessage } from './python-text.js';
 // (mcp.server.sse) `Validated client message: {message}` and `Sending message via SSE: SessionMessage(...)`, without
 // the session on those lines (concurrent sessions' `Parsed session ID` lines interleave with them), and copies of
 // what it received (`Received JSON: b'...'`, `Sending session message to writer: ...`), which are skipped.
-/** Python logging's own shapes: BASIC_FORMAT (`DEBUG:name:message`), or a line that starts with its asctime. */
+/** Python logging's own shapes: BASIC_FORMAT (`DEBUG:name:message`), or a line that starts with its asctime (its milliseconds after a comma, or a dot: `%(asctime)s.%(msecs)03d` with a datefmt). */
 const BASIC = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:/;
-const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\]?\s.*?\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\b/;
+const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\]?\s.*?\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\b/;
 /** A line's leading asctime, whatever else the format writes (`%(asctime)s %(name)s: %(message)s` has no level). */
-const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2},\d{3})\b/;
+const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\b/;
 const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID|Received server message|Received endpoint URL|Validated client message|Sending message via SSE|Received JSON|Sending session message to writer|Created new session with ID): (.*)$/s;
 /** The Python SDK's Streamable HTTP server logs sessions and errors, never a message: its log shows no call. */
 const STREAMABLE_SERVER = /\bmcp\.server\.streamable_http(?:_manager)?[:\s]/;
