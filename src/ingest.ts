@@ -7,7 +7,7 @@ import { harProducerNotes } from './formats/har-producers.js';
 import type { HarDocumentInfo } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
 import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
-import { splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
+import { embeddedMessageLine, splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
 import { GzipError, openInput } from './read/open.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
 import type { BackwardSpool } from './read/backward-spool.js';
@@ -294,7 +294,9 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       const inner = cloudWatchText ? (splitCloudWatchText(text)?.text ?? text) : text;
       const tf = textFormatFor(inner, forced, adapterState);
       if (tf) return readText(tf, inner, line.lineNo, out);
-      const cw = splitCloudWatchLine(text);
+      const split = splitCloudWatchLine(text);
+      // `<time> --> {...}`, `<time> received {...}`: a direction, not a log stream's name; read as a text line with its message.
+      const cw = split?.stream !== undefined && DIRECTION_TOKEN.test(split.stream) ? undefined : split;
       // `aws logs tail` of a text log (a Python logging line after `<time> <stream>`): the text read as a line of its own.
       const cwText = cw ? undefined : splitCloudWatchText(text);
       const tfIn = cwText ? textFormatFor(cwText.text, forced, adapterState) : undefined;
@@ -302,17 +304,26 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
         cloudWatchText = true;
         return readText(tfIn, cwText!.text, line.lineNo, out);
       }
-      if (!cw) {
+      // Last, a text line with a JSON-RPC message in it (an app's own `console.log('sent', JSON.stringify(m))`): read as
+      // an application log record, its leading time and its text.
+      const embedded = cw ? undefined : appLogLine(text);
+      if (embedded) value = embedded;
+      else if (!cw) {
         const nul = text.includes('\u0000');
         unusable(line.lineNo, nul ? 'nul-bytes' : 'invalid-json', nul ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
         return true;
       }
       // `aws logs tail`: the JSON after `<time> <stream>` is detected like a whole line; it keeps the prefix time.
-      try {
+      else try {
         value = withTime(JSON.parse(cw.json), cw.ts);
       } catch (err) {
-        unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${describeJsonError(err)})`);
-        return true;
+        // `<time> [info] send: {...}`: no CloudWatch line, but a text line with a message in it.
+        const inText = appLogLine(text);
+        if (!inText) {
+          unusable(line.lineNo, 'invalid-json', `CloudWatch line: invalid JSON after the prefix (${describeJsonError(err)})`);
+          return true;
+        }
+        value = inText;
       }
     } else {
       try {
@@ -321,11 +332,15 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
         // A text line that opens with "[" (Flask's `[%(asctime)s] %(levelname)s in %(module)s: %(message)s`) is no JSON.
         const tf = c === '[' ? textFormatFor(text, forced, adapterState) : undefined;
         if (tf) return readText(tf, text, line.lineNo, out);
-        const lone = text.trim();
-        // Gemini CLI's local telemetry file, and any pretty-printed export, opens with a line that is just "{" or "[".
-        const why = lone === '{' || lone === '[' ? `invalid JSON: a lone "${lone}" (pretty-printed JSON spreads one value over many lines; mcp-triage reads one JSON value per line, or a whole HAR file)` : `invalid JSON (${describeJsonError(err)})`;
-        unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : why);
-        return true;
+        const embedded = c === '[' && !(err instanceof RangeError) ? appLogLine(text) : undefined;
+        if (embedded) value = embedded;
+        else {
+          const lone = text.trim();
+          // Gemini CLI's local telemetry file, and any pretty-printed export, opens with a line that is just "{" or "[".
+          const why = lone === '{' || lone === '[' ? `invalid JSON: a lone "${lone}" (pretty-printed JSON spreads one value over many lines; mcp-triage reads one JSON value per line, or a whole HAR file)` : `invalid JSON (${describeJsonError(err)})`;
+          unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : why);
+          return true;
+        }
       }
     }
     const before = out.length;
@@ -574,6 +589,15 @@ function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {
     }
   }
   return undefined;
+}
+
+/** A word or arrow that says which way a message went, where an `aws logs tail` line has its stream's name. */
+const DIRECTION_TOKEN = /^(?:-+>|<-+|>>|<<|->|<-|sent|send|sending|received|receive|receiving|recv|in|out|incoming|outgoing|inbound|outbound)[:]?$/i;
+
+/** A text line with a JSON-RPC message the application-log reader finds in it, as that reader's record; else undefined. */
+function appLogLine(text: string): Record<string, unknown> | undefined {
+  const line = embeddedMessageLine(text);
+  return line && FALLBACK_FORMAT.detect(line) ? line : undefined;
 }
 
 /** When a whole-exchange record (a HAR entry) ended, for the order probe; undefined for any other record. */

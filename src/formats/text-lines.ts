@@ -123,6 +123,32 @@ const CLOUDWATCH_LINE = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)\s+
  * Undefined for other lines. The JSON is returned as text: the reader parses it and detects its format as if it
  * were the whole line, then copies `ts` into it when it has no time (see withTime in unwrap.ts).
  */
+/** A plain text line's leading time (ISO 8601 with a T or a space, a zone or none; bare, or in brackets or parentheses). */
+const LEADING_TEXT_TIME = /^[[(]?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)[\])]?\s+/;
+
+/**
+ * A plain text line that carries a JSON-RPC message (`console.log('sent', JSON.stringify(m))`, winston's
+ * `<time> info: sending {...}`, `[<time>] --> {...}`), as an application log record: its leading time, if any, and
+ * the rest as its message text, for the app-log reader to find the message and its direction in. Undefined for a line
+ * that holds no JSON-RPC message.
+ */
+export function embeddedMessageLine(line: string): { time?: string; msg: string } | undefined {
+  if (!line.includes('jsonrpc')) return undefined;
+  const m = LEADING_TEXT_TIME.exec(line);
+  let msg = (m ? line.slice(m[0].length) : line).trim();
+  // Brackets in the words before the message (`[info] send:`, `(client)`) are no JSON: only the message opens one (a
+  // batch's `[` just before its first `{` is kept).
+  const open = msg.indexOf('{');
+  if (open > 0) {
+    const batch = /\[\s*$/.exec(msg.slice(0, open));
+    const cut = batch ? batch.index : open;
+    // Arrows say the direction as words do, from the writer's side (`-->` sent, as koa-logger's `-->` is its answer).
+    const prefix = msg.slice(0, cut).replace(/[[\]()]/g, ' ').replace(/(?:-+>|>>)/g, ' sent ').replace(/(?:<-+|<<)/g, ' received ');
+    msg = prefix + msg.slice(cut);
+  }
+  return m ? { time: m[1]!, msg } : { msg };
+}
+
 /** An `aws logs tail` line whose message is a text line (a Python logging line): its time, stream and text. */
 export interface CloudWatchTextLine {
   ts: string;
