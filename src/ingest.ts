@@ -2,6 +2,7 @@
 import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
 import { FALLBACK_FORMAT, JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
+import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
 import type { HarDocumentInfo } from './read/har-document.js';
@@ -175,6 +176,9 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
         v = unwrapped.value;
         continue;
       }
+      // The Python SDK's own DEBUG lines, and httpx's, logged by a JSON formatter: read as the text log they would be.
+      const pyLine = forced ? undefined : pythonRecordLine(obj, adapterState);
+      if (pyLine !== undefined) return emit(pythonSdkLogFormat, pythonSdkLogFormat.textToRecords(pyLine, ctx(lineNo)), lineNo, out);
       if (FALLBACK_FORMAT.detect(obj)) return emit(FALLBACK_FORMAT, FALLBACK_FORMAT.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
     }

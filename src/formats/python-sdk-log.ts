@@ -356,6 +356,46 @@ function isId(v: unknown): v is JsonRpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 }
 
+/** A Python logging record's level, logger name and text, where JSON formatters put them (python-json-logger, structlog, ECS). */
+const RECORD_LEVEL = ['levelname', 'level', 'log.level', 'severity'];
+const RECORD_NAME = ['name', 'logger', 'logger_name', 'log.logger'];
+const RECORD_TEXT = ['message', 'msg', 'event'];
+const RECORD_TIME = ['asctime', 'timestamp', 'time', '@timestamp'];
+
+const firstString = (v: Record<string, unknown>, keys: string[]): string | undefined => {
+  for (const k of keys) if (typeof v[k] === 'string' && v[k] !== '') return v[k] as string;
+  return undefined;
+};
+
+/** A time as the text lines' leading asctime reads it: an asctime as is, an ISO or epoch time as `YYYY-MM-DD HH:MM:SS.mmm` (UTC). */
+function asctimeOf(v: unknown): string | undefined {
+  if (typeof v === 'string' && LEADING_TIME.test(v)) return LEADING_TIME.exec(v)![1];
+  const ms = typeof v === 'number' ? (v > 1e12 ? v : v * 1000) : typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 23).replace('T', ' ') : undefined;
+}
+
+/**
+ * A Python logging record written as JSON (python-json-logger, structlog's JSONRenderer) whose text is one of the
+ * lines this format reads (the SDK's own, httpx's status line, a transport's start or end), as the text line
+ * `%(asctime)s %(levelname)s %(name)s: %(message)s` would have written it; once the SDK's lines were seen in the
+ * input, any such record while a stream's end waits for the next one. Undefined for every other value: those stay
+ * the application-log reader's.
+ */
+export function pythonRecordLine(v: Record<string, unknown>, state: Map<string, unknown> | undefined): string | undefined {
+  const text = firstString(v, RECORD_TEXT);
+  const name = firstString(v, RECORD_NAME);
+  const level = firstString(v, RECORD_LEVEL);
+  if (text === undefined || name === undefined || level === undefined) return undefined;
+  const pending = (state?.get('python-sdk') as PythonLog | undefined)?.ended !== undefined;
+  const ours = (SDK_LINE.test(text) && (/jsonrpc='2\.0'/.test(text) || !/^(Sending client message|SSE message|Received server message|Validated client message|Sending message via SSE)/.test(SDK_LINE.exec(text)![1]!))) ||
+    HTTPX_POST.test(text) || CONNECTING.test(text) || TERMINATED.test(text) || SSE_ENDED.test(text) || SSE_RESUMING.test(text) || ABORTED_POST.test(text);
+  if (!ours && !pending) return undefined;
+  const exc = typeof v.exc_info === 'string' ? `\n${v.exc_info}` : '';
+  const time = asctimeOf(firstString(v, RECORD_TIME) ?? v.time ?? v.timestamp);
+  const line = `${level.toUpperCase()} ${name}: ${text}${exc}`;
+  return time !== undefined ? `${time} ${line}` : line;
+}
+
 export const pythonSdkLogFormat: TextFormat = {
   kind: 'text',
   name: 'python-sdk',

@@ -54,6 +54,40 @@ describe("the Python SDK's DEBUG log in other logging formats", () => {
     });
   }
 
+  // The same records from a JSON formatter on the root logger: python-json-logger ('%(asctime)s %(levelname)s
+  // %(name)s %(message)s'), structlog's JSONRenderer (event, level, logger, an ISO timestamp). A traceback's lines are
+  // the record's exc_info there; the recorded text logs have them as lines of their own, kept here as records with no
+  // name of their own, as a handler that writes each line it gets would.
+  const JSON_FORMATTERS: Record<string, (t: string, ms: string, level: string, name: string, msg: string) => object> = {
+    'python-json-logger': (t, ms, l, n, m) => ({ asctime: `${t},${ms}`, levelname: l, name: n, message: m }),
+    "structlog's JSONRenderer": (t, ms, l, n, m) => ({ event: m, level: l.toLowerCase(), logger: n, timestamp: `${t.replace(' ', 'T')}.${ms}Z` }),
+  };
+  for (const file of LOGS) {
+    Object.entries(JSON_FORMATTERS).forEach(([name, render], i) => {
+      it(`${file} through ${name}: the same calls, outcomes and times`, async () => {
+        const recorded = await analyze({ inputs: [{ path: `${FIX}${file}` }] });
+        let last: RegExpExecArray | undefined;
+        const lines = readFileSync(`${FIX}${file}`, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
+          const m = RECORD.exec(l);
+          if (m) last = m;
+          return JSON.stringify(m ? render(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!) : render(last![1]!, last![2]!, last![3]!, 'traceback', l));
+        });
+        const path = join(dir, `json-${i}-${file.replace(/\//g, '_')}`);
+        writeFileSync(path, lines.join('\n') + '\n');
+        const r = await analyze({ inputs: [{ path }] });
+        expect(r.summary.lines.unusable).toBe(0);
+        expect(r.summary.inputs[0]!.formats['python-sdk']).toBeGreaterThan(0);
+        expect(rows(r)).toEqual(rows(recorded));
+      });
+    });
+  }
+
+  it("must not: an app's own python-json-logger lines with a message in a field stay the application-log reader's", async () => {
+    const r = await analyze({ inputs: [{ path: `${FIX}real-app-log/py-pjl/server.ndjson` }] });
+    expect(r.summary.inputs[0]!.formats).toEqual({ 'app-log': expect.any(Number) });
+    expect(r.attempts.length).toBeGreaterThan(4);
+  });
+
   it('must not: a JSON-RPC batch line that opens with "[" is still read as JSON, not as a text log', async () => {
     const path = join(dir, 'batch.ndjson');
     writeFileSync(path, '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n');
