@@ -257,7 +257,10 @@ const MITMPROXY_CLIENT_GONE = 'Client disconnected.';
  */
 export function closedByClient(view: AttemptView): boolean {
   if (view.side !== 'client') return view.side !== 'server' && (peerClosedProxy(view) || abortedBeforeHead(view));
-  return (view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error)) && !recordingStopped(view);
+  // A HAR given as the client's view (--client) says the same of its own abort before any head: status 0 and
+  // net::ERR_ABORTED, which it says alone (no side) too.
+  return ((view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error)) && !recordingStopped(view))
+    || abortedBeforeHead(view);
 }
 
 /**

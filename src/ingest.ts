@@ -15,7 +15,7 @@ import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
 import { looksLikeHarDocument, looksLikeJsonArrayDocument } from './read/har-head.js';
-import { describeJsonError, type Diagnostics } from './diagnostics.js';
+import { describeJsonError, Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
 
@@ -171,7 +171,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       if (forced) return unusable(lineNo, 'wrong-format', `not a ${forced.name} record`);
       const unwrapped = unwrapEnvelope(obj);
-      if (unwrapped?.many) return pageItems(unwrapped.value as unknown[], lineNo, out);
+      if (unwrapped?.many) return pageItems(unwrapped.value as unknown[], lineNo, out, unwrapped.times);
       if (unwrapped) {
         v = unwrapped.value;
         continue;
@@ -186,7 +186,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
   };
 
   /** An API page (Datadog data[], Elasticsearch hits.hits[]) holds many records on one line: the line counts once. */
-  const pageItems = (items: unknown[], lineNo: number, out: RecordItem[]): void => {
+  const pageItems = (items: unknown[], lineNo: number, out: RecordItem[], times?: unknown[]): void => {
     if (!schemas()) {
       needSchemas = true; // a page is read whole, once the schemas its records may need are loaded
       return;
@@ -194,9 +194,15 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     const before = { used: account.used, unusable: account.unusable, skipped: account.skipped };
     const savedUnwrap = opts.unwrap;
     opts.unwrap = undefined;
+    // Search pages list their hits newest first unless asked otherwise: a page whose times run back is read last hit
+    // first. The hits' own envelope times tell it before they are read, so that a format that carries state from
+    // line to line (a Python DEBUG log's) reads them in time order; without such times, the records' times tell it after.
+    const envelopeProbe = new OrderProbe();
+    items.forEach((item, i) => envelopeProbe.note(envelopeTime(times?.[i], item, opts.timezone)));
+    const reversedFirst = envelopeProbe.verdict() === 'newest-first';
     const groups: RecordItem[][] = [];
     try {
-      for (const item of items) {
+      for (const item of reversedFirst ? [...items].reverse() : items) {
         const group: RecordItem[] = [];
         toItems(item, lineNo, group, undefined);
         if (group.length) groups.push(group);
@@ -204,13 +210,12 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     } finally {
       opts.unwrap = savedUnwrap;
     }
-    // Search pages list their hits newest first unless asked otherwise: a page whose times run back is read last hit first.
     const probe = new OrderProbe();
     for (const g of groups) {
       const first = g.find((r) => r.ts !== undefined);
       probe.note(first?.ts, 0, first ? exchangeEnd(first) : undefined);
     }
-    if (probe.verdict() === 'newest-first') groups.reverse();
+    if (!reversedFirst && probe.verdict() === 'newest-first') groups.reverse();
     for (const g of groups) for (const r of g) out.push(r);
     // The line counts once: used when any record was, else unusable when any was, else skipped (an empty page too).
     const anyUsed = account.used > before.used;
@@ -464,8 +469,16 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     // The order of the lines: as written, or settled by the first lines' times (held meanwhile, one group per line).
     const asked = opts.inputOrder ?? 'auto';
     const probe = asked === 'auto' ? new OrderProbe() : undefined;
+    // The account before the held lines were read, and after: what their first reading counted is taken back when
+    // they are read again (newest first), so each line counts once, as its reading in time order found it.
+    const probeBase = probe ? countsOf(account) : undefined;
+    let probeEnd: AccountCounts | undefined;
     let order: InputOrder | undefined = asked === 'auto' ? undefined : asked;
     const held: RecordItem[][] = [];
+    // The held lines themselves: read in file order to probe their times, and read again last line first if they run
+    // newest first, so that a format that carries state from line to line (the Python SDK's DEBUG log: the session id
+    // from its "Received session ID" line on, httpx's status line tied to the POST in flight) reads them in time order.
+    const heldLines: Line[] = [];
     let broken: GzipError | undefined;
     try {
       try {
@@ -497,6 +510,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
             const first = group.find((r) => r.ts !== undefined);
             probe!.note(first?.ts, 'text' in line ? line.text.length : 0, first ? exchangeEnd(first) : undefined);
             if (group.length) held.push(group);
+            heldLines.push(line);
           }
           account.bytesRead = opened.bytesRead();
           if (order === undefined) {
@@ -504,7 +518,12 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
             if (order === 'oldest-first') {
               for (const group of held) for (const r of group) out.push(r);
               held.length = 0;
+              heldLines.length = 0;
+            } else if (order === 'newest-first') {
+              probeEnd = countsOf(account);
+              adapterState.clear(); // the spooled lines are read back from a clean state
             }
+
           }
           if (out.length) yield settleTies(out);
         }
@@ -516,6 +535,10 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       order ??= probe!.verdict();
       if (order === 'newest-first') {
         account.newestFirst = true;
+        if (!probeEnd) {
+          probeEnd = countsOf(account);
+          adapterState.clear();
+        }
         if (spool) {
           for await (const batch of spool.backward()) {
             const out: RecordItem[] = [];
@@ -523,7 +546,23 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
             if (out.length) yield settleTies(out);
           }
         }
-        held.reverse();
+        // The held lines again, last line first, as the spooled ones were read. Their first reading's counts are taken
+        // back (this one counts them); its diagnostics were printed already, so this reading's are not added again.
+        if (probeBase && heldLines.length) {
+          subtractCounts(account, probeEnd, probeBase);
+          const diagnostics = opts.diagnostics;
+          opts.diagnostics = new Diagnostics();
+          try {
+            held.length = 0;
+            for (let i = heldLines.length - 1; i >= 0; i--) {
+              const group: RecordItem[] = [];
+              if (!readLine(heldLines[i]!, group)) await rereadLine(heldLines[i]!, group);
+              if (group.length) held.push(group);
+            }
+          } finally {
+            opts.diagnostics = diagnostics;
+          }
+        } else held.reverse();
       }
       const last = held.flat();
       if (last.length) yield settleTies(last);
@@ -604,6 +643,13 @@ function appLogLine(text: string): Record<string, unknown> | undefined {
   return line && FALLBACK_FORMAT.detect(line) ? line : undefined;
 }
 
+/** A page item's time, as epoch ms: its envelope's (a search hit's, kept by the unwrapper), else its own `timestamp` or `ts`. */
+function envelopeTime(envelope: unknown, item: unknown, timezone: string | undefined): number | undefined {
+  const o = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : undefined;
+  const t = envelope ?? o?.timestamp ?? o?.ts;
+  return typeof t === 'string' || typeof t === 'number' ? parseTimestamp(t, timezone) : undefined;
+}
+
 /** When a whole-exchange record (a HAR entry) ended, for the order probe; undefined for any other record. */
 function exchangeEnd(item: RecordItem): number | undefined {
   const rec = item.rec as { kind: string; durationMs?: unknown };
@@ -652,4 +698,32 @@ function describeOpenError(err: unknown): string {
 async function* prepend(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
   yield first;
   for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
+}
+
+/** The counters of an input's account that reading a line adds to. */
+interface AccountCounts {
+  lines: number;
+  blank: number;
+  used: number;
+  skipped: number;
+  unusable: number;
+  records: number;
+  reasons: Record<string, number>;
+  formats: Record<string, number>;
+}
+
+function countsOf(a: InputAccount): AccountCounts {
+  return { lines: a.lines, blank: a.blank, used: a.used, skipped: a.skipped, unusable: a.unusable, records: a.records, reasons: { ...a.reasons }, formats: { ...a.formats } };
+}
+
+/** Takes from the account what was counted between `from` and `to` (the first reading of lines read again). */
+function subtractCounts(a: InputAccount, to: AccountCounts, from: AccountCounts): void {
+  for (const k of ['lines', 'blank', 'used', 'skipped', 'unusable', 'records'] as const) a[k] -= to[k] - from[k];
+  for (const [map, toMap, fromMap] of [[a.reasons, to.reasons, from.reasons], [a.formats, to.formats, from.formats]] as const) {
+    for (const [k, n] of Object.entries(toMap)) {
+      const left = (map[k] ?? 0) - (n - (fromMap[k] ?? 0));
+      if (left > 0) map[k] = left;
+      else delete map[k];
+    }
+  }
 }

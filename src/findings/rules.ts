@@ -143,11 +143,18 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       // to compare: not one that differs.
       || (c.bodyNotCaptured === true && c.outcome === 'UNANSWERED') || (s.bodyNotCaptured === true && s.outcome === 'UNANSWERED')
       // Nor does a log that leaves some responses out (MCPSpy's slower than 5 s, the Python SDK's JSON answers).
-      || (c.answersUnlogged === true && c.outcome === 'UNANSWERED') || (s.answersUnlogged === true && s.outcome === 'UNANSWERED');
+      || (c.answersUnlogged === true && c.outcome === 'UNANSWERED') || (s.answersUnlogged === true && s.outcome === 'UNANSWERED')
+      // A server's own message log (no HTTP layer: its app's log of each message) that shows no answer sent, beside a
+      // client that got none either (a cut or cancelled stream, no response): both ended without an answer, which
+      // differ only in that the server's log has no HTTP status to tell it by. Nothing between them changed anything.
+      || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && c.responded !== true && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE'));
     // The client cancelled the request and closed its stream, and the server's answer was only the -32800 that
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.
     const cancelAckAfterClose = closedByClient(c) && c.cancelled === true && s.outcome === 'JSONRPC_ERROR' && s.detail?.errorCode === -32800;
+    // A client view rebuilt from a span (no HTTP layer) whose JSON-RPC error is the one the server's HTTP error body
+    // carried: the client's SDK handed its caller that body's error (the Python SDK does so for any non-2xx status).
+    const surfacedErrorBody = c.rebuilt === true && !c.http && c.outcome === 'JSONRPC_ERROR' && s.outcome === 'HTTP_ERROR' && s.detail?.errorCode !== undefined && s.detail.errorCode === c.detail?.errorCode;
     // On 2026-07-28 the server's connection closed before its response, which it takes for the cancellation, while the
     // client did not close its stream: the two ends saw different things, though both without a result (a hop that
     // wrote an error page into the client's stream and closed the server's).
@@ -157,7 +164,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       out.push(finding('SIDE_DIVERGENCE', 'error',
         `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
-    } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
+    } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose && !surfacedErrorBody) {
       const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
         ? 'the server sent a final result the client never got'
         : hopAnswered(c, s) ? hopAnsweredText(c, s)

@@ -87,6 +87,10 @@ function responseOf(method: string, id: string, attrs: Obj, span: Obj): Obj | un
   const code = statusCode !== undefined && JSONRPC_CODE.test(statusCode) ? statusCode : errorType !== undefined && JSONRPC_CODE.test(errorType) ? errorType : undefined;
   if (code !== undefined) {
     const status = isObj(span.status) ? str(span.status.message) : undefined;
+    // The Python SDK client's span records the error its transport made itself, for an HTTP error status without a
+    // JSON-RPC body or a stream that ended without the response, as it records a server's JSON-RPC error: no answer
+    // of the server's (what ended the span is said instead).
+    if (CLIENT_KINDS.has(span.kind) && status !== undefined && PYTHON_CLIENT_MADE.test(status)) return undefined;
     return { jsonrpc: '2.0', id, error: { code: Number(code), message: status || `JSON-RPC error ${code}` } };
   }
   if (errorType !== undefined) return undefined;
@@ -96,6 +100,14 @@ function responseOf(method: string, id: string, attrs: Obj, span: Obj): Obj | un
   const result = isObj(toolResult) ? toolResult : method === 'tools/call' ? { content: [], isError: false } : {};
   return { jsonrpc: '2.0', id, result };
 }
+
+/**
+ * The errors the Python SDK client (mcp 2.x, mcp/client/streamable_http.py) makes itself and hands its caller as
+ * JSON-RPC errors, which its CLIENT span records as it records a server's: an HTTP error status without a JSON-RPC body
+ * (-32603 "Server returned an error response", a 404's -32600 "Session terminated" or -32601 "Not Found"), a body it
+ * could not read, and a response stream that ended or failed without the response (-32000).
+ */
+const PYTHON_CLIENT_MADE = /^(?:Server returned an error response|Session terminated|Not Found|Unexpected content type: |Failed to parse (?:JSON response|SSE message): |SSE stream ended without a response$|SSE stream ended and reconnection attempts were exhausted$|SSE stream failed: )/;
 
 /** What ended a span that has no response: its exception event, else error.type, else its status message. */
 function failureOf(attrs: Obj, span: Obj): string | undefined {
@@ -108,8 +120,11 @@ function failureOf(attrs: Obj, span: Obj): string | undefined {
     if (type !== undefined) return message ? `${type}: ${message}` : type;
   }
   const errorType = attrString(attrs, 'error.type');
-  if (errorType !== undefined) return `error.type ${errorType}`;
   const status = isObj(span.status) ? str(span.status.message) : undefined;
+  if (errorType !== undefined && CLIENT_KINDS.has(span.kind) && status !== undefined && PYTHON_CLIENT_MADE.test(status)) {
+    return `error ${errorType} "${status}", which the Python SDK client makes itself (an HTTP error status without a JSON-RPC body, or a response stream that ended without the response), not the server's answer`;
+  }
+  if (errorType !== undefined) return `error.type ${errorType}`;
   return status ? `ERROR status: ${status}` : 'ERROR status';
 }
 
@@ -370,6 +385,7 @@ export const otlpFormat: JsonFormat = {
     notes: [
       'results reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
       'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...), or that has an ERROR status without one, has no response',
+      "a Python SDK client's span records the JSON-RPC error of an HTTP error's body as it records a server's answer (it cannot be told from one in a 200), and the errors its transport makes itself (\"Server returned an error response\", \"SSE stream ended without a response\"...), which are read as no response",
       'exports are not time-ordered; spans without MCP attributes are skipped: counted, not problems',
       'Gemini CLI (OTLP export): each gemini_cli.tool_call log of an MCP tool is a claim (tool, success, the error text, duration), joined to a wire capture by tool name and time; no JSON-RPC id, HTTP status of a success, or MCP session',
     ],

@@ -40,6 +40,13 @@ const INTERLEAVED_CONN = 'python-sdk-log';
 const SSE_ENDED = /\bSSE stream ended\s*$/;
 /** Its INFO line right after, when the stream had an event id: it resumes the stream (GET with Last-Event-ID). */
 const SSE_RESUMING = /\bSSE stream disconnected, reconnecting\b/;
+/** httpcore's DEBUG line of a response head, with its headers: whether the next POST's answer is an SSE stream. */
+const HTTPCORE_HEAD = /\breceive_response_headers\.complete return_value=\(b'HTTP\/[\d.]+', (\d{3}), /;
+const HTTPCORE_SSE = /\(b'content-type', b'text\/event-stream/i;
+/** httpcore's DEBUG line when a response body ended: the server closed it (the SDK stops reading once it has its answer). */
+const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
+/** httpcore's own lines, which say nothing of what the SDK does next. */
+const HTTPCORE_LINE = /\bhttpcore\d*[.:\s]/;
 /** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
 const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
@@ -59,6 +66,10 @@ interface Sent {
   id?: JsonRpcId;
   /** A request's method and params as text: requests alike in all but their session cannot be told apart anyway. */
   what?: string;
+  /** Its POST's 2xx answer is an SSE stream (httpcore's head line said text/event-stream), or not; unknown without httpcore's lines. */
+  sse?: boolean;
+  /** The client sent notifications/cancelled for it. */
+  cancelled?: boolean;
   session?: string;
   conn?: string;
 }
@@ -86,6 +97,13 @@ interface PythonLog {
   streamDoubt?: boolean;
   /** A stream's "SSE stream ended" line, until the next log record says whether the SDK resumes it. */
   ended?: { owner: Sent; line: number; ts?: string };
+  /**
+   * A request's SSE stream the server closed without its answer (httpcore's body complete), until the SDK's next line
+   * says whether it resumes it ("SSE stream disconnected, reconnecting...").
+   */
+  closed?: { owner: Sent; line: number; ts?: string };
+  /** The last response head httpcore logged was an SSE stream's (true), another's (false); until a status line takes it. */
+  headSse?: boolean;
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
   interleaved?: boolean;
   /** Requests numbered while interleaved (each its own conn). */
@@ -101,6 +119,15 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   ctx.state?.set('python-sdk', log);
   // A stream's end waits for the next log record (a traceback's lines are the same record's): the SDK's "reconnecting"
   // line says it resumes the stream; any other says the request ended there without an answer.
+  if (log.closed !== undefined && (BASIC.test(line) || LEADING_TIME.test(line)) && !HTTPCORE_LINE.test(line)) {
+    const closed = log.closed;
+    log.closed = undefined;
+    if (!SSE_RESUMING.test(line) && log.open?.get(idKey(closed.owner.id!))?.sent.includes(closed.owner)) {
+      const end = closedEnd(log, closed);
+      const rest = toRecords(line, ctx);
+      return Array.isArray(rest) ? [end, ...rest] : rest;
+    }
+  }
   if (log.ended !== undefined && (BASIC.test(line) || LEADING_TIME.test(line))) {
     const ended = log.ended;
     log.ended = undefined;
@@ -112,8 +139,32 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   }
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
+    const head = HTTPCORE_HEAD.exec(line);
+    if (head) {
+      log.headSse = HTTPCORE_SSE.test(line);
+      return [];
+    }
     const post = HTTPX_POST.exec(line);
-    if (post) return log.endpoints?.includes(post[1]!) ? statusLine(log, Number(post[2]), post[3] ?? '', line, ctx) : [];
+    if (post) {
+      const sse = log.headSse;
+      log.headSse = undefined;
+      return log.endpoints?.includes(post[1]!) ? statusLine(log, Number(post[2]), post[3] ?? '', line, ctx, sse) : [];
+    }
+    if (HTTPCORE_BODY_DONE.test(line)) {
+      // A response body the server ended. When one POST's answer was open, it was that one's: an SSE stream ended
+      // without the answer (the SDK logs nothing of it and gives its caller "SSE stream ended without a response"); a
+      // JSON answer was read (and not logged).
+      const streaming = log.streaming ?? [];
+      if (!log.streamDoubt && streaming.length === 1) {
+        const owner = streaming[0]!;
+        if (owner.sse === false) streaming.pop();
+        else if (owner.sse === true) {
+          const ts = LEADING_TIME.exec(line)?.[1];
+          log.closed = { owner, line: ctx.line, ...(ts !== undefined ? { ts } : {}) };
+        }
+      }
+      return [];
+    }
     const connecting = CONNECTING.exec(line);
     if (connecting) {
       (log.endpoints ??= []).push(connecting[1]!);
@@ -237,7 +288,7 @@ function forget(log: PythonLog, id: JsonRpcId): void {
  * status is not 2xx, the request's end (the log has no body of it: the Python SDK gives its caller the body's JSON-RPC
  * error, or an error of its own).
  */
-function statusLine(log: PythonLog, status: number, reason: string, line: string, ctx: AdapterContext): AdapterResult {
+function statusLine(log: PythonLog, status: number, reason: string, line: string, ctx: AdapterContext, sse?: boolean): AdapterResult {
   const inFlight = (log.inFlight ??= []);
   const unknown = log.unknownInFlight ?? 0;
   const failed = status < 200 || status > 299;
@@ -245,6 +296,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     const owner = inFlight.pop()!;
     const id = owner.id;
     if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
+      if (sse !== undefined) owner.sse = sse;
       const streaming = (log.streaming ??= []);
       streaming.push(owner);
       if (streaming.length > MAX_IN_FLIGHT) streaming.shift();
@@ -303,6 +355,8 @@ function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: 
   if (about === undefined) return here;
   const waiting = log.open?.get(idKey(about));
   const isAnswer = about === m.id && typeof m.method !== 'string';
+  // The client cancelled its request: what its caller got was its own timeout or cancellation, whatever came after.
+  if (direction === 'c2s' && m.method === 'notifications/cancelled' && waiting) for (const x of waiting.sent) x.cancelled = true;
   if (!log.interleaved) {
     if (isAnswer && waiting) answered(log, waiting.sent.find((x) => x.session === log.session) ?? waiting.sent[0]!);
     return here;
@@ -333,6 +387,22 @@ function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: stri
     error: `its POST's SSE stream broke before the response ("SSE stream ended" at line ${ended.line}, not resumed): the Python SDK gives its caller "SSE stream ended without a response"`,
   };
   if (ended.ts !== undefined) record.ts = ended.ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
+/** A request whose SSE stream the server closed without its answer, and the SDK did not resume: its end. */
+function closedEnd(log: PythonLog, closed: { owner: Sent; line: number; ts?: string }): MessageRecord {
+  const { owner } = closed;
+  answered(log, owner);
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
+    error: owner.cancelled
+      ? `its POST's SSE stream ended without the response, after the client had cancelled it (the server closed it: httpcore's "receive_response_body.complete" at line ${closed.line}): its caller had the client's own timeout or cancellation already`
+      : `its POST's SSE stream ended without the response (the server closed it: httpcore's "receive_response_body.complete" at line ${closed.line}; not resumed): the Python SDK gives its caller "SSE stream ended without a response"`,
+  };
+  if (closed.ts !== undefined) record.ts = closed.ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
   return record;
@@ -386,9 +456,11 @@ export function pythonRecordLine(v: Record<string, unknown>, state: Map<string, 
   const name = firstString(v, RECORD_NAME);
   const level = firstString(v, RECORD_LEVEL);
   if (text === undefined || name === undefined || level === undefined) return undefined;
-  const pending = (state?.get('python-sdk') as PythonLog | undefined)?.ended !== undefined;
+  const log = state?.get('python-sdk') as PythonLog | undefined;
+  const pending = log?.ended !== undefined || log?.closed !== undefined;
   const ours = (SDK_LINE.test(text) && (/jsonrpc='2\.0'/.test(text) || !/^(Sending client message|SSE message|Received server message|Validated client message|Sending message via SSE)/.test(SDK_LINE.exec(text)![1]!))) ||
-    HTTPX_POST.test(text) || CONNECTING.test(text) || TERMINATED.test(text) || SSE_ENDED.test(text) || SSE_RESUMING.test(text) || ABORTED_POST.test(text);
+    HTTPX_POST.test(text) || CONNECTING.test(text) || TERMINATED.test(text) || SSE_ENDED.test(text) || SSE_RESUMING.test(text) || ABORTED_POST.test(text) ||
+    HTTPCORE_HEAD.test(text) || HTTPCORE_BODY_DONE.test(text);
   if (!ours && !pending) return undefined;
   const exc = typeof v.exc_info === 'string' ? `\n${v.exc_info}` : '';
   const time = asctimeOf(firstString(v, RECORD_TIME) ?? v.time ?? v.timestamp);

@@ -11,6 +11,8 @@ export interface Unwrapped {
   value: unknown;
   via: string;
   many?: true;
+  /** With `many`: each inner record's time in its envelope (a search page's hit's), to tell the page's order before reading it. */
+  times?: unknown[];
 }
 
 /** Keys an inner record may use for its own time (besides a logger's, see loggedTime); when none is present the envelope's time is copied in. */
@@ -78,12 +80,17 @@ function loki(v: Obj): Unwrapped | undefined {
 
 function page(items: unknown[], one: (item: Obj) => Unwrapped | undefined, via: string): Unwrapped {
   const values: unknown[] = [];
+  const times: unknown[] = [];
   for (const item of items) {
     if (!isObj(item)) continue;
     const u = one(item);
-    if (u) values.push(u.value);
+    if (!u) continue;
+    values.push(u.value);
+    const src = isObj(item._source) ? item._source : undefined;
+    const attrs = isObj(item.attributes) ? item.attributes : undefined;
+    times.push(src?.['@timestamp'] ?? attrs?.timestamp ?? item.timestamp ?? item['@timestamp']);
   }
-  return { value: values, via, many: true };
+  return { value: values, via, many: true, times };
 }
 
 /**
