@@ -488,6 +488,9 @@ export const appLogFormat: JsonFormat = {
     bodies: true,
     session: true,
     typedIds: true,
-    notes: ["an application's own log: a message without an HTTP status in its line has no HTTP layer, and one without a session id is told apart by input only (a client's such log is not joined with a server log that names sessions)"],
+    notes: [
+      "an application's own log: a message without an HTTP status in its line has no HTTP layer, and one without a session id is told apart by input only (a client's such log is not joined with a server log that names sessions)",
+      'on 2026-07-28 a client cancels a request by closing its stream, which a message log does not show: a timed-out call there reads as UNANSWERED, with no CANCELLED',
+    ],
   },
 };

@@ -386,6 +386,7 @@ export const otlpFormat: JsonFormat = {
       'results reconstructed from span attributes (error.type, rpc.response.status_code), not read from bodies',
       'a span whose error.type is neither tool_error nor a JSON-RPC code (timeout...), or that has an ERROR status without one, has no response',
       "a Python SDK client's span records the JSON-RPC error of an HTTP error's body as it records a server's answer (it cannot be told from one in a 200), and the errors its transport makes itself (\"Server returned an error response\", \"SSE stream ended without a response\"...), which are read as no response",
+      "a client span records that a result came, not whether it was a tool's error (isError) or an input_required round: alone it reads as TOOL_SUCCESS, and with the server's span or log that view's outcome is taken; nor does a client span show a cancellation (the Python SDK traces no notifications)",
       'exports are not time-ordered; spans without MCP attributes are skipped: counted, not problems',
       'Gemini CLI (OTLP export): each gemini_cli.tool_call log of an MCP tool is a claim (tool, success, the error text, duration), joined to a wire capture by tool name and time; no JSON-RPC id, HTTP status of a success, or MCP session',
     ],

@@ -1253,13 +1253,15 @@ function headerChanged(sentHeaders: Map<string, string> | undefined, gotHeaders:
 
 /**
  * A client view rebuilt from metadata (the Python SDK's CLIENT span sets no error.type tool_error) says only that a
- * result came: when the server's view shows that result had isError true, that is what the client got.
+ * result came: when the server's view shows that result had isError true, or was an input_required round
+ * (2026-07-28), that is what the client got.
  */
 function toolErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (!c.rebuilt || c.outcome !== 'TOOL_SUCCESS' || s.outcome !== 'TOOL_ERROR') return;
+  if (!c.rebuilt || c.outcome !== 'TOOL_SUCCESS' || (s.outcome !== 'TOOL_ERROR' && s.outcome !== 'INPUT_REQUIRED')) return;
   c.outcome = s.outcome;
   c.layer = s.layer;
-  c.detail = { ...s.detail, why: `${s.detail?.why ? `${s.detail.why}; ` : ''}isError from the server's view (the client's span does not record it)` };
+  const what = s.outcome === 'TOOL_ERROR' ? 'isError' : 'resultType input_required';
+  c.detail = { ...s.detail, why: `${s.detail?.why ? `${s.detail.why}; ` : ''}${what} from the server's view (the client's span does not record it)` };
   if (a.primary === c) {
     a.outcome = c.outcome;
     a.layer = c.layer!;
