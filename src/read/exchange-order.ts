@@ -12,9 +12,9 @@ interface Timed {
 }
 
 /**
- * Holds each whole-exchange record until the input's times have passed its start by `toleranceMs` (or, once the
- * input has shown end order, by the longest exchange seen so far if longer, up to LONGEST_HELD_MS; at most MOST_HELD
- * records), and releases the
+ * Holds each whole-exchange record until the input's times have passed its start by `toleranceMs` (or, once an
+ * exchange came later than that, by the longest exchange seen so far if longer, up to LONGEST_HELD_MS; at most
+ * MOST_HELD records), and releases the
  * held ones in start order (stable). A streaming HAR writer appends an SSE exchange when its stream ends, after the
  * shorter exchanges that started later (its `notifications/cancelled`, the retry); read in file order, the
  * cancellation came before the request it cancels. Other records pass through at once, after the held exchanges that
@@ -26,11 +26,11 @@ export async function* startOrdered<T extends Timed>(batches: AsyncIterable<T[]>
   const held: T[] = [];
   let maxTs = -Infinity;
   // A writer that puts each exchange down when it ends lists one that lasted d ms up to d ms after those that started
-  // later: once an exchange has come after one that started later than it (a start-ordered export never does that),
-  // the hold is the longest exchange seen (a long GET stream, a slow call) when that is longer than the tolerance.
+  // later: once an exchange has come later than the tolerance (a long GET stream written when it closed), the hold is
+  // the longest exchange seen, when that is longer. Not before: holding records longer costs memory and collection
+  // time on every log whose exchanges end in a few milliseconds' disorder.
   let longest = 0;
-  let endOrdered = false;
-  let lastStart = -Infinity;
+  let lateSeen = false;
   const releaseUpTo = (limit: number, out: T[]) => {
     let n = 0;
     while (n < held.length && held[n]!.ts! <= limit) n++;
@@ -52,10 +52,9 @@ export async function* startOrdered<T extends Timed>(batches: AsyncIterable<T[]>
       if (item.rec.kind === 'exchange') {
         const d = (item.rec as { durationMs?: unknown }).durationMs;
         if (typeof d === 'number' && d > longest) longest = Math.min(d, LONGEST_HELD_MS);
-        if (ts < lastStart) endOrdered = true;
-        else lastStart = ts;
+        if (ts < maxTs - toleranceMs) lateSeen = true;
       }
-      const hold = endOrdered ? Math.max(toleranceMs, longest) : toleranceMs;
+      const hold = lateSeen ? Math.max(toleranceMs, longest) : toleranceMs;
       if (ts < maxTs - hold) {
         // A jump back beyond the tolerance is not put right here: the analysis says the input is not time-ordered.
         releaseUpTo(Infinity, out);
@@ -74,7 +73,7 @@ export async function* startOrdered<T extends Timed>(batches: AsyncIterable<T[]>
         out.push(item);
       }
     }
-    releaseUpTo(maxTs - (endOrdered ? Math.max(toleranceMs, longest) : toleranceMs), out);
+    releaseUpTo(maxTs - (lateSeen ? Math.max(toleranceMs, longest) : toleranceMs), out);
     if (out.length) yield out;
   }
   if (held.length) yield held.splice(0);
