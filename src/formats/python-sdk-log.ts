@@ -478,7 +478,7 @@ export const pythonSdkLogFormat: TextFormat = {
   textToRecords: toRecords,
   limits: {
     http: false,
-    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
+    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
     bodies: true,
     session: true,
     typedIds: true,
