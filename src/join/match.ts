@@ -1176,6 +1176,7 @@ export class Matcher {
     }
     if (a.client && a.server) {
       toolErrorFromServer(a, a.client, a.server);
+      httpErrorFromServer(a, a.client, a.server);
       endedAfterClientGaveUp(a.client, a.server);
       cancelledOnServer(a, a.client, a.server);
       versionChangedBetween(a, a.client, a.server);
@@ -1266,6 +1267,26 @@ function toolErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
     a.outcome = c.outcome;
     a.layer = c.layer!;
     a.detail = c.detail;
+  }
+}
+
+/**
+ * A client view rebuilt from a span (no HTTP layer) whose JSON-RPC error is the one the server's HTTP error body
+ * carried (a 503's -32000, a lost session's 404 -32001): the client's SDK handed its caller the body's error, which the
+ * span records as it records an answer in a 200. The server's view shows it was an HTTP error: that is what it was.
+ */
+function httpErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (c.rebuilt !== true || c.http || c.outcome !== 'JSONRPC_ERROR' || s.outcome !== 'HTTP_ERROR') return;
+  if (s.detail?.errorCode === undefined || s.detail.errorCode !== c.detail?.errorCode) return;
+  c.outcome = s.outcome;
+  c.layer = s.layer;
+  c.status = s.status;
+  c.detail = { ...s.detail, why: `${s.detail.why ? `${s.detail.why}; ` : ''}HTTP ${String(s.status)} from the server's view (the client's span records the JSON-RPC error of its body, as its SDK handed it to the caller)` };
+  if (a.primary === c) {
+    a.outcome = c.outcome;
+    a.layer = c.layer!;
+    a.detail = c.detail;
+    a.status = c.status;
   }
 }
 

@@ -47,6 +47,17 @@ describe("the Python SDK client's span of an error its transport made", () => {
     const r = await analyzeInputs([{ name: 'traces.jsonl', side: 'client', lines: [exportLine([clientSpan('9', 'flaky_write', '-32000', 'Server busy, retry later', T1, S1)])] }, { name: 'server.ndjson', side: 'server', lines: server503 }]);
     const a = r.attempts.find((x) => x.method === 'tools/call')!;
     expect(a.findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
+    // The server's view says what it was: an HTTP 503 whose body's error the client's SDK handed its caller.
+    expect(a.outcome).toBe('HTTP_ERROR');
+    expect(a.status).toBe(503);
+    expect(a.detail.why).toMatch(/HTTP 503 from the server's view/);
+  });
+
+  it("must not: a client span's JSON-RPC error beside a server's HTTP error with another code in its body keeps its own", async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Server busy, retry later' }, id: null });
+    const server503 = [server500[0], { ...server500[1], status: 503, responseHeaders: { 'content-type': 'application/json' } }, { ...server500[2], recvText: body }];
+    const r = await analyzeInputs([{ name: 'traces.jsonl', side: 'client', lines: [exportLine([clientSpan('9', 'flaky_write', '-32602', 'Invalid params', T1, S1)])] }, { name: 'server.ndjson', side: 'server', lines: server503 }]);
+    expect(r.attempts.find((x) => x.method === 'tools/call')!.outcome).toBe('JSONRPC_ERROR');
   });
 
   it("must not: a server's JSON-RPC error in a client span is still that error", async () => {
