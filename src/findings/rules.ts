@@ -9,6 +9,9 @@ import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, res
 import type { ToolSafety } from './annotations.js';
 import { jsonText } from '../report/text.js';
 
+/** How much earlier than the client's close a server's HTTP status must have been sent to count as held between them. */
+const HELD_ANSWER_MARGIN_MS = 250;
+
 export interface CallPolicy {
   maxRetries: number;
   /** Smallest delay before the first retry, in ms; later delays must not shrink. */
@@ -132,7 +135,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const statusDiffers = c.status !== s.status && !(c.status === undefined || s.status === undefined);
     // The client gave up (aborted, timed out) before any response head reached it, and the server sent no result
     // either: both ended without one, and a head the server set but never flushed is no change made in between.
-    const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded;
+    // (Not when the server's view shows its HTTP status sent well before the client closed: something between them
+    // held it, as a hop that delays answers does, until the client gave up.)
+    const heldBetween = typeof s.status === 'number' && s.endTs !== undefined && c.endTs !== undefined && s.endTs + HELD_ANSWER_MARGIN_MS < c.endTs;
+    const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded && !heldBetween;
     // A view rebuilt from metadata (an OpenTelemetry span) that has no response shows nothing to compare: the span of
     // a client that timed out, of a handler whose error response the span does not record.
     // A client span that gave up (its timeout) diverges only from a result the server's view shows sent before that.
@@ -169,6 +175,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         ? 'the server sent a final result the client never got'
         : hopAnswered(c, s) ? hopAnsweredText(c, s)
         // No head reached the client of one the server sent: nothing changed a status, the connection broke between them.
+        : c.status === null && typeof s.status === 'number' && heldBetween && closedByClient(c) ? `the client never got the HTTP ${s.status} head the server sent ${((c.endTs! - s.endTs!) / 1000).toFixed(2)} s before the client gave up: something between them held it (a hop that delays answers, a stalled connection)`
         : c.status === null && typeof s.status === 'number' ? `the client never got the HTTP ${s.status} head the server sent: the connection broke between them (a hop or the network cut it)${s.streamEnd === 'aborted' ? ", and the server's stream was aborted too" : ''}`
         : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',

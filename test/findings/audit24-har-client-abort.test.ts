@@ -28,6 +28,14 @@ describe('a HAR given as the client view with the server log, 2026-07-28', () =>
     expect(a.findings.map((f) => f.code)).toEqual(['CANCELLED']);
   });
 
+  it("must not: the client's abort after the server had sent its status long before (a hop held it) is still a SIDE_DIVERGENCE, saying so", async () => {
+    const answered404 = [serverSawClose[0], { v: 1, kind: 'response', ts: at(40), side: 'server', session: null, xid: 's-8', status: 404, responseHeaders: { 'content-type': 'application/json' } },
+      { v: 1, kind: 'end', ts: at(41), side: 'server', session: null, xid: 's-8', end: 'complete', recvText: '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Session not found"}}', durationMs: 38 }];
+    const r = await analyzeInputs([{ name: 'capture.har.ndjson', side: 'client', lines: [harAborted()] }, { name: 'server.ndjson', side: 'server', lines: answered404 }]);
+    const div = r.attempts.find((x) => x.method === 'tools/call')!.findings.find((f) => f.code === 'SIDE_DIVERGENCE');
+    expect(div?.message).toMatch(/never got the HTTP 404 head the server sent 0\.46 s before the client gave up: something between them held it/);
+  });
+
   it('must not: a network failure before any head (net::ERR_CONNECTION_RESET) with the server seeing its connection close is still something between them', async () => {
     const e = harAborted();
     e.response._error = 'net::ERR_CONNECTION_RESET';

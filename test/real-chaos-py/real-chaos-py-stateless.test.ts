@@ -272,3 +272,20 @@ it('json-seed-16: a retry after the server\'s own 404 that the client never got 
   const nextAlone = alone.attempts.find((x) => x.call === lostAlone.call && x.attempt === lostAlone.attempt + 1)!;
   expect(nextAlone.findings.find((f) => f.code === 'UNSAFE_RETRY')?.message).toMatch(/may have run/);
 });
+
+// json-seed-16 again: the hop held the server's 404 to send_email id 3 ("late", held: true in observed.json) until
+// the client's 1.5 s timeout closed the request; every client view with the server's says the head never came, though
+// the server sent it 0.96 s before (before: the client's and the proxy's views said only CANCELLED, its timeout).
+it('json-seed-16: a 404 the hop held until the client gave up is a SIDE_DIVERGENCE "held" in every client view joined with the server\'s', async () => {
+  const d = fileURLToPath(new URL('../fixtures/real-chaos-py/json-seed-16/', import.meta.url));
+  for (const view of ['client.ndjson.gz', 'proxy.ndjson.gz', 'capture.har.ndjson.gz']) {
+    const r = await analyze({ inputs: [{ path: `${d}${view}`, side: 'client' }, { path: `${d}server.ndjson.gz`, side: 'server' }] });
+    const held = r.attempts.find((x) => x.tool === 'send_email' && x.id === 3 && String(x.session).startsWith('d9f09321'))!;
+    expect(held.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['SIDE_DIVERGENCE', 'CANCELLED']));
+    expect(held.findings.find((f) => f.code === 'SIDE_DIVERGENCE')!.message).toMatch(/sent 0\.9\d s before the client gave up: something between them held it/);
+    // Must not: a "late" call whose client gave up before the server answered (send_email id 4, session 5ec9476c:
+    // the hop held the request, not an answer) has no such divergence.
+    const early = r.attempts.find((x) => x.tool === 'send_email' && x.id === 4 && String(x.session).startsWith('5ec9476c'));
+    if (early) expect(early.findings.filter((f) => /held it/.test(f.message))).toEqual([]);
+  }
+});
