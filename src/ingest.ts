@@ -701,16 +701,7 @@ async function* prepend(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenera
 }
 
 /** The counters of an input's account that reading a line adds to. */
-interface AccountCounts {
-  lines: number;
-  blank: number;
-  used: number;
-  skipped: number;
-  unusable: number;
-  records: number;
-  reasons: Record<string, number>;
-  formats: Record<string, number>;
-}
+type AccountCounts = Pick<InputAccount, 'lines' | 'blank' | 'used' | 'skipped' | 'unusable' | 'records' | 'reasons' | 'formats'>;
 
 function countsOf(a: InputAccount): AccountCounts {
   return { lines: a.lines, blank: a.blank, used: a.used, skipped: a.skipped, unusable: a.unusable, records: a.records, reasons: { ...a.reasons }, formats: { ...a.formats } };

@@ -1,9 +1,9 @@
-// The reshaped variants of one real-audit24 run (a port of test/fixtures/real-audit24/rec/derive.mjs), written into a given directory.
+// The reshaped variants of one real-audit24 run (as pipelines reshape captures: a whole HAR, log-platform envelopes, gzip, CRLF, newest first, rotated halves), written into a given directory.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 /**
- * Writes into `out` what rec/derive.mjs writes into RUNDIR/derived from the captures in `dir`: a whole .har (and
+ * Writes into `out` the reshaped variants of the captures in `dir`: a whole .har (and
  * .har.gz) from har-entries.ndjson sorted by start; the Python DEBUG log without httpx/httpcore lines; and, of
  * client.ndjson, app-pino.jsonl, server.ndjson, python-debug.log and server-pino.jsonl: Datadog v2 events and one
  * search page, Elasticsearch hits (one per line, and a search page newest first), Loki logcli jsonl (newest first),
