@@ -95,7 +95,7 @@ export const jsonRpcFormat: JsonFormat = {
     };
     return [record];
   },
-  limits: { ...MESSAGE_LEVEL, notes: ['no HTTP layer: HTTP status and connection failures are not observable'] },
+  limits: { ...MESSAGE_LEVEL, notes: ['no HTTP layer: HTTP status and connection failures are not observable', 'on 2026-07-28 a client cancels a request by closing its stream, which a message log does not show: a timed-out call there reads as UNANSWERED, with no CANCELLED'] },
 };
 
 /** A JSON-RPC message written inline with log fields: drop the log fields. */
