@@ -2,7 +2,8 @@
 //
 // Usage: node bench/generate.mjs [--size 100mb|1gb|<n>kb|<n>mb|<n>gb] [--out DIR] [--seed N] [--formats canonical,har]
 // Writes DIR/client.ndjson, DIR/server.ndjson (canonical v1), DIR/client.har.ndjson, DIR/server.har.ndjson
-// (one HAR entry per line) and DIR/manifest.json. The size is the approximate size of the canonical pair.
+// (one HAR entry per line), DIR/truth.ndjson (what each tools/call attempt was made to be: see TruthSink) and
+// DIR/manifest.json. The size is the approximate size of the canonical pair.
 //
 // One simulation (seeded PRNG, no Math.random) drives every format, so `--formats canonical` and `--formats har`
 // run in two processes produce exactly the files a single run would. The simulation keeps ~CONCURRENT_SESSIONS
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 6;
 /** Sessions alive at any moment (sessions that end are replaced). */
 const CONCURRENT_SESSIONS = 2000;
 /** Mean think time between two calls of one session, ms. */
@@ -374,7 +375,8 @@ class Simulation {
     const ms = 5 + r.exp(30);
     if (s.sse) this.respondSse(ex, s, message, ms, 0, s.client.protocol); else this.respondJson(ex, message, ms);
     s.stage = 'calls';
-    return { ex, after: t0 + ex.durationMs + r.exp(MEAN_THINK_MS / 4) };
+    // An app that lost its session re-sends the failed call as soon as the new session is ready.
+    return { ex, after: t0 + ex.durationMs + (s.retry ? 20 + r.exp(200) : r.exp(MEAN_THINK_MS / 4)) };
   }
 
   /** A load balancer in front of the server answered 503: the server never saw the request. */
@@ -419,6 +421,8 @@ class Simulation {
     const ms = 40 + r.exp(900);
     const progress = withProgress ? r.range(1, 4) : 0;
     const roll = r.next();
+    // What this attempt is made to be, in each side's view (the server's undefined: it never saw the request).
+    const truth = (outcome, serverOutcome) => { ex.truth = { tool: call.tool.name, call: call.call, attempt: call.attempt, outcome, serverOutcome }; };
 
     if (roll < 0.03) {
       // 429 from the server's rate limiter, with Retry-After; the app waits and re-sends with a new id.
@@ -426,10 +430,12 @@ class Simulation {
       ex.retryAfter = r.range(1, 10);
       this.respondJson(ex, { jsonrpc: '2.0', id, error: { code: -32000, message: 'Rate limit exceeded, retry later' } }, 3 + r.exp(5));
       ex.resHeaders['retry-after'] = String(ex.retryAfter);
+      truth('HTTP_ERROR', 'HTTP_ERROR');
       return retryLater(ex.retryAfter * 1000 + r.exp(200));
     }
     if (roll < 0.05) {
       const out = this.gateway503(s, ex, 'call');
+      truth('HTTP_ERROR', undefined);
       if (call.attempt < 3) s.retry = call;
       return out;
     }
@@ -438,6 +444,7 @@ class Simulation {
       ex.status = 404;
       this.respondJson(ex, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, 2 + r.exp(3));
       s.sid = null; s.nextId = 0; s.stage = 'init';
+      truth('HTTP_ERROR', 'HTTP_ERROR');
       if (call.attempt < 3) s.retry = call;
       return { ex, after: t0 + ex.durationMs + 50 + r.exp(300) };
     }
@@ -453,9 +460,11 @@ class Simulation {
         ex.server = 'completed'; // the server finished and wrote its final event into a dead connection
         ex.serverFinal = this.toolResult(call, id, false);
         ex.serverExtraMs = 200 + r.exp(3000);
+        truth('STREAM_INCOMPLETE', 'TOOL_SUCCESS');
       } else {
         ex.serverEnd = 'aborted';
         ex.serverError = 'client closed the connection';
+        truth('STREAM_INCOMPLETE', 'STREAM_INCOMPLETE');
       }
       return r.chance(0.6) ? retryLater(500 + r.exp(2000)) : { ex, after: think() };
     }
@@ -469,6 +478,7 @@ class Simulation {
       ex.server = 'late';
       ex.serverFinal = this.toolResult(call, id, false);
       ex.serverExtraMs = 1000 + r.exp(8000);
+      truth('NO_RESPONSE', 'TOOL_SUCCESS');
       return r.chance(0.5) ? retryLater(1000) : { ex, after: think() };
     }
     let message;
@@ -476,8 +486,10 @@ class Simulation {
       message = { jsonrpc: '2.0', id, error: r.chance(0.7)
         ? { code: -32602, message: `Invalid arguments for tool ${call.tool.name}: ${r.pick(Object.keys(call.args))}: Expected string, received number` }
         : { code: -32603, message: 'Internal error', data: { reason: `${r.pick(WORDS)} backend unavailable` } } };
+      truth('JSONRPC_ERROR', 'JSONRPC_ERROR');
     } else {
       message = this.toolResult(call, id, roll < 0.173);
+      truth(roll < 0.173 ? 'TOOL_ERROR' : 'TOOL_SUCCESS', roll < 0.173 ? 'TOOL_ERROR' : 'TOOL_SUCCESS');
     }
     if (s.sse) this.respondSse(ex, s, message, ms, progress, s.client.protocol); else this.respondJson(ex, message, ms);
     return { ex, after: think() };
@@ -649,6 +661,42 @@ function harLine(ex, side, out) {
 // ---------------------------------------------------------------------------------------------------------------
 // Output: lines wait in a heap until no later exchange can produce an earlier line, then go out in big writes.
 
+/**
+ * truth.ndjson: one line per tools/call attempt, in the order they start, with what the simulation made it: the
+ * session and JSON-RPC id it was sent with, its tool, the logical call it belongs to and its attempt number in that
+ * call, the outcome the client's view must have and the server's (absent: the server never saw it), and who sent it
+ * with what (client identity, User-Agent, the arguments' JSON: two calls alike in all the input shows cannot be told
+ * apart from a call and its retry). Broken lines
+ * (LineSink) can spoil the attempts they belong to; bench/check-truth.mjs allows for them.
+ */
+class TruthSink {
+  constructor(path) {
+    this.path = path;
+    this.fd = openSync(`${path}.partial`, 'w');
+    this.chunks = [];
+    this.size = 0;
+    this.lines = 0;
+  }
+  add(ex) {
+    const t = ex.truth;
+    const line = `${JSON.stringify({ session: ex.sid, id: ex.body.id, tool: t.tool, call: t.call, attempt: t.attempt, outcome: t.outcome, serverOutcome: t.serverOutcome, client: ex.client.identity, userAgent: ex.client.userAgent, request: JSON.stringify(ex.body.params.arguments) })}\n`;
+    this.chunks.push(line);
+    this.size += line.length;
+    this.lines++;
+    if (this.size > 1 << 20) this.flush();
+  }
+  flush() {
+    if (this.chunks.length > 0) writeSync(this.fd, this.chunks.join(''));
+    this.chunks = [];
+    this.size = 0;
+  }
+  close() {
+    this.flush();
+    closeSync(this.fd);
+    renameSync(`${this.path}.partial`, this.path);
+  }
+}
+
 class LineSink {
   constructor(path, seed) {
     this.path = path;
@@ -722,7 +770,7 @@ export const FILES = {
 };
 
 /** Generate the files of the given formats into outDir; returns per-file statistics. */
-export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 'har'] }) {
+export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 'har'], truth = true }) {
   mkdirSync(outDir, { recursive: true });
   const budget = Math.max(20, Math.round(sizeBytes / CANONICAL_PAIR_BYTES_PER_EXCHANGE));
   const sim = new Simulation(seed, budget);
@@ -731,6 +779,7 @@ export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 
     const i = Object.keys(FILES).indexOf(f); // broken lines depend on the format, not on which formats run together
     sinks[f] = { client: new LineSink(join(outDir, FILES[f].client), seed * 101 + i * 2), server: new LineSink(join(outDir, FILES[f].server), seed * 101 + i * 2 + 1) };
   }
+  const truthSink = truth ? new TruthSink(join(outDir, 'truth.ndjson')) : undefined;
   let xidSerial = 0, exchanges = 0, firstMs, lastMs;
   for (let ex = sim.next(); ex !== null; ex = sim.next()) {
     if (ex === SKIP) continue; // a session that ended without DELETE
@@ -738,6 +787,7 @@ export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 
     firstMs ??= ex.t0;
     lastMs = ex.t0;
     const xid = `x${(++xidSerial).toString(36)}`;
+    if (ex.truth) truthSink?.add(ex);
     if (sinks.canonical) {
       const c = sinks.canonical;
       canonicalLines(ex, 'client', xid, c.client);
@@ -754,6 +804,10 @@ export function generate({ sizeBytes, outDir, seed = 1, formats = ['canonical', 
     }
   }
   const stats = { exchanges, spanHours: (lastMs - firstMs) / 3.6e6, files: {} };
+  if (truthSink) {
+    truthSink.close();
+    stats.truthLines = truthSink.lines;
+  }
   for (const f of formats) {
     for (const side of ['client', 'server']) {
       const sink = sinks[f][side];
@@ -845,15 +899,15 @@ export async function generateAll({ size, out, seed, formats, parallel = true })
   let results;
   if (parallel && list.length > 1) {
     const self = fileURLToPath(import.meta.url);
-    results = await Promise.all(list.map((f) => new Promise((resolve, reject) => {
-      const child = fork(self, ['--child', JSON.stringify({ sizeBytes, outDir: out, seed, formats: [f] })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    results = await Promise.all(list.map((f, i) => new Promise((resolve, reject) => {
+      const child = fork(self, ['--child', JSON.stringify({ sizeBytes, outDir: out, seed, formats: [f], truth: i === 0 })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       child.on('message', resolve);
       child.on('exit', (code) => { if (code !== 0) reject(new Error(`generator for ${f} exited with ${code}`)); });
     })));
   } else {
     results = [generate({ sizeBytes, outDir: out, seed, formats: list })];
   }
-  const manifest = { generator: GENERATOR_VERSION, seed, size, sizeBytes, exchanges: results[0].exchanges, spanHours: results[0].spanHours, files: {} };
+  const manifest = { generator: GENERATOR_VERSION, seed, size, sizeBytes, exchanges: results[0].exchanges, spanHours: results[0].spanHours, truthLines: results[0].truthLines, files: {} };
   for (const r of results) Object.assign(manifest.files, r.files);
   manifest.seconds = Math.round((performance.now() - started) / 100) / 10;
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -1,4 +1,4 @@
-// `npm run bench`: generates the benchmark logs if missing, times the bare parse baseline against the full analysis, and writes bench/RESULTS.md.
+// `npm run bench`: generates the benchmark logs if missing, times the bare parse baseline against the full analysis, holds the analysis to the generator's truth, and writes bench/RESULTS.md.
 //
 // Usage: node bench/run.mjs [--quick] [--runs N] [--no-write] [--render]   (env MCP_TRIAGE_BIN: the CLI to time, default dist/bin.js)
 //   --quick     the 100 MB pairs and the huge-lines pair only (about two minutes)
@@ -12,6 +12,7 @@ import { availableParallelism, cpus, loadavg, platform, release, tmpdir, totalme
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FILES, GENERATOR_VERSION, generateAll, generateHugeLines } from './generate.mjs';
+import { checkTruth, withinBroken } from './check-truth.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The CLI under test; MCP_TRIAGE_BIN points the bench at another build (e.g. an older checkout's dist/bin.js). */
@@ -110,7 +111,7 @@ function measure(args, { stdoutPath = '/dev/null' } = {}) {
 async function ensureData(name, size, formats) {
   const dir = join(DATA, name);
   const manifestPath = join(dir, 'manifest.json');
-  const wanted = formats.flatMap((f) => Object.values(FILES[f]));
+  const wanted = [...formats.flatMap((f) => Object.values(FILES[f])), 'truth.ndjson'];
   if (existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
     const current = manifest.generator === GENERATOR_VERSION && manifest.seed === SEED && manifest.size === size;
@@ -209,6 +210,20 @@ async function verify(client, server) {
   return { code: r.code, stderr: r.stderr, counts, summary };
 }
 
+/**
+ * One untimed run whose NDJSON report goes straight into bench/check-truth.mjs: is every tools/call attempt of the
+ * generated traffic classified and linked as the generator made it? (Fast and wrong would be no result either.)
+ */
+async function accuracy(client, server, truthPath, identity, broken) {
+  const child = spawn(process.execPath, analysisArgs(client, server), { stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((done) => child.on('close', (code) => done(code)));
+  const r = await checkTruth(truthPath, child.stdout, { identity });
+  const code = await exited;
+  const { mismatches, ...counts } = r;
+  const examples = Object.fromEntries(Object.entries(mismatches).map(([k, list]) => [k, { count: list.length, first: list.slice(0, 3) }]));
+  return { ...counts, code, broken, identity, within: withinBroken(r, broken), examples };
+}
+
 function machine() {
   let nproc = String(availableParallelism());
   try {
@@ -283,6 +298,19 @@ async function main() {
     }
   }
 
+  // Accuracy: every pair's report held to what the generator made (one untimed run each).
+  const accuracyRows = [];
+  for (const [name] of sizes) {
+    const { dir, manifest } = data[name];
+    for (const format of ['canonical', 'har']) {
+      const broken = manifest.files[FILES[format].client].broken + manifest.files[FILES[format].server].broken;
+      log(`checking the ${name} ${format} pair's report against the generator's truth ...`);
+      const a = await accuracy(join(dir, FILES[format].client), join(dir, FILES[format].server), join(dir, 'truth.ndjson'), format === 'har' ? 'user-agent' : 'client', broken);
+      accuracyRows.push({ size: name, format, ...a });
+      log(`  ${a.wrongAttempts} of ${a.attempts} attempts and ${a.wrongCalls} of ${a.calls} calls disagree (${broken} broken lines)${a.within ? '' : ': MORE THAN THE BROKEN LINES EXPLAIN'}`);
+    }
+  }
+
   // The ndjson package against the plain splitter, on the 100 MB canonical pair.
   log('comparing line splitters on the 100 MB canonical pair ...');
   const splitFiles = [join(d100.dir, FILES.canonical.client), join(d100.dir, FILES.canonical.server)];
@@ -304,6 +332,7 @@ async function main() {
     tinyRun,
     tinyTableRun,
     check,
+    accuracy: accuracyRows,
     rows,
     splitters,
     splitBytes,
@@ -413,10 +442,27 @@ function renderTerminal(result) {
   parts.push(`node start ${fmt(result.nodeStart.ms, 0)} ms; tiny pair analysed in ${tinyText(result.tinyRun)} (NDJSON), ${tinyText(result.tinyTableRun)} (terminal report)`);
   const fastest = fastestSplitter(result);
   parts.push(`line splitters (100 MB canonical pair, MB per CPU second): ${result.splitters.map((s) => `${s.mode} ${fmt(s.cpuMs ? mb(result.splitBytes) / (s.cpuMs / 1000) : null)}`).join(', ')}; fastest: ${fastest?.mode ?? 'n/a'}`);
+  for (const a of result.accuracy ?? []) parts.push(`accuracy, ${a.size} ${a.format} pair: ${accuracyText(a)}`);
   parts.push('');
   for (const t of targets(result)) parts.push(`${t.met === null ? '[ ? ]' : t.met ? '[met]' : '[NOT]'} ${t.name}: ${t.value}`);
   if (busy(result)) parts.push(`\nwarning: load average ${fmt(result.load.before, 2)} / ${fmt(result.load.after, 2)} on ${result.machine.nproc} cores: other work competed; trust the CPU columns more than wall times`);
   return parts.join('\n');
+}
+
+function accuracyText(a) {
+  return `${a.wrongAttempts} of ${a.attempts} tools/call attempts and ${a.wrongCalls} of ${a.calls} calls disagree with the generator, ${a.broken} broken lines ${a.within ? 'explain them' : '**do not explain them**'}`;
+}
+
+function accuracyRowsOf(result) {
+  return (result.accuracy ?? []).map((a) => [
+    `${SIZE_LABELS[a.size] ?? a.size} ${a.format}`,
+    String(a.attempts),
+    `${a.wrongAttempts} (${fmt((100 * a.wrongAttempts) / a.attempts, 2)}%)`,
+    `${a.wrongCalls} of ${a.calls}`,
+    String(a.alikeCalls),
+    String(a.broken),
+    a.within ? 'yes' : '**no**',
+  ]);
 }
 
 function renderMarkdown(result) {
@@ -453,6 +499,14 @@ function renderMarkdown(result) {
     '',
     `Output check on the 100 MB canonical pair: ${checkText}.`,
     '',
+    ...(result.accuracy?.length ? [
+      '## Accuracy against the generator\'s truth',
+      '',
+      'The generator writes `truth.ndjson`: every tools/call attempt it made, with its session and id, the outcome the client\'s view and the server\'s view must have, the logical call it belongs to and its attempt number. One untimed run of the full analysis per pair is held to it (`bench/check-truth.mjs`). An attempt disagrees when its report row is missing, its outcome in either view or its attempt number differs, or only one view was read; a call, when its attempts are split over report calls or joined with another call. Calls joined with another one of the same sender, tool and arguments are counted apart ("alike"): nothing in the input tells those from a call and its retry. The client is told by the canonical log\'s `client` field, in a HAR by its User-Agent only. Each broken line (planted by the generator) can spoil its own attempt and the link of the next.',
+      '',
+      table(['input', 'attempts made', 'attempts that disagree', 'calls linked otherwise', 'alike calls joined', 'broken lines', 'explained by the broken lines'], accuracyRowsOf(result)),
+      '',
+    ] : []),
     '## Line splitters (100 MB canonical pair, JSON.parse on every line)',
     '',
     table(['splitter', 'wall (median)', 'MB/s', 'CPU (user+sys)', 'MB per CPU second', 'line numbers'], result.splitters.map((s) => [
