@@ -101,6 +101,12 @@ export class CallLinker {
   /** The client each open session's initialize named (side|scope -> name/version). */
   private sessionClients = new Map<string, string>();
   /**
+   * The names of sessions closed while idle (the latest CLOSED_NAMES_KEPT): a client that thinks for minutes between
+   * calls sends its next request in the same session after the tracker let it go, and that request is still its own
+   * (without the name, it could be taken for the retry of another client's call alike).
+   */
+  private closedNames = new Map<string, string>();
+  /**
    * The client the last initialize of each connection named (side|caller, for records with a `conn`), for the requests
    * it sends without a session: after its DELETE the SDK client posts on with no session id (McpAgent answers 400).
    */
@@ -302,6 +308,10 @@ export class CallLinker {
     this.begins.delete(key);
     const name = this.sessionClients.get(key);
     this.sessionClients.delete(key);
+    if (name !== undefined && s.session !== null && s.terminated === undefined) {
+      this.closedNames.set(key, name);
+      if (this.closedNames.size > CLOSED_NAMES_KEPT) this.closedNames.delete(this.closedNames.keys().next().value!);
+    }
     this.mixedScopes.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
     this.sessionCallers.delete(key);
@@ -498,7 +508,16 @@ export class CallLinker {
       }
     }
     if (a.session === null && conn === undefined && this.mixedScopes.has(key)) return v.clientName;
-    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null && conn !== undefined ? this.connClients.get(conn) : undefined);
+    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null ? (conn !== undefined ? this.connClients.get(conn) : undefined) : this.reopened(key));
+  }
+
+  /** The name of a session closed while idle, now in use again (kept as its name from here on). */
+  private reopened(key: string): string | undefined {
+    const name = this.closedNames.get(key);
+    if (name === undefined) return undefined;
+    this.closedNames.delete(key);
+    this.sessionClients.set(key, name);
+    return name;
   }
 
   private safety(clientKey: string, tool: string | null, scopeKey?: string): ToolSafety | 'unknown' {
@@ -610,6 +629,8 @@ function ownScope(a: Attempt): boolean {
   return a.session !== null || !(a.client ?? a.primary).caller.startsWith('input#');
 }
 
+/** Names of sessions closed while idle remembered (see CallLinker.closedNames): more than the sessions a busy log keeps open at once. */
+const CLOSED_NAMES_KEPT = 8192;
 /** Calls remembered per scope (the latest ones). */
 const SCOPE_CALLS_KEPT = 256;
 /** Failed tails remembered (the latest ones). */
