@@ -56,6 +56,8 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   const responseHeaders = response ? harHeaders(response.headers) : undefined;
   if (!looksLikeMcp(method, requestHeaders, responseHeaders, sendText)) return [];
 
+  // A status of another type ("200" as text) is a broken entry, not a request that got no response (status 0).
+  if (response && response.status !== undefined && response.status !== null && num(response.status) === undefined) return { error: `HAR entry whose response.status is ${typeDescription(response.status)}, not a number (HAR 1.2: the HTTP status as a number, 0 when no response came)` };
   const rawStatus = response ? num(response.status) : undefined;
   if (rawStatus !== undefined && rawStatus > 0 && httpStatus(rawStatus) === undefined) return { error: 'HAR entry with an impossible response.status' };
   // mitmproxy writes `response._error`; Chrome writes `_error` on the response or the entry; Playwright's HAR
@@ -132,3 +134,10 @@ export const harEntryFormat: JsonFormat = {
     ],
   },
 };
+
+/** What type a wrong-typed value has, for a diagnostic (never the value itself: a log's text is not repeated). */
+function typeDescription(v: unknown): string {
+  if (typeof v === 'string') return 'text';
+  if (typeof v === 'number') return 'a number too large to read';
+  return Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}

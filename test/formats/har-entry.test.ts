@@ -85,6 +85,17 @@ describe('HAR entry adapter', () => {
     expect(JSON.stringify(harEntryFormat.toRecords(plain, ctx))).not.toContain('"tools/call"');
   });
 
+  it('refuses a status of another type with a clear error, not as a request that got no response', () => {
+    const text = harEntryFormat.toRecords(entry({ response: { status: '200', statusText: 'OK', headers: [], content: { size: 2, mimeType: 'application/json', text: '{}' } } }), ctx);
+    expect(errorOf(text)).toMatch(/response\.status is text, not a number/);
+    expect(errorOf(text)).not.toContain('200');
+    const inf = harEntryFormat.toRecords(entry({ response: { status: { code: 200 }, headers: [], content: { size: 0, mimeType: '' } } }), ctx);
+    expect(errorOf(inf)).toMatch(/response\.status is an object, not a number/);
+    // A numeric status and a null one (no response) are read as before.
+    expect(exchange(harEntryFormat.toRecords(entry({ status: 503 }), ctx)).status).toBe(503);
+    expect(exchange(harEntryFormat.toRecords(entry({ response: { status: null, headers: [], content: { size: 0, mimeType: '' } } }), ctx)).status).toBeNull();
+  });
+
   it('reads mitmproxy status 0 with _error as no HTTP response', () => {
     const r = exchange(harEntryFormat.toRecords(entry({
       response: { status: 0, statusText: '', headers: [], content: { size: 0, mimeType: '' }, _error: 'Connection reset by peer' },
