@@ -1,4 +1,4 @@
-// Holds a full analysis's NDJSON report of generated data to the generator's truth.ndjson: for every tools/call attempt, its outcome in each view, its attempt number, and which logical call it was linked into.
+// Holds a full analysis's NDJSON report of generated data to the generator's truth.ndjson: for every tools/call attempt, its outcome in each view, the findings those imply, its attempt number, and which logical call it was linked into.
 //
 // Usage: node dist/bin.js --format ndjson --client DIR/client.ndjson --server DIR/server.ndjson |
 //          node bench/check-truth.mjs DIR/truth.ndjson [--broken N] [--show N] [--identity client|user-agent]
@@ -22,7 +22,8 @@ async function readTruth(path) {
 /**
  * Compares a report (a readable stream of NDJSON, read only once the truth is in: a line interface made earlier would
  * drop the lines it reads before anyone listens) with the truth file. Returns counts and mismatches:
- * `outcome` (the client's view), `clientView` (only the server's view of it is in the report), `serverOutcome`, `attempt` (number within its call), `call` (the attempts of one
+ * `outcome` (the client's view), `clientView` (only the server's view of it is in the report), `serverOutcome`,
+ * `findings` (SIDE_DIVERGENCE exactly where the two views' outcomes differ, NO_FINAL_RESULT exactly on a cut stream), `attempt` (number within its call), `call` (the attempts of one
  * generated call split over several report calls, or one report call joining several generated calls), `missing`
  * (no report row), `split` (more than one row for one request: the views were not joined), and `alike` (calls joined
  * that the input cannot tell apart: not counted as wrong). `identity` is what tells senders apart in the input: `client`
@@ -41,7 +42,7 @@ export async function checkTruth(truthPath, report, { identity = 'client' } = {}
     if (known) known.push(a);
     else rows.set(key, [a]);
   }
-  const mismatches = { missing: [], split: [], clientView: [], outcome: [], serverOutcome: [], attempt: [], call: [], alike: [] };
+  const mismatches = { missing: [], split: [], clientView: [], outcome: [], serverOutcome: [], findings: [], attempt: [], call: [], alike: [] };
   const reportCallsOf = new Map();
   const truthCallsOf = new Map();
   const firstOf = new Map();
@@ -60,6 +61,11 @@ export async function checkTruth(truthPath, report, { identity = 'client' } = {}
     if (client === undefined) mismatches.clientView.push(`${key} ${t.tool}: only the server's view`);
     else if (client !== t.outcome) mismatches.outcome.push(`${key} ${t.tool}: ${a.outcome}, made ${t.outcome}`);
     if (t.serverOutcome !== undefined && server !== t.serverOutcome) mismatches.serverOutcome.push(`${key} ${t.tool}: server ${server ?? '(not joined)'}, made ${t.serverOutcome}`);
+    // The findings that follow from the outcomes alone: the two views disagree, or a 200 stream ended without the answer.
+    const codes = new Set(a.findings.map((f) => f.code));
+    for (const [code, made] of [['SIDE_DIVERGENCE', t.serverOutcome !== undefined && t.serverOutcome !== t.outcome], ['NO_FINAL_RESULT', t.outcome === 'STREAM_INCOMPLETE']]) {
+      if (codes.has(code) !== made) mismatches.findings.push(`${key} ${t.tool}: ${made ? 'no' : 'a'} ${code} (made ${t.outcome}${t.serverOutcome !== undefined ? `, server ${t.serverOutcome}` : ''})`);
+    }
     add(reportCallsOf, t.call, a.call);
     add(truthCallsOf, a.call, t.call);
   }
@@ -87,7 +93,7 @@ export async function checkTruth(truthPath, report, { identity = 'client' } = {}
     if (a && a.attempt !== t.attempt && !alike.has(t.call)) mismatches.attempt.push(`${key} ${t.tool}: attempt ${a.attempt}, made ${t.attempt} of ${t.call}`);
   }
   const wrong = new Set();
-  for (const list of [mismatches.missing, mismatches.split, mismatches.clientView, mismatches.outcome, mismatches.serverOutcome, mismatches.attempt]) for (const m of list) wrong.add(m.split(' ')[0].replace(/:$/, ''));
+  for (const list of [mismatches.missing, mismatches.split, mismatches.clientView, mismatches.outcome, mismatches.serverOutcome, mismatches.findings, mismatches.attempt]) for (const m of list) wrong.add(m.split(' ')[0].replace(/:$/, ''));
   return { attempts: truth.size, calls: reportCallsOf.size, wrongAttempts: wrong.size, wrongCalls: mismatches.call.length, alikeCalls: alike.size, mismatches };
 }
 
