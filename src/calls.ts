@@ -224,7 +224,7 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (byNote || (tail && !view.continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last))) {
+    } else if (byNote || (tail && !view.continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last))) {
       if (byNote) tail = byNote;
       tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);
@@ -701,6 +701,17 @@ function sameWebOrigin(a: Attempt, prev: Attempt): boolean {
 
 function webOriginOf(a: Attempt): string | undefined {
   return (a.client ?? a.primary).requestHeaders?.get('origin') ?? a.server?.requestHeaders?.get('origin');
+}
+
+/**
+ * The server's views of the two are of other calls (other arguments) where the client's views cannot tell them apart:
+ * a Python client's OTLP span records a tool's name, not its arguments; the server's log has them. Two such attempts
+ * are two calls, not a call and its retry.
+ */
+function serverSawOtherCall(a: Attempt, prev: Attempt): boolean {
+  const s = a.server;
+  const p = prev.server;
+  return s !== undefined && p !== undefined && a.primary !== s && prev.primary !== p && s.fingerprint !== p.fingerprint;
 }
 
 /** A taskId an attempt names (tasks/*) or was given (a CreateTaskResult), from the client's view first. */

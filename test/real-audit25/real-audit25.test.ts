@@ -29,12 +29,6 @@ const KNOWN: string[] = [
   'py-json-stateless OTLP spans (client) tools/call:validate#1: outcome TOOL_SUCCESS, expected TOOL_ERROR',
   'py-sse OTLP spans (client) tools/call:b_err#1: outcome TOOL_SUCCESS, expected TOOL_ERROR',
   'py-sse OTLP spans (client) tools/call:validate#1: outcome TOOL_SUCCESS, expected TOOL_ERROR',
-  // FIX 1 (fix-1.patch): joined with the server's log, whose arguments differ, the same tool after a failure was still
-  // linked as its retry (the span's params have no arguments): a false UNSAFE_RETRY and RETRY_ORIGIN_AMBIGUOUS.
-  'py-json OTLP spans + server tools/call:ask#2: false UNSAFE_RETRY; false RETRY_ORIGIN_AMBIGUOUS',
-  'py-json OTLP spans + server tools/call:summarize#2: false UNSAFE_RETRY; false RETRY_ORIGIN_AMBIGUOUS',
-  'py-json-stateless OTLP spans + server tools/call:ask#2: false UNSAFE_RETRY; false RETRY_ORIGIN_AMBIGUOUS',
-  'py-json-stateless OTLP spans + server tools/call:summarize#2: false UNSAFE_RETRY; false RETRY_ORIGIN_AMBIGUOUS',
   // A Python client span records no arguments: alone, the same tool called again after a failure (other arguments)
   // reads as its retry, origin unknown (with the server's view, told apart by its arguments).
   'py-json OTLP spans (client) tools/call:ask#2: false RETRY_ORIGIN_AMBIGUOUS',
