@@ -647,8 +647,10 @@ function failedForCaller(a: Attempt): boolean {
   const cancelled = (a.client ?? a.primary).cancelledAt;
   if (isFailure(a.outcome)) {
     // No answer in a log that leaves answers out is no failure (a like request after it is another call), unless the
-    // client gave up on it (its notifications/cancelled).
-    if (a.outcome === 'UNANSWERED' && (a.client ?? a.primary).answersUnlogged === true) return cancelled !== undefined;
+    // client gave up on it (its notifications/cancelled), or the log read its SSE stream (its progress came on it: that
+    // log shows such a stream's answer, and none came).
+    const v = a.client ?? a.primary;
+    if (a.outcome === 'UNANSWERED' && v.answersUnlogged === true) return cancelled !== undefined || v.progress > 0;
     return true;
   }
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);

@@ -1195,10 +1195,15 @@ export class Matcher {
 /**
  * A client's log that leaves some answers out (the Python SDK's DEBUG log has none the server sent as
  * application/json) shows no answer where the server's view shows one sent: the attempt takes the server's answer,
- * and its why says whose it is.
+ * and its why says whose it is. Not when the client's log read progress of the request: that came on the request's
+ * SSE stream (neither SDK sends a request's notifications in JSON-response mode), whose answer that log does show.
  */
 function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
   if (a.primary !== c || c.answersUnlogged !== true || c.outcome !== 'UNANSWERED' || s.responded !== true) return;
+  if (c.progress > 0) {
+    a.detail = { ...a.detail, why: "the server's log shows its answer sent, and the client's log, which shows this request's SSE stream (its progress came on it), never read it: lost on the way, or not come yet where the log ends" };
+    return;
+  }
   const said = "the client's log leaves such answers out (see its \"cannot show\"): this is the answer the server's log shows sent";
   a.outcome = s.outcome!;
   a.layer = s.layer!;
