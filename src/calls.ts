@@ -810,7 +810,8 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     }
     return { origin: 'unknown', how: `the same id again after a new ${begun.method} (id ${jsonText(begun.id)}) between them, ids counting from the start as a new client's do; nothing in the logs says who sent it` };
   }
-  const same = a.method === 'tools/call' ? 'the same tool and arguments' : `the same method (${a.method.slice(0, 60)}) and params`;
+  // A request logged without arguments (an OpenTelemetry span records none) says nothing of them.
+  const same = a.method !== 'tools/call' ? `the same method (${a.method.slice(0, 60)}) and params` : (a.client ?? a.primary).noArgs ? 'the same tool and no arguments in the log' : 'the same tool and arguments';
   const gaveUp = gaveUpAtProgress(previous, a);
   const cancelledAt = (previous.client ?? previous.primary).cancelledAt;
   const early = gaveUp !== undefined && cancelledAt !== undefined && a.startTs !== undefined

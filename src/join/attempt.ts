@@ -217,6 +217,8 @@ export interface AttemptView {
   resultSig?: number;
   /** A tools/call's arguments, held only until the view is compacted. */
   callArgs?: unknown;
+  /** A tools/call whose request, as logged, has no arguments (an OpenTelemetry span records none; a tool without parameters). */
+  noArgs?: boolean;
   /** Its -32602 came from the tool while it ran (the arguments keep the listed tool's inputSchema), not from a check of the request. */
   toolRaised?: boolean;
   /** The argument values of this tools/call that its result names (findings/crossed.ts): whose answer a crossed result is. */
@@ -314,6 +316,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     note: undefined,
     resultSig: undefined,
     callArgs: undefined,
+    noArgs: undefined,
     toolRaised: undefined,
     namedArgs: undefined,
     shadowed: undefined,

@@ -1105,6 +1105,7 @@ export class JoinEngine {
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
     if (meta && isJsonRpcId(meta.progressToken)) view.progressToken = idKeyOf(meta.progressToken);
     if (tool !== null && params.arguments !== undefined) view.callArgs = params.arguments;
+    else if (tool !== null) view.noArgs = true;
     if (tool !== null && typeof meta?.callId === 'string' && meta.callId.length <= 200) view.callerCallId = meta.callId;
     const clientName = implementationName(view.method === 'initialize' ? params.clientInfo : meta?.['io.modelcontextprotocol/clientInfo']);
     if (clientName !== undefined) view.clientName = clientName;

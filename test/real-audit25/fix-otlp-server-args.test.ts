@@ -35,4 +35,17 @@ describe('OTLP client spans + the server log: retries are told by the server vie
       expect(codes(of(as, 'b_cut')[1]!)).toContain('UNSAFE_RETRY');
     }
   });
+
+  it('a span alone: the same tool after a failure reads as its retry, and the why says the log has no arguments', async () => {
+    const as = (await analyze({ inputs: [{ path: `${DIR}py-json/traces.jsonl`, side: 'client' }] })).attempts;
+    const [, second] = of(as, 'ask');
+    expect(second!.attempt).toBe(2);
+    expect(second!.retryOrigin?.how).toBe('a new request with the same tool and no arguments in the log; nothing in the logs says who sent it');
+    expect(second!.findings.find((f) => f.code === 'RETRY_ORIGIN_AMBIGUOUS')?.message).toContain('no arguments in the log');
+    // A log that has the arguments says so: a HAR of the same run.
+    const wire = (await analyze({ inputs: [{ path: `${DIR}py-json/har-entries.ndjson`, side: 'client' }] })).attempts;
+    const [, retry] = of(wire, 'b_busy');
+    expect(retry!.attempt).toBe(2);
+    expect(retry!.retryOrigin?.how).toMatch(/the same tool and arguments/);
+  });
 });
