@@ -73,15 +73,21 @@ export async function checkTruth(truthPath, report, { identity = 'client' } = {}
   // them as a call and its retry read them as a retry does, and their attempt numbers follow from that.
   const sender = (t) => (identity === 'client' ? t.client : t.userAgent);
   const alike = new Set();
+  const alikeOf = (t, calls) => calls.every((c) => { const o = firstOf.get(c); return o.tool === t.tool && o.request === t.request && sender(o) === sender(t); });
   for (const [call, reportCalls] of reportCallsOf) {
+    const t = firstOf.get(call);
     if (reportCalls.size > 1) {
-      mismatches.call.push(`${call}: split over ${[...reportCalls].join(', ')}`);
+      // Split because a call alike took one of its attempts' links (joined with it in one of the report calls).
+      const others = [...reportCalls].flatMap((r) => [...truthCallsOf.get(r)]).filter((c) => c !== call);
+      if (others.length > 0 && alikeOf(t, others)) {
+        alike.add(call);
+        mismatches.alike.push(`${call}: split over ${[...reportCalls].join(', ')}, a call alike (${others.join(', ')}) taken for its retry`);
+      } else mismatches.call.push(`${call}: split over ${[...reportCalls].join(', ')}`);
       continue;
     }
     const joined = [...truthCallsOf.get([...reportCalls][0])];
     if (joined.length === 1) continue;
-    const t = firstOf.get(call);
-    const same = joined.every((c) => { const o = firstOf.get(c); return o.tool === t.tool && o.request === t.request && sender(o) === sender(t); });
+    const same = alikeOf(t, joined);
     const what = `${call}: joined with ${joined.filter((c) => c !== call).join(', ')} in ${[...reportCalls][0]}`;
     if (same) {
       alike.add(call);
