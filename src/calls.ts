@@ -101,11 +101,12 @@ export class CallLinker {
   /** The client each open session's initialize named (side|scope -> name/version). */
   private sessionClients = new Map<string, string>();
   /**
-   * The names of sessions closed while idle (the latest CLOSED_NAMES_KEPT): a client that thinks for minutes between
-   * calls sends its next request in the same session after the tracker let it go, and that request is still its own
-   * (without the name, it could be taken for the retry of another client's call alike).
+   * Sessions closed while idle (the latest CLOSED_KEPT): their client's name and when they began. A client that thinks
+   * for minutes between calls sends its next request in the same session after the tracker let it go; that request is
+   * still its client's (without the name, it could be taken for the retry of another client's call alike), in a session
+   * that began when it began (not then: a session that was already going is no new session after another's failure).
    */
-  private closedNames = new Map<string, string>();
+  private closedScopes = new Map<string, { name: string | undefined; first: number | undefined }>();
   /**
    * The client the last initialize of each connection named (side|caller, for records with a `conn`), for the requests
    * it sends without a session: after its DELETE the SDK client posts on with no session id (McpAgent answers 400).
@@ -128,6 +129,7 @@ export class CallLinker {
     const view = a.primary;
     // The scope's key and the client's name, made once: every map below is keyed by them.
     const scopeKey = view.scopeKey;
+    if (this.closedScopes.size > 0) this.reopen(a, scopeKey);
     const who = this.identity(a, scopeKey);
     const clientKey = this.callerOf(a, who);
     this.sessionCallers.set(scopeKey, clientKey);
@@ -301,6 +303,7 @@ export class CallLinker {
     if (paired !== undefined) s = { ...s, session: paired };
     const key = s.key;
     const calls = this.sessions.get(key);
+    const firstCall = this.scopeCalls.get(key)?.first;
     const began = this.openings.has(key);
     this.sessions.delete(key);
     this.scopeCalls.delete(key);
@@ -308,9 +311,9 @@ export class CallLinker {
     this.begins.delete(key);
     const name = this.sessionClients.get(key);
     this.sessionClients.delete(key);
-    if (name !== undefined && s.session !== null && s.terminated === undefined) {
-      this.closedNames.set(key, name);
-      if (this.closedNames.size > CLOSED_NAMES_KEPT) this.closedNames.delete(this.closedNames.keys().next().value!);
+    if (s.session !== null && s.terminated === undefined && (name !== undefined || firstCall !== undefined)) {
+      this.closedScopes.set(key, { name, first: firstCall });
+      if (this.closedScopes.size > CLOSED_KEPT) this.closedScopes.delete(this.closedScopes.keys().next().value!);
     }
     this.mixedScopes.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
@@ -508,16 +511,16 @@ export class CallLinker {
       }
     }
     if (a.session === null && conn === undefined && this.mixedScopes.has(key)) return v.clientName;
-    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null ? (conn !== undefined ? this.connClients.get(conn) : undefined) : this.reopened(key));
+    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null && conn !== undefined ? this.connClients.get(conn) : undefined);
   }
 
-  /** The name of a session closed while idle, now in use again (kept as its name from here on). */
-  private reopened(key: string): string | undefined {
-    const name = this.closedNames.get(key);
-    if (name === undefined) return undefined;
-    this.closedNames.delete(key);
-    this.sessionClients.set(key, name);
-    return name;
+  /** A session closed while idle is in use again: what was known of it (its client's name, when it began) comes back. */
+  private reopen(a: Attempt, key: string): void {
+    const closed = a.session !== null ? this.closedScopes.get(key) : undefined;
+    if (closed === undefined) return;
+    this.closedScopes.delete(key);
+    if (closed.name !== undefined && !this.sessionClients.has(key)) this.sessionClients.set(key, closed.name);
+    if (closed.first !== undefined && !this.scopeCalls.has(key)) this.scopeCalls.set(key, { first: closed.first, byCall: new Map() });
   }
 
   private safety(clientKey: string, tool: string | null, scopeKey?: string): ToolSafety | 'unknown' {
@@ -629,8 +632,8 @@ function ownScope(a: Attempt): boolean {
   return a.session !== null || !(a.client ?? a.primary).caller.startsWith('input#');
 }
 
-/** Names of sessions closed while idle remembered (see CallLinker.closedNames): more than the sessions a busy log keeps open at once. */
-const CLOSED_NAMES_KEPT = 8192;
+/** Sessions closed while idle remembered (see CallLinker.closedScopes): more than the sessions a busy log keeps open at once. */
+const CLOSED_KEPT = 8192;
 /** Calls remembered per scope (the latest ones). */
 const SCOPE_CALLS_KEPT = 256;
 /** Failed tails remembered (the latest ones). */

@@ -1,4 +1,4 @@
-// A session the tracker closed while its client thought for minutes keeps its client's name when it is used again: the next call is that client's, not the retry of another client's call alike.
+// A session the tracker closed while its client thought for minutes keeps what was known of it when it is used again: its client's name (the next call is that client's, not the retry of another client's call alike) and when it began (a session that was already going is another process, no reconnect after a failure).
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, ok, post, toolText } from '../helpers/analyze.js';
 
@@ -38,8 +38,16 @@ describe('the client name of a session used again after a long idle time', () =>
     expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: first!.call, attempt: 2 });
   });
 
-  it('a client of the same name in another session may still be its retry (the names cannot tell them apart)', async () => {
-    const [first, again] = await toolCalls(log(B, ['helpdesk-bot', 'helpdesk-bot']));
+  it('a client of the same name in a session that was already going is another process: its call is its own', async () => {
+    const [first, other] = await toolCalls(log(B, ['helpdesk-bot', 'helpdesk-bot']));
+    expect(other).toMatchObject({ attempt: 1 });
+    expect(other!.call).not.toBe(first!.call);
+  });
+
+  it('a client of the same name in a session begun after the failure (a reconnect) sends its retry', async () => {
+    const D = 'd3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f6d4';
+    const lines = [...log(A, ['helpdesk-bot', 'helpdesk-bot']).slice(0, -1), init(905_000, D, 'helpdesk-bot'), weather(D)];
+    const [first, again] = await toolCalls(lines);
     expect(again).toMatchObject({ call: first!.call, attempt: 2 });
   });
 });
