@@ -23,8 +23,9 @@ async function readTruth(path) {
  * Compares a report (a readable stream of NDJSON, read only once the truth is in: a line interface made earlier would
  * drop the lines it reads before anyone listens) with the truth file. Returns counts and mismatches:
  * `outcome` (the client's view), `clientView` (only the server's view of it is in the report), `serverOutcome`,
- * `findings` (SIDE_DIVERGENCE exactly where the two views' outcomes differ, NO_FINAL_RESULT exactly on a cut stream), `attempt` (number within its call), `call` (the attempts of one
- * generated call split over several report calls, or one report call joining several generated calls), `missing`
+ * `findings` (SIDE_DIVERGENCE exactly where the two views' outcomes differ, NO_FINAL_RESULT exactly on a cut stream),
+ * `attempt` (number within its call), `call` (the attempts of one generated call split over several report calls, or
+ * one report call joining several generated calls), `missing`
  * (no report row), `split` (more than one row for one request: the views were not joined), and `alike` (calls joined
  * that the input cannot tell apart: not counted as wrong). `identity` is what tells senders apart in the input: `client`
  * (the canonical client log's client field) or `user-agent` (a HAR: no client field).
@@ -98,6 +99,7 @@ export async function checkTruth(truthPath, report, { identity = 'client' } = {}
     const a = rows.get(key)?.[0];
     if (a && a.attempt !== t.attempt && !alike.has(t.call)) mismatches.attempt.push(`${key} ${t.tool}: attempt ${a.attempt}, made ${t.attempt} of ${t.call}`);
   }
+  // Each message starts with its attempt's key (session|id): an attempt wrong in several ways counts once.
   const wrong = new Set();
   for (const list of [mismatches.missing, mismatches.split, mismatches.clientView, mismatches.outcome, mismatches.serverOutcome, mismatches.findings, mismatches.attempt]) for (const m of list) wrong.add(m.split(' ')[0].replace(/:$/, ''));
   return { attempts: truth.size, calls: reportCallsOf.size, wrongAttempts: wrong.size, wrongCalls: mismatches.call.length, alikeCalls: alike.size, mismatches };
