@@ -511,7 +511,16 @@ export class CallLinker {
       }
     }
     if (a.session === null && conn === undefined && this.mixedScopes.has(key)) return v.clientName;
-    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null && conn !== undefined ? this.connClients.get(conn) : undefined);
+    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null ? (conn !== undefined ? this.connClients.get(conn) : undefined) : this.otherSideName(key, a.session));
+  }
+
+  /**
+   * The name the other side's view of the session holds: a client's log without the session's initialize (a broken
+   * line, a log that starts mid-session) beside a server's log that has it, or the other way round.
+   */
+  private otherSideName(key: string, session: string): string | undefined {
+    const other = key.startsWith('client|') ? `server|${session}` : key.startsWith('server|') ? `client|${session}` : undefined;
+    return other !== undefined ? this.sessionClients.get(other) : undefined;
   }
 
   /** A session closed while idle is in use again: what was known of it (its client's name, when it began) comes back. */
