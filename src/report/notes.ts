@@ -31,7 +31,9 @@ export function hiddenBySeverity(shown: { finding: { severity: Severity } }[], b
  */
 export function whyOf(r: AttemptRow): string {
   const d = r.detail;
-  const text = [d?.errorCode !== undefined ? String(d.errorCode) : '', d?.errorMessage ?? '', d?.why ?? ''].filter(Boolean).join(' ');
+  // The error as sent ("-32603 Internal error"), then, apart from it, what the classifier found.
+  const error = [d?.errorCode !== undefined ? String(d.errorCode) : '', d?.errorMessage ?? ''].filter(Boolean).join(' ');
+  const text = [error, d?.why ?? ''].filter(Boolean).join('; ');
   if (!r.notSeenByServer) return text;
   return text ? `not seen by the server: ${text}` : 'not seen by the server';
 }
