@@ -131,6 +131,13 @@ export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
     spec: 'Cloud Logging insertId de-duplication is not guaranteed in exports.',
     todo: 'Nothing on the wire; de-duplicate the export if counts matter elsewhere.',
   },
+  SESSION_ID_CHANGED: {
+    severity: 'warning', attachedTo: 'attempt',
+    definition: 'The response to a request sent in a session carried another Mcp-Session-Id than the request did, outside an initialize (an initialize sent with a lost session\'s id and answered with a new one opens that new session, which is no change). The message names both ids.',
+    why: 'The TypeScript SDK clients (1.x and v2) take any Mcp-Session-Id a response carries for their next requests, silently: the client goes on in a session it never initialized, and whatever the server kept for the first one (its GET stream, subscriptions, resumable streams, the negotiated version) stays behind. The Python SDK client takes a session id only from the initialize response and keeps sending the first, which the server may no longer know. A load balancer without sticky sessions in front of replicas, or a gateway that mints ids, does this.',
+    spec: 'Streamable HTTP 2025-03-26 to 2025-11-25: a server MAY assign a session id at initialization, in the Mcp-Session-Id header of the response that carries the InitializeResult; the client MUST send it on all its later requests. No other response assigns one. (2026-07-28 has no sessions.)',
+    todo: 'Find what rewrote the header: the replicas behind the load balancer (make sessions sticky, or share session state), a gateway, the server\'s session store; make a server answer an unknown session with 404 instead of minting a new id.',
+  },
 };
 
 /** The text `mcp-triage explain CODE` prints, or undefined for an unknown code. */

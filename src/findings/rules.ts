@@ -101,6 +101,12 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   // result came after is not in the log; the attempt's why says so, and no missing result is claimed.
   const captureStopped = recordingStopped(lv);
   const cancelledFirst = doneAt(a) !== a.endTs || legacy || closedAsCancel || closedAndCancelled || captureStopped;
+  const moved = (a.client ?? v).sessionReassigned ?? a.server?.sessionReassigned;
+  if (moved !== undefined) {
+    out.push(finding('SESSION_ID_CHANGED', 'warning',
+      `${label(a)} id ${idText(a)}: the response handed out session id ${jsonText(moved.to)} for a request sent in session ${jsonText(moved.from)}, outside an initialize: the TypeScript SDK clients take it for their next requests (a session they never initialized; what the server kept for the first one stays behind), the Python SDK's keeps the first`,
+      v.sources));
+  }
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',

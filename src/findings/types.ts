@@ -19,6 +19,7 @@ export const FINDING_CODES = [
   'LOCAL_ERROR',
   'CANCELLED',
   'DUPLICATE_RECORD',
+  'SESSION_ID_CHANGED',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

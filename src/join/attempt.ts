@@ -219,6 +219,8 @@ export interface AttemptView {
   callArgs?: unknown;
   /** A tools/call whose request, as logged, has no arguments (an OpenTelemetry span records none; a tool without parameters). */
   noArgs?: boolean;
+  /** The response handed out another Mcp-Session-Id than the request was sent with, outside an initialize (SESSION_ID_CHANGED). */
+  sessionReassigned?: { from: string; to: string };
   /** Its -32602 came from the tool while it ran (the arguments keep the listed tool's inputSchema), not from a check of the request. */
   toolRaised?: boolean;
   /** The argument values of this tools/call that its result names (findings/crossed.ts): whose answer a crossed result is. */
@@ -317,6 +319,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     resultSig: undefined,
     callArgs: undefined,
     noArgs: undefined,
+    sessionReassigned: undefined,
     toolRaised: undefined,
     namedArgs: undefined,
     shadowed: undefined,

@@ -611,6 +611,9 @@ export class JoinEngine {
     // An initialize sent with the session id of a session the server lost, answered with a new one (mcp-framework takes
     // it as a new initialize, for clients that keep the stale header): it opened the new session, not the old.
     const reinitialized = announced !== undefined && ex.session !== null && announced !== ex.session && status !== null && status >= 200 && status < 300 && ex.attempts.some((v) => v.method === 'initialize');
+    // Another session id handed out with the answer to a request of a session, outside an initialize: the SDK clients
+    // take it for their next requests (SESSION_ID_CHANGED); the exchange stays in the session it was sent in.
+    const reassigned = announced !== undefined && ex.session !== null && announced !== ex.session && !reinitialized ? { from: ex.session.slice(0, 200), to: announced.slice(0, 200) } : undefined;
     const retryAfter = parseRetryAfter(headers.get('retry-after'), ts);
     if (ex.httpMethod === 'DELETE' && status !== null && status >= 200 && status < 300 && ex.session !== null) this.sessionDeleted(ex, status, ts, src);
     if (status === 404 && ex.attempts.length === 0 && ex.session !== null) {
@@ -631,6 +634,7 @@ export class JoinEngine {
       if (challenge) v.authChallenge = true;
       if (!v.sources.includes(src)) v.sources.push(src);
       if (announced && (v.session === null || reinitialized)) this.adoptSession(ex, v, announced);
+      if (reassigned !== undefined) v.sessionReassigned = reassigned;
       // The client got its initialize answered without a session id (a stateless server, or a hop that dropped it).
       if (!announced && v.method === 'initialize' && headers.size > 0 && status !== null && status >= 200 && status < 300) v.noSessionHeader = true;
     }
