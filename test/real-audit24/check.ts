@@ -15,6 +15,8 @@ export interface Truth {
   outcome: string;
   truth?: string;
   attempt?: number;
+  /** a 2026-07-28 round with the client's answers: its attempt is the round's, not the key's ordinal */
+  continuation?: boolean;
   alsoOk?: string[];
   msgMayBeUnanswered?: boolean;
   mustFind?: Partial<Record<Cls | 'all', string[]>>;
@@ -108,7 +110,7 @@ export function auditRuns(DIR: string, RUNS: string[], tmpPrefix: string) {
       const callList: Truth[] = spec.calls.filter((c) => !(c.notIn ?? []).includes(fmt.cls)).map((c) => {
         const base = c.key.split('#')[0]!;
         const k = `${base}#${(seenBase[base] = (seenBase[base] ?? 0) + 1)}`;
-        return { ...c, key: k, ...(c.attempt ? { attempt: Number(k.split('#')[1]) } : {}), ...(c.byClass?.[fmt.cls] ?? {}), ...(fmt.joinsServerMsg ? c.byClass?.joinsServerMsg ?? {} : {}) };
+        return { ...c, key: k, ...(c.attempt ? { attempt: c.continuation ? c.attempt : Number(k.split('#')[1]) } : {}), ...(c.byClass?.[fmt.cls] ?? {}), ...(fmt.joinsServerMsg ? c.byClass?.joinsServerMsg ?? {} : {}) };
       });
       for (const t of callList) {
         if (t.only && !t.only.includes(fmt.cls)) continue;
