@@ -248,7 +248,9 @@ export class CallLinker {
       a.findings.push(...checkAttempt(a, {}));
       this.tails.set(key, tail);
       if (key !== unnamed) this.tails.set(unnamed, tail);
-      if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
+      // A tools/call whose answer the log does not show (a Python DEBUG log leaves out the server's application/json
+      // answers) may have been input_required: a follow-up that carries inputResponses/requestState says it was.
+      if (a.outcome === 'INPUT_REQUIRED' || (a.outcome === 'UNANSWERED' && a.method === 'tools/call')) this.awaitContinuation(tail, a, key);
     }
     if (notedKey !== undefined && tail) {
       this.noted.delete(notedKey);
