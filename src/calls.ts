@@ -182,17 +182,20 @@ export class CallLinker {
     // the same arguments are two calls). An attempt whose client is unnamed can still be retried by a named one.
     // Every call is also kept under the unnamed key: an attempt whose client is not named (its session's initialize is
     // not in the log) may retry any of them; a named one only its own, or one whose client was not named.
+    // An MRTR follow-up by the server's word when the primary view logged no params (an OpenTelemetry span): it does
+    // not say what the server's view of the same request shows (its inputResponses/requestState).
+    const continuation = view.continuation || (view.noArgs === true && a.server !== undefined && a.server !== view && a.server.continuation);
     const unnamed = `${clientKey}||${view.fingerprint}`;
     const key = who === undefined ? unnamed : `${clientKey}|${who}|${view.fingerprint}`;
     // The application's own word on which call this is (withCallNote): it beats the heuristics.
     const note = noteOf(a);
     const notedKey = note?.call !== undefined ? `${clientKey}|${who ?? ''}|note:${note.call}` : undefined;
-    let byNote = notedKey !== undefined && !view.continuation && (note!.attempt ?? 2) > 1 ? this.noted.get(notedKey) : undefined;
+    let byNote = notedKey !== undefined && !continuation && (note!.attempt ?? 2) > 1 ? this.noted.get(notedKey) : undefined;
     if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
     const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
-    const own = view.continuation ? undefined : scoped?.byCall.get(view.fingerprint);
-    if (view.continuation) tail = this.continuationOf(a, key);
+    const own = continuation ? undefined : scoped?.byCall.get(view.fingerprint);
+    if (continuation) tail = this.continuationOf(a, key);
     else if (own && own.tail.last.primary.seq === own.seq) tail = own.tail;
     else {
       if (who === undefined) tail = this.tails.get(unnamed);
@@ -212,7 +215,7 @@ export class CallLinker {
       if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
     }
     // The same request posted again in its session: a re-send of the call that went well as far as this log shows.
-    const resentKey = view.session !== null && !view.continuation && !view.initialize ? `${scopeKey} ${view.idKey}` : undefined;
+    const resentKey = view.session !== null && !continuation && !view.initialize ? `${scopeKey} ${view.idKey}` : undefined;
     const kept = resentKey !== undefined ? this.resendable.get(resentKey) : undefined;
     const resent = kept && (a.startTs === undefined || a.startTs <= kept.until) ? kept.tail : undefined;
     if (resent && resent.last.primary.fingerprint === view.fingerprint && startedAfter(a, resent.last)) {
@@ -220,13 +223,13 @@ export class CallLinker {
       this.resendable.delete(resentKey!);
     }
     if (tail && tail.expires < now && tail !== resent) tail = undefined;
-    if (view.continuation && tail) {
+    if (continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
       this.extend(tail, a, key, unnamed, who, true);
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (byNote || (tail && !view.continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last))) {
+    } else if (byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last))) {
       if (byNote) tail = byNote;
       tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);

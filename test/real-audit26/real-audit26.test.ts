@@ -74,14 +74,6 @@ const KNOWN: string[] = [
   'py-v2server-modern-json OTLP spans (client) tools/call:ask#2: attempt 1, expected 2',
   'py-v2server-modern-json OTLP spans (client) tools/call:ask#4: attempt 1, expected 2',
   'py-v2server-modern-json OTLP spans (client) tools/call:summarize#2: attempt 1, expected 2',
-  // FIX 2 (fix-2.patch): joined with the server's view, which shows the round's inputResponses/requestState, the span's round
-  // still read as a new call (the continuation was taken from the span's view alone).
-  'py-v2server-modern OTLP spans + server tools/call:ask#2: attempt 1, expected 2',
-  'py-v2server-modern OTLP spans + server tools/call:ask#4: attempt 1, expected 2',
-  'py-v2server-modern OTLP spans + server tools/call:summarize#2: attempt 1, expected 2',
-  'py-v2server-modern-json OTLP spans + server tools/call:ask#2: attempt 1, expected 2',
-  'py-v2server-modern-json OTLP spans + server tools/call:ask#4: attempt 1, expected 2',
-  'py-v2server-modern-json OTLP spans + server tools/call:summarize#2: attempt 1, expected 2',
   // A Python client span records no arguments: alone, the same tool called again after a failure (other arguments)
   // reads as its retry, origin unknown (with the server's view, told apart by its arguments).
   'py-pyserver-json OTLP spans (client) tools/call:ask#2: false RETRY_ORIGIN_AMBIGUOUS',
