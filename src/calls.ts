@@ -225,6 +225,8 @@ export class CallLinker {
     if (tail && tail.expires < now && tail !== resent) tail = undefined;
     if (continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
+      // (Marked before it joins the chain, which weighs whether the round it continues ran the tool.)
+      tail.last.continued = true;
       this.extend(tail, a, key, unnamed, who, true);
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
@@ -251,9 +253,7 @@ export class CallLinker {
       a.findings.push(...checkAttempt(a, {}));
       this.tails.set(key, tail);
       if (key !== unnamed) this.tails.set(unnamed, tail);
-      // A tools/call whose answer the log does not show (a Python DEBUG log leaves out the server's application/json
-      // answers) may have been input_required: a follow-up that carries inputResponses/requestState says it was.
-      if (a.outcome === 'INPUT_REQUIRED' || (a.outcome === 'UNANSWERED' && a.method === 'tools/call')) this.awaitContinuation(tail, a, key);
+      if (awaitsInput(a)) this.awaitContinuation(tail, a, key);
     }
     if (notedKey !== undefined && tail) {
       this.noted.delete(notedKey);
@@ -457,7 +457,7 @@ export class CallLinker {
       if (echoed !== undefined && this.continuations.get(`${key}|state:${echoed}`) === tail) this.continuations.delete(`${key}|state:${echoed}`);
       if (this.continuations.get(key) === tail) this.continuations.delete(key);
     }
-    if (a.outcome === 'INPUT_REQUIRED') this.awaitContinuation(tail, a, key);
+    if (awaitsInput(a)) this.awaitContinuation(tail, a, key);
     this.tails.set(key, tail);
     if (unnamed !== key) this.tails.set(unnamed, tail);
   }
@@ -644,6 +644,15 @@ const CAPABILITY_OF: Record<string, string | undefined> = {
 /** The attempt's scope is a client's own (a session id, or a conn), not the whole input's. */
 function ownScope(a: Attempt): boolean {
   return a.session !== null || !(a.client ?? a.primary).caller.startsWith('input#');
+}
+
+/**
+ * The attempt may be followed by an MRTR follow-up: its result was input_required, or it is a tools/call whose answer
+ * the log does not show (a Python DEBUG log leaves out the server's application/json answers), which a follow-up that
+ * carries inputResponses/requestState shows was input_required.
+ */
+function awaitsInput(a: Attempt): boolean {
+  return a.outcome === 'INPUT_REQUIRED' || (a.outcome === 'UNANSWERED' && a.method === 'tools/call');
 }
 
 /** Sessions closed while idle remembered (see CallLinker.closedScopes): more than the sessions a busy log keeps open at once. */

@@ -373,7 +373,8 @@ export const NOT_CONNECTED = /^not connected$/i;
 export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // An input_required result (MRTR) is the server saying the tool needs input before it does its work: a round that
   // asked is no run of it, and the follow-up re-invokes the tool from the start with the answers.
-  if (prev.outcome === 'INPUT_REQUIRED' && (prev.serverOutcome === undefined || prev.serverOutcome === 'INPUT_REQUIRED')) return 'no';
+  // (So was a round a follow-up continued, where the log does not show its answer: the Python DEBUG log's JSON ones.)
+  if ((prev.outcome === 'INPUT_REQUIRED' || prev.continued === true) && (prev.serverOutcome === undefined || prev.serverOutcome === 'INPUT_REQUIRED')) return 'no';
   const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
   const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
   // (-32602 that the tool raised while it ran, with arguments that keep its inputSchema, is no refusal.)

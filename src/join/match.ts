@@ -55,6 +55,8 @@ export interface Attempt {
   attempt?: number;
   /** This attempt continues its call after an input_required result (an MRTR follow-up): not a retry. */
   continuation?: boolean;
+  /** A follow-up continued this attempt: it was an input_required round, whether or not its log shows the answer. */
+  continued?: boolean;
   retryOrigin?: RetryOriginInfo;
   findings: Finding[];
   startTs: number | undefined;
@@ -1156,6 +1158,7 @@ export class Matcher {
       call: undefined,
       attempt: undefined,
       continuation: undefined,
+      continued: undefined,
       retryOrigin: undefined,
     };
     return a;
