@@ -135,7 +135,7 @@ describe('--max-rows on the samples', () => {
     expect(failed.heading).toBe('Attempts that did not succeed (first 2 of 11 in time order; 9 more not shown, see --format ndjson)');
     expect(failed.rows.map((row) => row[2])).toEqual(['3', '5']);
     const findings = section(r.stdout, 'Findings')!;
-    expect(findings.heading).toBe('Findings (first 2 of 15, errors first; 13 more not shown: 1 error, 12 warning)');
+    expect(findings.heading).toBe('Findings (first 2 of 16, errors first; 14 more not shown: 1 error, 13 warning)');
     expect(findings.rows.map((row) => row[1])).toEqual(['NO_FINAL_RESULT', 'ID_REUSED']);
     const chains = section(r.stdout, 'Calls with more than one attempt')!;
     expect(chains.heading).toBe('Calls with more than one attempt (first 2 of 4 in time order; 2 more not shown)');
@@ -147,7 +147,7 @@ describe('--max-rows on the samples', () => {
     expect(section(one.stdout, 'Attempts that did not succeed')!.heading).toMatch(/\(first 1 of 11 in time order; 10 more not shown/);
     const none = await cli([...client, '--max-rows', '0']);
     expect(section(none.stdout, 'Attempts that did not succeed')).toEqual({ heading: 'Attempts that did not succeed (11, not shown, see --format ndjson)', rows: [] });
-    expect(section(none.stdout, 'Findings')!.heading).toBe('Findings (15, not shown: 3 error, 12 warning)');
+    expect(section(none.stdout, 'Findings')!.heading).toBe('Findings (16, not shown: 3 error, 13 warning)');
     expect(section(none.stdout, 'Calls with more than one attempt')!.rows).toEqual([]);
     expect(section(none.stdout, 'Inputs')!.rows).toHaveLength(1);
   });
