@@ -129,5 +129,17 @@ export function auditRuns(DIR: string, RUNS: string[], tmpPrefix: string) {
     return { found, checks, formats };
   }
 
-  return { triage, mismatchesOf };
+  /** Every run's mismatches and counts, together. */
+  async function allRuns(): Promise<{ found: string[]; checks: number; formats: number }> {
+    const all = { found: [] as string[], checks: 0, formats: 0 };
+    for (const run of RUNS) {
+      const m = await mismatchesOf(run);
+      all.found.push(...m.found);
+      all.checks += m.checks;
+      all.formats += m.formats;
+    }
+    return all;
+  }
+
+  return { triage, mismatchesOf, allRuns };
 }

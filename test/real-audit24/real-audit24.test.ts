@@ -36,7 +36,7 @@ const KNOWN: string[] = [
   'v2 client rotated halves concatenated tools/call:slow_export#1: missing CANCELLED',
 ];
 
-const { triage, mismatchesOf } = auditRuns(DIR, RUNS, 'mcp-triage-audit24-');
+const { triage, allRuns } = auditRuns(DIR, RUNS, 'mcp-triage-audit24-');
 
 const attemptOf = async (run: string, args: string[], tool: string, n = 1) => (await triage(run, args)).byKey[`tools/call:${tool}#${n}`]!;
 const codes = (a: AttemptRow) => a.findings.map((f) => f.code);
@@ -78,15 +78,7 @@ describe('the twenty-fourth audit: six real runs, every capture format, against 
   });
 
   it('every format of every run agrees with the truth, but for the mismatches listed (each with its cause)', async () => {
-    const found: string[] = [];
-    let checks = 0;
-    let formats = 0;
-    for (const run of RUNS) {
-      const m = await mismatchesOf(run);
-      found.push(...m.found);
-      checks += m.checks;
-      formats += m.formats;
-    }
+    const { found, checks, formats } = await allRuns();
     // 219 format variants, 3,581 per-attempt checks and one summary check each (the REPORT's 3,800; its "271 format
     // variants" counts differently: truth.json lists 219)
     expect(formats).toBe(219);

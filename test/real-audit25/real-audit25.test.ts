@@ -74,19 +74,11 @@ const KNOWN: string[] = [
   'ts-json-stateless client rotated halves concatenated tools/call:b_slow#1: outcome NO_RESPONSE, expected TOOL_SUCCESS',
 ];
 
-const { mismatchesOf } = auditRuns(DIR, RUNS, 'mcp-triage-audit25-');
+const { allRuns } = auditRuns(DIR, RUNS, 'mcp-triage-audit25-');
 
 describe('the twenty-fifth audit: seven real runs, every capture format, against what the SDKs saw', () => {
   it('every format of every run agrees with the truth, but for the mismatches listed (each with its cause)', async () => {
-    const found: string[] = [];
-    let checks = 0;
-    let formats = 0;
-    for (const run of RUNS) {
-      const m = await mismatchesOf(run);
-      found.push(...m.found);
-      checks += m.checks;
-      formats += m.formats;
-    }
+    const { found, checks, formats } = await allRuns();
     // 260 format variants, 4,100 per-attempt checks and one summary check each
     expect(formats).toBe(260);
     expect(checks).toBe(4360);

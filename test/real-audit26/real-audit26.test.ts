@@ -174,19 +174,11 @@ const KNOWN: string[] = [
   'v2-sse client rotated halves concatenated tools/call:b_busy#2: outcome NO_RESPONSE, expected TOOL_SUCCESS',
 ];
 
-const { mismatchesOf } = auditRuns(DIR, RUNS, 'mcp-triage-audit26-');
+const { allRuns } = auditRuns(DIR, RUNS, 'mcp-triage-audit26-');
 
 describe('the twenty-sixth audit: fifteen real runs of the SDKs against each other, every capture format, against what the SDKs saw', () => {
   it('every format of every run agrees with the truth, but for the mismatches listed (each with its cause)', async () => {
-    const found: string[] = [];
-    let checks = 0;
-    let formats = 0;
-    for (const run of RUNS) {
-      const m = await mismatchesOf(run);
-      found.push(...m.found);
-      checks += m.checks;
-      formats += m.formats;
-    }
+    const { found, checks, formats } = await allRuns();
     // 427 format variants, 7,234 per-attempt checks and one summary check each
     expect(formats).toBe(427);
     expect(checks).toBe(7661);
