@@ -161,6 +161,12 @@ export function saysProtocolVersionRefused(text: string | undefined): boolean {
 export class SessionTracker {
   private states = new Map<string, SessionState>();
   private lastSweep = -Infinity;
+  /**
+   * Sessions closed while idle whose initialize response these logs showed (the latest IDLE_ANNOUNCED_KEPT): a client
+   * that thinks for minutes sends its next request in the same session after it was let go, and the session it opens
+   * again is still one the logs saw announced (a SESSION_EXPIRED must not say the id may have come from elsewhere).
+   */
+  private idleAnnounced = new Set<string>();
 
   /**
    * closeAfterMs: a session idle that long is closed. doneAfterMs: an id whose exchange ended that long ago is
@@ -174,6 +180,7 @@ export class SessionTracker {
     if (!s) {
       s = { side, scope, key, session, firstTs: ts, lastTs: ts, clientKey: undefined, requestIds: new Map() };
       this.states.set(key, s);
+      if (session !== null && this.idleAnnounced.delete(key)) s.announced = true;
       if (session !== null) {
         if (side === 'unknown') this.plainSession(session, input);
         else this.sidedSession(session, input, side);
@@ -241,9 +248,15 @@ export class SessionTracker {
     this.states.forEach((s, key, states) => {
       if (s.lastTs !== undefined && s.lastTs + this.closeAfterMs < watermark) {
         states.delete(key);
+        if (s.announced === true && s.session !== null) this.rememberAnnounced(key);
         this.onClose(s);
       } else if (s.requestIds.size > FORGET_ABOVE) forgetOld(s, forgetBefore, doneBefore);
     });
+  }
+
+  private rememberAnnounced(key: string): void {
+    this.idleAnnounced.add(key);
+    if (this.idleAnnounced.size > IDLE_ANNOUNCED_KEPT) this.idleAnnounced.delete(this.idleAnnounced.values().next().value!);
   }
 
   flush(): void {
@@ -258,6 +271,8 @@ export class SessionTracker {
   }
 }
 
+/** Sessions closed while idle remembered as announced (more than a busy log keeps open at once). */
+const IDLE_ANNOUNCED_KEPT = 8192;
 /** Session ids of unsided inputs remembered to tell that two such inputs share sessions (enough to see it early on). */
 const PLAIN_KEPT = 10_000;
 

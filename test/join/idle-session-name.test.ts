@@ -1,4 +1,4 @@
-// A session the tracker closed while its client thought for minutes keeps what was known of it when it is used again: its client's name (the next call is that client's, not the retry of another client's call alike) and when it began (a session that was already going is another process, no reconnect after a failure).
+// A session the tracker closed while its client thought for minutes keeps what was known of it when it is used again: its client's name (the next call is that client's, not the retry of another client's call alike), when it began (a session that was already going is another process, no reconnect after a failure), and that the logs saw its initialize announce it.
 import { describe, expect, it } from 'vitest';
 import { analyzeInputs, ok, post, toolText } from '../helpers/analyze.js';
 
@@ -49,5 +49,22 @@ describe('the client name of a session used again after a long idle time', () =>
     const lines = [...log(A, ['helpdesk-bot', 'helpdesk-bot']).slice(0, -1), init(905_000, D, 'helpdesk-bot'), weather(D)];
     const [first, again] = await toolCalls(lines);
     expect(again).toMatchObject({ call: first!.call, attempt: 2 });
+  });
+});
+
+describe('a session announced by its initialize, closed while idle and used again', () => {
+  const S = 'e3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f6e5';
+  const expired = (t: number, session: string) => post({ t, id: 1, session, tool: 'get_weather', args, status: 404, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }) });
+  const expiredFinding = async (lines: unknown[]) => (await analyzeInputs([{ side: 'client', lines }])).findings.find((f) => f.code === 'SESSION_EXPIRED')!;
+
+  it('is still one the logs saw announced: its SESSION_EXPIRED does not say the id may have come from elsewhere', async () => {
+    const f = await expiredFinding([init(0, S, 'helpdesk-bot'), init(890_000, C, 'nightly-etl'), expired(900_000, S)]);
+    expect(f.message).toMatch(/HTTP 404 to tools\/call get_weather id 1/);
+    expect(f.message).not.toMatch(/no initialize response in these logs announced this session id/);
+  });
+
+  it('must not: a session id no initialize response announced still says so', async () => {
+    const f = await expiredFinding([init(0, S, 'helpdesk-bot'), init(890_000, C, 'nightly-etl'), expired(900_000, B)]);
+    expect(f.message).toMatch(/no initialize response in these logs announced this session id/);
   });
 });
