@@ -347,9 +347,19 @@ function redactTokenShapes(text: string): string {
       const out = redactJwtsInRun(run);
       return out === run ? undefined : out;
     }
-    return looksLikeApiKey(run) ? secretMarker(run) : undefined;
+    if (looksLikeApiKey(run)) return secretMarker(run);
+    // A key glued to a name before it ("tool_sk-..."): the run's tail after a '_', '-' or '.' (keys are short, so only
+    // the last KEY_TAIL characters are looked at: a run of many megabytes costs no more).
+    for (let i = Math.max(1, run.length - KEY_TAIL); i < run.length - 15; i++) {
+      const c = run.charCodeAt(i - 1);
+      if ((c === 0x5f || c === 0x2d || c === 0x2e) && looksLikeApiKey(run.slice(i))) return run.slice(0, i) + secretMarker(run.slice(i));
+    }
+    return undefined;
   });
 }
+
+/** The longest tail of a token run looked at for a key glued to what comes before it. */
+const KEY_TAIL = 256;
 
 /** JWS/JWT: a base64url header "eyJ...", ".", a payload "eyJ..." and an optional signature segment. */
 function redactJwtsInRun(run: string): string {

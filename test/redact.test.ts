@@ -157,6 +157,23 @@ describe('redactText', () => {
   });
 });
 
+describe('redactText: a key glued to a name before it', () => {
+  it('redacts a key after a _, - or . at the end of a run of name characters, and keeps the name', () => {
+    expect(redactText(`tool_tool_${SK}`)).toBe(`tool_tool_${secretMarker(SK)}`);
+    expect(redactText(`m/m/m.${SK}`)).toBe(`m/m/m.${secretMarker(SK)}`);
+  });
+
+  it('leaves names that only contain the letters of a prefix inside a word', () => {
+    for (const name of ['risk-assessment-calculator-v2', 'my_task-manager-service-prod-01', 'call task-scheduler-2026-12-05-nightly', 'desk-booking-assistant-tool']) expect(redactText(name)).toBe(name);
+  });
+
+  it('finds it at the end of a long run of boundaries and prefixes (only the run\'s tail is looked at)', () => {
+    const key = `sk-${'a'.repeat(20)}`;
+    const run = `${'_s'.repeat(200_000)}_${key}`;
+    expect(redactText(run)).toBe(`${'_s'.repeat(200_000)}_${secretMarker(key)}`);
+  });
+});
+
 describe('redactValue', () => {
   it('deep-copies, replacing values under secret keys and secrets inside strings', () => {
     const v = {

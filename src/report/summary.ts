@@ -114,8 +114,9 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   const row: AttemptRow = {
     session: a.session,
     id: a.id,
-    method: a.method,
-    tool: a.tool,
+    // Names come from the log too: a key glued into one is redacted like any other log string.
+    method: redact ? redactText(a.method) : a.method,
+    tool: redact && a.tool !== null ? redactText(a.tool) : a.tool,
     status: a.status ?? null,
     outcome: a.outcome,
     layer: a.layer,

@@ -153,3 +153,16 @@ describe('the tables keep the first rows in their own order, whatever order the 
     expect(b.chainTable().rows).toHaveLength(50);
   });
 });
+
+describe('names from the log are redacted like other log strings', () => {
+  it('a key glued into a tool name is redacted in the attempt and in the per-tool counts; --no-redact shows it', async () => {
+    const { analyzeInputs, ok, post } = await import('../helpers/analyze.js');
+    const key = 'sk-proj-4f8Qk2LmN7pR1sT9vX3zB6dH0jW5yC8e';
+    const lines = [post({ id: 1, tool: `lookup_${key}`, status: 200, body: ok(1, { content: [] }) })];
+    const r = await analyzeInputs([{ side: 'client', lines }]);
+    expect(r.attempts[0]!.tool).toMatch(/^lookup_\[redacted:[0-9a-f]{8}\]$/);
+    expect(JSON.stringify(r.summary)).not.toContain(key);
+    const plain = await analyzeInputs([{ side: 'client', lines }], { redact: false });
+    expect(plain.attempts[0]!.tool).toBe(`lookup_${key}`);
+  });
+});
