@@ -25,14 +25,14 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
-  /** Called once when the inputs turn out large (over LARGE_INPUT_BYTES): the executable tunes the heap then. */
+  /** Called once, before reading, when the inputs are large (over LARGE_INPUT_BYTES) or of unknown size (a pipe): the executable tunes the heap then. */
   largeInput?: () => void;
   /** Loads yargs (an ES module). The executable passes its own: its bundled CLI runs as a script whose code comes
    * from V8's code cache, where Node 20 cannot run `import()` (src/bundle-loader.ts). */
   importYargs?: () => Promise<typeof import('yargs')>;
 }
 
-/** Inputs past this size (known at the start, or read so far from a pipe) are large (see CliIo.largeInput). */
+/** Inputs past this size are large (see CliIo.largeInput). */
 export const LARGE_INPUT_BYTES = 16 * 1024 * 1024;
 
 export const EXIT = { ok: 0, failOn: 1, usage: 2 } as const;
@@ -513,13 +513,10 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     stream: io.stderr,
     totalBytes,
   });
-  let large = false;
-  const noteSize = (bytes: number | undefined) => {
-    if (large || bytes === undefined || bytes <= LARGE_INPUT_BYTES) return;
-    large = true;
-    io.largeInput?.();
-  };
-  noteSize(totalBytes);
+  // Large inputs get a tuned heap. A pipe's size is known only at its end, and the young generation's cap must come
+  // before V8 has grown it (src/bin.ts): an input of unknown size is taken as large from the start; on a small one
+  // the tuning changes nothing that shows.
+  if (totalBytes === undefined || totalBytes > LARGE_INPUT_BYTES) io.largeInput?.();
   // With --strict the line that stops the run is reported as such by main (with its "(--strict)"); its diagnostic,
   // which comes just before the stop, is held back until the analysis goes on (more is read, another diagnostic) or ends.
   let held: string | undefined;
@@ -548,7 +545,6 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     },
     onProgress: (read, total) => {
       release();
-      noteSize(read);
       progress.update(read, total ?? totalBytes);
     },
   };

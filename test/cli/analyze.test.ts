@@ -372,10 +372,15 @@ describe('large inputs', () => {
     expect(calls).toBe(1);
   });
 
-  it('are announced once the bytes read from a pipe pass the limit', async () => {
-    let calls = 0;
-    const r = await cli(['--format', 'ndjson', '--quiet', '-'], { stdin: createReadStream(big), largeInput: () => calls++ });
-    expect(r.code).toBe(0);
-    expect(calls).toBe(1);
+  it('are announced once, before reading, for a pipe (its size is unknown until it ends), large or small', async () => {
+    for (const file of [big, `${SAMPLES}client.ndjson`]) {
+      let calls = 0;
+      let readBefore = -1;
+      const stdin = createReadStream(file);
+      const r = await cli(['--format', 'ndjson', '--quiet', '-'], { stdin, largeInput: () => { calls++; readBefore = stdin.bytesRead; } });
+      expect(r.code).toBe(0);
+      expect(calls).toBe(1);
+      expect(readBefore).toBe(0);
+    }
   });
 });
