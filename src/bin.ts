@@ -13,7 +13,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 process.stderr.on('error', () => undefined);
 
 // Memory: the live state is small (open calls only) but the allocation rate is high, and V8 would let the heap grow
-// to several times the live size between full collections. Growing it by 50% at most keeps the peak RSS near the
+// to several times the live size between full collections. Growing it by 40% at most keeps the peak RSS near the
 // live size for a few percent more CPU (bench/RESULTS.md). It is set only for large inputs, because loading node:v8
 // costs 5 ms of start-up; a --heap-growing-percent given to Node wins.
 // The young generation: V8 doubles the new space on each busy scavenge up to 32 MB, which on these inputs holds 25 to
@@ -24,7 +24,7 @@ const NEW_SPACE_CAP = 8 * 1024 * 1024;
 const tuneHeap = (): void => {
   const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
   const v8 = process.getBuiltinModule('node:v8');
-  if (!given.includes('heap-growing-percent')) v8.setFlagsFromString('--heap-growing-percent=50');
+  if (!given.includes('heap-growing-percent')) v8.setFlagsFromString('--heap-growing-percent=40');
   if (given.includes('semi-space')) return;
   const capped = (): boolean => {
     const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
