@@ -14,7 +14,7 @@ process.stderr.on('error', () => undefined);
 
 // Memory: the live state is small (open calls only) but the allocation rate is high, and V8 would let the heap grow
 // to several times the live size between full collections. Growing it by 40% at most keeps the peak RSS near the
-// live size for a few percent more CPU (bench/RESULTS.md). It is set only for large inputs, because loading node:v8
+// live size for a few percent more CPU (bench/RESULTS.md). It is set only for large (or piped) inputs, because loading node:v8
 // costs 5 ms of start-up; a --heap-growing-percent given to Node wins.
 // The young generation: V8 doubles the new space on each busy scavenge up to 32 MB, which on these inputs holds 25 to
 // 40 MB more RSS than 8 MB for a few percent of CPU at most (bench/RESULTS.md). Its maximum can only be set when Node

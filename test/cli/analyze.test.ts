@@ -349,7 +349,7 @@ describe('unknown options suggest the nearest valid one, for every command', () 
 });
 
 describe('large inputs', () => {
-  // The executable tunes V8's heap for large inputs only (loading node:v8 costs start-up); main() says when through io.largeInput.
+  // The executable tunes V8's heap for large or piped inputs only (loading node:v8 costs start-up); main() says when through io.largeInput.
   const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-large-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const big = (() => {
