@@ -570,7 +570,8 @@ function analysisSettings(args: CommonArgs): CheckedOptions & Pick<AnalysisOptio
     timezone: args.timezone,
     unwrap: args.unwrap,
     strict: args.strict,
-    idempotent: args.idempotent ?? [],
+    // A list option as the others: the flag once per tool or a comma list (`--idempotent search,lookup`).
+    idempotent: (args.idempotent ?? []).flatMap((v) => v.split(',')).map((t) => t.trim()).filter(Boolean),
     policy: { maxRetries: args['max-retries'], minDelayMs: args['min-retry-delay'] },
   };
 }
