@@ -66,14 +66,14 @@ const FILTERS: Group = ['Filters (combine freely; every report states the ones i
 }];
 
 const OUTPUT_COMMON: Record<string, Options> = {
-  color: { requiresArg: true, choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal and NO_COLOR is unset)' },
+  color: { requiresArg: true, choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal, NO_COLOR is unset and TERM is not dumb)' },
   redact: { type: 'boolean', default: true, describe: 'Redact secrets in every output (--no-redact shows them as logged)' },
-  quiet: { alias: 'q', type: 'boolean', default: false, describe: 'No progress line and no per-line diagnostics on stderr (the report still counts them)' },
+  quiet: { alias: 'q', type: 'boolean', default: false, describe: 'No progress line, no per-line diagnostics and no notes on stderr (the report still counts them)' },
 };
 
 const ANALYZE_OUTPUT: Group = ['Report:', {
   format: { alias: 'f', requiresArg: true, choices: ANALYZE_FORMATS, default: 'table', describe: 'table (terminal), json (one document), ndjson (one line per attempt), markdown (postmortem)' },
-  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY), or a severity or worse (info < warning < error: warning fails on warnings and errors); comma lists allowed. stderr says what matched' },
+  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts and findings: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY), or a severity or worse (info < warning < error: warning fails on warnings and errors); comma lists allowed. stderr says what matched' },
   'max-rows': { type: 'number', requiresArg: true, default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' },
   ...OUTPUT_COMMON,
 }];
@@ -90,7 +90,7 @@ const ANALYSIS: Group = ['Analysis:', {
   'order-tolerance': { type: 'number', requiresArg: true, default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },
   idempotent: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Tools that are safe to retry, whatever tools/list says' },
   'max-retries': { type: 'number', requiresArg: true, default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' },
-  'min-retry-delay': { type: 'number', requiresArg: true, default: 200, describe: 'Retry policy: least delay before the first retry, ms; later delays must not shrink (judged after 408, 429, 5xx and failures without a status, not after a 4xx the re-send corrects)' },
+  'min-retry-delay': { type: 'number', requiresArg: true, default: 200, describe: 'Retry policy: least delay before any retry, ms; later delays must not shrink (judged after 408, 429, 5xx and failures without a status, not after a 4xx the re-send corrects)' },
 }];
 
 const FILTERS_BUT_SESSION: Group = [FILTERS[0], Object.fromEntries(Object.entries(FILTERS[1]).filter(([k]) => k !== 'session'))];
@@ -143,7 +143,10 @@ const examplesText = (command: string) =>
 
 const EXIT_TEXT = 'Exit status: 0 the analysis finished; 1 a --fail-on condition was met (one stderr line says which, and how many); 2 usage error, unreadable input, or (with --strict) an unusable line.';
 
-const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, no such session, or (with --strict) an unusable line.';
+const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, or (with --strict) an unusable line.';
+
+/** timeline exits 2 also when SESSION matches no session or several; sessions lists what passes the filters, even none. */
+const TIMELINE_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, a SESSION that matches no session or several, or (with --strict) an unusable line.';
 
 const ANALYZE_EPILOG = `Outcomes (first match wins): ${OUTCOMES.join(', ')}.
 Finding codes: ${FINDING_CODES.join(', ')}. (mcp-triage explain CODE)
@@ -324,7 +327,7 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
       y.usage('Usage: $0 timeline SESSION [files..] [--client FILE]... [--server FILE]... [options]\n\nEvery attempt of one session in time order: the client\'s and the server\'s view of each (HTTP status and outcome), SSE events, retries (call#attempt), cancellations, resumed streams and findings.\nSESSION is a session id or a prefix of one (mcp-triage sessions lists them), or an id as a table shortened it with … (a3f1c2d4-5b…); without session ids, a connection key.');
       y.positional('session', { type: 'string', describe: 'Session id, its first characters, or as a table shortened it (a3f1…f601)' });
       y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input)' });
-      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS], argv).epilogue(VIEW_EXIT_TEXT);
+      return addGroups(y, [INPUT, FILTERS_BUT_SESSION, VIEW_OUTPUT, ANALYSIS], argv).epilogue(TIMELINE_EXIT_TEXT);
     }, guard(async (args) => {
       state.exitCode = await viewCommand('timeline', withRest(args) as unknown as ViewArgs, io);
     }))

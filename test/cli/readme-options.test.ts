@@ -26,3 +26,44 @@ describe('--idempotent', () => {
     expect(JSON.parse(comma.stdout).sessions).toEqual(JSON.parse(once.stdout).sessions);
   });
 });
+
+describe('--help says what the README says of the options', () => {
+  // yargs wraps the descriptions: compare with the white space folded.
+  const help = async (argv: string[]) => (await cli(argv)).stdout.replace(/\s+/g, ' ');
+
+  it('--min-retry-delay is the least delay before any retry, not only the first (RETRY_POLICY judges every retry so)', async () => {
+    const text = await help(['--help']);
+    expect(text).toContain('least delay before any retry');
+    expect(text).not.toContain('before the first retry');
+    // As the samples show: retry 2 of get_status came 90 ms after the failure and is judged by the same minimum.
+    const run = await cli([`${SAMPLES}capture.har.ndjson`, '--format', 'ndjson']);
+    expect(run.stdout).toContain('retry 2 came 90 ms after the failure; the policy asks at least 200 ms');
+  });
+
+  it('--fail-on counts findings as well as attempts', async () => {
+    expect(await help(['--help'])).toContain('among the reported attempts and findings');
+    const run = await cli([...BOTH, '--fail-on', 'UNSAFE_RETRY', '--quiet']);
+    expect(run.code).toBe(1);
+  });
+
+  it('--color auto names TERM=dumb, --quiet names the notes', async () => {
+    for (const argv of [['--help'], ['sessions', '--help'], ['timeline', '--help']]) {
+      const text = await help(argv);
+      expect(text).toContain('NO_COLOR is unset and TERM is not dumb');
+      expect(text).toContain('no notes on stderr');
+    }
+    // The note of an assumed side is said on stderr, and not under --quiet.
+    const loud = await cli(['--server', `${SAMPLES}server.ndjson`, `${SAMPLES}client.ndjson`]);
+    const quiet = await cli(['--server', `${SAMPLES}server.ndjson`, `${SAMPLES}client.ndjson`, '--quiet']);
+    expect(loud.stderr).toContain('read as the client\'s view');
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('sessions --help does not promise exit 2 for no such session (it lists none, exit 0); timeline --help does', async () => {
+    expect(await help(['sessions', '--help'])).not.toContain('no such session');
+    const none = await cli(['sessions', ...BOTH, '--session', 'zzz']);
+    expect(none.code).toBe(0);
+    expect(await help(['timeline', '--help'])).toContain('a SESSION that matches no session or several');
+    expect((await cli(['timeline', 'zzz', ...BOTH])).code).toBe(2);
+  });
+});
