@@ -303,8 +303,12 @@ function bareJsonSecret(text: string, at: number): boolean {
   return !/^(?:true|false|null)(?![A-Za-z0-9_])/.test(text.slice(at, at + 6));
 }
 
-/** `name=value` in query strings, fragments and form bodies; the value ends at &, #, quotes, space, ; or a backslash. */
-const PARAM = /(^|[^A-Za-z0-9_.\-[\]])([A-Za-z0-9_.\-[\]]{1,64})=([^&\s"'<>#\\;,)]+)/g;
+/**
+ * `name=value` in query strings, fragments and form bodies; the value ends at &, #, quotes, space, ; or a backslash.
+ * A value that is an auth scheme and its credential (`token=Bearer abc...`) is taken whole: the credential after the
+ * space is the secret, not the word Bearer.
+ */
+const PARAM = /(^|[^A-Za-z0-9_.\-[\]])([A-Za-z0-9_.\-[\]]{1,64})=((?:[Bb](?:earer|EARER|asic|ASIC)[ \t]+[A-Za-z0-9\-._~+/]+=*)|[^&\s"'<>#\\;,)]+)/g;
 
 function redactParams(text: string): string {
   if (!text.includes('=')) return text;

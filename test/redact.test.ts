@@ -314,3 +314,16 @@ describe('redactText keeps JSON text JSON (a capture written with redaction must
     expect(out).toBe(`curl -H "Authorization: ${secretMarker('Bearer abc.def')}" https://x.example/mcp?x=1 -d @body.json`);
   });
 });
+
+describe('redactText: a key=value secret whose value is an auth scheme and its credential', () => {
+  it('replaces the credential after `token=Bearer`, not only the word Bearer', () => {
+    for (const s of ['tool failed: token=Bearer abcdefSECRET42 password=x', 'auth_token=bearer abcdefSECRET42', 'api_key=Basic dXNlcjpwYXNzd29yZA==']) {
+      const out = redactText(s);
+      expect(out).not.toMatch(/abcdefSECRET42|dXNlcjpwYXNzd29yZA/);
+      expect(out).toMatch(/\[redacted:[0-9a-f]{8}\]/);
+    }
+  });
+  it('keeps a plain value as before', () => {
+    expect(redactText('token=t0k123456 rest')).toBe(`token=${secretMarker('t0k123456')} rest`);
+  });
+});
