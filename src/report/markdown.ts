@@ -1,6 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
-import { emptyText, hiddenBySeverity, retryDelay, sideCell, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, originsText, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -81,8 +81,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
           parts.push(`#${r.attempt ?? i + 1} \`${r.outcome}\`${r.status !== null ? ` (${r.status})` : ''}`);
         });
         if (chain.attempts > chain.steps.length) parts.push(`… ${chain.attempts - chain.steps.length} more attempt(s)`);
-        const origins = chain.steps.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
-        return [c(chain.call), c(chain.tool ? `${chain.method} ${chain.tool}` : chain.target !== undefined ? `${chain.method} ${chain.target}` : chain.method), parts.join(' '), whole(origins.join('; '))];
+        return [c(chain.call), c(chain.tool ? `${chain.method} ${chain.tool}` : chain.target !== undefined ? `${chain.method} ${chain.target}` : chain.method), parts.join(' '), whole(originsText(chain.steps))];
       })), '');
     }
   }

@@ -62,3 +62,33 @@ export function retryDelay(a: { ts?: string; durationMs?: number; doneMs?: numbe
   if (a.doneMs !== undefined && ms < 0) return '?';
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
 }
+
+/**
+ * Who sent each repeat of a call, for the retry-chain tables: one origin said once. A call retried more than once names
+ * the attempts each origin is of (`#2–#4 unknown: ...`, `#2 app: ...; #3 unknown: ...`), so a storm of retries of
+ * one origin is one phrase, not the same sentence once a retry.
+ */
+export function originsText(steps: { attempt?: number; retryOrigin?: { origin: string; how: string } }[]): string {
+  const groups = new Map<string, number[]>();
+  steps.forEach((r, i) => {
+    if (i === 0 || !r.retryOrigin) return;
+    const text = `${r.retryOrigin.origin}: ${r.retryOrigin.how}`;
+    const at = groups.get(text);
+    if (at) at.push(r.attempt ?? i + 1);
+    else groups.set(text, [r.attempt ?? i + 1]);
+  });
+  const said = [...groups].reduce((n, [, at]) => n + at.length, 0);
+  if (said <= 1) return [...groups.keys()].join('; ');
+  return [...groups].map(([text, at]) => `${attemptList(at)} ${text}`).join('; ');
+}
+
+/** Attempt numbers as `#2`, `#2, #3` or, for a run of three or more, `#2–#5`. */
+function attemptList(at: number[]): string {
+  const runs: number[][] = [];
+  for (const n of at) {
+    const run = runs.at(-1);
+    if (run && n === run.at(-1)! + 1) run.push(n);
+    else runs.push([n]);
+  }
+  return runs.map((r) => (r.length >= 3 ? `#${r[0]}–#${r.at(-1)}` : r.map((n) => `#${n}`).join(', '))).join(', ');
+}

@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
 import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
+import { emptyText, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -130,8 +130,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
         parts.push(`#${r.attempt ?? i + 1} ${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}${r.status !== null ? ` (${r.status})` : ''}`);
       }
       if (chain.attempts > steps.length) parts.push(`… ${chain.attempts - steps.length} more attempt(s)`);
-      const origins = steps.slice(1).map((r) => (r.retryOrigin ? `${r.retryOrigin.origin}: ${r.retryOrigin.how}` : '')).filter(Boolean);
-      t.push([chain.call, what(chain), parts.join(' '), text(origins.join('; '))]);
+      t.push([chain.call, what(chain), parts.join(' '), text(originsText(steps))]);
     }
     out.push(`Calls with more than one attempt${moreNote(chains.rows.length, chains.total, ' in time order')}`, ...(chains.rows.length ? [t.toString()] : []), '');
   }

@@ -1,0 +1,29 @@
+// Report wording and layout found in a review of the table and Markdown reports on recorded traffic (audit 27).
+import { describe, expect, it } from 'vitest';
+import { cli, BOTH, SAMPLES } from '../cli/helpers.js';
+import { originsText } from '../../src/report/notes.js';
+
+const ALL = [...BOTH, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`];
+const UNKNOWN = 'unknown: a new request with the same tool and arguments; nothing in the logs says who sent it';
+
+describe('the origin of the retries of a call', () => {
+  it('says an origin once, naming the attempts it is of', () => {
+    const o = { origin: 'unknown', how: 'a new request with the same tool and arguments; nothing in the logs says who sent it' };
+    expect(originsText([{ attempt: 1 }, { attempt: 2, retryOrigin: o }])).toBe(UNKNOWN);
+    expect(originsText([{ attempt: 1 }, { attempt: 2, retryOrigin: o }, { attempt: 3, retryOrigin: o }, { attempt: 4, retryOrigin: o }])).toBe(`#2–#4 ${UNKNOWN}`);
+    const app = { origin: 'app', how: 'claimed by the client log' };
+    expect(originsText([{ attempt: 1 }, { attempt: 2, retryOrigin: app }, { attempt: 3, retryOrigin: o }, { attempt: 4, retryOrigin: app }]))
+      .toBe(`#2, #4 app: claimed by the client log; #3 ${UNKNOWN}`);
+  });
+
+  it('the samples get_status storm (three retries of unknown origin) says it once, in the table and the Markdown', async () => {
+    const table = (await cli([...ALL], { env: { COLUMNS: '400' } })).stdout;
+    const row = table.split('\n').find((l) => l.includes('│ c25 '))!;
+    expect(row).toContain(`#2–#4 ${UNKNOWN}`);
+    expect(row.split(UNKNOWN)).toHaveLength(2);
+    const md = (await cli([...ALL, '--format', 'markdown'])).stdout;
+    const mdRow = md.split('\n').find((l) => l.startsWith('| c25 |'))!;
+    expect(mdRow.split('nothing in the logs says who sent it')).toHaveLength(2);
+    expect(mdRow).toContain('#2–#4 unknown:');
+  });
+});
