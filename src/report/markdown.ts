@@ -1,6 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
-import { emptyText, hiddenBySeverity, originsText, retryDelay, sideCell, whyOf } from './notes.js';
+import { emptyText, evidenceOf, hiddenBySeverity, originsText, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -50,7 +50,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     if (findings.rows.length) {
       out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
         r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), whole(r.finding.message),
-        whole((r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 4).map(src).join(', ')),
+        whole(evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 4).map(src).join(', ')),
       ])), '');
     }
   }
@@ -63,7 +63,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     if (failed.rows.length) {
       out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why', 'evidence'], failed.rows.map((r) => [
         c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
-        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, whole(claimedText(r.claim)), whyCell(r), whole(r.sources.slice(0, 3).map(src).join(', ')),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, whole(claimedText(r.claim)), whyCell(r), whole(evidenceOf(r.sources, 3).map(src).join(', ')),
       ])), '');
     }
   }

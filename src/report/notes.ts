@@ -92,3 +92,18 @@ function attemptList(at: number[]): string {
   }
   return runs.map((r) => (r.length >= 3 ? `#${r[0]}–#${r.at(-1)}` : r.map((n) => `#${n}`).join(', '))).join(', ');
 }
+
+/**
+ * The first `max` of a finding's or attempt's evidence lines, with every file among them when it can: a client log's
+ * three lines first must not hide the one line of the server's log that a SIDE_DIVERGENCE rests on. In their order.
+ */
+export function evidenceOf<S extends { file: string }>(sources: S[], max: number): S[] {
+  if (sources.length <= max) return sources;
+  const chosen = new Set<number>();
+  const files = new Set<string>();
+  sources.forEach((s, i) => {
+    if (chosen.size < max && !files.has(s.file)) [files.add(s.file), chosen.add(i)];
+  });
+  for (let i = 0; i < sources.length && chosen.size < max; i++) chosen.add(i);
+  return sources.filter((_, i) => chosen.has(i));
+}

@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
 import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
+import { emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -112,7 +112,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     // Evidence: one file:line a line, shortened from the left when narrow (the file name and line stay).
     const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20) });
     for (const r of findings.rows) {
-      const ev = (r.sources.length ? r.sources : r.attempt?.sources ?? []).slice(0, 3).map(src).join('\n');
+      const ev = evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3).map(src).join('\n');
       t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), ev]);
     }
     out.push(`Findings${moreNote(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity))}`, ...(findings.rows.length ? [t.toString()] : []), '');

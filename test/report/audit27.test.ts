@@ -1,7 +1,8 @@
 // Report wording and layout found in a review of the table and Markdown reports on recorded traffic (audit 27).
 import { describe, expect, it } from 'vitest';
 import { cli, BOTH, SAMPLES } from '../cli/helpers.js';
-import { originsText } from '../../src/report/notes.js';
+import { evidenceOf, originsText } from '../../src/report/notes.js';
+import { ROOT } from '../cli/helpers.js';
 
 const ALL = [...BOTH, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`];
 const UNKNOWN = 'unknown: a new request with the same tool and arguments; nothing in the logs says who sent it';
@@ -25,5 +26,28 @@ describe('the origin of the retries of a call', () => {
     const mdRow = md.split('\n').find((l) => l.startsWith('| c25 |'))!;
     expect(mdRow.split('nothing in the logs says who sent it')).toHaveLength(2);
     expect(mdRow).toContain('#2–#4 unknown:');
+  });
+});
+
+describe('evidence lines of a finding', () => {
+  it('keeps a line of every file among the first ones, in their order', () => {
+    const s = (file: string, line: number) => ({ file, line });
+    const all = [s('c', 100), s('c', 163), s('c', 164), s('s', 111), s('s', 112)];
+    expect(evidenceOf(all, 3)).toEqual([s('c', 100), s('c', 163), s('s', 111)]);
+    expect(evidenceOf(all, 5)).toEqual(all);
+    expect(evidenceOf([s('c', 1), s('c', 2), s('c', 3), s('c', 4)], 3)).toEqual([s('c', 1), s('c', 2), s('c', 3)]);
+  });
+
+  it("a SIDE_DIVERGENCE in a chaos run shows the server's line, not only three of the client's", async () => {
+    const dir = `${ROOT}test/fixtures/real-chaos/seed-1/`;
+    const args = ['--client', `${dir}client.ndjson.gz`, '--server', `${dir}server.ndjson.gz`];
+    const table = (await cli(args, { env: { COLUMNS: '400' } })).stdout.split('\n');
+    const at = table.findIndex((l) => l.includes('SIDE_DIVERGENCE') && l.includes('tools/call lookup id 2:'));
+    expect(at).toBeGreaterThan(-1);
+    const evidence = table.slice(at, at + 3).join('\n');
+    expect(evidence).toMatch(/server\.ndjson\.gz:\d+/);
+    const md = (await cli([...args, '--format', 'markdown'])).stdout.split('\n');
+    const row = md.find((l) => l.includes('`SIDE_DIVERGENCE`') && l.includes('tools/call lookup id 2:'))!;
+    expect(row).toMatch(/server\.ndjson\.gz:\d+ \|$/);
   });
 });
