@@ -607,14 +607,16 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
   const serverOnly = a.server && !a.client && chain.anyClient;
   const origin = a.retryOrigin?.origin ?? 'unknown';
   if (origin === 'unknown' || origin === 'none' || contradicted || serverOnly) {
+    // A log without an HTTP layer (stdio, an app's message log) shows requests, not POSTs.
+    const post = a.status === undefined && prev.status === undefined ? 'request' : 'POST';
     const why = contradicted
-      ? `the client log claims ${contradicted.postCount !== undefined ? `postCount ${contradicted.postCount}` : `httpStatuses ${jsonText(contradicted.httpStatuses)}`} but ${posts} POSTs were observed`
-      : serverOnly ? 'the server saw this POST but the client log has no record of it'
+      ? `the client log claims ${contradicted.postCount !== undefined ? `postCount ${contradicted.postCount}` : `httpStatuses ${jsonText(contradicted.httpStatuses)}`} but ${posts} ${post}s were observed`
+      : serverOnly ? `the server saw this ${post} but the client log has no record of it`
       : origin === 'none' ? 'the client claims no retry (retryOrigin "none")'
       : `origin unknown: ${a.retryOrigin?.how ?? 'nothing says who sent it'}`;
     const more = chain.moreClaimSources ? ` (the lines of ${chain.moreClaimSources} more claims of the call are not listed)` : '';
     out.push(finding('RETRY_ORIGIN_AMBIGUOUS', 'warning',
-      `${label(a)}: POST ${n} of the call after ${previousOutcome(prev)}; ${why}${more}`,
+      `${label(a)}: ${post} ${n} of the call after ${previousOutcome(prev)}; ${why}${more}`,
       [prev.primary.sources[0]!, a.primary.sources[0]!, ...chain.claimSources, ...(a.callClaim ? [a.callClaim.src] : [])]));
   }
   if (a.method === 'tools/call') {

@@ -51,3 +51,15 @@ describe('evidence lines of a finding', () => {
     expect(row).toMatch(/server\.ndjson\.gz:\d+ \|$/);
   });
 });
+
+describe('RETRY_ORIGIN_AMBIGUOUS in a log without an HTTP layer', () => {
+  it('counts requests, not POSTs, in an app log; an HTTP log still says POST', async () => {
+    const dir = `${ROOT}test/fixtures/real-app-log/pino-client/`;
+    const md = (await cli(['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`, '--format', 'markdown'])).stdout;
+    const row = md.split('\n').find((l) => l.includes('`RETRY_ORIGIN_AMBIGUOUS`'))!;
+    expect(row).toContain('tools/call charge\\_card: request 2 of the call after UNANSWERED');
+    expect(row).not.toContain('POST');
+    const samples = (await cli([...ALL, '--format', 'markdown'])).stdout;
+    expect(samples).toContain('tools/call get\\_status: POST 2 of the call after HTTP\\_ERROR');
+  });
+});
