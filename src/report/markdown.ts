@@ -139,6 +139,9 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
     const to = r.notSeenByServer ? 'G' : 'S';
     // No status and an outcome other than NO_RESPONSE: the log has no HTTP layer (an HTTP request without a response is NO_RESPONSE).
     const http = r.status !== null || r.outcome === 'NO_RESPONSE';
+    // What the request is (a continuation, a retry and who sent it) above it: under its answer it read as one more to come.
+    if (r.continuation) lines.push(`  Note over C: continuation (${escapeMermaid(r.method)})`);
+    else if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);
     lines.push(`  C->>${to}: ${http ? 'POST ' : ''}${label}`);
     if (r.sse) lines.push(`  Note over ${to}: SSE ${r.sse.events} event(s)${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}, ${r.sse.progress} progress${r.sse.end && r.sse.end !== 'complete' ? `, ${escapeMermaid(r.sse.end)}` : ''}`);
     const server = r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : '';
@@ -148,8 +151,6 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
     } else if (r.outcome === 'UNANSWERED') lines.push(`  ${to}--xC: no response in the log ${r.outcome}${server}`);
     else lines.push(`  ${to}-->>C: response ${r.outcome}${server}`);
     if (r.cancelled) lines.push(`  C->>${to}: notifications/cancelled id ${escapeMermaid(r.idText ?? JSON.stringify(r.id))}`);
-    if (r.continuation) lines.push(`  Note over C: continuation (${escapeMermaid(r.method)})`);
-    else if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);
   }
   lines.push('```');
   return lines.join('\n');

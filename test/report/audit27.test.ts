@@ -63,3 +63,16 @@ describe('RETRY_ORIGIN_AMBIGUOUS in a log without an HTTP layer', () => {
     expect(samples).toContain('tools/call get\\_status: POST 2 of the call after HTTP\\_ERROR');
   });
 });
+
+describe('the Markdown sequence diagrams', () => {
+  it('note a retry or a continuation above its request, not under its answer', async () => {
+    const md = (await cli([...ALL, '--format', 'markdown'])).stdout.split('\n');
+    const retry = md.findIndex((l) => l.includes('C->>S: POST tools/call get_status id 8 (attempt 2)'));
+    expect(md[retry - 1]).toBe('  Note over C: retry, origin unknown');
+    const last = md.findIndex((l) => l.includes('C->>S: POST tools/call get_status id 10 (attempt 4)'));
+    expect(md[last - 1]).toBe('  Note over C: retry, origin unknown');
+    expect(md[last + 2]).not.toContain('Note over C');
+    const cont = md.findIndex((l) => l.includes('C->>S: POST tools/call approve_refund id 2 (attempt 2)'));
+    expect(md[cont - 1]).toBe('  Note over C: continuation (tools/call)');
+  });
+});
