@@ -61,9 +61,11 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push('## Attempts that did not succeed', '');
     out.push(...moreLine(failed.rows.length, failed.total, ' in time order', ' (see `--format ndjson`)'));
     if (failed.rows.length) {
-      out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why', 'evidence'], failed.rows.map((r) => [
+      // The claimed column only when a client log claimed something of a row shown, as in the table report.
+      const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
+      out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', ...(claims ? ['claimed'] : []), 'why', 'evidence'], failed.rows.map((r) => [
         c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
-        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, whole(claimedText(r.claim)), whyCell(r), whole(evidenceOf(r.sources, 3).map(src).join(', ')),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, ...(claims ? [whole(claimedText(r.claim))] : []), whyCell(r), whole(evidenceOf(r.sources, 3).map(src).join(', ')),
       ])), '');
     }
   }

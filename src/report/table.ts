@@ -81,25 +81,29 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     const outcomeFit = underscoreColumn(...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer));
     const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
     const status = (r: AttemptRow) => (r.status === null ? '-' : String(r.status));
+    // The claimed column only when a client log claimed something of a row shown: without claims it is empty on every row.
+    const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
+    const claimed = (r: AttemptRow) => (claims ? [text(claimedText(r.claim))] : []);
+    const claimedHead = claims ? ['claimed'] : [];
     const wide = () => {
-      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', 'claimed', 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
+      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...claimedHead, 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
       for (const r of failed.rows) {
         t.push([
           time(r.ts), cell(r.session ?? '-', 12), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
-          text(claimedText(r.claim)), text(whyOf(r)),
+          ...claimed(r), text(whyOf(r)),
         ]);
       }
       return t;
     };
     // Narrow: time over session, id over call, outcome over layer; the claim goes under the row when too narrow, as the why.
     const narrow = () => {
-      const t = table(['time / session', 'id / call', 'method / tool', 'HTTP', 'outcome / layer', 'claimed', 'why'], color, width, {
+      const t = table(['time / session', 'id / call', 'method / tool', 'HTTP', 'outcome / layer', ...claimedHead, 'why'], color, width, {
         'time / session': { ...wrapColumn(6), keep: 12 }, 'id / call': wrapColumn(5), 'method / tool': wrapColumn(10), 'outcome / layer': outcomeFit, claimed: wrapColumn(7, 13), why: wrapColumn(16, SPILL_BELOW),
       });
       for (const r of failed.rows) {
         t.push([
           `${time(r.ts)}\n${cell(r.session ?? '-', 12)}`, `${idOf(r)}\n${callOf(r)}`, what(r), status(r), `${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}\n${r.layer}`,
-          text(claimedText(r.claim)), text(whyOf(r)),
+          ...claimed(r), text(whyOf(r)),
         ]);
       }
       return t;

@@ -76,3 +76,21 @@ describe('the Markdown sequence diagrams', () => {
     expect(md[cont - 1]).toBe('  Note over C: continuation (tools/call)');
   });
 });
+
+describe('the claimed column of the attempts that did not succeed', () => {
+  it('is left out when no row shown has a claim, in the table and the Markdown; kept when one has', async () => {
+    const dir = `${ROOT}test/fixtures/real-codex/http-503/`;
+    const args = ['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`];
+    for (const columns of ['80', '200']) {
+      const out = (await cli(args, { env: { COLUMNS: columns } })).stdout;
+      const head = out.split('\n').slice(out.split('\n').findIndex((l) => l.startsWith('Attempts that did not succeed')) + 1).slice(0, 3).join('\n');
+      expect(head).toContain('method / tool');
+      expect(head).not.toContain('claimed');
+    }
+    const md = (await cli([...args, '--format', 'markdown'])).stdout;
+    expect(md).toContain('| time | session | id | method / tool | HTTP | outcome | layer | why | evidence |');
+    const samples = (await cli([...ALL, '--format', 'markdown'])).stdout;
+    expect(samples).toContain('| time | session | id | method / tool | HTTP | outcome | layer | claimed | why | evidence |');
+    expect((await cli(ALL, { env: { COLUMNS: '400' } })).stdout).toMatch(/│ layer +│ claimed +│ why +│/);
+  });
+});

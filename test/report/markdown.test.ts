@@ -120,10 +120,10 @@ describe('markdown postmortem', () => {
 
   it('marks the attempt the server never saw in the why column of the failed attempts', async () => {
     const doc = parse((await cli([...BOTH, '--format', 'markdown'])).stdout);
-    const failed = doc.tables.find((t) => t[0]!.join() === 'time,session,id,method / tool,HTTP,outcome,layer,claimed,why,evidence')!;
-    const marked = failed.slice(2).filter((r) => r[8]!.includes('not seen by the server'));
-    expect(marked.map((r) => [r[2], r[3], r[4], r[8]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**']]);
-    expect(failed.slice(2).find((r) => r[2] === '5')![8]).toBe('-32602 Invalid params: query must be a string');
+    const failed = doc.tables.find((t) => t[0]!.join() === 'time,session,id,method / tool,HTTP,outcome,layer,why,evidence')!;
+    const marked = failed.slice(2).filter((r) => r[7]!.includes('not seen by the server'));
+    expect(marked.map((r) => [r[2], r[3], r[4], r[7]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**']]);
+    expect(failed.slice(2).find((r) => r[2] === '5')![7]).toBe('-32602 Invalid params: query must be a string');
   });
 
   it('draws each session-less scope apart, named and ordered as the sessions view lists them', async () => {
