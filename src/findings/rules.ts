@@ -52,6 +52,8 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
  */
 const delayText = (ms: number) => (ms < 10_000 ? `${Number.isInteger(ms) ? ms : Math.floor(ms * 10) / 10} ms` : secs(ms));
 const statusText = (s: number | null | undefined) => (s === null ? 'no response' : s === undefined ? 'no HTTP status' : `HTTP ${s}`);
+/** A view's status and outcome, `HTTP 200 TOOL_SUCCESS`; a view without an HTTP layer (a span, a message log) by its outcome alone, not `no HTTP status TOOL_SUCCESS`. */
+const viewText = (status: number | null | undefined, outcome: string | undefined) => (status === undefined ? `${outcome}` : `${statusText(status)} ${outcome}`);
 
 /** Claimed outcome names compared loosely: SUCCESS and TOOL_SUCCESS mean the same for tools/call. */
 function sameOutcome(claimed: string, derived: Outcome): boolean {
@@ -183,9 +185,12 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         // No head reached the client of one the server sent: nothing changed a status, the connection broke between them.
         : c.status === null && typeof s.status === 'number' && heldBetween && closedByClient(c) ? `the client never got the HTTP ${s.status} head the server sent ${((c.endTs! - s.endTs!) / 1000).toFixed(2)} s before the client gave up: something between them held it (a hop that delays answers, a stalled connection)`
         : c.status === null && typeof s.status === 'number' ? `the client never got the HTTP ${s.status} head the server sent: the connection broke between them (a hop or the network cut it)${s.streamEnd === 'aborted' ? ", and the server's stream was aborted too" : ''}`
-        : statusDiffers ? 'something between them changed the HTTP status' : 'something between them changed the body';
+        : statusDiffers ? 'something between them changed the HTTP status'
+        // No body left the server: none was changed. The client's view has an answer all the same.
+        : s.status === null && s.responded !== true && c.responded === true ? "the server sent no answer, yet the client's view has one: something between them answered, or the client's log does not record how the request really ended"
+        : 'something between them changed the body';
       out.push(finding('SIDE_DIVERGENCE', 'error',
-        `${label(a)} id ${idText(a)}: client saw ${statusText(c.status)} ${c.outcome}, server sent ${statusText(s.status)} ${s.outcome}: ${what}${s.resumedBeforeAnswer ? sortedBefore(s.resumedBeforeAnswer.answerId, s.resumedBeforeAnswer.from) : ''}`,
+        `${label(a)} id ${idText(a)}: client saw ${viewText(c.status, c.outcome)}, server sent ${viewText(s.status, s.outcome)}: ${what}${s.resumedBeforeAnswer ? sortedBefore(s.resumedBeforeAnswer.answerId, s.resumedBeforeAnswer.from) : ''}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     }
   }

@@ -94,3 +94,14 @@ describe('the claimed column of the attempts that did not succeed', () => {
     expect((await cli(ALL, { env: { COLUMNS: '400' } })).stdout).toMatch(/│ layer +│ claimed +│ why +│/);
   });
 });
+
+describe('SIDE_DIVERGENCE when the server sent no answer and the client view has one', () => {
+  it('does not say a body was changed, nor "no HTTP status TOOL_SUCCESS" for a span', async () => {
+    const dir = `${ROOT}test/fixtures/real-otlp/py-client-auto/`;
+    const md = (await cli(['--client', `${dir}traces.jsonl`, '--server', `${dir}server.ndjson`, '--format', 'markdown'])).stdout;
+    const row = md.split('\n').find((l) => l.includes('`SIDE_DIVERGENCE`'))!;
+    expect(row).toContain('tools/call slow\\_report id 14: client saw TOOL\\_SUCCESS, server sent no response NO\\_RESPONSE: the server sent no answer');
+    expect(row).not.toContain('changed the body');
+    expect(row).not.toContain('no HTTP status');
+  });
+});
