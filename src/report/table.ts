@@ -85,8 +85,11 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
     const claimed = (r: AttemptRow) => (claims ? [text(claimedText(r.claim))] : []);
     const claimedHead = claims ? ['claimed'] : [];
+    // A claim that quotes a client's error text (Claude Code's, Gemini CLI's) goes under its row when its column is too
+    // narrow, as the why does, rather than down a column a word wide; outcome-only claims keep their column.
+    const longClaim = failed.rows.some((r) => claimedText(r.claim).length > SPILL_BELOW);
     const wide = () => {
-      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...claimedHead, 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7), why: wrapColumn(16, SPILL_BELOW) });
+      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...claimedHead, 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7, longClaim ? 13 : undefined), why: wrapColumn(16, SPILL_BELOW) });
       for (const r of failed.rows) {
         t.push([
           time(r.ts), cell(r.session ?? '-', 12), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,

@@ -105,3 +105,16 @@ describe('SIDE_DIVERGENCE when the server sent no answer and the client view has
     expect(row).not.toContain('no HTTP status');
   });
 });
+
+describe("a long claim (a client's quoted error text) in the wide layout", () => {
+  it('goes under its row across the table, not down a column a word wide', async () => {
+    const dir = `${ROOT}test/fixtures/real-gemini/otlp-http/`;
+    const out = (await cli(['--client', `${dir}gemini-otlp.ndjson.gz`, '--server', `${dir}server.ndjson`], { env: { COLUMNS: '120' } })).stdout;
+    const lines = out.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Attempts that did not succeed'));
+    expect(lines[at + 2]).toMatch(/│ time +│ session +│ id +│ call +│ method \/ tool +│ HTTP +│ outcome +│ layer +│$/);
+    expect(out).toContain(`│ claimed: TOOL_ERROR "MCP tool 'validate_quantity' reported tool error for function call:`);
+    const end = lines.findIndex((l, i) => i > at && l.startsWith('└'));
+    expect(end - at).toBeLessThan(60); // it took 150 lines, one word of the claim a line
+  });
+});
