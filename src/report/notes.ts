@@ -32,7 +32,12 @@ export function hiddenBySeverity(shown: { finding: { severity: Severity } }[], b
 export function whyOf(r: AttemptRow): string {
   const d = r.detail;
   // The error as sent ("-32603 Internal error"), then, apart from it, what the classifier found.
-  const error = [d?.errorCode !== undefined ? String(d.errorCode) : '', d?.errorMessage ?? ''].filter(Boolean).join(' ');
+  // The code is left out where the text already says it: an SDK's "MCP error -32602: ..." message, or a why that quotes
+  // the error of a code sent without a message ("-32602 MCP error -32602: ..." said the code twice).
+  const code = d?.errorCode !== undefined ? String(d.errorCode) : '';
+  const said = (t: string | undefined) => code !== '' && t !== undefined && new RegExp(`(^|[^\\d-])${code.replace('-', '\\-')}(?!\\d)`).test(t);
+  const showCode = code !== '' && !said(d?.errorMessage) && !(d?.errorMessage === undefined && said(d?.why));
+  const error = [showCode ? code : '', d?.errorMessage ?? ''].filter(Boolean).join(' ');
   const text = [error, d?.why ?? ''].filter(Boolean).join('; ');
   if (!r.notSeenByServer) return text;
   return text ? `not seen by the server: ${text}` : 'not seen by the server';

@@ -22,3 +22,16 @@ describe('whyOf', () => {
     expect(whyOf(row(undefined, true))).toBe('not seen by the server');
   });
 });
+
+describe('whyOf: the error code said once', () => {
+  it('leaves the code out when the message already says it (an SDK message "MCP error -32602: ...")', () => {
+    expect(whyOf(row({ errorCode: -32602, errorMessage: 'MCP error -32602: Invalid params: orderId must look like A-123' })))
+      .toBe('MCP error -32602: Invalid params: orderId must look like A-123');
+    expect(whyOf(row({ errorCode: -32000, why: 'claude-code logged: MCP error -32000: Connection closed' }))).toBe('claude-code logged: MCP error -32000: Connection closed');
+  });
+  it('keeps it when the message does not, or names another number', () => {
+    expect(whyOf(row({ errorCode: -32602, errorMessage: 'Invalid params: -326020 is out of range' }))).toBe('-32602 Invalid params: -326020 is out of range');
+    expect(whyOf(row({ errorCode: 32602, errorMessage: 'code -32602 elsewhere' }))).toBe('32602 code -32602 elsewhere');
+    expect(whyOf(row({ errorCode: -32000 }))).toBe('-32000');
+  });
+});
