@@ -1,6 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
-import { emptyText, evidenceOf, hiddenBySeverity, originsText, retryDelay, sideCell, whyOf } from './notes.js';
+import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, originsText, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -102,9 +102,9 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
 
   out.push('## Inputs', '');
   out.push('lines = used + blank + skipped + unusable; skipped lines are well-formed but carry no MCP traffic.', '');
-  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], summary.inputs.map((i) => [
+  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], summary.inputs.map((i, n) => [
     whole(i.name), sideCell(i), c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank), String(i.skipped),
-    whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), whole(i.cannotShow.join('; ')),
+    whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), cannotShowCell(summary.inputs, n, whole),
   ])), '');
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.
   if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');

@@ -112,3 +112,13 @@ export function evidenceOf<S extends { file: string }>(sources: S[], max: number
   for (let i = 0; i < sources.length && chosen.size < max; i++) chosen.add(i);
   return sources.filter((_, i) => chosen.has(i));
 }
+
+/**
+ * What input n cannot show (and where it broke, with --strict), for the Inputs tables; said once for inputs of one
+ * format in a row (two mcp-logs files, a client's and a server's app log): the same paragraph again is noise.
+ */
+export function cannotShowCell(inputs: { cannotShow: string[]; brokenAt?: string | undefined }[], n: number, fmt: (s: string) => string): string {
+  const of = (i: (typeof inputs)[number]) => [...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; ');
+  const text = of(inputs[n]!);
+  return n > 0 && text !== '' && text === of(inputs[n - 1]!) ? 'the same as the input above' : fmt(text);
+}

@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, truncate } from './text.js';
 import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
-import { emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
+import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -143,13 +143,15 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   }
 
   // An input's name is shortened from the left when narrow: two files of one name keep their distinct folders as long as they can.
-  const inputCells = summary.inputs.map((i) => {
+  // What an input cannot show, said once for inputs of one format in a row (two mcp-logs files, a client's and a
+  // server's app log): the same paragraph again is noise.
+  const inputCells = summary.inputs.map((i, n) => {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
     return {
       name: cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), side: sideCell(i), format: text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')),
       counts: [String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0'],
-      cannot: text([...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; ')),
+      cannot: cannotShowCell(summary.inputs, n, text),
     };
   });
   const wideInputs = () => {

@@ -118,3 +118,19 @@ describe("a long claim (a client's quoted error text) in the wide layout", () =>
     expect(end - at).toBeLessThan(60); // it took 150 lines, one word of the claim a line
   });
 });
+
+describe('what an input cannot show', () => {
+  it('is said once for two inputs of one format in a row, in the table and the Markdown', async () => {
+    const dir = `${ROOT}test/fixtures/real-app-log/pino-client/`;
+    const args = ['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`];
+    const out = (await cli(args, { env: { COLUMNS: '120' } })).stdout;
+    expect(out.match(/an application's own log: a message without an HTTP status/g)).toHaveLength(1);
+    expect(out).toContain('│ cannot show: the same as the input above');
+    const md = (await cli([...args, '--format', 'markdown'])).stdout;
+    expect(md.match(/an application's own log: a message without an HTTP status/g)).toHaveLength(1);
+    expect(md).toMatch(/real-app-log\/pino-client\/server\.ndjson \| server \| app-log \| 27 \| 13 \| 0 \| 14 \| 0 \| the same as the input above \|/);
+    // Inputs of different formats each say theirs.
+    const samples = (await cli([...ALL, '--format', 'markdown'])).stdout;
+    expect(samples).not.toContain('the same as the input above');
+  });
+});
