@@ -49,7 +49,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push(...moreLine(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity)));
     if (findings.rows.length) {
       out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
-        r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), whole(r.finding.message),
+        r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), whole(withoutSession(r.finding.message, r.session)),
         whole(evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 4).map(src).join(', ')),
       ])), '');
     }
@@ -109,6 +109,12 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.
   if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');
   return `${out.join('\n')}\n`;
+}
+
+/** A session finding's message without its leading `session <id>: `, which the session column beside it says already. */
+function withoutSession(message: string, session: string | null | undefined): string {
+  const lead = session ? `session ${session}: ` : undefined;
+  return lead && message.startsWith(lead) ? message.slice(lead.length) : message;
 }
 
 /** The why cell: "not seen by the server" in bold, then the error and what the classifier found. */
