@@ -159,12 +159,13 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     for (const i of inputCells) t.push([i.name, i.side, i.format, ...i.counts, i.cannot]);
     return t;
   };
-  // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`).
+  // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`; `1 line: ...`).
+  const linesWord = (n: string) => (n === '1' ? 'line' : 'lines');
   const narrowInputs = () => {
-    const t = table(['input', 'side', 'format', 'lines', 'cannot show'], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), lines: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.counts[0]} lines: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    const t = table(['input', 'side', 'format', 'lines', 'cannot show'], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), lines: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.counts[0]} ${linesWord(i.counts[0]!)}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
     for (const i of inputCells) {
       const [lines, used, blank, skipped, unusable] = i.counts;
-      t.push([i.name, i.side, i.format, `${lines} lines: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, i.cannot]);
+      t.push([i.name, i.side, i.format, `${lines} ${linesWord(lines!)}: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, i.cannot]);
     }
     return t;
   };

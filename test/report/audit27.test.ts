@@ -145,3 +145,12 @@ describe('Markdown findings of a session', () => {
     expect((await cli(BOTH, { env: { COLUMNS: '400' } })).stdout).toContain('session a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601: HTTP 404 to tools/call search_tickets id 15');
   });
 });
+
+describe('the narrow Inputs table', () => {
+  it('says "1 line", not "1 lines"', async () => {
+    const out = (await cli([`${ROOT}test/fixtures/real-inspector/inspector-network-down-503.json`], { env: { COLUMNS: '80' } })).stdout;
+    expect(out).toContain('│ 1 line: 1 used,');
+    expect(out).not.toContain('1 lines');
+    expect((await cli(ALL, { env: { COLUMNS: '80' } })).stdout).toContain('47 lines: 47 used,');
+  });
+});
