@@ -102,9 +102,11 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
 
   out.push('## Inputs', '');
   out.push('lines = used + blank + skipped + unusable; skipped lines are well-formed but carry no MCP traffic.', '');
-  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], summary.inputs.map((i, n) => [
+  // The cannot-show column only when an input has something in it, as in the table report.
+  const cannot = summary.inputs.some((_, n) => cannotShowCell(summary.inputs, n, whole) !== '');
+  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', ...(cannot ? ['cannot show'] : [])], summary.inputs.map((i, n) => [
     whole(i.name), sideCell(i), c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank), String(i.skipped),
-    whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), cannotShowCell(summary.inputs, n, whole),
+    whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), ...(cannot ? [cannotShowCell(summary.inputs, n, whole)] : []),
   ])), '');
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.
   if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');

@@ -154,18 +154,22 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
       cannot: cannotShowCell(summary.inputs, n, text),
     };
   });
+  // The cannot-show column only when an input has something in it (canonical records lack nothing).
+  const cannot = inputCells.some((i) => i.cannot !== '');
+  const cannotHead = cannot ? ['cannot show'] : [];
+  const cannotCell = (i: (typeof inputCells)[number]) => (cannot ? [i.cannot] : []);
   const wideInputs = () => {
-    const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', 'cannot show'], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
-    for (const i of inputCells) t.push([i.name, i.side, i.format, ...i.counts, i.cannot]);
+    const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', ...cannotHead], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    for (const i of inputCells) t.push([i.name, i.side, i.format, ...i.counts, ...cannotCell(i)]);
     return t;
   };
   // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`; `1 line: ...`).
   const linesWord = (n: string) => (n === '1' ? 'line' : 'lines');
   const narrowInputs = () => {
-    const t = table(['input', 'side', 'format', 'lines', 'cannot show'], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), lines: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.counts[0]} ${linesWord(i.counts[0]!)}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    const t = table(['input', 'side', 'format', 'lines', ...cannotHead], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), lines: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.counts[0]} ${linesWord(i.counts[0]!)}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
     for (const i of inputCells) {
       const [lines, used, blank, skipped, unusable] = i.counts;
-      t.push([i.name, i.side, i.format, `${lines} ${linesWord(lines!)}: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, i.cannot]);
+      t.push([i.name, i.side, i.format, `${lines} ${linesWord(lines!)}: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, ...cannotCell(i)]);
     }
     return t;
   };

@@ -154,3 +154,16 @@ describe('the narrow Inputs table', () => {
     expect((await cli(ALL, { env: { COLUMNS: '80' } })).stdout).toContain('47 lines: 47 used,');
   });
 });
+
+describe('the Inputs table of canonical records only', () => {
+  it('has no cannot-show column (empty on every row), in the table and the Markdown; kept when one input has a text', async () => {
+    const dir = `${ROOT}test/fixtures/real-codex/http-503/`;
+    const args = ['--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`];
+    for (const columns of ['80', '120', '200']) {
+      const out = (await cli(args, { env: { COLUMNS: columns } })).stdout;
+      expect(out).not.toContain('cannot show');
+    }
+    expect((await cli([...args, '--format', 'markdown'])).stdout).toContain('| input | side | format | lines | used | blank | skipped | unusable |\n');
+    expect((await cli([...ALL, '--format', 'markdown'])).stdout).toContain('| input | side | format | lines | used | blank | skipped | unusable | cannot show |');
+  });
+});
