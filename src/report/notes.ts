@@ -65,7 +65,10 @@ export function retryDelay(a: { ts?: string; durationMs?: number; doneMs?: numbe
   const end = Date.parse(a.ts) + (a.doneMs ?? a.durationMs ?? 0);
   const ms = Date.parse(b.ts) - end;
   if (a.doneMs !== undefined && ms < 0) return '?';
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(0, Math.round(ms))} ms`;
+  // Below 10 s as RETRY_POLICY says it (cut to a tenth, never rounded up): a retry 199.6 ms after the failure is not "+200 ms"
+  // beside a finding that it came sooner than 200 ms.
+  const at = Math.max(0, ms);
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Number.isInteger(at) ? at : Math.floor(at * 10) / 10} ms`;
 }
 
 /**

@@ -167,3 +167,15 @@ describe('the Inputs table of canonical records only', () => {
     expect((await cli([...ALL, '--format', 'markdown'])).stdout).toContain('| input | side | format | lines | used | blank | skipped | unusable | cannot show |');
   });
 });
+
+describe('the delay before a retry', () => {
+  it('is cut as RETRY_POLICY cuts it, never rounded up to the policy minimum', async () => {
+    const { retryDelay } = await import('../../src/report/notes.js');
+    const sent = '2026-01-01T00:00:00.000Z';
+    expect(retryDelay({ ts: sent, durationMs: 0.4 }, { ts: '2026-01-01T00:00:00.200Z' })).toBe('199.6 ms');
+    expect(retryDelay({ ts: sent, durationMs: 10 }, { ts: '2026-01-01T00:00:00.260Z' })).toBe('250 ms');
+    const out = (await cli([`${ROOT}test/fixtures/real-tshark/hop-503/capture.ek.ndjson`], { env: { COLUMNS: '200' } })).stdout;
+    const said = /retry 1 came ([\d.]+ ms) after the failure/.exec(out)![1]!;
+    expect(out).toContain(`#1 HTTP_ERROR (503) +${said} → #2 TOOL_SUCCESS (200)`);
+  });
+});
