@@ -160,7 +160,8 @@ describe('a call retried tens of thousands of times (a client in a retry loop)',
     expect(calls.size).toBe(1);
     expect(last?.attempt).toBe(N);
     expect(last?.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['RETRY_ORIGIN_AMBIGUOUS', 'RETRY_POLICY']));
-    expect(last?.findings.find((f) => f.code === 'RETRY_ORIGIN_AMBIGUOUS')?.message).toContain(`POST ${N} of the call`);
+    // A message log (no HTTP layer): its retries are requests, not POSTs (audit27).
+    expect(last?.findings.find((f) => f.code === 'RETRY_ORIGIN_AMBIGUOUS')?.message).toContain(`request ${N} of the call`);
     expect(summary.lines).toMatchObject({ read: 2 * N, used: 2 * N });
   }, 15_000);
 });
