@@ -1,4 +1,4 @@
-// What the table and Markdown reports say around their tables: how many rows are not shown, and why a report is empty.
+// What the table and Markdown reports say in and around their tables: rows not shown, why a report is empty, an attempt's why, who sent each retry, the evidence lines and what an input cannot show.
 import type { AttemptRow, Summary } from './summary.js';
 import type { Severity } from '../findings/types.js';
 import { filtersText } from '../filter.js';
