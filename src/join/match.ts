@@ -297,6 +297,7 @@ export class Matcher {
       const same = this.sameCall.get(h.fp);
       if (!same) this.sameCall.set(h.fp, [h]);
       else {
+        this.noteOverlap(view, same);
         let i = same.length;
         while (i > 0 && same[i - 1]!.attempt.startTs! > view.startTs) i--;
         same.splice(i, 0, h);
@@ -592,6 +593,35 @@ export class Matcher {
 
   get heldCount(): number {
     return this.queue.size + this.deferred.size;
+  }
+
+  /**
+   * Inputs that show the same requests: the same side, session, JSON-RPC id, method, arguments and status, started within a
+   * second of each other (inputs of no known side: at the same times), in two inputs (by input pair, the lower input first). The same traffic given twice (both
+   * forms of one capture, a log and its copy) is analyzed twice; the run says so.
+   */
+  readonly overlaps = new Map<string, { inputs: [number, number]; count: number }>();
+
+  /** A view whose request an attempt of another input already shows (the held attempts with its fingerprint, in start order). */
+  private noteOverlap(view: AttemptView, same: Held[]): void {
+    const start = view.startTs!;
+    for (let i = same.length - 1; i >= 0; i--) {
+      const a = same[i]!.attempt;
+      if (a.startTs !== undefined && a.startTs < start - 1000) break;
+      const o = view.side === 'client' ? a.client : isServerish(view.side) ? a.server : a.primary;
+      // (The same HTTP status too: a re-POST of one id, after a 401 or a lost answer, is another request.)
+      if (o === undefined || o.input === view.input || o.side !== view.side || o.session !== view.session || o.idKey !== view.idKey || o.method !== view.method || o.status !== view.status) continue;
+      if (o.startTs === undefined || Math.abs(o.startTs - start) > 1000) continue;
+      // Views of no known side (plain inputs) may be a client's and a server's of one request, a few ms apart: only the
+      // same times to the millisecond make them one log given twice.
+      if (view.side === 'unknown' && (o.startTs !== start || o.endTs !== view.endTs)) continue;
+      const inputs: [number, number] = o.input < view.input ? [o.input, view.input] : [view.input, o.input];
+      const key = `${inputs[0]}|${inputs[1]}`;
+      const known = this.overlaps.get(key);
+      if (known) known.count++;
+      else this.overlaps.set(key, { inputs, count: 1 });
+      return;
+    }
   }
 
   private enqueue(h: Held): void {

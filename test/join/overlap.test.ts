@@ -1,0 +1,66 @@
+// Two inputs that show the same requests (one log given twice, both forms of one capture) are said to overlap, once, with the count; a client and server pair, plain or sided, and a log split in two are not.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-overlap-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const copy = join(dir, 'client-copy.ndjson');
+copyFileSync(`${SAMPLES}client.ndjson`, copy);
+
+async function notesOf(inputs: { path: string; side?: 'client' | 'server' }[]) {
+  const diagnostics: string[] = [];
+  const r = await analyze({ inputs, onDiagnostic: (l) => diagnostics.push(l) });
+  return { notes: r.summary.notes, diagnostics, attempts: r.attempts.length };
+}
+const overlapNotes = (notes: string[]) => notes.filter((n) => n.includes(' show the same '));
+
+describe('inputs that show the same requests', () => {
+  it('one log given twice (plain): said once, with the count, instead of the advice to give them as client and server', async () => {
+    const alone = await notesOf([{ path: `${SAMPLES}client.ndjson` }]);
+    const r = await notesOf([{ path: `${SAMPLES}client.ndjson` }, { path: copy }]);
+    expect(r.attempts).toBe(2 * alone.attempts);
+    const said = overlapNotes(r.notes);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(`client.ndjson and ${copy} show the same ${alone.attempts} request(s)`);
+    expect(r.diagnostics.some((d) => d.includes(' show the same '))).toBe(true);
+    expect(r.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(false);
+  });
+
+  it('one log given twice as --client: said too', async () => {
+    const r = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: copy, side: 'client' }]);
+    expect(overlapNotes(r.notes)).toHaveLength(1);
+  });
+
+  it("a client's log and the server's, sided or plain, do not overlap (the plain pair keeps its advice)", async () => {
+    const sided = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: `${SAMPLES}server.ndjson`, side: 'server' }]);
+    expect(overlapNotes(sided.notes)).toEqual([]);
+    const plain = await notesOf([{ path: `${SAMPLES}client.ndjson` }, { path: `${SAMPLES}server.ndjson` }]);
+    expect(overlapNotes(plain.notes)).toEqual([]);
+    expect(plain.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(true);
+  });
+
+  it('a log split in two files (rotated) does not overlap', async () => {
+    const lines = readFileSync(`${SAMPLES}client.ndjson`, 'utf8').split('\n').filter(Boolean);
+    const half = Math.floor(lines.length / 2);
+    writeFileSync(join(dir, 'part1.ndjson'), `${lines.slice(0, half).join('\n')}\n`);
+    writeFileSync(join(dir, 'part2.ndjson'), `${lines.slice(half).join('\n')}\n`);
+    const r = await notesOf([{ path: join(dir, 'part1.ndjson'), side: 'client' }, { path: join(dir, 'part2.ndjson'), side: 'client' }]);
+    expect(overlapNotes(r.notes)).toEqual([]);
+  });
+
+  it('a request re-posted with the same id into another file, answered otherwise, is no copy', async () => {
+    // The copy's first tools/call answered 503 instead: that one request no longer counts as shown twice.
+    const lines = readFileSync(`${SAMPLES}client.ndjson`, 'utf8').split('\n').filter(Boolean);
+    const alone = await notesOf([{ path: `${SAMPLES}client.ndjson` }]);
+    const at = lines.findIndex((l) => l.includes('"tools/call"') && /"status":200/.test(l));
+    expect(at).toBeGreaterThan(-1);
+    lines[at] = lines[at]!.replace('"status":200', '"status":503');
+    writeFileSync(join(dir, 'changed.ndjson'), `${lines.join('\n')}\n`);
+    const r = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: join(dir, 'changed.ndjson'), side: 'client' }]);
+    expect(overlapNotes(r.notes)[0]).toContain(`show the same ${alone.attempts - 1} request(s)`);
+  });
+});
