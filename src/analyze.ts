@@ -273,8 +273,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (c.account.formats.otlp) c.account.unordered = true;
     return c.account;
   });
+  // Plain inputs' views of one request may be a client's and a server's that started and ended in the same
+  // millisecond: their overlap counts only when it is at least half of the smaller input's requests.
+  const overlaps = [...matcher.overlaps.entries()].filter(([, o]) => !o.plain || 2 * o.count >= Math.min(...o.inputs.map((i) => matcher.viewsByInput.get(i) ?? 0)));
   // Two plain inputs that are one log given twice are no client and server to join: the overlap says so instead.
-  const copies = sessions.sharedPlain.length === 2 && matcher.overlaps.has(`${Math.min(...sessions.sharedPlain)}|${Math.max(...sessions.sharedPlain)}`);
+  const copies = sessions.sharedPlain.length === 2 && overlaps.some(([key]) => key === `${Math.min(...sessions.sharedPlain)}|${Math.max(...sessions.sharedPlain)}`);
   if (sessions.sharedPlain.length > 1 && !copies) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
   for (const [plain, sided] of sessions.plainBesideSided) notice(plainBesideSidedNote(accounts[plain]!.name, [...sided].sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`)));
   for (const [input, endpoints] of normalizer.sessionlessEndpoints) {
@@ -282,7 +285,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const list = [...endpoints].slice(0, 3).map((e) => JSON.stringify(e)).join(', ');
     notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their calls are joined and linked as if one server had them all (ids and tool names of the two may collide: a retry, an UNSAFE_RETRY or a join may pair one server's request with the other's); record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
   }
-  for (const { inputs: [x, y], count } of matcher.overlaps.values()) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
+  for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
   for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
@@ -305,7 +308,7 @@ export function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
 
 /** What is said of two inputs that show the same requests (see Matcher.overlaps). */
 function overlapNote(first: string, second: string, count: number): string {
-  return `${first} and ${second} show the same ${count} request(s) (the same side, session, JSON-RPC id, method, arguments and HTTP status, within a second): the same traffic given twice (both forms of one capture, or a log and its copy)? Each input's are analyzed, so those calls appear twice; give one of them`;
+  return `${first} and ${second} show the same ${count} request(s) (the same side, session, JSON-RPC id, method and arguments, and HTTP status where both logs have one, within a second): the same traffic given twice (both forms of one capture, or a log and its copy)? Each input's are analyzed, so those calls appear twice; give one of them`;
 }
 
 /** What is said, once, of plain inputs (no side given or stated) that carry the same session ids: analyzed apart. */

@@ -241,6 +241,7 @@ export class Matcher {
   }
 
   add(view: AttemptView): void {
+    this.viewsByInput.set(view.input, (this.viewsByInput.get(view.input) ?? 0) + 1);
     const declared = view.tool !== null ? (this.scopeTools.get(view.scopeKey) ?? this.tools.get(viewClientKey(view)))?.get(view.tool) : undefined;
     const c = classify(view, { outputSchema: declared?.outputSchema === true, schema: declared?.schema, inputSchema: declared?.inputSchema });
     view.outcome = c.outcome;
@@ -600,7 +601,9 @@ export class Matcher {
    * second of each other (inputs of no known side: at the same times), in two inputs (by input pair, the lower input first). The same traffic given twice (both
    * forms of one capture, a log and its copy) is analyzed twice; the run says so.
    */
-  readonly overlaps = new Map<string, { inputs: [number, number]; count: number }>();
+  readonly overlaps = new Map<string, { inputs: [number, number]; count: number; plain: boolean }>();
+  /** Views added, by input (an overlap of plain inputs counts only when it is most of one: see analyze). */
+  readonly viewsByInput = new Map<number, number>();
 
   /** A view whose request an attempt of another input already shows (the held attempts with its fingerprint, in start order). */
   private noteOverlap(view: AttemptView, same: Held[]): void {
@@ -609,8 +612,10 @@ export class Matcher {
       const a = same[i]!.attempt;
       if (a.startTs !== undefined && a.startTs < start - 1000) break;
       const o = view.side === 'client' ? a.client : isServerish(view.side) ? a.server : a.primary;
-      // (The same HTTP status too: a re-POST of one id, after a 401 or a lost answer, is another request.)
-      if (o === undefined || o.input === view.input || o.side !== view.side || o.session !== view.session || o.idKey !== view.idKey || o.method !== view.method || o.status !== view.status) continue;
+      // (The same HTTP status too, where both have an HTTP layer: a re-POST of one id, after a 401 or a lost answer, is
+      // another request; an app's message log has no status to compare.)
+      if (o === undefined || o.input === view.input || o.side !== view.side || o.session !== view.session || o.idKey !== view.idKey || o.method !== view.method) continue;
+      if (o.http && view.http && o.status !== view.status) continue;
       if (o.startTs === undefined || Math.abs(o.startTs - start) > 1000) continue;
       // Views of no known side (plain inputs) may be a client's and a server's of one request, a few ms apart: only the
       // same times to the millisecond make them one log given twice.
@@ -619,7 +624,7 @@ export class Matcher {
       const key = `${inputs[0]}|${inputs[1]}`;
       const known = this.overlaps.get(key);
       if (known) known.count++;
-      else this.overlaps.set(key, { inputs, count: 1 });
+      else this.overlaps.set(key, { inputs, count: 1, plain: view.side === 'unknown' });
       return;
     }
   }

@@ -43,6 +43,21 @@ describe('inputs that show the same requests', () => {
     expect(plain.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(true);
   });
 
+  it('two plain captures of one run from different points (a recording proxy, a HAR), 3 of whose requests share their millisecond: no overlap', async () => {
+    const app = new URL('../fixtures/real-audit16/app/', import.meta.url).pathname;
+    const r = await notesOf([{ path: `${app}proxy.ndjson` }, { path: `${app}capture.har.ndjson` }]);
+    expect(overlapNotes(r.notes)).toEqual([]);
+    expect(r.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(true);
+  });
+
+  it("a recorder's server-side capture given beside the server's own app log (no HTTP status in it): said, as its calls double", async () => {
+    const run = new URL('../fixtures/real-audit17/s3-py-applog/', import.meta.url).pathname;
+    const proxy = await notesOf([{ path: `${run}proxy.ndjson`, side: 'client' }]);
+    const r = await notesOf([{ path: `${run}proxy.ndjson`, side: 'client' }, { path: `${run}server-app.log`, side: 'server' }]);
+    expect(r.attempts).toBe(2 * proxy.attempts);
+    expect(overlapNotes(r.notes)[0]).toMatch(/proxy\.ndjson and .*server-app\.log show the same \d+ request\(s\)/);
+  });
+
   it('a log split in two files (rotated) does not overlap', async () => {
     const lines = readFileSync(`${SAMPLES}client.ndjson`, 'utf8').split('\n').filter(Boolean);
     const half = Math.floor(lines.length / 2);
