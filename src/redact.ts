@@ -131,10 +131,15 @@ export function redactText(text: string): string {
   if (text.length < 8 || !MAYBE_SECRET.test(text)) return text;
   // Whole values first (so a header's marker is the same whether it came from a header map, JSON or text),
   // then credentials recognised by their shape.
-  let out = redactUserinfo(text);
+  let out = redactPemKeys(text);
+  out = redactUserinfo(out);
   out = redactJsonPairs(out);
+  out = redactJsonArrays(out);
+  out = redactPythonPairs(out);
   out = redactHeaderLines(out);
   out = redactParams(out);
+  out = redactSpacedAssignments(out);
+  out = redactFlags(out);
   out = redactAuthSchemes(out);
   out = redactTokenShapes(out);
   return out;
@@ -159,6 +164,64 @@ function replaceMatches(text: string, re: RegExp, fn: (m: RegExpExecArray) => st
     if (m[0].length === 0) re.lastIndex++;
   }
   return changed ? out + text.slice(copied) : text;
+}
+
+/**
+ * A PEM private key block (`-----BEGIN [RSA |EC |OPENSSH |ENCRYPTED ]PRIVATE KEY-----` ... `-----END ...-----`), also
+ * with its newlines written as `\n` inside JSON text: the body between the two labels is replaced (the labels stay,
+ * so the report still says a private key was there). A block cut before its END label is replaced up to where its
+ * base64 stops. One forward scan: each block's scan starts where the last one stopped.
+ */
+function redactPemKeys(text: string): string {
+  let i = text.indexOf('-----BEGIN ');
+  if (i === -1) return text;
+  let out = '';
+  let copied = 0;
+  while (i !== -1) {
+    const labelEnd = text.indexOf('-----', i + 11);
+    if (labelEnd === -1) break; // no "-----" after it: no later BEGIN either
+    if (labelEnd - i > 80) {
+      i = text.indexOf('-----BEGIN ', i + 11);
+      continue;
+    }
+    const bodyStart = labelEnd + 5;
+    if (!text.slice(i + 11, labelEnd).includes('PRIVATE KEY')) {
+      i = text.indexOf('-----BEGIN ', bodyStart);
+      continue;
+    }
+    // Base64, whitespace, escaped newlines (\n, \r), and the Proc-Type/DEK-Info headers of an encrypted key.
+    let j = bodyStart;
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2b || c === 0x2f ||
+        c === 0x3d || c === 0x5c || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x3a || c === 0x2c || c === 0x2d) {
+        if (c === 0x2d && text.startsWith('-----END ', j)) break;
+        j++;
+      } else break;
+    }
+    // Leading and trailing line breaks (real or escaped) stay around the marker.
+    let from = bodyStart;
+    let bodyEnd = j;
+    for (;;) {
+      const c = text[from];
+      if (c === '\n' || c === '\r' || c === ' ') from++;
+      else if (c === '\\' && (text[from + 1] === 'n' || text[from + 1] === 'r')) from += 2;
+      else break;
+    }
+    while (bodyEnd > from) {
+      const c = text[bodyEnd - 1];
+      if (c === '\n' || c === '\r' || c === ' ' || c === '\t') bodyEnd--;
+      else if ((c === 'n' || c === 'r') && text[bodyEnd - 2] === '\\') bodyEnd -= 2;
+      else break;
+    }
+    const body = text.slice(from, bodyEnd);
+    if (body.trim() && !isMarker(body)) {
+      out += text.slice(copied, from) + secretMarker(body);
+      copied = bodyEnd;
+    }
+    i = text.indexOf('-----BEGIN ', Math.max(j, bodyStart));
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** `scheme://user:password@host` and `scheme://token@host`: the whole userinfo is replaced. */
@@ -234,6 +297,81 @@ function redactJsonPairs(text: string): string {
     });
   }
   return out;
+}
+
+/** The start of a `"key": [` array inside JSON text, up to its opening bracket. */
+const JSON_ARRAY_HEAD = /"([^"\\\n]{1,64})"(\s{0,256}:\s{0,256})\[/g;
+
+/**
+ * `"Cookie": ["sid=…", "csrf=…"]` inside JSON text (Node's `set-cookie` header is an array): each string of an array
+ * under a secret key is replaced, as redactValue does for parsed JSON; the array stays an array. An array that holds
+ * anything but strings (an object, a number, a nested array) is left from there on as it is.
+ */
+function redactJsonArrays(text: string): string {
+  if (!text.includes('[')) return text;
+  let out = '';
+  let copied = 0;
+  JSON_ARRAY_HEAD.lastIndex = 0;
+  for (let m = JSON_ARRAY_HEAD.exec(text); m; m = JSON_ARRAY_HEAD.exec(text)) {
+    if (!isSecretKey(m[1]!)) continue;
+    let pos = JSON_ARRAY_HEAD.lastIndex;
+    for (;;) {
+      while (pos < text.length && /\s/.test(text[pos]!)) pos++;
+      if (text.charCodeAt(pos) !== 0x22) break;
+      const end = jsonStringEnd(text, pos + 1);
+      if (end === -1) break;
+      const value = text.slice(pos + 1, end);
+      if (value && !isMarker(value)) {
+        out += `${text.slice(copied, pos + 1)}${secretMarker(unescapeJson(value))}`;
+        copied = end;
+      }
+      pos = end + 1;
+      while (pos < text.length && /\s/.test(text[pos]!)) pos++;
+      if (text.charCodeAt(pos) !== 0x2c) break;
+      pos++;
+    }
+    JSON_ARRAY_HEAD.lastIndex = Math.max(pos, JSON_ARRAY_HEAD.lastIndex);
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * `'password': 'hunter2'` as Python prints a dict (the Python SDK's DEBUG log, a server's `logger.info(params)`):
+ * the value of a secret key, in single or double quotes, is replaced. The value is read by a scan, not the pattern.
+ */
+const PY_PAIR_HEAD = /'([^'\\\n]{1,64})'([ \t]{0,256}:[ \t]{0,256})(['"])/g;
+
+function redactPythonPairs(text: string): string {
+  if (!text.includes("'")) return text;
+  let out = '';
+  let copied = 0;
+  // Where a scan for each quote found its line unclosed: a later value starting before there is unclosed too (no
+  // rescan, so a line of many `'k': "` heads stays linear).
+  const unclosedUntil = { 0x22: -1, 0x27: -1 } as Record<number, number>;
+  PY_PAIR_HEAD.lastIndex = 0;
+  for (let m = PY_PAIR_HEAD.exec(text); m; m = PY_PAIR_HEAD.exec(text)) {
+    const start = PY_PAIR_HEAD.lastIndex;
+    const quote = m[3]!.charCodeAt(0);
+    if (start < unclosedUntil[quote]!) continue;
+    let end = -1;
+    let i = start;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === quote) { end = i; break; }
+      if (c === 0x5c) i++;
+      else if (c === 0x0a) break;
+    }
+    if (end === -1) {
+      unclosedUntil[quote] = i; // unclosed on its line: the scan goes on after the opening quote
+      continue;
+    }
+    PY_PAIR_HEAD.lastIndex = end + 1;
+    const value = text.slice(start, end);
+    if (!value || !isSecretKey(m[1]!) || isMarker(value)) continue;
+    out += text.slice(copied, start) + secretMarker(value);
+    copied = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** The string a JSON string literal's body stands for (so the marker hashes the same secret redactValue sees). */
@@ -317,6 +455,45 @@ function redactParams(text: string): string {
     const urlOnly = URL_ONLY_PARAMS.has(squash(name!));
     if (urlOnly && before !== '?' && before !== '&' && before !== '#' && before !== ';') return undefined;
     return `${before}${name}=${secretMarker(value!)}`;
+  });
+}
+
+/**
+ * `name = value` with spaces around the `=` (an ini or ~/.aws/credentials line, `export TOKEN = …` prose, a Python
+ * repr of kwargs): the value of a secret name is replaced. `name=value` without spaces is redactParams'. The short
+ * names that are secrets only in a URL (key, code, sig, auth) are not taken here.
+ */
+const SPACED_ASSIGN = /(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]{0,63})([ \t]+=[ \t]*|=[ \t]+)("[^"\n]{1,1000}"|'[^'\n]{1,1000}'|[^\s"'&#;,<>\\]+)/g;
+
+function redactSpacedAssignments(text: string): string {
+  if (!text.includes('=')) return text;
+  return replaceMatches(text, SPACED_ASSIGN, ([, name, sep, value]) => {
+    if (!isSecretParam(name!) || URL_ONLY_PARAMS.has(squash(name!)) || /^=+$/.test(value!)) return undefined;
+    return `${name}${sep}${quotedMarker(value!)}`;
+  });
+}
+
+/** The marker of a value, inside its quotes when it was quoted; a marker is kept as it is. */
+function quotedMarker(value: string): string {
+  const q = value[0];
+  if ((q === '"' || q === "'") && value.length >= 2 && value.endsWith(q)) {
+    const inner = value.slice(1, -1);
+    return isMarker(inner) ? value : `${q}${secretMarker(inner)}${q}`;
+  }
+  return isMarker(value) ? value : secretMarker(value);
+}
+
+/**
+ * A command-line flag and its value, `--password hunter2` or `-api-key "x y"` (a server's command line in a stdio
+ * client's log, a tool's shell command): the value after a secret-named flag is replaced. A next flag is no value.
+ */
+const FLAG = /(?<![A-Za-z0-9_-])(--?)([A-Za-z][A-Za-z0-9_-]{0,63})([ \t]+)("[^"\n]{1,1000}"|'[^'\n]{1,1000}'|[^\s"'<>\\-][^\s"'<>\\]*)/g;
+
+function redactFlags(text: string): string {
+  if (!text.includes('-')) return text;
+  return replaceMatches(text, FLAG, ([, dashes, name, space, value]) => {
+    if (!isSecretParam(name!) || URL_ONLY_PARAMS.has(squash(name!))) return undefined;
+    return `${dashes}${name}${space}${quotedMarker(value!)}`;
   });
 }
 

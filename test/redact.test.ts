@@ -293,8 +293,9 @@ describe('Basic credentials', () => {
 });
 
 describe('redactText keeps JSON text JSON (a capture written with redaction must still parse)', () => {
-  it('leaves an object, array, true, false or null under a secret-named key as it is (a tool\'s inputSchema entry for apiKey)', () => {
-    for (const doc of ['{"apiKey":{"type":"string"}}', '{"token":null}', '{"secret":true}', '{"apiKey":["a"]}', '{"password":false}']) {
+  it('leaves an object, an array of objects, true, false or null under a secret-named key as it is (a tool\'s inputSchema entry for apiKey)', () => {
+    // (An array of strings is values: its strings become markers, as redactValue does; see the 29th audit below.)
+    for (const doc of ['{"apiKey":{"type":"string"}}', '{"token":null}', '{"secret":true}', '{"apiKey":[{"type":"string"}]}', '{"password":false}']) {
       expect(redactText(doc), doc).toBe(doc);
     }
   });
@@ -325,5 +326,82 @@ describe('redactText: a key=value secret whose value is an auth scheme and its c
   });
   it('keeps a plain value as before', () => {
     expect(redactText('token=t0k123456 rest')).toBe(`token=${secretMarker('t0k123456')} rest`);
+  });
+});
+
+describe('the 29th audit: secrets that reached the report with redaction on', () => {
+  const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nZmFrZWtleWRhdGFmYWtla2V5ZGF0YQ==';
+  it('replaces the body of a PEM private key block, keeping its labels', () => {
+    for (const label of ['PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'ENCRYPTED PRIVATE KEY']) {
+      const text = `key file:\n-----BEGIN ${label}-----\n${PEM_BODY}\n-----END ${label}-----\nrest`;
+      const out = redactText(text);
+      expect(out, label).toBe(`key file:\n-----BEGIN ${label}-----\n${secretMarker(PEM_BODY)}\n-----END ${label}-----\nrest`);
+      expect(redactText(out)).toBe(out);
+    }
+  });
+  it('replaces a PEM key written with escaped newlines inside JSON text, and one cut before its END label', () => {
+    const json = JSON.stringify({ text: `-----BEGIN PRIVATE KEY-----\n${PEM_BODY}\n-----END PRIVATE KEY-----` });
+    const out = redactText(json);
+    expect(out).not.toContain('MIIEvQIB');
+    expect(JSON.parse(out)).toEqual({ text: `-----BEGIN PRIVATE KEY-----\n${secretMarker(PEM_BODY.replace('\n', '\\n'))}\n-----END PRIVATE KEY-----` });
+    const cut = redactText(`{"text":"-----BEGIN RSA PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSj","n":1}`);
+    expect(cut).not.toContain('MIIEvQIB');
+    expect(JSON.parse(cut)).toMatchObject({ n: 1 });
+  });
+  it('leaves public keys and certificates alone', () => {
+    const cert = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----';
+    expect(redactText(cert)).toBe(cert);
+    const pub = '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----';
+    expect(redactText(pub)).toBe(pub);
+  });
+  it('replaces each string of an array under a secret key in JSON text (Node\'s set-cookie array), as redactValue does', () => {
+    const text = '{"headers":{"set-cookie":["sid=abc123secret; HttpOnly", "csrf=def456secret"],"x":["keep"]}}';
+    const out = redactText(text);
+    expect(JSON.parse(out)).toEqual({ headers: { 'set-cookie': [secretMarker('sid=abc123secret; HttpOnly'), secretMarker('csrf=def456secret')], x: ['keep'] } });
+    expect(JSON.parse(out)).toEqual(redactValue(JSON.parse(text)));
+    expect(redactText(out)).toBe(out);
+    // An array of objects or numbers is not values: it stays (schemas stay parseable).
+    for (const doc of ['{"apiKey":[{"type":"string"}]}', '{"token":[1,2]}', '{"token":[]}']) expect(redactText(doc), doc).toBe(doc);
+  });
+  it('replaces secret values in a Python dict as its repr prints it (single or double quotes)', () => {
+    const out = redactText("params: {'name': 'login', 'arguments': {'password': 'hunter2-hunter2', 'api_key': \"it's-a-key\"}}");
+    expect(out).toBe(`params: {'name': 'login', 'arguments': {'password': '${secretMarker('hunter2-hunter2')}', 'api_key': "${secretMarker("it's-a-key")}"}}`);
+    expect(redactText(out)).toBe(out);
+    expect(redactText("{'progressToken': 'p-1', 'name': 'x'}")).toBe("{'progressToken': 'p-1', 'name': 'x'}");
+  });
+  it('replaces the value of a secret-named assignment written with spaces (ini, ~/.aws/credentials, env dumps)', () => {
+    const out = redactText('[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nregion = eu-west-1');
+    expect(out).not.toContain('wJalrXUtnFEMI');
+    expect(out).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(out).toContain(`aws_secret_access_key = ${secretMarker('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')}`);
+    expect(out).toContain('region = eu-west-1');
+    expect(redactText('DB_PASSWORD = "p4ss word"')).toBe(`DB_PASSWORD = "${secretMarker('p4ss word')}"`);
+    // Prose and short URL-only names stay.
+    for (const prose of ['exit code = 1', 'max_tokens = 4096', 'key = value of the map', 'a == b', 'token == null']) expect(redactText(prose), prose).toBe(prose);
+  });
+  it('replaces the value after a secret-named command-line flag', () => {
+    const out = redactText('spawn npx -y @acme/mcp-server --api-key sk9-abcdef123456 --password "two words" --port 8080 --token=abc123xyz');
+    expect(out).toBe(`spawn npx -y @acme/mcp-server --api-key ${secretMarker('sk9-abcdef123456')} --password "${secretMarker('two words')}" --port 8080 --token=${secretMarker('abc123xyz')}`);
+    expect(redactText(out)).toBe(out);
+    // A next flag is not a value; prose dashes and URL-only names stay.
+    for (const s of ['run with --token --verbose', 'a well-known -- key point', '--key value', '--code 3']) expect(redactText(s), s).toBe(s);
+  });
+  const hostile: [string, string][] = [
+    ['PEM heads without labels', '-----BEGIN '.repeat(50_000)],
+    ['PEM body of megabytes', `-----BEGIN PRIVATE KEY-----${'A'.repeat(2_000_000)}`],
+    ['PEM heads of private keys', '-----BEGIN PRIVATE KEY-----'.repeat(40_000)],
+    ['python heads unclosed', `'password': "${"'k': \"".repeat(60_000)}`],
+    ['python heads', "'password': '".repeat(60_000)],
+    ['spaced assignments', 'token = '.repeat(60_000)],
+    ['spaced names', `token${' '.repeat(1_000_000)}`],
+    ['flags', '--token '.repeat(60_000)],
+    ['flag quotes', `--token "${'x'.repeat(999)}`.repeat(500)],
+    ['array heads', '"cookie":['.repeat(60_000)],
+    ['array of strings', `{"cookie":[${'"a",'.repeat(100_000)}"b"]}`],
+  ];
+  it.each(hostile)('%s: finishes in well under a second', (_name, s) => {
+    const t0 = performance.now();
+    expect(typeof redactText(s)).toBe('string');
+    expect(performance.now() - t0).toBeLessThan(2_000);
   });
 });
