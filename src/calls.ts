@@ -9,6 +9,7 @@ import { whoseAnswer } from './findings/crossed.js';
 import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
+import { trimOldest } from './bounded.js';
 
 export interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
@@ -265,14 +266,14 @@ export class CallLinker {
         // call, which the cross-scope guard keeps from other scopes' failures (and memory keeps only what may be retried).
         if (failedForCaller(a)) {
           scoped.byCall.set(view.fingerprint, { tail, seq: a.primary.seq ?? -1 });
-          if (scoped.byCall.size > SCOPE_CALLS_KEPT) scoped.byCall.delete(scoped.byCall.keys().next().value!);
+          trimOldest(scoped.byCall, SCOPE_CALLS_KEPT);
         } else scoped.byCall.delete(view.fingerprint);
       }
       const fk = who === undefined ? unnamed : key;
       if (failedForCaller(a)) {
         this.failedTails.delete(fk);
         this.failedTails.set(fk, tail);
-        if (this.failedTails.size > FAILED_TAILS_KEPT) this.failedTails.delete(this.failedTails.keys().next().value!);
+        trimOldest(this.failedTails, FAILED_TAILS_KEPT);
       } else if (this.failedTails.get(fk) === tail) this.failedTails.delete(fk);
     }
     this.crossedResult(a);
@@ -318,7 +319,7 @@ export class CallLinker {
     this.sessionClients.delete(key);
     if (s.session !== null && s.terminated === undefined && (name !== undefined || firstCall !== undefined)) {
       this.closedScopes.set(key, { name, first: firstCall });
-      if (this.closedScopes.size > CLOSED_KEPT) this.closedScopes.delete(this.closedScopes.keys().next().value!);
+      trimOldest(this.closedScopes, CLOSED_KEPT);
     }
     this.mixedScopes.delete(key);
     const clientKey = this.sessionCallers.get(key) ?? s.clientKey ?? '';
@@ -371,7 +372,7 @@ export class CallLinker {
         if (n <= (this.orphansRaised.get(f.message) ?? 0)) continue;
         this.orphansRaised.delete(f.message);
         this.orphansRaised.set(f.message, n);
-        if (this.orphansRaised.size > 4096) this.orphansRaised.delete(this.orphansRaised.keys().next().value!);
+        trimOldest(this.orphansRaised, 4096);
       }
       this.opts.onFinding(f);
     }
@@ -512,7 +513,7 @@ export class CallLinker {
       if (conn !== undefined) {
         this.connClients.delete(conn);
         this.connClients.set(conn, v.clientName);
-        if (this.connClients.size > 4096) this.connClients.delete(this.connClients.keys().next().value!);
+        trimOldest(this.connClients, 4096);
       }
     }
     if (a.session === null && conn === undefined && this.mixedScopes.has(key)) return v.clientName;
@@ -588,7 +589,7 @@ export class CallLinker {
     }
     this.recentResults.delete(key);
     this.recentResults.set(key, a);
-    if (this.recentResults.size > 4096) this.recentResults.delete(this.recentResults.keys().next().value!);
+    trimOldest(this.recentResults, 4096);
   }
 
   private expire(now: number): void {

@@ -1,5 +1,8 @@
 // Tool annotations from a tools/list response, reduced to what retry safety needs.
 
+import { trimOldest } from '../bounded.js';
+import { jsonDigest } from '../join/fingerprint.js';
+
 export interface ToolSafety {
   readOnly: boolean;
   idempotent: boolean;
@@ -43,15 +46,16 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
  * One copy of each schema: every session's tools/list repeats its server's schemas, and the tools of thousands of
  * sessions are kept at once (12 MB of peak RSS on the benchmark's 100 MB pair before this). Bounded, oldest out.
  */
-const schemas = new Map<string, unknown>();
+const schemas = new Map<number, unknown>();
 const MAX_INTERNED = 512;
 
+/** Keyed by the schema's digest, not its JSON text: no text is built for each tool of each tools/list. */
 function interned(schema: object): unknown {
-  const key = JSON.stringify(schema);
+  const key = jsonDigest(schema);
   const known = schemas.get(key);
   if (known !== undefined) return known;
   schemas.set(key, schema);
-  if (schemas.size > MAX_INTERNED) schemas.delete(schemas.keys().next().value!);
+  trimOldest(schemas, MAX_INTERNED);
   return schema;
 }
 

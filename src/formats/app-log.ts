@@ -4,6 +4,7 @@ import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { parsePythonLiteral, pydanticMessage } from './python-text.js';
 import { isObj, parseJsonContainer, type Obj } from './values.js';
+import { trimOldest } from '../bounded.js';
 
 /** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
 const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
@@ -419,7 +420,7 @@ function noteBothSides(lines: { direction?: string }[], records: CanonicalRecord
       return;
     }
     seen.set(key, said);
-    if (seen.size > SEEN_KEPT) seen.delete(seen.keys().next().value!);
+    trimOldest(seen, SEEN_KEPT);
   }
 }
 

@@ -8,6 +8,7 @@ import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, 
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
 import { lateAnswerText } from '../classify.js';
+import { trimOldest } from '../bounded.js';
 
 export interface RequestIn {
   input: number;
@@ -383,7 +384,7 @@ export class JoinEngine {
       ex.deletes = { session: r.session, ts: r.ts, status: undefined };
       this.deletes.delete(callerOf);
       this.deletes.set(callerOf, ex.deletes);
-      if (this.deletes.size > 4096) this.deletes.delete(this.deletes.keys().next().value!);
+      trimOldest(this.deletes, 4096);
     }
     const deleted = r.session === null ? this.deletes.get(callerOf) : undefined;
     // A body that is not JSON carries no request either: its refusal (a 400 Parse error) is named like a notification's.
@@ -560,7 +561,7 @@ export class JoinEngine {
     const key = `${scopeKey} ${eventId}`;
     this.resumedEventIds.delete(key);
     this.resumedEventIds.set(key, view);
-    if (this.resumedEventIds.size > 4096) this.resumedEventIds.delete(this.resumedEventIds.keys().next().value!);
+    trimOldest(this.resumedEventIds, 4096);
   }
 
   /**
@@ -977,7 +978,7 @@ export class JoinEngine {
         // silent (the TypeScript SDK 1.x leaves a timed-out call's stream open until its session closes): its caller was
         // done at the cancellation, so the attempt goes on to be linked with the app's retry now, not at the session's end.
         this.cancelledClosed.set(key, ex.lastTs);
-        if (this.cancelledClosed.size > CLOSED_KEPT) this.cancelledClosed.delete(this.cancelledClosed.keys().next().value!);
+        trimOldest(this.cancelledClosed, CLOSED_KEPT);
         this.abandon(key, ex);
       }
     }
@@ -1734,7 +1735,7 @@ export class JoinEngine {
     const key = `${view.scopeKey} ${view.progressToken}`;
     this.closedTokens.delete(key);
     this.closedTokens.set(key, closedOf(view, ts));
-    if (this.closedTokens.size > RECENT_TOKENS_KEPT) this.closedTokens.delete(this.closedTokens.keys().next().value!);
+    trimOldest(this.closedTokens, RECENT_TOKENS_KEPT);
   }
 
   /** Forget the requests that asked for progress and ended more than RECENT_TOKEN_MS before `watermark`. */

@@ -8,7 +8,7 @@ const MAX_DEPTH = 64;
  * length-prefixed, so two different values never feed the same sequence) is hashed as it is walked, never built as
  * a string. Collisions only merge two calls' retry chains; they never crash anything.
  */
-class Digest {
+export class Digest {
   private h1 = 0xdeadbeef;
   private h2 = 0x41c6ce57;
   /** Longer strings are fed by their first this-many code units and their length (a result of megabytes costs no more). */
@@ -70,6 +70,23 @@ class Digest {
       if (skip?.has(k)) continue;
       this.tagged(TAG_K, k);
       this.value(o[k], depth + 1);
+    }
+    this.text('}');
+  }
+
+  /** A value with object keys in their own order (for-in: parsed JSON objects have no inherited keys). */
+  written(v: unknown, depth: number): void {
+    if (typeof v !== 'object' || v === null || depth > MAX_DEPTH) return this.value(v, depth);
+    if (Array.isArray(v)) {
+      this.text('[');
+      for (let i = 0; i < v.length; i++) this.written(v[i], depth + 1);
+      return this.text(']');
+    }
+    const o = v as Record<string, unknown>;
+    this.text('{');
+    for (const k in o) {
+      this.tagged(TAG_K, k);
+      this.written(o[k], depth + 1);
     }
     this.text('}');
   }
@@ -149,5 +166,15 @@ export function resultDigest(content: unknown[], isError: boolean): number {
   d.unit(isError ? 1 : 0);
   const n = Math.min(content.length, RESULT_BLOCKS);
   for (let i = 0; i < n; i++) d.value(content[i], 1);
+  return d.number();
+}
+
+/**
+ * A 53-bit digest of a JSON value as written (object keys in their order, as its JSON text has them; 64 levels deep),
+ * walked without making an array of any object's keys: equal texts, equal digests.
+ */
+export function jsonDigest(v: unknown): number {
+  const d = new Digest();
+  d.written(v, 0);
   return d.number();
 }

@@ -4,12 +4,13 @@ import type { ClaimIn } from '../normalize.js';
 import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
-import { resultDigest, signatureOf } from './fingerprint.js';
+import { Digest, resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
+import { trimOldest } from '../bounded.js';
 
 export interface RetryOriginInfo {
   origin: 'none' | 'sdk' | 'app' | 'user' | 'gateway' | 'unknown';
@@ -438,7 +439,7 @@ export class Matcher {
     const k = (this.claimsOfLine.get(lineKey) ?? 0) + 1;
     this.claimsOfLine.delete(lineKey);
     this.claimsOfLine.set(lineKey, k);
-    if (this.claimsOfLine.size > 1024) this.claimsOfLine.delete(this.claimsOfLine.keys().next().value!);
+    trimOldest(this.claimsOfLine, 1024);
     const of = k === 1 ? lineKey : `${lineKey}#${k}`;
     const id = k === 1 ? `log line ${c.src.line}` : `log line ${c.src.line}, claim ${k}`;
     // Each claim is its own call (nothing in the log says two of them sent the same arguments), except the client's
@@ -448,7 +449,7 @@ export class Matcher {
     this.lastClaimCall.delete(callOf);
     this.lastClaimCall.set(callOf, fp);
     // only the last call of each tool matters: a log of endless tool names must not grow this without end
-    if (this.lastClaimCall.size > 4096) this.lastClaimCall.delete(this.lastClaimCall.keys().next().value!);
+    trimOldest(this.lastClaimCall, 4096);
     const view = newAttemptView({
       side: 'client', input: c.input, session: null, scope: caller, scopeKey: `client|${caller}`, client: who, caller,
       signature: signatureOf(of), id, idKey: idKeyOf(id), method: 'tools/call', tool: c.claim.tool ?? null,
@@ -940,7 +941,7 @@ export class Matcher {
     if (a.session === null && a.server?.session != null) a.session = a.server.session;
     const s = a.server!;
     this.looseResent.set(`${s.idKey}|${h.fp}`, { session: s.session!, start: s.startTs });
-    if (this.looseResent.size > 4096) this.looseResent.delete(this.looseResent.keys().next().value!);
+    trimOldest(this.looseResent, 4096);
     this.looseJoins++;
   }
 
@@ -1560,11 +1561,11 @@ export function learnToolList(m: Map<string, Map<string, ToolSafety>>, key: stri
   const merged = known ? new Map([...known, ...list]) : list;
   m.delete(key);
   m.set(key, bound === Infinity ? new Map(merged) : sharedToolList(merged));
-  if (m.size > bound) m.delete(m.keys().next().value!);
+  trimOldest(m, bound);
 }
 
 /** One map for each tool list seen (by content; the last SHARED_LISTS_KEPT of them), never changed once made. */
-const sharedLists = new Map<string, Map<string, ToolSafety>>();
+const sharedLists = new Map<number, Map<string, ToolSafety>>();
 const SHARED_LISTS_KEPT = 256;
 const schemaIds = new WeakMap<object, number>();
 let nextSchemaId = 1;
@@ -1576,13 +1577,20 @@ function sharedToolList(list: Map<string, ToolSafety>): Map<string, ToolSafety> 
     if (id === undefined) schemaIds.set(schema, (id = nextSchemaId++));
     return id;
   };
-  let sig = '';
-  for (const [name, t] of list) sig += `${name}\u0000${+t.readOnly}${+t.idempotent}${+t.annotated}${+(t.outputSchema === true)}:${idOf(t.schema)}:${idOf(t.inputSchema)}\u0001`;
+  // The list's digest (names, flags and schema identities in order), fed without building its text.
+  const d = new Digest();
+  for (const [name, t] of list) {
+    d.tagged(0, name);
+    d.unit(+t.readOnly | (+t.idempotent << 1) | (+t.annotated << 2) | (+(t.outputSchema === true) << 3));
+    d.unit(idOf(t.schema));
+    d.unit(idOf(t.inputSchema));
+  }
+  const sig = d.number();
   const known = sharedLists.get(sig);
   if (known) return known;
   const made = new Map(list);
   sharedLists.set(sig, made);
-  if (sharedLists.size > SHARED_LISTS_KEPT) sharedLists.delete(sharedLists.keys().next().value!);
+  trimOldest(sharedLists, SHARED_LISTS_KEPT);
   return made;
 }
 
