@@ -166,6 +166,16 @@ export class Normalizer {
     }
   }
 
+  /**
+   * A whole exchange's end, told when the log reaches it. Made here, not in record(): a closure there would keep the
+   * whole record (its headers, request and response) alive while it waits, long enough to be copied by the young
+   * generation's collections and promoted; this one keeps only what the end needs.
+   */
+  private endLater(input: number, xid: string, how: string, error: string | undefined, end: number | undefined, now: number | undefined, src: Source, notCaptured: boolean, endUnknown: boolean): void {
+    const e = this.engine;
+    this.later(end, now, () => e.end(input, xid, how, error, end, src, notCaptured, endUnknown));
+  }
+
   private later(ts: number | undefined, now: number | undefined, run: () => void): void {
     if (ts === undefined || now === undefined || ts <= now) run();
     else this.held.push({ ts, seq: this.heldSeq++, run });
@@ -199,9 +209,7 @@ export class Normalizer {
         // No body field at all on a 2xx response means the capture kept none (an empty body is recvText "").
         const notCaptured = r.status !== null && r.status >= 200 && r.status < 300 && r.status !== 202 && r.status !== 204 &&
           r.recv === undefined && r.recvText === undefined && r.events === undefined;
-        const src = ctx.src;
-        const how = r.end ?? (r.status === null ? 'error' : 'complete');
-        this.later(end, ctx.ts, () => e.end(ctx.input, xid, how, r.error, end, src, notCaptured, r.endUnknown === true));
+        this.endLater(ctx.input, xid, r.end ?? (r.status === null ? 'error' : 'complete'), r.error, end, ctx.ts, ctx.src, notCaptured, r.endUnknown === true);
         return;
       }
       case 'request': {
@@ -267,7 +275,6 @@ export class Normalizer {
   }
 
   private body(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, events: SseEvent[] | undefined, ts: number | undefined, recTs?: unknown): void {
-    const e = this.engine;
     if (events !== undefined) {
       // A whole exchange's events at the times they carry (shifted as the record's own time was), else at its end.
       const own = recTs !== undefined ? parseTimestamp(recTs) : undefined;
@@ -279,29 +286,38 @@ export class Normalizer {
         const evTs = at !== undefined && own !== undefined && ctx.ts !== undefined && ts !== undefined ? Math.min(Math.max(ctx.ts + at - own, ctx.ts), ts) : ts;
         // Only an event that carries its own time is placed in time; the others are told at the exchange's end.
         const timed = at !== undefined && own !== undefined;
-        this.later(recTs !== undefined ? evTs : undefined, ctx.ts, () => e.payload(ctx.input, xid, timed ? { sse: p, hasParsed: false, timing: 'clock' } : { sse: p, hasParsed: false }, evTs, ctx.src));
+        this.eventLater(ctx.input, xid, timed ? { sse: p, hasParsed: false, timing: 'clock' } : { sse: p, hasParsed: false }, recTs !== undefined ? evTs : undefined, ctx.ts, evTs, ctx.src);
       }
       return;
     }
-    // A whole body came at the exchange's end (a split response record's, at once).
-    this.later(ts, ctx.ts, () => this.wholeBody(xid, ctx, contentType, recv, recvText, ts));
+    // A whole body came at the exchange's end (a split response record's, at once). Only a parsed body needs the line.
+    const raw = recv !== undefined && typeof recv !== 'string' ? ctx.raw : undefined;
+    const input = ctx.input;
+    const src = ctx.src;
+    this.later(ts, ctx.ts, () => this.wholeBody(input, src, raw, xid, contentType, recv, recvText, ts));
   }
 
-  private wholeBody(xid: string, ctx: RecordContext, contentType: string | undefined, recv: unknown, recvText: string | undefined, ts: number | undefined): void {
+  /** An SSE event of a whole exchange, told at its time; takes what it needs, not the record (see endLater). */
+  private eventLater(input: number, xid: string, p: Parameters<JoinEngine['payload']>[2], at: number | undefined, now: number | undefined, ts: number | undefined, src: Source): void {
+    const e = this.engine;
+    this.later(at, now, () => e.payload(input, xid, p, ts, src));
+  }
+
+  private wholeBody(input: number, src: Source, raw: string | undefined, xid: string, contentType: string | undefined, recv: unknown, recvText: string | undefined, ts: number | undefined): void {
     const e = this.engine;
     // A `recv` that is text is the raw body (a JSON-RPC response is never a string): read as recvText.
     if (typeof recv === 'string' && recvText === undefined) [recv, recvText] = [undefined, recv];
     if (recv !== undefined) {
-      e.payload(ctx.input, xid, { parsed: recv, hasParsed: true, ...(ctx.raw !== undefined ? { text: ctx.raw } : {}) }, ts, ctx.src);
+      e.payload(input, xid, { parsed: recv, hasParsed: true, ...(raw !== undefined ? { text: raw } : {}) }, ts, src);
       return;
     }
     if (recvText === undefined || recvText === '') return;
     const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? looksLikeSse(recvText);
     if (isSse) {
-      const foreign = forEachSseEvent(recvText, (ev) => e.payload(ctx.input, xid, { sse: ev, hasParsed: false }, ts, ctx.src));
-      if (foreign !== undefined) e.nonSse(ctx.input, xid, foreign);
+      const foreign = forEachSseEvent(recvText, (ev) => e.payload(input, xid, { sse: ev, hasParsed: false }, ts, src));
+      if (foreign !== undefined) e.nonSse(input, xid, foreign);
     } else {
-      e.payload(ctx.input, xid, { text: recvText, hasParsed: false }, ts, ctx.src);
+      e.payload(input, xid, { text: recvText, hasParsed: false }, ts, src);
     }
   }
 }
