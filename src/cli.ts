@@ -499,6 +499,9 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     specs.push({ path: '-' });
   }
   if (specs.filter((s) => s.path === '-').length > 1) return 'standard input ("-") can be read only once';
+  const once = await readOnce(specs);
+  if (typeof once === 'string') return once;
+  specs.splice(0, specs.length, ...once.specs);
   const settings = analysisSettings(args);
   // The same checks as the library's (src/options.ts), worded as the flags.
   const bad = optionError(settings, 'cli');
@@ -527,6 +530,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     progress.clear();
     io.stderr.write(`${text}\n`);
   };
+  if (!args.quiet) for (const text of once.said) show(`mcp-triage: ${cleanTerminal(text)}`);
   const release = () => {
     if (held === undefined) return;
     const text = held;
@@ -599,6 +603,45 @@ export async function fileList(option: string, values: string[] | undefined): Pr
     out.push(...parts);
   }
   return out;
+}
+
+/**
+ * Each file read once: a file named twice (the same path, another path to it, a link) would have every call counted
+ * twice. Named twice for one side, or once without a side and once with one, it is read once with its side, and said
+ * on stderr; named as both --client and --server, it is a usage error (a log is one side's). Files that cannot be
+ * looked at are left to the size check's error.
+ */
+export async function readOnce(specs: InputSpec[]): Promise<{ specs: InputSpec[]; said: string[] } | string> {
+  const seen = new Map<string, InputSpec>();
+  const out: InputSpec[] = [];
+  const said: string[] = [];
+  const sideOf = (s: InputSpec) => (s.side === undefined ? 'a file argument' : `--${s.side}`);
+  for (const s of specs) {
+    let key: string | undefined;
+    if (s.path !== '-') {
+      try {
+        const info = await stat(s.path);
+        if (info.isFile()) key = `${info.dev}:${info.ino}`;
+      } catch {
+        // Reported by inputSize.
+      }
+    }
+    const first = key !== undefined ? seen.get(key) : undefined;
+    if (first === undefined) {
+      if (key !== undefined) seen.set(key, s);
+      out.push(s);
+      continue;
+    }
+    const same = first.path === s.path ? `${s.path} is given twice` : `${s.path} is the same file as ${first.path}`;
+    if (first.side !== undefined && s.side !== undefined && first.side !== s.side) return `${same}, as ${sideOf(first)} and as ${sideOf(s)}: a log is one side's; give it once, with the side that wrote it`;
+    if (first.side === undefined && s.side !== undefined) {
+      // Read with the side it was given: in the first one's place.
+      out[out.indexOf(first)] = s;
+      seen.set(key!, s);
+    }
+    said.push(`${same} (${sideOf(first)}, ${sideOf(s)}): read once, or every call in it would be counted twice`);
+  }
+  return { specs: out, said };
 }
 
 /**

@@ -229,6 +229,8 @@ describe('an input with no line at all: exit 0, and one stderr line saying so (e
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const empty = join(dir, 'empty.ndjson');
   writeFileSync(empty, '');
+  const emptyToo = join(dir, 'empty-too.ndjson');
+  writeFileSync(emptyToo, '');
 
   it('empty standard input in CI (--fail-on, --quiet) still passes, but says that nothing was read', async () => {
     const r = await spawnCli(['--fail-on', 'error', '--quiet', '--format', 'json'], { stdin: '' });
@@ -239,7 +241,7 @@ describe('an input with no line at all: exit 0, and one stderr line saying so (e
 
   it('names the empty file, or counts the empty inputs; the views say it too', async () => {
     expect((await cli([empty, '--format', 'ndjson'])).stderr).toBe(`mcp-triage: no lines were read: ${empty} is empty\n`);
-    expect((await cli([empty, '--client', empty.replace('empty.ndjson', './empty.ndjson')])).stderr).toBe('mcp-triage: no lines were read: the 2 inputs are empty\n');
+    expect((await cli([empty, '--client', emptyToo])).stderr).toBe('mcp-triage: no lines were read: the 2 inputs are empty\n');
     const sessions = await cli(['sessions', empty]);
     expect([sessions.code, sessions.stderr]).toEqual([0, `mcp-triage: no lines were read: ${empty} is empty\n`]);
     const timeline = await cli(['timeline', 'a3f1', empty]);

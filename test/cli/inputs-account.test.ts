@@ -1,7 +1,8 @@
 // The input account on real logs: lines without MCP traffic are skipped (not problems, not fatal with --strict), and a plain input next to --server is the client's view, counted once.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { NdjsonSummarySchema } from '../../src/report/schema.js';
 import { analyze } from '../../src/index.js';
 import { ROOT, SAMPLES, cli } from './helpers.js';
@@ -210,5 +211,50 @@ describe('two plain files of the same sessions (a client log and a server log gi
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.out.summary.notes.filter((n) => n.includes('carry the same sessions'))).toEqual([]);
+  });
+});
+
+describe('a file named twice is read once', () => {
+  const client = `${SAMPLES}client.ndjson`;
+  const server = `${SAMPLES}server.ndjson`;
+
+  it('twice for one side, or by another path: the same report as once, and one line on stderr', async () => {
+    const once = await cli(['--client', client, '--server', server, '--format', 'ndjson']);
+    const twice = await cli(['--client', client, '--client', `${SAMPLES}../samples/client.ndjson`, '--server', server, '--format', 'ndjson']);
+    expect(twice.code).toBe(once.code);
+    const strip = (s: string) => s.split('\n').filter((l) => !l.includes('"type":"summary"')).join('\n');
+    expect(strip(twice.stdout)).toBe(strip(once.stdout));
+    expect(twice.stderr).toBe(`mcp-triage: ${SAMPLES}../samples/client.ndjson is the same file as ${client} (--client, --client): read once, or every call in it would be counted twice\n`);
+    // Read twice, every record of the copy came out as a DUPLICATE_RECORD (the samples hold one such record of their own).
+    const duplicates = (out: string) => out.split('DUPLICATE_RECORD').length - 1;
+    expect(duplicates(twice.stdout)).toBe(duplicates(once.stdout));
+  });
+
+  it('once without a side and once with one: read with its side', async () => {
+    const r = await cli([client, '--client', client, '--server', server, '--format', 'json']);
+    const s = summaryOf(r.stdout);
+    expect(s.inputs.map((i) => [i.name.split('/').pop(), i.side])).toEqual([['client.ndjson', 'client'], ['server.ndjson', 'server']]);
+    expect(r.stderr).toContain('is given twice (a file argument, --client): read once');
+  });
+
+  it('as --client and as --server: a usage error, nothing read', async () => {
+    const r = await cli(['--client', client, '--server', client]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${client} is given twice, as --client and as --server: a log is one side's`);
+  });
+
+  it('two files with the same content are two inputs (their overlap is told by the analysis, not here)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-once-'));
+    try {
+      const copy = join(dir, 'client-copy.ndjson');
+      writeFileSync(copy, readFileSync(client));
+      const r = await cli(['--client', client, '--client', copy, '--server', server, '--format', 'json']);
+      expect(summaryOf(r.stdout).inputs).toHaveLength(3);
+      expect(r.stderr).not.toContain('read once');
+      expect(r.stderr).toContain('the same traffic given twice');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
