@@ -3,7 +3,7 @@ import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { unreadBody } from '../classify.js';
 import { PY_TIMEOUT_REASON, callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
-import { fingerprint, signatureOf } from './fingerprint.js';
+import { fingerprint, jsonDigest, signatureOf } from './fingerprint.js';
 import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from './sessions.js';
 import { describeJsonError } from '../diagnostics.js';
 import { jsonText } from '../report/text.js';
@@ -68,6 +68,14 @@ interface Exchange {
   standaloneGet?: boolean;
   /** An identical copy of an exchange already read (a duplicated log row): its response is no second response. */
   copy?: boolean;
+  /** A duplicated row of an exchange with no request in it (see SessionState.rowSignatures): its records are let go. */
+  rowCopy?: boolean;
+  /** Its request row came twice (a log export's duplicated rows): an event row that comes twice is such a copy too. */
+  rowsDuplicated?: boolean;
+  /** When the response head came (a duplicated row of it comes at the same time with the same status). */
+  responseTs?: number | undefined;
+  /** The last SSE event row of a split exchange (its time, id, data's signature and line), to tell a duplicated row of it. */
+  lastEventRow?: { ts: number | undefined; id: string | undefined; data: number; src: Source };
   /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
   lastResponse?: { key: string; ts: number | undefined; text: string | undefined; msg: unknown; src: Source };
   primed: boolean;
@@ -194,6 +202,28 @@ interface TokenClosed { ts: number; answered: boolean; request: RequestRef }
  */
 export type EventTiming = 'order' | 'clock';
 
+/** Signatures kept per session of exchanges with no request in them (see SessionState.rowSignatures). */
+const ROW_SIGNATURES_KEPT = 64;
+
+/** Whether a request body holds a JSON-RPC request (a method and an id). */
+function carriesRequest(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  for (const m of messages) if (typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && isJsonRpcId((m as { id?: unknown }).id)) return true;
+  return false;
+}
+
+/** What a POST with no request in it carried, for DUPLICATE_RECORD: its first message's method, or an answer. */
+function describeCarried(body: unknown): string {
+  const m = (Array.isArray(body) ? body[0] : body) as { method?: unknown } | undefined;
+  if (typeof m === 'object' && m !== null && typeof m.method === 'string') return m.method.slice(0, 80);
+  return body === undefined ? 'an empty body' : 'an answer to the server';
+}
+
+/** How much of an SSE event row's data its signature reads (with its length), to tell a duplicated row. */
+const EVENT_SIGNED = 4096;
+/** Exchanges just ended whose end is remembered, to tell a duplicated row of their last records. */
+const RECENT_ENDS_KEPT = 1024;
+
 /** How many of a request's latest progress times are kept (a retry sent before its cancellation is told by them: findings/rules.ts gaveUpAtProgress). */
 const PROGRESS_TIMES_KEPT = 32;
 
@@ -297,7 +327,10 @@ export class JoinEngine {
    */
   private find(input: number, xid: string): Exchange | undefined {
     if (this.last !== undefined && this.lastInput === input && this.lastXid === xid) return this.last;
-    const ex = this.exchanges.get(`${input}:${xid}`) ?? this.continued(input, xid);
+    const key = `${input}:${xid}`;
+    // An exchange of this input that ended lately is not looked for in the others (a duplicated row of its end took
+    // another log's open exchange of the same id, and closed it).
+    const ex = this.exchanges.get(key) ?? (this.recentEnds.has(key) ? undefined : this.continued(input, xid));
     if (ex) this.remember(input, xid, ex);
     return ex;
   }
@@ -318,6 +351,8 @@ export class JoinEngine {
   /** Exchanges that had records after --window closed them (counted once each), and the longest silence before one. */
   readonly lateAfterWindow = { exchanges: 0, longestGapMs: 0 };
   private lateKeys = new Set<string>();
+  /** Exchanges that ended lately (key -> when, its scope and request record): a duplicated row of their end is no stray. */
+  private recentEnds = new Map<string, { ts: number; scopeKey: string; src: Source }>();
 
   /** Whether every request on an open exchange was cancelled by its client, --window or more before `watermark`. */
   private cancelledOpen(ex: Exchange, watermark: number): boolean {
@@ -330,6 +365,13 @@ export class JoinEngine {
   private stray(input: number, xid: string, what: string, ts: number | undefined, src: Source): void {
     // The end of a stream closed after its client's cancellation (see advance): expected, and nothing to analyze.
     if (this.cancelledClosed.has(`${input}:${xid}`)) return;
+    // A row of an exchange that ended at this very time: the end's duplicated row (a log export's), not a stray.
+    const ended = ts !== undefined ? this.recentEnds.get(`${input}:${xid}`) : undefined;
+    if (ended !== undefined && ended.ts === ts) {
+      const sess = this.opts.sessions.get(ended.scopeKey);
+      if (sess && !sess.duplicates?.some((d) => d.first === ended.src)) (sess.duplicates ??= []).push({ what: `the end of exchange ${JSON.stringify(xid.slice(0, 60))}`, first: ended.src, dup: src });
+      return;
+    }
     const last = this.closed.get(`${input}:${xid}`);
     if (last !== undefined) {
       const key = `${input}:${xid}`;
@@ -347,8 +389,24 @@ export class JoinEngine {
       : `${what} of exchange ${JSON.stringify(xid.slice(0, 60))}, whose request is not in this input (before the log starts, unusable, or already ended): not analyzed`);
   }
 
+  /** A duplicated row of an open exchange's record: said once per exchange (DUPLICATE_RECORD), not analyzed again. */
+  private duplicateRow(ex: Exchange, src: Source): void {
+    const sess = this.opts.sessions.get(ex.scopeKey);
+    if (!sess || sess.duplicates?.some((d) => d.first === ex.src)) return;
+    const v = ex.attempts[0];
+    const what = v !== undefined ? `${v.method} id ${v.idText ?? jsonText(v.id)}` : `the ${ex.httpMethod === 'GET' ? 'GET stream' : `${ex.httpMethod}${ex.carried !== undefined && !ex.isGet ? ` of ${ex.carried}` : ''}`}`;
+    (sess.duplicates ??= []).push({ what, first: ex.src, dup: src });
+  }
+
   /** One HTTP request (or a message-level request batch) starts. */
   request(r: RequestIn): void {
+    // The request record of a split exchange read again while that exchange is open, at the same time (a log export's
+    // duplicated row): taken as a new exchange, it took the exchange id from the first, which then never got its answer.
+    const open = r.ts !== undefined ? this.exchanges.get(`${r.input}:${r.xid}`) : undefined;
+    if (open && !open.ended && open.startTs === r.ts && open.httpMethod === r.httpMethod && open.side === r.side) {
+      open.rowsDuplicated = true;
+      return this.duplicateRow(open, r.src);
+    }
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const ex: Exchange = {
@@ -377,6 +435,25 @@ export class JoinEngine {
     if (ex.bodyless && r.side !== 'client') ex.refusable = refusableHeaders(r.headers);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
     sess.clientKey ??= callerKey(r.client, r.conn, r.input);
+    if (r.signature !== undefined && r.ts !== undefined && r.session !== null && !carriesRequest(r.body)) {
+      // An exchange with no request in it (a GET stream, a notification) seen before in this file, in the same session,
+      // same time, same answer: a duplicated row. Its records are read and let go; a request's copies are told by
+      // register(). (Without a session, two clients of a stateless server send the same notification in the same
+      // millisecond, and a HAR records both alike.)
+      // (The record's signature leaves a notification's method and params out: they are mixed in, and a GET's Last-Event-ID.)
+      const signature = signatureOf(`${r.signature}|${r.httpMethod}|${r.headers.get('last-event-id') ?? ''}|${jsonDigest(r.body ?? null)}`);
+      const rows = (sess.rowSignatures ??= new Map());
+      const first = rows.get(signature);
+      if (first !== undefined && first.file === r.src.file) {
+        ex.rowCopy = true;
+        this.exchanges.set(ex.key, ex);
+        this.remember(r.input, r.xid, ex);
+        if (!sess.duplicates?.some((d) => d.first === first)) (sess.duplicates ??= []).push({ what: `the ${ex.isGet ? 'GET stream' : r.httpMethod}${!ex.isGet ? ` of ${describeCarried(r.body)}` : ''}`, first, dup: r.src });
+        return;
+      }
+      rows.set(signature, r.src);
+      trimOldest(rows, ROW_SIGNATURES_KEPT);
+    }
     if (r.session !== null && r.side === 'server' && this.sessionSet.get(`${r.side}|${r.input}`)?.session === r.session) this.sessionSet.delete(`${r.side}|${r.input}`);
     const callerOf = scopeKeyOf(r.side, r.input, callerKey(r.client, r.conn, r.input));
     if (r.httpMethod === 'DELETE' && r.session !== null) {
@@ -591,7 +668,10 @@ export class JoinEngine {
   response(input: number, xid: string, status: number | null, headers: Map<string, string>, ts: number | undefined, src: Source, noType = false): void {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
+    if (ex.rowCopy) return;
+    if (ex.status !== undefined && ts !== undefined && ex.responseTs === ts && ex.status === status) return this.duplicateRow(ex, src);
     ex.status = status;
+    ex.responseTs = ts;
     ex.contentType = headers.get('content-type');
     const encoding = headers.get('content-encoding')?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== '' && encoding !== 'identity') ex.encoded = encoding.slice(0, 40);
@@ -652,6 +732,16 @@ export class JoinEngine {
   payload(input: number, xid: string, p: { text?: string; parsed?: unknown; hasParsed: boolean; sse?: ParsedSseEvent; timing?: EventTiming }, ts: number | undefined, src: Source): void {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, p.sse ? 'an SSE event' : 'the response body', ts, src);
+    if (ex.rowCopy) return;
+    if (p.sse && p.timing === 'order' && ts !== undefined && ex.rowsDuplicated) {
+      // The same event row again (same time, id and data, another line) on an exchange whose request row came twice: a
+      // log export's duplicated row. (Without that sign it may be the server's: a server that handled a request twice
+      // sent its answer twice in one millisecond. Events of one record, an SSE chunk logged whole, share its line.)
+      const last = ex.lastEventRow;
+      const data = signatureOf(p.sse.data, EVENT_SIGNED);
+      if (last !== undefined && last.ts === ts && last.id === p.sse.id && last.data === data && (last.src.line !== src.line || last.src.file !== src.file)) return this.duplicateRow(ex, src);
+      ex.lastEventRow = { ts, id: p.sse.id, data, src };
+    }
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
       for (const v of ex.attempts) v.sseEvents++;
@@ -781,6 +871,7 @@ export class JoinEngine {
   end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false, endUnknown = false): void {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the end of the response (${how})`, ts, src);
+    if (ex.rowCopy) return this.close(`${input}:${xid}`, ex);
     const key = ex.key;
     ex.ended = true;
     if (ex.resumes) {
@@ -826,6 +917,11 @@ export class JoinEngine {
       else this.schedule(v, ex.lastTs);
     }
     this.close(key, ex);
+    // (A whole exchange's end comes from its own record: no row of it can come again apart.)
+    if (ts !== undefined && !xid.startsWith('\u0001')) {
+      this.recentEnds.set(key, { ts, scopeKey: ex.scopeKey, src: ex.src });
+      trimOldest(this.recentEnds, RECENT_ENDS_KEPT);
+    }
   }
 
   /**

@@ -143,10 +143,16 @@ export function fingerprint(method: string, tool: string | null, params: Record<
   return d.number();
 }
 
-/** A record's signature as a number: what tells it from an identical copy, kept small while its session lasts. */
-export function signatureOf(text: string): number {
+/**
+ * A record's signature as a number: what tells it from an identical copy, kept small while its session lasts. With
+ * `max`, a longer text is fed by its first `max` code units and its length.
+ */
+export function signatureOf(text: string, max = Infinity): number {
   const d = new Digest();
-  d.text(text);
+  if (text.length > max) {
+    d.text(text, max);
+    d.unit(text.length);
+  } else d.text(text);
   return d.number();
 }
 

@@ -81,6 +81,8 @@ export interface SessionState {
   rebuilt?: boolean;
   /** Identical records (an export's duplicate rows), counted once. */
   duplicates?: { what: string; first: Source; dup: Source }[];
+  /** The signatures of the latest exchanges with no request in them (GET streams, notifications), to tell their copies. */
+  rowSignatures?: Map<number, Source>;
   /** A task-augmented request was sent: its progress goes on after its response, until the task ends (2025-11-25). */
   tasks?: boolean;
   /** notifications/progress that reached the session for a token no open request of it had asked for (PROGRESS_UNMATCHED), the first few tokens. */
