@@ -243,7 +243,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   if (late.exchanges > 0) {
     // Silence closed these as cut while they went on: say how long a window would have followed them.
     const needed = Math.ceil(late.longestGapMs / 1000 / 10) * 10 + 10;
-    notes.push(`${late.exchanges} call(s) went on after ${openMs / 1000} s of silence had closed them, up to ${(late.longestGapMs / 1000).toFixed(1)} s after their previous record: their attempts are reported as cut off or unanswered though more came; run again with --window ${needed} to follow them`);
+    const [calls, them, their] = late.exchanges === 1 ? ['1 call', 'it', 'its'] : [`${late.exchanges} calls`, 'them', 'their'];
+    notes.push(`${calls} went on after ${openMs / 1000} s of silence had closed ${them}, up to ${(late.longestGapMs / 1000).toFixed(1)} s after ${their} previous record: ${their} attempts are reported as cut off or unanswered though more came; run again with --window ${needed} to follow ${them}`);
   }
   const unread = [...matcher.unmatchedUnread.values()];
   for (const file of new Set(unread.map((u) => u.file))) {
@@ -252,10 +253,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const sessions = new Set(mine.flatMap((u) => [...u.sessions])).size;
     const first = mine.map((u) => u.first).sort((a, b) => a.line - b.line)[0]!;
     // Not attempts (no method, no id), but never dropped silently: a rate limiter's 429s are an incident of their own.
-    notes.push(`${file}: ${total} POST(s) the server refused before it read their body (${mine.map((u) => `HTTP ${u.status} x${u.count}`).join(', ')}${sessions > 0 ? `, in ${sessions} session(s)` : ''}; the first at ${first.file}:${first.line}): the log has no JSON-RPC request of them, so they are no attempts here (what refuses a POST before its body is read: a middleware in front of the MCP handler, such as auth or a rate limiter, or the transport's own checks, such as an unknown session's 404); a client's log or a proxy's shows which calls they were`);
+    const posts = total === 1 ? '1 POST the server refused before it read its body' : `${total} POSTs the server refused before it read their body`;
+    notes.push(`${file}: ${posts} (${mine.map((u) => `HTTP ${u.status} x${u.count}`).join(', ')}${sessions > 0 ? `, in ${sessions} session${sessions === 1 ? '' : 's'}` : ''}; the first at ${first.file}:${first.line}): the log has no JSON-RPC request of ${total === 1 ? 'it, so it is no attempt' : 'them, so they are no attempts'} here (what refuses a POST before its body is read: a middleware in front of the MCP handler, such as auth or a rate limiter, or the transport's own checks, such as an unknown session's 404); a client's log or a proxy's shows which ${total === 1 ? 'call it was' : 'calls they were'}`);
   }
-  if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates} request(s) of the OpenTelemetry spans are requests the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
-  if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins} request(s) of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log; or an HTTP log that did not record Mcp-Session-Id) were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for them`);
+  if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates === 1 ? '1 request of the OpenTelemetry spans is a request' : `${matcher.rebuiltDuplicates} requests of the OpenTelemetry spans are requests`} the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
+  if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins === 1 ? '1 request' : `${matcher.looseJoins} requests`} of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log; or an HTTP log that did not record Mcp-Session-Id) ${matcher.looseJoins === 1 ? "was joined to the server's view of it" : "were joined to the server's view of them"} by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for ${matcher.looseJoins === 1 ? 'it' : 'them'}`);
   sessions.flush();
   linker.flush();
   const paired = pairs.note();
@@ -308,7 +310,7 @@ export function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
 
 /** What is said of two inputs that show the same requests (see Matcher.overlaps). */
 function overlapNote(first: string, second: string, count: number): string {
-  return `${first} and ${second} show the same ${count} request(s) (the same side, session, JSON-RPC id, method and arguments, and HTTP status where both logs have one, within a second): the same traffic given twice (both forms of one capture, or a log and its copy)? Each input's are analyzed, so those calls appear twice; give one of them`;
+  return `${first} and ${second} show the same ${count === 1 ? 'request' : `${count} requests`} (the same side, session, JSON-RPC id, method and arguments, and HTTP status where both logs have one, within a second): the same traffic given twice (both forms of one capture, or a log and its copy)? Each input's are analyzed, so those calls appear twice; give one of them`;
 }
 
 /** What is said, once, of plain inputs (no side given or stated) that carry the same session ids: analyzed apart. */

@@ -3,7 +3,7 @@ import type { AttemptView, OutcomeDetail, Resumption } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation, surelyValid } from './output-schema.js';
 import { resultShapeProblem, toolResultProblem, type ShapeProblem } from './result-shape.js';
-import { jsonText } from './report/text.js';
+import { jsonText, plural } from './report/text.js';
 
 export interface Classification {
   outcome: Outcome;
@@ -138,7 +138,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     // a HAR's net::ERR_INCOMPLETE_CHUNKED_ENCODING): what came is a part of the body, cut on the way, not a body the
     // server sent broken. A body that ended cleanly and does not parse stays MALFORMED_JSON, cut or not.
     if ((view.streamEnd === 'error' || view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.contentType?.toLowerCase().includes('application/json')) {
-      return result('STREAM_INCOMPLETE', { why: `the JSON body broke off before it ended (${view.error ?? `the transfer ended ${view.streamEnd}`}): no complete response came; what did was cut (${view.malformed})` });
+      return result('STREAM_INCOMPLETE', { why: `the JSON body broke off before it ended (${view.error ?? `the transfer ended ${view.streamEnd}`}): no complete response came; what did was cut: ${view.malformed}` });
     }
     return result('MALFORMED_JSON', { why: view.malformed });
   }
@@ -170,7 +170,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     if (view.method === 'subscriptions/listen' && view.subscribed && (view.streamEnd === 'aborted' || view.streamEnd === 'timeout')) {
       // A subscription (2026-07-28) is a request whose stream is the point: it has no response until it ends, and
       // the client ends it by closing the stream. Only a close from the other side is a lost subscription.
-      return result('SUCCESS', { why: `the subscription stream (acknowledged, ${view.sseEvents} event(s)) was closed from the client's side: subscriptions/listen ends so` });
+      return result('SUCCESS', { why: `the subscription stream (acknowledged, ${plural(view.sseEvents, 'event')}) was closed from the client's side: subscriptions/listen ends so` });
     }
     return result('STREAM_INCOMPLETE', { why: incompleteWhy(view) });
   }
@@ -358,28 +358,28 @@ function incompleteWhyOf(view: AttemptView): string {
   if (view.cancelledAt !== undefined && (view.endTs === undefined || view.cancelledAt < view.endTs || view.legacySse || view.endUnseen === true)) {
     // The caller gave up first (its timeout, an abort): no response is expected once a request is cancelled.
     const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
-    return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}${progressAroundCancel(view)}`;
+    return `the client cancelled it (notifications/cancelled)${after}, before any response came${view.sseEvents ? ` (${plural(view.sseEvents, 'SSE event')} before that)` : ''}${progressAroundCancel(view)}`;
   }
   if (recordingStopped(view) && view.status !== null && view.status !== undefined) {
     // The capture ended with the stream still open, as a log that ends does: what came after is not in it.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after it was sent` : '';
-    return `the recording stopped${after} while the stream was still open (its end says ${jsonText(view.error!)}), before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}: whether the response came after is not in the log`;
+    return `the recording stopped${after} while the stream was still open (its end says ${jsonText(view.error!)}), before any response came${view.sseEvents ? ` (${plural(view.sseEvents, 'SSE event')} before that)` : ''}: whether the response came after is not in the log`;
   }
   if (closedWithCancel(view) && view.endTs !== undefined && view.cancelledAt !== undefined) {
     const after = view.startTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
     const gap = view.cancelledAt - view.endTs;
     const when = gap < 2 ? 'at the same time' : gap < 1000 ? `${Math.round(gap)} ms later` : `${(gap / 1000).toFixed(2)} s later`;
-    return `the client closed the stream${after} and cancelled it (notifications/cancelled) ${when}, before any response came${view.sseEvents ? ` (${view.sseEvents} SSE event(s) before that)` : ''}`;
+    return `the client closed the stream${after} and cancelled it (notifications/cancelled) ${when}, before any response came${view.sseEvents ? ` (${plural(view.sseEvents, 'SSE event')} before that)` : ''}`;
   }
   const pv = view.requestHeaders?.get('mcp-protocol-version')?.trim();
   if (closedByClient(view) && pv !== undefined && pv >= '2026-07-28') {
     // 2026-07-28 has no notifications/cancelled over HTTP: the client closing the response stream is the cancellation.
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
-    return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}`;
+    return `the client closed the stream${after}, before any response came (on ${pv} that is the cancellation)${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} came before that` : ''}`;
   }
   if (closedOnServer(view) && pv !== undefined && pv >= '2026-07-28') {
     const after = view.startTs !== undefined && view.endTs !== undefined ? ` ${((view.endTs - view.startTs) / 1000).toFixed(2)} s after the request came` : '';
-    return `the connection closed${after}, before the response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}`;
+    return `the connection closed${after}, before the response was sent (on ${pv} that is how a client cancels; ${PEER_UNKNOWN})${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} went out before that` : ''}`;
   }
   if (view.side === 'server' && peerClosedProxy(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28, a recording proxy in front of the server sees its own peer close: the client, or a hop that cut
@@ -392,7 +392,7 @@ function incompleteWhyOf(view: AttemptView): string {
     // A client that then resumed it (GET with Last-Event-ID) had not given the call up: the resumptions say the rest, as
     // in a proxy's log with no side (the Python SDK server's log, a recording proxy in front of it, is this one).
     const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
-    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) went out before that` : ''}${resumed}`;
+    return `the connection closed${came}, before the response was sent (${PEER_UNKNOWN})${cancel}${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} went out before that` : ''}${resumed}`;
   }
   if (closedByClient(view) && view.status !== null && view.status !== undefined) {
     // Before 2026-07-28 a client that closes the stream (its transport closed, its fetch timed out) has not cancelled
@@ -401,7 +401,7 @@ function incompleteWhyOf(view: AttemptView): string {
     // A client that then resumed it (GET with Last-Event-ID) did not give the call up: in a proxy's log in front of the
     // server, a hop between it and the client closed the stream as the client's side, and the resumptions say the rest.
     const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
-    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}${resumed}`;
+    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} came before that` : ''}${resumed}`;
   }
   if (abortedElsewhere(view) && view.status !== null && view.status !== undefined) {
     // The client's log ended the stream `aborted` (or `timeout`) with an error that names a network failure or another
@@ -411,20 +411,20 @@ function incompleteWhyOf(view: AttemptView): string {
     // What the client's resumptions of it got (GET with Last-Event-ID), as for a stream that ended: a HAR says
     // `aborted` of a stream whose connection a hop reset, where a client's log says `error`.
     const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
-    return `the stream ${view.streamEnd === 'timeout' ? 'timed out' : 'was aborted'}${after}, before any response came (its end says ${jsonText(view.error!.slice(0, 200))}, not a close by the client)${cancel}${view.sseEvents ? `; ${view.sseEvents} SSE event(s) came before that` : ''}${resumed}`;
+    return `the stream ${view.streamEnd === 'timeout' ? 'timed out' : 'was aborted'}${after}, before any response came (its end says ${jsonText(view.error!.slice(0, 200))}, not a close by the client)${cancel}${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} came before that` : ''}${resumed}`;
   }
   if (view.cutEvent) return 'the stream was cut inside its last event';
   if (view.legacySse) return 'no response came on the SSE stream (the 2024-11-05 HTTP+SSE transport answers the POST with 202)';
   const ct = view.contentType ?? '';
   if (ct.includes('text/event-stream')) {
-    if (view.openAfterMs !== undefined) return `SSE stream still open after ${view.sseEvents} event(s) and no response for it within ${view.openAfterMs / 1000} s while the log went on`;
+    if (view.openAfterMs !== undefined) return `SSE stream still open after ${plural(view.sseEvents, 'event')} and no response for it within ${view.openAfterMs / 1000} s while the log went on`;
     const how = view.streamEnd && view.streamEnd !== 'complete' ? ` (${view.streamEnd})` : '';
     // A server's own recorder writes the end of every stream it serves, even one its client or a hop closed: a log
     // without it stopped with the process (a crash, a kill, a restart) or was cut there.
     const gone = (view.side === 'server' || view.side === 'gateway') && view.endUnseen === true && view.http
       ? "; the server's own log has no end of this stream: the server process stopped while it was open (a crash, a kill or a restart), or the log was cut there"
       : '';
-    return `SSE stream ended${how} after ${view.sseEvents} event(s) without the response${quietWhy(view)}${gone}${view.primed ? resumedWhy(view.resumptions ?? [], view.plainGetAfter) : ''}`;
+    return `SSE stream ended${how} after ${plural(view.sseEvents, 'event')} without the response${quietWhy(view)}${gone}${view.primed ? resumedWhy(view.resumptions ?? [], view.plainGetAfter) : ''}`;
   }
   if (view.openAfterMs !== undefined) return `no response body within ${view.openAfterMs / 1000} s while the log went on`;
   if (view.streamEnd === 'cut') return 'the log ends before the response body';

@@ -574,7 +574,7 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     if (err instanceof StrictStop || err instanceof InputError) throw err;
     if (err instanceof GzipError) {
       account.brokenAt = `after line ${account.lines}`;
-      opts.diagnostics.add({ file: name, line: account.lines + 1, code: 'gzip-truncated', message: `${err.message}; the ${account.lines} line(s) before the break were analyzed` });
+      opts.diagnostics.add({ file: name, line: account.lines + 1, code: 'gzip-truncated', message: `${err.message}; the ${account.lines} line${account.lines === 1 ? ' before the break was' : 's before the break were'} analyzed` });
       if (opts.strict) throw new StrictStop(`${name}:${account.lines + 1}`, err.message);
       return;
     }

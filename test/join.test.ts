@@ -40,8 +40,8 @@ describe('join', () => {
       return (r.attempts[0] as { detail?: { why?: string } }).detail?.why;
     };
     const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
-    expect(await why(`event: ping\ndata: x\n\n${page}`)).toBe('SSE stream ended after 1 event(s) without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"');
-    expect(await why(`event: ping\ndata: x\n\n`)).toBe('SSE stream ended after 1 event(s) without the response');
+    expect(await why(`event: ping\ndata: x\n\n${page}`)).toBe('SSE stream ended after 1 event without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"');
+    expect(await why(`event: ping\ndata: x\n\n`)).toBe('SSE stream ended after 1 event without the response');
   });
 
   it('names an array around the one response to a request sent alone (a batch of one), and leaves a batch of one request alone', async () => {

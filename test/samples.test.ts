@@ -48,7 +48,7 @@ describe('samples', () => {
     expect(find('export_report', 7).findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('error');
     // A proxy reset the stream (the end's error says so): the why does not call it the client's close, and it agrees
     // with the CANCELLED that came 45 s after the stream ended (60 s after the request).
-    expect(find('export_report', 6).detail.why).toBe('the stream was aborted 15.00 s after sending it, before any response came (its end says "stream reset by proxy (idle timeout)", not a close by the client), and the client sent notifications/cancelled only 45.00 s later; 1 SSE event(s) came before that');
+    expect(find('export_report', 6).detail.why).toBe('the stream was aborted 15.00 s after sending it, before any response came (its end says "stream reset by proxy (idle timeout)", not a close by the client), and the client sent notifications/cancelled only 45.00 s later; 1 SSE event came before that');
     expect(find('export_report', 6).findings.find((f) => f.code === 'CANCELLED')?.message).toMatch(/notifications\/cancelled for it after 60\.0 s/);
     // The resumed stream delivered its result on the GET.
     expect(find('update_ticket', 8)).toMatchObject({ outcome: 'TOOL_SUCCESS', resumed: true, findings: [] });

@@ -7,7 +7,7 @@ import { isFailure, type Outcome } from '../outcomes.js';
 import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, resumptionAnswer } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
-import { jsonText } from '../report/text.js';
+import { jsonText, plural } from '../report/text.js';
 
 /** How much earlier than the client's close a server's HTTP status must have been sent to count as held between them. */
 const HELD_ANSWER_MARGIN_MS = 250;
@@ -51,6 +51,8 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
  * below the minimum never prints as the minimum ("0.20 s after the failure; the policy asks at least 0.20 s").
  */
 const delayText = (ms: number) => (ms < 10_000 ? `${Number.isInteger(ms) ? ms : Math.floor(ms * 10) / 10} ms` : secs(ms));
+/** Log text (an error, a body) said beside a phrase: in parentheses, or after a semicolon when it has parentheses of its own, so that none sits inside another. */
+const aside = (text: string) => (/[()]/.test(text) ? `; ${text}` : ` (${text})`);
 const statusText = (s: number | null | undefined) => (s === null ? 'no response' : s === undefined ? 'no HTTP status' : `HTTP ${s}`);
 /** A view's status and outcome, `HTTP 200 TOOL_SUCCESS`; a view without an HTTP layer (a span, a message log) by its outcome alone, not `no HTTP status TOOL_SUCCESS`. */
 const viewText = (status: number | null | undefined, outcome: string | undefined) => (status === undefined ? `${outcome}` : `${statusText(status)} ${outcome}`);
@@ -112,7 +114,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
   if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',
-      `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it (${a.detail.why ?? 'stream ended'}): ${a.status} is not success`,
+      // The why last, after a colon: it has parentheses of its own, and none is put inside another.
+      `${label(a)} id ${idText(a)}: HTTP ${a.status} ${ct} but no JSON-RPC response for it, so ${a.status} is not success: ${a.detail.why ?? 'stream ended'}`,
       v.sources));
   }
   // A client's message log (no HTTP layer: a desktop client's stdio log in front of a bridge, an app's own log) joined
@@ -127,7 +130,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     if (s.outcome === 'STREAM_INCOMPLETE' && typeof s.status === 'number' && !gaveUpFirst && !(closedOnServer(s) && protocolOf(a) >= '2026-07-28')) {
       const ct = s.contentType?.split(';')[0]?.trim() ?? 'no content type';
       out.push(finding('NO_FINAL_RESULT', 'error',
-        `${label(a)} id ${idText(a)}: the server sent HTTP ${s.status} ${ct} but no JSON-RPC response for it (${s.detail?.why ?? 'stream ended'}), and the client got ${c.responded ? `${c.outcome}` : 'no answer'}: ${s.status} is not success`,
+        `${label(a)} id ${idText(a)}: the server sent HTTP ${s.status} ${ct} but no JSON-RPC response for it, so ${s.status} is not success, and the client got ${c.responded ? `${c.outcome}` : 'no answer'}; the server's view: ${s.detail?.why ?? 'stream ended'}`,
         [...s.sources.slice(0, 2), ...c.sources.slice(0, 2)]));
     }
     const what = bridgedDivergence(c, s, gaveUpFirst);
@@ -641,7 +644,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       const progress = progressOf(ranAt);
       const raised = [ranAt.server, ranAt.client, ranAt.primary].some((v) => v?.toolRaised === true);
       const evidence = exec !== 'proven'
-        ? progress > 0 ? `the earlier attempt was running: ${progress} progress notification(s) came for it before it ended`
+        ? progress > 0 ? `the earlier attempt was running: ${plural(progress, 'progress notification')} came for it before it ended`
           : raised ? `the earlier attempt's ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
           : ranAt.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
           : ranAt.detail.errorCode === -32800 ? 'the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it, and what the tool did before it stopped is done'
@@ -667,7 +670,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
   const retries = n - 1;
   const policy = opts.policy;
   if (retries > policy.maxRetries) {
-    out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${policy.maxRetries} retries`, [a.primary.sources[0]!]));
+    out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${plural(policy.maxRetries, 'retry', 'retries')}`, [a.primary.sources[0]!]));
   } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && backoffDue(prev.status) && gaveUpAtProgress(prev, a) === undefined) {
     // A retry sent before the cancellation of a call its caller had given up at some progress notification: when, the log does not tell, nor the delay.
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
@@ -808,7 +811,7 @@ const NEVER_USABLE = "the session never became usable (the TypeScript SDK's conn
 function neverUsableText(ts: number | undefined, calls: SessionCalls, joint: string): string {
   const n = ts === undefined ? 0 : calls.failed.filter((a) => a.startTs !== undefined && a.startTs > ts && !OPENS.has(a.method)).length;
   if (n === 0) return `${joint}${NEVER_USABLE}`;
-  return `${joint === ', so ' ? ', and ' : joint}the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the ${n} request(s) sent in it afterwards failed`;
+  return `${joint === ', so ' ? ', and ' : joint}the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but ${n === 1 ? 'the request' : `the ${n} requests`} sent in it afterwards failed`;
 }
 
 /**
@@ -911,7 +914,7 @@ function expiredList(group: Expired[]): string {
     else byCall.set(k, [x]);
   }
   const parts = [...byCall.values()].slice(0, 5).map((l) => `${label(l[0]!)} id ${idText(l[0]!)}${l.length > 1 ? `, re-sent as id ${l.slice(1).map(idText).join(', ')} into the expired session` : ''}`);
-  return `${parts.join('; ')}${byCall.size > 5 ? `; and ${byCall.size - 5} more call(s)` : ''}`;
+  return `${parts.join('; ')}${byCall.size > 5 ? `; and ${plural(byCall.size - 5, 'more call')}` : ''}`;
 }
 
 /** Calls named by their first request, three at most. */
@@ -964,7 +967,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   }
   const strays = (s.strayProgress ?? []).filter((p) => !p.dup);
   strays.forEach((p, i) => {
-    const more = i === strays.length - 1 && s.strayProgressMore ? `; ${s.strayProgressMore} more such notification(s) for other tokens in this session` : '';
+    const more = i === strays.length - 1 && s.strayProgressMore ? `; ${plural(s.strayProgressMore, 'more such notification')} for other tokens in this session` : '';
     // The notification's records, then the request it names (so that a filter keeping that call keeps this finding).
     const named = p.after?.request.src ?? p.elsewhere?.request.src;
     out.push(finding('PROGRESS_UNMATCHED', 'warning', `${where}: ${strayProgressText(p)}${more}`, [p.src, ...(p.also ?? []).slice(0, 2), ...(named ? [named] : [])], 'session', s.session));
@@ -1074,10 +1077,10 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const rpcError = f.outcome === 'JSONRPC_ERROR' && typeof f.detail.errorCode === 'number';
       const init = calls.init && (calls.init.client ?? calls.init.primary);
       const noTools = f.method === 'tools/list' && init?.noTools === true;
-      const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? ` (${why.slice(2)})` : '';
+      const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? aside(why.slice(2)) : '';
       // A passing fault (a 5xx, a 429, a cut stream, no response) keeps what the attempt's why knows of it: what a
       // gateway's body said (Genkit's initialize refused with 503 "no healthy upstream"), that the server never saw it.
-      const fault = f.detail.why !== undefined ? ` (${f.detail.why})` : '';
+      const fault = f.detail.why !== undefined ? aside(f.detail.why) : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
         `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : `a fault meant for tools/call may have hit an earlier request${fault}`}`,
         f.primary.sources.slice(0, 2), 'session', s.session));

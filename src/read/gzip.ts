@@ -56,7 +56,7 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
         extra += pending.length;
         pending = Buffer.alloc(0);
       }
-      throw new GzipError(`gzip data is damaged: ${extra} byte(s) after the end of the compressed data are not gzip`, offset);
+      throw new GzipError(`gzip data is damaged: ${extra} byte${extra === 1 ? ' after the end of the compressed data is' : 's after the end of the compressed data are'} not gzip`, offset);
     }
 
     const inflater = process.getBuiltinModule('node:zlib').createInflateRaw(); // loaded only for gzip input

@@ -680,7 +680,7 @@ export class SummaryBuilder {
         first: this.opts.redact ? run.diagnostics.first.map((d) => ({ ...d, message: redactText(d.message) })) : run.diagnostics.first,
       },
       notes: this.versionFallbacks > 0
-        ? [...run.notes, `${this.versionFallbacks} server/discover probe(s) were refused by a server older than 2026-07-28 and their clients fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not as failures: not listed among the attempts that did not succeed unless --outcome names their outcome`]
+        ? [...run.notes, `${this.versionFallbacks === 1 ? '1 server/discover probe was refused by a server older than 2026-07-28 and its client' : `${this.versionFallbacks} server/discover probes were refused by a server older than 2026-07-28 and their clients`} fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not as failures: not listed among the attempts that did not succeed unless --outcome names their outcome`]
         : run.notes,
     };
   }

@@ -3,8 +3,8 @@ import { claimedText, type AttemptRow, type Summary, type SummaryBuilder } from 
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
-import { cleanTerminal, cutAtWord, truncate } from './text.js';
-import { DEFAULT_WIDTH, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
+import { cleanTerminal, cutAtWord, plural, truncate } from './text.js';
+import { DEFAULT_WIDTH, displayWidth, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
@@ -51,7 +51,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   const out: string[] = [];
   const f = summary.findings.bySeverity;
   const max = Math.max(0, Math.floor(builder.opts.maxRows));
-  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${summary.attempts} attempt(s) in ${summary.calls} call(s), ${summary.retries} retr${summary.retries === 1 ? 'y' : 'ies'}; findings: ${f.error} error, ${f.warning} warning, ${f.info} info`);
+  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${plural(summary.attempts, 'attempt')} in ${plural(summary.calls, 'call')}, ${plural(summary.retries, 'retry', 'retries')}; findings: ${f.error} error, ${f.warning} warning, ${f.info} info`);
   if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}`);
   out.push('');
 
@@ -136,7 +136,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
         if (i > 0) parts.push(`+${retryDelay(steps[i - 1]!, r)} →`);
         parts.push(`#${r.attempt ?? i + 1} ${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}${r.status !== null ? ` (${r.status})` : ''}`);
       }
-      if (chain.attempts > steps.length) parts.push(`… ${chain.attempts - steps.length} more attempt(s)`);
+      if (chain.attempts > steps.length) parts.push(`… ${plural(chain.attempts - steps.length, 'more attempt')}`);
       t.push([chain.call, what(chain), parts.join(' '), text(originsText(steps))]);
     }
     out.push(`Calls with more than one attempt${moreNote(chains.rows.length, chains.total, ' in time order')}`, ...(chains.rows.length ? [t.toString()] : []), '');

@@ -43,6 +43,11 @@ export function cleanTerminal(text: string): string {
     .replace(CONTROL, '');
 }
 
+/** A count with its noun, singular for 1: `1 attempt`, `3 attempts`; `many` for a plural not made with -s (`1 retry`, `2 retries`). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Shorten to at most max characters, marking the cut with an ellipsis; never splits a surrogate pair. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -1,5 +1,5 @@
 // The `timeline` view: every exchange of one session in time order, client and server views side by side.
-import { cleanTerminal, escapeJsonControls, jsonText } from '../report/text.js';
+import { cleanTerminal, escapeJsonControls, jsonText, plural } from '../report/text.js';
 import type { AttemptRow, Summary } from '../report/summary.js';
 import { byTime } from '../report/summary.js';
 import type { Finding } from '../findings/types.js';
@@ -155,9 +155,9 @@ function sideText(v: ReturnType<typeof sideCells>['client' | 'server'], color: b
 
 function sseText(r: AttemptRow): string {
   if (!r.sse) return '';
-  const parts = [`${r.sse.events} event(s)${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}`];
+  const parts = [`${plural(r.sse.events, 'event')}${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}`];
   if (r.sse.progress) parts.push(`${r.sse.progress} progress`);
-  if (r.sse.serverRequests) parts.push(`${r.sse.serverRequests} server request(s)`);
+  if (r.sse.serverRequests) parts.push(plural(r.sse.serverRequests, 'server request'));
   if (r.sse.end && r.sse.end !== 'complete') parts.push(`stream ${r.sse.end}`);
   return parts.join(', ');
 }
@@ -192,7 +192,7 @@ function header(t: Timeline): string {
   const i = t.identity;
   const parts = [i.client ? `client ${i.client}` : '', i.server ? `server ${i.server}` : '', i.protocolVersion ? `protocol ${i.protocolVersion}` : ''].filter(Boolean);
   const when = i.first ? `${dateTime(i.first)} to ${i.last ? clock(i.last) : '?'}${i.last ? ` (${span(Date.parse(i.last) - Date.parse(i.first))})` : ''}` : '';
-  return [parts.join(', '), `${t.rows.length} attempt(s)${when ? `, ${when}` : ''}`].filter(Boolean).join('; ');
+  return [parts.join(', '), `${plural(t.rows.length, 'attempt')}${when ? `, ${when}` : ''}`].filter(Boolean).join('; ');
 }
 
 const msOf = (r: AttemptRow) => (r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '');
@@ -209,7 +209,8 @@ function narrowFit(views: string[], ids: string[]): Record<string, ColumnFit> {
     'id / call': { ...wrapColumn(5), keep: longest(ids, /\n/) },
     'method / tool': wrapColumn(10),
     'client view /\nserver view': { ...wrapColumn(longest(views, /(?<=_)| /)), keep: longest(views, / /) },
-    SSE: wrapColumn(8, 16),
+    // A min under its widest cell (`1 event` is no longer `1 event(s)`), so that it can leave the table when too narrow.
+    SSE: wrapColumn(5, 16),
     notes: wrapColumn(16, SPILL_BELOW),
   };
 }

@@ -123,7 +123,7 @@ describe('a plain input next to --server is the client view', () => {
 
   it('the table says the side was assumed; the sessions view sees both sides and two attempts', async () => {
     const table = await cli([`${CUT}.har`, '--server', `${CUT}.server.ndjson`]);
-    expect(table.stdout).toMatch(/^mcp-triage \S+: 2 attempt\(s\) in 2 call\(s\)/);
+    expect(table.stdout).toMatch(/^mcp-triage \S+: 2 attempts in 2 calls/);
     expect(table.stdout).toContain('client (assumed)');
     const sessions = await cli(['sessions', `${CUT}.har`, '--server', `${CUT}.server.ndjson`], { env: { COLUMNS: '1000' } });
     expect(sessions.stdout).toMatch(/client\+server\s*│\s*2\s*│/);

@@ -59,7 +59,7 @@ describe('mcp-triage sessions', () => {
     // Wide enough that the session ids and outcomes are not wrapped (the width test is below).
     const table = await cli(['sessions', ...BOTH, '--tool', 'search_tickets'], { env: { COLUMNS: '1000' } });
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^mcp-triage sessions: 2 session\(s\)/);
+    expect(table.stdout).toMatch(/^mcp-triage sessions: 2 sessions/);
     expect(table.stdout).toMatch(/^filters: --tool search_tickets$/m);
     expect(table.stdout).toContain('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
     expect(table.stdout).not.toContain('\u001b[');

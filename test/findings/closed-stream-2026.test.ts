@@ -24,7 +24,7 @@ describe('a call stream the client closed after its head', () => {
   it('on 2026-07-28: the cancellation, said in the why; CANCELLED and no NO_FINAL_RESULT', async () => {
     const a = await slow('2026-07-28', 'aborted');
     expect(a.outcome).toBe('STREAM_INCOMPLETE');
-    expect(a.detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came (on 2026-07-28 that is the cancellation); 2 SSE event(s) came before that');
+    expect(a.detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came (on 2026-07-28 that is the cancellation); 2 SSE events came before that');
     expect(a.findings.map((f) => f.code)).toEqual(['CANCELLED']);
   });
 
@@ -37,14 +37,14 @@ describe('a call stream the client closed after its head', () => {
   });
 
   it('on 2025-11-25 the why says it was the client that closed it, without cancelling (OpenAI Agents\' close() during a call); a cut from the other side does not', async () => {
-    expect((await slow('2025-11-25', 'aborted')).detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that');
-    expect((await slow('2025-11-25', 'error')).detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response');
+    expect((await slow('2025-11-25', 'aborted')).detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE events came before that');
+    expect((await slow('2025-11-25', 'error')).detail.why).toBe('SSE stream ended (error) after 2 events without the response');
   });
 
   it('a close by the client with a notifications/cancelled long after it says so, rather than "sent no notifications/cancelled"', async () => {
     const lines = [...call('2025-11-25', 'aborted'), rec('request', 5300, { xid: 'x-2', method: 'POST', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out' } } })];
     const r = await analyzeInputs([{ side: 'client', lines }]);
-    expect(r.attempts.find((a) => a.method === 'tools/call')!.detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent notifications/cancelled only 5.00 s later; 2 SSE event(s) came before that');
+    expect(r.attempts.find((a) => a.method === 'tools/call')!.detail.why).toBe('the client closed the stream 0.30 s after sending it, before any response came, and sent notifications/cancelled only 5.00 s later; 2 SSE events came before that');
   });
 
   it('a network failure that the capture ended as aborted (a HAR\'s _error after the head) is no close by the client, on either protocol', async () => {
@@ -52,7 +52,7 @@ describe('a call stream the client closed after its head', () => {
     for (const version of ['2025-11-25', '2026-07-28']) {
       const cut = await slow(version, 'aborted', 'net::ERR_INCOMPLETE_CHUNKED_ENCODING');
       const cancel = version === '2025-11-25' ? ', and the client sent no notifications/cancelled' : '';
-      expect(cut.detail.why).toBe(`the stream was aborted 0.30 s after sending it, before any response came (its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client)${cancel}; 2 SSE event(s) came before that`);
+      expect(cut.detail.why).toBe(`the stream was aborted 0.30 s after sending it, before any response came (its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client)${cancel}; 2 SSE events came before that`);
       expect(cut.findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
     }
     // The near miss: net::ERR_ABORTED is the page's own abort, a close by the client.

@@ -23,7 +23,7 @@ describe('subscriptions/listen', () => {
   it('acknowledged, then closed by the client: SUCCESS, no NO_FINAL_RESULT, no CANCELLED', async () => {
     const a = await attemptOf(listen(['notifications/subscriptions/acknowledged', 'notifications/tools/list_changed'], 'aborted'));
     expect(a.outcome).toBe('SUCCESS');
-    expect(a.detail.why).toBe("the subscription stream (acknowledged, 2 event(s)) was closed from the client's side: subscriptions/listen ends so");
+    expect(a.detail.why).toBe("the subscription stream (acknowledged, 2 events) was closed from the client's side: subscriptions/listen ends so");
     expect(a.findings).toEqual([]);
   });
 

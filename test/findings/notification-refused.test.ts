@@ -26,7 +26,7 @@ describe('NOTIFICATION_REFUSED', () => {
     const list503 = post({ t: 100, id: 1, session: S, method: 'tools/list', params: {}, status: 503, body: 'Service Unavailable', ct: 'text/plain' });
     const got = (await findings([init(0, S), notify(20, S, 503), list503, init(400, 'sess-n2'), notify(420, 'sess-n2', 202), call(500, 'sess-n2', 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));
     expect(got).toEqual([
-      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted, and the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the 1 request(s) sent in it afterwards failed; the client began a new session (initialize) after it`,
+      `NOTIFICATION_REFUSED: session ${S}: HTTP 503 to its notifications/initialized, a POST with no request in it: it was not accepted, and the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the request sent in it afterwards failed; the client began a new session (initialize) after it`,
     ]);
     // Must not: a client that sent nothing more in the session (the TypeScript SDK's connect() threw) is said so.
     const stopped = (await findings([init(0, S), notify(20, S, 503), init(400, 'sess-n2'), notify(420, 'sess-n2', 202), call(500, 'sess-n2', 1)])).filter((f) => f.startsWith('NOTIFICATION_REFUSED'));

@@ -21,7 +21,7 @@ async function slow(side: 'client' | 'server' | undefined, version: string, erro
   return r.attempts.find((a) => a.method === 'tools/call')!;
 }
 
-const WHY = (error: string) => `the recording stopped 0.55 s after it was sent while the stream was still open (its end says "${error}"), before any response came (2 SSE event(s) before that): whether the response came after is not in the log`;
+const WHY = (error: string) => `the recording stopped 0.55 s after it was sent while the stream was still open (its end says "${error}"), before any response came (2 SSE events before that): whether the response came after is not in the log`;
 
 describe('a stream still open when the recording proxy was stopped', () => {
   it('read as the client\'s side (the audit\'s L-proxy capture): not a close by the client, and no NO_FINAL_RESULT', async () => {

@@ -246,7 +246,7 @@ describe("app-log: a client's own log joined with the server's", () => {
       ['client', 'tools/call', 'S1', 'TOOL_SUCCESS', 'TOOL_SUCCESS', 4],
     ]);
     expect(r.findings).toEqual([]);
-    expect(r.summary.notes).toEqual([expect.stringMatching(/^2 request\(s\) of a client log that names no session id .* were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session/)]);
+    expect(r.summary.notes).toEqual([expect.stringMatching(/^2 requests of a client log that names no session id .* were joined to the server's view of them by JSON-RPC id, method, arguments, answer and time, not by session/)]);
   });
 
   it('must not: a session-less client request is not joined to a server request with other arguments, another result, or one that came minutes apart', async () => {

@@ -222,7 +222,7 @@ describe('gzip with megabytes where a few bytes are expected', () => {
     const garbage = Buffer.alloc(48_000_000, 0x61);
     const r = cli(['--format', 'json'], Buffer.concat([gz, garbage]));
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`gzip data is damaged: ${garbage.length} byte(s) after the end of the compressed data are not gzip`);
+    expect(r.stderr).toContain(`gzip data is damaged: ${garbage.length} bytes after the end of the compressed data are not gzip`);
     const doc = JSON.parse(r.stdout) as { attempts: unknown[]; summary: { lines: { read: number; used: number } } };
     expect(doc.summary.lines).toMatchObject({ read: 1, used: 1 });
     expect(doc.attempts).toHaveLength(1);

@@ -32,7 +32,7 @@ describe('an HTTP client log whose logger left out Mcp-Session-Id, beside the se
       { side: 'server', lines: [post({ t: 10, id: 3, tool: 'lookup', session: 'S1', status: 200, body: ok(3, toolText('ok')) }), post({ t: 910, id: 4, tool: 'other', session: 'S1', status: 200, body: ok(4, toolText('fine')) })] },
     ]);
     expect(r.attempts.map((a) => [a.id, a.side, a.session, a.serverOutcome, a.notSeenByServer])).toEqual([[3, 'client', 'S1', 'TOOL_SUCCESS', undefined], [4, 'client', 'S1', 'TOOL_SUCCESS', undefined]]);
-    expect(r.summary.notes.join(' ')).toMatch(/^2 request\(s\) of a client log that names no session id .*or an HTTP log that did not record Mcp-Session-Id\) were joined/);
+    expect(r.summary.notes.join(' ')).toMatch(/^2 requests of a client log that names no session id .*or an HTTP log that did not record Mcp-Session-Id\) were joined/);
   });
 
   it('near miss: its request that a hop refused, which the server never logged, is still "not seen by the server"', async () => {

@@ -26,9 +26,9 @@ describe('SessionPairs', () => {
     for (let i = 1; i <= 5; i++) p.pair(`gw-${i}`, `uuid-${i}`);
     p.leftApart('gw-9');
     const note = p.note()!;
-    expect(note).toMatch(/^5 client session id\(s\)/);
+    expect(note).toMatch(/^5 client session ids/);
     expect(note).toContain('"gw-3" with "uuid-3" and 2 more');
     expect(note).not.toContain('gw-4');
-    expect(note).toContain('1 client session id(s) the server\'s log does not show were not paired');
+    expect(note).toContain('1 client session id the server\'s log does not show was not paired');
   });
 });

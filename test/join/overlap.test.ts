@@ -25,7 +25,7 @@ describe('inputs that show the same requests', () => {
     expect(r.attempts).toBe(2 * alone.attempts);
     const said = overlapNotes(r.notes);
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain(`client.ndjson and ${copy} show the same ${alone.attempts} request(s)`);
+    expect(said[0]).toContain(`client.ndjson and ${copy} show the same ${alone.attempts} requests`);
     expect(r.diagnostics.some((d) => d.includes(' show the same '))).toBe(true);
     expect(r.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(false);
   });
@@ -55,7 +55,7 @@ describe('inputs that show the same requests', () => {
     const proxy = await notesOf([{ path: `${run}proxy.ndjson`, side: 'client' }]);
     const r = await notesOf([{ path: `${run}proxy.ndjson`, side: 'client' }, { path: `${run}server-app.log`, side: 'server' }]);
     expect(r.attempts).toBe(2 * proxy.attempts);
-    expect(overlapNotes(r.notes)[0]).toMatch(/proxy\.ndjson and .*server-app\.log show the same \d+ request\(s\)/);
+    expect(overlapNotes(r.notes)[0]).toMatch(/proxy\.ndjson and .*server-app\.log show the same \d+ requests?/);
   });
 
   it('a log split in two files (rotated) does not overlap', async () => {
@@ -76,6 +76,6 @@ describe('inputs that show the same requests', () => {
     lines[at] = lines[at]!.replace('"status":200', '"status":503');
     writeFileSync(join(dir, 'changed.ndjson'), `${lines.join('\n')}\n`);
     const r = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: join(dir, 'changed.ndjson'), side: 'client' }]);
-    expect(overlapNotes(r.notes)[0]).toContain(`show the same ${alone.attempts - 1} request(s)`);
+    expect(overlapNotes(r.notes)[0]).toContain(`show the same ${alone.attempts - 1} requests`);
   });
 });

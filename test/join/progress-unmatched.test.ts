@@ -118,6 +118,6 @@ describe('PROGRESS_UNMATCHED', () => {
     lines.push(end(A, 900, 'g'));
     const { found } = await stray([{ side: 'client', lines }]);
     expect(found).toHaveLength(8);
-    expect(found[7]!.message).toMatch(/; 2 more such notification\(s\) for other tokens in this session$/);
+    expect(found[7]!.message).toMatch(/; 2 more such notifications for other tokens in this session$/);
   });
 });

@@ -31,7 +31,7 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
     const [call] = r.attempts.filter((a) => a.method === 'tools/call');
     expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
     expect(call!.detail.why).toBe(
-      'SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it 2 times (GET with Last-Event-ID), answered HTTP 503, no response, and none delivered it',
+      'SSE stream ended (error) after 2 events without the response; the client tried to resume it 2 times (GET with Last-Event-ID), answered HTTP 503, no response, and none delivered it',
     );
     expect(call!.findings.map((f) => f.code)).toEqual(['NO_FINAL_RESULT']);
   });
@@ -44,7 +44,7 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
       rec('end', 323, 'x-2', { end: 'complete' }),
     ] }]);
     const [call] = r.attempts.filter((a) => a.method === 'tools/call');
-    expect(call!.detail.why).toBe('SSE stream ended (error) after 2 event(s) without the response; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest');
+    expect(call!.detail.why).toBe('SSE stream ended (error) after 2 events without the response; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest');
   });
 
   it('a resumption that delivers the result still makes one successful, resumed attempt', async () => {
@@ -148,7 +148,7 @@ describe('resumption GETs (Last-Event-ID) of a cut stream', () => {
     ] }]);
     const [call] = r.attempts.filter((a) => a.method === 'tools/call');
     expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
-    expect(call!.detail.why).toMatch(/^the stream was aborted 0\.12 s after sending it, before any response came \(its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client\), and the client sent no notifications\/cancelled; 1 SSE event\(s\) came before that; the client tried to resume it once \(GET with Last-Event-ID\), answered HTTP 200 \(stream aborted\), and none delivered it$/);
+    expect(call!.detail.why).toMatch(/^the stream was aborted 0\.12 s after sending it, before any response came \(its end says "net::ERR_INCOMPLETE_CHUNKED_ENCODING", not a close by the client\), and the client sent no notifications\/cancelled; 1 SSE event came before that; the client tried to resume it once \(GET with Last-Event-ID\), answered HTTP 200 \(stream aborted\), and none delivered it$/);
   });
   it('must not: an aborted stream no GET tried to resume says nothing of resumptions', async () => {
     const r = await analyzeInputs([{ side: 'client', lines: abortedCall('ev-1') }]);
@@ -182,7 +182,7 @@ describe('the plain GET after a resumption that broke before its first event (th
     expect(x.outcome).toBe('STREAM_INCOMPLETE');
     // Before: it ended at "answered HTTP 200 (stream error), and none delivered it".
     expect(x.detail.why).toBe(
-      "SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream error), and none delivered it; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK, 1.x and v2, does so), a plain GET for the session's standalone stream, answered HTTP 409, which could not deliver it (a server sends a request's response there only when resuming that request's stream)",
+      "SSE stream ended (error) after 2 events without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream error), and none delivered it; the last one ended before its first event, so the client reconnected without Last-Event-ID (it had no event id of that stream: the TypeScript SDK, 1.x and v2, does so), a plain GET for the session's standalone stream, answered HTTP 409, which could not deliver it (a server sends a request's response there only when resuming that request's stream)",
     );
   });
 
@@ -219,7 +219,7 @@ describe('a resumption the server held open with no event (an event store that l
 
   it('the why says it answered 200 with no event for how long, and that the store no longer had that id, had the events in another order, or the tool had nothing to send', async () => {
     expect(await whyOf(held(5000))).toBe(
-      "SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 with no event for 3.20 s, until it was aborted, and none delivered it; a resumption held open with no event replayed nothing after its Last-Event-ID: the server's event store no longer had that id (evicted or lost; the TypeScript SDK's InMemoryEventStore answers an id it does not know with an empty stream it keeps open), or had the events after it in another order (that store replays the ids that sort after it, and one stored in the same millisecond sorts by a random part), or the tool was still running with nothing to send",
+      "SSE stream ended (error) after 2 events without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 with no event for 3.20 s, until it was aborted, and none delivered it; a resumption held open with no event replayed nothing after its Last-Event-ID: the server's event store no longer had that id (evicted or lost; the TypeScript SDK's InMemoryEventStore answers an id it does not know with an empty stream it keeps open), or had the events after it in another order (that store replays the ids that sort after it, and one stored in the same millisecond sorts by a random part), or the tool was still running with nothing to send",
     );
   });
 
@@ -247,13 +247,13 @@ describe('a resumption answered 200 whose stream ended with no event (the Python
 
   it('one: said to have ended with no event, and what that means', async () => {
     expect(await whyOf([...cutCall(), ...empty(420, 'x-2')])).toBe(
-      `SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event), and none delivered it; ${MEANING}`,
+      `SSE stream ended (error) after 2 events without the response; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event), and none delivered it; ${MEANING}`,
     );
   });
 
   it('three and more, all alike: said once, with how many and over how long the client resumed again from the same id', async () => {
     expect(await whyOf([...cutCall(), ...empty(420, 'x-2'), ...empty(730, 'x-3'), ...empty(1040, 'x-4')])).toBe(
-      `SSE stream ended (error) after 2 event(s) without the response; the client tried to resume it 3 times (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event) each time, and none delivered it; ${MEANING}; the client resumed again from the same id after each one, 3 times in 0.62 s (the Python SDK client does so at the server's retry interval, with no limit, until its own timeout)`,
+      `SSE stream ended (error) after 2 events without the response; the client tried to resume it 3 times (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event) each time, and none delivered it; ${MEANING}; the client resumed again from the same id after each one, 3 times in 0.62 s (the Python SDK client does so at the server's retry interval, with no limit, until its own timeout)`,
     );
   });
 
@@ -283,12 +283,12 @@ describe("a server-side recording proxy's log (the Python SDK server's), where a
 
   it('the why says the connection closed, then names the resumptions', async () => {
     expect(await whyOf([...closed, ...resume])).toBe(
-      "the connection closed 0.12 s after the request came, before the response was sent (the server's log cannot tell the client from something between them), and no notifications/cancelled came; 2 SSE event(s) went out before that; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event), and none delivered it; a resumption answered 2xx that ended with no event replayed nothing after its Last-Event-ID: the server's event store had nothing after that id (the Python SDK server ends such a stream at once when its store no longer has the id, or when the store's replay raised, which only the server's own log tells), unless something between cut it before its first event",
+      "the connection closed 0.12 s after the request came, before the response was sent (the server's log cannot tell the client from something between them), and no notifications/cancelled came; 2 SSE events went out before that; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 200 (stream ended with no event), and none delivered it; a resumption answered 2xx that ended with no event replayed nothing after its Last-Event-ID: the server's event store had nothing after that id (the Python SDK server ends such a stream at once when its store no longer has the id, or when the store's replay raised, which only the server's own log tells), unless something between cut it before its first event",
     );
   });
 
   it('must not: a stream closed and never resumed names no resumption', async () => {
-    expect(await whyOf(closed)).toBe("the connection closed 0.12 s after the request came, before the response was sent (the server's log cannot tell the client from something between them), and no notifications/cancelled came; 2 SSE event(s) went out before that");
+    expect(await whyOf(closed)).toBe("the connection closed 0.12 s after the request came, before the response was sent (the server's log cannot tell the client from something between them), and no notifications/cancelled came; 2 SSE events went out before that");
   });
 });
 
@@ -309,11 +309,11 @@ describe('a proxy log in front of the server, where a hop closed the stream as t
     const r = await analyzeInputs([{ lines: [...lines, ...resume] }]);
     const call = r.attempts.find((a) => a.method === 'tools/call')!;
     expect(call.outcome).toBe('STREAM_INCOMPLETE');
-    expect(call.detail.why).toBe('the client closed the stream 0.12 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 500, and none delivered it');
+    expect(call.detail.why).toBe('the client closed the stream 0.12 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE events came before that; the client tried to resume it once (GET with Last-Event-ID), answered HTTP 500, and none delivered it');
   });
 
   it('must not: a stream the client closed and never resumed names no resumption', async () => {
     const r = await analyzeInputs([{ lines }]);
-    expect(r.attempts.find((a) => a.method === 'tools/call')!.detail.why).toBe('the client closed the stream 0.12 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE event(s) came before that');
+    expect(r.attempts.find((a) => a.method === 'tools/call')!.detail.why).toBe('the client closed the stream 0.12 s after sending it, before any response came, and sent no notifications/cancelled; 2 SSE events came before that');
   });
 });

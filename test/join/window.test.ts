@@ -48,11 +48,11 @@ describe('a call that runs for minutes while other calls go on', () => {
     const sse = await analyzeInputs([{ name: 'slow.ndjson', lines: silentCall(700_000, true) }]);
     const slow = byTool(sse.attempts).slow!;
     expect(slow.outcome).toBe('STREAM_INCOMPLETE');
-    expect(slow.detail?.why).toMatch(/still open after 0 event\(s\) and no response for it within 600 s while the log went on/);
+    expect(slow.detail?.why).toMatch(/still open after 0 events and no response for it within 600 s while the log went on/);
     const late = sse.summary.diagnostics.first.filter((d) => d.code === 'no-open-exchange');
     expect(late).toHaveLength(2);
     expect(late[0]!.message).toMatch(/an SSE event of exchange "a" came 700\.0 s after the exchange's previous record, after 600 s of silence had closed it/);
-    expect(sse.summary.notes).toContain('1 call(s) went on after 600 s of silence had closed them, up to 700.0 s after their previous record: their attempts are reported as cut off or unanswered though more came; run again with --window 710 to follow them');
+    expect(sse.summary.notes).toContain('1 call went on after 600 s of silence had closed it, up to 700.0 s after its previous record: its attempts are reported as cut off or unanswered though more came; run again with --window 710 to follow it');
 
     const json = await analyzeInputs([{ lines: silentCall(700_000, false) }]);
     expect(byTool(json.attempts).slow!.outcome).toBe('NO_RESPONSE');

@@ -91,7 +91,7 @@ describe('what the second round found, fixed', () => {
     expect(call.sse).toMatchObject({ events: 10, resumedEvents: 7, progress: 8 });
     // Wide enough that the timeline's table does not wrap the SSE cell.
     const p = spawnSync(process.execPath, [BIN, 'timeline', 'f312', ...args], { encoding: 'utf8', env: { ...process.env, COLUMNS: '1000' } });
-    expect(p.stdout).toMatch(/10 event\(s\) \(7 resumed\), 8 progress/);
+    expect(p.stdout).toMatch(/10 events \(7 resumed\), 8 progress/);
   });
 
   it('HTTP+SSE: a response the server wrote on the GET stream before its 202 keeps the 202, on both sides; nothing is "resumed"', () => {

@@ -158,7 +158,7 @@ describe("POSTs a server's middleware refused before the body was read (s2-expre
   it("the server's log alone says how many it refused and how, where they are not attempts", async () => {
     const r = await run([[server, 'server']]);
     const note = r.summary.notes.find((n) => n.includes('refused before it read their body'))!;
-    expect(note).toMatch(/^.*server\.ndjson: 13 POST\(s\) the server refused before it read their body \(HTTP 429 x12, HTTP 401 x1, in 2 session\(s\); the first at .*server\.ndjson:\d+\): the log has no JSON-RPC request of them/);
+    expect(note).toMatch(/^.*server\.ndjson: 13 POSTs the server refused before it read their body \(HTTP 429 x12, HTTP 401 x1, in 2 sessions; the first at .*server\.ndjson:\d+\): the log has no JSON-RPC request of them/);
     // The 413 of express.json, which read the body, is an attempt of its own as before.
     expect(r.attempts.filter((a) => a.status === 413).map((a) => a.outcome)).toEqual(['HTTP_ERROR']);
   });
@@ -249,7 +249,7 @@ describe('a server process that exits mid-call, restarted by a supervisor (s5-cr
     expect(truth('s5-crash-restart', 'truth-server.ndjson').some((t) => JSON.stringify(t).includes('exit'))).toBe(true);
     const r = await run([[f('s5-crash-restart', 'server.ndjson'), 'server']]);
     const cut = r.attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!;
-    expect(cut.detail.why).toMatch(/^SSE stream ended \(cut\) after 1 event\(s\) without the response; the server's own log has no end of this stream: the server process stopped while it was open \(a crash, a kill or a restart\), or the log was cut there/);
+    expect(cut.detail.why).toMatch(/^SSE stream ended \(cut\) after 1 event without the response; the server's own log has no end of this stream: the server process stopped while it was open \(a crash, a kill or a restart\), or the log was cut there/);
   });
 
   it("must not: a stream whose end the server's log has (its client closed it), or the client's log of it, does not say the server stopped", async () => {

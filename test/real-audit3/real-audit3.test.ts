@@ -274,7 +274,7 @@ describe('what the third round found, fixed', () => {
     expect(step('v2-server-gone-mid-stream', /connection cut/).error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
     for (const view of ['both', 'proxy'] as const) {
       const [cut, again] = calls(run('v2-server-gone-mid-stream', view)).filter((a) => a.tool === 'slow_report');
-      expect(cut, view).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 event(s) without the response' } });
+      expect(cut, view).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 events without the response' } });
       // joined, the server's side closed while the client's did not: something between them closed it (the seventh audit)
       expect(codes(cut!), view).toEqual(view === 'both' ? ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE'] : ['NO_FINAL_RESULT']);
       if (view === 'both') expect(cut!.findings.find((f) => f.code === 'SIDE_DIVERGENCE')!.message).toBe("tools/call slow_report id 1: the server's connection closed before it sent the response, which on 2026-07-28 it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (it failed with \"terminated: other side closed (UND_ERR_SOCKET)\"): something between them closed it; both sides logged HTTP 200 STREAM_INCOMPLETE");
@@ -343,7 +343,7 @@ describe('what the third round recorded, read as the callers saw it', () => {
   it('the server SIGKILLed mid-stream: the cut call is STREAM_INCOMPLETE, cancelled at the client\'s timeout, and the new Client\'s re-send is its retry', () => {
     expect(step('server-killed-mid-stream', /SIGKILL/).error).toMatchObject({ code: -32001 });
     const [cut, again] = calls(run('server-killed-mid-stream')).filter((a) => a.tool === 'slow_report');
-    expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 event(s) without the response' } });
+    expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: 'SSE stream ended (error) after 3 events without the response' } });
     expect(codes(cut!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
     expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: cut!.call, attempt: 2, retryOrigin: { origin: 'unknown' } });
     // no tools/list in the log, so slow_report's read-only annotation is unknown; the killed server had run it

@@ -123,7 +123,7 @@ describe('fourth audit: every recording', () => {
 
   it('html-in-sse-after-head: the caller timed out (-32001) and cancelled; STREAM_INCOMPLETE with NO_FINAL_RESULT and CANCELLED, and the why quotes the page the hop wrote into the stream', () => {
     expect(observed('html-in-sse-after-head').steps[1]!.error).toMatchObject({ code: -32001 });
-    const why = 'SSE stream ended after 0 event(s) without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"';
+    const why = 'SSE stream ended after 0 events without the response; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "502 Bad Gateway"';
     for (const view of ['both', 'client'] as View[]) {
       const a = firstCall(run('html-in-sse-after-head', view));
       expect([a.outcome, a.status], view).toEqual(['STREAM_INCOMPLETE', 200]);

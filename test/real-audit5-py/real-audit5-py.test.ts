@@ -378,7 +378,7 @@ describe('the Python client on the fourth audit\'s hops, the server stateless (n
     expect(a.detail?.why).toMatch(/^the connection closed 0\.\d\d s after the request came, before the response was sent \(the server's log cannot tell the client from something between them\), and no notifications\/cancelled came$/);
     expect(a.findings[0]!.message).not.toMatch(/the client closed/);
     // the client's view of the same exchange: the stream ended (with the page in it), nothing closed by the client
-    expect(firstCall(run('py-stateless-py-html-in-sse-after-head', 'client')).detail?.why).toMatch(/^SSE stream ended after 0 event\(s\) without the response; the stream carried text that is no SSE field/);
+    expect(firstCall(run('py-stateless-py-html-in-sse-after-head', 'client')).detail?.why).toMatch(/^SSE stream ended after 0 events without the response; the stream carried text that is no SSE field/);
   });
 
   it('must not: a recording proxy\'s view that is not the server\'s (real-audit3/client-close-in-flight, a client that did close) still says the client closed the stream', () => {
@@ -403,7 +403,7 @@ describe('the Python app cancels its call\'s task between two progress notificat
   it('py-client-abort-between-progress: the stateful server stopped the tool (step 3) and sent no result; STREAM_INCOMPLETE, no NO_FINAL_RESULT; the re-call\'s UNSAFE_RETRY says the earlier attempt reached the server, not that it ran to its result', () => {
     expect(observed('py-client-abort-between-progress').serverRan).toEqual(['export 2026-11 stopped at step 3', 'export 2026-11 done']);
     const [a, again] = byTool(run('py-client-abort-between-progress'), 'export_report');
-    expect([a!.outcome, a!.serverOutcome, a!.detail?.why]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 0\.\d\d s after sending it, before any response came \(2 SSE event\(s\) before that\); its last progress notification came 0\.\d\d s before the cancellation$/)]);
+    expect([a!.outcome, a!.serverOutcome, a!.detail?.why]).toEqual(['STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', expect.stringMatching(/^the client cancelled it \(notifications\/cancelled\) 0\.\d\d s after sending it, before any response came \(2 SSE events before that\); its last progress notification came 0\.\d\d s before the cancellation$/)]);
     const unsafe = again!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
     expect([unsafe.severity, unsafe.message]).toEqual(['error', expect.stringMatching(/the server view shows the earlier attempt reached the server$/)]);
   });

@@ -58,7 +58,7 @@ describe('seventh audit: every recording', () => {
     const p = spawnSync(process.execPath, [BIN, '--client', `${DIR}${s}/client.ndjson`, '--server', `${DIR}${s}/server.ndjson`], { encoding: 'utf8', timeout: 30_000 });
     expect(p.status === 0 || p.status === 1).toBe(true);
     expect(p.stderr).toBe('');
-    expect(p.stdout).toMatch(/^mcp-triage [\d.]+: \d+ attempt\(s\) in \d+ call\(s\)/);
+    expect(p.stdout).toMatch(/^mcp-triage [\d.]+: \d+ attempts? in \d+ calls?/);
   });
 });
 
@@ -142,7 +142,7 @@ describe('seventh audit: a proxy recording the server\'s side cannot tell who cl
   it('v2-abort-between-progress, the server\'s log alone: the connection closed (the cancellation on 2026-07-28), who closed it unknown', () => {
     const a = calls(run('v2-abort-between-progress', 'server'))[0]!;
     expect([a.outcome, codes(a)]).toEqual(['STREAM_INCOMPLETE', ['CANCELLED']]);
-    expect(a.detail?.why).toMatch(/^the connection closed 0\.\d\d s after the request came, before the response was sent \(on 2026-07-28 that is how a client cancels; the server's log cannot tell the client from something between them\); 2 SSE event\(s\) went out before that$/);
+    expect(a.detail?.why).toMatch(/^the connection closed 0\.\d\d s after the request came, before the response was sent \(on 2026-07-28 that is how a client cancels; the server's log cannot tell the client from something between them\); 2 SSE events went out before that$/);
     expect(message(a, 'CANCELLED')).toMatch(/the server's log cannot tell whether the client or something between them closed it\)$/);
   });
 
@@ -273,7 +273,7 @@ describe('seventh audit: an abort between progress notifications', () => {
     expect(codes(again)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
     const f = again.findings.find((x) => x.code === 'UNSAFE_RETRY')!;
     expect(f.severity).toBe('warning');
-    expect(f.message).toMatch(/retried after JSONRPC_ERROR \(HTTP 200\), which the client had cancelled itself: it has no annotations.*; the earlier attempt was running: 2 progress notification\(s\) came for it before it ended$/);
+    expect(f.message).toMatch(/retried after JSONRPC_ERROR \(HTTP 200\), which the client had cancelled itself: it has no annotations.*; the earlier attempt was running: 2 progress notifications came for it before it ended$/);
   });
 
   it('must not fire: a -32603 without progress in the client\'s log alone (real-audit5-py/py-server-mcperror-retry) still proves no run (the -32602 the tool raised there, with valid arguments, does: a warning)', () => {
@@ -294,7 +294,7 @@ describe('seventh audit: an abort between progress notifications', () => {
       expect([a!.outcome, codes(a!)], view).toEqual(['STREAM_INCOMPLETE', ['CANCELLED']]);
       expect([again!.call, again!.attempt, codes(again!)], view).toEqual([a!.call, 2, ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']]);
     }
-    expect(message(calls(run('v2-abort-between-progress', 'client'))[1]!, 'UNSAFE_RETRY')).toMatch(/the earlier attempt was running: 2 progress notification\(s\) came for it before it ended$/);
+    expect(message(calls(run('v2-abort-between-progress', 'client'))[1]!, 'UNSAFE_RETRY')).toMatch(/the earlier attempt was running: 2 progress notifications came for it before it ended$/);
   });
 });
 

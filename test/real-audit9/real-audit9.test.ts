@@ -160,7 +160,7 @@ describe("the same DELETE during a call against the Python SDK's server (MCPServ
     it(`${v.name}: the cut call (2 progress notifications) names the DELETE; the retry is linked with UNSAFE_RETRY`, async () => {
       const r = await run(C, ...v.inputs);
       const [cut, again] = calls(r);
-      expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: expect.stringMatching(/^SSE stream ended after 2 event\(s\) without the response; (the client's own DELETE|a DELETE) of the session .*while the stream was open/) } });
+      expect(cut).toMatchObject({ outcome: 'STREAM_INCOMPLETE', detail: { why: expect.stringMatching(/^SSE stream ended after 2 events without the response; (the client's own DELETE|a DELETE) of the session .*while the stream was open/) } });
       expect(again).toMatchObject({ outcome: 'TOOL_SUCCESS', call: cut!.call, attempt: 2 });
       expect(codes(r)).toContain('export_report#2:UNSAFE_RETRY');
       expect(r.findings.filter((x) => x.code === 'CANCELLED')).toEqual([]);
@@ -204,7 +204,7 @@ describe("another client (an admin tool) DELETEs a worker's session while the wo
 
   it("must not: the worker's log alone shows no DELETE, and its cut call's why names none", async () => {
     const r = await run(C, ['client.ndjson', 'client']);
-    expect(calls(r)[0]!.detail.why).toBe('SSE stream ended after 0 event(s) without the response');
+    expect(calls(r)[0]!.detail.why).toBe('SSE stream ended after 0 events without the response');
     expect(expired(r)).toEqual([expect.not.stringMatching(/DELETE/)]);
   });
 });

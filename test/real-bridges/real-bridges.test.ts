@@ -192,7 +192,7 @@ describe("the desktop client's stdio log joined with the server's log (no log of
     ]);
     expect(r.attempts.filter((a) => a.method === 'initialize').map((a) => a.side)).toEqual(['client', 'server', 'server']);
     expect(r.attempts.flatMap(codes)).toEqual([]);
-    expect((r.summary as { notes: string[] }).notes).toEqual([expect.stringMatching(/^6 request\(s\) of a client log that names no session id/)]);
+    expect((r.summary as { notes: string[] }).notes).toEqual([expect.stringMatching(/^6 requests of a client log that names no session id/)]);
   });
 
   it('the same desktop log written as Claude Desktop writes its mcp-server-NAME.log ("Message from client: ...") joins the same way', () => {

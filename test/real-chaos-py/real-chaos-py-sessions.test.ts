@@ -220,7 +220,7 @@ for (const seed of SEEDS) {
             const connected = connects.find((c) => c.posts[1]?.session === sid)!.connected === true;
             const ok = f.length === 1 && (connected
               ? f[0]!.severity === 'warning' && f[0]!.message.endsWith('; the session went on')
-              : f[0]!.severity === 'error' && f[0]!.message.includes('the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the 1 request(s) sent in it afterwards failed'));
+              : f[0]!.severity === 'error' && f[0]!.message.includes('the session never became usable: the client went on regardless (as the Python SDK does, which ignores that refusal), but the request sent in it afterwards failed'));
             if (!ok) bad.push(`session ${sid} (connected ${connected}): notification refused: ${f.map((x) => `${x.severity} ${x.message.slice(0, 400)}`).join(' | ') || 'no NOTIFICATION_REFUSED'}`);
           }
           // What the message says the app did next: it re-initialized (a new Client) after every lost session, and retried

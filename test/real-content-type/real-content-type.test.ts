@@ -27,7 +27,7 @@ describe('a 200 whose Content-Type is neither application/json nor text/event-st
       expect(a.layer).toBe('transport');
       expect(a.detail?.why, view).toMatch(/^the SDK clients take no response from it: its Content-Type "text\/html; charset=utf-8" is neither application\/json nor text\/event-stream, so they refuse the body unread .*though the body holds a response$/);
       expect(a.findings.map((f) => f.code), view).toEqual(['NO_FINAL_RESULT']);
-      expect(a.findings[0]!.message, view).toMatch(/^tools\/call lookup id \d+: HTTP 200 text\/html but no JSON-RPC response for it \(the SDK clients take no response from it/);
+      expect(a.findings[0]!.message, view).toMatch(/^tools\/call lookup id \d+: HTTP 200 text\/html but no JSON-RPC response for it, so 200 is not success: the SDK clients take no response from it/);
       if (view === 'both') expect(a.serverOutcome).toBe('STREAM_INCOMPLETE');
       expect(r.findings, view).toEqual([]);
     }
@@ -37,7 +37,7 @@ describe('a 200 whose Content-Type is neither application/json nor text/event-st
     for (const view of ['both', 'client', 'server'] as View[]) {
       const a = run('ts-sse-event', view).attempts.find((x) => x.method === 'tools/call')!;
       expect(a.outcome, view).toBe('STREAM_INCOMPLETE');
-      expect(a.detail?.why, view).toMatch(/^SSE stream ended after 1 event\(s\) without the response; an event of type "result" carried the response, but SSE clients take only "message" events \(the MCP SDKs ignore the others\): the server named the event wrongly$/);
+      expect(a.detail?.why, view).toMatch(/^SSE stream ended after 1 event without the response; an event of type "result" carried the response, but SSE clients take only "message" events \(the MCP SDKs ignore the others\): the server named the event wrongly$/);
       expect(a.findings.map((f) => f.code), view).toContain('NO_FINAL_RESULT');
     }
   });

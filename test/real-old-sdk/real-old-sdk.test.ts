@@ -221,14 +221,14 @@ describe('cut streams: who resumes, by version', () => {
     const [call] = calls(r);
     expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
     expect(codes(call!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
-    expect(call!.detail!.why).toBe('SSE stream ended (error) after 1 event(s) without the response; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest');
+    expect(call!.detail!.why).toBe('SSE stream ended (error) after 1 event without the response; its events carried ids, yet no GET with the last of them (Last-Event-ID) asked for the rest');
   });
 
   it('must not: without an event store (no ids) the why makes no claim about resumption', () => {
     const [call] = calls(both('c113-s110-sse-cut-no-store'));
     expect(call).toMatchObject({ outcome: 'STREAM_INCOMPLETE' });
     expect(codes(call!)).toEqual(['NO_FINAL_RESULT', 'CANCELLED']);
-    expect(call!.detail!.why).toBe('SSE stream ended (error) after 1 event(s) without the response');
+    expect(call!.detail!.why).toBe('SSE stream ended (error) after 1 event without the response');
   });
 });
 

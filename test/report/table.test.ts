@@ -252,7 +252,7 @@ describe('every table of the report on `npm start`\'s inputs fits 80 and 60 colu
     expect(outcomes.rows[0]!.slice(2)).toEqual(['8', '1 HTTP_ERROR 1 MALFORMED_JSON 1 INVALID_ENVELOPE 1 JSONRPC_ERROR 4 TOOL_SUCCESS']);
     // The inputs table: the counts in one cell, named.
     expect(bare(section(out, 'Inputs')!.rows.find((r) => r[0]!.endsWith('client.ndjson'))![3]!)).toBe(bare('47 lines: 47 used, 0 blank, 0 skipped, 0 unusable'));
-    expect(out).toMatch(/^mcp-triage \S+: 42 attempt\(s\)/);
+    expect(out).toMatch(/^mcp-triage \S+: 42 attempts/);
   });
 
   it('wide enough, the tables keep their wide layout: a column per field and per outcome', async () => {

@@ -19,7 +19,7 @@ describe('a refused server/discover probe the client answered with initialize', 
       expect(probe!.detail!.why).toMatch(/^a version probe the server refused \(it predates 2026-07-28\); the client fell back to initialize/);
       const summary = all.at(-1) as unknown as { byOutcome: Record<string, number>; notes: string[] };
       expect(summary.byOutcome.HTTP_ERROR).toBe(1);
-      expect(summary.notes.some((n) => n.startsWith('1 server/discover probe(s) were refused by a server older than 2026-07-28'))).toBe(true);
+      expect(summary.notes.some((n) => n.startsWith('1 server/discover probe was refused by a server older than 2026-07-28 and its client fell back'))).toBe(true);
     }
   });
 
@@ -28,10 +28,10 @@ describe('a refused server/discover probe the client answered with initialize', 
     const failed = table.slice(table.indexOf('Attempts that did not succeed'), table.indexOf('Inputs'));
     expect(failed).toContain('slow_report');
     expect(failed).not.toContain('server/discover');
-    expect(table).toMatch(/Note: 1 server\/discover probe\(s\) were refused/);
+    expect(table).toMatch(/Note: 1 server\/discover probe was refused/);
     const md = (await cli([...fellBack, '-f', 'markdown'])).stdout;
     expect(md.slice(md.indexOf('## Attempts that did not succeed'), md.indexOf('## Notes'))).not.toContain('server/discover');
-    expect(md.slice(md.indexOf('## Notes'))).toMatch(/^## Notes\n\n- 1 server\/discover probe\(s\) were refused/);
+    expect(md.slice(md.indexOf('## Notes'))).toMatch(/^## Notes\n\n- 1 server\/discover probe was refused/);
     const sessions = JSON.parse((await cli(['sessions', ...fellBack, '-f', 'json'])).stdout) as { sessions: { attempts: number; failures: number; failed: Record<string, number> }[] };
     expect(sessions.sessions.flatMap((s) => Object.keys(s.failed))).not.toContain('HTTP_ERROR');
   });

@@ -68,7 +68,7 @@ describe('the narrow layouts', () => {
     expect(tables[0]!.head.map((h) => h.filter(Boolean).join(' '))).toEqual(['time / offset / ms', 'id / call', 'method / tool', 'client view / server view']);
     const export6 = tables[0]!.rows.find((r) => r.cells[1]![0] === '6')!;
     expect(export6.cells.map((c) => c.filter(Boolean))).toEqual([['09:12:03.000', '+3.0 s', '15000 ms'], ['6', 'c6#1'], ['tools/call', 'export_report'], ['200 STREAM_INCOMPLETE', '200 TOOL_SUCCESS']]);
-    expect(export6.under[0]).toBe('SSE: 1 event(s), 1 progress, stream aborted');
+    expect(export6.under[0]).toBe('SSE: 1 event, 1 progress, stream aborted');
     expect(export6.under[1]).toMatch(/^notes: cancelled by the client; /);
     const notSeen = tables[0]!.rows.find((r) => r.cells[1]![0] === '3')!;
     expect(notSeen.cells[3]!.filter(Boolean)).toEqual(['503 HTTP_ERROR', 'not seen by server']);

@@ -1,0 +1,90 @@
+// The report polish of the 30th audit: counts in the singular or plural (no "(s)"), no parenthesis inside another in finding messages, a whole HAR counted in entries, refused notifications in the Mermaid diagrams, the findings table at 120 columns, and the sessions view's names under a filter.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, BOTH, ROOT, SAMPLES } from '../cli/helpers.js';
+import { ok, post, toolText } from '../helpers/analyze.js';
+import { sequenceDiagram } from '../../src/report/markdown.js';
+
+const ALL = [...BOTH, `${SAMPLES}claims.ndjson`, `${SAMPLES}capture.har.ndjson`, `${SAMPLES}stdio.ndjson`];
+const FIX = `${ROOT}test/fixtures/`;
+const env = (columns = '1000') => ({ env: { COLUMNS: columns } });
+
+/** A "(s)" plural (`1 event(s)`), not the scheme pattern `http(s)`. */
+const sPlural = (text: string) => /\w\(s\)/.exec(text.replace(/https?\(s\)/g, ''))?.[0];
+
+/** A parenthesis inside another, outside quoted log text ("stream reset by proxy (idle timeout)") and a call's `()`. */
+function nested(message: string): boolean {
+  let depth = 0;
+  for (const ch of message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\w\(\)/g, '')) {
+    if (ch === '(' && ++depth > 1) return true;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+  }
+  return false;
+}
+
+function tempFile(name: string, text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'mcpt-polish-')), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** The finding messages of a run, attempt-level and session-level. */
+async function messages(args: string[]): Promise<{ code: string; message: string }[]> {
+  const r = await cli(['-f', 'ndjson', ...args]);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; code: string; message: string; findings?: { code: string; message: string }[] })
+    .flatMap((o) => (o.type === 'finding' ? [o] : o.type === 'attempt' ? o.findings ?? [] : []));
+}
+
+describe('counts say 1 attempt, 2 attempts: no "(s)"', () => {
+  it('plural()', async () => {
+    const { plural } = await import('../../src/report/text.js');
+    expect([plural(1, 'attempt'), plural(0, 'attempt'), plural(2, 'retry', 'retries'), plural(1, 'retry', 'retries')]).toEqual(['1 attempt', '0 attempts', '2 retries', '1 retry']);
+  });
+
+  it('the samples in every report and view, table and Markdown (before: "42 attempt(s) in 30 call(s)", "1 SSE event(s)", "6 session(s)")', async () => {
+    for (const args of [ALL, ['-f', 'markdown', ...ALL], ['sessions', ...ALL], ['sessions', '-f', 'markdown', ...ALL], ['timeline', 'a3f1', ...ALL], ['timeline', 'a3f1', '-f', 'markdown', ...ALL]]) {
+      const r = await cli(args, env());
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(sPlural(r.stdout), args.slice(0, 3).join(' ')).toBeUndefined();
+    }
+    expect((await cli(ALL, env())).stdout).toMatch(/^mcp-triage \S+: 42 attempts in 30 calls, 9 retries;/);
+  });
+
+  it('one of each is singular: 1 attempt in 1 call, 1 input, 1 session, 1 unusable line of 2', async () => {
+    const file = tempFile('one.ndjson', `${JSON.stringify(post({ id: 1, status: 200, session: 's1', body: ok(1, toolText('done')) }))}\nnot json\n`);
+    expect((await cli([file], env())).stdout).toMatch(/: 1 attempt in 1 call, 0 retries;/);
+    const md = await cli(['-f', 'markdown', file]);
+    expect(md.stdout).toContain('from 1 input.');
+    expect((await cli(['sessions', file], env())).stdout).toMatch(/: 1 session, 1 attempt\n/);
+  });
+
+  it('the notes: a refused version probe (test/fixtures/real-agents/oa-baseline: before "1 server/discover probe(s) were refused ... their clients")', async () => {
+    const r = await cli(['-f', 'ndjson', `${FIX}real-agents/oa-baseline/client.ndjson`, `${FIX}real-agents/oa-baseline/server.ndjson`]);
+    const notes = (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { notes: string[] }).notes;
+    expect(notes.some((n) => n.startsWith('1 server/discover probe was refused by a server older than 2026-07-28 and its client fell back'))).toBe(true);
+    expect(notes.map(sPlural).filter(Boolean)).toEqual([]);
+  });
+});
+
+describe('finding messages put no parenthesis inside another', () => {
+  it('NO_FINAL_RESULT gives the why after its verdict (before: "... for it (the stream was aborted ... (its end says ...) ...): 200 is not success")', async () => {
+    const found = (await messages(ALL)).filter((f) => f.code === 'NO_FINAL_RESULT');
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.find((f) => f.message.startsWith('tools/call export_report id 6:'))!.message)
+      .toMatch(/^tools\/call export_report id 6: HTTP 200 text\/event-stream but no JSON-RPC response for it, so 200 is not success: the stream was aborted 15\.00 s after sending it, before any response came \(its end says "stream reset by proxy \(idle timeout\)", not a close by the client\), and the client sent notifications\/cancelled only 45\.00 s later; 1 SSE event came before that$/);
+    for (const f of found) expect(nested(f.message), f.message).toBe(false);
+  });
+
+  it('a cut JSON body and a fault with parentheses of its own (real-chaos-py/json-seed-16, real-audit20 logs: before "(body is not JSON (Unterminated ...))", "(fetch failed: other side closed (UND_ERR_SOCKET))")', async () => {
+    const dir = `${FIX}real-chaos-py/json-seed-16/`;
+    const cut = await messages([`${dir}client.ndjson.gz`, `${dir}server.ndjson.gz`]);
+    expect(cut.some((f) => f.code === 'NO_FINAL_RESULT' && f.message.includes('what did was cut: body is not JSON (Unterminated string'))).toBe(true);
+    const fault = await messages(readdirSync(`${FIX}real-audit20`).filter((f) => f.endsWith('.gz')).map((f) => `${FIX}real-audit20/${f}`));
+    const never = fault.filter((f) => f.code === 'CALL_NEVER_SENT' && f.message.includes('UND_ERR_SOCKET'));
+    expect(never.length).toBeGreaterThan(0);
+    expect(never[0]!.message).toMatch(/a fault meant for tools\/call may have hit an earlier request; fetch failed: other side closed \(UND_ERR_SOCKET\)$/);
+    for (const f of [...cut, ...fault, ...(await messages(ALL))]) expect(nested(f.message), f.message).toBe(false);
+  });
+});
