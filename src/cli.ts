@@ -9,7 +9,8 @@ import type { OutputSink } from './report/sink.js';
 import { OUTCOMES } from './outcomes.js';
 import { FINDING_CODES, type Finding } from './findings/types.js';
 import { FailOnCounter, parseFailOn } from './fail-on.js';
-import { cleanTerminal, escapeJsonControls } from './report/text.js';
+import { cleanTerminal, escapeJsonControls, plural } from './report/text.js';
+import { unusableText } from './report/notes.js';
 import { DEFAULT_WIDTH } from './report/grid.js';
 import { FilterError, buildFilter, filtersText, type FilterDescription, type FilterOptions } from './filter.js';
 import { createProgress, shouldShowProgress } from './progress.js';
@@ -821,10 +822,10 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
 
 export type { AttemptRow };
 
-/** The closing stderr line when the input had problems: unusable lines, or problems not tied to a line (a damaged gzip). */
+/** The closing stderr line when the input had problems: unusable lines (a whole HAR's entries), or problems not tied to a line (a damaged gzip). */
 function problemsLine(summary: Summary, where: string): string {
-  if (summary.lines.unusable > 0) return `mcp-triage: ${summary.lines.unusable} unusable line(s) of ${summary.lines.read}; see ${where} for where\n`;
-  return `mcp-triage: ${summary.diagnostics.total} input problem(s), no unusable line; see ${where}\n`;
+  if (summary.lines.unusable > 0) return `mcp-triage: ${unusableText(summary.inputs)}; see ${where} for where\n`;
+  return `mcp-triage: ${plural(summary.diagnostics.total, 'input problem')}, no unusable line; see ${where}\n`;
 }
 
 /**

@@ -54,7 +54,7 @@ export function describeFormats(): string {
   out.push('    (_source, hits.hits[]), Loki logcli -o jsonl (line); --unwrap a.b.c for any other envelope');
   out.push('  CloudWatch `aws logs tail` lines (<time> <stream> {json}): the JSON is detected as any format above');
   out.push('');
-  out.push('Every line is counted (lines = used + blank + skipped + unusable):');
+  out.push('Every line is counted (lines = used + blank + skipped + unusable; a whole HAR\'s entries, a JSON array\'s items):');
   out.push('  skipped   well-formed in its format but no MCP traffic (a HAR page asset or preflight, a connection or stderr');
   out.push('            line, a span without MCP attributes, an application\'s log line without a JSON-RPC message): counted in');
   out.push('            the Inputs table, no diagnostic, not fatal with --strict');

@@ -1,6 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
-import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, originsText, retryDelay, sideCell, whyOf } from './notes.js';
+import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, originsText, readColumn, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -101,11 +101,13 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   }
 
   out.push('## Inputs', '');
-  out.push('lines = used + blank + skipped + unusable; skipped lines are well-formed but carry no MCP traffic.', '');
+  // A whole HAR is counted in entries, not lines: the count column and its cells say which.
+  const read = readColumn(summary.inputs);
+  out.push(`${read.head} = used + blank + skipped + unusable${read.about}; skipped ${read.head === 'lines' ? 'lines' : 'ones'} are well-formed but carry no MCP traffic.`, '');
   // The cannot-show column only when an input has something in it, as in the table report.
   const cannot = summary.inputs.some((_, n) => cannotShowCell(summary.inputs, n, whole) !== '');
-  out.push(tableMd(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', ...(cannot ? ['cannot show'] : [])], summary.inputs.map((i, n) => [
-    whole(i.name), sideCell(i), c(Object.keys(i.formats).join(', ') || '-'), String(i.lines), String(i.used), String(i.blank), String(i.skipped),
+  out.push(tableMd(['input', 'side', 'format', read.head, 'used', 'blank', 'skipped', 'unusable', ...(cannot ? ['cannot show'] : [])], summary.inputs.map((i, n) => [
+    whole(i.name), sideCell(i), c(Object.keys(i.formats).join(', ') || '-'), read.cell(i), String(i.used), String(i.blank), String(i.skipped),
     whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), ...(cannot ? [cannotShowCell(summary.inputs, n, whole)] : []),
   ])), '');
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.

@@ -1,7 +1,8 @@
-// What the table and Markdown reports say in and around their tables: rows not shown, why a report is empty, an attempt's why, who sent each retry, the evidence lines and what an input cannot show.
+// What the table and Markdown reports say in and around their tables: rows not shown, why a report is empty, an attempt's why, who sent each retry, the evidence lines, what an input cannot show and what its counts count (lines, a whole HAR's entries).
 import type { AttemptRow, Summary } from './summary.js';
 import type { Severity } from '../findings/types.js';
 import { filtersText } from '../filter.js';
+import { plural } from './text.js';
 
 /** The note after a table's title when it shows fewer rows than it has: `(first 500 of 4235 in time order; 3735 more not shown, ...)`. */
 export function moreNote(shown: number, total: number, order: string, rest = ''): string {
@@ -124,4 +125,35 @@ export function cannotShowCell(inputs: { cannotShow: string[]; brokenAt?: string
   const of = (i: (typeof inputs)[number]) => [...i.cannotShow, ...(i.brokenAt ? [`input broken ${i.brokenAt}`] : [])].join('; ');
   const text = of(inputs[n]!);
   return n > 0 && text !== '' && text === of(inputs[n - 1]!) ? 'the same as the input above' : fmt(text);
+}
+
+type ReadMode = 'lines' | 'har' | 'array';
+/** What an input's counts are of, by how it was read: its lines; the entries of a whole HAR; the items of a JSON array document. */
+const UNITS: Record<ReadMode, [one: string, many: string]> = { lines: ['line', 'lines'], har: ['entry', 'entries'], array: ['item', 'items'] };
+/** The same, named apart from any table (stderr): `1 unusable HAR entry`. */
+const NAMED_UNITS: Record<ReadMode, [one: string, many: string]> = { lines: ['line', 'lines'], har: ['HAR entry', 'HAR entries'], array: ['array item', 'array items'] };
+
+/** An input's count in its unit: `47 lines`, `1 line`, `10 entries` (a whole HAR). */
+export const countOf = (n: number, mode: ReadMode): string => plural(n, ...UNITS[mode]);
+
+/**
+ * The Inputs tables' count column, whose name says what was counted: `lines`, `entries` when every input is a whole HAR,
+ * `lines / entries` for both (each cell then names its unit: `11 lines`, `10 entries`); `about` says what the other
+ * units are of (`; entries: of a whole HAR`).
+ */
+export function readColumn(inputs: { mode: ReadMode }[]): { head: string; cell: (i: { mode: ReadMode; lines: number }) => string; about: string } {
+  const modes = (['lines', 'har', 'array'] as const).filter((m) => inputs.some((i) => i.mode === m));
+  if (modes.length === 0) modes.push('lines');
+  const about = [modes.includes('har') ? '; entries: of a whole HAR' : '', modes.includes('array') ? '; items: of a JSON array document' : ''].join('');
+  return { head: modes.map((m) => UNITS[m][1]).join(' / '), cell: (i) => (modes.length > 1 ? countOf(i.lines, i.mode) : String(i.lines)), about };
+}
+
+/** The unusable lines (whole HARs' entries, JSON arrays' items) of the inputs, of how many: `24 unusable lines of 87754`, `1 unusable HAR entry of 10`. */
+export function unusableText(inputs: { mode: ReadMode; lines: number; unusable: number }[]): string {
+  return (['lines', 'har', 'array'] as const).flatMap((m) => {
+    const mine = inputs.filter((i) => i.mode === m);
+    const unusable = mine.reduce((n, i) => n + i.unusable, 0);
+    const [one, many] = NAMED_UNITS[m];
+    return unusable > 0 ? [`${plural(unusable, `unusable ${one}`, `unusable ${many}`)} of ${mine.reduce((n, i) => n + i.lines, 0)}`] : [];
+  }).join(' and ');
 }

@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, plural, truncate } from './text.js';
 import { DEFAULT_WIDTH, displayWidth, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
-import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
+import { cannotShowCell, countOf, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, readColumn, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 export interface TableOptions {
   color: boolean;
@@ -145,12 +145,15 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   // An input's name is shortened from the left when narrow: two files of one name keep their distinct folders as long as they can.
   // What an input cannot show, said once for inputs of one format in a row (two mcp-logs files, a client's and a
   // server's app log): the same paragraph again is noise.
+  // A whole HAR is counted in entries, not lines: the count column and its cells say which.
+  const read = readColumn(summary.inputs);
   const inputCells = summary.inputs.map((i, n) => {
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
     return {
       name: cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), side: sideCell(i), format: text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')),
-      counts: [String(i.lines), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0'],
+      read: countOf(i.lines, i.mode),
+      counts: [read.cell(i), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0'],
       cannot: cannotShowCell(summary.inputs, n, text),
     };
   });
@@ -159,21 +162,20 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   const cannotHead = cannot ? ['cannot show'] : [];
   const cannotCell = (i: (typeof inputCells)[number]) => (cannot ? [i.cannot] : []);
   const wideInputs = () => {
-    const t = table(['input', 'side', 'format', 'lines', 'used', 'blank', 'skipped', 'unusable', ...cannotHead], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    const t = table(['input', 'side', 'format', read.head, 'used', 'blank', 'skipped', 'unusable', ...cannotHead], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
     for (const i of inputCells) t.push([i.name, i.side, i.format, ...i.counts, ...cannotCell(i)]);
     return t;
   };
-  // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`; `1 line: ...`).
-  const linesWord = (n: string) => (n === '1' ? 'line' : 'lines');
+  // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`; `1 line: ...`; `10 entries: ...`).
   const narrowInputs = () => {
-    const t = table(['input', 'side', 'format', 'lines', ...cannotHead], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), lines: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.counts[0]} ${linesWord(i.counts[0]!)}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    const t = table(['input', 'side', 'format', read.head, ...cannotHead], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), [read.head]: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.read}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
     for (const i of inputCells) {
-      const [lines, used, blank, skipped, unusable] = i.counts;
-      t.push([i.name, i.side, i.format, `${lines} ${linesWord(lines!)}: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, ...cannotCell(i)]);
+      const [, used, blank, skipped, unusable] = i.counts;
+      t.push([i.name, i.side, i.format, `${i.read}: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, ...cannotCell(i)]);
     }
     return t;
   };
-  out.push('Inputs (lines = used + blank + skipped + unusable; skipped: well-formed, no MCP traffic)', widestFirst(width, wideInputs, narrowInputs));
+  out.push(`Inputs (${read.head} = used + blank + skipped + unusable${read.about}; skipped: well-formed, no MCP traffic)`, widestFirst(width, wideInputs, narrowInputs));
   if (summary.claims.total) out.push(`Client claims: ${summary.claims.total} read, ${summary.claims.matched} matched to a call on the wire${summary.claims.alone ? `, ${summary.claims.alone} read as calls of their own (no call on the wire took them)` : ''}${summary.claims.unmatched.length ? `, ${summary.claims.unmatched.length} matched nothing (first: ${summary.claims.unmatched.slice(0, 3).map(src).join(', ')})` : ''}`);
   if (summary.diagnostics.total) {
     const first = summary.diagnostics.first.slice(0, 3).map((d) => `${cleanTerminal(d.file)}${d.line !== undefined ? `:${d.line}` : ''}`).join(', ');

@@ -147,10 +147,10 @@ describe('Markdown findings of a session', () => {
 });
 
 describe('the narrow Inputs table', () => {
-  it('says "1 line", not "1 lines"', async () => {
+  it('says "1 item" (a JSON array document\'s), not "1 items" or "1 lines"', async () => {
     const out = (await cli([`${ROOT}test/fixtures/real-inspector/inspector-network-down-503.json`], { env: { COLUMNS: '80' } })).stdout;
-    expect(out).toContain('│ 1 line: 1 used,');
-    expect(out).not.toContain('1 lines');
+    expect(out).toContain('│ 1 item: 1 used,');
+    expect(out).not.toMatch(/1 (items|lines)/);
     expect((await cli(ALL, { env: { COLUMNS: '80' } })).stdout).toContain('47 lines: 47 used,');
   });
 });

@@ -57,6 +57,7 @@ describe('counts say 1 attempt, 2 attempts: no "(s)"', () => {
     expect((await cli([file], env())).stdout).toMatch(/: 1 attempt in 1 call, 0 retries;/);
     const md = await cli(['-f', 'markdown', file]);
     expect(md.stdout).toContain('from 1 input.');
+    expect(md.stderr).toContain('mcp-triage: 1 unusable line of 2; see the summary for where');
     expect((await cli(['sessions', file], env())).stdout).toMatch(/: 1 session, 1 attempt\n/);
   });
 
@@ -86,5 +87,32 @@ describe('finding messages put no parenthesis inside another', () => {
     expect(never.length).toBeGreaterThan(0);
     expect(never[0]!.message).toMatch(/a fault meant for tools\/call may have hit an earlier request; fetch failed: other side closed \(UND_ERR_SOCKET\)$/);
     for (const f of [...cut, ...fault, ...(await messages(ALL))]) expect(nested(f.message), f.message).toBe(false);
+  });
+});
+
+describe('a whole HAR is counted in entries, not lines', () => {
+  const har = `${FIX}real-har/baseline.har`;
+
+  it('the Inputs tables name the unit (before: "lines 10" for a HAR file of 1438 lines)', async () => {
+    const alone = await cli([har], env());
+    expect(alone.stdout).toContain('Inputs (entries = used + blank + skipped + unusable; entries: of a whole HAR; skipped: well-formed, no MCP traffic)');
+    expect(alone.stdout).toMatch(/│ input +│ side │ format +│ entries │ used │/);
+    const both = await cli([har, `${FIX}real-har/baseline.server.ndjson`], env());
+    expect(both.stdout).toMatch(/│ lines \/ entries │/);
+    expect(both.stdout).toMatch(/baseline\.har +│ - +│ har \(whole HAR\) +│ 10 entries +│ 8 +│/);
+    expect(both.stdout).toMatch(/baseline\.server\.ndjson +│ \S+ +│ \S+ +│ \d+ lines +│/);
+    expect((await cli([har], env('80'))).stdout).toContain('10 entries: 8 used,');
+    const md = (await cli(['-f', 'markdown', har, `${FIX}real-har/baseline.server.ndjson`])).stdout;
+    expect(md).toContain('lines / entries = used + blank + skipped + unusable; entries: of a whole HAR;');
+    expect(md).toMatch(/\| \S*test\/fixtures\/real-har\/baseline\.har \| - \| har \| 10 entries \| 8 \|/);
+  });
+
+  it('stderr says unusable HAR entries, and the JSON keeps its fields (inputs[].lines counts the entries, mode "har")', async () => {
+    const file = tempFile('broken.har', JSON.stringify({ log: { version: '1.2', creator: { name: 'test' }, entries: [42, 'x'] } }, null, 2));
+    const r = await cli(['-f', 'json', file]);
+    expect(r.stderr).toContain('mcp-triage: 2 unusable HAR entries of 2; see the summary for where');
+    const input = (JSON.parse(r.stdout) as { summary: { inputs: { mode: string; lines: number; unusable: number }[]; lines: { read: number } } }).summary;
+    expect(input.inputs[0]).toMatchObject({ mode: 'har', lines: 2, unusable: 2 });
+    expect(input.lines.read).toBe(2);
   });
 });
