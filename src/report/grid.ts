@@ -58,7 +58,11 @@ export interface ColumnFit {
   mode?: 'wrap' | 'tail';
   /** When the column would be narrower than this, it leaves the table: each of its cells becomes a line across the table under its row, after the column's name. */
   spill?: number;
-  /** A wrapping column gives no more than down to this while the other wrapping columns give; then down to min (a session id kept whole as long as can be). */
+  /**
+   * A wrapping column gives no more than down to this while the other wrapping columns give; then down to min (a session
+   * id kept whole as long as can be). A tail column gives down to it along with the wrapping columns (evidence shortened
+   * to the end that tells its files apart before a finding's code is broken after its `_`), then down to min.
+   */
   keep?: number;
   /** With spill: a column that names its row (a session id) goes above the row when it leaves the table, not under it, and leaves after the others. */
   above?: boolean;
@@ -80,7 +84,7 @@ export const MIN_WIDTH = 40;
 export const SPILL_BELOW = 36;
 
 export const wrapColumn = (min: number, spill?: number): ColumnFit => ({ min, mode: 'wrap', ...(spill !== undefined ? { spill } : {}) });
-export const tailColumn = (min: number): ColumnFit => ({ min, mode: 'tail' });
+export const tailColumn = (min: number, keep?: number): ColumnFit => ({ min, mode: 'tail', ...(keep !== undefined ? { keep } : {}) });
 /** A column headed or filled by names like STREAM_INCOMPLETE: they wrap after "_" (STREAM_ / INCOMPLETE), never inside a word. */
 export const underscoreColumn = (...names: string[]): ColumnFit => wrapColumn(Math.max(...names.flatMap((n) => n.split(/(?<=_)/).map((p) => p.length))));
 
@@ -197,13 +201,22 @@ function columnWidths(cells: Line[][][]): number[] {
 
 /**
  * Column widths for a table at most `limit` wide. Wrapping loses nothing and shortening loses the start of a path, so
- * the wrapping columns give first, down to the width below which they would spill (or that they keep); then every
- * column that may shrink gives, down to its min. Within a round the widest column gives first.
+ * the wrapping columns give first, down to the width below which they would spill (or that they keep), and with them
+ * the shortening columns that say what they keep; then every column that may shrink gives, down to its min. Within a
+ * round the widest column gives first.
  */
 function shrink(natural: number[], fit: (ColumnFit | undefined)[], limit: number): number[] {
-  const first = fit.map((f) => (f && f.mode !== 'tail' ? Math.max(f.min, f.spill ?? 0, f.keep ?? 0) : undefined));
-  return giveWidth(giveWidth(natural, first, limit), fit.map((f) => f?.min), limit);
+  const first = fit.map((f) => (!f ? undefined : f.mode !== 'tail' ? Math.max(f.min, f.spill ?? 0, f.keep ?? 0) : f.keep !== undefined ? Math.max(f.min, f.keep) : undefined));
+  // Before such a shortening column gives, the wrapping ones give down to ROOM_BEFORE_TAIL: evidence stays whole while
+  // the message beside it has that much room.
+  const roomy = fit.some((f) => f?.mode === 'tail' && f.keep !== undefined)
+    ? giveWidth(natural, fit.map((f, c) => (f && f.mode !== 'tail' ? Math.max(first[c]!, Math.min(natural[c]!, ROOM_BEFORE_TAIL)) : undefined)), limit)
+    : natural;
+  return giveWidth(giveWidth(roomy, first, limit), fit.map((f) => f?.min), limit);
 }
+
+/** How wide a wrapping column stays before a shortening column that says what it keeps gives (ColumnFit.keep). */
+const ROOM_BEFORE_TAIL = 60;
 
 /** Widths narrowed until the table fits in `limit`: the widest column with a floor gives, down to its floor. */
 function giveWidth(natural: number[], floors: (number | undefined)[], limit: number): number[] {

@@ -116,12 +116,14 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
 
   const findings = builder.findingTable();
   if (findings.total) {
-    // Evidence: one file:line a line, shortened from the left when narrow (the file name and line stay).
-    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20) });
-    for (const r of findings.rows) {
-      const ev = evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3).map(src).join('\n');
-      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), ev]);
-    }
+    // Evidence: one file:line a line, shortened from the left when narrow (the file name and line stay). It is shortened
+    // to the end that tells its files apart while the message wraps, before a code is broken or the message squeezed:
+    // long paths (a fixture's folders) kept whole left the code a word wide at 120 columns.
+    const evidence = findings.rows.map((r) => evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3).map(src));
+    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20, distinctEnd(evidence.flat())) });
+    findings.rows.forEach((r, n) => {
+      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), evidence[n]!.join('\n')]);
+    });
     out.push(`Findings${moreNote(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity))}`, ...(findings.rows.length ? [t.toString()] : []), '');
   }
 
@@ -187,3 +189,21 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   return `${wrapAround(out.join('\n'), width)}\n`;
 }
 
+
+/**
+ * The width of the widest `file:line` shortened to the end that tells its file from the others' (`…client.ndjson:16`;
+ * `…a/client.ndjson:16` beside `…b/client.ndjson:3`), the ellipsis counted; a line with nothing to cut, whole.
+ */
+function distinctEnd(lines: string[]): number {
+  const fileOf = (l: string) => l.replace(/:\d+$/, '');
+  const files = [...new Set(lines.map(fileOf))];
+  let widest = 0;
+  for (const l of lines) {
+    const parts = fileOf(l).split('/');
+    let n = 1;
+    const end = () => parts.slice(-n).join('/');
+    while (n < parts.length && files.some((f) => f !== fileOf(l) && (f === end() || f.endsWith(`/${end()}`)))) n++;
+    widest = Math.max(widest, n >= parts.length ? displayWidth(l) : 1 + displayWidth(`${end()}${l.slice(fileOf(l).length)}`));
+  }
+  return widest;
+}

@@ -116,3 +116,27 @@ describe('a whole HAR is counted in entries, not lines', () => {
     expect(input.lines.read).toBe(2);
   });
 });
+
+describe('the findings table at 120 columns', () => {
+  it('long evidence paths give way before a code breaks (test/fixtures/real-agents/oa-close-during-call: before `NO_` over `FINAL_` over `RESULT` beside 57 columns of folders)', async () => {
+    const dir = `${FIX}real-agents/oa-close-during-call/`;
+    const out = (await cli([`${dir}client.ndjson`, `${dir}server.ndjson`], env('120'))).stdout;
+    const findings = out.split('\nFindings\n')[1]!.split('\n\n')[0]!;
+    expect(findings).toMatch(/│ error +│ NO_FINAL_RESULT │ /);
+    const [, , code, message, evidence] = findings.split('\n')[1]!.split('│').map((c) => c.length - 2);
+    expect(code).toBe('NO_FINAL_RESULT'.length);
+    expect(message).toBeGreaterThanOrEqual(40);
+    expect(evidence).toBeGreaterThanOrEqual('…client.ndjson:16'.length);
+    expect(findings).toContain('client.ndjson:16 │');
+    for (const l of findings.split('\n')) expect([...l].length).toBeLessThanOrEqual(120);
+  });
+
+  it('files of one name in two folders keep the folders that tell them apart', async () => {
+    const a = `${FIX}real-agents/oa-close-during-call/client.ndjson`;
+    const b = `${FIX}real-agents/lc-tool-timeout/client.ndjson`;
+    const out = (await cli([a, b], env('100'))).stdout;
+    const findings = out.split('\nFindings\n')[1]!.split('\n\n')[0]!;
+    expect(findings).toMatch(/oa-close-during-call\/client\.ndjson:\d+ │/);
+    expect(findings).toMatch(/lc-tool-timeout\/client\.ndjson:\d+ +│/);
+  });
+});
