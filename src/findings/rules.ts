@@ -781,6 +781,9 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
     `${where}: HTTP ${r.status ?? 404} to ${r.what}, which carried the session id${r.said !== undefined ? `, saying ${jsonText(r.said)}${not404}` : ''}${unusable ? neverUsableText(r.ts, calls!, ': ') : ''}; the client ${reinit ? 're-initialized' : reinitFailed(later, r.ts) ? refusedReinit : 'did not re-initialize'}`,
     [r.src], 'session', s.session);
   if (unusable) f.unusable = `HTTP ${r.status ?? 404} to notifications/initialized`;
+  // A notification (not a GET stream, not a DELETE): drawn in the session's sequence diagram.
+  const carried = /^its (.+), a POST with no request in it$/.exec(r.what)?.[1];
+  if (carried !== undefined) f.refused = { what: carried, status: r.status ?? 404, ...(r.ts !== undefined ? { ts: r.ts } : {}) };
   return f;
 }
 
@@ -838,6 +841,7 @@ function refusedPostFinding(s: SessionState, r: RefusedPost, where: string, late
     `${where}: HTTP ${r.status} to ${what}, a POST with no request in it${r.said !== undefined ? ` (saying ${jsonText(r.said)})` : ''}: it was not accepted${sdk}${noSession}; ${next}`,
     r.lostId ? [r.src, r.lostId.src] : [r.src], 'session', s.session);
   if (unusable) f.unusable = `HTTP ${r.status} to notifications/initialized`;
+  f.refused = { what: r.what, status: r.status, ...(r.ts !== undefined ? { ts: r.ts } : {}) };
   return f;
 }
 

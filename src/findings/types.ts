@@ -42,6 +42,19 @@ export interface Finding {
    * (what refused it, `HTTP 503 to notifications/initialized`). The sessions view counts such a session as failed.
    */
   unusable?: string;
+  /**
+   * The POST with no request in it that the server refused (NOTIFICATION_REFUSED; SESSION_EXPIRED for a notification):
+   * what it carried (`notifications/initialized`), the HTTP status and when (ms). The Markdown report draws it in the
+   * session's sequence diagram. Not in the JSON outputs.
+   */
+  refused?: RefusedMessage;
+}
+
+/** A POST with no request in it that got an HTTP error: what it carried, the status, when (ms since the epoch). */
+export interface RefusedMessage {
+  what: string;
+  status: number;
+  ts?: number;
 }
 
 export function isFindingCode(s: string): s is FindingCode {

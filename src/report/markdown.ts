@@ -2,7 +2,7 @@
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, originsText, readColumn, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
-import type { Finding } from '../findings/types.js';
+import type { Finding, RefusedMessage } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
 import { cutAtWord, escapeMarkdownCell, escapeMermaid, plural, truncate } from './text.js';
 import { filtersText } from '../filter.js';
@@ -94,8 +94,8 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     for (const d of troubled.slice(0, maxDiagrams)) {
       // Named as the sessions view names it: traffic without a session id by its connection, client or input key.
       out.push(`### Session ${c(scopeName(d.session, d.scope, summary.inputs), 120)}`, '');
-      out.push(sequenceDiagram(d.rows), '');
-      if (d.notDrawn) out.push(`${d.notDrawn} more attempt(s) of this session not drawn.`, '');
+      out.push(sequenceDiagram(d.rows, d.refused), '');
+      if (d.notDrawn) out.push(`${plural(d.notDrawn, 'more attempt')} of this session not drawn.`, '');
     }
     if (troubled.length > maxDiagrams) out.push(`${plural(troubled.length - maxDiagrams, 'more session')} not drawn.`, '');
   }
@@ -140,13 +140,20 @@ function moreLine(shown: number, total: number, order: string, rest = ''): strin
  * Client, (gateway,) server lanes; per attempt, the request and what answered it, as the log shows them: a POST and
  * its HTTP status over HTTP; the JSON-RPC message and its response (no POST, no status) in a log without an HTTP
  * layer (stdio, message logs); a lost-message arrow only when no response is in the log. Notes for SSE and retries.
+ * The notifications the server refused (`refused`: a notifications/initialized answered 503) among them, by time.
  */
-export function sequenceDiagram(rows: AttemptRow[]): string {
+export function sequenceDiagram(rows: AttemptRow[], refused: RefusedMessage[] = []): string {
   const lines = ['```mermaid', 'sequenceDiagram', '  participant C as Client'];
   const gateway = rows.some((r) => r.notSeenByServer);
   if (gateway) lines.push('  participant G as Gateway or proxy');
   lines.push('  participant S as Server');
+  // A refused notification goes before the first attempt that started after it; one without a time, after them all.
+  const pending = refused.filter((m) => m.ts !== undefined).sort((a, b) => a.ts! - b.ts!);
+  const untimed = refused.filter((m) => m.ts === undefined);
+  const drawRefused = (m: RefusedMessage) => lines.push(`  C->>S: POST ${escapeMermaid(truncate(m.what, 80))}`, `  S-->>C: HTTP ${m.status} refused`);
   for (const r of rows) {
+    const start = r.ts !== undefined ? Date.parse(r.ts) : Number.NaN;
+    while (pending.length > 0 && !Number.isNaN(start) && pending[0]!.ts! < start) drawRefused(pending.shift()!);
     const label = escapeMermaid(truncate(`${r.method}${r.tool ? ` ${r.tool}` : r.target !== undefined ? ` ${r.target}` : ''} id ${r.idText ?? JSON.stringify(r.id)}${r.attempt && r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`, 80));
     const to = r.notSeenByServer ? 'G' : 'S';
     // No status and an outcome other than NO_RESPONSE: the log has no HTTP layer (an HTTP request without a response is NO_RESPONSE).
@@ -164,6 +171,7 @@ export function sequenceDiagram(rows: AttemptRow[]): string {
     else lines.push(`  ${to}-->>C: response ${r.outcome}${server}`);
     if (r.cancelled) lines.push(`  C->>${to}: notifications/cancelled id ${escapeMermaid(r.idText ?? JSON.stringify(r.id))}`);
   }
+  for (const m of [...pending, ...untimed]) drawRefused(m);
   lines.push('```');
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 // Folding attempts, findings and the input account into the report model every renderer reads; the JSON shape of an attempt.
 import type { Attempt } from '../join/match.js';
-import type { Finding, Severity } from '../findings/types.js';
+import type { Finding, RefusedMessage, Severity } from '../findings/types.js';
 import type { RunResult } from '../analyze.js';
 import type { InputAccount } from '../ingest.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -338,6 +338,8 @@ export interface DiagramSession {
   rows: AttemptRow[];
   /** Attempts of it left out once DIAGRAM_ROWS rows were kept. */
   notDrawn: number;
+  /** Its notifications (POSTs with no request in them) that the server refused, drawn among its attempts by time. */
+  refused?: RefusedMessage[];
 }
 
 /** The key a session, or the connection/client/input key standing in for a missing session id, is grouped by (as the sessions view does). */
@@ -429,6 +431,8 @@ export class SummaryBuilder {
   private flagged = new Set<string>();
   /** Evidence of session findings without a session id that raised an error or warning (placed once all rows are in). */
   private scopelessFlags: Source[][] = [];
+  /** Notifications the server refused, for the diagrams (a session's, or placed by evidence as scopelessFlags). */
+  private refusedMessages: { session: string | null; sources: Source[]; refused: RefusedMessage }[] = [];
 
   constructor(readonly opts: BuilderOptions) {
     const limit = Math.max(0, Math.floor(opts.maxRows));
@@ -478,6 +482,10 @@ export class SummaryBuilder {
     if (this.opts.keepAll && f.severity !== 'info') {
       if (f.session != null) this.flagged.add(scopeKey(f.session));
       else this.scopelessFlags.push(f.sources);
+    }
+    if (this.opts.keepAll && f.refused && this.refusedMessages.length < DIAGRAM_ROWS) {
+      const refused = this.opts.redact ? { ...f.refused, what: redactText(f.refused.what) } : f.refused;
+      this.refusedMessages.push({ session: f.session ?? null, sources: f.sources, refused });
     }
   }
 
@@ -606,12 +614,22 @@ export class SummaryBuilder {
       const key = this.scopelessKeyOf(sources);
       if (key !== undefined) flagged.add(key);
     }
+    const refused = new Map<string, RefusedMessage[]>();
+    for (const r of this.refusedMessages) {
+      const key = r.session !== null ? scopeKey(r.session) : this.scopelessKeyOf(r.sources);
+      if (key === undefined) continue;
+      const list = refused.get(key);
+      if (list) list.push(r.refused);
+      else refused.set(key, [r.refused]);
+    }
     const out: DiagramSession[] = [];
-    for (const [key, rows] of this.diagramRows) {
+    for (const key of new Set([...this.diagramRows.keys(), ...refused.keys()])) {
       if (!flagged.has(key)) continue;
+      const rows = this.diagramRows.get(key) ?? [];
       const first = rows[0];
       const d: DiagramSession = { session: key.startsWith('\0') ? null : key, rows, notDrawn: this.notDrawn.get(key) ?? 0 };
       if (key.startsWith('\0')) d.scope = first?.scope ?? key.slice(1);
+      if (refused.has(key)) d.refused = refused.get(key)!;
       out.push(d);
     }
     const first = (d: DiagramSession) => Math.min(...d.rows.map(startOf));

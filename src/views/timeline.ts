@@ -273,7 +273,8 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
     out.push('## Session findings', '');
     out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdText(f.message)])), '');
   }
-  out.push(LEGEND, '', '## Sequence', '', sequenceDiagram(t.rows), '');
+  // The notifications the server refused are drawn among the attempts, as in the analysis's Markdown report.
+  out.push(LEGEND, '', '## Sequence', '', sequenceDiagram(t.rows, t.findings.flatMap((f) => (f.refused ? [f.refused] : []))), '');
   return `${out.join('\n')}\n`;
 }
 

@@ -117,6 +117,32 @@ describe('a whole HAR is counted in entries, not lines', () => {
   });
 });
 
+describe('the Mermaid sequence diagrams draw the notifications the server refused', () => {
+  it('the samples: the probe session c4d5 shows its notifications/initialized and the 503 (before: its initialize alone)', async () => {
+    const md = (await cli(['-f', 'markdown', ...ALL])).stdout;
+    const diagram = md.split('### Session c4d5e6f7-0819-4a2b-9c3d-4e5f60718293')[1]!.split('```')[1]!;
+    expect(diagram).toContain('  C->>S: POST initialize id 0\n  S-->>C: HTTP 200 SUCCESS\n  C->>S: POST notifications/initialized\n  S-->>C: HTTP 503 refused\n');
+    const timeline = (await cli(['timeline', 'c4d5', '-f', 'markdown', ...ALL])).stdout;
+    expect(timeline).toContain('  C->>S: POST notifications/initialized\n  S-->>C: HTTP 503 refused\n');
+  });
+
+  it('in time order among the attempts, escaped as the attempts are', () => {
+    const row = (ts: string, id: number) => ({ method: 'tools/call', tool: 'search', id, ts, status: 200, outcome: 'TOOL_SUCCESS' }) as never;
+    const text = sequenceDiagram([row('2026-10-17T09:00:00.000Z', 1), row('2026-10-17T09:00:02.000Z', 2)], [
+      { what: 'notifications/x;%%{init: {"theme":"dark"}}%%', status: 405, ts: Date.parse('2026-10-17T09:00:01.000Z') },
+      { what: 'notifications/untimed', status: 400 },
+    ]);
+    const lines = text.split('\n');
+    const at = (s: string) => lines.findIndex((l) => l.includes(s));
+    expect(at('id 1')).toBeLessThan(at('HTTP 405 refused'));
+    expect(at('HTTP 405 refused')).toBeLessThan(at('id 2'));
+    expect(at('notifications/untimed')).toBeGreaterThan(at('id 2'));
+    const hostile = lines[at('notifications/x')]!;
+    expect(hostile.startsWith('  C->>S: POST notifications/x')).toBe(true);
+    expect(hostile.slice('  C->>S:'.length)).not.toMatch(/[;%{}":]/);
+  });
+});
+
 describe('the findings table at 120 columns', () => {
   it('long evidence paths give way before a code breaks (test/fixtures/real-agents/oa-close-during-call: before `NO_` over `FINAL_` over `RESULT` beside 57 columns of folders)', async () => {
     const dir = `${FIX}real-agents/oa-close-during-call/`;
