@@ -780,7 +780,8 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     const { SessionsCollector, renderSessionsMarkdown, renderSessionsTable, sessionsJson } = await import('./views/sessions.js');
     const collector = new SessionsCollector();
     try {
-      summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f) });
+      // The attempts the filters dropped still name their session's client and server (its initialize, under --tool).
+      summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f), filtered: (r) => collector.dropped(r) });
     } catch (e) {
       prepared.done(e);
       throw e;

@@ -48,7 +48,6 @@ interface Acc extends SessionRow {
   lastMs: number;
   order: number;
   clientFromInit: boolean;
-  /** Every distinct clientInfo the scope's initializes named, in order: a log without session ids holds every client of a stateless server. */
   clientsFromInit?: string[];
   versionFromInit: boolean;
 }
@@ -58,6 +57,11 @@ export class SessionsCollector {
   private sessions = new Map<string, Acc>();
   /** The last session-less scope seen: a session-level finding without a session id belongs there. */
   private lastScopeless: Acc | undefined;
+  /**
+   * What the attempts the filters dropped said of their sessions (client, server, protocol): a filter that drops a
+   * session's initialize (--tool, a time filter) keeps the rest of the session named as it was. Not rows of their own.
+   */
+  private learned = new Map<string, Identity>();
 
   private acc(session: string | null, scope: string | undefined): Acc {
     const key = session ?? `\0${scope ?? ''}`;
@@ -100,27 +104,35 @@ export class SessionsCollector {
     for (const side of [row.side, row.serverOutcome !== undefined ? 'server' : undefined]) {
       if (side && !s.sides.includes(side)) s.sides.push(side);
     }
-    const init = row.initialize;
-    if (init?.clientInfo) {
-      // Two apps against a stateless server (@rekog/mcp-nest's default) share the one scope of a log without session
-      // ids: each initialize names its own client, and the scope is theirs together, not the last one's.
-      s.clientsFromInit ??= [];
-      if (!s.clientsFromInit.includes(init.clientInfo)) s.clientsFromInit.push(init.clientInfo);
-      s.client = s.clientsFromInit.join(', ');
-      s.clientFromInit = true;
-    } else if (!s.clientFromInit && row.client) s.client = row.client;
-    else if (!s.client && init?.userAgent) s.client = init.userAgent;
-    if (init?.serverInfo) s.server = init.serverInfo;
-    if (row.method === 'initialize' && row.protocolVersion) {
-      s.protocolVersion = row.protocolVersion;
-      s.versionFromInit = true;
-    } else if (!s.versionFromInit && row.protocolVersion && !s.protocolVersion) s.protocolVersion = row.protocolVersion;
+    learn(s, row);
     const t = row.ts ? Date.parse(row.ts) : Number.NaN;
     if (!Number.isNaN(t)) {
       const end = t + (row.durationMs ?? 0);
       if (t < s.firstMs) s.firstMs = t;
       if (end > s.lastMs) s.lastMs = end;
     }
+  }
+
+  /** An attempt the filters dropped: only what it says of its session's client, server and protocol is kept. */
+  dropped(row: AttemptRow): void {
+    const key = row.session ?? `\0${row.scope ?? ''}`;
+    let s = this.learned.get(key);
+    if (!s) this.learned.set(key, (s = { clientFromInit: false, versionFromInit: false }));
+    learn(s, row);
+  }
+
+  /** A session's names from its dropped attempts, where its kept ones did not say them. */
+  private finish(s: Acc, key: string): void {
+    const d = this.learned.get(key);
+    if (!d) return;
+    // What the dropped attempts said first (an initialize comes before the rest), then what the kept ones added.
+    if (d.clientFromInit) {
+      s.clientsFromInit = [...new Set([...d.clientsFromInit!, ...(s.clientsFromInit ?? [])])];
+      s.client = s.clientsFromInit.join(', ');
+    } else if (!s.clientFromInit && s.client === undefined && d.client !== undefined) s.client = d.client;
+    if (s.server === undefined && d.server !== undefined) s.server = d.server;
+    if (d.protocolVersion !== undefined && ((d.versionFromInit && !s.versionFromInit) || s.protocolVersion === undefined)) s.protocolVersion = d.protocolVersion;
+    this.learned.delete(key);
   }
 
   finding(f: Finding): void {
@@ -145,6 +157,7 @@ export class SessionsCollector {
 
   /** The sessions in order of their first attempt (sessions without times last, in the order they were seen). */
   rows(): SessionRow[] {
+    for (const [key, s] of this.sessions) this.finish(s, key);
     return [...this.sessions.values()]
       .sort((a, b) => (a.firstMs === b.firstMs ? a.order - b.order : a.firstMs - b.firstMs))
       .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, clientsFromInit: _cs, versionFromInit: _v, lines: _l, ...row }) => {
@@ -155,6 +168,36 @@ export class SessionsCollector {
         return row;
       });
   }
+}
+
+/** What a session's clients, server and protocol are called, as its attempts' initialize (or else their requests) says. */
+interface Identity {
+  client?: string;
+  server?: string;
+  protocolVersion?: string;
+  clientFromInit: boolean;
+  /** Every distinct clientInfo the scope's initializes named, in order: a log without session ids holds every client of a stateless server. */
+  clientsFromInit?: string[];
+  versionFromInit: boolean;
+}
+
+/** Take what an attempt says of its session's client, server and protocol. */
+function learn(s: Identity, row: AttemptRow): void {
+  const init = row.initialize;
+  if (init?.clientInfo) {
+    // Two apps against a stateless server (@rekog/mcp-nest's default) share the one scope of a log without session
+    // ids: each initialize names its own client, and the scope is theirs together, not the last one's.
+    s.clientsFromInit ??= [];
+    if (!s.clientsFromInit.includes(init.clientInfo)) s.clientsFromInit.push(init.clientInfo);
+    s.client = s.clientsFromInit.join(', ');
+    s.clientFromInit = true;
+  } else if (!s.clientFromInit && row.client) s.client = row.client;
+  else if (!s.client && init?.userAgent) s.client = init.userAgent;
+  if (init?.serverInfo) s.server = init.serverInfo;
+  if (row.method === 'initialize' && row.protocolVersion) {
+    s.protocolVersion = row.protocolVersion;
+    s.versionFromInit = true;
+  } else if (!s.versionFromInit && row.protocolVersion && !s.protocolVersion) s.protocolVersion = row.protocolVersion;
 }
 
 /** The client's cell: 28 characters a name, room for three when a scope without session ids holds several clients. */

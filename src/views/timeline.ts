@@ -26,6 +26,8 @@ export class TimelineCollector {
   otherCount = 0;
   /** Names of other sessions already counted (bounded: after MAX_SEEN only the count may be off). */
   private seen = new Set<string>();
+  /** The chosen sessions' initialize attempts that the filters dropped (--tool, a time filter): they still name its client and server. */
+  private namedBy = new Map<string, AttemptRow[]>();
 
   /** The id (or key) starts with the prefix as logged, or as printed (without its control characters), or is the id a table shortened with `…`. */
   private readonly matches: (key: string) => boolean;
@@ -34,10 +36,15 @@ export class TimelineCollector {
     this.matches = sessionMatcher(prefix);
   }
 
-  /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message. */
+  /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message (an initialize of the chosen session, for its names). */
   dropped(row: AttemptRow): void {
     const key = row.session ?? row.scope ?? '';
-    if (this.matchesRow(row, key) || this.seen.has(key)) return;
+    if (this.matchesRow(row, key)) {
+      const list = this.namedBy.get(key) ?? [];
+      if (row.initialize && list.length < MAX_OTHER_NAMES) this.namedBy.set(key, [...list, row]);
+      return;
+    }
+    if (this.seen.has(key)) return;
     if (this.seen.size < 100_000) this.seen.add(key);
     this.otherCount++;
     if (this.others.size < MAX_OTHER_NAMES) this.others.add(key);
@@ -98,7 +105,11 @@ export class TimelineCollector {
     if (keys.length !== 1) return undefined;
     const key = keys[0]!;
     const rows = byTime(this.bySession.get(key)!);
-    return { session: key, rows, findings: this.findingsBySession.get(key) ?? [], identity: identityOf(rows) };
+    // The names as the dropped initialize said them too, as without the filter; the times are the kept attempts'.
+    const identity = identityOf(rows);
+    const named = identityOf([...(this.namedBy.get(key) ?? []), ...rows]);
+    for (const k of ['client', 'server', 'protocolVersion'] as const) if (named[k] !== undefined) identity[k] = named[k];
+    return { session: key, rows, findings: this.findingsBySession.get(key) ?? [], identity };
   }
 }
 

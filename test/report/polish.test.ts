@@ -166,3 +166,18 @@ describe('the findings table at 120 columns', () => {
     expect(findings).toMatch(/lc-tool-timeout\/client\.ndjson:\d+ +│/);
   });
 });
+
+describe('sessions under a filter that drops the initialize', () => {
+  it('keep the server and client the initialize named (before: a blank server)', async () => {
+    const r = await cli(['sessions', '-f', 'json', ...BOTH, '--tool', 'export_report']);
+    const rows = (JSON.parse(r.stdout) as { sessions: { session: string; server?: string; client?: string; protocolVersion?: string; attempts: number }[] }).sessions;
+    expect(rows).toEqual([expect.objectContaining({ session: 'a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601', server: 'tickets-mcp/3.1.0', client: 'acme-agent/2.4.1', protocolVersion: '2025-11-25', attempts: 2 })]);
+    expect((await cli(['sessions', ...BOTH, '--tool', 'export_report'], env())).stdout).toContain('tickets-mcp/3.1.0');
+    expect((await cli(['sessions', ...BOTH, '--since', '2026-10-17T09:13:00Z'], env())).stdout).toMatch(/a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 │ acme-agent\/2\.4\.1 +│ tickets-mcp\/3\.1\.0 /);
+  });
+
+  it('the timeline header too', async () => {
+    const r = await cli(['timeline', 'a3f1', ...BOTH, '--tool', 'export_report'], env());
+    expect(r.stdout).toMatch(/client acme-agent\/2\.4\.1, server tickets-mcp\/3\.1\.0, protocol 2025-11-25; 2 attempts/);
+  });
+});
