@@ -49,11 +49,21 @@ const loadMain = async (): Promise<typeof import('./cli.js').main> => {
   return new BundleLoader(dir).load('cli.cjs').main as typeof import('./cli.js').main;
 };
 const main = await loadMain();
+// A run whose promise never settles (a stream that neither ends nor errors) would let Node exit 0 with no report and
+// no word: said as an internal error instead, with exit 2. (beforeExit: the event loop ran dry; not on process.exit.)
+let settled = false;
+process.once('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write('mcp-triage: internal error: the run stopped before its report was complete (an input that never ended?)\n');
+  process.exitCode = 2;
+});
 main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, largeInput: tuneHeap, importYargs: () => import('yargs') }).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (err: unknown) => {
+    settled = true;
     const e = err as NodeJS.ErrnoException;
     if (e?.code === 'EPIPE') return; // the report's reader is gone: exit 0
     process.stderr.write(`mcp-triage: internal error: ${err instanceof Error ? err.message : String(err)}\n`);

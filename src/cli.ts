@@ -850,6 +850,8 @@ export function nothingReadLine(summary: Pick<Summary, 'lines' | 'inputs'>): str
   // A HAR or JSON array document counts its entries as lines: one without any is not empty.
   const stdin = only.name === '<stdin>';
   const what = stdin ? 'standard input' : cleanTerminal(only.name);
+  // (A damaged gzip or HAR that broke before its first line is not empty: its diagnostic says where it broke.)
+  if (only.brokenAt !== undefined) return `mcp-triage: no lines were read: ${what} ${stdin ? 'was' : 'is'} damaged before its first ${only.mode === 'lines' ? 'line' : 'entry'}`;
   const how = only.mode === 'lines' ? (stdin ? 'was empty' : 'is empty') : stdin ? 'held no entries' : 'holds no entries';
   return `mcp-triage: no lines were read: ${what} ${how}`;
 }

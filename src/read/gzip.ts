@@ -63,12 +63,15 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
     const out: Buffer[] = [];
     let ended = false;
     let failure: Error | undefined;
+    // A write whose data the inflater rejects never calls its callback: the error wakes the writer instead.
+    let wake: (() => void) | undefined;
     inflater.on('data', (c: Buffer) => out.push(c));
     inflater.on('end', () => {
       ended = true;
     });
     inflater.on('error', (e: Error) => {
       failure = e;
+      wake?.();
     });
     let fedFrom = offset + headerLength; // compressed offset of the first byte fed to this member's inflater
     let chunk: Buffer = pending.subarray(headerLength);
@@ -80,7 +83,11 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
     for (;;) {
       if (chunk.length) {
         unconfirmed.push(chunk);
-        await new Promise<void>((resolve) => inflater.write(chunk, () => resolve()));
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (failure) resolve();
+          else inflater.write(chunk, () => resolve());
+        });
         fedFrom += chunk.length;
       }
       while (out.length) yield out.shift()!;
@@ -96,6 +103,7 @@ export async function* gunzipStream(input: AsyncIterator<Buffer>, first: Buffer,
       if (r.done) {
         inputDone = true;
         await new Promise<void>((resolve) => {
+          if (inflater.closed) return resolve();
           inflater.once('close', resolve);
           inflater.end();
         });

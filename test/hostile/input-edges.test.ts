@@ -1,0 +1,98 @@
+// The 31st audit's hostile inputs, end to end through the built CLI: damaged gzip data, tables of 150,000 rows, HAR
+// documents with wrong types, JSON-RPC ids of every type, UTF-16 files. Each must be reported, never lost or a crash.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'dist/bin.js');
+let dir: string;
+
+beforeAll(() => {
+  if (!existsSync(BIN)) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  dir = mkdtempSync(join(tmpdir(), 'mcp-triage-edges-'));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], timeout = 60_000): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', COLUMNS: '160' }, encoding: 'utf8', timeout, maxBuffer: 1 << 30 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function write(name: string, data: string | Buffer): void {
+  writeFileSync(join(dir, name), data);
+}
+
+interface Summary {
+  attempts: number;
+  lines: { read: number; used: number; blank: number; skipped: number; unusable: number };
+  diagnostics: { total: number; byCode: Record<string, number>; first: { file: string; line?: number; code: string; message: string }[] };
+}
+const summaryOf = (r: Run): Summary => (JSON.parse(r.stdout) as { summary: Summary }).summary;
+
+function expectNoCrash(r: Run): void {
+  expect(r.stderr).not.toMatch(/internal error|RangeError|TypeError|Maximum call stack|^\s+at .+:\d+:\d+\)?$/m);
+}
+
+/** A tools/call exchange as the recorders write it: one line, request and answer. */
+function exchange(i: number, session: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    v: 1, kind: 'exchange', method: 'POST', url: 'https://tickets.internal.example/mcp', ts: new Date(Date.UTC(2026, 9, 17, 9, 12) + i * 250).toISOString(),
+    requestHeaders: { 'content-type': 'application/json', 'mcp-session-id': session },
+    send: { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_tickets', arguments: { query: `status:open #${i}` } } },
+    status: 200, responseHeaders: { 'content-type': 'application/json' }, durationMs: 40,
+    recvText: JSON.stringify({ jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text: `${i} tickets` }] } }),
+    ...extra,
+  });
+}
+
+describe('gzip whose compressed data is damaged', () => {
+  it('is said with its place and analyzed up to the break, not ended silently with no report (exit 0, nothing printed)', () => {
+    const good = gzipSync([0, 1, 2].map((i) => exchange(i, 'a3f1c2d4')).join('\n') + '\n');
+    const bad = Buffer.from(gzipSync([3, 4, 5].map((i) => exchange(i, 'a3f1c2d4')).join('\n') + '\n'));
+    for (let i = 12; i < 40; i++) bad[i]! ^= 0x55; // a disk error in the second member's deflate data
+    write('rotated.ndjson.gz', Buffer.concat([good, bad]));
+    // A gzip header over bytes that are no deflate data at all (a file renamed .gz, a header glued on by a tool).
+    write('header-only.ndjson.gz', Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]), Buffer.from('{"v":1,"kind":"exchange"}\n')]));
+
+    const r = cli(['rotated.ndjson.gz', '--format', 'json']);
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    const s = summaryOf(r);
+    expect(s.attempts).toBe(3);
+    expect(s.lines).toMatchObject({ read: 3, used: 3 });
+    expect(s.diagnostics.byCode['gzip-truncated']).toBe(1);
+    expect(r.stderr).toMatch(/rotated\.ndjson\.gz:4: gzip data is damaged \(.+\) near compressed byte \d+; the 3 line\(s\) before the break were analyzed/);
+
+    for (const format of ['table', 'markdown', 'ndjson']) {
+      const t = cli(['header-only.ndjson.gz', '--format', format]);
+      expectNoCrash(t);
+      expect(t.code).toBe(0);
+      expect(t.stdout.length).toBeGreaterThan(0);
+      expect(t.stderr).toMatch(/header-only\.ndjson\.gz:1: gzip data is damaged/);
+      // Not "is empty": it held bytes, none of which could be read.
+      expect(t.stderr).toContain('mcp-triage: no lines were read: header-only.ndjson.gz is damaged before its first line\n');
+    }
+    const strict = cli(['header-only.ndjson.gz', '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/header-only\.ndjson\.gz:1: gzip data is damaged .*\(--strict\)/);
+    for (const view of [['sessions'], ['timeline', 'a3f1']]) {
+      const v = cli([...view, 'rotated.ndjson.gz']);
+      expectNoCrash(v);
+      expect(v.code).toBe(0);
+      expect(v.stderr).toMatch(/gzip data is damaged/);
+    }
+  });
+});
