@@ -86,7 +86,17 @@ export const SPILL_BELOW = 36;
 export const wrapColumn = (min: number, spill?: number): ColumnFit => ({ min, mode: 'wrap', ...(spill !== undefined ? { spill } : {}) });
 export const tailColumn = (min: number, keep?: number): ColumnFit => ({ min, mode: 'tail', ...(keep !== undefined ? { keep } : {}) });
 /** A column headed or filled by names like STREAM_INCOMPLETE: they wrap after "_" (STREAM_ / INCOMPLETE), never inside a word. */
-export const underscoreColumn = (...names: string[]): ColumnFit => wrapColumn(Math.max(...names.flatMap((n) => n.split(/(?<=_)/).map((p) => p.length))));
+export const underscoreColumn = (names: readonly string[]): ColumnFit => wrapColumn(maxOf(-Infinity, names.flatMap((n) => n.split(/(?<=_)/).map((p) => p.length))));
+
+/**
+ * The largest of the values, and at least `floor`: a loop, as `Math.max(...values)` over a table's rows overflows the
+ * stack once there are some 100,000 of them (a `timeline` of a long session, `sessions` of a busy day).
+ */
+export function maxOf(floor: number, values: Iterable<number>): number {
+  let most = floor;
+  for (const v of values) if (v > most) most = v;
+  return most;
+}
 
 interface Line {
   text: string;
@@ -105,7 +115,7 @@ export class Grid {
 
   toString(): string {
     const all = [this.head, ...this.rows];
-    const columns = Math.max(0, ...all.map((r) => r.length));
+    const columns = maxOf(0, all.map((r) => r.length));
     // A cell's lines (a cell with a newline spans several), each with its width.
     let cells = all.map((r) => Array.from({ length: columns }, (_, c) => (r[c] ?? '').split('\n').map(measured)));
     let widths = columnWidths(cells);
@@ -154,7 +164,7 @@ export class Grid {
         for (const s of over) across(s, r);
         out.push(rule('├', '┬', '┤'));
       } else if (r > 0) out.push(spanned ? rule('├', '┬', '┤') : rule('├', '┼', '┤'));
-      const height = Math.max(1, ...row.map((lines) => lines.length));
+      const height = maxOf(1, row.map((lines) => lines.length));
       for (let l = 0; l < height; l++) {
         out.push(`│${row.map((lines, c) => ` ${lines[l]?.text ?? ''}${' '.repeat(widths[c]! - (lines[l]?.width ?? 0))} `).join('│')}│`);
       }
@@ -196,7 +206,7 @@ function spillLines(head: string, text: string, width: number): Line[] {
 const measured = (text: string): Line => ({ text, width: displayWidth(text) });
 
 function columnWidths(cells: Line[][][]): number[] {
-  return Array.from({ length: cells[0]?.length ?? 0 }, (_, c) => Math.max(0, ...cells.map((r) => Math.max(...r[c]!.map((l) => l.width)))));
+  return Array.from({ length: cells[0]?.length ?? 0 }, (_, c) => maxOf(0, cells.map((r) => maxOf(-Infinity, r[c]!.map((l) => l.width)))));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, plural, truncate } from './text.js';
-import { DEFAULT_WIDTH, displayWidth, Grid, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
+import { DEFAULT_WIDTH, displayWidth, Grid, maxOf, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { cannotShowCell, countOf, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, readColumn, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
@@ -60,14 +60,14 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     const present = OUTCOMES.filter((o) => summary.byOutcome[o]);
     // Wide: a column per outcome present. Narrow: one column with a line per outcome of the row (`3 HTTP_ERROR`).
     const wide = () => {
-      const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, underscoreColumn(o)])) });
+      const t = table(['method', 'tool', 'total', ...present], color, width, { method: wrapColumn(10), tool: wrapColumn(10), ...Object.fromEntries(present.map((o) => [o, underscoreColumn([o])])) });
       for (const m of shown) {
         t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), ...present.map((o) => (m.outcomes[o] ? paint(color, OUTCOME_COLOR[o], String(m.outcomes[o])) : ''))]);
       }
       return t;
     };
     const narrow = () => {
-      const t = table(['method', 'tool', 'total', 'outcomes'], color, width, { method: wrapColumn(10), tool: wrapColumn(10), outcomes: { ...underscoreColumn(...present.map((o) => `0 ${o}`)), keep: Math.max(...shown.map((m) => m.total)).toString().length + 1 + Math.max(...present.map((o) => o.length)) } });
+      const t = table(['method', 'tool', 'total', 'outcomes'], color, width, { method: wrapColumn(10), tool: wrapColumn(10), outcomes: { ...underscoreColumn(present.map((o) => `0 ${o}`)), keep: maxOf(-Infinity, shown.map((m) => m.total)).toString().length + 1 + maxOf(-Infinity, present.map((o) => o.length)) } });
       for (const m of shown) {
         t.push([cell(m.method, 32), cell(m.tool ?? '', 32), String(m.total), present.filter((o) => m.outcomes[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${m.outcomes[o]} ${o}`)).join('\n')]);
       }
@@ -78,7 +78,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
 
   const failed = builder.failedTable();
   if (failed.total) {
-    const outcomeFit = underscoreColumn(...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer));
+    const outcomeFit = underscoreColumn([...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer)]);
     const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
     const status = (r: AttemptRow) => (r.status === null ? '-' : String(r.status));
     // The claimed column only when a client log claimed something of a row shown: without claims it is empty on every row.
@@ -89,7 +89,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     // narrow, as the why does, rather than down a column a word wide; outcome-only claims keep their column.
     const longClaim = failed.rows.some((r) => claimedText(r.claim).length > SPILL_BELOW);
     const wide = () => {
-      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...claimedHead, 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(...failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7, longClaim ? 13 : undefined), why: wrapColumn(16, SPILL_BELOW) });
+      const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...claimedHead, 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7, longClaim ? 13 : undefined), why: wrapColumn(16, SPILL_BELOW) });
       for (const r of failed.rows) {
         t.push([
           time(r.ts), cell(r.session ?? '-', 12), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
@@ -120,7 +120,7 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     // to the end that tells its files apart while the message wraps, before a code is broken or the message squeezed:
     // long paths (a fixture's folders) kept whole left the code a word wide at 120 columns.
     const evidence = findings.rows.map((r) => evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3).map(src));
-    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(...findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20, distinctEnd(evidence.flat())) });
+    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20, distinctEnd(evidence.flat())) });
     findings.rows.forEach((r, n) => {
       t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), evidence[n]!.join('\n')]);
     });

@@ -7,7 +7,7 @@ import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
-import { DEFAULT_WIDTH, displayWidth, keepTail, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
+import { DEFAULT_WIDTH, displayWidth, keepTail, maxOf, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
 export interface SessionRow {
@@ -238,17 +238,17 @@ const ID_WIDTH = { least: 19, most: 40, none: 32 };
 
 function idWidth(rows: SessionRow[]): number {
   const ids = rows.flatMap((r) => (r.session !== null ? [displayWidth(cell(r.session, 90))] : []));
-  return ids.length === 0 ? ID_WIDTH.none : Math.min(ID_WIDTH.most, Math.max(ID_WIDTH.least, ...ids));
+  return ids.length === 0 ? ID_WIDTH.none : Math.min(ID_WIDTH.most, maxOf(ID_WIDTH.least, ids));
 }
 
 /** Names split after `/` (`acme-agent/` over `2.4.1`) while other columns can give; then after `-` as well. */
 function nameColumn(names: string[]): ColumnFit {
-  const longest = (re: RegExp) => Math.max(6, ...names.flatMap((n) => n.split(re).map((p) => displayWidth(p))));
+  const longest = (re: RegExp) => maxOf(6, names.flatMap((n) => n.split(re).map((p) => displayWidth(p))));
   return { mode: 'wrap', min: longest(/(?<=[/-])/), keep: longest(/(?<=\/)/) };
 }
 
 function failedColumn(rows: SessionRow[]): ColumnFit {
-  const widest = Math.max(0, ...rows.flatMap((r) => failedText(r, false, '\n').split('\n').map((l) => l.length)));
+  const widest = maxOf(0, rows.flatMap((r) => failedText(r, false, '\n').split('\n').map((l) => l.length)));
   return { mode: 'wrap', min: 8, spill: widest, keep: widest };
 }
 
@@ -263,7 +263,7 @@ function narrowFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFi
     session: { mode: 'wrap', min: 7, spill: idWidth, above: true },
     'client / server': nameColumn(names),
     'protocol / sides': wrapColumn(10),
-    counts: { ...wrapColumn(8), keep: Math.max(...rows.flatMap((r) => countsText(r, false).split('\n').map((l) => l.length))) },
+    counts: { ...wrapColumn(8), keep: maxOf(-Infinity, rows.flatMap((r) => countsText(r, false).split('\n').map((l) => l.length))) },
     failed: failedColumn(rows),
     'first / last / span': wrapColumn(12),
   };

@@ -10,7 +10,7 @@ import { nearestFew } from '../suggest.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
-import { DEFAULT_WIDTH, displayWidth, SPILL_BELOW, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
+import { DEFAULT_WIDTH, displayWidth, maxOf, SPILL_BELOW, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
 
@@ -214,7 +214,7 @@ const msOf = (r: AttemptRow) => (r.durationMs !== undefined ? String(Math.round(
  * under the row when too narrow for their text.
  */
 function narrowFit(views: string[], ids: string[]): Record<string, ColumnFit> {
-  const longest = (texts: string[], at: RegExp) => Math.max(1, ...texts.flatMap((v) => v.split(at).map((p) => displayWidth(p))));
+  const longest = (texts: string[], at: RegExp) => maxOf(1, texts.flatMap((v) => v.split(at).map((p) => displayWidth(p))));
   return {
     'time / offset / ms': wrapColumn(12),
     'id / call': { ...wrapColumn(5), keep: longest(ids, /\n/) },
@@ -259,7 +259,7 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
   out.push(widestFirst(width, wide, narrow));
   if (t.findings.length) {
     // A finding's code wraps after its `_` when narrow (NOTIFICATION_ over REFUSED), as in the analysis's findings table.
-    const ft = terminalTable(['severity', 'code', 'message'], color, width, { code: underscoreColumn(...t.findings.map((f) => f.code)), message: wrapColumn(20) });
+    const ft = terminalTable(['severity', 'code', 'message'], color, width, { code: underscoreColumn(t.findings.map((f) => f.code)), message: wrapColumn(20) });
     for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, textCell(f.message)]);
     out.push('', 'Session findings', ft.toString());
   }

@@ -12,8 +12,9 @@ import { redactText } from '../../src/redact.js';
 import { buildFilter, type Filter } from '../../src/filter.js';
 import { Readable } from 'node:stream';
 import { streamAnalysis } from '../../src/index.js';
-import { TimelineCollector } from '../../src/views/timeline.js';
-import type { AttemptRow } from '../../src/report/summary.js';
+import { renderTimelineTable, TimelineCollector } from '../../src/views/timeline.js';
+import { renderSessionsTable, SessionsCollector } from '../../src/views/sessions.js';
+import type { AttemptRow, Summary } from '../../src/report/summary.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'dist/bin.js');
@@ -178,6 +179,32 @@ describe('a session of 200,000 attempts in the timeline view', () => {
     expect(timeline.identity.first).toBe(ts(0));
     expect(timeline.identity.last).toBe(ts(N - 1 + 5));
   });
+
+  // The table's column widths were Math.max(...) over its rows spread as arguments: `timeline` of a stdio log of
+  // 130,000 calls ended in 'internal error: Maximum call stack size exceeded', and `sessions` of 150,000 sessions too.
+  it('is drawn as a table, every row in it', () => {
+    const t = new TimelineCollector('input');
+    const N = 150_000;
+    for (let i = 0; i < N; i++) {
+      t.attempt({ session: null, scope: 'input#0', id: i, method: 'tools/call', tool: 'search_tickets', status: null, outcome: 'TOOL_SUCCESS', layer: 'application', findings: [], sources: [{ file: 'stdio.ndjson', line: 2 * i + 1 }], ts: ts(i * 10), durationMs: 5 } as unknown as AttemptRow);
+    }
+    const summary = { filters: {}, attempts: N, redaction: true } as unknown as Summary;
+    const text = renderTimelineTable(t.timeline()!, summary, false, 160);
+    expect(text.match(/ TOOL_SUCCESS /g)).toHaveLength(N);
+  }, 120_000);
+});
+
+describe('150,000 sessions in the sessions view', () => {
+  it('are drawn as a table, one row each', () => {
+    const c = new SessionsCollector();
+    const N = 150_000;
+    for (let i = 0; i < N; i++) {
+      c.attempt({ session: `7d0c${String(i).padStart(6, '0')}-2f4e-4b8a-9c1d-5e6f7a8b9c0d`, id: 1, method: 'tools/call', tool: 'search_tickets', status: 200, outcome: i % 7 ? 'TOOL_SUCCESS' : 'HTTP_ERROR', layer: 'application', findings: [], sources: [], ts: ts(i * 10), durationMs: 5 } as unknown as AttemptRow);
+    }
+    const summary = { filters: {}, attempts: N, redaction: true } as unknown as Summary;
+    const text = renderSessionsTable(c.rows(), summary, false, 400);
+    expect(text.match(/-2f4e-4b8a-9c1d-5e6f7a8b9c0d/g)).toHaveLength(N);
+  }, 120_000);
 });
 
 describe('values nested some thousands of levels deep (JSON.stringify overflows there, JSON.parse does not)', () => {
