@@ -44,6 +44,10 @@ export function looksLikeMcp(method: string, reqHeaders: Headers | undefined, re
 export function harEntryToRecords(entry: Obj): AdapterResult {
   const request = entry.request;
   if (!isObj(request) || typeof request.method !== 'string') return { error: 'HAR entry has no request.method' };
+  // A field of another type than HAR 1.2 gives it is a broken entry, named: read as absent, a body of a number was a
+  // request with no JSON-RPC message (its attempt lost) and a response text of an object read as "no body kept".
+  const wrong = wrongType(entry, request);
+  if (wrong !== undefined) return { error: `HAR entry whose ${wrong}` };
   const method = request.method.toUpperCase();
   const requestHeaders = harHeaders(request.headers);
   const postData = isObj(request.postData) ? request.postData : undefined;
@@ -134,6 +138,29 @@ export const harEntryFormat: JsonFormat = {
     ],
   },
 };
+
+/** The first field of the entry whose type is not HAR 1.2's, as `request.headers is an object, not a list (HAR 1.2)`. */
+function wrongType(entry: Obj, request: Obj): string | undefined {
+  const response = isObj(entry.response) ? entry.response : undefined;
+  const postData = isObj(request.postData) ? request.postData : undefined;
+  const content = response && isObj(response.content) ? response.content : undefined;
+  const fields: [string, unknown, 'a list' | 'an object' | 'text'][] = [
+    ['request.url', request.url, 'text'],
+    ['request.headers', request.headers, 'a list'],
+    ['request.postData', request.postData, 'an object'],
+    ['request.postData.text', postData?.text, 'text'],
+    ['response', entry.response, 'an object'],
+    ['response.headers', response?.headers, 'a list'],
+    ['response.content', response?.content, 'an object'],
+    ['response.content.text', content?.text, 'text'],
+  ];
+  for (const [field, v, want] of fields) {
+    if (v === undefined || v === null) continue; // absent (a body not kept is null): read as such
+    const ok = want === 'a list' ? Array.isArray(v) : want === 'an object' ? isObj(v) : typeof v === 'string';
+    if (!ok) return `${field} is ${typeof v === 'number' ? 'a number' : typeDescription(v)}, not ${want} (HAR 1.2)`;
+  }
+  return undefined;
+}
 
 /** What type a wrong-typed value has, for a diagnostic (never the value itself: a log's text is not repeated). */
 function typeDescription(v: unknown): string {

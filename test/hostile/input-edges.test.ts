@@ -96,3 +96,69 @@ describe('gzip whose compressed data is damaged', () => {
     }
   });
 });
+
+/** A HAR 1.2 entry as Chrome's DevTools saves a tools/call over Streamable HTTP. */
+function harEntry(i: number): Record<string, any> {
+  return {
+    startedDateTime: new Date(Date.UTC(2026, 9, 17, 9, 12, i)).toISOString(), time: 41.2,
+    request: {
+      method: 'POST', url: 'https://tickets.internal.example/mcp', httpVersion: 'http/1.1',
+      headers: [{ name: 'content-type', value: 'application/json' }, { name: 'mcp-session-id', value: '9b1f7c3e-52aa-4c0e-b8e4-0d6c2f1a7e55' }, { name: 'mcp-protocol-version', value: '2025-11-25' }],
+      postData: { mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'create_ticket', arguments: { title: `printer ${i} offline` } } }) },
+    },
+    response: {
+      status: 200, statusText: 'OK', httpVersion: 'http/1.1', headers: [{ name: 'content-type', value: 'application/json' }],
+      content: { size: 96, mimeType: 'application/json', text: JSON.stringify({ jsonrpc: '2.0', id: i, result: { content: [{ type: 'text', text: `TCK-${i}` }] } }) },
+    },
+    timings: { send: 0.1, wait: 40, receive: 1.1 },
+  };
+}
+
+describe('a HAR that is valid JSON with wrong types', () => {
+  it('names each entry whose fields have the wrong type, rather than losing its call or reading "no body kept"', () => {
+    const entries = [harEntry(1), harEntry(2), harEntry(3), harEntry(4), harEntry(5), harEntry(6)];
+    entries[1]!.request.postData.text = 12345; // the call was lost: only an ORPHAN_RESPONSE said anything
+    entries[2]!.response.content.text = { content: [] }; // was UNANSWERED, "the capture kept no response body"
+    entries[3]!.request.headers = { 'content-type': 'application/json', 'mcp-session-id': '9b1f7c3e-52aa-4c0e-b8e4-0d6c2f1a7e55' }; // was a call without its session
+    entries[4]!.response.content = 7;
+    write('devtools.har', JSON.stringify({ log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, pages: [], entries } }, null, 2));
+    const r = cli(['devtools.har', '--format', 'json']);
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    const s = summaryOf(r);
+    expect(s.attempts).toBe(2);
+    expect(s.lines).toEqual({ read: 6, used: 2, blank: 0, skipped: 0, unusable: 4 });
+    expect(s.diagnostics.byCode).toEqual({ 'invalid-record': 4 });
+    const said = r.stderr.split('\n').filter((l) => l.includes('HAR entry whose'));
+    expect(said.map((l) => l.replace(/^mcp-triage: devtools\.har:\d+: /, ''))).toEqual([
+      'HAR entry whose request.postData.text is a number, not text (HAR 1.2)',
+      'HAR entry whose response.content.text is an object, not text (HAR 1.2)',
+      'HAR entry whose request.headers is an object, not a list (HAR 1.2)',
+      'HAR entry whose response.content is a number, not an object (HAR 1.2)',
+    ]);
+    // The entries are one per line too (jq -c '.log.entries[]'): the same account.
+    write('entries.ndjson', entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const lines = summaryOf(cli(['entries.ndjson', '--format', 'json']));
+    expect(lines.lines).toEqual({ read: 6, used: 2, blank: 0, skipped: 0, unusable: 4 });
+    expect(lines.diagnostics.first.map((d) => d.line)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('says a log.entries that is no list, or a log that is no object, where it is, rather than "holds no entries"', () => {
+    write('entries-object.har', JSON.stringify({ log: { version: '1.2', creator: { name: 'WebInspector', version: '537.36' }, entries: { 0: harEntry(1), 1: harEntry(2) } } }, null, 2));
+    write('log-list.har', JSON.stringify({ log: [harEntry(1)] }, null, 2));
+    for (const [file, what, line] of [['entries-object.har', 'log.entries is an object, not a list', 8], ['log-list.har', 'log is a list, not an object', 2]] as const) {
+      for (const format of ['table', 'json', 'ndjson', 'markdown']) {
+        const r = cli([file, '--format', format]);
+        expectNoCrash(r);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toContain(`mcp-triage: ${file}:${line}: HAR document whose ${what} (HAR 1.2): no entry of it can be read\n`);
+        expect(r.stderr).toContain(`no lines were read: ${file} is damaged before its first entry`);
+        expect(r.stderr).not.toContain('holds no entries');
+      }
+      expect(summaryOf(cli([file, '--format', 'json'])).diagnostics.byCode).toEqual({ 'har-broken': 1 });
+      const strict = cli([file, '--strict']);
+      expect(strict.code).toBe(2);
+      expect(strict.stderr).toContain(`${file}:${line}: HAR document whose ${what}`);
+    }
+  });
+});
