@@ -64,16 +64,33 @@ async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShap
   };
   let entryLine = 1;
   let lastOffset = 0; // offset of the last token read, to place an error
+  // HAR: `log` must be an object and `log.entries` a list, else no entry is read and the document seemed to hold none.
+  // Their types are read from the tokens (the parser keeps only the entries' items): the last key of the root object
+  // or of `log`, and whether the next token is its value.
+  let key: string | undefined;
+  let valueNext = false;
+  let inLog = false;
 
   tokenizer.onToken = (t) => {
     if (failure) return;
     lastOffset = t.offset;
+    if (shape === HAR && (depth === 1 || (depth === 2 && inLog))) {
+      if (valueNext) {
+        valueNext = false;
+        const [name, want, what] = depth === 1 ? ['log', TokenType.LEFT_BRACE, 'an object'] : ['log.entries', TokenType.LEFT_BRACKET, 'a list'];
+        if (key === name.replace('log.', '') && t.token !== want) {
+          pending.push({ error: `${shape.name} whose ${name} is ${tokenKind(t.token)}, not ${what} (HAR 1.2): no entry of it can be read`, line: lineAt(t.offset) });
+        } else if (depth === 1 && key === 'log') inLog = true;
+      } else if (t.token === TokenType.STRING) key = String(t.value);
+      else if (t.token === TokenType.COLON) valueNext = true;
+    }
     if (t.token === TokenType.LEFT_BRACE || t.token === TokenType.LEFT_BRACKET) {
       if (depth === 0) sawRoot = true;
       if (depth === ENTRY_DEPTH) entryLine = lineAt(t.offset);
       depth++;
     } else if (t.token === TokenType.RIGHT_BRACE || t.token === TokenType.RIGHT_BRACKET) {
       depth--;
+      if (depth === 1) inLog = false;
       if (depth === 0) rootClosed = true;
     } else if (depth === 0) {
       sawRoot = true;
@@ -130,4 +147,14 @@ async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShap
     const where = depth > ENTRY_DEPTH ? `inside the ${one} that starts at line ${entryLine}` : `outside an ${one}`;
     yield { error: `${shape.name} ends early, ${where} (truncated file?): ${info.entries} complete ${shape.what} read`, line: endLine };
   }
+}
+
+/** A JSON value's type, from its first token, for a diagnostic. */
+function tokenKind(token: TokenType): string {
+  if (token === TokenType.LEFT_BRACE) return 'an object';
+  if (token === TokenType.LEFT_BRACKET) return 'a list';
+  if (token === TokenType.STRING) return 'text';
+  if (token === TokenType.NUMBER) return 'a number';
+  if (token === TokenType.TRUE || token === TokenType.FALSE) return 'a boolean';
+  return 'null';
 }
