@@ -151,6 +151,8 @@ export interface EngineOptions {
   onStray?: (input: number, src: Source, message: string) => void;
   /** A server-side POST logged without its body and answered with an HTTP error (see UnreadAnswer). */
   onUnreadAnswer?: (u: UnreadAnswer) => void;
+  /** A request whose id is no JSON-RPC id (null, true, an object, 1e400): read as a notification, so no attempt; said. */
+  onBadId?: (src: Source, message: string) => void;
 }
 
 /** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
@@ -398,6 +400,12 @@ export class JoinEngine {
     (sess.duplicates ??= []).push({ what, first: ex.src, dup: src });
   }
 
+  /** A request with an id that is not one: MCP's ids are text or integers (JSON-RPC's: text, numbers or null). */
+  private badId(src: Source, method: string, id: unknown): void {
+    const what = id === null ? 'null' : typeof id === 'number' ? 'a number too large for any float' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : `a ${typeof id}`;
+    this.opts.onBadId?.(src, `request ${JSON.stringify(method.slice(0, 80))} has ${what} as its id, which MCP does not allow (text or an integer): read as a notification, so it is no attempt (its answer, if logged, is an orphan)`);
+  }
+
   /** One HTTP request (or a message-level request batch) starts. */
   request(r: RequestIn): void {
     // The request record of a split exchange read again while that exchange is open, at the same time (a log export's
@@ -489,6 +497,7 @@ export class JoinEngine {
         if (this.register(scopeKey, view, sess, r.conn != null)) ex.attempts.push(view);
         else ex.copy = true;
       } else if (typeof msg.method === 'string') {
+        if (msg.id !== undefined) this.badId(r.src, msg.method, msg.id);
         ex.carried ??= msg.method.slice(0, 80);
         // (Sent without a session id soon after the caller's DELETE: the client dropped the id, not the request.)
         const dropped = deleted && r.ts !== undefined && deleted.ts !== undefined && r.ts - deleted.ts <= this.opts.windowMs ? scopeKeyOf(r.side, r.input, deleted.session) : undefined;
@@ -963,7 +972,10 @@ export class JoinEngine {
             this.schedule(view, view.endTs);
           } else if (r.ts === undefined) this.schedule(view, r.ts);
           else this.awaiting.add(view);
-        } else if (typeof msg.method === 'string') this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
+        } else if (typeof msg.method === 'string') {
+          if (msg.id !== undefined) this.badId(r.src, msg.method, msg.id);
+          this.clientNotification(scopeKey, msg, r.src, sess, r.ts);
+        }
         continue;
       }
       if (typeof msg.method === 'string') {

@@ -162,3 +162,32 @@ describe('a HAR that is valid JSON with wrong types', () => {
     }
   });
 });
+
+describe('JSON-RPC ids of every JSON type', () => {
+  it('a request whose id is null, a boolean, an object, an array or beyond any float is said, not lost without a word', () => {
+    // A stdio bridge's message log: each request, then its answer. Ids as a buggy client sends them.
+    const ids = ['0', 'null', 'true', '{"seq":4}', '[5]', '1e400', '"7"', '9007199254740993', '""', '1.5'];
+    const lines = ids.flatMap((id, i) => [
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/srv/data/${i}.csv"}}}`,
+      `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"row ${i}"}]}}`,
+    ]);
+    write('stdio-ids.ndjson', lines.join('\n') + '\n');
+    // The same requests over HTTP, one exchange record each.
+    write('http-ids.ndjson', ids.map((id, i) => exchange(i, '5c2e9a41').replace(`"id":${i},"method"`, `"id":${id},"method"`)).join('\n') + '\n');
+    const bad = [['null', 2], ['a boolean', 3], ['an object', 4], ['an array', 5], ['a number too large for any float', 6]] as const;
+    for (const [file, lineOf] of [['stdio-ids.ndjson', (n: number) => 2 * n - 1], ['http-ids.ndjson', (n: number) => n]] as const) {
+      const r = cli([file, '--format', 'json']);
+      expectNoCrash(r);
+      expect(r.code).toBe(0);
+      const s = summaryOf(r);
+      expect(s.attempts).toBe(ids.length - bad.length);
+      expect(s.lines.used).toBe(s.lines.read);
+      expect(s.diagnostics.byCode['invalid-id']).toBe(bad.length);
+      for (const [what, n] of bad) {
+        expect(r.stderr).toContain(`mcp-triage: ${file}:${lineOf(n)}: request "tools/call" has ${what} as its id, which MCP does not allow (text or an integer): read as a notification, so it is no attempt`);
+      }
+      for (const format of ['table', 'markdown', 'ndjson']) expect(cli([file, '--format', format]).code).toBe(0);
+      for (const view of [['sessions'], ['timeline', file === 'stdio-ids.ndjson' ? 'input' : '5c2e']]) expect(cli([...view, file]).code).toBe(0);
+    }
+  });
+});
