@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { gunzipStream, GzipError } from './gzip.js';
 import { inflateStream, looksLikeZlib } from './zlib.js';
+import { utf16Bom, utf16ToUtf8 } from './utf16.js';
 import type { Readable } from 'node:stream';
 
 export interface OpenedInput {
@@ -54,6 +55,20 @@ export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Pro
       yield* inflateStream(buffers, head, (n) => {
         raw += n;
       });
+      return;
+    }
+    const utf16 = isGzip ? undefined : utf16Bom(head);
+    if (utf16) {
+      // Read as the UTF-8 it holds: otherwise every line is unusable (NUL bytes, not UTF-8).
+      const buffers: AsyncIterator<Buffer> = { next: async () => {
+        const r = await it.next();
+        if (r.done) return { done: true, value: undefined };
+        const b = toBuf(r.value);
+        raw += b.length;
+        return { done: false, value: b };
+      } };
+      raw += head.length;
+      yield* utf16ToUtf8(head, buffers, utf16);
       return;
     }
     if (!isGzip) {

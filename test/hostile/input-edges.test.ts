@@ -191,3 +191,28 @@ describe('JSON-RPC ids of every JSON type', () => {
     }
   });
 });
+
+describe('UTF-16 files with a byte order mark', () => {
+  it('are read as the text they hold (Windows PowerShell 5 writes `>` so), not as lines of NUL bytes', () => {
+    const text = [0, 1, 2, 3].map((i) => exchange(i, 'e41b7a90', { client: 'Büro-Agent 😀@1.0' })).join('\r\n') + '\r\n';
+    write('utf8.ndjson', text);
+    write('powershell.ndjson', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    write('utf16be.ndjson', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+    const want = cli(['utf8.ndjson', '--format', 'ndjson']).stdout.split('\n').filter((l) => l.startsWith('{"type":"attempt"'));
+    expect(want).toHaveLength(4);
+    for (const file of ['powershell.ndjson', 'utf16be.ndjson']) {
+      const r = cli([file, '--format', 'ndjson']);
+      expectNoCrash(r);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n').filter((l) => l.startsWith('{"type":"attempt"')).map((l) => l.replaceAll(file, 'utf8.ndjson'))).toEqual(want);
+      const s = summaryOf(cli([file, '--format', 'json']));
+      expect(s.lines).toEqual({ read: 4, used: 4, blank: 0, skipped: 0, unusable: 0 });
+      expect(cli(['sessions', file]).stdout).toContain('Büro-Agent 😀@1.0');
+    }
+    // Without a mark, UTF-16 is not guessed: every line is unusable, each said.
+    write('no-bom.ndjson', Buffer.from(text, 'utf16le'));
+    const s = summaryOf(cli(['no-bom.ndjson', '--format', 'json']));
+    expect(s.lines.unusable).toBe(s.lines.read);
+  });
+});
