@@ -579,6 +579,8 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       return;
     }
     const e = err as NodeJS.ErrnoException;
+    // A file opens at its first read: one it may not open is said as stat's errors are ('permission denied').
+    if (e.code === 'EACCES' || e.code === 'EPERM') throw new InputError(`${name}: ${describeOpenError(err)}`);
     throw new InputError(`${name}: read failed (${e.code ?? e.message})`);
   }
 }
@@ -687,6 +689,7 @@ function describeOpenError(err: unknown): string {
     case 'ENOENT':
       return 'no such file';
     case 'EACCES':
+    case 'EPERM':
       return 'permission denied';
     case 'EISDIR':
       return 'is a directory (give the files inside it)';

@@ -1,7 +1,7 @@
 // The 31st audit's hostile inputs, end to end through the built CLI: damaged gzip data, tables of 150,000 rows, HAR
 // documents with wrong types, JSON-RPC ids of every type, UTF-16 files. Each must be reported, never lost or a crash.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -214,5 +214,22 @@ describe('UTF-16 files with a byte order mark', () => {
     write('no-bom.ndjson', Buffer.from(text, 'utf16le'));
     const s = summaryOf(cli(['no-bom.ndjson', '--format', 'json']));
     expect(s.lines.unusable).toBe(s.lines.read);
+  });
+});
+
+describe('a file that may not be read', () => {
+  // Root reads any file: the CLI then runs as nobody (setpriv), when it can.
+  const asNobody = process.getuid?.() === 0 ? spawnSync('setpriv', ['--version']).status === 0 : true;
+  it.skipIf(!asNobody)('exits 2 with "permission denied", as a missing file with "no such file", and prints no report', () => {
+    chmodSync(dir, 0o755);
+    write('locked.ndjson', exchange(1, 'a3f1c2d4') + '\n');
+    chmodSync(join(dir, 'locked.ndjson'), 0o000);
+    const argv = [BIN, 'locked.ndjson'];
+    const r = process.getuid?.() === 0
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv], { cwd: dir, encoding: 'utf8' })
+      : spawnSync(process.execPath, argv, { cwd: dir, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('mcp-triage: locked.ndjson: permission denied\n'); // was 'read failed (EACCES)'
   });
 });
