@@ -137,7 +137,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const engine = new JoinEngine({
     windowMs, openMs, sessions, onView: (v) => matcher.add(v),
     onStray: (_input, src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'no-open-exchange', message }),
-    onBadId: (src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'invalid-id', message }),
+    onNotARequest: (src, code, message) => diagnostics.add({ file: src.file, line: src.line, code, message }),
     onUnreadAnswer: (u) => matcher.unreadAnswer(u),
   });
   const normalizer = new Normalizer(engine, (c) => {

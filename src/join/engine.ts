@@ -151,8 +151,11 @@ export interface EngineOptions {
   onStray?: (input: number, src: Source, message: string) => void;
   /** A server-side POST logged without its body and answered with an HTTP error (see UnreadAnswer). */
   onUnreadAnswer?: (u: UnreadAnswer) => void;
-  /** A request whose id is no JSON-RPC id (null, true, an object, 1e400): read as a notification, so no attempt; said. */
-  onBadId?: (src: Source, message: string) => void;
+  /**
+   * A request whose id is no JSON-RPC id (null, true, an object, 1e400: read as a notification, so no attempt), or a
+   * POST whose JSON body holds no JSON-RPC message at all ([], 5, {}): said, as nothing else would show it.
+   */
+  onNotARequest?: (src: Source, code: 'invalid-id' | 'no-jsonrpc-message', message: string) => void;
 }
 
 /** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
@@ -403,7 +406,7 @@ export class JoinEngine {
   /** A request with an id that is not one: MCP's ids are text or integers (JSON-RPC's: text, numbers or null). */
   private badId(src: Source, method: string, id: unknown): void {
     const what = id === null ? 'null' : typeof id === 'number' ? 'a number too large for any float' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : `a ${typeof id}`;
-    this.opts.onBadId?.(src, `request ${JSON.stringify(method.slice(0, 80))} has ${what} as its id, which MCP does not allow (text or an integer): read as a notification, so it is no attempt (its answer, if logged, is an orphan)`);
+    this.opts.onNotARequest?.(src, 'invalid-id', `request ${JSON.stringify(method.slice(0, 80))} has ${what} as its id, which MCP does not allow (text or an integer): read as a notification, so it is no attempt (its answer, if logged, is an orphan)`);
   }
 
   /** One HTTP request (or a message-level request batch) starts. */
@@ -511,6 +514,12 @@ export class JoinEngine {
         ex.answersAsk ??= msg.id;
         this.lateAnswer(scopeKey, msg.id, r.ts);
       }
+    }
+    // (Only to an MCP session or protocol version: an OAuth client registration's JSON POST is no MCP traffic.)
+    const mcp = r.session !== null || r.headers.get('mcp-protocol-version') !== undefined;
+    if (mcp && r.httpMethod === 'POST' && r.body !== undefined && r.bodyError === undefined && ex.carried === undefined && ex.attempts.length === 0 && !ex.copy && ex.answersAsk === undefined) {
+      const what = Array.isArray(r.body) ? (r.body.length === 0 ? 'an empty list' : `a list of ${r.body.length}, none a request, notification or response`) : r.body === null ? 'null' : typeof r.body === 'object' ? 'an object that is no request, notification or response' : `a ${typeof r.body}`;
+      this.opts.onNotARequest?.(r.src, 'no-jsonrpc-message', `a POST whose body holds no JSON-RPC message (${what}): nothing in it is analyzed`);
     }
     // The client used the session it opened (a whole exchange of an initialize may name the session its response set).
     if (r.session !== null && r.httpMethod !== 'DELETE' && !ex.attempts.some((v) => v.method === 'initialize' || v.method === 'server/discover')) sess.used = true;

@@ -217,6 +217,27 @@ describe('UTF-16 files with a byte order mark', () => {
   });
 });
 
+describe('a POST whose JSON body holds no JSON-RPC message', () => {
+  it('is said with its line (an empty batch, a bare number, an object that is no message), not dropped without a word', () => {
+    const refused = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    const bodies: unknown[] = [[], [1, 2], 42, { jsonrpc: '2.0' }];
+    const lines = [exchange(1, 'c0ffee01'), ...bodies.map((send, i) => exchange(2 + i, 'c0ffee01', { send, status: 400, recvText: refused })), exchange(9, 'c0ffee01')];
+    write('batches.ndjson', lines.join('\n') + '\n');
+    const r = cli(['batches.ndjson', '--format', 'json']);
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    const s = summaryOf(r);
+    expect(s.attempts).toBe(2);
+    expect(s.diagnostics.byCode['no-jsonrpc-message']).toBe(4);
+    expect(r.stderr.split('\n').filter((l) => l.includes('no JSON-RPC message'))).toEqual([
+      'mcp-triage: batches.ndjson:2: a POST whose body holds no JSON-RPC message (an empty list): nothing in it is analyzed',
+      'mcp-triage: batches.ndjson:3: a POST whose body holds no JSON-RPC message (a list of 2, none a request, notification or response): nothing in it is analyzed',
+      'mcp-triage: batches.ndjson:4: a POST whose body holds no JSON-RPC message (a number): nothing in it is analyzed',
+      'mcp-triage: batches.ndjson:5: a POST whose body holds no JSON-RPC message (an object that is no request, notification or response): nothing in it is analyzed',
+    ]);
+  });
+});
+
 describe('a file that may not be read', () => {
   // Root reads any file: the CLI then runs as nobody (setpriv), when it can.
   const asNobody = process.getuid?.() === 0 ? spawnSync('setpriv', ['--version']).status === 0 : true;
