@@ -70,16 +70,18 @@ async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShap
   let key: string | undefined;
   let valueNext = false;
   let inLog = false;
+  let wrongShape: HarDocumentItem | undefined; // the document's one error: nothing after it is read
 
   tokenizer.onToken = (t) => {
-    if (failure) return;
+    if (failure || wrongShape) return;
     lastOffset = t.offset;
     if (shape === HAR && (depth === 1 || (depth === 2 && inLog))) {
       if (valueNext) {
         valueNext = false;
         const [name, want, what] = depth === 1 ? ['log', TokenType.LEFT_BRACE, 'an object'] : ['log.entries', TokenType.LEFT_BRACKET, 'a list'];
         if (key === name.replace('log.', '') && t.token !== want) {
-          pending.push({ error: `${shape.name} whose ${name} is ${tokenKind(t.token)}, not ${what} (HAR 1.2): no entry of it can be read`, line: lineAt(t.offset) });
+          wrongShape = { error: `${shape.name} whose ${name} is ${tokenKind(t.token)}, not ${what} (HAR 1.2): no entry of it can be read`, line: lineAt(t.offset) };
+          return;
         } else if (depth === 1 && key === 'log') inLog = true;
       } else if (t.token === TokenType.STRING) key = String(t.value);
       else if (t.token === TokenType.COLON) valueNext = true;
@@ -128,6 +130,10 @@ async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShap
       fail(err as Error);
     }
     yield* pending.splice(0);
+    if (wrongShape) {
+      yield wrongShape;
+      return;
+    }
     if (failure) {
       yield { error: `${shape.name} is not valid JSON here (${failure}); ${shape.what} before this point were read`, line: lineAt(Math.max(lastOffset, chunkStart) + 1) };
       return;
