@@ -515,9 +515,10 @@ export class JoinEngine {
         this.lateAnswer(scopeKey, msg.id, r.ts);
       }
     }
-    // (Only to an MCP session or protocol version: an OAuth client registration's JSON POST is no MCP traffic.)
-    const mcp = r.session !== null || r.headers.get('mcp-protocol-version') !== undefined;
-    if (mcp && r.httpMethod === 'POST' && r.body !== undefined && r.bodyError === undefined && ex.carried === undefined && ex.attempts.length === 0 && !ex.copy && ex.answersAsk === undefined) {
+    // A POST with no JSON-RPC message in its JSON body ([], 5, {}), said (only to an MCP session or protocol version: an
+    // OAuth client registration's JSON POST is no MCP traffic).
+    if (ex.attempts.length === 0 && ex.carried === undefined && !ex.copy && ex.answersAsk === undefined && r.body !== undefined && r.bodyError === undefined && r.httpMethod === 'POST'
+      && (r.session !== null || r.headers.get('mcp-protocol-version') !== undefined)) {
       const what = Array.isArray(r.body) ? (r.body.length === 0 ? 'an empty list' : `a list of ${r.body.length}, none a request, notification or response`) : r.body === null ? 'null' : typeof r.body === 'object' ? 'an object that is no request, notification or response' : `a ${typeof r.body}`;
       this.opts.onNotARequest?.(r.src, 'no-jsonrpc-message', `a POST whose body holds no JSON-RPC message (${what}): nothing in it is analyzed`);
     }
