@@ -74,7 +74,7 @@ describe('gzip whose compressed data is damaged', () => {
     expect(s.attempts).toBe(3);
     expect(s.lines).toMatchObject({ read: 3, used: 3 });
     expect(s.diagnostics.byCode['gzip-truncated']).toBe(1);
-    expect(r.stderr).toMatch(/rotated\.ndjson\.gz:4: gzip data is damaged \(.+\) near compressed byte \d+; the 3 line\(s\) before the break were analyzed/);
+    expect(r.stderr).toMatch(/rotated\.ndjson\.gz:4: gzip data is damaged \(.+\) near compressed byte \d+; the 3 lines before the break were analyzed/);
 
     for (const format of ['table', 'markdown', 'ndjson']) {
       const t = cli(['header-only.ndjson.gz', '--format', format]);
