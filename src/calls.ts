@@ -74,9 +74,11 @@ export class CallLinker {
   /**
    * Per scope with an identity of its own (a session id, or a conn such as recordingFetch's per Client): when its first
    * request started, and the latest attempt of each call in it with that call's tail. A retry is looked for in its own
-   * scope first: several processes with one client name make the same calls at once.
+   * scope first: several processes with one client name make the same calls at once. Each call keeps its failed
+   * tails not yet retried (the latest SCOPE_FAILURES_KEPT): calls alike sent at once (Promise.all) fail and are
+   * retried each on its own.
    */
-  private scopeCalls = new Map<string, { first: number; byCall: Map<number, { tail: CallTail; seq: number }> }>();
+  private scopeCalls = new Map<string, { first: number; byCall: Map<number, ScopeFailure[]> }>();
   /** Per caller and call, the latest tail whose last attempt failed (a later call of another scope took the key). */
   private failedTails = new Map<string, CallTail>();
   /**
@@ -195,9 +197,9 @@ export class CallLinker {
     if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
     const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
-    const own = continuation ? undefined : scoped?.byCall.get(view.fingerprint);
+    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(view.fingerprint), a);
     if (continuation) tail = this.continuationOf(a, key);
-    else if (own && own.tail.last.primary.seq === own.seq) tail = own.tail;
+    else if (own) tail = own.tail;
     else {
       if (who === undefined) tail = this.tails.get(unnamed);
       else {
@@ -264,10 +266,15 @@ export class CallLinker {
       if (scoped) {
         // Only a failed attempt is kept for its scope's retry: after one that went well the next like call is another
         // call, which the cross-scope guard keeps from other scopes' failures (and memory keeps only what may be retried).
-        if (failedForCaller(a)) {
-          scoped.byCall.set(view.fingerprint, { tail, seq: a.primary.seq ?? -1 });
-          trimOldest(scoped.byCall, SCOPE_CALLS_KEPT);
-        } else scoped.byCall.delete(view.fingerprint);
+        // A like call that went well ends the failed ones that had ended when it began (it retried them, or it is a new
+        // call after them), for the requests that begin after it ends; one sent while they ran (Promise.all) does not.
+        const list = (scoped.byCall.get(view.fingerprint) ?? []).filter((e) => e.tail !== tail && e.tail.last.primary.seq === e.seq);
+        if (failedForCaller(a)) list.push({ tail, seq: a.primary.seq ?? -1 });
+        else for (const e of list) if (startedAfter(a, e.tail.last)) e.clearedAt = Math.min(e.clearedAt ?? Infinity, a.endTs ?? a.startTs ?? -Infinity);
+        if (list.length > SCOPE_FAILURES_KEPT) list.splice(0, list.length - SCOPE_FAILURES_KEPT);
+        scoped.byCall.delete(view.fingerprint);
+        if (list.length > 0) scoped.byCall.set(view.fingerprint, list);
+        trimOldest(scoped.byCall, SCOPE_CALLS_KEPT);
       }
       const fk = who === undefined ? unnamed : key;
       if (failedForCaller(a)) {
@@ -612,8 +619,10 @@ export class CallLinker {
     this.failedTails.forEach((t, k, m) => {
       if (t.expires < before || !failedForCaller(t.last)) m.delete(k);
     });
-    this.scopeCalls.forEach((sc) => sc.byCall.forEach((e, k, m) => {
-      if (e.tail.expires < (failedForCaller(e.tail.last) ? before : now)) m.delete(k);
+    this.scopeCalls.forEach((sc) => sc.byCall.forEach((list, k, m) => {
+      const kept = list.filter((e) => e.tail.expires >= (failedForCaller(e.tail.last) ? before : now));
+      if (kept.length === 0) m.delete(k);
+      else if (kept.length < list.length) m.set(k, kept);
     }));
     this.continuations.forEach(stale);
     this.tasks.forEach(stale);
@@ -660,6 +669,8 @@ function awaitsInput(a: Attempt): boolean {
 const CLOSED_KEPT = 8192;
 /** Calls remembered per scope (the latest ones). */
 const SCOPE_CALLS_KEPT = 256;
+/** Failed tails of one call remembered per scope (the latest ones): calls alike in flight at once. */
+const SCOPE_FAILURES_KEPT = 64;
 /** Failed tails remembered (the latest ones). */
 const FAILED_TAILS_KEPT = 4096;
 
@@ -705,6 +716,30 @@ function notedOrigin(a: Attempt, call: string): RetryOriginInfo {
   const attempt = noteOf(a)?.attempt;
   const named = `the application named both requests call ${jsonText(call.slice(0, 100))}${attempt !== undefined ? `, this one attempt ${attempt}` : ''} (note)`;
   return said ? { origin: said, how: `noted by the application on the request; ${named}` } : { origin: 'app', how: named };
+}
+
+/** A scope's failed tail of a call: `seq` its failed attempt's; `clearedAt` when a like call begun after it ended well. */
+interface ScopeFailure {
+  tail: CallTail;
+  seq: number;
+  clearedAt?: number;
+}
+
+/**
+ * The scope's failed call that `a` follows: the latest that had ended when `a` began and that no like call, begun after
+ * it, had ended well before `a` began; else the latest still open or unanswered when `a` began (no retry of it: a call
+ * of its own, as before). A failure that a like call ended well after is none.
+ */
+function ownFailure(list: ScopeFailure[] | undefined, a: Attempt): ScopeFailure | undefined {
+  let open: ScopeFailure | undefined;
+  for (let i = (list?.length ?? 0) - 1; i >= 0; i--) {
+    const e = list![i]!;
+    if (e.tail.last.primary.seq !== e.seq) continue;
+    if (e.clearedAt !== undefined && (a.startTs === undefined || a.startTs >= e.clearedAt)) continue;
+    if (startedAfter(a, e.tail.last)) return e;
+    open ??= e;
+  }
+  return open;
 }
 
 /**

@@ -36,7 +36,18 @@ describe('when a repeat is a retry', () => {
       post({ t: 100, id: 2, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(2, toolText('x')) }),
       post({ t: 1000, id: 3, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(3, toolText('x')) }),
     ] }]);
-    expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c2#1', '3 c3#1']);
+    // The third, sent after both ended, retries the first: the second ran beside it and did not end it (real-audit32's
+    // parallel-503: 20 calls alike at once, 5 refused with 503, the app retried those 5 after the others).
+    expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c2#1', '3 c1#2']);
+  });
+
+  it('a like call that went well after the failure ended, and had ended when the next began, leaves that next one a call of its own', async () => {
+    const r = await analyzeInputs([{ lines: [
+      post({ t: 0, id: 1, session: 's', tool: 'lookup', args: { q: 1 }, status: 500, durationMs: 300, body: 'boom' }),
+      post({ t: 400, id: 2, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(2, toolText('x')) }),
+      post({ t: 1000, id: 3, session: 's', tool: 'lookup', args: { q: 1 }, status: 200, body: ok(3, toolText('x')) }),
+    ] }]);
+    expect(r.attempts.map((a) => `${String(a.id)} ${a.call}#${a.attempt}`)).toEqual(['1 c1#1', '2 c1#2', '3 c2#1']);
   });
 
   it('a retry sent the moment a fetch failed, logged with ts in whole ms and a float durationMs (Date.now(), performance.now()), is a retry: its start may read up to 1 ms before the failure ended', async () => {
