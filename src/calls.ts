@@ -350,6 +350,8 @@ export class CallLinker {
       initializeInLogAfter: (log: string, ts: number | undefined) => after(this.lastInitializeInLog, log, true)(ts),
     };
     const counts = new Map<string, number>();
+    // A server's cancellation that crossed its answer is told by the client's view of the call when that is the primary one.
+    if (!calls && s.side === 'server' && s.cancels?.some((c) => c.after !== undefined)) s = { ...s, cancels: s.cancels.filter((c) => c.after === undefined) };
     const found = checkSession(s, calls, later);
     if (s.session) {
       const sid = s.session;

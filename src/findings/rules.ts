@@ -987,6 +987,13 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       // it, never had the answer: its own timeout sent the cancellation (the Python SDK client's too), after the server
       // had finished the request.
       // (Read when the session closes: a resumption held open, which a HAR logs when it ends, may come after the cancel.)
+      if (c.after.answer === 'result' && c.reason !== undefined && /request timed out|timed out after/i.test(c.reason)) {
+        // The SDK clients clear a request's timer when its answer comes: a cancellation for their timeout was sent before
+        // the answer reached the client (or its SDK), which drops an answer to a request it cancelled.
+        const sent = s.side === 'server' ? 'the server had sent its answer' : 'its answer had ended in this log';
+        out.push(finding('CANCELLED', 'warning', `${where}: notifications/cancelled for id ${jsonText(c.id)} came ${c.after.ms < 1000 ? `${Math.round(c.after.ms)} ms` : secs(c.after.ms)} after ${sent}, with the reason ${jsonText(c.reason)}: the client's own timeout ran out before the answer reached it (the two crossed on the way, or something between them held or dropped the answer); its caller got the timeout error, not this result (the SDK clients drop an answer to a request they cancelled), though this log shows the answer`, [c.src], 'session', s.session));
+        continue;
+      }
       const why = (c.after.seen?.answer ?? c.after.answer) === 'unread'
         ? 'that response carried the request\'s answer, but the client then resumed the stream from an event before it (GET with Last-Event-ID) and no replay brought it: the client never got the answer and cancelled, most likely at its own timeout; the server had finished the request, so the cancellation cancelled nothing'
         : c.after.answer === 'result'

@@ -1707,8 +1707,10 @@ export class JoinEngine {
           // Cancelled well after its exchange ended, in the client's own view (an HTTP error, or a response it did not
           // read as the answer: rmcp takes an error body with id null for no request's and waits for its own timeout;
           // or a late cancellation of a request already answered or failed: the TypeScript SDK's abort listener outlives it).
-          // A server's view only shows that the cancellation crossed a result it had sent.
-          else if (!shared && sess.side !== 'server' && known.end !== undefined && ts !== undefined && ts - known.end > 50) (sess.cancels ??= []).push({ id: rid, src, after: { status: known.status, ms: ts - known.end, answer: known.answer, seen: known } });
+          // A server's view only shows that the cancellation crossed a result it had sent; in any view, one that the
+          // client's own timeout sent crossed it (the SDK clients clear a request's timer when its answer comes), so its
+          // caller got the timeout, not the result, however soon after the answer it came.
+          else if (!shared && known.end !== undefined && ts !== undefined && ((ts >= known.end && known.answer === 'result' && timedOutReason(params.reason)) || (sess.side !== 'server' && ts - known.end > 50))) (sess.cancels ??= []).push({ id: rid, src, ...(typeof params.reason === 'string' ? { reason: params.reason.trim().slice(0, 200) } : {}), after: { status: known.status, ms: ts - known.end, answer: known.answer, seen: known } });
         }
       }
     }
@@ -2125,4 +2127,9 @@ function cancelledOf(v: AttemptView | undefined, ts: number | undefined, reason:
     }
   }
   return ms !== undefined ? timed : pick;
+}
+
+/** A cancellation's reason that names the client SDK's own request timeout (TypeScript "Request timed out", Python "timed out after"). */
+function timedOutReason(reason: unknown): boolean {
+  return typeof reason === 'string' && /request timed out|timed out after/i.test(reason);
 }

@@ -68,14 +68,14 @@ describe("the answer's event id sorting before the Last-Event-ID (the SDK's InMe
 
 describe("the client's late notifications/cancelled for an answer it never got (a log in front of the server: the Python client's timeout, the fourteenth audit's py-*-answer-dropped)", () => {
   /** A log with no side (mcp-triage record in front of the server): the call, maybe its resumption, then the client's cancellation at 5.05 s. */
-  const lines = (resumed: 'none' | 'empty' | 'replayed') => [
+  const lines = (resumed: 'none' | 'empty' | 'replayed', reason = 'timed out after 5.0s') => [
     ...answered('server'),
     ...(resumed === 'none' ? [] : resume('server', resumed === 'replayed')),
-    rec('server', 'request', 5050, 'x-3', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out after 5.0s' } } }),
+    rec('server', 'request', 5050, 'x-3', { method: 'POST', requestHeaders: { 'mcp-session-id': S }, send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason } } }),
     rec('server', 'response', 5052, 'x-3', { status: 202, responseHeaders: {} }),
     rec('server', 'end', 5053, 'x-3', { end: 'complete' }),
   ].map(({ side: _side, ...rest }) => rest);
-  const cancelled = async (resumed: 'none' | 'empty' | 'replayed') => (await analyzeInputs([{ lines: lines(resumed) }])).findings.filter((f) => f.code === 'CANCELLED').map((f) => f.message);
+  const cancelled = async (resumed: 'none' | 'empty' | 'replayed', reason?: string) => (await analyzeInputs([{ lines: lines(resumed, reason) }])).findings.filter((f) => f.code === 'CANCELLED').map((f) => f.message);
 
   it('says the client had resumed from before the answer and never got it, not that the answer had come', async () => {
     // Before: "that response carried the request's answer, so the cancellation came after the fact and cancelled nothing
@@ -85,10 +85,18 @@ describe("the client's late notifications/cancelled for an answer it never got (
 
   it('must not: a resumption that replayed the answer, or none at all, keeps the late cancellation of an answered request', async () => {
     for (const r of ['replayed', 'none'] as const) {
-      const msgs = await cancelled(r);
+      const msgs = await cancelled(r, 'AbortError: This operation was aborted');
       expect(msgs).toHaveLength(1);
       expect(msgs[0]).toContain("that response carried the request's answer, so the cancellation came after the fact and cancelled nothing");
       expect(msgs[0]).not.toContain('never got');
+    }
+  });
+
+  it("one its client's own timeout sent (\"timed out after 5.0s\") came before the answer reached the client, whatever this log saw (real-audit32's timeout races)", async () => {
+    // The SDK clients clear a request's timer when its answer comes: the answer passed this log, not the client.
+    for (const r of ['replayed', 'none'] as const) {
+      const msgs = await cancelled(r);
+      expect(msgs).toEqual([expect.stringMatching(/: notifications\/cancelled for id 2 came 4\.15 s after its answer had ended in this log, with the reason "timed out after 5\.0s": the client's own timeout ran out before the answer reached it .*its caller got the timeout error, not this result/)]);
     }
   });
 });

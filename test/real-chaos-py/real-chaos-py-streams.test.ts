@@ -17,6 +17,7 @@
 //     the timeout (it resumes a stream that ends, whether or not the caller still waits)
 // In the server's log alone: a 503 is absent; a stream the restart broke is STREAM_INCOMPLETE; the others TOOL_SUCCESS.
 import { readFileSync } from 'node:fs';
+import { crossedCancel } from '../helpers/crossed.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
@@ -216,6 +217,8 @@ for (const seed of SEEDS) {
           for (const f of r.findings) {
             if (f.code === 'SESSION_EXPIRED') expired.set(f.session!, (expired.get(f.session!) ?? 0) + 1);
             else if (f.code === 'CANCELLED' && v.name !== 'server' && f.severity === 'info') late.add(`${f.session} ${/for id (\d+) [\d.]+ s after its response \(HTTP 404\) had ended: the client had not taken that as the request's answer/.exec(f.message)?.[1]}`);
+            // A cancellation the client's timeout sent after the server had sent the answer (the hop ate it): the call's.
+            else if (crossedCancel(r, f)?.some((a) => obsOf.get(a)?.a.ok === false)) continue;
             else if (f.code === 'GET_STREAM_REFUSED' && v.name !== 'server') gets.set(f.session!, Number(/, (\d+) times/.exec(f.message)?.[1] ?? 1));
             else if (f.code === 'NOTIFICATION_REFUSED' && v.name !== 'server' && /notifications\/cancelled/.test(f.message)) notif.add(f.session!);
             else bad.push(`session ${f.session}: ${f.code} ${f.message.slice(0, 300)}`);
