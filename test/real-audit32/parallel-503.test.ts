@@ -78,3 +78,27 @@ describe('calls alike at once, some refused, the app retrying the refused ones (
     expect(new Set(as.map((a) => a.call)).size).toBeLessThan(25);
   });
 });
+
+describe('a burst of calls alike rate-limited (429 with Retry-After: 1), the app retrying the refused ones (burst-429-*)', () => {
+  it("after 1.1 s, as asked: each retry is attempt 2 of a refused call, no RETRY_AFTER_IGNORED; at once: each says it was ignored", async () => {
+    for (const [s, ignored] of [['burst-429-honoured', false], ['burst-429-ignored', true]] as const) {
+      for (const files of [[['client.ndjson']], [['client.ndjson', 'client'], ['server.ndjson', 'server']]] as [string, Side?][][]) {
+        const as = syncs(await run(s, files));
+        const refused = as.filter((a) => a.outcome === 'HTTP_ERROR');
+        expect(refused.map((a) => [a.status, a.attempt]), s).toEqual(Array(8).fill([429, 1]));
+        const retries = as.filter((a) => a.attempt === 2);
+        expect(new Set(retries.map((a) => a.call)), s).toEqual(new Set(refused.map((a) => a.call)));
+        expect(new Set(as.map((a) => a.call)).size, s).toBe(20);
+        expect(retries.map((a) => a.findings.some((f) => f.code === 'RETRY_AFTER_IGNORED')), s).toEqual(Array(8).fill(ignored));
+      }
+    }
+  });
+
+  it("left: the recording proxy in front of the server saw the burst's POSTs arrive one by one, each after the last one's 429 ended: a chain of retries", async () => {
+    // The client sent the twenty within 2 ms (its own log); undici opened a connection for each, and the proxy read
+    // them 3 to 12 ms apart, each after the 429 before it had gone back. By the proxy's clock they are retries, each
+    // "ignoring" Retry-After; the app's own retries 1.1 s later are then calls of their own.
+    const as = syncs(await run('burst-429-honoured', [['proxy.ndjson']]));
+    expect(Math.max(...as.map((a) => a.attempt))).toBeGreaterThan(2);
+  });
+});
