@@ -91,3 +91,13 @@ describe('tools that change under a session: list_changed, an outputSchema repla
     }
   });
 });
+
+describe("the server asks the Python client during a call: an elicitation it declines, a sampling handler that raises (py-ask-back)", () => {
+  it("TOOL_ERROR each, the why naming the client's own error answer to sampling/createMessage; no retries", async () => {
+    for (const v of views('py-ask-back', 'proxy.ndjson')) {
+      const r = await run('py-ask-back', v);
+      expect(calls(r)).toEqual(['3 ask TOOL_ERROR #1', '4 summarize TOOL_ERROR #1', '5 summarize TOOL_ERROR #1']);
+      expect(r.attempts.flatMap((a) => a.findings)).toEqual([]);
+    }
+  });
+});
