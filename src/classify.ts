@@ -1,5 +1,5 @@
 // Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
-import type { AttemptView, OutcomeDetail, Resumption } from './join/attempt.js';
+import { PY_SSE_EVENT_LIMIT, type AttemptView, type OutcomeDetail, type Resumption } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation, surelyValid } from './output-schema.js';
 import { resultShapeProblem, toolResultProblem, type ShapeProblem } from './result-shape.js';
@@ -178,6 +178,10 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   if (unread !== undefined) return result('STREAM_INCOMPLETE', { why: unread });
   const py = view.bomBody === true && !view.resumed && !view.onStandaloneGet ? pythonSdkAgent(view) : undefined;
   if (py !== undefined) return result('MALFORMED_JSON', { why: `the JSON body begins with a byte order mark (U+FEFF), and this client (User-Agent ${JSON.stringify(py)}) is the Python SDK's, whose JSON parser refuses it ("Invalid JSON"; fetch's json(), as the TypeScript SDK reads a body, drops it): its caller got no result, though the body holds a response` });
+  const bigEvent = view.largestEvent !== undefined && view.largestEvent > PY_SSE_EVENT_LIMIT && !view.resumed && !view.onStandaloneGet ? pythonSdkAgent(view) : undefined;
+  if (bigEvent !== undefined) {
+    return result('STREAM_INCOMPLETE', { why: `its stream carried an SSE event of ${view.largestEvent!.toLocaleString('en-US')} bytes, over the ${PY_SSE_EVENT_LIMIT.toLocaleString('en-US')} the Python SDK client takes in one event by default (max_sse_event_size), and this client (User-Agent ${JSON.stringify(bigEvent)}) is the Python SDK's: it failed the request ("Server-sent event exceeded the ${PY_SSE_EVENT_LIMIT} byte limit."), though the stream holds the response (the TypeScript SDK clients take it; a JSON response has no such limit)` });
+  }
   return classifyResponse(view, response, tool);
 }
 

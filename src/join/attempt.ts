@@ -142,6 +142,8 @@ export interface AttemptView {
   resumedBeforeAnswer?: { src: Source; got: Resumption; from: string; answerId?: string };
   /** SSE events on the request's own stream (a why counts these: what came before it ended). */
   sseEvents: number;
+  /** Bytes of the largest SSE event on its own stream, where one may pass the Python SDK client's limit (set only then). */
+  largestEvent?: number;
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */
   resumedEvents?: number;
   progress: number;
@@ -257,6 +259,9 @@ export interface AttemptView {
   /** Details behind the outcome: error code and message, the envelope problem, ... */
   detail?: OutcomeDetail;
 }
+
+/** The most bytes the Python SDK client's SSE parser takes in one event by default (max_sse_event_size, httpx2's EventSource). */
+export const PY_SSE_EVENT_LIMIT = 1024 * 1024;
 
 /** The fields a view is made with. */
 export type ViewCore = Pick<

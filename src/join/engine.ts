@@ -1,7 +1,7 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { unreadBody } from '../classify.js';
-import { PY_TIMEOUT_REASON, callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
+import { PY_SSE_EVENT_LIMIT, PY_TIMEOUT_REASON, callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
 import type { Note } from '../schema/record.js';
 import { fingerprint, jsonDigest, signatureOf } from './fingerprint.js';
 import { RECENT_TOKEN_MS, SessionTracker, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from './sessions.js';
@@ -764,6 +764,11 @@ export class JoinEngine {
     ex.lastTs = ts ?? ex.lastTs;
     if (p.sse) {
       for (const v of ex.attempts) v.sseEvents++;
+      // An event that may pass the Python SDK client's 1 MiB (UTF-8 is at most 3 bytes a character): its size, as httpx's SSE parser counts it.
+      if (p.sse.data.length > PY_SSE_EVENT_LIMIT / 3) {
+        const size = sseEventBytes(p.sse);
+        for (const v of ex.attempts) if (size > (v.largestEvent ?? 0)) v.largestEvent = size;
+      }
       // A GET resuming a request's stream carries the rest of its events: counted as its, as its progress is.
       if (ex.resumes) ex.resumes.view.resumedEvents = (ex.resumes.view.resumedEvents ?? 0) + 1;
       if (p.sse.id !== undefined && p.sse.id !== '') {
@@ -2132,4 +2137,13 @@ function cancelledOf(v: AttemptView | undefined, ts: number | undefined, reason:
 /** A cancellation's reason that names the client SDK's own request timeout (TypeScript "Request timed out", Python "timed out after"). */
 function timedOutReason(reason: unknown): boolean {
   return typeof reason === 'string' && /request timed out|timed out after/i.test(reason);
+}
+
+/** An SSE event's size as httpx2's parser counts it: the UTF-8 bytes of its field lines, without their line ends. */
+function sseEventBytes(ev: ParsedSseEvent): number {
+  const lines = ev.data.split('\n');
+  let n = Buffer.byteLength(ev.data, 'utf8') - (lines.length - 1) + lines.length * 'data: '.length;
+  if (ev.event !== undefined) n += Buffer.byteLength(`event: ${ev.event}`, 'utf8');
+  if (ev.id !== undefined) n += Buffer.byteLength(`id: ${ev.id}`, 'utf8');
+  return n;
 }
