@@ -73,3 +73,28 @@ describe('an answer and the client timeout that crossed it (timeout-race)', () =
     }
   });
 });
+
+describe('the v2 client and server on 2026-07-28, where closing the stream is the cancellation (v2-timeout-race)', () => {
+  const files: [string, Side?][][] = [[['client.ndjson']], [['client.ndjson', 'client'], ['server.ndjson', 'server']]];
+  it('the client view, and with the server\'s: CANCELLED exactly on the calls whose caller timed out', async () => {
+    const t = timedOut('v2-timeout-race', 0);
+    expect(t.length).toBeGreaterThan(3);
+    for (const f of files) {
+      const r = await run('v2-timeout-race', f);
+      expect(r.attempts.filter((a) => a.tool === 'slow' && a.findings.some((x) => x.code === 'CANCELLED')).map((a) => Number(a.id)), f.join(' ')).toEqual(t);
+    }
+  });
+
+  it("must not: a result the server sent whole only after the client had closed its stream is no SIDE_DIVERGENCE (it came late, nothing lost it)", async () => {
+    const r = await run('v2-timeout-race', files[1]!);
+    expect(r.attempts.flatMap((a) => a.findings.map((f) => f.code))).not.toContain('SIDE_DIVERGENCE');
+    // id 9: the client closed at its 311 ms timeout, the server's answer went out 11 ms later
+    const crossed = r.attempts.find((a) => a.tool === 'slow' && a.id === 9)!;
+    expect([crossed.outcome, crossed.findings.map((f) => f.code)]).toEqual(['NO_RESPONSE', ['CANCELLED']]);
+  });
+
+  it("left: the server's log alone shows that answer sent whole, and nothing of the close that came first (no notifications/cancelled on 2026-07-28)", async () => {
+    const r = await run('v2-timeout-race', [['server.ndjson', 'server']]);
+    expect(r.attempts.find((a) => a.tool === 'slow' && a.id === 9)!.outcome).toBe('TOOL_SUCCESS');
+  });
+});
