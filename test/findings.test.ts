@@ -45,12 +45,6 @@ describe('findings fire on their fixture and not on the near miss', () => {
     // A result the server did send still counts, however the client ended.
     const answered = [post({ t: 5, id: 1, status: 200, ct: 'text/event-stream', body: sse({ data: JSON.parse(good(1)) }) })];
     expect(await codes([client('aborted'), { side: 'server', lines: answered }])).toContain('SIDE_DIVERGENCE');
-    // The client closed at its timeout (300 ms), the server's answer went out whole 10 ms later (real-audit32's
-    // v2-timeout-race, 2026-07-28): it came too late, nothing lost it. Sent before the close, it still counts.
-    const timedOut = { side: 'client' as const, lines: [post({ t: 0, id: 1, status: null, body: undefined, end: 'aborted', error: 'This operation was aborted', durationMs: 300 })] };
-    const late = (t: number) => [post({ t, id: 1, status: 200, ct: 'text/event-stream', body: sse({ data: JSON.parse(good(1)) }), durationMs: 0 })];
-    expect(await codes([timedOut, { side: 'server', lines: late(310) }])).not.toContain('SIDE_DIVERGENCE');
-    expect(await codes([timedOut, { side: 'server', lines: late(200) }])).toContain('SIDE_DIVERGENCE');
   });
 
   it('OUTCOME_MISMATCH: the claim says success, the wire says JSON-RPC error; not when they agree', async () => {

@@ -149,11 +149,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // (Not when the server's view shows its HTTP status sent well before the client closed: something between them
     // held it, as a hop that delays answers does, until the client gave up.)
     const heldBetween = typeof s.status === 'number' && s.endTs !== undefined && c.endTs !== undefined && s.endTs + HELD_ANSWER_MARGIN_MS < c.endTs;
-    // Nor when the server's answer went out whole only after the client had closed (a timeout the answer crossed: the
-    // v2 server on 2026-07-28 answers a request whose connection it has not yet seen close): it came too late, not lost.
-    // (Only where the client's view gives its close a time: it lasted until then.)
-    const answeredAfterClose = s.responded === true && s.streamEnd === 'complete' && s.endTs !== undefined && c.endTs !== undefined && c.startTs !== undefined && c.endTs > c.startTs && s.endTs >= c.endTs;
-    const clientGaveUpFirst = c.status === null && closedByClient(c) && (!s.responded || answeredAfterClose) && !heldBetween;
+    const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded && !heldBetween;
     // A view rebuilt from metadata (an OpenTelemetry span) that has no response shows nothing to compare: the span of
     // a client that timed out, of a handler whose error response the span does not record.
     // A client span that gave up (its timeout) diverges only from a result the server's view shows sent before that.
