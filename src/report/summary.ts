@@ -8,7 +8,7 @@ import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { doneAt } from '../findings/rules.js';
 import { redactText, redactValue } from '../redact.js';
-import { boundValue, capString, jsonText } from './text.js';
+import { boundValue, capString, jsonText, plural } from './text.js';
 import { isoTime } from '../formats/time.js';
 import { TopRows } from './top.js';
 
@@ -279,6 +279,8 @@ export const MAX_CHAIN_STEPS = 20;
 
 /** Most attempt rows kept, over all sessions, for the Markdown report's sequence diagrams (the rest are counted per session). */
 export const DIAGRAM_ROWS = 5000;
+/** DUPLICATE_RECORD rows a session shows in the table and Markdown reports; the rest are counted on the last. */
+const DUPLICATE_ROWS_SHOWN = 3;
 
 /** One attempt of a call as the retry-chain table shows it: small, since calls are remembered while a retry may still come. */
 export interface ChainStep {
@@ -418,6 +420,9 @@ export class SummaryBuilder {
   claimsAlone = 0;
   private readonly failed: TopRows<Ranked<AttemptRow>>;
   private readonly findingsTop: TopRows<Ranked<FindingRow>>;
+  /** Each session's DUPLICATE_RECORD rows shown so far and the last of them; those beyond, counted on it. */
+  private readonly duplicateRows = new Map<string, { shown: number; last: FindingRow }>();
+  private readonly foldedDuplicates = new Map<FindingRow, number>();
   private readonly chainsTop: TopRows<Ranked<CallChain>>;
   /**
    * INPUT_REQUIRED rounds without findings, waiting to learn whether a follow-up answered them (then they were a step
@@ -477,8 +482,18 @@ export class SummaryBuilder {
 
   finding(f: Finding): void {
     this.countFinding(f.code, f.severity);
+    // A log whose rows all came twice has one DUPLICATE_RECORD per exchange: a session's first few are rows, the rest
+    // are counted on the last of them (every one stays in the JSON and NDJSON reports).
+    const dupKey = f.code === 'DUPLICATE_RECORD' ? `${f.session ?? ''}\0${f.group ?? ''}` : undefined;
+    const dups = dupKey !== undefined ? this.duplicateRows.get(dupKey) : undefined;
+    if (dups !== undefined && dups.shown >= DUPLICATE_ROWS_SHOWN) {
+      this.foldedDuplicates.set(dups.last, (this.foldedDuplicates.get(dups.last) ?? 0) + 1);
+      return;
+    }
     const message = this.opts.redact ? redactText(f.message) : f.message;
-    this.findingsTop.offer({ item: { finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null }, key: SEVERITY_RANK[f.severity], seq: this.seq++ });
+    const item: FindingRow = { finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null };
+    if (dupKey !== undefined) this.duplicateRows.set(dupKey, { shown: (dups?.shown ?? 0) + 1, last: item });
+    this.findingsTop.offer({ item, key: SEVERITY_RANK[f.severity], seq: this.seq++ });
     if (this.opts.keepAll && f.severity !== 'info') {
       if (f.session != null) this.flagged.add(scopeKey(f.session));
       else this.scopelessFlags.push(f.sources);
@@ -597,7 +612,11 @@ export class SummaryBuilder {
   /** Attempt and session findings, errors first (then in the order they were raised): the first maxRows, and how many of each severity there are. */
   findingTable(): TableRows<FindingRow> & { bySeverity: Record<Severity, number> } {
     this.finish();
-    return { rows: this.findingsTop.sorted().map((r) => r.item), total: this.findingsTop.total, bySeverity: { ...this.severity } };
+    const folded = (r: FindingRow): FindingRow => {
+      const more = this.foldedDuplicates.get(r);
+      return more === undefined ? r : { ...r, finding: { ...r.finding, message: `${r.finding.message}; and ${plural(more, 'more identical record')} of this session, each counted once (each listed in --format json)` } };
+    };
+    return { rows: this.findingsTop.sorted().map((r) => folded(r.item)), total: this.findingsTop.total, bySeverity: { ...this.severity } };
   }
 
   /** Calls with more than one reported attempt (retries or continuations), in the order they started: the first maxRows, and how many there are. */

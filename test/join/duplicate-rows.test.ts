@@ -76,3 +76,22 @@ describe('what is not a duplicated row', () => {
     ]);
   });
 });
+
+describe('the reports a person reads', () => {
+  it("fold a session's DUPLICATE_RECORD rows past the third into a count; JSON keeps every one", async () => {
+    const { cli } = await import('../cli/helpers.js');
+    const client = doubled(join(ROOT, 'samples/client.ndjson'));
+    const server = join(ROOT, 'samples/server.ndjson');
+    const json = JSON.parse((await cli(['--client', client, '--server', server, '--format', 'json'])).stdout) as { findings: { code: string; session: string | null }[] };
+    const all = json.findings.filter((f) => f.code === 'DUPLICATE_RECORD');
+    const inA3f1 = all.filter((f) => f.session?.startsWith('a3f1')).length;
+    expect(inA3f1).toBeGreaterThan(3);
+    for (const format of ['table', 'markdown']) {
+      const out = (await cli(['--client', client, '--server', server, '--format', format], { env: { COLUMNS: '400' } })).stdout;
+      const rows = out.split('\n').filter((l) => l.includes('DUPLICATE_RECORD'));
+      expect(rows.filter((l) => l.includes('a3f1c2d4'))).toHaveLength(3);
+      expect(out).toContain(`and ${inA3f1 - 3} more identical records of this session, each counted once`);
+      expect(rows.length).toBeLessThan(all.length);
+    }
+  });
+});
