@@ -261,7 +261,10 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
       account.records++;
       if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
-      const item: RecordItem = { rec, ts: parseTimestamp(rec.ts, opts.timezone), src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
+      const ts = parseTimestamp(rec.ts, opts.timezone);
+      // A time given that holds no date ("NaN", "2026-13-45T...", a negative epoch): the record is read untimed, and said.
+      if (ts === undefined && rec.ts !== undefined && rec.ts !== null) opts.diagnostics.add({ file: name, line: lineNo, code: 'no-time', message: `timestamp ${JSON.stringify(typeof rec.ts === 'string' ? rec.ts.slice(0, 60) : rec.ts)} holds no date: the record is read without a time (it passes no --since or --until)` });
+      const item: RecordItem = { rec, ts, src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
       if (fmt.limits.answersUnlogged) item.answersUnlogged = true;
       if (fmt.limits.sessionSent) item.sessionSent = true;
       if (raw !== undefined) item.raw = raw;

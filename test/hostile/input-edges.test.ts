@@ -254,3 +254,29 @@ describe('a file that may not be read', () => {
     expect(r.stderr).toBe('mcp-triage: locked.ndjson: permission denied\n'); // was 'read failed (EACCES)'
   });
 });
+
+describe('a timestamp that holds no date', () => {
+  it('is said with its line (no-time), and the record is still analyzed without a time; good and absent times say nothing', () => {
+    const times = ['"NaN"', '"2026-13-45T99:99:99Z"', '"05:51:43.484"', '-1', '1e22'];
+    const lines = [
+      exchange(1, '5c2e9a41'),
+      ...times.map((t, i) => exchange(i + 2, '5c2e9a41').replace(/"ts":"[^"]+"/, `"ts":${t}`)),
+      exchange(9, '5c2e9a41').replace(/"ts":"[^"]+",/, ''),
+      exchange(10, '5c2e9a41').replace(/"ts":"[^"]+"/, '"ts":1792228320000'),
+    ];
+    write('no-date.ndjson', lines.join('\n') + '\n');
+    const r = cli(['no-date.ndjson', '--format', 'json']);
+    expectNoCrash(r);
+    expect(r.code).toBe(0);
+    const s = summaryOf(r);
+    expect(s.attempts).toBe(lines.length);
+    expect(s.diagnostics.byCode['no-time']).toBe(times.length);
+    expect(r.stderr).toContain('mcp-triage: no-date.ndjson:2: timestamp "NaN" holds no date: the record is read without a time (it passes no --since or --until)');
+    expect(r.stderr).toContain('mcp-triage: no-date.ndjson:4: timestamp "05:51:43.484" holds no date');
+    expect(r.stderr).toContain('mcp-triage: no-date.ndjson:5: timestamp -1 holds no date');
+    // Lines 1, 7 (no ts at all) and 8 (epoch milliseconds): nothing said.
+    expect(r.stderr).not.toMatch(/no-date\.ndjson:(1|7|8): timestamp/);
+    const attempts = (JSON.parse(r.stdout) as { attempts: { id: number; ts?: string }[] }).attempts;
+    expect(attempts.filter((a) => a.ts === undefined).map((a) => a.id).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 9]);
+  });
+});
