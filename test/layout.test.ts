@@ -1,4 +1,4 @@
-// The README's Layout section names every source file, each source file opens with a comment saying what it owns, and every link within the README leads to one of its headings.
+// The README's Layout section names every source file, each source file opens with a comment saying what it owns, and every link within the README and the fixtures' chapter (test/fixtures/README.md) leads to a heading.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,23 +30,38 @@ describe('the source layout', () => {
   });
 });
 
+/** GitHub's anchors for a Markdown file's headings (code blocks skipped, repeated headings numbered). */
+function anchorsOf(text: string): Set<string> {
+  const slug = (h: string) => h.replace(/`/g, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let code = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) code = !code;
+    const m = code ? null : /^#{1,6} (.*)$/.exec(line);
+    if (!m) continue;
+    const base = slug(m[1]!);
+    const n = seen.get(base);
+    seen.set(base, n === undefined ? 0 : n + 1);
+    anchors.add(n === undefined ? base : `${base}-${n + 1}`);
+  }
+  return anchors;
+}
+
 describe('the README links', () => {
-  it('lead to headings that exist (GitHub anchors)', () => {
-    const slug = (h: string) => h.replace(/`/g, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
-    const anchors = new Set<string>();
-    const seen = new Map<string, number>();
-    let code = false;
-    for (const line of readme.split('\n')) {
-      if (line.startsWith('```')) code = !code;
-      const m = code ? null : /^#{1,6} (.*)$/.exec(line);
-      if (!m) continue;
-      const base = slug(m[1]!);
-      const n = seen.get(base);
-      seen.set(base, n === undefined ? 0 : n + 1);
-      anchors.add(n === undefined ? base : `${base}-${n + 1}`);
-    }
-    const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);
-    expect(links.length).toBeGreaterThan(50);
-    expect(links.filter((l) => !anchors.has(l))).toEqual([]);
+  // The fixtures' own chapter lives beside them; each file links into the other.
+  const docs: Record<string, string> = { 'README.md': readme, 'test/fixtures/README.md': readFileSync(join(ROOT, 'test/fixtures/README.md'), 'utf8') };
+  const anchors = Object.fromEntries(Object.entries(docs).map(([f, text]) => [f, anchorsOf(text)]));
+  const target = (from: string, file: string) => (file === '' ? from : relative(ROOT, join(ROOT, from, '..', file)));
+
+  it.each(Object.keys(docs))('in %s lead to headings that exist (GitHub anchors)', (from) => {
+    const links = [...docs[from]!.matchAll(/\]\(([^)#\s]*)#([^)]+)\)/g)].map((m) => ({ file: target(from, m[1]!), anchor: m[2]! }));
+    expect(links.length).toBeGreaterThan(20);
+    expect(links.filter((l) => !anchors[l.file]?.has(l.anchor)).map((l) => `${l.file}#${l.anchor}`)).toEqual([]);
+  });
+
+  it('keep the list of fixture sets in the README, each set described in the fixtures\' chapter', () => {
+    const intoFixtures = [...readme.matchAll(/\]\(test\/fixtures\/README\.md#([^)]+)\)/g)];
+    expect(intoFixtures.length).toBeGreaterThan(40);
   });
 });

@@ -1,7 +1,7 @@
 // Records test/fixtures/real-audit11/ (the eleventh audit: more npm peers) on 127.0.0.1, each incident five ways: Genkit's MCP client and server (@genkit-ai/mcp),
 // Strands Agents' McpClient (@strands-agents/sdk), NestJS's @rekog/mcp-nest and xmcp's HTTP transport, each paired with the SDK 1.32.2 (or v2 2.4.0) other end.
 // NOT run by `npm test`: the peers are not dependencies of mcp-triage. Install them outside the repository, one folder each (their peer ranges clash):
-// README.md, "Real-traffic fixtures: the eleventh audit (more npm peers)", has the commands (genkit/, strands/, nest/, xmcp/ under $SCRATCH_AUDIT11,
+// test/fixtures/README.md, "Real-traffic fixtures: the eleventh audit (more npm peers)", has the commands (genkit/, strands/, nest/, xmcp/ under $SCRATCH_AUDIT11,
 // default /work/scratch-audit11; xmcp's project is written by test/real-audit11/xmcp-project.mjs and built by `npx xmcp build`).
 // Then, from the repository: npm run build && node test/real-audit11/record.mjs [scenario...]
 // The chain: the client (its fetch is recordingFetch: client.ndjson) -> [a fault hop, where the scenario needs one] -> a HAR-lines proxy (capture.har.ndjson)

@@ -1,7 +1,7 @@
 // Records test/fixtures/real-audit12/ (the twelfth audit: mcporter and mcp-proxy) on 127.0.0.1, each incident five ways: mcporter 0.12.3's runtime and CLI against the SDK 1.32.2 McpServer,
 // and mcp-proxy 6.7.19 (a stdio server bridged to Streamable HTTP) with the SDK 1.32.2 and v2 2.4.0 clients.
 // NOT run by `npm test`: the packages are not dependencies of mcp-triage. Install them outside the repository, one folder each:
-// README.md, "Real-traffic fixtures: the twelfth audit (mcporter and mcp-proxy)", has the commands (mcporter/, mcp-proxy/ under $SCRATCH_AUDIT12, default /work/scratch-audit12).
+// test/fixtures/README.md, "Real-traffic fixtures: the twelfth audit (mcporter and mcp-proxy)", has the commands (mcporter/, mcp-proxy/ under $SCRATCH_AUDIT12, default /work/scratch-audit12).
 // Then, from the repository: npm run build && node test/real-audit12/record.mjs [scenario...]
 // The chain: the client (its fetch is recordingFetch: client.ndjson) -> [a fault hop, where the scenario needs one] -> a HAR-lines proxy (capture.har.ndjson)
 // -> `mcp-triage record` (proxy.ndjson) -> the server: the SDK 1.32.2 McpServer behind recordingHandler (server.ndjson), or mcp-proxy's process behind a recording

@@ -1,6 +1,6 @@
 // Records test/fixtures/real-audit13/ (the thirteenth audit: published MCP servers on their Streamable HTTP transport) on 127.0.0.1, each incident five ways: mongodb-mcp-server 3.0.4 (its database down)
 // and @playwright/mcp 0.0.86 (no browser installed), each in a process of its own, with the SDK 1.32.2 and v2 2.4.0 clients.
-// NOT run by `npm test`: the servers are not dependencies of mcp-triage. Install them outside the repository (README.md, "Real-traffic fixtures: the thirteenth audit (published servers)").
+// NOT run by `npm test`: the servers are not dependencies of mcp-triage. Install them outside the repository (test/fixtures/README.md, "Real-traffic fixtures: the thirteenth audit (published servers)").
 // Run it ONLY in a network namespace with nothing but loopback (these servers may phone home), from the repository:
 //   npm run build && unshare -n sh -c 'ip link set lo up && exec node test/real-audit13/record.mjs [scenario...]'
 // The chain (test/helpers/audit13-rig.mjs): the client (recordingFetch: client.ndjson) -> [a fault hop] -> a HAR-lines proxy (capture.har.ndjson) -> `mcp-triage record` (proxy.ndjson)
