@@ -10,6 +10,7 @@ import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFindin
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 import { trimOldest } from './bounded.js';
+import { IdOrder } from './id-order.js';
 
 export interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
@@ -125,6 +126,8 @@ export class CallLinker {
   private sessionCallers = new Map<string, string>();
   /** Recent tools/call results by side, id and result digest: the same answer to another session's request shows. */
   private recentResults = new Map<string, Attempt>();
+  /** The order each session's client took its ids in: a request made before an attempt failed is no retry of it. */
+  private idOrder = new IdOrder();
 
   constructor(private readonly opts: CallsOptions) {}
 
@@ -159,6 +162,7 @@ export class CallLinker {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
     }
     this.noteSession(a, scopeKey);
+    this.idOrder.note(a);
     if (ownScope(a) && a.startTs !== undefined) {
       const sc = this.scopeCalls.get(scopeKey);
       if (!sc) this.scopeCalls.set(scopeKey, { first: a.startTs, byCall: new Map() });
@@ -197,7 +201,7 @@ export class CallLinker {
     if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
     const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
-    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(view.fingerprint), a);
+    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(view.fingerprint), a, (prev) => this.idOrder.madeBefore(a, prev) === undefined);
     if (continuation) tail = this.continuationOf(a, key);
     else if (own) tail = own.tail;
     else {
@@ -216,6 +220,8 @@ export class CallLinker {
       // Another scope's attempt is retried from this one only when this one began after it (a new session after a 404):
       // a scope that was already going is another process's, whose own calls are its own.
       if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
+      // A request its client made before it could know of the failure (the session's ids say so) is no retry of it.
+      if (tail && !byNote && this.idOrder.madeBefore(a, tail.last) !== undefined) tail = undefined;
     }
     // The same request posted again in its session: a re-send of the call that went well as far as this log shows.
     const resentKey = view.session !== null && !continuation && !view.initialize ? `${scopeKey} ${view.idKey}` : undefined;
@@ -322,6 +328,7 @@ export class CallLinker {
     this.scopeCalls.delete(key);
     this.openings.delete(key);
     this.begins.delete(key);
+    this.idOrder.forget(key);
     const name = this.sessionClients.get(key);
     this.sessionClients.delete(key);
     if (s.session !== null && s.terminated === undefined && (name !== undefined || firstCall !== undefined)) {
@@ -730,13 +737,14 @@ interface ScopeFailure {
 /**
  * The scope's failed call that `a` follows: the latest that had ended when `a` began and that no like call, begun after
  * it, had ended well before `a` began; else the latest still open or unanswered when `a` began (no retry of it: a call
- * of its own, as before). A failure that a like call ended well after is none.
+ * of its own, as before). A failure that a like call ended well after is none, and so is one that `after` says `a`
+ * was made before (its session's ids).
  */
-function ownFailure(list: ScopeFailure[] | undefined, a: Attempt): ScopeFailure | undefined {
+function ownFailure(list: ScopeFailure[] | undefined, a: Attempt, after: (prev: Attempt) => boolean): ScopeFailure | undefined {
   let open: ScopeFailure | undefined;
   for (let i = (list?.length ?? 0) - 1; i >= 0; i--) {
     const e = list![i]!;
-    if (e.tail.last.primary.seq !== e.seq) continue;
+    if (e.tail.last.primary.seq !== e.seq || !after(e.tail.last)) continue;
     if (e.clearedAt !== undefined && (a.startTs === undefined || a.startTs >= e.clearedAt)) continue;
     if (startedAfter(a, e.tail.last)) return e;
     open ??= e;

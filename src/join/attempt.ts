@@ -71,6 +71,8 @@ export interface AttemptView {
   contentType: string | undefined;
   /** Retry-After of the response, in ms after the response ended. */
   retryAfterMs?: number;
+  /** When the head of a refusal (HTTP 400 and up) came: the earliest its client could know the attempt failed. */
+  headTs?: number;
   /** The JSON-RPC response with this request's id. */
   response?: unknown;
   /** Whether the response came on another exchange (a GET resumption). */

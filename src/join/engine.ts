@@ -731,6 +731,7 @@ export class JoinEngine {
       // No Content-Type, where the log kept the headers every HTTP response has: the response had none.
       if (noType) v.noContentType = true;
       if (retryAfter !== undefined) v.retryAfterMs = retryAfter;
+      if (status !== null && status >= 400 && ts !== undefined) v.headTs = ts;
       if (challenge) v.authChallenge = true;
       if (!v.sources.includes(src)) v.sources.push(src);
       if (announced && (v.session === null || reinitialized)) this.adoptSession(ex, v, announced);

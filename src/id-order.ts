@@ -1,0 +1,120 @@
+// The order in which a session's client took its JSON-RPC ids: a request made before an attempt failed is no retry of it.
+import type { Attempt } from './join/match.js';
+import { trimOldest } from './bounded.js';
+
+/**
+ * The MCP SDKs number a session's requests from one counter per client (the TypeScript SDK's Protocol, the v2 client,
+ * the Python SDK's dispatcher), taking the id when the application makes the call, before its POST. A retry is made
+ * after its client saw the failure it answers, so its id was taken after that. Within one session:
+ *  (a) a request with a lower id than the failed attempt's was made before it, however late it reached the log;
+ *  (b) a request with a lower id than one already on the wire before the failed attempt's refusal came was made then.
+ * Neither holds for the same id again (a re-send: an HTTP client's retry, the SDK's after a 401), across sessions (a
+ * new session may be a new client's counter), for string ids, or where the session's ids do not look like one
+ * client's counter (an id taken for two different requests, ids far apart as random or clock-based ones are).
+ */
+export class IdOrder {
+  private scopes = new Map<string, Counter>();
+
+  /** A request of a session, as the linker gets it. */
+  note(a: Attempt): void {
+    const id = counted(a);
+    if (id === undefined || a.startTs === undefined) return;
+    const key = a.primary.scopeKey;
+    let c = this.scopes.get(key);
+    if (!c) {
+      this.scopes.set(key, (c = { sent: [], mixed: false }));
+      trimOldest(this.scopes, SCOPES_KEPT);
+    }
+    if (c.mixed) return;
+    // The same id for another request: more than one counter numbers this session (a client restarted on it).
+    if (c.sent.some((s) => s.id === id && (s.fingerprint !== a.primary.fingerprint || s.method !== a.method))) {
+      c.mixed = true;
+      c.sent = [];
+      return;
+    }
+    c.sent.push({ id, ts: a.startTs, fingerprint: a.primary.fingerprint, method: a.method });
+    if (c.sent.length > SENT_KEPT + (SENT_KEPT >> 3)) c.sent.splice(0, c.sent.length - SENT_KEPT);
+  }
+
+  /**
+   * Why `b` was made before its client could know that `prev` failed (so it is no retry of it), or undefined when
+   * the ids do not show that.
+   */
+  madeBefore(b: Attempt, prev: Attempt): string | undefined {
+    const idB = counted(b);
+    const idA = counted(prev);
+    if (idB === undefined || idA === undefined || idA === idB || b.primary.scopeKey !== prev.primary.scopeKey) return undefined;
+    const c = this.scopes.get(b.primary.scopeKey);
+    if (!c || c.mixed || !oneCounter(c.sent, idB)) return undefined;
+    if (idB < idA) return `its id ${idB} is lower than the failed attempt's (${idA}): its client had made it first, in the same session`;
+    const known = knownFailedFrom(prev);
+    if (known === undefined) return undefined;
+    // Whole milliseconds: the request must have started a full millisecond before the refusal came.
+    const higher = c.sent.find((s) => s.id > idB && s.ts < known - 1);
+    if (!higher) return undefined;
+    return `request ${higher.id} of the same session, numbered after it, was sent before the failed attempt's answer came: its client had made it before it could know of that failure`;
+  }
+
+  /** A session closed: its counter goes. */
+  forget(scopeKey: string): void {
+    this.scopes.delete(scopeKey);
+  }
+}
+
+/** Requests of a session kept per session (the latest): far more than a burst of calls alike at once. */
+const SENT_KEPT = 512;
+/** Ids a session's span may hold beyond twice those seen in it: a burst of calls read out of order leaves gaps. */
+const SPAN_SLACK = 16;
+/** Sessions kept (the latest to start): closed sessions go at once, these are those still open. */
+const SCOPES_KEPT = 8192;
+
+interface Sent {
+  id: number;
+  ts: number;
+  fingerprint: number;
+  method: string;
+}
+
+interface Counter {
+  sent: Sent[];
+  /** The session's ids are not one counter's: the rule is off for it. */
+  mixed: boolean;
+}
+
+/** The attempt's id, where it is a client's counter value in a session: a whole number, not a string. */
+function counted(a: Attempt): number | undefined {
+  if (a.session === null || a.primary.session === null) return undefined;
+  const id = a.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : undefined;
+}
+
+/**
+ * The session's ids look like one client's counter: `id` lies among the others (not below the lowest nor past the
+ * highest, as a counter started again or wrapped would), and with it they fill at least half of the span they cover,
+ * give or take SPAN_SLACK (random ids do not; a burst whose requests reach the log out of order leaves gaps a while).
+ */
+function oneCounter(sent: Sent[], id: number): boolean {
+  let min = Infinity;
+  let max = -Infinity;
+  const distinct = new Set<number>([id]);
+  for (const s of sent) {
+    if (s.id === id) continue;
+    distinct.add(s.id);
+    if (s.id < min) min = s.id;
+    if (s.id > max) max = s.id;
+  }
+  return min !== Infinity && id >= min && id <= max && distinct.size * 2 + SPAN_SLACK >= max - min + 1;
+}
+
+/**
+ * The earliest time the client could know that `a` failed, where the failure is an answer (a refusal, a JSON-RPC error,
+ * an isError result) and the client gave up on nothing itself (no cancellation, no progress after which a total
+ * timeout could reject it): a refusal's head, else the request's start. Undefined for any other failure (a timeout or
+ * a cut stream is known to the client whenever it decides).
+ */
+function knownFailedFrom(a: Attempt): number | undefined {
+  const v = a.client ?? a.primary;
+  if (v.cancelledAt !== undefined || v.progress > 0) return undefined;
+  if (a.outcome !== 'HTTP_ERROR' && a.outcome !== 'JSONRPC_ERROR' && a.outcome !== 'TOOL_ERROR') return undefined;
+  return a.primary.headTs ?? a.startTs;
+}
