@@ -10,7 +10,7 @@ import { trimOldest } from './bounded.js';
  *  (b) a request with a lower id than one already on the wire before the failed attempt's refusal came was made then.
  * Neither holds for the same id again (a re-send: an HTTP client's retry, the SDK's after a 401), across sessions (a
  * new session may be a new client's counter), for string ids, or where the session's ids do not look like one
- * client's counter (an id taken for two different requests, ids far apart as random or clock-based ones are).
+ * client's counter (an id seen twice, ids far apart as random ones are, an id below all the others).
  */
 export class IdOrder {
   private scopes = new Map<string, Counter>();
@@ -26,13 +26,15 @@ export class IdOrder {
       trimOldest(this.scopes, SCOPES_KEPT);
     }
     if (c.mixed) return;
-    // The same id for another request: more than one counter numbers this session (a client restarted on it).
-    if (c.sent.some((s) => s.id === id && (s.fingerprint !== a.primary.fingerprint || s.method !== a.method))) {
+    // An id again: a re-send (an HTTP client's, the SDK's after a 401), or a second counter in this session (a new
+    // client that took the session over counts from the start again, maybe with the same calls): not told apart, so
+    // the session's ids are not read from then on.
+    if (c.sent.some((s) => s.id === id)) {
       c.mixed = true;
       c.sent = [];
       return;
     }
-    c.sent.push({ id, ts: a.startTs, fingerprint: a.primary.fingerprint, method: a.method });
+    c.sent.push({ id, ts: a.startTs });
     if (c.sent.length > SENT_KEPT + (SENT_KEPT >> 3)) c.sent.splice(0, c.sent.length - SENT_KEPT);
   }
 
@@ -71,8 +73,6 @@ const SCOPES_KEPT = 8192;
 interface Sent {
   id: number;
   ts: number;
-  fingerprint: number;
-  method: string;
 }
 
 interface Counter {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AttemptRow } from '../../src/index.js';
+import { impossibleLinks, wire } from '../helpers/id-order.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit32/', import.meta.url));
 type Side = 'client' | 'server';
@@ -67,13 +68,26 @@ describe('calls alike at once, some refused, the app retrying the refused ones (
     expect(as.filter((a) => a.outcome === 'TOOL_ERROR').length).toBe(5);
   });
 
-  it('left: the Python client on loopback sends a gather() of 20 one by one, some after the first 503s ended; those read as retries', async () => {
+  it('the Python client on loopback sends a gather() of 20 one by one, in id order, some after the first 503s ended: by the wire (and its ids) those are retries', async () => {
     // asyncio.gather's POSTs reach the wire ~3 ms apart; the hop's 503s came back within ~6 ms, so requests of the same
-    // burst began after a refusal ended: by the wire alone they are that refusal's retries (the log cannot tell when
-    // the app made the call). The app's own retries, 300 ms later, are then calls of their own. Over a real network,
-    // where a 503 takes longer than the burst takes to send, the burst is in flight together, as in the runs above.
+    // burst began after a refusal ended. The session's id order (test/real-audit33) cannot tell them from retries here:
+    // the burst reached the proxy in id order, and no request with a higher id had been sent before any refusal came
+    // (the app learnt of its first refusal at .208, after id 7 reached the proxy at .205: the log cannot show that).
+    // The app's own retries, 300 ms later, are then calls of their own. Over a real network, where a 503 takes longer
+    // than the burst takes to send, the burst is in flight together, as in the runs above.
+    const path = `${DIR}py-parallel-503/proxy.ndjson`;
+    const w = wire(path, 'sync');
+    const ids = [...w].sort((x, y) => x[1].start - y[1].start || x[0] - y[0]).map(([id]) => id);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    const firstRefusal = Math.min(...[...w.values()].flatMap((x) => (x.refusedAt === undefined ? [] : [x.refusedAt])));
+    const sentBefore = [...w].filter(([, x]) => x.start < firstRefusal).map(([id]) => id);
     const as = syncs(await run('py-parallel-503', [['proxy.ndjson', 'client'], ['server.ndjson', 'server']]));
     expect(as.length).toBe(25);
+    // Every link is one the ids allow: a higher id, and none above it sent before the refusal it follows.
+    expect(impossibleLinks(as, w)).toEqual([]);
+    const linked = as.filter((a) => a.attempt > 1).map((a) => Number(a.id));
+    expect(linked.length).toBeGreaterThan(0);
+    for (const id of linked) expect(id).toBeGreaterThan(Math.max(...sentBefore));
     expect(as.filter((a) => a.outcome === 'HTTP_ERROR' && a.attempt === 1).length).toBeGreaterThanOrEqual(3);
     expect(new Set(as.map((a) => a.call)).size).toBeLessThan(25);
   });
@@ -94,11 +108,17 @@ describe('a burst of calls alike rate-limited (429 with Retry-After: 1), the app
     }
   });
 
-  it("left: the recording proxy in front of the server saw the burst's POSTs arrive one by one, each after the last one's 429 ended: a chain of retries", async () => {
+  it("the recording proxy in front of the server saw the burst's POSTs arrive one by one, in id order, each after the last one's 429 ended: a chain of retries by the wire and by the ids", async () => {
     // The client sent the twenty within 2 ms (its own log); undici opened a connection for each, and the proxy read
-    // them 3 to 12 ms apart, each after the 429 before it had gone back. By the proxy's clock they are retries, each
-    // "ignoring" Retry-After; the app's own retries 1.1 s later are then calls of their own.
+    // them 3 to 12 ms apart, in id order, each after the 429 before it had gone back. By the proxy's clock they are
+    // retries, each "ignoring" Retry-After, and the ids do not say otherwise (no higher id came before a refusal); the
+    // app's own retries 1.1 s later are then calls of their own.
+    const path = `${DIR}burst-429-honoured/proxy.ndjson`;
+    const w = wire(path, 'sync');
+    const order = [...w].sort((x, y) => x[1].start - y[1].start).map(([id]) => id);
+    expect(order).toEqual([...order].sort((x, y) => x - y));
     const as = syncs(await run('burst-429-honoured', [['proxy.ndjson']]));
+    expect(impossibleLinks(as, w)).toEqual([]);
     expect(Math.max(...as.map((a) => a.attempt))).toBeGreaterThan(2);
   });
 });

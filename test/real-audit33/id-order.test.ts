@@ -4,44 +4,13 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { analyze, type AttemptRow } from '../../src/index.js';
+import { analyze } from '../../src/index.js';
+import { impossibleLinks, wire } from '../helpers/id-order.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit33/', import.meta.url));
 const lines = (p: string) => readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 const syncs = async (path: string, side?: 'client' | 'server') =>
   (await analyze({ inputs: [{ path, ...(side ? { side } : {}) }], onDiagnostic: () => {} })).attempts.filter((a) => a.tool === 'sync');
-
-/** From the log itself: each sync request's id, when it reached the log, and when its refusal's head came. */
-function wire(path: string): Map<number, { start: number; refusedAt?: number }> {
-  const byXid = new Map<string, number>();
-  const out = new Map<number, { start: number; refusedAt?: number }>();
-  for (const r of lines(path)) {
-    if (r.kind === 'request' && r.send?.params?.name === 'sync') {
-      byXid.set(r.xid, r.send.id);
-      out.set(r.send.id, { start: Date.parse(r.ts) });
-    } else if (r.kind === 'response' && byXid.has(r.xid) && r.status >= 400) out.get(byXid.get(r.xid)!)!.refusedAt = Date.parse(r.ts);
-  }
-  return out;
-}
-
-/** Links (retry -> the attempt it retries) whose retry the ids show was made before that attempt's refusal came. */
-function impossibleLinks(as: AttemptRow[], w: ReturnType<typeof wire>): string[] {
-  const bad: string[] = [];
-  const byCall = new Map<string, AttemptRow[]>();
-  for (const a of as) byCall.set(a.call, [...(byCall.get(a.call) ?? []), a]);
-  for (const chain of byCall.values()) {
-    chain.sort((x, y) => x.attempt - y.attempt);
-    for (let i = 1; i < chain.length; i++) {
-      const a = Number(chain[i - 1]!.id);
-      const b = Number(chain[i]!.id);
-      if (b < a) bad.push(`${b} retries ${a}: a lower id`);
-      const refused = w.get(a)?.refusedAt;
-      const higher = [...w].find(([id, x]) => id > b && refused !== undefined && x.start < refused - 1);
-      if (higher) bad.push(`${b} retries ${a}: ${higher[0]} was sent before ${a}'s refusal`);
-    }
-  }
-  return bad;
-}
 
 /** The truth: the TypeScript SDK numbers the 20 calls 2..21 in call order (initialize 0, tools/list 1). */
 function truth(scenario: string) {
@@ -62,7 +31,7 @@ describe('a burst read out of order by a recording proxy behind a jittery path, 
       expect(sent.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
       expect(sent.slice(20).every((id) => id > 21)).toBe(true);
       // The proxy read them out of order: the premise of the test below.
-      const order = [...wire(`${DIR}${s}/proxy.ndjson`)].sort((x, y) => x[1].start - y[1].start).map(([id]) => id);
+      const order = [...wire(`${DIR}${s}/proxy.ndjson`, 'sync')].sort((x, y) => x[1].start - y[1].start).map(([id]) => id);
       expect(order.slice(0, 20)).not.toEqual([...order.slice(0, 20)].sort((x, y) => x - y));
     });
 
@@ -70,7 +39,7 @@ describe('a burst read out of order by a recording proxy behind a jittery path, 
       const path = `${DIR}${s}/proxy.ndjson`;
       const as = await syncs(path);
       expect(as.length).toBe(25);
-      expect(impossibleLinks(as, wire(path))).toEqual([]);
+      expect(impossibleLinks(as, wire(path, 'sync'))).toEqual([]);
       // The refused ones are the truth's, each attempt 1 of a call or a retry the ids cannot rule out.
       expect(new Set(as.filter((a) => a.outcome === 'HTTP_ERROR').map((a) => Number(a.id)))).toEqual(new Set(truth(s).refused));
     });
@@ -107,5 +76,22 @@ describe('a burst read out of order by a recording proxy behind a jittery path, 
       return Number(String(a.id).slice(2)) < Number(String(prev.id).slice(2));
     });
     expect(lower.length).toBeGreaterThan(0);
+  });
+  it('must not: a second counter in the session (the retries renumbered from 2, as a new client taking the session over would) reads no order', async () => {
+    // The same log with the five retries' ids 22..26 made 2..6: ids seen twice, so the session's ids say nothing from
+    // then on and the links are by time alone. The first retry (22, now 2) follows the refusal of id 16 as it did: by
+    // the ids alone it would have been "made before" that refusal (2 < 16).
+    const path = `${DIR}atonce-503/proxy.ndjson`;
+    const text = readFileSync(path, 'utf8').replace(/("id":|\\"id\\":)(2[2-6])\b/g, (_m, k: string, n: string) => `${k}${Number(n) - 20}`);
+    expect(text).not.toBe(readFileSync(path, 'utf8'));
+    const before = (await syncs(path)).find((a) => Number(a.id) === 22)!;
+    const was = (await syncs(path)).find((a) => a.call === before.call && a.attempt === before.attempt - 1)!;
+    expect([Number(was.id), before.attempt]).toEqual([16, 2]);
+    const as = (await analyze({ inputs: [{ path: '-' }], stdin: Readable.from([text]), onDiagnostic: () => {} })).attempts.filter((a) => a.tool === 'sync');
+    expect(as.length).toBe(25);
+    const again = as.filter((a) => Number(a.id) === 2 && a.attempt === 2);
+    expect(again.length).toBe(1);
+    expect(again[0]!.findings.map((f) => f.code)).toContain('ID_REUSED');
+    expect(Number(as.find((a) => a.call === again[0]!.call && a.attempt === 1)!.id)).toBe(16);
   });
 });
