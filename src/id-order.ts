@@ -22,20 +22,25 @@ export class IdOrder {
     const key = a.primary.scopeKey;
     let c = this.scopes.get(key);
     if (!c) {
-      this.scopes.set(key, (c = { sent: [], mixed: false }));
+      this.scopes.set(key, (c = { ids: [], ts: [], lowest: id, mixed: false }));
       trimOldest(this.scopes, SCOPES_KEPT);
-    }
-    if (c.mixed) return;
-    // An id again: a re-send (an HTTP client's, the SDK's after a 401), or a second counter in this session (a new
-    // client that took the session over counts from the start again, maybe with the same calls): not told apart, so
-    // the session's ids are not read from then on.
-    if (c.sent.some((s) => s.id === id)) {
+    } else if (c.mixed) return;
+    else if (id < c.lowest || c.ids.includes(id)) {
+      // An id again: a re-send (an HTTP client's, the SDK's after a 401), or a second counter in this session (a new
+      // client that took the session over counts from the start again, maybe with the same calls): not told apart,
+      // so the session's ids are not read from then on. So too from an id below every one before it: a counter
+      // started again (a session's first request, its initialize, has its client's lowest id).
       c.mixed = true;
-      c.sent = [];
+      c.ids = [];
+      c.ts = [];
       return;
     }
-    c.sent.push({ id, ts: a.startTs });
-    if (c.sent.length > SENT_KEPT + (SENT_KEPT >> 3)) c.sent.splice(0, c.sent.length - SENT_KEPT);
+    c.ids.push(id);
+    c.ts.push(a.startTs);
+    if (c.ids.length > SENT_KEPT + (SENT_KEPT >> 3)) {
+      c.ids.splice(0, c.ids.length - SENT_KEPT);
+      c.ts.splice(0, c.ts.length - SENT_KEPT);
+    }
   }
 
   /**
@@ -47,14 +52,17 @@ export class IdOrder {
     const idA = counted(prev);
     if (idB === undefined || idA === undefined || idA === idB || b.primary.scopeKey !== prev.primary.scopeKey) return undefined;
     const c = this.scopes.get(b.primary.scopeKey);
-    if (!c || c.mixed || !oneCounter(c.sent, idB)) return undefined;
+    if (!c || c.mixed || !oneCounter(c.ids, idB)) return undefined;
     if (idB < idA) return `its id ${idB} is lower than the failed attempt's (${idA}): its client had made it first, in the same session`;
     const known = knownFailedFrom(prev);
     if (known === undefined) return undefined;
-    // Whole milliseconds: the request must have started a full millisecond before the refusal came.
-    const higher = c.sent.find((s) => s.id > idB && s.ts < known - 1);
-    if (!higher) return undefined;
-    return `request ${higher.id} of the same session, numbered after it, was sent before the failed attempt's answer came: its client had made it before it could know of that failure`;
+    // Whole milliseconds: the request must have started a full millisecond before the failure could be known.
+    for (let i = 0; i < c.ids.length; i++) {
+      if (c.ids[i]! > idB && c.ts[i]! < known - 1) {
+        return `request ${c.ids[i]} of the same session, numbered after it, was sent before the failed attempt's answer came: its client had made it before it could know of that failure`;
+      }
+    }
+    return undefined;
   }
 
   /** A session closed: its counter goes. */
@@ -63,20 +71,19 @@ export class IdOrder {
   }
 }
 
-/** Requests of a session kept per session (the latest): far more than a burst of calls alike at once. */
-const SENT_KEPT = 512;
+/** Requests kept per session (the latest): more than a burst of calls alike at once usually holds. */
+const SENT_KEPT = 64;
 /** Ids a session's span may hold beyond twice those seen in it: a burst of calls read out of order leaves gaps. */
 const SPAN_SLACK = 16;
 /** Sessions kept (the latest to start): closed sessions go at once, these are those still open. */
 const SCOPES_KEPT = 8192;
 
-interface Sent {
-  id: number;
-  ts: number;
-}
-
+/** A session's requests as the log showed them: each one's id and start, in parallel (no object per request). */
 interface Counter {
-  sent: Sent[];
+  ids: number[];
+  ts: number[];
+  /** The lowest id the session has shown. */
+  lowest: number;
   /** The session's ids are not one counter's: the rule is off for it. */
   mixed: boolean;
 }
@@ -93,17 +100,18 @@ function counted(a: Attempt): number | undefined {
  * highest, as a counter started again or wrapped would), and with it they fill at least half of the span they cover,
  * give or take SPAN_SLACK (random ids do not; a burst whose requests reach the log out of order leaves gaps a while).
  */
-function oneCounter(sent: Sent[], id: number): boolean {
+function oneCounter(ids: number[], id: number): boolean {
   let min = Infinity;
   let max = -Infinity;
-  const distinct = new Set<number>([id]);
-  for (const s of sent) {
-    if (s.id === id) continue;
-    distinct.add(s.id);
-    if (s.id < min) min = s.id;
-    if (s.id > max) max = s.id;
+  let others = 0;
+  for (const x of ids) {
+    if (x === id) continue;
+    others++;
+    if (x < min) min = x;
+    if (x > max) max = x;
   }
-  return min !== Infinity && id >= min && id <= max && distinct.size * 2 + SPAN_SLACK >= max - min + 1;
+  // The ids of a session are distinct (an id seen twice turns the rule off), so they and `id` number others + 1.
+  return others > 0 && id >= min && id <= max && (others + 1) * 2 + SPAN_SLACK >= max - min + 1;
 }
 
 /**
