@@ -201,7 +201,7 @@ export class CallLinker {
     if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
     const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
-    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(view.fingerprint), a, (prev) => this.idOrder.madeBefore(a, prev) === undefined);
+    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(view.fingerprint), a, (prev) => !this.idOrder.madeBefore(a, prev));
     if (continuation) tail = this.continuationOf(a, key);
     else if (own) tail = own.tail;
     else {
@@ -221,7 +221,7 @@ export class CallLinker {
       // a scope that was already going is another process's, whose own calls are its own.
       if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
       // A request its client made before it could know of the failure (the session's ids say so) is no retry of it.
-      if (tail && !byNote && this.idOrder.madeBefore(a, tail.last) !== undefined) tail = undefined;
+      if (tail && !byNote && this.idOrder.madeBefore(a, tail.last)) tail = undefined;
     }
     // The same request posted again in its session: a re-send of the call that went well as far as this log shows.
     const resentKey = view.session !== null && !continuation && !view.initialize ? `${scopeKey} ${view.idKey}` : undefined;

@@ -43,26 +43,20 @@ export class IdOrder {
     }
   }
 
-  /**
-   * Why `b` was made before its client could know that `prev` failed (so it is no retry of it), or undefined when
-   * the ids do not show that.
-   */
-  madeBefore(b: Attempt, prev: Attempt): string | undefined {
+  /** The session's ids show that `b` was made before its client could know that `prev` failed: it is no retry of it. */
+  madeBefore(b: Attempt, prev: Attempt): boolean {
     const idB = counted(b);
     const idA = counted(prev);
-    if (idB === undefined || idA === undefined || idA === idB || b.primary.scopeKey !== prev.primary.scopeKey) return undefined;
+    if (idB === undefined || idA === undefined || idA === idB || b.primary.scopeKey !== prev.primary.scopeKey) return false;
     const c = this.scopes.get(b.primary.scopeKey);
-    if (!c || c.mixed || !oneCounter(c.ids, idB)) return undefined;
-    if (idB < idA) return `its id ${idB} is lower than the failed attempt's (${idA}): its client had made it first, in the same session`;
+    if (!c || c.mixed || !oneCounter(c.ids, idB)) return false;
+    // (a) made before the failed request itself.
+    if (idB < idA) return true;
     const known = knownFailedFrom(prev);
-    if (known === undefined) return undefined;
-    // Whole milliseconds: the request must have started a full millisecond before the failure could be known.
-    for (let i = 0; i < c.ids.length; i++) {
-      if (c.ids[i]! > idB && c.ts[i]! < known - 1) {
-        return `request ${c.ids[i]} of the same session, numbered after it, was sent before the failed attempt's answer came: its client had made it before it could know of that failure`;
-      }
-    }
-    return undefined;
+    if (known === undefined) return false;
+    // (b) numbered before a request sent a full millisecond (whole-ms times) before the failure could be known.
+    for (let i = 0; i < c.ids.length; i++) if (c.ids[i]! > idB && c.ts[i]! < known - 1) return true;
+    return false;
   }
 
   /** A session closed: its counter goes. */

@@ -310,6 +310,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     final: c.final,
     idText: undefined,
     retryAfterMs: undefined,
+    headTs: undefined,
     response: undefined,
     strayResponse: undefined,
     responded: undefined,
