@@ -111,6 +111,8 @@ export class CallLinker {
    * that began when it began (not then: a session that was already going is no new session after another's failure).
    */
   private closedScopes = new Map<string, { name: string | undefined; first: number | undefined }>();
+  /** The client names of sessions ended by an accepted DELETE (side|scope): their client's next request goes without one. */
+  private deletedNames = new Map<string, string>();
   /**
    * The client the last initialize of each connection named (side|caller, for records with a `conn`), for the requests
    * it sends without a session: after its DELETE the SDK client posts on with no session id (McpAgent answers 400).
@@ -331,6 +333,10 @@ export class CallLinker {
     this.idOrder.forget(key);
     const name = this.sessionClients.get(key);
     this.sessionClients.delete(key);
+    if (s.terminated !== undefined && name !== undefined) {
+      this.deletedNames.set(key, name);
+      trimOldest(this.deletedNames, CLOSED_KEPT);
+    }
     if (s.session !== null && s.terminated === undefined && (name !== undefined || firstCall !== undefined)) {
       this.closedScopes.set(key, { name, first: firstCall });
       trimOldest(this.closedScopes, CLOSED_KEPT);
@@ -498,7 +504,9 @@ export class CallLinker {
 
   /** A tools/list result: a first page replaces what the client knew, a later page (asked with a cursor) adds to it. */
   private learnTools(clientKey: string, a: Attempt): void {
-    const v = a.client ?? a.server ?? a.primary;
+    // The client's view first; a view that holds no answer (the Python SDK's DEBUG log leaves JSON answers out) gives way
+    // to one that does.
+    const v = [a.client, a.server, a.primary].find((x) => x?.toolList !== undefined) ?? a.client ?? a.server ?? a.primary;
     const list = v.toolList;
     if (!list) return;
     learnToolList(this.tools, clientKey, list, v.nextPage === true);
@@ -533,7 +541,18 @@ export class CallLinker {
       }
     }
     if (a.session === null && conn === undefined && this.mixedScopes.has(key)) return v.clientName;
-    return v.clientName ?? this.sessionClients.get(key) ?? (a.session === null ? (conn !== undefined ? this.connClients.get(conn) : undefined) : this.otherSideName(key, a.session));
+    return v.clientName ?? this.droppedSessionName(a) ?? this.sessionClients.get(key) ?? (a.session === null ? (conn !== undefined ? this.connClients.get(conn) : undefined) : this.otherSideName(key, a.session));
+  }
+
+  /**
+   * A request sent without a session id soon after its caller's DELETE of a session (the SDK client posts on without
+   * one): its client is that session's, whose name the session's initialize gave.
+   */
+  private droppedSessionName(a: Attempt): string | undefined {
+    const dropped = a.session === null ? (a.client ?? a.primary).afterDelete : undefined;
+    if (dropped === undefined) return undefined;
+    const key = scopeKeyOf(a.primary.side, a.primary.input, dropped.session);
+    return this.sessionClients.get(key) ?? this.deletedNames.get(key);
   }
 
   /**
