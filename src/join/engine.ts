@@ -977,6 +977,8 @@ export class JoinEngine {
           const view = this.newView(r, scope, scopeKey, msg, r.bodyText);
           if (r.status !== undefined) view.status = r.status;
           if (!this.register(scopeKey, view, sess, r.conn != null)) continue;
+          // A message log's era detection, as an exchange's: its refused server/discover probe then its initialize.
+          if (r.session === null && (msg.method === 'initialize' || msg.method === 'server/discover')) this.versionProbe(sess, view, msg.method, r.ts);
           if (r.status !== undefined && (r.status < 200 || r.status > 299)) {
             view.endTs = r.ts;
             this.finalize(view);
