@@ -446,7 +446,7 @@ function quietWhy(view: AttemptView): string {
   if (view.quietMs === undefined || view.quietMs < QUIET_NAMED_MS) return '';
   const since = view.sseEvents ? 'its last event' : 'its head';
   const what = view.side === 'server' ? `nothing had gone out on it for ${(view.quietMs / 1000).toFixed(2)} s (since ${since}) when its connection closed` : `nothing had come on it for ${(view.quietMs / 1000).toFixed(2)} s (since ${since}) when it broke`;
-  return `; ${what}: an idle timeout of a hop between (nginx's proxy_read_timeout, a load balancer's) cuts a stream silent that long, one that progress notifications or SSE comments keep busy passes`;
+  return `; ${what}: an idle timeout of a hop between (nginx's proxy_read_timeout, a load balancer's) cuts a stream silent that long, and so does the client's own read timeout (an httpx client's \`read\`: the Python SDK's default client waits 300 s, an app's own may wait less); one that progress notifications or SSE comments keep busy passes`;
 }
 
 /**

@@ -45,6 +45,10 @@ const HTTPCORE_HEAD = /\breceive_response_headers\.complete return_value=\(b'HTT
 const HTTPCORE_SSE = /\(b'content-type', b'text\/event-stream/i;
 /** httpcore's DEBUG line when a response body ended: the server closed it (the SDK stops reading once it has its answer). */
 const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
+/** httpcore's DEBUG line when reading a response body failed, with the exception (httpx's read timeout: `ReadTimeout`). */
+const HTTPCORE_BODY_FAILED = /\breceive_response_body\.failed exception=(\w+)\(/;
+/** Lines between httpcore's failure and the SDK's "SSE stream ended" (httpcore's response_closed.started/.complete). */
+const BODY_FAILED_WITHIN_LINES = 3;
 /** httpcore's own lines, which say nothing of what the SDK does next. */
 const HTTPCORE_LINE = /\bhttpcore\d*[.:\s]/;
 /** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
@@ -96,7 +100,9 @@ interface PythonLog {
   /** A 2xx status line came while more than one POST was in flight: which streams are open is not known. */
   streamDoubt?: boolean;
   /** A stream's "SSE stream ended" line, until the next log record says whether the SDK resumes it. */
-  ended?: { owner: Sent; line: number; ts?: string };
+  ended?: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number } };
+  /** httpcore's latest "receive_response_body.failed": the exception that broke a body it was reading, and where. */
+  bodyFailed?: { exception: string; line: number };
   /**
    * A request's SSE stream the server closed without its answer (httpcore's body complete), until the SDK's next line
    * says whether it resumes it ("SSE stream disconnected, reconnecting...").
@@ -185,12 +191,20 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
       if (log.transports === 0) log.interleaved = false;
       return [];
     }
+    const bodyFailed = HTTPCORE_BODY_FAILED.exec(line);
+    if (bodyFailed) {
+      log.bodyFailed = { exception: bodyFailed[1]!, line: ctx.line };
+      return [];
+    }
     if (SSE_ENDED.test(line)) {
-      // Whose stream: the one request whose POST got its 2xx head and no answer, when that is known.
+      // Whose stream: the one request whose POST got its 2xx head and no answer, when that is known. What broke it:
+      // httpcore's failure just before (the client's own read timeout, a reset), when the log has its lines.
       const streaming = log.streaming ?? [];
+      const failed = log.bodyFailed !== undefined && ctx.line - log.bodyFailed.line <= BODY_FAILED_WITHIN_LINES ? log.bodyFailed : undefined;
+      log.bodyFailed = undefined;
       if (!log.streamDoubt && streaming.length === 1) {
         const ts = LEADING_TIME.exec(line)?.[1];
-        log.ended = { owner: streaming[0]!, line: ctx.line, ...(ts !== undefined ? { ts } : {}) };
+        log.ended = { owner: streaming[0]!, line: ctx.line, ...(ts !== undefined ? { ts } : {}), ...(failed !== undefined ? { failed } : {}) };
       }
       return [];
     }
@@ -379,12 +393,19 @@ function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: 
 }
 
 /** The request whose SSE stream ended without its answer, and the SDK did not resume it: its end. */
-function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string }): MessageRecord {
-  const { owner } = ended;
+function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number } }): MessageRecord {
+  const { owner, failed } = ended;
   answered(log, owner);
+  // httpx's read timeout is the client's own: no byte came for as long as its http client's `read` timeout allows (the
+  // SDK's default client waits 300 s; an app's own httpx client may wait less), whatever the server was doing.
+  const at = `"SSE stream ended" at line ${ended.line}, not resumed`;
+  const how = failed === undefined ? ` (${at})`
+    : failed.exception === 'ReadTimeout'
+      ? `, at the client's own read timeout (httpcore's "receive_response_body.failed exception=ReadTimeout" at line ${failed.line}, ${at}: nothing had come on it for as long as its httpx client's read timeout allows, 300 s in the SDK's default client, an app's own may wait less; the server may still be running the tool)`
+      : ` (httpcore's "receive_response_body.failed exception=${failed.exception}" at line ${failed.line}, ${at})`;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
-    error: `its POST's SSE stream broke before the response ("SSE stream ended" at line ${ended.line}, not resumed): the Python SDK gives its caller "SSE stream ended without a response"`,
+    error: `its POST's SSE stream broke before the response${how}: the Python SDK gives its caller "SSE stream ended without a response"`,
   };
   if (ended.ts !== undefined) record.ts = ended.ts;
   if (owner.session !== undefined) record.session = owner.session;
