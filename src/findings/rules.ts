@@ -111,7 +111,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       `${label(a)} id ${idText(a)}: the response handed out session id ${jsonText(moved.to)} for a request sent in session ${jsonText(moved.from)}, outside an initialize: the TypeScript SDK clients take it for their next requests (a session they never initialized; what the server kept for the first one stays behind), the Python SDK's keeps the first`,
       v.sources));
   }
-  if (a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst) {
+  const noFinalResult = a.outcome === 'STREAM_INCOMPLETE' && typeof a.status === 'number' && !cancelledFirst;
+  if (noFinalResult) {
     const ct = v.contentType?.split(';')[0]?.trim() ?? 'no content type';
     out.push(finding('NO_FINAL_RESULT', 'error',
       // The why last, after a colon: it has parentheses of its own, and none is put inside another.
@@ -127,7 +128,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const s = a.server!;
     // The client had cancelled the request before the server's stream ended: no result was due on it any more.
     const gaveUpFirst = c.cancelledAt !== undefined && (s.endTs === undefined || c.cancelledAt <= s.endTs);
-    if (s.outcome === 'STREAM_INCOMPLETE' && typeof s.status === 'number' && !gaveUpFirst && !(closedOnServer(s) && protocolOf(a) >= '2026-07-28')) {
+    // (Once: a message log that shows its POST's status (the Python SDK's DEBUG log, with httpx's lines) said it above.)
+    if (!noFinalResult && s.outcome === 'STREAM_INCOMPLETE' && typeof s.status === 'number' && !gaveUpFirst && !(closedOnServer(s) && protocolOf(a) >= '2026-07-28')) {
       const ct = s.contentType?.split(';')[0]?.trim() ?? 'no content type';
       out.push(finding('NO_FINAL_RESULT', 'error',
         `${label(a)} id ${idText(a)}: the server sent HTTP ${s.status} ${ct} but no JSON-RPC response for it, so ${s.status} is not success, and the client got ${c.responded ? `${c.outcome}` : 'no answer'}; the server's view: ${s.detail?.why ?? 'stream ended'}`,
