@@ -45,6 +45,12 @@ const HTTPCORE_HEAD = /\breceive_response_headers\.complete return_value=\(b'HTT
 const HTTPCORE_SSE = /\(b'content-type', b'text\/event-stream/i;
 /** httpcore's DEBUG line when a response body ended: the server closed it (the SDK stops reading once it has its answer). */
 const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
+/** httpcore's DEBUG line when a request starts waiting for its response head, with the request's method. */
+const HEAD_STARTED = /\breceive_response_headers\.started request=<Request \[b'([A-Z]+)'\]>/;
+/** httpcore's DEBUG line when waiting for a response head failed, with the exception (httpx's `ReadTimeout`). */
+const HEAD_FAILED = /\breceive_response_headers\.failed exception=(\w+)\(/;
+/** httpx's INFO line of any response head it got: the request of that method no longer waits for one. */
+const HTTPX_ANY = /\bHTTP Request: ([A-Z]+) \S+ "HTTP\//;
 /** httpcore's DEBUG line when reading a response body failed, with the exception (httpx's read timeout: `ReadTimeout`). */
 const HTTPCORE_BODY_FAILED = /\breceive_response_body\.failed exception=(\w+)\(/;
 /** Lines between httpcore's failure and the SDK's "SSE stream ended" (httpcore's response_closed.started/.complete). */
@@ -101,6 +107,13 @@ interface PythonLog {
   streamDoubt?: boolean;
   /** A stream's "SSE stream ended" line, until the next log record says whether the SDK resumes it. */
   ended?: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number } };
+  /**
+   * Requests waiting for their response head, by method (httpcore's "started" less httpx's status lines): a head that
+   * failed is tied to a POST only when it is the one request waiting. Undefined once that cannot be counted.
+   */
+  heads?: Map<string, number>;
+  /** A head failed while more than one request waited: which one is not known, nor from then on how many wait. */
+  headsLost?: boolean;
   /** httpcore's latest "receive_response_body.failed": the exception that broke a body it was reading, and where. */
   bodyFailed?: { exception: string; line: number };
   /**
@@ -145,6 +158,19 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   }
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
+    const startedHead = HEAD_STARTED.exec(line);
+    if (startedHead) {
+      if (log.heads !== undefined || !log.headsLost) (log.heads ??= new Map()).set(startedHead[1]!, (log.heads?.get(startedHead[1]!) ?? 0) + 1);
+      return [];
+    }
+    const failedHead = HEAD_FAILED.exec(line);
+    if (failedHead) return headFailed(log, failedHead[1]!, line, ctx);
+    const anyStatus = HTTPX_ANY.exec(line);
+    if (anyStatus && log.heads !== undefined) {
+      const left = (log.heads.get(anyStatus[1]!) ?? 0) - 1;
+      if (left > 0) log.heads.set(anyStatus[1]!, left);
+      else log.heads.delete(anyStatus[1]!);
+    }
     const head = HTTPCORE_HEAD.exec(line);
     if (head) {
       log.headSse = HTTPCORE_SSE.test(line);
@@ -390,6 +416,35 @@ function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: 
   waiting.answered++;
   if (waiting.answered >= waiting.sent.length) log.open!.delete(idKey(about));
   return undefined;
+}
+
+/**
+ * httpcore's "receive_response_headers.failed": when the one request waiting for a head is the one POST in flight, it
+ * ended there with no response (a JSON answer's head the client's read timeout gave up on: the Python SDK 2.3.0 does
+ * not catch httpx's ReadTimeout there, and it reaches the app as an exception). Otherwise which request is not known.
+ */
+function headFailed(log: PythonLog, exception: string, line: string, ctx: AdapterContext): AdapterResult {
+  const heads = log.heads;
+  const waiting = heads === undefined ? 0 : [...heads.values()].reduce((a, b) => a + b, 0);
+  const inFlight = log.inFlight ?? [];
+  if (heads === undefined || waiting !== 1 || heads.get('POST') !== 1 || inFlight.length !== 1 || (log.unknownInFlight ?? 0) !== 0) {
+    log.heads = undefined;
+    log.headsLost = true;
+    return [];
+  }
+  heads.delete('POST');
+  const owner = inFlight.pop()!;
+  if (owner.id === undefined) return [];
+  answered(log, owner);
+  const why = exception === 'ReadTimeout'
+    ? `no response head came: the client's own read timeout (httpcore's "receive_response_headers.failed exception=ReadTimeout" at line ${ctx.line}: nothing came for as long as its httpx client's read timeout allows; the Python SDK's transport does not catch it, so the app got httpx's ReadTimeout, not a JSON-RPC error)`
+    : `no response head came (httpcore's "receive_response_headers.failed exception=${exception}" at line ${ctx.line})`;
+  const record: MessageRecord = { v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, error: why };
+  const ts = LEADING_TIME.exec(line)?.[1];
+  if (ts !== undefined) record.ts = ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return [record];
 }
 
 /** The request whose SSE stream ended without its answer, and the SDK did not resume it: its end. */
