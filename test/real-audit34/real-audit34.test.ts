@@ -182,40 +182,41 @@ describe("the Python client's own httpx read timeout on a silent SSE stream (py-
   });
 });
 
+describe("the Python client's httpx read timeout while it waits for a JSON answer's head (py-read-timeout-json)", () => {
+  it("its DEBUG log ties httpcore's failed head to the one POST waiting: the why names the client's read timeout", async () => {
+    // Truth: the lookup succeeded, the slow call failed with httpx's ReadTimeout, which killed the app (client.log).
+    expect(truth('py-read-timeout-json').map((t) => [t.name, t.ok])).toEqual([['lookup', true], ['slow', false]]);
+    expect(readFileSync(`${DIR}py-read-timeout-json/client.log`, 'utf8')).toMatch(/httpx2\.ReadTimeout/);
+    for (const v of [D, DS]) {
+      const slow = calls(await run('py-read-timeout-json', v.inputs)).find((a) => a.tool === 'slow')!;
+      expect(slow.outcome).toBe('UNANSWERED');
+      expect(slow.detail.why).toMatch(/^no response head came: the client's own read timeout \(httpcore's "receive_response_headers\.failed exception=ReadTimeout" at line 169/);
+    }
+    // The proxy and the server see the client close the connection.
+    for (const v of [P, S]) expect(calls(await run('py-read-timeout-json', v.inputs)).find((a) => a.tool === 'slow')!.outcome).toBe('NO_RESPONSE');
+  });
+});
+
 /**
  * What the logs cannot show, kept so that a change that shows it is noticed (and this list shortened):
- * - py-read-timeout-json: the Python client's httpx ReadTimeout while it waited for a JSON answer's head killed the app
- *   (an ExceptionGroup out of the transport's task group); its DEBUG log has httpcore's
- *   "receive_response_headers.failed exception=ReadTimeout" but no line that ties it to the POST, so the call is
- *   UNANSWERED there ("not evidence that none came"), and the proxy's and the server's views only see the client
- *   close the connection (NO_RESPONSE).
- * - ts-progress-timeout-json, ts-abort-progress-json: in JSON mode the SDK 1.32.2 server writes no notification of a
- *   request (its progress is dropped), so `resetTimeoutOnProgress` cannot keep the call alive; no log has the dropped
- *   progress, and the report says only that the client cancelled at its timeout.
+ * - The Python SDK's DEBUG log leaves JSON answers out: a call the app got an answer to is UNANSWERED there ("not
+ *   evidence that none came"; its "cannot show" says so), e.g. py-read-timeout-json's lookup.
+ * - In JSON mode the SDK 1.32.2 server writes no notification of a request (its progress is dropped), so
+ *   `resetTimeoutOnProgress` cannot keep the call alive; no log has the dropped progress, and the report says only
+ *   that the client cancelled at its timeout (ts-progress-timeout-json).
  */
 const KNOWN = [
-  'py-read-timeout-json Python DEBUG log: slow UNANSWERED',
-  'py-read-timeout-json proxy (mcp-triage record): slow NO_RESPONSE',
-  'ts-progress-timeout-json client (recordingFetch): no progress in the log',
+  'py-read-timeout-json Python DEBUG log: lookup UNANSWERED, the app got its answer',
+  'ts-progress-timeout-json client (recordingFetch): no progress in the log, the tool sent one every 250 ms',
 ];
 
 describe('audit 34: what stays out of reach (KNOWN)', () => {
   it('each limit is still there', async () => {
     const found: string[] = [];
-    const d = await run('py-read-timeout-json', D.inputs);
-    const slow = calls(d).find((a) => a.tool === 'slow')!;
-    if (slow.outcome === 'UNANSWERED') found.push('py-read-timeout-json Python DEBUG log: slow UNANSWERED');
-    const p = await run('py-read-timeout-json', P.inputs);
-    if (calls(p).find((a) => a.tool === 'slow')!.outcome === 'NO_RESPONSE') found.push('py-read-timeout-json proxy (mcp-triage record): slow NO_RESPONSE');
+    const lookup = calls(await run('py-read-timeout-json', D.inputs)).find((a) => a.tool === 'lookup')!;
+    if (lookup.outcome === 'UNANSWERED' && truth('py-read-timeout-json')[0]!.ok === true) found.push('py-read-timeout-json Python DEBUG log: lookup UNANSWERED, the app got its answer');
     const c = await run('ts-progress-timeout-json', C.inputs);
-    if (!r_hasProgress(c)) found.push('ts-progress-timeout-json client (recordingFetch): no progress in the log');
+    if (!calls(c).some((a) => (a.sse?.progress ?? 0) > 0)) found.push('ts-progress-timeout-json client (recordingFetch): no progress in the log, the tool sent one every 250 ms');
     expect(found).toEqual(KNOWN);
-    // and the truth they fall short of
-    expect(truth('py-read-timeout-json').map((t) => [t.name, t.ok])).toEqual([['lookup', true], ['slow', false]]);
-    expect(readFileSync(`${DIR}py-read-timeout-json/client.log`, 'utf8')).toMatch(/httpx2\.ReadTimeout/);
   });
 });
-
-function r_hasProgress(r: AnalysisResult): boolean {
-  return calls(r).some((a) => (a.sse?.progress ?? 0) > 0);
-}
