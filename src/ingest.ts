@@ -233,7 +233,8 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
   const note = (text: string): void => {
     if (!account.limits.notes.includes(text)) account.limits.notes.push(text);
   };
-  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState, side: sideOverride, note });
+  const diagnoseAt = (line: number) => (code: string, message: string): void => opts.diagnostics.add({ file: name, line, code, message });
+  const ctx = (line: number): AdapterContext => ({ file: name, line, timezone: opts.timezone, state: adapterState, side: sideOverride, note, diagnose: diagnoseAt(line) });
 
   const emit = (fmt: InputFormat, res: ReturnType<JsonFormat['toRecords']>, lineNo: number, out: RecordItem[], text?: string): void => {
     if (!Array.isArray(res)) {

@@ -44,6 +44,11 @@ export interface AdapterContext {
   side?: 'client' | 'server' | 'gateway' | 'unknown' | undefined;
   /** Adds a line to what this input cannot show (once), for what a format learns of its producer from the lines. */
   note?: (text: string) => void;
+  /**
+   * Says a fault of this line that leaves the rest of it readable (a HAR header that is not text): a diagnostic at the
+   * line, with its reason code; the line still counts as used or skipped.
+   */
+  diagnose?: (code: string, message: string) => void;
 }
 
 /** Records the line maps to, or why it cannot be used ([] means: recognized, carries nothing to analyze). */

@@ -1,15 +1,22 @@
 // Adapter for HAR 1.2 entries, one per line (`jq -c '.log.entries[]'`, or items of a whole HAR file): one exchange record each.
 import type { ExchangeRecord, Headers } from '../schema/record.js';
-import type { AdapterResult, JsonFormat } from './adapter.js';
+import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
 import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
 import { durationOf } from './time.js';
 
-/** HAR `{name,value}` header list to a flat object: names lowercased, repeated names joined with ", ". */
-export function harHeaders(list: unknown): Headers | undefined {
+/**
+ * HAR `{name,value}` header list to a flat object: names lowercased, repeated names joined with ", ". A header whose
+ * name or value is not text is left out, and `bad` is told which (its index in the list) and why.
+ */
+export function harHeaders(list: unknown, bad?: (index: number, why: string) => void): Headers | undefined {
   if (!Array.isArray(list)) return undefined;
   const out: Headers = {};
-  for (const h of list) {
-    if (!isObj(h) || typeof h.name !== 'string' || typeof h.value !== 'string') continue;
+  for (let i = 0; i < list.length; i++) {
+    const h: unknown = list[i];
+    if (!isObj(h) || typeof h.name !== 'string' || typeof h.value !== 'string') {
+      bad?.(i, headerFault(h));
+      continue;
+    }
     const name = h.name.toLowerCase();
     if (!safeKey(name)) continue;
     out[name] = Object.hasOwn(out, name) ? `${out[name]}, ${h.value}` : h.value;
@@ -40,8 +47,23 @@ export function looksLikeMcp(method: string, reqHeaders: Headers | undefined, re
   return false;
 }
 
+/** Why a HAR header item cannot be read, naming it by its name when that is text (never quoting its value). */
+function headerFault(h: unknown): string {
+  if (!isObj(h)) return `is ${kindOf(h)}, not an object {name, value}`;
+  if (typeof h.name !== 'string') return `has a name that is ${kindOf(h.name)}, not text`;
+  const name = h.name.length > 64 ? `${h.name.slice(0, 64)}…` : h.name;
+  return `(${JSON.stringify(name)}) has a value that is ${kindOf(h.value)}, not text`;
+}
+
+function kindOf(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (typeof v === 'number') return 'a number';
+  return typeDescription(v);
+}
+
 /** Maps one HAR entry to an exchange record; [] for entries that are not MCP traffic. */
-export function harEntryToRecords(entry: Obj): AdapterResult {
+export function harEntryToRecords(entry: Obj, ctx?: Pick<AdapterContext, 'diagnose'>): AdapterResult {
   const request = entry.request;
   if (!isObj(request) || typeof request.method !== 'string') return { error: 'HAR entry has no request.method' };
   // A field of another type than HAR 1.2 gives it is a broken entry, named: read as absent, a body of a number was a
@@ -49,7 +71,10 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   const wrong = wrongType(entry, request);
   if (wrong !== undefined) return { error: `HAR entry whose ${wrong}` };
   const method = request.method.toUpperCase();
-  const requestHeaders = harHeaders(request.headers);
+  // A header that is not text is left out and said (which list, which item); the rest of the entry is read.
+  const badHeader = (list: string) => (i: number, why: string) =>
+    ctx?.diagnose?.('har-header', `HAR entry's ${list}[${i}] ${why} (HAR 1.2): that header is left out, the rest of the entry is read`);
+  const requestHeaders = harHeaders(request.headers, badHeader('request.headers'));
   const postData = isObj(request.postData) ? request.postData : undefined;
   // A request body the capture did not store (mitmproxy streams it with stream_large_bodies and writes null): the
   // JSON-RPC message is unknown, so no attempt can be read from the entry; say so rather than read nothing silently.
@@ -57,7 +82,7 @@ export function harEntryToRecords(entry: Obj): AdapterResult {
   // HAR 1.2 has no encoding for postData, but some proxies' exports give it one, as for content (base64).
   const sendText = postData ? bodyText(postData) : undefined;
   const response = isObj(entry.response) ? entry.response : undefined;
-  const responseHeaders = response ? harHeaders(response.headers) : undefined;
+  const responseHeaders = response ? harHeaders(response.headers, badHeader('response.headers')) : undefined;
   if (!looksLikeMcp(method, requestHeaders, responseHeaders, sendText)) return [];
 
   // A status of another type ("200" as text) is a broken entry, not a request that got no response (status 0).
@@ -126,7 +151,7 @@ export const harEntryFormat: JsonFormat = {
   detect: (v) =>
     isObj(v.request) && isObj(v.response) &&
     (typeof v.startedDateTime === 'string' || Array.isArray(v.request.headers)),
-  toRecords: (value) => harEntryToRecords(value),
+  toRecords: (value, ctx) => harEntryToRecords(value, ctx),
   limits: {
     http: true,
     bodies: true,

@@ -1,0 +1,98 @@
+// The 35th audit's input and report gaps, end to end through the built CLI: HAR headers that are not text, UTF-16 and
+// UTF-32 files (plain, gzipped, without a mark), sessions whose initialize is not in the logs, refused GET streams in
+// Mermaid diagrams, long paths in the Inputs table.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'dist/bin.js');
+const FIXTURES = join(ROOT, 'test/fixtures');
+let dir: string;
+
+beforeAll(() => {
+  if (!existsSync(BIN)) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  dir = mkdtempSync(join(tmpdir(), 'mcp-triage-audit35-'));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', COLUMNS: '160', ...env }, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 28 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function write(name: string, data: string | Buffer): string {
+  writeFileSync(join(dir, name), data);
+  return name;
+}
+
+interface Summary {
+  attempts: number;
+  lines: { read: number; used: number; blank: number; skipped: number; unusable: number };
+  diagnostics: { total: number; byCode: Record<string, number>; first: { file: string; line?: number; code: string; message: string }[] };
+}
+const summaryOf = (r: Run): Summary => (JSON.parse(r.stdout) as { summary: Summary }).summary;
+
+function expectNoCrash(r: Run): void {
+  expect(r.stderr).not.toMatch(/internal error|RangeError|TypeError|Maximum call stack|^\s+at .+:\d+:\d+\)?$/m);
+}
+
+type HarHeader = { name: unknown; value: unknown } | unknown;
+interface HarEntry {
+  request: { method: string; headers: HarHeader[] };
+  response: { headers: HarHeader[] };
+}
+
+describe('a HAR header whose name or value is not text', () => {
+  it('is said with its entry and its place in the list, and the rest of the entry is read', () => {
+    // Playwright's recording of a browser MCP client (baseline.har), as an exporter that builds HAR from header
+    // dictionaries writes it: Content-Length as a number, a header with no value (null), a header kept as "name: value".
+    const har = JSON.parse(readFileSync(join(FIXTURES, 'real-har/baseline.har'), 'utf8')) as { log: { entries: HarEntry[] } };
+    const entry = har.log.entries[6]!; // the first tools/call
+    const length = entry.request.headers.findIndex((h) => (h as { name: string }).name === 'Content-Length');
+    (entry.request.headers[length] as { value: unknown }).value = 187;
+    (entry.response.headers[0] as { value: unknown }).value = null;
+    entry.request.headers.push('accept: application/json, text/event-stream');
+    (har.log.entries[7]!.request.headers[1] as { name: unknown }).name = { text: 'Accept-Language' };
+    const text = JSON.stringify(har, null, 2);
+    write('exported.har', text);
+    // The line each entry opens on in the pretty-printed document (2-space indent: an entry's "{" is indented by 6).
+    const lines = text.split('\n');
+    const from = lines.findIndex((l) => l === '    "entries": [');
+    const opens = lines.map((l, i) => (i > from && l === '      {' ? i + 1 : 0)).filter((n) => n > 0);
+    write('exported-entries.ndjson', har.log.entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const clean = summaryOf(cli([join(FIXTURES, 'real-har/baseline.har'), '--format', 'json']));
+
+    for (const [file, at6, at7] of [['exported.har', opens[6], opens[7]], ['exported-entries.ndjson', 7, 8]] as const) {
+      const r = cli([file, '--format', 'json']);
+      expectNoCrash(r);
+      expect(r.code).toBe(0);
+      const s = summaryOf(r);
+      // Nothing else was lost: the same attempts and lines as the recording.
+      expect(s.attempts).toBe(clean.attempts);
+      expect(s.lines).toEqual(clean.lines);
+      expect(s.diagnostics.byCode).toEqual({ 'har-header': 4 });
+      const said = s.diagnostics.first.map((d) => `${d.line}: ${d.message}`);
+      expect(said).toEqual([
+        `${at6}: HAR entry's request.headers[${length}] ("Content-Length") has a value that is a number, not text (HAR 1.2): that header is left out, the rest of the entry is read`,
+        `${at6}: HAR entry's request.headers[${entry.request.headers.length - 1}] is text, not an object {name, value} (HAR 1.2): that header is left out, the rest of the entry is read`,
+        `${at6}: HAR entry's response.headers[0] ("${(entry.response.headers[0] as { name: string }).name}") has a value that is null, not text (HAR 1.2): that header is left out, the rest of the entry is read`,
+        `${at7}: HAR entry's request.headers[1] has a name that is an object, not text (HAR 1.2): that header is left out, the rest of the entry is read`,
+      ]);
+      expect(r.stderr).toContain(`mcp-triage: ${file}:${at6}: HAR entry's request.headers[${length}] ("Content-Length") has a value that is a number`);
+      // The report counts them.
+      expect(cli([file]).stdout).toContain(`Input problems: 4 (4 har-header); first at ${file}:${at6}`);
+    }
+  });
+});
