@@ -851,6 +851,8 @@ export function nothingReadLine(summary: Pick<Summary, 'lines' | 'inputs'>): str
   const stdin = only.name === '<stdin>';
   const what = stdin ? 'standard input' : cleanTerminal(only.name);
   // (A damaged gzip or HAR that broke before its first line is not empty: its diagnostic says where it broke.)
+  const unread = only.brokenAt !== undefined ? /\((UTF-32[LB]E), not read\)$/.exec(only.brokenAt) : null;
+  if (unread) return `mcp-triage: no lines were read: ${what} ${stdin ? 'was' : 'is'} in ${unread[1]}, which is not read (convert it to UTF-8 with iconv)`;
   if (only.brokenAt !== undefined) return `mcp-triage: no lines were read: ${what} ${stdin ? 'was' : 'is'} damaged before its first ${only.mode === 'lines' ? 'line' : 'entry'}`;
   const how = only.mode === 'lines' ? (stdin ? 'was empty' : 'is empty') : stdin ? 'held no entries' : 'holds no entries';
   return `mcp-triage: no lines were read: ${what} ${how}`;

@@ -9,7 +9,8 @@ import type { HarDocumentInfo } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
 import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { embeddedMessageLine, splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
-import { GzipError, openInput } from './read/open.js';
+import { GzipError, openInput, UnreadEncodingError } from './read/open.js';
+import { encodingName } from './read/utf16.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
 import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
@@ -576,6 +577,17 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
     if (broken) throw broken;
   } catch (err) {
     if (err instanceof StrictStop || err instanceof InputError) throw err;
+    if (err instanceof UnreadEncodingError) {
+      // UTF-32 (no tool known to write MCP logs writes it): one diagnostic for the file, with the command that converts it.
+      const from = encodingName(err.encoding);
+      const iconvFrom = err.encoding.bom ? `UTF-${err.encoding.unit}` : from; // iconv drops the mark it reads the order from
+      account.brokenAt = `line 1 (${from}, not read)`;
+      const convert = name === '<stdin>' ? `pipe it through iconv -f ${iconvFrom} -t UTF-8` : `convert it first: ${opened?.gzip() ? `zcat ${name} | iconv -f ${iconvFrom} -t UTF-8 > ${name.replace(/\.gz$/i, '')}.utf8` : `iconv -f ${iconvFrom} -t UTF-8 ${name} > ${name}.utf8`}`;
+      const message = `${err.message}: nothing of it was analyzed; ${convert}`;
+      opts.diagnostics.add({ file: name, line: 1, code: 'unread-encoding', message });
+      if (opts.strict) throw new StrictStop(`${name}:1`, message);
+      return;
+    }
     if (err instanceof GzipError) {
       account.brokenAt = `after line ${account.lines}`;
       opts.diagnostics.add({ file: name, line: account.lines + 1, code: 'gzip-truncated', message: `${err.message}; the ${account.lines} line${account.lines === 1 ? ' before the break was' : 's before the break were'} analyzed` });

@@ -1,10 +1,10 @@
 // Opening one input: a file path or "-" (standard input) as a byte stream, gunzipped when its first bytes say gzip,
-// inflated when they say zlib (mitmproxy's `.zhar`).
+// inflated when they say zlib (mitmproxy's `.zhar`), then as UTF-8 when what they held is UTF-16.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { gunzipStream, GzipError } from './gzip.js';
 import { inflateStream, looksLikeZlib } from './zlib.js';
-import { utf16Bom, utf16ToUtf8 } from './utf16.js';
+import { encodingName, sniffEncoding, utf16ToUtf8, type WideEncoding } from './utf16.js';
 import type { Readable } from 'node:stream';
 
 export interface OpenedInput {
@@ -21,6 +21,14 @@ export interface OpenedInput {
 }
 
 export { GzipError };
+
+/** The input (once unpacked) is text in an encoding that is not read: UTF-32. Thrown at its first read; nothing of it is read. */
+export class UnreadEncodingError extends Error {
+  override name = 'UnreadEncodingError';
+  constructor(readonly encoding: WideEncoding) {
+    super(`the text is in ${encodingName(encoding)}${encoding.bom ? '' : ' (it has no byte order mark: told by its NUL bytes)'}, which mcp-triage does not read`);
+  }
+}
 
 export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Promise<OpenedInput> {
   const isStdin = spec === '-';
@@ -57,20 +65,6 @@ export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Pro
       });
       return;
     }
-    const utf16 = isGzip ? undefined : utf16Bom(head);
-    if (utf16) {
-      // Read as the UTF-8 it holds: otherwise every line is unusable (NUL bytes, not UTF-8).
-      const buffers: AsyncIterator<Buffer> = { next: async () => {
-        const r = await it.next();
-        if (r.done) return { done: true, value: undefined };
-        const b = toBuf(r.value);
-        raw += b.length;
-        return { done: false, value: b };
-      } };
-      raw += head.length;
-      yield* utf16ToUtf8(head, buffers, utf16);
-      return;
-    }
     if (!isGzip) {
       raw += head.length;
       yield head;
@@ -89,7 +83,29 @@ export async function openInput(spec: string, stdin: NodeJS.ReadableStream): Pro
       raw += n;
     });
   }
-  return { name, size, bytesRead: () => raw, chunks: decompressed(), gzip: () => isGzip };
+  return { name, size, bytesRead: () => raw, chunks: asUtf8(decompressed()), gzip: () => isGzip };
+}
+
+/**
+ * The unpacked bytes as UTF-8: UTF-16 (with its byte order mark or without) is decoded, so that its lines are not each
+ * unusable (NUL bytes, not UTF-8); UTF-32 is an UnreadEncodingError at the first read; anything else passes as it is.
+ */
+async function* asUtf8(bytes: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  let head: Buffer = Buffer.alloc(0);
+  while (head.length < 4) { // the first chunk holds more, but for a pipe written a few bytes at a time
+    const r = await bytes.next();
+    if (r.done) break;
+    head = head.length ? Buffer.concat([head, r.value]) : r.value;
+  }
+  if (head.length === 0) return;
+  const encoding = sniffEncoding(head);
+  if (encoding?.unit === 32) throw new UnreadEncodingError(encoding);
+  if (encoding?.unit === 16) {
+    yield* utf16ToUtf8(head, bytes, encoding.order);
+    return;
+  }
+  yield head;
+  yield* bytes;
 }
 
 function toBuf(v: Buffer | string): Buffer {

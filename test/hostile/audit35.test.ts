@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -93,6 +94,83 @@ describe('a HAR header whose name or value is not text', () => {
       expect(r.stderr).toContain(`mcp-triage: ${file}:${at6}: HAR entry's request.headers[${length}] ("Content-Length") has a value that is a number`);
       // The report counts them.
       expect(cli([file]).stdout).toContain(`Input problems: 4 (4 har-header); first at ${file}:${at6}`);
+    }
+  });
+});
+
+/** `text` as Windows PowerShell, .NET and iconv write it: UTF-16 or UTF-32, either byte order, with or without a mark. */
+function encode(text: string, unit: 16 | 32, order: 'le' | 'be', bom: boolean): Buffer {
+  const chars = [...(bom ? '\ufeff' : '') + text];
+  if (unit === 16) {
+    const le = Buffer.from(chars.join(''), 'utf16le');
+    return order === 'le' ? le : le.swap16();
+  }
+  const out = Buffer.alloc(chars.length * 4);
+  chars.forEach((c, i) => (order === 'le' ? out.writeUInt32LE(c.codePointAt(0)!, i * 4) : out.writeUInt32BE(c.codePointAt(0)!, i * 4)));
+  return out;
+}
+
+describe('UTF-16 inside gzip, UTF-16 without a mark, and UTF-32', () => {
+  // The Python SDK's DEBUG client log and the recorder's server log of one session (real-python-debug/sse), as a
+  // Windows machine saves them (CRLF), then in each encoding.
+  const sources = ['real-python-debug/sse/client.log', 'real-python-debug/sse/server.ndjson'];
+  const attemptLines = (r: Run, file: string, as: string) => r.stdout.split('\n').filter((l) => l.startsWith('{"type":"attempt"')).map((l) => l.replaceAll(file, as));
+
+  it('UTF-16 is read as the text it holds, gzipped (with its mark) or not, with a mark or without one', () => {
+    for (const source of sources) {
+      const text = readFileSync(join(FIXTURES, source), 'utf8').replaceAll('\n', '\r\n');
+      const plain = write('plain.log', text);
+      const want = cli([plain, '--format', 'ndjson']);
+      const wantLines = summaryOf(cli([plain, '--format', 'json'])).lines;
+      expect(attemptLines(want, plain, plain).length).toBeGreaterThan(0);
+      const cases: [string, Buffer][] = [
+        ['bom-le.log.gz', gzipSync(encode(text, 16, 'le', true))],
+        ['bom-be.log.gz', gzipSync(encode(text, 16, 'be', true))],
+        ['no-bom-le.log', encode(text, 16, 'le', false)],
+        ['no-bom-be.log', encode(text, 16, 'be', false)],
+        ['no-bom-le.log.gz', gzipSync(encode(text, 16, 'le', false))],
+      ];
+      for (const [name, bytes] of cases) {
+        write(name, bytes);
+        const r = cli([name, '--format', 'ndjson']);
+        expectNoCrash(r);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toBe('');
+        expect(attemptLines(r, name, plain)).toEqual(attemptLines(want, plain, plain));
+        expect(summaryOf(cli([name, '--format', 'json'])).lines).toEqual(wantLines);
+      }
+    }
+  });
+
+  it('UTF-32 is one diagnostic naming the encoding and the iconv command, not a diagnostic per line', () => {
+    const text = readFileSync(join(FIXTURES, sources[1]!), 'utf8').replaceAll('\n', '\r\n');
+    const cases: [string, Buffer, string, string][] = [
+      ['out-file.ndjson', encode(text, 32, 'le', true), 'UTF-32LE', 'iconv -f UTF-32 -t UTF-8 out-file.ndjson > out-file.ndjson.utf8'],
+      ['no-bom-be.ndjson', encode(text, 32, 'be', false), 'UTF-32BE (it has no byte order mark: told by its NUL bytes)', 'iconv -f UTF-32BE -t UTF-8 no-bom-be.ndjson > no-bom-be.ndjson.utf8'],
+      ['zipped.ndjson.gz', gzipSync(encode(text, 32, 'le', true)), 'UTF-32LE', 'zcat zipped.ndjson.gz | iconv -f UTF-32 -t UTF-8 > zipped.ndjson.utf8'],
+    ];
+    for (const [name, bytes, encoding, command] of cases) {
+      write(name, bytes);
+      const said = `mcp-triage: ${name}:1: the text is in ${encoding}, which mcp-triage does not read: nothing of it was analyzed; convert it first: ${command}\n`;
+      for (const format of ['table', 'json', 'markdown', 'ndjson']) {
+        const r = cli([name, '--format', format]);
+        expectNoCrash(r);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toContain(said);
+        expect(r.stderr).toContain(`mcp-triage: no lines were read: ${name} is in ${encoding.slice(0, 8)}, which is not read (convert it to UTF-8 with iconv)\n`);
+      }
+      const s = summaryOf(cli([name, '--format', 'json']));
+      expect(s.diagnostics.byCode).toEqual({ 'unread-encoding': 1 });
+      expect(s.lines.unusable).toBe(0);
+      const strict = cli([name, '--strict']);
+      expect(strict.code).toBe(2);
+      expect(strict.stderr).toContain(`${name}:1: the text is in ${encoding}`);
+    }
+    // The converted file reads as the original did.
+    const converted = spawnSync('iconv', ['-f', 'UTF-32', '-t', 'UTF-8', join(dir, 'out-file.ndjson')]);
+    if (converted.status === 0) {
+      write('out-file.ndjson.utf8', converted.stdout);
+      expect(summaryOf(cli(['out-file.ndjson.utf8', '--format', 'json'])).lines.used).toBe(text.split('\r\n').filter((l) => l).length);
     }
   });
 });
