@@ -6,7 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
-import { cell, clock, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
+import { cell, clock, NOT_LOGGED, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
 import { DEFAULT_WIDTH, displayWidth, keepTail, maxOf, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 /** One session as the view shows it. A log without session ids groups by connection or client key (`scope`). */
@@ -202,6 +202,9 @@ function learn(s: Identity, row: AttemptRow): void {
 
 /** The client's cell: 28 characters a name, room for three when a scope without session ids holds several clients. */
 const clientCell = (r: SessionRow): string => cell(r.client ?? '', 28 * Math.min(3, (r.client ?? '').split(', ').length));
+/** A client or server cell: its name, or NOT_LOGGED when no record of the session named it. */
+const nameOr = (name: string, color: boolean): string => (name === '' ? paint(color, '2', NOT_LOGGED) : name);
+const serverCell = (r: SessionRow): string => cell(r.server ?? '', 24);
 /** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
 const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session, r.scope, summary.inputs);
 /** `3: 2 HTTP_ERROR, 1 TOOL_ERROR`, the outcomes joined by `sep`. */
@@ -224,7 +227,7 @@ function sessionsFit(rows: SessionRow[], idWidth: number): Record<string, Column
   return {
     session: wrapColumn(idWidth),
     client: nameColumn(rows.map((r) => clientCell(r))),
-    server: nameColumn(rows.map((r) => cell(r.server ?? '', 24))),
+    server: nameColumn(rows.map((r) => serverCell(r))),
     sides: wrapColumn(7),
     failed: failedColumn(rows),
     first: wrapColumn(12),
@@ -258,7 +261,7 @@ function failedColumn(rows: SessionRow[]): ColumnFit {
  * after the sides' `+`, the counts one a line, the times between date and time; the failures as in the wide layout.
  */
 function narrowFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFit> {
-  const names = rows.flatMap((r) => [clientCell(r), cell(r.server ?? '', 24)]);
+  const names = rows.flatMap((r) => [clientCell(r), serverCell(r)]);
   return {
     session: { mode: 'wrap', min: 7, spill: idWidth, above: true },
     'client / server': nameColumn(names),
@@ -295,7 +298,7 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
     const wide = () => {
       const t = terminalTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], color, width, sessionsFit(rows, ids));
       for (const r of rows) {
-        t.push([sessionCell(r, summary, ids), clientCell(r), cell(r.server ?? '', 24), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+        t.push([sessionCell(r, summary, ids), nameOr(clientCell(r), color), nameOr(serverCell(r), color), cell(r.protocolVersion ?? '', 12), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
           failedText(r, color, '\n'), severityCounts(r.findings, color).replace(/, /g, '\n'), dateTime(r.first), lastOf(r), spanOf(r)]);
       }
       return t;
@@ -303,7 +306,7 @@ export function renderSessionsTable(rows: SessionRow[], summary: Summary, color:
     const narrow = () => {
       const t = terminalTable(['session', 'client / server', 'protocol / sides', 'counts', 'failed', 'first / last / span'], color, width, narrowFit(rows, ids));
       for (const r of rows) {
-        t.push([sessionCell(r, summary, ids), `${(clientCell(r) || '-')}\n${cell(r.server || '-', 24)}`, `${cell(r.protocolVersion || '-', 12)}\n${r.sides.join('+') || '-'}`, countsText(r, color),
+        t.push([sessionCell(r, summary, ids), `${nameOr(clientCell(r), color)}\n${nameOr(serverCell(r), color)}`, `${cell(r.protocolVersion || '-', 12)}\n${r.sides.join('+') || '-'}`, countsText(r, color),
           failedText(r, color, '\n'), [dateTime(r.first), lastOf(r), spanOf(r)].filter(Boolean).join('\n')]);
       }
       return t;
@@ -324,12 +327,15 @@ export function renderSessionsMarkdown(rows: SessionRow[], summary: Summary): st
   if (rows.length === 0) out.push('No sessions: no JSON-RPC request passed the input and the filters.', '');
   else {
     out.push(markdownTable(['session', 'client', 'server', 'protocol', 'sides', 'attempts', 'retries', 'failed', 'findings', 'first', 'last', 'span'], rows.map((r) => [
-      mdCell(nameOf(r, summary), 120), mdCell(r.client ?? ''), mdCell(r.server ?? ''), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
+      mdCell(nameOf(r, summary), 120), mdName(r.client), mdName(r.server), mdCell(r.protocolVersion ?? ''), r.sides.join('+') || '-', String(r.attempts), String(r.retries),
       mdText(failedText(r, false, ', ')), severityCounts(r.findings), dateTime(r.first), lastOf(r), spanOf(r),
     ])), '');
   }
   return `${out.join('\n')}\n`;
 }
+
+/** A client or server name in a Markdown cell, or NOT_LOGGED in italics (no name reads as it). */
+const mdName = (name: string | undefined): string => (name ? mdCell(name) : `*${NOT_LOGGED}*`);
 
 /** `{"version":1,"view":"sessions","sessions":[...],"summary":{...}}` */
 export function sessionsJson(rows: SessionRow[], summary: Summary): string {

@@ -14,6 +14,12 @@ export const OUTCOME_COLOR: Record<Outcome, string> = {
 };
 export const SEVERITY_COLOR: Record<Severity, string> = { error: '31', warning: '33', info: '36' };
 
+/**
+ * What a client or server cell says when no record named it (a session whose initialize is not in the logs): said, not
+ * left blank, dimmed in colour so that no name reads as it. JSON leaves the field out.
+ */
+export const NOT_LOGGED = 'not in the logs';
+
 /** Outcomes that are no failure to count: completed, or a task accepted (its result comes later with tasks/result). */
 export const isSuccess = (o: Outcome): boolean => o === 'SUCCESS' || o === 'TOOL_SUCCESS' || o === 'TASK_CREATED';
 

@@ -9,7 +9,7 @@ import { filtersText, sessionDistance, sessionIsShortened, sessionMatcher, sessi
 import { nearestFew } from '../suggest.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
-import { cell, clock, dateTime, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
+import { cell, clock, dateTime, markdownTable, mdCell, mdText, NOT_LOGGED, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
 import { DEFAULT_WIDTH, displayWidth, maxOf, SPILL_BELOW, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
@@ -201,7 +201,8 @@ const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
 
 function header(t: Timeline): string {
   const i = t.identity;
-  const parts = [i.client ? `client ${i.client}` : '', i.server ? `server ${i.server}` : '', i.protocolVersion ? `protocol ${i.protocolVersion}` : ''].filter(Boolean);
+  // An unnamed client or server is said (NOT_LOGGED: its initialize is not in the logs), not left out of the line.
+  const parts = [`client ${i.client || NOT_LOGGED}`, `server ${i.server || NOT_LOGGED}`, i.protocolVersion ? `protocol ${i.protocolVersion}` : ''].filter(Boolean);
   const when = i.first ? `${dateTime(i.first)} to ${i.last ? clock(i.last) : '?'}${i.last ? ` (${span(Date.parse(i.last) - Date.parse(i.first))})` : ''}` : '';
   return [parts.join(', '), `${plural(t.rows.length, 'attempt')}${when ? `, ${when}` : ''}`].filter(Boolean).join('; ');
 }

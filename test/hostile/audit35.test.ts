@@ -174,3 +174,38 @@ describe('UTF-16 inside gzip, UTF-16 without a mark, and UTF-32', () => {
     }
   });
 });
+
+describe('a session whose initialize is not in the logs', () => {
+  // The recorder's server log of a Python SDK session (real-python-debug/sse), as a rotated log holds it: the file
+  // begins after the initialize exchange (xid a745-1), so no record names the client or the server.
+  const rotated = () => write('rotated.ndjson', readFileSync(join(FIXTURES, 'real-python-debug/sse/server.ndjson'), 'utf8').split('\n').filter((l) => !l.includes('"xid":"a745-1"')).join('\n'));
+  const whole = join(FIXTURES, 'real-python-debug/sse/server.ndjson');
+
+  it('says "not in the logs" for its client and server in the sessions table and Markdown, and JSON leaves them out', () => {
+    const file = rotated();
+    for (const columns of ['160', '70']) {
+      const r = cli(['sessions', file], { COLUMNS: columns });
+      expect(r.code).toBe(0);
+      // Wide: a column each, wrapped at the space; narrow: client over server in one cell.
+      const cells = r.stdout.split('\n').filter((l) => l.includes('not in the') || l.includes(' logs ')).join('\n');
+      expect(cells.match(/not in the/g)?.length).toBe(2);
+      expect(r.stdout).not.toMatch(/│ +│ 2025-11-25/); // no blank cell where the names go
+    }
+    const md = cli(['sessions', file, '--format', 'markdown']).stdout;
+    expect(md).toContain('| cdb1a6343c4548bfbdfe7872385f262c | *not in the logs* | *not in the logs* | 2025-11-25 | server |');
+    const json = JSON.parse(cli(['sessions', file, '--format', 'json']).stdout) as { sessions: Record<string, unknown>[] };
+    expect(json.sessions[0]).not.toHaveProperty('server');
+    expect(json.sessions[0]).not.toHaveProperty('client');
+    // With its initialize, the names are there as before.
+    const named = cli(['sessions', whole, '--format', 'markdown']).stdout;
+    expect(named).toContain('| mcp/0.1.0 | chaos-py-server/2.3.0 |');
+    expect(named).not.toContain('not in the logs');
+  });
+
+  it('says it in the timeline header too, rather than leaving the server out of it', () => {
+    const file = rotated();
+    expect(cli(['timeline', 'cdb1', file]).stdout).toContain('Session cdb1a6343c4548bfbdfe7872385f262c: client not in the logs, server not in the logs, protocol 2025-11-25; 5 attempts');
+    expect(cli(['timeline', 'cdb1', file, '--format', 'markdown']).stdout).toContain('\nclient not in the logs, server not in the logs, protocol 2025-11-25; 5 attempts');
+    expect(cli(['timeline', 'cdb1', whole]).stdout).toContain('client mcp/0.1.0, server chaos-py-server/2.3.0, protocol 2025-11-25; 6 attempts');
+  });
+});
