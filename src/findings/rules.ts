@@ -786,6 +786,8 @@ function refusedFinding(s: SessionState, r: NonNullable<SessionState['refused404
   // A notification (not a GET stream, not a DELETE): drawn in the session's sequence diagram.
   const carried = /^its (.+), a POST with no request in it$/.exec(r.what)?.[1];
   if (carried !== undefined) f.refused = { what: carried, status: r.status ?? 404, ...(r.ts !== undefined ? { ts: r.ts } : {}) };
+  // The session's GET stream, refused for the lost session: drawn as well (a resumption is told in its call's row).
+  else if (r.what === 'the GET stream') f.refused = { what: 'stream', method: 'GET', status: r.status ?? 404, ...(r.ts !== undefined ? { ts: r.ts } : {}) };
   return f;
 }
 
@@ -1039,9 +1041,12 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     const what = g.noOpening
       ? `a GET without a session id, with no initialize before it in this log: that is how a client connects by the old HTTP+SSE transport (2024-11-05), which clients fall back to when their Streamable HTTP initialize failed (mcporter does after any failure but an OAuth one); this endpoint did not serve that transport, so the client got no connection by it`
       : `the stream was not opened, so what the server sends outside a call (list changes, resource updates, its own requests) had no way to the client by it${held}`;
-    out.push(finding('GET_STREAM_REFUSED', 'warning',
+    const f = finding('GET_STREAM_REFUSED', 'warning',
       `${where}: HTTP ${g.status} to ${g.noOpening ? 'a GET' : "the client's GET stream"}${times}${g.said !== undefined ? ` (saying ${jsonText(g.said)})` : ''}: ${what}`,
-      [g.src], 'session', s.session));
+      [g.src], 'session', s.session);
+    // Drawn in the session's sequence diagram, once for its count, at the first refusal.
+    f.refused = { what: g.noOpening ? 'without a session id (HTTP+SSE connect)' : 'stream', method: 'GET', status: g.status, ...(g.ts !== undefined ? { ts: g.ts } : {}), ...(g.count > 1 ? { count: g.count } : {}) };
+    out.push(f);
   }
   if (!calls) {
     // A view whose attempts are joined to another's (the server's, beside the client's) raises nothing of its own but

@@ -50,11 +50,18 @@ export interface Finding {
   refused?: RefusedMessage;
 }
 
-/** A POST with no request in it that got an HTTP error: what it carried, the status, when (ms since the epoch). */
+/**
+ * A POST with no request in it, or a GET for the server's stream, that got an HTTP error: what it carried (for a GET,
+ * what it asked for), the status, when (ms since the epoch), and for a GET how many times it was refused so.
+ */
 export interface RefusedMessage {
   what: string;
   status: number;
   ts?: number;
+  /** The HTTP method, when not POST. */
+  method?: 'GET';
+  /** How many such requests the finding counts (more than 1: drawn once, with the count). */
+  count?: number;
 }
 
 export function isFindingCode(s: string): s is FindingCode {

@@ -140,7 +140,8 @@ function moreLine(shown: number, total: number, order: string, rest = ''): strin
  * Client, (gateway,) server lanes; per attempt, the request and what answered it, as the log shows them: a POST and
  * its HTTP status over HTTP; the JSON-RPC message and its response (no POST, no status) in a log without an HTTP
  * layer (stdio, message logs); a lost-message arrow only when no response is in the log. Notes for SSE and retries.
- * The notifications the server refused (`refused`: a notifications/initialized answered 503) among them, by time.
+ * The notifications the server refused (`refused`: a notifications/initialized answered 503) and the GETs for its
+ * stream it refused (a 409, a lost session's 404; several of one status drawn once, with their count) among them, by time.
  */
 export function sequenceDiagram(rows: AttemptRow[], refused: RefusedMessage[] = []): string {
   const lines = ['```mermaid', 'sequenceDiagram', '  participant C as Client'];
@@ -150,7 +151,7 @@ export function sequenceDiagram(rows: AttemptRow[], refused: RefusedMessage[] = 
   // A refused notification goes before the first attempt that started after it; one without a time, after them all.
   const pending = refused.filter((m) => m.ts !== undefined).sort((a, b) => a.ts! - b.ts!);
   const untimed = refused.filter((m) => m.ts === undefined);
-  const drawRefused = (m: RefusedMessage) => lines.push(`  C->>S: POST ${escapeMermaid(truncate(m.what, 80))}`, `  S-->>C: HTTP ${m.status} refused`);
+  const drawRefused = (m: RefusedMessage) => lines.push(`  C->>S: ${m.method ?? 'POST'} ${escapeMermaid(truncate(m.what, 80))}`, `  S-->>C: HTTP ${m.status} refused${m.count !== undefined && m.count > 1 ? ` (${m.count} times)` : ''}`);
   for (const r of rows) {
     const start = r.ts !== undefined ? Date.parse(r.ts) : Number.NaN;
     while (pending.length > 0 && !Number.isNaN(start) && pending[0]!.ts! < start) drawRefused(pending.shift()!);

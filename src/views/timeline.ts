@@ -285,7 +285,7 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
     out.push('## Session findings', '');
     out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdText(f.message)])), '');
   }
-  // The notifications the server refused are drawn among the attempts, as in the analysis's Markdown report.
+  // The notifications and GET streams the server refused are drawn among the attempts, as in the analysis's Markdown report.
   out.push(LEGEND, '', '## Sequence', '', sequenceDiagram(t.rows, t.findings.flatMap((f) => (f.refused ? [f.refused] : []))), '');
   return `${out.join('\n')}\n`;
 }

@@ -209,3 +209,27 @@ describe('a session whose initialize is not in the logs', () => {
     expect(cli(['timeline', 'cdb1', whole]).stdout).toContain('client mcp/0.1.0, server chaos-py-server/2.3.0, protocol 2025-11-25; 6 attempts');
   });
 });
+
+describe('a refused GET stream in the Mermaid diagrams', () => {
+  // A real chaos run (real-chaos/streams-seed-5): the TypeScript SDK client's GET stream refused with 409 (the server
+  // held one already) three times, then with 503 by the fault-injecting hop; each raises GET_STREAM_REFUSED.
+  const dir5 = join(FIXTURES, 'real-chaos/streams-seed-5');
+  const logs = ['--client', join(dir5, 'client.ndjson.gz'), '--server', join(dir5, 'server.ndjson.gz')];
+  const session = '9d25bd33-11c2-4ad0-970d-04bceedc73f3';
+  const diagramOf = (md: string, heading: string): string => {
+    const from = md.indexOf(heading);
+    expect(from).toBeGreaterThan(-1);
+    const start = md.indexOf('```mermaid', from);
+    return md.slice(start, md.indexOf('\n```\n', start));
+  };
+
+  it('is drawn, once per status with its count, before the first attempt that started after it', () => {
+    const ndjson = cli([...logs, '--format', 'ndjson']).stdout.split('\n').filter((l) => l.includes('"GET_STREAM_REFUSED"') && l.includes(session));
+    expect(ndjson.map((l) => /HTTP (\d+) to the client's GET stream(, \d+ times)?/.exec(l)?.slice(1))).toEqual([['409', ', 3 times'], ['503', undefined]]);
+    const report = diagramOf(cli([...logs, '--format', 'markdown']).stdout, `### Session ${session}`);
+    expect(report).toContain('  C->>S: GET stream\n  S-->>C: HTTP 409 refused (3 times)\n  C->>S: GET stream\n  S-->>C: HTTP 503 refused\n  Note over C: retry, origin unknown\n  C->>S: POST tools/call export_report id 5 (attempt 2)');
+    // The timeline's diagram of the session draws them the same way.
+    const timeline = diagramOf(cli(['timeline', session.slice(0, 8), ...logs, '--format', 'markdown']).stdout, '## Sequence');
+    expect(timeline).toContain('  C->>S: GET stream\n  S-->>C: HTTP 409 refused (3 times)\n  C->>S: GET stream\n  S-->>C: HTTP 503 refused\n');
+  });
+});
