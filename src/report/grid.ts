@@ -300,23 +300,29 @@ export function wrapText(text: string, width: number): string[] {
   return out;
 }
 
-/** A word wider than `width` in pieces that fit, cut after a preferred character when one is in the piece. */
+/**
+ * A word wider than `width` in pieces that fit, cut after a preferred character when one is in the piece: after a `/`
+ * when one is in the piece's second half (a path wraps between its folders), else after the last preferred one.
+ */
 function breakWord(word: string, width: number): string[] {
   const out: string[] = [];
   let piece = '';
   let w = 0;
   let soft = -1; // where the piece may be cut (just after a preferred character)
+  let slash = -1; // just after the piece's last `/`
   for (const p of pieces(word)) {
     while (w > 0 && p.width > 0 && w + p.width > width) {
-      const at = soft > 0 && soft < piece.length ? soft : piece.length;
+      const at = slash > 0 && slash < piece.length && displayWidth(piece.slice(0, slash)) * 2 >= width ? slash : soft > 0 && soft < piece.length ? soft : piece.length;
       out.push(piece.slice(0, at));
       piece = piece.slice(at);
       w = displayWidth(piece);
       soft = -1;
+      slash = -1;
     }
     piece += p.text;
     w += p.width;
     if (BREAK_AFTER.test(p.text)) soft = piece.length;
+    if (p.text === '/') slash = piece.length;
   }
   out.push(piece);
   return out;

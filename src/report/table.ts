@@ -144,7 +144,8 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
     out.push(`Calls with more than one attempt${moreNote(chains.rows.length, chains.total, ' in time order')}`, ...(chains.rows.length ? [t.toString()] : []), '');
   }
 
-  // An input's name is shortened from the left when narrow: two files of one name keep their distinct folders as long as they can.
+  // An input's name is what finds the file: it stays whole while the other columns give, then wraps (after a `/` first),
+  // never shortened.
   // What an input cannot show, said once for inputs of one format in a row (two mcp-logs files, a client's and a
   // server's app log): the same paragraph again is noise.
   // A whole HAR is counted in entries, not lines: the count column and its cells say which.
@@ -163,14 +164,15 @@ export function renderTableReport(summary: Summary, builder: SummaryBuilder, col
   const cannot = inputCells.some((i) => i.cannot !== '');
   const cannotHead = cannot ? ['cannot show'] : [];
   const cannotCell = (i: (typeof inputCells)[number]) => (cannot ? [i.cannot] : []);
+  const inputColumn = (min: number): ColumnFit => ({ ...wrapColumn(min), keep: maxOf(min, inputCells.map((i) => displayWidth(i.name))) });
   const wideInputs = () => {
-    const t = table(['input', 'side', 'format', read.head, 'used', 'blank', 'skipped', 'unusable', ...cannotHead], color, width, { input: tailColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    const t = table(['input', 'side', 'format', read.head, 'used', 'blank', 'skipped', 'unusable', ...cannotHead], color, width, { input: inputColumn(36), format: wrapColumn(9), unusable: wrapColumn(10), 'cannot show': wrapColumn(11, SPILL_BELOW) });
     for (const i of inputCells) t.push([i.name, i.side, i.format, ...i.counts, ...cannotCell(i)]);
     return t;
   };
   // Narrow: the five counts in one cell, named (`47 lines: 47 used, 0 blank, 0 skipped, 0 unusable`; `1 line: ...`; `10 entries: ...`).
   const narrowInputs = () => {
-    const t = table(['input', 'side', 'format', read.head, ...cannotHead], color, width, { input: tailColumn(16), side: wrapColumn(6), format: wrapColumn(9), [read.head]: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.read}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
+    const t = table(['input', 'side', 'format', read.head, ...cannotHead], color, width, { input: inputColumn(16), side: wrapColumn(6), format: wrapColumn(9), [read.head]: { ...wrapColumn(12), keep: Math.max(0, ...inputCells.flatMap((i) => [`${i.read}: ${i.counts[1]} used,`, `${i.counts[2]} blank, ${i.counts[3]} skipped,`].map((l) => l.length))) }, 'cannot show': wrapColumn(11, SPILL_BELOW) });
     for (const i of inputCells) {
       const [, used, blank, skipped, unusable] = i.counts;
       t.push([i.name, i.side, i.format, `${i.read}: ${used} used,\n${blank} blank, ${skipped} skipped,\n${unusable} unusable`, ...cannotCell(i)]);

@@ -233,3 +233,28 @@ describe('a refused GET stream in the Mermaid diagrams', () => {
     expect(timeline).toContain('  C->>S: GET stream\n  S-->>C: HTTP 409 refused (3 times)\n  C->>S: GET stream\n  S-->>C: HTTP 503 refused\n');
   });
 });
+
+describe('a long path in the Inputs table', () => {
+  it('is wrapped whole within the width (after its folders first), not shortened from the left', () => {
+    // A real server log (real-python-debug/sse), where an incident's files are kept: folders named for the customer,
+    // the incident and the pod they came from.
+    const folder = 'incidents/customer-acme-corp/incident-2026-12-04-tools-call-timeouts/gateway-eu-west-1/collected-from-pod-mcp-gateway-7f9c6d5b8-x2k4q';
+    spawnSync('mkdir', ['-p', join(dir, folder)]);
+    const path = `${folder}/server-2026-12-04T09-00-00Z.ndjson`;
+    write(path, readFileSync(join(FIXTURES, 'real-python-debug/sse/server.ndjson')));
+    for (const columns of [160, 120, 80, 60]) {
+      const r = cli([path], { COLUMNS: String(columns) });
+      expect(r.code).toBe(0);
+      const lines = r.stdout.split('\n');
+      expect(lines.filter((l) => [...l].length > columns)).toEqual([]);
+      const table = lines.slice(lines.findIndex((l) => l.startsWith('Inputs (')));
+      const body = table.slice(table.findIndex((l) => l.startsWith('├')) + 1, table.findIndex((l) => l.startsWith('└')));
+      const cells = body.map((l) => l.split('│')[1]!.trim());
+      expect(cells.join('')).toBe(path);
+      expect(cells.join('')).not.toContain('…');
+      if (columns < 160) expect(cells.length).toBeGreaterThan(1);
+      // Where the path breaks within the folders, it breaks after a `/` when one is in the line's second half.
+      expect(cells[0]!.endsWith('/') || cells.length === 1).toBe(true);
+    }
+  });
+});
