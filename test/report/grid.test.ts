@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayWidth, Grid, keepTail, tailColumn, wrapColumn, wrapText, type ColumnFit } from '../../src/report/grid.js';
+import { codePointWidth, displayWidth, Grid, keepTail, tailColumn, wrapColumn, wrapText, type ColumnFit } from '../../src/report/grid.js';
 
 type CliTable = { push(row: string[]): void; toString(): string };
 const Table = createRequire(import.meta.url)('cli-table3') as new (o: object) => CliTable;
@@ -35,6 +35,20 @@ describe('displayWidth', () => {
     ['tab\there', 7], // control characters take none (the reports replace them before this)
   ])('%j is %i columns', (s, w) => {
     expect(displayWidth(s)).toBe(w);
+  });
+
+  it('takes its shortcut for the table rules and Latin text only where the full test gives one column too (every code point)', () => {
+    const differ: string[] = [];
+    for (let cp = 0; cp <= 0x3ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue; // lone surrogates are no code points
+      if (displayWidth(String.fromCodePoint(cp)) !== codePointWidth(cp)) differ.push(cp.toString(16));
+    }
+    expect(differ).toEqual([]);
+    // the shortcut's own characters, checked against what a terminal draws
+    expect(displayWidth('┌─┬─┐│├┼┤└┴┘')).toBe(12);
+    expect(displayWidth('café – “naïve” … → ±½')).toBe(21);
+    expect(displayWidth('\u25fd')).toBe(2); // ◽ just past the geometric shapes the shortcut takes: an emoji
+    expect(displayWidth('\u0300')).toBe(0); // the first combining mark, just past Latin Extended
   });
 });
 
