@@ -51,8 +51,13 @@ const HEAD_STARTED = /\breceive_response_headers\.started request=<Request \[b'(
 const HEAD_FAILED = /\breceive_response_headers\.failed exception=(\w+)\(/;
 /** httpx's INFO line of any response head it got: the request of that method no longer waits for one. */
 const HTTPX_ANY = /\bHTTP Request: ([A-Z]+) \S+ "HTTP\//;
-/** httpcore's DEBUG line when reading a response body failed, with the exception (httpx's read timeout: `ReadTimeout`). */
-const HTTPCORE_BODY_FAILED = /\breceive_response_body\.failed exception=(\w+)\(/;
+/** httpcore's DEBUG line when reading a response body failed, with the exception (httpx's read timeout: `ReadTimeout`) and its text. */
+const HTTPCORE_BODY_FAILED = /\breceive_response_body\.failed exception=(\w+)\((?:\w+\()?(?:(['"])(.{0,300}?)\2)?/;
+/**
+ * httpcore's exceptions of a body read that the other end or the network caused: h11's RemoteProtocolError ("peer
+ * closed connection without sending complete message body"), a ReadError (a reset). Not the client's own close.
+ */
+const PEER_FAILURE = /^(?:RemoteProtocolError|ReadError)$/;
 /** Lines between httpcore's failure and the SDK's "SSE stream ended" (httpcore's response_closed.started/.complete). */
 const BODY_FAILED_WITHIN_LINES = 3;
 /** httpcore's own lines, which say nothing of what the SDK does next. */
@@ -115,7 +120,7 @@ interface PythonLog {
   /** A head failed while more than one request waited: which one is not known, nor from then on how many wait. */
   headsLost?: boolean;
   /** httpcore's latest "receive_response_body.failed": the exception that broke a body it was reading, and where. */
-  bodyFailed?: { exception: string; line: number };
+  bodyFailed?: { exception: string; line: number; text?: string };
   /**
    * A request's SSE stream the server closed without its answer (httpcore's body complete), until the SDK's next line
    * says whether it resumes it ("SSE stream disconnected, reconnecting...").
@@ -219,7 +224,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     }
     const bodyFailed = HTTPCORE_BODY_FAILED.exec(line);
     if (bodyFailed) {
-      log.bodyFailed = { exception: bodyFailed[1]!, line: ctx.line };
+      log.bodyFailed = { exception: bodyFailed[1]!, line: ctx.line, ...(bodyFailed[3] ? { text: bodyFailed[3] } : {}) };
       return [];
     }
     if (SSE_ENDED.test(line)) {
@@ -448,7 +453,7 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
 }
 
 /** The request whose SSE stream ended without its answer, and the SDK did not resume it: its end. */
-function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number } }): MessageRecord {
+function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number; text?: string } }): MessageRecord {
   const { owner, failed } = ended;
   answered(log, owner);
   // httpx's read timeout is the client's own: no byte came for as long as its http client's `read` timeout allows (the
@@ -457,6 +462,10 @@ function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: stri
   const how = failed === undefined ? ` (${at})`
     : failed.exception === 'ReadTimeout'
       ? `, at the client's own read timeout (httpcore's "receive_response_body.failed exception=ReadTimeout" at line ${failed.line}, ${at}: nothing had come on it for as long as its httpx client's read timeout allows, 300 s in the SDK's default client, an app's own may wait less; the server may still be running the tool)`
+      // The other end closed it or the connection broke: the server, a hop between them, or the network; not the
+      // client's own close, so no cancellation (the words "cut by the peer" say so to the analysis, as an end's error does).
+      : PEER_FAILURE.test(failed.exception)
+        ? `, cut by the peer (the server, a hop between them, or the network), not closed by the client (httpcore's "receive_response_body.failed exception=${failed.exception}${failed.text !== undefined ? `: ${failed.text}` : ''}" at line ${failed.line}, ${at})`
       : ` (httpcore's "receive_response_body.failed exception=${failed.exception}" at line ${failed.line}, ${at})`;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
@@ -476,7 +485,8 @@ function closedEnd(log: PythonLog, closed: { owner: Sent; line: number; ts?: str
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
     error: owner.cancelled
       ? `its POST's SSE stream ended without the response, after the client had cancelled it (the server closed it: httpcore's "receive_response_body.complete" at line ${closed.line}): its caller had the client's own timeout or cancellation already`
-      : `its POST's SSE stream ended without the response (the server closed it: httpcore's "receive_response_body.complete" at line ${closed.line}; not resumed): the Python SDK gives its caller "SSE stream ended without a response"`,
+      // Closed by the server (or a hop in front of it) with a clean end of the body: not the client's own close.
+      : `its POST's SSE stream ended without the response, closed by the server or a hop in front of it, not by the client (httpcore's "receive_response_body.complete" at line ${closed.line}; not resumed): the Python SDK gives its caller "SSE stream ended without a response"`,
   };
   if (closed.ts !== undefined) record.ts = closed.ts;
   if (owner.session !== undefined) record.session = owner.session;

@@ -32,7 +32,8 @@ describe("the Python client's DEBUG log: its follow-up's SSE stream cut before t
     expect([cut.tool, cut.status, cut.outcome, cut.layer]).toEqual(['book_slot', 200, 'STREAM_INCOMPLETE', 'transport']);
     // (The hop's cut is httpcore's RemoteProtocolError just before the SDK's line: named since the thirty-fourth audit.)
     const failedAt = lines().findIndex((l) => /receive_response_body\.failed exception=RemoteProtocolError\(/.test(l)) + 1;
-    expect(cut.detail.why).toBe(`its POST's SSE stream broke before the response (httpcore's "receive_response_body.failed exception=RemoteProtocolError" at line ${failedAt}, "SSE stream ended" at line ${lines().findIndex((l) => /SSE stream ended\s*$/.test(l)) + 1}, not resumed): the Python SDK gives its caller "SSE stream ended without a response"`);
+    // (Since the thirty-sixth audit it also says who cut it: the peer, not the client, so no CANCELLED.)
+    expect(cut.detail.why).toBe(`its POST's SSE stream broke before the response, cut by the peer (the server, a hop between them, or the network), not closed by the client (httpcore's "receive_response_body.failed exception=RemoteProtocolError: peer closed connection without sending complete message body (incomplete chunked read)" at line ${failedAt}, "SSE stream ended" at line ${lines().findIndex((l) => /SSE stream ended\s*$/.test(l)) + 1}, not resumed): the Python SDK gives its caller "SSE stream ended without a response"`);
     const again = r.attempts.find((a) => a.id === 4)!;
     expect(again.call).toBe(cut.call);
     expect(codes(again)).toContain('UNSAFE_RETRY');
