@@ -63,6 +63,8 @@ export class CallLinker {
   /** The latest tools/list of each session (scope), the last SCOPE_TOOLS_KEPT of them: asked before the client's. */
   private scopeTools = new Map<string, Map<string, ToolSafety>>();
   private anyToolsList = false;
+  /** The first tools/list asked whose answer the log leaves out (the Python SDK's DEBUG log shows no JSON answers). */
+  private toolsListUnlogged: Source | undefined;
   private callSeq = 0;
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
@@ -255,7 +257,7 @@ export class CallLinker {
       }
       a.retryOrigin = byNote ? notedOrigin(a, note!.call!) : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
       a.findings.push(...checkAttempt(a, {}));
-      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), this.anyToolsList, this.opts));
+      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }, this.opts));
     } else {
       tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: this.retryableUntil(a, now) };
       addToChain(tail.chain, a);
@@ -508,7 +510,12 @@ export class CallLinker {
     // to one that does.
     const v = [a.client, a.server, a.primary].find((x) => x?.toolList !== undefined) ?? a.client ?? a.server ?? a.primary;
     const list = v.toolList;
-    if (!list) return;
+    if (!list) {
+      // Asked, and its answer is not in this log, which leaves some answers out: not a log without any tools/list.
+      const unlogged = [a.client, a.server, a.primary].find((x) => x?.answersUnlogged === true);
+      if (unlogged && a.outcome === 'UNANSWERED') this.toolsListUnlogged ??= unlogged.sources[0];
+      return;
+    }
     learnToolList(this.tools, clientKey, list, v.nextPage === true);
     // Its session's own list too: one client may talk to two servers whose tools share names.
     if (a.session !== null) learnToolList(this.scopeTools, a.primary.scopeKey, list, v.nextPage === true, SCOPE_TOOLS_KEPT);

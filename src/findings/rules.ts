@@ -606,7 +606,13 @@ function claimAdmits(c: ClaimBody): number {
   return Math.min(c.postCount ?? Infinity, c.httpStatuses?.length ?? Infinity);
 }
 
-export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety: ToolSafety | 'unknown', anyToolsList: boolean, opts: { policy: CallPolicy }): Finding[] {
+/** The tools/list requests seen so far: whether any answer listed tools, and the first asked whose answer the log leaves out. */
+export interface ToolListsSeen {
+  any: boolean;
+  unlogged?: Source | undefined;
+}
+
+export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety: ToolSafety | 'unknown', toolLists: ToolListsSeen, opts: { policy: CallPolicy }): Finding[] {
   const out: Finding[] = [];
   const n = chain.count;
   const posts = chain.count;
@@ -639,7 +645,10 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const safe = safety !== 'unknown' && (safety.readOnly || safety.idempotent);
     if (!safe && exec !== 'no') {
       const why = safety === 'unknown'
-        ? anyToolsList ? `tool ${a.tool} is not in any tools/list seen before it` : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
+        ? toolLists.any ? `tool ${a.tool} is not in any tools/list seen before it`
+          // The list was asked for, and its answer is not in this log (which leaves JSON answers out): not "no tools/list".
+          : toolLists.unlogged ? `its annotations are unknown (the client asked for tools/list at ${toolLists.unlogged.file}:${toolLists.unlogged.line}, but its answer is not in this log, which leaves some answers out; a capture with the answers (the server's, a proxy's) would show its annotations; --idempotent NAME declares a tool safe)`
+          : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
         : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
       const ran = ranAt.server?.outcome === 'TOOL_SUCCESS' || ranAt.server?.outcome === 'TOOL_ERROR';
