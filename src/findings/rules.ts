@@ -9,6 +9,16 @@ import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, res
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
 
+/**
+ * On 2026-07-28 the client closed its stream (the cancellation), and the server's view, which records a connection that
+ * closes (its HTTP layer: `recordingHandler`, `mcp-triage record --side server`), shows the exchange complete well after
+ * that: the close never reached the server. (Within the margin the two crossed: the answer was on its way.)
+ */
+function closeNotPassedOn(a: Attempt, c: AttemptView, s: AttemptView): boolean {
+  return closedByClient(c) && c.cancelled !== true && s.http === true && s.streamEnd === 'complete' && s.endTs !== undefined && c.endTs !== undefined
+    && s.endTs - c.endTs > HELD_ANSWER_MARGIN_MS && protocolOf(a) >= '2026-07-28';
+}
+
 /** How much earlier than the client's close a server's HTTP status must have been sent to count as held between them. */
 const HELD_ANSWER_MARGIN_MS = 250;
 
@@ -184,8 +194,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose && !surfacedErrorBody) {
-      const what = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'))
-        ? 'the server sent a final result the client never got'
+      const lostResult = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'));
+      const what = lostResult && closeNotPassedOn(a, c, s)
+        ? `the server sent a final result the client never got: the client closed its stream ${secs(s.endTs! - c.endTs!)} before it (on ${protocolOf(a)} the cancellation), but the server's connection stayed open until its answer was complete, so the close never reached the server (something between them kept it open, as a hop that does not pass a close on), which ran the request to its end`
+        : lostResult ? 'the server sent a final result the client never got'
         : hopAnswered(c, s) ? hopAnsweredText(c, s)
         // No head reached the client of one the server sent: nothing changed a status, the connection broke between them.
         : c.status === null && typeof s.status === 'number' && heldBetween && closedByClient(c) ? `the client never got the HTTP ${s.status} head the server sent ${((c.endTs! - s.endTs!) / 1000).toFixed(2)} s before the client gave up: something between them held it (a hop that delays answers, a stalled connection)`
