@@ -2,52 +2,15 @@
 // UTF-32 files (plain, gzipped, without a mark), sessions whose initialize is not in the logs, refused GET streams in
 // Mermaid diagrams, long paths in the Inputs table.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { expectNoCrash, scratchCli, summaryOf } from '../helpers/scratch-cli.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'dist/bin.js');
-const FIXTURES = join(ROOT, 'test/fixtures');
-let dir: string;
-
-beforeAll(() => {
-  if (!existsSync(BIN)) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  dir = mkdtempSync(join(tmpdir(), 'mcp-triage-audit35-'));
-}, 120_000);
-
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', COLUMNS: '160', ...env }, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 28 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function write(name: string, data: string | Buffer): string {
-  writeFileSync(join(dir, name), data);
-  return name;
-}
-
-interface Summary {
-  attempts: number;
-  lines: { read: number; used: number; blank: number; skipped: number; unusable: number };
-  diagnostics: { total: number; byCode: Record<string, number>; first: { file: string; line?: number; code: string; message: string }[] };
-}
-const summaryOf = (r: Run): Summary => (JSON.parse(r.stdout) as { summary: Summary }).summary;
-
-function expectNoCrash(r: Run): void {
-  expect(r.stderr).not.toMatch(/internal error|RangeError|TypeError|Maximum call stack|^\s+at .+:\d+:\d+\)?$/m);
-}
+const FIXTURES = join(resolve(import.meta.dirname, '../..'), 'test/fixtures');
+const scratch = scratchCli('mcp-triage-audit35-');
+const { cli, write } = scratch;
 
 type HarHeader = { name: unknown; value: unknown } | unknown;
 interface HarEntry {
@@ -167,7 +130,7 @@ describe('UTF-16 inside gzip, UTF-16 without a mark, and UTF-32', () => {
       expect(strict.stderr).toContain(`${name}:1: the text is in ${encoding}`);
     }
     // The converted file reads as the original did.
-    const converted = spawnSync('iconv', ['-f', 'UTF-32', '-t', 'UTF-8', join(dir, 'out-file.ndjson')]);
+    const converted = spawnSync('iconv', ['-f', 'UTF-32', '-t', 'UTF-8', join(scratch.dir, 'out-file.ndjson')]);
     if (converted.status === 0) {
       write('out-file.ndjson.utf8', converted.stdout);
       expect(summaryOf(cli(['out-file.ndjson.utf8', '--format', 'json'])).lines.used).toBe(text.split('\r\n').filter((l) => l).length);
@@ -239,7 +202,7 @@ describe('a long path in the Inputs table', () => {
     // A real server log (real-python-debug/sse), where an incident's files are kept: folders named for the customer,
     // the incident and the pod they came from.
     const folder = 'incidents/customer-acme-corp/incident-2026-12-04-tools-call-timeouts/gateway-eu-west-1/collected-from-pod-mcp-gateway-7f9c6d5b8-x2k4q';
-    spawnSync('mkdir', ['-p', join(dir, folder)]);
+    spawnSync('mkdir', ['-p', join(scratch.dir, folder)]);
     const path = `${folder}/server-2026-12-04T09-00-00Z.ndjson`;
     write(path, readFileSync(join(FIXTURES, 'real-python-debug/sse/server.ndjson')));
     for (const columns of [160, 120, 80, 60]) {

@@ -1,50 +1,14 @@
 // The 31st audit's hostile inputs, end to end through the built CLI: damaged gzip data, tables of 150,000 rows, HAR
 // documents with wrong types, JSON-RPC ids of every type, UTF-16 files. Each must be reported, never lost or a crash.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { BIN, expectNoCrash, scratchCli, summaryOf } from '../helpers/scratch-cli.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'dist/bin.js');
-let dir: string;
-
-beforeAll(() => {
-  if (!existsSync(BIN)) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  dir = mkdtempSync(join(tmpdir(), 'mcp-triage-edges-'));
-}, 120_000);
-
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], timeout = 60_000): Run {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', COLUMNS: '160' }, encoding: 'utf8', timeout, maxBuffer: 1 << 30 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function write(name: string, data: string | Buffer): void {
-  writeFileSync(join(dir, name), data);
-}
-
-interface Summary {
-  attempts: number;
-  lines: { read: number; used: number; blank: number; skipped: number; unusable: number };
-  diagnostics: { total: number; byCode: Record<string, number>; first: { file: string; line?: number; code: string; message: string }[] };
-}
-const summaryOf = (r: Run): Summary => (JSON.parse(r.stdout) as { summary: Summary }).summary;
-
-function expectNoCrash(r: Run): void {
-  expect(r.stderr).not.toMatch(/internal error|RangeError|TypeError|Maximum call stack|^\s+at .+:\d+:\d+\)?$/m);
-}
+const scratch = scratchCli('mcp-triage-edges-');
+const { cli, write } = scratch;
 
 /** A tools/call exchange as the recorders write it: one line, request and answer. */
 function exchange(i: number, session: string, extra: Record<string, unknown> = {}): string {
@@ -242,13 +206,13 @@ describe('a file that may not be read', () => {
   // Root reads any file: the CLI then runs as nobody (setpriv), when it can.
   const asNobody = process.getuid?.() === 0 ? spawnSync('setpriv', ['--version']).status === 0 : true;
   it.skipIf(!asNobody)('exits 2 with "permission denied", as a missing file with "no such file", and prints no report', () => {
-    chmodSync(dir, 0o755);
+    chmodSync(scratch.dir, 0o755);
     write('locked.ndjson', exchange(1, 'a3f1c2d4') + '\n');
-    chmodSync(join(dir, 'locked.ndjson'), 0o000);
+    chmodSync(join(scratch.dir, 'locked.ndjson'), 0o000);
     const argv = [BIN, 'locked.ndjson'];
     const r = process.getuid?.() === 0
-      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv], { cwd: dir, encoding: 'utf8' })
-      : spawnSync(process.execPath, argv, { cwd: dir, encoding: 'utf8' });
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv], { cwd: scratch.dir, encoding: 'utf8' })
+      : spawnSync(process.execPath, argv, { cwd: scratch.dir, encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('mcp-triage: locked.ndjson: permission denied\n'); // was 'read failed (EACCES)'
