@@ -1,4 +1,4 @@
-// The README's Layout section names every source file, each source file opens with a comment saying what it owns, and every link within the README and the fixtures' chapter (test/fixtures/README.md) leads to a heading.
+// The README's Layout section names every source file, each source file opens with a comment saying what it owns, and every link within the README and the fixtures' chapter (test/fixtures/README.md) leads to a heading, and every table in them opens with its header row.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,5 +63,32 @@ describe('the README links', () => {
   it('keep the list of fixture sets in the README, each set described in the fixtures\' chapter', () => {
     const intoFixtures = [...readme.matchAll(/\]\(test\/fixtures\/README\.md#([^)]+)\)/g)];
     expect(intoFixtures.length).toBeGreaterThan(40);
+  });
+});
+
+/** Table rows (lines that start with "|", outside code blocks) that follow prose instead of a header and its delimiter row. */
+function headlessRows(text: string): string[] {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let code = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('```')) code = !code;
+    if (code || !line.startsWith('|') || lines[i - 1]?.startsWith('|')) continue;
+    // A table starts here: GitHub renders it only when the next line is the delimiter row (| --- | --- |).
+    if (!/^\|(\s*:?-+:?\s*\|)+\s*$/.test(lines[i + 1] ?? '')) out.push(`${i + 1}: ${line.slice(0, 60)}`);
+  }
+  return out;
+}
+
+describe('the README tables', () => {
+  // A paragraph written into a table (or after it, with more rows below) leaves those rows without a header:
+  // GitHub then prints them as text with pipes. The README's Input options and sessions columns were so.
+  it.each(['README.md', 'test/fixtures/README.md'])('in %s each open with a header and a delimiter row', (file) => {
+    expect(headlessRows(readFileSync(join(ROOT, file), 'utf8'))).toEqual([]);
+  });
+
+  it('finds a headless table when there is one', () => {
+    expect(headlessRows('| a | b |\n| --- | --- |\n| 1 | 2 |\n\ntext\n| 3 | 4 |\n')).toEqual(['6: | 3 | 4 |']);
   });
 });
