@@ -61,16 +61,26 @@ export function truncate(text: string, max: number): string {
 /** Longest free text (a finding's message, a why) one table cell shows, terminal or Markdown: a cap for hostile strings only. */
 export const MAX_CELL_TEXT = 2000;
 
-/** Text of at most about max characters, cut at a space when one is near, saying how much was left out. */
+/** The mark capString ends a cut log string with, and how many characters it says were left out. */
+const CAP_MARK = /… \[(\d+) more characters\]$/;
+
+/**
+ * Text of at most about max characters, cut at a space when one is near, saying how much was left out. A text that
+ * capString already cut (a row's why or error message) counts what that cut left out too, not its own mark.
+ */
 export function cutAtWord(text: string, max = MAX_CELL_TEXT): string {
   if (text.length <= max) return text;
-  let cut = text.lastIndexOf(' ', max);
+  const mark = CAP_MARK.exec(text.slice(-40));
+  const body = mark ? text.slice(0, text.length - mark[0].length) : text;
+  const before = mark ? Number(mark[1]) : 0;
+  if (body.length <= max) return text;
+  let cut = body.lastIndexOf(' ', max);
   if (cut < max * 0.8) {
     cut = max;
-    const last = text.charCodeAt(cut - 1);
+    const last = body.charCodeAt(cut - 1);
     if (last >= 0xd800 && last <= 0xdbff) cut--; // do not keep half of an astral character
   }
-  return `${text.slice(0, cut).trimEnd()}… [${text.slice(cut).trimStart().length} more characters]`;
+  return `${body.slice(0, cut).trimEnd()}… [${body.slice(cut).trimStart().length + before} more characters]`;
 }
 
 /** Shorten to at most max characters by cutting the middle, so both ends stay readable (a path keeps its file name). */

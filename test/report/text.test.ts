@@ -203,5 +203,8 @@ describe('cutAtWord', () => {
     expect(cutAtWord('the client closed the stream before', 20)).toBe('the client closed… [17 more characters]');
     expect(cutAtWord('x'.repeat(30), 20)).toBe(`${'x'.repeat(20)}… [10 more characters]`); // no space near the cap: cut at it
     expect(cutAtWord(`${'a'.repeat(19)}😀 tail`, 20)).toBe(`${'a'.repeat(19)}… [7 more characters]`); // never half an astral character
+    // A text capString already cut: what that cut left out is counted too, and its own mark is not.
+    const capped = capString(`${'word '.repeat(100)}end`, 60);
+    expect(cutAtWord(capped, 30)).toBe(`${'word '.repeat(6).trimEnd()}… [${503 - 30} more characters]`);
   });
 });
