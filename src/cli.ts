@@ -62,7 +62,7 @@ const FILTERS: Group = ['Filters (combine freely; every report states the ones i
   target: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only requests acting on these: a tool, a resource uri, a prompt name, a completion ref; * is a wildcard (docs://*)' },
   outcome: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these outcomes (HTTP_ERROR,TOOL_ERROR)' },
   code: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these finding codes, and session findings with them' },
-  since: { type: 'string', requiresArg: true, describe: 'Only attempts that started at or after this time: ISO 8601 (2026-10-17T09:12:00Z) or a duration before now (15m, 2h, 1d)' },
+  since: { type: 'string', requiresArg: true, describe: 'Only attempts that started at or after this time: ISO 8601 (2026-10-17T09:12:00Z; without a zone, --timezone applies), epoch seconds or milliseconds, or a duration before now (30s, 15m, 2h, 1d, 1w)' },
   until: { type: 'string', requiresArg: true, describe: 'Only attempts that started before this time (same forms as --since)' },
 }];
 
