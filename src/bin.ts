@@ -6,11 +6,20 @@ process.on('SIGINT', () => {
   process.exit(130);
 });
 // The reader of the report went away (`mcp-triage ... | head -1`): nothing more to say, and that is not an error.
+// Any other write error (`> /dev/full`: ENOSPC, EIO, EFBIG) lost part of the output: said, and exit 2, as rg and jq do.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+  process.stderr.write(`${writeErrorLine(e)}\n`);
+  process.exit(2);
 });
 // Diagnostics that cannot be written are dropped rather than turned into a crash.
 process.stderr.on('error', () => undefined);
+
+/** `mcp-triage: cannot write the output: no space left on device (ENOSPC)`, from Node's `ENOSPC: no space left on device, write`. */
+function writeErrorLine(e: NodeJS.ErrnoException): string {
+  const what = /^[A-Z]+: (.+?)(?:, \w+)?$/.exec(e.message)?.[1] ?? e.message;
+  return `mcp-triage: cannot write the output: ${what}${e.code ? ` (${e.code})` : ''}`;
+}
 
 // Memory: the live state is small (open calls only) but the allocation rate is high, and V8 would let the heap grow
 // to several times the live size between full collections. Growing it by 40% at most keeps the peak RSS near the
