@@ -46,6 +46,51 @@ export function repeatedOption(argv: string[], table: Record<string, Options>): 
   return name === undefined ? undefined : repeatedOptionError(name, counts.get(name)!);
 }
 
+/**
+ * The usage error for the first value on the command line that yargs would take silently and wrongly, or undefined:
+ * a number option's value that is not written as a decimal number (yargs reads "" and `--window=` as 0, 0x10 as 16,
+ * 1e3 as 1000), a fraction given to an option in `whole` (--max-rows 1.5), and an empty value of an option that takes
+ * words or files (`--fail-on ""`, `--tool "$UNSET"`: no condition, no filter, and nothing said). Negative numbers pass
+ * here: the range is checked with the option's other values, in the words it has always had.
+ */
+export function badValue(argv: string[], table: Record<string, Options>, whole: ReadonlySet<string> = new Set()): string | undefined {
+  const byName = new Map<string, string>();
+  for (const [name, o] of Object.entries(table)) {
+    byName.set(name, name);
+    for (const alias of o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias]) byName.set(alias, name);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue;
+    const eq = arg.indexOf('=');
+    const head = eq === -1 ? arg : arg.slice(0, eq);
+    const key = head.startsWith('--') ? byName.get(head.slice(2)) ?? byName.get(kebab(head.slice(2))) : byName.get(head.slice(-1));
+    const o = key === undefined ? undefined : table[key]!;
+    if (o === undefined || o.type === 'boolean') continue;
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) break; // a missing value: yargs says so
+    const shown = JSON.stringify(value);
+    if (o.type === 'number') {
+      // Not a finite number at all (abc, 1e400): the range check says so, in its words.
+      if (!/^-?\d+(?:\.\d+)?$/.test(value) && Number.isFinite(Number(value))) return `--${key} needs a number in decimal digits (such as 60 or 1.5); got ${shown}`;
+      if (whole.has(key!) && !/^-?\d+$/.test(value)) return `--${key} needs a whole number (such as 20); got ${shown}`;
+    } else if (o.choices === undefined && value.split(',').every((v) => v.trim() === '')) {
+      return `--${key} needs a value; got ${shown} (an unset shell variable?)`;
+    }
+  }
+  return undefined;
+}
+
+/** A yargs check refusing a value badValue refuses. */
+export function valuesChecked(table: Record<string, Options>, argv: string[], whole?: ReadonlySet<string>): () => true {
+  return () => {
+    const error = badValue(argv, table, whole);
+    if (error !== undefined) throw new Error(error);
+    return true;
+  };
+}
+
 /** A yargs check refusing an option of the table that takes one value and was given more than once on this command line. */
 export function onceOnly(table: Record<string, Options>, argv: string[]): () => true {
   return () => {
@@ -61,7 +106,7 @@ export function onceOnly(table: Record<string, Options>, argv: string[]): () => 
  * than once (in an otherwise plain line), or undefined when the line needs yargs: help, version, unknown options,
  * missing or unusual values, anything else yargs would report as a usage error. A test holds the two to the same result.
  */
-export function readPlainArgs(argv: string[], table: Record<string, Options>): PlainArgs | undefined {
+export function readPlainArgs(argv: string[], table: Record<string, Options>, whole?: ReadonlySet<string>): PlainArgs | undefined {
   const byName = new Map<string, string>();
   for (const [name, o] of Object.entries(table)) {
     byName.set(name, name);
@@ -122,6 +167,8 @@ export function readPlainArgs(argv: string[], table: Record<string, Options>): P
   // Given twice: a usage error, once the rest of the line is known to be plain (yargs would report anything else first).
   const repeated = repeatedOption(argv, table);
   if (repeated !== undefined) return { error: repeated };
+  const bad = badValue(argv, table, whole);
+  if (bad !== undefined) return { error: bad };
   for (const [name, o] of Object.entries(table)) if (!(name in out) && o.default !== undefined) out[name] = o.default;
   if (files.length > 0) out.files = files;
   return { args: out };

@@ -1,7 +1,7 @@
 // The command line: options declared once as data, commands (analyze, sessions, timeline, ...) over the library API; main(argv, io) -> exit code.
 import { lstat, stat } from 'node:fs/promises';
 import type { Argv, Options } from 'yargs';
-import { onceOnly, readPlainArgs, type PlainArgs } from './cli-args.js';
+import { onceOnly, readPlainArgs, valuesChecked, type PlainArgs } from './cli-args.js';
 import { DEFAULTS, callHorizonMs } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
@@ -94,6 +94,9 @@ const ANALYSIS: Group = ['Analysis:', {
   'min-retry-delay': { type: 'number', requiresArg: true, default: 200, describe: 'Retry policy: least delay before any retry, ms; later delays must not shrink (judged after 408, 429, 5xx and failures without a status, not after a 4xx the re-send corrects)' },
 }];
 
+/** The number options that count things (rows, retries, bytes): a fraction is a usage error. */
+const WHOLE_NUMBERS: ReadonlySet<string> = new Set(['max-rows', 'max-retries', 'max-line-bytes']);
+
 const FILTERS_BUT_SESSION: Group = [FILTERS[0], Object.fromEntries(Object.entries(FILTERS[1]).filter(([k]) => k !== 'session'))];
 
 function addGroups(y: Argv, groups: Group[], argv: string[]): Argv {
@@ -101,8 +104,10 @@ function addGroups(y: Argv, groups: Group[], argv: string[]): Argv {
     for (const [name, o] of Object.entries(options)) y.option(name, o);
     y.group(Object.keys(options), title);
   }
-  // An option that takes one value, given twice, is a usage error (yargs would hand the command an array).
-  return y.check(onceOnly(Object.assign({}, ...groups.map(([, o]) => o)) as Record<string, Options>, argv));
+  // An option that takes one value, given twice, is a usage error (yargs would hand the command an array); so is a
+  // value yargs would read silently as another (an empty number as 0, an empty list as none).
+  const table = Object.assign({}, ...groups.map(([, o]) => o)) as Record<string, Options>;
+  return y.check(onceOnly(table, argv)).check(valuesChecked(table, argv, WHOLE_NUMBERS));
 }
 
 // ---- Help text: what each command is for, and examples that run as written from the project folder. ----
@@ -202,7 +207,7 @@ function joinDashValues(argv: string[]): string[] {
 const ANALYZE_TABLE: Record<string, Options> = Object.assign({}, ...[INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS].map(([, o]) => o));
 
 /** The analysis arguments of a plain command line, read without yargs; undefined when yargs must read it. */
-export const plainAnalyzeArgs = (argv: string[]): PlainArgs | undefined => readPlainArgs(joinDashValues(argv), ANALYZE_TABLE);
+export const plainAnalyzeArgs = (argv: string[]): PlainArgs | undefined => readPlainArgs(joinDashValues(argv), ANALYZE_TABLE, WHOLE_NUMBERS);
 
 /** The option names of the default analysis command (for tests comparing the two readers). */
 export const ANALYZE_OPTION_NAMES: readonly string[] = Object.keys(ANALYZE_TABLE);
@@ -231,7 +236,7 @@ export async function main(rawArgv: string[], io: CliIo): Promise<number> {
   let output = '';
   try {
     // A plain analysis command line skips yargs and its start-up cost; the result is the same (test/cli/args.test.ts).
-    const plain = command === 'analyze' ? readPlainArgs(argv, ANALYZE_TABLE) : undefined;
+    const plain = command === 'analyze' ? readPlainArgs(argv, ANALYZE_TABLE, WHOLE_NUMBERS) : undefined;
     if (plain && 'error' in plain) return usage(io, plain.error, command);
     if (plain) return await analyzeCommand(plain.args as unknown as AnalyzeArgs, io);
     const yargsArgv = command === 'analyze' || command === 'sessions' || command === 'timeline' ? markStdin(argv) : argv;

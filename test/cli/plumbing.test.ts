@@ -47,3 +47,45 @@ describe('stdout that cannot be written (> /dev/full)', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('a value the shell handed over empty, or a number yargs would read otherwise', () => {
+  // yargs read --window '' and --window= as 0 (a join that waits for nothing), 0x10 as 16, --max-rows 1.5 as 1.5;
+  // an empty list (--fail-on "$UNSET", --tool "") set no condition and no filter; each ran, exit 0, without a word.
+  const cases: [string[], string][] = [
+    [['--window', ''], '--window needs a number in decimal digits (such as 60 or 1.5); got ""'],
+    [['--window='], '--window needs a number in decimal digits (such as 60 or 1.5); got ""'],
+    [['--retry-window', '0x10'], '--retry-window needs a number in decimal digits (such as 60 or 1.5); got "0x10"'],
+    [['--skew', '1e3'], '--skew needs a number in decimal digits (such as 60 or 1.5); got "1e3"'],
+    [['--max-rows', '1.5'], '--max-rows needs a whole number (such as 20); got "1.5"'],
+    [['--max-retries', '2.5'], '--max-retries needs a whole number (such as 20); got "2.5"'],
+    [['--max-line-bytes', '4096.5'], '--max-line-bytes needs a whole number (such as 20); got "4096.5"'],
+    [['--max-rows', ''], '--max-rows needs a number in decimal digits (such as 60 or 1.5); got ""'],
+    [['--fail-on', ''], '--fail-on needs a value; got "" (an unset shell variable?)'],
+    [['--fail-on', ','], '--fail-on needs a value; got "," (an unset shell variable?)'],
+    [['--tool', ''], '--tool needs a value; got "" (an unset shell variable?)'],
+    [['--session='], '--session needs a value; got "" (an unset shell variable?)'],
+    [['--unwrap', ' '], '--unwrap needs a value; got " " (an unset shell variable?)'],
+    [['--client', ''], '--client needs a value; got "" (an unset shell variable?)'],
+  ];
+  for (const [prefix, name] of [[[], 'analysis'], [['sessions'], 'sessions'], [['timeline', 'a3f1'], 'timeline']] as const) {
+    it(`each is a usage error naming the option and what it takes (${name})`, async () => {
+      for (const [args, message] of cases) {
+        if (prefix.length && /max-rows|fail-on/.test(args[0]!)) continue; // analysis-only options
+        if (prefix[0] === 'timeline' && args[0]!.startsWith('--session')) continue; // timeline takes SESSION instead
+        const r = await cli([...prefix, ...BOTH, ...args]);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.split('\n')[0], args.join(' ')).toBe(`mcp-triage: ${message}`);
+      }
+    });
+  }
+
+  it('the values that were right stay right: decimals, a comma list with an empty item, a negative number said as before', async () => {
+    expect((await cli([...BOTH, '--window', '1.5', '--max-rows', '20', '--fail-on', 'error,', '--format', 'json', '-q'])).code).toBe(1);
+    expect((await cli([...BOTH, '--outcome', 'HTTP_ERROR,', '--format', 'json'])).code).toBe(0);
+    const negative = await cli([...BOTH, '--window', '-5']);
+    expect(negative.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number of 0 or more');
+    const word = await cli([...BOTH, '--window', 'abc']);
+    expect(word.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number of 0 or more');
+  });
+});
