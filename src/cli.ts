@@ -389,6 +389,15 @@ export function explainUsageError(msg: string, command: string, argv: readonly s
     const choices = o?.choices as readonly unknown[] | undefined;
     return `${name.length === 1 ? `-${name}` : `--${name}`} needs a value${choices ? `: one of ${choices.join(', ')}` : ''}`;
   }
+  // A command's own argument left out: what it takes, and where to find one.
+  const required = /^Missing required arguments?: (.+)$/.exec(msg.trim());
+  if (required) {
+    if (command === 'explain') return 'explain needs a CODE: a finding code or an outcome (mcp-triage explain HTTP_ERROR; mcp-triage explain --help lists them)';
+    if (command === 'timeline') return 'timeline needs a SESSION (an id or its first characters; mcp-triage sessions lists them)';
+    const names = required[1]!.split(',').map((n) => `--${n.trim()}`);
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+    if (command === 'record') return `record needs ${list} (${EXAMPLES.record![0]![0]})`;
+  }
   const unknown = /Unknown arguments?: (.+)$/s.exec(msg);
   if (unknown) {
     const known = COMMAND_FLAGS[command] ?? COMMAND_FLAGS.analyze!;
@@ -668,8 +677,11 @@ export async function inputSize(specs: InputSpec[]): Promise<number | undefined 
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
-        const near = !s.path.includes('/') && !s.path.includes('.') ? nearest(s.path, COMMANDS) : undefined;
-        return { error: `cannot read ${s.path}: no such file${near ? ` (did you mean the command "${near}"?)` : ''}` };
+        // `mcp-triage help`, `mcp-triage version`: the flags, as git and cargo take the words.
+        const flag = s.path === 'help' || s.path === 'version' ? `--${s.path}` : undefined;
+        const near = flag === undefined && !s.path.includes('/') && !s.path.includes('.') ? nearest(s.path, COMMANDS) : undefined;
+        const hint = flag ? ` (did you mean ${flag}?)` : near ? ` (did you mean the command "${near}"?)` : '';
+        return { error: `cannot read ${s.path === '' ? '"" (an empty argument)' : s.path}: no such file${hint}` };
       }
       return { error: `cannot read ${s.path}: ${(e as Error).message}` };
     }

@@ -89,3 +89,24 @@ describe('a value the shell handed over empty, or a number yargs would read othe
     expect(word.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number of 0 or more');
   });
 });
+
+describe('a command argument left out, a word taken for a file', () => {
+  // yargs' own words were printed: "Missing required argument: code", "Missing required arguments: listen, target, out".
+  const cases: [string[], string][] = [
+    [['explain'], 'explain needs a CODE: a finding code or an outcome (mcp-triage explain HTTP_ERROR; mcp-triage explain --help lists them)'],
+    [['timeline'], 'timeline needs a SESSION (an id or its first characters; mcp-triage sessions lists them)'],
+    [['record'], 'record needs --listen, --target and --out (mcp-triage record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson)'],
+    [['record', '--listen', '127.0.0.1:0'], 'record needs --target and --out (mcp-triage record --listen 127.0.0.1:8808 --target http://127.0.0.1:3000 --out mcp.ndjson)'],
+    // `mcp-triage help` read a file named help; an empty argument printed "cannot read : no such file".
+    [['help'], 'cannot read help: no such file (did you mean --help?)'],
+    [['version'], 'cannot read version: no such file (did you mean --version?)'],
+    [[''], 'cannot read "" (an empty argument): no such file'],
+  ];
+  it.each(cases.map(([a, m]) => [a.join(' ') || '""', a, m]))('mcp-triage %s says what it needs, exit 2', async (_name, argv, message) => {
+    const r = await cli(argv as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe(`mcp-triage: ${message as string}`);
+    expect(r.stderr).toMatch(/^Run 'mcp-triage .*--help' for usage\.$/m);
+  });
+});
