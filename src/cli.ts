@@ -67,7 +67,7 @@ const FILTERS: Group = ['Filters (combine freely; every report states the ones i
 }];
 
 const OUTPUT_COMMON: Record<string, Options> = {
-  color: { requiresArg: true, choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal, NO_COLOR is unset and TERM is not dumb)' },
+  color: { requiresArg: true, choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour in terminal tables (auto: only when stdout is a terminal, NO_COLOR is unset and TERM is not dumb; FORCE_COLOR=1 colours a pipe too)' },
   redact: { type: 'boolean', default: true, describe: 'Redact secrets in every output (--no-redact shows them as logged)' },
   quiet: { alias: 'q', type: 'boolean', default: false, describe: 'No progress line, no per-line diagnostics and no notes on stderr (the report still counts them)' },
 };
@@ -368,7 +368,7 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
     .alias('h', 'help')
     .version(VERSION)
     .alias('V', 'version')
-    .wrap(Math.min(120, io.stdout.columns ?? 100))
+    .wrap(Math.min(120, helpWidth(io)))
     .exitProcess(false)
     .fail((msg, e) => {
       state.usageError = msg ?? e?.message ?? 'usage error';
@@ -490,12 +490,30 @@ interface Prepared {
   filters: FilterDescription;
 }
 
+/** The width --help is wrapped to (at most 120): COLUMNS when set, as the tables take it, else the terminal's, else 100. */
+const helpWidth = (io: Pick<CliIo, 'stdout' | 'env'>): number => {
+  const columns = Number(io.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : io.stdout.columns ?? 100;
+};
+
 /** The width terminal tables are fitted to: COLUMNS when set, else the terminal's, else DEFAULT_WIDTH (not a terminal). */
 export function tableWidth(io: Pick<CliIo, 'stdout' | 'env'>): number {
   const columns = Number(io.env.COLUMNS);
   if (Number.isInteger(columns) && columns > 0) return columns;
   if (io.stdout.isTTY && io.stdout.columns) return io.stdout.columns;
   return DEFAULT_WIDTH;
+}
+
+/**
+ * --color auto: NO_COLOR (set, not empty) turns colour off; else FORCE_COLOR (set, not empty) turns it on (off when it
+ * is 0 or false), even into a pipe or with TERM=dumb, as Node and chalk read it; else colour when stdout is a terminal
+ * and TERM is not dumb.
+ */
+export function autoColor(io: Pick<CliIo, 'stdout' | 'env'>): boolean {
+  if (io.env.NO_COLOR) return false;
+  const force = io.env.FORCE_COLOR;
+  if (force) return force !== '0' && force.toLowerCase() !== 'false';
+  return io.stdout.isTTY === true && io.env.TERM !== 'dumb';
 }
 
 /** Validate the input, filter and tuning options shared by every analysing command; a string is the usage error. */
@@ -552,7 +570,7 @@ async function prepare(args: CommonArgs, filter: FilterOptions, io: CliIo): Prom
     held = undefined;
     show(text);
   };
-  const color = args.color === 'always' || (args.color === 'auto' && io.stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb');
+  const color = args.color === 'always' || (args.color === 'auto' && autoColor(io));
   const options: AnalysisOptions = {
     ...settings,
     inputs: specs,

@@ -110,3 +110,32 @@ describe('a command argument left out, a word taken for a file', () => {
     expect(r.stderr).toMatch(/^Run 'mcp-triage .*--help' for usage\.$/m);
   });
 });
+
+describe('colour and width from the environment', () => {
+  const ESC = '\u001b[';
+  // FORCE_COLOR was ignored: `FORCE_COLOR=1 mcp-triage ... | less -R` had no colour, as Node and chalk-based tools give.
+  it('FORCE_COLOR colours a pipe under --color auto; 0 or false does not; NO_COLOR wins over it; --color never over both', async () => {
+    expect((await cli(BOTH, { env: { FORCE_COLOR: '1' } })).stdout).toContain(ESC);
+    expect((await cli(BOTH, { env: { FORCE_COLOR: '1', TERM: 'dumb' } })).stdout).toContain(ESC);
+    expect((await cli(['sessions', ...BOTH], { env: { FORCE_COLOR: '3' } })).stdout).toContain(ESC);
+    expect((await cli(BOTH, { env: { FORCE_COLOR: '0' } })).stdout).not.toContain(ESC);
+    expect((await cli(BOTH, { stdoutTTY: true, env: { FORCE_COLOR: 'false' } })).stdout).not.toContain(ESC);
+    expect((await cli(BOTH, { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(ESC);
+    expect((await cli([...BOTH, '--color', 'never'], { env: { FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
+    expect((await cli(BOTH, { env: { FORCE_COLOR: '' } })).stdout).not.toContain(ESC);
+    // as before: a terminal gets colour, a pipe none
+    expect((await cli(BOTH, { stdoutTTY: true })).stdout).toContain(ESC);
+    expect((await cli(BOTH)).stdout).not.toContain(ESC);
+  });
+
+  // --help wrapped at the terminal's width or 100, whatever COLUMNS said, while the reports fit COLUMNS.
+  it('--help wraps at COLUMNS as the reports do (up to 120); the examples stay one line each', async () => {
+    const widest = (text: string) => Math.max(...text.slice(0, text.indexOf('\nExamples:')).split('\n').map((l) => [...l].length));
+    const narrow = await cli(['--help'], { env: { COLUMNS: '60' } });
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(60);
+    expect(widest(narrow.stdout)).toBeGreaterThan(50);
+    expect(widest((await cli(['--help'], { env: { COLUMNS: '200' } })).stdout)).toBe(120);
+    expect(widest((await cli(['--help'])).stdout)).toBe(100);
+    expect(narrow.stdout).toContain(`  $ mcp-triage --client samples/client.ndjson --server samples/server.ndjson --fail-on error,HTTP_ERROR --quiet\n`);
+  });
+});
