@@ -290,6 +290,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
+  // Every line broken (not JSON, no known format): as silent as a file of page assets would be, and as much to say.
+  for (const a of accounts) if (a.used === 0 && a.skipped === 0 && a.unusable > 0) notice(`${a.name}: not one ${a.mode === 'har' ? 'HAR entry' : 'line'} of it could be used (${a.unusable} unusable${a.blank ? `, ${a.blank} blank` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');

@@ -752,7 +752,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   if (failing.active) summary.failOn = failing.summary();
   if (!out.closed) sink.end(summary, rows);
   await out.close();
-  sayNothingRead(io, summary);
+  sayNothingRead(io, summary, args.quiet);
   if (summary.diagnostics.total && !args.quiet && format !== 'table') io.stderr.write(problemsLine(summary, 'the summary'));
   if (!failing.failed) return EXIT.ok;
   // Why the exit is 1, on stderr (even with --quiet: it is the answer a CI log needs).
@@ -836,7 +836,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     prepared.done();
     const timeline = collector.timeline();
     if (!timeline) {
-      sayNothingRead(io, summary);
+      sayNothingRead(io, summary, args.quiet);
       const matched = collector.candidates();
       // An id with control characters is printed without them; its logged form is added, escaped, to tell apart two that print alike.
       const name = (s: string) => (cleanTerminal(s) === s ? s : `${cleanTerminal(s)} (logged as ${escapeJsonControls(JSON.stringify(s))})`);
@@ -851,7 +851,7 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
     out.write(args.format === 'json' ? timelineJson(timeline, summary) : args.format === 'markdown' ? renderTimelineMarkdown(timeline, summary) : renderTimelineTable(timeline, summary, color, width));
   }
   await out.close();
-  sayNothingRead(io, summary);
+  sayNothingRead(io, summary, args.quiet);
   if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));
   return EXIT.ok;
 }
@@ -868,9 +868,22 @@ function problemsLine(summary: Summary, where: string): string {
  * One stderr line when not one line was read from any input (summary.lines.read is 0), even under --quiet: the exit
  * stays 0 (an empty log is a quiet hour, not an error), but a CI gate over an empty $LOGS must not pass unremarked.
  */
-function sayNothingRead(io: CliIo, summary: Summary): void {
-  const line = nothingReadLine(summary);
+function sayNothingRead(io: CliIo, summary: Summary, quiet: boolean): void {
+  // Without --quiet, each input that gave nothing has said so in its own note.
+  const line = nothingReadLine(summary) ?? (quiet ? nothingUsedLine(summary) : undefined);
   if (line !== undefined) io.stderr.write(`${line}\n`);
+}
+
+/**
+ * What a --quiet run says when lines were read and not one was used (every one broken, blank, or well-formed with no
+ * MCP traffic: the wrong file): `mcp-triage: no MCP traffic was found: the 3 lines read are 3 unusable (...)`;
+ * undefined when a line was used or none was read.
+ */
+export function nothingUsedLine(summary: Pick<Summary, 'lines'>): string | undefined {
+  const { read, used, unusable, skipped, blank } = summary.lines;
+  if (read === 0 || used > 0) return undefined;
+  const parts = [unusable && `${unusable} unusable`, skipped && `${skipped} well-formed without MCP traffic`, blank && `${blank} blank`].filter(Boolean);
+  return `mcp-triage: no MCP traffic was found: ${read === 1 ? 'the 1 line read is' : `the ${read} lines read are`} ${parts.join(', ')} (without --quiet, stderr says where)`;
 }
 
 /** What a run that read no line says: `mcp-triage: no lines were read: standard input was empty`; undefined when one was. */

@@ -139,3 +139,33 @@ describe('colour and width from the environment', () => {
     expect(narrow.stdout).toContain(`  $ mcp-triage --client samples/client.ndjson --server samples/server.ndjson --fail-on error,HTTP_ERROR --quiet\n`);
   });
 });
+
+describe('an input of which not one line could be used', () => {
+  // A file of broken lines only (the wrong file, a log cut into garbage) had no note of its own, unlike a file of blank
+  // lines or of page assets; under --quiet the run said nothing at all, exit 0: a CI gate passed on garbage unremarked.
+  const broken = ['garbage, not a log line', '{"not":"mcp"}', '{bad json'];
+  it('says so as a note of the report and on stderr', async () => {
+    const r = await cli(['-', '--format', 'json'], { stdin: broken });
+    expect(r.code).toBe(0);
+    const note = '<stdin>: not one line of it could be used (3 unusable): nothing in it was analyzed';
+    expect((JSON.parse(r.stdout) as { summary: { notes: string[] } }).summary.notes).toContain(note);
+    expect(r.stderr).toContain(`mcp-triage: ${note}\n`);
+  });
+
+  it('under --quiet, one stderr line still says that no MCP traffic was found (exit 0, as for an empty input)', async () => {
+    const r = await cli(['-', '--quiet', '--fail-on', 'error'], { stdin: broken });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('mcp-triage: no MCP traffic was found: the 3 lines read are 3 unusable (without --quiet, stderr says where)\n');
+    // a HAR entry of a page asset: well-formed, skipped
+    const asset = JSON.stringify({ startedDateTime: '2026-10-17T10:00:00.000Z', time: 5, request: { method: 'GET', url: 'http://127.0.0.1:3000/logo.png', headers: [] }, response: { status: 200, headers: [], content: { mimeType: 'image/png', size: 10 } } });
+    const views = await cli(['sessions', '-', '-q'], { stdin: [...broken, '', asset] });
+    expect(views.code).toBe(0);
+    expect(views.stderr).toBe('mcp-triage: no MCP traffic was found: the 5 lines read are 3 unusable, 1 well-formed without MCP traffic, 1 blank (without --quiet, stderr says where)\n');
+  });
+
+  it('one usable line anywhere, and --quiet stays quiet', async () => {
+    const r = await cli([`${SAMPLES}stdio.ndjson`, '-', '--quiet'], { stdin: broken });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
