@@ -147,12 +147,12 @@ export const EXAMPLES: Record<string, [command: string, what: string][]> = {
 const examplesText = (command: string) =>
   `Examples:\n${(EXAMPLES[command] ?? []).map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}`;
 
-const EXIT_TEXT = 'Exit status: 0 the analysis finished; 1 a --fail-on condition was met (one stderr line says which, and how many); 2 usage error, unreadable input, or (with --strict) an unusable line.';
+const EXIT_TEXT = 'Exit status: 0 the analysis finished (also when the reader closed the pipe: | head); 1 a --fail-on condition was met (one stderr line says which, and how many); 2 usage error, unreadable input, output that cannot be written (a full disk), or (with --strict) an unusable line; 130 interrupted (Ctrl-C).';
 
-const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, or (with --strict) an unusable line.';
+const VIEW_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, output that cannot be written, or (with --strict) an unusable line; 130 interrupted (Ctrl-C).';
 
 /** timeline exits 2 also when SESSION matches no session or several; sessions lists what passes the filters, even none. */
-const TIMELINE_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, a SESSION that matches no session or several, or (with --strict) an unusable line.';
+const TIMELINE_EXIT_TEXT = 'Exit status: 0 the view was printed; 2 usage error, unreadable input, a SESSION that matches no session or several, output that cannot be written, or (with --strict) an unusable line; 130 interrupted (Ctrl-C).';
 
 const ANALYZE_EPILOG = `Outcomes (first match wins): ${OUTCOMES.join(', ')}.
 Finding codes: ${FINDING_CODES.join(', ')}. (mcp-triage explain CODE)

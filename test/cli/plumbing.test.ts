@@ -169,3 +169,12 @@ describe('an input of which not one line could be used', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('--help states every exit status the command can end with', () => {
+  // The help named 0, 1 and 2 only: not 130 (Ctrl-C), nor that a report that cannot be written is 2.
+  it.each([[[]], [['sessions']], [['timeline']]])('%j --help', async (prefix) => {
+    const help = (await cli([...prefix, '--help'], { env: { COLUMNS: '1000' } })).stdout;
+    const line = help.split('\n').find((l) => l.startsWith('Exit status:'));
+    expect(line).toMatch(/; 2 [^;]*output that cannot be written[^;]*; 130 interrupted \(Ctrl-C\)\.$/);
+  });
+});
