@@ -50,7 +50,8 @@ export function repeatedOption(argv: string[], table: Record<string, Options>): 
  * The usage error for the first value on the command line that yargs would take silently and wrongly, or undefined:
  * a number option's value that is not written as a decimal number (yargs reads "" and `--window=` as 0, 0x10 as 16,
  * 1e3 as 1000), a fraction given to an option in `whole` (--max-rows 1.5), and an empty value of an option that takes
- * words or files (`--fail-on ""`, `--tool "$UNSET"`: no condition, no filter, and nothing said). Negative numbers pass
+ * words or files (`--fail-on ""`, `--tool "$UNSET"`: no condition, no filter, and nothing said), and the negation of
+ * an option that takes a value (`--no-window`: yargs reads false, as 0). Negative numbers pass
  * here: the range is checked with the option's other values, in the words it has always had.
  */
 export function badValue(argv: string[], table: Record<string, Options>, whole: ReadonlySet<string> = new Set()): string | undefined {
@@ -65,6 +66,11 @@ export function badValue(argv: string[], table: Record<string, Options>, whole: 
     if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue;
     const eq = arg.indexOf('=');
     const head = eq === -1 ? arg : arg.slice(0, eq);
+    // --no-window, --no-tool, --no-since: yargs reads the value false (0, a list of false, a crash), said nowhere.
+    const negated = head.startsWith('--no-') && !byName.has(head.slice(2)) ? byName.get(head.slice(5)) ?? byName.get(kebab(head.slice(5))) : undefined;
+    if (negated !== undefined && table[negated]!.type !== 'boolean') {
+      return negatedOptionError(negated, table[negated]!.choices as unknown[] | undefined);
+    }
     const key = head.startsWith('--') ? byName.get(head.slice(2)) ?? byName.get(kebab(head.slice(2))) : byName.get(head.slice(-1));
     const o = key === undefined ? undefined : table[key]!;
     if (o === undefined || o.type === 'boolean') continue;
@@ -80,6 +86,11 @@ export function badValue(argv: string[], table: Record<string, Options>, whole: 
     }
   }
   return undefined;
+}
+
+/** `--no-color is not an option: --color takes one of auto, always, never (--color never: no colour)`. */
+export function negatedOptionError(name: string, choices?: readonly unknown[]): string {
+  return `--no-${name} is not an option: --${name} takes ${choices ? `one of ${choices.join(', ')}` : 'a value'}${name === 'color' ? ' (--color never: no colour)' : ''}`;
 }
 
 /** A yargs check refusing a value badValue refuses. */

@@ -1,7 +1,7 @@
 // The command line: options declared once as data, commands (analyze, sessions, timeline, ...) over the library API; main(argv, io) -> exit code.
 import { lstat, stat } from 'node:fs/promises';
 import type { Argv, Options } from 'yargs';
-import { onceOnly, readPlainArgs, valuesChecked, type PlainArgs } from './cli-args.js';
+import { negatedOptionError, onceOnly, readPlainArgs, valuesChecked, type PlainArgs } from './cli-args.js';
 import { DEFAULTS, callHorizonMs } from './analyze.js';
 import { InputError, StrictStop, type InputSpec } from './ingest.js';
 import { SummaryBuilder, type AttemptRow, type Summary } from './report/summary.js';
@@ -436,6 +436,12 @@ export function explainUsageError(msg: string, command: string, argv: readonly s
       ...(options.length ? [`unknown option ${[...new Set(options)].join(', ')}${forCommand}`] : []),
       ...(extra.length ? [`unexpected argument${extra.length > 1 ? 's' : ''} ${extra.join(', ')}${forCommand}${takes}`] : []),
     ].join('; ');
+  }
+  // --no-color, --no-format: yargs reads them as the value false of an option that takes words.
+  const negated = /Argument: ([\w-]+), Given: false, Choices: (.+)$/m.exec(msg);
+  if (negated) {
+    const choices = negated[2]!.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+    return negatedOptionError(negated[1]!, choices);
   }
   const choice = /Argument: ([\w-]+), Given: "([^"]*)", Choices: (.+)$/m.exec(msg);
   if (choice) {

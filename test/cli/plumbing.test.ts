@@ -177,3 +177,31 @@ describe('--help states every exit status the command can end with', () => {
     expect(help).toMatch(/Exit status: 0 [^]*; 2 usage error, unreadable input, [^;]*output that cannot be written[^;]*; 130 interrupted \(Ctrl-C\)\./);
   });
 });
+
+describe('--no-OPTION of an option that takes a value', () => {
+  // yargs read --no-X as the value false: --no-window ran with a window of 0, --no-tool kept every call, --no-since
+  // crashed ("internal error: value.trim is not a function"), --no-color printed yargs' raw "Invalid values:⏎ ...".
+  const cases: [string[], string][] = [
+    [['--no-window'], '--no-window is not an option: --window takes a value'],
+    [['--no-max-rows'], '--no-max-rows is not an option: --max-rows takes a value'],
+    [['--no-tool'], '--no-tool is not an option: --tool takes a value'],
+    [['--no-since'], '--no-since is not an option: --since takes a value'],
+    [['--no-fail-on'], '--no-fail-on is not an option: --fail-on takes a value'],
+    [['--no-color'], '--no-color is not an option: --color takes one of auto, always, never (--color never: no colour)'],
+    [['--no-format'], '--no-format is not an option: --format takes one of table, json, ndjson, markdown'],
+    [['sessions', '--no-since'], '--no-since is not an option: --since takes a value'],
+    [['timeline', 'a3f1', '--no-color'], '--no-color is not an option: --color takes one of auto, always, never (--color never: no colour)'],
+  ];
+  it.each(cases.map(([a, m]) => [a.join(' '), a, m]))('%s is a usage error that says what the option takes', async (_name, args, message) => {
+    const r = await cli([...(args as string[]), ...BOTH]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe(`mcp-triage: ${message as string}`);
+  });
+
+  it('the flags keep their negation: --no-redact, --no-quiet, --no-strict', async () => {
+    const r = await cli([...BOTH, '--no-redact', '--no-quiet', '--no-strict', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { summary: { redaction: boolean } }).summary.redaction).toBe(false);
+  });
+});
