@@ -51,7 +51,7 @@ export function repeatedOption(argv: string[], table: Record<string, Options>): 
  * a number option's value that is not written as a decimal number (yargs reads "" and `--window=` as 0, 0x10 as 16,
  * 1e3 as 1000), a fraction given to an option in `whole` (--max-rows 1.5), and an empty value of an option that takes
  * words or files (`--fail-on ""`, `--tool "$UNSET"`: no condition, no filter, and nothing said), and the negation of
- * an option that takes a value (`--no-window`: yargs reads false, as 0). Negative numbers pass
+ * an option that takes a value (`--no-window`: yargs reads false, as 0), or a flag given a word (`--strict=yes`). Negative numbers pass
  * here: the range is checked with the option's other values, in the words it has always had.
  */
 export function badValue(argv: string[], table: Record<string, Options>, whole: ReadonlySet<string> = new Set()): string | undefined {
@@ -73,7 +73,13 @@ export function badValue(argv: string[], table: Record<string, Options>, whole: 
     }
     const key = head.startsWith('--') ? byName.get(head.slice(2)) ?? byName.get(kebab(head.slice(2))) : byName.get(head.slice(-1));
     const o = key === undefined ? undefined : table[key]!;
-    if (o === undefined || o.type === 'boolean') continue;
+    if (o === undefined) continue;
+    if (o.type === 'boolean') {
+      // --strict=yes: yargs kept the word, taken as true whatever it said.
+      const given = arg.slice(eq + 1);
+      if (eq !== -1 && given !== 'true' && given !== 'false') return `--${key} takes no value (--${key}, or --no-${key}); got ${JSON.stringify(given)}`;
+      continue;
+    }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) break; // a missing value: yargs says so
     const shown = JSON.stringify(value);

@@ -361,7 +361,8 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
       const { runRecord } = await import('./capture/record-command.js');
       state.exitCode = await runRecord(args as never, { stderr: io.stderr });
     }))
-    .parserConfiguration({ 'populate--': true })
+    // No dot notation: --since.a b made an object of --since (a crash), --tool.x 1 a filter that kept everything.
+    .parserConfiguration({ 'populate--': true, 'dot-notation': false })
     .strict()
     .recommendCommands()
     .help()
@@ -405,6 +406,8 @@ export function explainUsageError(msg: string, command: string, argv: readonly s
     const longHint = (name: string) => {
       const best = nearest(name, known);
       if (best && best !== name) return `--${name} (did you mean --${best}?)`;
+      // --no-redact=false: a flag of this command given a value.
+      if (known.includes(name)) return `--${name} (a flag: give it without a value)`;
       const owner = Object.entries(COMMAND_FLAGS).find(([c, flags]) => c !== command && flags.includes(name))?.[0];
       return owner ? `--${name} (an option of ${owner === 'analyze' ? 'the analysis: mcp-triage without a command' : `mcp-triage ${owner}`})` : `--${name}`;
     };

@@ -205,3 +205,32 @@ describe('--no-OPTION of an option that takes a value', () => {
     expect((JSON.parse(r.stdout) as { summary: { redaction: boolean } }).summary.redaction).toBe(false);
   });
 });
+
+describe('option names yargs read as something else', () => {
+  // Dot notation made an object of the option: --since.a b and --client.a b crashed ("internal error: value.trim is not
+  // a function"), --tool.x 1 was a filter that kept every call; a flag given a word (--strict=yes) was taken as set.
+  const cases: [string[], string][] = [
+    [['--since.a', 'b'], 'unknown option --since.a (did you mean --since?)'],
+    [['--client.a', 'b'], 'unknown option --client.a (did you mean --client?)'],
+    [['--fail-on.x', 'error'], 'unknown option --fail-on.x (did you mean --fail-on?)'],
+    [['--tool.x', '1'], 'unknown option --tool.x (did you mean --tool?)'],
+    [['--strict=yes'], '--strict takes no value (--strict, or --no-strict); got "yes"'],
+    [['--quiet=maybe'], '--quiet takes no value (--quiet, or --no-quiet); got "maybe"'],
+    [['--no-redact=false'], 'unknown option --no-redact (a flag: give it without a value)'],
+  ];
+  it.each(cases.map(([a, m]) => [a.join(' '), a, m]))('%s is a usage error, not a crash or a silent misreading', async (_name, args, message) => {
+    for (const prefix of (args as string[])[0]!.startsWith('--fail-on') ? [[]] : [[], ['sessions']]) {
+      const r = await cli([...prefix, ...BOTH, ...(args as string[])]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const forCommand = prefix.length && (message as string).startsWith('unknown option') ? ' for "sessions"' : '';
+      expect(r.stderr.split('\n')[0]).toBe(`mcp-triage: ${message as string}${forCommand}`);
+    }
+  });
+
+  it('--strict=false and --redact=true still read as written', async () => {
+    const r = await cli([...BOTH, '--strict=false', '--redact=true', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { summary: { redaction: boolean } }).summary.redaction).toBe(true);
+  });
+});
