@@ -351,7 +351,9 @@ export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOpt
         else {
           const lone = text.trim();
           // Gemini CLI's local telemetry file, and any pretty-printed export, opens with a line that is just "{" or "[".
-          const why = lone === '{' || lone === '[' ? `invalid JSON: a lone "${lone}" (pretty-printed JSON spreads one value over many lines; mcp-triage reads one JSON value per line, or a whole HAR file)` : `invalid JSON (${describeJsonError(err)})`;
+          // The last line with no line break after it: most often a log cut off, or one still being written.
+          const cut = line.unterminated ? ': the last line, with no line break after it (cut off, or a log still being written?)' : '';
+          const why = lone === '{' || lone === '[' ? `invalid JSON: a lone "${lone}" (pretty-printed JSON spreads one value over many lines; mcp-triage reads one JSON value per line, or a whole HAR file)` : `invalid JSON (${describeJsonError(err)})${cut}`;
           unusable(line.lineNo, err instanceof RangeError ? 'too-deep' : 'invalid-json', err instanceof RangeError ? 'JSON nested too deeply to parse' : why);
           return true;
         }

@@ -7,6 +7,8 @@ export interface TextLine {
   text: string;
   /** The bytes were not valid UTF-8 (text holds U+FFFD where they were). */
   invalidUtf8?: true;
+  /** The input's last line, ended by the end of the input rather than a line break (a log cut, or still being written). */
+  unterminated?: true;
 }
 
 /** A line longer than the limit: its bytes were counted and dropped, never held whole. */
@@ -99,6 +101,7 @@ export async function* readLineBatches(chunks: AsyncIterable<Buffer>, opts: Line
     else {
       const batch: Line[] = [];
       emit(batch, last);
+      (batch[0] as TextLine).unterminated = true;
       yield batch;
     }
   }

@@ -1,6 +1,6 @@
 // The command line as a ripgrep or jq user meets it (audit 40): a full disk, values a shell hands over empty, missing arguments, colour and width from the environment.
 import { spawnSync } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, SAMPLES, cli } from './helpers.js';
 
@@ -232,5 +232,27 @@ describe('option names yargs read as something else', () => {
     const r = await cli([...BOTH, '--strict=false', '--redact=true', '--format', 'json']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { summary: { redaction: boolean } }).summary.redaction).toBe(true);
+  });
+});
+
+describe('a log read while it is still being written', () => {
+  // Its last line, cut mid-record, was "invalid JSON (Unterminated string ...)" like any broken line in the middle.
+  it('the cut last line is said to be the last, with no line break after it', async () => {
+    const whole = readFileSync(CLIENT, 'utf8');
+    const cut = whole.slice(0, whole.indexOf('\n', 2000) + 200); // three whole lines and the start of the fourth
+    const r = await cli(['--client', '-', '--format', 'json'], { stdin: cut });
+    expect(r.code).toBe(0);
+    const [first] = (JSON.parse(r.stdout) as { summary: { diagnostics: { first: { line: number; message: string }[] } } }).summary.diagnostics.first;
+    expect(first!.message).toMatch(/^invalid JSON \(.*\): the last line, with no line break after it \(cut off, or a log still being written\?\)$/);
+    expect(r.stderr).toContain(`<stdin>:${first!.line}: invalid JSON (`);
+  });
+
+  it('a last line that is whole but has no line break is read as any other; a broken line before the end is not called the last', async () => {
+    const lines = readFileSync(CLIENT, 'utf8').trimEnd().split('\n');
+    const r = await cli(['--client', '-', '--format', 'json'], { stdin: [lines[0]!, '{"cut": ', ...lines.slice(1)].join('\n') });
+    const summary = (JSON.parse(r.stdout) as { summary: { lines: { unusable: number }; diagnostics: { first: { line: number; message: string }[] } } }).summary;
+    expect(summary.lines.unusable).toBe(1);
+    expect(summary.diagnostics.first[0]!.line).toBe(2);
+    expect(summary.diagnostics.first[0]!.message).not.toContain('last line');
   });
 });

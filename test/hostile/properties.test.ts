@@ -64,7 +64,7 @@ async function readAll(chunks: Buffer[], maxLineBytes: number): Promise<Line[]> 
 /**
  * The reference: split the whole buffer on LF; a final empty piece is not a line; one CR before LF is dropped;
  * a BOM opens line 1 only; a line whose content (without CR) is longer than the limit is reported with its byte
- * count (CR included, LF not) and no text.
+ * count (CR included, LF not) and no text; a last line ended by the end of the buffer (no LF) is marked unterminated.
  */
 function referenceLines(buf: Buffer, max: number): Line[] {
   const pieces: Buffer[] = [];
@@ -82,6 +82,7 @@ function referenceLines(buf: Buffer, max: number): Line[] {
     const body = bom ? content.subarray(3) : content;
     const line: Line = { lineNo, text: body.toString('utf8') };
     if (!isUtf8(body)) line.invalidUtf8 = true;
+    if (i === pieces.length - 1 && buf[buf.length - 1] !== 0x0a) line.unterminated = true;
     return line;
   });
 }
@@ -114,7 +115,7 @@ describe('readLineBatches', () => {
         const long = Buffer.alloc(max + extra, 0x61);
         const buf = Buffer.concat([Buffer.from('{"a":1}\n'), long, Buffer.from('\r\n{"b":2}')]);
         const got = await readAll(chunked(buf, cuts), max);
-        expect(got).toEqual([{ lineNo: 1, text: '{"a":1}' }, { lineNo: 2, overLimit: true, bytes: max + extra + 1 }, { lineNo: 3, text: '{"b":2}' }]);
+        expect(got).toEqual([{ lineNo: 1, text: '{"a":1}' }, { lineNo: 2, overLimit: true, bytes: max + extra + 1 }, { lineNo: 3, text: '{"b":2}', unterminated: true }]);
       }),
       runs(1000),
     );
