@@ -707,7 +707,9 @@ export async function inputSize(specs: InputSpec[]): Promise<number | undefined 
         // `mcp-triage help`, `mcp-triage version`: the flags, as git and cargo take the words.
         const flag = s.path === 'help' || s.path === 'version' ? `--${s.path}` : undefined;
         const near = flag === undefined && !s.path.includes('/') && !s.path.includes('.') ? nearest(s.path, COMMANDS) : undefined;
-        const hint = flag ? ` (did you mean ${flag}?)` : near ? ` (did you mean the command "${near}"?)` : '';
+        // logs/*.ndjson left as written: the shell passes a pattern that matched nothing as it is.
+        const glob = /[*?[]/.test(s.path) ? ' (a shell pattern that matched no file?)' : '';
+        const hint = flag ? ` (did you mean ${flag}?)` : near ? ` (did you mean the command "${near}"?)` : glob;
         return { error: `cannot read ${s.path === '' ? '"" (an empty argument)' : s.path}: no such file${hint}` };
       }
       return { error: `cannot read ${s.path}: ${(e as Error).message}` };

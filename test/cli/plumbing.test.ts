@@ -101,6 +101,9 @@ describe('a command argument left out, a word taken for a file', () => {
     [['help'], 'cannot read help: no such file (did you mean --help?)'],
     [['version'], 'cannot read version: no such file (did you mean --version?)'],
     [[''], 'cannot read "" (an empty argument): no such file'],
+    // a glob the shell found nothing for reaches the command as written
+    [['logs/*.ndjson'], 'cannot read logs/*.ndjson: no such file (a shell pattern that matched no file?)'],
+    [['--server', 'srv-202?.log'], 'cannot read srv-202?.log: no such file (a shell pattern that matched no file?)'],
   ];
   it.each(cases.map(([a, m]) => [a.join(' ') || '""', a, m]))('mcp-triage %s says what it needs, exit 2', async (_name, argv, message) => {
     const r = await cli(argv as string[]);
