@@ -819,32 +819,19 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
   }
   const prepared = await prepare(args, filter, io);
   if (typeof prepared === 'string') return usage(io, prepared, view);
-  const { options, color, width } = prepared;
+  const { color, width } = prepared;
   const out = new OutputWriter(io.stdout);
   let summary: Summary;
   if (view === 'sessions') {
     const { SessionsCollector, renderSessionsMarkdown, renderSessionsTable, sessionsJson } = await import('./views/sessions.js');
     const collector = new SessionsCollector();
-    try {
-      // The attempts the filters dropped still name their session's client and server (its initialize, under --tool).
-      summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f), filtered: (r) => collector.dropped(r) });
-    } catch (e) {
-      prepared.done(e);
-      throw e;
-    }
-    prepared.done();
+    summary = await collectView(prepared, collector);
     const rows = collector.rows();
     out.write(args.format === 'json' ? sessionsJson(rows, summary) : args.format === 'markdown' ? renderSessionsMarkdown(rows, summary) : renderSessionsTable(rows, summary, color, width));
   } else {
     const { TimelineCollector, renderTimelineMarkdown, renderTimelineTable, timelineJson } = await import('./views/timeline.js');
     const collector = new TimelineCollector(prefix);
-    try {
-      summary = await streamAnalysis(options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f), filtered: (r) => collector.dropped(r) });
-    } catch (e) {
-      prepared.done(e);
-      throw e;
-    }
-    prepared.done();
+    summary = await collectView(prepared, collector);
     const timeline = collector.timeline();
     if (!timeline) {
       sayNothingRead(io, summary, args.quiet);
@@ -865,6 +852,22 @@ async function viewCommand(view: 'sessions' | 'timeline', args: ViewArgs & { ses
   sayNothingRead(io, summary, args.quiet);
   if (summary.diagnostics.total && !args.quiet) io.stderr.write(problemsLine(summary, 'the JSON summary'));
   return EXIT.ok;
+}
+
+/**
+ * Runs the analysis into a view's collector. The attempts the filters dropped go to it too: they still name their
+ * session's client and server (its initialize, under --tool).
+ */
+async function collectView(prepared: Prepared, collector: { attempt(r: AttemptRow): void; finding(f: Finding): void; dropped(r: AttemptRow): void }): Promise<Summary> {
+  let summary: Summary;
+  try {
+    summary = await streamAnalysis(prepared.options, { attempt: (r) => collector.attempt(r), finding: (f) => collector.finding(f), filtered: (r) => collector.dropped(r) });
+  } catch (e) {
+    prepared.done(e);
+    throw e;
+  }
+  prepared.done();
+  return summary;
 }
 
 export type { AttemptRow };
