@@ -33,6 +33,7 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
     return 2;
   };
   if (!isHttpUrl(args.target)) return fail(`--target must be an http(s) URL like http://127.0.0.1:3000, got "${redactUrl(args.target)}"`);
+  if (args.out.trim() === '') return fail('--out is empty: give the file to append the records to, like --out traffic.ndjson');
   const opened = await openForAppending(args.out);
   if (typeof opened === 'string') return fail(opened);
   let proxy: RecordingProxy;

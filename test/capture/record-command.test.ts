@@ -68,6 +68,14 @@ describe('runRecord checks what it can before it listens', () => {
     expect(r.stderr).toBe(`mcp-triage record: --out ${join(dir, 'missing', 'r.ndjson')}: cannot open it for appending: its folder ${join(dir, 'missing')} does not exist\n`);
   });
 
+  it('an empty --out (an unset variable): exit 2, saying it is empty, not that the folder "." is missing', async () => {
+    for (const out of ['', '  ']) {
+      const r = await start({ out });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('mcp-triage record: --out is empty: give the file to append the records to, like --out traffic.ndjson\n');
+    }
+  });
+
   it('an --out that is a directory: exit 2 at once', async () => {
     mkdirSync(join(dir, 'folder'));
     const r = await start({ out: join(dir, 'folder') });
