@@ -1,5 +1,5 @@
 // The Python SDK's own DEBUG lines in a Python logging text log (`Sending client message: jsonrpc='2.0' ...`, `SSE message: ...`, `Received session ID: ...`; the legacy HTTP+SSE server's too): its messages as it sent and received them, with the session it was given.
-import type { JsonRpcId, MessageRecord } from '../schema/record.js';
+import type { CanonicalRecord, JsonRpcId, MessageRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
 import { pydanticMessage } from './python-text.js';
 
@@ -58,6 +58,12 @@ const HTTPCORE_BODY_FAILED = /\breceive_response_body\.failed exception=(\w+)\((
  * closed connection without sending complete message body"), a ReadError (a reset). Not the client's own close.
  */
 const PEER_FAILURE = /^(?:RemoteProtocolError|ReadError)$/;
+/**
+ * The last line of a traceback the SDK logged with "SSE stream ended" (`exc_info=True`): the exception that ended the
+ * stream as httpx raised it (`httpx2.RemoteProtocolError: peer closed connection ...`, `httpx2.ReadTimeout`), its
+ * causes (h11's, httpcore's) on earlier lines of the same record. Read when httpcore's own lines are not in the log.
+ */
+const TRACEBACK_EXCEPTION = /^(?:httpx2?|httpcore2?|h11(?:\._util)?|anyio|ssl)\.(\w+)(?::\s?(.{0,300}))?$/;
 /** Lines between httpcore's failure and the SDK's "SSE stream ended" (httpcore's response_closed.started/.complete). */
 const BODY_FAILED_WITHIN_LINES = 3;
 /** httpcore's own lines, which say nothing of what the SDK does next. */
@@ -89,6 +95,15 @@ interface Sent {
   conn?: string;
 }
 
+/** What broke a stream: httpcore's "receive_response_body.failed" line, or the last exception of the SDK's own traceback. */
+interface Failure {
+  exception: string;
+  line: number;
+  text?: string;
+  /** Read from the traceback of the "SSE stream ended" record (httpcore's lines were not in the log). */
+  traceback?: true;
+}
+
 interface PythonLog {
   session?: string;
   /**
@@ -111,7 +126,7 @@ interface PythonLog {
   /** A 2xx status line came while more than one POST was in flight: which streams are open is not known. */
   streamDoubt?: boolean;
   /** A stream's "SSE stream ended" line, until the next log record says whether the SDK resumes it. */
-  ended?: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number } };
+  ended?: { owner: Sent; line: number; ts?: string; failed?: Failure };
   /**
    * Requests waiting for their response head, by method (httpcore's "started" less httpx's status lines): a head that
    * failed is tied to a POST only when it is the one request waiting. Undefined once that cannot be counted.
@@ -134,13 +149,81 @@ interface PythonLog {
   seq?: number;
   /** POSTs in flight whose message is not known any more: a status line came while more than one was. */
   unknownInFlight?: number;
+  /** The log's previous line that starts a record (a traceback's lines are its record's), and whether it was read as a copy. */
+  prevHead?: string;
+  prevCopy?: boolean;
+  /** The record being read is a copy (its traceback's lines are skipped with it). */
+  inCopy?: boolean;
+  /** The log writes its lines twice (DOUBLED_EVIDENCE came twice in a row). */
+  doubled?: boolean;
+  /** A transport's start that came twice in a row, and the repeat of the message after it, until the log says which. */
+  twinConnect?: { line: string; held?: string };
   /** The legacy server's sessions (their URL form: the UUID's hex), while there is one only; 'many' after a second. */
   serverSession?: string | 'many';
 }
 
+/**
+ * A log whose lines are written twice (a handler added to the root twice, or the `mcp` logger's own handler beside the
+ * root's: each record of those loggers comes twice, one right after the other): a line that cannot come twice in a
+ * row but as such a copy says so. The session id a transport was given (logged once per transport: two servers give
+ * two ids), and a line naming a live Python object by its address (httpcore's `connect_tcp.complete return_value=<...
+ * object at 0x7f...>`, once per connection), or asyncio's `Using selector:` (once per event loop).
+ */
+const DOUBLED_EVIDENCE = /(?:[\s:]Received session ID: \S|\bobject at 0x[0-9a-f]{6,}>|\basyncio[:\s].*\bUsing selector: )/;
+const DOUBLED_NOTE = "the Python DEBUG log writes its lines twice (a logging handler attached twice, or the mcp logger's own handler beside the root's: a line that cannot come twice in a row, a session id given or a Python object's address, came so): a line identical to the one right before it, its time to the millisecond included, is read as that copy and counted as skipped from there on (a third identical line is read again: a real repeat in a doubled log comes as four)";
+
+/**
+ * A line of the log: first told from a copy of the line before it once the log is known to write its lines twice.
+ * Until then, a transport's start whose line repeats the one before it (two transports of one URL started in one
+ * millisecond, or a copy) waits, with a copy of its first message, until a line of the SDK says which: one without its
+ * twin (not doubled: both are read then), or a line that cannot repeat, repeated (doubled: both dropped).
+ */
 function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const log: PythonLog = (ctx.state?.get('python-sdk') as PythonLog | undefined) ?? {};
   ctx.state?.set('python-sdk', log);
+  if (!(BASIC.test(line) || LEADING_TIME.test(line))) return log.inCopy ? [] : read(line, ctx);
+  const twin = log.prevHead === line && !log.prevCopy;
+  const prevSdk = log.prevHead !== undefined && !log.prevCopy && (SDK_LINE.test(log.prevHead) || CONNECTING.test(log.prevHead));
+  if (twin && (log.doubled || DOUBLED_EVIDENCE.test(line))) {
+    if (!log.doubled) ctx.note?.(DOUBLED_NOTE);
+    log.doubled = true;
+    log.twinConnect = undefined;
+    log.prevCopy = log.inCopy = true;
+    return [];
+  }
+  log.prevHead = line;
+  log.prevCopy = log.inCopy = false;
+  if (twin && !log.doubled && !log.interleaved) {
+    // A transport's start repeated, and its first message after it: held until the log says which.
+    if (log.twinConnect === undefined && CONNECTING.test(line)) {
+      log.twinConnect = { line };
+      log.prevCopy = true;
+      return [];
+    }
+    if (log.twinConnect !== undefined && log.twinConnect.held === undefined && /(?:^|[\s:])Sending client message: /.test(line)) {
+      log.twinConnect.held = line;
+      log.prevCopy = true;
+      return [];
+    }
+  }
+  if (log.twinConnect !== undefined && prevSdk && !twin) {
+    // The SDK's line before this one came once: the log is not doubled, the repeated start was a second transport's.
+    const { line: start, held } = log.twinConnect;
+    log.twinConnect = undefined;
+    const out: CanonicalRecord[] = [];
+    for (const l of [start, held, line]) {
+      if (l === undefined) continue;
+      const r = read(l, ctx);
+      if (!Array.isArray(r)) return r;
+      out.push(...r);
+    }
+    return out;
+  }
+  return read(line, ctx);
+}
+
+function read(line: string, ctx: AdapterContext): AdapterResult {
+  const log = ctx.state?.get('python-sdk') as PythonLog;
   // A stream's end waits for the next log record (a traceback's lines are the same record's): the SDK's "reconnecting"
   // line says it resumes the stream; any other says the request ended there without an answer.
   if (log.closed !== undefined && (BASIC.test(line) || LEADING_TIME.test(line)) && !HTTPCORE_LINE.test(line)) {
@@ -148,7 +231,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     log.closed = undefined;
     if (!SSE_RESUMING.test(line) && log.open?.get(idKey(closed.owner.id!))?.sent.includes(closed.owner)) {
       const end = closedEnd(log, closed);
-      const rest = toRecords(line, ctx);
+      const rest = read(line, ctx);
       return Array.isArray(rest) ? [end, ...rest] : rest;
     }
   }
@@ -157,9 +240,15 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     log.ended = undefined;
     if (!SSE_RESUMING.test(line)) {
       const end = streamEnd(log, ended);
-      const rest = toRecords(line, ctx);
+      const rest = read(line, ctx);
       return Array.isArray(rest) ? [end, ...rest] : rest;
     }
+  }
+  const exc = log.ended !== undefined && !(BASIC.test(line) || LEADING_TIME.test(line)) ? TRACEBACK_EXCEPTION.exec(line.trim()) : null;
+  if (exc) {
+    // A line of the "SSE stream ended" record's traceback: its last exception is httpx's (read when httpcore's lines are off).
+    if (log.ended!.failed === undefined || log.ended!.failed.traceback) log.ended!.failed = { exception: exc[1]!, line: ctx.line, traceback: true, ...(exc[2] ? { text: exc[2] } : {}) };
+    return [];
   }
   const sdk = SDK_LINE.exec(line);
   if (!sdk) {
@@ -453,20 +542,25 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
 }
 
 /** The request whose SSE stream ended without its answer, and the SDK did not resume it: its end. */
-function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string; failed?: { exception: string; line: number; text?: string } }): MessageRecord {
+function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: string; failed?: Failure }): MessageRecord {
   const { owner, failed } = ended;
   answered(log, owner);
+  // Where the exception was read: httpcore's line, or the last line of the SDK's traceback (httpcore's lines off).
+  const said = (f: Failure, withText: boolean) => {
+    const text = withText && f.text !== undefined ? `: ${f.text}` : '';
+    return f.traceback ? `the traceback of "SSE stream ended" ends in "${f.exception}${text}" at line ${f.line}` : `httpcore's "receive_response_body.failed exception=${f.exception}${text}" at line ${f.line}`;
+  };
   // httpx's read timeout is the client's own: no byte came for as long as its http client's `read` timeout allows (the
   // SDK's default client waits 300 s; an app's own httpx client may wait less), whatever the server was doing.
   const at = `"SSE stream ended" at line ${ended.line}, not resumed`;
   const how = failed === undefined ? ` (${at})`
     : failed.exception === 'ReadTimeout'
-      ? `, at the client's own read timeout (httpcore's "receive_response_body.failed exception=ReadTimeout" at line ${failed.line}, ${at}: nothing had come on it for as long as its httpx client's read timeout allows, 300 s in the SDK's default client, an app's own may wait less; the server may still be running the tool)`
+      ? `, at the client's own read timeout (${said(failed, false)}, ${at}: nothing had come on it for as long as its httpx client's read timeout allows, 300 s in the SDK's default client, an app's own may wait less; the server may still be running the tool)`
       // The other end closed it or the connection broke: the server, a hop between them, or the network; not the
       // client's own close, so no cancellation (the words "cut by the peer" say so to the analysis, as an end's error does).
       : PEER_FAILURE.test(failed.exception)
-        ? `, cut by the peer (the server, a hop between them, or the network), not closed by the client (httpcore's "receive_response_body.failed exception=${failed.exception}${failed.text !== undefined ? `: ${failed.text}` : ''}" at line ${failed.line}, ${at})`
-      : ` (httpcore's "receive_response_body.failed exception=${failed.exception}" at line ${failed.line}, ${at})`;
+        ? `, cut by the peer (the server, a hop between them, or the network), not closed by the client (${said(failed, true)}, ${at})`
+      : ` (${said(failed, false)}, ${at})`;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
     error: `its POST's SSE stream broke before the response${how}: the Python SDK gives its caller "SSE stream ended without a response"`,
