@@ -45,6 +45,10 @@ const HTTPCORE_HEAD = /\breceive_response_headers\.complete return_value=\(b'HTT
 const HTTPCORE_SSE = /\(b'content-type', b'text\/event-stream/i;
 /** httpcore's DEBUG line when a response body ended: the server closed it (the SDK stops reading once it has its answer). */
 const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
+/** httpcore's DEBUG line when a response body starts to be read, with its request's method. */
+const BODY_STARTED = /\breceive_response_body\.started request=<Request \[b'([A-Z]+)'\]>/;
+/** httpcore's DEBUG line when the client closes a response (after its body ended, or before: the SDK stopped reading). */
+const RESPONSE_CLOSED = /\bresponse_closed\.started\s*$/;
 /** httpcore's DEBUG line when a request starts waiting for its response head, with the request's method. */
 const HEAD_STARTED = /\breceive_response_headers\.started request=<Request \[b'([A-Z]+)'\]>/;
 /** httpcore's DEBUG line when waiting for a response head failed, with the exception (httpx's `ReadTimeout`). */
@@ -143,6 +147,12 @@ interface PythonLog {
   closed?: { owner: Sent; line: number; ts?: string };
   /** The last response head httpcore logged was an SSE stream's (true), another's (false); until a status line takes it. */
   headSse?: boolean;
+  /** The request whose 2xx SSE head the latest status line tied (until the next line but its body's start). */
+  tied?: Sent;
+  /** That request's body began to be read (httpcore's line right after), and no line since but its notifications. */
+  bodyOpen?: { owner: Sent; line: number };
+  /** The method of the request whose body httpcore last began to read: a body's end is a POST's only after a POST's start. */
+  bodyMethod?: string;
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
   interleaved?: boolean;
   /** Requests numbered while interleaved (each its own conn). */
@@ -244,7 +254,25 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       return Array.isArray(rest) ? [end, ...rest] : rest;
     }
   }
-  const exc = log.ended !== undefined && !(BASIC.test(line) || LEADING_TIME.test(line)) ? TRACEBACK_EXCEPTION.exec(line.trim()) : null;
+  const isHead = BASIC.test(line) || LEADING_TIME.test(line);
+  // A stream's body begun and closed by the client right after, with no line between but its notifications.
+  const bodyStart = isHead ? BODY_STARTED.exec(line) : null;
+  if (bodyStart) {
+    const tied = log.tied;
+    log.tied = undefined;
+    log.bodyMethod = bodyStart[1]!;
+    log.bodyOpen = bodyStart[1] === 'POST' && tied !== undefined && !log.streamDoubt && log.streaming?.length === 1 && log.streaming[0] === tied ? { owner: tied, line: ctx.line } : undefined;
+    return [];
+  }
+  if (isHead && RESPONSE_CLOSED.test(line)) {
+    const open = log.bodyOpen;
+    log.bodyOpen = undefined;
+    log.tied = undefined;
+    return open !== undefined && log.streaming?.includes(open.owner) && log.ended === undefined && log.closed === undefined ? [readerFailed(log, open, line, ctx)] : [];
+  }
+  if (isHead && log.bodyOpen !== undefined && !isNotificationOf(line, log.bodyOpen.owner)) log.bodyOpen = undefined;
+  if (isHead && !HTTPX_POST.test(line)) log.tied = undefined;
+  const exc = log.ended !== undefined && !isHead ? TRACEBACK_EXCEPTION.exec(line.trim()) : null;
   if (exc) {
     // A line of the "SSE stream ended" record's traceback: its last exception is httpx's (read when httpcore's lines are off).
     if (log.ended!.failed === undefined || log.ended!.failed.traceback) log.ended!.failed = { exception: exc[1]!, line: ctx.line, traceback: true, ...(exc[2] ? { text: exc[2] } : {}) };
@@ -281,7 +309,8 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       // without the answer (the SDK logs nothing of it and gives its caller "SSE stream ended without a response"); a
       // JSON answer was read (and not logged).
       const streaming = log.streaming ?? [];
-      if (!log.streamDoubt && streaming.length === 1) {
+      // (A GET's or a DELETE's body began last: the end is theirs, not the POST's.)
+      if (!log.streamDoubt && streaming.length === 1 && (log.bodyMethod === undefined || log.bodyMethod === 'POST')) {
         const owner = streaming[0]!;
         if (owner.sse === false) streaming.pop();
         else if (owner.sse === true) {
@@ -433,6 +462,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
       if (sse !== undefined) owner.sse = sse;
       const streaming = (log.streaming ??= []);
       streaming.push(owner);
+      if (sse === true) log.tied = owner;
       if (streaming.length > MAX_IN_FLIGHT) streaming.shift();
     }
     if (!failed || id === undefined) return [];
@@ -531,7 +561,7 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
   if (owner.id === undefined) return [];
   answered(log, owner);
   const why = exception === 'ReadTimeout'
-    ? `no response head came: the client's own read timeout (httpcore's "receive_response_headers.failed exception=ReadTimeout" at line ${ctx.line}: nothing came for as long as its httpx client's read timeout allows; the Python SDK's transport does not catch it, so the app got httpx's ReadTimeout, not a JSON-RPC error)`
+    ? `no response head came: the client's own read timeout (httpcore's "receive_response_headers.failed exception=ReadTimeout" at line ${ctx.line}: nothing came for as long as its httpx client's read timeout allows; the Python SDK's transport does not catch it: the exception ends the transport's tasks and with them the Client's session, the call is cancelled and the app's \`async with Client(...)\` raises httpx's ReadTimeout in an exception group, not a JSON-RPC error; no later request of that session can be sent)`
     : `no response head came (httpcore's "receive_response_headers.failed exception=${exception}" at line ${ctx.line})`;
   const record: MessageRecord = { v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, error: why };
   const ts = LEADING_TIME.exec(line)?.[1];
@@ -566,6 +596,34 @@ function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: stri
     error: `its POST's SSE stream broke before the response${how}: the Python SDK gives its caller "SSE stream ended without a response"`,
   };
   if (ended.ts !== undefined) record.ts = ended.ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
+/** The SDK's "SSE message:" line of a notification about this request (its progress): the stream is still being read. */
+function isNotificationOf(line: string, owner: Sent): boolean {
+  const sdk = SDK_LINE.exec(line);
+  if (!sdk || sdk[1] !== 'SSE message') return false;
+  const m = pydanticMessage(sdk[2]!) as { id?: unknown; method?: unknown; params?: { progressToken?: unknown } } | undefined;
+  return m !== undefined && typeof m.method === 'string' && m.id === undefined && (m.params?.progressToken === undefined || m.params.progressToken === owner.id);
+}
+
+/**
+ * A request's SSE stream the client closed itself right after its body began (httpcore's "response_closed" with no
+ * SSE message of its answer, no "SSE stream ended" and no cancellation between): the Python SDK 2.3.0 does so, logging
+ * nothing, when httpx's SSE reader raises SSEError (an event over the client's max_sse_event_size), and answers the
+ * request with its own error.
+ */
+function readerFailed(log: PythonLog, open: { owner: Sent; line: number }, line: string, ctx: AdapterContext): MessageRecord {
+  const { owner } = open;
+  answered(log, owner);
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
+    error: `its POST's SSE stream was given up by the client's own SSE reader without the response: httpcore's "response_closed.started" at line ${ctx.line} right after the body began (line ${open.line}), with no SSE message of the answer, no "SSE stream ended" and no cancellation between; the Python SDK logs nothing when httpx's SSE reader fails (SSEError), as on an event over the client's max_sse_event_size (1,048,576 bytes by default), and gives its caller "SSE stream failed: Server-sent event exceeded the 1048576 byte limit." (whether the event over it was the response, a capture or the server's log says)`,
+  };
+  const ts = LEADING_TIME.exec(line)?.[1];
+  if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
   return record;
@@ -640,7 +698,7 @@ export function pythonRecordLine(v: Record<string, unknown>, state: Map<string, 
   const pending = log?.ended !== undefined || log?.closed !== undefined;
   const ours = (SDK_LINE.test(text) && (/jsonrpc='2\.0'/.test(text) || !/^(Sending client message|SSE message|Received server message|Validated client message|Sending message via SSE)/.test(SDK_LINE.exec(text)![1]!))) ||
     HTTPX_POST.test(text) || CONNECTING.test(text) || TERMINATED.test(text) || SSE_ENDED.test(text) || SSE_RESUMING.test(text) || ABORTED_POST.test(text) ||
-    HTTPCORE_HEAD.test(text) || HTTPCORE_BODY_DONE.test(text);
+    HTTPCORE_HEAD.test(text) || HTTPCORE_BODY_DONE.test(text) || BODY_STARTED.test(text) || RESPONSE_CLOSED.test(text);
   if (!ours && !pending) return undefined;
   const exc = typeof v.exc_info === 'string' ? `\n${v.exc_info}` : '';
   const time = asctimeOf(firstString(v, RECORD_TIME) ?? v.time ?? v.timestamp);
