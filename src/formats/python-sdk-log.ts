@@ -15,8 +15,20 @@ import { pydanticMessage } from './python-text.js';
 /** Python logging's own shapes: BASIC_FORMAT (`DEBUG:name:message`), or a line that starts with its asctime (its milliseconds after a comma, or a dot: `%(asctime)s.%(msecs)03d` with a datefmt). */
 const BASIC = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:/;
 const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\]?\s.*?\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\b/;
-/** A line's leading asctime, whatever else the format writes (`%(asctime)s %(name)s: %(message)s` has no level). */
-const LEADING_TIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\b/;
+/**
+ * A line's leading asctime, whatever else the format writes (`%(asctime)s %(name)s: %(message)s` has no level), also
+ * after a `[%(process)d]` or a level put first (`[4242] %(asctime)s ...`, `%(levelname)s %(asctime)s ...`), with a
+ * datefmt's microseconds and zone (`...T21:10:45.595Z`, `+02:00`) when it writes them.
+ */
+const LEADING_TIME = /^(?:\[\d+\]\s+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+)?\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})(?:\d{3})?(Z|[+-]\d{2}:?\d{2})?(?![\d:])/;
+/** A line that starts a logging record (its traceback's lines do not). */
+const isHeadLine = (line: string) => BASIC.test(line) || LEADING_TIME.test(line);
+/** The time of a line that starts with one (LEADING_TIME): as written, or as ISO 8601 when it names its zone. */
+function leadingTime(line: string): string | undefined {
+  const m = LEADING_TIME.exec(line);
+  if (!m) return undefined;
+  return m[2] === undefined ? m[1] : `${m[1]!.replace(' ', 'T').replace(',', '.')}${m[2]}`;
+}
 const SDK_LINE = /(?:^|[\s:])(Sending client message|SSE message|Received session ID|Received server message|Received endpoint URL|Validated client message|Sending message via SSE|Received JSON|Sending session message to writer|Created new session with ID): (.*)$/s;
 /** The Python SDK's Streamable HTTP server logs sessions and errors, never a message: its log shows no call. */
 const STREAMABLE_SERVER = /\bmcp\.server\.streamable_http(?:_manager)?[:\s]/;
@@ -191,7 +203,7 @@ const DOUBLED_NOTE = "the Python DEBUG log writes its lines twice (a logging han
 function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   const log: PythonLog = (ctx.state?.get('python-sdk') as PythonLog | undefined) ?? {};
   ctx.state?.set('python-sdk', log);
-  if (!(BASIC.test(line) || LEADING_TIME.test(line))) return log.inCopy ? [] : read(line, ctx);
+  if (!isHeadLine(line)) return log.inCopy ? [] : read(line, ctx);
   const twin = log.prevHead === line && !log.prevCopy;
   const prevSdk = log.prevHead !== undefined && !log.prevCopy && (SDK_LINE.test(log.prevHead) || CONNECTING.test(log.prevHead));
   if (twin && (log.doubled || DOUBLED_EVIDENCE.test(line))) {
@@ -236,7 +248,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
   const log = ctx.state?.get('python-sdk') as PythonLog;
   // A stream's end waits for the next log record (a traceback's lines are the same record's): the SDK's "reconnecting"
   // line says it resumes the stream; any other says the request ended there without an answer.
-  if (log.closed !== undefined && (BASIC.test(line) || LEADING_TIME.test(line)) && !HTTPCORE_LINE.test(line)) {
+  if (log.closed !== undefined && isHeadLine(line) && !HTTPCORE_LINE.test(line)) {
     const closed = log.closed;
     log.closed = undefined;
     if (!SSE_RESUMING.test(line) && log.open?.get(idKey(closed.owner.id!))?.sent.includes(closed.owner)) {
@@ -245,7 +257,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       return Array.isArray(rest) ? [end, ...rest] : rest;
     }
   }
-  if (log.ended !== undefined && (BASIC.test(line) || LEADING_TIME.test(line))) {
+  if (log.ended !== undefined && isHeadLine(line)) {
     const ended = log.ended;
     log.ended = undefined;
     if (!SSE_RESUMING.test(line)) {
@@ -254,7 +266,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       return Array.isArray(rest) ? [end, ...rest] : rest;
     }
   }
-  const isHead = BASIC.test(line) || LEADING_TIME.test(line);
+  const isHead = isHeadLine(line);
   // A stream's body begun and closed by the client right after, with no line between but its notifications.
   const bodyStart = isHead ? BODY_STARTED.exec(line) : null;
   if (bodyStart) {
@@ -314,7 +326,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
         const owner = streaming[0]!;
         if (owner.sse === false) streaming.pop();
         else if (owner.sse === true) {
-          const ts = LEADING_TIME.exec(line)?.[1];
+          const ts = leadingTime(line);
           log.closed = { owner, line: ctx.line, ...(ts !== undefined ? { ts } : {}) };
         }
       }
@@ -352,7 +364,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       const failed = log.bodyFailed !== undefined && ctx.line - log.bodyFailed.line <= BODY_FAILED_WITHIN_LINES ? log.bodyFailed : undefined;
       log.bodyFailed = undefined;
       if (!log.streamDoubt && streaming.length === 1) {
-        const ts = LEADING_TIME.exec(line)?.[1];
+        const ts = leadingTime(line);
         log.ended = { owner: streaming[0]!, line: ctx.line, ...(ts !== undefined ? { ts } : {}), ...(failed !== undefined ? { failed } : {}) };
       }
       return [];
@@ -370,7 +382,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
         v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id },
         error: 'the client aborted its POST before the response ("aborting in-flight POST for cancelled request": its caller cancelled it, often at its own timeout; on 2026-07-28 closing the request is the cancellation)',
       };
-      const ts = LEADING_TIME.exec(line)?.[1];
+      const ts = leadingTime(line);
       if (ts !== undefined) record.ts = ts;
       if (owner.session !== undefined) record.session = owner.session;
       if (owner.conn !== undefined) record.conn = owner.conn;
@@ -412,7 +424,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
   const msg = pydanticMessage(rest);
   if (msg === undefined) return { error: `the Python SDK's "${what}:" line whose message cannot be read (pydantic's text of a JSON-RPC message expected)` };
   const record: MessageRecord = { v: 1, kind: 'message', direction: phrase.direction, message: msg, side: phrase.side };
-  const ts = LEADING_TIME.exec(line)?.[1];
+  const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
   if (phrase.side === 'client') {
     const owner = attribute(log, phrase.direction, msg, ctx);
@@ -472,7 +484,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
       v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id }, status,
       error: `HTTP ${status}${reason ? ` ${reason}` : ''} (httpx's "HTTP Request:" line); the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
     };
-    const ts = LEADING_TIME.exec(line)?.[1];
+    const ts = leadingTime(line);
     if (ts !== undefined) record.ts = ts;
     if (owner.session !== undefined) record.session = owner.session;
     if (owner.conn !== undefined) record.conn = owner.conn;
@@ -564,7 +576,7 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
     ? `no response head came: the client's own read timeout (httpcore's "receive_response_headers.failed exception=ReadTimeout" at line ${ctx.line}: nothing came for as long as its httpx client's read timeout allows; the Python SDK's transport does not catch it: the exception ends the transport's tasks and with them the Client's session, the call is cancelled and the app's \`async with Client(...)\` raises httpx's ReadTimeout in an exception group, not a JSON-RPC error; no later request of that session can be sent)`
     : `no response head came (httpcore's "receive_response_headers.failed exception=${exception}" at line ${ctx.line})`;
   const record: MessageRecord = { v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, error: why };
-  const ts = LEADING_TIME.exec(line)?.[1];
+  const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
@@ -622,7 +634,7 @@ function readerFailed(log: PythonLog, open: { owner: Sent; line: number }, line:
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
     error: `its POST's SSE stream was given up by the client's own SSE reader without the response: httpcore's "response_closed.started" at line ${ctx.line} right after the body began (line ${open.line}), with no SSE message of the answer, no "SSE stream ended" and no cancellation between; the Python SDK logs nothing when httpx's SSE reader fails (SSEError), as on an event over the client's max_sse_event_size (1,048,576 bytes by default), and gives its caller "SSE stream failed: Server-sent event exceeded the 1048576 byte limit." (whether the event over it was the response, a capture or the server's log says)`,
   };
-  const ts = LEADING_TIME.exec(line)?.[1];
+  const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
@@ -677,7 +689,7 @@ const firstString = (v: Record<string, unknown>, keys: string[]): string | undef
 
 /** A time as the text lines' leading asctime reads it: an asctime as is, an ISO or epoch time as `YYYY-MM-DD HH:MM:SS.mmm` (UTC). */
 function asctimeOf(v: unknown): string | undefined {
-  if (typeof v === 'string' && LEADING_TIME.test(v)) return LEADING_TIME.exec(v)![1];
+  if (typeof v === 'string' && LEADING_TIME.test(v)) return leadingTime(v);
   const ms = typeof v === 'number' ? (v > 1e12 ? v : v * 1000) : typeof v === 'string' ? Date.parse(v) : NaN;
   return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 23).replace('T', ' ') : undefined;
 }
@@ -706,13 +718,15 @@ export function pythonRecordLine(v: Record<string, unknown>, state: Map<string, 
   return time !== undefined ? `${time} ${line}` : line;
 }
 
+const firstChar = (line: string) => line.trimStart()[0];
+
 export const pythonSdkLogFormat: TextFormat = {
   kind: 'text',
   name: 'python-sdk',
   // A line in Python logging's own shapes (read if it is the SDK's, else skipped), or the SDK's words in a format of
-  // the app's own (`%(message)s`); once one was seen, every other line of that log (a traceback's, a multi-line
+  // the app's own (`%(message)s`, `[%(process)d] %(asctime)s ...`: a message, or its transport's start); once one was seen, every other line of that log (a traceback's, a multi-line
   // message's) belongs to it.
-  detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (SDK_LINE.test(line) && /jsonrpc='2\.0'/.test(line)),
+  detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (SDK_LINE.test(line) && /jsonrpc='2\.0'/.test(line)) || (CONNECTING.test(line) && firstChar(line) !== '{'),
   textToRecords: toRecords,
   limits: {
     http: false,

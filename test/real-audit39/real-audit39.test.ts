@@ -1,7 +1,9 @@
 // Audit 39's real runs (test/fixtures/real-audit39): the Python SDK 2.3.0 client's own DEBUG log, alone and with the server's side, held to what the app saw.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { analyze, type AnalysisResult } from '../../src/index.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit39/', import.meta.url));
@@ -143,6 +145,37 @@ describe('audit 39: the app killed by its JSON-mode read timeout', () => {
     expect(truth('py-json-readtimeout').map((t) => t.name)).toEqual(['lookup']);
     expect(calls(r).map((a) => a.tool)).toEqual(['lookup', 'slow']);
   });
+});
+
+/** A record of the recorded logs (`%(asctime)s %(levelname)s %(name)s: %(message)s`); a traceback's lines match not. */
+const RECORD = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) (DEBUG|INFO|WARNING|ERROR|CRITICAL) ([\w.]+): (.*)$/s;
+/** Formats whose time is not the line's first text, or that write its zone: each, as Python renders one record. */
+const SHAPES: Record<string, (t: string, ms: string, level: string, name: string, msg: string) => string> = {
+  "'[%(process)d] %(asctime)s %(levelname)s %(name)s: %(message)s'": (t, ms, l, n, m) => `[4242] ${t},${ms} ${l} ${n}: ${m}`,
+  "'%(levelname)s %(asctime)s %(name)s %(message)s'": (t, ms, l, n, m) => `${l} ${t},${ms} ${n} ${m}`,
+  "a formatTime of datetime.isoformat() in UTC ('2026-12-05T21:10:45.595000+00:00')": (t, ms, l, n, m) => `${t.replace(' ', 'T')}.${ms}000+00:00 ${l} ${n}: ${m}`,
+};
+
+describe('audit 39: the log in formats whose time is not first, or names its zone', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpt-a39-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const timed = (r: AnalysisResult) => r.attempts.map((a) => `${a.ts ?? '-'} ${a.method} ${a.tool ?? ''} ${a.outcome} #${a.attempt}`);
+  for (const scenario of ['ts-errors', 'v2-modern-errors']) {
+    for (const [shape, render] of Object.entries(SHAPES)) {
+      it(`${scenario} in ${shape}: the same calls, statuses and times`, async () => {
+        const recorded = await run(scenario, D.inputs);
+        const text = readFileSync(`${DIR}${scenario}/client-debug.log`, 'utf8').split('\n').map((l) => {
+          const m = RECORD.exec(l);
+          return m ? render(m[1]!, m[2]!, m[3]!, m[4]!, m[5]!) : l;
+        }).join('\n');
+        const path = join(dir, `${scenario}-${Object.keys(SHAPES).indexOf(shape)}.log`);
+        writeFileSync(path, text);
+        const r = await analyze({ inputs: [{ path, side: 'client' }], onDiagnostic: () => {} });
+        expect(timed(r)).toEqual(timed(recorded));
+        expect(rows(r)).toContain('charge HTTP_ERROR #1');
+      });
+    }
+  }
 });
 
 const KNOWN = [
