@@ -263,9 +263,15 @@ export function closedByClient(view: AttemptView): boolean {
   if (view.side !== 'client') return view.side !== 'server' && (peerClosedProxy(view) || abortedBeforeHead(view));
   // A HAR given as the client's view (--client) says the same of its own abort before any head: status 0 and
   // net::ERR_ABORTED, which it says alone (no side) too.
-  return ((view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && NETWORK_FAILURE.test(view.error)) && !recordingStopped(view))
+  return ((view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && !(view.error !== undefined && (NETWORK_FAILURE.test(view.error) || READER_FAILED.test(view.error))) && !recordingStopped(view))
     || abortedBeforeHead(view);
 }
+
+/**
+ * The client's own SSE parser refused the stream (the Python SDK's DEBUG log: an event over its max_sse_event_size,
+ * python-sdk-log.ts's words): the client closed it, as a failure of the request, not as its cancellation.
+ */
+const READER_FAILED = /\bgiven up by the client's own SSE reader\b/;
 
 /**
  * A HAR (no side: the browser's, or a proxy's written like it) says `net::ERR_ABORTED`, with no response, of a request

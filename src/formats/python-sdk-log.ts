@@ -178,8 +178,11 @@ interface PythonLog {
   inCopy?: boolean;
   /** The log writes its lines twice (DOUBLED_EVIDENCE came twice in a row). */
   doubled?: boolean;
-  /** A transport's start that came twice in a row, and the repeat of the message after it, until the log says which. */
-  twinConnect?: { line: string; held?: string };
+  /**
+   * A transport's start that came twice in a row, and the repeat of the message after it, until the log says which;
+   * httpx's POST status lines since that message.
+   */
+  twinConnect?: { line: string; held?: string; statuses?: number };
   /** The legacy server's sessions (their URL form: the UUID's hex), while there is one only; 'many' after a second. */
   serverSession?: string | 'many';
 }
@@ -206,7 +209,8 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   if (!isHeadLine(line)) return log.inCopy ? [] : read(line, ctx);
   const twin = log.prevHead === line && !log.prevCopy;
   const prevSdk = log.prevHead !== undefined && !log.prevCopy && (SDK_LINE.test(log.prevHead) || CONNECTING.test(log.prevHead));
-  if (twin && (log.doubled || DOUBLED_EVIDENCE.test(line))) {
+  if (log.twinConnect?.held !== undefined && HTTPX_POST.test(line)) log.twinConnect.statuses = (log.twinConnect.statuses ?? 0) + 1;
+  if (twin && (log.doubled || DOUBLED_EVIDENCE.test(line) || answersHeld(log.twinConnect, line))) {
     if (!log.doubled) ctx.note?.(DOUBLED_NOTE);
     log.doubled = true;
     log.twinConnect = undefined;
@@ -242,6 +246,22 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     return out;
   }
   return read(line, ctx);
+}
+
+/**
+ * The answer to the held request, twice in a row, after one POST's status line: two transports that each sent that
+ * request posted twice, and each answer comes after its own POST's status (httpx logs it before the body is read), so
+ * one status line before both answers says one request, logged twice. (The proof where no session id is given: on
+ * 2026-07-28, or the `mcp` logger's own handler with httpcore's lines off.)
+ */
+function answersHeld(pending: PythonLog['twinConnect'], line: string): boolean {
+  if (pending?.held === undefined || pending.statuses !== 1) return false;
+  const answer = SDK_LINE.exec(line);
+  const request = SDK_LINE.exec(pending.held);
+  if (answer?.[1] !== 'SSE message' || request === null) return false;
+  const a = pydanticMessage(answer[2]!);
+  const q = pydanticMessage(request[2]!);
+  return a !== undefined && q !== undefined && ('result' in a || 'error' in a) && typeof q.method === 'string' && a.id === q.id && a.id !== undefined;
 }
 
 function read(line: string, ctx: AdapterContext): AdapterResult {

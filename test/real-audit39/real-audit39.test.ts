@@ -37,6 +37,8 @@ const SCENARIOS: { scenario: string; views: View[]; expected: string[]; per?: Re
   // lines only, with [%(process)d]), and BASIC_FORMAT's untimed lines twice: each read as the single log.
   { scenario: 'ts-errors-double', views: [D, DS], expected: ERRORS },
   { scenario: 'ts-errors-named', views: [D, DS], expected: ERRORS },
+  // python-json-logger's records, every one twice.
+  { scenario: 'ts-errors-json-double', views: [D, DS], expected: ERRORS },
   // (Untimed, joined with the server's: the retry is not linked, KNOWN below.)
   { scenario: 'ts-errors-basic', views: [D], expected: ERRORS },
   // A doubled log whose app calls the same tool with the same arguments twice: two calls, each read once.
@@ -45,6 +47,7 @@ const SCENARIOS: { scenario: string; views: View[]; expected: string[]; per?: Re
   // where their "Connecting to" and initialize lines are identical: both sessions read, not taken for copies.
   { scenario: 'ts-gather-two', views: [D, DS], expected: ['lookup TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'] },
   { scenario: 'ts-gather-two-basic', views: [D, DS], expected: ['lookup TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'] },
+  { scenario: 'v2-gather-two-basic', views: [D, DS], expected: ['lookup TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'] },
   // 2026-07-28 against the v2 server: the unknown tool is a JSON-RPC error there, the tool's ProtocolError an isError.
   { scenario: 'v2-modern-errors', views: [D, DS], expected: ['lookup TOOL_SUCCESS #1', 'explode TOOL_ERROR #1', 'mcperr TOOL_ERROR #1', 'no_such_tool JSONRPC_ERROR #1', 'charge HTTP_ERROR #1', 'charge TOOL_SUCCESS #2 [RETRY_ORIGIN_AMBIGUOUS]', 'lookup TOOL_SUCCESS #1'] },
   // A hop cuts the call's stream after its first event; the app retries. With httpcore's lines, and without them
@@ -52,6 +55,10 @@ const SCENARIOS: { scenario: string; views: View[]; expected: string[]; per?: Re
   { scenario: 'v2-modern-cut', views: [D], expected: CUT_V2, per: { [DS.name]: ['slow STREAM_INCOMPLETE #1 [NO_FINAL_RESULT,SIDE_DIVERGENCE]', CUT_V2[1]!] } },
   { scenario: 'v2-modern-cut-quiet', views: [D], expected: CUT_V2 },
   { scenario: 'v2-modern-cut-quiet-basic', views: [D], expected: CUT_V2 },
+  // The cut written twice: by the root's two handlers, and (2026-07-28: no session id to prove it) by the mcp
+  // logger's own handler with httpcore's lines off.
+  { scenario: 'v2-modern-cut-double', views: [D], expected: CUT_V2 },
+  { scenario: 'v2-modern-cut-named-quiet', views: [D], expected: CUT_V2 },
   { scenario: 'ts-cut-quiet', views: [D], expected: ['progress STREAM_INCOMPLETE #1 [NO_FINAL_RESULT]', 'progress TOOL_SUCCESS #2 [RETRY_ORIGIN_AMBIGUOUS]', 'lookup TOOL_SUCCESS #1'] },
   // 429 twice from a hop, the app's backoff (250 ms, 500 ms): attempts 1 to 3.
   { scenario: 'v2-legacy-429', views: [D, DS], expected: ['charge HTTP_ERROR #1', 'charge HTTP_ERROR #2 [RETRY_ORIGIN_AMBIGUOUS]', 'charge TOOL_SUCCESS #3 [RETRY_ORIGIN_AMBIGUOUS]'] },
@@ -59,6 +66,8 @@ const SCENARIOS: { scenario: string; views: View[]; expected: string[]; per?: Re
   { scenario: 'v2-modern-timeout', views: [D], expected: ['slow UNANSWERED #1 [CANCELLED]', 'slow TOOL_SUCCESS #1'] },
   // The Python server: an event over the client's 1 MiB limit (JSON formatter and text), then 100 KiB, then a lookup.
   { scenario: 'py-big', views: [D, P], expected: ['big STREAM_INCOMPLETE #1 [NO_FINAL_RESULT]', 'big TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'] },
+  // The same on 2026-07-28 against the v2 server: the SDK's close of the stream is its reader's failure, no cancellation.
+  { scenario: 'v2-modern-big', views: [D, P], expected: ['big STREAM_INCOMPLETE #1 [NO_FINAL_RESULT]', 'big TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'], per: { [DS.name]: ['big STREAM_INCOMPLETE #1 [NO_FINAL_RESULT,SIDE_DIVERGENCE]', 'big TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'] } },
   { scenario: 'py-big-text', views: [D, P], expected: ['big STREAM_INCOMPLETE #1 [NO_FINAL_RESULT]', 'big TOOL_SUCCESS #1', 'lookup TOOL_SUCCESS #1'] },
   // The Python server's own uvicorn lines in the same file, [%(process)d] in the format; a tool's MCPError.
   { scenario: 'py-errors-uvicorn', views: [D], expected: ['lookup TOOL_SUCCESS #1', 'explode TOOL_ERROR #1', 'mcperr JSONRPC_ERROR #1', 'no_such_tool TOOL_ERROR #1', 'charge HTTP_ERROR #1', 'charge TOOL_SUCCESS #2 [RETRY_ORIGIN_AMBIGUOUS]', 'lookup TOOL_SUCCESS #1'] },
@@ -86,7 +95,7 @@ describe('audit 39: the Python client DEBUG log against each server, held to the
 describe('audit 39: a log written twice', () => {
   it('reads each copy once, says so, and raises no DUPLICATE_RECORD', async () => {
     const single = await run('ts-errors', D.inputs);
-    for (const scenario of ['ts-errors-double', 'ts-errors-named', 'ts-errors-basic']) {
+    for (const scenario of ['ts-errors-double', 'ts-errors-named', 'ts-errors-basic', 'ts-errors-json-double']) {
       const r = await run(scenario, D.inputs);
       expect(r.attempts.map((a) => `${a.method} ${a.outcome}`)).toEqual(single.attempts.map((a) => `${a.method} ${a.outcome}`));
       expect(codes(r)).not.toContain('DUPLICATE_RECORD');
@@ -100,10 +109,13 @@ describe('audit 39: a log written twice', () => {
   it('keeps a real repeat of a call in a doubled log, and two transports started at once in a log that is not', async () => {
     const r = await run('ts-twice-double', D.inputs);
     expect(calls(r).map((a) => `${a.id}`)).toEqual(['3', '4']);
-    // Two Clients to one URL started at once in BASIC_FORMAT: their first lines are identical; both sessions are read.
-    const gather = await run('ts-gather-two-basic', D.inputs);
-    expect(gather.attempts.filter((a) => a.method === 'initialize')).toHaveLength(2);
-    expect(gather.summary.inputs[0]!.cannotShow.join(' ')).not.toContain('writes its lines twice');
+    // Two Clients to one URL started at once in BASIC_FORMAT: their first lines are identical; both sessions are read
+    // (2025-11-25: each its initialize; 2026-07-28: each its server/discover).
+    for (const [scenario, opening] of [['ts-gather-two-basic', 'initialize'], ['v2-gather-two-basic', 'server/discover']] as const) {
+      const gather = await run(scenario, D.inputs);
+      expect(gather.attempts.filter((a) => a.method === opening)).toHaveLength(2);
+      expect(gather.summary.inputs[0]!.cannotShow.join(' ')).not.toContain('writes its lines twice');
+    }
     // audit 16's two servers, each one session, whose initialize lines are identical to the millisecond: both read.
     const two = await analyze({ inputs: [{ path: fileURLToPath(new URL('../fixtures/real-audit16/py-two-servers/client.log', import.meta.url)), side: 'client' }], onDiagnostic: () => {} });
     expect(two.attempts.filter((a) => a.method === 'initialize')).toHaveLength(2);
@@ -125,13 +137,14 @@ describe('audit 39: a stream cut, read without httpcore\'s lines', () => {
 
 describe('audit 39: an SSE event over the client\'s 1 MiB limit', () => {
   it('ends the call where the SDK closed its stream, naming the limit, not at a later body\'s end', async () => {
-    for (const scenario of ['py-big', 'py-big-text']) {
+    for (const scenario of ['py-big', 'py-big-text', 'v2-modern-big']) {
       const r = await run(scenario, D.inputs);
       const big = calls(r)[0]!;
       expect(big.detail.why).toContain("given up by the client's own SSE reader");
       expect(big.detail.why).toContain('max_sse_event_size');
       expect(big.detail.why).not.toContain('receive_response_body.complete');
       expect(String(truth(scenario)[0]!.error)).toContain('Server-sent event exceeded the 1048576 byte limit');
+      expect(codes(r)).not.toContain('CANCELLED');
     }
   });
 });
