@@ -133,6 +133,9 @@ export class CallLinker {
   /** The order each session's client took its ids in: a request made before an attempt failed is no retry of it. */
   private idOrder = new IdOrder();
 
+  /** The latest time of any attempt so far (0 before any has one): an untimed attempt's "now". */
+  private latestTime = 0;
+
   constructor(private readonly opts: CallsOptions) {}
 
   attempt(a: Attempt): void {
@@ -172,7 +175,11 @@ export class CallLinker {
       if (!sc) this.scopeCalls.set(scopeKey, { first: a.startTs, byCall: new Map() });
       else if (a.startTs < sc.first) sc.first = a.startTs;
     }
-    const now = a.startTs ?? a.endTs ?? 0;
+    // An attempt without a time (an untimed client log's, where no other log gave it one) is taken at the latest time
+    // seen: its retry window is not counted from 1970, so a timed attempt after it (its retry, joined with a server's
+    // view) still finds it.
+    const now = a.startTs ?? a.endTs ?? this.latestTime;
+    if (now > this.latestTime) this.latestTime = now;
     const taskId = taskIdOf(a, 'taskId');
     const task = taskId !== undefined ? this.tasks.get(`${clientKey}|task:${taskId}`) : undefined;
     if (task && a.method.startsWith('tasks/')) {
