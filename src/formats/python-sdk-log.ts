@@ -195,7 +195,7 @@ interface PythonLog {
  * object at 0x7f...>`, once per connection), or asyncio's `Using selector:` (once per event loop).
  */
 const DOUBLED_EVIDENCE = /(?:[\s:]Received session ID: \S|\bobject at 0x[0-9a-f]{6,}>|\basyncio[:\s].*\bUsing selector: )/;
-const DOUBLED_NOTE = "the Python DEBUG log writes its lines twice (a logging handler attached twice, or the mcp logger's own handler beside the root's: a line that cannot come twice in a row, a session id given or a Python object's address, came so): a line identical to the one right before it, its time to the millisecond included, is read as that copy and counted as skipped from there on (a third identical line is read again: a real repeat in a doubled log comes as four)";
+const DOUBLED_NOTE = "the Python DEBUG log writes its lines twice (a logging handler attached twice, or the mcp logger's own handler beside the root's: a line that cannot come twice in a row came so: a session id given, a Python object's address, or one request's answer after one status line): a line identical to the one right before it, its time to the millisecond included, is read as that copy and counted as skipped from there on (a third identical line is read again: a real repeat in a doubled log comes as four)";
 
 /**
  * A line of the log: first told from a copy of the line before it once the log is known to write its lines twice.
@@ -208,7 +208,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   ctx.state?.set('python-sdk', log);
   if (!isHeadLine(line)) return log.inCopy ? [] : read(line, ctx);
   const twin = log.prevHead === line && !log.prevCopy;
-  const prevSdk = log.prevHead !== undefined && !log.prevCopy && (SDK_LINE.test(log.prevHead) || CONNECTING.test(log.prevHead));
+  const prevSdk = log.twinConnect !== undefined && log.prevHead !== undefined && !log.prevCopy && (SDK_LINE.test(log.prevHead) || CONNECTING.test(log.prevHead));
   if (log.twinConnect?.held !== undefined && HTTPX_POST.test(line)) log.twinConnect.statuses = (log.twinConnect.statuses ?? 0) + 1;
   if (twin && (log.doubled || DOUBLED_EVIDENCE.test(line) || answersHeld(log.twinConnect, line))) {
     if (!log.doubled) ctx.note?.(DOUBLED_NOTE);
