@@ -191,6 +191,19 @@ describe('audit 39: the log in formats whose time is not first, or names its zon
   }
 });
 
+describe('audit 39: an untimed client log joined with a timed server log', () => {
+  it("links the app's retry after an attempt only the client's log shows (audit 24's py-v2 too, to its truth)", async () => {
+    const b = calls(await run('ts-errors-basic', DS.inputs)).filter((a) => a.tool === 'charge');
+    expect(b.map((a) => `${a.outcome} #${a.attempt} ${a.ts === undefined ? 'untimed' : 'timed'}`)).toEqual(['HTTP_ERROR #1 untimed', 'TOOL_SUCCESS #2 timed']);
+    const dir = fileURLToPath(new URL('../fixtures/real-audit24/py-v2/', import.meta.url));
+    const r = await analyze({ inputs: [{ path: `${dir}python-debug-basic.log`, side: 'client' }, { path: `${dir}server.ndjson`, side: 'server' }], onDiagnostic: () => {} });
+    const t = (JSON.parse(readFileSync(`${dir}truth.json`, 'utf8')) as { calls: { key: string; attempt?: number; outcome: string }[] }).calls;
+    for (const tool of ['flaky_write', 'busy']) {
+      expect(calls(r).filter((a) => a.tool === tool).map((a) => `${a.outcome} #${a.attempt}`)).toEqual(t.filter((c) => c.key.startsWith(`tools/call:${tool}#`)).map((c) => `${c.outcome} #${c.attempt}`));
+    }
+  });
+});
+
 const KNOWN = [
   'py-json-readtimeout: lookup UNANSWERED, its JSON answer is not in the DEBUG log (the app got it)',
   'v2-legacy-429: no RETRY_AFTER_IGNORED (the log keeps no headers: Retry-After: 1 was not waited out)',
