@@ -148,7 +148,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const what = bridgedDivergence(c, s, gaveUpFirst);
     if (what !== undefined) {
       out.push(finding('SIDE_DIVERGENCE', 'error',
-        `${label(a)} id ${idText(a)}: the client's log (no HTTP layer) got ${c.responded ? c.outcome : 'no answer'}, the server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
+        `${label(a)} id ${idText(a)}: the client's log (no HTTP layer) got ${c.responded ? c.outcome : typeof c.status === 'number' ? `${statusText(c.status)} ${c.outcome} (its status line)` : 'no answer'}, the server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     }
   }
@@ -437,6 +437,9 @@ const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
  */
 function bridgedDivergence(c: AttemptView, s: AttemptView, gaveUpFirst: boolean): string | undefined {
   const delivered = s.responded === true && (s.status === undefined || (s.status !== null && s.status >= 200 && s.status <= 299));
+  // A message log that shows its POST's HTTP status (the Python SDK's DEBUG log: httpx's "HTTP Request:" line) got an
+  // HTTP error where the server sent its 2xx answer: that the log leaves the answers' bodies out does not hide it.
+  if (delivered && typeof c.status === 'number' && (c.status < 200 || c.status > 299) && c.status !== s.status) return 'something between them changed the HTTP status';
   // A client log that leaves some answers out (the Python SDK's JSON answers) shows none to compare.
   if (delivered && !c.responded) return gaveUpFirst || c.answersUnlogged === true ? undefined : 'the server sent a final result the client never got (something between them lost it: a bridge, a proxy, the client\'s transport)';
   if (delivered && c.responded && c.outcome !== s.outcome) {
