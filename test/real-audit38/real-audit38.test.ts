@@ -12,11 +12,7 @@ const lines = (run: string, file: string) => readFileSync(`${DIR}${run}/${file}`
 const KNOWN = [
   // The Python SDK's DEBUG log leaves out what the server sent as application/json, tools/list's answer too: the
   // read-only lookup's annotations are unknown there, and its retry after the hop's 502 is flagged as possibly unsafe.
-  'FALSE py-ts-stateless-json D charge 4 1 OUTCOME_MISMATCH',
-  'FALSE py-ts-stateless-json D soft_fail 5 1 OUTCOME_MISMATCH',
-  'FALSE py-ts-stateless-json D slow 6 1 OUTCOME_MISMATCH',
   'FALSE py-ts-stateless-json D lookup 8 1 UNSAFE_RETRY',
-  'FALSE py-ts-stateless-json D lookup 8 1 OUTCOME_MISMATCH',
 ];
 
 describe('audit 38: the five postmortem findings on fresh real traffic', () => {
@@ -55,5 +51,11 @@ describe('audit 38: the five postmortem findings on fresh real traffic', () => {
     const first = r.attempts.find((a) => a.tool === 'charge')!;
     expect(first.findings.find((f) => f.code === 'SIDE_DIVERGENCE')?.message).toBe(
       "tools/call charge id 3: the client's log (no HTTP layer) got HTTP 502 HTTP_ERROR (its status line), the server sent HTTP 200 TOOL_SUCCESS: something between them changed the HTTP status");
+  });
+
+  it('the Python DEBUG log of JSON answers: a claim the log cannot check is no OUTCOME_MISMATCH', async () => {
+    const r = await analyze({ inputs: viewInputs('py-ts-stateless-json', 'D'), onDiagnostic: () => {} });
+    const soft = r.attempts.find((a) => a.tool === 'soft_fail')!;
+    expect([soft.outcome, soft.claim?.outcome, soft.findings.map((f) => f.code)]).toEqual(['UNANSWERED', 'TOOL_ERROR', []]);
   });
 });
