@@ -35,8 +35,8 @@ describe('audit 38: the five postmortem findings on fresh real traffic', () => {
       expect(charged.length, run).toBeGreaterThanOrEqual(2);
       expect(lines(run, 'truth-hop.ndjson').some((h) => h.fault === '502-after' && h.tool === 'charge' && h.upstreamStatus === 200), run).toBe(true);
     }
-    // After a 503 the hop never forwarded, the charge ran once.
-    for (const run of ['v2-py-2026', 'ts-ts-stateless-json']) expect(lines(run, 'truth-server.ndjson').filter((t) => t.tool === 'charge').length, run).toBe(1);
+    // After a 503, a 502 or a 401 the hop never forwarded, the charge ran once.
+    for (const run of ['v2-py-2026', 'ts-ts-stateless-json', 'v2-auth-2026', 'ts-drop-502']) expect(lines(run, 'truth-server.ndjson').filter((t) => t.tool === 'charge').length, run).toBe(1);
     // The naive app logged success for an isError result; the honest one logged the tool error.
     const naive = lines('ts-ts-sse', 'truth-client.ndjson').find((t) => t.label === 'soft_fail (isError)')!;
     expect([naive.ok, naive.isError]).toEqual([true, true]);
