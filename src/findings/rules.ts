@@ -146,7 +146,11 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         [...s.sources.slice(0, 2), ...c.sources.slice(0, 2)]));
     }
     const what = bridgedDivergence(c, s, gaveUpFirst);
-    if (what !== undefined) {
+    // On 2026-07-28 the server's connection closed before its response (its cancellation) while the client's log,
+    // which tells its own close (the Python SDK's DEBUG log: httpcore's lines), shows a stream it did not close.
+    if (closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && !c.responded && protocolOf(a) >= '2026-07-28' && c.status === s.status && c.outcome === s.outcome) {
+      out.push(closedBetweenFinding(a, c, s));
+    } else if (what !== undefined) {
       out.push(finding('SIDE_DIVERGENCE', 'error',
         `${label(a)} id ${idText(a)}: the client's log (no HTTP layer) got ${c.responded ? c.outcome : typeof c.status === 'number' ? `${statusText(c.status)} ${c.outcome} (its status line)` : 'no answer'}, the server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
         [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
@@ -190,9 +194,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const closedBetween = closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && protocolOf(a) >= '2026-07-28';
     if (closedBetween && c.outcome === s.outcome && !statusDiffers && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
       // Status and outcome agree: what differs is who closed what, so that leads.
-      out.push(finding('SIDE_DIVERGENCE', 'error',
-        `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
-        [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
+      out.push(closedBetweenFinding(a, c, s));
     } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose && !surfacedErrorBody) {
       const lostResult = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'));
       const what = lostResult && closeNotPassedOn(a, c, s)
@@ -796,6 +798,13 @@ export function unknownSessionRefusal(a: Attempt): string | undefined {
 }
 
 /** How the client's view of a stream ended, for a finding that says it was not the client that closed it. */
+/** SIDE_DIVERGENCE on 2026-07-28 when something between the client and the server closed the server's connection. */
+function closedBetweenFinding(a: Attempt, c: AttemptView, s: AttemptView): Finding {
+  return finding('SIDE_DIVERGENCE', 'error',
+    `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
+    [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]);
+}
+
 function clientEndText(c: AttemptView): string {
   const how = !c.streamEnd || c.streamEnd === 'complete' ? 'it ended without the response' : c.streamEnd === 'error' ? 'it failed' : c.streamEnd === 'aborted' ? 'it was aborted' : c.streamEnd === 'timeout' ? 'it timed out' : `it ended (${c.streamEnd})`;
   return c.error !== undefined ? `${how} with ${jsonText(c.error.slice(0, 200))}` : how;
