@@ -8,6 +8,7 @@ import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, res
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
+import { claimAdmits } from '../join/claim-posts.js';
 
 /**
  * On 2026-07-28 the client closed its stream (the cancellation), and the server's view, which records a connection that
@@ -621,11 +622,6 @@ export function addToChain(chain: RetryChain, a: Attempt): void {
     if (chain.claimSources.length < MAX_CLAIM_SOURCES) chain.claimSources.push(a.claim.src);
     else chain.moreClaimSources++;
   }
-}
-
-/** The number of POSTs a claim admits: a claim is contradicted by more POSTs than its postCount or its statuses. */
-function claimAdmits(c: ClaimBody): number {
-  return Math.min(c.postCount ?? Infinity, c.httpStatuses?.length ?? Infinity);
 }
 
 /** The tools/list requests seen so far: whether any answer listed tools, and the first asked whose answer the log leaves out. */

@@ -11,6 +11,7 @@ import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 import { trimOldest } from '../bounded.js';
+import { claimAdmits, claimsSeveralPosts } from './claim-posts.js';
 
 export interface RetryOriginInfo {
   origin: 'none' | 'sdk' | 'app' | 'user' | 'gateway' | 'unknown';
@@ -98,6 +99,8 @@ interface Held {
   loose?: string;
   /** A client's entry there: the server entry that fits it best so far, and how well (see looseFit; the start gap). */
   looseBest?: { h: Held; rank: number; gap: number };
+  /** An earlier attempt of a call whose claim moved on to a later attempt (followCall): no other claim takes it. */
+  covered?: boolean;
 }
 
 /** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
@@ -172,6 +175,8 @@ export class Matcher {
   private claimsOfLine = new Map<string, number>();
   /** Claims attached to held attempts, by call identity, so earlier attempts of the call can see them. */
   private callClaims = new Map<string, { claim: ClaimIn; holder: Held }>();
+  /** Claims for a whole call waiting for more of its attempts (see followCall), by the attempt they sit on, and how many more. */
+  private followers = new Map<Held, { claim: ClaimIn; left: number }>();
   private seq = 0;
   readonly sidesSeen = new Set<ViewSide>();
   /** Whether the server-side views seen had an HTTP layer, or none (message logs): "not seen by the server" compares like with like. */
@@ -280,6 +285,8 @@ export class Matcher {
             h.deadline = end + this.opts.windowMs;
             this.enqueue(h);
           }
+          // The client's view of an attempt the server's came first for: now it is one the claim of its call may follow.
+          if (view.side === 'client' && this.followers.size && !h.attempt.claim) this.takeFollower(h);
           return;
         }
       }
@@ -334,22 +341,80 @@ export class Matcher {
         const c = this.idlessClaims[i]!;
         if (claimFitsByTime(c, attempt) && (best === -1 || timeGap(c, attempt) < timeGap(this.idlessClaims[best]!, attempt))) best = i;
       }
-      if (best !== -1) {
-        attempt.claim = this.idlessClaims.splice(best, 1)[0];
-        this.callClaims.set(callKey(attempt), { claim: attempt.claim!, holder: h });
-      }
+      if (best !== -1) this.attach(this.idlessClaims.splice(best, 1)[0]!, h);
     }
     const idk = `${view.idKey}|${view.method}`;
     const pending = this.pendingClaims.get(idk);
     if (pending) {
       const i = pending.findIndex((c) => claimFits(c, attempt));
       if (i !== -1) {
-        attempt.claim = pending[i];
-        this.callClaims.set(callKey(attempt), { claim: pending[i]!, holder: h });
+        const c = pending[i]!;
         pending.splice(i, 1);
         if (pending.length === 0) this.pendingClaims.delete(idk);
+        this.attach(c, h);
       }
     }
+    if (this.followers.size && !attempt.claim) this.takeFollower(h);
+  }
+
+  /** Claim c joins held attempt h; a claim for the whole call goes on to the call's final attempt (followCall). */
+  private attach(c: ClaimIn, h: Held): void {
+    h.attempt.claim = c;
+    this.callClaims.set(callKey(h.attempt), { claim: c, holder: h });
+    this.followCall(c, h);
+  }
+
+  /**
+   * A claim for a whole call that went out more than once (its postCount or statuses above one) joined to one of the
+   * call's attempts (the id it names: an app may log its first request's id; or by time: the call's start it tells)
+   * belongs with the call's final attempt: it moves to the latest later attempt of the call held now that started by the
+   * claim's time, as many as it admits beyond those of the call before h (a claim naming the last id stays). When fewer
+   * came yet (a claim logged before the last attempt was final), it waits on its latest attempt for the rest.
+   */
+  private followCall(c: ClaimIn, h: Held): void {
+    if (!claimsSeveralPosts(c.claim)) return;
+    const list = this.sameCall.get(h.fp);
+    const i = list ? list.indexOf(h) : -1;
+    if (!list || i === -1) return;
+    // Attempts of the call before h that the claim counts: those since the call's start, when it states its duration.
+    const from = c.claim.durationMs !== undefined && c.ts !== undefined ? claimStart(c) - 1000 : -Infinity;
+    let left = claimAdmits(c.claim) - 1;
+    for (let j = 0; j < i; j++) {
+      const o = list[j]!;
+      if (!o.emitted && !o.attempt.claim && sameCallAs(o, h) && o.attempt.startTs! >= from) left--;
+    }
+    let at = h;
+    for (let j = i + 1; j < list.length && left > 0; j++) {
+      const o = list[j]!;
+      if (o.emitted || o.attempt.claim || o.covered || !sameCallAs(o, h) || !claimFits(c, o.attempt)) continue;
+      if (at !== h) at.covered = true;
+      at = o;
+      left--;
+    }
+    if (at !== h) this.moveClaim(c, h, at);
+    if (left > 0) this.followers.set(at, { claim: c, left });
+  }
+
+  /** A new attempt of a call whose claim waits for more of its attempts (followCall) takes that claim. */
+  private takeFollower(h: Held): void {
+    const start = h.attempt.startTs;
+    if (start === undefined) return;
+    for (const [at, f] of this.followers) {
+      if (at === h || at.emitted || !sameCallAs(h, at) || !(start > (at.attempt.startTs ?? Infinity)) || !claimFits(f.claim, h.attempt)) continue;
+      this.followers.delete(at);
+      this.moveClaim(f.claim, at, h);
+      if (f.left > 1) this.followers.set(h, { claim: f.claim, left: f.left - 1 });
+      return;
+    }
+  }
+
+  private moveClaim(c: ClaimIn, from: Held, to: Held): void {
+    if (from.attempt.claim === c) from.attempt.claim = undefined;
+    from.covered = true;
+    to.attempt.claim = c;
+    const ck = callKey(from.attempt);
+    if (this.callClaims.get(ck)?.holder === from) this.callClaims.delete(ck);
+    this.callClaims.set(callKey(to.attempt), { claim: c, holder: to });
   }
 
   /** A held attempt, indexed by id and method, and by tool for a tools/call, for the claims to come. */
@@ -388,10 +453,9 @@ export class Matcher {
     if (list) {
       // The most recent fitting attempt: the claim is logged after the call it describes.
       let best: Held | undefined;
-      for (const h of list) if (!h.emitted && !h.attempt.claim && claimFits(c, h.attempt)) best = h;
+      for (const h of list) if (!h.emitted && !h.attempt.claim && !h.covered && claimFits(c, h.attempt)) best = h;
       if (best) {
-        best.attempt.claim = c;
-        this.callClaims.set(callKey(best.attempt), { claim: c, holder: best });
+        this.attach(c, best);
         return;
       }
     }
@@ -407,12 +471,11 @@ export class Matcher {
   private idlessClaim(c: ClaimIn): void {
     let best: Held | undefined;
     for (const h of this.byTool.get(c.claim.tool!) ?? []) {
-      if (h.emitted || h.attempt.claim || !claimFitsByTime(c, h.attempt)) continue;
+      if (h.emitted || h.attempt.claim || h.covered || !claimFitsByTime(c, h.attempt)) continue;
       if (!best || timeGap(c, h.attempt) < timeGap(c, best.attempt)) best = h;
     }
     if (best) {
-      best.attempt.claim = c;
-      this.callClaims.set(callKey(best.attempt), { claim: c, holder: best });
+      this.attach(c, best);
       return;
     }
     this.idlessClaims.push(c);
@@ -691,6 +754,7 @@ export class Matcher {
     if (h.emitted) return;
     h.emitted = true;
     this.deferred.delete(h);
+    this.followers.delete(h);
     const a = h.attempt;
     const key = this.keyOf(a.primary);
     if (!(a.client && a.server) && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
@@ -798,6 +862,11 @@ export class Matcher {
     if (cc?.holder === o) {
       this.callClaims.delete(ock);
       this.callClaims.set(callKey(h.attempt), { claim: cc.claim, holder: h });
+    }
+    const f = this.followers.get(o);
+    if (f) {
+      this.followers.delete(o);
+      if (h.attempt.claim === f.claim) this.followers.set(h, f);
     }
     this.unindex(o);
   }
@@ -1631,6 +1700,15 @@ function claimFitsByTime(c: ClaimIn, a: Attempt): boolean {
   // The request went out after the call started and before the client logged its end; a start the claim had to take
   // from a duration floored to whole seconds may be up to a second late.
   return a.startTs >= claimStart(c) - 1000 && a.startTs <= c.ts! + CLAIM_END_SLACK_MS;
+}
+
+/**
+ * Held attempt o is another attempt of h's call: the same request (method, tool, arguments) in the same session (or one
+ * without), and a client's view when h has one (the server's view of h itself waits apart when their statuses differ).
+ */
+function sameCallAs(o: Held, h: Held): boolean {
+  if (h.attempt.client !== undefined && o.attempt.client === undefined) return false;
+  return o.fp === h.fp && (o.attempt.session === h.attempt.session || o.attempt.session === null || h.attempt.session === null);
 }
 
 function claimFits(c: ClaimIn, a: Attempt): boolean {
