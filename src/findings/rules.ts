@@ -630,14 +630,29 @@ export interface ToolListsSeen {
   unlogged?: Source | undefined;
 }
 
+/**
+ * A retry's claim of its own attempt alone: an app that logs each attempt (the attempt before has a line of its own),
+ * whose line for this one tells of one POST (or request) at most and who sent it (not "none" or "unknown"). The same
+ * line with no line of the attempt before is the whole call's, and its count is short.
+ */
+function ownAttemptClaim(a: Attempt, prev: Attempt): boolean {
+  const c = a.claim?.claim;
+  if (c === undefined || prev.claim === undefined || prev.claim === a.claim) return false;
+  return claimAdmits(c) <= 1 && c.retryOrigin !== undefined && c.retryOrigin !== 'none' && c.retryOrigin !== 'unknown';
+}
+
 export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety: ToolSafety | 'unknown', toolLists: ToolListsSeen, opts: { policy: CallPolicy }): Finding[] {
   const out: Finding[] = [];
   const n = chain.count;
   const posts = chain.count;
-  // The first claim (in the chain's order, then the call's claim) that admits fewer POSTs than were observed.
+  // The first claim (in the chain's order, then the call's claim) that admits fewer POSTs than were observed. Not when
+  // the app logs each attempt and this retry's line tells of one POST and who sent it: its lines each count their own
+  // attempt's POSTs (a whole call's claim that says it was retried admits more than one).
   let contradicted: ClaimBody | undefined;
-  for (const c of chain.claims) if (c.admits < posts) { contradicted = c.claim; break; }
-  if (!contradicted && a.callClaim && claimAdmits(a.callClaim.claim) < posts) contradicted = a.callClaim.claim;
+  if (!ownAttemptClaim(a, prev)) {
+    for (const c of chain.claims) if (c.admits < posts) { contradicted = c.claim; break; }
+    if (!contradicted && a.callClaim && claimAdmits(a.callClaim.claim) < posts) contradicted = a.callClaim.claim;
+  }
   const serverOnly = a.server && !a.client && chain.anyClient;
   const origin = a.retryOrigin?.origin ?? 'unknown';
   if (origin === 'unknown' || origin === 'none' || contradicted || serverOnly) {

@@ -71,6 +71,20 @@ describe('audit 41: a claim is joined to the attempt it tells of, whichever id i
           });
         });
       }
+      it(`${run}${server ? ' with the server' : ''}: a claim per attempt is on the attempt it names, the 502's too`, async () => {
+        const as = await report(run, wire, 'attempt', server);
+        const entries = calls(run).flatMap((c) => c.attempts.map((e, k) => ({ e, retry: k > 0 })));
+        const claimed = lines<{ outcome: string }>(`${DIR}${run}/claims-attempt.ndjson`);
+        expect(claimed.length).toBe(entries.length);
+        entries.forEach(({ e, retry }, i) => {
+          const a = attemptOf(as, e.posts!.at(-1)!);
+          expect(a.length, e.label).toBe(1);
+          expect(a[0]!.claim?.source?.line, e.label).toBe(i + 1);
+          expect(codes(a[0]!).includes('OUTCOME_MISMATCH'), e.label).toBe(claimed[i]!.outcome !== truthOutcome(e));
+          // a retry's line of its own attempt (postCount 1, retryOrigin app) says who sent it; no count of the call's POSTs contradicts it
+          if (retry) expect([a[0]!.retryOrigin?.origin, codes(a[0]!).includes('RETRY_ORIGIN_AMBIGUOUS')], e.label).toEqual(['app', false]);
+        });
+      });
     }
   }
 
