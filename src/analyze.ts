@@ -44,7 +44,7 @@ export interface AnalyzeOptions {
   onProgress?: ((bytesRead: number, totalBytes: number | undefined) => void) | undefined;
 }
 
-export interface AnalysisEvents {
+interface AnalysisEvents {
   attempt(a: Attempt): void;
   finding(f: Finding): void;
   /** A promise to wait on while the output cannot take more (a slow pipe), else undefined. */
@@ -64,7 +64,7 @@ export interface RunResult {
  * How long a call still open (a request without its response) is followed through silence, at least, before it is
  * taken as cut (ms): a tool may run for minutes without a record while other calls go on. --window raises it.
  */
-export const OPEN_CALL_MS = 600_000;
+const OPEN_CALL_MS = 600_000;
 
 export const DEFAULTS = {
   maxLineBytes: 64 * 1024 * 1024,
@@ -303,7 +303,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
  * input is of one side (a plain HAR next to --server is the client's view, and joins it instead of being counted again).
  * Alone, among plain inputs, or next to both sides (which side is missing cannot be told), nothing: its calls are apart.
  */
-export function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
+function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
   const client = inputs.some((i) => i.side === 'client');
   const server = inputs.some((i) => i.side === 'server');
   if (client === server) return inputs;
@@ -317,7 +317,7 @@ function overlapNote(first: string, second: string, count: number): string {
 }
 
 /** What is said, once, of plain inputs (no side given or stated) that carry the same session ids: analyzed apart. */
-export function sharedPlainNote(names: string[]): string {
+function sharedPlainNote(names: string[]): string {
   const list = names.length === 2 ? `${names[0]} and ${names[1]}` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return `${list} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
 }

@@ -5,7 +5,7 @@ import { schemaViolation, surelyValid } from './output-schema.js';
 import { resultShapeProblem, toolResultProblem, type ShapeProblem } from './result-shape.js';
 import { jsonText, plural } from './report/text.js';
 
-export interface Classification {
+interface Classification {
   outcome: Outcome;
   layer: Layer;
   detail: OutcomeDetail;
@@ -37,7 +37,7 @@ function result(outcome: Outcome, detail: OutcomeDetail = {}): Classification {
 }
 
 /** What the log told about the tool before this call (from the latest tools/list of the same client). */
-export interface ToolContext {
+interface ToolContext {
   /** The tool declares an outputSchema. */
   outputSchema?: boolean;
   /** That schema, when known. */
@@ -703,7 +703,7 @@ function looksLikeToolResult(r: unknown): boolean {
  * URL elicitation(s) in its data (a sign-in, a payment confirmation); the client may send the request again after
  * that (notifications/elicitation/complete tells it when). Says which URL(s) it asked for.
  */
-export const URL_ELICITATION_REQUIRED = -32042;
+const URL_ELICITATION_REQUIRED = -32042;
 function urlElicitationWhy(code: number, data: unknown): string | undefined {
   if (code !== URL_ELICITATION_REQUIRED) return undefined;
   const list = isObject(data) && Array.isArray(data.elicitations) ? data.elicitations.filter(isObject) : [];
@@ -738,7 +738,7 @@ function firstText(content: unknown[]): string | undefined {
  * What a JSON-RPC error whose message is the TypeScript SDK's text for a lost connection says: a bridge (mcp-proxy)
  * answers with it when its connection to the server behind it (a stdio process) is gone. Undefined for other messages.
  */
-export function connectionGoneWhy(message: string): string | undefined {
+function connectionGoneWhy(message: string): string | undefined {
   const m = message.trim();
   if (/^not connected$/i.test(m)) {
     return "\"Not connected\" is the TypeScript SDK's refusal to send on a connection it does not have: a bridge built on it (mcp-proxy) answers so when its connection to the server behind it (a stdio process that exited) is gone; the request went no further than the bridge";

@@ -24,7 +24,7 @@ const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
  * itself, not on what yargs makes of it: yargs turns a repeat into an array, except that a number option given the
  * value 1 is added up as a counter (--window 1 --window 1 is 2, --window 5 --window 1 is 6).
  */
-export function repeatedOption(argv: string[], table: Record<string, Options>): string | undefined {
+function repeatedOption(argv: string[], table: Record<string, Options>): string | undefined {
   const byName = new Map<string, string>();
   for (const [name, o] of Object.entries(table)) {
     byName.set(name, name);
@@ -54,7 +54,7 @@ export function repeatedOption(argv: string[], table: Record<string, Options>): 
  * an option that takes a value (`--no-window`: yargs reads false, as 0), or a flag given a word (`--strict=yes`). Negative numbers pass
  * here: the range is checked with the option's other values, in the words it has always had.
  */
-export function badValue(argv: string[], table: Record<string, Options>, whole: ReadonlySet<string> = new Set()): string | undefined {
+function badValue(argv: string[], table: Record<string, Options>, whole: ReadonlySet<string> = new Set()): string | undefined {
   const byName = new Map<string, string>();
   for (const [name, o] of Object.entries(table)) {
     byName.set(name, name);

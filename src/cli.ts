@@ -36,7 +36,7 @@ export interface CliIo {
 /** Inputs past this size are large (see CliIo.largeInput). */
 export const LARGE_INPUT_BYTES = 16 * 1024 * 1024;
 
-export const EXIT = { ok: 0, failOn: 1, usage: 2 } as const;
+const EXIT = { ok: 0, failOn: 1, usage: 2 } as const;
 
 const ANALYZE_FORMATS = ['table', 'json', 'ndjson', 'markdown'] as const;
 const VIEW_FORMATS = ['table', 'json', 'markdown'] as const;
@@ -115,7 +115,7 @@ function addGroups(y: Argv, groups: Group[], argv: string[]): Argv {
 const SAMPLES = '--client samples/client.ndjson --server samples/server.ndjson';
 
 /** Examples shown by --help, one `$ command` line and its explanation; a test runs every one. */
-export const EXAMPLES: Record<string, [command: string, what: string][]> = {
+const EXAMPLES: Record<string, [command: string, what: string][]> = {
   analyze: [
     [`mcp-triage ${SAMPLES}`, 'Join the client\'s and the server\'s log of the same traffic: where every call that did not succeed really failed'],
     [`mcp-triage ${SAMPLES} --code SIDE_DIVERGENCE`, 'The calls the client and the server saw differently ("the client says it failed, the server says 200")'],
@@ -381,7 +381,7 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
  * choices of an option given without a value; the command line tells how an unknown name was written (-x, --x, or
  * an argument the command does not take).
  */
-export function explainUsageError(msg: string, command: string, argv: readonly string[] = []): string {
+function explainUsageError(msg: string, command: string, argv: readonly string[] = []): string {
   const missing = /^Not enough arguments following: ([\w-]+)$/.exec(msg.trim());
   if (missing) {
     const name = missing[1]!;
@@ -506,7 +506,7 @@ const helpWidth = (io: Pick<CliIo, 'stdout' | 'env'>): number => {
 };
 
 /** The width terminal tables are fitted to: COLUMNS when set, else the terminal's, else DEFAULT_WIDTH (not a terminal). */
-export function tableWidth(io: Pick<CliIo, 'stdout' | 'env'>): number {
+function tableWidth(io: Pick<CliIo, 'stdout' | 'env'>): number {
   const columns = Number(io.env.COLUMNS);
   if (Number.isInteger(columns) && columns > 0) return columns;
   if (io.stdout.isTTY && io.stdout.columns) return io.stdout.columns;
@@ -518,7 +518,7 @@ export function tableWidth(io: Pick<CliIo, 'stdout' | 'env'>): number {
  * is 0 or false), even into a pipe or with TERM=dumb, as Node and chalk read it; else colour when stdout is a terminal
  * and TERM is not dumb.
  */
-export function autoColor(io: Pick<CliIo, 'stdout' | 'env'>): boolean {
+function autoColor(io: Pick<CliIo, 'stdout' | 'env'>): boolean {
   if (io.env.NO_COLOR) return false;
   const force = io.env.FORCE_COLOR;
   if (force) return force !== '0' && force.toLowerCase() !== 'false';
@@ -630,7 +630,7 @@ function analysisSettings(args: CommonArgs): CheckedOptions & Pick<AnalysisOptio
  * the other list options take). A file name may hold a comma, so a value is split only when no file (or directory)
  * has that whole name; a string is the usage error for a part of a list that names no file.
  */
-export async function fileList(option: string, values: string[] | undefined): Promise<string[] | string> {
+async function fileList(option: string, values: string[] | undefined): Promise<string[] | string> {
   const out: string[] = [];
   const exists = (p: string) => lstat(p).then(() => true, () => false);
   for (const v of values ?? []) {
@@ -653,7 +653,7 @@ export async function fileList(option: string, values: string[] | undefined): Pr
  * on stderr; named as both --client and --server, it is a usage error (a log is one side's). Files that cannot be
  * looked at are left to the size check's error.
  */
-export async function readOnce(specs: InputSpec[]): Promise<{ specs: InputSpec[]; said: string[] } | string> {
+async function readOnce(specs: InputSpec[]): Promise<{ specs: InputSpec[]; said: string[] } | string> {
   const seen = new Map<string, InputSpec>();
   const out: InputSpec[] = [];
   const said: string[] = [];
@@ -893,7 +893,7 @@ function sayNothingRead(io: CliIo, summary: Summary, quiet: boolean): void {
  * MCP traffic: the wrong file): `mcp-triage: no MCP traffic was found: the 3 lines read are 3 unusable (...)`;
  * undefined when a line was used or none was read.
  */
-export function nothingUsedLine(summary: Pick<Summary, 'lines'>): string | undefined {
+function nothingUsedLine(summary: Pick<Summary, 'lines'>): string | undefined {
   const { read, used, unusable, skipped, blank } = summary.lines;
   if (read === 0 || used > 0) return undefined;
   const parts = [unusable && `${unusable} unusable`, skipped && `${skipped} well-formed without MCP traffic`, blank && `${blank} blank`].filter(Boolean);
@@ -901,7 +901,7 @@ export function nothingUsedLine(summary: Pick<Summary, 'lines'>): string | undef
 }
 
 /** What a run that read no line says: `mcp-triage: no lines were read: standard input was empty`; undefined when one was. */
-export function nothingReadLine(summary: Pick<Summary, 'lines' | 'inputs'>): string | undefined {
+function nothingReadLine(summary: Pick<Summary, 'lines' | 'inputs'>): string | undefined {
   if (summary.lines.read > 0) return undefined;
   const [only, ...more] = summary.inputs;
   if (only === undefined) return 'mcp-triage: no lines were read: there were no inputs';

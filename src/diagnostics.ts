@@ -8,7 +8,7 @@ export interface Diagnostic {
   message: string;
 }
 
-export interface DiagnosticsOptions {
+interface DiagnosticsOptions {
   /** Where each printed diagnostic goes (stderr); undefined prints nothing. */
   print?: ((line: string) => void) | undefined;
   /** How many diagnostics of one code per input are printed before they are only counted. */
@@ -38,7 +38,7 @@ export class Diagnostics {
   }
 }
 
-export function formatDiagnostic(d: Diagnostic): string {
+function formatDiagnostic(d: Diagnostic): string {
   const where = d.line !== undefined ? `${d.file}:${d.line}` : d.file;
   return `mcp-triage: ${where}: ${d.message}`;
 }

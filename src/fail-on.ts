@@ -7,7 +7,7 @@ import type { FailOnSummary } from './report/summary.js';
 /** error ⊃ warning ⊃ info: a severity given to --fail-on means that severity or worse. */
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-export interface FailOn {
+interface FailOn {
   /** The conditions as given, normalized (outcomes and codes upper case, severities lower case), in order, once each. */
   given: string[];
   outcomes: Set<string>;
@@ -17,7 +17,7 @@ export interface FailOn {
 }
 
 /** What matched among the reported attempts and findings. */
-export interface FailOnMatches {
+interface FailOnMatches {
   /** Attempts per outcome given. */
   outcomes: Map<string, number>;
   /** Findings per code given. */

@@ -8,7 +8,7 @@ import { durationOf, parseTimestamp } from './formats/time.js';
 import { MinHeap } from './join/heap.js';
 import { legacySessionOf } from './join/attempt.js';
 
-export interface RecordContext {
+interface RecordContext {
   input: number;
   src: Source;
   /** Side forced by --client/--server for the whole input, else the record's own. */
@@ -42,7 +42,7 @@ export interface ClaimIn {
 const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', 'last-event-id', 'mcp-protocol-version', 'user-agent', 'www-authenticate', 'accept', 'origin', 'content-encoding', 'location']);
 
 /** Lowercased map of the headers the analysis uses; a Map, so hostile names like __proto__ are plain keys. */
-export function headerMap(h: Record<string, string> | undefined): Map<string, string> {
+function headerMap(h: Record<string, string> | undefined): Map<string, string> {
   const m = new Map<string, string>();
   if (!h) return m;
   // for-in: no array of the keys is made (a record's header objects are plain JSON objects, with no inherited keys).

@@ -24,7 +24,7 @@ export class OptionError extends TypeError {
 export const MIN_LINE_BYTES = 1024;
 
 /** Whose words a message uses: the library's option names, or the CLI's flags (whose messages stay as they were). */
-export type Naming = 'library' | 'cli';
+type Naming = 'library' | 'cli';
 
 /** The options the checks read: the library's analysis settings (the CLI converts its flags to these first). */
 export type CheckedOptions = Pick<AnalyzeOptions, 'inputFormat' | 'maxLineBytes' | 'windowMs' | 'retryWindowMs' | 'skewMs' | 'orderToleranceMs' | 'timezone' | 'inputOrder' | 'idempotent' | 'policy'> & {
@@ -54,7 +54,7 @@ const INPUT_ORDERS = ['auto', 'oldest-first', 'newest-first'] as const;
 const SIDES = ['client', 'server'] as const;
 
 /** A value as a message quotes it: strings in double quotes (cut when long), NaN and -1 as such, objects by their JSON. */
-export function shown(v: unknown): string {
+function shown(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' || v === undefined || v === null) return String(v);
   if (typeof v === 'symbol' || typeof v === 'function') return typeof v;

@@ -7,7 +7,7 @@ export interface ProgressStream {
   columns?: number | undefined;
 }
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /** Size of all inputs together, in bytes; unknown (stdin, a pipe) when absent. */
   totalBytes?: number | undefined;
   stream: ProgressStream;
@@ -23,7 +23,7 @@ export interface ProgressOptions {
   label?: string;
 }
 
-export interface Progress {
+interface Progress {
   /**
    * Report the number of bytes read so far, in all inputs together (a running total, not a delta).
    * A totalBytes given here replaces the one given at creation (fits runAnalysis's onProgress(bytesRead, totalBytes)).

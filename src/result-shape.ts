@@ -64,7 +64,7 @@ function resourceContents(c: Record<string, unknown>, path: string): ShapeProble
 }
 
 /** One content block (a tool's result, a prompt's message): text, image, audio, resource_link or resource. */
-export function contentBlockProblem(b: Record<string, unknown>, path: string): ShapeProblem | undefined {
+function contentBlockProblem(b: Record<string, unknown>, path: string): ShapeProblem | undefined {
   return blockFields(b, path) ?? annotationsProblem(b, path);
 }
 

@@ -17,7 +17,7 @@ export interface RecorderContext {
   redact: boolean;
 }
 
-export interface RequestHead {
+interface RequestHead {
   method: string;
   url?: string | undefined;
   headers: FlatHeaders;
@@ -31,7 +31,7 @@ export interface RequestHead {
 const SESSION_HEADER = 'mcp-session-id';
 
 /** True when the value is a JSON-RPC request (or a batch holding one): only those get call notes. */
-export function carriesJsonRpcRequest(value: unknown): boolean {
+function carriesJsonRpcRequest(value: unknown): boolean {
   const isRequest = (m: unknown): boolean =>
     typeof m === 'object' && m !== null && 'method' in m && 'id' in m && (m as { id: JsonRpcId | undefined }).id !== undefined;
   return Array.isArray(value) ? value.some(isRequest) : isRequest(value);

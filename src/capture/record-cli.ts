@@ -7,7 +7,7 @@ import { SideSchema } from '../schema/record.js';
 import { runRecord, type RecordArgs } from './record-command.js';
 
 /** The options of `record`; each that takes a value takes one (given twice is a usage error). */
-export const RECORD_OPTIONS: Record<string, Options> = {
+const RECORD_OPTIONS: Record<string, Options> = {
   listen: { type: 'string', demandOption: true, requiresArg: true, describe: 'Address to listen on, HOST:PORT or PORT (127.0.0.1:PORT); loopback only unless --allow-remote' },
   target: { type: 'string', demandOption: true, requiresArg: true, describe: "MCP server base URL to forward to, e.g. http://127.0.0.1:3000 (the client's path is appended to its path)" },
   out: { type: 'string', demandOption: true, requiresArg: true, describe: 'NDJSON file to append records to' },

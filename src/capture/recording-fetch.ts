@@ -188,7 +188,7 @@ async function drainCopy(response: Response, rec: ExchangeRecorder): Promise<voi
  * stopped it, whatever it aborted with: the Vercel AI SDK aborts with its own `MCPClientError("Request timed out
  * after 300ms")` or the application's reason, which fetch rethrows as is.
  */
-export function endForError(err: unknown, signal?: AbortSignal): StreamEnd {
+function endForError(err: unknown, signal?: AbortSignal): StreamEnd {
   if (signal?.aborted) return endForError(signal.reason) === 'timeout' ? 'timeout' : 'aborted';
   const name = err instanceof Error ? err.name : typeof err === 'object' && err !== null ? String((err as { name?: unknown }).name) : '';
   if (name === 'TimeoutError') return 'timeout';
@@ -197,7 +197,7 @@ export function endForError(err: unknown, signal?: AbortSignal): StreamEnd {
 }
 
 /** Error text including its cause chain ("fetch failed: connect ECONNREFUSED 127.0.0.1:9"). */
-export function errorText(err: unknown): string {
+function errorText(err: unknown): string {
   const parts: string[] = [];
   let cur: unknown = err;
   for (let depth = 0; cur !== undefined && cur !== null && depth < 4; depth++) {

@@ -2,7 +2,7 @@
 import { SseParser, type ParsedSseEvent } from '../sse.js';
 
 /** One SSE event block as it was on the wire (fields absent when the block did not carry them). */
-export interface TappedEvent {
+interface TappedEvent {
   id?: string;
   event?: string;
   data: string;

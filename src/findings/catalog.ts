@@ -2,7 +2,7 @@
 import { FINDING_CODES, type FindingCode, type Severity } from './types.js';
 import { OUTCOME_INFO, isOutcome, type Outcome } from '../outcomes.js';
 
-export interface FindingDoc {
+interface FindingDoc {
   severity: string;
   attachedTo: string;
   definition: string;
@@ -11,7 +11,7 @@ export interface FindingDoc {
   todo: string;
 }
 
-export const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
+const FINDING_DOCS: Record<FindingCode, FindingDoc> = {
   OUTCOME_MISMATCH: {
     severity: 'error', attachedTo: 'attempt',
     definition: "The client's own log claims an outcome for a call that differs from the outcome derived from the wire for that call's final attempt.",

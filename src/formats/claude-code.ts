@@ -136,7 +136,7 @@ function durationMs(n: string, unit: string): number {
   return unit === 'ms' ? Number(n) : Number(n) * 1000;
 }
 
-export function claudeCodeToRecords(value: Record<string, unknown>, ctx: AdapterContext): AdapterResult {
+function claudeCodeToRecords(value: Record<string, unknown>, ctx: AdapterContext): AdapterResult {
   if (!isClaudeCodeLine(value)) return { error: 'not a Claude Code MCP log line (debug or error, timestamp, sessionId, cwd)' };
   const error = typeof value.error === 'string';
   return readEntry(error ? 'error' : 'debug', (error ? value.error : value.debug) as string, value.timestamp as string, serverFromPath(ctx.file), ctx);
@@ -282,7 +282,7 @@ const DEBUG_MCP = /^MCP server "([^"]*)"(:?) (.*)$/s;
 /** A Claude Desktop line with capital levels would look alike: `[INFO] [server] Message from client: ...` stays Claude Desktop's. */
 const DESKTOP_MESSAGE = /^\[[^\]]*\] Message from (?:client|server): /;
 
-export function claudeCodeDebugToRecords(line: string, ctx: AdapterContext): AdapterResult {
+function claudeCodeDebugToRecords(line: string, ctx: AdapterContext): AdapterResult {
   const m = DEBUG_LINE.exec(line);
   if (!m) return { error: 'not a Claude Code debug-file line' };
   const mcp = DEBUG_MCP.exec(m[3]!);

@@ -44,7 +44,7 @@ function entryType(v: Obj): string | undefined {
   return e?.toUpperCase();
 }
 
-export function ghAwToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
+function ghAwToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
   const type = entryType(v);
   // A response the gateway's data-flow guard withheld: no JSON-RPC message was passed on in this line.
   if (type === 'DIFC_FILTERED') return [];

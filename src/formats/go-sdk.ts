@@ -22,7 +22,7 @@ function message(kind: 'read' | 'write', body: string, ts: string | undefined, c
   return [record];
 }
 
-export function goSdkToRecords(line: string, ctx: AdapterContext): AdapterResult {
+function goSdkToRecords(line: string, ctx: AdapterContext): AdapterResult {
   const m = GO_LINE.exec(line);
   if (!m) return { error: 'not a Go SDK LoggingTransport line' };
   const [, y, mo, d, time, exchanged, failure, rest] = m as unknown as [string, string | undefined, string | undefined, string | undefined, string | undefined, string | undefined, string | undefined, string];

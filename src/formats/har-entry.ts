@@ -63,7 +63,7 @@ function kindOf(v: unknown): string {
 }
 
 /** Maps one HAR entry to an exchange record; [] for entries that are not MCP traffic. */
-export function harEntryToRecords(entry: Obj, ctx?: Pick<AdapterContext, 'diagnose'>): AdapterResult {
+function harEntryToRecords(entry: Obj, ctx?: Pick<AdapterContext, 'diagnose'>): AdapterResult {
   const request = entry.request;
   if (!isObj(request) || typeof request.method !== 'string') return { error: 'HAR entry has no request.method' };
   // A field of another type than HAR 1.2 gives it is a broken entry, named: read as absent, a body of a number was a

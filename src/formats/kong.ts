@@ -40,7 +40,7 @@ function times(v: Obj, latency: number | undefined): { start?: number; end?: num
   return latency === undefined ? { start } : { start, end: start + latency };
 }
 
-export function kongToRecords(v: Obj): AdapterResult {
+function kongToRecords(v: Obj): AdapterResult {
   const ai = isObj(v.ai) ? v.ai : undefined;
   const mcp = ai && isObj(ai.mcp) ? ai.mcp : undefined;
   if (!mcp) return { error: 'Kong log object without ai.mcp' };

@@ -3,7 +3,7 @@ import type { MessageRecord } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { httpStatus, str, timeValue, type Obj } from './values.js';
 
-export function mcpsnoopToRecords(v: Obj): AdapterResult {
+function mcpsnoopToRecords(v: Obj): AdapterResult {
   const dir = v.direction;
   // stderr lines of a wrapped stdio server and the session's meta frame carry no JSON-RPC traffic.
   if (dir === 'stderr' || dir === 'meta') return [];

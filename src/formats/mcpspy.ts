@@ -65,7 +65,7 @@ function connection(v: Obj, dir: 'c2s' | 's2c'): string | undefined {
   return undefined;
 }
 
-export function mcpspyToRecords(v: Obj): AdapterResult {
+function mcpspyToRecords(v: Obj): AdapterResult {
   if (typeof v.type !== 'string' || !TYPES.has(v.type)) return { error: `MCPSpy line with unknown type ${JSON.stringify(typeof v.type === 'object' && v.type !== null ? (Array.isArray(v.type) ? 'an array' : 'an object') : String(v.type)).slice(0, 40)}` };
   const m = messageOf(v);
   if ('problem' in m) return { error: m.problem };

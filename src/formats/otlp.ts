@@ -129,7 +129,7 @@ function failureOf(attrs: Obj, span: Obj): string | undefined {
 }
 
 /** The process a resource describes (service.name@service.version, its instance id): the client's identity for its CLIENT spans. */
-export function resourceIdentity(resource: unknown): string | undefined {
+function resourceIdentity(resource: unknown): string | undefined {
   const attrs = attributes(isObj(resource) ? resource.attributes : undefined);
   const name = attrString(attrs, 'service.name');
   if (name === undefined || name === '' || name.startsWith('unknown_service')) return undefined;
@@ -339,7 +339,7 @@ function logRecordToRecords(rec: Obj): (MessageRecord | ClaimRecord)[] {
   return [{ v: 1, kind: 'message', direction, message, ...(session ? { session } : {}), ...timeOf(rec.timeUnixNano ?? rec.observedTimeUnixNano) }];
 }
 
-export function otlpToRecords(v: Obj): AdapterResult {
+function otlpToRecords(v: Obj): AdapterResult {
   const out: CanonicalRecord[] = [];
   let containers = 0;
   for (const rs of Array.isArray(v.resourceSpans) ? v.resourceSpans : []) {

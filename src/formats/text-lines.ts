@@ -10,7 +10,7 @@ const CLAUDE_LINE = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?) \[([^\
 const MESSAGE_FROM = /^Message from (client|server): /;
 const METADATA_TAIL = ' { metadata:';
 
-export interface ClaudeDesktopLine {
+interface ClaudeDesktopLine {
   ts: string;
   server: string;
   level: string;
@@ -37,7 +37,7 @@ function messageBody(text: string): unknown {
   return cut === -1 ? undefined : parseJson(text.slice(0, cut));
 }
 
-export function claudeDesktopToRecords(line: string): AdapterResult {
+function claudeDesktopToRecords(line: string): AdapterResult {
   const parts = splitClaudeDesktopLine(line);
   if (!parts) return { error: 'not a Claude Desktop log line' };
   const from = MESSAGE_FROM.exec(parts.text);
@@ -78,7 +78,7 @@ const VSCODE_LINE = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) \[(trace|d
 /** The message markers: `[editor -> server]` / `[server -> editor]` (2025-07 on), `[Client Says]` / `[Server Says]` (before). */
 const VSCODE_MESSAGE = /^\[(editor -> server|server -> editor|Client Says|Server Says)\] /;
 
-export function vscodeToRecords(line: string): AdapterResult {
+function vscodeToRecords(line: string): AdapterResult {
   const m = VSCODE_LINE.exec(line);
   if (!m) return { error: 'not a VS Code log line' };
   const [, ts, , text] = m as unknown as [string, string, string, string];
@@ -107,7 +107,7 @@ export const vscodeFormat: TextFormat = {
   },
 };
 
-export interface CloudWatchLine {
+interface CloudWatchLine {
   /** The line's ISO time (kept for records whose JSON has no time of its own). */
   ts: string;
   /** Log stream name; absent with `aws logs tail --format short`. */
@@ -150,7 +150,7 @@ export function embeddedMessageLine(line: string): { time?: string; msg: string 
 }
 
 /** An `aws logs tail` line whose message is a text line (a Python logging line): its time, stream and text. */
-export interface CloudWatchTextLine {
+interface CloudWatchTextLine {
   ts: string;
   stream: string;
   text: string;

@@ -18,10 +18,10 @@ export function parseTimestamp(v: unknown, timezone?: string): number | undefine
 }
 
 /** The largest epoch milliseconds a Date holds (the year 275760). */
-export const MAX_TIME_MS = 8.64e15;
+const MAX_TIME_MS = 8.64e15;
 
 /** Longest duration taken from a log (about 31 years); a larger one is a broken value, not a call's length. */
-export const MAX_DURATION_MS = 1e12;
+const MAX_DURATION_MS = 1e12;
 
 /** A duration as logged, when it is one: finite, not negative, not absurd. */
 export function durationOf(v: number | undefined): number | undefined {

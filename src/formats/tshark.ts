@@ -345,7 +345,7 @@ function connectionEnd(conn: Conn, ts: number | undefined, how: string): Canonic
 }
 
 /** One packet (an -T ek document line, or an -T json item's `_source`) to records. */
-export function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
+function tsharkToRecords(v: Obj, ctx: AdapterContext): AdapterResult {
   if (isObj(v.index) && Object.keys(v).length === 1) return []; // -T ek's Elasticsearch bulk index line
   const layers = v.layers;
   if (!isObj(layers)) return { error: 'tshark packet without layers' };

@@ -7,7 +7,7 @@ import { isObj, parseJsonContainer, safeKey, timeValue, type Obj } from './value
  * to be tried against the text formats. With `many`, `value` is an array of such inner records (an API page that
  * held several log entries), each to be detected on its own.
  */
-export interface Unwrapped {
+interface Unwrapped {
   value: unknown;
   via: string;
   many?: true;

@@ -266,7 +266,7 @@ export interface AttemptView {
 export const PY_SSE_EVENT_LIMIT = 1024 * 1024;
 
 /** The fields a view is made with. */
-export type ViewCore = Pick<
+type ViewCore = Pick<
   AttemptView,
   | 'side' | 'input' | 'session' | 'scope' | 'scopeKey' | 'client' | 'caller' | 'signature' | 'id' | 'idKey' | 'method' | 'tool'
   | 'fingerprint' | 'continuation' | 'http' | 'weakId' | 'startTs' | 'endTs' | 'status' | 'contentType' | 'sseEvents'
@@ -339,7 +339,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
 }
 
 /** A DELETE of a session by a caller, and what the server answered it (null: nothing; undefined: not yet). */
-export interface SessionDeleted { src: Source; ts: number | undefined; status: number; who: 'self' | 'other' | 'unknown' | 'unseen'; caller: string }
+interface SessionDeleted { src: Source; ts: number | undefined; status: number; who: 'self' | 'other' | 'unknown' | 'unseen'; caller: string }
 
 export interface DeleteSent {
   session: string;

@@ -1,13 +1,13 @@
 // Estimating how far a server log's clock is from the client log's, from requests both logs show near their start.
 import type { CanonicalRecord } from '../schema/record.js';
 
-export interface TimedRecord {
+interface TimedRecord {
   rec: CanonicalRecord;
   ts: number | undefined;
 }
 
 /** Keys (session, id with type, method) of the JSON-RPC requests a record carries, for matching across logs. */
-export function requestKeys(rec: CanonicalRecord): string[] {
+function requestKeys(rec: CanonicalRecord): string[] {
   let body: unknown;
   let session: string | null | undefined = rec.session;
   if (rec.kind === 'exchange' || rec.kind === 'request') {

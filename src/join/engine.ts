@@ -10,7 +10,7 @@ import { jsonText } from '../report/text.js';
 import { lateAnswerText } from '../classify.js';
 import { trimOldest } from '../bounded.js';
 
-export interface RequestIn {
+interface RequestIn {
   input: number;
   ts: number | undefined;
   side: ViewSide;
@@ -137,7 +137,7 @@ interface Pending {
   view: AttemptView;
 }
 
-export interface EngineOptions {
+interface EngineOptions {
   windowMs: number;
   /**
    * How long a call still open (a request without its response: an HTTP exchange not ended, a message-level request
@@ -205,7 +205,7 @@ interface TokenClosed { ts: number; answered: boolean; request: RequestRef }
  * place in time, also within one millisecond); `clock`, a whole exchange's event at the time it carries (two events of
  * two streams in one millisecond come in the order the exchanges were read, which says nothing).
  */
-export type EventTiming = 'order' | 'clock';
+type EventTiming = 'order' | 'clock';
 
 /** Signatures kept per session of exchanges with no request in them (see SessionState.rowSignatures). */
 const ROW_SIGNATURES_KEPT = 64;
@@ -1972,7 +1972,7 @@ function refusableHeaders(headers: Map<string, string>): Map<string, string> {
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/i;
 
 /** Retry-After in ms: delta-seconds, or an HTTP date relative to the response time. */
-export function parseRetryAfter(value: string | undefined, ts: number | undefined): number | undefined {
+function parseRetryAfter(value: string | undefined, ts: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
@@ -2037,7 +2037,7 @@ function closedOf(v: AttemptView, ts: number): TokenClosed {
 const isFinal = (v: AttemptView): boolean => v.final;
 
 /** The source text of a numeric id that JSON.parse could not keep exactly. */
-export function exactIdText(text: string | undefined, id: unknown): string | undefined {
+function exactIdText(text: string | undefined, id: unknown): string | undefined {
   if (typeof id !== 'number' || Number.isSafeInteger(id) || text === undefined) return undefined;
   const re = /"id"\s*:\s*(-?\d+)(?=\s*[,}])/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {

@@ -111,7 +111,7 @@ interface Slot {
   seq: number;
 }
 
-export interface MatcherOptions {
+interface MatcherOptions {
   windowMs: number;
   /** Extra wait for the other side's view, for clocks that disagree. */
   skewMs: number;

@@ -1,7 +1,7 @@
 // Per-session state the join keeps while a session is active (ids sent, orphans, cancels, duplicates); released when idle.
 import type { AttemptView, JsonRpcId, Orphan, Source, ViewSide } from './attempt.js';
 
-export interface RequestSeen {
+interface RequestSeen {
   ts: number | undefined;
   signature: number;
   /** When the exchange that carried it ended (whole-exchange records), to tell concurrent reuse of an id. */

@@ -133,7 +133,7 @@ function damaged(e: Error, at: number): GzipError {
 }
 
 /** Length of the gzip member header at the start of `b`, 'incomplete' if more bytes are needed, 'bad' if not gzip. */
-export function gzipHeaderLength(b: Buffer): number | 'incomplete' | 'bad' {
+function gzipHeaderLength(b: Buffer): number | 'incomplete' | 'bad' {
   if (b.length >= 1 && b[0] !== 0x1f) return 'bad';
   if (b.length >= 2 && b[1] !== 0x8b) return 'bad';
   if (b.length >= 3 && b[2] !== 8) return 'bad';

@@ -12,7 +12,7 @@ export interface TextLine {
 }
 
 /** A line longer than the limit: its bytes were counted and dropped, never held whole. */
-export interface LongLine {
+interface LongLine {
   lineNo: number;
   overLimit: true;
   bytes: number;
@@ -20,7 +20,7 @@ export interface LongLine {
 
 export type Line = TextLine | LongLine;
 
-export interface LineOptions {
+interface LineOptions {
   /** Longest line kept, in bytes (without the terminator). */
   maxLineBytes: number;
 }

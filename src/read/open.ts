@@ -7,7 +7,7 @@ import { inflateStream, looksLikeZlib } from './zlib.js';
 import { encodingName, sniffEncoding, utf16ToUtf8, type WideEncoding } from './utf16.js';
 import type { Readable } from 'node:stream';
 
-export interface OpenedInput {
+interface OpenedInput {
   /** Display name: the path as given, or "<stdin>". */
   name: string;
   /** Size in bytes of the file on disk (undefined for stdin and pipes). */

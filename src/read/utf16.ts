@@ -2,7 +2,7 @@
 // byte order mark, or without one by the NUL bytes ASCII text has in them; UTF-16 is read as UTF-8, UTF-32 only named.
 
 /** The UTF-16 byte order the first bytes announce (FF FE: little-endian, FE FF: big-endian); UTF-32's FF FE 00 00 is none. */
-export function utf16Bom(head: Buffer): 'le' | 'be' | undefined {
+function utf16Bom(head: Buffer): 'le' | 'be' | undefined {
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return head.length >= 4 && head[2] === 0 && head[3] === 0 ? undefined : 'le';
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'be';
   return undefined;

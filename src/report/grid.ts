@@ -89,7 +89,7 @@ export interface ColumnFit {
   above?: boolean;
 }
 
-export interface GridOptions {
+interface GridOptions {
   /** Widest the table may be, in terminal columns; without it every column takes its widest cell. */
   width?: number;
   /** By column: how it may shrink (undefined: it keeps its widest cell). */
@@ -99,7 +99,7 @@ export interface GridOptions {
 /** Table width when stdout is no terminal and COLUMNS is unset (a pipe, a file, a CI log). */
 export const DEFAULT_WIDTH = 160;
 /** Narrowest table width honoured: below it tables are laid out for this many columns. */
-export const MIN_WIDTH = 40;
+const MIN_WIDTH = 40;
 
 /** Narrower than this, a free-text column (a why, a message, notes) is better as lines under its rows (ColumnFit.spill). */
 export const SPILL_BELOW = 36;

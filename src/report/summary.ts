@@ -272,18 +272,18 @@ function sourcesOf(a: Attempt): Source[] {
 }
 
 /** Outcomes the reports do not list among the attempts that did not succeed: completed, or a task accepted (its result comes with tasks/result). */
-export const succeeded = (o: Outcome): boolean => o === 'SUCCESS' || o === 'TOOL_SUCCESS' || o === 'TASK_CREATED';
+const succeeded = (o: Outcome): boolean => o === 'SUCCESS' || o === 'TOOL_SUCCESS' || o === 'TASK_CREATED';
 
 /** Most attempts of one call the retry-chain table keeps (the rest are counted): a call retried for hours would grow without end. */
-export const MAX_CHAIN_STEPS = 20;
+const MAX_CHAIN_STEPS = 20;
 
 /** Most attempt rows kept, over all sessions, for the Markdown report's sequence diagrams (the rest are counted per session). */
-export const DIAGRAM_ROWS = 5000;
+const DIAGRAM_ROWS = 5000;
 /** DUPLICATE_RECORD rows a session shows in the table and Markdown reports; the rest are counted on the last. */
 const DUPLICATE_ROWS_SHOWN = 3;
 
 /** One attempt of a call as the retry-chain table shows it: small, since calls are remembered while a retry may still come. */
-export interface ChainStep {
+interface ChainStep {
   attempt?: number;
   outcome: Outcome;
   status: number | null;
@@ -303,7 +303,7 @@ export interface ChainStep {
 const gaveUpAfter = new WeakMap<AttemptRow, number>();
 
 /** A call with more than one reported attempt. */
-export interface CallChain {
+interface CallChain {
   call: string;
   method: string;
   tool: string | null;
@@ -318,7 +318,7 @@ export interface CallChain {
 }
 
 /** A row of the findings table: an attempt's finding (with its attempt) or a session-level one. */
-export interface FindingRow {
+interface FindingRow {
   finding: { code: string; severity: Severity; message: string };
   sources: Source[];
   session: string | null;
@@ -328,13 +328,13 @@ export interface FindingRow {
 }
 
 /** The rows a table shows (at most --max-rows, in the table's order) and how many it has in all. */
-export interface TableRows<T> {
+interface TableRows<T> {
   rows: T[];
   total: number;
 }
 
 /** The attempts of one session (or session-less scope) for a sequence diagram. */
-export interface DiagramSession {
+interface DiagramSession {
   session: string | null;
   scope?: string;
   rows: AttemptRow[];
@@ -345,7 +345,7 @@ export interface DiagramSession {
 }
 
 /** The key a session, or the connection/client/input key standing in for a missing session id, is grouped by (as the sessions view does). */
-export const scopeKey = (session: string | null, scope?: string): string => session ?? `\0${scope ?? ''}`;
+const scopeKey = (session: string | null, scope?: string): string => session ?? `\0${scope ?? ''}`;
 
 /** How the views name a session: its id, else the key that stands in for it (`input#N` named by its file) and "no session id". */
 export function scopeName(session: string | null, scope: string | undefined, inputs: { name: string }[]): string {
@@ -356,7 +356,7 @@ export function scopeName(session: string | null, scope: string | undefined, inp
   return `${scope} (no session id${file ? `; ${file}` : ''})`;
 }
 
-export interface BuilderOptions {
+interface BuilderOptions {
   redact: boolean;
   /** Also keep the attempt rows of every session for the Markdown sequence diagrams (at most DIAGRAM_ROWS of them). */
   keepAll: boolean;

@@ -8,7 +8,7 @@ import { DEFAULT_WIDTH, displayWidth, Grid, maxOf, SPILL_BELOW, tailColumn, unde
 import { filtersText } from '../filter.js';
 import { cannotShowCell, countOf, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, readColumn, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
-export interface TableOptions {
+interface TableOptions {
   color: boolean;
   write: (s: string) => void;
   /** Widest a table may be, in terminal columns (default DEFAULT_WIDTH): long text wraps within its cell. */
@@ -47,7 +47,7 @@ function table(head: string[], color: boolean, width: number, fit: Record<string
   return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
 }
 
-export function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean, width = DEFAULT_WIDTH): string {
+function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean, width = DEFAULT_WIDTH): string {
   const out: string[] = [];
   const f = summary.findings.bySeverity;
   const max = Math.max(0, Math.floor(builder.opts.maxRows));

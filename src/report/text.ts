@@ -59,7 +59,7 @@ export function truncate(text: string, max: number): string {
 }
 
 /** Longest free text (a finding's message, a why) one table cell shows, terminal or Markdown: a cap for hostile strings only. */
-export const MAX_CELL_TEXT = 2000;
+const MAX_CELL_TEXT = 2000;
 
 /** The mark capString ends a cut log string with, and how many characters it says were left out. */
 const CAP_MARK = /… \[(\d+) more characters\]$/;
@@ -167,7 +167,7 @@ export function escapeJsonControls(json: string): string {
 export const TOO_DEEP_MARK = '[nested too deeply]';
 
 /** Longest log string a report row carries whole (an error message, a why, a string inside error data), in characters. */
-export const MAX_REPORT_STRING = 4096;
+const MAX_REPORT_STRING = 4096;
 
 /**
  * A log string cut to max characters, with a mark that says how many more there were (the whole string is at the

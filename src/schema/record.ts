@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** A JSON-RPC id as sent: a string or a number (type kept: 1 and "1" are different requests). */
-export const JsonRpcIdSchema = z.union([z.string(), z.number()]);
+const JsonRpcIdSchema = z.union([z.string(), z.number()]);
 
 /** Which process wrote the record: the MCP client, the MCP server, or a hop between them. */
 export const SideSchema = z.enum(['client', 'server', 'gateway']);
@@ -11,18 +11,18 @@ export const SideSchema = z.enum(['client', 'server', 'gateway']);
  * One header's value: text, or as Node's objects hold it (`res.getHeaders()`'s numbers such as `content-length: 182`,
  * `req.headers`' string arrays), read as text (an array's values joined with ", ", as HTTP combines repeated headers).
  */
-export const HeaderValueSchema = z
+const HeaderValueSchema = z
   .union([z.string(), z.number(), z.array(z.string())])
   .transform((v) => (typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : String(v)));
 
 /** HTTP headers as a flat object; names are compared case-insensitively; values are read as text. */
-export const HeadersSchema = z.record(z.string(), HeaderValueSchema);
+const HeadersSchema = z.record(z.string(), HeaderValueSchema);
 
 /**
  * The text of a connection or stream error: text, or an error object as a logger serialized it (`error: e`): its
  * `message` (with its `code` or `cause`'s, when it has them), else the object as JSON (`{}` for an Error's own JSON).
  */
-export const ErrorTextSchema = z.union([z.string(), z.record(z.string(), z.unknown())]).transform((v) => {
+const ErrorTextSchema = z.union([z.string(), z.record(z.string(), z.unknown())]).transform((v) => {
   if (typeof v === 'string') return v;
   const cause = v.cause !== null && typeof v.cause === 'object' ? (v.cause as Record<string, unknown>) : undefined;
   const code = typeof v.code === 'string' ? v.code : typeof cause?.code === 'string' ? cause.code : undefined;
@@ -32,19 +32,19 @@ export const ErrorTextSchema = z.union([z.string(), z.record(z.string(), z.unkno
 });
 
 /** An exchange id, unique within a file: text, or an integer (a logger's counter), read as its decimal text. */
-export const XidSchema = z.union([z.string(), z.number().int()]).transform((v) => String(v));
+const XidSchema = z.union([z.string(), z.number().int()]).transform((v) => String(v));
 
 /** A point in time: ISO 8601 text, or epoch seconds, milliseconds or nanoseconds (number or digit string). */
-export const TimestampSchema = z.union([z.string(), z.number()]);
+const TimestampSchema = z.union([z.string(), z.number()]);
 
 /** How the response body (or the connection) ended. */
-export const StreamEndSchema = z.enum(['complete', 'aborted', 'timeout', 'error']);
+const StreamEndSchema = z.enum(['complete', 'aborted', 'timeout', 'error']);
 
 /** Who sent a second POST of the same call, as the application knows it. */
-export const RetryOriginSchema = z.enum(['none', 'sdk', 'app', 'user', 'gateway', 'unknown']);
+const RetryOriginSchema = z.enum(['none', 'sdk', 'app', 'user', 'gateway', 'unknown']);
 
 /** One server-sent event, as parsed from a text/event-stream body. */
-export const SseEventSchema = z.object({
+const SseEventSchema = z.object({
   ts: TimestampSchema.optional(),
   id: z.string().optional(),
   event: z.string().optional(),
@@ -95,7 +95,7 @@ const responseBodyFields = {
 };
 
 /** One whole HTTP exchange: request, response and how it ended (what a HAR entry holds). */
-export const ExchangeRecordSchema = z.object({
+const ExchangeRecordSchema = z.object({
   ...common,
   kind: z.literal('exchange'),
   /** Exchange id, unique within the file (optional for whole exchanges). */
@@ -114,7 +114,7 @@ export const ExchangeRecordSchema = z.object({
 });
 
 /** The request half of an exchange written as it happened (streaming captures). */
-export const RequestRecordSchema = z.object({
+const RequestRecordSchema = z.object({
   ...common,
   kind: z.literal('request'),
   xid: XidSchema,
@@ -122,7 +122,7 @@ export const RequestRecordSchema = z.object({
 });
 
 /** The response head of an exchange (status and headers), possibly with a whole body. */
-export const ResponseRecordSchema = z.object({
+const ResponseRecordSchema = z.object({
   ...common,
   kind: z.literal('response'),
   xid: XidSchema,
@@ -132,7 +132,7 @@ export const ResponseRecordSchema = z.object({
 });
 
 /** One SSE event of an exchange's response, written as it arrived. */
-export const EventRecordSchema = z.object({
+const EventRecordSchema = z.object({
   ...common,
   kind: z.literal('event'),
   xid: XidSchema,
@@ -143,7 +143,7 @@ export const EventRecordSchema = z.object({
 });
 
 /** How an exchange ended; a body that was not streamed may be carried here whole. */
-export const EndRecordSchema = z.object({
+const EndRecordSchema = z.object({
   ...common,
   kind: z.literal('end'),
   xid: XidSchema,
@@ -156,7 +156,7 @@ export const EndRecordSchema = z.object({
 });
 
 /** One JSON-RPC message with a direction, for logs that have no HTTP layer (stdio, sniffers). */
-export const MessageRecordSchema = z.object({
+const MessageRecordSchema = z.object({
   ...common,
   kind: z.literal('message'),
   /** c2s: client to server; s2c: server to client. */
@@ -199,7 +199,7 @@ export const ClaimSchema = z.object({
   transport: z.string().optional(),
 });
 
-export const ClaimRecordSchema = z.object({
+const ClaimRecordSchema = z.object({
   ...common,
   kind: z.literal('claim'),
   claim: ClaimSchema,

@@ -113,7 +113,7 @@ export class TimelineCollector {
   }
 }
 
-export interface Timeline {
+interface Timeline {
   /** The session id (or connection key when the traffic had no session id). */
   session: string;
   rows: AttemptRow[];
@@ -147,7 +147,7 @@ function identityOf(rows: AttemptRow[]): Timeline['identity'] {
 }
 
 /** One side's view of an attempt: `503 HTTP_ERROR`, `not seen`, or `-` when that side was not logged. */
-export function sideCells(r: AttemptRow): { client: { status: number | null; outcome: string } | 'not logged'; server: { status: number | null; outcome: string } | 'not seen' | 'not logged' | 'no side' } {
+function sideCells(r: AttemptRow): { client: { status: number | null; outcome: string } | 'not logged'; server: { status: number | null; outcome: string } | 'not seen' | 'not logged' | 'no side' } {
   const own = { status: r.status, outcome: r.outcome };
   if (r.side === 'server' || r.side === 'gateway') return { client: 'not logged', server: own };
   // A log that does not say its side (stdio, message logs): its one view goes in the client column.
