@@ -4,7 +4,7 @@ import { saysProtocolVersionRefused, type SessionState } from './join/sessions.j
 import type { SessionPairs } from './join/gateway.js';
 import { scopeKeyOf, type JsonRpcId, type Source } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
-import { isFailure, type Outcome } from './outcomes.js';
+import { isFailure } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
 import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
@@ -924,8 +924,6 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     : '';
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
 }
-
-export type { Outcome };
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;

@@ -870,8 +870,6 @@ async function collectView(prepared: Prepared, collector: { attempt(r: AttemptRo
   return summary;
 }
 
-export type { AttemptRow };
-
 /** The closing stderr line when the input had problems: unusable lines (a whole HAR's entries), or problems not tied to a line (a damaged gzip). */
 function problemsLine(summary: Summary, where: string): string {
   if (summary.lines.unusable > 0) return `mcp-triage: ${unusableText(summary.inputs)}; see ${where} for where\n`;

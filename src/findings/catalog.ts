@@ -1,5 +1,5 @@
 // The reference text behind `mcp-triage explain CODE`: what each finding and outcome means, why, the spec rule, what to do.
-import { FINDING_CODES, type FindingCode, type Severity } from './types.js';
+import { FINDING_CODES, type FindingCode } from './types.js';
 import { OUTCOME_INFO, isOutcome, type Outcome } from '../outcomes.js';
 
 interface FindingDoc {
@@ -153,5 +153,3 @@ export function explain(code: string): string | undefined {
   }
   return undefined;
 }
-
-export type { Severity };

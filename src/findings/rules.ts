@@ -1156,9 +1156,6 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   return out;
 }
 
-export { isFailure };
-export type { ToolSafety };
-
 /** PROGRESS_UNMATCHED's message (after the session's name): the token, when it came, whose it was. */
 function strayProgressText(p: StrayProgress): string {
   const head = `notifications/progress for token ${p.token}${p.count > 1 ? ` (${p.count} notifications)` : ''} came`;

@@ -1718,5 +1718,3 @@ function claimFits(c: ClaimIn, a: Attempt): boolean {
   if (a.side === 'server' && a.client === undefined && c.input !== undefined) return true;
   return true;
 }
-
-export type { Source };

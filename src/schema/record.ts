@@ -227,12 +227,9 @@ export type Claim = z.infer<typeof ClaimSchema>;
 export type SseEvent = z.infer<typeof SseEventSchema>;
 export type Note = z.infer<typeof NoteSchema>;
 export type Side = z.infer<typeof SideSchema>;
-export type RetryOrigin = z.infer<typeof RetryOriginSchema>;
 export type StreamEnd = z.infer<typeof StreamEndSchema>;
 export type Headers = z.infer<typeof HeadersSchema>;
 export type JsonRpcId = z.infer<typeof JsonRpcIdSchema>;
-
-export { RECORD_KINDS } from './kinds.js';
 
 /**
  * The canonical schema as JSON Schema (what `mcp-triage schema` prints): what a reader accepts (the input side, so a
