@@ -139,7 +139,7 @@ async function reader(file, counts) {
   const spec = { path: file };
   const account = newAccount(spec, file);
   const options = { maxLineBytes: 64 * 1024 * 1024, stdin: process.stdin, diagnostics: new Diagnostics({}), strict: false };
-  for await (const batch of ingest(spec, 0, options, account)) counts.values += batch.length;
+  for await (const batch of ingest(spec, options, account)) counts.values += batch.length;
   counts.lines += account.lines;
   counts.bad += account.unusable;
 }

@@ -158,7 +158,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   };
   const cursors: Cursor[] = inputs.map((spec, i) => {
     const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
-    return { index: i, offset: 0, it: startOrdered(ingest(spec, i, ingestOptions, account), tolerance)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
+    return { index: i, offset: 0, it: startOrdered(ingest(spec, ingestOptions, account), tolerance)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
   });
 
   let frozen = false;

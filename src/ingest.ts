@@ -108,7 +108,7 @@ export class StrictStop extends Error {
 const MERGED_LIMITS = (): SourceLimits => ({ http: true, bodies: true, session: true, typedIds: true, notes: [] });
 
 /** Open an input and yield its records in batches; the account is filled as it goes. */
-export async function* ingest(spec: ResolvedSpec, index: number, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
+export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: InputAccount): AsyncGenerator<RecordItem[]> {
   let opened;
   try {
     opened = await openInput(spec.path, opts.stdin);

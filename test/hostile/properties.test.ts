@@ -342,7 +342,7 @@ describe('ingest: every line is accounted for', () => {
         const account = newAccount(spec, '<stdin>');
         const opts = { maxLineBytes: 200, stdin: Readable.from([Buffer.from(text)]), diagnostics, strict: false };
         let records = 0;
-        for await (const batch of ingest(spec, 0, opts, account)) records += batch.length;
+        for await (const batch of ingest(spec, opts, account)) records += batch.length;
         expect(account.lines).toBe(account.used + account.skipped + account.unusable + account.blank);
         expect(diagnostics.total).toBe(account.unusable);
         expect(records).toBe(account.records);
