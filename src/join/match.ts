@@ -1715,6 +1715,5 @@ function claimFits(c: ClaimIn, a: Attempt): boolean {
   if (c.session && a.session && c.session !== a.session) return false;
   if (c.claim.tool && a.tool && c.claim.tool !== a.tool) return false;
   if (c.ts !== undefined && a.startTs !== undefined && a.startTs > c.ts + 1000) return false;
-  if (a.side === 'server' && a.client === undefined && c.input !== undefined) return true;
   return true;
 }
