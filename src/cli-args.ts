@@ -18,6 +18,16 @@ const singleValueNames = (table: Record<string, Options>): string[] =>
 
 const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** Every name an option of the table answers to (its own and its aliases), mapped to its own name. */
+function optionNames(table: Record<string, Options>): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const [name, o] of Object.entries(table)) {
+    byName.set(name, name);
+    for (const alias of o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias]) byName.set(alias, name);
+  }
+  return byName;
+}
+
 /**
  * The usage error for the first option of the table (in the table's order) that takes one value and appears more
  * than once on the command line (--format, -f, --format=x, --maxRows alike), or undefined. Counted on the command line
@@ -25,11 +35,7 @@ const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
  * value 1 is added up as a counter (--window 1 --window 1 is 2, --window 5 --window 1 is 6).
  */
 function repeatedOption(argv: string[], table: Record<string, Options>): string | undefined {
-  const byName = new Map<string, string>();
-  for (const [name, o] of Object.entries(table)) {
-    byName.set(name, name);
-    for (const alias of o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias]) byName.set(alias, name);
-  }
+  const byName = optionNames(table);
   const counts = new Map<string, number>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -55,11 +61,7 @@ function repeatedOption(argv: string[], table: Record<string, Options>): string 
  * here: the range is checked with the option's other values, in the words it has always had.
  */
 function badValue(argv: string[], table: Record<string, Options>, whole: ReadonlySet<string> = new Set()): string | undefined {
-  const byName = new Map<string, string>();
-  for (const [name, o] of Object.entries(table)) {
-    byName.set(name, name);
-    for (const alias of o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias]) byName.set(alias, name);
-  }
+  const byName = optionNames(table);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') break;
@@ -124,11 +126,7 @@ export function onceOnly(table: Record<string, Options>, argv: string[]): () => 
  * missing or unusual values, anything else yargs would report as a usage error. A test holds the two to the same result.
  */
 export function readPlainArgs(argv: string[], table: Record<string, Options>, whole?: ReadonlySet<string>): PlainArgs | undefined {
-  const byName = new Map<string, string>();
-  for (const [name, o] of Object.entries(table)) {
-    byName.set(name, name);
-    for (const alias of o.alias === undefined ? [] : Array.isArray(o.alias) ? o.alias : [o.alias]) byName.set(alias, name);
-  }
+  const byName = optionNames(table);
   const out: Record<string, unknown> = {};
   const files: string[] = [];
   for (let i = 0; i < argv.length; i++) {
