@@ -25,7 +25,7 @@ const OUTCOME_COLOR: Record<Outcome, string> = {
 const SEVERITY_COLOR = { error: '31', warning: '33', info: '36' } as const;
 
 /** A log string made safe and short for one table cell. */
-export const cell = (s: string | null | undefined, max = 40): string => truncate(cleanTerminal(s ?? ''), max);
+const cell = (s: string | null | undefined, max = 40): string => truncate(cleanTerminal(s ?? ''), max);
 /** Free text (a message, a why) for a cell that wraps: made safe, and cut only past MAX_CELL_TEXT. */
 const text = (s: string): string => cutAtWord(cleanTerminal(s));
 const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
