@@ -1,4 +1,4 @@
-// A binary min-heap: the matcher's release queue (held attempts by deadline, then start time) and the report's kept table rows.
+// A binary min-heap: the matcher's release queue (held attempts by deadline), the normalizer's held parts of whole exchanges (by time) and the report's kept table rows.
 
 export class MinHeap<T> {
   private items: T[] = [];

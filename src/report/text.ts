@@ -1,5 +1,6 @@
-// Making untrusted log strings safe to show: terminal control stripping, Markdown and Mermaid escaping.
-// Every function here returns a single line: line breaks become the visible mark NEWLINE_MARK.
+// Making untrusted log strings safe to show: terminal control stripping, cutting to length, Markdown, Mermaid and JSON
+// escaping, values bounded in depth and length. The terminal, Markdown and Mermaid helpers return a single line: line
+// breaks become the visible mark NEWLINE_MARK.
 
 /** What a line break inside a log string becomes: table cells and Mermaid messages must stay on one line. */
 export const NEWLINE_MARK = '⏎';
