@@ -656,10 +656,6 @@ export class Matcher {
     return min;
   }
 
-  get heldCount(): number {
-    return this.queue.size + this.deferred.size;
-  }
-
   /**
    * Inputs that show the same requests: the same side, session, JSON-RPC id, method, arguments and status, started within a
    * second of each other (inputs of no known side: at the same times), in two inputs (by input pair, the lower input first). The same traffic given twice (both
