@@ -97,15 +97,6 @@ export function truncateMiddle(text: string, max: number): string {
   return `${text.slice(0, head)}…${text.slice(text.length - tail)}`;
 }
 
-/** HTML-significant characters become entities; Markdown punctuation gets a backslash. */
-function escapeInline(text: string, punctuation: RegExp): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(punctuation, '\\$&');
-}
-
 /** Punctuation escaped in table cells: table pipes, backslash escapes, code spans, emphasis, strike, links. */
 const CELL_PUNCTUATION = /[\\|`*_~[\]]/g;
 
@@ -114,20 +105,11 @@ const CELL_PUNCTUATION = /[\\|`*_~[\]]/g;
  * entities (no HTML tag or entity survives), backticks, emphasis and link brackets escaped.
  */
 export function escapeMarkdownCell(text: string): string {
-  return escapeInline(cleanTerminal(text), CELL_PUNCTUATION);
-}
-
-/** Punctuation escaped in prose: everything the cell escapes, plus what starts headings, lists, quotes and links. */
-const PROSE_PUNCTUATION = /[\\|`*_~[\]#!(){}]/g;
-
-/**
- * Escape text for inline Markdown prose (outside tables): one line, no HTML, no emphasis, code, links or images,
- * and nothing at the start that could open a block (heading, list, quote, rule, ordered list).
- */
-export function escapeMarkdown(text: string): string {
-  const out = escapeInline(cleanTerminal(text), PROSE_PUNCTUATION);
-  // "-", "+", "=" at the start open lists, rules and setext headings; "1." or "1)" an ordered list.
-  return out.replace(/^(\s*)([-+=]|\d{1,9}[.)])/, (_m, space: string, mark: string) => `${space}${mark.replace(/[-+=.)]$/, '\\$&')}`);
+  return cleanTerminal(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(CELL_PUNCTUATION, '\\$&');
 }
 
 /**

@@ -1,6 +1,6 @@
 // Unit tests for src/report/text.ts with hostile strings: terminal escapes, HTML, Markdown and Mermaid injection.
 import { describe, expect, it } from 'vitest';
-import { boundValue, capString, cleanTerminal, cutAtWord, escapeJsonControls, escapeMarkdown, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
+import { boundValue, capString, cleanTerminal, cutAtWord, escapeJsonControls, escapeMarkdownCell, escapeMermaid, NEWLINE_MARK, TOO_DEEP_MARK, truncate, truncateMiddle } from '../../src/report/text.js';
 
 const ESC = '\x1b';
 /** No C0/C1 control, DEL or bidi control left. */
@@ -104,21 +104,6 @@ describe('escapeMarkdownCell', () => {
   });
   it('escapes backticks, emphasis and link brackets', () => {
     expect(escapeMarkdownCell('`code` *b* _i_ ~~s~~ [x](javascript:alert(1))')).toBe('\\`code\\` \\*b\\* \\_i\\_ \\~\\~s\\~\\~ \\[x\\](javascript:alert(1))');
-  });
-});
-
-describe('escapeMarkdown', () => {
-  it('does the cell escaping and also neutralises block starts', () => {
-    expect(escapeMarkdown('# heading')).toBe('\\# heading');
-    expect(escapeMarkdown('> quote')).toBe('&gt; quote');
-    expect(escapeMarkdown('- item')).toBe('\\- item');
-    expect(escapeMarkdown('1. first')).toBe('1\\. first');
-    expect(escapeMarkdown('![img](http://x/y.png)')).toBe('\\!\\[img\\]\\(http://x/y.png\\)');
-  });
-  it('cannot open a code fence or raw HTML', () => {
-    const out = escapeMarkdown('```\n<details open><summary>x</summary>');
-    expect(out).not.toContain('```');
-    expect(out).not.toMatch(/[<>\n]/);
   });
 });
 
