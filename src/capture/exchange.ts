@@ -1,9 +1,9 @@
-// One HTTP exchange written as canonical v1 split records (request, response, event..., end) as it happens.
+// One HTTP exchange written as canonical v1 split records (request, response, event..., end) as it happens, and the recorder context it writes with.
 import type { JsonRpcId, Side, StreamEnd } from '../schema/record.js';
 import { redactHeaders, redactText, redactUrl, redactValue } from '../redact.js';
 import type { CallNote } from './call-note.js';
 import { mediaType, type FlatHeaders } from './headers.js';
-import type { RecordSink } from './sink.js';
+import { openRecordSink, type RecordOutput, type RecordSink } from './sink.js';
 import { SseTap } from './sse-tap.js';
 
 /** What every record of one recorder carries. */
@@ -15,6 +15,11 @@ export interface RecorderContext {
   conn?: string | undefined;
   /** Replace secrets in headers, URLs and bodies before they are written (default true). */
   redact: boolean;
+}
+
+/** A client's or a server's recorder context from its options: the output opened, the side defaulted, redaction on unless turned off. */
+export function openRecorderContext(options: { out: RecordOutput; side?: Side; client?: string; conn?: string; redact?: boolean }, side: Side): RecorderContext {
+  return { sink: openRecordSink(options.out), side: options.side ?? side, client: options.client, conn: options.conn, redact: options.redact ?? true };
 }
 
 interface RequestHead {

@@ -1,10 +1,10 @@
 // Server-side recorder for Node http handlers and Express-style middleware: what the server received and sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Side } from '../schema/record.js';
-import { ExchangeRecorder, type RecorderContext } from './exchange.js';
+import { ExchangeRecorder, openRecorderContext, type RecorderContext } from './exchange.js';
 import { decoderFor } from './content-encoding.js';
 import { fromNodeHeaders, type FlatHeaders } from './headers.js';
-import { openRecordSink, type RecordOutput } from './sink.js';
+import type { RecordOutput } from './sink.js';
 
 export interface ServerRecorderOptions {
   /** A file path (records are appended) or a writable stream. */
@@ -26,15 +26,8 @@ export type ExchangeTap = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A tap bound to one output; use it directly, or through the two wrappers below. */
 export function createServerRecorder(options: ServerRecorderOptions): { tap: ExchangeTap; close(): Promise<void> } {
-  const sink = openRecordSink(options.out);
-  const ctx: RecorderContext = {
-    sink,
-    side: options.side ?? 'server',
-    client: options.client,
-    conn: options.conn,
-    redact: options.redact ?? true,
-  };
-  return { tap: (req, res) => tapExchange(req, res, ctx), close: () => sink.close() };
+  const ctx = openRecorderContext(options, 'server');
+  return { tap: (req, res) => tapExchange(req, res, ctx), close: () => ctx.sink.close() };
 }
 
 /**

@@ -1,9 +1,9 @@
 // recordingFetch(): a fetch wrapper that writes every exchange it carries as canonical split records, as it happens.
 import type { Side, StreamEnd } from '../schema/record.js';
 import { currentCallNote } from './call-note.js';
-import { ExchangeRecorder, type RecorderContext } from './exchange.js';
+import { ExchangeRecorder, openRecorderContext } from './exchange.js';
 import { fromFetchHeaders } from './headers.js';
-import { openRecordSink, type RecordOutput } from './sink.js';
+import type { RecordOutput } from './sink.js';
 
 export interface RecordingFetchOptions {
   /** The fetch to wrap (default: globalThis.fetch at call time). */
@@ -32,14 +32,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * pulls it, so SSE events are not delayed. Recording failures never reach the application.
  */
 export function recordingFetch(options: RecordingFetchOptions): RecordingFetch {
-  const sink = openRecordSink(options.out);
-  const ctx: RecorderContext = {
-    sink,
-    side: options.side ?? 'client',
-    client: options.client,
-    conn: options.conn,
-    redact: options.redact ?? true,
-  };
+  const ctx = openRecorderContext(options, 'client');
 
   const recorded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const inner = options.fetch ?? globalThis.fetch;
@@ -67,7 +60,7 @@ export function recordingFetch(options: RecordingFetchOptions): RecordingFetch {
       return response;
     }
   };
-  return Object.assign(recorded as typeof fetch, { close: () => sink.close() });
+  return Object.assign(recorded as typeof fetch, { close: () => ctx.sink.close() });
 }
 
 async function describeRequest(input: string | URL | Request, init: RequestInit | undefined) {
