@@ -56,9 +56,14 @@ const SECRET_NAME_HINT = /auth|cookie|token|secret|pass|pwd|key|credential|jwt|b
 
 /** Header names whose values are secrets (compared case-insensitively, "-" and "_" alike). */
 export function isSecretHeader(name: string): boolean {
+  return namesSecret(name, SECRET_HEADERS);
+}
+
+/** Whether a header name or JSON key names a secret: one of `known` (squashed), else not a known harmless name and saying authorization or ending like a secret. */
+function namesSecret(name: string, known: ReadonlySet<string>): boolean {
   if (!SECRET_NAME_HINT.test(name)) return false;
   const s = squash(name);
-  if (SECRET_HEADERS.has(s)) return true;
+  if (known.has(s)) return true;
   if (NOT_SECRET_NAMES.has(s)) return false;
   return s.includes('authorization') || hasSecretSuffix(s);
 }
@@ -72,11 +77,7 @@ const SECRET_KEYS = new Set([
 
 /** Whether a JSON object key names a secret ("Authorization", "client_secret", "apiKey", "x-api-key", ...). */
 export function isSecretKey(key: string): boolean {
-  if (!SECRET_NAME_HINT.test(key)) return false;
-  const s = squash(key);
-  if (SECRET_KEYS.has(s)) return true;
-  if (NOT_SECRET_NAMES.has(s)) return false;
-  return s.includes('authorization') || hasSecretSuffix(s);
+  return namesSecret(key, SECRET_KEYS);
 }
 
 /** URL query, fragment and form parameter names whose values are secrets wherever they appear (squashed). */
