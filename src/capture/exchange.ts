@@ -17,6 +17,15 @@ export interface RecorderContext {
   redact: boolean;
 }
 
+/** Run a recording step; a recorder failure is never the application's problem. */
+export function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // Swallowed: the call the application made goes on as if nothing were recorded.
+  }
+}
+
 /** A client's or a server's recorder context from its options: the output opened, the side defaulted, redaction on unless turned off. */
 export function openRecorderContext(options: { out: RecordOutput; side?: Side; client?: string; conn?: string; redact?: boolean }, side: Side): RecorderContext {
   return { sink: openRecordSink(options.out), side: options.side ?? side, client: options.client, conn: options.conn, redact: options.redact ?? true };

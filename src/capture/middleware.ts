@@ -1,7 +1,7 @@
 // Server-side recorder for Node http handlers and Express-style middleware: what the server received and sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Side } from '../schema/record.js';
-import { ExchangeRecorder, openRecorderContext, type RecorderContext } from './exchange.js';
+import { ExchangeRecorder, openRecorderContext, safely, type RecorderContext } from './exchange.js';
 import { decoderFor } from './content-encoding.js';
 import { fromNodeHeaders, type FlatHeaders } from './headers.js';
 import type { RecordOutput } from './sink.js';
@@ -200,12 +200,4 @@ function requestUrl(req: IncomingMessage): string | undefined {
   if (!host) return req.url;
   const tls = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   return `${tls ? 'https' : 'http'}://${host}${req.url}`;
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // A recorder failure is never the application's problem.
-  }
 }

@@ -1,7 +1,7 @@
 // recordingFetch(): a fetch wrapper that writes every exchange it carries as canonical split records, as it happens.
 import type { Side, StreamEnd } from '../schema/record.js';
 import { currentCallNote } from './call-note.js';
-import { ExchangeRecorder, openRecorderContext } from './exchange.js';
+import { ExchangeRecorder, openRecorderContext, safely } from './exchange.js';
 import { fromFetchHeaders } from './headers.js';
 import type { RecordOutput } from './sink.js';
 
@@ -204,12 +204,4 @@ function errorText(err: unknown): string {
     }
   }
   return parts.filter(Boolean).join(': ') || 'unknown error';
-}
-
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // A recorder failure is never the application's problem.
-  }
 }
