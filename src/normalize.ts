@@ -17,8 +17,9 @@ interface RecordContext {
   ts: number | undefined;
   /** The line's text (for ids beyond 2^53, read exactly from it); never stored by the join. */
   raw?: string | undefined;
-  /** The source has no HTTP layer / stringifies ids. */
+  /** Whether the source has an HTTP layer (false: HTTP outcomes are not observable). */
   http: boolean;
+  /** Whether the source stringified ids (a join on them is weak). */
   weakId: boolean;
   /** The source rebuilds responses from metadata (no bodies). */
   rebuilt?: boolean;

@@ -27,8 +27,9 @@ interface RequestIn {
   bodyError?: string | undefined;
   note?: Note | undefined;
   src: Source;
-  /** The source keeps no HTTP layer. */
+  /** Whether the source has an HTTP layer (false: it keeps none). */
   http: boolean;
+  /** Whether the source stringified ids (a join on them is weak). */
   weakId: boolean;
   /** The source rebuilt the response from metadata (OTLP): it tells that a result came, not all it held. */
   rebuilt?: boolean;
