@@ -12,7 +12,7 @@ import { jsonText } from './report/text.js';
 import { trimOldest } from './bounded.js';
 import { IdOrder } from './id-order.js';
 
-export interface CallsOptions {
+interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
   retryWindowMs: number;
   policy: CallPolicy;
@@ -32,7 +32,7 @@ export interface CallsOptions {
 }
 
 /** The last attempt of a call, kept while a retry of it may still come. */
-export interface CallTail {
+interface CallTail {
   call: string;
   /** The name its client gave itself, when known. */
   who?: string | undefined;

@@ -30,7 +30,7 @@ export interface ResolvedSpec extends InputSpec {
   assumed?: 'client' | 'server' | undefined;
 }
 
-export interface IngestOptions {
+interface IngestOptions {
   inputFormat?: string | undefined;
   maxLineBytes: number;
   timezone?: string | undefined;

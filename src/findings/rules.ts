@@ -394,13 +394,13 @@ const RATE_LIMIT_EXCEEDED = /^(global )?rate limit exceeded\b/i;
  * anything is sent), which a bridge built on it passes on as a JSON-RPC error when its own connection to the server
  * behind it is gone: mcp-proxy answers -32603 "Not connected" to every call after its stdio server exited.
  */
-export const NOT_CONNECTED = /^not connected$/i;
+const NOT_CONNECTED = /^not connected$/i;
 
 /**
  * Did the earlier attempt reach the server (proven: the server's log has it) or may it have (possible)? A request
  * refused as malformed, unknown or with invalid params, or by a rate limiter, ran nothing, whoever logged it.
  */
-export function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
+function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // An input_required result (MRTR) is the server saying the tool needs input before it does its work: a round that
   // asked is no run of it, and the follow-up re-invokes the tool from the start with the answers.
   // (So was a round a follow-up continued, where the log does not show its answer: the Python DEBUG log's JSON ones.)
@@ -515,7 +515,7 @@ function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean; py
  * load, as to the cancellation after it (some 100 ms). The chaos audit's streams profile with the Python SDK (18 calls
  * in flight, the server restarting) read the app's 250 ms after its timeout as 197 ms so, in every log.
  */
-export const PY_TIMEOUT_START_MARGIN_MS = 100;
+const PY_TIMEOUT_START_MARGIN_MS = 100;
 
 /**
  * How much later than the caller gave up a notifications/cancelled may reach a log past the client, relative to the
@@ -525,7 +525,7 @@ export const PY_TIMEOUT_START_MARGIN_MS = 100;
  * after it, so the app's 250 ms read as 29 ms in the proxy's log. Nothing in such a log bounds that lateness: at the
  * default --min-retry-delay (200 ms) the minimum is not judged from it; a longer minimum, and shrinking steps, are.
  */
-export const HOP_CANCEL_MARGIN_MS = 250;
+const HOP_CANCEL_MARGIN_MS = 250;
 
 const unanswered = (o: Outcome) => o === 'STREAM_INCOMPLETE' || o === 'NO_RESPONSE';
 
@@ -625,7 +625,7 @@ export function addToChain(chain: RetryChain, a: Attempt): void {
 }
 
 /** The tools/list requests seen so far: whether any answer listed tools, and the first asked whose answer the log leaves out. */
-export interface ToolListsSeen {
+interface ToolListsSeen {
   any: boolean;
   unlogged?: Source | undefined;
 }
