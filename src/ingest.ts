@@ -1,7 +1,7 @@
 // Reading one input into canonical records: format detection per line (or per file for whole HAR), with an exact line account.
 import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
-import { FALLBACK_FORMAT, JSON_FORMATS, TEXT_FORMATS, formatByName } from './formats/index.js';
+import { FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
 import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
@@ -168,7 +168,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
         return unusable(lineNo, 'not-an-object', `line is JSON ${Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v}, not an object record`);
       }
       const obj = v as Record<string, unknown>;
-      const fmt = forced ?? detectJson(obj);
+      const fmt = forced ?? detectJsonFormat(obj);
       if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       if (forced) return unusable(lineNo, 'wrong-format', `not a ${forced.name} record`);
       const unwrapped = unwrapEnvelope(obj);
@@ -640,18 +640,7 @@ export function cannotShow(l: SourceLimits): string[] {
 function isKnownRecord(x: unknown): boolean {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
   const obj = x as Record<string, unknown>;
-  return detectJson(obj) !== undefined || unwrapEnvelope(obj) !== undefined;
-}
-
-function detectJson(obj: Record<string, unknown>): JsonFormat | undefined {
-  for (const f of JSON_FORMATS) {
-    try {
-      if (f.detect(obj)) return f;
-    } catch {
-      // A detector that throws on hostile input is a bug, never a crash: treat as "not this format".
-    }
-  }
-  return undefined;
+  return detectJsonFormat(obj) !== undefined || unwrapEnvelope(obj) !== undefined;
 }
 
 /** A word or arrow that says which way a message went, where an `aws logs tail` line has its stream's name. */

@@ -62,7 +62,14 @@ export function formatByName(name: string): InputFormat | undefined {
 
 /** The first JSON format whose detect() accepts the value (after any envelope was unwrapped), or undefined. */
 export function detectJsonFormat(value: Record<string, unknown>): JsonFormat | undefined {
-  return JSON_FORMATS.find((f) => f.detect(value));
+  for (const f of JSON_FORMATS) {
+    try {
+      if (f.detect(value)) return f;
+    } catch {
+      // A detector that throws on hostile input is a bug, never a crash: treat as "not this format".
+    }
+  }
+  return undefined;
 }
 
 /** The first text format whose detectText() accepts the line, or undefined. */
