@@ -362,6 +362,9 @@ export class JoinEngine {
 
   /** Whether every request on an open exchange was cancelled by its client, --window or more before `watermark`. */
   private cancelledOpen(ex: Exchange, watermark: number): boolean {
+    // Not without a session: a stateless server takes the cancellation in a request of its own, apart from the running
+    // one, which goes on and may still answer on this stream (the SDK 1.x client keeps it open and reads the answer).
+    if (ex.session === null) return false;
     for (const v of ex.attempts) {
       if (isFinal(v) || v.response !== undefined || v.cancelledAt === undefined || v.cancelledAt + this.opts.windowMs >= watermark) return false;
     }

@@ -1,0 +1,49 @@
+// Audit 43's real runs (test/fixtures/real-audit43): a stateless server's answer to a call whose client gave up on it.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+const DIR = 'test/fixtures/real-audit43/';
+
+async function reportCalls(run: string, logs: ('client' | 'server')[], opts: { windowMs?: number; skewMs?: number } = {}) {
+  const inputs = logs.map((side) => ({ path: `${DIR}${run}/${side}.ndjson`, side }));
+  const r = await analyze({ inputs, onDiagnostic: () => {}, ...opts });
+  return r.attempts.filter((a) => a.tool === 'report');
+}
+
+describe('real-audit43: a stateless server runs on after the client cancelled (SDK 1.32.2 both sides)', () => {
+  // truth-server.ndjson: the tool ran its 200 s (20 s) to the end, its signal never aborted; the server's log has
+  // the answer on the call's stream, and the client's log has it too (the SDK kept the stream open, and read it).
+  const runs = [
+    { run: 'stateless-long', opts: {} },
+    { run: 'stateless-short', opts: { windowMs: 2000, skewMs: 1000 } },
+  ];
+  for (const { run, opts } of runs) {
+    it(`${run}: the server's answer, sent after more than --window of silence, is its outcome (client and server logs)`, async () => {
+      const [a, ...more] = await reportCalls(run, ['client', 'server'], opts);
+      expect(more).toEqual([]);
+      expect(a!.serverOutcome).toBe('TOOL_SUCCESS');
+      expect(a!.outcome).toBe('TOOL_SUCCESS');
+      expect(a!.notSeenByServer).toBeUndefined();
+      const cancelled = a!.findings.find((f) => f.code === 'CANCELLED');
+      expect(cancelled?.message).toContain('a stateless server takes the cancellation in a request of its own');
+    });
+    it(`${run}: the server's log alone shows the answer it sent`, async () => {
+      const [a, ...more] = await reportCalls(run, ['server'], opts);
+      expect(more).toEqual([]);
+      expect(a!.outcome).toBe('TOOL_SUCCESS');
+      // The server's log has the answer (an SSE event on the call's stream), then the stream's end, which its sources name.
+      const answer = readFileSync(`${DIR}${run}/server.ndjson`, 'utf8').split('\n').findIndex((l) => l.includes('"kind":"event"') && l.includes('report 2026-11 built')) + 1;
+      expect(answer).toBeGreaterThan(0);
+      expect(a!.sources.some((s) => s.file === `${DIR}${run}/server.ndjson` && s.line > answer)).toBe(true);
+    });
+  }
+  it('stateless-retry: the app retries at once; both attempts got their answer, and they stay one call', async () => {
+    // The first POST's answer came 17 s after the app's retry went out (truth-server.ndjson: both ran to the end).
+    const attempts = await reportCalls('stateless-retry', ['client', 'server'], { windowMs: 2000, skewMs: 1000 });
+    expect(attempts.map((a) => [a.id, a.outcome, a.serverOutcome, a.attempt])).toEqual([[2, 'TOOL_SUCCESS', 'TOOL_SUCCESS', 1], [3, 'TOOL_SUCCESS', 'TOOL_SUCCESS', 2]]);
+    expect(attempts[0]!.call).toBe(attempts[1]!.call);
+    // Both sides saw the same answer: nothing between them changed it.
+    expect(attempts[0]!.findings.map((f) => f.code)).toEqual(['CANCELLED']);
+  });
+});
