@@ -6,7 +6,9 @@ import { analyze } from '../../src/index.js';
 const DIR = 'test/fixtures/real-audit43/';
 
 async function reportCalls(run: string, logs: ('client' | 'server')[], opts: { windowMs?: number; skewMs?: number } = {}) {
-  const inputs = logs.map((side) => ({ path: `${DIR}${run}/${side}.ndjson`, side }));
+  // (The Python client's wire is the recording proxy's log in front of it.)
+  const file = (side: 'client' | 'server') => (side === 'client' && run.startsWith('py-') ? 'proxy' : side);
+  const inputs = logs.map((side) => ({ path: `${DIR}${run}/${file(side)}.ndjson`, side }));
   const r = await analyze({ inputs, onDiagnostic: () => {}, ...opts });
   return r.attempts.filter((a) => a.tool === 'report');
 }
@@ -17,6 +19,8 @@ describe('real-audit43: a stateless server runs on after the client cancelled (S
   const runs = [
     { run: 'stateless-long', opts: {} },
     { run: 'stateless-short', opts: { windowMs: 2000, skewMs: 1000 } },
+    // The Python SDK 2.3.0 client ("Request 'tools/call' timed out" after 3 s): its cancellation too in a POST of its own.
+    { run: 'py-stateless', opts: { windowMs: 2000, skewMs: 1000 } },
   ];
   for (const { run, opts } of runs) {
     it(`${run}: the server's answer, sent after more than --window of silence, is its outcome (client and server logs)`, async () => {
