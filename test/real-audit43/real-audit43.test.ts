@@ -50,4 +50,10 @@ describe('real-audit43: a stateless server runs on after the client cancelled (S
     // Both sides saw the same answer: nothing between them changed it.
     expect(attempts[0]!.findings.map((f) => f.code)).toEqual(['CANCELLED']);
   });
+  it('stateful-retry (control): in a session the server took the cancellation and never answered; that stream is still closed then', async () => {
+    // truth-server.ndjson: the first run saw its signal aborted, and the SDK sends no answer for a cancelled request.
+    const attempts = await reportCalls('stateful-retry', ['client', 'server'], { windowMs: 2000, skewMs: 1000 });
+    expect(attempts.map((a) => [a.id, a.outcome, a.serverOutcome, a.attempt])).toEqual([[2, 'STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', 1], [3, 'TOOL_SUCCESS', 'TOOL_SUCCESS', 2]]);
+    expect(attempts[0]!.call).toBe(attempts[1]!.call);
+  });
 });
