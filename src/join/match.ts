@@ -1202,6 +1202,9 @@ export class Matcher {
     const i = this.lonelyInits.findIndex((h) => {
       if (h.emitted || !pairable(h, view.side) || !sameId(h, view) || otherStatus(h, view.side) !== view.status || !near(h)) return false;
       const other = client ? h.attempt.server! : h.attempt.client!;
+      // What each initialize said, where both views kept it: two clients that start together behind such a hop are
+      // told apart by their clientInfo, not by whose answer the hop passed on first.
+      if (!sameAsked(other, view) || !answersAgree(other, view)) return false;
       return client ? other.session !== null : other.session === null && other.noSessionHeader === true;
     });
     if (i === -1) return false;
@@ -1597,6 +1600,12 @@ function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptVi
 function sameId(h: Held, v: AttemptView): boolean {
   const other = h.attempt.client ?? h.attempt.server ?? h.attempt.primary;
   return other.weakId || v.weakId || other.idKey === v.idKey;
+}
+
+/** Two initialize views asked alike where both kept it: the same clientInfo and requested protocol version. */
+function sameAsked(a: AttemptView, b: AttemptView): boolean {
+  const same = (x: unknown, y: unknown) => x === undefined || y === undefined || JSON.stringify(x) === JSON.stringify(y);
+  return same(a.initialize?.clientInfo, b.initialize?.clientInfo) && same(a.initialize?.requestedProtocolVersion, b.initialize?.requestedProtocolVersion);
 }
 
 /** Whether a held entry lacks the view of the side opposite to `side`. */

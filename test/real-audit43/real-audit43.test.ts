@@ -1,4 +1,5 @@
-// Audit 43's real runs (test/fixtures/real-audit43): a stateless server's answer to a call whose client gave up on it.
+// Audit 43's real runs (test/fixtures/real-audit43): a stateless server's answer to a call whose client gave up on it;
+// two clients' initialize exchanges behind a hop that drops Mcp-Session-Id.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
@@ -55,5 +56,28 @@ describe('real-audit43: a stateless server runs on after the client cancelled (S
     const attempts = await reportCalls('stateful-retry', ['client', 'server'], { windowMs: 2000, skewMs: 1000 });
     expect(attempts.map((a) => [a.id, a.outcome, a.serverOutcome, a.attempt])).toEqual([[2, 'STREAM_INCOMPLETE', 'STREAM_INCOMPLETE', 1], [3, 'TOOL_SUCCESS', 'TOOL_SUCCESS', 2]]);
     expect(attempts[0]!.call).toBe(attempts[1]!.call);
+  });
+});
+
+describe('real-audit43: two clients start together behind a hop that drops Mcp-Session-Id (SDK 1.32.2 both sides)', () => {
+  it("strip-two: each client's initialize is joined to the server's view of its own, not to the one whose answer came first", async () => {
+    const inputs = [{ path: `${DIR}strip-two/client.ndjson`, side: 'client' as const }, { path: `${DIR}strip-two/server.ndjson`, side: 'server' as const }];
+    const r = await analyze({ inputs, onDiagnostic: () => {} });
+    // The truth is in the server's log: the session id its answer set to each clientInfo's initialize.
+    const server = readFileSync(`${DIR}strip-two/server.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; xid: string; session: string | null; send?: { method?: string; params?: { clientInfo?: { name: string } } } });
+    const sessionOf = new Map<string, string>();
+    for (const rec of server) {
+      const name = rec.kind === 'request' && rec.send?.method === 'initialize' ? rec.send.params?.clientInfo?.name : undefined;
+      const head = name !== undefined ? server.find((x) => x.kind === 'response' && x.xid === rec.xid) : undefined;
+      if (name !== undefined && head?.session) sessionOf.set(`${name}@1.0.0`, head.session);
+    }
+    expect(sessionOf.size).toBe(2);
+    const inits = r.attempts.filter((a) => a.method === 'initialize');
+    expect(inits).toHaveLength(2);
+    for (const a of inits) {
+      expect(a.serverOutcome).toBe('SUCCESS');
+      expect(a.session).toBe(sessionOf.get(a.client!));
+      expect(a.detail?.why).toContain(`Mcp-Session-Id ${JSON.stringify(sessionOf.get(a.client!))}`);
+    }
   });
 });
