@@ -22,6 +22,8 @@ describe('real-audit43: a stateless server runs on after the client cancelled (S
     { run: 'stateless-short', opts: { windowMs: 2000, skewMs: 1000 } },
     // The Python SDK 2.3.0 client ("Request 'tools/call' timed out" after 3 s): its cancellation too in a POST of its own.
     { run: 'py-stateless', opts: { windowMs: 2000, skewMs: 1000 } },
+    // The v2 client 2.4.0 ("Request timed out", on 2025-11-25): it keeps the stream open too.
+    { run: 'v2-stateless', opts: { windowMs: 2000, skewMs: 1000 } },
   ];
   for (const { run, opts } of runs) {
     it(`${run}: the server's answer, sent after more than --window of silence, is its outcome (client and server logs)`, async () => {
