@@ -125,7 +125,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
   const matcher = new Matcher({
-    windowMs, skewMs, bothSides, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session) => engine.openOnOtherSide(v, session),
+    windowMs, skewMs, bothSides, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session, nearMs) => engine.openOnOtherSide(v, session, nearMs),
     cancelledOpenBefore: (fp, start) => engine.cancelledOpenBefore(fp, start),
     seenOn: (side, session) => sessions.get(scopeKeyOf(side, 0, session)) !== undefined,
   });

@@ -273,6 +273,8 @@ export class JoinEngine {
   private closed = new RecentKeys();
   /** Requests that asked for progress and ended in the last RECENT_TOKEN_MS, by scope and token (in the order they ended). */
   private closedTokens = new Map<string, TokenClosed>();
+  /** The scopes of `open` made for a request without a session (a stateless server's, a connection's): see openOnOtherSide. */
+  private readonly sessionlessScopes = new Set<string>();
   /** Message-level requests waiting for their response (no exchange holds them): swept against openMs. */
   private awaiting = new Set<AttemptView>();
   /**
@@ -1123,7 +1125,11 @@ export class JoinEngine {
         this.closeUnanswered(v);
       }
       if (this.parked.size) this.unpark(watermark);
-      for (const [scopeKey, views] of this.open) if (views.size === 0) this.open.delete(scopeKey);
+      for (const [scopeKey, views] of this.open) {
+        if (views.size > 0) continue;
+        this.open.delete(scopeKey);
+        this.sessionlessScopes.delete(scopeKey);
+      }
     }
   }
 
@@ -1138,6 +1144,7 @@ export class JoinEngine {
     for (const v of rest) if (!isFinal(v)) this.finalize(v);
     for (const views of this.open.values()) for (const v of views.values()) if (!isFinal(v)) this.finalize(v);
     this.open.clear();
+    this.sessionlessScopes.clear();
   }
 
   /** The earliest start among the requests still open (not final), or Infinity. */
@@ -1151,11 +1158,21 @@ export class JoinEngine {
 
   /**
    * Whether a request with this view's session (or the other side's id of it: a gateway that rewrites session ids, see
-   * SessionPairs) and id is still open on the other side (client against server or gateway).
+   * SessionPairs) and id is still open on the other side (client against server or gateway). Without a session: one
+   * with its id and call (fingerprint) in a scope without a session, started within `nearMs` of it (the other side's
+   * scope is its own connection's or log's, and a stateless server's ids repeat across its clients).
    */
-  openOnOtherSide(view: AttemptView, session: string | null = view.session): boolean {
-    if (session === null) return false;
+  openOnOtherSide(view: AttemptView, session: string | null = view.session, nearMs = Infinity): boolean {
     const sides: ViewSide[] = view.side === 'client' ? ['server', 'gateway'] : view.side === 'unknown' ? [] : ['client'];
+    if (session === null) {
+      for (const key of this.sessionlessScopes) {
+        if (!sides.some((side) => key.startsWith(`${side}|`))) continue;
+        const open = this.open.get(key)?.get(view.idKey);
+        if (open === undefined || isFinal(open) || open.fingerprint !== view.fingerprint) continue;
+        if (open.startTs === undefined || view.startTs === undefined || Math.abs(open.startTs - view.startTs) <= nearMs) return true;
+      }
+      return false;
+    }
     for (const side of sides) {
       const open = this.open.get(`${side}|${session}`)?.get(view.idKey);
       if (open !== undefined && !isFinal(open)) return true;
@@ -1273,7 +1290,10 @@ export class JoinEngine {
       return false;
     }
     let views = this.open.get(scopeKey);
-    if (!views) this.open.set(scopeKey, (views = new Map()));
+    if (!views) {
+      this.open.set(scopeKey, (views = new Map()));
+      if (view.session === null) this.sessionlessScopes.add(scopeKey);
+    }
     const earlier = views.get(view.idKey);
     // Ids are not shared across callers that a scope cannot tell apart (a server log without sessions), nor across
     // initialize requests sent before their sessions exist (each new session has its own id space).

@@ -122,7 +122,7 @@ interface MatcherOptions {
    * Whether the join still holds an open view of this request from the other side (same session and id): one whose
    * exchange goes on (a tool the server works on for minutes after the client gave up). Its attempt waits for it.
    */
-  otherSideOpen?: (view: AttemptView, session: string) => boolean;
+  otherSideOpen?: (view: AttemptView, session: string | null, nearMs: number) => boolean;
   /** Whether the join still holds open a client's cancelled request of this call that started before `start`. */
   cancelledOpenBefore?: (fingerprint: number, start: number) => boolean;
   /**
@@ -698,9 +698,11 @@ export class Matcher {
     const a = h.attempt;
     if (!this.opts.otherSideOpen || (a.client && a.server)) return false;
     const v = a.client ?? a.server;
-    if (v === undefined || v.session === null) return false;
+    if (v === undefined) return false;
+    // Without a session (a stateless server): the other side's view of the same call, started within --skew of it.
+    if (v.session === null) return this.opts.otherSideOpen(v, null, this.opts.skewMs);
     const other = v.side === 'client' ? this.pairs.serverOf(v.session) : this.pairs.clientOf(v.session);
-    return this.opts.otherSideOpen(v, other ?? v.session);
+    return this.opts.otherSideOpen(v, other ?? v.session, Infinity);
   }
 
   /** An attempt whose deadline passed: out now, unless an earlier attempt of the same call is still held. */

@@ -83,3 +83,23 @@ describe('real-audit43: two clients start together behind a hop that drops Mcp-S
     }
   });
 });
+
+describe('real-audit43: a hop that does not pass on the client closing a call, in front of a stateless server', () => {
+  // The app closed its client 3 s in (after the SDK's timeout): the client's view ended then, with no response head
+  // (the hop buffers each answer); the hop kept the server's request open, and the tool ran its 20 s (200 s) and answered.
+  const runs = [
+    { run: 'hop-reopen-long', opts: {} },
+    { run: 'hop-reopen', opts: { windowMs: 2000, skewMs: 1000 } },
+  ];
+  for (const { run, opts } of runs) {
+    it(`${run}: one attempt with both views, not a client attempt "not seen by the server" and a server attempt of its own`, async () => {
+      const attempts = await reportCalls(run, ['client', 'server'], opts);
+      expect(attempts).toHaveLength(1);
+      const a = attempts[0]!;
+      expect(a.side).toBe('client');
+      expect(a.notSeenByServer).toBeUndefined();
+      expect(a.serverOutcome).toBe('TOOL_SUCCESS');
+      expect(a.sources.some((s) => s.file.endsWith('/server.ndjson'))).toBe(true);
+    });
+  }
+});
