@@ -699,8 +699,9 @@ export class Matcher {
     if (!this.opts.otherSideOpen || (a.client && a.server)) return false;
     const v = a.client ?? a.server;
     if (v === undefined) return false;
-    // Without a session (a stateless server): the other side's view of the same call, started within --skew of it.
-    if (v.session === null) return this.opts.otherSideOpen(v, null, this.opts.skewMs);
+    // Without a session (a stateless server): the other side's view of the same call, started within --skew of it
+    // (looked for only when both sides' logs were given).
+    if (v.session === null) return (this.opts.bothSides || (this.sidesSeen.has('client') && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway')))) && this.opts.otherSideOpen(v, null, this.opts.skewMs);
     const other = v.side === 'client' ? this.pairs.serverOf(v.session) : this.pairs.clientOf(v.session);
     return this.opts.otherSideOpen(v, other ?? v.session, Infinity);
   }
