@@ -1,5 +1,5 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
-import { learnToolList, SCOPE_TOOLS_KEPT, type Attempt, type RetryOriginInfo } from './join/match.js';
+import { learnToolList, type Attempt, type RetryOriginInfo } from './join/match.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
 import type { SessionPairs } from './join/gateway.js';
 import { scopeKeyOf, type JsonRpcId, type Source } from './join/attempt.js';
@@ -58,9 +58,9 @@ export class CallLinker {
   private noted = new Map<string, CallTail>();
   /** Calls whose tools/call created a task, by client and taskId: its tasks/get, tasks/result and tasks/cancel join them. */
   private tasks = new Map<string, CallTail>();
-  /** Tool annotations from tools/list responses, per caller: a first page replaces them, a later page adds to them. */
+  /** Tool annotations from tools/list responses, per caller (the last TOOL_LISTS_KEPT): a first page replaces them, a later page adds to them. */
   private tools = new Map<string, Map<string, ToolSafety>>();
-  /** The latest tools/list of each session (scope), the last SCOPE_TOOLS_KEPT of them: asked before the client's. */
+  /** The latest tools/list of each session (scope), the last TOOL_LISTS_KEPT of them: asked before the client's. */
   private scopeTools = new Map<string, Map<string, ToolSafety>>();
   private anyToolsList = false;
   /** The first tools/list asked whose answer the log leaves out (the Python SDK's DEBUG log shows no JSON answers). */
@@ -525,7 +525,7 @@ export class CallLinker {
     }
     learnToolList(this.tools, clientKey, list, v.nextPage === true);
     // Its session's own list too: one client may talk to two servers whose tools share names.
-    if (a.session !== null) learnToolList(this.scopeTools, a.primary.scopeKey, list, v.nextPage === true, SCOPE_TOOLS_KEPT);
+    if (a.session !== null) learnToolList(this.scopeTools, a.primary.scopeKey, list, v.nextPage === true);
     this.anyToolsList = true;
   }
 

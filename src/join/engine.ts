@@ -161,6 +161,8 @@ interface EngineOptions {
 
 /** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
 const KEPT_LOOKUPS = 10_000;
+/** Per-scope notes that matter for seconds of log time (a broken resumption's reconnects): the latest scopes' only. */
+const SCOPES_KEPT = 4096;
 
 /** Calls closed by silence, remembered (by key, with the time of their last record) to name a record that comes later. */
 const CLOSED_KEPT = 10_000;
@@ -604,11 +606,11 @@ export class JoinEngine {
     const got = unread?.view.resumedBeforeAnswer?.got === unread?.got ? unread?.got : undefined;
     if (best) {
       best.v.plainGetAfter = [plain];
-      this.plainReconnects.set(ex.scopeKey, best.v.plainGetAfter);
+      this.keepReconnect(ex.scopeKey, best.v.plainGetAfter);
     } else if (got && !got.ids && got.endTs !== undefined && typeof got.status === 'number' && got.status >= 200 && got.status <= 299
       && ex.startTs >= got.endTs && ex.startTs - got.endTs <= Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) {
       this.unreadResumes.delete(ex.scopeKey);
-      this.plainReconnects.set(ex.scopeKey, [plain]);
+      this.keepReconnect(ex.scopeKey, [plain]);
     } else {
       // The SDK tries a refused plain GET again (up to its maxRetries): a retry of that reconnect, soon after it ended.
       const chain = this.plainReconnects.get(ex.scopeKey);
@@ -618,6 +620,13 @@ export class JoinEngine {
       chain.push(plain);
     }
     ex.plainFor = plain;
+  }
+
+  /** The latest plain-GET chain of a scope, kept for the latest SCOPES_KEPT scopes (a scope's chain matters for seconds). */
+  private keepReconnect(scopeKey: string, chain: PlainGet[]): void {
+    this.plainReconnects.delete(scopeKey);
+    this.plainReconnects.set(scopeKey, chain);
+    trimOldest(this.plainReconnects, SCOPES_KEPT);
   }
 
   /** A GET with Last-Event-ID: the open request whose stream last carried that event id is what it tries to resume. */
@@ -646,7 +655,9 @@ export class JoinEngine {
       // From an event before the last one of the stream (its answer): the client had not got the answer.
       if (eventId !== done.lastEventId) {
         done.resumedBeforeAnswer = { src, got: attempt, from: eventId, answerId: done.lastEventId };
+        this.unreadResumes.delete(ex.scopeKey);
         this.unreadResumes.set(ex.scopeKey, { view: done, got: attempt });
+        trimOldest(this.unreadResumes, SCOPES_KEPT);
         // (A cancellation the client sends later is for an answer it never got, not one it had: see clientNotification.)
         const known = this.opts.sessions.get(ex.scopeKey)?.requestIds.get(done.idKey);
         if (known?.answer === 'result') known.answer = 'unread';
@@ -1181,10 +1192,10 @@ export class JoinEngine {
   }
 
   /** Number of exchanges and requests still held (for tests of bounded memory). */
-  held(): { exchanges: number; open: number; scopes: number; tokens: number } {
+  held(): { exchanges: number; open: number; scopes: number; tokens: number; reconnects: number } {
     let open = 0;
     for (const m of this.open.values()) open += m.size;
-    return { exchanges: this.exchanges.size, open, scopes: this.open.size, tokens: this.closedTokens.size };
+    return { exchanges: this.exchanges.size, open, scopes: this.open.size, tokens: this.closedTokens.size, reconnects: this.plainReconnects.size + this.unreadResumes.size };
   }
 
   /** A message-level request that waited openMs for its response while the log went on: final, unanswered. */

@@ -143,10 +143,10 @@ export class Matcher {
   /** Held attempts, released by deadline, then start time: a retry never overtakes the attempt it repeats. */
   private queue = new MinHeap<Slot>((a, b) => a.deadline < b.deadline || (a.deadline === b.deadline && (a.start < b.start || (a.start === b.start && a.seq < b.seq))));
   private slotSeq = 0;
-  /** The latest tools/list of each client, to check results against declared output schemas. */
+  /** The latest tools/list of each client (the last TOOL_LISTS_KEPT), to check results against declared output schemas. */
   private tools = new Map<string, Map<string, ToolSafety>>();
   /**
-   * The latest tools/list of each session (scope), the last SCOPE_TOOLS_KEPT of them: a call is checked against its own
+   * The latest tools/list of each session (scope), the last TOOL_LISTS_KEPT of them: a call is checked against its own
    * session's list first, as one client may talk to two servers whose tools share names.
    */
   private scopeTools = new Map<string, Map<string, ToolSafety>>();
@@ -258,7 +258,7 @@ export class Matcher {
     if (view.toolList) {
       // A later page of a paginated tools/list adds to the earlier pages.
       learnToolList(this.tools, viewClientKey(view), view.toolList, view.nextPage === true);
-      if (view.session !== null) learnToolList(this.scopeTools, view.scopeKey, view.toolList, view.nextPage === true, SCOPE_TOOLS_KEPT);
+      if (view.session !== null) learnToolList(this.scopeTools, view.scopeKey, view.toolList, view.nextPage === true);
     }
     this.sidesSeen.add(view.side);
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
@@ -639,6 +639,11 @@ export class Matcher {
   }
 
   /** Claims waiting for the attempt they describe (for tests of bounded memory). */
+  /** Callers and sessions whose latest tools/list is kept (for tests of bounded memory). */
+  get toolListCount(): { callers: number; sessions: number } {
+    return { callers: this.tools.size, sessions: this.scopeTools.size };
+  }
+
   get pendingClaimCount(): number {
     let n = 0;
     for (const list of this.pendingClaims.values()) n += list.length;
@@ -1621,24 +1626,20 @@ function otherStatus(h: Held, side: ViewSide): number | null | undefined {
   return side === 'client' ? h.attempt.server?.status : h.attempt.client?.status;
 }
 
-/** Sessions whose own tools/list is kept (oldest out). */
-export const SCOPE_TOOLS_KEPT = 4096;
+/** Keys (sessions, callers) whose latest tools/list is kept (oldest out): a log of many connections keeps no list per each. */
+export const TOOL_LISTS_KEPT = 4096;
 
 /**
  * Keeps a tools/list under its key: a later page of a paginated list adds to the earlier pages; a new list replaces
- * the old one (moved to the newest place, so that a bounded map lets the oldest go). With a bound (one list per
- * session), lists alike share one map: thousands of sessions of one server list the same tools.
+ * the old one (moved to the newest place, so that the map lets the oldest go beyond TOOL_LISTS_KEPT). Lists alike
+ * share one map: thousands of sessions of one server list the same tools.
  */
-export function learnToolList(m: Map<string, Map<string, ToolSafety>>, key: string, list: Map<string, ToolSafety>, nextPage: boolean, bound = Infinity): void {
+export function learnToolList(m: Map<string, Map<string, ToolSafety>>, key: string, list: Map<string, ToolSafety>, nextPage: boolean): void {
   const known = nextPage ? m.get(key) : undefined;
-  if (known && bound === Infinity) {
-    for (const [name, t] of list) known.set(name, t);
-    return;
-  }
   const merged = known ? new Map([...known, ...list]) : list;
   m.delete(key);
-  m.set(key, bound === Infinity ? new Map(merged) : sharedToolList(merged));
-  trimOldest(m, bound);
+  m.set(key, sharedToolList(merged));
+  trimOldest(m, TOOL_LISTS_KEPT);
 }
 
 /** One map for each tool list seen (by content; the last SHARED_LISTS_KEPT of them), never changed once made. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JoinEngine } from '../../src/join/engine.js';
 import { SessionTracker } from '../../src/join/sessions.js';
 import { scopeKeyOf, type AttemptView } from '../../src/join/attempt.js';
+import { Matcher, TOOL_LISTS_KEPT } from '../../src/join/match.js';
 
 const T0 = Date.parse('2026-03-01T08:00:00Z');
 
@@ -35,7 +36,7 @@ describe('join engine state', () => {
     engine.advance(lastTs + 20_000);
     expect(views).toHaveLength(2000);
     expect(views.every((v) => v.response !== undefined)).toBe(true);
-    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0 });
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0, reconnects: 0 });
   });
 
   it('remembers the requests that asked for progress only a few seconds after their response (PROGRESS_UNMATCHED)', () => {
@@ -45,7 +46,7 @@ describe('join engine state', () => {
     expect(engine.held().tokens).toBeGreaterThan(0);
     expect(engine.held().tokens).toBeLessThanOrEqual(120);
     engine.advance(lastTs + 20_000);
-    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0 });
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0, reconnects: 0 });
   });
 
   it('holds the unanswered requests until 10 minutes of silence pass, then releases them too', () => {
@@ -62,7 +63,7 @@ describe('join engine state', () => {
     engine.advance(lastTs + 800_000);
     expect(views).toHaveLength(2000);
     expect(views.every((v) => v.response === undefined && v.streamEnd === 'cut')).toBe(true);
-    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0 });
+    expect(engine.held()).toEqual({ exchanges: 0, open: 0, scopes: 0, tokens: 0, reconnects: 0 });
   });
 });
 
@@ -103,5 +104,85 @@ describe("a long-lived session's request ids", () => {
     expect(unended.length).toBeGreaterThanOrEqual(240);
     expect(Math.min(...unended)).toBeLessThan(T0 + 300_000 - 200_000);
     expect([...s.requestIds.values()].filter((x) => x.end !== undefined && x.end < T0 + 300_000 - 92_000)).toEqual([]);
+  });
+});
+
+describe('the plain GETs after broken resumptions (the TypeScript SDK reconnecting a stream that gave it no event id)', () => {
+  // Each session: a tools/call whose SSE stream sent a priming event and was cut, a GET resuming it (Last-Event-ID)
+  // that ended before its first event, then the SDK's plain GET without Last-Event-ID (refused with 409).
+  function reconnecting(sessions: number) {
+    const views: AttemptView[] = [];
+    const tracker = new SessionTracker(300_000, () => undefined);
+    const engine = new JoinEngine({ windowMs: 60_000, openMs: 600_000, sessions: tracker, onView: (v) => views.push(v) });
+    const sse = new Map([['content-type', 'text/event-stream']]);
+    for (let i = 0; i < sessions; i++) {
+      const t = T0 + i * 100;
+      const session = `sess-${i}`;
+      const src = { file: 'client.ndjson', line: i * 3 + 1 };
+      const get = (xid: string, extra: [string, string][]) => engine.request({ input: 0, ts: t + (extra.length ? 30 : 50), side: 'client', xid, session, conn: undefined, client: undefined, httpMethod: 'GET', headers: new Map([['mcp-session-id', session], ...extra]), body: undefined, src, http: true, weakId: false });
+      engine.request({ input: 0, ts: t, side: 'client', xid: `p${i}`, session, conn: undefined, client: undefined, httpMethod: 'POST', headers: new Map([['mcp-session-id', session]]), body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'report', arguments: { n: i } } }, src, http: true, weakId: false });
+      engine.response(0, `p${i}`, 200, sse, t + 5, src);
+      engine.payload(0, `p${i}`, { sse: { id: 'ev-1', data: '', hasData: true }, hasParsed: false, timing: 'order' }, t + 6, src);
+      engine.end(0, `p${i}`, 'error', 'terminated', t + 20, src);
+      get(`r${i}`, [['last-event-id', 'ev-1']]);
+      engine.response(0, `r${i}`, 200, sse, t + 31, src);
+      engine.end(0, `r${i}`, 'error', 'terminated', t + 40, src);
+      get(`g${i}`, []);
+      engine.response(0, `g${i}`, 409, new Map(), t + 51, src);
+      engine.end(0, `g${i}`, 'complete', undefined, t + 52, src);
+      engine.advance(t - 5_000);
+    }
+    return { engine, views, lastTs: T0 + sessions * 100 };
+  }
+
+  it("are told to the call they reconnect (the view's why has them)", () => {
+    const { engine, views, lastTs } = reconnecting(10);
+    engine.advance(lastTs + 700_000);
+    engine.advance(lastTs + 800_000);
+    const calls = views.filter((v) => v.method === 'tools/call');
+    expect(calls).toHaveLength(10);
+    expect(calls.every((v) => v.plainGetAfter?.length === 1 && v.plainGetAfter[0]!.status === 409)).toBe(true);
+  });
+
+  it("keep the latest 4,096 sessions' reconnect chains, not one per session of the whole log", () => {
+    const { engine } = reconnecting(6000);
+    expect(engine.held().reconnects).toBeGreaterThanOrEqual(4096);
+    expect(engine.held().reconnects).toBeLessThanOrEqual(4096 + 512);
+  });
+});
+
+describe('tools/list answers kept for the calls to come', () => {
+  // A recording proxy's log of a stateless server: every request on a connection of its own (a conn per request), no
+  // session id; each connection lists the tools once. The caller is the connection: one tool list per caller.
+  function listing(connections: number) {
+    const attempts: string[] = [];
+    const m = new Matcher({ windowMs: 60_000, skewMs: 0, bothSides: false, onAttempt: (a) => attempts.push(a.method) });
+    const tracker = new SessionTracker(300_000, () => undefined);
+    const engine = new JoinEngine({ windowMs: 60_000, openMs: 600_000, sessions: tracker, onView: (v) => m.add(v) });
+    const tools = [{ name: 'delete_file', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } }];
+    for (let i = 0; i < connections; i++) {
+      const ts = T0 + i * 100;
+      const src = { file: 'proxy.ndjson', line: i + 1 };
+      engine.request({ input: 0, ts, side: 'client', xid: `x${i}`, session: null, conn: `c${i}`, client: undefined, httpMethod: 'POST', headers: new Map(), body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, src, http: true, weakId: false });
+      engine.response(0, `x${i}`, 200, new Map([['content-type', 'application/json']]), ts + 5, src);
+      engine.payload(0, `x${i}`, { parsed: { jsonrpc: '2.0', id: 1, result: { tools } }, hasParsed: true }, ts + 5, src);
+      engine.end(0, `x${i}`, 'complete', undefined, ts + 5, src);
+      engine.advance(ts - 5_000);
+      m.advance(ts - 70_000);
+    }
+    return { m, attempts };
+  }
+
+  it('are learned per caller (the connection that asked)', () => {
+    const { m, attempts } = listing(50);
+    expect(m.toolListCount.callers).toBe(50);
+    m.flush();
+    expect(attempts).toEqual(Array(50).fill('tools/list'));
+  });
+
+  it(`keep the latest ${TOOL_LISTS_KEPT} callers' lists, not one per connection of the whole log`, () => {
+    const { m } = listing(6000);
+    expect(m.toolListCount.callers).toBeGreaterThanOrEqual(TOOL_LISTS_KEPT);
+    expect(m.toolListCount.callers).toBeLessThanOrEqual(TOOL_LISTS_KEPT + TOOL_LISTS_KEPT / 8);
   });
 });
