@@ -268,10 +268,11 @@ export function closedByClient(view: AttemptView): boolean {
 }
 
 /**
- * The client's own SSE parser refused the stream (the Python SDK's DEBUG log: an event over its max_sse_event_size,
- * python-sdk-log.ts's words): the client closed it, as a failure of the request, not as its cancellation.
+ * The client's own SSE parser refused the stream (the Python SDK's DEBUG log: an event over its max_sse_event_size),
+ * or its transport a body's Content-Type (python-sdk-log.ts's words): the client closed it, as a failure of the
+ * request, not as its cancellation.
  */
-const READER_FAILED = /\bgiven up by the client's own SSE reader\b/;
+const READER_FAILED = /\bgiven up by the client's own SSE reader\b|\brefused unread by the client's own transport\b/;
 
 /**
  * A HAR (no side: the browser's, or a proxy's written like it) says `net::ERR_ABORTED`, with no response, of a request

@@ -571,6 +571,18 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
           }
         } else held.reverse();
       }
+      // What a text format held back for a next line that never came (the Python SDK log's "SSE stream ended" as its
+      // last record): said now, as more records of the line it belongs to (a line counted already).
+      for (const f of seenFormats) {
+        if (f.kind !== 'text' || f.endOfInput === undefined) continue;
+        for (const end of f.endOfInput(ctx(account.lines))) {
+          const group: RecordItem[] = [];
+          const [used, ofFormat] = [account.used, account.formats[f.name]];
+          emit(f, end.records, end.line, group);
+          [account.used, account.formats[f.name]] = [used, ofFormat!];
+          held.push(group);
+        }
+      }
       const last = held.flat();
       if (last.length) yield settleTies(last);
     } finally {

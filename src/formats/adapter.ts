@@ -72,6 +72,11 @@ export interface TextFormat {
   /** Cheap test on one line; `state` is the input's adapter state (AdapterContext.state), for a line read by an earlier one. */
   detectText(line: string, state?: Map<string, unknown>): boolean;
   textToRecords(line: string, ctx: AdapterContext): AdapterResult;
+  /**
+   * What the format held back for the next line to settle (a stream's end that waits to see whether the next record
+   * resumes it), said when the input ends without one: each with the line it belongs to.
+   */
+  endOfInput?(ctx: AdapterContext): { line: number; records: CanonicalRecord[] }[];
   limits: SourceLimits;
 }
 

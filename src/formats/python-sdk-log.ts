@@ -84,6 +84,10 @@ const TRACEBACK_EXCEPTION = /^(?:httpx2?|httpcore2?|h11(?:\._util)?|anyio|ssl)\.
 const BODY_FAILED_WITHIN_LINES = 3;
 /** httpcore's own lines, which say nothing of what the SDK does next. */
 const HTTPCORE_LINE = /\bhttpcore\d*[.:\s]/;
+/** The client's ERROR line when a request's 2xx answer has a Content-Type it does not read (it answers the request -32600 itself). */
+const UNEXPECTED_TYPE = /\bUnexpected content type: (.{0,80})$/;
+/** The streamable HTTP client's DEBUG line for a 202 (to a request, it resolves the request with its own -32600). */
+const RECEIVED_202 = /\bReceived 202 Accepted\s*$/;
 /** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
 const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
@@ -107,6 +111,8 @@ interface Sent {
   sse?: boolean;
   /** The client sent notifications/cancelled for it. */
   cancelled?: boolean;
+  /** The line of that notifications/cancelled. */
+  cancelledLine?: number;
   session?: string;
   conn?: string;
 }
@@ -159,6 +165,8 @@ interface PythonLog {
   closed?: { owner: Sent; line: number; ts?: string };
   /** The last response head httpcore logged was an SSE stream's (true), another's (false); until a status line takes it. */
   headSse?: boolean;
+  /** The request whose 2xx status httpx's line tied last, until the next status line: an "Unexpected content type" or "Received 202 Accepted" line is its. */
+  refusable?: { owner: Sent; status: number };
   /** The request whose 2xx SSE head the latest status line tied (until the next line but its body's start). */
   tied?: Sent;
   /** That request's body began to be read (httpcore's line right after), and no line since but its notifications. */
@@ -287,6 +295,9 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
     }
   }
   const isHead = isHeadLine(line);
+  const refusedType = isHead ? UNEXPECTED_TYPE.exec(line) : null;
+  if (refusedType) return typeRefused(log, refusedType[1]!.trim(), line);
+  if (isHead && log.refusable?.status === 202 && RECEIVED_202.test(line)) return typeRefused(log, undefined, line);
   // A stream's body begun and closed by the client right after, with no line between but its notifications.
   const bodyStart = isHead ? BODY_STARTED.exec(line) : null;
   if (bodyStart) {
@@ -484,6 +495,7 @@ function forget(log: PythonLog, id: JsonRpcId): void {
  * error, or an error of its own).
  */
 function statusLine(log: PythonLog, status: number, reason: string, line: string, ctx: AdapterContext, sse?: boolean): AdapterResult {
+  log.refusable = undefined;
   const inFlight = (log.inFlight ??= []);
   const unknown = log.unknownInFlight ?? 0;
   const failed = status < 200 || status > 299;
@@ -491,12 +503,14 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     const owner = inFlight.pop()!;
     const id = owner.id;
     if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
+      log.refusable = { owner, status };
       if (sse !== undefined) owner.sse = sse;
       const streaming = (log.streaming ??= []);
       streaming.push(owner);
       if (sse === true) log.tied = owner;
       if (streaming.length > MAX_IN_FLIGHT) streaming.shift();
     }
+    if (id !== undefined && status === 202) log.refusable = { owner, status };
     if (!failed || id === undefined) return [];
     answered(log, owner);
     const own = status === 404 ? (log.session !== undefined ? '-32600 "Session terminated"' : '-32601 "Not Found"') : '-32603 "Server returned an error response"';
@@ -552,7 +566,7 @@ function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: 
   const waiting = log.open?.get(idKey(about));
   const isAnswer = about === m.id && typeof m.method !== 'string';
   // The client cancelled its request: what its caller got was its own timeout or cancellation, whatever came after.
-  if (direction === 'c2s' && m.method === 'notifications/cancelled' && waiting) for (const x of waiting.sent) x.cancelled = true;
+  if (direction === 'c2s' && m.method === 'notifications/cancelled' && waiting) for (const x of waiting.sent) Object.assign(x, { cancelled: true, cancelledLine: ctx.line });
   if (!log.interleaved) {
     if (isAnswer && waiting) answered(log, waiting.sent.find((x) => x.session === log.session) ?? waiting.sent[0]!);
     return here;
@@ -678,6 +692,64 @@ function closedEnd(log: PythonLog, closed: { owner: Sent; line: number; ts?: str
   return record;
 }
 
+/**
+ * The SDK's "Unexpected content type" line right after the status line tied a request's 2xx head (type), or its
+ * "Received 202 Accepted" after a request's 202 (no type): the SDK read no response from that body (a captive page's
+ * text/html, a JSON answer sent as text/plain; a 202 has none for it) and gave its caller its own -32600; the request
+ * ends there, with no response (the words "refused unread by the client's own transport" tell the analysis that this
+ * close of the client's is no cancellation).
+ */
+function typeRefused(log: PythonLog, type: string | undefined, line: string): AdapterResult {
+  const tied = log.refusable;
+  log.refusable = undefined;
+  if (tied === undefined || !log.open?.get(idKey(tied.owner.id!))?.sent.includes(tied.owner)) return [];
+  const { owner, status } = tied;
+  answered(log, owner);
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status,
+    error: type !== undefined
+      ? `its POST's HTTP ${status} answer has Content-Type ${JSON.stringify(type)}, neither application/json nor text/event-stream: refused unread by the client's own transport (its "Unexpected content type" line), which gives its caller its own -32600; no response reached it`
+      : `HTTP 202 Accepted to a request (httpx's "HTTP Request:" line, then the SDK's "Received 202 Accepted"): a 202 carries no response, and its body is refused unread by the client's own transport, which resolves the request with its own -32600 "server answered a request with 202 Accepted"`,
+  };
+  const ts = leadingTime(line);
+  if (ts !== undefined) record.ts = ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return [record];
+}
+
+/**
+ * The log ended with a stream's end still waiting for the next record to say whether the SDK resumes it (a 2026-07-28
+ * client, which ends no session with a DELETE, whose last call's stream broke; an app that exits on that error): no
+ * record resumed it, so the request ended there without its answer, as when any other line follows.
+ */
+function endOfInput(ctx: AdapterContext): { line: number; records: CanonicalRecord[] }[] {
+  const log = ctx.state?.get('python-sdk') as PythonLog | undefined;
+  if (log === undefined) return [];
+  const out: { line: number; records: CanonicalRecord[] }[] = [];
+  const closed = log.closed;
+  log.closed = undefined;
+  if (closed !== undefined && log.open?.get(idKey(closed.owner.id!))?.sent.includes(closed.owner)) out.push({ line: closed.line, records: [closedEnd(log, closed)] });
+  const ended = log.ended;
+  log.ended = undefined;
+  if (ended !== undefined) out.push({ line: ended.line, records: [streamEnd(log, ended)] });
+  // A request the client cancelled after its POST's SSE head came (tied to it), and whose answer no SSE message brought
+  // before the log ended: the log shows every SSE message it read, so none came (the TypeScript SDK's server sends none
+  // after a cancellation, and the stream stays open until the client goes). Its view ends so, as a capture's would.
+  for (const owner of [...(log.streaming ?? [])]) {
+    if (owner.sse !== true || owner.cancelledLine === undefined || owner.id === undefined || !log.open?.get(idKey(owner.id))?.sent.includes(owner)) continue;
+    answered(log, owner);
+    const record: MessageRecord = {
+      v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: 200,
+      error: `its POST's SSE stream brought no response before the log ended: the client had cancelled the request (notifications/cancelled at line ${owner.cancelledLine}) after its 2xx head, and no SSE message of the log answers it (its caller had the client's own timeout or cancellation)`,
+    };
+    if (owner.session !== undefined) record.session = owner.session;
+    if (owner.conn !== undefined) record.conn = owner.conn;
+    out.push({ line: owner.cancelledLine, records: [record] });
+  }
+  return out;
+}
+
 /** A request has its answer (or its end): no longer waiting. */
 function answered(log: PythonLog, owner: Sent): void {
   const streamAt = log.streaming?.indexOf(owner) ?? -1;
@@ -748,6 +820,7 @@ export const pythonSdkLogFormat: TextFormat = {
   // message's) belongs to it.
   detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (SDK_LINE.test(line) && /jsonrpc='2\.0'/.test(line)) || (CONNECTING.test(line) && firstChar(line) !== '{'),
   textToRecords: toRecords,
+  endOfInput,
   limits: {
     http: false,
     httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
