@@ -140,6 +140,11 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     if ((view.streamEnd === 'error' || view.streamEnd === 'aborted' || view.streamEnd === 'timeout') && view.contentType?.toLowerCase().includes('application/json')) {
       return result('STREAM_INCOMPLETE', { why: `the JSON body broke off before it ended (${view.error ?? `the transfer ended ${view.streamEnd}`}): no complete response came; what did was cut: ${view.malformed}` });
     }
+    // A 2xx body of a Content-Type the SDK clients refuse unread (a captive portal's text/html page) is no JSON body
+    // that fails to parse: they never parse it, whatever it holds (test/fixtures/real-audit45, fhtml200).
+    const ownBody = view.http && view.rebuilt !== true && view.resumed !== true && view.legacySse !== true && view.onStandaloneGet !== true;
+    const refused = ownBody && typeof view.status === 'number' && view.status >= 200 && view.status <= 299 && view.status !== 202 ? refusedMediaType(view, view.malformed) : undefined;
+    if (refused !== undefined) return result('STREAM_INCOMPLETE', { why: refused });
     return result('MALFORMED_JSON', { why: view.malformed });
   }
   if (response === undefined) {
@@ -210,17 +215,19 @@ export function unreadBody(view: AttemptView): string | undefined {
  * SDK answers the request with -32600 of its own); or none, where the log shows the response's other headers (a
  * Date, a Content-Length: a log that keeps no response headers tells nothing of it).
  */
-function refusedMediaType(view: AttemptView): string | undefined {
+function refusedMediaType(view: AttemptView, notJson?: string): string | undefined {
+  // (notJson: why the body does not parse, for one that holds no response: said after the refusal, which comes first.)
+  const holds = notJson === undefined ? ', though the body holds a response' : `; nor is the body JSON: ${notJson}`;
   const ct = view.contentType;
   if (ct === undefined) {
     return view.noContentType === true
-      ? 'the SDK clients take no response from it: it has no Content-Type (the log shows its other headers), so they refuse the body unread (the TypeScript SDK throws StreamableHTTPError "Unexpected content type: null", the Python SDK answers the request with its own -32600), though the body holds a response'
+      ? `the SDK clients take no response from it: it has no Content-Type (the log shows its other headers), so they refuse the body unread (the TypeScript SDK throws StreamableHTTPError "Unexpected content type: null", the Python SDK answers the request with its own -32600)${holds}`
       : undefined;
   }
   const type = ct.split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || type === 'text/event-stream') return undefined;
   const shown = JSON.stringify(ct.slice(0, 80));
-  return `the SDK clients take no response from it: its Content-Type ${shown} is neither application/json nor text/event-stream, so they refuse the body unread (the TypeScript SDK throws StreamableHTTPError "Unexpected content type", the Python SDK answers the request with its own -32600 "Unexpected content type"), though the body holds a response`;
+  return `the SDK clients take no response from it: its Content-Type ${shown} is neither application/json nor text/event-stream, so they refuse the body unread (the TypeScript SDK throws StreamableHTTPError "Unexpected content type", the Python SDK answers the request with its own -32600 "Unexpected content type")${holds}`;
 }
 
 /** A request refused after the client dropped its session with a DELETE: which session, and what the DELETE got. */
