@@ -338,11 +338,18 @@ export class JoinEngine {
   private find(input: number, xid: string): Exchange | undefined {
     if (this.last !== undefined && this.lastInput === input && this.lastXid === xid) return this.last;
     const key = `${input}:${xid}`;
-    // An exchange of this input that ended lately is not looked for in the others (a duplicated row of its end took
-    // another log's open exchange of the same id, and closed it).
-    const ex = this.exchanges.get(key) ?? (this.recentEnds.has(key) ? undefined : this.continued(input, xid));
+    // An exchange this input opened and closed is not looked for in the others: its request is in this input, so its
+    // later records continue no other log's exchange. It ended lately (a duplicated row of its end took another log's
+    // open exchange of the same id, and closed it), or silence or its client's cancellation closed it (a late end took
+    // another packet capture's open exchange: tshark's xids `tcp<stream>/<frame>` restart in every capture).
+    const ex = this.exchanges.get(key) ?? (this.closedHere(key) ? undefined : this.continued(input, xid));
     if (ex) this.remember(input, xid, ex);
     return ex;
+  }
+
+  /** Whether this input's exchange of this key ended lately, or was closed by silence or after its cancellation. */
+  private closedHere(key: string): boolean {
+    return this.recentEnds.has(key) || this.cancelledClosed.has(key) || this.closed.get(key) !== undefined;
   }
 
   private remember(input: number, xid: string, ex: Exchange): void {
