@@ -601,7 +601,16 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     return result(isTool ? 'INVALID_TOOL_RESULT' : 'INVALID_RESULT', { why });
   }
   const resultType = has(r, 'resultType') ? r.resultType : 'complete';
-  if (resultType === 'input_required') return result('INPUT_REQUIRED', { resultType: 'input_required' });
+  if (resultType === 'input_required') {
+    // An InputRequiredResult MUST carry inputRequests or requestState: with neither, the client has nothing to answer or
+    // echo, and both SDK clients refuse it (measured: test/fixtures/real-audit44).
+    const asks = isObject(r.inputRequests) && Object.keys(r.inputRequests).length > 0;
+    if (body && !asks && typeof r.requestState !== 'string') {
+      const why = `resultType "input_required" with neither inputRequests nor requestState (${has(r, 'inputRequests') ? `inputRequests is ${isObject(r.inputRequests) ? 'empty' : (jsonText(r.inputRequests) ?? '').slice(0, 40)}` : 'both absent'}): every input_required result must carry at least one, and the SDK clients refuse it (the TypeScript SDK v2 with SdkError INVALID_RESULT, the Python SDK with a ValidationError): its caller got an error, not a request for input`;
+      return result(isTool ? 'INVALID_TOOL_RESULT' : 'INVALID_RESULT', { why, resultType: 'input_required' });
+    }
+    return result('INPUT_REQUIRED', { resultType: 'input_required' });
+  }
   // A task-augmented call answered with a CreateTaskResult (2025-11-25), or resultType "task" (the tasks extension).
   if (view.method === 'tools/call' && (resultType === 'task' || view.taskAugmented) && isObject(r.task) && typeof r.task.taskId === 'string') {
     return result('TASK_CREATED', { why: `task ${jsonText(r.task.taskId.slice(0, 100))}${typeof r.task.status === 'string' ? ` (${r.task.status.slice(0, 40)})` : ''}: the result comes with tasks/result` });
@@ -628,7 +637,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   if (has(r, 'isError') && typeof r.isError !== 'boolean') {
     return result('INVALID_TOOL_RESULT', { why: `isError is ${jsonText(r.isError)}, not a boolean` });
   }
-  const blocks = body ? toolResultProblem(r) : undefined;
+  // 2026-07-28 lets structuredContent be any JSON value (SEP-2106), and the SDK clients take one on that version.
+  const blocks = body ? toolResultProblem(r, pv !== undefined && pv >= '2026-07-28') : undefined;
   const pyTook = blocks?.typescriptOnly ? pythonSdkAgent(view) : undefined;
   if (blocks !== undefined && pyTook === undefined) return result('INVALID_TOOL_RESULT', { why: shapeWhy(blocks, 'tools/call') });
   const tookNote = blocks !== undefined && pyTook !== undefined ? pythonTook(blocks, 'tools/call', pyTook) : undefined;

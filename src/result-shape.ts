@@ -165,11 +165,14 @@ function metaProblem(r: Record<string, unknown>): ShapeProblem | undefined {
   return (r._meta === null ? typescriptOnly : both)(`_meta is ${kind(r._meta)}, not an object`);
 }
 
-/** A tools/call result past its content array and isError: its blocks, structuredContent (an object) and _meta. */
-export function toolResultProblem(r: Record<string, unknown>): ShapeProblem | undefined {
+/**
+ * A tools/call result past its content array and isError: its blocks, structuredContent (an object, or any JSON value
+ * when `anyStructured`: protocol 2026-07-28) and _meta.
+ */
+export function toolResultProblem(r: Record<string, unknown>, anyStructured = false): ShapeProblem | undefined {
   const off = contentProblem(r.content as unknown[]);
   if (off !== undefined) return off;
-  if (has(r, 'structuredContent') && r.structuredContent !== undefined && !isObject(r.structuredContent)) {
+  if (!anyStructured && has(r, 'structuredContent') && r.structuredContent !== undefined && !isObject(r.structuredContent)) {
     return (r.structuredContent === null ? typescriptOnly : both)(`structuredContent is ${kind(r.structuredContent)}, not an object`);
   }
   return metaProblem(r);

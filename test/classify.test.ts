@@ -96,6 +96,16 @@ describe('outcome order (first match wins), each with a near miss', () => {
       nearMiss: post({ status: 200, body: ok(1, { resultType: 'complete', content: [] }) }), nearOutcome: 'TOOL_SUCCESS',
     },
     {
+      name: 'INVALID_TOOL_RESULT: input_required with neither inputRequests nor requestState (both SDK clients refuse it)',
+      outcome: 'INVALID_TOOL_RESULT', rec: post({ status: 200, requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, body: ok(1, { resultType: 'input_required', inputRequests: {} }) }),
+      nearMiss: post({ status: 200, requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, body: ok(1, { resultType: 'input_required', inputRequests: {}, requestState: 's1' }) }), nearOutcome: 'INPUT_REQUIRED',
+    },
+    {
+      name: 'TOOL_SUCCESS: structuredContent that is an array, on 2026-07-28 (any JSON value there; an object before)',
+      outcome: 'TOOL_SUCCESS', rec: post({ status: 200, requestHeaders: { 'mcp-protocol-version': '2026-07-28' }, body: ok(1, toolText('[1,2]', { resultType: 'complete', structuredContent: [1, 2] })) }),
+      nearMiss: post({ status: 200, requestHeaders: { 'mcp-protocol-version': '2025-11-25' }, body: ok(1, toolText('[1,2]', { structuredContent: [1, 2] })) }), nearOutcome: 'INVALID_TOOL_RESULT',
+    },
+    {
       name: 'TASK_CREATED: a CreateTaskResult answers a tools/call that asked for a task',
       outcome: 'TASK_CREATED', rec: post({ status: 200, send: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'index', arguments: {}, task: { ttl: 60000 } } }, body: ok(1, { task: { taskId: 't-1', status: 'working' } }) }),
       // The same result to a call that did not ask for a task is not a CallToolResult.

@@ -105,6 +105,14 @@ describe('result shapes', () => {
     }
   });
 
+  it('on 2026-07-28 (anyStructured) structuredContent may be any JSON value; the rest is checked as before', () => {
+    const t = { type: 'text', text: 'x' };
+    for (const sc of [[1, 2], null, 'text', 3, { a: 1 }]) expect(toolResultProblem({ content: [t], structuredContent: sc }, true)).toBeUndefined();
+    expect(toolResultProblem({ content: [t], structuredContent: [1] }, false)?.text).toBe('structuredContent is an array, not an object');
+    expect(toolResultProblem({ content: [{ type: 'nope' }], structuredContent: [1] }, true)?.text).toMatch(/^content\[0\]\.type "nope" is no content type/);
+    expect(toolResultProblem({ content: [t], structuredContent: [1], _meta: 'x' }, true)?.text).toBe('_meta is a string, not an object');
+  });
+
   it('base64 as atob() takes it: padding, whitespace; not a data: URL, a misplaced "=" or a length of 4n+1', () => {
     for (const s of ['', 'aGk=', 'aGk', 'aGVsbG8=', 'aGVs\nbG8=', 'YQ==', 'YQ']) {
       expect(isBase64(s), s).toBe(true);
