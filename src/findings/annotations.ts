@@ -8,6 +8,8 @@ export interface ToolSafety {
   idempotent: boolean;
   /** The tool had an annotations object in tools/list. */
   annotated: boolean;
+  /** Which of readOnlyHint and idempotentHint that object gave (as booleans): the others take the spec's defaults. */
+  given?: { readOnlyHint?: boolean; idempotentHint?: boolean };
   /** Declared idempotent with --idempotent. */
   override?: boolean;
   /** The tool declares an outputSchema: its results must carry structuredContent (2025-06-18 and later). */
@@ -32,6 +34,11 @@ export function readToolAnnotations(response: unknown): Map<string, ToolSafety> 
     if (typeof tool.name !== 'string') continue;
     const ann = (typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {}) as Record<string, unknown>;
     const safety: ToolSafety = { readOnly: ann.readOnlyHint === true, idempotent: ann.idempotentHint === true, annotated: typeof tool.annotations === 'object' && tool.annotations !== null };
+    if (typeof ann.readOnlyHint === 'boolean' || typeof ann.idempotentHint === 'boolean') {
+      safety.given = {};
+      if (typeof ann.readOnlyHint === 'boolean') safety.given.readOnlyHint = ann.readOnlyHint;
+      if (typeof ann.idempotentHint === 'boolean') safety.given.idempotentHint = ann.idempotentHint;
+    }
     if (typeof tool.outputSchema === 'object' && tool.outputSchema !== null) {
       safety.outputSchema = true;
       if (smallJson(tool.outputSchema, MAX_SCHEMA_CHARS)) safety.schema = interned(tool.outputSchema);

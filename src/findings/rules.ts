@@ -682,7 +682,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
           // The list was asked for, and its answer is not in this log (which leaves JSON answers out): not "no tools/list".
           : toolLists.unlogged ? `its annotations are unknown (the client asked for tools/list at ${toolLists.unlogged.file}:${toolLists.unlogged.line}, but its answer is not in this log, which leaves some answers out; a capture with the answers (the server's, a proxy's) would show its annotations; --idempotent NAME declares a tool safe)`
           : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
-        : safety.annotated ? 'tools/list says it is neither read-only nor idempotent' : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
+        : safety.annotated ? annotatedUnsafeText(safety) : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
       const ran = ranAt.server?.outcome === 'TOOL_SUCCESS' || ranAt.server?.outcome === 'TOOL_ERROR';
       const progress = progressOf(ranAt);
@@ -745,6 +745,20 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     }
   }
   return out;
+}
+
+/**
+ * Why an annotated tool is not safe to repeat: what its tools/list annotations say of readOnlyHint and idempotentHint,
+ * and, for a hint they leave out, that it takes the spec's default (false), which is no statement of the server's.
+ */
+function annotatedUnsafeText(safety: ToolSafety): string {
+  const ro = safety.given?.readOnlyHint;
+  const idem = safety.given?.idempotentHint;
+  if (ro === false && idem === false) return 'tools/list says it is neither read-only nor idempotent (readOnlyHint and idempotentHint false)';
+  if (ro === undefined && idem === undefined) return 'its annotations in tools/list give neither readOnlyHint nor idempotentHint, so by the spec defaults it is not read-only and not idempotent';
+  return ro === false
+    ? 'tools/list says it is not read-only (readOnlyHint false) and gives no idempotentHint, so by the spec default it is not idempotent'
+    : 'tools/list says it is not idempotent (idempotentHint false) and gives no readOnlyHint, so by the spec default it is not read-only';
 }
 
 /**
