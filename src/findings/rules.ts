@@ -425,10 +425,15 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   if (code === -32800 && (prev.client ?? prev.primary).cancelledAt !== undefined) return 'possible';
   // Progress the server sent for it shows the tool was running when the error came (the Python SDK answers a request
   // the client cancelled with -32800): the client's log alone then proves a run began, though not how far it went.
-  // So does an error the tool raised (raisedByTool in classify.ts).
-  if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0 && !raised) return 'no';
+  // So does an error the tool raised (raisedByTool in classify.ts), and an internal error (-32603): the server failed
+  // while it handled the request (an SDK answers so for an exception its tools/call handler threw), after whatever the
+  // tool had done by then (measured: test/fixtures/real-audit44/v1-internal-error-retry).
+  if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0 && !raised && code !== INTERNAL_ERROR) return 'no';
   return 'possible';
 }
+
+/** JSON-RPC's internal error: the server failed while handling the request, not a refusal of it. */
+const INTERNAL_ERROR = -32603;
 
 /** The progress notifications that came for an attempt, as its caller's view counted them. */
 const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
@@ -692,6 +697,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
           : raised ? `the earlier attempt's ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
           : ranAt.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
           : ranAt.detail.errorCode === -32800 ? 'the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it, and what the tool did before it stopped is done'
+          : ranAt.outcome === 'JSONRPC_ERROR' && ranAt.detail.errorCode === INTERNAL_ERROR ? 'the earlier attempt got -32603 (internal error): the server failed while it handled the request (an SDK answers so for an exception its tools/call handler threw), and the tool may have done its work before that'
           : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), which the caller did not get: its effect happened before this retry`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
