@@ -27,6 +27,17 @@ function raisedByTool(view: AttemptView, code: number, message: string, tool: To
   return view.method === 'tools/call' && code === -32602 && tool.inputSchema !== undefined && view.callArgs !== undefined && !SAYS_ARGUMENTS_REFUSED.test(message) && surelyValid(view.callArgs, tool.inputSchema);
 }
 
+/**
+ * The TypeScript SDK server's (1.x Server, v2) refusal of a tool's own result, which it checks against the tools/call
+ * result schema after the handler returned: -32602 "Invalid tools/call result: …" (measured:
+ * test/fixtures/real-audit44/v1-result-refused-retry). The tool ran; what failed is its result, not the request.
+ */
+export function refusedToolResult(message: string): boolean {
+  return /\bInvalid tools\/call result\b/.test(message);
+}
+
+const RESULT_REFUSED_WHY = 'the server\'s SDK checked the tool\'s result against the tools/call result schema after the tool ran and refused it ("Invalid tools/call result", as the TypeScript SDK\'s Server, 1.x and v2, answers): what failed is the tool\'s result, not the request';
+
 const RAN_WHY = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -578,6 +589,10 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     // front of a stdio server): "Not connected" before it sent anything, "Connection closed" for a request in flight.
     const gone = connectionGoneWhy(e.message as string);
     if (gone !== undefined) detail.why = detail.why ? `${detail.why}; ${gone}` : gone;
+    if (view.method === 'tools/call' && e.code === -32602 && refusedToolResult(e.message)) {
+      detail.why = detail.why ? `${detail.why}; ${RESULT_REFUSED_WHY}` : RESULT_REFUSED_WHY;
+      return { ...result('JSONRPC_ERROR', detail), toolRaised: true };
+    }
     if (raisedByTool(view, e.code as number, e.message, tool)) {
       detail.why = detail.why ? `${detail.why}; ${RAN_WHY}` : RAN_WHY;
       return { ...result('JSONRPC_ERROR', detail), toolRaised: true };

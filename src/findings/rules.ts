@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, resumptionAnswer } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, refusedToolResult, resumptionAnswer } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
@@ -692,14 +692,19 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
       const ran = ranAt.server?.outcome === 'TOOL_SUCCESS' || ranAt.server?.outcome === 'TOOL_ERROR';
       const progress = progressOf(ranAt);
       const raised = [ranAt.server, ranAt.client, ranAt.primary].some((v) => v?.toolRaised === true);
+      // The server's SDK refused the tool's own result (-32602 "Invalid tools/call result"): the tool had run.
+      const resultRefused = raised && ranAt.detail.errorCode === -32602 && refusedToolResult(ranAt.server?.detail?.errorMessage ?? ranAt.detail.errorMessage ?? '');
+      const refusedText = 'its -32602 is the server\'s SDK refusing the tool\'s result ("Invalid tools/call result"), which it checks after the tool ran';
       const evidence = exec !== 'proven'
         ? progress > 0 ? `the earlier attempt was running: ${plural(progress, 'progress notification')} came for it before it ended`
+          : resultRefused ? `the earlier attempt ran: ${refusedText}`
           : raised ? `the earlier attempt's ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema: no check of the request refused them)`
           : ranAt.outcome === 'TOOL_ERROR' ? "the earlier attempt got a tool error result (isError): the server handled it, and the tool may have run before it failed"
           : ranAt.detail.errorCode === -32800 ? 'the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it, and what the tool did before it stopped is done'
           : ranAt.outcome === 'JSONRPC_ERROR' && ranAt.detail.errorCode === INTERNAL_ERROR ? 'the earlier attempt got -32603 (internal error): the server failed while it handled the request (an SDK answers so for an exception its tools/call handler threw), and the tool may have done its work before that'
           : 'the earlier attempt may have run (no server view proves otherwise)'
         : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), which the caller did not get: its effect happened before this retry`
+        : resultRefused ? `the server view shows the earlier attempt reached the server, and ${refusedText}`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
         : 'the server view shows the earlier attempt reached the server';
       const which = ranAt === prev ? '' : `attempt ${ranAt.attempt ?? '?'} of the call, before that one, got ${ranAt.outcome}${typeof ranAt.status === 'number' ? ` (HTTP ${ranAt.status})` : ''}, and `;

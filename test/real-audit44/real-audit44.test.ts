@@ -84,3 +84,21 @@ describe('audit 44: a retry after -32603 (internal error), from the client log a
     expect(unsafe.map((f) => f.severity)).toEqual(['error']);
   });
 });
+
+describe('audit 44: a retry after -32602 "Invalid tools/call result" (the server SDK refused the tool\'s own result)', () => {
+  const run = 'v1-result-refused-retry';
+  it('the server exported twice; the retry is an UNSAFE_RETRY, an error with the server\'s log, a warning from the client\'s alone', async () => {
+    const t = truth(run);
+    expect(t.app.filter((e) => e.what === 'error').map((e) => e.code)).toEqual([-32602, -32602]);
+    expect(t.server.filter((e) => e.what === 'export_report EXPORTED')).toHaveLength(2);
+    for (const [serverLog, severity] of [[true, 'error'], [false, 'warning']] as const) {
+      const inputs = [{ path: `${DIR}${run}/client.ndjson`, side: 'client' as const }, ...(serverLog ? [{ path: `${DIR}${run}/server.ndjson`, side: 'server' as const }] : [])];
+      const as = (await analyze({ inputs, onDiagnostic: () => {} })).attempts.filter((a) => a.method === 'tools/call');
+      expect(as.map((a) => a.outcome)).toEqual(['JSONRPC_ERROR', 'JSONRPC_ERROR']);
+      expect(as[0]!.detail.why).toMatch(/checked the tool's result against the tools\/call result schema after the tool ran/);
+      const unsafe = as[1]!.findings.filter((f) => f.code === 'UNSAFE_RETRY');
+      expect(unsafe.map((f) => f.severity), `server log: ${serverLog}`).toEqual([severity]);
+      expect(unsafe[0]!.message).toMatch(/refusing the tool's result \("Invalid tools\/call result"\)/);
+    }
+  });
+});
