@@ -270,9 +270,10 @@ describe('a tool on the Python server that raises MCPError after its work, and t
     expect(a.detail?.why).toBeUndefined();
   });
 
-  it('in the client\'s view alone the -32603 proves no run, as before; the -32602 the tool raised with valid arguments does, as a warning (the tool ran, the server\'s log would prove it)', () => {
+  it('in the client\'s view alone the -32603 (an internal error: the server failed while it handled the request) and the -32602 the tool raised with valid arguments each make the retry an UNSAFE_RETRY warning (the tool ran, the server\'s log would prove it; before audit 44 the -32603 counted as nothing run)', () => {
     const r = run('py-server-mcperror-retry', 'client');
-    expect(codes(byTool(r, 'refund_order')[1]!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS']);
+    expect(codes(byTool(r, 'refund_order')[1]!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
+    expect(byTool(r, 'refund_order')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('warning');
     expect(codes(byTool(r, 'reserve_stock')[1]!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
     expect(byTool(r, 'reserve_stock')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('warning');
   });
