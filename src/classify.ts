@@ -612,7 +612,7 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
   // A result rebuilt from a span's attributes or a log's text is no body: its shape is not the server's.
   const body = view.rebuilt !== true;
   if (body && !has(r, 'resultType') && pv !== undefined && pv >= '2026-07-28') {
-    const why = `no resultType, on protocol ${pv.slice(0, 20)}: a server of that version must send it (absent means "complete" only from servers of earlier versions), and the TypeScript SDK v2 client refuses the result (SdkError INVALID_RESULT, "missing required resultType"): its caller got an error, not the result`;
+    const why = `no resultType, on protocol ${pv.slice(0, 20)}: a server of that version must send it (absent means "complete" only from servers of earlier versions), and the TypeScript SDK v2 client refuses the result (SdkError INVALID_RESULT, "missing required resultType"), as the Python SDK client does (a ValidationError, "resultType Field required"): its caller got an error, not the result`;
     return result(isTool ? 'INVALID_TOOL_RESULT' : 'INVALID_RESULT', { why });
   }
   const resultType = has(r, 'resultType') ? r.resultType : 'complete';

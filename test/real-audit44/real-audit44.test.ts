@@ -102,3 +102,16 @@ describe('audit 44: a retry after -32602 "Invalid tools/call result" (the server
     }
   });
 });
+
+describe('audit 44: a 2026-07-28 result without resultType (a wire hook answers as an earlier server would)', () => {
+  for (const [run, serverOnly, refusal] of [['no-result-type', false, /^INVALID_RESULT$/], ['py-no-result-type', true, /^ValidationError$/]] as const) {
+    it(`${run}: both clients refuse it, so INVALID_TOOL_RESULT, and the why names both`, async () => {
+      const err = truth(run).app.find((e) => e.what === 'error');
+      expect(String(err?.code ?? err?.type)).toMatch(refusal);
+      const [a, ...more] = await calls(run, serverOnly);
+      expect(more).toHaveLength(0);
+      expect(a!.outcome).toBe('INVALID_TOOL_RESULT');
+      expect(a!.detail.why).toMatch(/the TypeScript SDK v2 client refuses the result .*, as the Python SDK client does \(a ValidationError/);
+    });
+  }
+});
