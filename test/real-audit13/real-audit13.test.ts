@@ -133,7 +133,7 @@ describe('mongodb-mcp-server 3.0.4, its database down', () => {
       expect(agg2).toMatchObject({ call: agg1!.call, attempt: 2 });
       expect(codesOf(agg2!)).not.toContain('UNSAFE_RETRY');
       const unsafe = del2!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
-      expect(unsafe.message).toMatch(/tools\/list says it is neither read-only nor idempotent/);
+      expect(unsafe.message).toMatch(/tools\/list says it is not read-only \(readOnlyHint false\) and gives no idempotentHint, so by the spec default it is not idempotent/);
       // Only a server's log proves the first attempt reached the server.
       expect(unsafe.severity).toBe(v.name === 'server' || v.name === 'both' ? 'error' : 'warning');
     });

@@ -110,7 +110,7 @@ describe('fifth audit: a 502 after the server ran the tool, then the app retries
     expect([retry!.call, retry!.attempt, retry!.outcome]).toEqual([first!.call, 2, 'TOOL_SUCCESS']);
     expect(retry!.findings.find((f) => f.code === 'UNSAFE_RETRY')).toMatchObject({
       severity: 'error',
-      message: 'tools/call refund_order retried after HTTP_ERROR (HTTP 502): tools/list says it is neither read-only nor idempotent; the server view shows the earlier attempt ran to its result (TOOL_SUCCESS), which the caller did not get: its effect happened before this retry',
+      message: 'tools/call refund_order retried after HTTP_ERROR (HTTP 502): tools/list says it is not read-only (readOnlyHint false) and gives no idempotentHint, so by the spec default it is not idempotent; the server view shows the earlier attempt ran to its result (TOOL_SUCCESS), which the caller did not get: its effect happened before this retry',
     });
     // the client's log alone cannot prove it ran: a warning that it may have
     const alone = calls(run('destructive-502-after-run', 'client'))[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;

@@ -276,14 +276,15 @@ describe('seventh audit: an abort between progress notifications', () => {
     expect(f.message).toMatch(/retried after JSONRPC_ERROR \(HTTP 200\), which the client had cancelled itself: it has no annotations.*; the earlier attempt was running: 2 progress notifications came for it before it ended$/);
   });
 
-  it('must not fire: a -32603 without progress in the client\'s log alone (real-audit5-py/py-server-mcperror-retry) still proves no run (the -32602 the tool raised there, with valid arguments, does: a warning)', () => {
+  it('a -32603 without progress in the client\'s log alone (real-audit5-py/py-server-mcperror-retry) is a possible run since audit 44 (an internal error: the server failed while handling it), a warning; so is the -32602 the tool raised there, with valid arguments', () => {
     const d = `${FIXTURES}real-audit5-py/py-server-mcperror-retry/`;
     const r = triageCli<Attempt, SessionFinding>(['--client', `${d}client.ndjson`]);
     expect(calls(r).map((a) => [a.tool, a.outcome, codes(a)])).toEqual([
-      ['refund_order', 'JSONRPC_ERROR', []], ['refund_order', 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS']],
+      ['refund_order', 'JSONRPC_ERROR', []], ['refund_order', 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']],
       ['reserve_stock', 'JSONRPC_ERROR', []], ['reserve_stock', 'TOOL_SUCCESS', ['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']], ['lookup_order', 'TOOL_SUCCESS', []],
     ]);
     expect(calls(r)[3]!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('warning');
+    expect(calls(r)[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).toBe('warning');
   });
 
   it('v2-abort-between-progress: v2 closed the stream (the 2026-07-28 cancellation) and the Python server cancelled the tool at step 3; STREAM_INCOMPLETE with CANCELLED in every view, the re-call UNSAFE_RETRY', () => {
