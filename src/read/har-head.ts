@@ -1,8 +1,9 @@
 // Recognising a whole JSON document (a HAR file, a JSON array export) from an input's first bytes, without loading the streaming JSON parser.
 
 /**
- * True when the first bytes of an input look like a whole HAR document: `{` then `"log"` as the first key
- * (after an optional BOM and whitespace). A one-line HAR entry starts with another key, so it does not match.
+ * True when the first bytes of an input look like a whole HAR document: `{` then `"log"` as the first key, its value
+ * an object (after an optional BOM and whitespace). A one-line HAR entry starts with another key, and a Docker
+ * json-file log line (`{"log":"<text>",...}`) holds a string there, so neither matches.
  */
 export function looksLikeHarDocument(head: string): boolean {
   let i = head.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -10,7 +11,14 @@ export function looksLikeHarDocument(head: string): boolean {
   if (head[i] !== '{') return false;
   i++;
   while (i < head.length && /\s/.test(head[i]!)) i++;
-  return head.startsWith('"log"', i);
+  if (!head.startsWith('"log"', i)) return false;
+  i += 5;
+  while (i < head.length && /\s/.test(head[i]!)) i++;
+  if (head[i] !== ':') return false;
+  i++;
+  while (i < head.length && /\s/.test(head[i]!)) i++;
+  // The value may lie past a short head (a document padded with white space): only a string there rules a HAR out.
+  return i >= head.length || head[i] === '{';
 }
 
 /**

@@ -29,6 +29,12 @@ describe('looksLikeHarDocument', () => {
     expect(looksLikeHarDocument('{"v":1,"kind":"exchange"}')).toBe(false);
     expect(looksLikeHarDocument('2026-02-03T09:15:02.118Z [notes] [info] ...')).toBe(false);
   });
+  it('rejects a Docker json-file log line, whose first key is "log" too, with a string there', () => {
+    expect(looksLikeHarDocument('{"log":"{\\"v\\":1}\\n","stream":"stdout","time":"2026-12-06T02:12:18.250684142Z"}')).toBe(false);
+    expect(looksLikeHarDocument('{ "log" : "text"}')).toBe(false);
+    // A head that ends before the value says nothing against a HAR.
+    expect(looksLikeHarDocument('{"log":')).toBe(true);
+  });
 });
 
 describe('harDocumentEntries', () => {
