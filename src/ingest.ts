@@ -12,6 +12,7 @@ import { embeddedMessageLine, splitCloudWatchLine, splitCloudWatchText } from '.
 import { GzipError, openInput, UnreadEncodingError } from './read/open.js';
 import { encodingName } from './read/utf16.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
+import { unwrapContainerLines, type WrapperKind, type WrapperStats } from './read/container-lines.js';
 import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
@@ -74,6 +75,10 @@ export interface InputAccount {
   unordered?: boolean;
   /** The lines were written newest first and were read from the last one back. */
   newestFirst?: boolean;
+  /** The container or system log the lines were read inside (Docker's json-file, CRI, journald...), taken off each line. */
+  wrapper?: WrapperKind;
+  /** Physical lines that were pieces of a line the wrapper had split, joined to the line they continue (not in `lines`). */
+  joined?: number;
   limits: SourceLimits;
 }
 
@@ -228,6 +233,9 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
   };
 
   let needSchemas = false;
+  /** The wrapper's time of the line being read (container-lines.ts), for its records that have none. */
+  let lineTime: string | number | undefined;
+  const wrapper: WrapperStats = { joined: 0, yearless: 0 };
   /** This input is `aws logs tail` output of a text log: each line's `<time> <stream>` prefix is taken off. */
   let cloudWatchText = false;
   const adapterState = new Map<string, unknown>();
@@ -263,6 +271,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       account.records++;
       if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
+      // A record with no time of its own inside a container or system log's line takes the line's (Docker's, journald's).
+      if (lineTime !== undefined && (rec.ts === undefined || rec.ts === null)) rec.ts = lineTime;
       const ts = parseTimestamp(rec.ts, opts.timezone);
       // A time given that holds no date ("NaN", "2026-13-45T...", a negative epoch): the record is read untimed, and said.
       if (ts === undefined && rec.ts !== undefined && rec.ts !== null) opts.diagnostics.add({ file: name, line: lineNo, code: 'no-time', message: `timestamp ${JSON.stringify(typeof rec.ts === 'string' ? rec.ts.slice(0, 60) : rec.ts)} holds no date: the record is read without a time (it passes no --since or --until)` });
@@ -292,11 +302,20 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       unusable(line.lineNo, 'line-too-long', `line of ${line.bytes} bytes is over the ${opts.maxLineBytes}-byte limit (--max-line-bytes); skipped`);
       return true;
     }
+    if (line.skipped !== undefined) {
+      account.skipped++;
+      return true;
+    }
+    if (line.unreadable) {
+      unusable(line.lineNo, line.unreadable.code, line.unreadable.message);
+      return true;
+    }
     const text = line.text;
     if (isBlank(text)) {
       account.blank++;
       return true;
     }
+    lineTime = line.wrapTs;
     if (line.invalidUtf8) {
       unusable(line.lineNo, 'invalid-utf8', 'line is not valid UTF-8');
       return true;
@@ -472,7 +491,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
           yield [{ lineNo: item.line, text: itemText }];
         }
       })();
-    } else lineSource = readLineBatches(rest, { maxLineBytes: opts.maxLineBytes });
+    } else lineSource = unwrapContainerLines(readLineBatches(rest, { maxLineBytes: opts.maxLineBytes }), { maxLineBytes: opts.maxLineBytes, stats: wrapper });
     // The order of the lines: as written, or settled by the first lines' times (held meanwhile, one group per line).
     const asked = opts.inputOrder ?? 'auto';
     const probe = asked === 'auto' ? new OrderProbe() : undefined;
@@ -539,6 +558,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
         if (!(err instanceof GzipError)) throw err;
         broken = err;
       }
+      sayWrapper(wrapper, account, note);
       order ??= probe!.verdict();
       if (order === 'newest-first') {
         account.newestFirst = true;
@@ -739,4 +759,13 @@ function subtractCounts(a: InputAccount, to: AccountCounts, from: AccountCounts)
       else delete map[k];
     }
   }
+}
+
+/** The input's account of the wrapper its lines were read in, and the notes on what that wrapper loses. */
+function sayWrapper(w: WrapperStats, account: InputAccount, note: (text: string) => void): void {
+  if (!w.kind) return;
+  account.wrapper = w.kind;
+  if (w.joined > 0) account.joined = w.joined;
+  if (w.yearless > 0) note('the syslog times have no year (journalctl -o short): only the records\' own times are used; journalctl -o short-iso or -o json keeps them');
+  if (w.kind === 'syslog') note('a line journald split (over its LineMax, 48 KiB by default) stays split in the text formats: journalctl -o json --all keeps the mark that joins it');
 }

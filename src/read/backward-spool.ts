@@ -58,7 +58,9 @@ export class BackwardSpool {
   }
 
   async add(line: TextLine): Promise<void> {
-    const entry = `${line.lineNo}\t${line.text}`;
+    // A container log's time of the line (container-lines.ts) rides after the number: `<lineNo> s<ISO>` or `<lineNo> n<ms>`.
+    const ts = line.wrapTs === undefined ? '' : ` ${typeof line.wrapTs === 'number' ? 'n' : 's'}${line.wrapTs}`;
+    const entry = `${line.lineNo}${ts}\t${line.text}`;
     this.pending.push(entry);
     this.pendingBytes += entry.length + 1; // characters: a bound for the flush, not the byte count
     if (this.pendingBytes >= SEGMENT_BYTES) await this.flush();
@@ -89,7 +91,13 @@ export class BackwardSpool {
       for (let i = entries.length - 1; i >= 0; i--) {
         const e = entries[i]!;
         const tab = e.indexOf('\t');
-        batch.push({ lineNo: Number(e.slice(0, tab)), text: e.slice(tab + 1) });
+        const head = e.slice(0, tab);
+        const space = head.indexOf(' ');
+        if (space === -1) batch.push({ lineNo: Number(head), text: e.slice(tab + 1) });
+        else {
+          const ts = head.slice(space + 2);
+          batch.push({ lineNo: Number(head.slice(0, space)), text: e.slice(tab + 1), wrapTs: head[space + 1] === 'n' ? Number(ts) : ts });
+        }
         size += e.length;
         if (size >= BATCH_CHARS) {
           yield batch;

@@ -9,6 +9,12 @@ export interface TextLine {
   invalidUtf8?: true;
   /** The input's last line, ended by the end of the input rather than a line break (a log cut, or still being written). */
   unterminated?: true;
+  /** The time a container or system log's wrapper gave the line (container-lines.ts): a record inside with none takes it. */
+  wrapTs?: string | number;
+  /** A wrapper's own line, no line of the program (a journal marker): counted as skipped, for this reason. */
+  skipped?: string;
+  /** The wrapper says the line's text is not there (journalctl without --all): unusable, with this diagnostic. */
+  unreadable?: { code: string; message: string };
 }
 
 /** A line longer than the limit: its bytes were counted and dropped, never held whole. */

@@ -1,5 +1,6 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
+import { wrapperText } from '../read/container-lines.js';
 import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, originsText, readColumn, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding, RefusedMessage } from '../findings/types.js';
@@ -107,7 +108,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   // The cannot-show column only when an input has something in it, as in the table report.
   const cannot = summary.inputs.some((_, n) => cannotShowCell(summary.inputs, n, whole) !== '');
   out.push(tableMd(['input', 'side', 'format', read.head, 'used', 'blank', 'skipped', 'unusable', ...(cannot ? ['cannot show'] : [])], summary.inputs.map((i, n) => [
-    whole(i.name), sideCell(i), c(Object.keys(i.formats).join(', ') || '-'), read.cell(i), String(i.used), String(i.blank), String(i.skipped),
+    whole(i.name), sideCell(i), c((Object.keys(i.formats).join(', ') || '-') + wrapperText(i)), read.cell(i), String(i.used), String(i.blank), String(i.skipped),
     whole(i.unusable ? `${i.unusable} (${Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ')})` : '0'), ...(cannot ? [cannotShowCell(summary.inputs, n, whole)] : []),
   ])), '');
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.

@@ -66,7 +66,7 @@ export const NdjsonSummarySchema = z.looseObject({
   byOutcome: z.record(z.string(), z.number()),
   findings: z.looseObject({ total: z.number() }),
   lines: z.object({ read: z.number(), used: z.number(), blank: z.number(), skipped: z.number(), unusable: z.number() }),
-  inputs: z.array(z.looseObject({ name: z.string(), lines: z.number(), used: z.number(), blank: z.number(), skipped: z.number(), unusable: z.number() })),
+  inputs: z.array(z.looseObject({ name: z.string(), lines: z.number(), used: z.number(), blank: z.number(), skipped: z.number(), unusable: z.number(), wrapper: z.string().optional(), joined: z.number().optional() })),
   /** Only with --fail-on. */
   failOn: z.object({
     conditions: z.array(z.string()),

@@ -6,6 +6,7 @@ import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { cleanTerminal, cutAtWord, plural, truncate } from './text.js';
 import { DEFAULT_WIDTH, displayWidth, Grid, maxOf, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
+import { wrapperText } from '../read/container-lines.js';
 import { cannotShowCell, countOf, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, readColumn, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 interface TableOptions {
@@ -154,7 +155,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
     const formats = Object.entries(i.formats).map(([k, n]) => (Object.keys(i.formats).length > 1 ? `${k} (${n})` : k)).join(', ') || '-';
     const reasons = Object.entries(i.reasons).map(([k, n]) => `${n} ${k}`).join(', ');
     return {
-      name: cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), side: sideCell(i), format: text(formats + (i.mode === 'har' ? ' (whole HAR)' : '')),
+      name: cleanTerminal(i.name) + (i.gzip ? ' (gzip)' : ''), side: sideCell(i), format: text(formats + (i.mode === 'har' ? ' (whole HAR)' : '') + wrapperText(i)),
       read: countOf(i.lines, i.mode),
       counts: [read.cell(i), String(i.used), String(i.blank), String(i.skipped), i.unusable ? `${i.unusable}: ${text(reasons)}` : '0'],
       cannot: cannotShowCell(summary.inputs, n, text),
