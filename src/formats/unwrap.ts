@@ -1,6 +1,7 @@
 // Log-platform envelopes (Cloud Logging, Datadog, Elasticsearch/OpenSearch, Loki) and --unwrap PATH: the record inside, for re-detection.
 import { loggedTime } from './app-log.js';
 import { isObj, parseJsonContainer, safeKey, timeValue, type Obj } from './values.js';
+import { criLineText } from '../read/container-lines.js';
 
 /**
  * What an envelope held. `value` is the inner record: an object or array parsed from JSON, or a text line (a string)
@@ -22,8 +23,14 @@ const TIME_KEYS = ['ts', 'timestamp', 'time', 'startedDateTime', '@timestamp', '
 const ECS_KEYS = new Set(['@timestamp', 'message', 'log', 'host', 'agent', 'ecs', 'input', 'fields', 'tags', 'stream',
   'container', 'kubernetes', 'cloud', 'event', 'service', 'data_stream', 'labels', 'hostname', 'source', 'offset']);
 
-/** The inner record of a text payload: parsed when it is JSON, else the text itself (a line for the text formats). */
+/**
+ * The inner record of a text payload: parsed when it is JSON, else the text itself (a line for the text formats). A
+ * line of a Kubernetes node's CRI log file, shipped as it was read (`<time> stdout F <text>`), is the text after its
+ * prefix, with that time when the record has none.
+ */
 function innerOfText(text: string): unknown {
+  const cri = text.charCodeAt(0) <= 57 ? criLineText(text) : undefined;
+  if (cri) return withTime(parseJsonContainer(cri.text) ?? cri.text, cri.ts);
   return parseJsonContainer(text) ?? text.replace(/\r?\n$/, '');
 }
 
@@ -119,7 +126,10 @@ export function unwrapEnvelope(value: Record<string, unknown>): Unwrapped | unde
 
 /** A plain export's envelope: a text field, and only such fields as a log shipper adds around it. */
 const GENERIC_TEXT_KEYS = ['message', 'msg', 'log', 'body'];
-const GENERIC_EXTRA_KEYS = new Set(['timestamp', 'time', 'ts', '@timestamp', 'level', 'severity', 'labels', 'stream', 'host', 'hostname', 'source', 'service', 'logger', 'tags', 'container', 'pod', 'namespace']);
+const GENERIC_EXTRA_KEYS = new Set(['timestamp', 'time', 'ts', '@timestamp', 'date', 'level', 'severity', 'labels', 'stream', 'host', 'hostname', 'source', 'service', 'logger', 'tags', 'container', 'pod', 'namespace',
+  // What the Kubernetes shippers add around a container's line: Fluent Bit (kubernetes, _p for a CRI line's P/F, date),
+  // Fluentd (docker, logtag), Vector's kubernetes_logs (file, source_type), and their flattened names.
+  'kubernetes', 'docker', '_p', 'logtag', 'file', 'source_type', 'container_name', 'container_id', 'pod_name', 'namespace_name']);
 
 /**
  * `{"timestamp": ..., "message": "<a whole JSON log line>"}`, as a jq reshape or a shipper writes each line (Fluent
@@ -133,7 +143,7 @@ function genericText(v: Obj): Unwrapped | undefined {
     if (!Object.keys(v).every((key) => key === k || GENERIC_EXTRA_KEYS.has(key))) return undefined;
     const inner = parseJsonContainer(text);
     if (!isObj(inner) || 'jsonrpc' in inner) return undefined;
-    return { value: withTime(inner, v.timestamp ?? v.time ?? v['@timestamp'] ?? v.ts), via: `a JSON line in its "${k}" field` };
+    return { value: withTime(inner, v.timestamp ?? v.time ?? v['@timestamp'] ?? v.ts ?? v.date), via: `a JSON line in its "${k}" field` };
   }
   return undefined;
 }

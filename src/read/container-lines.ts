@@ -27,10 +27,12 @@ const DOCKER_HEAD = '{"log":';
 function dockerJson(text: string): Parsed {
   if (!text.startsWith(DOCKER_HEAD)) return undefined;
   const v = parseObject(text);
-  if (!v || typeof v.log !== 'string') return undefined;
+  // Only Docker's own keys: a shipper's record with a `log` field (Fluentd's, Fluent Bit's, with their metadata) keeps
+  // no split piece without its newline, and is read as a log-platform envelope.
+  if (!v || typeof v.log !== 'string' || typeof v.time !== 'string') return undefined;
+  for (const k in v) if (k !== 'log' && k !== 'stream' && k !== 'time' && k !== 'attrs') return undefined;
   const whole = v.log.endsWith('\n');
-  const piece: Piece = { key: typeof v.stream === 'string' ? v.stream : '', text: whole ? v.log.slice(0, -1) : v.log };
-  if (typeof v.time === 'string') piece.ts = v.time;
+  const piece: Piece = { key: typeof v.stream === 'string' ? v.stream : '', text: whole ? v.log.slice(0, -1) : v.log, ts: v.time };
   if (!whole) piece.partial = true;
   return piece;
 }
@@ -46,6 +48,15 @@ function cri(text: string): Parsed {
   const piece: Piece = { key: m[2]!, text: m[4] ?? '', ts: m[1]! };
   if (m[3] === 'P') piece.partial = true;
   return piece;
+}
+
+/**
+ * A whole CRI line's text and time, for a line a log shipper sent on as it read it (Loki's `line` without promtail's
+ * cri stage); undefined for another line, and for a partial piece, which one envelope cannot join.
+ */
+export function criLineText(text: string): { text: string; ts: string } | undefined {
+  const p = cri(text);
+  return typeof p === 'object' && !p.partial ? { text: p.text, ts: p.ts as string } : undefined;
 }
 
 /** journalctl -o json (and -o json-seq, whose records open with RS): an entry with its MESSAGE and __REALTIME_TIMESTAMP (microseconds). */

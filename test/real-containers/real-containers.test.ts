@@ -157,3 +157,35 @@ describe('real-containers: the server under journald (systemd-cat), exported by 
     });
   }
 });
+
+describe('real-containers: the container lines as Kubernetes log shippers send them on', async () => {
+  const whole = readFileSync(stdoutOf('server-docker.json.log'), 'utf8').split('\n').filter(Boolean);
+  const bare = await run([{ path: stdoutOf('server-docker.json.log') }]);
+  const k8s = { pod_name: 'mcp-7d9f', namespace_name: 'prod', container_name: 'mcp', labels: { app: 'mcp' }, host: 'node-1' };
+  const SHIPPED: Record<string, (line: string, i: number) => object> = {
+    'Fluent Bit to Elasticsearch (a hit)': (l, i) => ({ _index: 'logstash-2026.12.06', _id: `h${i}`, _source: { '@timestamp': '2026-12-06T02:13:00.000Z', log: `${l}\n`, stream: 'stdout', time: '2026-12-06T02:12:59.000000001Z', kubernetes: k8s } }),
+    'Fluent Bit raw (file or stdout output, CRI parser)': (l) => ({ date: 1796523179.5, log: `${l}\n`, stream: 'stdout', _p: 'F', time: '2026-12-06T02:12:59Z', kubernetes: k8s }),
+    'Fluentd (docker metadata, logtag)': (l) => ({ log: l, stream: 'stdout', logtag: 'F', docker: { container_id: 'abc' }, kubernetes: k8s }),
+    "Vector's kubernetes_logs": (l) => ({ file: '/var/log/pods/prod_mcp-7d9f/mcp/0.log', kubernetes: k8s, message: l, source_type: 'kubernetes_logs', stream: 'stdout', timestamp: '2026-12-06T02:12:59Z' }),
+    "Loki, the node's CRI line as promtail read it": (l) => ({ labels: { app: 'mcp' }, line: `2026-12-06T02:12:59.1Z stdout F ${l}`, timestamp: '2026-12-06T02:13:00Z' }),
+  };
+  for (const [what, wrap] of Object.entries(SHIPPED)) {
+    it(`${what}: the same attempts, outcomes and findings as the bare stdout`, async () => {
+      const path = join(tmp, `shipped-${what.replace(/\W+/g, '-')}.ndjson`);
+      writeFileSync(path, whole.map((l, i) => JSON.stringify(wrap(l, i))).join('\n') + '\n');
+      const r = await run([{ path, side: 'server' }]);
+      expect(r.summary.lines.unusable).toBe(0);
+      expect(rows(r)).toEqual(rows(bare));
+    });
+  }
+
+  it("must not: a CRI line's partial pieces in separate envelopes are not joined: unusable, each counted", async () => {
+    const path = join(tmp, 'loki-cri-pieces.ndjson');
+    const cri = readFileSync(`${DIR}server-cri.log`, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(path, cri.map((l) => JSON.stringify({ labels: { app: 'mcp' }, line: l, timestamp: '2026-12-06T02:13:00Z' })).join('\n') + '\n');
+    const r = await run([{ path, side: 'server' }]);
+    // The start-up line, and both split inventory events: four P pieces and the F piece that ends each.
+    expect(r.summary.lines.unusable).toBe(1 + 2 * 5);
+    expect(r.attempts.filter((a) => a.tool === 'inventory').every((a) => a.outcome !== 'TOOL_SUCCESS')).toBe(true);
+  });
+});
