@@ -65,11 +65,13 @@ function journaldJson(text: string): Parsed {
   if (body.charCodeAt(0) !== 0x7b || !body.includes('"__REALTIME_TIMESTAMP"')) return undefined;
   const v = parseObject(body);
   if (!v || !('MESSAGE' in v)) return undefined;
-  const key = String(v._STREAM_ID ?? v._PID ?? '');
+  // A journal stream (systemd's stdout to the journal), or Docker's journald driver's container and priority (stdout 6, stderr 3).
+  const key = String(v._STREAM_ID ?? (v.CONTAINER_ID_FULL !== undefined ? `${String(v.CONTAINER_ID_FULL)}/${String(v.PRIORITY)}` : (v._PID ?? '')));
   const piece: Piece = { key, text: '' };
   if (typeof v.__REALTIME_TIMESTAMP === 'string' && /^\d{1,17}$/.test(v.__REALTIME_TIMESTAMP)) piece.ts = v.__REALTIME_TIMESTAMP;
   // A line longer than journald's LineMax (48 KiB by default) is stored as several entries, each but the last so marked.
-  if (v._LINE_BREAK === 'line-max') piece.partial = true;
+  // Docker's journald log driver marks its 16 KiB pieces CONTAINER_PARTIAL_MESSAGE=true, all but the last.
+  if (v._LINE_BREAK === 'line-max' || v.CONTAINER_PARTIAL_MESSAGE === 'true') piece.partial = true;
   const m = v.MESSAGE;
   if (typeof m === 'string') piece.text = m;
   else if (Array.isArray(m) && m.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) {

@@ -158,6 +158,23 @@ describe('real-containers: the server under journald (systemd-cat), exported by 
   }
 });
 
+describe("real-containers: the server in a container with Docker's journald log driver", () => {
+  it('its 16 KiB pieces (CONTAINER_PARTIAL_MESSAGE=true, all but the last) are joined per container and stream; every call\'s server view is there', async () => {
+    const r = await run([{ path: `${DIR}client-docker-journald.ndjson`, side: 'client' }, { path: `${DIR}server-docker-journald.json`, side: 'server' }]);
+    const i = r.summary.inputs[1]!;
+    expect(i.wrapper).toBe('journald-json');
+    expect(i.joined).toBe(4);
+    expect(r.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual([
+      'echo TOOL_SUCCESS TOOL_SUCCESS',
+      'inventory TOOL_SUCCESS TOOL_SUCCESS',
+      'refund TOOL_ERROR TOOL_ERROR',
+      'nope TOOL_ERROR TOOL_ERROR',
+      'report STREAM_INCOMPLETE STREAM_INCOMPLETE',
+      'echo TOOL_SUCCESS TOOL_SUCCESS',
+    ]);
+  });
+});
+
 describe('real-containers: the container lines as Kubernetes log shippers send them on', async () => {
   const whole = readFileSync(stdoutOf('server-docker.json.log'), 'utf8').split('\n').filter(Boolean);
   const bare = await run([{ path: stdoutOf('server-docker.json.log') }]);
