@@ -2,7 +2,7 @@
 import type { Line, TextLine } from './lines.js';
 
 /** The wrappers, as the report's notes name them. */
-export type WrapperKind = 'docker-json' | 'cri' | 'docker-logs' | 'compose' | 'journald-json' | 'syslog';
+export type WrapperKind = 'docker-json' | 'cri' | 'docker-logs' | 'kubectl-prefix' | 'compose' | 'journald-json' | 'syslog';
 
 /** One physical line read out of its wrapper. */
 interface Piece {
@@ -164,6 +164,18 @@ function timeOf(ts: string | number | undefined): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** `kubectl logs --prefix` (of several pods or containers): `[pod/<pod>/<container>] <text>`, with `--timestamps` a time after it. */
+const KUBECTL_LINE = /^\[(pod\/[^\s/\]]+\/[^\s\]]+)\](?: (.*))?$/s;
+
+function kubectlPrefix(text: string): Parsed {
+  if (text.charCodeAt(0) !== 0x5b) return undefined;
+  const m = KUBECTL_LINE.exec(text);
+  if (!m) return undefined;
+  const rest = m[2] ?? '';
+  const t = COMPOSE_TIME.exec(rest);
+  return t ? { key: m[1]!, text: rest.slice(t[0].length), ts: t[1]! } : { key: m[1]!, text: rest };
+}
+
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
@@ -178,6 +190,7 @@ export const WRAPPER_NAMES: Record<WrapperKind, string> = {
   'docker-json': 'Docker json-file',
   cri: 'CRI log',
   'docker-logs': 'docker logs -t',
+  'kubectl-prefix': 'kubectl logs --prefix',
   compose: 'docker compose logs',
   'journald-json': 'journalctl -o json',
   syslog: 'syslog lines',
@@ -196,13 +209,12 @@ const READERS: Array<[WrapperKind, (text: string) => Parsed]> = [
   ['cri', cri],
   ['syslog', syslog],
   ['docker-logs', dockerLogs],
+  ['kubectl-prefix', kubectlPrefix],
   ['compose', compose],
 ];
 
-/** Lines looked at before deciding an input has no wrapper. */
+/** Lines of the first read looked at to tell the wrapper. */
 const PROBE_LINES = 8;
-/** Lines held while deciding, blank ones included. */
-const PROBE_HOLD = 64;
 /** Partial lines kept open at once (one per stream in practice); past this the oldest is read as it is. */
 const OPEN_KEYS = 1024;
 
@@ -226,22 +238,24 @@ interface Open {
 }
 
 /**
- * The lines of an input with their wrapper taken off, when its first lines show one (most of the first eight lines
- * are of that wrapper); else the lines as they are, untouched and at no cost. A line of the input that is not of
+ * The lines of an input with their wrapper taken off, when its first lines show one (most of the first read's first
+ * eight lines are of that wrapper); else the lines as they are, untouched and at no cost. A line of the input that is not of
  * its wrapper is passed on as it is. The joined line of partial chunks keeps the first chunk's number and time.
  */
 export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts: { maxLineBytes: number; stats: WrapperStats }): AsyncGenerator<Line[]> {
-  const held: Line[] = [];
-  let looked = 0;
   let read: ((text: string) => Parsed) | undefined;
   let decided = false;
   let backward = false;
   const open = new Map<string, Open>();
   const stats = opts.stats;
 
-  const decide = (): void => {
+  const decide = (first: Line[]): void => {
     decided = true;
-    const texts = held.filter((l): l is TextLine => 'text' in l && l.text.trim() !== '').map((l) => l.text);
+    const texts: string[] = [];
+    for (const l of first) {
+      if ('text' in l && l.text.trim() !== '') texts.push(l.text);
+      if (texts.length === PROBE_LINES) break;
+    }
     if (texts.length === 0) return;
     let best: [WrapperKind, (text: string) => Parsed] | undefined;
     let bestHits = 0;
@@ -353,35 +367,20 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
       continue;
     }
     if (!decided) {
-      for (const line of batch) {
-        held.push(line);
-        if ('text' in line && line.text.trim() !== '') looked++;
-      }
-      if (looked < PROBE_LINES && held.length < PROBE_HOLD) continue;
-      decide();
-      const lines = held.splice(0);
-      if (!read) {
-        yield lines;
+      // Decided on the first batch that holds a line (the first read, most often many lines): never held waiting for
+      // more, so a slow pipe's first lines are read as they come.
+      if (!batch.some((l) => 'text' in l && l.text.trim() !== '')) {
+        yield batch;
         continue;
       }
-      const out: Line[] = [];
-      for (const line of lines) unwrap(line, out);
-      if (out.length) yield out;
-      continue;
+      decide(batch);
+      if (!read) {
+        yield batch;
+        continue;
+      }
     }
     const out: Line[] = [];
     for (const line of batch) unwrap(line, out);
-    if (out.length) yield out;
-  }
-  if (!decided) {
-    decide();
-    const lines = held.splice(0);
-    if (!read) {
-      if (lines.length) yield lines;
-      return;
-    }
-    const out: Line[] = [];
-    for (const line of lines) unwrap(line, out);
     if (out.length) yield out;
   }
   // Chunks whose line never ended (the log was cut in the middle of a long line): read as far as they go.

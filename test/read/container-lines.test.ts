@@ -146,6 +146,13 @@ describe('docker compose logs and docker logs -t', () => {
     expect(lines[2]).toMatchObject({ wrapTs: '2026-12-06T02:12:18.250684142Z' });
   });
 
+  it('kubectl logs --prefix: the text after `[pod/<pod>/<container>]`, with --timestamps its time', async () => {
+    const { lines, stats } = await unwrap([`[pod/mcp-7d9f/mcp] ${rec(0)}`, `[pod/mcp-7d9f/mcp] 2026-12-06T02:12:18.250684142Z ${rec(1)}`, '[pod/mcp-8a1c/mcp] listening']);
+    expect(stats.kind).toBe('kubectl-prefix');
+    expect(lines.map(text)).toEqual([rec(0), rec(1), 'listening']);
+    expect(lines[1]).toMatchObject({ wrapTs: '2026-12-06T02:12:18.250684142Z' });
+  });
+
   it('docker logs -t: the time Docker wrote into a long line at each 16 KiB piece is taken out, also past multi-byte text', async () => {
     const value = `${'é'.repeat(9000)}${'x'.repeat(20000)}`;
     const whole = JSON.stringify({ v: 1, kind: 'event', data: value });
