@@ -282,7 +282,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   // Two plain inputs that are one log given twice are no client and server to join: the overlap says so instead.
   const copies = sessions.sharedPlain.length === 2 && overlaps.some(([key]) => key === `${Math.min(...sessions.sharedPlain)}|${Math.max(...sessions.sharedPlain)}`);
   if (sessions.sharedPlain.length > 1 && !copies) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
-  for (const [plain, sided] of sessions.plainBesideSided) notice(plainBesideSidedNote(accounts[plain]!.name, [...sided].sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`)));
+  for (const [plain, sided] of sessions.plainBesideSided) {
+    // One file whose records of a session state a side and others none (two recorders appending to one file): no other input to name.
+    const others = [...sided].filter(([i]) => i !== plain).sort((x, y) => x[0] - y[0]);
+    notice(others.length > 0 ? plainBesideSidedNote(accounts[plain]!.name, others.map(([i, side]) => `${accounts[i]!.name} (${side})`)) : mixedSidesNote(accounts[plain]!.name, sided.get(plain)!));
+  }
   for (const [input, endpoints] of normalizer.sessionlessEndpoints) {
     if (endpoints.size < 2) continue;
     const list = [...endpoints].slice(0, 3).map((e) => JSON.stringify(e)).join(', ');
@@ -326,6 +330,14 @@ function sharedPlainNote(names: string[]): string {
 function plainBesideSidedNote(name: string, names: string[]): string {
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return `${name} carries the same sessions as ${list} but says no side, so its calls are analyzed apart and counted a second time (a third view of the same traffic, such as a recording proxy's between them): give it with --client or --server in place of that side's log, or leave it out`;
+}
+
+/**
+ * What is said, once, of an input whose records of the same sessions state a side and state none (a recordingFetch and
+ * a recording proxy appending to one file): those without are analyzed apart from those with one.
+ */
+function mixedSidesNote(name: string, side: string): string {
+  return `${name} holds records that state a side (${side}) and records of the same sessions that state none (two recorders appending to one file, one of them without a side?): those without are analyzed apart, so their calls are counted a second time; give each recorder a file of its own, or the proxy's records a side (--side)`;
 }
 
 /** What is said, once, of a plain input whose records state no side, next to inputs of one side. */

@@ -324,6 +324,18 @@ function cancelReasonText(reason: string | undefined): string {
 }
 
 /** A retried attempt's outcome, and that the client had cancelled it itself when it had (a timeout, a stop button). */
+/**
+ * The caller got the earlier attempt's answer, a result it was not cancelled for, and sent the retry knowing it: the
+ * client's own view shows that answer, or the application linked the two with withCallNote (an app that calls again
+ * after a tool error). A re-send in a server's or a proxy's log with neither is a sender that did not get the answer.
+ */
+function callerGot(prev: Attempt, retry: Attempt): boolean {
+  if (previousOutcome(prev) !== prev.outcome) return false;
+  const caller = prev.client;
+  if (caller !== undefined) return caller.outcome !== undefined && !isFailure(caller.outcome);
+  return !isFailure(prev.outcome) && (retry.client ?? retry.primary).note?.call !== undefined;
+}
+
 function previousOutcome(prev: Attempt): string {
   return (prev.client ?? prev.primary).cancelled || prev.server?.cancelled ? `${prev.outcome}, which the client had cancelled itself` : prev.outcome;
 }
@@ -703,7 +715,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
           : ranAt.detail.errorCode === -32800 ? 'the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it, and what the tool did before it stopped is done'
           : ranAt.outcome === 'JSONRPC_ERROR' && ranAt.detail.errorCode === INTERNAL_ERROR ? 'the earlier attempt got -32603 (internal error): the server failed while it handled the request (an SDK answers so for an exception its tools/call handler threw), and the tool may have done its work before that'
           : 'the earlier attempt may have run (no server view proves otherwise)'
-        : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), which the caller did not get: its effect happened before this retry`
+        : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), ${callerGot(ranAt, a) && ranAt.outcome === ranAt.server!.outcome ? 'which the caller got before it retried' : 'which the caller did not get'}: its effect happened before this retry`
         : resultRefused ? `the server view shows the earlier attempt reached the server, and ${refusedText}`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`
         : 'the server view shows the earlier attempt reached the server';
@@ -749,7 +761,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
       : gave.pyTimeout ? ` (measured from the request's start in this log plus the timeout its notifications/cancelled names, which may be up to ${delayText(margin)} later than the caller's timeout fired: the SDK's transport gets to a POST late under load)` : '';
     if (delay < policy.minDelayMs - margin) {
-      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after ${isFailure(prev.outcome) || previousOutcome(prev) !== prev.outcome ? 'the failure' : `the earlier attempt ended (${prev.outcome} in this log: the sender did not get it)`}${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after ${isFailure(prev.outcome) || previousOutcome(prev) !== prev.outcome ? 'the failure' : callerGot(prev, a) ? `the earlier attempt ended (${prev.outcome}, which the caller got)` : `the earlier attempt ended (${prev.outcome} in this log: the sender did not get it)`}${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)}`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay + margin < prevDelay - Math.max(20, prevDelay * 0.1)) {
       // A constant backoff keeps its delays within a few ms of each other: only a delay clearly shorter shrinks.
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${delayText(delay)}${hopNote}, less than the ${delayText(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
