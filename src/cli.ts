@@ -91,7 +91,7 @@ const ANALYSIS: Group = ['Analysis:', {
   'order-tolerance': { type: 'number', requiresArg: true, default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },
   idempotent: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Tools that are safe to retry, whatever tools/list says' },
   'max-retries': { type: 'number', requiresArg: true, default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' },
-  'min-retry-delay': { type: 'number', requiresArg: true, default: 200, describe: 'Retry policy: least delay before any retry, ms; later delays must not shrink (judged after 408, 429, 5xx and failures without a status, not after a 4xx the re-send corrects)' },
+  'min-retry-delay': { type: 'number', requiresArg: true, default: 200, describe: 'Retry policy: least delay before any retry, ms; later delays must not shrink (judged after a failure with no status or a 2xx, such as a cut stream or a JSON-RPC error, and after 408, 429 and 5xx; not after a 4xx the re-send corrects)' },
 }];
 
 /** The number options that count things (rows, retries, bytes): a fraction is a usage error. */

@@ -40,6 +40,16 @@ describe('--help says what the README says of the options', () => {
     expect(run.stdout).toContain('retry 2 came 90 ms after the failure; the policy asks at least 200 ms');
   });
 
+  it('--min-retry-delay names the 2xx failures it judges the delay after, not only 408, 429 and 5xx', async () => {
+    const text = await help(['--help']);
+    expect(text).toContain('judged after a failure with no status or a 2xx');
+    // The real-audit47 client's retry came at once after its HTTP 200 tool error (the app named it attempt 2): judged.
+    const run = await cli(['--client', 'test/fixtures/real-audit47/note-retry/client.ndjson', '--format', 'ndjson']);
+    const retry = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; tool?: string; attempt?: number; findings?: { code: string }[] })
+      .find((l) => l.type === 'attempt' && l.tool === 'refund' && l.attempt === 2)!;
+    expect(retry.findings!.map((f) => f.code)).toContain('RETRY_POLICY');
+  });
+
   it('--fail-on counts findings as well as attempts', async () => {
     expect(await help(['--help'])).toContain('among the reported attempts and findings');
     const run = await cli([...BOTH, '--fail-on', 'UNSAFE_RETRY', '--quiet']);
