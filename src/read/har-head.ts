@@ -2,7 +2,7 @@
 
 /**
  * True when the first bytes of an input look like a whole HAR document: `{` then `"log"` as the first key, its value
- * an object (after an optional BOM and whitespace). A one-line HAR entry starts with another key, and a Docker
+ * an object (or a list, a broken HAR said as one) (after an optional BOM and whitespace). A one-line HAR entry starts with another key, and a Docker
  * json-file log line (`{"log":"<text>",...}`) holds a string there, so neither matches.
  */
 export function looksLikeHarDocument(head: string): boolean {
@@ -18,7 +18,8 @@ export function looksLikeHarDocument(head: string): boolean {
   i++;
   while (i < head.length && /\s/.test(head[i]!)) i++;
   // The value may lie past a short head (a document padded with white space): only a string there rules a HAR out.
-  return i >= head.length || head[i] === '{';
+  // A list there is a broken HAR, said as such (har-document.ts); a string is Docker's json-file log.
+  return i >= head.length || head[i] === '{' || head[i] === '[';
 }
 
 /**
