@@ -7,7 +7,7 @@ import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
 import type { HarDocumentInfo } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
-import { unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
+import { nestedRecord, unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { embeddedMessageLine, splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
 import { GzipError, openInput, UnreadEncodingError } from './read/open.js';
 import { encodingName } from './read/utf16.js';
@@ -180,6 +180,14 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       if (unwrapped?.many) return pageItems(unwrapped.value as unknown[], lineNo, out, unwrapped.times);
       if (unwrapped) {
         v = unwrapped.value;
+        continue;
+      }
+      // A record of a known format in an envelope no reader knows: read as `--unwrap <its path>` would (a bare
+      // JSON-RPC message is not taken so: an application's log line holds those, read by app-log with its fields).
+      const nested = nestedRecord(obj, isNestedRecord);
+      if (nested) {
+        note(`records read from the field "${nested.path}" of an envelope mcp-triage does not know, as --unwrap ${nested.path} reads them`);
+        v = nested.value;
         continue;
       }
       // The Python SDK's own DEBUG lines, and httpx's, logged by a JSON formatter: read as the text log they would be.
@@ -673,6 +681,12 @@ function isKnownRecord(x: unknown): boolean {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
   const obj = x as Record<string, unknown>;
   return detectJsonFormat(obj) !== undefined || unwrapEnvelope(obj) !== undefined;
+}
+
+/** A record of a format whose shape names it, found inside an unknown envelope (nestedRecord); not a bare JSON-RPC message. */
+function isNestedRecord(obj: Record<string, unknown>): boolean {
+  const f = detectJsonFormat(obj);
+  return f !== undefined && f.name !== 'jsonrpc';
 }
 
 /** A word or arrow that says which way a message went, where an `aws logs tail` line has its stream's name. */

@@ -162,3 +162,32 @@ export function unwrapPath(value: unknown, path: string): unknown {
   }
   return typeof cur === 'string' ? innerOfText(cur) : cur;
 }
+
+/** How deep into an unknown envelope a known record is looked for. */
+const NESTED_DEPTH = 2;
+
+/**
+ * A record of a known format inside an envelope no reader knows (`{"meta":...,"payload":{"rec":{<canonical>}}}`):
+ * the one object, at most two fields down, that `isRecord` accepts, and its path (what `--unwrap` would name).
+ * Undefined when there is none, or more than one at the shallowest depth (no guess between them).
+ */
+export function nestedRecord(v: Obj, isRecord: (o: Obj) => boolean): { value: Obj; path: string } | undefined {
+  let level: Array<[Obj, string]> = [[v, '']];
+  for (let depth = 1; depth <= NESTED_DEPTH; depth++) {
+    const found: Array<[Obj, string]> = [];
+    const next: Array<[Obj, string]> = [];
+    for (const [o, path] of level) {
+      for (const k of Object.keys(o)) {
+        const c = o[k];
+        if (!isObj(c)) continue;
+        const at = path ? `${path}.${k}` : k;
+        if (isRecord(c)) found.push([c, at]);
+        else next.push([c, at]);
+      }
+    }
+    if (found.length === 1) return { value: found[0]![0], path: found[0]![1] };
+    if (found.length > 1) return undefined;
+    level = next;
+  }
+  return undefined;
+}
