@@ -351,7 +351,13 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       if (embedded) value = embedded;
       else if (!cw) {
         const nul = text.includes('\u0000');
-        unusable(line.lineNo, nul ? 'nul-bytes' : 'invalid-json', nul ? 'line contains NUL bytes and is not JSON' : 'line is not JSON and matches no text log format');
+        if (nul) unusable(line.lineNo, 'nul-bytes', 'line contains NUL bytes and is not JSON');
+        else {
+          // A bare JSON scalar ("text", 42, null, true) is JSON, but no record: say which type it is.
+          const scalar = jsonScalarType(text);
+          if (scalar !== undefined) unusable(line.lineNo, 'not-an-object', `line is JSON ${scalar}, not an object record`);
+          else unusable(line.lineNo, 'invalid-json', 'line is not JSON and matches no text log format');
+        }
         return true;
       }
       // `aws logs tail`: the JSON after `<time> <stream>` is detected like a whole line; it keeps the prefix time.
@@ -782,4 +788,18 @@ function sayWrapper(w: WrapperStats, account: InputAccount, note: (text: string)
   if (w.joined > 0) account.joined = w.joined;
   if (w.yearless > 0) note('the syslog times have no year (journalctl -o short): only the records\' own times are used; journalctl -o short-iso or -o json keeps them');
   if (w.kind === 'syslog') note('a line journald split (over its LineMax, 48 KiB by default) stays split in the text formats: journalctl -o json --all keeps the mark that joins it');
+}
+
+/** The JSON type of a line that is one JSON scalar (a string, number, true, false or null), else undefined. */
+function jsonScalarType(text: string): string | undefined {
+  const t = text.trim();
+  const c = t.charCodeAt(0);
+  // Only what can open a JSON scalar: a quote, a digit or minus, t, f, n.
+  if (!(c === 0x22 || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e)) return undefined;
+  try {
+    const v: unknown = JSON.parse(t);
+    return v === null ? 'null' : typeof v;
+  } catch {
+    return undefined;
+  }
 }

@@ -72,4 +72,13 @@ describe('JSON array documents', () => {
     expect(r.summary.inputs![0]).toMatchObject({ lines: 4, used: 2, unusable: 2 });
     expect(r.stderr).toMatch(/arrays\.ndjson:3: line is JSON array, not an object record/);
   });
+
+  it('a bare JSON scalar line says which JSON type it is; a line that is no JSON still says so', () => {
+    const file = join(dir, 'scalars.ndjson');
+    writeFileSync(file, ['42', '"text"', 'null', 'true', '-5e3', 'nope', '-- marker'].join('\n') + '\n');
+    const r = run([file]);
+    expect(r.summary.diagnostics!.byCode).toEqual({ 'not-an-object': 5, 'invalid-json': 2 });
+    for (const [n, type] of [[1, 'number'], [2, 'string'], [3, 'null'], [4, 'boolean'], [5, 'number']] as const) expect(r.stderr).toContain(`scalars.ndjson:${n}: line is JSON ${type}, not an object record\n`);
+    expect(r.stderr).toContain('scalars.ndjson:6: line is not JSON and matches no text log format\n');
+  });
 });
