@@ -87,7 +87,7 @@ const VIEW_OUTPUT: Group = ['Report:', {
 const ANALYSIS: Group = ['Analysis:', {
   window: { type: 'number', requiresArg: true, default: DEFAULTS.windowMs / 1000, describe: 'Seconds the join waits for a resumption, the other side\'s view or a claim; a call still open is followed through up to 600 s of silence, or this long if longer' },
   'retry-window': { type: 'number', requiresArg: true, default: DEFAULTS.retryWindowMs / 1000, describe: 'Seconds after a failed attempt in which the same call sent again counts as its retry (plus a Retry-After it was given, up to 300)' },
-  skew: { type: 'number', requiresArg: true, default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree' },
+  skew: { type: 'number', requiresArg: true, default: DEFAULTS.skewMs / 1000, describe: 'Extra seconds to wait for the other side\'s view when the two logs\' clocks disagree; also how far apart two sessions\' initialize may be to pair them across a hop that rewrote the session id, and a request in a log without session ids from the server\'s view of it' },
   'order-tolerance': { type: 'number', requiresArg: true, default: DEFAULTS.orderToleranceMs / 1000, describe: 'Seconds a time-ordered input may jump back before it counts as unordered' },
   idempotent: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Tools that are safe to retry, whatever tools/list says' },
   'max-retries': { type: 'number', requiresArg: true, default: 2, describe: 'Retry policy: most retries a call may have (RETRY_POLICY)' },
