@@ -14,6 +14,7 @@ import { harEntryFormat } from './har-entry.js';
 import { kongFormat } from './kong.js';
 import { mcpsnoopFormat } from './mcpsnoop.js';
 import { mcpspyFormat } from './mcpspy.js';
+import { nginxJsonFormat } from './nginx-json.js';
 import { otlpFormat } from './otlp.js';
 import { tsharkFormat } from './tshark.js';
 import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
@@ -21,7 +22,7 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
  * Specific shapes first (each keys on fields no other format has: `v`+`kind`, Claude Code's `debug`/`error`+`timestamp`+`sessionId`+`cwd`, `ai.mcp`, HAR's `startedDateTime`/header
- * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`); Kong before
+ * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`, nginx's JSON access log's `request_method`+`request_body`+`status`+`request_time`); Kong before
  * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
  * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
  */
@@ -38,6 +39,7 @@ export const JSON_FORMATS: JsonFormat[] = [
   ghAwFormat,
   inspectorNetworkFormat,
   inspectorFormat,
+  nginxJsonFormat,
   jsonRpcFormat,
 ];
 
