@@ -728,9 +728,10 @@ function failedForCaller(a: Attempt): boolean {
   if (isFailure(a.outcome)) {
     // No answer in a log that leaves answers out is no failure (a like request after it is another call), unless the
     // client gave up on it (its notifications/cancelled), or the log read its SSE stream (its progress came on it: that
-    // log shows such a stream's answer, and none came).
+    // log shows such a stream's answer, and none came). So too a 2xx whose body the capture did not keep (an access
+    // log, nginx's: test/fixtures/real-audit48).
     const v = a.client ?? a.primary;
-    if (a.outcome === 'UNANSWERED' && v.answersUnlogged === true) return cancelled !== undefined || v.progress > 0;
+    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true)) return cancelled !== undefined || v.progress > 0;
     return true;
   }
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);
