@@ -15,6 +15,7 @@ const NginxJsonLine = z.object({
   request_method: text,
   status: numberish,
   request_time: numberish,
+  body_bytes_sent: numberish.optional(),
   request_body: text,
   request_uri: text.optional(),
   msec: numberish.optional(),
@@ -85,8 +86,11 @@ function nginxToRecords(v: Obj): AdapterResult {
     // nginx's own code, sent to no one: the client closed its connection before nginx had answered.
     return [{ ...rec, status: null, end: 'aborted', error: `nginx logged 499: the client closed the connection before the response was complete${upstream ? ` (upstream status ${upstream})` : ''}` }];
   }
-  // No response body in an access log: the exchange keeps its status and head, its answer is not observable.
-  return [{ ...rec, status, responseHeaders, end: 'complete' }];
+  // No response body in an access log: the exchange keeps its status and head, its answer is not observable; but a 2xx
+  // to a POST of which nginx sent no body byte at all ($body_bytes_sent 0: not even the chunked body's last chunk)
+  // carried no answer (an SSE stream cut by proxy_read_timeout before its first event: test/fixtures/real-audit48).
+  const empty = numeric(line.body_bytes_sent) === 0 && status >= 200 && status <= 299 && status !== 202 && status !== 204;
+  return [{ ...rec, status, responseHeaders, ...(empty ? { recvText: '' } : {}), end: 'complete' }];
 }
 
 export const nginxJsonFormat: JsonFormat = {
