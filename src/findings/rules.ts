@@ -1158,9 +1158,10 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
   // A probe the client fell back from to initialize (its session is where that went on, or stopped) stopped nothing;
   // nor did a failed request of another feature (a resources/read of an unknown URI, a prompts/get, a ping): no
   // client needs one to call a tool, and a client that only reads resources never meant to call one.
-  // A request without an answer in a log that leaves some answers out did not fail as far as anyone can tell.
+  // A request without an answer in a log that leaves some answers out, or a 2xx whose body the capture did not keep
+  // (an access log's), did not fail as far as anyone can tell.
   const stopping = calls.failed.filter((a) => !(a.method === 'server/discover' && (a.primary.versionFallback || a.client?.versionFallback)) && !OTHER_FEATURES.has(a.method)
-    && !(a.outcome === 'UNANSWERED' && (a.client ?? a.primary).answersUnlogged === true));
+    && !(a.outcome === 'UNANSWERED' && ((a.client ?? a.primary).answersUnlogged === true || (a.client ?? a.primary).bodyNotCaptured === true)));
   if (calls.toolCalls === 0 && stopping.length > 0 && !partOfSession) {
     // A server/discover probe refused by a server of the handshake era is followed by the client's initialize: when
     // that failed too (the Python client in auto mode against the 2024-11-05 SSE server), it is what stopped the client.
