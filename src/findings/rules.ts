@@ -166,7 +166,14 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // (Not when the server's view shows its HTTP status sent well before the client closed: something between them
     // held it, as a hop that delays answers does, until the client gave up.)
     const heldBetween = typeof s.status === 'number' && s.endTs !== undefined && c.endTs !== undefined && s.endTs + HELD_ANSWER_MARGIN_MS < c.endTs;
-    const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded && !heldBetween;
+    // Or its stream had carried events (progress) well before the client closed, of which the client got not even the
+    // head: something between them held the whole response (nginx's proxy_buffering, for a server that sends no
+    // X-Accel-Buffering: no; test/fixtures/real-audit48/*-noaccel-sse).
+    const firstEvent = s.progressAt?.length ? Math.min(...s.progressAt) : undefined;
+    const gaveUpAtTs = c.cancelledAt !== undefined && (c.endTs === undefined || c.cancelledAt < c.endTs) ? c.cancelledAt : c.endTs;
+    const heldStream = typeof s.status === 'number' && c.status === null && firstEvent !== undefined && gaveUpAtTs !== undefined && firstEvent + HELD_ANSWER_MARGIN_MS < gaveUpAtTs;
+    const heldEvents = heldStream ? s.progressAt!.filter((t) => t < gaveUpAtTs!).length : 0;
+    const clientGaveUpFirst = c.status === null && closedByClient(c) && !s.responded && !heldBetween && !heldStream;
     // A view rebuilt from metadata (an OpenTelemetry span) that has no response shows nothing to compare: the span of
     // a client that timed out, of a handler whose error response the span does not record.
     // A client span that gave up (its timeout) diverges only from a result the server's view shows sent before that.
@@ -203,6 +210,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         : lostResult ? 'the server sent a final result the client never got'
         : hopAnswered(c, s) ? hopAnsweredText(c, s)
         // No head reached the client of one the server sent: nothing changed a status, the connection broke between them.
+        : c.status === null && typeof s.status === 'number' && heldStream && !heldBetween ? `the client never got the HTTP ${s.status} head the server sent, nor any of the ${heldEvents} progress notification${heldEvents === 1 ? '' : 's'} it sent on that stream before the client gave up (the first ${((gaveUpAtTs! - firstEvent!) / 1000).toFixed(2)} s before): something between them held the response back (a proxy that buffers it: nginx with proxy_buffering on, its default, does so for a server that sends no X-Accel-Buffering: no)`
         : c.status === null && typeof s.status === 'number' && heldBetween && closedByClient(c) ? `the client never got the HTTP ${s.status} head the server sent ${((c.endTs! - s.endTs!) / 1000).toFixed(2)} s before the client gave up: something between them held it (a hop that delays answers, a stalled connection)`
         : c.status === null && typeof s.status === 'number' ? `the client never got the HTTP ${s.status} head the server sent: the connection broke between them (a hop or the network cut it)${s.streamEnd === 'aborted' ? ", and the server's stream was aborted too" : ''}`
         : statusDiffers ? 'something between them changed the HTTP status'
