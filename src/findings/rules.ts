@@ -151,6 +151,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // which tells its own close (the Python SDK's DEBUG log: httpcore's lines), shows a stream it did not close.
     if (closedOnServer(s) && !s.responded && !closedByClient(c) && c.cancelled !== true && !c.responded && protocolOf(a) >= '2026-07-28' && c.status === s.status && c.outcome === s.outcome) {
       out.push(closedBetweenFinding(a, c, s));
+    } else if (what === undefined && heldFromMessageLog(c, s) !== undefined) {
+      out.push(finding('SIDE_DIVERGENCE', 'error', `${label(a)} id ${idText(a)}: ${heldFromMessageLog(c, s)}`, [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]));
     } else if (what !== undefined) {
       out.push(finding('SIDE_DIVERGENCE', 'error',
         `${label(a)} id ${idText(a)}: the client's log (no HTTP layer) got ${c.responded ? c.outcome : typeof c.status === 'number' ? `${statusText(c.status)} ${c.outcome} (its status line)` : 'no answer'}, the server sent ${statusText(s.status)} ${s.outcome}: ${what}`,
@@ -463,6 +465,22 @@ const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
  * A stream the log cut before any response (no end record: the client exited, the capture stopped) has no known end,
  * only the last time the log showed it: a cancellation after that is still when the caller gave up.
  */
+/**
+ * A client's message log that shows neither an answer nor any of the progress the server's view shows sent on the
+ * request's stream well before the client cancelled (the Python SDK's DEBUG log logs each SSE message it reads) had
+ * read none of it by then: the
+ * response was held between them (nginx buffering a server without X-Accel-Buffering: no; real-audit48/py-noaccel-sse).
+ */
+function heldFromMessageLog(c: AttemptView, s: AttemptView): string | undefined {
+  if (c.responded || c.cancelledAt === undefined || typeof s.status !== 'number' || typeof c.status === 'number') return undefined;
+  // progress the client read before it cancelled (what came after, once the hop let the response go, came too late)
+  const before = c.progressAt !== undefined ? c.progressAt.filter((t) => t < c.cancelledAt!).length : c.progress;
+  if (before > 0) return undefined;
+  const sent = (s.progressAt ?? []).filter((t) => t + HELD_ANSWER_MARGIN_MS < c.cancelledAt!);
+  if (sent.length === 0) return undefined;
+  return `the client's log (no HTTP layer) shows no answer and none of the ${sent.length} progress notification${sent.length === 1 ? '' : 's'} the server sent on the request's HTTP ${s.status} stream before the client cancelled it (the first ${secs(c.cancelledAt - Math.min(...sent))} before): something between them held the response back (a proxy that buffers it: nginx with proxy_buffering on, its default, does so for a server that sends no X-Accel-Buffering: no)`;
+}
+
 /**
  * What differs between a client's message view and the server's HTTP view of one request, compared as messages (the
  * client saw no HTTP): a result the server sent that the client never got (unless it had cancelled first), or another

@@ -1021,7 +1021,7 @@ export class JoinEngine {
         continue;
       }
       if (typeof msg.method === 'string') {
-        if (!isJsonRpcId(msg.id)) this.serverNotification(scopeKey, msg);
+        if (!isJsonRpcId(msg.id)) this.serverNotification(scopeKey, msg, r.ts);
         continue;
       }
       const id = msg.id;
@@ -1766,13 +1766,19 @@ export class JoinEngine {
     }
   }
 
-  private serverNotification(scopeKey: string, msg: Record<string, unknown>): void {
+  private serverNotification(scopeKey: string, msg: Record<string, unknown>, ts?: number): void {
     if (msg.method !== 'notifications/progress') return;
     const params = (msg.params ?? {}) as Record<string, unknown>;
     const token = params.progressToken;
     if (!isJsonRpcId(token)) return;
     const view = this.progressOwner(scopeKey, idKeyOf(token));
-    if (view) view.progress++;
+    if (!view) return;
+    view.progress++;
+    // a message log's progress keeps its time too: whether it came before the client gave up (real-audit48/py-noaccel-sse)
+    if (ts === undefined) return;
+    const at = (view.progressAt ??= []);
+    if (at.length >= PROGRESS_TIMES_KEPT) at.shift();
+    at.push(ts);
   }
 
   /**
