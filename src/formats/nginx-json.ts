@@ -106,7 +106,8 @@ export const nginxJsonFormat: JsonFormat = {
     session: true,
     typedIds: true,
     notes: [
-      'an access log keeps no response body: a 2xx is not observable past its status (UNANSWERED), so results, JSON-RPC errors and tool errors never show',
+      'an access log keeps no response body: a 2xx is not observable past its status (UNANSWERED), so results, JSON-RPC errors and tool errors never show; only a 2xx to a POST of which nginx sent no body byte ($body_bytes_sent 0) is known to have carried no answer',
+      'a POST nginx refused before it read the body (client_max_body_size\'s 413, limit_req\'s 503 or 429) has an empty $request_body: no method or id, so no attempt of its own; joined with a client\'s log (this log given with --server), the client\'s request takes its status',
       'a line is written when the request ends: a stream still open when the log was read is not in it, and an SSE stream shows no events',
       "the status is nginx's answer to the client: 499 is nginx's own code for a client that closed the connection first (no response was sent); $upstream_status says what the server answered",
     ],
