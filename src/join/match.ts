@@ -1314,18 +1314,7 @@ export class Matcher {
  * SSE stream (neither SDK sends a request's notifications in JSON-response mode), whose answer that log does show.
  */
 function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || c.outcome !== 'UNANSWERED' || s.responded !== true) return;
-  if (c.bodyNotCaptured === true && c.answersUnlogged !== true) {
-    // A 2xx whose body the client's capture did not keep (nginx's access log in front of the server, a HAR without
-    // bodies): the status is the client's, the answer the server's (test/fixtures/real-audit48).
-    if (typeof c.status === 'number' && c.status !== s.status) return;
-    const kept = "the client's log keeps no response bodies: this is the answer the server's log shows sent";
-    a.outcome = s.outcome!;
-    a.layer = s.layer!;
-    a.detail = { ...s.detail, why: s.detail?.why ? `${s.detail.why}; ${kept}` : kept };
-    return;
-  }
-  if (c.answersUnlogged !== true) return;
+  if (a.primary !== c || c.answersUnlogged !== true || c.outcome !== 'UNANSWERED' || s.responded !== true) return;
   if (c.progress > 0) {
     a.detail = { ...a.detail, why: "the server's log shows its answer sent, and the client's log, which shows this request's SSE stream (its progress came on it), never read it: lost on the way, or not come yet where the log ends" };
     return;
