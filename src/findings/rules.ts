@@ -472,7 +472,9 @@ const progressOf = (a: Attempt): number => (a.client ?? a.primary).progress;
  * response was held between them (nginx buffering a server without X-Accel-Buffering: no; real-audit48/py-noaccel-sse).
  */
 function heldFromMessageLog(c: AttemptView, s: AttemptView): string | undefined {
-  if (c.responded || c.cancelledAt === undefined || typeof s.status !== 'number' || typeof c.status === 'number') return undefined;
+  // The log must show this request's progress at all (some came after the cancellation: the held response let go), or
+  // a log that never logs notifications (an app's pino log of its calls) would look held.
+  if (c.responded || c.progress === 0 || c.cancelledAt === undefined || typeof s.status !== 'number' || typeof c.status === 'number') return undefined;
   // progress the client read before it cancelled (what came after, once the hop let the response go, came too late)
   const before = c.progressAt !== undefined ? c.progressAt.filter((t) => t < c.cancelledAt!).length : c.progress;
   if (before > 0) return undefined;
