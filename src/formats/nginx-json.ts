@@ -1,35 +1,10 @@
 // Adapter for nginx's JSON access log (a `log_format ... escape=json` with the request body): one HTTP exchange per line, its response body never kept.
-import { z } from 'zod';
 import type { ExchangeRecord } from '../schema/record.js';
+import type { NginxAccessLine as NginxJsonLine } from '../schema/access-log.js';
+import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { describeZodError } from './zod-error.js';
 import type { Obj } from './values.js';
-
-/**
- * The fields read, named as the README's `log_format mcpjson` names them (nginx writes every variable as text unless
- * the format leaves its quotes off, as it may for $status and $request_time; "-" and "" are nginx's "no value").
- */
-const text = z.string();
-const numberish = z.union([z.number(), z.string()]);
-const NginxJsonLine = z.object({
-  request_method: text,
-  status: numberish,
-  request_time: numberish,
-  body_bytes_sent: numberish.optional(),
-  request_body: text,
-  request_uri: text.optional(),
-  msec: numberish.optional(),
-  time: text.optional(),
-  time_iso8601: text.optional(),
-  upstream_status: text.optional(),
-  upstream_response_time: numberish.optional(),
-  mcp_session_id: text.optional(),
-  sent_mcp_session_id: text.optional(),
-  content_type: text.optional(),
-  request_id: text.optional(),
-  remote_addr: text.optional(),
-});
-type NginxJsonLine = z.infer<typeof NginxJsonLine>;
 
 /** nginx's text for "no value": "-" (most variables) or "" (an unset header). */
 const value = (v: string | undefined): string | undefined => (v === undefined || v === '' || v === '-' ? undefined : v);
@@ -53,7 +28,10 @@ function times(line: NginxJsonLine): { ts?: number; durationMs?: number } {
 }
 
 function nginxToRecords(v: Obj): AdapterResult {
-  const parsed = NginxJsonLine.safeParse(v);
+  // zod only once a line was taken for nginx's: the reader loads it and reads this line again
+  const zod = schemas();
+  if (!zod) return { error: NEEDS_SCHEMAS };
+  const parsed = zod.NginxAccessLineSchema.safeParse(v);
   if (!parsed.success) return { error: `nginx JSON access log line: ${describeZodError(parsed.error)}` };
   const line = parsed.data;
   const status = numeric(line.status);
@@ -103,6 +81,7 @@ export const nginxJsonFormat: JsonFormat = {
   limits: {
     http: true,
     bodies: false,
+    bodiesNote: 'no response bodies (the requests\' are kept; INVALID_ENVELOPE, MALFORMED_JSON, INVALID_TOOL_RESULT and INVALID_RESULT not checked)',
     session: true,
     typedIds: true,
     notes: [

@@ -238,3 +238,6 @@ export type JsonRpcId = z.infer<typeof JsonRpcIdSchema>;
 export function canonicalJsonSchema(): unknown {
   return z.toJSONSchema(CanonicalRecordSchema, { unrepresentable: 'any', io: 'input' });
 }
+
+// nginx's JSON access log line (src/formats/nginx-json.ts): loaded with these schemas, as lazy.ts loads this module.
+export { NginxAccessLineSchema } from './access-log.js';
