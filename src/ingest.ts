@@ -666,6 +666,9 @@ function mergeLimits(into: SourceLimits, l: SourceLimits): void {
   if (!l.http && l.httpNote !== undefined && (into.http || into.httpNote === l.httpNote)) into.httpNote = l.httpNote;
   else if (!l.http) into.httpNote = undefined;
   into.http &&= l.http;
+  // So does its word on the bodies it keeps (nginx's log: the requests', not the responses').
+  if (!l.bodies && l.bodiesNote !== undefined && (into.bodies || into.bodiesNote === l.bodiesNote)) into.bodiesNote = l.bodiesNote;
+  else if (!l.bodies) into.bodiesNote = undefined;
   into.bodies &&= l.bodies;
   into.session &&= l.session;
   into.typedIds &&= l.typedIds;
@@ -676,7 +679,7 @@ function mergeLimits(into: SourceLimits, l: SourceLimits): void {
 export function cannotShow(l: SourceLimits): string[] {
   const out: string[] = [];
   if (!l.http) out.push(l.httpNote ?? 'no HTTP status (not checked from it: HTTP_ERROR, NO_RESPONSE, NO_FINAL_RESULT, SESSION_EXPIRED, RETRY_AFTER_IGNORED)');
-  if (!l.bodies) out.push('no bodies (results rebuilt from attributes or log text; INVALID_ENVELOPE, MALFORMED_JSON, INVALID_TOOL_RESULT and INVALID_RESULT not checked)');
+  if (!l.bodies) out.push(l.bodiesNote ?? 'no bodies (results rebuilt from attributes or log text; INVALID_ENVELOPE, MALFORMED_JSON, INVALID_TOOL_RESULT and INVALID_RESULT not checked)');
   if (!l.session) out.push('no session (sessions cannot be told apart: ID_REUSED and ORPHAN_RESPONSE are weaker)');
   if (!l.typedIds) out.push('ids stringified (joins on them are weak)');
   return [...out, ...l.notes];

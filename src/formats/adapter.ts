@@ -9,6 +9,8 @@ export interface SourceLimits {
   httpNote?: string;
   /** The source records message bodies (results, errors). */
   bodies: boolean;
+  /** With bodies false: what "cannot show" says in place of "no bodies", for a source that keeps the requests' bodies. */
+  bodiesNote?: string;
   /** The source records an MCP session id. */
   session: boolean;
   /** The source keeps JSON-RPC ids with their JSON type (false: ids were stringified; joins on them are weak). */
