@@ -10,6 +10,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'mcpt-containers-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 type Result = Awaited<ReturnType<typeof analyze>>;
+/** The host client's calls in each run (cli.mjs), as the client saw each and as the server's log shows it. */
+const HOST_CALLS = [
+  'echo TOOL_SUCCESS TOOL_SUCCESS',
+  'inventory TOOL_SUCCESS TOOL_SUCCESS',
+  'refund TOOL_ERROR TOOL_ERROR',
+  'nope TOOL_ERROR TOOL_ERROR',
+  'report STREAM_INCOMPLETE STREAM_INCOMPLETE',
+  'echo TOOL_SUCCESS TOOL_SUCCESS',
+];
 const run = (paths: { path: string; side?: 'client' | 'server' }[]) => analyze({ inputs: paths, onDiagnostic: () => {} });
 const rows = (r: Result) => r.attempts.map((a) => `${a.ts} ${a.session} #${String(a.id)} ${a.method} ${a.tool ?? ''} ${a.status} ${a.outcome} ${a.serverOutcome ?? ''} [${a.findings.map((f) => f.code).sort().join(',')}]`);
 const input = (r: Result) => r.summary.inputs[0]!;
@@ -72,14 +81,7 @@ describe('real-containers: the server in a Docker container (json-file driver), 
   it("joined with the host client's capture: each call's server view is the container's", async () => {
     const r = await run([{ path: `${DIR}client-docker.ndjson`, side: 'client' }, { path: `${DIR}server-docker.json.log`, side: 'server' }]);
     const calls = r.attempts.filter((a) => a.method === 'tools/call' && a.session === r.attempts[0]!.session);
-    expect(calls.map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual([
-      'echo TOOL_SUCCESS TOOL_SUCCESS',
-      'inventory TOOL_SUCCESS TOOL_SUCCESS',
-      'refund TOOL_ERROR TOOL_ERROR',
-      'nope TOOL_ERROR TOOL_ERROR',
-      'report STREAM_INCOMPLETE STREAM_INCOMPLETE',
-      'echo TOOL_SUCCESS TOOL_SUCCESS',
-    ]);
+    expect(calls.map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual(HOST_CALLS);
   });
 });
 
@@ -115,14 +117,7 @@ describe('real-containers: the server under journald (systemd-cat), exported by 
   it('-o json --all: every call\'s server view is there; the 70 KB line journald split at 48 KiB is joined', () => {
     expect(all.summary.inputs[1]!.wrapper).toBe('journald-json');
     expect(all.summary.inputs[1]!.joined).toBe(1);
-    expect(all.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual([
-      'echo TOOL_SUCCESS TOOL_SUCCESS',
-      'inventory TOOL_SUCCESS TOOL_SUCCESS',
-      'refund TOOL_ERROR TOOL_ERROR',
-      'nope TOOL_ERROR TOOL_ERROR',
-      'report STREAM_INCOMPLETE STREAM_INCOMPLETE',
-      'echo TOOL_SUCCESS TOOL_SUCCESS',
-    ]);
+    expect(all.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual(HOST_CALLS);
   });
 
   it('journalctl -r (newest first): read from the last line back, with the journal\'s times, the same report', async () => {
@@ -164,14 +159,7 @@ describe("real-containers: the server in a container with Docker's journald log 
     const i = r.summary.inputs[1]!;
     expect(i.wrapper).toBe('journald-json');
     expect(i.joined).toBe(4);
-    expect(r.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual([
-      'echo TOOL_SUCCESS TOOL_SUCCESS',
-      'inventory TOOL_SUCCESS TOOL_SUCCESS',
-      'refund TOOL_ERROR TOOL_ERROR',
-      'nope TOOL_ERROR TOOL_ERROR',
-      'report STREAM_INCOMPLETE STREAM_INCOMPLETE',
-      'echo TOOL_SUCCESS TOOL_SUCCESS',
-    ]);
+    expect(r.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome} ${a.serverOutcome}`)).toEqual(HOST_CALLS);
   });
 });
 
