@@ -27,6 +27,65 @@ function times(line: NginxJsonLine): { ts?: number; durationMs?: number } {
   return { ts: endMs - (durationMs ?? 0), ...(durationMs !== undefined ? { durationMs } : {}) };
 }
 
+/** One upstream nginx sent the request to: its address, the status it logged for it, how long it took (ms). */
+interface UpstreamTry {
+  addr: string;
+  status: number | undefined;
+  ms: number | undefined;
+}
+
+/**
+ * The upstreams nginx tried for one request, when $upstream_addr and $upstream_status list more than one (", " between
+ * the servers of one upstream group: proxy_next_upstream sent the request on after an error, a timeout or a 502/503/504
+ * from the one before). A list that names another group (" : ", an internal redirect) or whose lengths disagree is not
+ * read: that is no re-send of this request.
+ */
+function upstreamTries(line: NginxJsonLine): UpstreamTry[] | undefined {
+  const addrs = value(line.upstream_addr)?.split(', ');
+  const statuses = value(line.upstream_status)?.split(', ');
+  if (!addrs || !statuses || addrs.length < 2 || addrs.length !== statuses.length) return undefined;
+  if ([...addrs, ...statuses].some((x) => x.includes(' : '))) return undefined;
+  const times = typeof line.upstream_response_time === 'string' ? line.upstream_response_time.split(', ') : [];
+  return addrs.map((addr, i) => {
+    const secs = times.length === addrs.length ? numeric(times[i]) : undefined;
+    return { addr, status: numeric(statuses[i]), ms: secs !== undefined ? Math.round(secs * 1000) : undefined };
+  });
+}
+
+/**
+ * A request nginx sent to more than one upstream: each try before the last is an exchange of its own (the upstream's
+ * status as nginx logged it: 502 for a refused or dropped connection, 504 for proxy_read_timeout, or the upstream's
+ * own 502/503/504), and the tries are noted as one call whose later attempts the gateway sent (`retryOrigin`
+ * `gateway`). nginx logged the last try's answer as its own status: that one keeps the line's record.
+ */
+function withTries(rec: ExchangeRecord, last: ExchangeRecord, tries: UpstreamTry[], requestId: string | undefined, lineTs: number | undefined): ExchangeRecord[] {
+  const call = `nginx ${requestId ?? `${rec.xid ?? ''}@${lineTs ?? ''}`} upstream tries`;
+  const out: ExchangeRecord[] = [];
+  let at = lineTs;
+  tries.forEach((t, i) => {
+    const note = { ...(i > 0 ? { retryOrigin: 'gateway' as const } : {}), attempt: i + 1, call };
+    const xid = rec.xid !== undefined ? `${rec.xid}#${i + 1}` : undefined;
+    const when = at !== undefined ? { ts: at } : {};
+    if (i === tries.length - 1) {
+      out.push({ ...last, ...when, ...(xid ? { xid } : {}), ...(t.ms !== undefined ? { durationMs: t.ms } : {}), note } as ExchangeRecord);
+      return;
+    }
+    out.push({
+      ...rec,
+      ...when,
+      ...(xid ? { xid } : {}),
+      ...(t.ms !== undefined ? { durationMs: t.ms } : {}),
+      status: t.status ?? null,
+      responseHeaders: {},
+      end: 'complete',
+      error: `nginx sent this request to upstream ${t.addr}, logged ${t.status ?? 'no status'} for it ($upstream_status), and sent it on to ${tries[i + 1]!.addr} (proxy_next_upstream)`,
+      note,
+    } as ExchangeRecord);
+    if (at !== undefined && t.ms !== undefined) at += t.ms;
+  });
+  return out;
+}
+
 function nginxToRecords(v: Obj): AdapterResult {
   // zod only once a line was taken for nginx's: the reader loads it and reads this line again
   const zod = schemas();
@@ -68,7 +127,9 @@ function nginxToRecords(v: Obj): AdapterResult {
   // to a POST of which nginx sent no body byte at all ($body_bytes_sent 0: not even the chunked body's last chunk)
   // carried no answer (an SSE stream cut by proxy_read_timeout before its first event: test/fixtures/real-audit48).
   const empty = numeric(line.body_bytes_sent) === 0 && status >= 200 && status <= 299 && status !== 202 && status !== 204;
-  return [{ ...rec, status, responseHeaders, ...(empty ? { recvText: '' } : {}), end: 'complete' }];
+  const answered: ExchangeRecord = { ...rec, status, responseHeaders, ...(empty ? { recvText: '' } : {}), end: 'complete' };
+  const tries = upstreamTries(line);
+  return tries ? withTries(rec, answered, tries, value(line.request_id), ts) : [answered];
 }
 
 export const nginxJsonFormat: JsonFormat = {
@@ -89,6 +150,7 @@ export const nginxJsonFormat: JsonFormat = {
       'a POST nginx refused before it read the body (client_max_body_size\'s 413, limit_req\'s 503 or 429) has an empty $request_body: no method or id, so no attempt of its own; joined with a client\'s log (this log given with --server), the client\'s request takes its status',
       'a line is written when the request ends: a stream still open when the log was read is not in it, and an SSE stream shows no events',
       "the status is nginx's answer to the client: 499 is nginx's own code for a client that closed the connection first (no response was sent); $upstream_status says what the server answered",
+      'a request nginx sent to more than one upstream ($upstream_addr and $upstream_status list them, "a, b": proxy_next_upstream) is one attempt per upstream tried, the later ones the gateway\'s re-sends (retryOrigin gateway); the log alone cannot tell a refused connection (the tool never ran) from a crash or a timeout after the tool ran (both log 502 or 504): nginx\'s error log, or the servers\' logs joined, tell',
     ],
   },
 };

@@ -18,6 +18,7 @@ export const NginxAccessLineSchema = z.object({
   msec: numberish.optional(),
   time: text.optional(),
   time_iso8601: text.optional(),
+  upstream_addr: text.optional(),
   upstream_status: text.optional(),
   upstream_response_time: numberish.optional(),
   mcp_session_id: text.optional(),
