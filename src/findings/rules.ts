@@ -766,7 +766,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
   const policy = opts.policy;
   if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${plural(policy.maxRetries, 'retry', 'retries')}`, [a.primary.sources[0]!]));
-  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && backoffDue(prev.status) && gaveUpAtProgress(prev, a) === undefined) {
+  } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && a.retryOrigin?.origin !== 'gateway' && backoffDue(prev.status) && gaveUpAtProgress(prev, a) === undefined) {
     // A retry sent before the cancellation of a call its caller had given up at some progress notification: when, the log does not tell, nor the delay.
     // The SDK's corrective re-sends (auth re-POST, HeaderMismatch) follow at once by design: no backoff is expected.
     // The delay runs from when the caller was done with the failed attempt: its end, or its cancellation.
