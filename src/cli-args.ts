@@ -86,8 +86,8 @@ function badValue(argv: string[], table: Record<string, Options>, whole: Readonl
     if (value === undefined) break; // a missing value: yargs says so
     const shown = JSON.stringify(value);
     if (o.type === 'number') {
-      // Not a finite number at all (abc, 1e400): the range check says so, in its words.
-      if (!/^-?\d+(?:\.\d+)?$/.test(value) && Number.isFinite(Number(value))) return `--${key} needs a number in decimal digits (such as 60 or 1.5); got ${shown}`;
+      // Anything not written in decimal digits (abc, 0x10, 1e3, "") is said so, with what was given.
+      if (!/^-?\d+(?:\.\d+)?$/.test(value)) return `--${key} needs a number in decimal digits (such as 60 or 1.5); got ${shown}`;
       if (whole.has(key!) && !/^-?\d+$/.test(value)) return `--${key} needs a whole number (such as 20); got ${shown}`;
     } else if (o.choices === undefined && value.split(',').every((v) => v.trim() === '')) {
       return `--${key} needs a value; got ${shown} (an unset shell variable?)`;

@@ -729,7 +729,7 @@ function usage(io: CliIo, message: string, command: string): number {
 async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   const failOn = parseFailOn(args['fail-on']);
   if (typeof failOn === 'string') return usage(io, failOn, 'analyze');
-  if (!Number.isFinite(args['max-rows']) || args['max-rows'] < 0) return usage(io, '--max-rows needs a number of 0 or more', 'analyze');
+  if (!Number.isFinite(args['max-rows']) || args['max-rows'] < 0) return usage(io, `--max-rows needs a number of 0 or more; got ${args['max-rows']}`, 'analyze');
   const prepared = await prepare(args, filterOf(args), io);
   if (typeof prepared === 'string') return usage(io, prepared, 'analyze');
   const { options, color, width } = prepared;

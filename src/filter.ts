@@ -162,8 +162,10 @@ export function sessionDistance(prefix: string, key: string): number {
 }
 
 /** Build a filter, or return what is wrong with the options (the CLI prints it and exits 2). */
-export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?: string | undefined } = {}): Filter | string {
+export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?: string | undefined; naming?: 'cli' | 'api' } = {}): Filter | string {
   const now = env.now ?? Date.now();
+  // The CLI names its flags (--outcome), the library the option it was given (filter.outcome).
+  const name = (key: keyof FilterOptions) => (env.naming === 'api' ? `filter.${key}` : `--${key}`);
   const sessions = list(opts.session);
   const methods = list(opts.method);
   const tools = list(opts.tool);
@@ -174,13 +176,13 @@ export function buildFilter(opts: FilterOptions, env: { now?: number; timezone?:
     const n = nearest(w, known);
     return n ? `; did you mean ${n}?` : `; known: ${known.join(', ')}`;
   };
-  for (const o of outcomes) if (!isOutcome(o)) return `--outcome: "${o}" is not an outcome${hint(o, OUTCOMES)}`;
-  for (const c of codes) if (!isFindingCode(c)) return `--code: "${c}" is not a finding code${hint(c, FINDING_CODES)}`;
+  for (const o of outcomes) if (!isOutcome(o)) return `${name('outcome')}: "${o}" is not an outcome${hint(o, OUTCOMES)}`;
+  for (const c of codes) if (!isFindingCode(c)) return `${name('code')}: "${c}" is not a finding code${hint(c, FINDING_CODES)}`;
   const since = opts.since !== undefined ? parseWhen(opts.since, now, env.timezone) : undefined;
   const until = opts.until !== undefined ? parseWhen(opts.until, now, env.timezone) : undefined;
-  if (opts.since !== undefined && since === undefined) return `--since: cannot read "${String(opts.since)}" as a time (ISO 8601 like 2026-10-17T09:12:00Z, or a duration before now like 15m, 2h, 1d)`;
-  if (opts.until !== undefined && until === undefined) return `--until: cannot read "${String(opts.until)}" as a time (ISO 8601 like 2026-10-17T09:12:00Z, or a duration before now like 15m, 2h, 1d)`;
-  if (since !== undefined && until !== undefined && since >= until) return `--since (${new Date(since).toISOString()}) is not before --until (${new Date(until).toISOString()}): nothing can match`;
+  if (opts.since !== undefined && since === undefined) return `${name('since')}: cannot read "${String(opts.since)}" as a time (ISO 8601 like 2026-10-17T09:12:00Z, or a duration before now like 15m, 2h, 1d)`;
+  if (opts.until !== undefined && until === undefined) return `${name('until')}: cannot read "${String(opts.until)}" as a time (ISO 8601 like 2026-10-17T09:12:00Z, or a duration before now like 15m, 2h, 1d)`;
+  if (since !== undefined && until !== undefined && since >= until) return `${name('since')} (${new Date(since).toISOString()}) is not before ${name('until')} (${new Date(until).toISOString()}): nothing can match`;
 
   const methodOk = matcher(methods);
   const toolOk = matcher(tools);

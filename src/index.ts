@@ -60,7 +60,7 @@ function inputsOf(options: AnalysisOptions): AnalyzeOptions['inputs'] {
 export async function streamAnalysis(options: AnalysisOptions, on: AnalysisHandlers = {}): Promise<Summary> {
   checkOptions(options);
   const redact = options.redact !== false;
-  const filter = buildFilter(options.filter ?? {}, { now: options.now, timezone: options.timezone });
+  const filter = buildFilter(options.filter ?? {}, { now: options.now, timezone: options.timezone, naming: 'api' });
   if (typeof filter === 'string') throw new FilterError(filter);
   const inputs = inputsOf(options);
   const builder = new SummaryBuilder({ redact, keepAll: false, maxRows: 0, toolName: `mcp-triage ${VERSION}`, filters: { ...filter.describe() }, callHorizonMs: callHorizonMs(options) });

@@ -36,15 +36,17 @@ interface NumberRule {
   flag: string;
   min: number;
   unit: string;
+  /** The flag takes seconds where the option takes milliseconds. */
+  flagInSeconds?: true;
   get: (o: CheckedOptions) => unknown;
 }
 
 /** The numeric settings, in the order the CLI has always checked them. */
 const NUMBER_RULES: NumberRule[] = [
-  { option: 'windowMs', flag: 'window', min: 0, unit: 'ms', get: (o) => o.windowMs },
-  { option: 'retryWindowMs', flag: 'retry-window', min: 0, unit: 'ms', get: (o) => o.retryWindowMs },
-  { option: 'skewMs', flag: 'skew', min: 0, unit: 'ms', get: (o) => o.skewMs },
-  { option: 'orderToleranceMs', flag: 'order-tolerance', min: 0, unit: 'ms', get: (o) => o.orderToleranceMs },
+  { option: 'windowMs', flag: 'window', min: 0, unit: 'ms', flagInSeconds: true, get: (o) => o.windowMs },
+  { option: 'retryWindowMs', flag: 'retry-window', min: 0, unit: 'ms', flagInSeconds: true, get: (o) => o.retryWindowMs },
+  { option: 'skewMs', flag: 'skew', min: 0, unit: 'ms', flagInSeconds: true, get: (o) => o.skewMs },
+  { option: 'orderToleranceMs', flag: 'order-tolerance', min: 0, unit: 'ms', flagInSeconds: true, get: (o) => o.orderToleranceMs },
   { option: 'maxLineBytes', flag: 'max-line-bytes', min: MIN_LINE_BYTES, unit: 'bytes', get: (o) => o.maxLineBytes },
   { option: 'policy.maxRetries', flag: 'max-retries', min: 0, unit: 'retries', get: (o) => o.policy?.maxRetries },
   { option: 'policy.minDelayMs', flag: 'min-retry-delay', min: 0, unit: 'ms', get: (o) => o.policy?.minDelayMs },
@@ -80,7 +82,7 @@ function checkNumbers(o: CheckedOptions, naming: Naming): OptionError | undefine
     if (v === undefined && !r.option.startsWith('policy.')) continue; // the default
     if (o.policy === undefined && r.option.startsWith('policy.')) continue;
     if (typeof v === 'number' && Number.isFinite(v) && v >= r.min) continue;
-    const message = naming === 'cli' ? `--${r.flag} needs a number of ${r.min} or more` : `${r.option} needs a number of ${r.min} or more (${r.unit}); got ${shown(v)}`;
+    const message = naming === 'cli' ? `--${r.flag} needs a number of ${r.min} or more; got ${shown(r.flagInSeconds && typeof v === 'number' ? v / 1000 : v)}` : `${r.option} needs a number of ${r.min} or more (${r.unit}); got ${shown(v)}`;
     return new OptionError(r.option, v, message);
   }
   return undefined;

@@ -102,6 +102,13 @@ describe('filters', () => {
     await expect(analyze({ stdin, filter: { outcome: 'TIMEOUT' } })).rejects.toBeInstanceOf(FilterError);
     expect(stdin.readableFlowing).toBe(null);
   });
+
+  it('name the filter option as the library spells it, not the CLI flag', async () => {
+    const stdin = new PassThrough();
+    await expect(analyze({ stdin, filter: { outcome: 'HTTP_EROR' } })).rejects.toThrow(/^filter\.outcome: "HTTP_EROR" is not an outcome; did you mean HTTP_ERROR\?/);
+    await expect(analyze({ stdin, filter: { since: '5m', until: '1h' } })).rejects.toThrow(/^filter\.since \(.*\) is not before filter\.until/);
+    await expect(analyze({ stdin, filter: { code: 'NOPE' } })).rejects.not.toThrow(/--code/);
+  });
 });
 
 describe('streamAnalysis()', () => {

@@ -69,13 +69,13 @@ describe('CLI options: the same checker, the flags\' words (exit 2)', () => {
     [['--input-format', 'mcpspi'], /^mcp-triage: --input-format: unknown format "mcpspi"; did you mean mcpspy\?; known: /m],
     [['--timezone', 'Mars/Base'], /^mcp-triage: --timezone: "Mars\/Base" is neither an offset like \+02:00 nor an IANA zone name$/m],
     [['--input-order', 'sideways'], /^mcp-triage: --input-order: "sideways" is not one of auto, oldest-first, newest-first$/m],
-    [['--window', 'abc'], /^mcp-triage: --window needs a number of 0 or more$/m],
-    [['--retry-window', '-1'], /^mcp-triage: --retry-window needs a number of 0 or more$/m],
-    [['--skew', '1e400'], /^mcp-triage: --skew needs a number of 0 or more$/m],
-    [['--max-retries', '-2'], /^mcp-triage: --max-retries needs a number of 0 or more$/m],
-    [['--min-retry-delay', 'x'], /^mcp-triage: --min-retry-delay needs a number of 0 or more$/m],
-    [['--max-line-bytes', '0'], /^mcp-triage: --max-line-bytes needs a number of 1024 or more$/m],
-    [['--max-line-bytes', '1023'], /^mcp-triage: --max-line-bytes needs a number of 1024 or more$/m],
+    [['--window', 'abc'], /^mcp-triage: --window needs a number in decimal digits \(such as 60 or 1\.5\); got "abc"$/m],
+    [['--retry-window', '-1'], /^mcp-triage: --retry-window needs a number of 0 or more; got -1$/m],
+    [['--skew', '1e400'], /^mcp-triage: --skew needs a number in decimal digits \(such as 60 or 1\.5\); got "1e400"$/m],
+    [['--max-retries', '-2'], /^mcp-triage: --max-retries needs a number of 0 or more; got -2$/m],
+    [['--min-retry-delay', 'x'], /^mcp-triage: --min-retry-delay needs a number in decimal digits \(such as 60 or 1\.5\); got "x"$/m],
+    [['--max-line-bytes', '0'], /^mcp-triage: --max-line-bytes needs a number of 1024 or more; got 0$/m],
+    [['--max-line-bytes', '1023'], /^mcp-triage: --max-line-bytes needs a number of 1024 or more; got 1023$/m],
   ];
   for (const [argv, message] of cases) {
     it(`${argv.join(' ')}: exit 2, ${message.source.slice(1, 60)}…`, async () => {

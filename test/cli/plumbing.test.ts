@@ -80,13 +80,15 @@ describe('a value the shell handed over empty, or a number yargs would read othe
     });
   }
 
-  it('the values that were right stay right: decimals, a comma list with an empty item, a negative number said as before', async () => {
+  it('the values that were right stay right: decimals, a comma list with an empty item, a negative number said with what was given', async () => {
     expect((await cli([...BOTH, '--window', '1.5', '--max-rows', '20', '--fail-on', 'error,', '--format', 'json', '-q'])).code).toBe(1);
     expect((await cli([...BOTH, '--outcome', 'HTTP_ERROR,', '--format', 'json'])).code).toBe(0);
     const negative = await cli([...BOTH, '--window', '-5']);
-    expect(negative.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number of 0 or more');
+    expect(negative.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number of 0 or more; got -5');
+    // A word is said in the same words as 0x10 or 1e3: what the flag needs and what it got.
+    expect((await cli([...BOTH, '--max-rows', '-3'])).stderr.split('\n')[0]).toBe('mcp-triage: --max-rows needs a number of 0 or more; got -3');
     const word = await cli([...BOTH, '--window', 'abc']);
-    expect(word.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number of 0 or more');
+    expect(word.stderr.split('\n')[0]).toBe('mcp-triage: --window needs a number in decimal digits (such as 60 or 1.5); got "abc"');
   });
 });
 
