@@ -118,17 +118,19 @@ function compose(text: string): Parsed {
 
 /**
  * `docker logs --timestamps` (and `kubectl logs --timestamps`): `<RFC 3339 nano, UTC> <JSON>`. A line Docker had split
- * comes out whole, but with the time of each further piece written into it, every 16 KiB: taken out again. Only JSON
- * lines: `<time> <word> ...` is as often `aws logs tail`'s `<time> <stream> ...`, which the line reader takes.
+ * comes out whole, but with the time of each further piece written into it, every 16 KiB: taken out again. A text line
+ * (a Python DEBUG log) only after Docker's own stamp, always nine digits of fraction: `<time> <word> ...` with another
+ * time is as often `aws logs tail`'s `<time> <stream> ...` (an offset, six digits), which the line reader takes.
  */
 const STAMPED_LINE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z) (\{.*|\[\s*[{[\]].*)$/s;
+const STAMPED_TEXT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z) (.*)$/s;
 const PIECE_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z /;
 const DOCKER_PIECE = 16384;
 
 function dockerLogs(text: string): Parsed {
   const c0 = text.charCodeAt(0);
   if (c0 < 48 || c0 > 57) return undefined;
-  const m = STAMPED_LINE.exec(text);
+  const m = STAMPED_LINE.exec(text) ?? STAMPED_TEXT.exec(text);
   if (!m) return undefined;
   let rest = m[2]!;
   if (rest.length > DOCKER_PIECE) rest = withoutPieceStamps(rest);

@@ -110,6 +110,27 @@ describe('real-containers: the Python client in a container, its DEBUG log in BA
   });
 });
 
+describe('real-containers: `docker logs -t` of the Python client (text lines after Docker\'s time, record-py-t.sh)', async () => {
+  const seen = (r: Result) => r.attempts.map((a) => `${a.ts} #${String(a.id)} ${a.method} ${a.tool ?? ''} ${a.outcome}`);
+  const stamped = await run([{ path: `${DIR}pyclient-docker-logs-t.log`, side: 'client' }]);
+  const fileLog = await run([{ path: `${DIR}pyclient-t-docker.json.log`, side: 'client' }]);
+
+  it("reads what the same container's json-file log gives: Docker's times, the 70 KB result whole (its pieces' times taken out)", () => {
+    expect(input(stamped).wrapper).toBe('docker-logs');
+    expect(input(stamped).unusable).toBe(0);
+    expect(seen(stamped)).toEqual(seen(fileLog));
+    expect(seen(stamped).map((l) => l.slice(25))).toEqual(['#1 initialize  SUCCESS', '#2 tools/call echo TOOL_SUCCESS', '#3 tools/list  SUCCESS', '#4 tools/call inventory TOOL_SUCCESS', '#5 tools/call refund TOOL_ERROR']);
+  });
+
+  it('must not: a text log whose own times have six digits and an offset is read as it is, its times its own', async () => {
+    const lines = readFileSync(`${DIR}pyclient-docker-logs-t.log`, 'utf8').split('\n').filter((l) => l.length > 0 && l.length < 4000);
+    const path = join(tmp, 'six-digits.log');
+    writeFileSync(path, lines.map((l) => l.replace(/^(\S+T\S+\.\d{6})\d{3}Z /, '$1+00:00 ')).join('\n') + '\n');
+    const r = await run([{ path, side: 'client' }]);
+    expect(input(r).wrapper).toBeUndefined();
+  });
+});
+
 describe('real-containers: the server under journald (systemd-cat), exported by journalctl', async () => {
   const client = { path: `${DIR}client-journal.ndjson`, side: 'client' as const };
   const all = await run([client, { path: `${DIR}server-journal.json`, side: 'server' }]);
