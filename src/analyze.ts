@@ -14,6 +14,8 @@ import { estimateOffset } from './join/clock.js';
 import { RotatedInputs } from './join/rotated.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
+import type { ExchangeRecord } from './schema/record.js';
+import type { GatewayAccount } from './formats/haproxy-log.js';
 
 /** The analysis settings; streamAnalysis() checks them (src/options.ts) and throws OptionError for a value they cannot take. */
 export interface AnalyzeOptions {
@@ -223,9 +225,19 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       if (ts > best.maxTs) best.maxTs = ts;
     }
     if (ts !== undefined) normalizer.release(ts);
-    const rec = item.rec as { kind: string; side?: string; xid?: unknown };
-    const input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid);
-    normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, answersUnlogged: item.answersUnlogged, sessionSent: item.sessionSent, raw: item.raw });
+    if (item.gatewayAccount && item.rec.kind === 'exchange' && ts !== undefined) {
+      // A gateway's bodiless account of one request (HAProxy's httplog): no view of an attempt, offered to the attempt of its POST.
+      const ex = item.rec as ExchangeRecord & { gatewayAccount?: GatewayAccount };
+      const sid = ex.requestHeaders?.['mcp-session-id'];
+      matcher.gatewayLine({
+        session: typeof sid === 'string' ? sid : null, method: ex.method, status: ex.status, ts, endTs: ex.durationMs !== undefined ? ts + ex.durationMs : undefined,
+        said: typeof ex.error === 'string' ? ex.error : '', state: ex.gatewayAccount?.state ?? '--', retries: ex.gatewayAccount?.retries ?? 0, src: item.src,
+      });
+    } else {
+      const rec = item.rec as { kind: string; side?: string; xid?: unknown };
+      const input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid);
+      normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, answersUnlogged: item.answersUnlogged, sessionSent: item.sessionSent, raw: item.raw });
+    }
     if (!frozen && ts !== undefined && ts - tolerance > lastAdvance + 1000) {
       lastAdvance = ts - tolerance;
       advance(lastAdvance);
@@ -247,6 +259,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const [calls, them, their] = late.exchanges === 1 ? ['1 call', 'it', 'its'] : [`${late.exchanges} calls`, 'them', 'their'];
     notes.push(`${calls} went on after ${openMs / 1000} s of silence had closed ${them}, up to ${(late.longestGapMs / 1000).toFixed(1)} s after ${their} previous record: ${their} attempts are reported as cut off or unanswered though more came; run again with --window ${needed} to follow ${them}`);
   }
+  matcher.gatewayLines.flush();
+  notes.push(...matcher.gatewayLines.notes());
   const unread = [...matcher.unmatchedUnread.values()];
   for (const file of new Set(unread.map((u) => u.file))) {
     const mine = unread.filter((u) => u.file === file).sort((a, b) => b.count - a.count);

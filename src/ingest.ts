@@ -94,6 +94,8 @@ export interface RecordItem {
   answersUnlogged?: true;
   /** The format's records sent their session id though no headers are kept (SourceLimits.sessionSent). */
   sessionSent?: true;
+  /** A gateway's bodiless account of a request (SourceLimits.gatewayAccount): offered to an attempt, not a view. */
+  gatewayAccount?: true;
   side: ViewSide | undefined;
   /** The line's text: an id beyond 2^53 (which JSON.parse rounds) is read exactly from it, when one occurs. */
   raw?: string;
@@ -287,6 +289,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       const item: RecordItem = { rec, ts, src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
       if (fmt.limits.answersUnlogged) item.answersUnlogged = true;
       if (fmt.limits.sessionSent) item.sessionSent = true;
+      if (fmt.limits.gatewayAccount) item.gatewayAccount = true;
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }

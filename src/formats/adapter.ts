@@ -26,6 +26,11 @@ export interface SourceLimits {
    * id on every later message, so a 404 it got is a refusal of that session.
    */
   sessionSent?: true;
+  /**
+   * The format is a gateway's bodiless account of each HTTP request (HAProxy's httplog): its exchanges are no views of
+   * an attempt; each is offered to the attempt of its POST (see join/gateway-lines.ts) and summed up in a note.
+   */
+  gatewayAccount?: true;
   /** Plain-language caveats: "drops responses slower than 5 s", "deduplicates repeats within 2 s", ... */
   notes: string[];
 }

@@ -9,6 +9,7 @@ import { pythonSdkLogFormat } from './python-sdk-log.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
 import { goSdkFormat } from './go-sdk.js';
+import { haproxyLogFormat } from './haproxy-log.js';
 import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
 import { harEntryFormat } from './har-entry.js';
 import { kongFormat } from './kong.js';
@@ -46,9 +47,10 @@ export const JSON_FORMATS: JsonFormat[] = [
 /**
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
+ * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout) before them.
  * .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, dotnetConsoleFormat, pythonSdkLogFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, dotnetConsoleFormat, pythonSdkLogFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

@@ -9,6 +9,7 @@ import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
+import { GatewayLines, type GatewayLine } from './gateway-lines.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 import { trimOldest } from '../bounded.js';
 import { claimAdmits, claimsSeveralPosts } from './claim-posts.js';
@@ -48,6 +49,8 @@ export interface Attempt {
   notSeenByServer?: boolean;
   /** The server logged this POST without its body and answered it with this HTTP error: seen, though not read. */
   serverUnread?: { status: number; src: Source };
+  /** A gateway's log line of this POST (HAProxy's httplog) that says more than a normal end: its words and line. */
+  gatewayLine?: { said: string; retries: number; src: Source };
   claim?: ClaimIn;
   /** The claim is this attempt's only view: no call on the wire took it (see Matcher.claimOnly). */
   claimOnly?: boolean;
@@ -138,6 +141,8 @@ const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
 
 /** How far apart (ms) a client's request and the server's record of it may start for a bodyless answer to match. */
 const UNREAD_SLACK_MS = 1000;
+/** Outcomes of an attempt that got its whole answer (see GatewayLines.take). */
+const ANSWERED = new Set<Outcome>(['SUCCESS', 'TOOL_SUCCESS', 'TOOL_ERROR', 'JSONRPC_ERROR', 'TASK_CREATED', 'INPUT_REQUIRED']);
 
 export class Matcher {
   /** Held attempts, released by deadline, then start time: a retry never overtakes the attempt it repeats. */
@@ -239,6 +244,13 @@ export class Matcher {
       if (s !== undefined) return joinKey(v, s);
     }
     return joinKey(v);
+  }
+
+  /** A gateway's bodiless lines (HAProxy's httplog): each taken by the attempt of its POST, the rest summed up (see GatewayLines). */
+  readonly gatewayLines = new GatewayLines();
+
+  gatewayLine(g: GatewayLine): void {
+    this.gatewayLines.add(g);
   }
 
   /** A server-side POST logged without its body and answered with an HTTP error (a 404 sent before the body was read). */
@@ -541,6 +553,7 @@ export class Matcher {
   }
 
   advance(watermark: number): void {
+    this.gatewayLines.expire(watermark - this.opts.windowMs - this.opts.skewMs);
     for (let top = this.queue.peek(); top && top.deadline <= watermark; top = this.queue.peek()) {
       this.queue.pop();
       if (top.deadline !== top.h.deadline) continue;
@@ -792,6 +805,14 @@ export class Matcher {
         const said = "no view of it in the server's log: the client's log names no session id, so it was looked for by id, method, arguments and time, and none fits (log the client transport's sessionId with each message to join by session)";
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       } else a.notSeenByServer = true;
+    }
+    // A gateway's line of this POST (HAProxy: the server closed during the data, the client left, HAProxy re-sent it).
+    const gv = a.client ?? a.server;
+    const g = gv && gv.http ? this.gatewayLines.take({ session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs, answered: ANSWERED.has(a.outcome) }) : undefined;
+    if (g) {
+      a.gatewayLine = { said: g.said, retries: g.retries, src: g.src };
+      const said = `the gateway's log (${g.src.file}:${g.src.line}): ${g.said}`;
+      a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
     }
     // An attempt of a client session paired with a server session of another id (the server saw it or not) names it.
     if (a.serverSession === undefined && a.client?.session != null && this.pairs.size > 0) {
@@ -1264,6 +1285,7 @@ export class Matcher {
       serverSession: undefined,
       notSeenByServer: undefined,
       serverUnread: undefined,
+      gatewayLine: undefined,
       claim: undefined,
       claimOnly: undefined,
       callClaim: undefined,

@@ -268,6 +268,7 @@ function sourcesOf(a: Attempt): Source[] {
   for (const v of a.others) addAll(v);
   addAll(a.primary);
   if (a.serverUnread) add(a.serverUnread.src);
+  if (a.gatewayLine) add(a.gatewayLine.src);
   return out;
 }
 
