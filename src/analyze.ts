@@ -231,6 +231,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       const sid = ex.requestHeaders?.['mcp-session-id'];
       matcher.gatewayLine({
         session: typeof sid === 'string' ? sid : null, method: ex.method, status: ex.status, ts, endTs: ex.durationMs !== undefined ? ts + ex.durationMs : undefined,
+        lastTryTs: ts + (ex.gatewayAccount?.beforeServerMs ?? 0), serverStatus: ex.gatewayAccount?.serverHead === false ? null : ex.status,
         said: typeof ex.error === 'string' ? ex.error : '', state: ex.gatewayAccount?.state ?? '--', retries: ex.gatewayAccount?.retries ?? 0, src: item.src,
       });
     } else {

@@ -6,7 +6,7 @@ import { scopeKeyOf, type JsonRpcId, type Source } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
-import { addToChain, checkAttempt, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
+import { addToChain, checkAttempt, checkGatewayResend, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 import { trimOldest } from './bounded.js';
@@ -91,6 +91,11 @@ export class CallLinker {
    * showed of the first one's end.
    */
   private resendable = new Map<string, { tail: CallTail; until: number }>();
+  /**
+   * A server's view alone of a request that failed there (a gateway's try the client never saw), by JSON-RPC id and
+   * request fingerprint: the gateway's re-send of it (its line counts retries) is a later attempt of its call.
+   */
+  private gatewayTries = new Map<string, { tail: CallTail; start: number; until: number }>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
   private begins = new Map<string, Begin>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
@@ -243,6 +248,10 @@ export class CallLinker {
       this.resendable.delete(resentKey!);
     }
     if (tail && tail.expires < now && tail !== resent) tail = undefined;
+    // The gateway re-sent this request (its line counts retries): a server's view of an earlier try of it, which the
+    // client never saw, started while the gateway had it, is this call's earlier attempt.
+    const gw = continuation ? undefined : this.gatewayTry(a);
+    if (gw) tail = gw;
     if (continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
       // (Marked before it joins the chain, which weighs whether the round it continues ran the tool.)
@@ -251,8 +260,8 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last))) {
-      if (byNote) tail = byNote;
+    } else if (gw || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last))) {
+      if (byNote && !gw) tail = byNote;
       tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.chain.previous!;
@@ -262,7 +271,8 @@ export class CallLinker {
         for (const p of attempts) p.primary.retriedInNewSession = true;
         tail.unmarked.delete(session);
       }
-      a.retryOrigin = byNote ? notedOrigin(a, note!.call!) : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
+      a.retryOrigin = gw ? { origin: 'gateway', how: `the gateway's log counts a re-send of this POST (${a.gatewayLine!.src.file}:${a.gatewayLine!.src.line}, retries ${a.gatewayLine!.retries}), and a server's log has an earlier try of the same request the client never saw` }
+        : byNote ? notedOrigin(a, note!.call!) : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }, this.opts));
     } else {
@@ -300,6 +310,13 @@ export class CallLinker {
         trimOldest(this.failedTails, FAILED_TAILS_KEPT);
       } else if (this.failedTails.get(fk) === tail) this.failedTails.delete(fk);
     }
+    if (a.server && !a.client && a.method === 'tools/call' && isFailure(a.outcome) && a.startTs !== undefined && tail?.last === a) {
+      this.gatewayTries.delete(`${view.idKey}|${view.fingerprint}`);
+      this.gatewayTries.set(`${view.idKey}|${view.fingerprint}`, { tail, start: a.startTs, until: (a.endTs ?? a.startTs) + this.opts.retryWindowMs });
+      trimOldest(this.gatewayTries, GATEWAY_TRIES_KEPT);
+    }
+    // A gateway's re-send below the client (HAProxy's retries on its line of this POST): the tool may have run twice.
+    if (a.gatewayLine && !a.findings.some((f) => f.code === 'UNSAFE_RETRY')) a.findings.push(...checkGatewayResend(a, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }));
     this.crossedResult(a);
     this.noteOpening(a, scopeKey);
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
@@ -323,6 +340,17 @@ export class CallLinker {
     }
     this.opts.onAttempt(a);
     this.expire(now);
+  }
+
+  /** The call of an earlier try of this request that the gateway re-sent (see gatewayTries), taken once. */
+  private gatewayTry(a: Attempt): CallTail | undefined {
+    const g = a.gatewayLine;
+    if (!g || g.retries <= 0 || this.gatewayTries.size === 0) return undefined;
+    const k = `${a.primary.idKey}|${a.primary.fingerprint}`;
+    const t = this.gatewayTries.get(k);
+    if (!t || t.tail.last === a || t.start < g.ts - 1000 || t.start > (g.endTs ?? g.ts) + 1000) return undefined;
+    this.gatewayTries.delete(k);
+    return t.tail;
   }
 
   /** A session closed: raise its findings with what the calls in it showed. */
@@ -721,6 +749,8 @@ const FAILED_TAILS_KEPT = 4096;
  * within seconds (each holds its attempts: 10 MB of peak RSS on the benchmark's 100 MB pair with 1,024 kept for good).
  */
 const RESENDABLE_KEPT = 256;
+/** Server-side tries a gateway's re-send may follow, kept at most (the last ones). */
+const GATEWAY_TRIES_KEPT = 256;
 const RESEND_WITHIN_MS = 10_000;
 
 function failedForCaller(a: Attempt): boolean {

@@ -799,6 +799,24 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
 }
 
 /**
+ * A tools/call a gateway re-sent below the client (HAProxy's retries counter on its line of this POST): the client sent
+ * it once, the gateway to more than one server or twice to one. UNSAFE_RETRY when the tool is not safe to repeat; a
+ * warning, since the line cannot say whether the earlier try reached the tool (a refused connection did not): the
+ * servers' logs tell.
+ */
+export function checkGatewayResend(a: Attempt, safety: ToolSafety | 'unknown', toolLists: ToolListsSeen): Finding[] {
+  const g = a.gatewayLine;
+  if (!g || g.retries <= 0 || a.method !== 'tools/call') return [];
+  if (safety !== 'unknown' && (safety.readOnly || safety.idempotent)) return [];
+  const why = safety === 'unknown'
+    ? toolLists.any ? `tool ${a.tool} is not in any tools/list seen before it` : 'its annotations are unknown (no tools/list before it in the logs; --idempotent NAME declares a tool safe)'
+    : safety.annotated ? annotatedUnsafeText(safety) : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
+  return [finding('UNSAFE_RETRY', 'warning',
+    `${label(a)}: the gateway re-sent this POST (${g.said.replace(/ \([^()]*\)$/, '')}), though the client sent it once: ${why}; the tool may have run on each try that reached a server (a refused connection ran nothing: the servers' logs tell)`,
+    [a.primary.sources[0]!, g.src])];
+}
+
+/**
  * Why an annotated tool is not safe to repeat: what its tools/list annotations say of readOnlyHint and idempotentHint,
  * and, for a hint they leave out, that it takes the spec's default (false), which is no statement of the server's.
  */

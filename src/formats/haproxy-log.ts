@@ -124,6 +124,10 @@ export interface GatewayAccount {
   /** The termination state's first two letters (`--`: normal). */
   state: string;
   retries: number;
+  /** TR + Tw + Tc (the parts that ran): when the last try reached a server, after the request's time. */
+  beforeServerMs: number;
+  /** A server's response head reached HAProxy (Tr not -1): the status is that server's. */
+  serverHead: boolean;
 }
 
 function haproxyToRecords(text: string, ctx: AdapterContext): AdapterResult {
@@ -157,7 +161,8 @@ function haproxyToRecords(text: string, ctx: AdapterContext): AdapterResult {
     ...(said.length > 0 ? { error: `${said.join('; ')} (${l.backend}/${l.server}, status ${l.status}, timers ${l.timers.join('/')})` } : {}),
   } as ExchangeRecord;
   // What the join reads of the line beside the exchange (see GatewayAccount): the state and the retries, not in the schema
-  const account: GatewayAccount = { state: two, retries: l.retries };
+  const [tR, tw, tc, tr] = l.timers;
+  const account: GatewayAccount = { state: two, retries: l.retries, beforeServerMs: Math.max(0, tR) + Math.max(0, tw) + Math.max(0, tc), serverHead: tr >= 0 };
   return [Object.assign(rec, { gatewayAccount: account })];
 }
 

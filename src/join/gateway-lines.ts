@@ -11,6 +11,12 @@ export interface GatewayLine {
   ts: number;
   /** When it ended (ts and HAProxy's total time Ta), when the line gives it. */
   endTs: number | undefined;
+  /**
+   * When HAProxy's last try of it reached a server (ts and the times spent before the server: TR, Tw, Tc; a re-sent
+   * request waited its failed tries out in Tw), and the status that server gave (null: no head came from it, Tr -1).
+   */
+  lastTryTs: number;
+  serverStatus: number | null;
   /** What the line says beyond a normal end: the termination state and the retries in words. */
   said: string;
   /** The termination state's first two letters (`--` normal), and the retries counter. */
@@ -26,6 +32,8 @@ const SLACK_MS = 1000;
 
 /** The attempt's side of the match: the view whose request the gateway passed on. */
 export interface GatewayProbe {
+  /** Whose view it is: a client's request reached the gateway at the line's time, a server's at its last try's. */
+  side: 'client' | 'server';
   session: string | null;
   /** The request carried its session id (an initialize carries none). */
   sentSession: boolean;
@@ -40,13 +48,18 @@ export class GatewayLines {
   /** Per input: requests read, those that ended abnormally by state, re-sent ones, taken by an attempt; the first few untaken lines. */
   readonly account = new Map<string, { requests: number; states: Map<string, number>; resent: number; taken: number; untaken: GatewayLine[] }>();
 
+  get empty(): boolean {
+    return this.lines.length === 0;
+  }
+
   add(g: GatewayLine): void {
     const acc = this.accountOf(g.src.file);
     acc.requests++;
     if (g.state !== '--') acc.states.set(g.state, (acc.states.get(g.state) ?? 0) + 1);
     if (g.retries > 0) acc.resent++;
-    // Only what adds to an attempt's why waits for one: a normal, first-try line says nothing more than the client's view.
-    if (g.said === '' || g.method !== 'POST') return;
+    // Every POST's line waits for its attempt, a normal one too (it says nothing more than the client's view): an attempt
+    // takes the line nearest to it, so a line that says more is left to the attempt it tells of.
+    if (g.method !== 'POST') return;
     this.lines.push(g);
     if (this.lines.length > KEPT) this.untaken(this.lines.splice(0, this.lines.length - KEPT));
   }
@@ -68,17 +81,22 @@ export class GatewayLines {
   take(p: GatewayProbe): GatewayLine | undefined {
     if (p.startTs === undefined || p.status === undefined) return undefined;
     let best = -1;
+    let bestGap = Infinity;
     for (let i = 0; i < this.lines.length; i++) {
       const g = this.lines[i]!;
-      if (g.status !== p.status) continue;
+      if ((p.side === 'client' ? g.status : g.serverStatus) !== p.status) continue;
       if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
-      if (Math.abs(g.ts - p.startTs) > SLACK_MS) continue;
+      const gap = Math.abs((p.side === 'client' ? g.ts : g.lastTryTs) - p.startTs);
+      if (gap > SLACK_MS) continue;
       if (p.answered && g.state[0] !== '-') continue;
-      if (best === -1 || Math.abs(g.ts - p.startTs) < Math.abs(this.lines[best]!.ts - p.startTs)) best = i;
+      if (gap < bestGap) {
+        best = i;
+        bestGap = gap;
+      }
     }
     if (best === -1) return undefined;
     const g = this.lines.splice(best, 1)[0]!;
-    this.accountOf(g.src.file).taken++;
+    if (g.said !== '') this.accountOf(g.src.file).taken++;
     return g;
   }
 
@@ -111,6 +129,7 @@ export class GatewayLines {
   /** Lines no attempt took: the first few named in the note (the rest counted in the states). */
   private untaken(gs: GatewayLine[]): void {
     for (const g of gs) {
+      if (g.said === '') continue;
       const a = this.accountOf(g.src.file);
       if (a.untaken.length < 5) a.untaken.push(g);
     }

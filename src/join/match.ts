@@ -50,7 +50,7 @@ export interface Attempt {
   /** The server logged this POST without its body and answered it with this HTTP error: seen, though not read. */
   serverUnread?: { status: number; src: Source };
   /** A gateway's log line of this POST (HAProxy's httplog) that says more than a normal end: its words and line. */
-  gatewayLine?: { said: string; retries: number; src: Source };
+  gatewayLine?: { said: string; retries: number; src: Source; ts: number; endTs: number | undefined };
   claim?: ClaimIn;
   /** The claim is this attempt's only view: no call on the wire took it (see Matcher.claimOnly). */
   claimOnly?: boolean;
@@ -104,6 +104,8 @@ interface Held {
   looseBest?: { h: Held; rank: number; gap: number };
   /** An earlier attempt of a call whose claim moved on to a later attempt (followCall): no other claim takes it. */
   covered?: boolean;
+  /** The gateway's lines were looked at for it (takeGatewayLine). */
+  gatewayTaken?: boolean;
 }
 
 /** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
@@ -141,6 +143,17 @@ const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
 
 /** How far apart (ms) a client's request and the server's record of it may start for a bodyless answer to match. */
 const UNREAD_SLACK_MS = 1000;
+/**
+ * Whether `o` is a server's view alone of an earlier try of the request `h` is, which the gateway re-sent (its line of
+ * h's POST counts retries): the same JSON-RPC id and call, started while the gateway had the request.
+ */
+function isEarlierTry(h: Held, o: Held): boolean {
+  const g = h.attempt.gatewayLine;
+  if (!g || g.retries <= 0 || o === h || o.fp !== h.fp || o.attempt.client || !o.attempt.server) return false;
+  const start = o.attempt.startTs;
+  return o.attempt.id === h.attempt.id && start !== undefined && start >= g.ts - 1000 && start <= (g.endTs ?? g.ts) + 1000;
+}
+
 /** Outcomes of an attempt that got its whole answer (see GatewayLines.take). */
 const ANSWERED = new Set<Outcome>(['SUCCESS', 'TOOL_SUCCESS', 'TOOL_ERROR', 'JSONRPC_ERROR', 'TASK_CREATED', 'INPUT_REQUIRED']);
 
@@ -641,6 +654,18 @@ export class Matcher {
         this.rebuiltDuplicates++;
       }
     }
+    // A request the gateway re-sent goes out after the server's view of its earlier try (see waitsForEarlier).
+    for (const s of rest) if (!s.h.emitted) this.takeGatewayLine(s.h);
+    for (let i = 0; i < rest.length; i++) {
+      const h = rest[i]!.h;
+      if (!h.attempt.gatewayLine || h.emitted) continue;
+      let j = -1;
+      for (let k = i + 1; k < rest.length; k++) if (!rest[k]!.h.emitted && isEarlierTry(h, rest[k]!.h)) j = k;
+      if (j !== -1) {
+        rest.splice(j + 1, 0, rest[i]!);
+        rest.splice(i--, 1);
+      }
+    }
     for (const s of rest) if (!s.h.emitted) this.emit(s.h);
     for (const u of this.unread) this.noteUnmatchedUnread(u);
     this.unread = [];
@@ -724,9 +749,27 @@ export class Matcher {
     return this.opts.otherSideOpen(v, other ?? v.session, Infinity);
   }
 
+  /**
+   * A gateway's line of this attempt's POST (HAProxy: the server closed during the data, the client left, HAProxy
+   * re-sent it), taken once, when the attempt is released: its why says what the gateway saw.
+   */
+  private takeGatewayLine(h: Held): void {
+    if (h.gatewayTaken) return;
+    h.gatewayTaken = true;
+    const a = h.attempt;
+    const gv = a.client ?? a.server;
+    if (!gv || !gv.http || this.gatewayLines.empty) return;
+    const g = this.gatewayLines.take({ side: gv.side === 'client' ? 'client' : 'server', session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs, answered: ANSWERED.has(a.outcome) });
+    if (!g || g.said === '') return;
+    a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
+    const said = `the gateway's log (${g.src.file}:${g.src.line}): ${g.said}`;
+    a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+  }
+
   /** An attempt whose deadline passed: out now, unless an earlier attempt of the same call is still held. */
   private release(h: Held): void {
     if (h.emitted) return;
+    this.takeGatewayLine(h);
     if (this.waitsForEarlier(h)) this.deferred.add(h);
     else this.emit(h);
   }
@@ -737,6 +780,9 @@ export class Matcher {
     if (start === undefined) return false;
     const first = this.sameCall.get(h.fp)?.[0];
     if (first !== undefined && first !== h && first.attempt.startTs! < start) return true;
+    // A request the gateway re-sent (its line counts retries): it waits for a server's view of an earlier try of it,
+    // held still, which started while the gateway had it (that try reaches the call linker first, as the call's first).
+    if (h.attempt.gatewayLine && this.sameCall.get(h.fp)?.some((o) => !o.emitted && isEarlierTry(h, o))) return true;
     // A request of the same call its client cancelled, whose stream the join still holds open (the TypeScript SDK 1.x
     // keeps a timed-out call's stream until its session closes): it comes here later, and this one waits for it.
     return h.attempt.client !== undefined && this.opts.cancelledOpenBefore?.(h.fp, start) === true;
@@ -806,14 +852,7 @@ export class Matcher {
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       } else a.notSeenByServer = true;
     }
-    // A gateway's line of this POST (HAProxy: the server closed during the data, the client left, HAProxy re-sent it).
-    const gv = a.client ?? a.server;
-    const g = gv && gv.http ? this.gatewayLines.take({ session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs, answered: ANSWERED.has(a.outcome) }) : undefined;
-    if (g) {
-      a.gatewayLine = { said: g.said, retries: g.retries, src: g.src };
-      const said = `the gateway's log (${g.src.file}:${g.src.line}): ${g.said}`;
-      a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
-    }
+    this.takeGatewayLine(h);
     // An attempt of a client session paired with a server session of another id (the server saw it or not) names it.
     if (a.serverSession === undefined && a.client?.session != null && this.pairs.size > 0) {
       const s = this.pairs.serverOf(a.client.session);
