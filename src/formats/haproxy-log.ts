@@ -181,7 +181,7 @@ export const haproxyLogFormat: TextFormat = {
     notes: [
       'no request body: alone, the log shows no tools/call; given beside a client\'s log (as --server) or the servers\' logs, each line that ended abnormally (its termination state) or was re-sent (retries) is joined to the attempt of the same session (a captured Mcp-Session-Id: `capture request header mcp-session-id len 64`), method and status that started within a second of it',
       'the session id only when captured (the first captured request header); the time is HAProxy\'s local time without a zone (--timezone, default UTC), to the millisecond',
-      'the retries counter says HAProxy re-sent the request (a + prefix: to another server), not where each try went nor what it did: the servers\' logs tell whether the tool ran on each',
+      'the retries counter says HAProxy re-sent the request (a + prefix: to another server), not where each try went nor what it did: joined with the servers\' logs, a server\'s view alone of the same request (same JSON-RPC id and call, started while HAProxy had it) is attempt 1 of the call and the attempt of the line its re-send (retryOrigin gateway, UNSAFE_RETRY for a tool not safe to repeat); with the client\'s log only, UNSAFE_RETRY is a warning on the attempt the client saw',
       'the termination state ---- (normal) does not prove the client read the answer: without option abortonclose HAProxy 2.6 wrote the whole answer of a client that had already gone (real-audit52/hap-client-quit-*)',
     ],
   },
