@@ -6,12 +6,12 @@ const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '
 
 // option httplog (HAProxy 1.9 to 3.x): `%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc
 // %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r`, the captured headers (%hr, %hs) in braces when `capture request header`
-// or `capture response header` is set. Anywhere in the line: a syslog header (`<134>Dec  6 04:32:46 haproxy[8952]: `)
-// may come before it.
-const HTTPLOG = /(?:^|\s)(\S+):(\d+) \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}:\d{2}:\d{2})\.(\d{3})\] (\S+) (\S+)\/(\S+) (-?\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)\/\+?(-?\d+) (-?\d+) \+?(\d+) (\S+) (\S+) ([A-Za-z-]{4}) (\d+)\/(\d+)\/(\d+)\/(\d+)\/(\+?\d+) (\d+)\/(\d+)((?: \{[^}]*\})*) "([^"]*)"\s*$/;
+// or `capture response header` is set. A syslog header (`<134>Dec  6 04:32:46 haproxy[8952]: `) may come
+// before it.
+const HTTPLOG = /^(\S+):(\d+) \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}:\d{2}:\d{2})\.(\d{3})\] (\S+) (\S+)\/(\S+) (-?\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)\/\+?(-?\d+) (-?\d+) \+?(\d+) (\S+) (\S+) ([A-Za-z-]{4}) (\d+)\/(\d+)\/(\d+)\/(\d+)\/(\+?\d+) (\d+)\/(\d+)((?: \{[^}]*\})*) "([^"]*)"\s*$/;
 // option httplog clf: `%{+Q}o %{-Q}ci - - [%trg] %r %ST %B "" "" %cp %ms %ft %b %s %TR %Tw %Tc %Tr %Ta %tsc %ac %fc
 // %bc %sc %rc %sq %bq %cc %cs %hrl %hsl` (the strings quoted: the captured headers one quoted field each).
-const CLF = /(?:^|\s)"?([0-9A-Fa-f.:]+)"? - - \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}:\d{2}:\d{2}) ([+-]\d{2})(\d{2})\] "([^"]*)" (-?\d+) \+?(\d+) "[^"]*" "[^"]*" (\d+) (\d{3}) "([^"]*)" "([^"]*)" "([^"]*)" (-?\d+) (-?\d+) (-?\d+) (-?\d+) \+?(-?\d+) ([A-Za-z-]{4}) (\d+) (\d+) (\d+) (\d+) (\+?\d+) (\d+) (\d+)((?: "[^"]*")*)\s*$/;
+const CLF = /^"?([0-9A-Fa-f.:]+)"? - - \[(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}:\d{2}:\d{2}) ([+-]\d{2})(\d{2})\] "([^"]*)" (-?\d+) \+?(\d+) "[^"]*" "[^"]*" (\d+) (\d{3}) "([^"]*)" "([^"]*)" "([^"]*)" (-?\d+) (-?\d+) (-?\d+) (-?\d+) \+?(-?\d+) ([A-Za-z-]{4}) (\d+) (\d+) (\d+) (\d+) (\+?\d+) (\d+) (\d+)((?: "[^"]*")*)\s*$/;
 
 /** One line, read: what either layout gives. */
 export interface HaproxyLine {
@@ -53,8 +53,8 @@ function fromHttplog(m: RegExpExecArray): HaproxyLine {
 
 function fromClf(m: RegExpExecArray): HaproxyLine {
   const g = m as unknown as string[];
-  const rc = g[28]!;
-  const quoted = (g[31] ?? '').match(/"[^"]*"/g)?.map((q) => q.slice(1, -1)) ?? [];
+  const rc = g[26]!;
+  const quoted = (g[29] ?? '').match(/"[^"]*"/g)?.map((q) => q.slice(1, -1)) ?? [];
   // %cc %cs first, then %hrl (the request headers captured), then %hsl
   return {
     ts: `${g[4]}-${MONTHS[g[3]!] ?? '01'}-${g[2]}T${g[5]}.${g[12]}${g[6]}:${g[7]}`,
@@ -67,10 +67,24 @@ function fromClf(m: RegExpExecArray): HaproxyLine {
   };
 }
 
+/** The request's date in brackets, as both layouts write it: where the line's own fields are found. */
+const DATE_AT = / \[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2}[. ]/;
+/** Longer lines are no HAProxy log line (its request line and captures are cut at a few KB): not tried. */
+const MAX_LINE = 65_536;
+
+/**
+ * One line read, or undefined. The fields are matched from the token before the bracketed date (the client's
+ * address), so a syslog header of any shape may come before them, and a long line costs one scan for the date.
+ */
 export function parseHaproxyLine(line: string): HaproxyLine | undefined {
-  const h = HTTPLOG.exec(line);
+  if (line.length > MAX_LINE) return undefined;
+  const at = DATE_AT.exec(line);
+  if (!at) return undefined;
+  const before = line.slice(0, at.index);
+  const h = HTTPLOG.exec(line.slice(before.lastIndexOf(' ') + 1));
   if (h) return fromHttplog(h);
-  const c = CLF.exec(line);
+  if (!before.endsWith(' - -')) return undefined;
+  const c = CLF.exec(line.slice(before.lastIndexOf(' ', before.length - 5) + 1));
   return c ? fromClf(c) : undefined;
 }
 
@@ -169,7 +183,7 @@ function haproxyToRecords(text: string, ctx: AdapterContext): AdapterResult {
 export const haproxyLogFormat: TextFormat = {
   kind: 'text',
   name: 'haproxy-log',
-  detectText: (line) => line.includes('] ') && (HTTPLOG.test(line) || CLF.test(line)),
+  detectText: (line) => line.includes('] ') && parseHaproxyLine(line) !== undefined,
   textToRecords: haproxyToRecords,
   limits: {
     http: true,
