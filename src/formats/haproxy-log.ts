@@ -4,7 +4,7 @@ import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
 
 const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
 
-// option httplog (HAProxy 1.9 to 3.x): `%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc
+// option httplog (HAProxy 2.6.12 as recorded; the layout HAProxy documents since 1.9): `%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc
 // %ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r`, the captured headers (%hr, %hs) in braces when `capture request header`
 // or `capture response header` is set. A syslog header (`<134>Dec  6 04:32:46 haproxy[8952]: `) may come
 // before it.
