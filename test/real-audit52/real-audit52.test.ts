@@ -43,6 +43,16 @@ describe('real-audit52: HAProxy 2.6.12 httplog lines as written', () => {
   });
 });
 
+describe('real-audit52: what is not HAProxy\'s httplog is not taken for it', () => {
+  it('nginx\'s combined access log (real-audit48) stays unread, a long line costs one scan', () => {
+    for (const l of readFileSync('test/fixtures/real-audit48/ts1-right-sse/access.log', 'utf8').split('\n').filter(Boolean)) expect(parseHaproxyLine(l)).toBeUndefined();
+    const t0 = Date.now();
+    expect(parseHaproxyLine(`${'a'.repeat(60_000)}:1 [06/Dec/2026:04:33:09.363] ${'x/'.repeat(2000)}`)).toBeUndefined();
+    expect(parseHaproxyLine(' [06/Dec/2026:04:33:09.363] '.repeat(2000))).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+});
+
 describe('real-audit52: HAProxy\'s log alone invents no tools/call', () => {
   for (const run of runs) {
     it(`${run}: no attempts, an account of its requests in a note`, async () => {
