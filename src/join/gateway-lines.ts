@@ -25,8 +25,14 @@ export interface GatewayLine {
   src: Source;
 }
 
-/** Lines kept at most waiting for their attempt (a safety bound: each also goes a window after its time). */
-const KEPT = 4096;
+/**
+ * Lines kept at most waiting for their attempt (a safety bound: each also goes when no attempt can take it any more,
+ * see expire). An attempt is released a window (and, with both sides' logs, --skew) after its end: at 100 requests a
+ * second, some ten minutes of lines.
+ */
+const KEPT = 65_536;
+/** How long a call may stay open before its attempt is released (the join follows an open call through 10 minutes of silence). */
+const OPEN_MS = 10 * 60_000;
 /** How far apart (ms) the client's request and the gateway's line of it may start. */
 const SLACK_MS = 1000;
 
@@ -64,8 +70,9 @@ export class GatewayLines {
     if (this.lines.length > KEPT) this.untaken(this.lines.splice(0, this.lines.length - KEPT));
   }
 
-  /** Lines older than the watermark less the window: no attempt will take them now. */
+  /** Lines that started before `before` (the watermark less the window, --skew and the longest open call): no attempt will take them now. */
   expire(before: number): void {
+    before -= OPEN_MS;
     if (this.lines.length === 0 || this.lines[0]!.ts >= before) return;
     const keep: GatewayLine[] = [];
     for (const g of this.lines) if (g.ts >= before) keep.push(g); else this.untaken([g]);
