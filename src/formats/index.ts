@@ -16,6 +16,8 @@ import { kongFormat } from './kong.js';
 import { mcpsnoopFormat } from './mcpsnoop.js';
 import { mcpspyFormat } from './mcpspy.js';
 import { nginxJsonFormat } from './nginx-json.js';
+import { nginxCombinedFormat } from './nginx-combined.js';
+import { nginxErrorFormat } from './nginx-error.js';
 import { otlpFormat } from './otlp.js';
 import { tsharkFormat } from './tshark.js';
 import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
@@ -47,10 +49,11 @@ export const JSON_FORMATS: JsonFormat[] = [
 /**
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
- * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout) before them.
- * .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
+ * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout), nginx's access log
+ * (`<addr> - <user> [<time>] "<request>" ...`) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`) before them:
+ * no other format's line starts so. .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, dotnetConsoleFormat, pythonSdkLogFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, dotnetConsoleFormat, pythonSdkLogFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

@@ -7,6 +7,7 @@ import { MinHeap } from './heap.js';
 import { Digest, resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
+import { GatewayLog } from './gateway-log.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { GatewayLines, type GatewayLine } from './gateway-lines.js';
@@ -265,6 +266,9 @@ export class Matcher {
   gatewayLine(g: GatewayLine): void {
     this.gatewayLines.add(g);
   }
+
+  /** What a gateway's own logs (nginx's access and error logs) say of POSTs: each explains the client attempt it fits. */
+  readonly gatewayLog = new GatewayLog();
 
   /** A server-side POST logged without its body and answered with an HTTP error (a 404 sent before the body was read). */
   unreadAnswer(u: UnreadAnswer): void {
@@ -585,6 +589,7 @@ export class Matcher {
       this.expireClaims(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       this.expireIdless(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       const before = watermark - 2 * (this.opts.windowMs + this.opts.skewMs);
+      this.gatewayLog.expire(before);
       if (this.unread.length && (this.unread[0]!.ts ?? -Infinity) < before) {
         const keep: UnreadAnswer[] = [];
         for (const u of this.unread) {
@@ -669,6 +674,7 @@ export class Matcher {
     for (const s of rest) if (!s.h.emitted) this.emit(s.h);
     for (const u of this.unread) this.noteUnmatchedUnread(u);
     this.unread = [];
+    this.gatewayLog.flush();
     for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
     this.pendingClaims.clear();
     const idless = this.idlessClaims.sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0));
@@ -835,6 +841,11 @@ export class Matcher {
       if (q.length === 0) this.waiting.delete(key);
     }
     this.unindex(h);
+    // What nginx's access and error logs say of this POST (its status, its reason): the gateway answered, not the server.
+    if (a.client && this.gatewayLog.size > 0) {
+      const said = this.gatewayLog.take(a);
+      if (said.length) a.detail = { ...a.detail, why: [a.detail.why, ...said].filter(Boolean).join('; ') };
+    }
     // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
     // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
     if (a.client && !a.server && this.serverLayers[a.client.http ? 'http' : 'messages']) {

@@ -28,3 +28,41 @@ export const NginxAccessLineSchema = z.object({
   remote_addr: text.optional(),
 });
 export type NginxAccessLine = z.infer<typeof NginxAccessLineSchema>;
+
+/**
+ * One line of nginx's default `combined` access log (or `common`, or combined with `$request_time
+ * $upstream_response_time $upstream_status $upstream_addr` appended), as src/formats/nginx-combined.ts splits it: every
+ * field is nginx's text ("-" for no value).
+ */
+export const NginxCombinedLineSchema = z.object({
+  remote_addr: text,
+  /** `$time_local` as an epoch time (ms): when the request ended, to the second. */
+  endMs: z.number(),
+  request_method: text,
+  request_uri: text,
+  status: z.number().int().min(100).max(999),
+  body_bytes_sent: text,
+  request_time: text.optional(),
+  upstream_response_time: text.optional(),
+  upstream_status: text.optional(),
+  upstream_addr: text.optional(),
+});
+export type NginxCombinedLine = z.infer<typeof NginxCombinedLineSchema>;
+
+/**
+ * One line of nginx's error log about a request, as src/formats/nginx-error.ts splits it: `<local time> [level]
+ * pid#tid: *connection message, client: ..., server: ..., request: "...", upstream: "...", host: "..."`.
+ */
+export const NginxErrorLineSchema = z.object({
+  /** The local time as written, `YYYY-MM-DD HH:MM:SS` (no zone: --timezone). */
+  time: text,
+  level: z.enum(['debug', 'info', 'notice', 'warn', 'error', 'crit', 'alert', 'emerg']),
+  connection: text.optional(),
+  message: text.min(1),
+  client: text.optional(),
+  request_method: text,
+  request_uri: text,
+  upstream: text.optional(),
+  host: text.optional(),
+});
+export type NginxErrorLine = z.infer<typeof NginxErrorLineSchema>;

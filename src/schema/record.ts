@@ -240,4 +240,4 @@ export function canonicalJsonSchema(): unknown {
 }
 
 // nginx's JSON access log line (src/formats/nginx-json.ts): loaded with these schemas, as lazy.ts loads this module.
-export { NginxAccessLineSchema } from './access-log.js';
+export { NginxAccessLineSchema, NginxCombinedLineSchema, NginxErrorLineSchema } from './access-log.js';
