@@ -427,10 +427,20 @@ function gatewayNotes(lines: { file: string; status: number | null; label: strin
     const total = mine.reduce((n, l) => n + l.count, 0);
     const first = mine.map((l) => l.first).sort((a, b) => a.line - b.line)[0]!;
     const counts = mine.map((l) => `${l.label} x${l.count}`).join(', ');
-    const them = total === 1 ? 'it' : 'them';
     if (mine.every((l) => l.status !== null)) {
-      const has499 = mine.some((l) => l.status === 499);
-      notes.push(`${file}: nginx's access log has ${total === 1 ? '1 POST' : `${total} POSTs`} it answered with an error (${counts}${has499 ? '; 499 is nginx\'s code for a client that closed the connection first' : ''}; the first at ${first.file}:${first.line}) that no client attempt of the same status took: the log has no JSON-RPC request or session, so ${total === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${total === 1 ? 'call' : 'calls'}`);
+      const errors = mine.filter((l) => l.status! >= 400);
+      const resent = mine.filter((l) => l.status! < 400);
+      const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
+      const firstOf = (ls: typeof mine) => ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!;
+      if (errors.length) {
+        const e = n(errors);
+        const has499 = errors.some((l) => l.status === 499);
+        notes.push(`${file}: nginx's access log has ${e === 1 ? '1 POST' : `${e} POSTs`} it answered with an error (${errors.map((l) => `${l.label} x${l.count}`).join(', ')}${has499 ? '; 499 is nginx\'s code for a client that closed the connection first' : ''}; the first at ${firstOf(errors).file}:${firstOf(errors).line}) that no client attempt of the same status took: the log has no JSON-RPC request or session, so ${e === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${e === 1 ? 'call' : 'calls'}`);
+      }
+      if (resent.length) {
+        const r = n(resent);
+        notes.push(`${file}: nginx's access log has ${r === 1 ? '1 POST' : `${r} POSTs`} it sent to more than one upstream (proxy_next_upstream) and then answered (${resent.map((l) => `${l.label.replace(' after a re-send to the next upstream', '')} x${l.count}`).join(', ')}; the first at ${firstOf(resent).file}:${firstOf(resent).line}): the client sent each once and the gateway sent it again, which no client's log shows; the line keeps no JSON-RPC id and whole seconds cannot tell which call of its second it was (nginx's JSON access log with $request_body, nginx-json, names it: see Behind nginx); nginx's error log says why the first upstream failed`);
+      }
     } else {
       notes.push(`${file}: nginx's error log names ${total === 1 ? '1 POST' : `${total} POSTs`} that failed at nginx (${counts}; the first at ${first.file}:${first.line}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one; the access log's $upstream_status shows it); give the client's log beside it to attach each reason to its call`);
     }

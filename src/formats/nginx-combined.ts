@@ -93,13 +93,18 @@ function combinedToRecords(text: string): AdapterResult {
   const line = parsed.data;
   // Only a POST nginx answered with an error (or 499: the client left first) is kept: it may answer a client's attempt
   // that the client's log has. A 2xx, a GET stream or a DELETE says nothing a client's or server's log does not.
-  if (line.request_method !== 'POST' || line.status < 400) return [];
+  // One exception: a POST nginx sent to more than one upstream ($upstream_addr "a, b": proxy_next_upstream re-sent it),
+  // whatever the last one answered: the gateway's re-send, which no client's log shows.
+  const resent = (value(line.upstream_addr)?.split(', ').length ?? 0) > 1;
+  if (line.request_method !== 'POST' || (line.status < 400 && !resent)) return [];
   const took = line.request_time !== undefined && SECONDS.test(line.request_time) ? Math.round(Number(line.request_time) * 1000) : undefined;
   // $time_local is when the request ended, to the second; with $request_time the start is that much before it.
   const ts = line.endMs - (took ?? 0);
   const said = line.status === 499
     ? `nginx's access log has this POST with 499, its own code for a client that closed the connection before any response${upstreamSaid(line)}`
-    : `nginx's access log has this POST answered with HTTP ${line.status}${upstreamSaid(line)}`;
+    : line.status < 400
+      ? `nginx's access log has this POST answered with HTTP ${line.status}${upstreamSaid(line)}: the gateway sent it again to its next upstream, which the client's log cannot show`
+      : `nginx's access log has this POST answered with HTTP ${line.status}${upstreamSaid(line)}`;
   const rec: ExchangeRecord = {
     v: 1,
     kind: 'exchange',
@@ -132,7 +137,7 @@ export const nginxCombinedFormat: TextFormat = {
     // no ids at all (none to stringify)
     typedIds: true,
     notes: [
-      "no request or response body and no session id: a line is no attempt; a POST nginx answered with an error (4xx, 5xx) or logged 499 answers the client's attempt of the same status (499: one the client gave up on) that started within a second of it, given with the client's log (the path is not compared: a client's view keeps no URL); alone, such lines are counted in a note, by status; 2xx lines, GET streams and DELETEs are counted as skipped",
+      "no request or response body and no session id: a line is no attempt; a POST nginx answered with an error (4xx, 5xx) or logged 499, answers the client's attempt of the same status (499: one the client gave up on) that started within a second of it, given with the client's log (the path is not compared: a client's view keeps no URL); alone, such lines are counted in a note, by status; a POST nginx sent to more than one upstream ($upstream_addr \"a, b\": proxy_next_upstream) and answered 2xx is counted in that note (one of many 2xx POSTs of its second: whole seconds cannot say which call it was; nginx-json's log can); other 2xx lines, GET streams and DELETEs are counted as skipped",
       '$time_local has whole seconds and is when the request ended: with $request_time appended (the README\'s format) the start is known to the second, without it only the end',
       'the status is what nginx sent the client: a 502 or 504 may be nginx\'s own (a refused connection, proxy_read_timeout) or the server\'s; $upstream_status and nginx\'s error log tell which',
     ],

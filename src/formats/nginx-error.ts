@@ -16,7 +16,7 @@ const CLIENT = /, client: ([^,]+)/;
  * the MCP server saw the request and who answered the client.
  */
 export function meaningOf(message: string): string {
-  if (/while connecting to upstream/.test(message)) return 'the request never reached the MCP server: nginx could not connect to it and answered the client itself (502, or 504 for a connect timeout)';
+  if (/while connecting to upstream/.test(message)) return 'the request never reached that upstream: nginx could not connect to it, and answered the client itself (502, or 504 for a connect timeout) unless it sent the request on to its next upstream (proxy_next_upstream)';
   if (/no live upstreams/.test(message)) return 'nginx had no upstream left to send it to and answered the client itself (502): the MCP server never saw it';
   if (/timed out .*while reading response header from upstream/.test(message)) return 'the MCP server had the request and sent no response head within proxy_read_timeout: nginx answered the client itself (504) and closed the server\'s connection; the tool may have run';
   if (/prematurely closed connection while reading response header from upstream/.test(message)) return 'the MCP server (or its process) closed the connection before any response head: nginx answered the client itself (502); the tool may have run';

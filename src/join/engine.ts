@@ -944,7 +944,7 @@ export class JoinEngine {
     ex.lastTs = ts ?? ex.lastTs;
     // A gateway's log line that names no session (nginx's access or error log): what it says answers a client attempt.
     if (ex.bodyless && ex.side === 'gateway' && ex.session === null && error !== undefined && this.opts.onGatewayLine) {
-      if (typeof ex.status !== 'number' || ex.status >= 400) this.opts.onGatewayLine({ status: typeof ex.status === 'number' ? ex.status : null, said: error, ts: ex.startTs, src: ex.src });
+      this.opts.onGatewayLine({ status: typeof ex.status === 'number' ? ex.status : null, said: error, ts: ex.startTs, src: ex.src });
     } else if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }

@@ -30,6 +30,9 @@ function fits(line: GatewayLine, a: Attempt): boolean {
   const status = c.status;
   // (a client's message log has no status: its attempt must have failed without an answer, as its outcome says)
   if (line.status === null) return (typeof status === 'number' && status >= 400) || FAILED.has(c.outcome ?? '');
+  // A POST nginx re-sent to its next upstream and answered 2xx is one of the many 2xx POSTs of its second, which a
+  // line's time (whole seconds) cannot tell apart: it is counted, never given to one of them.
+  if (line.status < 400) return false;
   if (line.status === 499) return typeof status !== 'number' ? FAILED.has(c.outcome ?? '') || c.outcome === 'UNANSWERED' : c.outcome === 'STREAM_INCOMPLETE';
   return status === line.status;
 }
@@ -90,7 +93,7 @@ export class GatewayLog {
     // numbers that vary (`excess: 2.985 by zone "mcp"`, `4095 bytes`)
     const words = l.said.replace(/^nginx's error log \[\w+\](?: \*\d+)?: /, '');
     const cut = [words.indexOf(' (upstream '), words.indexOf('; ')].filter((i) => i !== -1);
-    const label = l.status !== null ? `HTTP ${l.status}` : words.slice(0, cut.length ? Math.min(...cut) : 160).replace(/, excess: [\d.]+ by zone "[^"]*"/, '').replace(/: \d+ bytes$/, '');
+    const label = l.status !== null ? `HTTP ${l.status}${l.status < 400 ? ' after a re-send to the next upstream' : ''}` : words.slice(0, cut.length ? Math.min(...cut) : 160).replace(/, excess: [\d.]+ by zone "[^"]*"/, '').replace(/: \d+ bytes$/, '');
     let key = `${l.src.file}|${label}`;
     let known = this.unmatched.get(key);
     if (!known && this.unmatched.size >= 1000) known = this.unmatched.get((key = `${l.src.file}|other`));
