@@ -15,6 +15,8 @@ export interface GatewayLine {
 
 /** How far a gateway line's time may be from the client attempt's start and end: the logs have whole seconds. */
 const SLACK_MS = 1000;
+/** How long after its start a client view with no end (its log stopped mid-call) may be explained by a line. */
+const OPEN_MS = 60_000;
 /** Lines kept at most: a burst of errors with no client log must not fill memory (the oldest are counted then). */
 const KEPT = 20_000;
 
@@ -25,7 +27,10 @@ const FAILED = new Set(['HTTP_ERROR', 'NO_RESPONSE', 'STREAM_INCOMPLETE']);
 function fits(line: GatewayLine, a: Attempt): boolean {
   const c = a.client;
   if (!c || c.startTs === undefined || line.ts === undefined) return false;
-  const end = c.endTs ?? c.startTs;
+  // A view the client's log ends in, with no answer and no end (the app was stopped mid-call), has no known end: a line
+  // nginx wrote when the connection closed (499) may come after the log's last record, within the window.
+  const open = c.response === undefined && (c.streamEnd === undefined || c.endUnseen === true);
+  const end = open ? c.startTs + OPEN_MS : (c.endTs ?? c.startTs);
   if (line.ts < c.startTs - SLACK_MS || line.ts > end + SLACK_MS) return false;
   const status = c.status;
   // (a client's message log has no status: its attempt must have failed without an answer, as its outcome says)
