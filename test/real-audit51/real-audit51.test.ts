@@ -81,6 +81,14 @@ describe('real-audit51: with the client\'s log, each failed POST names what ngin
     });
   }
 
+  it('ts1-timeout-json-kv: nginx\'s blog\'s upstream_time format (rt= uct= uht= urt=) is read too: the 504 takes its line and its reason', async () => {
+    const { rows, inputs } = await run(['ts1-timeout-json-kv/client.ndjson', 'ts1-timeout-json-kv/kv.log', 'ts1-timeout-json-kv/error.log']);
+    expect([inputs[1]!.formats, inputs[1]!.unusable]).toEqual([{ 'nginx-combined': 1 }, 0]);
+    const slow = rows.find((r) => r.tool === 'slow')!;
+    expect([slow.status, slow.outcome]).toEqual([504, 'HTTP_ERROR']);
+    expect(why(slow)).toMatch(/nginx's access log has this POST answered with HTTP 504; nginx's error log \[error\] \*\d+: upstream timed out \(110: Connection timed out\) while reading response header from upstream/);
+  });
+
   it('the Python client\'s DEBUG log is joined the same way (its 502 from httpx\'s line)', async () => {
     const { rows } = await run(['py-down/client-debug.log', 'py-down/timed.log', 'py-down/error.log']);
     expect(rows.map((r) => [r.method, r.status, r.outcome])).toEqual([['initialize', 502, 'HTTP_ERROR']]);
@@ -88,7 +96,8 @@ describe('real-audit51: with the client\'s log, each failed POST names what ngin
 });
 
 describe('real-audit51: near misses: calls that went well take nothing from nginx\'s logs', () => {
-  for (const name of ['ts1-healthy-sse', 'py-healthy-pysrv', 'ts1-nextup-json']) {
+  // (ts1-giveup-499: the SDK's own timeout gave up on an SSE call whose head was out: nginx logged 200 with 0 bytes, no 499)
+  for (const name of ['ts1-healthy-sse', 'py-healthy-pysrv', 'ts1-nextup-json', 'ts1-giveup-499']) {
     it(`${name}: no attempt's why names nginx`, async () => {
       const { rows } = await run([clientLog(name), `${name}/timed.log`, `${name}/error.log`]);
       expect(rows.length).toBeGreaterThan(2);
