@@ -88,11 +88,6 @@ describe('real-audit51: with the client\'s log, each failed POST names what ngin
     expect([slow.status, slow.outcome]).toEqual([504, 'HTTP_ERROR']);
     expect(why(slow)).toMatch(/nginx's access log has this POST answered with HTTP 504; nginx's error log \[error\] \*\d+: upstream timed out \(110: Connection timed out\) while reading response header from upstream/);
   });
-
-  it('the Python client\'s DEBUG log is joined the same way (its 502 from httpx\'s line)', async () => {
-    const { rows } = await run(['py-down/client-debug.log', 'py-down/timed.log', 'py-down/error.log']);
-    expect(rows.map((r) => [r.method, r.status, r.outcome])).toEqual([['initialize', 502, 'HTTP_ERROR']]);
-  });
 });
 
 describe('real-audit51: near misses: calls that went well take nothing from nginx\'s logs', () => {
