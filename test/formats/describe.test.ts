@@ -27,10 +27,6 @@ describe('registry', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const n of ['har', 'mcpspy', 'mcpsnoop', 'otlp', 'kong', 'claude-desktop']) expect(formatByName(n), n).toBeDefined();
     expect(JSON_FORMATS[JSON_FORMATS.length - 1]!.name).toBe('jsonrpc');
-<<<<<<< HEAD
-    expect(TEXT_FORMATS.map((f) => f.name)).toEqual(['claude-code-debug', 'claude-desktop', 'vscode', 'go-sdk', 'haproxy-log', 'dotnet-console', 'python-sdk']);
-=======
-    expect(TEXT_FORMATS.map((f) => f.name)).toEqual(['claude-code-debug', 'claude-desktop', 'vscode', 'go-sdk', 'nginx-combined', 'nginx-error', 'dotnet-console', 'python-sdk']);
->>>>>>> audit51: README (Behind nginx, formats table, Gateway re-sends, Real-traffic fixtures, Layout), formats text, fixture truth notes, kv.log run
+    expect(TEXT_FORMATS.map((f) => f.name)).toEqual(['claude-code-debug', 'claude-desktop', 'vscode', 'go-sdk', 'haproxy-log', 'nginx-combined', 'nginx-error', 'dotnet-console', 'python-sdk']);
   });
 });
