@@ -15,7 +15,7 @@ import { RotatedInputs } from './join/rotated.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 import type { ExchangeRecord } from './schema/record.js';
-import type { GatewayAccount } from './formats/haproxy-log.js';
+import type { GatewayAccount } from './formats/adapter.js';
 
 /** The analysis settings; streamAnalysis() checks them (src/options.ts) and throws OptionError for a value they cannot take. */
 export interface AnalyzeOptions {
@@ -141,7 +141,6 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     onStray: (_input, src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'no-open-exchange', message }),
     onNotARequest: (src, code, message) => diagnostics.add({ file: src.file, line: src.line, code, message }),
     onUnreadAnswer: (u) => matcher.unreadAnswer(u),
-    onGatewayLine: (l) => matcher.gatewayLog.add(l),
   });
   const normalizer = new Normalizer(engine, (c) => {
     claims++;
@@ -226,14 +225,16 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       if (ts > best.maxTs) best.maxTs = ts;
     }
     if (ts !== undefined) normalizer.release(ts);
-    if (item.gatewayAccount && item.rec.kind === 'exchange' && ts !== undefined) {
-      // A gateway's bodiless account of one request (HAProxy's httplog): no view of an attempt, offered to the attempt of its POST.
-      const ex = item.rec as ExchangeRecord & { gatewayAccount?: GatewayAccount };
+    const account = item.gatewayAccount && item.rec.kind === 'exchange' ? (item.rec as ExchangeRecord & { gatewayAccount?: GatewayAccount }).gatewayAccount : undefined;
+    if (account && ts !== undefined) {
+      // A gateway's bodiless account of one request (HAProxy's httplog, nginx's access or error log): no view of an
+      // attempt, offered to the attempt of its POST.
+      const ex = item.rec as ExchangeRecord;
       const sid = ex.requestHeaders?.['mcp-session-id'];
       matcher.gatewayLine({
-        session: typeof sid === 'string' ? sid : null, method: ex.method, status: ex.status, ts, endTs: ex.durationMs !== undefined ? ts + ex.durationMs : undefined,
-        lastTryTs: ts + (ex.gatewayAccount?.beforeServerMs ?? 0), serverStatus: ex.gatewayAccount?.serverHead === false ? null : ex.status,
-        said: typeof ex.error === 'string' ? ex.error : '', state: ex.gatewayAccount?.state ?? '--', retries: ex.gatewayAccount?.retries ?? 0, src: item.src,
+        log: account.log, session: typeof sid === 'string' ? sid : null, method: ex.method, status: ex.status, ts, startKnown: account.startKnown,
+        endTs: ex.durationMs !== undefined ? ts + ex.durationMs : undefined, lastTryTs: ts + account.beforeServerMs, serverStatus: account.serverHead ? ex.status : null,
+        said: typeof ex.error === 'string' ? ex.error : '', state: account.state, retries: account.retries, src: item.src, ...(account.countOnly ? { countOnly: true as const } : {}),
       });
     } else {
       const rec = item.rec as { kind: string; side?: string; xid?: unknown };
@@ -273,7 +274,6 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const posts = total === 1 ? '1 POST the server refused before it read its body' : `${total} POSTs the server refused before it read their body`;
     notes.push(`${file}: ${posts} (${mine.map((u) => `HTTP ${u.status} x${u.count}`).join(', ')}${sessions > 0 ? `, in ${sessions} session${sessions === 1 ? '' : 's'}` : ''}; the first at ${first.file}:${first.line}): the log has no JSON-RPC request of ${total === 1 ? 'it, so it is no attempt' : 'them, so they are no attempts'} here (what refuses a POST before its body is read: a middleware in front of the MCP handler, such as auth or a rate limiter, or the transport's own checks, such as an unknown session's 404); a client's log or a proxy's shows which ${total === 1 ? 'call it was' : 'calls they were'}`);
   }
-  notes.push(...gatewayNotes([...matcher.gatewayLog.unmatched.values()]));
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates === 1 ? '1 request of the OpenTelemetry spans is a request' : `${matcher.rebuiltDuplicates} requests of the OpenTelemetry spans are requests`} the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins === 1 ? '1 request' : `${matcher.looseJoins} requests`} of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log; or an HTTP log that did not record Mcp-Session-Id) ${matcher.looseJoins === 1 ? "was joined to the server's view of it" : "were joined to the server's view of them"} by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for ${matcher.looseJoins === 1 ? 'it' : 'them'}`);
   sessions.flush();
@@ -416,34 +416,3 @@ function statedSide(items: RecordItem[]): 'client' | 'server' | undefined {
   return side;
 }
 
-/**
- * A gateway's log lines (nginx's access and error logs) that explained no client attempt: its own account, per input,
- * by status or by reason. No attempts (no method, no id), but never dropped silently: a run of 502s is an incident.
- */
-function gatewayNotes(lines: { file: string; status: number | null; label: string; count: number; first: { file: string; line: number } }[]): string[] {
-  const notes: string[] = [];
-  for (const file of new Set(lines.map((l) => l.file))) {
-    const mine = lines.filter((l) => l.file === file).sort((a, b) => b.count - a.count);
-    const total = mine.reduce((n, l) => n + l.count, 0);
-    const first = mine.map((l) => l.first).sort((a, b) => a.line - b.line)[0]!;
-    const counts = mine.map((l) => `${l.label} x${l.count}`).join(', ');
-    if (mine.every((l) => l.status !== null)) {
-      const errors = mine.filter((l) => l.status! >= 400);
-      const resent = mine.filter((l) => l.status! < 400);
-      const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
-      const firstOf = (ls: typeof mine) => ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!;
-      if (errors.length) {
-        const e = n(errors);
-        const has499 = errors.some((l) => l.status === 499);
-        notes.push(`${file}: nginx's access log has ${e === 1 ? '1 POST' : `${e} POSTs`} it answered with an error (${errors.map((l) => `${l.label} x${l.count}`).join(', ')}${has499 ? '; 499 is nginx\'s code for a client that closed the connection first' : ''}; the first at ${firstOf(errors).file}:${firstOf(errors).line}) that no client attempt of the same status took: the log has no JSON-RPC request or session, so ${e === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${e === 1 ? 'call' : 'calls'}`);
-      }
-      if (resent.length) {
-        const r = n(resent);
-        notes.push(`${file}: nginx's access log has ${r === 1 ? '1 POST' : `${r} POSTs`} it sent to more than one upstream (proxy_next_upstream) and then answered (${resent.map((l) => `${l.label.replace(' after a re-send to the next upstream', '')} x${l.count}`).join(', ')}; the first at ${firstOf(resent).file}:${firstOf(resent).line}): the client sent each once and the gateway sent it again, which no client's log shows; the line keeps no JSON-RPC id and whole seconds cannot tell which call of its second it was (nginx's JSON access log with $request_body, nginx-json, names it: see Behind nginx); nginx's error log says why the first upstream failed`);
-      }
-    } else {
-      notes.push(`${file}: nginx's error log names ${total === 1 ? '1 POST' : `${total} POSTs`} that failed at nginx (${counts}; the first at ${first.file}:${first.line}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one; the access log's $upstream_status shows it); give the client's log beside it to attach each reason to its call`);
-    }
-  }
-  return notes;
-}

@@ -27,12 +27,32 @@ export interface SourceLimits {
    */
   sessionSent?: true;
   /**
-   * The format is a gateway's bodiless account of each HTTP request (HAProxy's httplog): its exchanges are no views of
-   * an attempt; each is offered to the attempt of its POST (see join/gateway-lines.ts) and summed up in a note.
+   * The format is a gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's access and error logs):
+   * its exchanges are no views of an attempt; each carries a GatewayAccount, is offered to the attempt of its POST (see
+   * join/gateway-lines.ts) and summed up in a note.
    */
   gatewayAccount?: true;
   /** Plain-language caveats: "drops responses slower than 5 s", "deduplicates repeats within 2 s", ... */
   notes: string[];
+}
+
+/** Which gateway's log a line of a gatewayAccount format is. */
+export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error';
+
+/** A gateway's own account of an exchange, carried on its record (beside the schema's fields) to the join (analyze.ts). */
+export interface GatewayAccount {
+  log: GatewayLog;
+  /** The record's ts is when the request started (else when it ended, or when the error happened). */
+  startKnown: boolean;
+  /** The termination state's first two letters (`--`: normal; HAProxy's only). */
+  state: string;
+  retries: number;
+  /** TR + Tw + Tc (the parts that ran): when the last try reached a server, after the request's time. */
+  beforeServerMs: number;
+  /** A server's response head reached the gateway (HAProxy's Tr not -1): the status is that server's. */
+  serverHead: boolean;
+  /** Counted, never offered to an attempt (see GatewayLine.countOnly). */
+  countOnly?: true;
 }
 
 /** What a message-level source can show (stdio logs, sniffers, client logs: no HTTP layer, no session); each adds its notes. */

@@ -1,6 +1,6 @@
 // Adapter for HAProxy's HTTP log line (`option httplog`, `option httplog clf`; raw or after a syslog header): one HTTP exchange as the gateway saw it, with no body.
 import type { ExchangeRecord } from '../schema/record.js';
-import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
+import type { AdapterContext, AdapterResult, GatewayAccount, TextFormat } from './adapter.js';
 
 const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
 
@@ -133,17 +133,6 @@ function sessionOf(l: HaproxyLine): string | undefined {
   return v !== undefined && v !== '-' && /^[\x21-\x7e]{8,}$/.test(v) ? v : undefined;
 }
 
-/** The gateway's own account of the exchange, carried on its record to the join (analyze.ts). */
-export interface GatewayAccount {
-  /** The termination state's first two letters (`--`: normal). */
-  state: string;
-  retries: number;
-  /** TR + Tw + Tc (the parts that ran): when the last try reached a server, after the request's time. */
-  beforeServerMs: number;
-  /** A server's response head reached HAProxy (Tr not -1): the status is that server's. */
-  serverHead: boolean;
-}
-
 function haproxyToRecords(text: string, ctx: AdapterContext): AdapterResult {
   const l = parseHaproxyLine(text);
   if (!l) return { error: 'not an HAProxy HTTP log line' };
@@ -176,7 +165,7 @@ function haproxyToRecords(text: string, ctx: AdapterContext): AdapterResult {
   } as ExchangeRecord;
   // What the join reads of the line beside the exchange (see GatewayAccount): the state and the retries, not in the schema
   const [tR, tw, tc, tr] = l.timers;
-  const account: GatewayAccount = { state: two, retries: l.retries, beforeServerMs: Math.max(0, tR) + Math.max(0, tw) + Math.max(0, tc), serverHead: tr >= 0 };
+  const account: GatewayAccount = { log: 'haproxy', startKnown: true, state: two, retries: l.retries, beforeServerMs: Math.max(0, tR) + Math.max(0, tw) + Math.max(0, tc), serverHead: tr >= 0 };
   return [Object.assign(rec, { gatewayAccount: account })];
 }
 

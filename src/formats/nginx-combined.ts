@@ -2,7 +2,7 @@
 import type { ExchangeRecord } from '../schema/record.js';
 import type { NginxCombinedLine } from '../schema/access-log.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
-import type { AdapterResult, TextFormat } from './adapter.js';
+import type { AdapterResult, GatewayAccount, TextFormat } from './adapter.js';
 import { describeZodError } from './zod-error.js';
 
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
@@ -109,7 +109,7 @@ function combinedToRecords(text: string): AdapterResult {
     v: 1,
     kind: 'exchange',
     // a gateway's account: nginx is the server of its clients and the client of its upstream, and its lines name no
-    // session and hold no JSON-RPC request, so they are no attempts; they answer the client's (src/join/gateway-log.ts)
+    // session and hold no JSON-RPC request, so they are no attempts; they answer the client's (src/join/gateway-lines.ts)
     side: 'gateway',
     ts,
     method: 'POST',
@@ -121,7 +121,11 @@ function combinedToRecords(text: string): AdapterResult {
     error: said,
     ...(took !== undefined ? { durationMs: took } : {}),
   };
-  return [rec];
+  const upstreams = value(line.upstream_addr)?.split(', ').length ?? 1;
+  const account: GatewayAccount = { log: 'nginx-access', startKnown: took !== undefined, state: '--', retries: upstreams - 1, beforeServerMs: 0, serverHead: false };
+  // A re-sent POST answered 2xx: one of the many 2xx POSTs of its second, which whole seconds cannot tell apart.
+  if (line.status < 400) account.countOnly = true;
+  return [Object.assign(rec, { gatewayAccount: account })];
 }
 
 export const nginxCombinedFormat: TextFormat = {
@@ -136,6 +140,7 @@ export const nginxCombinedFormat: TextFormat = {
     session: false,
     // no ids at all (none to stringify)
     typedIds: true,
+    gatewayAccount: true,
     notes: [
       "no request or response body and no session id: a line is no attempt; a POST nginx answered with an error (4xx, 5xx) or logged 499 answers the client's attempt of the same status (499: one the client gave up on) that started within a second of it, given with the client's log (the path is not compared: a client's view keeps no URL); alone, such lines are counted in a note, by status; a POST nginx sent to more than one upstream ($upstream_addr \"a, b\": proxy_next_upstream) and answered 2xx is counted in that note (one of many 2xx POSTs of its second: whole seconds cannot say which call it was; nginx-json's log can); other 2xx lines, GET streams and DELETEs are counted as skipped",
       '$time_local has whole seconds and is when the request ended: with $request_time appended (the README\'s format) the start is known to the second, without it only the end',

@@ -1,7 +1,7 @@
 // Adapter for nginx's error log: each line about a POST (a refused or timed-out upstream, a cut stream, a body too large, limit_req) as the gateway's reason for how that request failed.
 import type { ExchangeRecord } from '../schema/record.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
-import type { AdapterResult, TextFormat } from './adapter.js';
+import type { AdapterResult, GatewayAccount, TextFormat } from './adapter.js';
 import { describeZodError } from './zod-error.js';
 
 /** `2026/12/06 04:32:04 [error] 4213#4213: *1 <message>, client: ..., server: ..., request: "...", ...` */
@@ -69,7 +69,7 @@ function errorToRecords(text: string): AdapterResult {
     v: 1,
     kind: 'exchange',
     // the gateway's reason for a request it failed: no status (the access log has it), no body, no session; it
-    // explains the client's attempt it belongs to (src/join/gateway-log.ts)
+    // explains the client's attempt it belongs to (src/join/gateway-lines.ts)
     side: 'gateway',
     ts: line.time,
     method: 'POST',
@@ -77,10 +77,11 @@ function errorToRecords(text: string): AdapterResult {
     requestHeaders: {},
     status: null,
     end: 'error',
-    // `; ` ends nginx's words (src/join/gateway-log.ts counts by them)
+    // `; ` ends nginx's words (src/join/gateway-lines.ts counts by them)
     error: `nginx's error log [${line.level}]${line.connection !== undefined ? ` *${line.connection}` : ''}: ${line.message}${where}; ${meaningOf(line.message)}`,
   };
-  return [rec];
+  const account: GatewayAccount = { log: 'nginx-error', startKnown: false, state: '--', retries: 0, beforeServerMs: 0, serverHead: false };
+  return [Object.assign(rec, { gatewayAccount: account })];
 }
 
 export const nginxErrorFormat: TextFormat = {
@@ -95,6 +96,7 @@ export const nginxErrorFormat: TextFormat = {
     session: false,
     // no ids at all (none to stringify)
     typedIds: true,
+    gatewayAccount: true,
     notes: [
       "no status, body, JSON-RPC id or session: a line is no attempt; a line about a POST (connect() failed, upstream timed out, upstream prematurely closed connection, client intended to send too large body, limiting requests) is nginx's reason for the client attempt that failed within a second of it (an HTTP error, no response, a cut stream), named in that attempt's why, given with the client's log; alone, such lines are counted in a note, by reason",
       'times are local and have whole seconds (--timezone, default UTC); lines of no request (start-up, signals) and those about GET streams and DELETEs are counted as skipped',

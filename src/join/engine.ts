@@ -1,5 +1,4 @@
 // The side-local join: exchanges and messages in, one finished AttemptView per JSON-RPC request out, state released when final.
-import type { GatewayLine } from './gateway-log.js';
 import { isMessageEvent, type ParsedSseEvent } from '../sse.js';
 import { unreadBody } from '../classify.js';
 import { PY_SSE_EVENT_LIMIT, PY_TIMEOUT_REASON, callerKey, scopeKeyOf, idKeyOf, newAttemptView, implementationName, isJsonRpcId, legacySessionOf, type AttemptView, type DeleteSent, type JsonRpcId, type PlainGet, type Resumption, type Source, type ViewSide } from './attempt.js';
@@ -153,8 +152,6 @@ interface EngineOptions {
   onStray?: (input: number, src: Source, message: string) => void;
   /** A server-side POST logged without its body and answered with an HTTP error (see UnreadAnswer). */
   onUnreadAnswer?: (u: UnreadAnswer) => void;
-  /** A gateway's log line about a POST it keeps no body or session of (nginx's access or error log: see GatewayLine). */
-  onGatewayLine?: (line: GatewayLine) => void;
   /**
    * A request whose id is no JSON-RPC id (null, true, an object, 1e400: read as a notification, so no attempt), or a
    * POST whose JSON body holds no JSON-RPC message at all ([], 5, {}): said, as nothing else would show it.
@@ -942,10 +939,7 @@ export class JoinEngine {
     const quiet = (how === 'error' || how === 'aborted') && ts !== undefined && ex.lastTs !== undefined && ex.status !== undefined ? ts - ex.lastTs : undefined;
     if (quiet !== undefined) for (const v of ex.attempts) if (v.response === undefined) v.quietMs = quiet;
     ex.lastTs = ts ?? ex.lastTs;
-    // A gateway's log line that names no session (nginx's access or error log): what it says answers a client attempt.
-    if (ex.bodyless && ex.side === 'gateway' && ex.session === null && error !== undefined && this.opts.onGatewayLine) {
-      this.opts.onGatewayLine({ status: typeof ex.status === 'number' ? ex.status : null, said: error, ts: ex.startTs, src: ex.src });
-    } else if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
+    if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
     }
     if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) this.refusedPost(ex, input);

@@ -1,14 +1,22 @@
-// A gateway's bodiless account of each HTTP request (HAProxy's httplog line): kept a while, taken by the attempt it tells of, the rest summed up for the report.
+// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's access and error logs): kept a while, taken by the attempt it tells of, the rest summed up for the report.
+import type { GatewayLog } from '../formats/adapter.js';
 import type { Source } from './attempt.js';
 
 /** One request as the gateway logged it: no body, so no JSON-RPC id; what ended it and whether it re-sent it. */
 export interface GatewayLine {
+  /** Whose log: it says how the line fits an attempt and how the report's note words it. */
+  log: GatewayLog;
   session: string | null;
   /** HTTP method (POST, GET, DELETE). */
   method: string;
-  /** The status the client got (null: none, the client had gone before the head). */
+  /**
+   * The status the client got (null: none, the client had gone before the head). nginx's error log has no status: its
+   * lines are reasons, which explain an attempt that failed, whatever its status.
+   */
   status: number | null;
   ts: number;
+  /** ts is when the request started (HAProxy; nginx with $request_time), else when it ended or the error happened. */
+  startKnown: boolean;
   /** When it ended (ts and HAProxy's total time Ta), when the line gives it. */
   endTs: number | undefined;
   /**
@@ -17,11 +25,16 @@ export interface GatewayLine {
    */
   lastTryTs: number;
   serverStatus: number | null;
-  /** What the line says beyond a normal end: the termination state and the retries in words. */
+  /** What the line says beyond a normal end, in words that name the log (empty: a normal end). */
   said: string;
   /** The termination state's first two letters (`--` normal), and the retries counter. */
   state: string;
   retries: number;
+  /**
+   * Counted in the note, never offered to an attempt: a POST nginx re-sent and then answered 2xx is one of the many 2xx
+   * POSTs of its second, which whole seconds cannot tell apart.
+   */
+  countOnly?: true;
   src: Source;
 }
 
@@ -33,8 +46,12 @@ export interface GatewayLine {
 const KEPT = 65_536;
 /** How long a call may stay open before its attempt is released (the join follows an open call through 10 minutes of silence). */
 const OPEN_MS = 10 * 60_000;
-/** How far apart (ms) the client's request and the gateway's line of it may start. */
+/** How far apart (ms) the client's request and the gateway's line of it may start (nginx: its whole seconds). */
 const SLACK_MS = 1000;
+/** How long after its start a client view with no end (its log stopped mid-call) may take a line nginx wrote when it closed. */
+const OPEN_VIEW_MS = 60_000;
+/** Labels counted per input at most (nginx's reasons); past this, "other". */
+const LABELS_KEPT = 1000;
 
 /** The attempt's side of the match: the view whose request the gateway passed on. */
 export interface GatewayProbe {
@@ -45,24 +62,68 @@ export interface GatewayProbe {
   sentSession: boolean;
   status: number | null | undefined;
   startTs: number | undefined;
+  /** When the view ended; open: no answer and no end in its log (the app was stopped mid-call). */
+  endTs: number | undefined;
+  open: boolean;
   /** The attempt got its whole answer (a result or a JSON-RPC error): no line that ended abnormally tells of it. */
   answered: boolean;
+  /** The view's outcome. */
+  outcome: string | undefined;
+}
+
+/** The outcomes of a client view that got no answer, which nginx's reason or its 499 may explain. */
+const FAILED = new Set(['HTTP_ERROR', 'NO_RESPONSE', 'STREAM_INCOMPLETE']);
+
+/** What one input of a gateway's log said, for the report's note. */
+interface Account {
+  log: GatewayLog;
+  /** HAProxy: requests read, those that ended abnormally by state, re-sent ones, taken by an attempt, the first few untaken. */
+  requests: number;
+  states: Map<string, number>;
+  resent: number;
+  taken: number;
+  untaken: GatewayLine[];
+  /** nginx: the lines no attempt took, by status or reason. */
+  labels: Map<string, { status: number | null; count: number; first: Source }>;
+}
+
+/** Whether a line of nginx's logs fits the attempt: in its time, and failed the way the line says. */
+function nginxFits(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.side !== 'client' || p.startTs === undefined) return false;
+  // A line whose start is unknown was written when the request ended (a view the client's log ends in, with no answer
+  // and no end, may be taken by a line nginx wrote when the connection closed: 499, within a minute).
+  const end = p.open ? p.startTs + OPEN_VIEW_MS : (p.endTs ?? p.startTs);
+  if (g.ts < p.startTs - SLACK_MS || g.ts > end + SLACK_MS) return false;
+  const outcome = p.outcome ?? '';
+  if (g.log === 'nginx-error') return (typeof p.status === 'number' && p.status >= 400) || FAILED.has(outcome);
+  // 499: a client that gave up (no status in its view: it got nothing; or a 200 whose stream it left)
+  if (g.status === 499) return typeof p.status !== 'number' ? FAILED.has(outcome) || outcome === 'UNANSWERED' : outcome === 'STREAM_INCOMPLETE';
+  return p.status === g.status;
+}
+
+/** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */
+function haproxyFits(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.startTs === undefined || p.status === undefined) return false;
+  if ((p.side === 'client' ? g.status : g.serverStatus) !== p.status) return false;
+  if (Math.abs((p.side === 'client' ? g.ts : g.lastTryTs) - p.startTs) > SLACK_MS) return false;
+  return !(p.answered && g.state[0] !== '-');
 }
 
 export class GatewayLines {
   private lines: GatewayLine[] = [];
-  /** Per input: requests read, those that ended abnormally by state, re-sent ones, taken by an attempt; the first few untaken lines. */
-  readonly account = new Map<string, { requests: number; states: Map<string, number>; resent: number; taken: number; untaken: GatewayLine[] }>();
+  /** Per input: what its lines said, for the report's note. */
+  private readonly account = new Map<string, Account>();
 
   get empty(): boolean {
     return this.lines.length === 0;
   }
 
   add(g: GatewayLine): void {
-    const acc = this.accountOf(g.src.file);
+    const acc = this.accountOf(g);
     acc.requests++;
     if (g.state !== '--') acc.states.set(g.state, (acc.states.get(g.state) ?? 0) + 1);
     if (g.retries > 0) acc.resent++;
+    if (g.countOnly) return this.untaken([g]);
     // Every POST's line waits for its attempt, a normal one too (it says nothing more than the client's view): an attempt
     // takes the line nearest to it, so a line that says more is left to the attempt it tells of.
     if (g.method !== 'POST') return;
@@ -80,31 +141,32 @@ export class GatewayLines {
   }
 
   /**
-   * The line of this attempt's POST: the same status, started within a second of it; a captured session id the request
-   * sent (none captured: any); a line that ended abnormally (the server or the client cut it) only for an attempt that
-   * did not get its whole answer. The nearest start when several fit. (Not by its end: the TypeScript SDK 1.x keeps a
-   * stream it gave up on open until its session closes, and HAProxy logs a request when its own side of it ends.)
+   * The lines of this attempt's POST, nearest start first: one account of it (HAProxy's line, or nginx's access log
+   * line: the same status, started within a second, a captured session id the request sent; a line that ended
+   * abnormally only for an attempt that did not get its whole answer) and one reason (nginx's error log, for an attempt
+   * that failed). (Not by its end: the TypeScript SDK 1.x keeps a stream it gave up on open until its session closes,
+   * and HAProxy logs a request when its own side of it ends.)
    */
-  take(p: GatewayProbe): GatewayLine | undefined {
-    if (p.startTs === undefined || p.status === undefined) return undefined;
-    let best = -1;
-    let bestGap = Infinity;
-    for (let i = 0; i < this.lines.length; i++) {
-      const g = this.lines[i]!;
-      if ((p.side === 'client' ? g.status : g.serverStatus) !== p.status) continue;
-      if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
-      const gap = Math.abs((p.side === 'client' ? g.ts : g.lastTryTs) - p.startTs);
-      if (gap > SLACK_MS) continue;
-      if (p.answered && g.state[0] !== '-') continue;
-      if (gap < bestGap) {
-        best = i;
-        bestGap = gap;
+  take(p: GatewayProbe): GatewayLine[] {
+    if (p.startTs === undefined) return [];
+    const out: GatewayLine[] = [];
+    for (const reason of [false, true]) {
+      let best = -1;
+      let bestGap = Infinity;
+      for (let i = 0; i < this.lines.length; i++) {
+        const g = this.lines[i]!;
+        if ((g.log === 'nginx-error') !== reason) continue;
+        if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
+        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : nginxFits(g, p))) continue;
+        const gap = Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
+        if (gap < bestGap) [best, bestGap] = [i, gap];
       }
+      if (best === -1) continue;
+      const g = this.lines.splice(best, 1)[0]!;
+      if (g.said !== '') this.accountOf(g).taken++;
+      out.push(g);
     }
-    if (best === -1) return undefined;
-    const g = this.lines.splice(best, 1)[0]!;
-    if (g.said !== '') this.accountOf(g.src.file).taken++;
-    return g;
+    return out;
   }
 
   flush(): void {
@@ -112,33 +174,83 @@ export class GatewayLines {
     this.lines = [];
   }
 
-  /** The report's note per input: what the gateway's log told, request by request, where no attempt took it. */
+  /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const [file, a] of this.account) {
-      const states = [...a.states].sort((x, y) => y[1] - x[1]).map(([s, n]) => `${s} x${n}`).join(', ');
-      const head = `${file}: HAProxy's account of ${a.requests} HTTP request${a.requests === 1 ? '' : 's'} (no bodies: no JSON-RPC method or id, so no attempts of its own)`;
-      const ended = states ? `; ended abnormally: ${states} (termination state)` : '; all ended normally (----)';
-      const resent = a.resent ? `; ${a.resent} re-sent by HAProxy (retries)` : '';
-      const taken = a.taken ? `; ${a.taken} joined to the attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (the why says what HAProxy saw)` : '';
-      const rest = a.untaken.map((g) => `${g.src.file}:${g.src.line} ${g.method}${g.session !== null ? ` session ${g.session}` : ''} ${g.status ?? 'no status'}: ${g.said}`);
-      out.push(`${head}${ended}${resent}${taken}${rest.length ? `; not joined to any attempt: ${rest.join('; ')}` : ''}`);
-    }
+    for (const [file, a] of this.account) out.push(...(a.log === 'haproxy' ? haproxyNotes(file, a) : nginxNotes(file, a)));
     return out;
   }
 
-  private accountOf(file: string) {
-    let a = this.account.get(file);
-    if (!a) this.account.set(file, (a = { requests: 0, states: new Map(), resent: 0, taken: 0, untaken: [] }));
+  private accountOf(g: GatewayLine): Account {
+    let a = this.account.get(g.src.file);
+    if (!a) this.account.set(g.src.file, (a = { log: g.log, requests: 0, states: new Map(), resent: 0, taken: 0, untaken: [], labels: new Map() }));
     return a;
   }
 
-  /** Lines no attempt took: the first few named in the note (the rest counted in the states). */
+  /** Lines no attempt took: HAProxy's first few named in the note (the rest counted in the states), nginx's counted by status or reason. */
   private untaken(gs: GatewayLine[]): void {
     for (const g of gs) {
       if (g.said === '') continue;
-      const a = this.accountOf(g.src.file);
-      if (a.untaken.length < 5) a.untaken.push(g);
+      const a = this.accountOf(g);
+      if (g.log === 'haproxy') {
+        if (a.untaken.length < 5) a.untaken.push(g);
+        continue;
+      }
+      let label = nginxLabel(g);
+      if (!a.labels.has(label) && a.labels.size >= LABELS_KEPT) label = 'other';
+      const known = a.labels.get(label);
+      if (known) known.count++;
+      else a.labels.set(label, { status: g.status, count: 1, first: g.src });
     }
   }
+}
+
+/**
+ * How an untaken line of nginx's is counted: by its status, or by nginx's words (up to the upstream or the "; " before
+ * what they mean), without the numbers that vary (`excess: 2.985 by zone "mcp"`, `4095 bytes`).
+ */
+function nginxLabel(g: GatewayLine): string {
+  if (g.log === 'nginx-access') return `HTTP ${g.status}${g.countOnly ? ' after a re-send to the next upstream' : ''}`;
+  const words = g.said.replace(/^nginx's error log \[\w+\](?: \*\d+)?: /, '');
+  const cut = [words.indexOf(' (upstream '), words.indexOf('; ')].filter((i) => i !== -1);
+  return words.slice(0, cut.length ? Math.min(...cut) : 160).replace(/, excess: [\d.]+ by zone "[^"]*"/, '').replace(/: \d+ bytes$/, '');
+}
+
+function haproxyNotes(file: string, a: Account): string[] {
+  const states = [...a.states].sort((x, y) => y[1] - x[1]).map(([s, n]) => `${s} x${n}`).join(', ');
+  const head = `${file}: HAProxy's account of ${a.requests} HTTP request${a.requests === 1 ? '' : 's'} (no bodies: no JSON-RPC method or id, so no attempts of its own)`;
+  const ended = states ? `; ended abnormally: ${states} (termination state)` : '; all ended normally (----)';
+  const resent = a.resent ? `; ${a.resent} re-sent by HAProxy (retries)` : '';
+  const taken = a.taken ? `; ${a.taken} joined to the attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (the why says what HAProxy saw)` : '';
+  const rest = a.untaken.map((g) => `${g.src.file}:${g.src.line} ${g.method}${g.session !== null ? ` session ${g.session}` : ''} ${g.status ?? 'no status'}: ${g.said}`);
+  return [`${head}${ended}${resent}${taken}${rest.length ? `; not joined to any attempt: ${rest.join('; ')}` : ''}`];
+}
+
+/**
+ * nginx's access and error log lines that explained no client attempt: its own account, by status or by reason. No
+ * attempts (no method, no id), but never dropped silently: a run of 502s is an incident.
+ */
+function nginxNotes(file: string, a: Account): string[] {
+  const mine = [...a.labels].map(([label, l]) => ({ label, ...l })).sort((x, y) => y.count - x.count);
+  if (mine.length === 0) return [];
+  const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
+  const firstOf = (ls: typeof mine) => ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!;
+  const at = (ls: typeof mine) => `${firstOf(ls).file}:${firstOf(ls).line}`;
+  if (a.log === 'nginx-error') {
+    const total = n(mine);
+    return [`${file}: nginx's error log names ${total === 1 ? '1 POST' : `${total} POSTs`} that failed at nginx (${mine.map((l) => `${l.label} x${l.count}`).join(', ')}; the first at ${at(mine)}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one; the access log's $upstream_status shows it); give the client's log beside it to attach each reason to its call`];
+  }
+  const out: string[] = [];
+  const errors = mine.filter((l) => l.status !== null && l.status >= 400);
+  const resent = mine.filter((l) => l.status !== null && l.status < 400);
+  if (errors.length) {
+    const e = n(errors);
+    const has499 = errors.some((l) => l.status === 499);
+    out.push(`${file}: nginx's access log has ${e === 1 ? '1 POST' : `${e} POSTs`} it answered with an error (${errors.map((l) => `${l.label} x${l.count}`).join(', ')}${has499 ? "; 499 is nginx's code for a client that closed the connection first" : ''}; the first at ${at(errors)}) that no client attempt of the same status took: the log has no JSON-RPC request or session, so ${e === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${e === 1 ? 'call' : 'calls'}`);
+  }
+  if (resent.length) {
+    const r = n(resent);
+    out.push(`${file}: nginx's access log has ${r === 1 ? '1 POST' : `${r} POSTs`} it sent to more than one upstream (proxy_next_upstream) and then answered (${resent.map((l) => `${l.label.replace(' after a re-send to the next upstream', '')} x${l.count}`).join(', ')}; the first at ${at(resent)}): the client sent each once and the gateway sent it again, which no client's log shows; the line keeps no JSON-RPC id and whole seconds cannot tell which call of its second it was (nginx's JSON access log with $request_body, nginx-json, names it: see Behind nginx); nginx's error log says why the first upstream failed`);
+  }
+  return out;
 }

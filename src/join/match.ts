@@ -7,7 +7,6 @@ import { MinHeap } from './heap.js';
 import { Digest, resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
-import { GatewayLog } from './gateway-log.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { GatewayLines, type GatewayLine } from './gateway-lines.js';
@@ -50,8 +49,10 @@ export interface Attempt {
   notSeenByServer?: boolean;
   /** The server logged this POST without its body and answered it with this HTTP error: seen, though not read. */
   serverUnread?: { status: number; src: Source };
-  /** A gateway's log line of this POST (HAProxy's httplog) that says more than a normal end: its words and line. */
+  /** A gateway's log line of this POST (HAProxy's httplog, nginx's access log) that says more than a normal end: its words and line. */
   gatewayLine?: { said: string; retries: number; src: Source; ts: number; endTs: number | undefined };
+  /** nginx's error log's reason for this POST's failure: its words and line. */
+  gatewayReason?: { said: string; src: Source };
   claim?: ClaimIn;
   /** The claim is this attempt's only view: no call on the wire took it (see Matcher.claimOnly). */
   claimOnly?: boolean;
@@ -266,9 +267,6 @@ export class Matcher {
   gatewayLine(g: GatewayLine): void {
     this.gatewayLines.add(g);
   }
-
-  /** What a gateway's own logs (nginx's access and error logs) say of POSTs: each explains the client attempt it fits. */
-  readonly gatewayLog = new GatewayLog();
 
   /** A server-side POST logged without its body and answered with an HTTP error (a 404 sent before the body was read). */
   unreadAnswer(u: UnreadAnswer): void {
@@ -589,7 +587,6 @@ export class Matcher {
       this.expireClaims(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       this.expireIdless(watermark - 2 * (this.opts.windowMs + this.opts.skewMs));
       const before = watermark - 2 * (this.opts.windowMs + this.opts.skewMs);
-      this.gatewayLog.expire(before);
       if (this.unread.length && (this.unread[0]!.ts ?? -Infinity) < before) {
         const keep: UnreadAnswer[] = [];
         for (const u of this.unread) {
@@ -674,7 +671,6 @@ export class Matcher {
     for (const s of rest) if (!s.h.emitted) this.emit(s.h);
     for (const u of this.unread) this.noteUnmatchedUnread(u);
     this.unread = [];
-    this.gatewayLog.flush();
     for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
     this.pendingClaims.clear();
     const idless = this.idlessClaims.sort((x, y) => (x.ts ?? 0) - (y.ts ?? 0));
@@ -756,20 +752,28 @@ export class Matcher {
   }
 
   /**
-   * A gateway's line of this attempt's POST (HAProxy: the server closed during the data, the client left, HAProxy
-   * re-sent it), taken once, when the attempt is released: its why says what the gateway saw.
+   * A gateway's lines of this attempt's POST (HAProxy: the server closed during the data, the client left, HAProxy
+   * re-sent it; nginx: the status it answered, its error log's reason), taken once, when the attempt is released: its
+   * why says what the gateway saw, and the lines are among its sources.
    */
   private takeGatewayLine(h: Held): void {
     if (h.gatewayTaken) return;
     h.gatewayTaken = true;
     const a = h.attempt;
     const gv = a.client ?? a.server;
-    if (!gv || !gv.http || this.gatewayLines.empty) return;
-    const g = this.gatewayLines.take({ side: gv.side === 'client' ? 'client' : 'server', session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs, answered: ANSWERED.has(a.outcome) });
-    if (!g || g.said === '') return;
-    a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
-    const said = `the gateway's log (${g.src.file}:${g.src.line}): ${g.said}`;
-    a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+    if (!gv || this.gatewayLines.empty) return;
+    const open = gv.response === undefined && (gv.streamEnd === undefined || gv.endUnseen === true);
+    const taken = this.gatewayLines.take({
+      side: gv.side === 'client' ? 'client' : 'server', session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
+      endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome,
+    });
+    for (const g of taken) {
+      if (g.said === '') continue;
+      if (g.log === 'nginx-error') a.gatewayReason = { said: g.said, src: g.src };
+      else a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
+      // (each line's words name the gateway: "HAProxy's termination state SD: ...", "nginx's access log has ...")
+      a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${g.said}` : g.said };
+    }
   }
 
   /** An attempt whose deadline passed: out now, unless an earlier attempt of the same call is still held. */
@@ -841,11 +845,6 @@ export class Matcher {
       if (q.length === 0) this.waiting.delete(key);
     }
     this.unindex(h);
-    // What nginx's access and error logs say of this POST (its status, its reason): the gateway answered, not the server.
-    if (a.client && this.gatewayLog.size > 0) {
-      const said = this.gatewayLog.take(a);
-      if (said.length) a.detail = { ...a.detail, why: [a.detail.why, ...said].filter(Boolean).join('; ') };
-    }
     // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
     // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
     if (a.client && !a.server && this.serverLayers[a.client.http ? 'http' : 'messages']) {
@@ -1336,6 +1335,7 @@ export class Matcher {
       notSeenByServer: undefined,
       serverUnread: undefined,
       gatewayLine: undefined,
+      gatewayReason: undefined,
       claim: undefined,
       claimOnly: undefined,
       callClaim: undefined,

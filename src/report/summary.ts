@@ -269,6 +269,7 @@ function sourcesOf(a: Attempt): Source[] {
   addAll(a.primary);
   if (a.serverUnread) add(a.serverUnread.src);
   if (a.gatewayLine) add(a.gatewayLine.src);
+  if (a.gatewayReason) add(a.gatewayReason.src);
   return out;
 }
 
