@@ -16,17 +16,18 @@ const CLIENT = /, client: ([^,]+)/;
  * the MCP server saw the request and who answered the client.
  */
 export function meaningOf(message: string): string {
+  // (first: "client prematurely closed connection, so upstream connection is closed too while reading upstream")
+  if (/client prematurely closed connection|client closed connection/.test(message)) return 'the client closed its connection first (nginx logs 499 for it when no response had been sent); nginx then closed the MCP server\'s connection';
   if (/while connecting to upstream/.test(message)) return 'the request never reached that upstream: nginx could not connect to it, and answered the client itself (502, or 504 for a connect timeout) unless it sent the request on to its next upstream (proxy_next_upstream)';
   if (/no live upstreams/.test(message)) return 'nginx had no upstream left to send it to and answered the client itself (502): the MCP server never saw it';
-  if (/timed out .*while reading response header from upstream/.test(message)) return 'the MCP server had the request and sent no response head within proxy_read_timeout: nginx answered the client itself (504) and closed the server\'s connection; the tool may have run';
-  if (/prematurely closed connection while reading response header from upstream/.test(message)) return 'the MCP server (or its process) closed the connection before any response head: nginx answered the client itself (502); the tool may have run';
+  if (/timed out .*while reading response header from upstream/.test(message)) return 'the MCP server had the request and sent no response head within proxy_read_timeout: nginx closed the server\'s connection and answered the client itself (504) unless it sent the request on to its next upstream (proxy_next_upstream); the tool may have run';
+  if (/prematurely closed connection while reading response header from upstream/.test(message)) return 'the MCP server (or its process) closed the connection before any response head: nginx answered the client itself (502) unless it sent the request on to its next upstream (proxy_next_upstream); the tool may have run';
   if (/timed out .*while reading upstream/.test(message)) return 'the MCP server\'s response had begun (its head was sent on) and then it was silent for proxy_read_timeout: nginx cut the stream';
   if (/prematurely closed connection while reading upstream/.test(message)) return 'the MCP server\'s response had begun and its connection closed before the end (the server process died or closed it): nginx cut the stream';
   if (/while sending request to upstream/.test(message)) return 'nginx failed while sending the request on to the MCP server: what the server got of it is not known';
   if (/client intended to send too large body/.test(message)) return 'nginx refused the request before reading its body (client_max_body_size: 413): the MCP server never saw it';
   if (/^limiting requests/.test(message)) return 'nginx\'s limit_req refused the request (503, or limit_req_status) before passing it on: the MCP server never saw it';
   if (/^limiting connections/.test(message)) return 'nginx\'s limit_conn refused the request (503, or limit_conn_status) before passing it on: the MCP server never saw it';
-  if (/client prematurely closed connection|client closed connection/.test(message)) return 'the client closed its connection first (nginx logs 499 for it when no response had been sent)';
   return 'what the MCP server saw of it is not in this line';
 }
 

@@ -238,7 +238,7 @@ function nginxNotes(file: string, a: Account): string[] {
   const at = (ls: typeof mine) => `${firstOf(ls).file}:${firstOf(ls).line}`;
   if (a.log === 'nginx-error') {
     const total = n(mine);
-    return [`${file}: nginx's error log names ${total === 1 ? '1 POST' : `${total} POSTs`} that failed at nginx (${mine.map((l) => `${l.label} x${l.count}`).join(', ')}; the first at ${at(mine)}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one; the access log's $upstream_status shows it); give the client's log beside it to attach each reason to its call`];
+    return [`${file}: nginx's error log has ${total === 1 ? '1 line' : `${total} lines`} about POSTs (${mine.map((l) => `${l.label} x${l.count}`).join(', ')}; the first at ${at(mine)}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one: the access log's $upstream_status shows it; a client that closed a stream it was done with is another, at level info); give the client's log beside it to attach each reason to its call`];
   }
   const out: string[] = [];
   const errors = mine.filter((l) => l.status !== null && l.status >= 400);
