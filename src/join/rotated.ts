@@ -1,4 +1,4 @@
-// Rotated logs: an input whose recorder goes on from another input's (same xid prefix, counter further on) is that log's next file.
+// Rotated logs: an input whose recorder's records another input showed first (same xid prefix) is that log's next file or a copy of it.
 
 /** Recorders' xids: `<random prefix>-<n>`, n counting up for the recorder's whole life. */
 const RECORDER_XID = /^(.+)-(\d{1,15})$/;
@@ -7,8 +7,9 @@ const RECORDER_XID = /^(.+)-(\d{1,15})$/;
  * Tells which inputs are pieces of one log (rotated, or split by hand) so they are analyzed as one: the calls of a
  * log without session ids are told apart by their input (`input#N`), and a retry in the next file would otherwise be
  * another caller's new call. Proof is the recorder's own: a request whose xid has the prefix of another input's (same
- * side) with a counter past every one that prefix has shown. A copy of a log (the same file given twice) repeats
- * the counters, and other recorders draw other prefixes, so neither is joined.
+ * side) with a counter past every one that prefix has shown. A copy of a log (the same file given twice, a rotated
+ * pair or export pages that overlap) repeats the counters: the same recorder's records again, joined too, so that each
+ * record seen twice is a duplicated row (DUPLICATE_RECORD), counted once. Other recorders draw other prefixes.
  */
 export class RotatedInputs {
   /** `side|prefix` -> the input that showed it first (as resolved) and the highest counter seen. */
@@ -29,9 +30,12 @@ export class RotatedInputs {
       return own;
     }
     const owner = this.logOf.get(seen.input) ?? seen.input;
-    if (owner !== own && n > seen.n && !this.logOf.has(input)) {
+    if (owner !== own && !this.logOf.has(input)) {
+      // Further on: the log's next file. A counter it showed already: the same recorder's records again (a copy of
+      // the log, or a rotated pair or export pages that overlap), read as that log's so that a record seen twice is
+      // the duplicated row it is (DUPLICATE_RECORD), not a second request.
       this.logOf.set(input, owner);
-      seen.n = n;
+      if (n > seen.n) seen.n = n;
       return owner;
     }
     if (owner === own && n > seen.n) seen.n = n;
