@@ -186,6 +186,8 @@ interface PythonLog {
   inCopy?: boolean;
   /** The log writes its lines twice (DOUBLED_EVIDENCE came twice in a row). */
   doubled?: boolean;
+  /** The log writes records twice in two formats (a second handler with its own formatter). */
+  twoFormats?: boolean;
   /**
    * A transport's start that came twice in a row, and the repeat of the message after it, until the log says which;
    * httpx's POST status lines since that message.
@@ -225,6 +227,13 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     log.prevCopy = log.inCopy = true;
     return [];
   }
+  if (!twin && log.prevHead !== undefined && !log.prevCopy && otherFormatCopy(log.prevHead, line)) {
+    // The record before, written again by a second handler in another format: only one process's two handlers write so.
+    if (!log.twoFormats) ctx.note?.(TWO_FORMATS_NOTE);
+    log.twoFormats = true;
+    log.prevCopy = log.inCopy = true;
+    return [];
+  }
   log.prevHead = line;
   log.prevCopy = log.inCopy = false;
   if (twin && !log.doubled && !log.interleaved) {
@@ -254,6 +263,39 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     return out;
   }
   return read(line, ctx);
+}
+
+const TWO_FORMATS_NOTE = "the Python DEBUG log writes records twice in two formats (two logging handlers with their own formatters, such as logging.basicConfig's and a StreamHandler on the mcp logger): a line that repeats the record right before it (the same logger, level and message, at the same time where both lines have one) in another format is read as that copy and counted as skipped";
+const ANY_TIME = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3}(?:\d{3})?(?:Z|[+-]\d{2}:?\d{2})?/;
+const LEVEL_WORD = /^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)$/;
+
+/** A record's head without its time: its words (the level, the logger's name), a process id left out. */
+function headWords(prefix: string): string[] {
+  return prefix.replace(ANY_TIME, ' ').split(/[\s:|\-[\]()]+/).filter((w) => w !== '' && !/^\d+$/.test(w));
+}
+
+/**
+ * `line` is the record of `prev` in another handler's format: the two differ in their heads only (the same level and
+ * logger name, the same time where both write one), and their message, the rest, is the same. One format writes a
+ * record's head the same way each time, so two records of one format never pass (the time differs, or the lines are equal).
+ */
+function otherFormatCopy(prev: string, line: string): boolean {
+  let i = prev.length;
+  let j = line.length;
+  while (i > 0 && j > 0 && prev.charCodeAt(i - 1) === line.charCodeAt(j - 1)) {
+    i--;
+    j--;
+  }
+  if (prev.length - i < 8) return false;
+  const a = prev.slice(0, i);
+  const b = line.slice(0, j);
+  const ta = ANY_TIME.exec(a)?.[0];
+  const tb = ANY_TIME.exec(b)?.[0];
+  if (ta !== undefined && tb !== undefined && ta.replace(',', '.') !== tb.replace(',', '.')) return false;
+  const wa = headWords(a);
+  const wb = headWords(b);
+  if (wa.length === 0 || wa.length > 3 || wa.filter((w) => LEVEL_WORD.test(w)).length !== 1) return false;
+  return wa.length === wb.length && wa.every((w) => wb.includes(w));
 }
 
 /**
