@@ -11,10 +11,10 @@ import { Normalizer } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateOffset } from './join/clock.js';
-import { RotatedInputs } from './join/rotated.js';
+import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
-import type { ExchangeRecord } from './schema/record.js';
+import type { CanonicalRecord, ExchangeRecord } from './schema/record.js';
 import type { GatewayAccount } from './formats/adapter.js';
 
 /** The analysis settings; streamAnalysis() checks them (src/options.ts) and throws OptionError for a value they cannot take. */
@@ -136,8 +136,16 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     pairs.closed(s.side, s.session);
   }, windowMs);
   const openMs = Math.max(windowMs, OPEN_CALL_MS);
+  const rotated = new RotatedInputs(); // pieces of one log (rotated files, or a copy) are analyzed as that log
+  /** Input name -> the name of the input whose records it repeats (see RotatedInputs.repeated). */
+  const copyOf = new Map<string, string>();
+  const rootLog = (name: string): string => {
+    for (let i = 0; i < 64 && copyOf.has(name); i++) name = copyOf.get(name)!;
+    return name;
+  };
   const engine = new JoinEngine({
     windowMs, openMs, sessions, onView: (v) => matcher.add(v),
+    sameLog: (a, b) => copyOf.size > 0 && rootLog(a) === rootLog(b),
     onStray: (_input, src, message) => diagnostics.add({ file: src.file, line: src.line, code: 'no-open-exchange', message }),
     onNotARequest: (src, code, message) => diagnostics.add({ file: src.file, line: src.line, code, message }),
     onUnreadAnswer: (u) => matcher.unreadAnswer(u),
@@ -164,7 +172,6 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
 
   let frozen = false;
-  const rotated = new RotatedInputs(); // pieces of one log (rotated files) are analyzed as that log
   let lastAdvance = -Infinity;
   const advance = (wm: number) => {
     engine.advance(wm);
@@ -238,7 +245,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       });
     } else {
       const rec = item.rec as { kind: string; side?: string; xid?: unknown };
-      const input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid);
+      let input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid, ts);
+      if (cursors.length > 1 && rec.xid === undefined && isLoggedRequest(item.rec)) input = rotated.sameLine(best.index, item.side ?? rec.side ?? '', ts, item.raw ?? item.lineText, item.src);
+      if (rotated.repeated.length > copyOf.size) for (const r of rotated.repeated.slice(copyOf.size)) copyOf.set(cursors[r.input]!.account.name, cursors[r.owner]!.account.name);
       normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, answersUnlogged: item.answersUnlogged, sessionSent: item.sessionSent, raw: item.raw });
     }
     if (!frozen && ts !== undefined && ts - tolerance > lastAdvance + 1000) {
@@ -310,6 +319,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their calls are joined and linked as if one server had them all (ids and tool names of the two may collide: a retry, an UNSAFE_RETRY or a join may pair one server's request with the other's); record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
   }
   for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
+  for (const r of rotated.repeated) notice(repeatedLogNote(accounts[r.input]!.name, accounts[r.owner]!.name, r));
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
   // Every line broken (not JSON, no known format): as silent as a file of page assets would be, and as much to say.
   for (const a of accounts) if (a.used === 0 && a.skipped === 0 && a.unusable > 0) notice(`${a.name}: not one ${a.mode === 'har' ? 'HAR entry' : 'line'} of it could be used (${a.unusable} unusable${a.blank ? `, ${a.blank} blank` : ''}): nothing in it was analyzed`);
@@ -330,6 +340,19 @@ function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
   if (client === server) return inputs;
   const assumed = client ? 'server' : 'client';
   return inputs.map((i) => (i.side === undefined ? { ...i, assumed } : i));
+}
+
+/** A request of a log without recorder xids (a message record). */
+function isLoggedRequest(rec: CanonicalRecord): boolean {
+  if (rec.kind !== 'message' || rec.direction !== 'c2s') return false;
+  const m = rec.message as { id?: unknown; method?: unknown } | null;
+  return typeof m === 'object' && m !== null && m.id !== undefined && typeof m.method === 'string';
+}
+
+/** What is said of an input read as another's log because it repeats that log's records (see RotatedInputs). */
+function repeatedLogNote(copy: string, first: string, r: RepeatedLog): string {
+  const what = r.xid !== undefined ? `the same recorder's request ${JSON.stringify(r.xid)} at the same time` : `${r.line!.file}:${r.line!.line} is a request line of it, the same text at the same millisecond`;
+  return `${copy} repeats records of ${first} (${what}: a copy of that log, or a rotated pair or export pages that overlap): read as one log, each record seen twice counted once (DUPLICATE_RECORD lists them)`;
 }
 
 /** What is said of two inputs that show the same requests (see Matcher.overlaps). */

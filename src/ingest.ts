@@ -99,6 +99,8 @@ export interface RecordItem {
   side: ViewSide | undefined;
   /** The line's text: an id beyond 2^53 (which JSON.parse rounds) is read exactly from it, when one occurs. */
   raw?: string;
+  /** A text log's line (a Python DEBUG log's) the record was read at: to know the line again in a copy of the log. */
+  lineText?: string;
 }
 
 /**
@@ -406,6 +408,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
   const readText = (tf: TextFormat, text: string, lineNo: number, out: RecordItem[]): boolean => {
     const before = out.length;
     if (!guarded(lineNo, out, () => emit(tf, tf.textToRecords(text, ctx(lineNo)), lineNo, out))) return true;
+    for (let i = before; i < out.length; i++) out[i]!.lineText = text;
     if (!needSchemas) return true;
     out.length = before;
     return false;

@@ -157,6 +157,8 @@ interface EngineOptions {
    * POST whose JSON body holds no JSON-RPC message at all ([], 5, {}): said, as nothing else would show it.
    */
   onNotARequest?: (src: Source, code: 'invalid-id' | 'no-jsonrpc-message', message: string) => void;
+  /** Two inputs (by name) that are one log, the second repeating the first's records (a copy, an overlapping rotated pair). */
+  sameLog?: (a: string, b: string) => boolean;
 }
 
 /** Lookups of rotated-log continuations kept (each way) before they are forgotten. */
@@ -1303,7 +1305,7 @@ export class JoinEngine {
     if (view.taskAugmented) sess.tasks = true;
     const known = sess.requestIds.get(view.idKey);
     // (An untimed log's identical rows are not told from a request sent again: a log platform's duplicates have times.)
-    if (known && view.startTs !== undefined && known.signature === view.signature && known.fingerprint === view.fingerprint && known.src.file === view.sources[0]!.file) {
+    if (known && view.startTs !== undefined && known.signature === view.signature && known.fingerprint === view.fingerprint && (known.src.file === view.sources[0]!.file || this.opts.sameLog?.(known.src.file, view.sources[0]!.file) === true)) {
       (sess.duplicates ??= []).push({ what: `${view.method} id ${view.idText ?? jsonText(view.id)}`, first: known.src, dup: view.sources[0]! });
       return false;
     }

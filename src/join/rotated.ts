@@ -1,23 +1,74 @@
-// Rotated logs: an input whose recorder's records another input showed first (same xid prefix) is that log's next file or a copy of it.
+// Rotated logs: an input whose recorder's records another input showed first (same xid prefix, or the same request line at the same millisecond) is that log's next file or a copy of it.
 
 /** Recorders' xids: `<random prefix>-<n>`, n counting up for the recorder's whole life. */
 const RECORDER_XID = /^(.+)-(\d{1,15})$/;
+/** Requests of a recorder remembered with their time, to know its records again: copies come at the same time, so close by. */
+const RECENT = 32;
+
+/** Request lines of logs without recorder xids remembered, to know them again in another input. */
+const RECENT_LINES = 256;
+
+/** An input read as another's log because it repeats that log's records: said once. */
+export interface RepeatedLog {
+  input: number;
+  owner: number;
+  /** The recorder's xid repeated, or where the first line repeated is. */
+  xid?: string;
+  line?: { file: string; line: number };
+}
+
+/** A request line's fingerprint: its length and a 32-bit FNV-1a of its text (a window of them, not the lines). */
+function lineHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `${text.length}:${h >>> 0}`;
+}
 
 /**
  * Tells which inputs are pieces of one log (rotated, or split by hand) so they are analyzed as one: the calls of a
  * log without session ids are told apart by their input (`input#N`), and a retry in the next file would otherwise be
  * another caller's new call. Proof is the recorder's own: a request whose xid has the prefix of another input's (same
  * side) with a counter past every one that prefix has shown. A copy of a log (the same file given twice, a rotated
- * pair or export pages that overlap) repeats the counters: the same recorder's records again, joined too, so that each
- * record seen twice is a duplicated row (DUPLICATE_RECORD), counted once. Other recorders draw other prefixes.
+ * pair or export pages that overlap) repeats a request the first showed, the same xid at the same time to the
+ * millisecond: that recorder's records again, joined too, so that each record seen twice is a duplicated row
+ * (DUPLICATE_RECORD), counted once. Other recorders draw other prefixes (a 2-byte prefix two recorders may share:
+ * their counters do not meet at the same millisecond).
  */
 export class RotatedInputs {
-  /** `side|prefix` -> the input that showed it first (as resolved) and the highest counter seen. */
-  private readonly recorders = new Map<string, { input: number; n: number }>();
+  /** `side|prefix` -> the input that showed it first (as resolved), the highest counter seen, recent requests' times by counter. */
+  private readonly recorders = new Map<string, { input: number; n: number; recent: Map<number, number | undefined> }>();
   private readonly logOf = new Map<number, number>();
+  /** Inputs joined for repeating another's records, in the order found. */
+  readonly repeated: RepeatedLog[] = [];
+  /** `side|time|line hash` of recent request lines without xids -> the input that wrote it. */
+  private readonly lines = new Map<string, number>();
+
+  /**
+   * A request line with no recorder xid (a Python DEBUG log, an app's own log): byte for byte one that another input of
+   * the same side showed, its time to the millisecond in it, is that log's line again (the log given twice, a rotated
+   * pair or export pages that overlap): the input is read as that log's from there on. Requests only. (Two processes'
+   * logs that write a byte-identical request line in the same millisecond, such as two clients' `initialize` started
+   * together by one harness, are taken for one log so.)
+   */
+  sameLine(input: number, side: string, ts: number | undefined, raw: string | undefined, src: { file: string; line: number }): number {
+    const own = this.logOf.get(input) ?? input;
+    if (ts === undefined || raw === undefined) return own;
+    const key = `${side}|${ts}|${lineHash(raw)}`;
+    const first = this.lines.get(key);
+    if (first === undefined) {
+      this.lines.set(key, own);
+      if (this.lines.size > RECENT_LINES) this.lines.delete(this.lines.keys().next().value!);
+      return own;
+    }
+    const owner = this.logOf.get(first) ?? first;
+    if (owner === own || this.logOf.has(input)) return own;
+    this.logOf.set(input, owner);
+    this.repeated.push({ input, owner, line: src });
+    return owner;
+  }
 
   /** The input a record of `input` is analyzed as; learns from request records. */
-  log(input: number, kind: string, side: string, xid: unknown): number {
+  log(input: number, kind: string, side: string, xid: unknown, ts?: number): number {
     const own = this.logOf.get(input) ?? input;
     if (kind !== 'request' || typeof xid !== 'string') return own;
     const m = RECORDER_XID.exec(xid);
@@ -26,19 +77,25 @@ export class RotatedInputs {
     const n = Number(m[2]);
     const seen = this.recorders.get(key);
     if (!seen) {
-      if (this.recorders.size < 100_000) this.recorders.set(key, { input: own, n });
+      if (this.recorders.size < 100_000) this.recorders.set(key, { input: own, n, recent: new Map([[n, ts]]) });
       return own;
     }
     const owner = this.logOf.get(seen.input) ?? seen.input;
-    if (owner !== own && !this.logOf.has(input)) {
-      // Further on: the log's next file. A counter it showed already: the same recorder's records again (a copy of
-      // the log, or a rotated pair or export pages that overlap), read as that log's so that a record seen twice is
-      // the duplicated row it is (DUPLICATE_RECORD), not a second request.
+    const again = seen.recent.has(n) && seen.recent.get(n) === ts;
+    if (owner !== own && (n > seen.n || again) && !this.logOf.has(input)) {
       this.logOf.set(input, owner);
-      if (n > seen.n) seen.n = n;
+      if (n <= seen.n) this.repeated.push({ input, owner, xid });
+      this.learn(seen, n, ts);
       return owner;
     }
-    if (owner === own && n > seen.n) seen.n = n;
+    if (owner === own) this.learn(seen, n, ts);
     return own;
+  }
+
+  private learn(seen: { n: number; recent: Map<number, number | undefined> }, n: number, ts: number | undefined): void {
+    if (n > seen.n) seen.n = n;
+    if (seen.recent.has(n)) return;
+    seen.recent.set(n, ts);
+    if (seen.recent.size > RECENT) seen.recent.delete(seen.recent.keys().next().value!);
   }
 }
