@@ -2,8 +2,8 @@
 
 /** Recorders' xids: `<random prefix>-<n>`, n counting up for the recorder's whole life. */
 const RECORDER_XID = /^(.+)-(\d{1,15})$/;
-/** Requests of a recorder remembered with their time, to know its records again: copies come at the same time, so close by. */
-const RECENT = 32;
+/** Recorders' requests remembered with their time, to know them again: copies come at the same time, so close by. */
+const RECENT = 4096;
 
 /** Request lines of logs without recorder xids remembered, to know them again in another input. */
 const RECENT_LINES = 256;
@@ -32,11 +32,13 @@ function lineHash(text: string): string {
  * pair or export pages that overlap) repeats a request the first showed, the same xid at the same time to the
  * millisecond: that recorder's records again, joined too, so that each record seen twice is a duplicated row
  * (DUPLICATE_RECORD), counted once. Other recorders draw other prefixes (a 2-byte prefix two recorders may share:
- * their counters do not meet at the same millisecond).
+ * their counters do not meet at the same millisecond). Memory: one entry per recorder, and the last 4096 requests.
  */
 export class RotatedInputs {
-  /** `side|prefix` -> the input that showed it first (as resolved), the highest counter seen, recent requests' times by counter. */
-  private readonly recorders = new Map<string, { input: number; n: number; recent: Map<number, number | undefined> }>();
+  /** `side|prefix` -> the input that showed it first (as resolved) and the highest counter seen. */
+  private readonly recorders = new Map<string, { input: number; n: number }>();
+  /** `side|xid` of the last RECENT requests of every recorder -> their time. */
+  private readonly recent = new Map<string, number | undefined>();
   private readonly logOf = new Map<number, number>();
   /** Inputs joined for repeating another's records, in the order found. */
   readonly repeated: RepeatedLog[] = [];
@@ -76,26 +78,30 @@ export class RotatedInputs {
     const key = `${side}|${m[1]}`;
     const n = Number(m[2]);
     const seen = this.recorders.get(key);
+    const rkey = `${side}|${xid}`;
     if (!seen) {
-      if (this.recorders.size < 100_000) this.recorders.set(key, { input: own, n, recent: new Map([[n, ts]]) });
+      if (this.recorders.size < 100_000) this.recorders.set(key, { input: own, n });
+      this.learn(rkey, ts);
       return own;
     }
     const owner = this.logOf.get(seen.input) ?? seen.input;
-    const again = seen.recent.has(n) && seen.recent.get(n) === ts;
-    if (owner !== own && (n > seen.n || again) && !this.logOf.has(input)) {
+    if (owner !== own && !this.logOf.has(input) && (n > seen.n || (this.recent.has(rkey) && this.recent.get(rkey) === ts))) {
       this.logOf.set(input, owner);
       if (n <= seen.n) this.repeated.push({ input, owner, xid });
-      this.learn(seen, n, ts);
+      else seen.n = n;
+      this.learn(rkey, ts);
       return owner;
     }
-    if (owner === own) this.learn(seen, n, ts);
+    if (owner === own) {
+      if (n > seen.n) seen.n = n;
+      this.learn(rkey, ts);
+    }
     return own;
   }
 
-  private learn(seen: { n: number; recent: Map<number, number | undefined> }, n: number, ts: number | undefined): void {
-    if (n > seen.n) seen.n = n;
-    if (seen.recent.has(n)) return;
-    seen.recent.set(n, ts);
-    if (seen.recent.size > RECENT) seen.recent.delete(seen.recent.keys().next().value!);
+  private learn(rkey: string, ts: number | undefined): void {
+    if (this.recent.has(rkey)) return;
+    this.recent.set(rkey, ts);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
   }
 }
