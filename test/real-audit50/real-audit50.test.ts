@@ -120,3 +120,13 @@ describe('near misses: real second requests and the two views stay as they are',
     expect(codes(r)).not.toContain('DUPLICATE_RECORD');
   });
 });
+
+describe("a server app that logs each message it receives twice (middleware and handler; JSON lines as pino writes them)", () => {
+  it('the doubled lines of a request in a session, in one millisecond, are one request each (DUPLICATE_RECORD), the 503 is the client\'s alone', async () => {
+    const r = await run([['ts-applog-twice/client-debug.log', 'client'], ['ts-applog-twice/server-app.log', 'server']]);
+    const calls = r.attempts.filter((a) => a.method === 'tools/call');
+    expect(calls.map((a) => `${a.id} ${a.tool} ${a.outcome} ${a.serverOutcome ?? '-'}`)).toEqual(['3 lookup TOOL_SUCCESS TOOL_SUCCESS', '4 explode TOOL_ERROR TOOL_ERROR', '5 charge HTTP_ERROR -', '6 charge TOOL_SUCCESS TOOL_SUCCESS', '7 lookup TOOL_SUCCESS TOOL_SUCCESS']);
+    expect(codes(r)).toContain('DUPLICATE_RECORD');
+    expect(codes(r)).not.toContain('UNSAFE_RETRY');
+  });
+});
