@@ -119,18 +119,22 @@ function compose(text: string): Parsed {
 /**
  * `docker logs --timestamps` (and `kubectl logs --timestamps`): `<RFC 3339 nano, UTC> <JSON>`. A line Docker had split
  * comes out whole, but with the time of each further piece written into it, every 16 KiB: taken out again. A text line
- * (a Python DEBUG log) only after Docker's own stamp, always nine digits of fraction: `<time> <word> ...` with another
- * time is as often `aws logs tail`'s `<time> <stream> ...` (an offset, six digits), which the line reader takes.
+ * (a Python DEBUG log) tells the wrapper only by a stamp of seven to nine digits of fraction: Docker always writes nine,
+ * the kubelet (`kubectl logs --timestamps`) trims the trailing zeros of its nanoseconds. An app's own stamp has three
+ * or six (Claude Desktop's `mcp.log`), and `<time> <word> ...` with another time is as often `aws logs tail`'s
+ * `<time> <stream> ...` (an offset, six digits), which the line reader takes. Once an input is known to be wrapped so,
+ * every text line's first stamp is the wrapper's, however many zeros were trimmed (STAMPED_TEXT_WRAPPED).
  */
 const STAMPED_LINE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z) (\{.*|\[\s*[{[\]].*)$/s;
-const STAMPED_TEXT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z) (.*)$/s;
+const STAMPED_TEXT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7,9}Z) (.*)$/s;
+const STAMPED_TEXT_WRAPPED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z) (.*)$/s;
 const PIECE_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z /;
 const DOCKER_PIECE = 16384;
 
-function dockerLogs(text: string): Parsed {
+function dockerLogs(text: string, textStamp = STAMPED_TEXT): Parsed {
   const c0 = text.charCodeAt(0);
   if (c0 < 48 || c0 > 57) return undefined;
-  const m = STAMPED_LINE.exec(text) ?? STAMPED_TEXT.exec(text);
+  const m = STAMPED_LINE.exec(text) ?? textStamp.exec(text);
   if (!m) return undefined;
   let rest = m[2]!;
   if (rest.length > DOCKER_PIECE) rest = withoutPieceStamps(rest);
@@ -270,7 +274,7 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
     // once look like one.
     if (!best || bestHits * 2 < texts.length || (best[0] === 'compose' && bestHits < Math.min(2, texts.length))) return;
     stats.kind = best[0];
-    read = best[1];
+    read = best[0] === 'docker-logs' ? (t) => dockerLogs(t, STAMPED_TEXT_WRAPPED) : best[1];
     // An export written newest first (journalctl -r): a split line's last piece comes first, its first piece last.
     let back = 0;
     let forth = 0;

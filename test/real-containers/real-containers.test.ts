@@ -122,6 +122,28 @@ describe('real-containers: `docker logs -t` of the Python client (text lines aft
     expect(seen(stamped).map((l) => l.slice(25))).toEqual(['#1 initialize  SUCCESS', '#2 tools/call echo TOOL_SUCCESS', '#3 tools/list  SUCCESS', '#4 tools/call inventory TOOL_SUCCESS', '#5 tools/call refund TOOL_ERROR']);
   });
 
+  it("kubectl logs --timestamps: the kubelet's stamps, trailing zeros of the nanoseconds trimmed (8, 7 or 3 digits), are taken off too", async () => {
+    // The kubelet writes RFC 3339 nano as Go does (zeros trimmed); Docker always nine digits. The same lines, re-stamped so.
+    const digits = [9, 8, 7, 3];
+    const lines = readFileSync(`${DIR}pyclient-docker-logs-t.log`, 'utf8').split('\n').filter(Boolean);
+    const restamped = lines.map((l, i) => l.replace(/^(\S+T\d{2}:\d{2}:\d{2}\.)(\d{9})Z /, (_m, head: string, frac: string) => `${head}${frac.slice(0, digits[i % 4])}Z `));
+    expect(restamped.filter((l) => /^\S+\.\d{3}Z /.test(l)).length).toBeGreaterThan(3);
+    const path = join(tmp, 'kubectl-t.log');
+    writeFileSync(path, restamped.join('\n') + '\n');
+    const r = await run([{ path, side: 'client' }]);
+    expect(input(r).wrapper).toBe('docker-logs');
+    expect(input(r).unusable).toBe(0);
+    expect(seen(r)).toEqual(seen(stamped));
+  });
+
+  it('must not: a text log whose every line starts with a stamp of three digits (an app\'s own, as Claude Desktop writes) is read as it is', async () => {
+    const lines = readFileSync(`${DIR}pyclient-docker-logs-t.log`, 'utf8').split('\n').filter((l) => l.length > 0 && l.length < 4000);
+    const path = join(tmp, 'three-digits.log');
+    writeFileSync(path, lines.map((l) => l.replace(/^(\S+T\S+\.\d{3})\d{6}Z /, '$1Z ')).join('\n') + '\n');
+    const r = await run([{ path, side: 'client' }]);
+    expect(input(r).wrapper).toBeUndefined();
+  });
+
   it('must not: a text log whose own times have six digits and an offset is read as it is, its times its own', async () => {
     const lines = readFileSync(`${DIR}pyclient-docker-logs-t.log`, 'utf8').split('\n').filter((l) => l.length > 0 && l.length < 4000);
     const path = join(tmp, 'six-digits.log');
