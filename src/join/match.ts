@@ -324,7 +324,7 @@ export class Matcher {
     const twoSides = this.opts.bothSides || (this.sidesSeen.has('client') && (this.sidesSeen.has('server') || this.sidesSeen.has('gateway')));
     const h: Held = { attempt, deadline: end === undefined ? Infinity : end + this.opts.windowMs + (twoSides && view.side !== 'unknown' ? this.opts.skewMs : 0), emitted: false, fp: view.fingerprint };
     this.enqueue(h);
-    if (looseClient(view)) {
+    if (looseClient(view) && (this.looseOn || !refusedOpening(view))) {
       if (!this.looseOn) this.looseHeld();
       this.looseAdd(h);
     } else if (this.looseOn && looseServer(view)) this.looseAdd(h);
@@ -678,12 +678,19 @@ export class Matcher {
     for (const c of idless) this.claimOnly(c);
   }
 
-  /** Claims waiting for the attempt they describe (for tests of bounded memory). */
   /** Callers and sessions whose latest tools/list is kept (for tests of bounded memory). */
   get toolListCount(): { callers: number; sessions: number } {
     return { callers: this.tools.size, sessions: this.scopeTools.size };
   }
 
+  /** Whether the loose join is on, and the views waiting in it (for tests of bounded memory). */
+  get looseCount(): { on: boolean; entries: number } {
+    let entries = 0;
+    for (const map of [this.looseClients, this.looseServers]) for (const set of map.values()) entries += set.size;
+    return { on: this.looseOn, entries };
+  }
+
+  /** Claims waiting for the attempt they describe (for tests of bounded memory). */
   get pendingClaimCount(): number {
     let n = 0;
     for (const list of this.pendingClaims.values()) n += list.length;
@@ -1611,6 +1618,11 @@ function looseKey(v: AttemptView): string {
  */
 const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.session === null;
 const looseServer = (v: AttemptView): boolean => v.side === 'server' && v.session !== null;
+/**
+ * An initialize refused over HTTP (4xx/5xx): it names no session because none was opened, not because the log leaves
+ * session ids out, so it does not start the loose join (which then holds every server view for the rest of the run).
+ */
+const refusedOpening = (v: AttemptView): boolean => v.method === 'initialize' && typeof v.status === 'number' && v.status >= 400;
 
 /**
  * How well a session-less client view and a server view fit as one request: 0 not at all (the server's started
