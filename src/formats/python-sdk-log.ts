@@ -21,8 +21,15 @@ const ASCTIME = /^\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})\]?\s.*?\b
  * datefmt's microseconds and zone (`...T21:10:45.595Z`, `+02:00`) when it writes them.
  */
 const LEADING_TIME = /^(?:\[\d+\]\s+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+)?\[?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}[,.]\d{3})(?:\d{3})?(Z|[+-]\d{2}:?\d{2})?(?![\d:])/;
+/**
+ * `%(name)s - %(levelname)s - %(message)s` (the logging cookbook's format without its asctime): a record's head with
+ * no time and no level first. Taken as this log's first line only from the loggers the SDK client's process writes
+ * (asyncio's `Using selector`, the SDK's, httpx's, httpcore's): any other program's `name - LEVEL - ` line is not read so.
+ */
+const NAME_LEVEL = /^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - /;
+const SDK_PROCESS_LOGGER = /^(?:asyncio|mcp|httpx2?|httpcore2?)(?:\.[\w.]+)? - /;
 /** A line that starts a logging record (its traceback's lines do not). */
-const isHeadLine = (line: string) => BASIC.test(line) || LEADING_TIME.test(line);
+const isHeadLine = (line: string) => BASIC.test(line) || LEADING_TIME.test(line) || NAME_LEVEL.test(line);
 /** The time of a line that starts with one (LEADING_TIME): as written, or as ISO 8601 when it names its zone. */
 function leadingTime(line: string): string | undefined {
   const m = LEADING_TIME.exec(line);
@@ -860,7 +867,7 @@ export const pythonSdkLogFormat: TextFormat = {
   // A line in Python logging's own shapes (read if it is the SDK's, else skipped), or the SDK's words in a format of
   // the app's own (`%(message)s`, `[%(process)d] %(asctime)s ...`: a message, or its transport's start); once one was seen, every other line of that log (a traceback's, a multi-line
   // message's) belongs to it.
-  detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (SDK_LINE.test(line) && /jsonrpc='2\.0'/.test(line)) || (CONNECTING.test(line) && firstChar(line) !== '{'),
+  detectText: (line, state) => BASIC.test(line) || ASCTIME.test(line) || state?.has('python-sdk') === true || (NAME_LEVEL.test(line) && SDK_PROCESS_LOGGER.test(line) && !/jsonrpc["']?\s*:/.test(line)) || (SDK_LINE.test(line) && /jsonrpc='2\.0'/.test(line)) || (CONNECTING.test(line) && firstChar(line) !== '{'),
   textToRecords: toRecords,
   endOfInput,
   limits: {
