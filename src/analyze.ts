@@ -12,6 +12,7 @@ import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
+import { rotationSeries } from './read/rotation.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 import type { CanonicalRecord, ExchangeRecord } from './schema/record.js';
@@ -95,6 +96,9 @@ interface Cursor {
   done: boolean;
   maxTs: number;
   account: InputAccount;
+  /** A rotated log's piece after the first: not read until the piece before it is done (read/rotation.ts). */
+  after?: Cursor;
+  started?: boolean;
 }
 
 /** Run the analysis, streaming attempts and findings to `events` as they become final. */
@@ -166,10 +170,23 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     inputOrder: options.inputOrder ?? 'auto',
     onAssumedSide: (account: InputAccount, assumed: 'client' | 'server') => notice(assumedSideNote(account.name, assumed)),
   };
+  // The pieces of a rotated log (app.log.2, app.log.1, app.log) are read one after the other as one file, each the next's.
+  const pieces = rotationSeries(inputs);
   const cursors: Cursor[] = inputs.map((spec, i) => {
     const account = newAccount(spec, spec.path === '-' ? '<stdin>' : spec.path);
-    return { index: i, offset: 0, it: startOrdered(ingest(spec, ingestOptions, account), tolerance)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
+    const piece = pieces[i];
+    const opts = piece ? { ...ingestOptions, piece, onOverlap: (a: InputAccount, lines: number, of: string) => notice(overlapSeamNote(a.name, lines, of)) } : ingestOptions;
+    return { index: i, offset: 0, it: startOrdered(ingest(spec, opts, account), tolerance)[Symbol.asyncIterator](), batch: [], pos: 0, done: false, maxTs: -Infinity, account };
   });
+  for (const [i, piece] of pieces.entries()) if (piece?.after !== undefined) cursors[i]!.after = cursors[piece.after];
+  const seriesSaid = new Set<number>();
+  for (const piece of pieces) {
+    if (piece === undefined || seriesSaid.has(piece.head)) continue;
+    seriesSaid.add(piece.head);
+    notice(rotationNote(piece.series.map((i) => cursors[i]!.account.name)));
+  }
+  /** The input a record is analyzed as: a rotated log's pieces as their first. */
+  const inputOf = (i: number) => pieces[i]?.head ?? i;
 
   let frozen = false;
   let lastAdvance = -Infinity;
@@ -190,7 +207,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     }
     options.onProgress(read, total);
   };
-  const fill = async (c: Cursor) => {
+  const fill = async (c: Cursor): Promise<void> => {
+    // A rotated log's piece waits for the one before it; the next piece starts when this one is done.
+    if (c.after !== undefined && !c.after.done) return;
+    if (!c.started && c.after !== undefined) c.offset = c.after.offset;
+    c.started = true;
     while (c.pos >= c.batch.length && !c.done) {
       const r = await c.it.next();
       if (r.done) c.done = true;
@@ -201,6 +222,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
         if (c.offset !== 0) shift(c.batch, 0, c.offset);
       }
     }
+    if (c.done) for (const next of cursors) if (next.after === c && !next.started) await fill(next);
   };
   for (const c of cursors) await fill(c);
   if (cursors.length > 1) await alignClocks(cursors, notes);
@@ -216,7 +238,13 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
         bestTs = ts;
       }
     }
-    if (!best) break;
+    if (!best) {
+      // A rotated log's next piece whose piece before it ended while clocks were aligned: started now.
+      const waiting = cursors.find((c) => !c.started && c.after?.done === true);
+      if (waiting === undefined) break;
+      await fill(waiting);
+      continue;
+    }
     const item = best.batch[best.pos++]!;
     const ts = item.ts;
     if (!frozen && best.account.formats.otlp) {
@@ -245,8 +273,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       });
     } else {
       const rec = item.rec as { kind: string; side?: string; xid?: unknown };
-      let input = rotated.log(best.index, rec.kind, item.side ?? rec.side ?? '', rec.xid, ts);
-      if (cursors.length > 1 && rec.xid === undefined && isLoggedRequest(item.rec)) input = rotated.sameLine(best.index, item.side ?? rec.side ?? '', ts, item.raw ?? item.lineText, item.src);
+      let input = rotated.log(inputOf(best.index), rec.kind, item.side ?? rec.side ?? '', rec.xid, ts);
+      if (cursors.length > 1 && rec.xid === undefined && isLoggedRequest(item.rec)) input = rotated.sameLine(inputOf(best.index), item.side ?? rec.side ?? '', ts, item.raw ?? item.lineText, item.src);
       if (rotated.repeated.length > copyOf.size) for (const r of rotated.repeated.slice(copyOf.size)) copyOf.set(cursors[r.input]!.account.name, cursors[r.owner]!.account.name);
       normalizer.record(item.rec, { input, src: item.src, sideOverride: item.side, ts, http: item.http, weakId: item.weakId, rebuilt: item.rebuilt, answersUnlogged: item.answersUnlogged, sessionSent: item.sessionSent, raw: item.raw });
     }
@@ -349,6 +377,16 @@ function isLoggedRequest(rec: CanonicalRecord): boolean {
   return typeof m === 'object' && m !== null && m.id !== undefined && typeof m.method === 'string';
 }
 
+/** What is said of the pieces of a rotated log, read as one file (read/rotation.ts). */
+function rotationNote(names: string[]): string {
+  return `${names.join(', ')}: one log and its rotated files (by their names: the current file and its .1, .2, ...): read in that order as one file, oldest first, so that a session, a request in flight and a retry go on from one file to the next`;
+}
+
+/** What is said of a rotated piece whose first lines repeat the end of the piece before it. */
+function overlapSeamNote(name: string, lines: number, of: string): string {
+  return `${name}: its first ${lines === 1 ? 'line repeats the last line' : `${lines} lines repeat the last ${lines} lines`} of ${of} (a rotation that copied the file before truncating it, as logrotate's copytruncate does): read once, counted as skipped`;
+}
+
 /** What is said of an input read as another's log because it repeats that log's records (see RotatedInputs). */
 function repeatedLogNote(copy: string, first: string, r: RepeatedLog): string {
   const what = r.xid !== undefined ? `the same recorder's request ${JSON.stringify(r.xid)} at the same time` : `${r.line!.file}:${r.line!.line} is a request line of it, the same text at the same millisecond`;
@@ -397,6 +435,7 @@ const ALIGN_BYTES = 16 * 1024 * 1024;
  */
 async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
   for (const c of cursors) {
+    if (!c.started) continue; // a rotated log's later piece: read after the piece before it
     const from = c.account.bytesRead;
     while (!c.done && c.batch.length - c.pos < ALIGN_RECORDS && c.account.bytesRead - from < ALIGN_BYTES) {
       const r = await c.it.next();

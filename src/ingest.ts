@@ -10,6 +10,7 @@ import { parseTimestamp } from './formats/time.js';
 import { nestedRecord, unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { embeddedMessageLine, splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
 import { GzipError, openInput, UnreadEncodingError } from './read/open.js';
+import type { Piece } from './read/rotation.js';
 import { encodingName } from './read/utf16.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
 import { unwrapContainerLines, type WrapperKind, type WrapperStats } from './read/container-lines.js';
@@ -44,6 +45,10 @@ interface IngestOptions {
   inputOrder?: 'auto' | InputOrder | undefined;
   /** Called once per input with an assumed side, at its first record that states no side of its own. */
   onAssumedSide?: ((account: InputAccount, assumed: 'client' | 'server') => void) | undefined;
+  /** This input is a piece of a rotated log (read/rotation.ts): it goes on from the piece before it. */
+  piece?: Piece | undefined;
+  /** Called when a piece's first lines repeat the end of the piece before it: how many, and that piece's name. */
+  onOverlap?: ((account: InputAccount, lines: number, of: string) => void) | undefined;
 }
 
 /** The account of one input, as the report shows it. */
@@ -250,7 +255,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
   const wrapper: WrapperStats = { joined: 0, yearless: 0 };
   /** This input is `aws logs tail` output of a text log: each line's `<time> <stream>` prefix is taken off. */
   let cloudWatchText = false;
-  const adapterState = new Map<string, unknown>();
+  // A rotated log's pieces share their text formats' state (the session a line named, the requests in flight), as one file.
+  const adapterState = opts.piece?.seam.state ?? new Map<string, unknown>();
   const note = (text: string): void => {
     if (!account.limits.notes.includes(text)) account.limits.notes.push(text);
   };
@@ -512,6 +518,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
         }
       })();
     } else lineSource = unwrapContainerLines(readLineBatches(rest, { maxLineBytes: opts.maxLineBytes }), { maxLineBytes: opts.maxLineBytes, stats: wrapper });
+    if (opts.piece) lineSource = opts.piece.seam.lines(name, lineSource, (lines, of) => opts.onOverlap?.(account, lines, of));
     // The order of the lines: as written, or settled by the first lines' times (held meanwhile, one group per line).
     const asked = opts.inputOrder ?? 'auto';
     const probe = asked === 'auto' ? new OrderProbe() : undefined;
@@ -613,7 +620,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       }
       // What a text format held back for a next line that never came (the Python SDK log's "SSE stream ended" as its
       // last record): said now, as more records of the line it belongs to (a line counted already).
-      for (const f of seenFormats) {
+      // (A rotated log's piece before its last: the next piece goes on with what is held.)
+      for (const f of opts.piece?.last === false ? [] : seenFormats) {
         if (f.kind !== 'text' || f.endOfInput === undefined) continue;
         for (const end of f.endOfInput(ctx(account.lines))) {
           const group: RecordItem[] = [];
