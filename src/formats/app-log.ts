@@ -452,6 +452,49 @@ function refusedRequest(value: Obj, ctx: AdapterContext): CanonicalRecord | unde
   } as CanonicalRecord;
 }
 
+const LOGGED_TWICE_NOTE = "the app logs a request it received twice (two log calls on its way in, such as an HTTP middleware's and the MCP handler's: the next line holds the same message under another text, in the same process and session): that line is read as the copy it is and counted as skipped; a request received again comes with its first text again";
+
+/** The last line with requests of a (not client) app log: to know the next line that logs them again under another text. */
+interface LoggedRequests { line: number; key: string; texts: string[]; pid: unknown; session: string | undefined }
+
+/** The line's own text (pino's `msg`, python-json-logger's `message`, structlog's `event`), when the messages are elsewhere. */
+function ownText(layers: Obj[]): string | undefined {
+  for (const v of layers) for (const k of TEXT_KEYS) {
+    const t = v[k];
+    if (typeof t === 'string' && !t.includes('jsonrpc')) return t;
+  }
+  return undefined;
+}
+
+/**
+ * A server app's second log call of the request(s) its line right before logged (a middleware's "mcp request", then
+ * the handler's "mcp message received"): the same messages, requests or notifications only, on the next line, under
+ * a text that line did not have, in the same process (where the logger writes its pid) and session (or none on
+ * either: an initialize before and after its session was made). A request sent again is logged by the same calls
+ * again, its first text first, so it is never such a line. Not read in a client's log: an app that logs its own
+ * re-send under another text would lose it.
+ */
+function loggedAgain(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
+  if (ctx.state === undefined || ctx.side === 'client') return false;
+  const prev = ctx.state.get('app-log:requests') as LoggedRequests | undefined;
+  const text = ownText(layersOf(value));
+  if (text === undefined || !lines.every((l) => isObj(l.message) && typeof l.message.method === 'string')) {
+    ctx.state.delete('app-log:requests');
+    return false;
+  }
+  const key = JSON.stringify(lines.map((l) => l.message));
+  const session = sessionOf(value);
+  const again = prev !== undefined && prev.line === ctx.line - 1 && prev.key === key && !prev.texts.includes(text) && prev.session === session && (prev.pid === undefined || value.pid === undefined || prev.pid === value.pid);
+  if (again) {
+    prev.line = ctx.line;
+    prev.texts.push(text);
+    ctx.note?.(LOGGED_TWICE_NOTE);
+    return true;
+  }
+  ctx.state.set('app-log:requests', { line: ctx.line, key, texts: [text], pid: value.pid, session });
+  return false;
+}
+
 /**
  * Tried after every other format and log-platform envelope (ingest.ts): a line with JSON-RPC messages in its fields,
  * or a logger's line (a level and a message text) without any, which is counted as skipped (no MCP traffic).
@@ -475,6 +518,7 @@ export const appLogFormat: JsonFormat = {
       return refused !== undefined ? [refused] : records;
     }
     if (lines !== undefined && csharpCopy(value, lines, ctx)) return [];
+    if (loggedAgain(value, lines, ctx)) return [];
     for (const line of lines ?? []) {
       const r = jsonRpcFormat.toRecords(line, ctx);
       if (!Array.isArray(r)) return r;
