@@ -455,7 +455,7 @@ function refusedRequest(value: Obj, ctx: AdapterContext): CanonicalRecord | unde
 const LOGGED_TWICE_NOTE = "the app logs a request it received twice (two log calls on its way in, such as an HTTP middleware's and the MCP handler's: the next line holds the same message under another text, in the same process and session): that line is read as the copy it is and counted as skipped; a request received again comes with its first text again";
 
 /** The last line with requests of a (not client) app log: to know the next line that logs them again under another text. */
-interface LoggedRequests { line: number; key: string; texts: string[]; pid: unknown; session: string | undefined }
+interface LoggedRequests { line: number; messages: unknown[]; key?: string; texts: string[]; pid: unknown; session: string | undefined }
 
 /** The line's own text (pino's `msg`, python-json-logger's `message`, structlog's `event`), when the messages are elsewhere. */
 function ownText(layers: Obj[]): string | undefined {
@@ -482,16 +482,18 @@ function loggedAgain(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
     ctx.state.delete('app-log:requests');
     return false;
   }
-  const key = JSON.stringify(lines.map((l) => l.message));
+  const messages = lines.map((l) => l.message);
   const session = sessionOf(value);
-  const again = prev !== undefined && prev.line === ctx.line - 1 && prev.key === key && !prev.texts.includes(text) && prev.session === session && (prev.pid === undefined || value.pid === undefined || prev.pid === value.pid);
+  // (The messages' JSON is compared only for such a next line: most lines are not one.)
+  const again = prev !== undefined && prev.line === ctx.line - 1 && !prev.texts.includes(text) && prev.session === session && (prev.pid === undefined || value.pid === undefined || prev.pid === value.pid) &&
+    prev.messages.length === messages.length && (prev.key ??= JSON.stringify(prev.messages)) === JSON.stringify(messages);
   if (again) {
     prev.line = ctx.line;
     prev.texts.push(text);
     ctx.note?.(LOGGED_TWICE_NOTE);
     return true;
   }
-  ctx.state.set('app-log:requests', { line: ctx.line, key, texts: [text], pid: value.pid, session });
+  ctx.state.set('app-log:requests', { line: ctx.line, messages, texts: [text], pid: value.pid, session });
   return false;
 }
 
