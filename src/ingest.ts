@@ -13,7 +13,7 @@ import { GzipError, openInput, UnreadEncodingError } from './read/open.js';
 import type { Piece } from './read/rotation.js';
 import { encodingName } from './read/utf16.js';
 import { readLineBatches, isBlank, type Line } from './read/lines.js';
-import { unwrapContainerLines, type WrapperKind, type WrapperStats } from './read/container-lines.js';
+import { MAX_STREAMS, unwrapContainerLines, type WrapperKind, type WrapperStats } from './read/container-lines.js';
 import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
@@ -252,11 +252,26 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
   let needSchemas = false;
   /** The wrapper's time of the line being read (container-lines.ts), for its records that have none. */
   let lineTime: string | number | undefined;
+  /** The program the line being read came from, where the input holds several (container-lines.ts). */
+  let lineStream: string | undefined;
   const wrapper: WrapperStats = { joined: 0, yearless: 0 };
   /** This input is `aws logs tail` output of a text log: each line's `<time> <stream>` prefix is taken off. */
   let cloudWatchText = false;
-  // A rotated log's pieces share their text formats' state (the session a line named, the requests in flight), as one file.
-  const adapterState = opts.piece?.seam.state ?? new Map<string, unknown>();
+  /** The formats' reading state (a Python DEBUG log's session, its POST in flight): one per program whose lines the input holds (compose services: container-lines.ts), each read as its own log. */
+  // A rotated log's pieces share it (the session a line named, the requests in flight), as one file.
+  const baseState = opts.piece?.seam.state ?? new Map<string, unknown>();
+  let adapterState = baseState;
+  const streamStates = new Map<string, Map<string, unknown>>();
+  const stateOf = (stream: string | undefined): Map<string, unknown> => {
+    if (stream === undefined) return baseState;
+    let st = streamStates.get(stream);
+    if (!st) streamStates.set(stream, (st = new Map()));
+    return st;
+  };
+  const clearStates = (): void => {
+    baseState.clear();
+    for (const st of streamStates.values()) st.clear();
+  };
   const note = (text: string): void => {
     if (!account.limits.notes.includes(text)) account.limits.notes.push(text);
   };
@@ -291,6 +306,9 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
       // A record with no time of its own inside a container or system log's line takes the line's (Docker's, journald's).
       if (lineTime !== undefined && (rec.ts === undefined || rec.ts === null)) rec.ts = lineTime;
+      // One program's lines among several in the input (a compose service): its records without a connection of their
+      // own are that program's, as in a log of its own (two clients' sessionless initialize id 1 are two requests).
+      if (lineStream !== undefined && (rec as { conn?: unknown }).conn === undefined) (rec as { conn?: string }).conn = lineStream;
       const ts = parseTimestamp(rec.ts, opts.timezone);
       // A time given that holds no date ("NaN", "2026-13-45T...", a negative epoch): the record is read untimed, and said.
       if (ts === undefined && rec.ts !== undefined && rec.ts !== null) opts.diagnostics.add({ file: name, line: lineNo, code: 'no-time', message: `timestamp ${JSON.stringify(typeof rec.ts === 'string' ? rec.ts.slice(0, 60) : rec.ts)} holds no date: the record is read without a time (it passes no --since or --until)` });
@@ -335,6 +353,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       return true;
     }
     lineTime = line.wrapTs;
+    lineStream = line.stream;
+    adapterState = stateOf(line.stream);
     if (line.invalidUtf8) {
       unusable(line.lineNo, 'invalid-utf8', 'line is not valid UTF-8');
       return true;
@@ -574,7 +594,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
               heldLines.length = 0;
             } else if (order === 'newest-first') {
               probeEnd = countsOf(account);
-              adapterState.clear(); // the spooled lines are read back from a clean state
+              clearStates(); // the spooled lines are read back from a clean state
             }
 
           }
@@ -591,7 +611,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
         account.newestFirst = true;
         if (!probeEnd) {
           probeEnd = countsOf(account);
-          adapterState.clear();
+          clearStates();
         }
         if (spool) {
           for await (const batch of spool.backward()) {
@@ -623,12 +643,16 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       // (A rotated log's piece before its last: the next piece goes on with what is held.)
       for (const f of opts.piece?.last === false ? [] : seenFormats) {
         if (f.kind !== 'text' || f.endOfInput === undefined) continue;
-        for (const end of f.endOfInput(ctx(account.lines))) {
-          const group: RecordItem[] = [];
-          const [used, ofFormat] = [account.used, account.formats[f.name]];
-          emit(f, end.records, end.line, group);
-          [account.used, account.formats[f.name]] = [used, ofFormat!];
-          held.push(group);
+        // Each program's log of the input ends here (its own state), as one log would.
+        for (const st of [baseState, ...streamStates.values()]) {
+          adapterState = st;
+          for (const end of f.endOfInput(ctx(account.lines))) {
+            const group: RecordItem[] = [];
+            const [used, ofFormat] = [account.used, account.formats[f.name]];
+            emit(f, end.records, end.line, group);
+            [account.used, account.formats[f.name]] = [used, ofFormat!];
+            held.push(group);
+          }
         }
       }
       const last = held.flat();
@@ -804,6 +828,12 @@ function sayWrapper(w: WrapperStats, account: InputAccount, note: (text: string)
   account.wrapper = w.kind;
   if (w.joined > 0) account.joined = w.joined;
   if (w.yearless > 0) note('the syslog times have no year (journalctl -o short): only the records\' own times are used; journalctl -o short-iso or -o json keeps them');
+  if (w.streams && w.streams.length > 1) {
+    const what = w.kind === 'compose' ? 'docker compose services' : 'pods\' containers';
+    const names = w.streams.slice(0, 8).join(', ') + (w.streams.length > 8 ? ', ...' : '');
+    note(`${account.name} holds the lines of ${w.streams.length} ${what} (${names}): each is read as its own log, with the side its records state (else the input's)`);
+  }
+  if (w.streamsOver) note(`${account.name}: the lines of its ${MAX_STREAMS + 1}th program on (${w.streamsOver} lines) are read together, as one program's`);
   if (w.kind === 'syslog') note('a line journald split (over its LineMax, 48 KiB by default) stays split in the text formats: journalctl -o json --all keeps the mark that joins it');
 }
 

@@ -15,6 +15,8 @@ interface Piece {
   partial?: true;
   /** The text is not in the export (why). */
   missing?: string;
+  /** The program among several in one input (a compose service, a kubectl pod's container): its lines are read apart. */
+  stream?: string;
   invalidUtf8?: true;
 }
 
@@ -113,7 +115,14 @@ function compose(text: string): Parsed {
   if (!m) return undefined;
   const rest = m[2] ?? '';
   const t = COMPOSE_TIME.exec(rest);
-  return t ? { key: m[1]!, text: rest.slice(t[0].length), ts: t[1]! } : { key: m[1]!, text: rest };
+  return t ? { key: m[1]!, text: rest.slice(t[0].length), ts: t[1]!, stream: m[1]! } : { key: m[1]!, text: rest, stream: m[1]! };
+}
+
+/** docker compose's own lines between the services' (`Attaching to ...`, `server-1 exited with code 0`, `Gracefully stopping...`), colored or not. */
+const COMPOSE_OWN = /^(?:\x1b\[[\d;]*m)*(?:Attaching to \S.*|[A-Za-z0-9][\w.-]* exited with code -?\d+|Gracefully stopping\.\.\..*|Aborting on container exit\.\.\.|(?:Creating|Starting|Stopping|Restarting|Recreating|Removing|Killing) [\w.-]+ *\.\.\. ?(?:done|error)?)(?:\x1b\[[\d;]*m)*\s*$/;
+
+function composeOrOwn(text: string): Parsed {
+  return compose(text) ?? (COMPOSE_OWN.test(text) ? 'marker' : undefined);
 }
 
 /**
@@ -179,7 +188,7 @@ function kubectlPrefix(text: string): Parsed {
   if (!m) return undefined;
   const rest = m[2] ?? '';
   const t = COMPOSE_TIME.exec(rest);
-  return t ? { key: m[1]!, text: rest.slice(t[0].length), ts: t[1]! } : { key: m[1]!, text: rest };
+  return t ? { key: m[1]!, text: rest.slice(t[0].length), ts: t[1]!, stream: m[1]! } : { key: m[1]!, text: rest, stream: m[1]! };
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -216,7 +225,7 @@ const READERS: Array<[WrapperKind, (text: string) => Parsed]> = [
   ['syslog', syslog],
   ['docker-logs', dockerLogs],
   ['kubectl-prefix', kubectlPrefix],
-  ['compose', compose],
+  ['compose', composeOrOwn],
 ];
 
 /** Lines of the first read looked at to tell the wrapper. */
@@ -231,10 +240,20 @@ export interface WrapperStats {
   joined: number;
   /** The syslog lines' times had no year (journalctl -o short): not used. */
   yearless: number;
+  /** The programs whose lines one input holds (compose services, kubectl pods' containers), in the order first seen, at most MAX_STREAMS. */
+  streams?: string[];
+  /** Lines of programs past MAX_STREAMS: read together, as one more program's. */
+  streamsOver?: number;
 }
+
+/** Programs read apart in one input (each keeps its own reading state); the lines of any further one are read together. */
+export const MAX_STREAMS = 64;
+/** The stream the lines of programs past MAX_STREAMS share. */
+export const OVER_STREAMS = '(more)';
 
 interface Open {
   lineNo: number;
+  stream?: string;
   ts?: string | number;
   parts: string[];
   bytes: number;
@@ -254,6 +273,18 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
   let backward = false;
   const open = new Map<string, Open>();
   const stats = opts.stats;
+  const streams = new Set<string>();
+  /** A program's stream, or the shared one past MAX_STREAMS. */
+  const streamOf = (name: string): string => {
+    if (streams.has(name)) return name;
+    if (streams.size < MAX_STREAMS) {
+      streams.add(name);
+      (stats.streams ??= []).push(name);
+      return name;
+    }
+    stats.streamsOver = (stats.streamsOver ?? 0) + 1;
+    return OVER_STREAMS;
+  };
 
   const decide = (first: Line[]): void => {
     decided = true;
@@ -267,7 +298,7 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
     let bestHits = 0;
     for (const reader of READERS) {
       let hits = 0;
-      for (const t of texts) if (reader[1](t) !== undefined) hits++;
+      for (const t of texts) if (reader[1](t) !== undefined && (reader[0] !== 'compose' || compose(t) !== undefined)) hits++;
       if (hits > bestHits) [best, bestHits] = [reader, hits];
     }
     // A wrapper is taken when most lines look at are its own; compose's prefix needs two, as a text log's line may
@@ -299,6 +330,7 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
     const texts = text.includes('\n') ? text.split(/\r?\n/) : [text];
     for (const t of texts) {
       const line: TextLine = { lineNo: o.lineNo, text: t, ...extra };
+      if (o.stream !== undefined) line.stream = o.stream;
       if (o.ts !== undefined) line.wrapTs = o.ts;
       if (o.invalidUtf8) line.invalidUtf8 = true;
       if (o.missing !== undefined) line.unreadable = { code: 'not-exported', message: o.missing };
@@ -334,9 +366,15 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
     if (!read || !('text' in line) || line.text === '') return void out.push(line);
     const p = read(line.text);
     if (p === undefined) return void out.push(line);
-    if (p === 'marker') return void out.push({ lineNo: line.lineNo, text: '', skipped: 'a line journalctl writes between entries' });
+    if (p === 'marker') return void out.push({ lineNo: line.lineNo, text: '', skipped: stats.kind === 'compose' ? 'a line docker compose writes about its containers' : 'a line journalctl writes between entries' });
+    if (p.stream !== undefined) p.stream = streamOf(p.stream);
     if (p.ts === undefined && stats.kind === 'syslog') stats.yearless++;
-    const fresh = (): Open => (p.ts !== undefined ? { lineNo: line.lineNo, parts: [], bytes: 0, over: false, ts: p.ts } : { lineNo: line.lineNo, parts: [], bytes: 0, over: false });
+    const fresh = (): Open => {
+      const o: Open = { lineNo: line.lineNo, parts: [], bytes: 0, over: false };
+      if (p.ts !== undefined) o.ts = p.ts;
+      if (p.stream !== undefined) o.stream = p.stream;
+      return o;
+    };
     if (backward) {
       // Newest first: a whole piece ends a line, whose earlier pieces (marked partial) follow it. The line is held until
       // the next whole piece of its stream, or the end, says nothing more belongs to it.

@@ -11,6 +11,8 @@ export interface TextLine {
   unterminated?: true;
   /** The time a container or system log's wrapper gave the line (container-lines.ts): a record inside with none takes it. */
   wrapTs?: string | number;
+  /** The program the line came from, where one input holds several (a compose service, a kubectl pod's container): its lines are read apart from the others'. */
+  stream?: string;
   /** A wrapper's own line, no line of the program (a journal marker): counted as skipped, for this reason. */
   skipped?: string;
   /** The wrapper says the line's text is not there (journalctl without --all): unusable, with this diagnostic. */

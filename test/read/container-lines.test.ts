@@ -1,6 +1,6 @@
 // The container and system log wrappers (src/read/container-lines.ts): which inputs are taken as one, what each line becomes, and split lines joined.
 import { describe, expect, it } from 'vitest';
-import { unwrapContainerLines, type WrapperStats } from '../../src/read/container-lines.js';
+import { MAX_STREAMS, OVER_STREAMS, unwrapContainerLines, type WrapperStats } from '../../src/read/container-lines.js';
 import type { Line } from '../../src/read/lines.js';
 
 async function unwrap(texts: string[], maxLineBytes = 1 << 20, batch = 3): Promise<{ lines: Line[]; stats: WrapperStats }> {
@@ -153,6 +153,49 @@ describe('docker compose logs and docker logs -t', () => {
     expect(lines[1]).toMatchObject({ wrapTs: '2026-12-06T02:12:18.250684142Z' });
   });
 
+  it('several services in one compose output: each line names its service (read apart); compose\'s own lines are skipped', async () => {
+    // As docker-compose 1.29.2 printed them (test/fixtures/real-audit53): `logs` opens with "Attaching to", `up` ends each container with "exited with code".
+    const { lines, stats } = await unwrap([
+      'Attaching to a53d_client_1, a53d_server_1, a53d_py1_1, a53d_py2_1',
+      `server_1  | ${rec(0)}`,
+      'py1_1     | DEBUG:mcp.client.streamable_http:Received session ID: 1f0c',
+      '\x1b[33mpy2_1     |\x1b[0m DEBUG:mcp.client.streamable_http:Received session ID: 9a2e',
+      'a53d_client_1 exited with code 0',
+      '\x1b[36ma53d_py1_1 exited with code 0\x1b[0m',
+      'Gracefully stopping... (press Ctrl+C again to force)',
+    ]);
+    expect(stats.kind).toBe('compose');
+    expect(stats.streams).toEqual(['server_1', 'py1_1', 'py2_1']);
+    expect(lines.map((l) => ('text' in l ? (l.skipped !== undefined ? 'skipped' : `${l.stream} ${l.text}`) : '?'))).toEqual([
+      'skipped',
+      `server_1 ${rec(0)}`,
+      'py1_1 DEBUG:mcp.client.streamable_http:Received session ID: 1f0c',
+      'py2_1 DEBUG:mcp.client.streamable_http:Received session ID: 9a2e',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
+  });
+
+  it('kubectl logs --prefix of several pods, as kubectl prints them: each line names its pod and container', async () => {
+    // Shaped as kubectl 1.2x writes `kubectl logs -l app=mcp --prefix --timestamps` (no cluster here: not recorded).
+    const { lines, stats } = await unwrap([
+      `[pod/mcp-server-7d9f8c6b5-x2k4q/server] 2026-12-06T02:12:18.250684142Z ${rec(0)}`,
+      '[pod/mcp-client-5b6c7d8e9-abcde/client] 2026-12-06T02:12:18.251000000Z DEBUG:mcp.client.streamable_http:Received session ID: 1f0c',
+      `[pod/mcp-server-7d9f8c6b5-x2k4q/server] 2026-12-06T02:12:18.252684142Z ${rec(1)}`,
+    ]);
+    expect(stats.kind).toBe('kubectl-prefix');
+    expect(lines.map((l) => ('text' in l ? l.stream : undefined))).toEqual(['pod/mcp-server-7d9f8c6b5-x2k4q/server', 'pod/mcp-client-5b6c7d8e9-abcde/client', 'pod/mcp-server-7d9f8c6b5-x2k4q/server']);
+  });
+
+  it(`past ${MAX_STREAMS} services, the lines of the others are read together`, async () => {
+    const texts = Array.from({ length: MAX_STREAMS + 3 }, (_, i) => `svc${i}_1  | ${rec(0)}`);
+    const { lines, stats } = await unwrap(texts);
+    expect(stats.streams).toHaveLength(MAX_STREAMS);
+    expect(stats.streamsOver).toBe(3);
+    expect(lines.slice(-3).map((l) => ('text' in l ? l.stream : undefined))).toEqual([OVER_STREAMS, OVER_STREAMS, OVER_STREAMS]);
+  });
+
   it('docker logs -t: the time Docker wrote into a long line at each 16 KiB piece is taken out, also past multi-byte text', async () => {
     const value = `${'é'.repeat(9000)}${'x'.repeat(20000)}`;
     const whole = JSON.stringify({ v: 1, kind: 'event', data: value });
@@ -175,6 +218,7 @@ describe('must not: inputs in no wrapper pass untouched', () => {
     ['loguru-style text with bars', ['2026-12-06 02:12:18.250 | INFO     | app:main:12 - sent {"jsonrpc":"2.0","id":1,"method":"ping"}', 'web | GET /health 200', rec(0)]],
     ['an app log whose field is called log', [JSON.stringify({ level: 'info', log: 'x' }), rec(0)]],
     ['a single line that looks like compose', ['api-1 | started', rec(0), rec(1)]],
+    ['a log whose first line is compose\'s "Attaching to" (`docker-compose logs --no-log-prefix SERVICE`)', ['Attaching to a53a_server_1', rec(0), rec(1)]],
   ];
   for (const [what, texts] of cases) {
     it(what, async () => {

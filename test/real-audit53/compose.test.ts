@@ -1,0 +1,57 @@
+// Real docker-compose output of several MCP services in one file (test/fixtures/real-audit53): each service's lines are read as its own log, so the combined file tells what the per-service logs tell.
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/index.js';
+
+const DIR = 'test/fixtures/real-audit53/';
+type Result = Awaited<ReturnType<typeof analyze>>;
+const run = (inputs: { path: string; side?: 'client' | 'server' }[]) => analyze({ inputs: inputs.map((i) => ({ ...i, path: DIR + i.path })), onDiagnostic: () => {} });
+/** Each attempt as both views tell it, in a stable order (the call numbers follow release order, which differs). */
+const rows = (r: Result) =>
+  r.attempts.map((a) => `${a.session ?? '-'} #${String(a.id)} ${a.method} ${a.tool ?? ''} ${a.status} ${a.outcome} ${a.serverOutcome ?? ''} ${a.attempt} [${a.findings.map((f) => f.code).sort().join(',')}]`).sort();
+
+/** The truth of each run: every service's lines alone (`docker-compose logs --no-log-prefix SERVICE`, `docker logs` of each replica). */
+const PER_SERVICE: Record<string, { path: string; side: 'client' | 'server' }[]> = {
+  a: [{ path: 'a/client.log', side: 'client' }, { path: 'a/pyclient.log', side: 'client' }, { path: 'a/server.log', side: 'server' }],
+  b: [{ path: 'b/client-a.log', side: 'client' }, { path: 'b/client-b.log', side: 'client' }, { path: 'b/server_1.log', side: 'server' }, { path: 'b/server_2.log', side: 'server' }],
+  c: [{ path: 'c/client.log', side: 'client' }, { path: 'c/pyclient.log', side: 'client' }, { path: 'c/server.log', side: 'server' }],
+  d: [{ path: 'd/client.log', side: 'client' }, { path: 'd/py1.log', side: 'client' }, { path: 'd/py2.log', side: 'client' }, { path: 'd/server.log', side: 'server' }],
+};
+
+describe('docker-compose logs of several services, read as one input', () => {
+  for (const c of Object.keys(PER_SERVICE)) {
+    for (const form of ['all.log', 'all-t.log', 'all-color.log', 'up.log']) {
+      it(`${c}/${form}: the same attempts as the services' own logs, as a bare input and as --client`, async () => {
+        const truth = rows(await run(PER_SERVICE[c]!));
+        expect(rows(await run([{ path: `${c}/${form}` }]))).toEqual(truth);
+        expect(rows(await run([{ path: `${c}/${form}`, side: 'client' }]))).toEqual(truth);
+      });
+    }
+  }
+
+  it('two Python clients in the default log format (no time), without the server: each keeps its own session', async () => {
+    // d/clients-*.log: the recording's compose output with the server's lines taken out (a server that is no compose
+    // service). Before, the two clients' DEBUG lines were read as one log: sessions mixed, an initialize unanswered.
+    const truth = rows(await run([{ path: 'd/client.log', side: 'client' }, { path: 'd/py1.log', side: 'client' }, { path: 'd/py2.log', side: 'client' }]));
+    expect(truth.filter((r) => r.startsWith('- '))).toEqual([]);
+    for (const form of ['clients-all.log', 'clients-up.log']) {
+      const r = await run([{ path: `d/${form}` }]);
+      expect(rows(r)).toEqual(truth);
+      expect(r.findings.map((f) => f.code)).not.toContain('ORPHAN_RESPONSE');
+    }
+  });
+
+  it("compose's own lines (Attaching to, exited with code) are skipped, not unusable; line numbers point into the file", async () => {
+    const r = await run([{ path: 'a/up.log' }]);
+    const input = r.summary.inputs[0]!;
+    expect(input.wrapper).toBe('compose');
+    const perService = await run(PER_SERVICE.a!);
+    // The unusable lines are the programs' own text lines: the TS client's `truth ...` lines on stderr (9) and the
+    // server's start-up line; each service's log alone has those and its "Attaching to" first line (3).
+    expect(input.unusable).toBe(10);
+    expect(perService.summary.inputs.reduce((n, i) => n + i.unusable, 0)).toBe(13);
+    expect(input.used).toBe(perService.summary.inputs.reduce((n, i) => n + i.used, 0));
+    const a = r.attempts.find((x) => x.tool === 'signin')!;
+    expect(a.sources.length).toBeGreaterThan(2);
+    expect(a.sources.every((s) => s.file.endsWith('a/up.log') && s.line > 1)).toBe(true);
+  });
+});
