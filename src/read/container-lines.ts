@@ -121,6 +121,9 @@ function compose(text: string): Parsed {
 /** docker compose's own lines between the services' (`Attaching to ...`, `server-1 exited with code 0`, `Gracefully stopping...`), colored or not. */
 const COMPOSE_OWN = /^(?:\x1b\[[\d;]*m)*(?:Attaching to \S.*|[A-Za-z0-9][\w.-]* exited with code -?\d+|Gracefully stopping\.\.\..*|Aborting on container exit\.\.\.|(?:Creating|Starting|Stopping|Restarting|Recreating|Removing|Killing) [\w.-]+ *\.\.\. ?(?:done|error)?)(?:\x1b\[[\d;]*m)*\s*$/;
 
+/** The first line of docker-compose 1.x's `logs` (and `up`): `Attaching to a53_server_1, a53_client_1`. */
+const COMPOSE_ATTACHING = /^Attaching to [A-Za-z0-9][\w.-]*(?:, [A-Za-z0-9][\w.-]*)*$/;
+
 function composeOrOwn(text: string): Parsed {
   return compose(text) ?? (COMPOSE_OWN.test(text) ? 'marker' : undefined);
 }
@@ -411,6 +414,11 @@ export async function* unwrapContainerLines(batches: AsyncIterable<Line[]>, opts
       continue;
     }
     if (!decided) {
+      // docker-compose (v1) opens its `logs` output with "Attaching to <containers>", also with --no-log-prefix and
+      // of one service: compose's own line, skipped, whatever the lines after it are.
+      const at = batch.findIndex((l) => 'text' in l && l.text.trim() !== '');
+      const first = batch[at];
+      if (first && 'text' in first && COMPOSE_ATTACHING.test(first.text)) batch[at] = { lineNo: first.lineNo, text: '', skipped: 'a line docker compose writes about its containers' };
       // Decided on the first batch that holds a line (the first read, most often many lines): never held waiting for
       // more, so a slow pipe's first lines are read as they come.
       if (!batch.some((l) => 'text' in l && l.text.trim() !== '')) {

@@ -188,6 +188,12 @@ describe('docker compose logs and docker logs -t', () => {
     expect(lines.map((l) => ('text' in l ? l.stream : undefined))).toEqual(['pod/mcp-server-7d9f8c6b5-x2k4q/server', 'pod/mcp-client-5b6c7d8e9-abcde/client', 'pod/mcp-server-7d9f8c6b5-x2k4q/server']);
   });
 
+  it('one service\'s log without its prefix (`docker-compose logs --no-log-prefix SERVICE`): its "Attaching to" first line is skipped', async () => {
+    const { lines, stats } = await unwrap(['Attaching to a53a_server_1', 'compose-demo listening on 127.0.0.1:7801', rec(0)]);
+    expect(stats.kind).toBeUndefined();
+    expect(lines.map((l) => ('text' in l && l.skipped === undefined ? l.text : 'skipped'))).toEqual(['skipped', 'compose-demo listening on 127.0.0.1:7801', rec(0)]);
+  });
+
   it(`past ${MAX_STREAMS} services, the lines of the others are read together`, async () => {
     const texts = Array.from({ length: MAX_STREAMS + 3 }, (_, i) => `svc${i}_1  | ${rec(0)}`);
     const { lines, stats } = await unwrap(texts);
@@ -218,7 +224,7 @@ describe('must not: inputs in no wrapper pass untouched', () => {
     ['loguru-style text with bars', ['2026-12-06 02:12:18.250 | INFO     | app:main:12 - sent {"jsonrpc":"2.0","id":1,"method":"ping"}', 'web | GET /health 200', rec(0)]],
     ['an app log whose field is called log', [JSON.stringify({ level: 'info', log: 'x' }), rec(0)]],
     ['a single line that looks like compose', ['api-1 | started', rec(0), rec(1)]],
-    ['a log whose first line is compose\'s "Attaching to" (`docker-compose logs --no-log-prefix SERVICE`)', ['Attaching to a53a_server_1', rec(0), rec(1)]],
+    ['a line "Attaching to ..." that is not the first', [rec(0), 'Attaching to a53a_server_1', rec(1)]],
   ];
   for (const [what, texts] of cases) {
     it(what, async () => {

@@ -15,11 +15,15 @@ const PER_SERVICE: Record<string, { path: string; side: 'client' | 'server' }[]>
   b: [{ path: 'b/client-a.log', side: 'client' }, { path: 'b/client-b.log', side: 'client' }, { path: 'b/server_1.log', side: 'server' }, { path: 'b/server_2.log', side: 'server' }],
   c: [{ path: 'c/client.log', side: 'client' }, { path: 'c/pyclient.log', side: 'client' }, { path: 'c/server.log', side: 'server' }],
   d: [{ path: 'd/client.log', side: 'client' }, { path: 'd/py1.log', side: 'client' }, { path: 'd/py2.log', side: 'client' }, { path: 'd/server.log', side: 'server' }],
+  e: [{ path: 'e/client.log.gz', side: 'client' }, { path: 'e/pyclient.log.gz', side: 'client' }, { path: 'e/server.log.gz', side: 'server' }],
+  f: [{ path: 'f/client.log', side: 'client' }, { path: 'f/pyclient.log', side: 'client' }, { path: 'f/server.log', side: 'server' }],
 };
+/** The forms each run was kept in (e, the long run, only as `docker-compose logs`, gzipped). */
+const FORMS = (c: string) => (c === 'e' ? ['all.log.gz'] : ['all.log', 'all-t.log', 'all-color.log', 'up.log']);
 
 describe('docker-compose logs of several services, read as one input', () => {
   for (const c of Object.keys(PER_SERVICE)) {
-    for (const form of ['all.log', 'all-t.log', 'all-color.log', 'up.log']) {
+    for (const form of FORMS(c)) {
       it(`${c}/${form}: the same attempts as the services' own logs, as a bare input and as --client`, async () => {
         const truth = rows(await run(PER_SERVICE[c]!));
         expect(rows(await run([{ path: `${c}/${form}` }]))).toEqual(truth);
@@ -40,15 +44,23 @@ describe('docker-compose logs of several services, read as one input', () => {
     }
   });
 
+  it('a 40-second run: `docker-compose logs` writes each service as blocks, so its times run back: read at the end, said once', async () => {
+    const r = await run([{ path: 'e/all.log.gz' }]);
+    expect(r.summary.inputs[0]!.unordered).toBe(true);
+    expect(r.attempts.filter((a) => a.outcome !== 'TOOL_SUCCESS' && a.outcome !== 'SUCCESS')).toEqual([]);
+    expect(r.attempts.filter((a) => a.tool === 'echo' && a.serverOutcome === 'TOOL_SUCCESS')).toHaveLength(100);
+  });
+
   it("compose's own lines (Attaching to, exited with code) are skipped, not unusable; line numbers point into the file", async () => {
     const r = await run([{ path: 'a/up.log' }]);
     const input = r.summary.inputs[0]!;
     expect(input.wrapper).toBe('compose');
     const perService = await run(PER_SERVICE.a!);
     // The unusable lines are the programs' own text lines: the TS client's `truth ...` lines on stderr (9) and the
-    // server's start-up line; each service's log alone has those and its "Attaching to" first line (3).
+    // server's start-up line; each service's log alone has those too, its "Attaching to" first line skipped.
     expect(input.unusable).toBe(10);
-    expect(perService.summary.inputs.reduce((n, i) => n + i.unusable, 0)).toBe(13);
+    expect(perService.summary.inputs.reduce((n, i) => n + i.unusable, 0)).toBe(10);
+    expect(perService.summary.inputs.map((i) => i.skipped)).toEqual([1, 115, 1]);
     expect(input.used).toBe(perService.summary.inputs.reduce((n, i) => n + i.used, 0));
     const a = r.attempts.find((x) => x.tool === 'signin')!;
     expect(a.sources.length).toBeGreaterThan(2);
