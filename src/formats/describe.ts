@@ -60,7 +60,8 @@ export function describeFormats(): string {
   out.push('  container and system logs, each line taken out of its wrapper (told by the first lines) and detected as any');
   out.push('    format above: Docker json-file ({"log":...,"stream":...,"time":...}), the CRI format (<time> stdout F ...),');
   out.push('    docker logs -t, kubectl logs --prefix, docker compose logs (<service>-1  | ...), journalctl -o json, and');
-  out.push('    syslog lines (journalctl -o short*, /var/log/syslog); the lines they split (16 KiB, 48 KiB) joined again');
+  out.push('    syslog lines (journalctl -o short*, /var/log/syslog); the lines they split (16 KiB, 48 KiB) joined again;');
+  out.push('    several compose services or pods in one file: each read as its own log (up to 64 per file)');
   out.push('');
   out.push('Every line is counted (lines = used + blank + skipped + unusable; a whole HAR\'s entries, a JSON array\'s items):');
   out.push('  skipped   well-formed in its format but no MCP traffic (a HAR page asset or preflight, a connection or stderr');

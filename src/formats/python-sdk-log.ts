@@ -72,6 +72,9 @@ const RESPONSE_CLOSED = /\bresponse_closed\.started\s*$/;
 const HEAD_STARTED = /\breceive_response_headers\.started request=<Request \[b'([A-Z]+)'\]>/;
 /** httpcore's DEBUG line when waiting for a response head failed, with the exception (httpx's `ReadTimeout`). */
 const HEAD_FAILED = /\breceive_response_headers\.failed exception=(\w+)\(/;
+/** httpcore's DEBUG lines of a new connection: its start, and its failure (`ConnectError`: the server is not listening). */
+const CONNECT_STARTED = /\bconnect_tcp\.started\b/;
+const CONNECT_FAILED = /\bconnect_tcp\.failed exception=(\w+)\((.{0,200}?)\)?\s*$/;
 /** httpx's INFO line of any response head it got: the request of that method no longer waits for one. */
 const HTTPX_ANY = /\bHTTP Request: ([A-Z]+) \S+ "HTTP\//;
 /** httpcore's DEBUG line when reading a response body failed, with the exception (httpx's read timeout: `ReadTimeout`) and its text. */
@@ -178,6 +181,8 @@ interface PythonLog {
   tied?: Sent;
   /** That request's body began to be read (httpcore's line right after), and no line since but its notifications. */
   bodyOpen?: { owner: Sent; line: number };
+  /** The request whose "Sending client message" line was the last line (or was followed only by its connect_tcp.started): a connection that fails next was its POST's. */
+  justSent?: Sent;
   /** The method of the request whose body httpcore last began to read: a body's end is a POST's only after a POST's start. */
   bodyMethod?: string;
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
@@ -343,6 +348,15 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       return Array.isArray(rest) ? [end, ...rest] : rest;
     }
   }
+  // The POST of the request just sent could not connect (its server down, restarting): the request ended unsent.
+  const justSent = log.justSent;
+  log.justSent = undefined;
+  if (justSent !== undefined && CONNECT_STARTED.test(line)) {
+    log.justSent = justSent;
+    return [];
+  }
+  const connectFailed = justSent !== undefined ? CONNECT_FAILED.exec(line) : null;
+  if (connectFailed) return notConnected(log, justSent!, connectFailed[1]!, connectFailed[2] ?? '', line, ctx);
   const isHead = isHeadLine(line);
   const refusedType = isHead ? UNEXPECTED_TYPE.exec(line) : null;
   if (refusedType) return typeRefused(log, refusedType[1]!.trim(), line);
@@ -511,7 +525,10 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
     if (owner === undefined) return [];
     if (owner.session !== undefined) record.session = owner.session;
     if (owner.conn !== undefined) record.conn = owner.conn;
-    if (what === 'Sending client message') sent(log, owner, msg);
+    if (what === 'Sending client message') {
+      sent(log, owner, msg);
+      if (owner.id !== undefined) log.justSent = owner;
+    }
   }
   // The legacy server's message lines name no session: it is known only while the log has had one session.
   if (phrase.side === 'server' && log.serverSession !== undefined && log.serverSession !== 'many') record.session = log.serverSession;
@@ -659,6 +676,30 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
     ? `no response head came: the client's own read timeout (httpcore's "receive_response_headers.failed exception=ReadTimeout" at line ${ctx.line}: nothing came for as long as its httpx client's read timeout allows; the Python SDK's transport does not catch it: the exception ends the transport's tasks and with them the Client's session, the call is cancelled and the app's \`async with Client(...)\` raises httpx's ReadTimeout in an exception group, not a JSON-RPC error; no later request of that session can be sent)`
     : `no response head came (httpcore's "receive_response_headers.failed exception=${exception}" at line ${ctx.line})`;
   const record: MessageRecord = { v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, error: why };
+  const ts = leadingTime(line);
+  if (ts !== undefined) record.ts = ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return [record];
+}
+
+/**
+ * httpcore's "connect_tcp.failed" right after a request's "Sending client message" (and its connect_tcp.started): that
+ * request's POST found no server, and only when it is the one POST in flight. The Python SDK 2.3.0 does not catch
+ * httpx's ConnectError there: it ends the Client's session and reaches the app in an exception group.
+ */
+function notConnected(log: PythonLog, owner: Sent, exception: string, text: string, line: string, ctx: AdapterContext): AdapterResult {
+  const inFlight = log.inFlight ?? [];
+  if (inFlight.length !== 1 || inFlight[0] !== owner || (log.unknownInFlight ?? 0) !== 0 || owner.id === undefined) return [];
+  inFlight.pop();
+  answered(log, owner);
+  // Its transport ended with it (no "terminated" line comes): a transport started next is not a second one at once.
+  log.transports = Math.max((log.transports ?? 0) - 1, 0);
+  if (log.transports === 0) log.interleaved = false;
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id },
+    error: `its POST could not connect, nothing was sent (httpcore's "connect_tcp.failed exception=${exception}" at line ${ctx.line}${text ? `: ${text.slice(0, 120)}` : ''}); the Python SDK does not catch it: the exception ends the Client's session and reaches the app in an exception group, not as a JSON-RPC error`,
+  };
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;

@@ -66,4 +66,23 @@ describe('docker-compose logs of several services, read as one input', () => {
     expect(a.sources.length).toBeGreaterThan(2);
     expect(a.sources.every((s) => s.file.endsWith('a/up.log') && s.line > 1)).toBe(true);
   });
+
+  it('the Python client\'s POST that found the restarted server down: ended there, said why, and the app\'s call again is its retry', async () => {
+    // c/truth.md: call 11 raised (ExceptionGroup: httpcore's connect_tcp.failed, ConnectError), a new Client sent it again.
+    // Before: UNANSWERED "not evidence that none came", and the call again a call of its own.
+    for (const inputs of [[{ path: 'c/pyclient.log', side: 'client' as const }], [{ path: 'c/all.log' }], PER_SERVICE.c!]) {
+      const r = await run(inputs);
+      const first = r.attempts.find((a) => a.session?.startsWith('6e3ee420') && a.id === 14)!;
+      // A message log has no HTTP layer: no response is UNANSWERED there, whatever ended the request; its why says what.
+      expect(first.outcome).toBe('UNANSWERED');
+      expect(first.detail.why).toMatch(/^its POST could not connect, nothing was sent \(httpcore's "connect_tcp\.failed exception=ConnectError" at line \d+/);
+      const again = r.attempts.find((a) => a.call === first.call && a.attempt === 2);
+      expect(again).toMatchObject({ tool: 'echo', outcome: 'TOOL_SUCCESS', id: 2 });
+    }
+  });
+
+  it('near miss: connect_tcp.failed with no request just sent (a readiness poll before the first request) ends nothing', async () => {
+    const r = await analyze({ inputs: [{ path: 'test/fixtures/real-audit19/s2-python/client-legacy-asctime.log', side: 'client' }], onDiagnostic: () => {} });
+    expect(r.attempts.filter((a) => (a.why ?? '').includes('connect_tcp.failed'))).toEqual([]);
+  });
 });
