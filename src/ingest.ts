@@ -308,8 +308,9 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       if (lineTime !== undefined && (rec.ts === undefined || rec.ts === null)) rec.ts = lineTime;
       // One client program's lines among several in the input (a compose service): its records without a connection
       // of their own are that client's, as in a log of its own (two clients' sessionless initialize id 1 are two
-      // requests). A server's records keep the input's scope: its requests come from any client.
-      if (lineStream !== undefined && rec.side === 'client' && (rec as { conn?: unknown }).conn === undefined) (rec as { conn?: string }).conn = lineStream;
+      // requests). A server's records keep the input's scope: its requests come from any client; so does a record that
+      // names its client (recordingFetch's `client`), which scopes it already.
+      if (lineStream !== undefined && rec.side === 'client' && (rec as { conn?: unknown }).conn === undefined && (rec as { client?: unknown }).client === undefined) (rec as { conn?: string }).conn = lineStream;
       const ts = parseTimestamp(rec.ts, opts.timezone);
       // A time given that holds no date ("NaN", "2026-13-45T...", a negative epoch): the record is read untimed, and said.
       if (ts === undefined && rec.ts !== undefined && rec.ts !== null) opts.diagnostics.add({ file: name, line: lineNo, code: 'no-time', message: `timestamp ${JSON.stringify(typeof rec.ts === 'string' ? rec.ts.slice(0, 60) : rec.ts)} holds no date: the record is read without a time (it passes no --since or --until)` });
