@@ -1,4 +1,5 @@
 // Real docker-compose output of several MCP services in one file (test/fixtures/real-audit53): each service's lines are read as its own log, so the combined file tells what the per-service logs tell.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
 
@@ -49,6 +50,34 @@ describe('docker-compose logs of several services, read as one input', () => {
     expect(r.summary.inputs[0]!.unordered).toBe(true);
     expect(r.attempts.filter((a) => a.outcome !== 'TOOL_SUCCESS' && a.outcome !== 'SUCCESS')).toEqual([]);
     expect(r.attempts.filter((a) => a.tool === 'echo' && a.serverOutcome === 'TOOL_SUCCESS')).toHaveLength(100);
+  });
+
+  it('two Python clients with the server: each attempt\'s Python lines are of the service whose session it is', async () => {
+    // Before, the two clients' lines were read by one reader: some of py2's requests were put in py1's session (the
+    // attempts came out alike, the sessions swapped, so only the lines tell).
+    for (const form of ['all.log', 'all-color.log', 'up.log']) {
+      const text = readFileSync(`${DIR}d/${form}`, 'utf8').split('\n');
+      const service = (line: number) => /^(?:\x1b\[[\d;]*m)*(\w+_\d+)/.exec(text[line - 1] ?? '')?.[1];
+      const owner = new Map<string, string>();
+      text.forEach((l, i) => {
+        const m = /Received session ID: (\S+)/.exec(l);
+        if (m) owner.set(m[1]!, service(i + 1)!);
+      });
+      const r = await run([{ path: `d/${form}` }]);
+      let checked = 0;
+      for (const a of r.attempts) {
+        const py = owner.get(a.session ?? '');
+        if (py === undefined) continue;
+        for (const src of a.sources) {
+          const s = service(src.line);
+          if (s === 'py1_1' || s === 'py2_1') {
+            expect(`${a.session} ${s}`).toBe(`${a.session} ${py}`);
+            checked++;
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(10);
+    }
   });
 
   it("compose's own lines (Attaching to, exited with code) are skipped, not unusable; line numbers point into the file", async () => {
