@@ -255,7 +255,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       if (ts < best.maxTs - tolerance && !best.account.unordered) {
         best.account.unordered = true;
         frozen = true;
-        diagnostics.add({ file: item.src.file, line: item.src.line, code: 'not-time-ordered', message: `timestamp goes back ${((best.maxTs - ts) / 1000).toFixed(1)} s (more than --order-tolerance); calls are now finalized at the end of input, using more memory` });
+        diagnostics.add({ file: item.src.file, line: item.src.line, code: 'not-time-ordered', message: `timestamp goes back ${((best.maxTs - ts) / 1000).toFixed(1)} s (more than --order-tolerance); calls are now finalized at the end of input, using more memory${best.account.wrapper === 'compose' ? COMPOSE_BLOCKS : ''}` });
       }
       if (ts > best.maxTs) best.maxTs = ts;
     }
@@ -376,6 +376,9 @@ function isLoggedRequest(rec: CanonicalRecord): boolean {
   const m = rec.message as { id?: unknown; method?: unknown } | null;
   return typeof m === 'object' && m !== null && m.id !== undefined && typeof m.method === 'string';
 }
+
+/** Why a `docker compose logs` output runs back in time, and what to give instead. */
+const COMPOSE_BLOCKS = " (`docker compose logs` writes each service's lines as a block: give each service's own log, `docker compose logs SERVICE`, as an input of its own, or the attached output of `docker compose up`, which is in time order)";
 
 /** What is said of the pieces of a rotated log, read as one file (read/rotation.ts). */
 function rotationNote(names: string[]): string {

@@ -558,6 +558,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     try {
       try {
         for await (const batch of lineSource) {
+          // Known from the first batch on (its first lines tell it): the analysis may name it in a diagnostic before the end.
+          if (wrapper.kind !== undefined) account.wrapper ??= wrapper.kind;
           if (order === 'newest-first') {
             if (!spool) {
               const { BackwardSpool, spoolFolder } = await import('./read/backward-spool.js'); // loaded only for newest-first inputs

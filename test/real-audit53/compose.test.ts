@@ -1,5 +1,8 @@
 // Real docker-compose output of several MCP services in one file (test/fixtures/real-audit53): each service's lines are read as its own log, so the combined file tells what the per-service logs tell.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
 
@@ -50,6 +53,25 @@ describe('docker-compose logs of several services, read as one input', () => {
     expect(r.summary.inputs[0]!.unordered).toBe(true);
     expect(r.attempts.filter((a) => a.outcome !== 'TOOL_SUCCESS' && a.outcome !== 'SUCCESS')).toEqual([]);
     expect(r.attempts.filter((a) => a.tool === 'echo' && a.serverOutcome === 'TOOL_SUCCESS')).toHaveLength(100);
+  });
+
+  it('the diagnostic of that run says why its times run back, and what to give instead', async () => {
+    const said: string[] = [];
+    await analyze({ inputs: [{ path: `${DIR}e/all.log.gz` }], onDiagnostic: (l) => said.push(l) });
+    const back = said.filter((l) => l.includes('timestamp goes back'));
+    expect(back).toHaveLength(1);
+    expect(back[0]).toContain('`docker compose logs SERVICE`');
+  });
+
+  it('must not: a log without compose whose times run back (its halves swapped) keeps the plain diagnostic', async () => {
+    const lines = gunzipSync(readFileSync(`${DIR}e/client.log.gz`)).toString('utf8').split('\n').filter(Boolean);
+    const half = Math.floor(lines.length / 2);
+    const path = join(mkdtempSync(join(tmpdir(), 'a53-')), 'client-swapped.log');
+    writeFileSync(path, [...lines.slice(half), ...lines.slice(0, half)].join('\n') + '\n');
+    const said: string[] = [];
+    await analyze({ inputs: [{ path, side: 'client' }], onDiagnostic: (l) => said.push(l) });
+    expect(said.filter((l) => l.includes('timestamp goes back'))).toHaveLength(1);
+    expect(said.filter((l) => l.includes('docker compose'))).toEqual([]);
   });
 
   it('two Python clients with the server: each attempt\'s Python lines are of the service whose session it is', async () => {
