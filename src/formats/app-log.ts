@@ -1,6 +1,6 @@
 // An application's own structured log line (pino, winston, bunyan, structlog, python-json-logger...) that carries JSON-RPC messages in its fields: the messages, with the line's time, session, status and direction.
 import type { CanonicalRecord } from '../schema/record.js';
-import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
+import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { parsePythonLiteral, pydanticMessage } from './python-text.js';
 import { isObj, parseJsonContainer, type Obj } from './values.js';
@@ -531,10 +531,7 @@ export const appLogFormat: JsonFormat = {
     return records;
   },
   limits: {
-    http: true,
-    bodies: true,
-    session: true,
-    typedIds: true,
+    ...FULL_VIEW,
     notes: [
       "an application's own log: a message without an HTTP status in its line has no HTTP layer, and one without a session id is told apart by input only (a client's such log is not joined with a server log that names sessions)",
       'on 2026-07-28 a client cancels a request by closing its stream, which a message log does not show: a timed-out call there reads as UNANSWERED, with no CANCELLED',

@@ -1,6 +1,6 @@
 // Adapter for HAR 1.2 entries, one per line (`jq -c '.log.entries[]'`, or items of a whole HAR file): one exchange record each.
 import type { ExchangeRecord, Headers } from '../schema/record.js';
-import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
+import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
 import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
 import { durationOf } from './time.js';
 
@@ -153,10 +153,7 @@ export const harEntryFormat: JsonFormat = {
     (typeof v.startedDateTime === 'string' || Array.isArray(v.request.headers)),
   toRecords: (value, ctx) => harEntryToRecords(value, ctx),
   limits: {
-    http: true,
-    bodies: true,
-    session: true,
-    typedIds: true,
+    ...FULL_VIEW,
     notes: [
       'bodies absent where the capture kept none (sanitized export, streamed or in-flight SSE): such exchanges have no recvText',
       'entries that are not MCP traffic (page assets, preflights) are skipped: counted, not problems',

@@ -1,7 +1,7 @@
 // Adapter for tshark packet exports (`-T ek` lines, `-T json` array items): HTTP/1.1 MCP exchanges rebuilt from dissected packets, per TCP connection.
 import { TextDecoder } from 'node:util';
 import type { CanonicalRecord, EndRecord, EventRecord, Headers, RequestRecord, ResponseRecord } from '../schema/record.js';
-import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
+import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
 import { looksLikeMcp } from './har-entry.js';
 import { SseParser, type ParsedSseEvent } from '../sse.js';
 import { httpStatus, isObj, safeKey, type Obj } from './values.js';
@@ -448,10 +448,7 @@ export const tsharkFormat: JsonFormat = {
   detect: isTsharkPacket,
   toRecords: tsharkToRecords,
   limits: {
-    http: true,
-    bodies: true,
-    session: true,
-    typedIds: true,
+    ...FULL_VIEW,
     notes: [
       'plain HTTP/1.1 on TCP only: TLS without its keys and HTTP/2 give no records (the first such packet says so), HTTP/3 none either',
       'tshark dissects a response once it is whole; SSE events, and a response cut by FIN or RST, are read from tcp.payload, timed by their packets',
