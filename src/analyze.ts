@@ -183,7 +183,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   for (const piece of pieces) {
     if (piece === undefined || seriesSaid.has(piece.head)) continue;
     seriesSaid.add(piece.head);
-    notice(rotationNote(piece.series.map((i) => cursors[i]!.account.name)));
+    notice(rotationNote(piece.series.map((i) => cursors[i]!.account.name), piece.by));
   }
   /** The input a record is analyzed as: a rotated log's pieces as their first. */
   const inputOf = (i: number) => pieces[i]?.head ?? i;
@@ -381,8 +381,9 @@ function isLoggedRequest(rec: CanonicalRecord): boolean {
 const COMPOSE_BLOCKS = " (`docker compose logs` writes each service's lines as a block: give each service's own log, `docker compose logs SERVICE`, as an input of its own, or the attached output of `docker compose up`, which is in time order)";
 
 /** What is said of the pieces of a rotated log, read as one file (read/rotation.ts). */
-function rotationNote(names: string[]): string {
-  return `${names.join(', ')}: one log and its rotated files (by their names: the current file and its .1, .2, ...): read in that order as one file, oldest first, so that a session, a request in flight and a retry go on from one file to the next`;
+function rotationNote(names: string[], by: 'number' | 'date'): string {
+  const how = by === 'number' ? 'the current file and its .1, .2, ...' : 'the dates in them, the current file last';
+  return `${names.join(', ')}: one log and its rotated files (by their names: ${how}): read in that order as one file, oldest first, so that a session, a request in flight and a retry go on from one file to the next`;
 }
 
 /** What is said of a rotated piece whose first lines repeat the end of the piece before it. */

@@ -1,8 +1,18 @@
-// Rotated pieces of one log given as several inputs (app.log.3, app.log.2, app.log.1, app.log): which input goes on from which, and the lines a piece repeats at its start of the piece before it (an overlap at the seam).
+// Rotated pieces of one log given as several inputs (app.log.3 ... app.log, app.log-20261206, app.log.2026-12-06): which input goes on from which, and the lines a piece repeats at its start of the piece before it (an overlap at the seam).
 import type { Line } from './lines.js';
 
 /** A piece's name: the current file (`app.log`, `app.log.gz`) or a rotated one (`app.log.1`, `app.log.2.gz`). */
 const PIECE = /^(.+?)(?:\.(\d{1,4}))?(\.gz)?$/i;
+/**
+ * A date in a rotated file's name: logrotate's `dateext` (`-%Y%m%d` by default; `-%Y%m%d%H` hourly; `-%Y%m%d-%s` to
+ * rotate more than once a day), Python's TimedRotatingFileHandler (`2026-12-06`, `2026-12-06_09`, `..._09-34`,
+ * `..._09-34-12`), winston-daily-rotate-file's and log4j's date patterns (`2026-12-06`, `2026-12-06-09`).
+ */
+const STAMP = String.raw`(\d{4})-?(\d{2})-?(\d{2})(?:[-_T]?\d{2}(?:[-:]?\d{2}){0,2})?(?:-\d{9,11})?`;
+/** The date after the current file's name: `app.log-20261206`, `app.log.2026-12-06_09-34-12`, `app.log-20261206.gz`. */
+const DATED_AFTER = new RegExp(String.raw`^(.+?)[.-](${STAMP})(\.gz)?$`, 'i');
+/** The date before the name's extension: `app-20261206.log` (logrotate's `extension .log`), `client-2026-12-06.ndjson.gz`. */
+const DATED_BEFORE_EXT = new RegExp(String.raw`^(.+?)[-_.](${STAMP})(\.[a-z][a-z0-9]{0,9})(\.gz)?$`, 'i');
 
 /** Line fingerprints of a piece's end kept for the next piece to be matched against. */
 const TAIL_LINES = 4096;
@@ -103,33 +113,76 @@ export interface Piece {
   head: number;
   /** The series' inputs, oldest first. */
   series: number[];
+  /** How their names order them: by number (`.1`, `.2`) or by date. */
+  by: 'number' | 'date';
+}
+
+/** Where one input's name puts it in its log's rotation: its log (the current file's name) and its order. */
+interface Place {
+  /** The current file's name (its folder kept): the pieces of one log share it. */
+  log: string;
+  /** Numbered pieces (`.1`, `.2`: 0 for the current file) or dated ones (the date's digits). */
+  kind: 'numbered' | 'dated';
+  /** Oldest first: the date's digits, or the number's distance from the current file (higher is older). */
+  order: string;
+}
+
+/** A dated piece's place: the date must be one (a month 01-12, a day 01-31), else the name is no rotation's. */
+function datedPlace(path: string): Place | undefined {
+  for (const [re, name] of [[DATED_AFTER, (m: RegExpExecArray) => m[1]!], [DATED_BEFORE_EXT, (m: RegExpExecArray) => `${m[1]}${m[6]}`]] as const) {
+    const m = re.exec(path);
+    if (!m) continue;
+    const month = Number(m[4]);
+    const day = Number(m[5]);
+    if (month < 1 || month > 12 || day < 1 || day > 31) continue;
+    return { log: name(m), kind: 'dated', order: m[2]!.replace(/\D/g, '') };
+  }
+  return undefined;
+}
+
+function placeOf(path: string): Place | undefined {
+  const dated = datedPlace(path);
+  if (dated) return dated;
+  const m = PIECE.exec(path);
+  if (!m) return undefined;
+  // The current file sorts last among numbered pieces (a number's rank: 9999 - n, padded).
+  return { log: m[1]!, kind: 'numbered', order: m[2] === undefined ? 'current' : String(9999 - Number(m[2])).padStart(4, '0') };
 }
 
 /**
- * Inputs that are pieces of one rotated log: the current file (`app.log`) given with one or more of its rotated files
- * (`app.log.1`, `app.log.2.gz`: Python's RotatingFileHandler and logrotate name them so), in one folder, of the same
- * side. Oldest first (the highest number), the current file last, whatever the order given. Other inputs: undefined.
+ * Inputs that are pieces of one rotated log, in one folder: the current file (`app.log`) given with
+ * one or more of its numbered files (`app.log.1`, `app.log.2.gz`: Python's RotatingFileHandler and logrotate name them
+ * so), oldest first (the highest number); or two or more files named by date (`app.log-20261206`, logrotate's
+ * `dateext`; `app.log.2026-12-06_09-34-12`, Python's TimedRotatingFileHandler; `app-2026-12-06.log`), oldest first by
+ * their dates, with or without the current file (last): a daily log has none. The order given does not matter, nor a
+ * side given to some pieces only; a log whose pieces are named both ways, or given as two sides, is no series. Other
+ * inputs: undefined.
  */
 export function rotationSeries(inputs: { path: string; side?: string | undefined }[]): (Piece | undefined)[] {
-  const groups = new Map<string, { index: number; n: number }[]>();
+  const groups = new Map<string, { index: number; order: string; kind: Place['kind'] | 'current'; side: string | undefined }[]>();
   inputs.forEach((input, index) => {
     if (input.path === '-') return;
-    const m = PIECE.exec(input.path);
-    if (!m) return;
-    const key = `${input.side ?? ''}|${m[1]}`;
-    const n = m[2] === undefined ? 0 : Number(m[2]);
-    const group = groups.get(key) ?? [];
-    if (!group.some((g) => g.n === n)) group.push({ index, n });
-    groups.set(key, group);
+    const place = placeOf(input.path);
+    if (!place) return;
+    const kind = place.order === 'current' ? 'current' : place.kind;
+    const group = groups.get(place.log) ?? [];
+    if (!group.some((g) => g.order === place.order)) group.push({ index, order: place.order, kind, side: input.side });
+    groups.set(place.log, group);
   });
   const out: (Piece | undefined)[] = inputs.map(() => undefined);
   for (const group of groups.values()) {
-    if (group.length < 2 || !group.some((g) => g.n === 0)) continue;
-    group.sort((a, b) => b.n - a.n);
+    const kinds = new Set(group.map((g) => g.kind));
+    if (group.length < 2 || (kinds.has('numbered') && kinds.has('dated'))) continue;
+    // Pieces given with different sides are not one log's (a piece given without one, `--client app.log.2 app.log.1
+    // app.log` as the shell expands it, takes the others').
+    if (new Set(group.map((g) => g.side).filter((side) => side !== undefined)).size > 1) continue;
+    // Numbered pieces are one log's only with the current file; dated ones also without it.
+    if (!kinds.has('dated') && !kinds.has('current')) continue;
+    group.sort((a, b) => (a.kind === 'current' ? 1 : b.kind === 'current' ? -1 : a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
     const seam = new Seam();
     const series = group.map((g) => g.index);
     group.forEach((g, i) => {
-      out[g.index] = { ...(i > 0 ? { after: group[i - 1]!.index } : {}), last: i === group.length - 1, seam, head: group[0]!.index, series };
+      out[g.index] = { ...(i > 0 ? { after: group[i - 1]!.index } : {}), last: i === group.length - 1, seam, head: group[0]!.index, series, by: kinds.has('dated') ? 'date' : 'number' };
     });
   }
   return out;

@@ -26,6 +26,37 @@ describe('rotationSeries', () => {
   });
 });
 
+describe('rotationSeries: files named by date', () => {
+  const order = (paths: string[], sides: ('client' | 'server' | undefined)[] = []) => {
+    const s = rotationSeries(paths.map((path, i) => ({ path, side: sides[i] })));
+    const head = s.find((p) => p !== undefined);
+    return head === undefined ? undefined : { by: head.by, files: head.series.map((i) => paths[i]) };
+  };
+
+  it("logrotate's dateext, Python's TimedRotatingFileHandler and a daily file pattern: oldest first by date, the current file last", () => {
+    expect(order(['app.log', 'app.log-20261206', 'app.log-20261204.gz', 'app.log-20261205'])).toEqual({ by: 'date', files: ['app.log-20261204.gz', 'app.log-20261205', 'app.log-20261206', 'app.log'] });
+    expect(order(['app.log-20261206-1796549662', 'app.log-20261206-1796549661', 'app.log'])?.files).toEqual(['app.log-20261206-1796549661', 'app.log-20261206-1796549662', 'app.log']);
+    expect(order(['logs/app.log', 'logs/app.log.2026-12-06_09-34-13', 'logs/app.log.2026-12-06_09-34-12'])?.files).toEqual(['logs/app.log.2026-12-06_09-34-12', 'logs/app.log.2026-12-06_09-34-13', 'logs/app.log']);
+    // logrotate's `extension .log`: the date before the extension.
+    expect(order(['app.log', 'app-20261205.log', 'app-20261204.log.gz'])?.files).toEqual(['app-20261204.log.gz', 'app-20261205.log', 'app.log']);
+    // A daily log (winston-daily-rotate-file) has no undated current file: its dated files alone are a series.
+    expect(order(['application-2026-12-06.log', 'application-2026-12-05.log'])?.files).toEqual(['application-2026-12-05.log', 'application-2026-12-06.log']);
+    // A side given to some pieces only (the shell's `--client app.log*`) takes the others'.
+    expect(order(['app.log.2026-12-05', 'app.log.2026-12-06', 'app.log'], ['client', undefined, undefined])?.files).toHaveLength(3);
+  });
+
+  it('near misses: a date that is none, two logs of one day, two sides, numbers and dates mixed, one file alone', () => {
+    expect(order(['app.log', 'app.log-20261306'])).toBeUndefined(); // month 13: a number, not a date
+    expect(order(['client-2026-12-06.log', 'server-2026-12-06.log'])).toBeUndefined();
+    expect(order(['app.log', 'app.log-20261205'], ['client', 'server'])).toBeUndefined();
+    expect(order(['app.log', 'app.log.1', 'app.log-20261205'])).toBeUndefined();
+    expect(order(['client-2026-10-17.ndjson.gz'])).toBeUndefined();
+    expect(order(['a/app.log-20261205', 'b/app.log-20261206'])).toBeUndefined();
+    // Numbered pieces still need their current file.
+    expect(order(['app.log.2', 'app.log.1'])).toBeUndefined();
+  });
+});
+
 describe('Seam', () => {
   it("the next piece's first lines that repeat the end of the piece before, to its last line, are skipped", async () => {
     const seam = new Seam();

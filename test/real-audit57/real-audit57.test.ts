@@ -1,0 +1,56 @@
+// Audit 57's real runs (test/fixtures/real-audit57): a Python DEBUG log rotated by date in a session (Python's TimedRotatingFileHandler, logrotate's dateext), given as its files; and the names that must not be taken for one log's pieces.
+import { readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { analyze, type AnalysisResult } from '../../src/index.js';
+
+const DIR = fileURLToPath(new URL('../fixtures/real-audit57/', import.meta.url));
+type Side = 'client' | 'server' | undefined;
+const run = (inputs: [string, Side][]) => analyze({ inputs: inputs.map(([path, side]) => ({ path: `${DIR}${path}`, side })), onDiagnostic: () => {} });
+const codes = (r: AnalysisResult) => [...r.attempts.flatMap((a) => a.findings.map((f) => f.code)), ...r.findings.map((f) => f.code)];
+const tools = (r: AnalysisResult) => r.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome}`);
+
+interface Truth { label?: string; name?: string; ok?: boolean; isError?: boolean; error?: string }
+/** What the application's SDK calls got (truth-client.ndjson), in the outcome each must have: a raise here was the hop's 503. */
+function truth(dir: string): string[] {
+  const lines = readFileSync(`${DIR}${dir}/truth-client.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Truth);
+  return lines.filter((t) => t.name !== undefined).map((t) => `${t.name} ${!t.ok ? 'HTTP_ERROR' : t.isError ? 'TOOL_ERROR' : 'TOOL_SUCCESS'}`);
+}
+/** The run's pieces of its client log, as `ls` lists them (the current file, app.log, first). */
+const pieces = (dir: string) => readdirSync(`${DIR}${dir}`).filter((f) => f.startsWith('app.log')).sort().map((f) => `${dir}/${f}`);
+
+describe('a Python DEBUG log rotated by date inside a session (Python SDK 2.3.0 client, SDK 1.32.2 server, a hop\'s 503)', () => {
+  for (const [dir, how] of [['py-timed', "TimedRotatingFileHandler(when='S'): app.log.2026-12-06_09-34-12 ..."], ['py-logrotate', 'logrotate dateext, dateformat -%Y%m%d-%s, copytruncate: app.log-20261206-1796549661 ...']] as const) {
+    it(`${how}: given as its files in any order, one session, every call as the app saw it, nothing unanswered at the seams`, async () => {
+      const files = pieces(dir);
+      expect(files.length).toBeGreaterThan(3);
+      // As the shell expands `--client app.log*` (the first file the client's, the rest plain), reversed, and all --client.
+      for (const inputs of [files.map((f, i): [string, Side] => [f, i === 0 ? 'client' : undefined]), [...files].reverse().map((f): [string, Side] => [f, 'client'])]) {
+        const r = await run(inputs);
+        expect(tools(r)).toEqual(truth(dir));
+        expect(new Set(r.attempts.map((a) => a.session)).size).toBe(1);
+        expect(r.attempts.map((a) => a.method).slice(0, 2)).toEqual(['initialize', 'tools/list']);
+        // The 503'd charge and the app's retry of it are one call.
+        const charge = r.attempts.filter((a) => a.tool === 'charge');
+        expect(charge.map((a) => `${a.call}#${a.attempt}`)).toEqual([`${charge[0]!.call}#1`, `${charge[0]!.call}#2`]);
+        expect(codes(r)).not.toContain('ORPHAN_RESPONSE');
+        expect(r.attempts.map((a) => a.outcome)).not.toContain('UNANSWERED');
+        expect(r.summary.notes.join('\n')).toMatch(/one log and its rotated files \(by their names: the dates in them, the current file last\)/);
+      }
+    });
+
+    it(`${how}: joined with the server's log, every attempt has both views`, async () => {
+      const r = await run([...pieces(dir).map((f): [string, Side] => [f, 'client']), [`${dir}/server.ndjson`, 'server']]);
+      expect(tools(r)).toEqual(truth(dir));
+      // The 503 came from the hop in front of the server: the server never saw that POST; every other attempt is joined.
+      expect(r.attempts.filter((a) => !a.serverOutcome && a.outcome !== 'HTTP_ERROR')).toEqual([]);
+    });
+  }
+
+  it('near miss: the files given as separate logs (the current file as --server) are no series', async () => {
+    const files = pieces('py-timed');
+    const r = await run(files.map((f, i): [string, Side] => [f, i === 0 ? 'server' : 'client']));
+    expect(r.summary.notes.join('\n')).not.toMatch(/one log and its rotated files/);
+  });
+});
