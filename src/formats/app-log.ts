@@ -5,6 +5,7 @@ import { jsonRpcFormat } from './jsonrpc.js';
 import { parsePythonLiteral, pydanticMessage } from './python-text.js';
 import { isObj, parseJsonContainer, type Obj } from './values.js';
 import { trimOldest } from '../bounded.js';
+import { parseTimestamp } from './time.js';
 
 /** Keys (lowercased, without `-` and `_`) an application names the MCP session id by. */
 const SESSION_KEYS = new Set(['session', 'sessionid', 'mcpsessionid']);
@@ -452,10 +453,18 @@ function refusedRequest(value: Obj, ctx: AdapterContext): CanonicalRecord | unde
   } as CanonicalRecord;
 }
 
-const LOGGED_TWICE_NOTE = "the app logs a request it received twice (two log calls on its way in, such as an HTTP middleware's and the MCP handler's: the next line holds the same message under another text, in the same process and session): that line is read as the copy it is and counted as skipped; a request received again comes with its first text again";
+const LOGGED_TWICE_NOTE = "the app logs a request it received twice (two log calls on its way in, such as an HTTP middleware's and the MCP handler's: a later line holds the same message under another text, in the same process and session): that line is read as the copy it is and counted as skipped; a request received again comes with its first text again";
 
-/** The last line with requests of a (not client) app log: to know the next line that logs them again under another text. */
-interface LoggedRequests { line: number; messages: unknown[]; key?: string; texts: string[]; pid: unknown; session: string | undefined }
+/** One receipt of a request as the app logged it: the texts it was logged under so far, its latest line and time. */
+interface Receipt { line: number; ms: number | undefined; texts: string[] }
+/** Requests logged, by process, session and messages (their JSON), most recent receipt last. */
+type LoggedRequests = Map<string, Receipt[]>;
+/** How many lines after a receipt's latest line its next log call may come (other requests' lines between them). */
+const RECEIPT_LINES = 1024;
+/** How long after a receipt's latest line its next log call may come, where the lines have times (ms). */
+const RECEIPT_MS = 2000;
+/** Requests remembered at most (the latest). */
+const RECEIPTS_KEPT = 4096;
 
 /** The line's own text (pino's `msg`, python-json-logger's `message`, structlog's `event`), when the messages are elsewhere. */
 function ownText(layers: Obj[]): string | undefined {
@@ -467,33 +476,39 @@ function ownText(layers: Obj[]): string | undefined {
 }
 
 /**
- * A server app's second log call of the request(s) its line right before logged (a middleware's "mcp request", then
- * the handler's "mcp message received"): the same messages, requests or notifications only, on the next line, under
- * a text that line did not have, in the same process (where the logger writes its pid) and session (or none on
- * either: an initialize before and after its session was made). A request sent again is logged by the same calls
- * again, its first text first, so it is never such a line. Not read in a client's log: an app that logs its own
- * re-send under another text would lose it.
+ * A server app's second log call of request(s) a line shortly before logged (a middleware's "mcp request", then the
+ * handler's "mcp message received"; under concurrent calls, other requests' lines come between them): the same
+ * messages, requests or notifications only, under a text that receipt was not yet logged under, in the same process
+ * (its pid, where the logger writes it) and session (or none on either: an initialize before and after its session
+ * was made), within RECEIPT_LINES lines and RECEIPT_MS of its latest line. A request sent again is logged by the same calls again, its first text
+ * first, so it is a new receipt; the newest receipt that lacks the text takes it. Not read in a client's log: an app
+ * that logs its own re-send under another text would lose it.
  */
 function loggedAgain(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
   if (ctx.state === undefined || ctx.side === 'client') return false;
-  const prev = ctx.state.get('app-log:requests') as LoggedRequests | undefined;
   const text = ownText(layersOf(value));
-  if (text === undefined || !lines.every((l) => isObj(l.message) && typeof l.message.method === 'string')) {
-    ctx.state.delete('app-log:requests');
-    return false;
-  }
-  const messages = lines.map((l) => l.message);
-  const session = sessionOf(value);
-  // (The messages' JSON is compared only for such a next line: most lines are not one.)
-  const again = prev !== undefined && prev.line === ctx.line - 1 && !prev.texts.includes(text) && prev.session === session && (prev.pid === undefined || value.pid === undefined || prev.pid === value.pid) &&
-    prev.messages.length === messages.length && (prev.key ??= JSON.stringify(prev.messages)) === JSON.stringify(messages);
-  if (again) {
-    prev.line = ctx.line;
-    prev.texts.push(text);
+  if (text === undefined || !lines.every((l) => isObj(l.message) && typeof l.message.method === 'string')) return false;
+  let seen = ctx.state.get('app-log:requests') as LoggedRequests | undefined;
+  if (seen === undefined) ctx.state.set('app-log:requests', (seen = new Map()));
+  const key = `${String(value.pid ?? '')}|${sessionOf(value) ?? ''}|${JSON.stringify(lines.map((l) => l.message))}`;
+  const logged = loggedTime(value);
+  const ms = logged === undefined ? undefined : parseTimestamp(logged, ctx.timezone);
+  const live = (r: Receipt) => ctx.line - r.line <= RECEIPT_LINES && (ms === undefined || r.ms === undefined || Math.abs(ms - r.ms) <= RECEIPT_MS);
+  const receipts = (seen.get(key) ?? []).filter(live);
+  for (let i = receipts.length - 1; i >= 0; i--) {
+    const r = receipts[i]!;
+    if (r.texts.includes(text)) continue;
+    r.texts.push(text);
+    r.line = ctx.line;
+    r.ms = ms ?? r.ms;
+    seen.set(key, receipts);
     ctx.note?.(LOGGED_TWICE_NOTE);
     return true;
   }
-  ctx.state.set('app-log:requests', { line: ctx.line, messages, texts: [text], pid: value.pid, session });
+  receipts.push({ line: ctx.line, ms, texts: [text] });
+  seen.delete(key);
+  seen.set(key, receipts);
+  trimOldest(seen, RECEIPTS_KEPT);
   return false;
 }
 

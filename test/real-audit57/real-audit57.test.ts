@@ -1,13 +1,14 @@
 // Audit 57's real runs (test/fixtures/real-audit57): a Python DEBUG log rotated by date in a session (Python's TimedRotatingFileHandler, logrotate's dateext), given as its files; and the names that must not be taken for one log's pieces.
-import { readFileSync } from 'node:fs';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalysisResult } from '../../src/index.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/real-audit57/', import.meta.url));
 type Side = 'client' | 'server' | undefined;
-const run = (inputs: [string, Side][]) => analyze({ inputs: inputs.map(([path, side]) => ({ path: `${DIR}${path}`, side })), onDiagnostic: () => {} });
+const run = (inputs: [string, Side][]) => analyze({ inputs: inputs.map(([path, side]) => ({ path: path.startsWith('/') ? path : `${DIR}${path}`, side })), onDiagnostic: () => {} });
 const codes = (r: AnalysisResult) => [...r.attempts.flatMap((a) => a.findings.map((f) => f.code)), ...r.findings.map((f) => f.code)];
 const tools = (r: AnalysisResult) => r.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.tool} ${a.outcome}`);
 
@@ -52,5 +53,45 @@ describe('a Python DEBUG log rotated by date inside a session (Python SDK 2.3.0 
     const files = pieces('py-timed');
     const r = await run(files.map((f, i): [string, Side] => [f, i === 0 ? 'server' : 'client']));
     expect(r.summary.notes.join('\n')).not.toMatch(/one log and its rotated files/);
+  });
+});
+
+describe("a server app that logs each request twice with an asynchronous step between (SDK 1.32.2, six calls at once)", () => {
+  const LOG = 'ts-applog-async/server-app.log';
+  const calls = (r: AnalysisResult) => r.attempts.filter((a) => a.method === 'tools/call').map((a) => `${a.id} ${a.tool} ${a.outcome} #${a.attempt}`);
+
+  it("its log alone: each request once although other requests' lines come between its two lines; the real re-send stays two", async () => {
+    const r = await run([[LOG, 'server']]);
+    // What the app's calls got (truth-client.ndjson): twelve calls at once in two rounds, a raw re-send of id 999, and
+    // lookup A-1 again (a call of its own).
+    const truthLines = readFileSync(`${DIR}ts-applog-async/truth-client.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Truth);
+    expect(truthLines.filter((t) => t.name !== undefined).every((t) => t.ok && !t.isError)).toBe(true);
+    expect(r.attempts.filter((a) => a.method === 'tools/call')).toHaveLength(truthLines.filter((t) => t.name !== undefined).length);
+    expect(r.attempts.map((a) => a.outcome).filter((o) => o !== 'TOOL_SUCCESS' && o !== 'SUCCESS')).toEqual([]);
+    expect(codes(r)).not.toContain('UNSAFE_RETRY');
+    expect(codes(r)).not.toContain('ID_REUSED');
+    // The raw POST of id 999 twice is one call's two attempts; lookup A-1 again is a call of its own.
+    expect(calls(r).filter((c) => c.startsWith('999 '))).toEqual(['999 lookup TOOL_SUCCESS #1', '999 lookup TOOL_SUCCESS #2']);
+    expect(r.attempts.filter((a) => a.attempt > 1).map((a) => a.id)).toEqual([999]);
+    expect(r.summary.inputs[0]!.cannotShow?.join('\n') ?? r.summary.notes.join('\n')).toMatch(/logs a request it received twice/);
+  });
+
+  it('near miss: the handler\'s line of a request 5 s after the middleware\'s (no log call of one receipt is so late) is a request received again', async () => {
+    const lines = readFileSync(`${DIR}${LOG}`, 'utf8').trim().split('\n');
+    const at = lines.findIndex((l) => l.includes('"mcp message received"') && l.includes('"id":14'));
+    const moved = JSON.parse(lines[at]!) as { time: number };
+    moved.time += 5000;
+    const dir = mkdtempSync(join(tmpdir(), 'audit57-'));
+    try {
+      const file = join(dir, 'server-app.log');
+      // Only the lines of id 14 (its middleware line, its handler line 5 s later, its answer after that).
+      const own = lines.filter((l) => l.includes('"id":14') && l !== lines[at]).map((l) => JSON.parse(l) as { time: number; msg: string });
+      for (const l of own) if (l.msg === 'mcp message sent') l.time += 5000;
+      writeFileSync(file, [own[0], moved, own[1]].map((l) => JSON.stringify(l)).join('\n') + '\n');
+      const r = await run([[file, 'server']]);
+      expect(calls(r)).toEqual(['14 lookup UNANSWERED #1', '14 lookup TOOL_SUCCESS #2']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
