@@ -122,6 +122,11 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
       return result('NO_RESPONSE', { why });
     }
   }
+  // A message log that proves no HTTP response came (the Python SDK client's DEBUG log: httpcore's failed connect, or its
+  // failed wait for a head, tied to the one POST in flight): the same transport failure a capture shows.
+  if (!view.http && view.noResponse !== undefined && view.response === undefined && view.status === undefined) {
+    return result('NO_RESPONSE', { why: view.error ?? 'no HTTP response' });
+  }
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;

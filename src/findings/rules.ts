@@ -438,6 +438,8 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   if (prev.notSeenByServer) return 'no';
+  // A POST whose connection could not be made (the Python SDK client's log: httpcore's failed connect) sent nothing.
+  if (!prev.server && [prev.client, prev.primary].some((v) => v?.noResponse === 'connect-failed')) return 'no';
   // (The server's own HTTP error when the client got none: a hop reset the connection after the server refused it.)
   const s = prev.server?.outcome === 'HTTP_ERROR' && typeof prev.server.status === 'number' && typeof prev.status !== 'number' ? prev.server.status : prev.status;
   if (typeof s === 'number' && s >= 300 && s < 500 && !raised) return 'no'; // redirected or refused: nothing ran

@@ -70,8 +70,16 @@ const BODY_STARTED = /\breceive_response_body\.started request=<Request \[b'([A-
 const RESPONSE_CLOSED = /\bresponse_closed\.started\s*$/;
 /** httpcore's DEBUG line when a request starts waiting for its response head, with the request's method. */
 const HEAD_STARTED = /\breceive_response_headers\.started request=<Request \[b'([A-Z]+)'\]>/;
-/** httpcore's DEBUG line when waiting for a response head failed, with the exception (httpx's `ReadTimeout`). */
-const HEAD_FAILED = /\breceive_response_headers\.failed exception=(\w+)\(/;
+/** httpcore's DEBUG line when waiting for a response head failed, with the exception (httpx's `ReadTimeout`) and its text. */
+const HEAD_FAILED = /\breceive_response_headers\.failed exception=(\w+)\((?:\w+\()?(?:(['"])(.{0,200}?)\2)?/;
+/**
+ * The exceptions of a failed wait for a head that prove no response came: the client's own read timeout, the other end
+ * closing the connection (h11's "Server disconnected without sending a response."), a reset. Not a CancelledError: the
+ * client stopped waiting itself (the SDK aborting the POST), which its own lines tell.
+ */
+const NO_HEAD_FAILURE = /^(?:ReadTimeout|RemoteProtocolError|ReadError)$/;
+/** httpcore's exceptions of a connect that found no server (refused, unreachable, timed out): nothing was sent. */
+const CONNECT_FAILURE = /^(?:ConnectError|ConnectTimeout)$/;
 /** httpcore's DEBUG lines of a new connection: its start, and its failure (`ConnectError`: the server is not listening). */
 const CONNECT_STARTED = /\bconnect_tcp\.started\b/;
 const CONNECT_FAILED = /\bconnect_tcp\.failed exception=(\w+)\((.{0,200}?)\)?\s*$/;
@@ -100,6 +108,7 @@ const UNEXPECTED_TYPE = /\bUnexpected content type: (.{0,80})$/;
 const RECEIVED_202 = /\bReceived 202 Accepted\s*$/;
 /** The client's DEBUG line when it aborts the POST of a request it cancelled: no status line will come for it. */
 const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
+const AMBIGUOUS_CONNECT_NOTE = "the Python SDK client's DEBUG log: a connection failed (httpcore's \"connect_tcp.failed exception=ConnectError\") while more than one POST was in flight, or more than one connection was being made: httpcore's line names no request, so it is tied to none (those requests show as UNANSWERED, though none of them may have reached the server)";
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
 /** POSTs whose status line has not come, beyond this many, are taken as a log without httpx's lines. */
 const MAX_IN_FLIGHT = 64;
@@ -183,6 +192,8 @@ interface PythonLog {
   bodyOpen?: { owner: Sent; line: number };
   /** The request whose "Sending client message" line was the last line (or was followed only by its connect_tcp.started): a connection that fails next was its POST's. */
   justSent?: Sent;
+  /** httpcore's connect_tcp.started lines since that request's line: a failure is its POST's only when there was one (a GET's reconnect may start one too). */
+  justSentConnects?: number;
   /** The method of the request whose body httpcore last began to read: a body's end is a POST's only after a POST's start. */
   bodyMethod?: string;
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
@@ -353,10 +364,13 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
   log.justSent = undefined;
   if (justSent !== undefined && CONNECT_STARTED.test(line)) {
     log.justSent = justSent;
+    log.justSentConnects = (log.justSentConnects ?? 0) + 1;
     return [];
   }
   const connectFailed = justSent !== undefined ? CONNECT_FAILED.exec(line) : null;
-  if (connectFailed) return notConnected(log, justSent!, connectFailed[1]!, connectFailed[2] ?? '', line, ctx);
+  const connects = log.justSentConnects ?? 0;
+  log.justSentConnects = undefined;
+  if (connectFailed) return notConnected(log, justSent!, connects, connectFailed[1]!, connectFailed[2] ?? '', line, ctx);
   const isHead = isHeadLine(line);
   const refusedType = isHead ? UNEXPECTED_TYPE.exec(line) : null;
   if (refusedType) return typeRefused(log, refusedType[1]!.trim(), line);
@@ -392,7 +406,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       return [];
     }
     const failedHead = HEAD_FAILED.exec(line);
-    if (failedHead) return headFailed(log, failedHead[1]!, line, ctx);
+    if (failedHead) return headFailed(log, failedHead[1]!, failedHead[3], line, ctx);
     const anyStatus = HTTPX_ANY.exec(line);
     if (anyStatus && log.heads !== undefined) {
       const left = (log.heads.get(anyStatus[1]!) ?? 0) - 1;
@@ -659,7 +673,7 @@ function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: 
  * ended there with no response (a JSON answer's head the client's read timeout gave up on: the Python SDK 2.3.0 does
  * not catch httpx's ReadTimeout there, and it reaches the app as an exception). Otherwise which request is not known.
  */
-function headFailed(log: PythonLog, exception: string, line: string, ctx: AdapterContext): AdapterResult {
+function headFailed(log: PythonLog, exception: string, text: string | undefined, line: string, ctx: AdapterContext): AdapterResult {
   const heads = log.heads;
   const waiting = heads === undefined ? 0 : [...heads.values()].reduce((a, b) => a + b, 0);
   const inFlight = log.inFlight ?? [];
@@ -672,10 +686,19 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
   const owner = inFlight.pop()!;
   if (owner.id === undefined) return [];
   answered(log, owner);
+  const proven = NO_HEAD_FAILURE.test(exception);
+  // The Python SDK 2.3.0 does not catch httpx's error there: it ends the Client's transport (no "terminated" line
+  // comes), so a transport started next is not a second one at once.
+  if (proven) endTransport(log);
+  const said = `httpcore's "receive_response_headers.failed exception=${exception}${text ? `: ${text.slice(0, 120)}` : ''}" at line ${ctx.line}`;
+  const uncaught = "the Python SDK's transport does not catch it: the exception ends the transport's tasks and with them the Client's session, the call is cancelled and the app's `async with Client(...)` raises httpx's " + exception + ' in an exception group, not a JSON-RPC error; no later request of that session can be sent';
   const why = exception === 'ReadTimeout'
-    ? `no response head came: the client's own read timeout (httpcore's "receive_response_headers.failed exception=ReadTimeout" at line ${ctx.line}: nothing came for as long as its httpx client's read timeout allows; the Python SDK's transport does not catch it: the exception ends the transport's tasks and with them the Client's session, the call is cancelled and the app's \`async with Client(...)\` raises httpx's ReadTimeout in an exception group, not a JSON-RPC error; no later request of that session can be sent)`
-    : `no response head came (httpcore's "receive_response_headers.failed exception=${exception}" at line ${ctx.line})`;
+    ? `no response head came: the client's own read timeout (${said}: nothing came for as long as its httpx client's read timeout allows; ${uncaught}; the server may still be running the request)`
+    : proven
+      ? `the connection closed before any response head came, closed by the peer (the server, a hop between them, or the network), not by the client (${said}); ${uncaught}; the request had been sent, so the server may have run it`
+      : `no response head came (${said})`;
   const record: MessageRecord = { v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, error: why };
+  if (proven) record.noResponse = 'no-head';
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;
@@ -688,23 +711,36 @@ function headFailed(log: PythonLog, exception: string, line: string, ctx: Adapte
  * request's POST found no server, and only when it is the one POST in flight. The Python SDK 2.3.0 does not catch
  * httpx's ConnectError there: it ends the Client's session and reaches the app in an exception group.
  */
-function notConnected(log: PythonLog, owner: Sent, exception: string, text: string, line: string, ctx: AdapterContext): AdapterResult {
+function notConnected(log: PythonLog, owner: Sent, connects: number, exception: string, text: string, line: string, ctx: AdapterContext): AdapterResult {
+  // (A CancelledError is the client's own teardown, not a server that could not be reached.)
+  if (!CONNECT_FAILURE.test(exception)) return [];
   const inFlight = log.inFlight ?? [];
-  if (inFlight.length !== 1 || inFlight[0] !== owner || (log.unknownInFlight ?? 0) !== 0 || owner.id === undefined) return [];
+  if (inFlight.length !== 1 || inFlight[0] !== owner || (log.unknownInFlight ?? 0) !== 0 || connects !== 1) {
+    // More than one POST in flight, or more than one connection started since the request's line (a GET's reconnect):
+    // whose connection failed, the line does not say.
+    if (connects > 0) ctx.note?.(AMBIGUOUS_CONNECT_NOTE);
+    return [];
+  }
+  if (owner.id === undefined) return [];
   inFlight.pop();
   answered(log, owner);
   // Its transport ended with it (no "terminated" line comes): a transport started next is not a second one at once.
-  log.transports = Math.max((log.transports ?? 0) - 1, 0);
-  if (log.transports === 0) log.interleaved = false;
+  endTransport(log);
   const record: MessageRecord = {
-    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id },
-    error: `its POST could not connect, nothing was sent (httpcore's "connect_tcp.failed exception=${exception}" at line ${ctx.line}${text ? `: ${text.slice(0, 120)}` : ''}); the Python SDK does not catch it: the exception ends the Client's session and reaches the app in an exception group, not as a JSON-RPC error`,
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, noResponse: 'connect-failed',
+    error: `its POST could not connect, nothing was sent (httpcore's "connect_tcp.failed exception=${exception}" at line ${ctx.line}${text ? `: ${text.slice(0, 120)}` : ''}): the server was not reached; the Python SDK does not catch it: the exception ends the Client's session and reaches the app in an exception group, not as a JSON-RPC error`,
   };
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
   return [record];
+}
+
+/** A client transport ended by an exception the SDK does not catch (no "terminated" line comes for it). */
+function endTransport(log: PythonLog): void {
+  log.transports = Math.max((log.transports ?? 0) - 1, 0);
+  if (log.transports === 0) log.interleaved = false;
 }
 
 /** The request whose SSE stream ended without its answer, and the SDK did not resume it: its end. */
@@ -913,7 +949,7 @@ export const pythonSdkLogFormat: TextFormat = {
   endOfInput,
   limits: {
     http: false,
-    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); no headers (not checked from them: NO_RESPONSE, RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
+    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); NO_RESPONSE only as httpcore's DEBUG lines prove it for the one POST in flight (its connect failed: nothing sent; its connection closed, or the client's read timeout, before any head); no headers (not checked from them: RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
     bodies: true,
     session: true,
     typedIds: true,

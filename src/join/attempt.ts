@@ -62,6 +62,8 @@ export interface AttemptView {
   rebuilt?: boolean;
   /** The source leaves some responses out (SourceLimits.answersUnlogged): no response in it shows nothing. */
   answersUnlogged?: boolean;
+  /** A message log proves no HTTP response came (its record's noResponse): the connection failed before the request was sent, or closed or timed out before a head. */
+  noResponse?: 'connect-failed' | 'no-head';
   /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
   traceKey?: string;
   startTs: number | undefined;

@@ -985,7 +985,7 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
@@ -1052,6 +1052,7 @@ export class JoinEngine {
         // The client closed the request before any response (the Python SDK client's aborted POST): its end.
         view.streamEnd = 'aborted';
         view.error = r.error;
+        if (r.noResponse !== undefined) view.noResponse = r.noResponse;
         view.answersUnlogged = undefined;
         view.endTs = r.ts ?? view.endTs;
         view.sources.push(r.src);

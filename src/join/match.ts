@@ -294,7 +294,7 @@ export class Matcher {
     // A request its client cancelled was done for its caller then (the TypeScript SDK 1.x leaves its stream open until
     // the session closes): it is held from then, so it reaches the call linker before the app's retry sent after it.
     const end = view.side === 'client' && view.cancelledAt !== undefined && view.endTs !== undefined && view.cancelledAt < view.endTs ? view.cancelledAt : view.endTs ?? view.startTs;
-    if (view.side === 'client' || isServerish(view.side)) {
+    if ((view.side === 'client' && !neverSent(view)) || isServerish(view.side)) {
       const queue = this.waiting.get(key);
       if (queue) {
         // Pair at once only with a view of the other side that saw the same HTTP status (and, without a session, the
@@ -837,9 +837,11 @@ export class Matcher {
     this.followers.delete(h);
     const a = h.attempt;
     const key = this.keyOf(a.primary);
-    if (!(a.client && a.server) && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
+    // (A request that never reached a server pairs with no server's view.)
+    const unpaired = !(a.client && a.server) && !neverSent(a.client);
+    if (unpaired && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
     this.unlistInit(h);
-    if (!(a.client && a.server)) this.pairOnRelease(h, key);
+    if (unpaired) this.pairOnRelease(h, key);
     if (this.looseOn) {
       if (!(a.client && a.server)) this.pairLoose(h);
       this.looseDrop(h);
@@ -1616,7 +1618,9 @@ function looseKey(v: AttemptView): string {
  * A client's view that names no session id: from a message log (no HTTP layer), or from an HTTP log that did not
  * record Mcp-Session-Id (a logger that left the header out). It may meet a server view with a session by looseKey.
  */
-const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.session === null;
+const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.session === null && !neverSent(v);
+/** A client's request whose connection could not be made (noResponse 'connect-failed'): no server's view can be its. */
+const neverSent = (v: AttemptView | undefined): boolean => v?.noResponse === 'connect-failed';
 const looseServer = (v: AttemptView): boolean => v.side === 'server' && v.session !== null;
 /**
  * An initialize refused over HTTP (4xx/5xx): it names no session because none was opened, not because the log leaves
@@ -1702,7 +1706,7 @@ function sameAsked(a: AttemptView, b: AttemptView): boolean {
 
 /** Whether a held entry lacks the view of the side opposite to `side`. */
 function pairable(h: Held, side: ViewSide): boolean {
-  return side === 'client' ? !h.attempt.client && !!h.attempt.server : !!h.attempt.client && !h.attempt.server;
+  return side === 'client' ? !h.attempt.client && !!h.attempt.server : !!h.attempt.client && !h.attempt.server && !neverSent(h.attempt.client);
 }
 
 /** The HTTP status the held entry's view saw (the entry has only the side opposite to `side`). */

@@ -168,6 +168,12 @@ const MessageRecordSchema = z.object({
   error: z.string().optional(),
   /** On a request with `error`: how long the writer waited. */
   durationMs: z.number().nonnegative().optional(),
+  /**
+   * On an answer record with `error` and no status: the source proves no HTTP response came for the request (NO_RESPONSE),
+   * its connection having failed before anything was sent (`connect-failed`: nothing reached the server) or having closed
+   * or timed out before a response head (`no-head`).
+   */
+  noResponse: z.enum(['connect-failed', 'no-head']).optional(),
 });
 
 /** A client's own account of one call (the source article's per-call diagnostic line). */

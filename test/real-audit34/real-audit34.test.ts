@@ -189,7 +189,8 @@ describe("the Python client's httpx read timeout while it waits for a JSON answe
     expect(readFileSync(`${DIR}py-read-timeout-json/client.log`, 'utf8')).toMatch(/httpx2\.ReadTimeout/);
     for (const v of [D, DS]) {
       const slow = calls(await run('py-read-timeout-json', v.inputs)).find((a) => a.tool === 'slow')!;
-      expect(slow.outcome).toBe('UNANSWERED');
+      // The log proves no head came (audit 55): NO_RESPONSE, as the proxy's and the server's views have it.
+      expect(slow.outcome).toBe('NO_RESPONSE');
       expect(slow.detail.why).toMatch(/^no response head came: the client's own read timeout \(httpcore's "receive_response_headers\.failed exception=ReadTimeout" at line 169/);
     }
     // The proxy and the server see the client close the connection.

@@ -75,8 +75,9 @@ const SCENARIOS: { scenario: string; views: View[]; expected: string[]; per?: Re
   { scenario: 'py-session404', views: [D], expected: ['lookup TOOL_SUCCESS #1', 'charge HTTP_ERROR #1', 'charge TOOL_SUCCESS #2 [RETRY_ORIGIN_AMBIGUOUS]', 'charge TOOL_SUCCESS #1'] },
   // asyncio.wait_for cancels a call (notifications/cancelled; the server answers -32800), a new call after.
   { scenario: 'py-cancel', views: [D], expected: ['slow JSONRPC_ERROR #1 [CANCELLED]', 'lookup TOOL_SUCCESS #1'] },
-  // JSON answers: httpx's ReadTimeout on the slow call's head ends the app (its JSON lookup answer is not in the log: KNOWN).
-  { scenario: 'py-json-readtimeout', views: [D], expected: ['lookup UNANSWERED #1', 'slow UNANSWERED #1'], truthful: false },
+  // JSON answers: httpx's ReadTimeout on the slow call's head ends the app (its JSON lookup answer is not in the log: KNOWN);
+  // the failed head proves no response came (audit 55: NO_RESPONSE).
+  { scenario: 'py-json-readtimeout', views: [D], expected: ['lookup UNANSWERED #1', 'slow NO_RESPONSE #1'], truthful: false },
 ];
 
 describe('audit 39: the Python client DEBUG log against each server, held to the app', () => {

@@ -124,8 +124,8 @@ describe('docker-compose logs of several services, read as one input', () => {
     for (const inputs of [[{ path: 'c/pyclient.log', side: 'client' as const }], [{ path: 'c/all.log' }], PER_SERVICE.c!]) {
       const r = await run(inputs);
       const first = r.attempts.find((a) => a.session?.startsWith('6e3ee420') && a.id === 14)!;
-      // A message log has no HTTP layer: no response is UNANSWERED there, whatever ended the request; its why says what.
-      expect(first.outcome).toBe('UNANSWERED');
+      // The log proves its connection failed (audit 55): NO_RESPONSE, as the TypeScript client's capture has it.
+      expect(first.outcome).toBe('NO_RESPONSE');
       expect(first.detail.why).toMatch(/^its POST could not connect, nothing was sent \(httpcore's "connect_tcp\.failed exception=ConnectError" at line \d+/);
       const again = r.attempts.find((a) => a.call === first.call && a.attempt === 2);
       expect(again).toMatchObject({ tool: 'echo', outcome: 'TOOL_SUCCESS', id: 2 });
