@@ -69,6 +69,16 @@ describe('audit 55: a connection closed or timed out before any head is NO_RESPO
     });
   }
 
+  it('g-hop-reset: a hop\'s TCP reset before any head (ReadError): NO_RESPONSE, the retry in the new session is attempt 2', async () => {
+    expect(truth('g-hop-reset', 'client').find((t) => t.ok === false)?.error).toBe('httpx2.ReadError: ');
+    for (const withServer of [false, true]) {
+      const charge = tool(await run('g-hop-reset', withServer), 'charge');
+      expect(charge.map((a) => `${a.outcome} #${a.attempt}`)).toEqual(['NO_RESPONSE #1', 'TOOL_SUCCESS #2']);
+      expect(charge[0]!.detail.why).toMatch(/receive_response_headers\.failed exception=ReadError" at line 82/);
+      expect(charge[1]!.session).not.toBe(charge[0]!.session);
+    }
+  });
+
   it("d-httpx-timeout-json: httpx's read timeout before a JSON answer's head: NO_RESPONSE naming the client's own timeout", async () => {
     expect(truth('d-httpx-timeout-json', 'client').find((t) => t.ok === false)?.error).toBe('httpx2.ReadTimeout: ');
     for (const withServer of [false, true]) {
