@@ -22,7 +22,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 export type Layer = 'transport' | 'protocol' | 'interaction' | 'application' | 'unknown';
 
 export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = {
-  NO_RESPONSE: { layer: 'transport', meaning: 'the request was sent and no HTTP response exists (connection error, timeout, capture cut)' },
+  NO_RESPONSE: { layer: 'transport', meaning: 'no HTTP response exists for the request: its connection could not be made (nothing was sent), or it was sent and the connection failed or closed, timed out, or the capture was cut first' },
   HTTP_ERROR: { layer: 'transport', meaning: 'the HTTP status was not 2xx, whatever the body said' },
   MALFORMED_JSON: { layer: 'protocol', meaning: 'the JSON body, or an SSE data payload, does not parse, and no valid response arrived' },
   STREAM_INCOMPLETE: { layer: 'transport', meaning: '2xx, but no JSON-RPC response for this request arrived (SSE ended early, empty body, 202 to a request)' },
