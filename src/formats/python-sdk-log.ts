@@ -929,7 +929,10 @@ export function pythonRecordLine(v: Record<string, unknown>, state: Map<string, 
   const ours = (SDK_LINE.test(text) && (/jsonrpc='2\.0'/.test(text) || !/^(Sending client message|SSE message|Received server message|Validated client message|Sending message via SSE)/.test(SDK_LINE.exec(text)![1]!))) ||
     HTTPX_POST.test(text) || CONNECTING.test(text) || TERMINATED.test(text) || SSE_ENDED.test(text) || SSE_RESUMING.test(text) || ABORTED_POST.test(text) ||
     HTTPCORE_HEAD.test(text) || HTTPCORE_BODY_DONE.test(text) || BODY_STARTED.test(text) || RESPONSE_CLOSED.test(text);
-  if (!ours && !pending) return undefined;
+  // httpx's and httpcore's own records, once the SDK's lines were seen: the text format reads them line by line (a
+  // connect that failed right after a request's line, a head that failed), so a JSON log's are read the same way.
+  const transportLine = log !== undefined && /^(?:httpx|httpcore)\d*(?:\.|$)/.test(name);
+  if (!ours && !pending && !transportLine) return undefined;
   const exc = typeof v.exc_info === 'string' ? `\n${v.exc_info}` : '';
   const time = asctimeOf(firstString(v, RECORD_TIME) ?? v.time ?? v.timestamp);
   const line = `${level.toUpperCase()} ${name}: ${text}${exc}`;

@@ -26,7 +26,7 @@ describe('audit 55: a POST whose connect failed is NO_RESPONSE, and reached no s
     for (const a of r.attempts) expect(a.detail.why).toMatch(/^its POST could not connect, nothing was sent \(httpcore's "connect_tcp\.failed exception=ConnectError" at line \d+: OSError\('All connection attempts failed'\)\): the server was not reached/);
   });
 
-  for (const dir of ['a-down-call', 'a-down-call-basic']) {
+  for (const dir of ['a-down-call', 'a-down-call-basic', 'a-down-call-json']) {
     it(`${dir}: charge refused at connect, then charged on a new Client: NO_RESPONSE, its retry is no UNSAFE_RETRY (the server charged once)`, async () => {
       expect(truth(dir, 'server').filter((t) => t.effect === 'charged')).toHaveLength(1);
       for (const withServer of [false, true]) {
@@ -49,7 +49,7 @@ describe('audit 55: a POST whose connect failed is NO_RESPONSE, and reached no s
 });
 
 describe('audit 55: a connection closed or timed out before any head is NO_RESPONSE', () => {
-  for (const dir of ['b-kill-json', 'b-kill-json-asctime']) {
+  for (const dir of ['b-kill-json', 'b-kill-json-asctime', 'b-kill-json-json']) {
     it(`${dir}: the server SIGKILLed while a JSON-answered charge ran: NO_RESPONSE, the transport ended, the retry is UNSAFE_RETRY`, async () => {
       expect(truth(dir, 'client').find((t) => t.ok === false)?.error).toBe('httpx2.RemoteProtocolError: Server disconnected without sending a response.');
       // The first charge had started on the server when it was killed: it may have run.
