@@ -438,8 +438,10 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   if (prev.notSeenByServer) return 'no';
-  // A POST whose connection could not be made (the Python SDK client's log: httpcore's failed connect) sent nothing.
-  if (!prev.server && [prev.client, prev.primary].some((v) => v?.noResponse === 'connect-failed')) return 'no';
+  // A POST whose connection could not be made sent nothing: the Python SDK client's log (httpcore's failed connect), or an
+  // HTTP client's error for a connect that failed (recordingFetch's `fetch failed: connect ECONNREFUSED ...`, a HAR's
+  // `net::ERR_CONNECTION_REFUSED`), where no response came.
+  if (!prev.server && [prev.client, prev.primary].some((v) => v?.noResponse === 'connect-failed' || (v !== undefined && neverConnected(v)))) return 'no';
   // (The server's own HTTP error when the client got none: a hop reset the connection after the server refused it.)
   const s = prev.server?.outcome === 'HTTP_ERROR' && typeof prev.server.status === 'number' && typeof prev.status !== 'number' ? prev.server.status : prev.status;
   if (typeof s === 'number' && s >= 300 && s < 500 && !raised) return 'no'; // redirected or refused: nothing ran
@@ -454,6 +456,17 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // tool had done by then (measured: test/fixtures/real-audit44/v1-internal-error-retry).
   if (prev.outcome === 'JSONRPC_ERROR' && progressOf(prev) === 0 && !raised && code !== INTERNAL_ERROR) return 'no';
   return 'possible';
+}
+
+/**
+ * An HTTP client's own error for a connection it could not make (refused, no such host, no route; undici's, Node's,
+ * Chromium's and Python's words): nothing of the request was sent. A reset or a timeout after connecting is not one.
+ */
+const NEVER_CONNECTED = /\bconnect (?:ECONNREFUSED|EHOSTUNREACH|ENETUNREACH)\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b|net::ERR_(?:CONNECTION_REFUSED|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE)\b|\[Errno 111\] Connection refused|All connection attempts failed/;
+
+/** The view got no HTTP response, and its client says the connection was never made. */
+function neverConnected(v: AttemptView): boolean {
+  return v.outcome === 'NO_RESPONSE' && typeof v.status !== 'number' && v.error !== undefined && NEVER_CONNECTED.test(v.error);
 }
 
 /** JSON-RPC's internal error: the server failed while handling the request, not a refusal of it. */

@@ -95,3 +95,33 @@ describe("a server app that logs each request twice with an asynchronous step be
     }
   });
 });
+
+describe('the SDK 1.32.2 client finds the server down at a call (fetch: connect ECONNREFUSED), then calls again on a new client', () => {
+  const DOWN = 'ts-down-call';
+
+  it("its log alone: the refused charge is NO_RESPONSE and its retry carries no UNSAFE_RETRY (nothing was sent; the charge ran once)", async () => {
+    const r = await run([[`${DOWN}/client.ndjson`, 'client']]);
+    const charge = r.attempts.filter((a) => a.tool === 'charge');
+    expect(charge.map((a) => `${a.outcome} #${a.attempt}`)).toEqual(['NO_RESPONSE #1', 'TOOL_SUCCESS #2']);
+    expect(charge[0]!.detail.why).toMatch(/connect ECONNREFUSED/);
+    expect(codes(r)).not.toContain('UNSAFE_RETRY');
+    // What the tools did: charge once.
+    const ran = readFileSync(`${DIR}${DOWN}/truth-server.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool?: string });
+    expect(ran.filter((t) => t.tool === 'charge')).toHaveLength(1);
+    // Joined with the server's log (both processes'), as before: not seen by the server, no UNSAFE_RETRY.
+    expect(codes(await run([[`${DOWN}/client.ndjson`, 'client'], [`${DOWN}/server.ndjson`, 'server']]))).not.toContain('UNSAFE_RETRY');
+  });
+
+  it('near miss: the same log with a reset after connecting (read ECONNRESET) keeps UNSAFE_RETRY: the request may have reached the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit57-'));
+    try {
+      const file = join(dir, 'client.ndjson');
+      writeFileSync(file, readFileSync(`${DIR}${DOWN}/client.ndjson`, 'utf8').replace(/connect ECONNREFUSED 127\.0\.0\.1:\d+/g, 'read ECONNRESET'));
+      const r = await run([[file, 'client']]);
+      expect(r.attempts.find((a) => a.tool === 'charge')!.detail.why).toMatch(/read ECONNRESET/);
+      expect(codes(r)).toContain('UNSAFE_RETRY');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
