@@ -926,7 +926,8 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   if (a.primary.idKey === previous.primary.idKey && typeof previous.status === 'number' && previous.status >= 300 && previous.status < 400) {
     return { origin: 'sdk', how: `the same request sent again to where HTTP ${previous.status} redirected it: the HTTP client followed the redirect` };
   }
-  if (sameId && (previous.status === 401 || previous.status === 403)) {
+  // The SDK re-posts after a 401/403 once it got a new token: the same credentials again (or none again) is no auth retry.
+  if (sameId && (previous.status === 401 || previous.status === 403) && !sameCredentials(a, previous)) {
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
   }
   // 2026-07-28: after HeaderMismatch the client re-lists tools and re-sends once, after UnsupportedProtocolVersion it
@@ -954,6 +955,13 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     ? `, sent ${((cancelledAt - a.startTs) / 1000).toFixed(2)} s before the earlier attempt's notifications/cancelled ("Request timed out") and ${((a.startTs - gaveUp) / 1000).toFixed(2)} s after a progress notification for it: the caller had given up on it already (the TypeScript SDK rejects a call over its maxTotalTimeout when a progress notification comes, "Maximum total timeout exceeded", and cancels it only when its last timeout runs out), how long before is not in the log`
     : '';
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
+}
+
+/** Both requests' records kept their headers, and they carried the same Authorization (or both none). */
+function sameCredentials(a: Attempt, previous: Attempt): boolean {
+  const mine = (a.client ?? a.primary).authDigest;
+  const theirs = (previous.client ?? previous.primary).authDigest;
+  return mine !== undefined && mine === theirs;
 }
 
 function isDigit(c: number): boolean {

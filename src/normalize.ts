@@ -40,7 +40,9 @@ export interface ClaimIn {
 }
 
 /** The headers the analysis reads; the others are not copied (a log record can carry dozens). */
-const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', 'last-event-id', 'mcp-protocol-version', 'user-agent', 'www-authenticate', 'accept', 'origin', 'content-encoding', 'location']);
+// (authorization: only a signature of it is kept, AttemptView.authDigest, to see whether a re-post after a 401 carried
+// new credentials; the value is never shown.)
+const USED_HEADERS = new Set(['mcp-session-id', 'content-type', 'retry-after', 'last-event-id', 'mcp-protocol-version', 'user-agent', 'www-authenticate', 'accept', 'origin', 'content-encoding', 'location', 'authorization']);
 
 /** Lowercased map of the headers the analysis uses; a Map, so hostile names like __proto__ are plain keys. */
 function headerMap(h: Record<string, string> | undefined): Map<string, string> {

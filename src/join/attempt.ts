@@ -213,6 +213,11 @@ export interface AttemptView {
   /** The request carried a Mcp-Session-Id header (a 404 then means "session expired"). */
   sentSession: boolean;
   requestHeaders?: Map<string, string>;
+  /**
+   * A signature of the request's Authorization header (of '' when it had none), when its record kept the request's
+   * headers: a request re-sent after a 401 with the same credentials was not the SDK's auth retry (which sends the new token).
+   */
+  authDigest?: number;
   note?: Note;
   sources: Source[];
   /** The join engine has handed the view on; nothing changes it there any more. */
@@ -325,6 +330,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     progressToken: undefined,
     clientName: undefined,
     requestHeaders: undefined,
+    authDigest: undefined,
     note: undefined,
     resultSig: undefined,
     callArgs: undefined,

@@ -493,7 +493,8 @@ export class JoinEngine {
     }
     const deleted = r.session === null ? this.deletes.get(callerOf) : undefined;
     // A body that is not JSON carries no request either: its refusal (a 400 Parse error) is named like a notification's.
-    if (r.bodyError !== undefined && r.httpMethod === 'POST') ex.carried = 'a body that is not JSON';
+    // A form-encoded POST is no MCP traffic: an OAuth token request (RFC 6749), which the client's log records too.
+    if (r.bodyError !== undefined && r.httpMethod === 'POST' && !isFormPost(r.headers)) ex.carried = 'a body that is not JSON';
     const messages = Array.isArray(r.body) ? r.body : r.body === undefined ? [] : [r.body];
     for (const m of messages) {
       if (typeof m !== 'object' || m === null) continue;
@@ -1292,7 +1293,10 @@ export class JoinEngine {
       view.initialize = { clientInfo: meta['io.modelcontextprotocol/clientInfo'], requestedProtocolVersion: meta['io.modelcontextprotocol/protocolVersion'] };
     }
     if (r.note) view.note = r.note;
-    if (r.headers.size) view.requestHeaders = r.headers;
+    if (r.headers.size) {
+      view.requestHeaders = r.headers;
+      view.authDigest = signatureOf(r.headers.get('authorization') ?? '');
+    }
     // A 2026-07-28 request names its protocol version in _meta too: a log without headers still tells it.
     const metaVersion = meta?.['io.modelcontextprotocol/protocolVersion'];
     if (typeof metaVersion === 'string' && metaVersion.length <= 40) view.metaProtocol = metaVersion;
@@ -2063,6 +2067,11 @@ function unwrapExact(v: unknown): { value: unknown; text: string | undefined } {
     return { value: w.value, text: w.__exactText };
   }
   return { value: v, text: undefined };
+}
+
+/** A POST whose Content-Type is a form (application/x-www-form-urlencoded): an OAuth token request, never JSON-RPC. */
+function isFormPost(headers: Map<string, string>): boolean {
+  return (headers.get('content-type') ?? '').trim().toLowerCase().startsWith('application/x-www-form-urlencoded');
 }
 
 /** The message of a JSON error body: a JSON-RPC error's, else a plain {"message"} or OAuth-style {"error"}. */
