@@ -7,7 +7,8 @@
 // Writes test/fixtures/real-audit56/<case>/: client.ndjson (recordingFetch; for py- the record proxy, --side client),
 // proxy.ndjson (mcp-triage's recording proxy between the TypeScript client and the kitchen), server.ndjson
 // (recordingHandler where the kitchen's observations sit), observed.json (what each application step returned or
-// threw, and the kitchen's own events: which tool invocation did what, which requests got 401/429/400).
+// threw, and the kitchen's own events: which tool invocation did what, which requests got 401/429/400), truth.md (what
+// really happened, test/real-audit56/truth.mjs).
 import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -19,6 +20,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { recordingFetch, startRecordingProxy } from '../../dist/capture/index.js';
 import { describeError, listen, sleep } from '../helpers/loopback.mjs';
 import { kitchen } from './kitchen.mjs';
+import { writeTruth } from './truth.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit56/', import.meta.url));
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
@@ -145,6 +147,7 @@ async function record(name, c, i) {
   appendFileSync(`${dir}server.ndjson`, '');
   const { kitchen: sel } = c;
   writeFileSync(`${dir}observed.json`, `${JSON.stringify({ client: c.client, scenario: sel.scenario, params: sel.params, pat: sel.pat ? 'configured' : undefined, rateLimit: sel.rateLimit, steps, kitchen: k.events }, null, 2)}\n`);
+  writeTruth(dir, name);
   console.log(`recorded ${name}: ${steps.map((s) => `${s.step}=${s.ok === false ? `ERR(${s.error?.code ?? s.error?.name})` : s.isError ? 'isError' : (s.action ?? 'ok')}`).join(' ')}`);
 }
 
