@@ -926,8 +926,13 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   if (a.primary.idKey === previous.primary.idKey && typeof previous.status === 'number' && previous.status >= 300 && previous.status < 400) {
     return { origin: 'sdk', how: `the same request sent again to where HTTP ${previous.status} redirected it: the HTTP client followed the redirect` };
   }
-  // The SDK re-posts after a 401/403 once it got a new token: the same credentials again (or none again) is no auth retry.
-  if (sameId && (previous.status === 401 || previous.status === 403) && !sameCredentials(a, previous)) {
+  if (sameId && (previous.status === 401 || previous.status === 403)) {
+    // The SDK's auth retry sends the new token it got; the same credentials again (or none again) may be a retry after
+    // a hook that got none (the v2 SDK's onUnauthorized, once) as well as the application connecting anew, whose new
+    // client's first request has the same id (initialize 0, the v2 probe): the wire does not tell them apart.
+    if (sameCredentials(a, previous)) {
+      return { origin: 'unknown', how: `same id re-posted after HTTP ${previous.status} with the same credentials (its Authorization unchanged, or none again): a client library's retry after a hook that got no new token (the v2 SDK's onUnauthorized retries once so) or the application sending it again (a new client's first request has the same id); nothing in the logs says which` };
+    }
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
   }
   // 2026-07-28: after HeaderMismatch the client re-lists tools and re-sends once, after UnsupportedProtocolVersion it

@@ -2,7 +2,7 @@
 // compat.sdk_v2's ticket tool, the bare 401, the rate limiter's 429, baseline slower than the client's timeout, the 400
 // for a body over 64 KiB), emulated by test/real-audit56/kitchen.mjs in front of real SDK servers (v2 2.4.0 on
 // 2026-07-28, 1.32.2 on 2025-11-25), with real clients behind a small application that re-calls after a failure:
-// SDK 1.32.2 (ts-), v2 2.4.0 (v2-), Python mcp 2.3.0 (py-, test/real-audit56/py_app.py). Ports 8200-8299.
+// SDK 1.32.2 (ts-), v2 2.4.0 (v2-), Python mcp 2.3.0 (py-, test/real-audit56/py_app.py). Ports 8200-8257.
 // Usage: node test/real-audit56/record.mjs [case...]   (needs dist/: npm run build; the py- ones /work/py-venv)
 // Writes test/fixtures/real-audit56/<case>/: client.ndjson (recordingFetch; for py- the record proxy, --side client),
 // proxy.ndjson (mcp-triage's recording proxy between the TypeScript client and the kitchen), server.ndjson
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, ClientCredentialsProvider as ClientCredentialsProviderV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { recordingFetch, startRecordingProxy } from '../../dist/capture/index.js';
 import { describeError, listen, sleep } from '../helpers/loopback.mjs';
 import { kitchen } from './kitchen.mjs';
@@ -48,6 +48,10 @@ const cases = {
   // the PAT check: a bare 401 with no WWW-Authenticate
   'ts-auth-missing': { client: 'ts1', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
   'ts-auth-provider': { client: 'ts1', authProvider: 'kitchen-pat-revoked', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
+  // the v2 client's AuthProvider: a PAT from token(); with onUnauthorized (which cannot refresh a PAT) it retries once
+  'v2-auth-token': { client: 'v2', v2Auth: 'token', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
+  'v2-auth-token-retry': { client: 'v2', v2Auth: 'token-retry', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
+  'v2-auth-oauth': { client: 'v2', v2Auth: 'oauth', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
   'v2-auth-bad': { client: 'v2', bearer: 'kitchen-pat-revoked', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
   'py-auth-bad': { client: 'py', bearer: 'kitchen-pat-revoked', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run3(1) },
   // the rate limiter (120/min in the kitchen; here 4 per 1.5 s so a short run crosses it), the app pausing 0.4 s
@@ -76,7 +80,14 @@ async function runTs(c, url, dir, events) {
         steps.push({ step: 'elicitation', action });
         return action === 'accept' ? { action, content: { reason: 'ship it', closeReason: 'fixed in 2.4' } } : { action };
       });
-      return { cl, t: new TransportV2(new URL('/mcp', url), { fetch: f, requestInit: headers ? { headers } : undefined }) };
+      let authProvider;
+      if (c.v2Auth === 'token') authProvider = { token: async () => 'kitchen-pat-revoked' };
+      if (c.v2Auth === 'token-retry') authProvider = { token: async () => 'kitchen-pat-revoked', onUnauthorized: async () => { steps.push({ step: 'onUnauthorized' }); } };
+      if (c.v2Auth === 'oauth') {
+        authProvider = new ClientCredentialsProviderV2({ clientId: 'kitchen-app', clientSecret: 'kitchen-app-secret' });
+        authProvider.saveTokens({ access_token: 'kitchen-pat-revoked', token_type: 'Bearer' });
+      }
+      return { cl, t: new TransportV2(new URL('/mcp', url), { fetch: f, authProvider, requestInit: headers ? { headers } : undefined }) };
     }
     const authProvider = c.authProvider ? new ClientCredentialsProvider({ clientId: 'kitchen-app', clientSecret: 'kitchen-app-secret' }) : undefined;
     authProvider?.saveTokens({ access_token: c.authProvider, token_type: 'Bearer' });
