@@ -9,6 +9,7 @@ import { whoseAnswer } from './findings/crossed.js';
 import { addToChain, checkAttempt, checkGatewayResend, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
+import { signatureOf } from './join/fingerprint.js';
 import { trimOldest } from './bounded.js';
 import { IdOrder } from './id-order.js';
 
@@ -962,11 +963,20 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
 }
 
-/** Both requests' records kept their headers, and they carried the same Authorization (or both none). */
+/** The signature of no Authorization header (AttemptView.authDigest). */
+const NO_AUTHORIZATION = signatureOf('');
+
+/**
+ * Both requests' records kept their headers, and they carried the same Authorization; or both none, after a 401 that
+ * challenged nothing (no WWW-Authenticate: a log that leaves Authorization out, as a sanitized HAR does, still has the
+ * SDK's retry after a challenge).
+ */
 function sameCredentials(a: Attempt, previous: Attempt): boolean {
   const mine = (a.client ?? a.primary).authDigest;
   const theirs = (previous.client ?? previous.primary).authDigest;
-  return mine !== undefined && mine === theirs;
+  if (mine === undefined || mine !== theirs) return false;
+  const challenged = previous.primary.authChallenge === true || previous.client?.authChallenge === true || previous.server?.authChallenge === true;
+  return mine !== NO_AUTHORIZATION || !challenged;
 }
 
 function isDigit(c: number): boolean {
