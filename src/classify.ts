@@ -137,6 +137,8 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
       // (The Location last: a secret in its query is redacted up to the end of the text.)
       detail.why = `HTTP ${view.status}, a redirect, not a refusal: a client that follows it sends the request to its Location (fetch does, the same request for 307 and 308), its next attempt; one that does not (the TypeScript SDK follows only a redirect to its own origin) has no answer to it${view.redirectTo !== undefined ? `; Location: ${view.redirectTo}` : ''}`;
     }
+    // A bare status (the MCP test kitchen's injected 503, a proxy's 502): its phrase, and that no body said more.
+    if (detail.why === undefined && detail.errorMessage === undefined && detail.errorCode === undefined) detail.why = bareStatusWhy(view, view.status);
     const dropped = droppedSession(view);
     if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;
     // The Python SDK's server sends a JSON-RPC error a tool raised in HTTP 400 on 2026-07-28 (-32602 among them): with
@@ -748,6 +750,42 @@ function urlElicitationWhy(code: number, data: unknown): string | undefined {
   const named = list.slice(0, 3).map((x) => `${typeof x.elicitationId === 'string' ? `${jsonText(x.elicitationId.slice(0, 80))} ` : ''}${typeof x.url === 'string' ? x.url.slice(0, 200) : '(no url)'}`);
   const which = named.length > 0 ? ` (${named.join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''})` : '';
   return `URL elicitation required: the server will not process the request until the user completes the URL elicitation${list.length > 1 ? 's' : ''} it names${which}; a request refused so was not processed, and the client may send it again once the elicitation is completed (notifications/elicitation/complete tells it when)`;
+}
+
+/** The reason phrases of the statuses an MCP exchange meets (RFC 9110, 6585), for a why that has nothing else to say. */
+const REASON: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 407: 'Proxy Authentication Required', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone',
+  411: 'Length Required', 413: 'Content Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 421: 'Misdirected Request',
+  422: 'Unprocessable Content', 425: 'Too Early', 426: 'Upgrade Required', 428: 'Precondition Required', 429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large', 451: 'Unavailable For Legal Reasons', 500: 'Internal Server Error',
+  501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
+};
+
+/**
+ * An HTTP error that came with nothing to say (no JSON-RPC error, no text): its status and reason phrase, that an HTTP
+ * capture has no body for it (or a result the status hides) and the Retry-After it asked for. "HTTP 503 Service
+ * Unavailable, no body in the log".
+ */
+function bareStatusWhy(view: AttemptView, status: number): string {
+  return `${statusHead(status)}${bareBody(view)}${view.retryAfterMs !== undefined ? `; Retry-After ${view.retryAfterMs / 1000} s` : ''}`;
+}
+
+const statusHead = (status: number): string => `HTTP ${status}${REASON[status] !== undefined ? ` ${REASON[status]}` : ''}`;
+
+/** Whether a why says no more than the status it came with (a finding that names the status already has no need of it). */
+export function saysOnlyStatus(why: string, status: number): boolean {
+  return why === statusHead(status) || why === `${statusHead(status)}${EMPTY_BODY}`;
+}
+
+const EMPTY_BODY = ', no body in the log';
+
+/** What the log shows of a bare status's body: none (empty, or not kept: the log cannot tell), or a result the status hides. */
+function bareBody(view: AttemptView): string {
+  const empty = view.http && !view.bodyNotCaptured && view.response === undefined && view.strayResponse === undefined && view.malformed === undefined;
+  if (empty) return EMPTY_BODY;
+  const answered = isObject(view.response) && has(view.response, 'result');
+  return answered ? ', though its body holds a JSON-RPC result: the request was handled, yet the SDK clients fail it on the status and never read that result' : '';
 }
 
 function errorDetail(response: unknown): OutcomeDetail {

@@ -265,7 +265,20 @@ describe('what an HTTP error said', () => {
       .toEqual({ errorCode: -32600, errorMessage: 'Bad Request: Missing session ID' });
     expect((await err(404, 'application/json', JSON.stringify({ jsonRpcError: { code: -32601, message: 'Session not found: 6f1c' }, message: 'Session not found: 6f1c', stackTrace: [] }))).detail)
       .toEqual({ errorCode: -32601, errorMessage: 'Session not found: 6f1c' });
-    expect((await err(503, 'text/plain', '')).detail ?? {}).toEqual({});
+    // Nothing in the body: the status and its reason phrase say what there is to say (the MCP test kitchen's injected 503).
+    expect((await err(503, 'text/plain', '')).detail).toEqual({ why: 'HTTP 503 Service Unavailable, no body in the log' });
+  });
+
+  it('says a bare status by its phrase, what the log has of its body and its Retry-After; a status it does not know by its number', async () => {
+    expect((await outcomeOf(post({ status: 401, ct: 'text/plain' }))).detail).toEqual({ why: 'HTTP 401 Unauthorized, no body in the log' });
+    expect((await outcomeOf(post({ status: 429, body: '', headers: { 'retry-after': '2' } }))).detail).toEqual({ why: 'HTTP 429 Too Many Requests, no body in the log; Retry-After 2 s' });
+    expect((await err(599, 'text/plain', '')).detail).toEqual({ why: 'HTTP 599, no body in the log' });
+    // A result under an error status: handled, yet no SDK client reads it.
+    expect((await outcomeOf(post({ status: 500, body: good }))).detail).toEqual({ why: 'HTTP 500 Internal Server Error, though its body holds a JSON-RPC result: the request was handled, yet the SDK clients fail it on the status and never read that result' });
+    // Must not: a body that says something is quoted instead; a JSON-RPC error is the error; a redirect keeps its own why.
+    expect((await err(503, 'text/plain', 'upstream connect error')).detail).toEqual({ why: 'the body says: upstream connect error' });
+    expect((await err(429, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'Too many requests' } }))).detail).toEqual({ errorCode: -32000, errorMessage: 'Too many requests' });
+    expect(((await outcomeOf(post({ status: 307, headers: { location: '/mcp/' } }))).detail as { why: string }).why).toMatch(/^HTTP 307, a redirect, not a refusal/);
   });
 });
 

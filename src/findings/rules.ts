@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, refusedToolResult, resumptionAnswer } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, refusedToolResult, resumptionAnswer, saysOnlyStatus } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
@@ -1246,7 +1246,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? aside(why.slice(2)) : '';
       // A passing fault (a 5xx, a 429, a cut stream, no response) keeps what the attempt's why knows of it: what a
       // gateway's body said (Genkit's initialize refused with 503 "no healthy upstream"), that the server never saw it.
-      const fault = f.detail.why !== undefined ? aside(f.detail.why) : '';
+      const fault = f.detail.why !== undefined && !(typeof f.status === 'number' && saysOnlyStatus(f.detail.why, f.status)) ? aside(f.detail.why) : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
         `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : `a fault meant for tools/call may have hit an earlier request${fault}`}`,
         f.primary.sources.slice(0, 2), 'session', s.session));

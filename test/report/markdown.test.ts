@@ -122,7 +122,7 @@ describe('markdown postmortem', () => {
     const doc = parse((await cli([...BOTH, '--format', 'markdown'])).stdout);
     const failed = doc.tables.find((t) => t[0]!.join() === 'time,session,id,method / tool,HTTP,outcome,layer,why,evidence')!;
     const marked = failed.slice(2).filter((r) => r[7]!.includes('not seen by the server'));
-    expect(marked.map((r) => [r[2], r[3], r[4], r[7]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**']]);
+    expect(marked.map((r) => [r[2], r[3], r[4], r[7]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**: HTTP 503 Serv']]);
     expect(failed.slice(2).find((r) => r[2] === '5')![7]).toBe('-32602 Invalid params: query must be a string');
   });
 
