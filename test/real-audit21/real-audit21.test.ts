@@ -35,7 +35,7 @@ describe("an HTTP client's retries below the SDK: the same request re-POSTed und
     expect(unsafe.message).toContain('the server view shows the earlier attempt ran to its result (TOOL_SUCCESS)');
     expect(charge[1]!.retryOrigin).toMatchObject({ origin: 'unknown', how: 'same id re-posted with no auth challenge before it' });
     // The re-send came ~100 ms after the server's answer: under the default policy's 200 ms, said without "the failure".
-    expect(charge[1]!.findings.find((x) => x.code === 'RETRY_POLICY')!.message).toMatch(/^tools\/call charge: retry 1 came \d+ ms after the earlier attempt ended \(TOOL_SUCCESS in this log: the sender did not get it\); the policy asks at least 200 ms$/);
+    expect(charge[1]!.findings.find((x) => x.code === 'RETRY_POLICY')!.message).toMatch(/^tools\/call charge: retry 1 came \d+ ms after the earlier attempt ended \(TOOL_SUCCESS in this log: the sender did not get it\); the policy asks at least 200 ms \(--min-retry-delay\)$/);
   });
 
   it('must not: the calls after it (new ids, other arguments) stay calls of their own; the same id in another session is not a re-send', async () => {

@@ -35,7 +35,7 @@ describe('real-audit47 note-retry: the app calls refund again after its tool err
       const policy = refund[1]!.findings.find((f) => f.code === 'RETRY_POLICY')!;
       expect(unsafe.message).not.toMatch(/did not get/);
       expect(policy.message).not.toMatch(/did not get/);
-      expect(policy.message).toMatch(/^tools\/call refund: retry 1 came \d+ ms after the earlier attempt ended \(TOOL_ERROR, which the caller got\); the policy asks at least 200 ms$/);
+      expect(policy.message).toMatch(/^tools\/call refund: retry 1 came \d+ ms after the earlier attempt ended \(TOOL_ERROR, which the caller got\); the policy asks at least 200 ms \(--min-retry-delay\)$/);
       if (name === 'client and server') {
         expect(unsafe.severity).toBe('error');
         expect(unsafe.message).toContain('the server view shows the earlier attempt ran to its result (TOOL_ERROR), which the caller got before it retried');
