@@ -364,7 +364,7 @@ describe('huge and deep inputs', () => {
     // A new session every 20 ms of log time (50 a second, 5.5 hours of log): idle sessions must be released.
     await writeLines('million-sessions.ndjson', 1_000_000, (i) =>
       `{"v":1,"kind":"exchange","ts":${T0 + i * 20},"session":"s${i}","method":"POST","send":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}},"status":200,"recv":{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":${i % 100_000 === 0}}}}`);
-    const r = await cli(['million-sessions.ndjson', '--format', 'ndjson', '--outcome', 'TOOL_ERROR'], { timeoutMs: 120_000, keepStdout: 1_000_000 });
+    const r = await cli(['million-sessions.ndjson', '--format', 'ndjson', '--outcome', 'TOOL_ERROR'], { timeoutMs: 270_000, keepStdout: 1_000_000 });
     expect(r.code).toBe(0);
     expectNoCrash(r);
     const out = ndjsonLines(r);
@@ -374,7 +374,7 @@ describe('huge and deep inputs', () => {
     expect(out.filter((l) => l.type === 'attempt')).toHaveLength(10);
     expect(r.peakRssMb).toBeLessThan(400);
     rmSync(join(dir, 'million-sessions.ndjson'));
-  }, 180_000);
+  }, 300_000); // a safety net, not a timing: the run takes close to two minutes while other work shares the two cores
 });
 
 // ------------------------------------------------------------------ JSON oddities
