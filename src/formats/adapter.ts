@@ -37,7 +37,7 @@ export interface SourceLimits {
 }
 
 /** Which gateway's log a line of a gatewayAccount format is. */
-export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error';
+export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'kitchen-log' | 'kitchen-observation';
 
 /** A gateway's own account of an exchange, carried on its record (beside the schema's fields) to the join (analyze.ts). */
 export interface GatewayAccount {
@@ -53,6 +53,11 @@ export interface GatewayAccount {
   serverHead: boolean;
   /** Counted, never offered to an attempt (see GatewayLine.countOnly). */
   countOnly?: true;
+  /** The JSON-RPC method and tool the line names (the MCP test kitchen's observations), matched to the attempt's. */
+  rpcMethod?: string;
+  tool?: string | null;
+  /** The server saw the request aborted before it was done (an observation's wasCancelled). */
+  cancelled?: boolean;
 }
 
 /** What a message-level source can show (stdio logs, sniffers, client logs: no HTTP layer, no session); each adds its notes. */

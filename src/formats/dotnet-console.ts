@@ -1,5 +1,6 @@
 // .NET's text console logger (Microsoft.Extensions.Logging's simple formatter: `trce: Category[EventId]` and the message, on one line or indented on the next), read as the app-log format reads its JSON lines.
 import { appLogFormat } from './app-log.js';
+import { isRequestLogLine, requestLogRecords } from './kitchen.js';
 import { FULL_VIEW, type AdapterContext, type AdapterResult, type TextFormat } from './adapter.js';
 import { parseTimestamp } from './time.js';
 import type { Obj } from './values.js';
@@ -55,6 +56,8 @@ function toRecords(raw: string, ctx: AdapterContext): AdapterResult {
     // A time-only TimestampFormat ("HH:mm:ss ") places nothing on a date: such lines have no time.
     if (time !== undefined && parseTimestamp(time, ctx.timezone) !== undefined) entry.ts = time;
     state?.set('dotnet-console', entry);
+    // The MCP test kitchen's request log (Development's text shape): the server's account of a request
+    if (message !== undefined && isRequestLogLine(category, message)) return requestLogRecords(entry.ts, message, ctx);
     return message === undefined ? [] : appLogFormat.toRecords(asJsonLine(entry, message), ctx);
   }
   const entry = state?.get('dotnet-console') as Entry | undefined;
@@ -73,6 +76,8 @@ export const dotnetConsoleFormat: TextFormat = {
   textToRecords: toRecords,
   limits: {
     ...FULL_VIEW,
+    // the MCP test kitchen's request log lines (see kitchen.ts) carry a gateway account; the other records none
+    gatewayAccount: true,
     notes: [
       ".NET's text console log: times only with a TimestampFormat that has the date; an app's own messages are read as app-log reads them, the C# SDK's at Trace by its words",
     ],

@@ -12,6 +12,7 @@ import { goSdkFormat } from './go-sdk.js';
 import { haproxyLogFormat } from './haproxy-log.js';
 import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
 import { harEntryFormat } from './har-entry.js';
+import { kitchenLogFormat, kitchenObservationFormat, kitchenObservationStreamFormat } from './kitchen.js';
 import { kongFormat } from './kong.js';
 import { mcpsnoopFormat } from './mcpsnoop.js';
 import { mcpspyFormat } from './mcpspy.js';
@@ -25,7 +26,7 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
  * Specific shapes first (each keys on fields no other format has: `v`+`kind`, Claude Code's `debug`/`error`+`timestamp`+`sessionId`+`cwd`, `ai.mcp`, HAR's `startedDateTime`/header
- * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`, nginx's JSON access log's `request_method`+`request_body`+`status`+`request_time`); Kong before
+ * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`, nginx's JSON access log's `request_method`+`request_body`+`status`+`request_time`, the MCP test kitchen's request log line by its category `*.RequestLoggingMiddleware` and its message `HTTP <METHOD> <path> responded <status> in <n>ms`, and its observations by `requestId`+`method`+`phase`+`durationMs`+`wasCancelled`+`occurredAt` or the list API's page of them); Kong before
  * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
  * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
  */
@@ -43,6 +44,8 @@ export const JSON_FORMATS: JsonFormat[] = [
   inspectorNetworkFormat,
   inspectorFormat,
   nginxJsonFormat,
+  kitchenLogFormat,
+  kitchenObservationFormat,
   jsonRpcFormat,
 ];
 
@@ -50,10 +53,11 @@ export const JSON_FORMATS: JsonFormat[] = [
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
  * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout), nginx's access log
- * (`<addr> - <user> [<time>] "<request>" ...`) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`) before them:
+ * (`<addr> - <user> [<time>] "<request>" ...`) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`), and the
+ * MCP test kitchen's observation stream saved as it came (`data: {"requestId":...}`, `: heartbeat`) before them:
  * no other format's line starts so. .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, dotnetConsoleFormat, pythonSdkLogFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, kitchenObservationStreamFormat, dotnetConsoleFormat, pythonSdkLogFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

@@ -1,4 +1,4 @@
-// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's access and error logs): kept a while, taken by the attempt it tells of, the rest summed up for the report.
+// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's access and error logs; the MCP test kitchen's own request log and observations, the server's account): kept a while, taken by the attempt it tells of, the rest summed up for the report.
 import type { GatewayLog } from '../formats/adapter.js';
 import type { Source } from './attempt.js';
 
@@ -35,6 +35,11 @@ export interface GatewayLine {
    * POSTs of its second, which whole seconds cannot tell apart.
    */
   countOnly?: true;
+  /** The JSON-RPC method and tool the line names (the MCP test kitchen's observations). */
+  rpcMethod?: string;
+  tool?: string | null;
+  /** The server saw the request aborted (an observation's wasCancelled). */
+  cancelled?: true;
   src: Source;
 }
 
@@ -50,6 +55,8 @@ const OPEN_MS = 10 * 60_000;
 const SLACK_MS = 1000;
 /** How long after its start a client view with no end (its log stopped mid-call) may take a line nginx wrote when it closed. */
 const OPEN_VIEW_MS = 60_000;
+/** Two of the MCP test kitchen's lines that fit one attempt this close (start and end gaps summed, ms) cannot be told apart. */
+const AMBIGUOUS_MS = 50;
 /** Labels counted per input at most (nginx's reasons); past this, "other". */
 const LABELS_KEPT = 1000;
 
@@ -62,6 +69,9 @@ export interface GatewayProbe {
   sentSession: boolean;
   status: number | null | undefined;
   startTs: number | undefined;
+  /** The attempt's JSON-RPC method and tool (matched to an observation's). */
+  method?: string;
+  tool?: string | null;
   /** When the view ended; open: no answer and no end in its log (the app was stopped mid-call). */
   endTs: number | undefined;
   open: boolean;
@@ -85,6 +95,26 @@ interface Account {
   untaken: GatewayLine[];
   /** nginx: the lines no attempt took, by status or reason. */
   labels: Map<string, { status: number | null; count: number; first: Source }>;
+  /** The MCP test kitchen's lines with no date (Development's text time): counted, never joined. */
+  untimed: number;
+}
+
+/** Whether a line is the MCP test kitchen's own (the server's account, not a gateway's). */
+const isKitchen = (g: { log: GatewayLog }): boolean => g.log === 'kitchen-log' || g.log === 'kitchen-observation';
+
+/**
+ * Whether the MCP test kitchen's line fits the attempt: the same status, started within a second (and --skew: the
+ * server's clock is another host's: it must be within that), and for an observation the same JSON-RPC method and tool. No session (the observations redact it).
+ */
+function kitchenFits(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.startTs === undefined) return false;
+  // A view that shows no status though it was answered (the Python SDK client's DEBUG log ties none to its messages):
+  // a 2xx line of it fits
+  const answeredUntold = typeof p.status !== 'number' && p.answered && g.status !== null && g.status >= 200 && g.status < 300;
+  if (!answeredUntold && (typeof p.status !== 'number' || g.status !== p.status)) return false;
+  if (Math.abs(g.ts - p.startTs) > SLACK_MS) return false;
+  if (g.rpcMethod !== undefined && p.method !== undefined && g.rpcMethod !== p.method) return false;
+  return !(g.tool && p.tool && g.tool !== p.tool);
 }
 
 /** Whether a line of nginx's logs fits the attempt: in its time, and failed the way the line says. */
@@ -111,6 +141,8 @@ function haproxyFits(g: GatewayLine, p: GatewayProbe): boolean {
 
 export class GatewayLines {
   private lines: GatewayLine[] = [];
+  /** The MCP test kitchen's observations were given: a 401 or 429 its request log has and they lack came before them. */
+  private observationsSeen = false;
   /** Per input: what its lines said, for the report's note. */
   private readonly account = new Map<string, Account>();
 
@@ -119,6 +151,7 @@ export class GatewayLines {
   }
 
   add(g: GatewayLine): void {
+    if (g.log === 'kitchen-observation') this.observationsSeen = true;
     const acc = this.accountOf(g);
     acc.requests++;
     if (g.state !== '--') acc.states.set(g.state, (acc.states.get(g.state) ?? 0) + 1);
@@ -150,23 +183,43 @@ export class GatewayLines {
   take(p: GatewayProbe): GatewayLine[] {
     if (p.startTs === undefined) return [];
     const out: GatewayLine[] = [];
-    for (const reason of [false, true]) {
+    // one line of each kind: a gateway's account, nginx's error log's reason, the kitchen's request log, its observation
+    for (const kind of ['account', 'reason', 'kitchen-log', 'kitchen-observation'] as const) {
       let best = -1;
       let bestGap = Infinity;
+      let runnerUp = Infinity;
       for (let i = 0; i < this.lines.length; i++) {
         const g = this.lines[i]!;
-        if ((g.log === 'nginx-error') !== reason) continue;
+        if ((isKitchen(g) ? g.log : g.log === 'nginx-error' ? 'reason' : 'account') !== kind) continue;
         if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
-        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : nginxFits(g, p))) continue;
-        const gap = Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
-        if (gap < bestGap) [best, bestGap] = [i, gap];
+        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : nginxFits(g, p))) continue;
+        let gap = Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
+        // the kitchen's lines: how far apart the starts and the ends are (the server's time taken against the client's)
+        if (isKitchen(g) && g.endTs !== undefined && p.endTs !== undefined) gap += Math.abs(g.endTs - p.endTs);
+        if (gap < bestGap) [best, bestGap, runnerUp] = [i, gap, bestGap];
+        else if (gap < runnerUp) runnerUp = gap;
       }
       if (best === -1) continue;
-      const g = this.lines.splice(best, 1)[0]!;
+      let g = this.lines.splice(best, 1)[0]!;
+      // The kitchen's lines name no id: where another fits about as well (its start and end within 50 ms of this one's), which is this attempt's is a guess
+      if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-log' ? 'status' : 'method and status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
       if (g.said !== '') this.accountOf(g).taken++;
       out.push(g);
     }
+    // The kitchen's 401 or 429 with no observation of it, where observations were given: its PAT check or rate limiter
+    const logged = out.findIndex((g) => g.log === 'kitchen-log' && (g.status === 401 || g.status === 429));
+    if (logged !== -1 && this.observationsSeen && !out.some((g) => g.log === 'kitchen-observation')) {
+      const g = out[logged]!;
+      out[logged] = { ...g, said: `${g.said.replace(/ \(its (?:PAT check|rate limiter), before the observations.*?an observation of it tells which\)/, '')}, and the observations given have none of it: ${g.status === 401 ? 'the PAT check' : 'the rate limiter'} refused it before the observations, the scenario layer and any tool (unless the observations given do not reach its time)` };
+    }
     return out;
+  }
+
+  /** A line of such a log with no date: counted in its note, never offered to an attempt. */
+  untimed(log: GatewayLog, src: Source): void {
+    const a = this.accountOf({ log, src } as GatewayLine);
+    a.requests++;
+    a.untimed++;
   }
 
   flush(): void {
@@ -177,13 +230,13 @@ export class GatewayLines {
   /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const [file, a] of this.account) out.push(...(a.log === 'haproxy' ? haproxyNotes(file, a) : nginxNotes(file, a)));
+    for (const [file, a] of this.account) out.push(...(a.log === 'haproxy' ? haproxyNotes(file, a) : isKitchen(a) ? kitchenNotes(file, a) : nginxNotes(file, a)));
     return out;
   }
 
   private accountOf(g: GatewayLine): Account {
     let a = this.account.get(g.src.file);
-    if (!a) this.account.set(g.src.file, (a = { log: g.log, requests: 0, states: new Map(), resent: 0, taken: 0, untaken: [], labels: new Map() }));
+    if (!a) this.account.set(g.src.file, (a = { log: g.log, requests: 0, states: new Map(), resent: 0, taken: 0, untaken: [], labels: new Map(), untimed: 0 }));
     return a;
   }
 
@@ -192,6 +245,13 @@ export class GatewayLines {
     for (const g of gs) {
       if (g.said === '') continue;
       const a = this.accountOf(g);
+      if (isKitchen(g)) {
+        const label = `${g.rpcMethod !== undefined ? `${g.rpcMethod.slice(0, 60)} ` : ''}HTTP ${g.status ?? 'no status'}`;
+        const known = a.labels.get(label);
+        if (known) known.count++;
+        else if (a.labels.size < LABELS_KEPT) a.labels.set(label, { status: g.status, count: 1, first: g.src });
+        continue;
+      }
       if (g.log === 'haproxy') {
         if (a.untaken.length < 5) a.untaken.push(g);
         continue;
@@ -214,6 +274,22 @@ function nginxLabel(g: GatewayLine): string {
   const words = g.said.replace(/^nginx's error log \[\w+\](?: \*\d+)?: /, '');
   const cut = [words.indexOf(' (upstream '), words.indexOf('; ')].filter((i) => i !== -1);
   return words.slice(0, cut.length ? Math.min(...cut) : 160).replace(/, excess: [\d.]+ by zone "[^"]*"/, '').replace(/: \d+ bytes$/, '');
+}
+
+/**
+ * The MCP test kitchen's request log or observations: how many POSTs it told of, how many were joined to the attempt
+ * they tell of, and those no attempt took, by method and status (a notification's 202, a POST the client's log does not
+ * show), with the first of each; the lines with no date.
+ */
+function kitchenNotes(file: string, a: Account): string[] {
+  const what = a.log === 'kitchen-log' ? "the MCP test kitchen's request log" : "the MCP test kitchen's observations";
+  const rest = [...a.labels].sort((x, y) => y[1].count - x[1].count).map(([label, l]) => `${label} x${l.count} (first at ${l.first.file}:${l.first.line})`);
+  const untaken = [...a.labels.values()].reduce((k, l) => k + l.count, 0);
+  const parts = [`${file}: ${what}, the server's own account of ${a.requests} POST${a.requests === 1 ? '' : 's'} /mcp (no JSON-RPC id or session: joined by ${a.log === 'kitchen-log' ? 'status' : 'method, tool, status'} and start time)`];
+  parts.push(`${a.taken} joined to the client's attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (its why says what the server saw)`);
+  if (untaken) parts.push(`${untaken} no attempt took: ${rest.join(', ')} (notifications and responses to the server are no attempts; a POST no client log given shows, or one the client's clock puts more than a second away, is not joined)`);
+  if (a.untimed) parts.push(`${a.untimed} line${a.untimed === 1 ? ' has' : 's have'} no date (Development's "HH:mm:ss " time): counted, not joined; a TimestampFormat with the date, or the JSON console format, lets them join`);
+  return [parts.join('; ')];
 }
 
 function haproxyNotes(file: string, a: Account): string[] {

@@ -53,6 +53,8 @@ export interface Attempt {
   gatewayLine?: { said: string; retries: number; src: Source; ts: number; endTs: number | undefined };
   /** nginx's error log's reason for this POST's failure: its words and line. */
   gatewayReason?: { said: string; src: Source };
+  /** The MCP test kitchen's own lines of this POST (its request log's, its observation): the server's words and line. */
+  serverLines?: { said: string; src: Source }[];
   claim?: ClaimIn;
   /** The claim is this attempt's only view: no call on the wire took it (see Matcher.claimOnly). */
   claimOnly?: boolean;
@@ -772,11 +774,12 @@ export class Matcher {
     const open = gv.response === undefined && (gv.streamEnd === undefined || gv.endUnseen === true);
     const taken = this.gatewayLines.take({
       side: gv.side === 'client' ? 'client' : 'server', session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
-      endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome,
+      endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome, method: a.method, tool: a.tool,
     });
     for (const g of taken) {
       if (g.said === '') continue;
-      if (g.log === 'nginx-error') a.gatewayReason = { said: g.said, src: g.src };
+      if (g.log === 'kitchen-log' || g.log === 'kitchen-observation') (a.serverLines ??= []).push({ said: g.said, src: g.src });
+      else if (g.log === 'nginx-error') a.gatewayReason = { said: g.said, src: g.src };
       else a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
       // (each line's words name the gateway: "HAProxy's termination state SD: ...", "nginx's access log has ...")
       a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${g.said}` : g.said };

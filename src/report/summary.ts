@@ -270,6 +270,7 @@ function sourcesOf(a: Attempt): Source[] {
   if (a.serverUnread) add(a.serverUnread.src);
   if (a.gatewayLine) add(a.gatewayLine.src);
   if (a.gatewayReason) add(a.gatewayReason.src);
+  for (const l of a.serverLines ?? []) add(l.src);
   return out;
 }
 
