@@ -1,8 +1,11 @@
 // Adapters for the Cakewalk MCP test kitchen's own server-side records: RequestLoggingMiddleware's line per request (.NET's JSON console line, or its text via dotnet-console) and McpProtocolObservationMiddleware's observations (rows, the list API's page, the SSE stream's frames): each one HTTP exchange the server saw, no body, no JSON-RPC id.
+import type { KitchenObservation } from '../schema/kitchen.js';
+import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import type { ExchangeRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, GatewayAccount, JsonFormat, SourceLimits, TextFormat } from './adapter.js';
 import { parseTimestamp } from './time.js';
 import type { Obj } from './values.js';
+import { describeZodError } from './zod-error.js';
 
 /** The middleware's template, and its message as the template renders it. */
 export const REQUEST_LOG_TEMPLATE = 'HTTP {RequestMethod} {RequestPath} responded {StatusCode} in {ElapsedMs}ms';
@@ -67,7 +70,7 @@ function isObservationPage(v: Obj): boolean {
 }
 
 /** The tool an observation names (requestParamsJson of a tools/call is `{"name": ...}`). */
-function toolOf(row: Obj): string | null {
+function toolOf(row: KitchenObservation): string | null {
   if (row.method !== 'tools/call' || typeof row.requestParamsJson !== 'string') return null;
   try {
     const p = JSON.parse(row.requestParamsJson) as unknown;
@@ -78,17 +81,17 @@ function toolOf(row: Obj): string | null {
 }
 
 /** One observation as an exchange that started durationMs before occurredAt (written when the response was done). */
-function observationRecord(row: Obj, ctx: AdapterContext): ExchangeRecord | undefined {
+function observationRecord(row: KitchenObservation, ctx: AdapterContext): ExchangeRecord {
   const end = parseTimestamp(row.occurredAt, ctx.timezone);
-  const status = typeof row.statusCode === 'number' && Number.isInteger(row.statusCode) ? row.statusCode : null;
-  const duration = Math.max(0, row.durationMs as number);
-  const method = short(row.method as string);
+  const status = row.statusCode ?? null;
+  const duration = Math.max(0, row.durationMs);
+  const method = short(row.method);
   const tool = toolOf(row);
   const scenario = typeof row.scenarioId === 'string' ? `, scenario ${short(row.scenarioId)}` : '';
   const cancelled = row.wasCancelled === true ? '; the request was aborted before the server was done (wasCancelled)' : '';
   const own = status !== null && status >= 400 ? ': the MCP server answered it itself, past its rate limiter and PAT check (a status the scenario layer injects, or the MCP SDK\'s own)' : '';
-  const said = `the kitchen's observation ${short(row.requestId as string)} has this POST (${method}${tool !== null ? ` ${short(tool)}` : ''}, phase ${short(row.phase as string)}${scenario}) answered ${status ?? 'with no status'} in ${duration} ms${own}${cancelled}`;
-  const account: GatewayAccount = { log: 'kitchen-observation', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true, rpcMethod: row.method as string, tool, cancelled: row.wasCancelled === true };
+  const said = `the kitchen's observation ${short(row.requestId)} has this POST (${method}${tool !== null ? ` ${short(tool)}` : ''}, phase ${short(row.phase)}${scenario}) answered ${status ?? 'with no status'} in ${duration} ms${own}${cancelled}`;
+  const account: GatewayAccount = { log: 'kitchen-observation', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true, rpcMethod: row.method, tool, cancelled: row.wasCancelled === true };
   const rec = {
     v: 1,
     kind: 'exchange',
@@ -105,11 +108,14 @@ function observationRecord(row: Obj, ctx: AdapterContext): ExchangeRecord | unde
 }
 
 function observationRecords(v: Obj, ctx: AdapterContext): AdapterResult {
-  const rows = isObservationPage(v) ? (v.items as Obj[]) : [v];
+  const zod = schemas();
+  if (!zod) return { error: NEEDS_SCHEMAS };
+  const rows = isObservationPage(v) ? (v.items as unknown[]) : [v];
   const out: ExchangeRecord[] = [];
-  for (const row of rows) {
-    const rec = observationRecord(row, ctx);
-    if (rec) out.push(rec);
+  for (const [i, row] of rows.entries()) {
+    const parsed = zod.KitchenObservationSchema.safeParse(row);
+    if (!parsed.success) return { error: `the kitchen's observation${rows.length > 1 ? ` (item ${i + 1})` : ''}: ${describeZodError(parsed.error)}` };
+    out.push(observationRecord(parsed.data, ctx));
   }
   // The page lists newest first: its records go oldest first, as a log's lines do
   return out.sort((a, b) => (parseTimestamp(a.ts) ?? 0) - (parseTimestamp(b.ts) ?? 0));

@@ -108,6 +108,13 @@ const isKitchen = (g: { log: GatewayLog }): boolean => g.log === 'kitchen-log' |
  */
 function kitchenFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.startTs === undefined) return false;
+  // A view the client gave up on before any head (no status, no answer): the server's line of it ended when the client
+  // left (within a second of its end), its status went to no one; an observation says so (wasCancelled)
+  if (typeof p.status !== 'number' && !p.answered) {
+    if (Math.abs(g.ts - p.startTs) > SLACK_MS || p.endTs === undefined || g.endTs === undefined || Math.abs(g.endTs - p.endTs) > SLACK_MS) return false;
+    if (g.log === 'kitchen-observation' && g.cancelled !== true) return false;
+    return !(g.rpcMethod !== undefined && p.method !== undefined && g.rpcMethod !== p.method) && !(g.tool && p.tool && g.tool !== p.tool);
+  }
   // A view that shows no status though it was answered (the Python SDK client's DEBUG log ties none to its messages):
   // a 2xx line of it fits
   const answeredUntold = typeof p.status !== 'number' && p.answered && g.status !== null && g.status >= 200 && g.status < 300;
@@ -202,6 +209,7 @@ export class GatewayLines {
       if (best === -1) continue;
       let g = this.lines.splice(best, 1)[0]!;
       // The kitchen's lines name no id: where another fits about as well (its start and end within 50 ms of this one's), which is this attempt's is a guess
+      if (isKitchen(g) && typeof p.status !== 'number' && !p.answered) g = { ...g, said: `${g.said} (no response head reached the client, which had gone: the server's ${g.status} went to no one)` };
       if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-log' ? 'status' : 'method and status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
       if (g.said !== '') this.accountOf(g).taken++;
       out.push(g);

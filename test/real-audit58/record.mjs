@@ -34,6 +34,8 @@ export const TRUTH = {
   'v2-compat': 'compat.sdk_v2 on 2026-07-28 (v2 client): simulate_ticket_close_mrtr 101 with closeReason (upfront, one leg), 102 without (input_required, accept, mrtr): three tools/call POSTs, all 200.',
   'ts-pat-401': 'PAT configured, the SDK 1.32.2 client with a bad bearer: each initialize got a bare 401 from the PAT check, before the observation middleware: the request log has each 401 (Warning), the observations have none. The app connected three times.',
   'ts-rate-limit': 'The rate limiter (4 per 1.5 s here; the kitchen: 120/min per IP), before the observations: requests past the limit got a bare 429 (request log Warning, no observation); the app re-called after 0.4 s.',
+  'v2-timeout': 'baseline slowReportDelayMs 1500, the v2 client\'s timeout 600 ms: the client closed the call\'s stream; the server saw the request aborted (its observation: wasCancelled true, the status left at 200; the request log: 200) and the tool\'s delay was cut. The app re-called with 5 s: it ran and returned.',
+  'ts-timeout': 'baseline slowReportDelayMs 1500, the SDK 1.32.2 client\'s timeout 600 ms: the SDK threw -32001 and POSTed notifications/cancelled; the first POST\'s stream stayed open until the client closed, the tool ran to its end. The app re-called with 5 s: it ran and returned.',
   'ts-status-429': 'errors.http_status_sequence [200,200,429,200]: the first tools/call got a bare 429 injected by the scenario layer (inside the observations: the request log has it and an observation has statusCode 429); the app re-called.',
 };
 
@@ -49,6 +51,9 @@ const cases = {
   'ts-pat-401': { client: 'ts1', bearer: 'kitchen-pat-revoked', kitchen: { scenario: 'baseline', params: {}, pat: 'kitchen-pat-good' }, calls: run(1) },
   'ts-rate-limit': { client: 'ts1', pause: 400, kitchen: { scenario: 'baseline', params: {}, rateLimit: { limit: 4, windowMs: 1500 } }, calls: run(3) },
   'ts-status-429': { client: 'ts1', kitchen: { scenario: 'errors.http_status_sequence', params: { statusCodes: [200, 200, 429, 200] } }, calls: run(1) },
+  // baseline slower than the client's timeout: the client gives up, the server sees the request aborted (wasCancelled)
+  'v2-timeout': { client: 'v2', kitchen: { scenario: 'baseline', params: { slowReportDelayMs: 1500 } }, calls: [{ ...run(1)[0], timeout: 600, retryTimeout: 5000 }] },
+  'ts-timeout': { client: 'ts1', kitchen: { scenario: 'baseline', params: { slowReportDelayMs: 1500 } }, calls: [{ ...run(1)[0], timeout: 600, retryTimeout: 5000 }] },
 };
 
 async function runTs(c, url, dir) {
@@ -84,8 +89,11 @@ async function runTs(c, url, dir) {
   if (client) {
     for (const [n, call] of c.calls.entries()) {
       for (let k = 1; k <= (call.tries ?? 3); k++) {
+        const timeout = k === 1 ? call.timeout : (call.retryTimeout ?? call.timeout);
+        const opts = timeout ? { timeout } : undefined;
         try {
-          const r = c.client === 'v2' ? await client.callTool({ name: call.tool, arguments: call.args }) : await client.callTool({ name: call.tool, arguments: call.args });
+          // 1.x: callTool(params, resultSchema, options); v2: callTool(params, options)
+          const r = c.client === 'v2' ? await client.callTool({ name: call.tool, arguments: call.args }, opts) : await client.callTool({ name: call.tool, arguments: call.args }, undefined, opts);
           steps.push({ step: `call ${n + 1} try ${k}`, ok: true, isError: r.isError === true, text: String(r.content?.[0]?.text ?? '').slice(0, 300) });
           break;
         } catch (err) {
