@@ -17,7 +17,7 @@ import { MAX_STREAMS, unwrapContainerLines, type WrapperKind, type WrapperStats 
 import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
-import { looksLikeHarDocument, looksLikeJsonArrayDocument } from './read/har-head.js';
+import { looksLikeHarDocument, looksLikeItemsPageDocument, looksLikeJsonArrayDocument } from './read/har-head.js';
 import { describeJsonError, Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
@@ -510,11 +510,12 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     }
     // A document that is one JSON array over many lines (an MCP Inspector export): its items are read as lines.
     let lineSource: AsyncIterable<Line[]>;
-    if (looksLikeJsonArrayDocument(head)) {
+    const page = !looksLikeJsonArrayDocument(head) && looksLikeItemsPageDocument(head);
+    if (page || looksLikeJsonArrayDocument(head)) {
       account.mode = 'array';
-      const { jsonArrayItems } = await import('./read/har-document.js'); // loaded only for such documents
+      const { jsonArrayItems, jsonPageItems } = await import('./read/har-document.js'); // loaded only for such documents
       lineSource = (async function* () {
-        for await (const item of jsonArrayItems(rest)) {
+        for await (const item of (page ? jsonPageItems : jsonArrayItems)(rest)) {
           if ('error' in item) {
             account.brokenAt = `line ${item.line}`;
             opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });

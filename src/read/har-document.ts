@@ -1,4 +1,4 @@
-// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, or a top-level array's items (an MCP Inspector export) - each item with the line it starts on, never the whole document.
+// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, a top-level array's items (an MCP Inspector export), or a paged API response's `items[]` (the MCP test kitchen's observations, pretty-printed) - each item with the line it starts on, never the whole document.
 import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 
 export type HarDocumentItem = { value: unknown; line: number } | { error: string; line: number };
@@ -25,6 +25,7 @@ interface DocumentShape {
 
 const HAR: DocumentShape = { itemDepth: 3, paths: ['$.log.entries.*', '$.log.creator', '$.log.version'], parentKey: 'entries', name: 'HAR document', what: 'entries' };
 const ARRAY: DocumentShape = { itemDepth: 1, paths: ['$.*'], parentKey: undefined, name: 'JSON array document', what: 'items' };
+const PAGE: DocumentShape = { itemDepth: 2, paths: ['$.items.*'], parentKey: 'items', name: 'JSON page document', what: 'items' };
 
 /**
  * Streams the entries of a HAR document. Each entry is parsed on its own as it completes; entries already
@@ -38,6 +39,11 @@ export function harDocumentEntries(chunks: AsyncIterable<Buffer>, info: HarDocum
 /** Streams the items of a document that is one JSON array (pretty-printed or not), the same way. */
 export function jsonArrayItems(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
   return documentItems(chunks, ARRAY, info);
+}
+
+/** Streams the items of a page whose first key is `items` (`{"items": [...], "totalCount": ...}`, pretty-printed), the same way. */
+export function jsonPageItems(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
+  return documentItems(chunks, PAGE, info);
 }
 
 async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShape, info: HarDocumentInfo): AsyncGenerator<HarDocumentItem> {

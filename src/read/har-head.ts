@@ -33,3 +33,14 @@ export function looksLikeJsonArrayDocument(head: string): boolean {
   if (nl === -1) return false; // a first line longer than the head: a one-line array, read as a line
   return /^\s*\[\s*[[{]?\s*$/.test(head.slice(start, nl));
 }
+
+/**
+ * True when an input is a paged API response spread over lines whose first key is `items`, a list (`jq .` of the MCP
+ * test kitchen's `GET /api/management/observations`): its items are read as lines. On one line, it is read as a line.
+ */
+export function looksLikeItemsPageDocument(head: string): boolean {
+  const start = head.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const nl = head.indexOf('\n', start);
+  if (nl === -1 || !/^\s*\{\s*$/.test(head.slice(start, nl))) return false;
+  return /^\s*\{\s*"items"\s*:\s*\[/.test(head.slice(start));
+}

@@ -15,7 +15,7 @@ type Attempt = ReportAttempt & { detail?: { why?: string }; sources: { file: str
 type Run = CliRun<Attempt, ReportFinding>;
 interface Observed { observationIds: { requestId: string; jsonrpcId: string | number | null; method: string }[] }
 
-const CASES = ['ts-baseline', 'ts-status-sequence', 'v2-status-sequence', 'v2-jsonrpc', 'py-tool-error', 'v2-elicitation', 'v2-compat', 'ts-rate-limit', 'ts-status-429'];
+const CASES = ['ts-baseline', 'ts-status-sequence', 'v2-status-sequence', 'v2-jsonrpc', 'py-tool-error', 'v2-elicitation', 'v2-compat', 'ts-rate-limit', 'ts-status-429', 'v2-timeout', 'ts-timeout'];
 const OBSERVATIONS = ['observations-page.json', 'observations-stream.txt', 'observations.ndjson'];
 const clientOf = (c: string) => `${DIR}${c}/${c.startsWith('py-') ? 'client-timed.log' : 'client.ndjson'}`;
 const cache = new Map<string, Run>();
@@ -87,6 +87,13 @@ describe("the kitchen's request log: the server's status and time taken, named i
     expect(why(injected[0]!)).toMatch(/kitchen's observation \S+ has this POST \(tools\/call run_configured_test_scenario, phase tool_execution, scenario errors\.http_status_sequence\) answered 429/);
     expect(why(injected[0]!)).not.toMatch(/observations given have none of it/);
   });
+  it('a call the client gave up on before any head: the server\'s lines of it say it saw the request aborted, its 200 sent to no one', () => {
+    const r = run('v2-timeout', 'kitchen-console.json.log', 'observations.ndjson');
+    const gone = r.attempts.filter((a) => a.outcome === 'NO_RESPONSE');
+    expect(gone.map((a) => `${a.method} ${a.status}`)).toEqual(['tools/call null']);
+    expect(why(gone[0]!)).toMatch(/request log has this POST \/mcp answered 200 in \d+ ms \(no response head reached the client, which had gone: the server's 200 went to no one\)/);
+    expect(why(gone[0]!)).toMatch(/observation \S+ has this POST \(tools\/call run_configured_test_scenario, phase tool_execution, scenario baseline\) answered 200 in \d+ ms; the request was aborted before the server was done \(wasCancelled\)/);
+  });
   it('the PAT check\'s 401s: the request log has them; the empty observations page adds nothing', () => {
     const r = run('ts-pat-401', 'kitchen-console.json.log', 'observations-page.json');
     expect(r.attempts.map((a) => `${a.method} ${a.status} ${a.outcome}`)).toEqual(Array(3).fill('initialize 401 HTTP_ERROR'));
@@ -96,6 +103,21 @@ describe("the kitchen's request log: the server's status and time taken, named i
     expect(run('v2-jsonrpc', 'kitchen-console.json.log', 'observations.ndjson').attempts.filter((a) => a.method === 'tools/call').map((a) => a.outcome)).toEqual(['JSONRPC_ERROR', 'TOOL_SUCCESS']);
     expect(run('py-tool-error', 'kitchen-console.json.log', 'observations.ndjson').attempts.filter((a) => a.method === 'tools/call').map((a) => a.outcome)).toEqual(['TOOL_ERROR', 'TOOL_SUCCESS']);
     expect(run('v2-elicitation', 'kitchen-console.json.log', 'observations.ndjson').attempts.filter((a) => a.method === 'tools/call').map((a) => a.outcome)).toEqual(['INPUT_REQUIRED', 'TOOL_SUCCESS', 'INPUT_REQUIRED', 'TOOL_ERROR']);
+  });
+});
+
+describe('the observations page as a judge may save it', () => {
+  it('pretty-printed (`jq .` of the list API\'s page, newest first) or as an array of rows: the same joins as the page on one line', () => {
+    const page = JSON.parse(readFileSync(`${DIR}v2-elicitation/observations-page.json`, 'utf8')) as { items: unknown[] };
+    const dir = mkdtempSync(join(tmpdir(), 'audit58-'));
+    writeFileSync(join(dir, 'pretty.json'), `${JSON.stringify(page, null, 2)}\n`);
+    writeFileSync(join(dir, 'items.json'), `${JSON.stringify(page.items, null, 2)}\n`);
+    const one = run('v2-elicitation', 'observations-page.json').attempts.map(why);
+    for (const f of ['pretty.json', 'items.json']) {
+      const r = triageCli<Attempt, ReportFinding>([clientOf('v2-elicitation'), join(dir, f)]);
+      expect(r.attempts.map(why), f).toEqual(one);
+      expect(r.unusable).toBe(0);
+    }
   });
 });
 
