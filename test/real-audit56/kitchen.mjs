@@ -180,6 +180,17 @@ export function kitchen({ scenario, params = {}, pat, rateLimit = { limit: 120, 
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {}
+    // errors.http_status_sequence (added by the fifty-ninth audit): every POST takes statusCodes[min(n-1, len-1)]; a
+    // non-2xx is a bare status line (no body, no Content-Type)
+    if (scenario === 'errors.http_status_sequence' && Array.isArray(params.statusCodes) && params.statusCodes.length > 0) {
+      const n = bump('http_request');
+      const code = params.statusCodes[Math.min(n - 1, params.statusCodes.length - 1)];
+      if (code < 200 || code > 299) {
+        note({ wire: `status ${code}`, httpRequest: n, method: body?.method ?? null, id: body?.id ?? null });
+        res.writeHead(code).end();
+        return;
+      }
+    }
     if (scenario === 'errors.jsonrpc_error' && body?.method === 'tools/call') {
       const n = bump('tools_call');
       if (n === (params.onInvocation ?? 1)) {

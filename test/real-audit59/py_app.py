@@ -1,0 +1,85 @@
+# A judge's small Python application (MCP Python SDK 2.3.0) against the MCP test kitchen, for
+# test/real-audit59/record.mjs: the PAT bearer on an httpx2 client, connect (three tries, backoff), list tools, call with
+# a retry policy (timeouts reconnect; errors retried with backoff except -32602; isError not retried), logging as the
+# README advises (logging.basicConfig(level=DEBUG, filename=...), %(asctime)s in the format). Prints its steps as JSON.
+# Usage: /work/py-venv/bin/python test/real-audit59/py_app.py URL LOGFILE PLAN_JSON
+import asyncio
+import json
+import logging
+import sys
+
+
+def describe(err: BaseException) -> dict:
+    inner = err
+    while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
+        inner = inner.exceptions[0]
+    out = {"name": type(inner).__name__, "message": str(inner)[:300]}
+    code = getattr(getattr(inner, "error", None), "code", None)
+    if code is not None:
+        out["code"] = code
+    return out
+
+
+async def main(url: str, plan: dict) -> None:
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    import mcp_types as t
+
+    steps = []
+    answers = list(plan.get("elicit", []))
+    backoff = plan.get("backoff", 0.15)
+
+    async def on_elicit(ctx, params):
+        action = answers.pop(0) if answers else "cancel"
+        steps.append({"step": "elicitation", "action": action})
+        if action == "accept":
+            return t.ElicitResult(action="accept", content={"reason": "judge approves"})
+        return t.ElicitResult(action=action)
+
+    headers = {"Authorization": f"Bearer {plan['pat']}"}
+    pending = list(enumerate(plan["calls"], 1))
+    for i in range(1, 4):
+        try:
+            async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=30.0)) as hc:
+                async with Client(
+                    streamable_http_client(url, http_client=hc),
+                    mode=plan.get("mode", "legacy"),
+                    client_info=t.Implementation(name="judge-py-app", version="0.1.0"),
+                    elicitation_callback=on_elicit,
+                ) as c:
+                    steps.append({"step": f"connect {i}", "ok": True})
+                    tools = await c.list_tools()
+                    steps.append({"step": "list tools", "ok": True, "tools": [x.name for x in tools.tools]})
+                    reconnect = False
+                    while pending:
+                        n, call = pending[0]
+                        for k in range(1, 4):
+                            timeout = call.get("timeout")
+                            if timeout and k > 1:
+                                timeout = timeout * 5
+                            try:
+                                r = await c.call_tool(call["tool"], call.get("args", {}), read_timeout_seconds=timeout)
+                                text = r.content[0].text if r.content else ""
+                                steps.append({"step": f"call {n} try {k}", "ok": True, "isError": bool(r.is_error), "text": text[:300]})
+                                break
+                            except Exception as err:  # noqa: BLE001
+                                d = describe(err)
+                                what = "give-up" if d.get("code") == -32602 or k == 3 else "retry"
+                                steps.append({"step": f"call {n} try {k}", "ok": False, "error": d, "policy": what})
+                                if what == "give-up":
+                                    break
+                                await asyncio.sleep(backoff * 2 ** (k - 1))
+                        pending.pop(0)
+                        if reconnect:
+                            break
+            break
+        except BaseException as err:  # noqa: BLE001
+            steps.append({"step": f"connect {i}", "ok": False, "error": describe(err)})
+            await asyncio.sleep(backoff * 2 ** (i - 1))
+    print(json.dumps(steps))
+
+
+url, logfile, plan = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+logging.basicConfig(level=logging.DEBUG, filename=logfile, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+asyncio.run(main(url, plan))
