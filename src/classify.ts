@@ -40,6 +40,9 @@ const RESULT_REFUSED_WHY = 'the server\'s SDK checked the tool\'s result against
 
 const RAN_WHY = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
 
+/** The why of an HTTP error that came as a bare status line (report/notes.ts adds whether the server's log has it). */
+export const BARE_STATUS_WHY = 'a bare status line (no body, no Content-Type): not the MCP handler\'s answer (the SDKs\' servers send a JSON-RPC error body), but a layer\'s in front of it: a middleware (fault injector, rate limiter, auth check) or a proxy';
+
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -131,6 +134,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
     else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.statusWhy;
+    else if (detail.why === undefined && detail.errorMessage === undefined && view.bareStatus === true && (view.status < 300 || view.status >= 400)) detail.why = BARE_STATUS_WHY;
     // A redirect is no refusal: an HTTP client follows it (fetch does, with the method and body for 307 and 308), and
     // what it sends there is the next attempt of the call.
     if (view.status >= 300 && view.status < 400 && detail.why === undefined) {

@@ -602,6 +602,9 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     if (ts !== undefined) record.ts = ts;
     if (owner.session !== undefined) record.session = owner.session;
     if (owner.conn !== undefined) record.conn = owner.conn;
+    // A refused initialize ends its transport: the Client's connect raises, and no "terminated" line comes (it has no
+    // session to end), so an app's reconnect after it is not a second transport open at once.
+    if (owner.what?.startsWith('["initialize",') === true) endTransport(log);
     return [record];
   }
   // One of the POSTs in flight got its status; which one, httpx's line does not say.

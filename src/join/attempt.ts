@@ -111,6 +111,8 @@ export interface AttemptView {
   bomBody?: boolean;
   /** The response had no Content-Type, and the log shows its other headers (Date, Content-Length...): it had none. */
   noContentType?: boolean;
+  /** An HTTP error that came as a bare status line: no Content-Type (the log shows the other headers) and an empty body, to its end. */
+  bareStatus?: boolean;
   /** The type of an SSE event on the stream (not "message") whose data was this request's response: no client took it. */
   namedEvent?: string;
   /** Its response came inside a JSON array although the request was sent alone (a batch of one). */

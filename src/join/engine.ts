@@ -956,6 +956,9 @@ export class JoinEngine {
       if (endUnknown) v.endUnseen = true;
       v.streamEnd = how;
       v.primed = ex.primed;
+      // A non-2xx with no Content-Type whose response ended with nothing in its body: a bare status line (what a
+      // middleware in front of the MCP handler sends: a fault injector, a rate limiter, a PAT check).
+      if (how === 'complete' && v.noContentType === true && !bodyNotCaptured && typeof v.status === 'number' && (v.status < 200 || v.status > 299) && v.response === undefined && v.strayResponse === undefined && v.errorBody === undefined && v.malformed === undefined && v.sseEvents === 0) v.bareStatus = true;
       if (error) v.error = error;
       v.endTs = ex.lastTs;
       const known = this.opts.sessions.get(ex.scopeKey)?.requestIds.get(v.idKey);
