@@ -41,7 +41,7 @@ const RESULT_REFUSED_WHY = 'the server\'s SDK checked the tool\'s result against
 const RAN_WHY = "the arguments keep the tool's inputSchema (tools/list): no check of the request refused them, the error came once the tool ran (raised by the tool, or by the server's check of its result)";
 
 /** The why of an HTTP error that came as a bare status line (report/notes.ts adds whether the server's log has it). */
-export const BARE_STATUS_WHY = 'a bare status line (no body, no Content-Type): not the MCP handler\'s answer (the SDKs\' servers send a JSON-RPC error body), but a layer\'s in front of it: a middleware (fault injector, rate limiter, auth check) or a proxy';
+export const BARE_STATUS_WHY = 'a bare status line (no body, no Content-Type): not an answer of the MCP handler (the SDKs\' servers send a JSON-RPC error body) but of a layer in front of it: a middleware (fault injector, rate limiter, auth check) or a proxy';
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
