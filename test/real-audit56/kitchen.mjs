@@ -21,9 +21,12 @@ const int32 = (v) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 /**
  * One kitchen "caller": `scenario` and `params` as a saved selection, counters kept for the whole run (reconnecting
  * does not reset them). Options: `pat` (the accepted token; unset = Development with no PAT: anonymous allowed),
- * `rateLimit` {limit, windowMs}, `serverLog` (server.ndjson). Returns the Node handler and `events` (what happened).
+ * `rateLimit` {limit, windowMs}, `serverLog` (server.ndjson), and two wrappers for the kitchen's own records
+ * (test/real-audit58/kitchen.mjs): `observe` around the scenario layer and the SDK (as McpProtocolObservationMiddleware
+ * wraps them), `outermost` around everything (as RequestLoggingMiddleware does). Returns the Node handler and `events`
+ * (what happened).
  */
-export function kitchen({ scenario, params = {}, pat, rateLimit = { limit: 120, windowMs: 60_000 }, serverLog }) {
+export function kitchen({ scenario, params = {}, pat, rateLimit = { limit: 120, windowMs: 60_000 }, serverLog, observe = (h) => h, outermost = (h) => h }) {
   const counters = new Map();
   const bump = (key) => {
     const n = (counters.get(key) ?? 0) + 1;
@@ -203,12 +206,12 @@ export function kitchen({ scenario, params = {}, pat, rateLimit = { limit: 120, 
     const modern = body?.method === 'server/discover' || req.headers['mcp-protocol-version'] === '2026-07-28';
     return modern ? modernNode(req, res, body) : legacy(req, res, body);
   };
-  const observed = recordingHandler(wire, { out: serverLog });
+  const observed = observe(recordingHandler(wire, { out: serverLog }));
 
   // Outside the observations: the rate limiter (per IP, fixed window, bare 429), then the PAT check (bare 401).
   let windowStart = Date.now();
   let used = 0;
-  const handle = async (req, res) => {
+  const handle = outermost(async (req, res) => {
     if (!req.url.startsWith('/mcp')) {
       res.writeHead(404).end();
       return;
@@ -236,6 +239,6 @@ export function kitchen({ scenario, params = {}, pat, rateLimit = { limit: 120, 
       }
     }
     return observed(req, res);
-  };
+  });
   return { handle, events, close: () => modernHandler.close().catch(() => {}) };
 }
