@@ -122,7 +122,7 @@ export function terminationText(state: string): string | undefined {
 }
 
 /** The retries in words, when HAProxy re-sent the request (the tool may have run on each server it reached). */
-export function retriesText(l: HaproxyLine): string | undefined {
+function retriesText(l: HaproxyLine): string | undefined {
   if (l.retries <= 0) return undefined;
   return `HAProxy re-sent this request ${l.retries === 1 ? 'once' : `${l.retries} times`} (retries ${l.redispatched ? '+' : ''}${l.retries}${l.redispatched ? ': redispatched to another server, the last one ' : ': the last to '}${l.backend}/${l.server})`;
 }

@@ -15,7 +15,7 @@ const CLIENT = /, client: ([^,]+)/;
  * What nginx's words mean for the request, by what it was doing when it failed: the part of the why that says whether
  * the MCP server saw the request and who answered the client.
  */
-export function meaningOf(message: string): string {
+function meaningOf(message: string): string {
   // (first: "client prematurely closed connection, so upstream connection is closed too while reading upstream")
   if (/client prematurely closed connection|client closed connection/.test(message)) return 'the client closed its connection first (nginx logs 499 for it when no response had been sent); nginx then closed the MCP server\'s connection';
   if (/while connecting to upstream/.test(message)) return 'the request never reached that upstream: nginx could not connect to it, and answered the client itself (502, or 504 for a connect timeout) unless it sent the request on to its next upstream (proxy_next_upstream)';

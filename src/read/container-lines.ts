@@ -204,7 +204,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** Each wrapper as a report names it. */
-export const WRAPPER_NAMES: Record<WrapperKind, string> = {
+const WRAPPER_NAMES: Record<WrapperKind, string> = {
   'docker-json': 'Docker json-file',
   cri: 'CRI log',
   'docker-logs': 'docker logs -t',
