@@ -10,7 +10,7 @@ import { scopeKeyOf } from './join/attempt.js';
 import { Normalizer } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
-import { estimateOffset } from './join/clock.js';
+import { estimateLineOffset, estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import { rotationSeries } from './read/rotation.js';
 import type { Finding } from './findings/types.js';
@@ -225,7 +225,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     if (c.done) for (const next of cursors) if (next.after === c && !next.started) await fill(next);
   };
   for (const c of cursors) await fill(c);
-  if (cursors.length > 1) await alignClocks(cursors, notes);
+  if (cursors.length > 1) await alignClocks(cursors, notes, skewMs, notice);
   for (;;) {
     // Take the record with the earliest time among the inputs' next records (untimed records first).
     let best: Cursor | undefined;
@@ -441,7 +441,7 @@ const ALIGN_BYTES = 16 * 1024 * 1024;
  * Put server logs on the client log's clock: read ahead the first records of every input, pair the requests both
  * sides show, and shift a server input's times by the median difference when it is large (a skewed clock).
  */
-async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
+async function alignClocks(cursors: Cursor[], notes: string[], skewMs: number, notice: (text: string) => void): Promise<void> {
   for (const c of cursors) {
     if (!c.started) continue; // a rotated log's later piece: read after the piece before it
     const from = c.account.bytesRead;
@@ -465,6 +465,39 @@ async function alignClocks(cursors: Cursor[], notes: string[]): Promise<void> {
     shift(c.batch, c.pos, offset);
     const how = `${(Math.abs(offset) / 1000).toFixed(1)} s ${offset > 0 ? 'ahead of' : 'behind'} the client log's`;
     notes.push(`${c.account.name}: clock ${how}; its times were shifted by ${(-offset / 1000).toFixed(1)} s to join the two views (times shown are the client's)`);
+  }
+  alignKitchenClocks(cursors, clients, skewMs, notice);
+}
+
+/** Whether an item is one of the MCP test kitchen's own lines (its request log's, an observation). */
+function isKitchenLine(item: RecordItem): boolean {
+  const log = item.gatewayAccount ? (item.rec as { gatewayAccount?: GatewayAccount }).gatewayAccount?.log : undefined;
+  return (log === 'kitchen-log' || log === 'kitchen-observation') && item.ts !== undefined;
+}
+
+/**
+ * The MCP test kitchen's lines have no JSON-RPC id to pair by: their clock is put on the client's from when its POSTs
+ * started (each line's start against the client's POST starts, within --skew), when the shift that lines up most of them
+ * is plain (see estimateLineOffset); said on stderr too, as the join of such lines within a second would miss them all.
+ */
+function alignKitchenClocks(cursors: Cursor[], clients: Cursor[], skewMs: number, notice: (text: string) => void): void {
+  const posts: number[] = [];
+  for (const c of clients) {
+    for (const item of c.batch.slice(c.pos, c.pos + ALIGN_RECORDS)) {
+      const rec = item.rec as { kind: string; method?: string; direction?: string };
+      if (item.ts === undefined || item.gatewayAccount) continue;
+      if (((rec.kind === 'request' || rec.kind === 'exchange') && rec.method?.toUpperCase() === 'POST') || (rec.kind === 'message' && rec.direction === 'c2s')) posts.push(item.ts);
+    }
+  }
+  if (posts.length === 0) return;
+  for (const c of cursors) {
+    if (c.offset !== 0 || clients.includes(c)) continue;
+    const lines = c.batch.slice(c.pos, c.pos + ALIGN_RECORDS).filter(isKitchenLine).map((item) => item.ts!);
+    const found = estimateLineOffset(posts, lines, skewMs);
+    if (!found) continue;
+    c.offset = found.offset;
+    shift(c.batch, c.pos, found.offset);
+    notice(`${c.account.name}: the MCP test kitchen's clock reads ${(Math.abs(found.offset) / 1000).toFixed(1)} s ${found.offset > 0 ? 'ahead of' : 'behind'} the client's (${found.matched} of its ${found.of} POSTs in the client's time span start that much apart from the client's, each within 50 ms): its times were shifted by ${(-found.offset / 1000).toFixed(1)} s to join its lines to the client's attempts (times shown are the client's)`);
   }
 }
 

@@ -62,3 +62,62 @@ export function estimateOffset(base: TimedRecord[], other: TimedRecord[], minPai
   const median = diffs[diffs.length >> 1]!;
   return Math.abs(median) >= matterMs ? median : undefined;
 }
+
+/** How close (ms) a bodiless server line's start and a client POST's start must come, once shifted, to count as one POST. */
+const LINE_MATCH_MS = 50;
+/** Below this (ms) an offset of such lines is left alone: the join takes them within a second of the client's times. */
+const LINE_MATTER_MS = 500;
+
+/** The number of `lines` (sorted) that have a start in `posts` (sorted) within LINE_MATCH_MS once moved back by `d`. */
+function linesMatched(posts: number[], lines: number[], d: number): number {
+  let n = 0;
+  let j = 0;
+  for (const t of lines) {
+    const at = t - d;
+    while (j < posts.length && posts[j]! < at - LINE_MATCH_MS) j++;
+    if (j < posts.length && posts[j]! <= at + LINE_MATCH_MS) n++;
+  }
+  return n;
+}
+
+/**
+ * The offset (ms) of a server's bodiless lines (the MCP test kitchen's request log and observations: no JSON-RPC id,
+ * only when each POST started) from the client's POSTs: the shift, within `skewMs`, that lines up the most line starts
+ * with POST starts (each within 50 ms). Undefined unless at least three and most of the lines inside the client's time
+ * span line up, no other shift lines up as many, and it is large enough to matter (half a second).
+ */
+export function estimateLineOffset(posts: number[], lines: number[], skewMs: number): { offset: number; matched: number; of: number } | undefined {
+  if (posts.length < 3 || lines.length < 3) return undefined;
+  posts = [...posts].sort((a, b) => a - b);
+  lines = [...lines].sort((a, b) => a - b);
+  // every difference of a line's start and a POST's start within --skew, counted in 10 ms buckets
+  const buckets = new Map<number, number>();
+  let lo = 0;
+  let pairs = 0;
+  for (const t of lines) {
+    while (lo < posts.length && posts[lo]! < t - skewMs) lo++;
+    for (let j = lo; j < posts.length && posts[j]! <= t + skewMs && pairs < 4_000_000; j++, pairs++) {
+      const b = Math.round((t - posts[j]!) / 10);
+      buckets.set(b, (buckets.get(b) ?? 0) + 1);
+    }
+  }
+  // the candidates: the fullest 100 ms spans of differences, at most eight, each scored by the lines it lines up
+  const spans = [...buckets.keys()].map((b) => {
+    let n = 0;
+    for (let k = -5; k <= 5; k++) n += buckets.get(b + k) ?? 0;
+    return { b, n };
+  }).sort((x, y) => y.n - x.n || Math.abs(x.b) - Math.abs(y.b));
+  const picked: number[] = [];
+  for (const s of spans) {
+    if (picked.length >= 8) break;
+    if (picked.every((p) => Math.abs(p - s.b) > 10)) picked.push(s.b);
+  }
+  const scored = picked.map((b) => ({ offset: b * 10, matched: linesMatched(posts, lines, b * 10) })).sort((x, y) => y.matched - x.matched || Math.abs(x.offset) - Math.abs(y.offset));
+  const best = scored[0];
+  if (!best || best.matched < 3 || (scored[1] && scored[1].matched >= best.matched)) return undefined;
+  // the lines whose shifted start falls within the client's span: most of them must line up
+  const inside = lines.filter((t) => t - best.offset >= posts[0]! - LINE_MATCH_MS && t - best.offset <= posts[posts.length - 1]! + LINE_MATCH_MS).length;
+  if (best.matched * 2 < inside) return undefined;
+  if (Math.abs(best.offset) < LINE_MATTER_MS) return undefined;
+  return { offset: best.offset, matched: best.matched, of: inside };
+}
