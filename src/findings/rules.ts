@@ -427,6 +427,9 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // asked is no run of it, and the follow-up re-invokes the tool from the start with the answers.
   // (So was a round a follow-up continued, where the log does not show its answer: the Python DEBUG log's JSON ones.)
   if ((prev.outcome === 'INPUT_REQUIRED' || prev.continued === true) && (prev.serverOutcome === undefined || prev.serverOutcome === 'INPUT_REQUIRED')) return 'no';
+  // The server's own record shows its scenario layer answered before the MCP SDK saw the request (the kitchen's
+  // observation of an injected -32603 or status): nothing ran, whatever the error's code says on the wire.
+  if (prev.answeredBeforeTool !== undefined) return 'no';
   const code = prev.server?.detail?.errorCode ?? prev.detail.errorCode;
   const message = prev.server?.detail?.errorMessage ?? prev.detail.errorMessage;
   // (-32602 that the tool raised while it ran, with arguments that keep its inputSchema, is no refusal.)

@@ -58,6 +58,8 @@ export interface GatewayAccount {
   tool?: string | null;
   /** The server saw the request aborted before it was done (an observation's wasCancelled). */
   cancelled?: boolean;
+  /** The scenario the MCP test kitchen's observation names (its scenarioId): which layer answered may follow from it. */
+  scenario?: string;
 }
 
 /** What a message-level source can show (stdio logs, sniffers, client logs: no HTTP layer, no session); each adds its notes. */

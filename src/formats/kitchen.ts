@@ -59,6 +59,19 @@ export function requestLogRecords(ts: string | undefined, message: string, ctx: 
   return [Object.assign(rec, { gatewayAccount: account })];
 }
 
+/**
+ * Whether the kitchen's scenario layer (ScenarioWireMiddleware, inside the observations, before the MCP SDK) answered a
+ * POST itself, by the observation's scenario and what the client got: `errors.jsonrpc_error` answers a tools/call with a
+ * JSON-RPC error in HTTP 200 (its tool, ScenarioBase's, only ever returns a result), `errors.http_status_sequence` and
+ * `errors.http_status_per_method` answer a POST with a bare non-2xx status (cakewalk-mcp-test-kitchen @ cf2f689). Then
+ * no tool ran for it. Other scenarios' answers (a tool error, a timeout, a closed connection) prove nothing of the kind.
+ */
+export function kitchenAnsweredBeforeTool(scenario: string, rpcMethod: string | undefined, status: number | null, clientStatus: number | null | undefined, jsonRpcError: boolean): string | undefined {
+  if (scenario === 'errors.jsonrpc_error' && rpcMethod === 'tools/call' && status === 200 && jsonRpcError) return `its scenario ${scenario} answers a tools/call with a JSON-RPC error in its wire layer, before the MCP SDK sees the request (its tool only ever returns a result): no tool ran for it`;
+  if ((scenario === 'errors.http_status_sequence' || scenario === 'errors.http_status_per_method') && status !== null && (status < 200 || status > 299) && clientStatus === status) return `its scenario ${scenario} answers a POST with a bare HTTP ${status} in its wire layer, before the MCP SDK sees the request: no tool ran for it`;
+  return undefined;
+}
+
 /** An observation row (ObservationResponse, camelCase as the API and the stream write it). */
 function isObservation(v: Obj): boolean {
   return typeof v.requestId === 'string' && typeof v.method === 'string' && typeof v.phase === 'string' && typeof v.durationMs === 'number' && typeof v.wasCancelled === 'boolean' && typeof v.occurredAt === 'string';
@@ -91,7 +104,7 @@ function observationRecord(row: KitchenObservation, ctx: AdapterContext): Exchan
   const cancelled = row.wasCancelled === true ? '; the request was aborted before the server was done (wasCancelled)' : '';
   const own = status !== null && status >= 400 ? ': the MCP server answered it itself, past its rate limiter and PAT check (a status the scenario layer injects, or the MCP SDK\'s own)' : '';
   const said = `the kitchen's observation ${short(row.requestId)} has this POST (${method}${tool !== null ? ` ${short(tool)}` : ''}, phase ${short(row.phase)}${scenario}) answered ${status ?? 'with no status'} in ${duration} ms${own}${cancelled}`;
-  const account: GatewayAccount = { log: 'kitchen-observation', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true, rpcMethod: row.method, tool, cancelled: row.wasCancelled === true };
+  const account: GatewayAccount = { log: 'kitchen-observation', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true, rpcMethod: row.method, tool, cancelled: row.wasCancelled === true, ...(typeof row.scenarioId === 'string' ? { scenario: row.scenarioId } : {}) };
   const rec = {
     v: 1,
     kind: 'exchange',

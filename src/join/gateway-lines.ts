@@ -40,6 +40,8 @@ export interface GatewayLine {
   tool?: string | null;
   /** The server saw the request aborted (an observation's wasCancelled). */
   cancelled?: true;
+  /** The scenario an observation of the MCP test kitchen names (its scenarioId). */
+  scenario?: string;
   src: Source;
 }
 

@@ -10,6 +10,7 @@ import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
 import { SessionPairs, answersAgree, initializeFit, quoteId } from './gateway.js';
 import { GatewayLines, type GatewayLine } from './gateway-lines.js';
+import { kitchenAnsweredBeforeTool } from '../formats/kitchen.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 import { trimOldest } from '../bounded.js';
 import { claimAdmits, claimsSeveralPosts } from './claim-posts.js';
@@ -55,6 +56,8 @@ export interface Attempt {
   gatewayReason?: { said: string; src: Source };
   /** The MCP test kitchen's own lines of this POST (its request log's, its observation): the server's words and line. */
   serverLines?: { said: string; src: Source }[];
+  /** The server's own record shows a layer in front of its MCP SDK answered this POST (the kitchen's scenario layer): no tool ran. */
+  answeredBeforeTool?: { said: string; src: Source };
   claim?: ClaimIn;
   /** The claim is this attempt's only view: no call on the wire took it (see Matcher.claimOnly). */
   claimOnly?: boolean;
@@ -776,8 +779,14 @@ export class Matcher {
       side: gv.side === 'client' ? 'client' : 'server', session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
       endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome, method: a.method, tool: a.tool,
     });
-    for (const g of taken) {
+    for (let g of taken) {
       if (g.said === '') continue;
+      // The kitchen's observation names its scenario: one that answers in its wire layer proves no tool ran
+      const before = g.log === 'kitchen-observation' && g.scenario !== undefined ? kitchenAnsweredBeforeTool(g.scenario, g.rpcMethod, g.status, gv.status, a.outcome === 'JSONRPC_ERROR') : undefined;
+      if (before !== undefined) {
+        g = { ...g, said: `${g.said}; ${before}` };
+        a.answeredBeforeTool = { said: before, src: g.src };
+      }
       if (g.log === 'kitchen-log' || g.log === 'kitchen-observation') (a.serverLines ??= []).push({ said: g.said, src: g.src });
       else if (g.log === 'nginx-error') a.gatewayReason = { said: g.said, src: g.src };
       else a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
