@@ -59,6 +59,11 @@ const SLACK_MS = 1000;
 const OPEN_VIEW_MS = 60_000;
 /** Two of the MCP test kitchen's lines that fit one attempt this close (start and end gaps summed, ms) cannot be told apart. */
 const AMBIGUOUS_MS = 50;
+/**
+ * A POST the kitchen's request log covers (it has lines that ended before the POST started and lines that started after
+ * it ended) and has no line of near it (no untaken line of a request starts this close to its span, ms) never reached it.
+ */
+const UNSEEN_MS = 100;
 /** Labels counted per input at most (nginx's reasons); past this, "other". */
 const LABELS_KEPT = 1000;
 
@@ -154,6 +159,8 @@ export class GatewayLines {
   private observationsSeen = false;
   /** Per input: what its lines said, for the report's note. */
   private readonly account = new Map<string, Account>();
+  /** Per input of the kitchen's request log: the earliest end and the latest start of its lines, and how many were joined. */
+  private readonly spans = new Map<string, { minEnd: number; maxStart: number; joined: number }>();
 
   get empty(): boolean {
     return this.lines.length === 0;
@@ -169,6 +176,15 @@ export class GatewayLines {
     // Every POST's line waits for its attempt, a normal one too (it says nothing more than the client's view): an attempt
     // takes the line nearest to it, so a line that says more is left to the attempt it tells of.
     if (g.method !== 'POST') return;
+    if (g.log === 'kitchen-log') {
+      const s = this.spans.get(g.src.file);
+      const end = g.endTs ?? g.ts;
+      if (!s) this.spans.set(g.src.file, { minEnd: end, maxStart: g.ts, joined: 0 });
+      else {
+        if (end < s.minEnd) s.minEnd = end;
+        if (g.ts > s.maxStart) s.maxStart = g.ts;
+      }
+    }
     this.lines.push(g);
     if (this.lines.length > KEPT) this.untaken(this.lines.splice(0, this.lines.length - KEPT));
   }
@@ -214,6 +230,7 @@ export class GatewayLines {
       if (isKitchen(g) && typeof p.status !== 'number' && !p.answered) g = { ...g, said: `${g.said} (no response head reached the client, which had gone: the server's ${g.status} went to no one)` };
       if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-log' ? 'status' : 'method and status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
       if (g.said !== '') this.accountOf(g).taken++;
+      if (g.log === 'kitchen-log') this.spans.get(g.src.file)!.joined++;
       out.push(g);
     }
     // The kitchen's 401 or 429 with no observation of it, where observations were given: its PAT check or rate limiter
@@ -223,6 +240,25 @@ export class GatewayLines {
       out[logged] = { ...g, said: `${g.said.replace(/ \(its (?:PAT check|rate limiter), before the observations.*?an observation of it tells which\)/, '')}, and the observations given have none of it: ${g.status === 401 ? 'the PAT check' : 'the rate limiter'} refused it before the observations, the scenario layer and any tool (unless the observations given do not reach its time)` };
     }
     return out;
+  }
+
+  /**
+   * The kitchen's request log (an input of it whose lines were joined to other attempts: its clock is the client's, or
+   * put on it) that covers this client POST's time, lines before it and after it, and has none of it: the POST never
+   * reached the kitchen (RequestLoggingMiddleware, outermost, logs every POST /mcp it answers, its 401 and 429 too).
+   * Undefined when no such log covers it, or a line not taken by another attempt starts near it.
+   */
+  unseen(p: GatewayProbe): string | undefined {
+    if (p.side !== 'client' || p.startTs === undefined || p.endTs === undefined || p.open) return undefined;
+    const from = p.startTs - UNSEEN_MS;
+    const to = p.endTs + UNSEEN_MS;
+    for (const [file, s] of this.spans) {
+      if (s.joined === 0 || s.minEnd >= p.startTs || s.maxStart <= p.endTs) continue;
+      // (a 202 is a notification's or a response's: the kitchen answers a request 200 or an error, never 202)
+      if (this.lines.some((g) => g.log === 'kitchen-log' && g.src.file === file && g.status !== 202 && g.ts >= from && g.ts <= to)) continue;
+      return file;
+    }
+    return undefined;
   }
 
   /** A line of such a log with no date: counted in its note, never offered to an attempt. */

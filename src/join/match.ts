@@ -775,10 +775,20 @@ export class Matcher {
     const gv = a.client ?? a.server;
     if (!gv || this.gatewayLines.empty) return;
     const open = gv.response === undefined && (gv.streamEnd === undefined || gv.endUnseen === true);
-    const taken = this.gatewayLines.take({
-      side: gv.side === 'client' ? 'client' : 'server', session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
+    const probe = {
+      side: gv.side === 'client' ? 'client' as const : 'server' as const, session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
       endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome, method: a.method, tool: a.tool,
-    });
+    };
+    const taken = this.gatewayLines.take(probe);
+    // A client's POST that got an answer (from something) the kitchen's request log, which covers its time, never logged
+    if (!a.server && a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client) && !taken.some((g) => g.log === 'kitchen-log')) {
+      const file = this.gatewayLines.unseen(probe);
+      if (file !== undefined) {
+        a.notSeenByServer = true;
+        const said = `the kitchen's request log ${file}, which has POSTs that ended before this one started and POSTs that started after it ended, has no line of it: the kitchen never saw it, so its HTTP ${a.client.status} came from something between them (a gateway, a proxy)`;
+        a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+      }
+    }
     for (let g of taken) {
       if (g.said === '') continue;
       // The kitchen's observation names its scenario: one that answers in its wire layer proves no tool ran
