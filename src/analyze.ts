@@ -472,7 +472,7 @@ async function alignClocks(cursors: Cursor[], notes: string[], skewMs: number, n
 /** Whether an item is one of the MCP test kitchen's own lines (its request log's, an observation). */
 function isKitchenLine(item: RecordItem): boolean {
   const log = item.gatewayAccount ? (item.rec as { gatewayAccount?: GatewayAccount }).gatewayAccount?.log : undefined;
-  return (log === 'kitchen-log' || log === 'kitchen-observation') && item.ts !== undefined;
+  return (log === 'kitchen-log' || log === 'kitchen-observation' || log === 'aspnet-hosting') && item.ts !== undefined;
 }
 
 /**

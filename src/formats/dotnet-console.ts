@@ -1,6 +1,7 @@
 // .NET's text console logger (Microsoft.Extensions.Logging's simple formatter: `trce: Category[EventId]` and the message, on one line or indented on the next), read as the app-log format reads its JSON lines.
 import { appLogFormat } from './app-log.js';
 import { isRequestLogLine, requestLogRecords } from './kitchen.js';
+import { hostingRecords, isHostingLine } from './aspnet-hosting.js';
 import { FULL_VIEW, type AdapterContext, type AdapterResult, type TextFormat } from './adapter.js';
 import { parseTimestamp } from './time.js';
 import type { Obj } from './values.js';
@@ -58,6 +59,8 @@ function toRecords(raw: string, ctx: AdapterContext): AdapterResult {
     state?.set('dotnet-console', entry);
     // The MCP test kitchen's request log (Development's text shape): the server's account of a request
     if (message !== undefined && isRequestLogLine(category, message)) return requestLogRecords(entry.ts, message, ctx);
+    // ASP.NET Core's own line of each request (SingleLine): the server's account of it too
+    if (message !== undefined && isHostingLine(category, message)) return hostingRecords(entry.ts, message, ctx);
     return message === undefined ? [] : appLogFormat.toRecords(asJsonLine(entry, message), ctx);
   }
   const entry = state?.get('dotnet-console') as Entry | undefined;
@@ -65,6 +68,7 @@ function toRecords(raw: string, ctx: AdapterContext): AdapterResult {
   if (!cont || entry === undefined) return { error: 'line is not JSON and matches no text log format' };
   if (entry.read) return [];
   entry.read = true;
+  if (isHostingLine(entry.category, cont[1]!)) return hostingRecords(entry.ts, cont[1]!, ctx);
   return appLogFormat.toRecords(asJsonLine(entry, cont[1]!), ctx);
 }
 
@@ -76,10 +80,10 @@ export const dotnetConsoleFormat: TextFormat = {
   textToRecords: toRecords,
   limits: {
     ...FULL_VIEW,
-    // the MCP test kitchen's request log lines (see kitchen.ts) carry a gateway account; the other records none
+    // the MCP test kitchen's request log lines (see kitchen.ts) and ASP.NET Core's "Request finished" lines (aspnet-hosting.ts) carry a gateway account; the other records none
     gatewayAccount: true,
     notes: [
-      ".NET's text console log: times only with a TimestampFormat that has the date; an app's own messages are read as app-log reads them, the C# SDK's at Trace by its words",
+      ".NET's text console log: times only with a TimestampFormat that has the date; an app's own messages are read as app-log reads them, the C# SDK's at Trace by its words, ASP.NET Core's \"Request finished\" lines as aspnet-hosting reads them",
     ],
   },
 };

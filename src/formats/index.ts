@@ -13,6 +13,7 @@ import { haproxyLogFormat } from './haproxy-log.js';
 import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
 import { harEntryFormat } from './har-entry.js';
 import { kitchenLogFormat, kitchenObservationFormat, kitchenObservationStreamFormat } from './kitchen.js';
+import { aspnetHostingFormat } from './aspnet-hosting.js';
 import { kongFormat } from './kong.js';
 import { mcpsnoopFormat } from './mcpsnoop.js';
 import { mcpspyFormat } from './mcpspy.js';
@@ -46,6 +47,7 @@ export const JSON_FORMATS: JsonFormat[] = [
   nginxJsonFormat,
   kitchenLogFormat,
   kitchenObservationFormat,
+  aspnetHostingFormat,
   jsonRpcFormat,
 ];
 

@@ -107,7 +107,9 @@ interface Account {
 }
 
 /** Whether a line is the MCP test kitchen's own (the server's account, not a gateway's). */
-const isKitchen = (g: { log: GatewayLog }): boolean => g.log === 'kitchen-log' || g.log === 'kitchen-observation';
+const isKitchen = (g: { log: GatewayLog }): boolean => g.log === 'kitchen-log' || g.log === 'kitchen-observation' || g.log === 'aspnet-hosting';
+/** A server's line of every POST it answered (the kitchen's request log, ASP.NET Core's hosting log): its time span covers each. */
+const everyPost = (log: GatewayLog): boolean => log === 'kitchen-log' || log === 'aspnet-hosting';
 
 /**
  * Whether the MCP test kitchen's line fits the attempt: the same status, started within a second (and --skew: the
@@ -176,7 +178,7 @@ export class GatewayLines {
     // Every POST's line waits for its attempt, a normal one too (it says nothing more than the client's view): an attempt
     // takes the line nearest to it, so a line that says more is left to the attempt it tells of.
     if (g.method !== 'POST') return;
-    if (g.log === 'kitchen-log') {
+    if (everyPost(g.log)) {
       const s = this.spans.get(g.src.file);
       const end = g.endTs ?? g.ts;
       if (!s) this.spans.set(g.src.file, { minEnd: end, maxStart: g.ts, joined: 0 });
@@ -209,7 +211,7 @@ export class GatewayLines {
     if (p.startTs === undefined) return [];
     const out: GatewayLine[] = [];
     // one line of each kind: a gateway's account, nginx's error log's reason, the kitchen's request log, its observation
-    for (const kind of ['account', 'reason', 'kitchen-log', 'kitchen-observation'] as const) {
+    for (const kind of ['account', 'reason', 'kitchen-log', 'kitchen-observation', 'aspnet-hosting'] as const) {
       let best = -1;
       let bestGap = Infinity;
       let runnerUp = Infinity;
@@ -228,9 +230,9 @@ export class GatewayLines {
       let g = this.lines.splice(best, 1)[0]!;
       // The kitchen's lines name no id: where another fits about as well (its start and end within 50 ms of this one's), which is this attempt's is a guess
       if (isKitchen(g) && typeof p.status !== 'number' && !p.answered) g = { ...g, said: `${g.said} (no response head reached the client, which had gone: the server's ${g.status} went to no one)` };
-      if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-log' ? 'status' : 'method and status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
+      if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-observation' ? 'method and status' : 'status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
       if (g.said !== '') this.accountOf(g).taken++;
-      if (g.log === 'kitchen-log') this.spans.get(g.src.file)!.joined++;
+      if (everyPost(g.log)) this.spans.get(g.src.file)!.joined++;
       out.push(g);
     }
     // The kitchen's 401 or 429 with no observation of it, where observations were given: its PAT check or rate limiter
@@ -248,15 +250,16 @@ export class GatewayLines {
    * reached the kitchen (RequestLoggingMiddleware, outermost, logs every POST /mcp it answers, its 401 and 429 too).
    * Undefined when no such log covers it, or a line not taken by another attempt starts near it.
    */
-  unseen(p: GatewayProbe): string | undefined {
+  unseen(p: GatewayProbe): { file: string; log: GatewayLog } | undefined {
     if (p.side !== 'client' || p.startTs === undefined || p.endTs === undefined || p.open) return undefined;
     const from = p.startTs - UNSEEN_MS;
     const to = p.endTs + UNSEEN_MS;
     for (const [file, s] of this.spans) {
+      const log = this.account.get(file)?.log ?? 'kitchen-log';
       if (s.joined === 0 || s.minEnd >= p.startTs || s.maxStart <= p.endTs) continue;
       // (a 202 is a notification's or a response's: the kitchen answers a request 200 or an error, never 202)
-      if (this.lines.some((g) => g.log === 'kitchen-log' && g.src.file === file && g.status !== 202 && g.ts >= from && g.ts <= to)) continue;
-      return file;
+      if (this.lines.some((g) => everyPost(g.log) && g.src.file === file && g.status !== 202 && g.ts >= from && g.ts <= to)) continue;
+      return { file, log };
     }
     return undefined;
   }
@@ -328,10 +331,10 @@ function nginxLabel(g: GatewayLine): string {
  * show), with the first of each; the lines with no date.
  */
 function kitchenNotes(file: string, a: Account): string[] {
-  const what = a.log === 'kitchen-log' ? "the MCP test kitchen's request log" : "the MCP test kitchen's observations";
+  const what = a.log === 'kitchen-log' ? "the MCP test kitchen's request log" : a.log === 'aspnet-hosting' ? "ASP.NET Core's hosting log" : "the MCP test kitchen's observations";
   const rest = [...a.labels].sort((x, y) => y[1].count - x[1].count).map(([label, l]) => `${label} x${l.count} (first at ${l.first.file}:${l.first.line})`);
   const untaken = [...a.labels.values()].reduce((k, l) => k + l.count, 0);
-  const parts = [`${file}: ${what}, the server's own account of ${a.requests} POST${a.requests === 1 ? '' : 's'} /mcp (no JSON-RPC id or session: joined by ${a.log === 'kitchen-log' ? 'status' : 'method, tool, status'} and start time)`];
+  const parts = [`${file}: ${what}, the server's own account of ${a.requests} POST${a.requests === 1 ? '' : 's'} /mcp (no JSON-RPC id or session: joined by ${a.log === 'kitchen-observation' ? 'method, tool, status' : 'status'} and start time)`];
   parts.push(`${a.taken} joined to the client's attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (its why says what the server saw)`);
   if (untaken) parts.push(`${untaken} no attempt took: ${rest.join(', ')} (notifications and responses to the server are no attempts; a POST no client log given shows, or one the client's clock puts more than a second away, is not joined)`);
   if (a.untimed) parts.push(`${a.untimed} line${a.untimed === 1 ? ' has' : 's have'} no date (Development's "HH:mm:ss " time): counted, not joined; a TimestampFormat with the date, or the JSON console format, lets them join`);

@@ -781,11 +781,11 @@ export class Matcher {
     };
     const taken = this.gatewayLines.take(probe);
     // A client's POST that got an answer (from something) the kitchen's request log, which covers its time, never logged
-    if (!a.server && a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client) && !taken.some((g) => g.log === 'kitchen-log')) {
-      const file = this.gatewayLines.unseen(probe);
-      if (file !== undefined) {
+    if (!a.server && a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client) && !taken.some((g) => g.log === 'kitchen-log' || g.log === 'aspnet-hosting')) {
+      const unseen = this.gatewayLines.unseen(probe);
+      if (unseen !== undefined) {
         a.notSeenByServer = true;
-        const said = `the kitchen's request log ${file}, which has POSTs that ended before this one started and POSTs that started after it ended, has no line of it: the kitchen never saw it, so its HTTP ${a.client.status} came from something between them (a gateway, a proxy)`;
+        const said = `${unseen.log === 'aspnet-hosting' ? "the server's ASP.NET Core hosting log" : "the kitchen's request log"} ${unseen.file}, which has POSTs that ended before this one started and POSTs that started after it ended, has no line of it: the ${unseen.log === 'aspnet-hosting' ? 'server' : 'kitchen'} never saw it, so its HTTP ${a.client.status} came from something between them (a gateway, a proxy)`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
     }
@@ -797,7 +797,7 @@ export class Matcher {
         g = { ...g, said: `${g.said}; ${before}` };
         a.answeredBeforeTool = { said: before, src: g.src };
       }
-      if (g.log === 'kitchen-log' || g.log === 'kitchen-observation') (a.serverLines ??= []).push({ said: g.said, src: g.src });
+      if (g.log === 'kitchen-log' || g.log === 'kitchen-observation' || g.log === 'aspnet-hosting') (a.serverLines ??= []).push({ said: g.said, src: g.src });
       else if (g.log === 'nginx-error') a.gatewayReason = { said: g.said, src: g.src };
       else a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
       // (each line's words name the gateway: "HAProxy's termination state SD: ...", "nginx's access log has ...")

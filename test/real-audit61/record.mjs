@@ -9,7 +9,8 @@
 // DEBUG log leaves JSON answers out). Ports 8700-8799.
 // Usage: npm run build && node test/real-audit61/record.mjs [case...]
 // Writes test/fixtures/real-audit61/<case>/: client.ndjson or client.log (+ proxy.ndjson), kitchen-console.json.log,
-// observations-page.json, observed.json (the app's steps, the kitchen's events, the hop's refusals), truth.md.
+// observations-page.json, observed.json (the app's steps, the kitchen's events, the hop's refusals), truth.md; with
+// `hosting`, ASP.NET Core's own request lines too (aspnet-console.json.log, aspnet-console.txt: ./aspnet-hosting.mjs).
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -19,6 +20,7 @@ import { listen, readBody, sleep } from '../helpers/loopback.mjs';
 import { kitchen } from '../real-audit58/kitchen.mjs';
 import { kitchenLogs } from '../real-audit58/kitchen-logs.mjs';
 import { runTsApp } from '../real-audit59/app.mjs';
+import { aspnetHosting } from './aspnet-hosting.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit61/', import.meta.url));
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -41,6 +43,9 @@ export const cases = {
   'v2-clock-behind': { client: 'v2', modern: true, shiftMs: -3500, kitchen: { scenario: 'baseline', params: {} }, calls: run(4) },
   // a hop answers the second tools/call POST 502 itself (the kitchen never sees it); the app retries it
   'ts-hop-502': { client: 'ts1', hop: { refuse: [2] }, kitchen: { scenario: 'baseline', params: {} }, calls: run(3) },
+  // ASP.NET Core's own hosting lines (aspnet-console.json.log, aspnet-console.txt) beside the kitchen's records
+  'v2-hosting-hop-502': { client: 'v2', modern: true, hosting: true, hop: { refuse: [1] }, kitchen: { scenario: 'baseline', params: {} }, calls: run(3) },
+  'ts-hosting-status-500': { client: 'ts1', hosting: true, kitchen: seq([200, 200, 200, 500, 200]), calls: run(2) },
 };
 
 /** `mcp-triage record` as its own process; resolves once it listens. */
@@ -108,6 +113,12 @@ async function record(name, c, i) {
   mkdirSync(dir, { recursive: true });
   const port = 8700 + 4 * i;
   const logs = kitchenLogs({ listen: `http://127.0.0.1:${port}` });
+  // ASP.NET Core's hosting layer, outside every middleware (the request log included)
+  const hosting = c.hosting ? aspnetHosting() : undefined;
+  if (hosting) {
+    const inner = logs.requestLog;
+    logs.requestLog = (h) => hosting.wrap(inner(h));
+  }
   const k = kitchen({ ...c.kitchen, pat: PAT, serverLog: `${dir}server.ndjson`, logs });
   const host = await listen(k.handle, port);
   const hop = c.hop ? await startHop(port + 1, host.url, c.hop) : undefined;
@@ -128,6 +139,7 @@ async function record(name, c, i) {
   await k.close();
   await host.close();
   logs.write(dir);
+  hosting?.write(dir);
   // only what a judge would give: the JSON console log and the list page (the other shapes are audit 58's)
   for (const f of ['kitchen-console.txt', 'observations-stream.txt', 'observations.ndjson', 'server.ndjson']) rmSync(`${dir}${f}`, { force: true });
   if (c.shiftMs) shiftTimes(dir, c.shiftMs);
