@@ -7,12 +7,12 @@
 // client and the kitchen that answers the POSTs it is told to itself (502, never passed on: the kitchen never sees
 // them); `py` cases also run `mcp-triage record` between the app and the hop/kitchen (proxy.ndjson: the Python SDK's
 // DEBUG log leaves JSON answers out). Ports 8700-8799.
-// Usage: npm run build && node test/real-audit61/record.mjs [case...]
+// Usage: npm run build && node test/real-audit61/record.mjs [case...]   (--truth: rewrite the truth.md notes only)
 // Writes test/fixtures/real-audit61/<case>/: client.ndjson or client.log (+ proxy.ndjson), kitchen-console.json.log,
 // observations-page.json, observed.json (the app's steps, the kitchen's events, the hop's refusals), truth.md; with
 // `hosting`, ASP.NET Core's own request lines too (aspnet-console.json.log, aspnet-console.txt: ./aspnet-hosting.mjs).
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -153,12 +153,18 @@ const CLIENT = { ts1: 'SDK 1.32.2 client (2025-11-25), recordingFetch (client.nd
 function writeTruth(dir, name, o) {
   const step = (s) => `- ${s.step}: ${s.ok === false ? `threw ${s.error?.name}${s.error?.code !== undefined ? ` ${s.error.code}` : ''}: ${String(s.error?.message ?? '').slice(0, 140)}${s.policy ? ` (the app's policy: ${s.policy})` : ''}` : s.tools ? `returned ${s.tools.join(', ')}` : `${s.isError ? 'returned isError true' : 'returned'}${s.text ? `: ${s.text.slice(0, 120)}` : ''}`}`;
   const shift = o.shiftMs ? `\n\nClock: every time in kitchen-console.json.log and observations-page.json was moved by ${o.shiftMs > 0 ? '+' : ''}${o.shiftMs} ms after the run (the kitchen's clock read ${Math.abs(o.shiftMs) / 1000} s ${o.shiftMs > 0 ? 'ahead of' : 'behind'} the client's); nothing else changed.` : '';
+  const hosting = existsSync(`${dir}aspnet-console.json.log`) ? "\nASP.NET Core's own request lines (Microsoft.AspNetCore.Hosting.Diagnostics \"Request starting\"/\"Request finished\", outermost: the hosting layer times the whole request): aspnet-console.json.log (.NET's JSON console shape) and aspnet-console.txt (the simple console shape with a UTC TimestampFormat), written by test/real-audit61/aspnet-hosting.mjs." : '';
   const hop = o.hopRefused.length ? `\n\nThe hop between the client and the kitchen answered these tools/call POSTs 502 itself, never passing them on (the kitchen's records have no line of them):\n\n${o.hopRefused.map((r) => `- ${JSON.stringify(r)}`).join('\n')}` : '';
-  writeFileSync(`${dir}truth.md`, `# ${name}\n\nKitchen selection: \`${o.scenario}\` ${JSON.stringify(o.params)}, PAT required (the app sends it).\nClient: ${CLIENT[o.client]}. The kitchen's records: kitchen-console.json.log (RequestLoggingMiddleware, JSON console) and observations-page.json (the list API's page).${shift}${hop}\n\nWhat the application saw, step by step:\n\n${o.steps.map(step).join('\n')}\n\nWhat the kitchen did (its own events; an injected status or JSON-RPC error is sent by the scenario layer before the MCP SDK sees the request, so no tool ran for it):\n\n${o.kitchen.length ? o.kitchen.map((e) => `- ${JSON.stringify(e)}`).join('\n') : '- nothing injected'}\n`);
+  writeFileSync(`${dir}truth.md`, `# ${name}\n\nKitchen selection: \`${o.scenario}\` ${JSON.stringify(o.params)}, PAT required (the app sends it).\nClient: ${CLIENT[o.client]}. The kitchen's records: kitchen-console.json.log (RequestLoggingMiddleware, JSON console) and observations-page.json (the list API's page).${hosting}${shift}${hop}\n\nWhat the application saw, step by step:\n\n${o.steps.map(step).join('\n')}\n\nWhat the kitchen did (its own events; an injected status or JSON-RPC error is sent by the scenario layer before the MCP SDK sees the request, so no tool ran for it):\n\n${o.kitchen.length ? o.kitchen.map((e) => `- ${JSON.stringify(e)}`).join('\n') : '- nothing injected'}\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const pick = process.argv.slice(2);
+  // --truth: rewrite every case's truth.md from its observed.json
+  if (pick[0] === '--truth') {
+    for (const name of readdirSync(ROOT)) writeTruth(`${ROOT}${name}/`, name, JSON.parse(readFileSync(`${ROOT}${name}/observed.json`, 'utf8')));
+    process.exit(0);
+  }
   for (const [i, [name, c]] of Object.entries(cases).entries()) if (pick.length === 0 || pick.includes(name)) await record(name, c, i);
   process.exit(0);
 }
