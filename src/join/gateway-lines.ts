@@ -94,6 +94,8 @@ const FAILED = new Set(['HTTP_ERROR', 'NO_RESPONSE', 'STREAM_INCOMPLETE']);
 /** What one input of a gateway's log said, for the report's note. */
 interface Account {
   log: GatewayLog;
+  /** The input it tells of. */
+  file: string;
   /** HAProxy: requests read, those that ended abnormally by state, re-sent ones, taken by an attempt, the first few untaken. */
   requests: number;
   states: Map<string, number>;
@@ -162,7 +164,7 @@ export class GatewayLines {
   /** Per input: what its lines said, for the report's note. */
   private readonly account = new Map<string, Account>();
   /** Per input of the kitchen's request log: the earliest end and the latest start of its lines, and how many were joined. */
-  private readonly spans = new Map<string, { minEnd: number; maxStart: number; joined: number }>();
+  private readonly spans = new Map<string, { log: GatewayLog; minEnd: number; maxStart: number; joined: number }>();
 
   get empty(): boolean {
     return this.lines.length === 0;
@@ -181,7 +183,7 @@ export class GatewayLines {
     if (everyPost(g.log)) {
       const s = this.spans.get(g.src.file);
       const end = g.endTs ?? g.ts;
-      if (!s) this.spans.set(g.src.file, { minEnd: end, maxStart: g.ts, joined: 0 });
+      if (!s) this.spans.set(g.src.file, { log: g.log, minEnd: end, maxStart: g.ts, joined: 0 });
       else {
         if (end < s.minEnd) s.minEnd = end;
         if (g.ts > s.maxStart) s.maxStart = g.ts;
@@ -255,7 +257,7 @@ export class GatewayLines {
     const from = p.startTs - UNSEEN_MS;
     const to = p.endTs + UNSEEN_MS;
     for (const [file, s] of this.spans) {
-      const log = this.account.get(file)?.log ?? 'kitchen-log';
+      const log = s.log;
       if (s.joined === 0 || s.minEnd >= p.startTs || s.maxStart <= p.endTs) continue;
       // (a 202 is a notification's or a response's: the kitchen answers a request 200 or an error, never 202)
       if (this.lines.some((g) => everyPost(g.log) && g.src.file === file && g.status !== 202 && g.ts >= from && g.ts <= to)) continue;
@@ -279,13 +281,15 @@ export class GatewayLines {
   /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const [file, a] of this.account) out.push(...(a.log === 'haproxy' ? haproxyNotes(file, a) : isKitchen(a) ? kitchenNotes(file, a) : nginxNotes(file, a)));
+    for (const a of this.account.values()) out.push(...(a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : nginxNotes(a.file, a)));
     return out;
   }
 
   private accountOf(g: GatewayLine): Account {
-    let a = this.account.get(g.src.file);
-    if (!a) this.account.set(g.src.file, (a = { log: g.log, requests: 0, states: new Map(), resent: 0, taken: 0, untaken: [], labels: new Map(), untimed: 0 }));
+    // (ASP.NET Core's lines in the kitchen's Development text log, beside its request log's: a note of their own)
+    const key = g.log === 'aspnet-hosting' ? `${g.src.file}\0aspnet-hosting` : g.src.file;
+    let a = this.account.get(key);
+    if (!a) this.account.set(key, (a = { log: g.log, file: g.src.file, requests: 0, states: new Map(), resent: 0, taken: 0, untaken: [], labels: new Map(), untimed: 0 }));
     return a;
   }
 
