@@ -11,6 +11,8 @@ interface Classification {
   detail: OutcomeDetail;
   /** A tools/call's -32602 that no check of the request gave (a listed tool, arguments that keep its inputSchema): the tool raised it. */
   toolRaised?: boolean;
+  /** The client gave up before its response came: the outcome that late response has (the classification is what the client saw). */
+  late?: Outcome;
 }
 
 /** An error message that refuses the request's arguments: the SDKs' validation ("Invalid arguments for tool x: ...", zod's "Expected string, received number"). */
@@ -62,7 +64,7 @@ interface ToolContext {
 
 /** The outcome of one view; first match wins, in the order documented in the README. */
 export function classify(view: AttemptView, tool: ToolContext = {}): Classification {
-  const c = classifyView(view, tool);
+  const c = answeredAfterGivingUp(view, classifyView(view, tool));
   // The client's answer to the server's request on this call's stream was refused on its way (a rate limiter's 429):
   // whatever the call then got (the tool's own timeout of its wait, as an isError result), that is why.
   const refused = view.askAnswerRefused;
@@ -95,6 +97,24 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
     c.detail.why = c.detail.why ? `${c.detail.why}; ${also}` : also;
   }
   return c;
+}
+
+/** Outcomes of a response that ends a call well (its caller has what it asked for, or is asked for input). */
+const ANSWERED_WELL: ReadonlySet<Outcome> = new Set(['TOOL_SUCCESS', 'SUCCESS', 'TOOL_ERROR', 'INPUT_REQUIRED', 'TASK_CREATED']);
+
+/**
+ * A client's view whose response came after the client had cancelled the request (notifications/cancelled: its own
+ * timeout, its caller's cancellation): its caller got that, not the response, which the SDK clients drop (the
+ * TypeScript SDK's "unknown message ID", the Python SDK's "dropping response for unknown/late request id"). The
+ * attempt's outcome is what the client saw, a stream that gave it no response before it gave up (STREAM_INCOMPLETE, as
+ * for one whose answer never came); the late response's outcome stays in the why and in `late`.
+ */
+function answeredAfterGivingUp(view: AttemptView, c: Classification): Classification {
+  if (view.side !== 'client' || view.cancelledAt === undefined || view.responseTs === undefined || view.responseTs <= view.cancelledAt || !ANSWERED_WELL.has(c.outcome)) return c;
+  const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
+  const late = ` ${((view.responseTs - view.cancelledAt) / 1000).toFixed(2)} s`;
+  const why = `the client cancelled it (notifications/cancelled)${after}, before any response came: its caller got its own timeout or cancellation, not a result; the server's ${c.outcome} answer came${late} after that, when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;
+  return { ...result('STREAM_INCOMPLETE', { why }), late: c.outcome };
 }
 
 /** The request's User-Agent when it is httpx's, the HTTP client of the Python SDK (`python-httpx/…`, `python-httpx2/…`). */
@@ -133,8 +153,8 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
-    else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.statusWhy;
-    else if (detail.why === undefined && detail.errorMessage === undefined && view.bareStatus === true && (view.status < 300 || view.status >= 400)) detail.why = BARE_STATUS_WHY;
+    else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.bareStatus === true ? `${bareStatusLineWhy(view, view.status)}; ${view.statusWhy}` : view.statusWhy;
+    else if (detail.why === undefined && detail.errorMessage === undefined && view.bareStatus === true && (view.status < 300 || view.status >= 400)) detail.why = bareStatusLineWhy(view, view.status);
     // A redirect is no refusal: an HTTP client follows it (fetch does, with the method and body for 307 and 308), and
     // what it sends there is the next attempt of the call.
     if (view.status >= 300 && view.status < 400 && detail.why === undefined) {
@@ -176,7 +196,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     }
     if (!view.http) {
       return result('UNANSWERED', {
-        why: view.error ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`
+        why: view.error ?? view.unloggedAnswer ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`
           : view.answersUnlogged ? 'no response in the log, which leaves some responses out (see the input\'s "cannot show"): not evidence that none came' : 'no response in the log'),
       });
     }
@@ -772,7 +792,19 @@ const REASON: Record<number, string> = {
  * Unavailable, no body in the log".
  */
 function bareStatusWhy(view: AttemptView, status: number): string {
-  return `${statusHead(status)}${bareBody(view)}${view.retryAfterMs !== undefined ? `; Retry-After ${view.retryAfterMs / 1000} s` : ''}`;
+  return `${statusHead(status)}${bareBody(view)}${retryAfter(view)}`;
+}
+
+const retryAfter = (view: AttemptView): string => (view.retryAfterMs !== undefined ? `; Retry-After ${view.retryAfterMs / 1000} s` : '');
+
+/** A bare status line (view.bareStatus): its status and reason phrase, what that says of who sent it, and its Retry-After. "HTTP 503 Service Unavailable: a bare status line ...". */
+function bareStatusLineWhy(view: AttemptView, status: number): string {
+  return `${statusHead(status)}: ${BARE_STATUS_WHY}${retryAfter(view)}`;
+}
+
+/** Whether a why is a bare status line's (bareStatusLineWhy), whatever status, Retry-After or note it carries. */
+export function isBareStatusWhy(why: string | undefined): boolean {
+  return why !== undefined && why.includes(BARE_STATUS_WHY);
 }
 
 const statusHead = (status: number): string => `HTTP ${status}${REASON[status] !== undefined ? ` ${REASON[status]}` : ''}`;

@@ -205,7 +205,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     if (closedBetween && c.outcome === s.outcome && !statusDiffers && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose) {
       // Status and outcome agree: what differs is who closed what, so that leads.
       out.push(closedBetweenFinding(a, c, s));
-    } else if ((c.outcome !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose && !surfacedErrorBody) {
+    } else if (((c.lateOutcome ?? c.outcome) !== s.outcome || statusDiffers) && !clientGaveUpFirst && !unobservable && !cancelAckAfterClose && !surfacedErrorBody) {
       const lostResult = (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR') && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE' || (c.rebuilt === true && c.outcome === 'UNANSWERED'));
       const what = lostResult && closeNotPassedOn(a, c, s)
         ? `the server sent a final result the client never got: the client closed its stream ${secs(s.endTs! - c.endTs!)} before it (on ${protocolOf(a)} the cancellation), but the server's connection stayed open until its answer was complete, so the close never reached the server (something between them kept it open, as a hop that does not pass a close on), which ran the request to its end`
@@ -253,7 +253,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // A result that still came after the cancellation reached nobody: the TypeScript SDK drops it ("unknown message ID").
     // (Not a body the client could not read, a 202's, one of a Content-Type it refuses, one that never ended: its
     // view's outcome says STREAM_INCOMPLETE although a response is in it.)
-    const answeredLate = at !== undefined && cancelView.responded === true && cancelView.outcome !== 'STREAM_INCOMPLETE' && (cancelView.endTs === undefined || at < cancelView.endTs);
+    // (A client's view whose answer came after its cancellation has what the client saw as its outcome: lateOutcome is the answer's.)
+    const answeredLate = at !== undefined && cancelView.responded === true && (cancelView.outcome !== 'STREAM_INCOMPLETE' || cancelView.lateOutcome !== undefined) && (cancelView.endTs === undefined || at < cancelView.endTs);
     // -32800 (LSP's RequestCancelled) is the server saying it stopped the request, as the Python SDK answers every
     // cancelled request on the 2025 wire: no result was lost, unlike a late result of work that was done.
     const confirmed = answeredLate && a.detail.errorCode === -32800;
@@ -267,7 +268,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const after = confirmed && at !== undefined && cancelView.endTs !== undefined ? ` ${secs(Math.max(0, cancelView.endTs - at))} after that` : '';
     const late = confirmed ? `; the server then answered it with -32800 (${a.detail.errorMessage ?? 'request cancelled'})${after}: it stopped the request without a result, but what the tool had done by then (or shields from cancellation, as a commit) is done`
       : madeLocally ? `; the ${a.outcome} its log shows after that is not the server's (the server's log has no answer for it): the client's side made it`
-      : answeredLate ? `; its ${a.outcome} result came after that, when the client had given up on it${stateless}` : '';
+      : answeredLate ? `; its ${cancelView.lateOutcome ?? a.outcome} result came after that, when the client had given up on it${stateless}` : '';
     // The POST that carried it got no response at all (the client aborted it): the server's log beside it says whether it
     // arrived; without that log, it may never have left the client.
     const lost = cancelView.cancelLost === undefined || a.server?.cancelled ? ''
@@ -513,7 +514,8 @@ function bridgedDivergence(c: AttemptView, s: AttemptView, gaveUpFirst: boolean)
   if (delivered && typeof c.status === 'number' && (c.status < 200 || c.status > 299) && c.status !== s.status) return 'something between them changed the HTTP status';
   // A client log that leaves some answers out (the Python SDK's JSON answers) shows none to compare.
   if (delivered && !c.responded) return gaveUpFirst || c.answersUnlogged === true ? undefined : 'the server sent a final result the client never got (something between them lost it: a bridge, a proxy, the client\'s transport)';
-  if (delivered && c.responded && c.outcome !== s.outcome) {
+  // (A client view whose answer came after it gave up has what it saw as its outcome: the answer's own is lateOutcome.)
+  if (delivered && c.responded && (c.lateOutcome ?? c.outcome) !== s.outcome) {
     return c.outcome === 'JSONRPC_ERROR' && c.detail?.errorCode !== undefined && c.wireErrorCode !== s.wireErrorCode
       ? `the client got error ${c.detail.errorCode}${c.detail.errorMessage ? ` (${jsonText(c.detail.errorMessage.slice(0, 120))})` : ''}, not the server's answer: something between them (a bridge, the client's transport) made it up${c.method === 'tools/call' && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'TOOL_ERROR') ? ', and the tool had run' : ''}`
       : 'something between them changed the answer';

@@ -62,6 +62,9 @@ const SSE_RESUMING = /\bSSE stream disconnected, reconnecting\b/;
 /** httpcore's DEBUG line of a response head, with its headers: whether the next POST's answer is an SSE stream. */
 const HTTPCORE_HEAD = /\breceive_response_headers\.complete return_value=\(b'HTTP\/[\d.]+', (\d{3}), /;
 const HTTPCORE_SSE = /\(b'content-type', b'text\/event-stream/i;
+/** The Content-Type and Content-Length on httpcore's head line (header names in any case, as the server wrote them). */
+const HTTPCORE_TYPE = /\(b'content-type', b'([^']{0,120})'\)/i;
+const HTTPCORE_LENGTH = /\(b'content-length', b'(\d{1,12})'\)/i;
 /** httpcore's DEBUG line when a response body ended: the server closed it (the SDK stops reading once it has its answer). */
 const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
 /** httpcore's DEBUG line when a response body starts to be read, with its request's method. */
@@ -128,12 +131,21 @@ interface Sent {
   what?: string;
   /** Its POST's 2xx answer is an SSE stream (httpcore's head line said text/event-stream), or not; unknown without httpcore's lines. */
   sse?: boolean;
+  /** Its POST's 2xx head said application/json (httpcore's head line): the SDK reads that body whole and logs nothing of it. */
+  jsonHead?: { status: number; type: string; line: number };
   /** The client sent notifications/cancelled for it. */
   cancelled?: boolean;
   /** The line of that notifications/cancelled. */
   cancelledLine?: number;
   session?: string;
   conn?: string;
+}
+
+/** httpcore's head line of the response a status line takes: its Content-Type (null: none), Content-Length: 0, and its line. */
+interface Head {
+  type: string | null;
+  empty: boolean;
+  line: number;
 }
 
 /** What broke a stream: httpcore's "receive_response_body.failed" line, or the last exception of the SDK's own traceback. */
@@ -184,6 +196,10 @@ interface PythonLog {
   closed?: { owner: Sent; line: number; ts?: string };
   /** The last response head httpcore logged was an SSE stream's (true), another's (false); until a status line takes it. */
   headSse?: boolean;
+  /** That head's Content-Type (null: none), and whether it said Content-Length: 0; until a status line takes it. */
+  headType?: string | null;
+  headEmpty?: boolean;
+  headLine?: number;
   /** The request whose 2xx status httpx's line tied last, until the next status line: an "Unexpected content type" or "Received 202 Accepted" line is its. */
   refusable?: { owner: Sent; status: number };
   /** The request whose 2xx SSE head the latest status line tied (until the next line but its body's start). */
@@ -416,13 +432,19 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
     const head = HTTPCORE_HEAD.exec(line);
     if (head) {
       log.headSse = HTTPCORE_SSE.test(line);
+      log.headType = HTTPCORE_TYPE.exec(line)?.[1] ?? null;
+      log.headEmpty = HTTPCORE_LENGTH.exec(line)?.[1] === '0';
+      log.headLine = ctx.line;
       return [];
     }
     const post = HTTPX_POST.exec(line);
     if (post) {
       const sse = log.headSse;
+      const head = log.headType !== undefined ? { type: log.headType, empty: log.headEmpty === true, line: log.headLine ?? ctx.line } : undefined;
       log.headSse = undefined;
-      return log.endpoints?.includes(post[1]!) ? statusLine(log, Number(post[2]), post[3] ?? '', line, ctx, sse) : [];
+      log.headType = undefined;
+      log.headEmpty = undefined;
+      return log.endpoints?.includes(post[1]!) ? statusLine(log, Number(post[2]), post[3] ?? '', line, ctx, sse, head) : [];
     }
     if (HTTPCORE_BODY_DONE.test(line)) {
       // A response body the server ended. When one POST's answer was open, it was that one's: an SSE stream ended
@@ -432,6 +454,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       // (A GET's or a DELETE's body began last: the end is theirs, not the POST's.)
       if (!log.streamDoubt && streaming.length === 1 && (log.bodyMethod === undefined || log.bodyMethod === 'POST')) {
         const owner = streaming[0]!;
+        if (owner.sse === false && owner.jsonHead !== undefined && owner.id !== undefined) return [jsonRead(log, owner, line, ctx)];
         if (owner.sse === false) streaming.pop();
         else if (owner.sse === true) {
           const ts = leadingTime(line);
@@ -574,7 +597,7 @@ function forget(log: PythonLog, id: JsonRpcId): void {
  * status is not 2xx, the request's end (the log has no body of it: the Python SDK gives its caller the body's JSON-RPC
  * error, or an error of its own).
  */
-function statusLine(log: PythonLog, status: number, reason: string, line: string, ctx: AdapterContext, sse?: boolean): AdapterResult {
+function statusLine(log: PythonLog, status: number, reason: string, line: string, ctx: AdapterContext, sse?: boolean, head?: Head): AdapterResult {
   log.refusable = undefined;
   const inFlight = (log.inFlight ??= []);
   const unknown = log.unknownInFlight ?? 0;
@@ -585,6 +608,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
       log.refusable = { owner, status };
       if (sse !== undefined) owner.sse = sse;
+      if (head?.type != null && /^application\/json\b/i.test(head.type)) owner.jsonHead = { status, type: head.type, line: head.line };
       const streaming = (log.streaming ??= []);
       streaming.push(owner);
       if (sse === true) log.tied = owner;
@@ -594,9 +618,14 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     if (!failed || id === undefined) return [];
     answered(log, owner);
     const own = status === 404 ? (log.session !== undefined ? '-32600 "Session terminated"' : '-32601 "Not Found"') : '-32603 "Server returned an error response"';
+    // httpcore's head line with no Content-Type and Content-Length: 0 proves a bare status line (no body to read).
+    const bare = head !== undefined && head.type === null && head.empty;
     const record: MessageRecord = {
       v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id }, status,
-      error: `HTTP ${status}${reason ? ` ${reason}` : ''} (httpx's "HTTP Request:" line); the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
+      error: bare
+        ? `httpcore's head at line ${head.line} shows no Content-Type and Content-Length: 0, httpx's "HTTP Request:" line the status: the Python SDK gives its caller ${own}`
+        : `HTTP ${status}${reason ? ` ${reason}` : ''} (httpx's "HTTP Request:" line); the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
+      ...(bare ? { bareStatus: true } : {}),
     };
     const ts = leadingTime(line);
     if (ts !== undefined) record.ts = ts;
@@ -771,6 +800,25 @@ function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: stri
     error: `its POST's SSE stream broke before the response${how}: the Python SDK gives its caller "SSE stream ended without a response"`,
   };
   if (ended.ts !== undefined) record.ts = ended.ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
+/**
+ * A request's application/json answer read to its end (httpcore's "receive_response_body.complete" after its 2xx head):
+ * answered, though the Python SDK logs nothing of such a body (not the result, not a JSON-RPC error it raises to its
+ * caller as MCPError), so what it said is not in the log.
+ */
+function jsonRead(log: PythonLog, owner: Sent, line: string, ctx: AdapterContext): MessageRecord {
+  answered(log, owner);
+  const head = owner.jsonHead!;
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: true,
+    error: `answered: HTTP ${head.status}, Content-Type ${JSON.stringify(head.type)} (httpcore's head at line ${head.line}), its body read to the end (line ${ctx.line}); the Python SDK's DEBUG log does not hold a JSON body: a result, or a JSON-RPC error its caller got as MCPError, cannot be told apart here (the server's log or a capture says which)`,
+  };
+  const ts = leadingTime(line);
+  if (ts !== undefined) record.ts = ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
   return record;

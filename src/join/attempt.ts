@@ -64,6 +64,8 @@ export interface AttemptView {
   answersUnlogged?: boolean;
   /** A message log proves no HTTP response came (its record's noResponse): the connection failed before the request was sent, or closed or timed out before a head. */
   noResponse?: 'connect-failed' | 'no-head';
+  /** A message log proves an answer came in a body it does not hold (its record's bodyUnlogged): what it shows of it. */
+  unloggedAnswer?: string;
   /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
   traceKey?: string;
   startTs: number | undefined;
@@ -79,6 +81,10 @@ export interface AttemptView {
   response?: unknown;
   /** Whether the response came on another exchange (a GET resumption). */
   resumed?: boolean;
+  /** When the response with this request's id came (its record's time). */
+  responseTs?: number;
+  /** The client gave up on the request (its notifications/cancelled) before its response came: the outcome that late response has (the view's own outcome is what the client saw). */
+  lateOutcome?: Outcome;
   /** Set when the view is classified: a response with this request's id arrived (response itself is then dropped). */
   responded?: boolean;
   /** The JSON-RPC error code the wire carried for this attempt (response or error body), kept after compaction. */

@@ -989,7 +989,7 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: boolean | undefined; bareStatus?: boolean | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
@@ -1063,12 +1063,21 @@ export class JoinEngine {
         this.finalize(view);
         continue;
       }
+      if (r.bodyUnlogged === true && r.error !== undefined && !('result' in msg) && !('error' in msg)) {
+        // An answer came in a body the log does not hold (the Python SDK client's DEBUG log: application/json, read to
+        // its end): what is known of it; the view stays open for the other side's view (the server's log has the answer).
+        view.unloggedAnswer = r.error;
+        view.endTs = r.ts ?? view.endTs;
+        view.sources.push(r.src);
+        continue;
+      }
       if (r.status !== undefined && !('result' in msg) && !('error' in msg) && ((r.status < 200 || r.status > 299) || r.error !== undefined)) {
         // Only the HTTP status of the request's POST, tied to it by the log (the Python SDK client's httpx line), or a
         // 2xx head whose SSE stream then broke: its end, with no response (which the log does not leave out, then).
         view.status = r.status;
         if (r.status < 200 || r.status > 299) {
           if (r.error !== undefined) view.statusWhy = r.error;
+          if (r.bareStatus === true) view.bareStatus = true;
         } else {
           view.streamEnd = 'aborted';
           view.contentType = 'text/event-stream';
@@ -1087,6 +1096,7 @@ export class JoinEngine {
         this.answeredLast.byKey.set(`${scopeKey} ${view.idKey}`, msg);
       }
       view.response = msg;
+      if (r.ts !== undefined) view.responseTs = r.ts;
       if (r.status !== undefined) view.status = r.status;
       view.endTs = r.ts ?? view.endTs;
       view.sources.push(r.src);
@@ -1660,6 +1670,7 @@ export class JoinEngine {
         const target = own ?? ((ex.attempts.length === 0 && !ex.copy) || ex.isGet ? this.open.get(ex.scopeKey)?.get(key) : undefined);
         if (target && target.response === undefined) {
           target.response = msg;
+          if (ts !== undefined) target.responseTs = ts;
           if (target.progressToken !== undefined && ts !== undefined) this.rememberToken(target, ts);
           ex.lastResponse = { key, ts, text, msg, src };
           if (!own) {

@@ -286,6 +286,7 @@ export class Matcher {
     view.layer = c.layer;
     view.detail = c.detail;
     if (c.toolRaised) view.toolRaised = true;
+    if (c.late !== undefined) view.lateOutcome = c.late;
     compact(view);
     if (view.toolList) {
       // A later page of a paginated tools/list adds to the earlier pages.

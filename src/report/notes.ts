@@ -3,7 +3,7 @@ import type { AttemptRow, Summary } from './summary.js';
 import type { Severity } from '../findings/types.js';
 import { filtersText } from '../filter.js';
 import { plural } from './text.js';
-import { BARE_STATUS_WHY } from '../classify.js';
+import { isBareStatusWhy } from '../classify.js';
 
 /** The note after a table's title when it shows fewer rows than it has: `(first 500 of 4235 in time order; 3735 more not shown, ...)`. */
 export function moreNote(shown: number, total: number, order: string, rest = ''): string {
@@ -42,7 +42,7 @@ export function whyOf(r: AttemptRow): string {
   const error = [showCode ? code : '', d?.errorMessage ?? ''].filter(Boolean).join(' ');
   const text = [error, d?.why ?? ''].filter(Boolean).join('; ');
   // A bare status the server's own log has too: the server's side sent it (a middleware there), no hop in between.
-  if (d?.why === BARE_STATUS_WHY && !r.notSeenByServer && r.serverStatus === r.status) return `${text}; the server's log has it too: sent on the server's side, not by a hop between`;
+  if (isBareStatusWhy(d?.why) && !r.notSeenByServer && r.serverStatus === r.status) return `${text}; the server's log has it too: sent on the server's side, not by a hop between`;
   if (!r.notSeenByServer) return text;
   return text ? `not seen by the server: ${text}` : 'not seen by the server';
 }

@@ -174,6 +174,14 @@ const MessageRecordSchema = z.object({
    * or timed out before a response head (`no-head`).
    */
   noResponse: z.enum(['connect-failed', 'no-head']).optional(),
+  /**
+   * On an answer record with `error`, no message body (no `result`, no `error`) and a 2xx `status`: the source proves an
+   * answer came in a body it does not hold (the Python SDK client's DEBUG log: an application/json body read to its end),
+   * and `error` says what it shows of it. The request was answered; what the answer said is not in the log.
+   */
+  bodyUnlogged: z.boolean().optional(),
+  /** On an answer record with an HTTP error `status`: the source proves the response had no Content-Type and no body (Content-Length: 0). */
+  bareStatus: z.boolean().optional(),
 });
 
 /** A client's own account of one call (the source article's per-call diagnostic line). */
