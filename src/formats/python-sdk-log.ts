@@ -1003,14 +1003,14 @@ export const pythonSdkLogFormat: TextFormat = {
   endOfInput,
   limits: {
     http: false,
-    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); NO_RESPONSE only as httpcore's DEBUG lines prove it for the one POST in flight (its connect failed: nothing sent; its connection closed, or the client's read timeout, before any head); no headers (not checked from them: RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
+    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR, a bare status line where httpcore's head shows no Content-Type and Content-Length: 0; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); NO_RESPONSE only as httpcore's DEBUG lines prove it for the one POST in flight (its connect failed: nothing sent; its connection closed, or the client's read timeout, before any head); no headers (not checked from them: RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
     bodies: true,
     session: true,
     typedIds: true,
     answersUnlogged: true,
     sessionSent: true,
     notes: [
-      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED, and given with the server's log they take its answer (not one whose progress the log read: that came on its SSE stream, whose answer the log would show); httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
+      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED (where httpcore's DEBUG lines show the application/json head and the body read to its end, the why says it was answered, and the same tools/call after it is linked as its retry: a result and a JSON-RPC error cannot be told apart), and given with the server's log they take its answer (not one whose progress the log read: that came on its SSE stream, whose answer the log would show); httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
       'times only when the logging format has %(asctime)s (its local time: --timezone says which, default UTC)',
     ],
   },

@@ -327,6 +327,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     retryAfterMs: undefined,
     headTs: undefined,
     response: undefined,
+    responseTs: undefined,
     strayResponse: undefined,
     responded: undefined,
     wireErrorCode: undefined,
