@@ -103,14 +103,14 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
 const ANSWERED_WELL: ReadonlySet<Outcome> = new Set(['TOOL_SUCCESS', 'SUCCESS', 'TOOL_ERROR', 'INPUT_REQUIRED', 'TASK_CREATED']);
 
 /**
- * A client's view whose response came after the client had cancelled the request (notifications/cancelled: its own
+ * A client's view (or one of no known side: a proxy's, a HAR's) whose response came after the client had cancelled the request (notifications/cancelled: its own
  * timeout, its caller's cancellation): its caller got that, not the response, which the SDK clients drop (the
  * TypeScript SDK's "unknown message ID", the Python SDK's "dropping response for unknown/late request id"). The
  * attempt's outcome is what the client saw, a stream that gave it no response before it gave up (STREAM_INCOMPLETE, as
  * for one whose answer never came); the late response's outcome stays in the why and in `late`.
  */
 function answeredAfterGivingUp(view: AttemptView, c: Classification): Classification {
-  if (view.side !== 'client' || view.cancelledAt === undefined || view.responseTs === undefined || view.responseTs <= view.cancelledAt || !ANSWERED_WELL.has(c.outcome)) return c;
+  if ((view.side !== 'client' && view.side !== 'unknown') || view.cancelledAt === undefined || view.responseTs === undefined || view.responseTs <= view.cancelledAt || !ANSWERED_WELL.has(c.outcome)) return c;
   const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
   const late = ` ${((view.responseTs - view.cancelledAt) / 1000).toFixed(2)} s`;
   const why = `the client cancelled it (notifications/cancelled)${after}, before any response came: its caller got its own timeout or cancellation, not a result; the server's ${c.outcome} answer came${late} after that, when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;

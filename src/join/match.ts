@@ -1424,6 +1424,14 @@ function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
     return;
   }
   const said = "the client's log leaves such answers out (see its \"cannot show\"): this is the answer the server's log shows sent";
+  // The client had cancelled the request before the server's answer left (its timeout): its caller got that, not the
+  // answer, which the SDK clients drop. The attempt says what the client saw; the server's answer is its serverOutcome.
+  if (c.cancelledAt !== undefined && s.endTs !== undefined && s.endTs > c.cancelledAt && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR')) {
+    a.outcome = 'STREAM_INCOMPLETE';
+    a.layer = 'transport';
+    a.detail = { why: `the client cancelled it (notifications/cancelled) before the server's answer left: its caller got its own timeout or cancellation, not a result; the server's ${s.outcome} answer came ${((s.endTs - c.cancelledAt) / 1000).toFixed(2)} s after that (${said})` };
+    return;
+  }
   a.outcome = s.outcome!;
   a.layer = s.layer!;
   a.detail = { ...s.detail, why: s.detail?.why ? `${s.detail.why}; ${said}` : said };

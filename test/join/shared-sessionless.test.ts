@@ -23,7 +23,7 @@ describe('a notifications/cancelled in a sessionless scope two clients share', (
     // Client a's id 3 is held 2.2 s (past its 1.5 s timeout); client b's id 3 got a 503 meanwhile; a cancels at 1.5 s.
     const lines = [init(0, 'a'), init(10, 'b'), call(1000, 3, 'a-1', { durationMs: 2200 }), call(1100, 3, 'b-1', { status: 503, durationMs: 10 }), cancel(2500, 3, TS_REASON)];
     const r = await analyzeInputs([{ side: 'client', lines }]);
-    expect(cancelledOn(r)).toEqual(['3 TOOL_SUCCESS']);
+    expect(cancelledOn(r)).toEqual(['3 STREAM_INCOMPLETE']);
     expect(r.findings.filter((f) => f.code === 'CANCELLED')).toEqual([]);
   });
 

@@ -77,6 +77,8 @@ export function auditRuns(DIR: string, RUNS: string[], tmpPrefix: string) {
     return { byKey, sessionFindings: r.findings, counts };
   }
 
+  const LATE_WELL = new Set(['TOOL_SUCCESS', 'SUCCESS', 'TOOL_ERROR']);
+
   /** How a format's view of one attempt compares with the truth (compare.mjs's judge; finding messages left out of the text). */
   function judge(truth: Truth, a: AttemptRow | undefined, fmt: Format): string[] {
     const problems: string[] = [];
@@ -86,6 +88,12 @@ export function auditRuns(DIR: string, RUNS: string[], tmpPrefix: string) {
     }
     const okOutcomes = new Set([truth.outcome, ...(truth.alsoOk ?? [])]);
     if ((fmt.cls === 'msg' || fmt.cls === 'smsg') && (TRANSPORT.has(truth.outcome) || truth.msgMayBeUnanswered)) okOutcomes.add('UNANSWERED');
+    // A call whose caller timed out and whose answer came only after that: a client's view says what the client saw,
+    // STREAM_INCOMPLETE, not the late answer the truth records from the wire (the sixtieth audit).
+    if (/\btimed out\b/.test(truth.truth ?? '') && LATE_WELL.has(truth.outcome) && (fmt.cls === 'http' || fmt.cls === 'msg')) {
+      okOutcomes.delete(truth.outcome);
+      okOutcomes.add('STREAM_INCOMPLETE');
+    }
     for (const o of fmt.extraOk?.[truth.key] ?? []) okOutcomes.add(o);
     if (!okOutcomes.has(a.outcome)) problems.push(`outcome ${a.outcome}, expected ${[...okOutcomes].join('|')}`);
     const codes = new Set(a.findings.map((f) => f.code));

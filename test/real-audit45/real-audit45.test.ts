@@ -25,7 +25,7 @@ const KNOWN: string[] = [
   'py-py-2026-json debug/client prog id 23#1: want STREAM_INCOMPLETE got UNANSWERED',
   'py-py-2026-json debug/client soft id 3#1: want TOOL_ERROR got UNANSWERED',
   'py-py-2026-json debug/client unknown id 5#1: want TOOL_ERROR got UNANSWERED',
-  'py-ts1-stateless-json debug/client abort id 10#1: want TOOL_SUCCESS got UNANSWERED',
+  'py-ts1-stateless-json debug/client abort id 10#1: want STREAM_INCOMPLETE got UNANSWERED',
   'py-ts1-stateless-json debug/client badargs id 7#1: want TOOL_ERROR got UNANSWERED',
   'py-ts1-stateless-json debug/client boom id 5#1: want TOOL_ERROR got UNANSWERED',
   'py-ts1-stateless-json debug/client ok id 16#1: want TOOL_SUCCESS got UNANSWERED',
@@ -35,7 +35,7 @@ const KNOWN: string[] = [
   'py-ts1-stateless-json debug/client prog id 24#1: want STREAM_INCOMPLETE got UNANSWERED',
   'py-ts1-stateless-json debug/client rpcerr id 8#1: want JSONRPC_ERROR got UNANSWERED',
   'py-ts1-stateless-json debug/client soft id 4#1: want TOOL_ERROR got UNANSWERED',
-  'py-ts1-stateless-json debug/client timeout id 9#1: want TOOL_SUCCESS got UNANSWERED',
+  'py-ts1-stateless-json debug/client timeout id 9#1: want STREAM_INCOMPLETE got UNANSWERED',
   'py-ts1-stateless-json debug/client unknown id 6#1: want TOOL_ERROR got UNANSWERED',
   // On 2026-07-28 the SDK aborts a cancelled request's POST; no head had come (httpcore's lines show it), but the log
   // is no HTTP source (NO_RESPONSE is not judged from it, as the thirty-fourth audit chose): UNANSWERED, its why

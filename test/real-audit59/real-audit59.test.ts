@@ -16,7 +16,7 @@ import { BIN, triageCli, type CliRun, type ReportAttempt, type ReportFinding } f
 const DIR = fileURLToPath(new URL('../fixtures/real-audit59/', import.meta.url));
 const A56 = fileURLToPath(new URL('../fixtures/real-audit56/', import.meta.url));
 const A16 = fileURLToPath(new URL('../fixtures/real-audit16/', import.meta.url));
-const BARE = /^a bare status line \(no body, no Content-Type\): not an answer of the MCP handler/;
+const BARE = /^HTTP \d{3}[^:]*: a bare status line \(no body, no Content-Type\): not an answer of the MCP handler/;
 const SERVER_TOO = "the server's log has it too: sent on the server's side, not by a hop between";
 
 type Attempt = ReportAttempt & { detail?: { why?: string; errorCode?: number } };
