@@ -185,9 +185,9 @@ describe('the Python server with the TypeScript SDK client', () => {
     expect(retry!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.severity).toBe('error');
   });
 
-  it('py-server-stateless: the stateless server ran the cancelled call to the end; TOOL_SUCCESS with CANCELLED (the result came after), and the retry ran the tool twice: UNSAFE_RETRY', () => {
+  it('py-server-stateless: the stateless server ran the cancelled call to the end; STREAM_INCOMPLETE with CANCELLED (the result came after, when the caller had its timeout; the server\'s TOOL_SUCCESS its serverOutcome), and the retry ran the tool twice: UNSAFE_RETRY', () => {
     const [first, retry] = byTool(run('py-server-stateless'), 'export_orders');
-    expect([first!.outcome, first!.serverOutcome, codes(first!)]).toEqual(['TOOL_SUCCESS', 'TOOL_SUCCESS', ['CANCELLED']]);
+    expect([first!.outcome, first!.serverOutcome, codes(first!)]).toEqual(['STREAM_INCOMPLETE', 'TOOL_SUCCESS', ['CANCELLED']]);
     expect(first!.findings[0]!.message).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it: there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop$/);
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
     // only the client's view: the earlier attempt may have run (warning); the server's proves it did (error)
@@ -308,9 +308,9 @@ describe('the Python client\'s own timeout, then the app\'s retry', () => {
     expect(r.attempts.find((a) => a.outcome === 'NO_RESPONSE')!.detail?.why).toBe('socket hang up');
   });
 
-  it('py-client-timeout-retry-stateless: the result came after the cancellation (the stateless server ran it on); TOOL_SUCCESS with CANCELLED, the retry UNSAFE_RETRY', () => {
+  it('py-client-timeout-retry-stateless: the result came after the cancellation (the stateless server ran it on); STREAM_INCOMPLETE (what the caller saw) with CANCELLED, the retry UNSAFE_RETRY', () => {
     const [first, retry] = byTool(run('py-client-timeout-retry-stateless'), 'export_orders');
-    expect([first!.outcome, codes(first!)]).toEqual(['TOOL_SUCCESS', ['CANCELLED']]);
+    expect([first!.outcome, first!.serverOutcome, codes(first!)]).toEqual(['STREAM_INCOMPLETE', 'TOOL_SUCCESS', ['CANCELLED']]);
     expect(first!.findings[0]!.message).toMatch(/with the reason "timed out after 0\.3s" .*: there is no session, and a stateless server takes the cancellation in a request of its own/);
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
   });
@@ -413,7 +413,8 @@ describe('the Python app cancels its call\'s task between two progress notificat
     expect(observed('py-stateless-abort-between-progress').serverRan).toEqual(['export 2026-11 done', 'export 2026-11 done']);
     for (const view of ['both', 'client', 'server'] as View[]) {
       const [a] = byTool(run('py-stateless-abort-between-progress', view), 'export_report');
-      expect([a!.session, a!.outcome], view).toEqual([null, 'TOOL_SUCCESS']);
+      // (the client's view says what its caller saw; the server's log, what the server sent)
+      expect([a!.session, a!.outcome], view).toEqual([null, view === 'server' ? 'TOOL_SUCCESS' : 'STREAM_INCOMPLETE']);
       expect(a!.findings[0]!.message, view).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it: there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop$/);
     }
     const [, again] = byTool(run('py-stateless-abort-between-progress'), 'export_report');

@@ -120,7 +120,8 @@ describe('mcp-framework 0.2.22 (its HttpStreamTransport: one SDK Server for ever
   it('a client timeout: the tool runs on and its result comes after the cancellation, which the client drops', () => {
     const [slow, after] = calls(both('mf-timeout-cancel'));
     expect(step('mf-timeout-cancel', 'slow_report').error).toMatchObject({ code: -32001 });
-    expect(slow).toMatchObject({ outcome: 'TOOL_SUCCESS', cancelled: true });
+    // (what the client saw: its timeout; the late result is the server's outcome: the sixtieth audit)
+    expect(slow).toMatchObject({ outcome: 'STREAM_INCOMPLETE', serverOutcome: 'TOOL_SUCCESS', cancelled: true });
     expect(slow!.findings).toEqual([expect.objectContaining({ code: 'CANCELLED', message: expect.stringMatching(/result came after that, when the client had given up on it$/) })]);
     expect(after).toMatchObject({ outcome: 'TOOL_SUCCESS', attempt: 1 });
   });
@@ -310,7 +311,7 @@ describe('mcp-handler 2.4.0 (Vercel; the v2 SDK server, stateless)', () => {
     const r = both('mh-timeout-cancel');
     const [v1, , v2] = calls(r);
     expect(step('mh-timeout-cancel', 'slow_report').error).toMatchObject({ code: -32001 });
-    expect(v1).toMatchObject({ outcome: 'TOOL_SUCCESS', cancelled: true });
+    expect(v1).toMatchObject({ outcome: 'STREAM_INCOMPLETE', serverOutcome: 'TOOL_SUCCESS', cancelled: true });
     expect(codes(v1!)).toEqual(['CANCELLED']);
     expect(step('mh-timeout-cancel', 'v2: slow_report').error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
     expect(v2!.findings).toEqual([expect.objectContaining({ code: 'CANCELLED', message: expect.stringMatching(/on 2026-07-28 closing the stream is the cancellation/) })]);
