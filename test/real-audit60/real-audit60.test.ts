@@ -104,6 +104,14 @@ describe('the Python DEBUG log\'s bare 503', () => {
     }
   });
 
+  it('a bare 429 with Retry-After (the second audit\'s fault hop): one why says the status, that it is bare, and the Retry-After', () => {
+    const r = triageCli<Attempt, ReportFinding>(['--client', fileURLToPath(new URL('../fixtures/real-audit2/http-errors-hop/client.ndjson', import.meta.url))]);
+    // (its other 429 has a body, "rate_limited": not bare)
+    const e429 = r.attempts.filter((a) => a.status === 429 && !a.detail?.why?.startsWith('the body says'));
+    expect(e429).toHaveLength(1);
+    for (const a of e429) expect(a.detail?.why).toMatch(/^HTTP 429 Too Many Requests: a bare status line \(no body, no Content-Type\): .*; Retry-After \d+(\.\d+)? s$/);
+  });
+
   it('the TypeScript client\'s and the proxy\'s bare 503 (fifty-ninth audit) now lead with the status and its reason phrase', () => {
     const r = triageCli<Attempt, ReportFinding>(['--client', `${A59}ts-status-call-503/client.ndjson`]);
     const bad = r.attempts.filter((a) => a.outcome === 'HTTP_ERROR');
