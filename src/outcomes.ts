@@ -25,7 +25,7 @@ export const OUTCOME_INFO: Record<Outcome, { layer: Layer; meaning: string }> = 
   NO_RESPONSE: { layer: 'transport', meaning: 'no HTTP response exists for the request: its connection could not be made (nothing was sent), or it was sent and the connection failed or closed, timed out, or the capture was cut first' },
   HTTP_ERROR: { layer: 'transport', meaning: 'the HTTP status was not 2xx, whatever the body said' },
   MALFORMED_JSON: { layer: 'protocol', meaning: 'the JSON body, or an SSE data payload, does not parse, and no valid response arrived' },
-  STREAM_INCOMPLETE: { layer: 'transport', meaning: '2xx, but no JSON-RPC response for this request arrived (SSE ended early, empty body, 202 to a request)' },
+  STREAM_INCOMPLETE: { layer: 'transport', meaning: '2xx, but no JSON-RPC response for this request arrived (SSE ended early, empty body, 202 to a request), or, in the client\'s view, none before the client cancelled it (its timeout): a later answer reached no caller' },
   INVALID_ENVELOPE: { layer: 'protocol', meaning: 'not a valid JSON-RPC 2.0 response to this request (jsonrpc not "2.0", both or neither of result/error, a different id, a malformed error object)' },
   JSONRPC_ERROR: { layer: 'protocol', meaning: 'a valid JSON-RPC error response' },
   INPUT_REQUIRED: { layer: 'interaction', meaning: 'result.resultType is "input_required": the server needs more input (MRTR), the call is not finished' },
