@@ -763,8 +763,10 @@ function failedForCaller(a: Attempt): boolean {
     // log, nginx's: test/fixtures/real-audit48).
     const v = a.client ?? a.primary;
     // A tools/call the log shows answered in a body it does not hold (the Python SDK client's DEBUG log: application/json
-    // read to its end) may have been answered with a JSON-RPC error: the same call after it is linked as its retry.
-    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true)) return cancelled !== undefined || v.progress > 0 || (v.unloggedAnswer !== undefined && a.method === 'tools/call');
+    // read to its end) where its server answered the transport's other requests on SSE streams: a layer in front of the
+    // handler likely answered it (the MCP test kitchen's injected JSON-RPC error), and the same call after it is linked
+    // as its retry. Where every answer is JSON (a JSON-mode server, 2026-07-28) nothing tells an error from a result.
+    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true)) return cancelled !== undefined || v.progress > 0 || (v.unloggedUnlike === true && a.method === 'tools/call');
     return true;
   }
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);

@@ -132,7 +132,7 @@ interface Sent {
   /** Its POST's 2xx answer is an SSE stream (httpcore's head line said text/event-stream), or not; unknown without httpcore's lines. */
   sse?: boolean;
   /** Its POST's 2xx head said application/json (httpcore's head line): the SDK reads that body whole and logs nothing of it. */
-  jsonHead?: { status: number; type: string; line: number };
+  jsonHead?: { status: number; type: string; line: number; unlike?: boolean };
   /** The client sent notifications/cancelled for it. */
   cancelled?: boolean;
   /** The line of that notifications/cancelled. */
@@ -200,6 +200,8 @@ interface PythonLog {
   headType?: string | null;
   headEmpty?: boolean;
   headLine?: number;
+  /** A POST of the current client transport got a 2xx text/event-stream head: its server answers on SSE streams. */
+  sseAnswers?: boolean;
   /** The request whose 2xx status httpx's line tied last, until the next status line: an "Unexpected content type" or "Received 202 Accepted" line is its. */
   refusable?: { owner: Sent; status: number };
   /** The request whose 2xx SSE head the latest status line tied (until the next line but its body's start). */
@@ -470,6 +472,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       // A new transport has no session until its server gives one (`Received session ID`): its initialize is not the
       // earlier session's (a client reconnecting after a 404 when its server restarted).
       log.session = undefined;
+      log.sseAnswers = undefined;
       log.transports = (log.transports ?? 0) + 1;
       if (log.transports > 1 && !log.interleaved) {
         log.interleaved = true;
@@ -608,7 +611,8 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
       log.refusable = { owner, status };
       if (sse !== undefined) owner.sse = sse;
-      if (head?.type != null && /^application\/json\b/i.test(head.type)) owner.jsonHead = { status, type: head.type, line: head.line };
+      if (sse === true) log.sseAnswers = true;
+      if (head?.type != null && /^application\/json\b/i.test(head.type)) owner.jsonHead = { status, type: head.type, line: head.line, ...(log.sseAnswers ? { unlike: true } : {}) };
       const streaming = (log.streaming ??= []);
       streaming.push(owner);
       if (sse === true) log.tied = owner;
@@ -814,8 +818,8 @@ function jsonRead(log: PythonLog, owner: Sent, line: string, ctx: AdapterContext
   answered(log, owner);
   const head = owner.jsonHead!;
   const record: MessageRecord = {
-    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: true,
-    error: `answered: HTTP ${head.status}, Content-Type ${JSON.stringify(head.type)} (httpcore's head at line ${head.line}), its body read to the end (line ${ctx.line}); the Python SDK's DEBUG log does not hold a JSON body: a result, or a JSON-RPC error its caller got as MCPError, cannot be told apart here (the server's log or a capture says which)`,
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: head.unlike ? 'unlike' : 'json',
+    error: `answered: HTTP ${head.status}, Content-Type ${JSON.stringify(head.type)} (httpcore's head at line ${head.line}), its body read to the end (line ${ctx.line}); the Python SDK's DEBUG log does not hold a JSON body: a result, or a JSON-RPC error its caller got as MCPError, cannot be told apart here (the server's log or a capture says which)${head.unlike ? '; this transport\'s server answered its other requests on SSE streams, so a JSON answer is likely a layer\'s in front of its handler (a fault injector\'s or a gateway\'s JSON-RPC error)' : ''}`,
   };
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
@@ -1010,7 +1014,7 @@ export const pythonSdkLogFormat: TextFormat = {
     answersUnlogged: true,
     sessionSent: true,
     notes: [
-      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED (where httpcore's DEBUG lines show the application/json head and the body read to its end, the why says it was answered, and the same tools/call after it is linked as its retry: a result and a JSON-RPC error cannot be told apart), and given with the server's log they take its answer (not one whose progress the log read: that came on its SSE stream, whose answer the log would show); httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
+      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED (where httpcore's DEBUG lines show the application/json head and the body read to its end, the why says it was answered, a result and a JSON-RPC error not told apart; where the same transport's other answers came on SSE streams, it is likely a layer's in front of the handler, and the same tools/call after it is linked as its retry), and given with the server's log they take its answer (not one whose progress the log read: that came on its SSE stream, whose answer the log would show); httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
       'times only when the logging format has %(asctime)s (its local time: --timezone says which, default UTC)',
     ],
   },

@@ -66,6 +66,8 @@ export interface AttemptView {
   noResponse?: 'connect-failed' | 'no-head';
   /** A message log proves an answer came in a body it does not hold (its record's bodyUnlogged): what it shows of it. */
   unloggedAnswer?: string;
+  /** That answer came as JSON where the same client transport's other answers came on SSE streams (bodyUnlogged 'unlike'). */
+  unloggedUnlike?: boolean;
   /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
   traceKey?: string;
   startTs: number | undefined;

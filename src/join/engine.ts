@@ -989,7 +989,7 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: boolean | undefined; bareStatus?: boolean | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; bareStatus?: boolean | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
@@ -1063,10 +1063,11 @@ export class JoinEngine {
         this.finalize(view);
         continue;
       }
-      if (r.bodyUnlogged === true && r.error !== undefined && !('result' in msg) && !('error' in msg)) {
+      if (r.bodyUnlogged !== undefined && r.error !== undefined && !('result' in msg) && !('error' in msg)) {
         // An answer came in a body the log does not hold (the Python SDK client's DEBUG log: application/json, read to
         // its end): what is known of it; the view stays open for the other side's view (the server's log has the answer).
         view.unloggedAnswer = r.error;
+        if (r.bodyUnlogged === 'unlike') view.unloggedUnlike = true;
         view.endTs = r.ts ?? view.endTs;
         view.sources.push(r.src);
         continue;

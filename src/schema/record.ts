@@ -177,9 +177,11 @@ const MessageRecordSchema = z.object({
   /**
    * On an answer record with `error`, no message body (no `result`, no `error`) and a 2xx `status`: the source proves an
    * answer came in a body it does not hold (the Python SDK client's DEBUG log: an application/json body read to its end),
-   * and `error` says what it shows of it. The request was answered; what the answer said is not in the log.
+   * and `error` says what it shows of it. The request was answered; what the answer said is not in the log. `unlike`:
+   * the same client transport's other answers came on SSE streams, so this one is likely a layer's in front of the
+   * server's handler (an error a fault injector or a gateway sent).
    */
-  bodyUnlogged: z.boolean().optional(),
+  bodyUnlogged: z.enum(['json', 'unlike']).optional(),
   /** On an answer record with an HTTP error `status`: the source proves the response had no Content-Type and no body (Content-Length: 0). */
   bareStatus: z.boolean().optional(),
 });
