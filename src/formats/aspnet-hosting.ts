@@ -1,6 +1,6 @@
 // ASP.NET Core's own account of each request (Microsoft.AspNetCore.Hosting.Diagnostics' "Request finished" line, event 2), as .NET's JSON console formatter writes it or its text through dotnet-console: the server's status and time taken for each POST, no body, no JSON-RPC id.
-import type { ExchangeRecord } from '../schema/record.js';
-import type { AdapterContext, AdapterResult, GatewayAccount, JsonFormat } from './adapter.js';
+import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
+import { requestLineRecord } from './request-line.js';
 import { parseTimestamp } from './time.js';
 
 const CATEGORY = 'Microsoft.AspNetCore.Hosting.Diagnostics';
@@ -37,20 +37,7 @@ export function hostingRecords(ts: string | undefined, message: string, ctx: Ada
   if (path.length > SHORT) path = `${path.slice(0, SHORT)}...`;
   const type = contentType === '-' ? 'no body type' : contentType.replace(/\+/g, ' ').slice(0, 60);
   const said = `ASP.NET Core's hosting log has this POST ${path} answered ${status} (${type}) in ${elapsed.toFixed(1)} ms${status >= 400 ? ': the server answered it itself, no hop did' : ''}`;
-  const account: GatewayAccount = { log: 'aspnet-hosting', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
-  const rec = {
-    v: 1,
-    kind: 'exchange',
-    side: 'server',
-    ...(end !== undefined ? { ts: new Date(end - elapsed).toISOString() } : {}),
-    method,
-    url: path,
-    requestHeaders: {},
-    status,
-    durationMs: Math.round(elapsed),
-    error: said,
-  } as ExchangeRecord;
-  return [Object.assign(rec, { gatewayAccount: account })];
+  return [requestLineRecord('aspnet-hosting', method, path, status, elapsed, end, said)];
 }
 
 export const aspnetHostingFormat: JsonFormat = {

@@ -3,6 +3,7 @@ import type { KitchenObservation } from '../schema/kitchen.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import type { ExchangeRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, GatewayAccount, JsonFormat, SourceLimits, TextFormat } from './adapter.js';
+import { requestLineRecord } from './request-line.js';
 import { parseTimestamp } from './time.js';
 import type { Obj } from './values.js';
 import { describeZodError } from './zod-error.js';
@@ -43,20 +44,7 @@ export function requestLogRecords(ts: string | undefined, message: string, ctx: 
   const elapsed = Number(elapsedText);
   const end = ts === undefined ? undefined : parseTimestamp(ts, ctx.timezone);
   const said = `the kitchen's request log has this POST ${short(path)} answered ${status} in ${elapsed} ms${ownStatus(status)}`;
-  const account: GatewayAccount = { log: 'kitchen-log', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
-  const rec = {
-    v: 1,
-    kind: 'exchange',
-    side: 'server',
-    ...(end !== undefined ? { ts: new Date(end - elapsed).toISOString() } : {}),
-    method,
-    url: path,
-    requestHeaders: {},
-    status,
-    durationMs: elapsed,
-    error: said,
-  } as ExchangeRecord;
-  return [Object.assign(rec, { gatewayAccount: account })];
+  return [requestLineRecord('kitchen-log', method, path, status, elapsed, end, said)];
 }
 
 /**
