@@ -7,11 +7,11 @@
 // Usage: npm run build && node test/real-audit59/record.mjs [case...]
 // Writes test/fixtures/real-audit59/<case>/: client.ndjson or client.log, proxy.ndjson, server.ndjson, observed.json
 // (the app's steps and the kitchen's events), truth.md (truth.mjs).
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { listen, sleep } from '../helpers/loopback.mjs';
+import { listen, sleep, startRecordProxy } from '../helpers/loopback.mjs';
 import { kitchen } from '../real-audit56/kitchen.mjs';
 import { runTsApp } from './app.mjs';
 import { writeTruth } from './truth.mjs';
@@ -58,29 +58,13 @@ export const cases = {
   'py-baseline-delay': { client: 'py', kitchen: { scenario: 'baseline', params: { slowReportDelayMs: 1200 } }, calls: run(1, { timeout: 0.8 }) },
 };
 
-/** `mcp-triage record` as its own process, as the README says; resolves once it listens. */
-async function startProxy(port, target, out) {
-  const p = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', target, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise((resolve, reject) => {
-    let text = '';
-    const on = (b) => {
-      text += b;
-      if (/mcp-triage record:/.test(text)) resolve();
-    };
-    p.stdout.on('data', on);
-    p.stderr.on('data', on);
-    p.on('exit', (c) => reject(new Error(`record exited ${c}: ${text}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); }) };
-}
-
 async function record(name, c, i) {
   const dir = `${ROOT}${name}/`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const k = kitchen({ ...c.kitchen, pat: PAT, serverLog: `${dir}server.ndjson` });
   const host = await listen(k.handle, 8500 + 2 * i);
-  const proxy = await startProxy(8501 + 2 * i, host.url, `${dir}proxy.ndjson`);
+  const proxy = await startRecordProxy(host.url, `${dir}proxy.ndjson`);
   let steps;
   if (c.client === 'py') {
     const plan = { mode: c.mode ?? 'legacy', pat: PAT, elicit: c.elicit ?? [], calls: c.calls };

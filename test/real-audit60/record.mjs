@@ -6,11 +6,11 @@
 // record` runs between the app and the kitchen (proxy.ndjson) as the truth of the wire. Ports 8600-8699.
 // Usage: npm run build && node test/real-audit60/record.mjs [case...]
 // Writes test/fixtures/real-audit60/<case>/: client.log, proxy.ndjson, server.ndjson, observed.json, truth.md.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { listen, sleep } from '../helpers/loopback.mjs';
+import { listen, sleep, startRecordProxy } from '../helpers/loopback.mjs';
 import { kitchen } from '../real-audit56/kitchen.mjs';
 import { writeTruth } from '../real-audit59/truth.mjs';
 
@@ -50,29 +50,13 @@ const asKestrel = (handle) => (req, res) => {
   return handle(req, res);
 };
 
-/** `mcp-triage record` as its own process; resolves once it listens. */
-async function startProxy(port, target, out) {
-  const p = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', target, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise((resolve, reject) => {
-    let text = '';
-    const on = (b) => {
-      text += b;
-      if (/mcp-triage record:/.test(text)) resolve();
-    };
-    p.stdout.on('data', on);
-    p.stderr.on('data', on);
-    p.on('exit', (c) => reject(new Error(`record exited ${c}: ${text}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); }) };
-}
-
 async function record(name, c, i) {
   const dir = `${ROOT}${name}/`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const k = kitchen({ ...c.kitchen, pat: PAT, serverLog: `${dir}server.ndjson` });
   const host = await listen(c.kestrel ? asKestrel(k.handle) : k.handle, 8600 + 2 * i);
-  const proxy = await startProxy(8601 + 2 * i, host.url, `${dir}proxy.ndjson`);
+  const proxy = await startRecordProxy(host.url, `${dir}proxy.ndjson`);
   const plan = { mode: c.mode ?? 'legacy', pat: PAT, elicit: [], calls: c.calls };
   const { stdout } = await promisify(execFile)(PYTHON, [APP, `${proxy.url}/mcp`, `${dir}client.log`, JSON.stringify(plan)], { timeout: 90_000 });
   const steps = JSON.parse(stdout);

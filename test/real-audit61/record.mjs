@@ -11,12 +11,12 @@
 // Writes test/fixtures/real-audit61/<case>/: client.ndjson or client.log (+ proxy.ndjson), kitchen-console.json.log,
 // observations-page.json, observed.json (the app's steps, the kitchen's events, the hop's refusals), truth.md; with
 // `hosting`, ASP.NET Core's own request lines too (aspnet-console.json.log, aspnet-console.txt: ./aspnet-hosting.mjs).
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { listen, readBody, sleep } from '../helpers/loopback.mjs';
+import { listen, readBody, sleep, startRecordProxy } from '../helpers/loopback.mjs';
 import { kitchen } from '../real-audit58/kitchen.mjs';
 import { kitchenLogs } from '../real-audit58/kitchen-logs.mjs';
 import { runTsApp } from '../real-audit59/app.mjs';
@@ -47,22 +47,6 @@ export const cases = {
   'v2-hosting-hop-502': { client: 'v2', modern: true, hosting: true, hop: { refuse: [1] }, kitchen: { scenario: 'baseline', params: {} }, calls: run(3) },
   'ts-hosting-status-500': { client: 'ts1', hosting: true, kitchen: seq([200, 200, 200, 500, 200]), calls: run(2) },
 };
-
-/** `mcp-triage record` as its own process; resolves once it listens. */
-async function startProxy(port, target, out) {
-  const p = spawn(process.execPath, [BIN, 'record', '--listen', `127.0.0.1:${port}`, '--target', target, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise((resolve, reject) => {
-    let text = '';
-    const on = (b) => {
-      text += b;
-      if (/mcp-triage record:/.test(text)) resolve();
-    };
-    p.stdout.on('data', on);
-    p.stderr.on('data', on);
-    p.on('exit', (c) => reject(new Error(`record exited ${c}: ${text}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { p.once('exit', r); p.kill('SIGTERM'); }) };
-}
 
 /** A hop that passes every request on, except the tools/call POSTs numbered in `refuse` (1-based): answered 502 by itself. */
 async function startHop(port, upstream, { refuse }) {
@@ -125,7 +109,7 @@ async function record(name, c, i) {
   const front = hop ? hop.url : host.url;
   let steps;
   if (c.client === 'py') {
-    const proxy = await startProxy(port + 2, front, `${dir}proxy.ndjson`);
+    const proxy = await startRecordProxy(front, `${dir}proxy.ndjson`);
     const plan = { mode: c.mode ?? 'legacy', pat: PAT, elicit: [], calls: c.calls };
     const { stdout } = await promisify(execFile)(PYTHON, [fileURLToPath(new URL('../real-audit59/py_app.py', import.meta.url)), `${proxy.url}/mcp`, `${dir}client.log`, JSON.stringify(plan)], { timeout: 90_000 });
     steps = JSON.parse(stdout);
