@@ -51,7 +51,7 @@ export const aspnetHostingFormat: JsonFormat = {
     session: false,
     typedIds: true,
     gatewayAccount: true,
-    bodiesNote: 'no bodies, no JSON-RPC method, id, session or tool: each POST\'s "Request finished" line is the server\'s account of one request (its status, response type and how long it took), joined to the client\'s attempt of the same status that started within a second of it',
+    bodiesNote: 'no bodies, no JSON-RPC method, id, session or tool: each POST\'s "Request finished" line is the server\'s account of one request (its status, response type and how long it took), joined to the client\'s attempt of the same status that started within a second of it (a clock further off, found within --skew, is first put on the client\'s)',
     notes: [
       "ASP.NET Core's hosting log (Microsoft.AspNetCore.Hosting.Diagnostics, event 2 \"Request finished\", at Information: an app whose Logging:LogLevel sets \"Microsoft.AspNetCore\" to Warning, as the templates' appsettings.json do, writes none): written when a request ended, its start is the line's time less its elapsed milliseconds; \"Request starting\" lines are read and left out; a status here was sent by the server's process (its middleware or the MCP SDK), not by a hop in front of it",
       'the text console format\'s time is there only with a TimestampFormat, and places lines only when it has the date ("HH:mm:ss " has none: such lines are counted, not joined)',

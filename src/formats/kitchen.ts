@@ -139,7 +139,7 @@ export const kitchenLogFormat: JsonFormat = {
   toRecords: (v, ctx) => requestLogRecords(typeof v.Timestamp === 'string' ? v.Timestamp : undefined, v.Message as string, ctx),
   limits: {
     ...LIMITS,
-    bodiesNote: 'no bodies, no JSON-RPC method, id, session or tool: each POST /mcp line is the server\'s account of one request (its status and how long it took), joined to the client\'s attempt of the same status that started within a second of it (--skew widens that)',
+    bodiesNote: 'no bodies, no JSON-RPC method, id, session or tool: each POST /mcp line is the server\'s account of one request (its status and how long it took), joined to the client\'s attempt of the same status that started within a second of it (a clock further off, found within --skew, is first put on the client\'s)',
     notes: [
       "the MCP test kitchen's request log (RequestLoggingMiddleware; .NET's JSON console lines, or the Development text lines through dotnet-console): written when a request ended, its start is the line's time less ElapsedMs; successful GETs are not logged; a status here was sent by the server itself (no hop in front of it logs here), but the line cannot say which of its layers sent it (401: the PAT check; 429: the rate limiter; any status: errors.http_status_sequence): the observations tell",
       'the Development text format\'s time ("HH:mm:ss ") has no date: such lines are counted, not joined',
@@ -154,7 +154,7 @@ export const kitchenObservationFormat: JsonFormat = {
   toRecords: observationRecords,
   limits: {
     ...LIMITS,
-    bodiesNote: 'no bodies and no JSON-RPC id: each observation is the server\'s account of one /mcp POST (method, tool, status, duration, wasCancelled), joined to the client\'s attempt of the same method, tool and status that started within a second of it (--skew widens that)',
+    bodiesNote: 'no bodies and no JSON-RPC id: each observation is the server\'s account of one /mcp POST (method, tool, status, duration, wasCancelled), joined to the client\'s attempt of the same method, tool and status that started within a second of it (a clock further off, found within --skew, is first put on the client\'s)',
     notes: [
       "the MCP test kitchen's observations (GET /api/management/observations pages, or rows one a line): one per /mcp POST that got past the rate limiter and the PAT check (their 429 and 401 have none); no JSON-RPC id, result, isError or error code (a 200 may carry a JSON-RPC error or a tool error: the client's log says which); Mcp-Session-Id is redacted, so no session; occurredAt is when the response was done, the start is that less durationMs",
     ],
