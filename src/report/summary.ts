@@ -173,8 +173,12 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   // A ping is answered at once by a live peer: one that got no answer says more of the server than of the request.
   // (Only after a wait a live server would have answered in, and not when a DELETE of the session cut its stream.)
   const waited = done !== undefined && a.startTs !== undefined ? done - a.startTs : undefined;
+  // An answer that came after the client gave up (STREAM_INCOMPLETE with the late outcome kept) shows a slow peer, not a dead one.
+  const lateAt = (a.client ?? v).lateOutcome !== undefined ? (a.client ?? v).responseTs : undefined;
   if (a.method === 'ping' && (a.outcome === 'STREAM_INCOMPLETE' || a.outcome === 'NO_RESPONSE') && waited !== undefined && waited >= 100 && (a.client ?? v).sessionDeleted === undefined) {
-    const said = `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), got no answer in ${(waited / 1000).toFixed(2)} s: the server, or a hop before it, was not responding, and the spec lets the sender take the connection as stale`;
+    const said = lateAt !== undefined && a.startTs !== undefined && lateAt > a.startTs
+      ? `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), was answered only ${((lateAt - a.startTs) / 1000).toFixed(2)} s after it was sent: the server, or a hop before it, was slow to respond`
+      : `a ping, which the receiver MUST answer promptly (the SDKs answer it without the application), got no answer in ${(waited / 1000).toFixed(2)} s: the server, or a hop before it, was not responding, and the spec lets the sender take the connection as stale`;
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
