@@ -110,6 +110,12 @@ const ANSWERED_WELL: ReadonlySet<Outcome> = new Set(['TOOL_SUCCESS', 'SUCCESS', 
  * for one whose answer never came); the late response's outcome stays in the why and in `late`.
  */
 function answeredAfterGivingUp(view: AttemptView, c: Classification): Classification {
+  const inLog = view.answeredAfterCancelInLog;
+  if (inLog !== undefined && (view.side === 'client' || view.side === 'unknown') && ANSWERED_WELL.has(c.outcome)) {
+    // A log without times: its lines, written as the client went, put the cancellation before the answer.
+    const why = `the client cancelled it (notifications/cancelled, line ${inLog.cancel.line}) before any response came: its caller got its own timeout or cancellation, not a result; the server's ${c.outcome} answer came after that (line ${inLog.answer.line}; the log has no times), when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;
+    return { ...result('STREAM_INCOMPLETE', { why }), late: c.outcome };
+  }
   if ((view.side !== 'client' && view.side !== 'unknown') || view.cancelledAt === undefined || view.responseTs === undefined || view.responseTs <= view.cancelledAt || !ANSWERED_WELL.has(c.outcome)) return c;
   const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
   const late = ` ${((view.responseTs - view.cancelledAt) / 1000).toFixed(2)} s`;

@@ -254,7 +254,9 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     // (Not a body the client could not read, a 202's, one of a Content-Type it refuses, one that never ended: its
     // view's outcome says STREAM_INCOMPLETE although a response is in it.)
     // (A client's view whose answer came after its cancellation has what the client saw as its outcome: lateOutcome is the answer's.)
-    const answeredLate = at !== undefined && cancelView.responded === true && (cancelView.outcome !== 'STREAM_INCOMPLETE' || cancelView.lateOutcome !== undefined) && (cancelView.endTs === undefined || at < cancelView.endTs);
+    // (In a log without times, its lines put the answer after the cancellation.)
+    const answeredLate = (at !== undefined && cancelView.responded === true && (cancelView.outcome !== 'STREAM_INCOMPLETE' || cancelView.lateOutcome !== undefined) && (cancelView.endTs === undefined || at < cancelView.endTs))
+      || (cancelView.answeredAfterCancelInLog !== undefined && cancelView.lateOutcome !== undefined);
     // -32800 (LSP's RequestCancelled) is the server saying it stopped the request, as the Python SDK answers every
     // cancelled request on the 2025 wire: no result was lost, unlike a late result of work that was done.
     const confirmed = answeredLate && a.detail.errorCode === -32800;

@@ -209,6 +209,10 @@ export interface AttemptView {
   cancelled?: boolean;
   /** When the cancellation was sent. */
   cancelledAt?: number;
+  /** Where an untimed log has the cancellation (no cancelledAt): its response, later in the same file, came after it. */
+  cancelSrc?: Source;
+  /** In a log without times: the response came after the client's notifications/cancelled, by the lines of one file. */
+  answeredAfterCancelInLog?: { cancel: Source; answer: Source };
   /** The reason the cancellation gave (`params.reason`: the TypeScript SDK puts the AbortSignal's reason or its timeout error there). */
   cancelReason?: string;
   /**

@@ -1098,6 +1098,7 @@ export class JoinEngine {
       }
       view.response = msg;
       if (r.ts !== undefined) view.responseTs = r.ts;
+      else noteAnswerAfterCancel(view, r.src);
       if (r.status !== undefined) view.status = r.status;
       view.endTs = r.ts ?? view.endTs;
       view.sources.push(r.src);
@@ -1672,6 +1673,7 @@ export class JoinEngine {
         if (target && target.response === undefined) {
           target.response = msg;
           if (ts !== undefined) target.responseTs = ts;
+          else noteAnswerAfterCancel(target, src);
           if (target.progressToken !== undefined && ts !== undefined) this.rememberToken(target, ts);
           ex.lastResponse = { key, ts, text, msg, src };
           if (!own) {
@@ -1770,6 +1772,7 @@ export class JoinEngine {
           }
           if (doubt > 0) view.cancelDoubt = doubt;
           if (ts !== undefined) view.cancelledAt = ts;
+          else if (view.response === undefined) view.cancelSrc = src;
           if (typeof params.reason === 'string' && params.reason.trim() !== '') view.cancelReason = params.reason.trim().slice(0, 200);
           view.sources.push(src);
           if (ex) (ex.cancels ??= []).push(view);
@@ -2224,4 +2227,11 @@ function sseEventBytes(ev: ParsedSseEvent): number {
   if (ev.event !== undefined) n += Buffer.byteLength(`event: ${ev.event}`, 'utf8');
   if (ev.id !== undefined) n += Buffer.byteLength(`id: ${ev.id}`, 'utf8');
   return n;
+}
+
+/** An untimed log's response to a request its client had cancelled lines before, in the same file: it came after the client gave up. */
+function noteAnswerAfterCancel(view: AttemptView, src: Source): void {
+  const cancel = view.cancelSrc;
+  if (cancel === undefined || view.cancelledAt !== undefined || cancel.file !== src.file || cancel.line >= src.line) return;
+  view.answeredAfterCancelInLog = { cancel, answer: src };
 }

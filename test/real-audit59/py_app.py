@@ -81,5 +81,7 @@ async def main(url: str, plan: dict) -> None:
 
 
 url, logfile, plan = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-logging.basicConfig(level=logging.DEBUG, filename=logfile, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+# plan["logFormat"] == "basic": logging's own default format (BASIC_FORMAT, no time), what a bare basicConfig writes.
+log_format = logging.BASIC_FORMAT if plan.get("logFormat") == "basic" else "%(asctime)s %(levelname)s %(name)s %(message)s"
+logging.basicConfig(level=logging.DEBUG, filename=logfile, format=log_format)
 asyncio.run(main(url, plan))

@@ -164,6 +164,31 @@ describe('a call the client gave up on at its timeout, whose answer came later',
     expect(codes(r)).not.toContain('SIDE_DIVERGENCE');
   });
 
+  it('the same run logged with logging\'s default format (BASIC_FORMAT, no times): the lines put the answer after the cancellation, so the first try is what the app saw and the re-call its attempt 2', () => {
+    const c = 'py-baseline-delay-basic';
+    expect(observed(c).steps.find((s) => s.step === 'call 1 try 1')!.ok).toBe(false);
+    expect(readFileSync(`${DIR}${c}/client.log`, 'utf8')).toMatch(/^DEBUG:asyncio:/);
+    const r = client(c);
+    const [first, second] = calls(r);
+    expect(first!.outcome).toBe('STREAM_INCOMPLETE');
+    expect(first!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled, line \d+\) before any response came: its caller got its own timeout or cancellation, not a result; the server's TOOL_SUCCESS answer came after that \(line \d+; the log has no times\), when the client had given up on it/);
+    expect(second!.outcome).toBe('TOOL_SUCCESS');
+    expect(chains(r)).toEqual(tries(c));
+    expect(first!.findings.find((f) => f.code === 'CANCELLED')!.message).toContain('its TOOL_SUCCESS result came after that, when the client had given up on it');
+    // The timed log of the same run says the same.
+    expect(calls(client('py-baseline-delay')).map((a) => a.outcome)).toEqual(calls(r).map((a) => a.outcome));
+    // Given with the server's log: the server's TOOL_SUCCESS is its serverOutcome, no SIDE_DIVERGENCE.
+    const b = triageCli<Attempt, ReportFinding>(['--client', `${DIR}${c}/client.log`, '--server', `${DIR}${c}/server.ndjson`]);
+    expect(calls(b)[0]).toMatchObject({ outcome: 'STREAM_INCOMPLETE', serverOutcome: 'TOOL_SUCCESS' });
+    expect(codes(b)).not.toContain('SIDE_DIVERGENCE');
+  });
+
+  it('near miss: an untimed log\'s call cancelled with no answer after it stays unanswered (the twenty-fifth audit\'s BASIC_FORMAT log, which leaves JSON answers out)', () => {
+    const r = triageCli<Attempt, ReportFinding>(['--client', fileURLToPath(new URL('../fixtures/real-audit25/py-json/python-debug-basic.log', import.meta.url))]);
+    const cancelled = r.attempts.filter((a) => a.findings.some((f) => f.code === 'CANCELLED'));
+    expect(cancelled.map((a) => a.outcome)).toEqual(['UNANSWERED']);
+  });
+
   it('the TypeScript SDK\'s timeout race (thirty-second audit): a call whose answer came after its cancellation is the timeout its app got; one answered first stays TOOL_SUCCESS', () => {
     const truth = readFileSync(`${A32}ts-timeout-race/truth-client.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { ok: boolean });
     const r = triageCli<Attempt, ReportFinding>(['--client', `${A32}ts-timeout-race/client.ndjson`]);

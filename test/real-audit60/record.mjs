@@ -38,6 +38,8 @@ export const cases = {
   'py-status-call-503-chunked': { kitchen: seq([200, 200, 200, 503, 200]), calls: run(1) },
   // the tool takes 1.2 s, the app's timeout is 0.8 s: it gives up, cancels, re-calls; the first answer comes late
   'py-baseline-delay': { kitchen: { scenario: 'baseline', params: { slowReportDelayMs: 1200 } }, calls: run(1, { timeout: 0.8 }) },
+  // the same, logged with logging's default format (no times): only the lines' order puts the answer after the cancel
+  'py-baseline-delay-basic': { kitchen: { scenario: 'baseline', params: { slowReportDelayMs: 1200 } }, calls: run(1, { timeout: 0.8 }), logFormat: 'basic' },
 };
 
 /** Kestrel (the real kitchen's host) sends a status with no body written as `Content-Length: 0`; Node sends it chunked. */
@@ -57,7 +59,7 @@ async function record(name, c, i) {
   const k = kitchen({ ...c.kitchen, pat: PAT, serverLog: `${dir}server.ndjson` });
   const host = await listen(c.kestrel ? asKestrel(k.handle) : k.handle, 8600 + 2 * i);
   const proxy = await startRecordProxy(host.url, `${dir}proxy.ndjson`);
-  const plan = { mode: c.mode ?? 'legacy', pat: PAT, elicit: [], calls: c.calls };
+  const plan = { mode: c.mode ?? 'legacy', pat: PAT, elicit: [], calls: c.calls, ...(c.logFormat ? { logFormat: c.logFormat } : {}) };
   const { stdout } = await promisify(execFile)(PYTHON, [APP, `${proxy.url}/mcp`, `${dir}client.log`, JSON.stringify(plan)], { timeout: 90_000 });
   const steps = JSON.parse(stdout);
   await sleep(1500);
