@@ -342,6 +342,11 @@ function cancelReasonText(reason: string | undefined): string {
  * client's own view shows that answer, or the application linked the two with withCallNote (an app that calls again
  * after a tool error). A re-send in a server's or a proxy's log with neither is a sender that did not get the answer.
  */
+/** A view of the client's whose tool result (TOOL_SUCCESS) came after the client's notifications/cancelled. */
+function lateResult(a: Attempt): boolean {
+  return [a.client, a.primary].some((v) => v?.lateOutcome === 'TOOL_SUCCESS');
+}
+
 function callerGot(prev: Attempt, retry: Attempt): boolean {
   if (previousOutcome(prev) !== prev.outcome) return false;
   const caller = prev.client;
@@ -443,6 +448,8 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   if ((prev.outcome === 'JSONRPC_ERROR' || prev.serverOutcome === 'JSONRPC_ERROR') && message !== undefined && NOT_CONNECTED.test(message.trim())) return 'no';
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
+  // The tool's result came after the client had given up on it: the server's own answer proves the tool ran to its end.
+  if (lateResult(prev)) return 'proven';
   if (prev.notSeenByServer) return 'no';
   // A POST whose connection could not be made sent nothing: the Python SDK client's log (httpcore's failed connect), or an
   // HTTP client's error for a connect that failed (recordingFetch's `fetch failed: connect ECONNREFUSED ...`, a HAR's
@@ -752,6 +759,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         : safety.annotated ? annotatedUnsafeText(safety) : 'it has no annotations, so by the spec defaults it is destructive and not idempotent';
       // A server view that answered the tool's result proves more than a reached server: the tool ran to its end.
       const ran = ranAt.server?.outcome === 'TOOL_SUCCESS' || ranAt.server?.outcome === 'TOOL_ERROR';
+      const late = !ran && lateResult(ranAt);
       const progress = progressOf(ranAt);
       const raised = [ranAt.server, ranAt.client, ranAt.primary].some((v) => v?.toolRaised === true);
       // The server's SDK refused the tool's own result (-32602 "Invalid tools/call result"): the tool had run.
@@ -765,6 +773,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
           : ranAt.detail.errorCode === -32800 ? 'the server answered the earlier attempt -32800 after the client cancelled it: it had the request and was running it, and what the tool did before it stopped is done'
           : ranAt.outcome === 'JSONRPC_ERROR' && ranAt.detail.errorCode === INTERNAL_ERROR ? 'the earlier attempt got -32603 (internal error): the server failed while it handled the request (an SDK answers so for an exception its tools/call handler threw), and the tool may have done its work before that'
           : 'the earlier attempt may have run (no server view proves otherwise)'
+        : late ? 'the earlier attempt\'s TOOL_SUCCESS result came after the client had given up on it: the tool ran to its result, which the caller did not get, and its effect happened all the same'
         : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), ${callerGot(ranAt, a) && ranAt.outcome === ranAt.server!.outcome ? 'which the caller got before it retried' : 'which the caller did not get'}: its effect happened before this retry`
         : resultRefused ? `the server view shows the earlier attempt reached the server, and ${refusedText}`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`

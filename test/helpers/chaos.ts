@@ -40,9 +40,11 @@ export function linkProblems(key: string, faults: string, part: Linked[], owner:
  * an attempt before it ran (its fault one of `ran`); from the client, a proxy or a HAR alone, a warning when one ran or
  * may have (a reset: the view cannot tell).
  */
-export function unsafeRetryWanted(view: string, retryOfUnsafeTool: boolean, before: string[], ran: ReadonlySet<string>): 'error' | 'warning' | undefined {
+export function unsafeRetryWanted(view: string, retryOfUnsafeTool: boolean, before: string[], ran: ReadonlySet<string>, answeredLate = false): 'error' | 'warning' | undefined {
   if (!retryOfUnsafeTool || view === 'server') return undefined;
   if (view === 'both') return before.some((x) => ran.has(x)) ? 'error' : undefined;
+  // An earlier try's result that reached the client after it gave up (its own timeout) proves the tool ran, in any view.
+  if (answeredLate) return 'error';
   return before.some((x) => ran.has(x) || x === 'reset') ? 'warning' : undefined;
 }
 

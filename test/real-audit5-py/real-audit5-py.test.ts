@@ -190,8 +190,13 @@ describe('the Python server with the TypeScript SDK client', () => {
     expect([first!.outcome, first!.serverOutcome, codes(first!)]).toEqual(['STREAM_INCOMPLETE', 'TOOL_SUCCESS', ['CANCELLED']]);
     expect(first!.findings[0]!.message).toMatch(/its TOOL_SUCCESS result came after that, when the client had given up on it: there is no session, and a stateless server takes the cancellation in a request of its own, apart from the running one, which it cannot stop$/);
     expect(codes(retry!)).toEqual(['RETRY_ORIGIN_AMBIGUOUS', 'UNSAFE_RETRY']);
-    // only the client's view: the earlier attempt may have run (warning); the server's proves it did (error)
-    expect(byTool(run('py-server-stateless', 'client'), 'export_orders')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.severity).toBe('warning');
+    // only the client's view: the tool's result, which came after the client gave up, proves it ran (an error since
+    // stop 47; a warning, "may have run", before); the server's view proves it too
+    const alone = byTool(run('py-server-stateless', 'client'), 'export_orders')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')!;
+    expect(alone.severity).toBe('error');
+    expect(alone.message).toMatch(/the earlier attempt's TOOL_SUCCESS result came after the client had given up on it: the tool ran to its result, which the caller did not get, and its effect happened all the same$/);
+    // Must not: the stateful server's -32800 to the cancelled call (above) is no result: proven only by the server's view.
+    expect(byTool(run('py-server-stateful', 'client'), 'export_orders')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')?.severity).not.toBe('error');
     expect(byTool(run('py-server-stateless', 'server'), 'export_orders')[1]!.findings.find((f) => f.code === 'UNSAFE_RETRY')!.severity).toBe('error');
   });
 

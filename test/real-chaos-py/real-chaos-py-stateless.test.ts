@@ -195,8 +195,10 @@ for (const seed of SEEDS) {
               if (!row) return;
               const f = row.findings.find((x) => x.code === 'UNSAFE_RETRY');
               const before = c.attempts.slice(0, i).map((b) => reachKey(callPost(b)));
+              // An earlier try the caller timed out on whose answer the hop only delayed: its result came after the cancel.
+              const late = c.attempts.slice(0, i).some((b) => timedOut(b) && ['late', 'delay'].includes(reachKey(callPost(b))));
               // The server's log links a retry only after a cancelled success (above); there the tool had run.
-              const want = v.name === 'server' ? (row.attempt! > 1 && unsafeTool(o, c.tool) && before.some((x) => REACHED.has(x)) ? 'error' : undefined) : unsafeRetryWanted(v.name, i > 0 && unsafeTool(o, c.tool), before, REACHED);
+              const want = v.name === 'server' ? (row.attempt! > 1 && unsafeTool(o, c.tool) && before.some((x) => REACHED.has(x)) ? 'error' : undefined) : unsafeRetryWanted(v.name, i > 0 && unsafeTool(o, c.tool), before, REACHED, late);
               if ((f?.severity ?? undefined) !== want) bad.push(`${c.key}#${a.n} ${c.tool} after ${before.join(',')}: ${f?.severity ?? 'none'}, expected ${want ?? 'none'}`);
             });
           }
