@@ -61,6 +61,18 @@ function direction(v: Record<string, unknown>, message: unknown, ctx: AdapterCon
   return undefined;
 }
 
+/**
+ * The side of a log whose lines say "sent" or "received" and whose writer a client-only or server-only method showed
+ * (a tools/call logged as received: a server's app log), where --client / --server gave the input none.
+ */
+function writtenBy(v: Record<string, unknown>, ctx: AdapterContext): { side?: Role } {
+  if (ctx.side !== undefined) return {};
+  const d = v.direction ?? v.dir;
+  if (typeof d !== 'string' || !(SENT.has(d.toLowerCase()) || RECEIVED.has(d.toLowerCase()))) return {};
+  const known = ctx.state?.get('jsonrpc') as Role | undefined;
+  return known !== undefined ? { side: known } : {};
+}
+
 function isJsonRpc(m: unknown): boolean {
   if (Array.isArray(m)) return m.length > 0 && m.every(isJsonRpc);
   return typeof m === 'object' && m !== null && ('jsonrpc' in m || 'method' in m || 'result' in m || 'error' in m);
@@ -90,7 +102,7 @@ export const jsonRpcFormat: JsonFormat = {
       message,
       ...(typeof when === 'string' || typeof when === 'number' ? { ts: when } : {}),
       ...(typeof session === 'string' ? { session } : {}),
-      ...(typeof value.side === 'string' && (value.side === 'client' || value.side === 'server') ? { side: value.side } : {}),
+      ...(typeof value.side === 'string' && (value.side === 'client' || value.side === 'server') ? { side: value.side } : writtenBy(value, ctx)),
       ...(httpStatus(value.status) !== undefined ? { status: httpStatus(value.status)! } : {}),
     };
     return [record];
