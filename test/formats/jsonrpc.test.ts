@@ -48,3 +48,23 @@ describe('jsonrpc adapter: directions', () => {
     expect(dirs(input(), [{ message: call }, { message: { jsonrpc: '2.0', method: 'notifications/message', params: {} } }, { message: answer }])).toEqual(['c2s', 's2c', 's2c']);
   });
 });
+
+describe('jsonrpc adapter: the side of a log given without one', () => {
+  const sides = (ctx: AdapterContext, lines: Record<string, unknown>[]) => lines.map((l) => (messages(jsonRpcFormat.toRecords(l, ctx))[0] as { side?: string }).side);
+
+  it('a tools/call logged as received makes it the server\'s log: its records say so from then on', () => {
+    const ctx = input();
+    expect(sides(ctx, [{ direction: 'received', message: call }, { direction: 'sent', message: answer }])).toEqual(['server', 'server']);
+  });
+
+  it('a tools/call logged as sent makes it the client\'s', () => {
+    const ctx = input();
+    expect(sides(ctx, [{ direction: 'out', message: call }, { direction: 'in', message: answer }])).toEqual(['client', 'client']);
+  });
+
+  it('near misses: a response before any method, absolute directions, and a side --client/--server gave leave the records\' side unset', () => {
+    expect(sides(input(), [{ direction: 'received', message: answer }])).toEqual([undefined]);
+    expect(sides(input(), [{ direction: 'c2s', message: call }])).toEqual([undefined]);
+    expect(sides(input('server'), [{ direction: 'received', message: call }])).toEqual([undefined]);
+  });
+});
