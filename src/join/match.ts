@@ -773,11 +773,19 @@ export class Matcher {
     if (h.gatewayTaken) return;
     h.gatewayTaken = true;
     const a = h.attempt;
-    const gv = a.client ?? a.server;
+    let gv = a.client ?? a.server;
     if (!gv || this.gatewayLines.empty) return;
+    // A client view with no HTTP layer (the Python SDK's DEBUG log: no status tied to its messages, its own clock's
+    // times) takes its other side's view now, if one waits for it (a proxy's, the server's), and fits the lines by that
+    // view's status and times, the wire's: by its own it would take its neighbours' lines.
+    if (!gv.http && typeof gv.status !== 'number' && gv.side === 'client' && !a.server && !neverSent(a.client)) {
+      this.pairOnRelease(h, this.keyOf(a.primary));
+      const paired = a.server as AttemptView | undefined;
+      if (paired?.http && typeof paired.status === 'number') gv = paired;
+    }
     const open = gv.response === undefined && (gv.streamEnd === undefined || gv.endUnseen === true);
     const probe = {
-      side: gv.side === 'client' ? 'client' as const : 'server' as const, session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
+      side: a.client ? 'client' as const : 'server' as const, session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
       endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome, method: a.method, tool: a.tool,
     };
     const taken = this.gatewayLines.take(probe);

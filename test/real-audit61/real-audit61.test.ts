@@ -43,6 +43,8 @@ describe("an injected -32603 or status the kitchen's observation shows its scena
     ['ts-32603', [`ts-32603/client.ndjson`, ...kitchen('ts-32603')]],
     ['v2-32603', [`v2-32603/client.ndjson`, ...kitchen('v2-32603')]],
     ['py-32603 (its proxy file)', ['--client', `py-32603/proxy.ndjson`, ...kitchen('py-32603')]],
+    // (the README's form for the Python client: its DEBUG log and the proxy's file together; fixed in stop 47)
+    ['py-32603 (its DEBUG log and the proxy file)', ['--client', `py-32603/client.log`, `py-32603/proxy.ndjson`, ...kitchen('py-32603')]],
     ['ts-status-500', [`ts-status-500/client.ndjson`, ...kitchen('ts-status-500')]],
   ])('%s: the failed attempt says so, and the re-call has no UNSAFE_RETRY', (_, args) => {
     const r = run(...args);
@@ -50,6 +52,17 @@ describe("an injected -32603 or status the kitchen's observation shows its scena
     expect(why(failed)).toMatch(/its scenario errors\.(jsonrpc_error|http_status_sequence) answers .* in its wire layer, before the MCP SDK sees the request.*: no tool ran for it/);
     expect(retry).toBeDefined();
     expect(codes(retry)).not.toContain('UNSAFE_RETRY');
+  });
+
+  it('the Python DEBUG log with the proxy file: each attempt takes the kitchen\'s lines the proxy file alone gives it (the log\'s view, with no status and its own clock, used to take its neighbours\')', () => {
+    const lines = (r: Run) => r.attempts.map((a) => `${String(a.id)} ${a.sources.filter((s) => /kitchen-console|observations-page/.test(s.file)).map((s) => `${s.file.split('/').pop()}:${s.line}`).join(',')}`);
+    const alone = run('--client', 'py-32603/proxy.ndjson', ...kitchen('py-32603'));
+    const both = run('--client', 'py-32603/client.log', 'py-32603/proxy.ndjson', ...kitchen('py-32603'));
+    expect(lines(both)).toEqual(lines(alone));
+    expect(lines(both).every((l) => l.includes('kitchen-console.json.log:'))).toBe(true);
+    // Near miss: the DEBUG log without the proxy file takes the lines by its own view, as before.
+    const logOnly = run('--client', 'py-32603/client.log', ...kitchen('py-32603'));
+    expect(lines(logOnly).slice(0, 4)).toEqual(lines(alone).slice(0, 4));
   });
 
   it('near miss: the request log alone (no observation names the scenario) proves nothing: UNSAFE_RETRY stays', () => {
