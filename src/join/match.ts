@@ -786,7 +786,8 @@ export class Matcher {
     const open = gv.response === undefined && (gv.streamEnd === undefined || gv.endUnseen === true);
     const probe = {
       side: a.client ? 'client' as const : 'server' as const, session: gv.session, sentSession: gv.sentSession, status: gv.status, startTs: gv.startTs,
-      endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome), outcome: gv.outcome, method: a.method, tool: a.tool,
+      // (An answer whose body the log does not hold, read to its end: answered, as far as the lines go.)
+      endTs: gv.endTs, open, answered: ANSWERED.has(a.outcome) || gv.unloggedAnswer !== undefined, outcome: gv.outcome, method: a.method, tool: a.tool,
     };
     const taken = this.gatewayLines.take(probe);
     // A client's POST that got an answer (from something) the kitchen's request log, which covers its time, never logged
@@ -801,7 +802,8 @@ export class Matcher {
     for (let g of taken) {
       if (g.said === '') continue;
       // The kitchen's observation names its scenario: one that answers in its wire layer proves no tool ran
-      const before = g.log === 'kitchen-observation' && g.scenario !== undefined ? kitchenAnsweredBeforeTool(g.scenario, g.rpcMethod, g.status, gv.status, a.outcome === 'JSONRPC_ERROR') : undefined;
+      // (A JSON answer the log does not hold where the transport's other answers came on SSE: likely the scenario's error, not the SDK's.)
+      const before = g.log === 'kitchen-observation' && g.scenario !== undefined ? kitchenAnsweredBeforeTool(g.scenario, g.rpcMethod, g.status, gv.status, a.outcome === 'JSONRPC_ERROR' || gv.unloggedUnlike === true) : undefined;
       if (before !== undefined) {
         g = { ...g, said: `${g.said}; ${before}` };
         a.answeredBeforeTool = { said: before, src: g.src };

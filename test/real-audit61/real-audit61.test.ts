@@ -65,6 +65,21 @@ describe("an injected -32603 or status the kitchen's observation shows its scena
     expect(lines(logOnly).slice(0, 4)).toEqual(lines(alone).slice(0, 4));
   });
 
+  it('the Python DEBUG log alone with the kitchen\'s records: its JSON answer, unlike the SSE ones (the injector\'s), takes the observation that names errors.jsonrpc_error: no tool ran, the re-call has no UNSAFE_RETRY', () => {
+    const r = run('--client', 'py-32603/client.log', ...kitchen('py-32603'));
+    const tc = calls(r);
+    const retry = tc.find((a) => a.attempt === 2)!;
+    const failed = tc.find((a) => a.attempt === 1 && (a as { call?: string }).call === (retry as { call?: string }).call)!;
+    expect(failed.outcome).toBe('UNANSWERED');
+    expect(why(failed)).toMatch(/its scenario errors\.jsonrpc_error answers a tools\/call with a JSON-RPC error in its wire layer, before the MCP SDK sees the request.*: no tool ran for it$/);
+    expect(codes(retry)).not.toContain('UNSAFE_RETRY');
+    // Near miss: the calls answered on SSE streams (results) under the same scenario take their observations and prove nothing.
+    for (const a of tc.filter((x) => x !== failed && x.attempt === 1)) {
+      expect(a.sources.some((s) => s.file.endsWith('observations-page.json'))).toBe(true);
+      expect(why(a)).not.toMatch(/no tool ran/);
+    }
+  });
+
   it('near miss: the request log alone (no observation names the scenario) proves nothing: UNSAFE_RETRY stays', () => {
     for (const c of ['ts-32603', 'ts-status-500']) {
       const retry = calls(run(`${c}/client.ndjson`, `${c}/kitchen-console.json.log`)).find((a) => a.attempt === 2)!;
