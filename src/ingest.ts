@@ -3,6 +3,7 @@ import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
 import { FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
 import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
+import { inferredWriter } from './formats/jsonrpc.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
 import type { HarDocumentInfo } from './read/har-document.js';
@@ -142,7 +143,6 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
   const sideOverride = spec.side;
   // A plain input next to sided ones: its records that state no side take the assumed one (adapters are not told it).
   const assumed = spec.side === undefined ? spec.assumed : undefined;
-  const itemSide = sideOverride ?? assumed;
   let assumedSaid = assumed === undefined;
   const sayAssumed = () => {
     assumedSaid = true;
@@ -300,8 +300,12 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     }
     const src: Source = { file: name, line: lineNo };
     const raw = text; // a reference to the line, not a copy; read only for an id that JSON.parse could not keep exact
+    // A log given without a side whose writer a client-only or server-only method logged as sent or received showed
+    // (a server's app log with tools/call received): that side's, for every record of it that states none.
+    const writer = sideOverride === undefined ? inferredWriter(adapterState) : undefined;
     for (const rec of res) {
       account.records++;
+      if (writer !== undefined && (rec as { side?: unknown }).side === undefined) (rec as { side?: string }).side = writer;
       if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
       // A record with no time of its own inside a container or system log's line takes the line's (Docker's, journald's).
@@ -314,7 +318,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       const ts = parseTimestamp(rec.ts, opts.timezone);
       // A time given that holds no date ("NaN", "2026-13-45T...", a negative epoch): the record is read untimed, and said.
       if (ts === undefined && rec.ts !== undefined && rec.ts !== null) opts.diagnostics.add({ file: name, line: lineNo, code: 'no-time', message: `timestamp ${JSON.stringify(typeof rec.ts === 'string' ? rec.ts.slice(0, 60) : rec.ts)} holds no date: the record is read without a time (it passes no --since or --until)` });
-      const item: RecordItem = { rec, ts, src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: itemSide };
+      const item: RecordItem = { rec, ts, src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride ?? writer ?? assumed };
       if (fmt.limits.answersUnlogged) item.answersUnlogged = true;
       if (fmt.limits.sessionSent) item.sessionSent = true;
       if (fmt.limits.gatewayAccount) item.gatewayAccount = true;

@@ -26,6 +26,11 @@ type Role = 'client' | 'server';
  * input, else the record's own `side`, else what the input's first client-only or server-only method showed (a
  * tools/call logged as "in" is a server's log), else a client's (a response: a server's when sent, a client's when received).
  */
+/** Whose log the input is, where its client-only or server-only methods logged as sent or received showed it (ingest stamps it on the input's records). */
+export function inferredWriter(state: Map<string, unknown>): Role | undefined {
+  return state.get('jsonrpc') as Role | undefined;
+}
+
 function writerOf(v: Record<string, unknown>, message: unknown, sent: boolean, ctx: AdapterContext): Role {
   if (ctx.side === 'client' || ctx.side === 'server') return ctx.side;
   if (v.side === 'client' || v.side === 'server') return v.side;
@@ -61,18 +66,6 @@ function direction(v: Record<string, unknown>, message: unknown, ctx: AdapterCon
   return undefined;
 }
 
-/**
- * The side of a log whose lines say "sent" or "received" and whose writer a client-only or server-only method showed
- * (a tools/call logged as received: a server's app log), where --client / --server gave the input none.
- */
-function writtenBy(v: Record<string, unknown>, ctx: AdapterContext): { side?: Role } {
-  if (ctx.side !== undefined) return {};
-  const d = v.direction ?? v.dir;
-  if (typeof d !== 'string' || !(SENT.has(d.toLowerCase()) || RECEIVED.has(d.toLowerCase()))) return {};
-  const known = ctx.state?.get('jsonrpc') as Role | undefined;
-  return known !== undefined ? { side: known } : {};
-}
-
 function isJsonRpc(m: unknown): boolean {
   if (Array.isArray(m)) return m.length > 0 && m.every(isJsonRpc);
   return typeof m === 'object' && m !== null && ('jsonrpc' in m || 'method' in m || 'result' in m || 'error' in m);
@@ -102,7 +95,7 @@ export const jsonRpcFormat: JsonFormat = {
       message,
       ...(typeof when === 'string' || typeof when === 'number' ? { ts: when } : {}),
       ...(typeof session === 'string' ? { session } : {}),
-      ...(typeof value.side === 'string' && (value.side === 'client' || value.side === 'server') ? { side: value.side } : writtenBy(value, ctx)),
+      ...(typeof value.side === 'string' && (value.side === 'client' || value.side === 'server') ? { side: value.side } : {}),
       ...(httpStatus(value.status) !== undefined ? { status: httpStatus(value.status)! } : {}),
     };
     return [record];

@@ -1,7 +1,7 @@
 // Unit tests for src/formats/jsonrpc.ts: plain JSON-RPC lines, and directions written relative to whoever logged them.
 import { describe, expect, it } from 'vitest';
 import type { AdapterContext } from '../../src/formats/adapter.js';
-import { jsonRpcFormat } from '../../src/formats/jsonrpc.js';
+import { inferredWriter, jsonRpcFormat } from '../../src/formats/jsonrpc.js';
 import { messages } from './helpers.js';
 
 const input = (side?: AdapterContext['side']): AdapterContext => ({ file: 'mcp.log', line: 1, state: new Map(), side });
@@ -49,22 +49,19 @@ describe('jsonrpc adapter: directions', () => {
   });
 });
 
-describe('jsonrpc adapter: the side of a log given without one', () => {
-  const sides = (ctx: AdapterContext, lines: Record<string, unknown>[]) => lines.map((l) => (messages(jsonRpcFormat.toRecords(l, ctx))[0] as { side?: string }).side);
+describe('jsonrpc adapter: whose log it is, for a log given without a side', () => {
+  const writerAfter = (ctx: AdapterContext, lines: Record<string, unknown>[]) => {
+    for (const l of lines) jsonRpcFormat.toRecords(l, ctx);
+    return inferredWriter(ctx.state!);
+  };
 
-  it('a tools/call logged as received makes it the server\'s log: its records say so from then on', () => {
-    const ctx = input();
-    expect(sides(ctx, [{ direction: 'received', message: call }, { direction: 'sent', message: answer }])).toEqual(['server', 'server']);
+  it('a tools/call logged as received makes it the server\'s log, one logged as sent the client\'s', () => {
+    expect(writerAfter(input(), [{ direction: 'received', message: call }, { direction: 'sent', message: answer }])).toBe('server');
+    expect(writerAfter(input(), [{ direction: 'out', message: call }, { direction: 'in', message: answer }])).toBe('client');
   });
 
-  it('a tools/call logged as sent makes it the client\'s', () => {
-    const ctx = input();
-    expect(sides(ctx, [{ direction: 'out', message: call }, { direction: 'in', message: answer }])).toEqual(['client', 'client']);
-  });
-
-  it('near misses: a response before any method, absolute directions, and a side --client/--server gave leave the records\' side unset', () => {
-    expect(sides(input(), [{ direction: 'received', message: answer }])).toEqual([undefined]);
-    expect(sides(input(), [{ direction: 'c2s', message: call }])).toEqual([undefined]);
-    expect(sides(input('server'), [{ direction: 'received', message: call }])).toEqual([undefined]);
+  it('near misses: a response before any method, and absolute directions, tell nothing', () => {
+    expect(writerAfter(input(), [{ direction: 'received', message: answer }])).toBeUndefined();
+    expect(writerAfter(input(), [{ direction: 'c2s', message: call }])).toBeUndefined();
   });
 });

@@ -130,3 +130,25 @@ describe("the Python SDK 2.3.0 client app's structlog log (py-client-structlog)"
     expect(r.summary.lines.unusable).toBe(0);
   });
 });
+
+describe('the two app logs given without --client/--server (stop 47): each is read as the side its messages show', () => {
+  const plain = (scenario: string) => analyze({ inputs: [{ path: file(scenario, 'client') }, { path: file(scenario, 'server') }] });
+  const strip = (r: AnalysisResult) => JSON.stringify(r.attempts.map((a) => ({ ...a, sources: a.sources.map((s) => `${s.file}:${s.line}`) })));
+
+  it.each(['pino-client', 'pino-client-session'])('%s: the same attempts, outcomes and findings as with --client and --server (the client\'s tools/call sent, the server\'s received)', async (scenario) => {
+    const [p, j] = await Promise.all([plain(scenario), joined(scenario)]);
+    expect(p.attempts.map((a) => a.side)).toEqual(j.attempts.map((a) => a.side));
+    expect(strip(p)).toEqual(strip(j));
+    expect(p.attempts.length).toBe(j.attempts.length);
+  });
+
+  it('the server\'s app log alone, with pino-http\'s request lines between its messages: every record is the server\'s, as with --server', async () => {
+    const log = fileURLToPath(new URL('../fixtures/real-audit19/s1-ts-http/server.log', import.meta.url));
+    const [p, s] = await Promise.all([analyze({ inputs: [{ path: log }] }), analyze({ inputs: [{ path: log, side: 'server' }] })]);
+    expect(p.attempts.every((a) => a.side === 'server')).toBe(true);
+    expect(strip(p)).toEqual(strip(s));
+    // Near miss: a log whose messages say c2s/s2c (no writer) keeps no side.
+    const abs = fileURLToPath(new URL('../fixtures/real-audit25/ts-json-stateless/jsonrpc.jsonl', import.meta.url));
+    expect((await analyze({ inputs: [{ path: abs }] })).attempts.some((a) => a.side === 'server' || a.side === 'client')).toBe(false);
+  });
+});
