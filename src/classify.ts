@@ -200,6 +200,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     if (!view.http && view.streamEnd === 'aborted' && typeof view.status === 'number' && view.status >= 200 && view.status <= 299) {
       return result('STREAM_INCOMPLETE', { why: view.error ?? 'the stream broke before the response' });
     }
+    if (view.unloggedEnvelope !== undefined) return result('INVALID_ENVELOPE', { why: view.unloggedEnvelope });
     if (!view.http) {
       return result('UNANSWERED', {
         why: view.error ?? view.unloggedAnswer ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`

@@ -71,6 +71,16 @@ const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
 const BODY_STARTED = /\breceive_response_body\.started request=<Request \[b'([A-Z]+)'\]>/;
 /** httpcore's DEBUG line when the client closes a response (after its body ended, or before: the SDK stopped reading). */
 const RESPONSE_CLOSED = /\bresponse_closed\.started\s*$/;
+/** httpcore's lines closing a response, started and complete (between a JSON body read and the SDK's parse error). */
+const RESPONSE_CLOSING = /\bresponse_closed\.(?:started|complete)\s*$/;
+/** The SDK's record of a JSON body it could not read as a JSON-RPC message (`_handle_json_response`); its traceback follows. */
+const PARSE_ERROR = /\bError parsing JSON response\s*$/;
+/** pydantic's line in that traceback when the body is not JSON at all (not a JSON-RPC shape it refused). */
+const JSON_INVALID = /\bInvalid JSON:.*\[type=json_invalid\b/;
+/** pydantic's line of another validation error in that traceback: JSON, but no JSON-RPC message (a field missing, say). */
+const VALIDATION_LINE = /^\s+.*\[type=(\w+),/;
+/** The dispatcher's line of a response whose id no request waits for (the Python SDK drops it). */
+const DROPPED_RESPONSE = /\bdropping response for unknown\/late request id (.+?)\s*$/;
 /** httpcore's DEBUG line when a request starts waiting for its response head, with the request's method. */
 const HEAD_STARTED = /\breceive_response_headers\.started request=<Request \[b'([A-Z]+)'\]>/;
 /** httpcore's DEBUG line when waiting for a response head failed, with the exception (httpx's `ReadTimeout`) and its text. */
@@ -194,6 +204,15 @@ interface PythonLog {
    * says whether it resumes it ("SSE stream disconnected, reconnecting...").
    */
   closed?: { owner: Sent; line: number; ts?: string };
+  /** The JSON answer last read (jsonRead), until a log record other than httpcore's closing lines follows it. */
+  jsonRead?: { owner: Sent; line: number };
+  /** The SDK's "Error parsing JSON response" record right after that read, until its traceback says why. */
+  parseFailed?: { owner: Sent; line: number; ts?: string };
+  /**
+   * A response to another id in that read body, which the SDK dropped (its caller waits on): put down after the client's
+   * notifications/cancelled for the request, or before the next message it sends, whichever comes first.
+   */
+  dropped?: { owner: Sent; line: number; ts?: string; otherId: string };
   /** The last response head httpcore logged was an SSE stream's (true), another's (false); until a status line takes it. */
   headSse?: boolean;
   /** That head's Content-Type (null: none), and whether it said Content-Length: 0; until a status line takes it. */
@@ -357,6 +376,52 @@ function answersHeld(pending: PythonLog['twinConnect'], line: string): boolean {
 
 function read(line: string, ctx: AdapterContext): AdapterResult {
   const log = ctx.state?.get('python-sdk') as PythonLog;
+  // A JSON answer read, then the SDK's "Error parsing JSON response" (its traceback's lines follow): pydantic's
+  // json_invalid says the body was not JSON (MALFORMED_JSON); another validation error leaves the read as it was.
+  // Another validation error (a field missing): JSON, but no JSON-RPC message it takes (INVALID_ENVELOPE).
+  if (log.dropped !== undefined && isHeadLine(line)) {
+    const sdk = SDK_LINE.exec(line);
+    if (sdk && sdk[1] === 'Sending client message') {
+      const d = log.dropped;
+      log.dropped = undefined;
+      const wrong = refusedRead(d, ctx, 'dropped', d.otherId);
+      const m = pydanticMessage(sdk[2]!) as { method?: unknown; params?: { requestId?: unknown } } | undefined;
+      const rest = read(line, ctx);
+      if (!Array.isArray(rest)) return rest;
+      return m?.method === 'notifications/cancelled' && m.params?.requestId === d.owner.id ? [...rest, wrong] : [wrong, ...rest];
+    }
+  }
+  if (log.parseFailed !== undefined) {
+    if (!isHeadLine(line)) {
+      if (JSON_INVALID.test(line)) {
+        const failed = log.parseFailed;
+        log.parseFailed = undefined;
+        return [refusedRead(failed, ctx, 'json')];
+      }
+      const other = VALIDATION_LINE.exec(line);
+      if (other) {
+        const failed = log.parseFailed;
+        log.parseFailed = undefined;
+        return [refusedRead(failed, ctx, other[1]!)];
+      }
+    } else log.parseFailed = undefined;
+  }
+  if (log.jsonRead !== undefined && isHeadLine(line)) {
+    const read = log.jsonRead;
+    log.jsonRead = undefined;
+    const ts = leadingTime(line);
+    if (PARSE_ERROR.test(line)) {
+      log.parseFailed = { owner: read.owner, line: ctx.line, ...(ts !== undefined ? { ts } : {}) };
+      return [];
+    }
+    // The body held a response to another id (a wrong id): the SDK dropped it, its caller waits on.
+    const dropped = DROPPED_RESPONSE.exec(line);
+    if (dropped && dropped[1] !== String(read.owner.id)) {
+      log.dropped = { owner: read.owner, line: ctx.line, ...(ts !== undefined ? { ts } : {}), otherId: dropped[1]! };
+      return [];
+    }
+    if (RESPONSE_CLOSING.test(line)) log.jsonRead = read;
+  }
   // A stream's end waits for the next log record (a traceback's lines are the same record's): the SDK's "reconnecting"
   // line says it resumes the stream; any other says the request ended there without an answer.
   if (log.closed !== undefined && isHeadLine(line) && !HTTPCORE_LINE.test(line)) {
@@ -816,6 +881,7 @@ function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: stri
  */
 function jsonRead(log: PythonLog, owner: Sent, line: string, ctx: AdapterContext): MessageRecord {
   answered(log, owner);
+  log.jsonRead = { owner, line: ctx.line };
   const head = owner.jsonHead!;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: head.unlike ? 'unlike' : 'json',
@@ -823,6 +889,33 @@ function jsonRead(log: PythonLog, owner: Sent, line: string, ctx: AdapterContext
   };
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
+/**
+ * That JSON answer's body refused by the SDK (the body's text is not repeated here): not JSON (`json`: "Error parsing
+ * JSON response", pydantic's json_invalid: MALFORMED_JSON), JSON but no JSON-RPC message (another pydantic error type:
+ * INVALID_ENVELOPE); both give the caller MCPError -32700 "Failed to parse JSON response". Or (`dropped`) a response to
+ * another id, which the dispatcher dropped: INVALID_ENVELOPE, and the caller waits on.
+ */
+function refusedRead(failed: { owner: Sent; line: number; ts?: string }, ctx: AdapterContext, how: string, otherId?: string): MessageRecord {
+  const { owner } = failed;
+  const head = owner.jsonHead!;
+  const body = `its application/json body (HTTP ${head.status}, httpcore's head at line ${head.line})`;
+  const raised = 'and gives its caller MCPError -32700 "Failed to parse JSON response", not a result';
+  const why =
+    how === 'json'
+      ? `${body} is not JSON: the Python SDK logged "Error parsing JSON response" (line ${failed.line}) with pydantic's "Invalid JSON" (json_invalid, line ${ctx.line}), ${raised}`
+      : how === 'dropped'
+        ? `${body} answered id ${otherId!.slice(0, 40)}, not the request id ${JSON.stringify(owner.id)}: the Python SDK dropped it ("dropping response for unknown/late request id", line ${failed.line}) and its caller went on waiting`
+        : `${body} is JSON but no JSON-RPC message the Python SDK takes: it logged "Error parsing JSON response" (line ${failed.line}) with pydantic's validation errors (type=${how}, line ${ctx.line}), ${raised}`;
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: head.unlike ? 'unlike' : 'json', error: why,
+    ...(how === 'json' ? { malformed: why } : { invalidEnvelope: why }),
+  };
+  if (failed.ts !== undefined) record.ts = failed.ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
   return record;

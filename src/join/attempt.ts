@@ -68,6 +68,8 @@ export interface AttemptView {
   unloggedAnswer?: string;
   /** That answer came as JSON where the same client transport's other answers came on SSE streams (bodyUnlogged 'unlike'). */
   unloggedUnlike?: boolean;
+  /** That answer was no JSON-RPC response to the request, the log shows (its record's invalidEnvelope): why. */
+  unloggedEnvelope?: string;
   /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
   traceKey?: string;
   startTs: number | undefined;

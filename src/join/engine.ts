@@ -989,7 +989,7 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; bareStatus?: boolean | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; malformed?: string | undefined; invalidEnvelope?: string | undefined; bareStatus?: boolean | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
@@ -1070,6 +1070,14 @@ export class JoinEngine {
         if (r.bodyUnlogged === 'unlike') view.unloggedUnlike = true;
         view.endTs = r.ts ?? view.endTs;
         view.sources.push(r.src);
+        // (and the log shows that body did not parse, or was no response to it: MALFORMED_JSON or INVALID_ENVELOPE,
+        // whatever the other side's view says; ended here)
+        if (r.malformed !== undefined || r.invalidEnvelope !== undefined) {
+          if (r.malformed !== undefined) view.malformed = r.malformed;
+          else view.unloggedEnvelope = r.invalidEnvelope;
+          if (r.status !== undefined) view.status = r.status;
+          this.finalize(view);
+        }
         continue;
       }
       if (r.status !== undefined && !('result' in msg) && !('error' in msg) && ((r.status < 200 || r.status > 299) || r.error !== undefined)) {

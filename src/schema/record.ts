@@ -182,6 +182,16 @@ const MessageRecordSchema = z.object({
    * server's handler (an error a fault injector or a gateway sent).
    */
   bodyUnlogged: z.enum(['json', 'unlike']).optional(),
+  /**
+   * On an answer record with `bodyUnlogged`: the source proves that body did not parse as JSON (the Python SDK client's
+   * "Error parsing JSON response" with pydantic's json_invalid), and says so: the attempt is MALFORMED_JSON.
+   */
+  malformed: z.string().optional(),
+  /**
+   * On an answer record with `bodyUnlogged`: the source proves that body, JSON, was no JSON-RPC response to the request
+   * (the Python SDK client refused its shape, or dropped it as the response to another id), and says so: INVALID_ENVELOPE.
+   */
+  invalidEnvelope: z.string().optional(),
   /** On an answer record with an HTTP error `status`: the source proves the response had no Content-Type and no body (Content-Length: 0). */
   bareStatus: z.boolean().optional(),
 });
