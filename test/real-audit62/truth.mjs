@@ -1,0 +1,53 @@
+// The truth note of each test/fixtures/real-audit62 case (truth.md): what really happened, from the recorder's plan, the
+// application's steps and the emulated kitchen's own events (observed.json). record.mjs writes it after each run;
+// `node test/real-audit62/truth.mjs` rewrites every case's from its observed.json.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const CLOSE = 'errors.connection_close: the wire layer read the POST, then dropped the connection (HttpContext.Abort(): no status, no byte of a response); the SDK never saw the request, the tool did not run.';
+const TIMEOUT_NOTE = 'The result text\'s invocation number is the emulation\'s SDK-side counter (it counts the invocations that reached the SDK), not the kitchen\'s, which counts each invocation at its start.';
+export const TRUTH = {
+  'ts-close-tool': `${CLOSE} The first tools/call (SDK 1.32.2, 2025-11-25) failed with "fetch failed" (other side closed); the app re-called and the tool ran (invocation 1).`,
+  'v2-close-tool': `${CLOSE} The first tools/call (v2 2.4.0, 2026-07-28) failed with "fetch failed" (other side closed); the client had not cancelled anything: the server side closed it. The app re-called and the tool ran.`,
+  'py-close-tool': `${CLOSE} The Python client (2025-11-25) raised httpx's RemoteProtocolError ("Server disconnected without sending a response.") out of the whole \`async with Client(...)\`: the app connected again (a new initialize) and made the call again, which ran the tool.`,
+  'ts-close-init': 'errors.connection_close closeOn initialize: the first initialize POST had its connection dropped (no response); connect() threw "fetch failed"; the app connected again (that initialize passed: onInvocation 1 only) and its call ran the tool.',
+  'py-close-init': 'errors.connection_close closeOn initialize with the Python client: the first initialize got no response (RemoteProtocolError); the app connected again and its call ran the tool.',
+  'ts-malformed-json': 'errors.malformed_payload defaults (invalid_json on the first tools/call): HTTP 200 application/json, body "{ not valid json" (chunked), from the wire layer; the tool did not run. The SDK threw SyntaxError; the app re-called and the tool ran.',
+  'v2-malformed-json': 'errors.malformed_payload invalid_json on the first tools/call (2026-07-28): HTTP 200 application/json "{ not valid json"; the v2 client threw SyntaxError; the app re-called and the tool ran.',
+  'py-malformed-json': 'errors.malformed_payload invalid_json on the first tools/call, Python client: its DEBUG log has "Error parsing JSON response" and pydantic\'s "Invalid JSON" (json_invalid); the caller got MCPError -32700 "Failed to parse JSON response"; the app re-called and the tool ran.',
+  'ts-malformed-wrong-id': 'errors.malformed_payload wrong_id: HTTP 200 application/json {"jsonrpc":"2.0","id":99999,"error":{"code":-32602,"message":"Wrong id"}} for the first tools/call; the SDK took it for no request of its own, its caller waited until its 1.5 s timeout (-32001) and it sent notifications/cancelled; the app re-called and the tool ran.',
+  'py-malformed-wrong-id': 'errors.malformed_payload wrong_id, Python client: the SDK dropped the id 99999 response ("dropping response for unknown/late request id 99999"), the caller timed out at 1.5 s (-32001) and sent notifications/cancelled; the app re-called and the tool ran.',
+  'v2-malformed-missing-jsonrpc': 'errors.malformed_payload missing_jsonrpc: HTTP 200 application/json {"id":1,"result":{}} (no jsonrpc; id 1 whatever the request id) for the first tools/call (id 0); the v2 client threw a ZodError; the app re-called and the tool ran.',
+  'ts-malformed-duplicate': 'errors.malformed_payload duplicate_response: HTTP 200 application/json holding two identical result envelopes (the request id, result {"ok":true}) on two lines; the SDK\'s JSON.parse threw SyntaxError (not one JSON document); the app re-called (the tool ran), then made a second call.',
+  'py-malformed-missing-jsonrpc': 'errors.malformed_payload missing_jsonrpc, Python client: JSON, but no JSON-RPC message: "Error parsing JSON response" with pydantic\'s "Field required" (type=missing) errors; the caller got MCPError -32700; the app re-called and the tool ran.',
+  'py-malformed-duplicate': 'errors.malformed_payload duplicate_response, Python client: pydantic refused the two envelopes as "Invalid JSON: trailing characters" (json_invalid); MCPError -32700; the app re-called and the tool ran.',
+  'ts-envelope-init': 'errors.non_compliant_envelope defaults: the counter counts every POST, so the first POST, initialize, got HTTP 400 application/json with a JSON-RPC result {"content":[{"type":"text","text":"ok"}],"isError":false}; the SDK threw StreamableHTTPError 400 at connect(); the app connected again and its call ran the tool.',
+  'ts-envelope-tool': 'errors.non_compliant_envelope onInvocation 3 (initialize, notifications/initialized, then tools/call): the first tools/call got HTTP 400 with a valid JSON-RPC result body from the wire layer (the tool did not run); the SDK threw StreamableHTTPError 400; the app re-called and the tool ran.',
+  'v2-envelope-tool': 'errors.non_compliant_envelope onInvocation 2 (the v2 client: server/discover, then tools/call): the first tools/call got HTTP 400 with a JSON-RPC result body; the v2 client threw SdkHttpError (CLIENT_HTTP_NOT_IMPLEMENTED, status 400); the app re-called and the tool ran.',
+  'py-envelope-tool': 'errors.non_compliant_envelope onInvocation 3 with the Python client: HTTP 400 with a JSON-RPC result body for the first tools/call; the SDK raised MCPError -32603 "Server returned an error response"; the app re-called and the tool ran.',
+  'ts-status-per-method': 'errors.http_status_per_method defaults ({"tools/call":401,"initialize":200}): every tools/call got a bare 401 (no body, no Content-Type) from the wire layer; the SDK threw StreamableHTTPError 401 both times (the app re-called once); the tool never ran.',
+  'v2-status-per-method': 'errors.http_status_per_method defaults, v2 client: bare 401 on each tools/call, SdkHttpError status 401 both times; the tool never ran.',
+  'py-status-per-method': 'errors.http_status_per_method defaults, Python client: bare 401 on each tools/call, MCPError -32603 "Server returned an error response" both times; the tool never ran.',
+  'ts-cooperative': `timeout.cooperative_deadline delayMs 1500 (honorCancellation): the tool waited 1.5 s; the client's 600 ms timeout fired (-32001) and it POSTed notifications/cancelled, but kept the first POST's connection open, so the delay was not cut and invocation 1's result came after the client had given up. The app re-called with 5 s: it returned. ${TIMEOUT_NOTE}`,
+  'v2-cooperative': `timeout.cooperative_deadline delayMs 1500, v2 client (2026-07-28): at its 600 ms timeout the client closed the call's request, which the kitchen takes as cancellation: the delay was cut, no result was sent. The app re-called with 5 s: it returned. ${TIMEOUT_NOTE}`,
+  'py-cooperative': `timeout.cooperative_deadline delayMs 1500, Python client: its 0.6 s read timeout raised -32001 and it sent notifications/cancelled, keeping the connection open: invocation 1 returned after 1.5 s to a client that had given up. The app called again with 5 s: it returned. ${TIMEOUT_NOTE}`,
+  'ts-late-response': `timeout.late_response delayMs 1500 (cancellation ignored): the client timed out at 600 ms (-32001, notifications/cancelled); the tool returned at 1.5 s on the still open connection (a late answer the SDK dropped). The app re-called with 5 s: it returned. ${TIMEOUT_NOTE}`,
+  'v2-late-response': `timeout.late_response delayMs 1500, v2 client: the client closed the request at its 600 ms timeout; the tool ran on and its answer found the connection gone. The app re-called with 5 s: it returned. ${TIMEOUT_NOTE}`,
+  'py-late-response': `timeout.late_response delayMs 1500, Python client: timeout at 0.6 s (-32001, notifications/cancelled); the tool's answer came at 1.5 s, after the client had given up. The app called again with 5 s: it returned. ${TIMEOUT_NOTE}`,
+  'ts-uncooperative-hang': `timeout.uncooperative_hang hangDurationMs 2500 on invocation 1 (cancellation ignored): the client timed out at 600 ms (-32001, notifications/cancelled); the app re-called (600 ms again): invocation 2 returned at once. Invocation 1's answer came at 2.5 s, after the app had closed its client. ${TIMEOUT_NOTE}`,
+  'v2-uncooperative-hang': `timeout.uncooperative_hang hangDurationMs 2500, v2 client: it closed the request at 600 ms; the re-call returned at once; the hung invocation's answer found the connection gone. ${TIMEOUT_NOTE}`,
+  'py-uncooperative-hang': `timeout.uncooperative_hang hangDurationMs 2500, Python client: timeout at 0.6 s (-32001, notifications/cancelled); the re-call returned at once; the hung invocation's answer came after the client had closed. ${TIMEOUT_NOTE}`,
+  'ts-init-hang': 'timeout.init_hang initDelayMs 1500 (every initialize): the app\'s first connect() had a 600 ms timeout: -32001, the client sent notifications/cancelled and closed; the kitchen\'s delay honoured the abort (no response). The second connect() (5 s) waited 1.5 s and succeeded; the call ran.',
+  'v2-init-hang': 'timeout.init_hang with the v2 client: it connects with server/discover (2026-07-28) and sends no initialize, so the scenario never applies: nothing was delayed.',
+  'py-init-hang': 'timeout.init_hang initDelayMs 1500 with the Python client (legacy mode, initialize; its httpx timeout 30 s): initialize took 1.5 s and succeeded; the call ran.',
+};
+
+export function writeTruth(dir, name, o) {
+  const step = (s) => `- ${s.step}: ${s.ok === false ? `threw ${s.error?.name}${s.error?.code !== undefined ? ` ${s.error.code}` : ''}: ${String(s.error?.message ?? '').slice(0, 160)}` : s.isError ? 'returned isError true' : `returned ${s.text ? s.text.slice(0, 120) : ''}`}`;
+  writeFileSync(`${dir}truth.md`, `# ${name}\n\n${TRUTH[name] ?? ''}\n\nClient: ${o.client}; kitchen selection: ${o.scenario} ${JSON.stringify(o.params)}.\n\nWhat the application saw:\n\n${o.steps.map(step).join('\n')}\n\nWhat the kitchen did (its own events, in order):\n\n${o.kitchen.map((e) => `- ${JSON.stringify(e)}`).join('\n') || '- nothing injected'}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = fileURLToPath(new URL('../fixtures/real-audit62/', import.meta.url));
+  for (const name of readdirSync(root)) writeTruth(`${root}${name}/`, name, JSON.parse(readFileSync(`${root}${name}/observed.json`, 'utf8')));
+}
