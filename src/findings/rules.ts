@@ -923,10 +923,16 @@ export function unknownSessionRefusal(a: Attempt): string | undefined {
 }
 
 /** How the client's view of a stream ended, for a finding that says it was not the client that closed it. */
-/** SIDE_DIVERGENCE on 2026-07-28 when something between the client and the server closed the server's connection. */
+/**
+ * SIDE_DIVERGENCE on 2026-07-28 when the server's connection closed and the client did not close it: something between
+ * them, or, where the client's side failed as a peer's close does ("other side closed"), the server itself behind its log
+ * (a fault injector's abort: the test kitchen's errors.connection_close, test/fixtures/real-audit62; a crash).
+ */
 function closedBetweenFinding(a: Attempt, c: AttemptView, s: AttemptView): Finding {
+  const peer = c.streamEnd === 'error' || (c.status === null && c.error !== undefined);
+  const who = peer ? "the server's side closed it: something between them, or the server itself behind its log (a fault injector's abort, a crash)" : 'something between them closed it';
   return finding('SIDE_DIVERGENCE', 'error',
-    `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): something between them closed it; both sides logged ${statusText(c.status)} ${c.outcome}`,
+    `${label(a)} id ${idText(a)}: the server's connection closed before it sent the response, which on ${protocolOf(a)} it takes for the client's cancellation (its SDK aborts the request's signal; whether the tool's work stopped, the log cannot show), but the client did not close its stream (${clientEndText(c)}): ${who}; both sides logged ${statusText(c.status)} ${c.outcome}`,
     [...c.sources.slice(0, 2), ...s.sources.slice(0, 2)]);
 }
 

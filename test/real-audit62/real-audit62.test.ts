@@ -1,8 +1,10 @@
 // The MCP test kitchen's unregistered transport-fault and timeout scenarios (test/fixtures/real-audit62), emulated in
 // front of real SDK servers and recorded with real clients behind an application that re-calls: what mcp-triage says of
-// each tools/call, in each view, against what the application saw (observed.json, truth.md). One fix: the Python SDK
+// each tools/call, in each view, against what the application saw (observed.json, truth.md). Two fixes: the Python SDK
 // client's DEBUG log shows a JSON body it refused ("Error parsing JSON response", "dropping response for unknown/late
-// request id"): MALFORMED_JSON or INVALID_ENVELOPE, not UNANSWERED. node test/real-audit62/record.mjs re-records them.
+// request id"): MALFORMED_JSON or INVALID_ENVELOPE, not UNANSWERED; and on 2026-07-28 a connection the server itself
+// dropped (errors.connection_close) is not said to be closed by something between them. node
+// test/real-audit62/record.mjs re-records them.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { triageCli, type CliRun, type ReportAttempt, type ReportFinding } from '../helpers/triage-cli.js';
@@ -119,5 +121,17 @@ describe('the Python SDK client\'s DEBUG log: a JSON body the SDK refused (error
     for (const c of Object.keys(EXPECTED).filter((x) => x.startsWith('py-') && !x.startsWith('py-malformed'))) {
       expect(calls(run(c, 'log')).filter((a) => a.outcome === 'MALFORMED_JSON' || a.outcome === 'INVALID_ENVELOPE'), c).toEqual([]);
     }
+  });
+});
+
+describe('errors.connection_close on 2026-07-28: the server\'s side closed the connection', () => {
+  it('joined, the SIDE_DIVERGENCE says the server\'s side closed it (the server itself or something between them), not surely a hop', () => {
+    const [cut] = calls(run('v2-close-tool'));
+    const div = cut!.findings.find((f) => f.code === 'SIDE_DIVERGENCE')!;
+    expect(div.message).toMatch(/the client did not close its stream \(it failed with "fetch failed: other side closed \(UND_ERR_SOCKET\)"\): the server's side closed it: something between them, or the server itself behind its log \(a fault injector's abort, a crash\); both sides logged no response NO_RESPONSE$/);
+  });
+
+  it('near miss: a client that closed the request itself (its timeout, v2-cooperative) has no SIDE_DIVERGENCE; 2025-11-25 (ts-close-tool) none either', () => {
+    for (const c of ['v2-cooperative', 'v2-late-response', 'ts-close-tool']) expect(calls(run(c)).flatMap((a) => codes(a)), c).not.toContain('SIDE_DIVERGENCE');
   });
 });
