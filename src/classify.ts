@@ -828,7 +828,7 @@ function bareBody(view: AttemptView): string {
   const empty = view.http && !view.bodyNotCaptured && view.response === undefined && view.strayResponse === undefined && view.malformed === undefined;
   if (empty) return EMPTY_BODY;
   const answered = isObject(view.response) && has(view.response, 'result');
-  return answered ? ', though its body holds a JSON-RPC result: the request was handled, yet the SDK clients fail it on the status and never read that result' : '';
+  return answered ? ", though its body holds a JSON-RPC result (the handler's, or a layer's in front of it, as the test kitchen's errors.non_compliant_envelope sends: it does not prove a tool ran), yet the SDK clients fail it on the status and never read that result" : '';
 }
 
 function errorDetail(response: unknown): OutcomeDetail {
