@@ -274,7 +274,7 @@ describe('what an HTTP error said', () => {
     expect((await outcomeOf(post({ status: 429, body: '', headers: { 'retry-after': '2' } }))).detail).toEqual({ why: 'HTTP 429 Too Many Requests, no body in the log; Retry-After 2 s' });
     expect((await err(599, 'text/plain', '')).detail).toEqual({ why: 'HTTP 599, no body in the log' });
     // A result under an error status: handled, yet no SDK client reads it.
-    expect((await outcomeOf(post({ status: 500, body: good }))).detail).toEqual({ why: 'HTTP 500 Internal Server Error, though its body holds a JSON-RPC result (the handler's, or a layer's in front of it, as the test kitchen's errors.non_compliant_envelope sends: it does not prove a tool ran), yet the SDK clients fail it on the status and never read that result' });
+    expect((await outcomeOf(post({ status: 500, body: good }))).detail).toEqual({ why: "HTTP 500 Internal Server Error, though its body holds a JSON-RPC result (the handler's, or a layer's in front of it, as the test kitchen's errors.non_compliant_envelope sends: it does not prove a tool ran), yet the SDK clients fail it on the status and never read that result" });
     // Must not: a body that says something is quoted instead; a JSON-RPC error is the error; a redirect keeps its own why.
     expect((await err(503, 'text/plain', 'upstream connect error')).detail).toEqual({ why: 'the body says: upstream connect error' });
     expect((await err(429, 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'Too many requests' } }))).detail).toEqual({ errorCode: -32000, errorMessage: 'Too many requests' });
