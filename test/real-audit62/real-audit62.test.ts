@@ -135,3 +135,17 @@ describe('errors.connection_close on 2026-07-28: the server\'s side closed the c
     for (const c of ['v2-cooperative', 'v2-late-response', 'ts-close-tool']) expect(calls(run(c)).flatMap((a) => codes(a)), c).not.toContain('SIDE_DIVERGENCE');
   });
 });
+
+describe('errors.non_compliant_envelope: HTTP 400 with a canned JSON-RPC result from the wire layer (no tool ran)', () => {
+  it('the why says the result under the error status does not prove a tool ran, not that the request was handled', () => {
+    for (const c of ['ts-envelope-tool', 'v2-envelope-tool', 'py-envelope-tool']) {
+      const why = calls(run(c, 'client'))[0]!.detail?.why ?? '';
+      expect(why, c).toMatch(/^HTTP 400 Bad Request, though its body holds a JSON-RPC result \(the handler's, or a layer's in front of it.*it does not prove a tool ran\), yet the SDK clients fail it on the status/);
+      expect(why, c).not.toMatch(/the request was handled/);
+    }
+  });
+
+  it('near miss: a bare 401 (errors.http_status_per_method) keeps its bare-status why', () => {
+    expect(calls(run('ts-status-per-method', 'client'))[0]!.detail?.why).toMatch(/^HTTP 401 Unauthorized: a bare status line \(no body, no Content-Type\)/);
+  });
+});
