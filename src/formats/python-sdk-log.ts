@@ -909,7 +909,7 @@ function refusedRead(failed: { owner: Sent; line: number; ts?: string }, ctx: Ad
     how === 'json'
       ? `${body} is not JSON: the Python SDK logged "Error parsing JSON response" (line ${failed.line}) with pydantic's "Invalid JSON" (json_invalid, line ${ctx.line}), ${raised}`
       : how === 'dropped'
-        ? `${body} answered id ${otherId!.slice(0, 40)}, not the request id ${JSON.stringify(owner.id)}: the Python SDK dropped it ("dropping response for unknown/late request id", line ${failed.line}) and its caller went on waiting`
+        ? `${body} answered id ${otherId === 'None' ? 'null (None)' : otherId!.slice(0, 40)}, not the request id ${JSON.stringify(owner.id)}: the Python SDK dropped it ("dropping response for unknown/late request id", line ${failed.line}) and its caller went on waiting`
         : `${body} is JSON but no JSON-RPC message the Python SDK takes: it logged "Error parsing JSON response" (line ${failed.line}) with pydantic's validation errors (type=${how}, line ${ctx.line}), ${raised}`;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: head.unlike ? 'unlike' : 'json', error: why,
