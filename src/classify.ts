@@ -708,6 +708,8 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     }
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;
+    const declined = declinedInput(view);
+    if (declined !== undefined) detail.why = detail.why ? `${detail.why}; ${declined}` : declined;
     return result('TOOL_ERROR', detail);
   }
   // The TypeScript SDK 1.x client checks these itself: its callTool throws although the wire carries a result (the tool ran).
@@ -756,6 +758,17 @@ function unansweredAsk(view: AttemptView): string | undefined {
   const refusedOnWay = view.askAnswerRefused !== undefined && view.askAnswerRefused.id === c.id ? view.askAnswerRefused.status : undefined;
   const unanswered = refusedOnWay !== undefined ? `, whose answer from the client got HTTP ${refusedOnWay} on its way (the POST that carried it was refused, so the answer never reached the request that asked)` : ', which the client had not answered';
   return `the server cancelled its own ${c.method.slice(0, 60)} (id ${jsonText(c.id).slice(0, 40)})${after}${unanswered}${c.reason ? ` (${c.reason})` : ''}${late}`;
+}
+
+/**
+ * An MRTR follow-up whose inputResponses answered the server's input request decline or cancel: the isError result the
+ * server then sent is its answer to that refusal (the wire and the server worked; the user, or the client's elicitation
+ * handler, said no).
+ */
+function declinedInput(view: AttemptView): string | undefined {
+  const a = view.inputAnswer;
+  if (a === undefined) return undefined;
+  return `this request answered the server's input request "${a.key}" with "${a.action}" (its inputResponses): the isError is the server's answer to that ${a.action === 'decline' ? 'refusal' : 'cancellation'}, not a failure of the wire or of the server (the user, or the client's elicitation handler, said no)`;
 }
 
 /** What a client's answer to a request the server had already cancelled says: it came, too late. */

@@ -52,6 +52,8 @@ export interface AttemptView {
   mintedTaskId?: string;
   /** Hash of the requestState a follow-up echoes, to find the input_required result that minted it. */
   echoedState?: number;
+  /** A follow-up's first inputResponses entry the client answered other than accept (an elicitation declined or cancelled). */
+  inputAnswer?: { key: string; action: string };
   /** Hash of the requestState an input_required result minted (kept after compaction). */
   mintedState?: number;
   /** Whether the source has an HTTP layer (false: HTTP outcomes are not observable). */

@@ -1297,6 +1297,10 @@ export class JoinEngine {
     if (r.answersUnlogged) view.answersUnlogged = true;
     if (idText !== undefined) view.idText = idText;
     if (typeof params.requestState === 'string') view.echoedState = signatureOf(params.requestState);
+    if (tool !== null && typeof params.inputResponses === 'object' && params.inputResponses !== null) {
+      const answer = refusedInput(params.inputResponses as Record<string, unknown>);
+      if (answer !== undefined) view.inputAnswer = answer;
+    }
     if (tool !== null && typeof params.task === 'object' && params.task !== null) view.taskAugmented = true;
     if (typeof params.taskId === 'string' && view.method.startsWith('tasks/')) view.taskId = params.taskId.slice(0, 200);
     const meta = typeof params._meta === 'object' && params._meta !== null ? (params._meta as Record<string, unknown>) : undefined;
@@ -2242,4 +2246,19 @@ function noteAnswerAfterCancel(view: AttemptView, src: Source): void {
   const cancel = view.cancelSrc;
   if (cancel === undefined || view.cancelledAt !== undefined || cancel.file !== src.file || cancel.line >= src.line) return;
   view.answeredAfterCancelInLog = { cancel, answer: src };
+}
+
+/**
+ * The first of an MRTR follow-up's inputResponses that is an elicitation answered decline or cancel (an ElicitResult's
+ * action): the user's (or the client's handler's) refusal the server's result then follows. Looks at 16 entries at most.
+ */
+function refusedInput(responses: Record<string, unknown>): { key: string; action: string } | undefined {
+  let n = 0;
+  for (const key in responses) {
+    if (++n > 16) break;
+    const r = responses[key];
+    const action = typeof r === 'object' && r !== null ? (r as { action?: unknown }).action : undefined;
+    if (action === 'decline' || action === 'cancel') return { key: key.slice(0, 60), action };
+  }
+  return undefined;
 }
