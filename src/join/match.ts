@@ -284,7 +284,7 @@ export class Matcher {
     const c = classify(view, { outputSchema: declared?.outputSchema === true, schema: declared?.schema, inputSchema: declared?.inputSchema });
     view.outcome = c.outcome;
     view.layer = c.layer;
-    view.detail = c.detail;
+    view.detail = declared !== undefined ? withVanishedTool(view.tool!, c) : c.detail;
     if (c.toolRaised) view.toolRaised = true;
     if (c.late !== undefined) view.lateOutcome = c.late;
     compact(view);
@@ -1763,6 +1763,23 @@ export const TOOL_LISTS_KEPT = 4096;
  * the old one (moved to the newest place, so that the map lets the oldest go beyond TOOL_LISTS_KEPT). Lists alike
  * share one map: thousands of sessions of one server list the same tools.
  */
+/** A server's refusal of a tool as unknown, naming it: C# "Unknown tool: 'x'", the TypeScript SDK's "Tool x not found". */
+const UNKNOWN_TOOL = /unknown tool|\btool\b.*\bnot found\b|no such tool/i;
+
+/**
+ * A call refused as an unknown tool although the last tools/list its client got listed that tool: the server's catalog
+ * changed after that listing (a tool removed or renamed). Says so in the why; otherwise the detail as classified.
+ */
+function withVanishedTool(tool: string, c: { outcome: string; detail: OutcomeDetail }): OutcomeDetail {
+  const d = c.detail;
+  // the TypeScript SDK 1.x server makes it an isError result whose text keeps the code: "MCP error -32602: Tool x not found"
+  const refused = (c.outcome === 'JSONRPC_ERROR' && d.errorCode === -32602) || (c.outcome === 'TOOL_ERROR' && d.errorMessage?.includes('-32602') === true);
+  const msg = d.errorMessage;
+  if (!refused || msg === undefined || !UNKNOWN_TOOL.test(msg) || !msg.includes(tool)) return d;
+  const why = `${tool.slice(0, 80)} was in the last tools/list this client got before the call, and the server now refuses it as unknown: its catalog changed after that listing (the tool removed or renamed); a notifications/tools/list_changed, if the server sent one, is not in this log (a stateless server has no stream to send it on)`;
+  return { ...d, why: d.why ? `${d.why}; ${why}` : why };
+}
+
 export function learnToolList(m: Map<string, Map<string, ToolSafety>>, key: string, list: Map<string, ToolSafety>, nextPage: boolean): void {
   const known = nextPage ? m.get(key) : undefined;
   const merged = known ? new Map([...known, ...list]) : list;
