@@ -1776,7 +1776,7 @@ function withVanishedTool(tool: string, c: { outcome: string; detail: OutcomeDet
   const refused = (c.outcome === 'JSONRPC_ERROR' && d.errorCode === -32602) || (c.outcome === 'TOOL_ERROR' && d.errorMessage?.includes('-32602') === true);
   const msg = d.errorMessage;
   if (!refused || msg === undefined || !UNKNOWN_TOOL.test(msg) || !msg.includes(tool)) return d;
-  const why = `${tool.slice(0, 80)} was in the last tools/list this client got before the call, and the server now refuses it as unknown: its catalog changed after that listing (the tool removed or renamed); a notifications/tools/list_changed, if the server sent one, is not in this log (a stateless server has no stream to send it on)`;
+  const why = `${tool.slice(0, 80)} was in the last tools/list this client got before the call, and the server now refuses it as unknown: its catalog changed after that listing (the tool removed or renamed) and the client called it from the older list (a server announces such a change with notifications/tools/list_changed where it has a stream to send it on; a stateless one has none)`;
   return { ...d, why: d.why ? `${d.why}; ${why}` : why };
 }
 

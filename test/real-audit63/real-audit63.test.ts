@@ -125,6 +125,12 @@ describe('fix: a call refused as an unknown tool that the last tools/list listed
       }
     }
   });
+  it('the thirty-second audit\'s tools-evolve (stateful: the client got list_changed and still called the removed tool) says it too', () => {
+    const out = spawnSync(process.execPath, [bin, '--format', 'ndjson', '--client', `${DIR}../real-audit32/tools-evolve/client.ndjson`], { encoding: 'utf8' }).stdout;
+    const beta = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Attempt).filter((a) => a.tool === 'beta' && a.outcome === 'TOOL_ERROR');
+    expect(beta).toHaveLength(1);
+    expect(beta[0]!.detail?.why ?? '').toMatch(/^beta was in the last tools\/list this client got before the call/);
+  });
   it('near miss: a tool called before any listing showed it is refused with no such why', () => {
     for (const v of views('ts-mutation-unlisted')) {
       const r = refused(run('ts-mutation-unlisted', v));
