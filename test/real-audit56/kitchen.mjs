@@ -18,6 +18,19 @@ const BODY_LIMIT = 65536;
 const text = (payload, isError) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }], ...(isError ? { isError: true } : {}) });
 const int32 = (v) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 
+/** A kitchen caller's counters (bumped per key, kept for the run, as the kitchen's) and its events, timed as they happen. */
+export function scenarioBook() {
+  const counters = new Map();
+  const bump = (key) => {
+    const n = (counters.get(key) ?? 0) + 1;
+    counters.set(key, n);
+    return n;
+  };
+  const events = [];
+  const note = (e) => events.push({ ts: new Date().toISOString(), ...e });
+  return { counters, bump, events, note };
+}
+
 /**
  * One kitchen "caller": `scenario` and `params` as a saved selection, counters kept for the whole run (reconnecting
  * does not reset them). Options: `pat` (the accepted token; unset = Development with no PAT: anonymous allowed),
@@ -27,14 +40,7 @@ const int32 = (v) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
  * (what happened).
  */
 export function kitchen({ scenario, params = {}, pat, rateLimit = { limit: 120, windowMs: 60_000 }, serverLog, observe = (h) => h, outermost = (h) => h }) {
-  const counters = new Map();
-  const bump = (key) => {
-    const n = (counters.get(key) ?? 0) + 1;
-    counters.set(key, n);
-    return n;
-  };
-  const events = [];
-  const note = (e) => events.push({ ts: new Date().toISOString(), ...e });
+  const { counters, bump, events, note } = scenarioBook();
   const delay = (ms, signal) =>
     new Promise((resolve, reject) => {
       const t = setTimeout(resolve, ms);

@@ -7,17 +7,10 @@ import asyncio
 import json
 import logging
 import sys
+from pathlib import Path
 
-
-def describe(err: BaseException) -> dict:
-    inner = err
-    while isinstance(inner, BaseExceptionGroup) and inner.exceptions:
-        inner = inner.exceptions[0]
-    out = {"name": type(inner).__name__, "message": str(inner)[:300]}
-    code = getattr(getattr(inner, "error", None), "code", None)
-    if code is not None:
-        out["code"] = code
-    return out
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "helpers"))
+from py_errors import describe  # noqa: E402
 
 
 async def main(url: str, plan: dict) -> None:

@@ -7,7 +7,7 @@
 import { request as httpRequest } from 'node:http';
 import { recordingHandler } from '../../dist/capture/index.js';
 import { listen, readBody } from '../helpers/loopback.mjs';
-import { kitchen } from '../real-audit56/kitchen.mjs';
+import { kitchen, scenarioBook } from '../real-audit56/kitchen.mjs';
 
 // ScenarioWireRequestReader: the id kept only if an int32 or a string; ScenarioWireJsonRpc: System.Text.Json, camelCase
 const int32 = (v) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
@@ -36,14 +36,7 @@ export async function kitchen62({ scenario, params = {}, serverLog, port, innerP
   // ScenarioToolResults.Success without delayMs); its own counter counts the invocations that reached the SDK
   const inner = kitchen({ scenario, params: {}, serverLog: '/dev/null' });
   const innerHost = await listen(inner.handle, innerPort);
-  const counters = new Map();
-  const bump = (key) => {
-    const n = (counters.get(key) ?? 0) + 1;
-    counters.set(key, n);
-    return n;
-  };
-  const events = [];
-  const note = (e) => events.push({ ts: new Date().toISOString(), ...e });
+  const { counters, bump, events, note } = scenarioBook();
 
   // forward to the SDK; `detached`: the client's going away does not cancel it (the tool runs on, its answer is lost)
   const forward = (req, res, raw, detached = false) =>

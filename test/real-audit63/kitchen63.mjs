@@ -12,7 +12,7 @@ import * as v2 from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { recordingHandler } from '../../dist/capture/index.js';
 import { readBody } from '../helpers/loopback.mjs';
-import { kitchen } from '../real-audit56/kitchen.mjs';
+import { kitchen, scenarioBook } from '../real-audit56/kitchen.mjs';
 
 const text = (payload, isError) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }], ...(isError ? { isError: true } : {}) });
 // ScenarioWireRequestReader: the id kept only if an int32 or a string
@@ -36,14 +36,7 @@ const MUTATION_DEFAULT = { action: 'add', toolName: 'extra_tool', afterMs: 0, ne
  */
 export function kitchen63({ scenario, params: given = {}, pat, rateLimit, serverLog, sdkUnknownTool = false }) {
   const params = { ...DEFAULTS[scenario], ...given };
-  const counters = new Map();
-  const bump = (key) => {
-    const n = (counters.get(key) ?? 0) + 1;
-    counters.set(key, n);
-    return n;
-  };
-  const events = [];
-  const note = (e) => events.push({ ts: new Date().toISOString(), ...e });
+  const { bump, events, note } = scenarioBook();
 
   // catalog.mutation: CatalogMutationState's tool collection, kept for the caller; the timers start at its first request
   const tools = new Map([['run_configured_test_scenario', RUN_DESCRIPTION]]);
