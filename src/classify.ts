@@ -123,6 +123,11 @@ function answeredAfterGivingUp(view: AttemptView, c: Classification): Classifica
   return { ...result('STREAM_INCOMPLETE', { why }), late: c.outcome };
 }
 
+/** A list page whose nextCursor is the cursor its request sent (the test kitchen's catalog.pagination cursor_loop). */
+function cursorLoopWhy(cursor: string): string {
+  return `its nextCursor ${jsonText(cursor.slice(0, 60))} is the cursor this request sent: a client that follows nextCursor until there is none asks for another page again and again, for as long as the server answers so`;
+}
+
 /** The request's User-Agent when it is httpx's, the HTTP client of the Python SDK (`python-httpx/…`, `python-httpx2/…`). */
 function pythonSdkAgent(view: AttemptView): string | undefined {
   const ua = view.requestHeaders?.get('user-agent')?.trim();
@@ -678,7 +683,7 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
       return result('SUCCESS', { why: `task ${r.status.slice(0, 40)}${typeof r.statusMessage === 'string' ? `: ${r.statusMessage.slice(0, 200)}` : ''}` });
     }
     const off = body ? resultShapeProblem(view.method, r) : undefined;
-    if (off === undefined) return result('SUCCESS');
+    if (off === undefined) return result('SUCCESS', view.listCursor !== undefined && r.nextCursor === view.listCursor ? { why: cursorLoopWhy(view.listCursor) } : {});
     const py = off.typescriptOnly ? pythonSdkAgent(view) : undefined;
     // Only the TypeScript SDK refuses it, and this client is the Python SDK's: its caller got the result.
     if (py !== undefined) return result('SUCCESS', { why: pythonTook(off, view.method!, py) });

@@ -209,6 +209,8 @@ export interface AttemptView {
   legacyCutAt?: number;
   /** A tools/list request that asked for a later page (it carried a cursor): its tools add to the earlier pages'. */
   nextPage?: boolean;
+  /** The cursor a list request (tools/list, resources/list, ...) sent, to tell a nextCursor that hands it back. */
+  listCursor?: string;
   /** The client sent notifications/cancelled for this request. */
   cancelled?: boolean;
   /** When the cancellation was sent. */

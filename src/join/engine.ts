@@ -1313,6 +1313,7 @@ export class JoinEngine {
     const traceparent = typeof meta?.traceparent === 'string' ? TRACEPARENT.exec(meta.traceparent) : null;
     if (traceparent) view.traceKey = `${traceparent[1]!.toLowerCase()}-${traceparent[2]!.toLowerCase()}`;
     if (view.method === 'tools/list' && params.cursor !== undefined) view.nextPage = true;
+    if (typeof params.cursor === 'string' && params.cursor.length <= 200 && view.method.endsWith('/list')) view.listCursor = params.cursor;
     if (view.method === 'initialize') view.initialize = { clientInfo: params.clientInfo, requestedProtocolVersion: params.protocolVersion };
     else if (view.method === 'server/discover') {
       // 2026-07-28 has no initialize: the client names itself in the request's _meta, the server in the result's.

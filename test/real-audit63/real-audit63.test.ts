@@ -139,3 +139,21 @@ describe('fix: a call refused as an unknown tool that the last tools/list listed
     }
   });
 });
+
+describe('stop 47: a list page whose nextCursor is the cursor its request sent (catalog.pagination cursor_loop)', () => {
+  it('py-pagination-loop: every page after the first says its nextCursor hands back the cursor it was asked with; the first, and the app\'s tool call, say nothing of it', () => {
+    const steps = observed('py-pagination-loop').steps.filter((s) => s.step.startsWith('list resources'));
+    expect(steps.length).toBe(6);
+    for (const view of ['client', 'both'] as const) {
+      const pages = run('py-pagination-loop', view).attempts.filter((a) => a.method === 'resources/list');
+      expect(pages.map((a) => a.outcome)).toEqual(Array(6).fill('SUCCESS'));
+      expect(pages.map((a) => /^its nextCursor "loop" is the cursor this request sent/.test(a.detail?.why ?? ''))).toEqual([false, true, true, true, true, true]);
+    }
+  });
+
+  it('near miss: pages that advance (page-1, page-2, ...) say nothing of it', () => {
+    const pages = run('py-pagination').attempts.filter((a) => a.method === 'resources/list');
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.some((a) => /is the cursor this request sent/.test(a.detail?.why ?? ''))).toBe(false);
+  });
+});
