@@ -766,7 +766,8 @@ function failedForCaller(a: Attempt): boolean {
     // read to its end) where its server answered the transport's other requests on SSE streams: a layer in front of the
     // handler likely answered it (the MCP test kitchen's injected JSON-RPC error), and the same call after it is linked
     // as its retry. Where every answer is JSON (a JSON-mode server, 2026-07-28) nothing tells an error from a result.
-    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true)) return cancelled !== undefined || v.progress > 0 || (v.unloggedUnlike === true && a.method === 'tools/call');
+    // (A log without times has the cancellation with no time: its line is kept, cancelSrc.)
+    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true)) return cancelled !== undefined || v.cancelSrc !== undefined || v.progress > 0 || (v.unloggedUnlike === true && a.method === 'tools/call');
     return true;
   }
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);

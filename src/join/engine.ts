@@ -1395,6 +1395,22 @@ export class JoinEngine {
     return true;
   }
 
+  /**
+   * A log without times: a request of the same call its client cancelled earlier in the same file, still unanswered
+   * when this one (its re-send, most likely) ends, ends first, as its time would have sent it to the call linker (with
+   * no times, nothing else would end it before the input does, and its re-send would reach the linker first).
+   */
+  private finalizeCancelledBefore(view: AttemptView): void {
+    const same = this.cancelledByCall.get(view.fingerprint);
+    const at = view.sources[0];
+    if (!same || at === undefined) return;
+    for (const c of [...same]) {
+      const src = c.cancelSrc;
+      if (c.startTs !== undefined || c.response !== undefined || src === undefined || c.scopeKey !== view.scopeKey || src.file !== at.file || src.line > at.line) continue;
+      this.finalize(c);
+    }
+  }
+
   /** Parked responses whose GET stream ended more than a window before `watermark` (all with Infinity) are orphans. */
   private unpark(watermark: number): void {
     for (const [scopeKey, scope] of this.parked) {
@@ -1970,6 +1986,7 @@ export class JoinEngine {
 
   private finalize(view: AttemptView): void {
     if (isFinal(view)) return;
+    if (view.startTs === undefined && !view.cancelled) this.finalizeCancelledBefore(view);
     view.final = true;
     if (view.cancelled) {
       const same = this.cancelledByCall.get(view.fingerprint);

@@ -149,3 +149,13 @@ describe('errors.non_compliant_envelope: HTTP 400 with a canned JSON-RPC result 
     expect(calls(run('ts-status-per-method', 'client'))[0]!.detail?.why).toMatch(/^HTTP 401 Unauthorized: a bare status line \(no body, no Content-Type\)/);
   });
 });
+
+describe('stop 47: the Python DEBUG log without times, a call given up at its timeout whose answer never came', () => {
+  it.each(['py-uncooperative-hang', 'py-cooperative', 'py-late-response'])('%s: the re-call is attempt 2 of the call given up on, as the timed log of the same run has it', (c) => {
+    const untimed = calls(run(c, 'log'));
+    const timed = calls(triageCli<ReportAttempt, ReportFinding>(['--client', `${DIR}${c}/client-timed.log`]));
+    expect(untimed.map((a) => `${a.outcome} ${a.attempt}`)).toEqual(timed.map((a) => `${a.outcome} ${a.attempt}`));
+    expect(untimed.map((a) => a.attempt)).toEqual([1, 2]);
+    expect(untimed[1]!.call).toBe(untimed[0]!.call);
+  });
+});
