@@ -877,7 +877,8 @@ export class JoinEngine {
           }
           return;
         }
-        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})${page !== undefined ? `; it says: "${page}"` : ''}`;
+        const several = !p.sse ? messagesPerLine(text) : undefined;
+        const why = `${p.sse ? 'SSE data' : 'body'} is not JSON (${describeJsonError(err)})${page !== undefined ? `; it says: "${page}"` : ''}${several ?? ''}`;
         for (const v of ex.attempts) if (v.response === undefined && v.malformed === undefined) v.malformed = why;
         return;
       }
@@ -2257,6 +2258,30 @@ function sseEventBytes(ev: ParsedSseEvent): number {
   if (ev.event !== undefined) n += Buffer.byteLength(`event: ${ev.event}`, 'utf8');
   if (ev.id !== undefined) n += Buffer.byteLength(`id: ${ev.id}`, 'utf8');
   return n;
+}
+
+/**
+ * A body that is no one JSON value but several JSON-RPC messages one per line (the test kitchen's malformed_payload
+ * duplicate_response: the same response twice): what it holds, for the why. Looked at only for a short body.
+ */
+function messagesPerLine(text: string): string | undefined {
+  if (text.length > 65_536 || !text.includes('\n')) return undefined;
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 2 || lines.length > 16) return undefined;
+  const ids: string[] = [];
+  for (const l of lines) {
+    let m: unknown;
+    try {
+      m = JSON.parse(l);
+    } catch {
+      return undefined;
+    }
+    if (typeof m !== 'object' || m === null || Array.isArray(m) || !('jsonrpc' in m)) return undefined;
+    const id = (m as { id?: unknown }).id;
+    if ('result' in m || 'error' in m) ids.push(isJsonRpcId(id) ? jsonText(id) ?? '?' : 'null');
+  }
+  const same = ids.length === lines.length && ids.every((i) => i === ids[0]);
+  return `: it holds ${lines.length} JSON-RPC messages, one per line${same ? `, each a response to id ${ids[0]} (one response sent twice)` : ''}, where a JSON body must be one JSON value: the SDK clients fail to parse it`;
 }
 
 /** An untimed log's response to a request its client had cancelled lines before, in the same file: it came after the client gave up. */

@@ -159,3 +159,19 @@ describe('stop 47: the Python DEBUG log without times, a call given up at its ti
     expect(untimed[1]!.call).toBe(untimed[0]!.call);
   });
 });
+
+describe('stop 47: a body of one response sent twice (malformed_payload duplicate_response) says so', () => {
+  it('ts-malformed-duplicate, the client\'s and the proxy\'s view: the why names the two messages and the one id', () => {
+    for (const view of ['client', 'proxy'] as const) {
+      const [first] = calls(run('ts-malformed-duplicate', view));
+      expect(first!.outcome).toBe('MALFORMED_JSON');
+      expect((first as ReportAttempt & { detail?: { why?: string } }).detail?.why).toMatch(/^body is not JSON \(.*\): it holds 2 JSON-RPC messages, one per line, each a response to id 1 \(one response sent twice\), where a JSON body must be one JSON value/);
+    }
+  });
+
+  it('near miss: a body that is no JSON at all (malformed_payload invalid_json) says only that', () => {
+    const [first] = calls(run('ts-malformed-json', 'client'));
+    expect(first!.outcome).toBe('MALFORMED_JSON');
+    expect((first as ReportAttempt & { detail?: { why?: string } }).detail?.why).not.toMatch(/JSON-RPC messages, one per line/);
+  });
+});
