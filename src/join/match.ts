@@ -4,7 +4,7 @@ import type { ClaimIn } from '../normalize.js';
 import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
-import { Digest, resultDigest, signatureOf } from './fingerprint.js';
+import { Digest, jsonDigest, resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
@@ -13,6 +13,7 @@ import { GatewayLines, type GatewayLine } from './gateway-lines.js';
 import { kitchenAnsweredBeforeTool } from '../formats/kitchen.js';
 import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId, type OutcomeDetail, type Source, type ViewSide } from './attempt.js';
 import { trimOldest } from '../bounded.js';
+import { jsonText, plural } from '../report/text.js';
 import { claimAdmits, claimsSeveralPosts } from './claim-posts.js';
 
 export interface RetryOriginInfo {
@@ -175,6 +176,8 @@ export class Matcher {
    * session's list first, as one client may talk to two servers whose tools share names.
    */
   private scopeTools = new Map<string, Map<string, ToolSafety>>();
+  /** The last page of each paginated list by scope and method (the last TOOL_LISTS_KEPT): a page that repeats the page before it shows. */
+  private lastPages = new Map<string, ListPage>();
   /** Unpaired views waiting for their other side: key -> FIFO of held entries. */
   private waiting = new Map<string, Held[]>();
   /** Held entries by id and method, for claims. */
@@ -257,6 +260,26 @@ export class Matcher {
     this.pairs = opts.pairs ?? new SessionPairs();
   }
 
+  /**
+   * A list page asked with the nextCursor of the page before it whose items are that page's again (the test kitchen's
+   * catalog.pagination duplicate_page): the why says so, as a client that gathers the pages lists those items twice.
+   */
+  private comparePage(view: AttemptView): void {
+    const method = view.method!;
+    const result = (view.response as { result?: Record<string, unknown> } | undefined)?.result;
+    const items = typeof result === 'object' && result !== null ? result[LIST_ITEMS[method]!] : undefined;
+    if (!Array.isArray(items)) return;
+    const key = `${view.scopeKey}|${method}`;
+    const before = this.lastPages.get(key);
+    const page: ListPage = { items: items.length, digest: jsonDigest(items), next: typeof result!.nextCursor === 'string' ? result!.nextCursor : undefined };
+    this.lastPages.delete(key);
+    this.lastPages.set(key, page);
+    trimOldest(this.lastPages, TOOL_LISTS_KEPT);
+    if (before === undefined || view.listCursor === undefined || before.next !== view.listCursor || items.length === 0 || before.digest !== page.digest || before.items !== page.items) return;
+    const why = `its ${plural(items.length, 'item')} are those of the page before it, whose nextCursor ${jsonText(view.listCursor.slice(0, 60))} this request sent: the server sent that page again rather than the next one, so a client that gathers the pages lists them twice${page.next === undefined ? ', and as it gives no nextCursor the list ends there: the items the page asked for never came' : ''}`;
+    view.detail = { ...view.detail, why: view.detail?.why ? `${view.detail.why}; ${why}` : why };
+  }
+
   /** The key a view waits under: a client session paired with a server session of another id takes the server's. */
   private keyOf(v: AttemptView): string {
     if (v.side === 'client' && v.session !== null && this.pairs.size > 0) {
@@ -287,6 +310,7 @@ export class Matcher {
     view.detail = declared !== undefined ? withVanishedTool(view.tool!, c) : c.detail;
     if (c.toolRaised) view.toolRaised = true;
     if (c.late !== undefined) view.lateOutcome = c.late;
+    if (view.outcome === 'SUCCESS' && view.method !== null && LIST_ITEMS[view.method] !== undefined) this.comparePage(view);
     compact(view);
     if (view.toolList) {
       // A later page of a paginated tools/list adds to the earlier pages.
@@ -1753,6 +1777,16 @@ function pairable(h: Held, side: ViewSide): boolean {
 /** The HTTP status the held entry's view saw (the entry has only the side opposite to `side`). */
 function otherStatus(h: Held, side: ViewSide): number | null | undefined {
   return side === 'client' ? h.attempt.server?.status : h.attempt.client?.status;
+}
+
+/** The field of each paginated list result that holds its items. */
+const LIST_ITEMS: Record<string, string | undefined> = { 'tools/list': 'tools', 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates', 'prompts/list': 'prompts' };
+
+/** What is kept of a list page to tell a repeated one: how many items, their digest, the nextCursor it gave. */
+interface ListPage {
+  items: number;
+  digest: number;
+  next: string | undefined;
 }
 
 /** Keys (sessions, callers) whose latest tools/list is kept (oldest out): a log of many connections keeps no list per each. */

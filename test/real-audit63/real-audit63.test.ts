@@ -157,3 +157,24 @@ describe('stop 47: a list page whose nextCursor is the cursor its request sent (
     expect(pages.some((a) => /is the cursor this request sent/.test(a.detail?.why ?? ''))).toBe(false);
   });
 });
+
+describe('stop 48: a list page that repeats the page before it (catalog.pagination duplicate_page)', () => {
+  it('py-pagination-duplicate: the page asked with page 1\'s nextCursor holds page 1\'s items again and says so, and that the list ends there; page 1 says nothing of it', () => {
+    const listed = observed('py-pagination-duplicate').steps.filter((s) => s.step.startsWith('list resources'));
+    expect(listed.map((s) => s.items)).toEqual([listed[0]!.items, listed[0]!.items]);
+    for (const view of ['client', 'both'] as const) {
+      const pages = run('py-pagination-duplicate', view).attempts.filter((a) => a.method === 'resources/list');
+      expect(pages.map((a) => a.outcome)).toEqual(['SUCCESS', 'SUCCESS']);
+      expect(pages[0]!.detail?.why ?? '').not.toMatch(/page before it/);
+      expect(pages[1]!.detail?.why).toMatch(/its 3 items are those of the page before it, whose nextCursor "page-1" this request sent: .*the list ends there/);
+    }
+  });
+
+  it('near misses: pages that advance, and a cursor that loops over new items, say nothing of it', () => {
+    for (const c of ['py-pagination', 'py-pagination-loop', 'py-pagination-prompts']) {
+      const pages = run(c).attempts.filter((a) => a.method === 'resources/list' || a.method === 'prompts/list');
+      expect(pages.length).toBeGreaterThan(1);
+      expect(pages.some((a) => /page before it/.test(a.detail?.why ?? ''))).toBe(false);
+    }
+  });
+});

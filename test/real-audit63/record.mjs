@@ -39,6 +39,8 @@ const cases = {
   'py-pagination-error': { client: 'py', kitchen: { scenario: 'catalog.pagination', params: { fault: 'error_after_page_n', faultAtPage: 2 } }, steps: [{ list: 'resources' }, run('after the failed listing')] },
   // cursor_loop: nextCursor "loop" on every page; the app stops at its own limit (6 pages)
   'py-pagination-loop': { client: 'py', kitchen: { scenario: 'catalog.pagination', params: { fault: 'cursor_loop', totalItems: 30 } }, steps: [{ list: 'resources' }, run('after the loop')] },
+  // duplicate_page: page 2 repeats page 1 with "nextCursor": null (the Python client takes null; SDK 1.32.2 refuses it)
+  'py-pagination-duplicate': { client: 'py', kitchen: { scenario: 'catalog.pagination', params: { fault: 'duplicate_page' } }, steps: [{ list: 'resources' }, run('after the repeated page')] },
   // catalog.facet_unavailable (defaults: resources): -32601 "Method not found" at the wire
   'ts-facet-unavailable': { client: 'ts1', kitchen: { scenario: 'catalog.facet_unavailable' }, steps: listThenCall('resources') },
   'py-facet-unavailable': { client: 'py', kitchen: { scenario: 'catalog.facet_unavailable' }, steps: listThenCall('resources') },

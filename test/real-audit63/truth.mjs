@@ -21,6 +21,8 @@ export const TRUTH = {
     "As ts-pagination-error with the Python client: page 1, then -32603 on page 2 (MCPError); the tool call worked (the Python SDK then listed tools itself).",
   'py-pagination-loop':
     "catalog.pagination fault cursor_loop, 30 items: every page says nextCursor \"loop\"; the Python client followed it and the app stopped at its own limit of 6 pages (18 distinct items, no error anywhere). The tool call worked.",
+  'py-pagination-duplicate':
+    "catalog.pagination fault duplicate_page (10 items, 3 a page): page 1 (resource_0..2, nextCursor page-1), then the page asked with cursor page-1 repeats resource_0..2 with nextCursor null; the Python client took both (6 items listed, 3 of them twice, resource_3..9 never) and the app went on; the tool call worked.",
   'ts-facet-unavailable':
     "catalog.facet_unavailable defaults (resources): resources/list got -32601 \"Method not found\" from the wire layer (HTTP 200 application/json) although the session's capabilities announce resources (the kitchen's baseline catalog); the app went on; the tool call worked.",
   'py-facet-unavailable':
