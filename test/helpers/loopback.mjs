@@ -310,7 +310,7 @@ export function stopAfter(ms) {
  * HAR 1.2 entries, one per line, as a Chrome/mitmproxy export looks, written by a forwarding proxy as each exchange ends.
  * Like those, it keeps a compressed body decoded in `content.text` (the headers still say `Content-Encoding: gzip`).
  */
-export async function startHarProxy(upstream, outPath) {
+export async function startHarProxy(upstream, outPath, port = 0) {
   const out = createWriteStream(outPath, { flags: 'a' });
   const target = new URL(upstream);
   const hdrs = (h) => Object.entries(h).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value: String(value) })));
@@ -355,7 +355,7 @@ export async function startHarProxy(upstream, outPath) {
       ures.on('aborted', () => { finish('net::ERR_INCOMPLETE_CHUNKED_ENCODING'); res.destroy(); });
     });
     up.end(body);
-  });
+  }, port);
 }
 
 /** `mcp-triage record` (this checkout's build) as a child process in front of targetUrl; stop() sends SIGTERM to that pid. */
