@@ -1707,7 +1707,10 @@ export class JoinEngine {
           if (target.progressToken !== undefined && ts !== undefined) this.rememberToken(target, ts);
           ex.lastResponse = { key, ts, text, msg, src };
           if (!own) {
-            // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption.
+            // On the 2024-11-05 HTTP+SSE transport the GET stream is where responses come, not a resumption. A log that
+            // writes each exchange as it ends (HAR lines) has the POSTs before the GET that announced the endpoint: the
+            // session is known for that transport only now, from this stream's endpoint event.
+            if (!target.legacySse && ex.isGet && this.opts.sessions.get(ex.scopeKey)?.legacySse) target.legacySse = true;
             if (!target.legacySse) {
               target.resumed = true;
               if (ex.standaloneGet) target.onStandaloneGet = true;
