@@ -261,19 +261,25 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (gw || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last))) {
+    } else if (gw || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last) && !this.sameOneShotRun(a, tail.last, who, scopeKey))) {
       if (byNote && !gw) tail = byNote;
       tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.chain.previous!;
       previous.primary.retried = true;
+      const cli = !gw && !byNote ? oneShotCli(who, a) : undefined;
       for (const [session, attempts] of tail.unmarked) {
         if (session === a.session) continue;
-        for (const p of attempts) p.primary.retriedInNewSession = true;
+        for (const p of attempts) {
+          p.primary.retriedInNewSession = true;
+          if (cli) p.primary.rerunBy = `${cli} (${jsonText(who)})`;
+        }
         tail.unmarked.delete(session);
       }
       a.retryOrigin = gw ? { origin: 'gateway', how: `the gateway's log counts a re-send of this POST (${a.gatewayLine!.src.file}:${a.gatewayLine!.src.line}, retries ${a.gatewayLine!.retries}), and a server's log has an earlier try of the same request the client never saw` }
-        : byNote ? notedOrigin(a, note!.call!) : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
+        : byNote ? notedOrigin(a, note!.call!)
+          : cli ? { origin: 'unknown', how: `${cli} (${jsonText(who)}) sent it again from a new run (${a.session !== null ? 'a new session' : 'a new initialize before it'}): it runs one command per process and re-sends nothing itself, so a person or a script ran the command again; nothing in the logs says which` }
+            : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }, this.opts));
     } else {
@@ -490,6 +496,19 @@ export class CallLinker {
     // resources/list), a call of its own, not a retry of that answer.
     if (prev.outcome === 'JSONRPC_ERROR' && prev.detail.errorCode === -32601) return (this.lastInitialize.get(clientKey) ?? -Infinity) > (prev.endTs ?? prev.startTs);
     return false;
+  }
+
+  /**
+   * A one-shot command-line client (oneShotCli) re-sends nothing itself: a like request of its same run (its session, or
+   * without sessions no new initialize or server/discover since the failure) is another call of that run (the MCP
+   * Inspector's `--load` calls one tool again and again, concurrently, and goes on after an error), not a retry.
+   */
+  private sameOneShotRun(a: Attempt, prev: Attempt, who: string | undefined, scopeKey: string): boolean {
+    if (oneShotCli(who, a) === undefined) return false;
+    if (a.session !== null || prev.session !== null) return a.session === prev.session;
+    if (prev.primary.scopeKey !== scopeKey) return false;
+    const begun = this.begins.get(scopeKey);
+    return begun === undefined || prev.startTs === undefined || begun.ts <= prev.startTs;
   }
 
   /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */
@@ -966,6 +985,22 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     ? `, sent ${((cancelledAt - a.startTs) / 1000).toFixed(2)} s before the earlier attempt's notifications/cancelled ("Request timed out") and ${((a.startTs - gaveUp) / 1000).toFixed(2)} s after a progress notification for it: the caller had given up on it already (the TypeScript SDK rejects a call over its maxTotalTimeout when a progress notification comes, "Maximum total timeout exceeded", and cancels it only when its last timeout runs out), how long before is not in the log`
     : '';
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
+}
+
+/**
+ * Clients that run one command per process and re-send no request themselves, by the name their initialize gives
+ * (clientInfo.name): the MCP Inspector's CLI (`npx @modelcontextprotocol/inspector --cli`, 2.12.0 measured:
+ * test/fixtures/real-audit64) exits after an HTTP error, a lost connection or a timeout, and its `--load` mode counts an
+ * error and starts the next call. Not for initialize or server/discover: after a 401 its SDK's OAuth flow re-sends
+ * those in the same process, which the wire does not tell from a new run.
+ */
+const ONE_SHOT_CLIS: Record<string, string> = { 'inspector-cli': "the MCP Inspector's CLI" };
+
+/** What the attempt's client is, when it is such a one-shot CLI (`who` is `name/version`). */
+function oneShotCli(who: string | undefined, a: Attempt): string | undefined {
+  if (who === undefined || a.method === 'initialize' || a.method === 'server/discover') return undefined;
+  const slash = who.lastIndexOf('/');
+  return Object.hasOwn(ONE_SHOT_CLIS, slash > 0 ? who.slice(0, slash) : who) ? ONE_SHOT_CLIS[slash > 0 ? who.slice(0, slash) : who] : undefined;
 }
 
 /** The signature of no Authorization header (AttemptView.authDigest). */

@@ -1107,11 +1107,12 @@ function expiredFinding(s: SessionState, group: Expired[], where: string, later:
   const ts = last.endTs ?? last.startTs;
   const reinit = later.initializeAfter(ts, last.primary.sources[0]);
   // Retried after the re-initialization, or only in the expired session (a 404 again) before it.
-  const calls = new Map<string, { first: Attempt; retried: boolean; here: boolean }>();
+  const calls = new Map<string, { first: Attempt; retried: boolean; here: boolean; rerunBy?: string }>();
   for (const { x: y } of group) {
     const k = y.call ?? `${label(y)}#${idText(y)}`;
     const c = calls.get(k) ?? { first: y, retried: false, here: false };
     c.retried ||= y.primary.retriedInNewSession === true;
+    c.rerunBy ??= y.primary.rerunBy;
     c.here ||= y.primary.retried === true;
     calls.set(k, c);
   }
@@ -1130,6 +1131,13 @@ function expiredFinding(s: SessionState, group: Expired[], where: string, later:
     : `HTTP ${x.status} to ${group.length} requests that carried the session id${over} (${expiredList(group)})${saying}; then the client`;
   // Each request's lines, for the first 50 of them (the message counts them all).
   const sources = group.slice(0, 50).flatMap((e) => [...e.x.primary.sources.slice(0, 2), ...(e.elsewhere && e.x.server ? [e.x.server.sources[0]!] : [])]);
+  // A one-shot CLI exits after the 404: the new session and the call in it came from a new run of it, not from it.
+  const rerunBy = reinit && retried === all.length ? all[0]!.rerunBy : undefined;
+  if (rerunBy !== undefined && all.every((c) => c.rerunBy !== undefined)) {
+    return finding('SESSION_EXPIRED', 'warning',
+      `${where}: ${what} did not re-initialize: ${rerunBy} exits after such an error (one command per process, no retry); a new run of it began a new session and sent ${one ? 'the call' : 'the calls'} again (a person or a script ran the command again)`,
+      sources, 'session', s.session);
+  }
   return finding('SESSION_EXPIRED', 'warning',
     `${where}: ${what} ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? retry : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
     sources, 'session', s.session);

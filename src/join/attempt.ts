@@ -281,6 +281,8 @@ export interface AttemptView {
   retried?: boolean;
   /** A later attempt of its call was sent in another session (after a 404: in the one the client re-initialized). */
   retriedInNewSession?: boolean;
+  /** That later attempt came from a new run of a one-shot CLI (calls.ts oneShotCli): what it is and its name. */
+  rerunBy?: string;
   /** Order of creation, for stable output. */
   seq?: number;
   outcome?: Outcome;

@@ -113,6 +113,64 @@ describe('the MCP Inspector CLI: every invocation as it printed it, in every vie
     expect(codes(run('v1-modern-asked', 'proxy'))).toContain('CALL_NEVER_SENT');
     expect(run('v2-modern', 'proxy').attempts.filter((a) => a.method === 'server/discover').map((a) => a.outcome)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
   });
+
+  it('no UNSAFE_RETRY and no SESSION_EXPIRED that says the client retried, anywhere', () => {
+    for (const c of ALL) {
+      for (const v of views(c)) {
+        expect(codes(run(c, v)), `${c} ${v}`).not.toContain('UNSAFE_RETRY');
+        for (const f of allFindings(run(c, v)).filter((x) => x.code === 'SESSION_EXPIRED')) expect(f.message, `${c} ${v}`).not.toMatch(/re-initialized and retried/);
+      }
+    }
+  });
+});
+
+describe('fix: the Inspector CLI re-sends nothing itself', () => {
+  it('--load: twelve calls of one tool, four at once, one refused 503: twelve calls, none a retry of the 503 (the Inspector counted 11 ok, 1 error)', () => {
+    const s = JSON.parse(observed('v1-load').runs[0]!.stdout) as { requests: number; ok: number; errors: number };
+    expect([s.requests, s.ok, s.errors]).toEqual([12, 11, 1]);
+    for (const v of views('v1-load')) {
+      const calls = run('v1-load', v).attempts.filter((a) => a.method === 'tools/call');
+      expect(calls.map((a) => a.outcome).sort(), v).toEqual([...Array(11).fill('TOOL_SUCCESS'), 'HTTP_ERROR'].sort());
+      expect(new Set(calls.map((a) => a.call)).size, v).toBe(12);
+      expect(calls.every((a) => a.attempt === 1), v).toBe(true);
+      expect(codes(run('v1-load', v)).filter((f) => f.startsWith('RETRY')), v).toEqual([]);
+    }
+  });
+
+  it('a person re-running the command after an HTTP error, a lost connection or a 404: one call, each later attempt of unknown origin whose how says a new run of the CLI sent it (a person or a script), not the SDK', () => {
+    for (const [c, n] of [['v1-500-rerun', 2], ['v1-503-rerun', 3], ['v1-404-session', 2], ['v2-drop-rerun', 2]] as const) {
+      for (const v of views(c)) {
+        const calls = run(c, v).attempts.filter((a) => a.method === 'tools/call');
+        expect(calls.map((a) => a.attempt), `${c} ${v}`).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+        expect(new Set(calls.map((a) => a.call)).size, `${c} ${v}`).toBe(1);
+        for (const a of calls.slice(1)) {
+          expect(a.retryOrigin?.origin, `${c} ${v}`).toBe('unknown');
+          expect(a.retryOrigin?.how, `${c} ${v}`).toMatch(/^the MCP Inspector's CLI \("inspector-cli\/2\.12\.0"\) sent it again from a new run \(a new (session|initialize before it)\): it runs one command per process and re-sends nothing itself, so a person or a script ran the command again/);
+        }
+      }
+    }
+  });
+
+  it('SESSION_EXPIRED after the 404: the CLI did not re-initialize; a new run of it began a new session and sent the call again', () => {
+    for (const v of views('v1-404-session')) {
+      const f = allFindings(run('v1-404-session', v)).filter((x) => x.code === 'SESSION_EXPIRED');
+      expect(f.map((x) => x.message), v).toEqual([expect.stringMatching(/HTTP 404 to tools\/call echo id 3 that carried the session id; the client did not re-initialize: the MCP Inspector's CLI \("inspector-cli\/2\.12\.0"\) exits after such an error \(one command per process, no retry\); a new run of it began a new session and sent the call again/)]);
+    }
+  });
+
+  it('near misses: a person running the CLI again after a success or an isError makes new calls; an SDK app that retried in its session, or re-initialized after a 404, keeps its reading; the re-run initialize after a 401 keeps the auth rule', () => {
+    for (const v of views('v1-reruns-ok')) {
+      const calls = run('v1-reruns-ok', v).attempts.filter((a) => a.method === 'tools/call');
+      expect(calls.map((a) => `${a.outcome} ${a.attempt}`), v).toEqual(['TOOL_SUCCESS 1', 'TOOL_SUCCESS 1', 'TOOL_ERROR 1', 'TOOL_ERROR 1']);
+    }
+    const app = analyze(['--client', `${DIR}real-audit62/ts-close-tool/client.ndjson`]).attempts.filter((a) => a.method === 'tools/call');
+    expect(app.map((a) => `${a.call}#${a.attempt}`)).toEqual([`${app[0]!.call}#1`, `${app[0]!.call}#2`]);
+    expect(app[1]!.retryOrigin?.how).toMatch(/^a new request with the same tool and arguments/);
+    const restart = analyze(['--client', `${DIR}real-audit7/sdk-session-expired-restart/client.ndjson`]).findings.filter((f) => f.code === 'SESSION_EXPIRED');
+    expect(restart.map((f) => f.message)).toEqual([expect.stringMatching(/the client re-initialized and retried the call$/)]);
+    const auth = run('v1-401', 'proxy').attempts.filter((a) => a.method === 'initialize');
+    expect(auth.map((a) => a.retryOrigin?.how ?? '')).toEqual(['', expect.not.stringMatching(/Inspector/)]);
+  });
 });
 
 describe('fix: the legacy HTTP+SSE transport in HAR lines (the GET written after the POSTs)', () => {
