@@ -395,6 +395,17 @@ function abortedElsewhere(view: AttemptView): boolean {
  * The client's notifications/cancelled after its stream ended (one before it, or with it, is said before this is
  * asked): none, or how much later it came, so that the why agrees with a CANCELLED that came long after the end.
  */
+/**
+ * A client that closed the stream 60 s after sending the request, cancelling nothing: 60 s is the TypeScript SDK's
+ * default request timeout, which a client that sets none keeps; one that exits on it (the MCP Inspector's CLI) closes
+ * the stream before its notifications/cancelled goes out (test/fixtures/real-audit64/v1-timeout).
+ */
+function sdkDefaultTimeout(view: AttemptView): string {
+  if (view.cancelledAt !== undefined || view.startTs === undefined || view.endTs === undefined) return '';
+  const ms = view.endTs - view.startTs;
+  return ms >= 60_000 && ms < 60_500 ? "; 60 s is the TypeScript SDK's default request timeout: a client that keeps it gave up then, and one that exits on it (the MCP Inspector's CLI) is gone before its notifications/cancelled goes out" : '';
+}
+
 function cancelAfterEnd(view: AttemptView): string {
   if (view.cancelledAt === undefined || view.endTs === undefined) return 'no notifications/cancelled';
   if (view.cancelledAt - view.endTs < 50) return 'notifications/cancelled as it ended';
@@ -473,7 +484,7 @@ function incompleteWhyOf(view: AttemptView): string {
     // A client that then resumed it (GET with Last-Event-ID) did not give the call up: in a proxy's log in front of the
     // server, a hop between it and the client closed the stream as the client's side, and the resumptions say the rest.
     const resumed = view.primed && view.resumptions?.length ? resumedWhy(view.resumptions, view.plainGetAfter) : '';
-    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} came before that` : ''}${resumed}`;
+    return `the client closed the stream${after}${view.streamEnd === 'timeout' ? ' (its fetch timed out)' : ''}, before any response came, and sent ${cancelAfterEnd(view)}${view.sseEvents ? `; ${plural(view.sseEvents, 'SSE event')} came before that` : ''}${sdkDefaultTimeout(view)}${resumed}`;
   }
   if (abortedElsewhere(view) && view.status !== null && view.status !== undefined) {
     // The client's log ended the stream `aborted` (or `timeout`) with an error that names a network failure or another

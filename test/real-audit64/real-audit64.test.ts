@@ -103,6 +103,11 @@ describe('the MCP Inspector CLI: every invocation as it printed it, in every vie
       expect(codes(run('v1-timeout', v)), v).toContain('NO_FINAL_RESULT');
     }
     expect(run('v1-timeout', 'proxy').attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!.detail?.why).toMatch(/^the client closed the stream 60\.\d\d s after sending it, before any response came, and sent no notifications\/cancelled/);
+    // fix: the client's view names the TypeScript SDK's default 60 s request timeout (near misses: a close after 0.30 s
+    // or 0.12 s keeps its exact text, test/findings/closed-stream-2026.test.ts and test/join/resumption.test.ts)
+    for (const v of ['har', 'proxy'] as const) {
+      expect(run('v1-timeout', v).attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!.detail?.why, v).toMatch(/and sent no notifications\/cancelled; 60 s is the TypeScript SDK's default request timeout: a client that keeps it gave up then, and one that exits on it \(the MCP Inspector's CLI\) is gone before its notifications\/cancelled goes out$/);
+    }
     for (const v of views('v2-timeout-modern')) expect(codes(run('v2-timeout-modern', v)), v).toContain('CANCELLED');
   });
 
