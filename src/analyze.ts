@@ -1,6 +1,6 @@
 // One analysis run: read every input at once merged by time, join, classify, link calls, raise findings, release state as it goes.
 import { Diagnostics } from './diagnostics.js';
-import { ingest, newAccount, cannotShow, type InputAccount, type InputSpec, type RecordItem, type ResolvedSpec } from './ingest.js';
+import { ingest, newAccount, cannotShow, gatewayQuiet, type InputAccount, type InputSpec, type RecordItem, type ResolvedSpec } from './ingest.js';
 import { startOrdered } from './read/exchange-order.js';
 import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
@@ -271,6 +271,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
         endTs: ex.durationMs !== undefined ? ts + ex.durationMs : undefined, lastTryTs: ts + account.beforeServerMs, serverStatus: account.serverHead ? ex.status : null,
         said: typeof ex.error === 'string' ? ex.error : '', state: account.state, retries: account.retries, src: item.src, ...(account.countOnly ? { countOnly: true as const } : {}),
         ...(account.rpcMethod !== undefined ? { rpcMethod: account.rpcMethod, tool: account.tool ?? null } : {}), ...(account.cancelled ? { cancelled: true as const } : {}), ...(account.scenario !== undefined ? { scenario: account.scenario } : {}),
+        ...(account.unnamed ? { unnamed: true as const } : {}),
       });
     } else if (account) {
       // A line of such a log with no date (the MCP test kitchen's Development text lines, "HH:mm:ss "): counted, never joined
@@ -355,7 +356,13 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
   // Every line broken (not JSON, no known format): as silent as a file of page assets would be, and as much to say.
   for (const a of accounts) if (a.used === 0 && a.skipped === 0 && a.unusable > 0) notice(`${a.name}: not one ${a.mode === 'har' ? 'HAR entry' : 'line'} of it could be used (${a.unusable} unusable${a.blank ? `, ${a.blank} blank` : ''}): nothing in it was analyzed`);
-  for (const a of accounts) if (a.used === 0 && a.skipped > 0) notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
+  for (const a of accounts) {
+    if (a.used !== 0 || a.skipped === 0) continue;
+    // A gateway's log whose lines were read and told of no failed POST (a healthy Caddy or nginx log): said so, not "no MCP traffic"
+    const quiet = gatewayQuiet.get(a);
+    if (quiet) notice(`${a.name}: a gateway's log with no bodies (${Object.entries(quiet).map(([f, n]) => `${n} line${n === 1 ? '' : 's'} read as ${f}`).join(', ')}): none of its ${a.skipped} lines tells of a POST that failed (its 2xx answers, GET streams and DELETEs, and lines of no request, say nothing a client's log does not): nothing in it to give to a call`);
+    else notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
+  }
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };

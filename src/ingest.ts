@@ -88,6 +88,12 @@ export interface InputAccount {
   limits: SourceLimits;
 }
 
+/**
+ * Per input: the lines a gateway's log format read that told of nothing to join (2xx POSTs, GET streams, DELETEs), by
+ * format, for the note of an input none of whose lines was used (kept beside the account: not in the output).
+ */
+export const gatewayQuiet = new WeakMap<InputAccount, Record<string, number>>();
+
 export interface RecordItem {
   rec: CanonicalRecord;
   ts: number | undefined;
@@ -290,6 +296,11 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     if (res.length === 0) {
       // Well-formed, but no MCP traffic (a page asset, a connection or stderr line): counted as skipped, no diagnostic.
       account.skipped++;
+      if (fmt.limits.gatewayAccount) {
+        const quiet = gatewayQuiet.get(account) ?? {};
+        quiet[fmt.name] = (quiet[fmt.name] ?? 0) + 1;
+        gatewayQuiet.set(account, quiet);
+      }
       return;
     }
     account.used++;

@@ -37,7 +37,7 @@ export interface SourceLimits {
 }
 
 /** Which gateway's log a line of a gatewayAccount format is. */
-export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting';
+export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting';
 
 /** A gateway's own account of an exchange, carried on its record (beside the schema's fields) to the join (analyze.ts). */
 export interface GatewayAccount {
@@ -58,6 +58,8 @@ export interface GatewayAccount {
   tool?: string | null;
   /** The server saw the request aborted before it was done (an observation's wasCancelled). */
   cancelled?: boolean;
+  /** The line names no request (Caddy's reverse_proxy "aborting with incomplete response"): it fits a stream that ended at its time. */
+  unnamed?: true;
   /** The scenario the MCP test kitchen's observation names (its scenarioId): which layer answered may follow from it. */
   scenario?: string;
 }

@@ -20,6 +20,7 @@ import { mcpspyFormat } from './mcpspy.js';
 import { nginxJsonFormat } from './nginx-json.js';
 import { nginxCombinedFormat } from './nginx-combined.js';
 import { nginxErrorFormat } from './nginx-error.js';
+import { caddyConsoleFormat, caddyFormat } from './caddy.js';
 import { otlpFormat } from './otlp.js';
 import { tsharkFormat } from './tshark.js';
 import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
@@ -27,7 +28,7 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
  * Specific shapes first (each keys on fields no other format has: `v`+`kind`, Claude Code's `debug`/`error`+`timestamp`+`sessionId`+`cwd`, `ai.mcp`, HAR's `startedDateTime`/header
- * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`, nginx's JSON access log's `request_method`+`request_body`+`status`+`request_time`, the MCP test kitchen's request log line by its category `*.RequestLoggingMiddleware` and its message `HTTP <METHOD> <path> responded <status> in <n>ms`, and its observations by `requestId`+`method`+`phase`+`durationMs`+`wasCancelled`+`occurredAt` or the list API's page of them); Kong before
+ * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`, nginx's JSON access log's `request_method`+`request_body`+`status`+`request_time`, Caddy's log lines by `logger` `http.log.access.*` (with a `request` object), `http.log.error.*` or `http.handlers.reverse_proxy` beside `level`, `ts` and `msg`, the MCP test kitchen's request log line by its category `*.RequestLoggingMiddleware` and its message `HTTP <METHOD> <path> responded <status> in <n>ms`, and its observations by `requestId`+`method`+`phase`+`durationMs`+`wasCancelled`+`occurredAt` or the list API's page of them); Kong before
  * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
  * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
  */
@@ -45,6 +46,7 @@ export const JSON_FORMATS: JsonFormat[] = [
   inspectorNetworkFormat,
   inspectorFormat,
   nginxJsonFormat,
+  caddyFormat,
   kitchenLogFormat,
   kitchenObservationFormat,
   aspnetHostingFormat,
@@ -55,11 +57,11 @@ export const JSON_FORMATS: JsonFormat[] = [
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
  * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout), nginx's access log
- * (`<addr> - <user> [<time>] "<request>" ...`) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`), and the
+ * (`<addr> - <user> [<time>] "<request>" ...`) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`), Caddy's console lines (`<yyyy/mm/dd> <time>\t<LEVEL>\thttp.log.access...\t<msg>\t{...}`), and the
  * MCP test kitchen's observation stream saved as it came (`data: {"requestId":...}`, `: heartbeat`) before them:
  * no other format's line starts so. .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, kitchenObservationStreamFormat, dotnetConsoleFormat, pythonSdkLogFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, caddyConsoleFormat, kitchenObservationStreamFormat, dotnetConsoleFormat, pythonSdkLogFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

@@ -1,4 +1,4 @@
-// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's access and error logs; the MCP test kitchen's own request log and observations, the server's account): kept a while, taken by the attempt it tells of, the rest summed up for the report.
+// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's and Caddy's access and error logs; the MCP test kitchen's own request log and observations, the server's account): kept a while, taken by the attempt it tells of, the rest summed up for the report.
 import type { GatewayLog } from '../formats/adapter.js';
 import type { Source } from './attempt.js';
 
@@ -40,6 +40,8 @@ export interface GatewayLine {
   tool?: string | null;
   /** The server saw the request aborted (an observation's wasCancelled). */
   cancelled?: true;
+  /** The line names no request (Caddy's reverse_proxy "aborting with incomplete response"): it fits a stream that ended at its time. */
+  unnamed?: true;
   /** The scenario an observation of the MCP test kitchen names (its scenarioId). */
   scenario?: string;
   src: Source;
@@ -149,6 +151,30 @@ function nginxFits(g: GatewayLine, p: GatewayProbe): boolean {
   return p.status === g.status;
 }
 
+/** Whether a line is Caddy's (its access log, or its error log's reason). */
+const isCaddy = (g: { log: GatewayLog }): boolean => g.log === 'caddy-access' || g.log === 'caddy-error';
+
+/**
+ * Whether a line of Caddy's logs fits a client's attempt: the same status (none: Caddy's status 0, the client left before
+ * any head), started within a second (Caddy's ts less its duration, to the microsecond); the session is compared by
+ * take(). A 2xx line (an SSE stream that carried no byte) only for an attempt that got no answer. reverse_proxy's
+ * "aborting with incomplete response" names no request: it fits a 2xx stream with no answer that ended (in the client's
+ * view) within a second of it, or that the client's log leaves open.
+ */
+function caddyFits(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.side !== 'client' || p.startTs === undefined) return false;
+  const outcome = p.outcome ?? '';
+  if (g.unnamed) {
+    if (p.answered || typeof p.status !== 'number' || p.status >= 300 || g.ts < p.startTs - SLACK_MS) return false;
+    if (p.open) return g.ts <= p.startTs + OPEN_VIEW_MS;
+    return p.endTs !== undefined && Math.abs(g.ts - p.endTs) <= SLACK_MS;
+  }
+  if (Math.abs(g.ts - p.startTs) > SLACK_MS) return false;
+  if (g.status === null) return typeof p.status !== 'number' && (FAILED.has(outcome) || outcome === 'UNANSWERED' || p.open);
+  if (g.status < 300) return p.status === g.status && !p.answered;
+  return p.status === g.status;
+}
+
 /** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */
 function haproxyFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.startTs === undefined || p.status === undefined) return false;
@@ -219,10 +245,11 @@ export class GatewayLines {
       let runnerUp = Infinity;
       for (let i = 0; i < this.lines.length; i++) {
         const g = this.lines[i]!;
-        if ((isKitchen(g) ? g.log : g.log === 'nginx-error' ? 'reason' : 'account') !== kind) continue;
+        if ((isKitchen(g) ? g.log : g.log === 'nginx-error' || g.log === 'caddy-error' ? 'reason' : 'account') !== kind) continue;
         if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
-        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : nginxFits(g, p))) continue;
-        let gap = Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
+        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : isCaddy(g) ? caddyFits(g, p) : nginxFits(g, p))) continue;
+        // (Caddy's line of a cut stream names no request: how near its time is to the end of the client's stream)
+        let gap = g.unnamed ? Math.abs(g.ts - (p.endTs ?? p.startTs)) : Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
         // the kitchen's lines: how far apart the starts and the ends are (the server's time taken against the client's)
         if (isKitchen(g) && g.endTs !== undefined && p.endTs !== undefined) gap += Math.abs(g.endTs - p.endTs);
         if (gap < bestGap) [best, bestGap, runnerUp] = [i, gap, bestGap];
@@ -281,7 +308,7 @@ export class GatewayLines {
   /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const a of this.account.values()) out.push(...(a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : nginxNotes(a.file, a)));
+    for (const a of this.account.values()) out.push(...(a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : nginxNotes(a.file, a)));
     return out;
   }
 
@@ -309,7 +336,7 @@ export class GatewayLines {
         if (a.untaken.length < 5) a.untaken.push(g);
         continue;
       }
-      let label = nginxLabel(g);
+      let label = isCaddy(g) ? caddyLabel(g) : nginxLabel(g);
       if (!a.labels.has(label) && a.labels.size >= LABELS_KEPT) label = 'other';
       const known = a.labels.get(label);
       if (known) known.count++;
@@ -327,6 +354,41 @@ function nginxLabel(g: GatewayLine): string {
   const words = g.said.replace(/^nginx's error log \[\w+\](?: \*\d+)?: /, '');
   const cut = [words.indexOf(' (upstream '), words.indexOf('; ')].filter((i) => i !== -1);
   return words.slice(0, cut.length ? Math.min(...cut) : 160).replace(/, excess: [\d.]+ by zone "[^"]*"/, '').replace(/: \d+ bytes$/, '');
+}
+
+/**
+ * How an untaken line of Caddy's is counted: by its status (status 0: the client left; a 2xx stream with no byte), or by
+ * Caddy's words up to what they mean, without its err_id and the local ports of its connections.
+ */
+function caddyLabel(g: GatewayLine): string {
+  if (g.log === 'caddy-access') return g.status === null ? 'status 0 (the client left before any head)' : g.status < 300 ? `HTTP ${g.status} with no body byte` : `HTTP ${g.status}`;
+  const words = g.said.replace(/^Caddy's error log \[\w+\](?: [^\s:]+)?: /, '');
+  const cut = words.indexOf('; ');
+  return words.slice(0, cut === -1 ? 160 : Math.min(cut, 160)).replace(/(\d+\.\d+\.\d+\.\d+|\[[\d:a-f]+\]):\d+->/g, '$1->');
+}
+
+/**
+ * Caddy's access and error log lines (one file may hold both: its default logger gets the access log too when the `log`
+ * directive names no output) that explained no client attempt, by status and by reason: never dropped silently.
+ */
+function caddyNotes(file: string, a: Account): string[] {
+  const mine = [...a.labels].map(([label, l]) => ({ label, ...l }));
+  if (mine.length === 0) return [];
+  const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
+  const at = (ls: typeof mine) => { const f = ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!; return `${f.file}:${f.line}`; };
+  const list = (ls: typeof mine) => ls.sort((x, y) => y.count - x.count).map((l) => `${l.label} x${l.count}`).join(', ');
+  const out: string[] = [];
+  const access = mine.filter((l) => /^(?:HTTP \d|status 0)/.test(l.label));
+  const reasons = mine.filter((l) => !access.includes(l));
+  if (access.length) {
+    const k = n(access);
+    out.push(`${file}: Caddy's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it failed or cut (${list(access)}; the first at ${at(access)}) that no client attempt of the same status and session took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+  }
+  if (reasons.length) {
+    const k = n(reasons);
+    out.push(`${file}: Caddy's error log has ${k === 1 ? '1 line' : `${k} lines`} about POSTs and streams (${list(reasons)}; the first at ${at(reasons)}) that no failed client attempt took: no JSON-RPC request in it, so no attempts here (a POST Caddy retried on its next upstream, lb_try_duration, and that went well there is one; reverse_proxy's cut of a GET stream, which the SDK reconnects, another); give the client's log beside it to attach each reason to its call`);
+  }
+  return out;
 }
 
 /**

@@ -66,3 +66,33 @@ export const NginxErrorLineSchema = z.object({
   host: text.optional(),
 });
 export type NginxErrorLine = z.infer<typeof NginxErrorLineSchema>;
+
+/**
+ * One JSON line of Caddy's logs about an HTTP request (Caddy 2.6's default encoder, as its `log` directive writes the
+ * access log, `http.log.access.*`, and its default logger the errors, `http.log.error.*`, `http.handlers.reverse_proxy`):
+ * the fields src/formats/caddy.ts reads. `ts` is epoch seconds (or a text time with `time_format`), `duration` seconds
+ * (or a Go duration text with `duration_format`); headers are lists of values, as Go keeps them.
+ */
+const caddyHeaders = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
+export const CaddyLineSchema = z.object({
+  level: text,
+  ts: z.union([z.number(), text]),
+  logger: text,
+  msg: text,
+  request: z.object({
+    method: text,
+    uri: text.optional(),
+    proto: text.optional(),
+    host: text.optional(),
+    remote_ip: text.optional(),
+    headers: caddyHeaders.optional(),
+  }).optional(),
+  duration: z.union([z.number(), text]).optional(),
+  size: z.number().optional(),
+  status: z.number().int().min(0).max(999).optional(),
+  resp_headers: caddyHeaders.optional(),
+  err_id: text.optional(),
+  err_trace: text.optional(),
+  error: text.optional(),
+});
+export type CaddyLine = z.infer<typeof CaddyLineSchema>;

@@ -266,7 +266,7 @@ export function canonicalJsonSchema(): unknown {
 }
 
 // nginx's JSON access log line (src/formats/nginx-json.ts): loaded with these schemas, as lazy.ts loads this module.
-export { NginxAccessLineSchema, NginxCombinedLineSchema, NginxErrorLineSchema } from './access-log.js';
+export { CaddyLineSchema, NginxAccessLineSchema, NginxCombinedLineSchema, NginxErrorLineSchema } from './access-log.js';
 
 // The MCP test kitchen's observation rows (src/formats/kitchen.ts), loaded with these schemas.
 export { KitchenObservationSchema } from './kitchen.js';
