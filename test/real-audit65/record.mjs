@@ -66,6 +66,11 @@ export const RUNS = {
   'ts1-ctrlc': ['ts1', 'ts1', 'default', 'ok,slow5', { STATELESS: '1', JSON: '1', CTRLC_AFTER: '2500' }],
   'ts1-expired-404': ['ts1', 'ts1', 'default', 'ok,pause,pause,ok', { RESTART_AFTER: '2500' }],
   'ts1-console': ['ts1', 'ts1', 'console', 'ok,boom', {}],
+  // the console format with an upstream down: its 502 and reason, in local time
+  'ts1-console-down': ['ts1', 'down', 'console', 'ok', {}],
+  // a server that wants a bearer token the client does not send (401 from the server, passed on); then the recorder's own
+  // POST with a wrong token and a cookie, to see what Caddy's access log keeps of Authorization and Cookie
+  'ts1-auth-401': ['ts1', 'auth', 'default', 'ok', { TOKEN: 'right-token-65' }],
 };
 const procs = [];
 const start = (cmd, args, env, cwd, log) => { const p = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }); p.stdout.on('data', (d) => appendFileSync(`${cwd}/${log}`, d)); p.stderr.on('data', (d) => appendFileSync(`${cwd}/${log}`, d)); procs.push(p); return p; };
@@ -79,7 +84,7 @@ async function run(name, [c, s, conf, steps, env], base) {
   for (const f of LOGS) rmSync(`${SCRATCH}/${f}`, { force: true });
   const [srvPort, caddyPort] = [base, base + 1];
   const running = [];
-  const srv = (port, cwd) => start('node', [`${REC}srv.mjs`], { ...env, PORT: String(port), SERVER: s }, cwd, 'server.log');
+  const srv = (port, cwd) => start('node', [s === 'auth' ? `${HERE}srv-auth.mjs` : `${REC}srv.mjs`], { ...env, PORT: String(port), SERVER: s }, cwd, 'server.log');
   if (s !== 'down') running.push(srv(srvPort, dir));
   // the second upstream (lbresend): its own folder, its captures renamed server-b.* after the run
   if (CONFS[conf].two === 'both') { mkdirSync(`${dir}/b`); running.push(srv(srvPort + 3, `${dir}/b`)); }
@@ -99,6 +104,10 @@ async function run(name, [c, s, conf, steps, env], base) {
   if (env.RESTART_AFTER) sleep(Number(env.RESTART_AFTER)).then(async () => { await stop(running[0]); note('upstream server stopped (SIGINT)'); running[0] = srv(srvPort, dir); await sleep(500); note('a new upstream server started (its sessions are new)'); });
   const code = await Promise.race([done(cli), sleep(90000).then(() => 'killed after 90 s')]);
   if (typeof code === 'string') await stop(cli);
+  if (s === 'auth') {
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer wrong-token-65', cookie: 'sid=cookie-secret-65' }, body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }) });
+    note(`the recorder's own POST (tools/list id 99) with Authorization "Bearer wrong-token-65" and Cookie "sid=cookie-secret-65": HTTP ${r.status}`);
+  }
   await sleep(1000);
   for (const p of [...running].reverse()) await stop(p);
   for (const f of LOGS) if (existsSync(`${SCRATCH}/${f}`)) copyFileSync(`${SCRATCH}/${f}`, `${dir}/${f}`);
