@@ -1,4 +1,4 @@
-// The zod schema of one nginx JSON access log line (the fields nginx-json reads), loaded with the record schemas (lazy.ts).
+// The zod schemas of the gateway log lines the readers check where the data enters (nginx's JSON, combined and error log lines; Caddy's access and error log lines), loaded with the record schemas (lazy.ts).
 import { z } from 'zod';
 
 /**

@@ -60,4 +60,30 @@ describe('GatewayLines', () => {
     const taken = h.take(probe({}));
     expect(taken[0]!.src.line).toBeGreaterThan(70_000 - 65_536);
   });
+
+  it("Caddy's lines: the access line of the attempt's session and status, started within a second; near miss: another session's line is not taken", () => {
+    const g = new GatewayLines();
+    const caddy = (over: Partial<GatewayLine>) => line({ log: 'caddy-access', session: 'S1', startKnown: true, said: "Caddy's access log has this POST answered with HTTP 502 after 2 ms", src: { file: 'access.json', line: 1 }, ...over });
+    g.add(caddy({}));
+    expect(g.take(probe({ session: 'S2', sentSession: true }))).toEqual([]);
+    expect(g.take(probe({ session: 'S1', sentSession: true, status: 504 }))).toEqual([]);
+    expect(g.take(probe({ session: 'S1', sentSession: true })).map((l) => l.src.line)).toEqual([1]);
+    // status 0 (the client left before any head): only an attempt that got no status
+    g.add(caddy({ status: null, said: "Caddy's access log has this POST with status 0", src: { file: 'access.json', line: 2 } }));
+    expect(g.take(probe({ session: 'S1', sentSession: true, status: 200, answered: true, outcome: 'TOOL_SUCCESS' }))).toEqual([]);
+    expect(g.take(probe({ session: 'S1', sentSession: true, status: undefined, outcome: 'NO_RESPONSE', open: true, endTs: undefined })).map((l) => l.src.line)).toEqual([2]);
+  });
+
+  it("Caddy's cut of a stream names no request: it goes to the 2xx stream with no answer that ended nearest to it; near miss: an answered attempt, a stream that ended seconds away", () => {
+    const g = new GatewayLines();
+    const cut = line({ log: 'caddy-error', status: null, unnamed: true, ts: T, said: "Caddy's error log [error]: reverse_proxy aborting with incomplete response (unexpected EOF); ...", src: { file: 'error.log', line: 9 } });
+    g.add(cut);
+    expect(g.take(probe({ status: 200, answered: true, outcome: 'TOOL_SUCCESS', startTs: T - 1500, endTs: T }))).toEqual([]);
+    expect(g.take(probe({ status: 200, outcome: 'STREAM_INCOMPLETE', startTs: T - 5000, endTs: T - 3000 }))).toEqual([]);
+    expect(g.take(probe({ status: 200, outcome: 'STREAM_INCOMPLETE', startTs: T - 1800, endTs: T + 20 })).map((l) => l.log)).toEqual(['caddy-error']);
+    g.add(cut);
+    g.flush();
+    expect(g.notes().join('\n')).toMatch(/error\.log: Caddy's error log has 1 line about POSTs and streams \(reverse_proxy aborting with incomplete response \(unexpected EOF\) x1/);
+  });
 });
+
