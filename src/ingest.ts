@@ -93,6 +93,8 @@ export interface InputAccount {
  * format, for the note of an input none of whose lines was used (kept beside the account: not in the output).
  */
 export const gatewayQuiet = new WeakMap<InputAccount, Record<string, number>>();
+/** The formats that are a gateway's own log (not a server's account, as the MCP test kitchen's and .NET's lines are). */
+const GATEWAY_LOGS = new Set(['haproxy-log', 'nginx-combined', 'nginx-error', 'caddy', 'caddy-console']);
 
 export interface RecordItem {
   rec: CanonicalRecord;
@@ -296,7 +298,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     if (res.length === 0) {
       // Well-formed, but no MCP traffic (a page asset, a connection or stderr line): counted as skipped, no diagnostic.
       account.skipped++;
-      if (fmt.limits.gatewayAccount) {
+      if (GATEWAY_LOGS.has(fmt.name)) {
         const quiet = gatewayQuiet.get(account) ?? {};
         quiet[fmt.name] = (quiet[fmt.name] ?? 0) + 1;
         gatewayQuiet.set(account, quiet);
