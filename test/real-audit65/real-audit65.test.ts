@@ -99,6 +99,17 @@ describe('real-audit65: every line of Caddy\'s logs is accounted for', () => {
   });
 });
 
+describe('real-audit65: a gateway log that told of no failed POST says so', () => {
+  it("nginx's healthy access log too; near miss: a .NET server's console log with no MCP line keeps 'no line of it carries MCP traffic'", async () => {
+    const nginx = await analyze({ inputs: [{ path: 'test/fixtures/real-audit51/ts1-healthy-sse/access.log' }] });
+    expect((nginx.summary as unknown as { notes: string[] }).notes.join('\n')).toMatch(/access\.log: a gateway's log with no bodies \(\d+ lines read as nginx-combined\): none of its \d+ lines tells of a POST that failed/);
+    const dotnet = await analyze({ inputs: [{ path: 'test/fixtures/dotnet-logs/console.server.log' }] });
+    const notes = (dotnet.summary as unknown as { notes: string[] }).notes.join('\n');
+    expect(notes).toMatch(/console\.server\.log: no line of it carries MCP traffic/);
+    expect(notes).not.toMatch(/a gateway's log/);
+  });
+});
+
 describe("real-audit65: with the client's log, each failed POST names what Caddy said of it", () => {
   // run, step, method, what the access line says, what the error log says
   const cases: [string, string, string, RegExp, RegExp | null][] = [
