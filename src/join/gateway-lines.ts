@@ -159,11 +159,19 @@ const isCaddy = (g: { log: GatewayLog }): boolean => g.log === 'caddy-access' ||
  * any head), started within a second (Caddy's ts less its duration, to the microsecond); the session is compared by
  * take(). A 2xx line (an SSE stream that carried no byte) only for an attempt that got no answer. reverse_proxy's
  * "aborting with incomplete response" names no request: it fits a 2xx stream with no answer that ended (in the client's
- * view) within a second of it, or that the client's log leaves open.
+ * view) within a second of it, or that the client's log leaves open. A server's view (its log, no client's beside it)
+ * fits a line of its status, or, where the server sent no answer (Caddy's own 504 or 502, a client that left), any
+ * failed line: what the client got, which the server's log cannot show.
  */
 function caddyFits(g: GatewayLine, p: GatewayProbe): boolean {
-  if (p.side !== 'client' || p.startTs === undefined) return false;
+  if (p.startTs === undefined) return false;
   const outcome = p.outcome ?? '';
+  if (p.side === 'server') {
+    if (p.answered) return false;
+    if (g.unnamed) return g.ts >= p.startTs - SLACK_MS && p.endTs !== undefined && Math.abs(g.ts - p.endTs) <= SLACK_MS;
+    if (Math.abs(g.ts - p.startTs) > SLACK_MS) return false;
+    return g.status === p.status || (typeof p.status !== 'number' && (g.status === null || g.status >= 500));
+  }
   if (g.unnamed) {
     if (p.answered || typeof p.status !== 'number' || p.status >= 300 || g.ts < p.startTs - SLACK_MS) return false;
     if (p.open) return g.ts <= p.startTs + OPEN_VIEW_MS;

@@ -85,5 +85,18 @@ describe('GatewayLines', () => {
     g.flush();
     expect(g.notes().join('\n')).toMatch(/error\.log: Caddy's error log has 1 line about POSTs and streams \(reverse_proxy aborting with incomplete response \(unexpected EOF\) x1/);
   });
+
+  it("a server's view of Caddy's line: its own status, or none where Caddy answered itself; near miss: an answered server view, another start", () => {
+    const g = new GatewayLines();
+    const caddy = (over: Partial<GatewayLine>) => line({ log: 'caddy-access', session: null, startKnown: true, status: 504, said: "Caddy's access log has this POST answered with HTTP 504 after 3015 ms: Caddy answered it itself", src: { file: 'access.json', line: 4 }, ...over });
+    g.add(caddy({}));
+    expect(g.take(probe({ side: 'server', status: 200, answered: true, outcome: 'TOOL_SUCCESS' }))).toEqual([]);
+    expect(g.take(probe({ side: 'server', status: undefined, outcome: 'NO_RESPONSE', startTs: T + 3000, endTs: T + 3100 }))).toEqual([]);
+    expect(g.take(probe({ side: 'server', status: undefined, outcome: 'NO_RESPONSE', startTs: T + 5, endTs: T + 3015 })).map((l) => l.src.line)).toEqual([4]);
+    // the server's own 404, passed on: only a server view of that status
+    g.add(caddy({ status: 404, said: "Caddy's access log has this POST answered with HTTP 404 after 9 ms: the upstream's own answer", src: { file: 'access.json', line: 6 } }));
+    expect(g.take(probe({ side: 'server', status: undefined, outcome: 'NO_RESPONSE', startTs: T + 5 }))).toEqual([]);
+    expect(g.take(probe({ side: 'server', status: 404, outcome: 'HTTP_ERROR', startTs: T + 5 })).map((l) => l.src.line)).toEqual([6]);
+  });
 });
 

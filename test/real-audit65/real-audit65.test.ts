@@ -1,5 +1,6 @@
 // Audit 65's real captures (test/fixtures/real-audit65): Caddy 2.6.2's JSON access log and error log (and its console format) beside SDK clients' and servers' own logs, judged against what each client app saw (observed.json).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
 
@@ -159,6 +160,35 @@ describe("real-audit65: with the client's log, each failed POST names what Caddy
     const { notes } = await run([clientLog('ts1-killed-sse'), 'ts1-killed-sse/access.json', 'ts1-killed-sse/error.log']);
     // (the SDK's notifications/cancelled after the server died: Caddy's 502, no attempt)
     expect(notes.join('\n')).toMatch(/Caddy's access log has 1 POST it failed or cut \(HTTP 502 x1/);
+  });
+
+  it("Caddy's stderr in the journal (journalctl -o json) or Docker's json-file, access and error lines in one file: the same why", async () => {
+    const raw = ['access.json', 'error.log'].flatMap((f) => readFileSync(`${DIR}ts1-down/${f}`, 'utf8').split('\n').filter(Boolean));
+    const dir = mkdtempSync(`${tmpdir()}/audit65-`);
+    writeFileSync(`${dir}/journal.json`, raw.map((l) => JSON.stringify({ __REALTIME_TIMESTAMP: String(Math.round((JSON.parse(l) as { ts: number }).ts * 1e6)), _SYSTEMD_UNIT: 'caddy.service', SYSLOG_IDENTIFIER: 'caddy', MESSAGE: l })).join('\n') + '\n');
+    writeFileSync(`${dir}/docker.json`, raw.map((l) => JSON.stringify({ log: `${l}\n`, stream: 'stderr', time: '2026-12-06T19:41:12.000000000Z' })).join('\n') + '\n');
+    for (const f of ['journal.json', 'docker.json']) {
+      const r = await analyze({ inputs: [{ path: `${DIR}ts1-down/client.ndjson` }, { path: `${dir}/${f}` }] });
+      const init = (r.attempts as unknown as Row[]).find((x) => x.method === 'initialize')!;
+      expect([init.status, init.outcome]).toEqual([502, 'HTTP_ERROR']);
+      expect(why(init)).toMatch(/Caddy answered it itself.*dial tcp .*connection refused/);
+    }
+  });
+
+  it("with the server's log alone (--server): its request that got no answer takes what Caddy sent the client; near miss: answered requests take nothing", async () => {
+    for (const [name, tool, access, reason] of [
+      ['ts1-timeout-json', 'slow', /HTTP 504 after 30\d\d ms: Caddy answered it itself/, /timeout awaiting response headers/],
+      ['ts1-ctrlc', 'slow', /status 0 after 1\d\d\d ms/, null],
+      ['ts1-timeout-sse', 'slow', /answered 200 \(text\/event-stream\) after 30\d\d ms with no body byte sent/, /i\/o timeout\); .*silent for read_timeout/],
+      ['ts1-expired-404', 'echo', /HTTP 404 after \d+ ms: the upstream's own answer/, null],
+    ] as const) {
+      const { rows } = await run([`${name}/access.json`, `${name}/error.log`], { server: [`${name}/server.ndjson`] });
+      const failed = rows.filter((r) => r.tool === tool && !['TOOL_SUCCESS', 'TOOL_ERROR'].includes(r.outcome));
+      expect(failed, name).toHaveLength(1);
+      expect(why(failed[0]), name).toMatch(access);
+      if (reason) expect(why(failed[0]), name).toMatch(reason);
+      for (const r of rows.filter((x) => x !== failed[0])) expect(why(r), `${name} ${r.method}`).not.toMatch(/Caddy/);
+    }
   });
 
   it("with the servers' logs (--client/--server): the re-send that failed is a SIDE_DIVERGENCE (the server that had it answered; the app got Caddy's 502)", async () => {
