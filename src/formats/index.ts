@@ -10,6 +10,7 @@ import { jsonRpcFormat } from './jsonrpc.js';
 import { ghAwFormat } from './gh-aw.js';
 import { goSdkFormat } from './go-sdk.js';
 import { haproxyLogFormat } from './haproxy-log.js';
+import { httpLineFormat } from './http-line.js';
 import { inspectorFormat, inspectorNetworkFormat } from './inspector.js';
 import { harEntryFormat } from './har-entry.js';
 import { kitchenLogFormat, kitchenObservationFormat, kitchenObservationStreamFormat } from './kitchen.js';
@@ -29,8 +30,9 @@ import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
  * JSON formats in detection order: the first whose detect() accepts a line wins.
  * Specific shapes first (each keys on fields no other format has: `v`+`kind`, Claude Code's `debug`/`error`+`timestamp`+`sessionId`+`cwd`, `ai.mcp`, HAR's `startedDateTime`/header
  * list, mcpsnoop's `session_id`+`seq`, MCPSpy's `transport_type`, OTLP's `resourceSpans`/`resourceLogs`, tshark's `layers.frame` (and its -T ek index line `{"index":{"_index":"packets-..."}}`), the gh-aw gateway's `server_id`+`payload`, the MCP Inspector's `direction`+`origin`/`response` or `url`+`requestHeaders`+`responseStatus`, nginx's JSON access log's `request_method`+`request_body`+`status`+`request_time`, Caddy's log lines by `logger` `http.log.access.*` (with a `request` object), `http.log.error.*` or `http.handlers.reverse_proxy` beside `level`, `ts` and `msg`, the MCP test kitchen's request log line by its category `*.RequestLoggingMiddleware` and its message `HTTP <METHOD> <path> responded <status> in <n>ms`, and its observations by `requestId`+`method`+`phase`+`durationMs`+`wasCancelled`+`occurredAt` or the list API's page of them); Kong before
- * HAR because a Kong log object also has `request` and `response`; the bare JSON-RPC message format last, as it
- * accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
+ * HAR because a Kong log object also has `request` and `response`; then a developer's own HTTP log line (an HTTP verb
+ * as `method`, a `url` or `path`, a status or error), whose field names any of the above may share; the bare JSON-RPC
+ * message format last, as it accepts the least structure. Log-platform envelopes are unwrapped before detection (unwrap.ts).
  */
 export const JSON_FORMATS: JsonFormat[] = [
   canonicalFormat,
@@ -50,6 +52,7 @@ export const JSON_FORMATS: JsonFormat[] = [
   kitchenLogFormat,
   kitchenObservationFormat,
   aspnetHostingFormat,
+  httpLineFormat,
   jsonRpcFormat,
 ];
 

@@ -13,7 +13,8 @@ function isProtocolEntry(v: Obj): boolean {
 
 /** A network entry: `{id, timestamp, method, url, requestHeaders, responseStatus?, ..., category}` (Inspector v2 `FetchRequestEntry`). */
 function isNetworkEntry(v: Obj): boolean {
-  return typeof v.url === 'string' && typeof v.method === 'string' && isObj(v.requestHeaders) && ('responseStatus' in v || 'error' in v || v.category === 'transport' || v.category === 'auth');
+  // (An `error` alone makes no Inspector entry: a fetch wrapper's own line of a failed request has one too, and no `timestamp`.)
+  return typeof v.url === 'string' && typeof v.method === 'string' && isObj(v.requestHeaders) && ('responseStatus' in v || ('error' in v && 'timestamp' in v) || v.category === 'transport' || v.category === 'auth');
 }
 
 function headers(h: unknown): Record<string, string> | undefined {

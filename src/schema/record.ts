@@ -268,5 +268,8 @@ export function canonicalJsonSchema(): unknown {
 // nginx's JSON access log line (src/formats/nginx-json.ts): loaded with these schemas, as lazy.ts loads this module.
 export { CaddyLineSchema, NginxAccessLineSchema, NginxCombinedLineSchema, NginxErrorLineSchema } from './access-log.js';
 
+// A developer's own HTTP log line, its fields picked (src/formats/http-line.ts), loaded with these schemas.
+export { HttpLineSchema } from './http-line.js';
+
 // The MCP test kitchen's observation rows (src/formats/kitchen.ts), loaded with these schemas.
 export { KitchenObservationSchema } from './kitchen.js';
