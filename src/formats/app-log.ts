@@ -1,5 +1,5 @@
 // An application's own structured log line (pino, winston, bunyan, structlog, python-json-logger...) that carries JSON-RPC messages in its fields: the messages, with the line's time, session, status and direction.
-import type { CanonicalRecord } from '../schema/record.js';
+import type { CanonicalRecord, MessageRecord } from '../schema/record.js';
 import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
 import { jsonRpcFormat } from './jsonrpc.js';
 import { parsePythonLiteral, pydanticMessage } from './python-text.js';
@@ -202,7 +202,8 @@ function sessionOf(v: Obj, depth = 0): string | undefined {
     const name = k.toLowerCase().replace(/[-_]/g, '');
     if (typeof value === 'string' && value !== '' && SESSION_KEYS.has(name)) return value;
     // A copy of the request's headers (Node's req.headers, a framework's headers object); what a logger nests (loguru's record.extra).
-    if (depth < 2 && isObj(value) && (name === 'headers' || name === 'req' || name === 'request' || NESTED_KEYS.includes(name) || name === 'state' || name === 'properties')) {
+    // requestHeaders/responseHeaders (a fetch wrapper's copies), and the response's: an initialize's session id comes in its headers.
+    if (depth < 2 && isObj(value) && (name.endsWith('headers') || name === 'req' || name === 'request' || name === 'res' || name === 'response' || NESTED_KEYS.includes(name) || name === 'state' || name === 'properties')) {
       const inner = sessionOf(value, depth + 1);
       if (inner !== undefined) return inner;
     }
@@ -293,6 +294,19 @@ function pythonObjectField(v: Obj, depth = 0, path = ''): string | undefined {
  */
 const LEVEL_NAMES = new Set(['level', 'levelname', 'severity', 'lvl', 'loglevel', 'log.level']);
 const TEXT_NAMES = new Set(['msg', 'message', 'event', 'messagetemplate', 'renderedmessage']);
+
+const HTTP_VERBS = new Set(['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS']);
+
+/**
+ * A line of an app's own HTTP log (a fetch wrapper's, a middleware's) that holds no JSON-RPC message: an HTTP method
+ * and a URL or path (a GET stream, a DELETE, a request line whose body is logged apart), or a status beside headers (a
+ * 202's response line). No MCP traffic to read, but no broken line either.
+ */
+function isHttpLogLine(v: Obj): boolean {
+  const verb = v.method ?? v.httpMethod;
+  if (typeof verb === 'string' && HTTP_VERBS.has(verb.toUpperCase()) && (typeof v.url === 'string' || typeof v.path === 'string')) return true;
+  return statusOf(v) !== undefined && (isObj(v.headers) || isObj(v.responseHeaders) || isObj(v.res));
+}
 
 function isLogLine(v: Obj): boolean {
   const logged = (o: Obj) => {
@@ -395,7 +409,9 @@ function noteOpen(records: CanonicalRecord[], value: Obj, ctx: AdapterContext): 
       open.push({ id: m.id, session: r.session ?? undefined, pid: value.pid, src: ctx.line });
       if (open.length > OPEN_KEPT) open.shift();
     } else if (r.direction === 's2c' && typeof m.method !== 'string' && open !== undefined) {
-      const at = open.findIndex((o) => o.id === m.id && o.session === (r.session ?? undefined));
+      // (An initialize is sent without a session id and answered with one; a refusal may come without it.)
+      const said = r.session ?? undefined;
+      const at = open.findIndex((o) => o.id === m.id && (o.session === said || o.session === undefined || said === undefined));
       if (at !== -1) open.splice(at, 1);
     }
   }
@@ -452,6 +468,57 @@ function refusedRequest(value: Obj, ctx: AdapterContext): CanonicalRecord | unde
     ...(session !== undefined ? { session } : {}),
   } as CanonicalRecord;
 }
+
+/**
+ * An HTTP refusal's error body with id null (the SDKs' 404 "Session not found", 400, 503 answers: the server never
+ * read the request's id) on the line of the one request it refused (a fetch wrapper's line per exchange): that
+ * request's answer. On a response line of its own it is tied to nothing (see refusalOnItsOwn).
+ */
+function refusalOfOwnRequest(records: CanonicalRecord[]): void {
+  const refusal = records.find((r) => r.kind === 'message' && r.direction === 's2c' && isObj(r.message) && r.message.id === null && isObj(r.message.error) && r.status !== undefined && r.status >= 400);
+  if (refusal === undefined || refusal.kind !== 'message') return;
+  const own = records.filter((r): r is MessageRecord => r.kind === 'message' && r.direction === 'c2s' && isObj(r.message) && typeof r.message.method === 'string' && r.message.id !== undefined && r.message.id !== null);
+  if (own.length !== 1) return;
+  refusal.message = { ...(refusal.message as Obj), id: (own[0]!.message as Obj).id };
+}
+
+/**
+ * A line with a request and the 2xx status of its answer but not the answer (a middleware that logs the parsed body
+ * and res.statusCode): the request, and an answer that came in a body the log does not hold. Read as a response with
+ * no body, it would be a 200 whose stream ended empty.
+ */
+function answerNotLogged(records: CanonicalRecord[]): CanonicalRecord[] {
+  if (records.length !== 1) return records;
+  const r = records[0]!;
+  if (r.kind !== 'message' || r.direction !== 'c2s' || r.status === undefined || r.status < 200 || r.status > 299 || r.status === 202) return records;
+  const m = r.message;
+  if (!isObj(m) || typeof m.method !== 'string' || m.id === undefined || m.id === null) return records;
+  const { status, ...request } = r;
+  const answer: CanonicalRecord = {
+    v: 1, kind: 'message', direction: 's2c', message: { jsonrpc: '2.0', id: m.id }, status, bodyUnlogged: 'json',
+    error: `HTTP ${status}: the app's log line has the request and the status of its answer, not the answer's body (what the server answered is not observable here)`,
+    ...(r.ts !== undefined ? { ts: r.ts } : {}),
+    ...(r.session !== undefined ? { session: r.session } : {}),
+    ...(r.side !== undefined ? { side: r.side } : {}),
+  } as CanonicalRecord;
+  return [request as CanonicalRecord, answer];
+}
+
+/**
+ * A response line of its own that refuses a request (an error status and an id-null error body, or a body with no
+ * JSON-RPC message: a hop's 503 text) while the log shows requests sent and not answered: which one it refused, the
+ * line does not say. A GET stream opened or refused in the same moment gets such an answer too (a stateless server's
+ * 405, a lost session's 404), so it is tied to none of them, and a note says so.
+ */
+function refusalOnItsOwn(value: Obj, records: CanonicalRecord[], ctx: AdapterContext): void {
+  const open = ctx.state?.get('app-log:open') as OpenRequest[] | undefined;
+  if (open === undefined || open.length === 0 || value.method !== undefined || value.req !== undefined) return;
+  const status = statusOf(value);
+  if (status === undefined || status < 400) return;
+  if (records.every((r) => r.kind === 'message' && isObj(r.message) && r.message.id === null && r.message.method === undefined)) ctx.note?.(UNTIED_REFUSAL_NOTE);
+}
+
+const UNTIED_REFUSAL_NOTE = "an HTTP refusal (an error status with an id-null error body, or with no JSON-RPC message) came on a response line of its own while requests were open: a log of a line per direction does not say which request a response line answers, and a GET stream's own refusal looks the same, so it is tied to none (those requests read as UNANSWERED); a line per exchange, or the request's JSON-RPC id on its response line, ties them";
 
 const LOGGED_TWICE_NOTE = "the app logs a request it received twice (two log calls on its way in, such as an HTTP middleware's and the MCP handler's: a later line holds the same message under another text, in the same process and session): that line is read as the copy it is and counted as skipped; a request received again comes with its first text again";
 
@@ -519,7 +586,7 @@ function loggedAgain(value: Obj, lines: Obj[], ctx: AdapterContext): boolean {
 export const appLogFormat: JsonFormat = {
   kind: 'json',
   name: 'app-log',
-  detect: (v) => isLogLine(v) || appLogMessages(v) !== undefined,
+  detect: (v) => isLogLine(v) || appLogMessages(v) !== undefined || isHttpLogLine(v),
   toRecords(value, ctx): AdapterResult {
     const records: CanonicalRecord[] = [];
     const lines = appLogMessages(value);
@@ -532,6 +599,7 @@ export const appLogFormat: JsonFormat = {
       }
       if (ctx.note && isCsharpSdkLine(value)) ctx.note(CSHARP_LINES_NOTE);
       const refused = refusedRequest(value, ctx);
+      if (refused === undefined) refusalOnItsOwn(value, records, ctx);
       return refused !== undefined ? [refused] : records;
     }
     if (lines !== undefined && csharpCopy(value, lines, ctx)) return [];
@@ -541,9 +609,12 @@ export const appLogFormat: JsonFormat = {
       if (!Array.isArray(r)) return r;
       records.push(...r);
     }
-    noteOpen(records, value, ctx);
+    refusalOfOwnRequest(records);
+    refusalOnItsOwn(value, records, ctx);
+    const out = answerNotLogged(records);
+    noteOpen(out, value, ctx);
     noteBothSides(lines, records, ctx);
-    return records;
+    return out;
   },
   limits: {
     ...FULL_VIEW,
