@@ -160,11 +160,11 @@ export class CallLinker {
     }
     if (a.method === 'initialize' && a.startTs !== undefined) {
       // A re-initialize that failed (a server with one session per process refusing it) is kept apart from one that worked.
-      const m = isFailure(a.outcome) ? this.lastInitializeFailed : this.lastInitialize;
+      const m = initializeFailed(a) ? this.lastInitializeFailed : this.lastInitialize;
       latest(m, clientKey, a.startTs);
       if (who !== undefined) latest(m, `${clientKey}|${who}`, a.startTs);
-      if (!isFailure(a.outcome)) for (const v of [a.primary, a.client, a.server]) if (v) latest(this.lastInitializeInLog, `${v.side}|${v.input}`, a.startTs);
-    } else if (a.method === 'initialize' && !isFailure(a.outcome)) {
+      if (!initializeFailed(a)) for (const v of [a.primary, a.client, a.server]) if (v) latest(this.lastInitializeInLog, `${v.side}|${v.input}`, a.startTs);
+    } else if (a.method === 'initialize' && !initializeFailed(a)) {
       const at = view.sources[0]!;
       for (const k of who !== undefined ? [clientKey, `${clientKey}|${who}`] : [clientKey]) {
         const known = this.lastInitializeAt.get(k);
@@ -1005,6 +1005,16 @@ function oneShotCli(who: string | undefined, a: Attempt): string | undefined {
 
 /** The signature of no Authorization header (AttemptView.authDigest). */
 const NO_AUTHORIZATION = signatureOf('');
+
+/**
+ * An initialize that failed, as far as the log shows: a 2xx answer whose body the log did not keep (a server's
+ * middleware that logs the request and the status) but that gave the client a session id did not (the server's
+ * transport opens a session for an initialize it takes).
+ */
+function initializeFailed(a: Attempt): boolean {
+  if (!isFailure(a.outcome)) return false;
+  return !(a.outcome === 'UNANSWERED' && a.session !== null && typeof a.status === 'number' && a.status >= 200 && a.status <= 299 && a.primary.bodyNotCaptured === true);
+}
 
 /**
  * Both requests' records kept their headers, and they carried the same Authorization; or both none, after a 401 that

@@ -529,7 +529,8 @@ function bridgedDivergence(c: AttemptView, s: AttemptView, gaveUpFirst: boolean)
       ? `the client got error ${c.detail.errorCode}${c.detail.errorMessage ? ` (${jsonText(c.detail.errorMessage.slice(0, 120))})` : ''}, not the server's answer: something between them (a bridge, the client's transport) made it up${c.method === 'tools/call' && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'TOOL_ERROR') ? ', and the tool had run' : ''}`
       : 'something between them changed the answer';
   }
-  if (c.responded && !s.responded && (c.outcome === 'SUCCESS' || c.outcome === 'TOOL_SUCCESS')) return "the client got a result the server's log does not show sent";
+  // (Not when the server's log shows an answer sent whose body it does not hold: the app's line of the request and its status.)
+  if (c.responded && !s.responded && s.unloggedAnswer === undefined && (c.outcome === 'SUCCESS' || c.outcome === 'TOOL_SUCCESS')) return "the client got a result the server's log does not show sent";
   return undefined;
 }
 
