@@ -299,12 +299,15 @@ const HTTP_VERBS = new Set(['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OP
 
 /**
  * A line of an app's own HTTP log (a fetch wrapper's, a middleware's) that holds no JSON-RPC message: an HTTP method
- * and a URL or path (a GET stream, a DELETE, a request line whose body is logged apart), or a status beside headers (a
- * 202's response line). No MCP traffic to read, but no broken line either.
+ * and a URL or path (a GET stream, a DELETE, a request line whose body is logged apart), a URL and an error (a failed
+ * request's line), or a status beside headers (a 202's response line). No MCP traffic to read, but no broken line either.
  */
 function isHttpLogLine(v: Obj): boolean {
   const verb = v.method ?? v.httpMethod;
-  if (typeof verb === 'string' && HTTP_VERBS.has(verb.toUpperCase()) && (typeof v.url === 'string' || typeof v.path === 'string')) return true;
+  const target = typeof v.url === 'string' || typeof v.path === 'string';
+  if (typeof verb === 'string' && HTTP_VERBS.has(verb.toUpperCase()) && target) return true;
+  // A failed request's line: its URL and the error (fetch failed), no method.
+  if (target && typeof v.error === 'string') return true;
   return statusOf(v) !== undefined && (isObj(v.headers) || isObj(v.responseHeaders) || isObj(v.res));
 }
 
@@ -506,19 +509,20 @@ function answerNotLogged(records: CanonicalRecord[]): CanonicalRecord[] {
 
 /**
  * A response line of its own that refuses a request (an error status and an id-null error body, or a body with no
- * JSON-RPC message: a hop's 503 text) while the log shows requests sent and not answered: which one it refused, the
- * line does not say. A GET stream opened or refused in the same moment gets such an answer too (a stateless server's
- * 405, a lost session's 404), so it is tied to none of them, and a note says so.
+ * JSON-RPC message: a hop's 503 text), or a failed request's error line (fetch failed), while the log shows requests
+ * sent and not answered: which one it refused, the line does not say. A GET stream opened or refused in the same
+ * moment gets such an answer too (a stateless server's 405, a lost session's 404), so it is tied to none of them, and a
+ * note says so.
  */
 function refusalOnItsOwn(value: Obj, records: CanonicalRecord[], ctx: AdapterContext): void {
   const open = ctx.state?.get('app-log:open') as OpenRequest[] | undefined;
   if (open === undefined || open.length === 0 || value.method !== undefined || value.req !== undefined) return;
   const status = statusOf(value);
-  if (status === undefined || status < 400) return;
+  if (status === undefined ? typeof value.error !== 'string' : status < 400) return;
   if (records.every((r) => r.kind === 'message' && isObj(r.message) && r.message.id === null && r.message.method === undefined)) ctx.note?.(UNTIED_REFUSAL_NOTE);
 }
 
-const UNTIED_REFUSAL_NOTE = "an HTTP refusal (an error status with an id-null error body, or with no JSON-RPC message) came on a response line of its own while requests were open: a log of a line per direction does not say which request a response line answers, and a GET stream's own refusal looks the same, so it is tied to none (those requests read as UNANSWERED); a line per exchange, or the request's JSON-RPC id on its response line, ties them";
+const UNTIED_REFUSAL_NOTE = "an HTTP refusal (an error status with an id-null error body, or with no JSON-RPC message) or a failed request's error came on a response line of its own while requests were open: a log of a line per direction does not say which request a response line answers, and a GET stream's own refusal or failure looks the same, so it is tied to none (those requests read as UNANSWERED); a line per exchange, or the request's JSON-RPC id on its response line, ties them";
 
 const LOGGED_TWICE_NOTE = "the app logs a request it received twice (two log calls on its way in, such as an HTTP middleware's and the MCP handler's: a later line holds the same message under another text, in the same process and session): that line is read as the copy it is and counted as skipped; a request received again comes with its first text again";
 

@@ -30,6 +30,7 @@ function outcomeOf(s: Step): string {
   if (s.ok) return s.ok.isError ? 'TOOL_ERROR' : 'TOOL_SUCCESS';
   if (s.error?.name === 'StreamableHTTPError') return 'HTTP_ERROR';
   if (s.error?.name === 'McpError' && /timed out/.test(s.error.message)) return 'STREAM_INCOMPLETE';
+  if (s.error?.name === 'TypeError' && s.error.message === 'fetch failed') return 'NO_RESPONSE';
   throw new Error(`unexpected step ${JSON.stringify(s)}`);
 }
 
@@ -46,6 +47,7 @@ describe('real-audit68: a fetch wrapper that logs one line per exchange (fetch-l
       expect(c.session).toMatch(/^[0-9a-f-]{36}$/);
       if (s.error?.name === 'StreamableHTTPError') expect(c.status).toBe(s.error.code);
       if (s.ok) expect(c.status).toBe(200);
+      if (s.error?.name === 'TypeError') expect([c.status, c.detail?.why]).toEqual([null, 'other side closed']);
       expect(c.durationMs).toBeGreaterThan(0);
     }
   });
@@ -83,10 +85,10 @@ describe('real-audit68: a fetch wrapper that logs a request line and a response 
     }
   });
 
-  it('a refusal on a response line of its own is tied to no request (a GET stream\'s refusal looks the same): the request reads UNANSWERED and a note says why', async () => {
-    for (const name of ['session-lost', 'hop-503', 'session-lost-two-calls']) {
+  it('a refusal or a failed fetch on a line of its own is tied to no request (a GET stream\'s looks the same): the request reads UNANSWERED and a note says why', async () => {
+    for (const name of ['session-lost', 'hop-503', 'session-lost-two-calls', 'fetch-failed']) {
       const { calls, inputs } = await run([`${name}/fetch-pair.ndjson`]);
-      const refused = steps(name).map((s, i) => (s.error?.name === 'StreamableHTTPError' ? calls[i]! : undefined)).filter((c) => c !== undefined);
+      const refused = steps(name).map((s, i) => (s.error?.name === 'StreamableHTTPError' || s.error?.name === 'TypeError' ? calls[i]! : undefined)).filter((c) => c !== undefined);
       expect(refused.length).toBeGreaterThan(0);
       for (const c of refused) expect([c.outcome, c.status]).toEqual(['UNANSWERED', null]);
       expect(JSON.stringify(inputs[0])).toMatch(/tied to none/);

@@ -151,6 +151,13 @@ export const scenarios = {
     await r.step('call send_invoice again (app retry)', call(c, 'send_invoice', { orderId: 'A-7' }));
     await r.done([c]);
   },
+  'fetch-failed': async () => {
+    const r = await rig('fetch-failed', { fault: (x) => (firstToolCall(x) ? { destroy: true } : {}) });
+    const c = await r.connect();
+    await r.step('call lookup_order', call(c, 'lookup_order', { orderId: 'A-9' }));
+    await r.step('call lookup_order again (app retry)', call(c, 'lookup_order', { orderId: 'A-9' }));
+    await r.done([c]);
+  },
   'sse-cut': async () => {
     const r = await rig('sse-cut', { fault: (x) => (firstToolCall(x) ? { cutEvents: 0 } : {}) });
     const c = await r.connect();
