@@ -25,6 +25,13 @@ const first = (v: Obj, keys: string[]): unknown => {
 };
 const verbOf = (v: unknown): string | undefined => (typeof v === 'string' && VERBS.has(v.toUpperCase()) ? v.toUpperCase() : undefined);
 const hasBody = (v: Obj, keys: string[]): boolean => keys.some((k) => v[k] !== undefined && v[k] !== null);
+/** A status as logged: a number, or its text (morgan's tokens are text). */
+const statusOf = (v: unknown): number | undefined => httpStatus(typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : v);
+/** Milliseconds as logged: a number, or its text ("12.345", morgan's :response-time). */
+const msOf = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
 
 /** pino-http's shape: `req` {method, url, headers} and `res` {statusCode, headers} beside the line's own fields. */
 function nested(v: Obj): { req: Obj; res: Obj } | undefined {
@@ -38,10 +45,10 @@ function nested(v: Obj): { req: Obj; res: Obj } | undefined {
  */
 function isHttpLine(v: Obj): boolean {
   const n = nested(v);
-  if (n !== undefined) return (httpStatus(n.res.statusCode) !== undefined || typeof v.err === 'string') && (hasBody(v, REQUEST_BODY_KEYS) || hasBody(n.req, ['body']));
+  if (n !== undefined) return (statusOf(n.res.statusCode) !== undefined || typeof v.err === 'string') && (hasBody(v, REQUEST_BODY_KEYS) || hasBody(n.req, ['body']));
   const verb = verbOf(first(v, METHOD_KEYS));
   if (verb === undefined || typeof first(v, URL_KEYS) !== 'string') return false;
-  if (httpStatus(first(v, STATUS_KEYS)) === undefined && typeof v.error !== 'string') return false;
+  if (statusOf(first(v, STATUS_KEYS)) === undefined && typeof v.error !== 'string') return false;
   return verb === 'POST' ? hasBody(v, REQUEST_BODY_KEYS) : mcpHint(v);
 }
 
@@ -81,7 +88,7 @@ function pick(v: Obj): Obj {
   const method = n ? n.req.method : first(v, METHOD_KEYS);
   if (typeof method === 'string') line.method = method.toUpperCase();
   line.url = n ? n.req.url : first(v, URL_KEYS);
-  line.status = httpStatus(n ? n.res.statusCode : first(v, STATUS_KEYS)) ?? null;
+  line.status = statusOf(n ? n.res.statusCode : first(v, STATUS_KEYS)) ?? null;
   const time = loggedTime(v);
   if (time !== undefined) line.time = time;
   const reqHeaders = n ? n.req.headers : first(v, REQUEST_HEADER_KEYS);
@@ -94,8 +101,8 @@ function pick(v: Obj): Obj {
   if (got !== undefined) line.responseBody = got;
   const session = first(v, SESSION_KEYS);
   if (typeof session === 'string' && session !== '') line.session = session;
-  const took = first(v, DURATION_KEYS);
-  if (typeof took === 'number' && Number.isFinite(took)) line.durationMs = took;
+  const took = msOf(first(v, DURATION_KEYS));
+  if (took !== undefined) line.durationMs = took;
   const error = n ? v.err : v.error;
   if (typeof error === 'string') line.error = error;
   else if (isObj(error) && typeof error.message === 'string') line.error = error.message;
