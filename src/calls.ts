@@ -280,10 +280,15 @@ export class CallLinker {
         : byNote ? notedOrigin(a, note!.call!)
           : cli ? { origin: 'unknown', how: `${cli} (${jsonText(who)}) sent it again from a new run (${a.session !== null ? 'a new session' : 'a new initialize before it'}): it runs one command per process and re-sends nothing itself, so a person or a script ran the command again; nothing in the logs says which` }
             : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
+      // Linked only because the client was still waiting for the earlier attempt after its stream ended: the how says so.
+      const waited = !gw && !byNote ? waitedOut(previous, tail.who) : undefined;
+      if (waited && a.startTs !== undefined && previous.endTs !== undefined && a.startTs - previous.endTs > this.opts.retryWindowMs) {
+        a.retryOrigin = { ...a.retryOrigin, how: `${a.retryOrigin.how}; it came ${((a.startTs - previous.endTs) / 1000).toFixed(2)} s after the earlier attempt's stream ended, ${((a.startTs - waited.at) / 1000).toFixed(2)} s after ${waited.how}, so the retry window (--retry-window) runs from then` };
+      }
       a.findings.push(...checkAttempt(a, {}));
       a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }, this.opts));
     } else {
-      tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: this.retryableUntil(a, now) };
+      tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: this.retryableUntil(a, now, who) };
       addToChain(tail.chain, a);
       a.call = tail.call;
       a.attempt = 1;
@@ -528,7 +533,7 @@ export class CallLinker {
       else tail.unmarked.set(a.session, [a]);
     }
     tail.last = a;
-    tail.expires = this.retryableUntil(a, a.startTs ?? 0);
+    tail.expires = this.retryableUntil(a, a.startTs ?? 0, tail.who);
     a.call = tail.call;
     a.attempt = tail.chain.count;
     if (continuation) {
@@ -650,9 +655,9 @@ export class CallLinker {
    * Until when a repeat of this attempt is its retry: --retry-window after its end, plus the wait its response asked
    * for (Retry-After, up to MAX_RETRY_AFTER_MS): a client that waits out a 429's two minutes still retries it.
    */
-  private retryableUntil(a: Attempt, now: number): number {
+  private retryableUntil(a: Attempt, now: number, who: string | undefined): number {
     const asked = (a.client ?? a.primary).retryAfterMs;
-    return (a.endTs ?? now) + this.opts.retryWindowMs + (asked !== undefined && asked > 0 ? Math.min(asked, MAX_RETRY_AFTER_MS) : 0);
+    return (waitedOut(a, who)?.at ?? a.endTs ?? now) + this.opts.retryWindowMs + (asked !== undefined && asked > 0 ? Math.min(asked, MAX_RETRY_AFTER_MS) : 0);
   }
 
   private lastExpire = -Infinity;
@@ -1001,6 +1006,37 @@ function oneShotCli(who: string | undefined, a: Attempt): string | undefined {
   if (who === undefined || a.method === 'initialize' || a.method === 'server/discover') return undefined;
   const slash = who.lastIndexOf('/');
   return Object.hasOwn(ONE_SHOT_CLIS, slash > 0 ? who.slice(0, slash) : who) ? ONE_SHOT_CLIS[slash > 0 ? who.slice(0, slash) : who] : undefined;
+}
+
+/**
+ * The TypeScript SDK's default request timeout (DEFAULT_REQUEST_TIMEOUT_MSEC, 60 s in 1.32.2 and in the v2 client 2.x):
+ * a call whose SSE stream ended without its answer stays pending until then (measured: test/fixtures/real-audit67).
+ */
+const TS_SDK_TIMEOUT_MS = 60_000;
+
+/**
+ * When the caller stopped waiting for an attempt whose stream ended without its answer (a cut or silent stream), where
+ * that is after the end the log shows: the client's own notifications/cancelled (the TypeScript SDK's timeout sends it,
+ * as the Python SDK's read timeout does), else, for a client known to run on the TypeScript SDK (its request's
+ * User-Agent is Node's fetch, `node`, or it is a one-shot CLI built on it) that sent no cancellation (the MCP
+ * Inspector's CLI exits first), the SDK's default timeout after the request. A retry's window runs from then: an app
+ * that catches McpError RequestTimeout and calls again, or a person re-running the command, does so after it.
+ * Undefined when the log's end is when the caller was done (an answer, an error head, a connection that failed: the
+ * SDK rejects at once; the Python SDK also rejects at once on a stream that ends without the answer).
+ */
+function waitedOut(a: Attempt, who: string | undefined): { at: number; how: string } | undefined {
+  if (a.endTs === undefined || a.startTs === undefined || (a.outcome !== 'STREAM_INCOMPLETE' && a.outcome !== 'NO_RESPONSE')) return undefined;
+  const v = a.client ?? a.primary;
+  const cancelled = v.cancelledAt;
+  if (cancelled !== undefined) {
+    return cancelled > a.endTs ? { at: cancelled, how: `the client's notifications/cancelled for it (${((cancelled - a.startTs) / 1000).toFixed(2)} s after the request: the client waited for the answer until its own timeout)` } : undefined;
+  }
+  // No head of a response (the connection failed): the SDK's fetch threw at once.
+  if (a.outcome !== 'STREAM_INCOMPLETE' || a.startTs + TS_SDK_TIMEOUT_MS <= a.endTs) return undefined;
+  const cli = oneShotCli(who, a);
+  const node = [a.client, a.primary, a.server].some((x) => x?.requestHeaders?.get('user-agent') === 'node');
+  if (cli === undefined && !node) return undefined;
+  return { at: a.startTs + TS_SDK_TIMEOUT_MS, how: `the TypeScript SDK's default 60 s request timeout ran out for it (${cli !== undefined ? `${cli} runs on it` : 'the request\'s User-Agent "node" is Node\'s fetch, as the SDK\'s'}; no notifications/cancelled in the log): the SDK keeps a call whose stream ended without its answer pending until then` };
 }
 
 /** The signature of no Authorization header (AttemptView.authDigest). */

@@ -516,3 +516,41 @@ describe('a -32601 answer and a new connection (Qwen Code reconnecting after a f
     expect(promptCalls(r)).toEqual(['c2#1', 'c2#2']);
   });
 });
+
+describe('a retry after the client waited out its timeout on a stream that ended without its answer (the sixty-seventh audit)', () => {
+  // A proxy's view of a TypeScript SDK client (User-Agent "node"): the call's SSE stream ends 300 ms in with no answer;
+  // the SDK keeps the call pending to its 60 s timeout, then the app (or a person) calls again.
+  const cut = (ua: string, againAt: number, cancelAt?: number) => analyzeInputs([{ side: 'client', lines: [
+    post({ t: 0, id: 1, session: 's', tool: 'create_issue', args: { title: 'x' }, status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 300, requestHeaders: { 'user-agent': ua } }),
+    ...(cancelAt !== undefined ? [post({ t: cancelAt, session: 's', method: 'notifications/cancelled', send: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'McpError: MCP error -32001: Request timed out' } }, status: 202, body: '', requestHeaders: { 'user-agent': ua } })] : []),
+    post({ t: againAt, id: 2, session: 's', tool: 'create_issue', args: { title: 'x' }, status: 200, ct: 'text/event-stream', body: sse({ data: { jsonrpc: '2.0', id: 2, result: toolText('created') } }), durationMs: 200, requestHeaders: { 'user-agent': ua } }),
+  ] }]);
+  const issues = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'create_issue');
+
+  it('no notifications/cancelled in the log, the request\'s User-Agent "node": a repeat 61.5 s after the request is attempt 2, its window from the SDK\'s default 60 s', async () => {
+    const [first, again] = issues(await cut('node', 61_500));
+    expect(again).toMatchObject({ call: first!.call, attempt: 2 });
+    expect(again!.retryOrigin?.how).toMatch(/; it came 61\.20 s after the earlier attempt's stream ended, 1\.50 s after the TypeScript SDK's default 60 s request timeout ran out for it \(the request's User-Agent "node" is Node's fetch, as the SDK's; no notifications\/cancelled in the log\)/);
+  });
+
+  it('the client\'s notifications/cancelled at 60 s: a repeat 62 s after the request is attempt 2, its window from the cancellation', async () => {
+    const [first, again] = issues(await cut('python-httpx/0.28.1', 62_000, 60_000));
+    expect(again).toMatchObject({ call: first!.call, attempt: 2 });
+    expect(again!.retryOrigin?.how).toMatch(/2\.00 s after the client's notifications\/cancelled for it \(60\.00 s after the request: the client waited for the answer until its own timeout\), so the retry window \(--retry-window\) runs from then$/);
+  });
+
+  it('must not link: the same without a cancellation from a client not known to wait (the Python SDK rejects at once), or a repeat past the default timeout and the window', async () => {
+    const [a, b] = issues(await cut('python-httpx/0.28.1', 61_500));
+    expect(b).toMatchObject({ attempt: 1 });
+    expect(b!.call).not.toBe(a!.call);
+    const [c, d] = issues(await cut('node', 120_500));
+    expect(d).toMatchObject({ attempt: 1 });
+    expect(d!.call).not.toBe(c!.call);
+  });
+
+  it('must not change: a repeat within the window of the stream\'s end keeps its how', async () => {
+    const [first, again] = issues(await cut('node', 30_000));
+    expect(again).toMatchObject({ call: first!.call, attempt: 2 });
+    expect(again!.retryOrigin?.how).toBe('a new request with the same tool and arguments; nothing in the logs says who sent it');
+  });
+});
