@@ -158,6 +158,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     claims++;
     matcher.claim(c);
   });
+  normalizer.onOAuthRequest = (input, side, ts) => linker.noteOAuth(input, side, ts);
 
   const ingestOptions = {
     inputFormat: options.inputFormat,

@@ -142,7 +142,39 @@ export class CallLinker {
   /** The latest time of any attempt so far (0 before any has one): an untimed attempt's "now". */
   private latestTime = 0;
 
+  /** The times of the latest OAuth metadata requests each log showed (side|input, the last OAUTH_KEPT): see noteOAuth. */
+  private oauthRequests = new Map<string, number[]>();
+
   constructor(private readonly opts: CallsOptions) {}
+
+  /**
+   * A log showed a request for OAuth metadata (GET /.well-known/oauth-protected-resource...): an SDK's auth flow asks it
+   * before it re-sends a request refused with 401, which a person's new run with another token does not.
+   */
+  noteOAuth(input: number, side: string, ts: number | undefined): void {
+    if (ts === undefined) return;
+    const k = `${side}|${input}`;
+    let l = this.oauthRequests.get(k);
+    if (!l) {
+      this.oauthRequests.set(k, (l = []));
+      trimOldest(this.oauthRequests, 256);
+    }
+    l.push(ts);
+    if (l.length > OAUTH_KEPT) l.splice(0, l.length - OAUTH_KEPT);
+  }
+
+  /** Whether the log of `a`'s primary view showed an OAuth metadata request after `previous` began and before `a` began. */
+  private oauthBetween(a: Attempt, previous: Attempt): boolean {
+    const from = previous.startTs;
+    const to = a.startTs;
+    if (from === undefined || to === undefined) return false;
+    for (const v of [a.primary, a.client, a.server]) {
+      if (!v) continue;
+      const l = this.oauthRequests.get(`${v.side}|${v.input}`);
+      if (l?.some((t) => t >= from && t <= to)) return true;
+    }
+    return false;
+  }
 
   attempt(a: Attempt): void {
     const view = a.primary;
@@ -279,7 +311,7 @@ export class CallLinker {
       a.retryOrigin = gw ? { origin: 'gateway', how: `the gateway's log counts a re-send of this POST (${a.gatewayLine!.src.file}:${a.gatewayLine!.src.line}, retries ${a.gatewayLine!.retries}), and a server's log has an earlier try of the same request the client never saw` }
         : byNote ? notedOrigin(a, note!.call!)
           : cli ? { origin: 'unknown', how: `${cli} (${jsonText(who)}) sent it again from a new run (${a.session !== null ? 'a new session' : 'a new initialize before it'}): it runs one command per process and re-sends nothing itself, so a person or a script ran the command again; nothing in the logs says which` }
-            : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey));
+            : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey), () => this.oauthBetween(a, previous));
       // Linked only because the client was still waiting for the earlier attempt after its stream ended: the how says so.
       const waited = !gw && !byNote ? waitedOut(previous, tail.who) : undefined;
       if (waited && a.startTs !== undefined && previous.endTs !== undefined && a.startTs - previous.endTs > this.opts.retryWindowMs) {
@@ -777,6 +809,8 @@ const RESENDABLE_KEPT = 256;
 /** Server-side tries a gateway's re-send may follow, kept at most (the last ones). */
 const GATEWAY_TRIES_KEPT = 256;
 const RESEND_WITHIN_MS = 10_000;
+/** OAuth metadata requests kept per log (CallLinker.noteOAuth): an auth flow asks a handful. */
+const OAUTH_KEPT = 32;
 
 function failedForCaller(a: Attempt): boolean {
   const cancelled = (a.client ?? a.primary).cancelledAt;
@@ -930,7 +964,7 @@ interface Begin {
 }
 
 /** Decide (and say how) who sent a retry; `opening` is how the retry's session began, `begun` where a sessionless client last began. */
-function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined, begun?: Begin): RetryOriginInfo {
+function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined, begun?: Begin, oauthBetween: () => boolean = () => false): RetryOriginInfo {
   const claimed = a.primary.note?.retryOrigin ?? a.claim?.claim.retryOrigin ?? a.callClaim?.claim.retryOrigin;
   if (claimed) {
     const how = a.primary.note?.retryOrigin ? 'noted by the application on the request' : a.claim ? 'claimed by the client log' : 'claimed by the client log line of this call';
@@ -962,6 +996,13 @@ function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | undefined
     // client's first request has the same id (initialize 0, the v2 probe): the wire does not tell them apart.
     if (sameCredentials(a, previous)) {
       return { origin: 'unknown', how: `same id re-posted after HTTP ${previous.status} with the same credentials (its Authorization unchanged, or none again): a client library's retry after a hook that got no new token (the v2 SDK's onUnauthorized retries once so) or the application sending it again (a new client's first request has the same id); nothing in the logs says which` };
+    }
+    // A client's first request (initialize, server/discover) has the same id in every new run of it: re-sent with other
+    // credentials and no OAuth request between them, it is as likely a person's new run with another token (or the app
+    // connecting again) as the SDK's retry, which asks the OAuth metadata first (test/fixtures/real-audit64/v1-401,
+    // real-audit63/py-token-lifecycle; real-audit2/oauth-401-after-token shows the SDK's requests).
+    if ((a.method === 'initialize' || a.method === 'server/discover') && !oauthBetween()) {
+      return { origin: 'unknown', how: `${a.method} again with the same id ${jsonText(a.id)} after HTTP ${previous.status}, with other credentials or none logged, and no request for OAuth metadata (/.well-known/oauth-protected-resource ...) between them in the log: a new run of the client with another token (a person fixing it) or the application connecting again sends its first request with that id as well, while the SDK's auth retry fetches that metadata first; nothing in the logs says which` };
     }
     return { origin: 'sdk', how: `same id re-posted after HTTP ${previous.status}: the SDK's auth retry` };
   }

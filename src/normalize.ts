@@ -130,6 +130,9 @@ function isSseFrame(data: string): boolean {
 interface Held { ts: number; seq: number; run: () => void }
 
 /** Streaming (split) records of one exchange carry SSE events one at a time; whole records carry the body. */
+/** A URL's path asks for OAuth metadata (RFC 9728's protected resource, RFC 8414's authorization server, OIDC discovery). */
+const OAUTH_METADATA = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?\/\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:[/?#]|$)/i;
+
 export class Normalizer {
   private xidCounter = 0;
   private held = new MinHeap<Held>((a, b) => a.ts < b.ts || (a.ts === b.ts && a.seq < b.seq));
@@ -143,6 +146,17 @@ export class Normalizer {
    * 2026-07-28 traffic, through one recorder).
    */
   readonly sessionlessEndpoints = new Map<number, Set<string>>();
+
+  /**
+   * Called with each request for OAuth metadata a log shows (GET /.well-known/oauth-protected-resource...,
+   * oauth-authorization-server, openid-configuration): an SDK's auth flow asks them before it re-sends a request
+   * refused with 401 (test/fixtures/real-audit2/oauth-401-after-token, real-audit56/ts-auth-provider).
+   */
+  onOAuthRequest?: (input: number, side: ViewSide, ts: number | undefined) => void;
+
+  private noteOAuth(input: number, side: ViewSide, url: string | undefined, ts: number | undefined): void {
+    if (url !== undefined && this.onOAuthRequest && OAUTH_METADATA.test(url)) this.onOAuthRequest(input, side, ts);
+  }
 
   private noteEndpoint(input: number, side: ViewSide, session: string | null, conn: string | undefined, url: string | undefined, body: unknown): void {
     if (side !== 'client' || session !== null || conn !== undefined || url === undefined) return;
@@ -194,6 +208,7 @@ export class Normalizer {
         const session = exchangeSession(r.session, r.requestHeaders, headers, resHeaders) ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
         this.noteEndpoint(ctx.input, sideOf(r, ctx), session, r.conn, r.url, req.body);
+        this.noteOAuth(ctx.input, sideOf(r, ctx), r.url, ctx.ts);
         e.request({
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
@@ -221,6 +236,7 @@ export class Normalizer {
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
         this.noteEndpoint(ctx.input, side, session, r.conn, r.url, req.body);
+        this.noteOAuth(ctx.input, side, r.url, ctx.ts);
         e.request({
           input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,

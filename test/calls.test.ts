@@ -554,3 +554,21 @@ describe('a retry after the client waited out its timeout on a stream that ended
     expect(again!.retryOrigin?.how).toBe('a new request with the same tool and arguments; nothing in the logs says who sent it');
   });
 });
+
+describe('initialize re-sent after a 401 with other credentials (the sixty-seventh audit)', () => {
+  // A proxy's log: initialize refused 401 with one token, then initialize again (id 0) with another; between them, or
+  // not, the OAuth metadata request an SDK's auth flow makes before its re-send (real-audit2/oauth-401-after-token).
+  const init = (t: number, token: string, status: number) => post({ t, id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'app', version: '1' } }, status, requestHeaders: { authorization: `Bearer ${token}` }, ...(status === 401 ? { headers: { 'www-authenticate': 'Bearer error="invalid_token"' }, body: '{"error":"invalid_token"}' } : { headers: { 'mcp-session-id': 's' }, body: ok(0, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }) }) });
+  const metadata = (t: number) => ({ v: 1, kind: 'exchange', ts: at(t), method: 'GET', url: 'http://127.0.0.1:9300/.well-known/oauth-protected-resource/mcp', requestHeaders: {}, status: 200, responseHeaders: { 'content-type': 'application/json' }, recvText: '{"resource":"http://127.0.0.1:9300/mcp"}' });
+  const origins = async (lines: Record<string, unknown>[]) => (await analyzeInputs([{ side: 'client', lines }])).attempts.filter((a) => a.method === 'initialize').map((a) => `${a.attempt} ${a.retryOrigin?.origin ?? ''}`);
+
+  it('no OAuth request between them (a person re-running the client with a fixed token, real-audit64/v1-401): origin unknown, both readings named', async () => {
+    const r = await analyzeInputs([{ side: 'client', lines: [init(0, 'old', 401), init(3000, 'new', 401)] }]);
+    const again = r.attempts.filter((a) => a.method === 'initialize')[1]!;
+    expect(again.retryOrigin).toEqual({ origin: 'unknown', how: expect.stringMatching(/^initialize again with the same id 0 after HTTP 401, with other credentials or none logged, and no request for OAuth metadata .* a new run of the client with another token \(a person fixing it\) or the application connecting again .* the SDK's auth retry fetches that metadata first; nothing in the logs says which$/) });
+  });
+
+  it('must not change: the OAuth metadata request between them keeps the SDK\'s auth retry', async () => {
+    expect(await origins([init(0, 'old', 401), metadata(10), init(40, 'new', 401)])).toEqual(['1 ', '2 sdk']);
+  });
+});

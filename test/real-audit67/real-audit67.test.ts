@@ -188,3 +188,22 @@ describe('real-audit67: a re-run with another token after a 401', () => {
     }
   });
 });
+
+describe('fix: initialize re-sent after a 401 with other credentials and no OAuth request between them', () => {
+  it('real-audit64/v1-401 (the Inspector CLI run again with a static Authorization header: refused again, no session): origin unknown, no longer "the SDK\'s auth retry", in every view', () => {
+    for (const f of ['har.ndjson', 'proxy.ndjson', 'server.ndjson']) {
+      const init = analyze([f === 'server.ndjson' ? '--server' : '--client', `${DIR}real-audit64/v1-401/${f}`]).attempts.filter((a) => a.method === 'initialize');
+      expect(init.map((a) => `${a.status} ${a.attempt} ${a.retryOrigin?.origin ?? ''}`), f).toEqual(['401 1 ', '401 2 unknown']);
+      expect(init[1]!.retryOrigin?.how, f).toMatch(/^initialize again with the same id 0 after HTTP 401, with other credentials or none logged, and no request for OAuth metadata/);
+    }
+  });
+
+  it('near misses: the SDK\'s re-send after its OAuth metadata and token requests (real-audit2/oauth-401-after-token) and a mid-session re-send with a refreshed token (real-audit32/py-auth-401-refresh) keep "the SDK\'s auth retry"', () => {
+    for (const f of ['client.ndjson', 'proxy.ndjson']) {
+      const again = analyze(['--client', `${DIR}real-audit2/oauth-401-after-token/${f}`]).attempts.filter((a) => a.attempt === 2);
+      expect(again.map((a) => `${a.method} ${a.retryOrigin?.origin} ${a.retryOrigin?.how}`), f).toEqual(["tools/call sdk same id re-posted after HTTP 401: the SDK's auth retry"]);
+    }
+    const py = analyze(['--client', `${DIR}real-audit32/py-auth-401-refresh/proxy.ndjson`]).attempts.filter((a) => a.attempt === 2);
+    expect(py.map((a) => `${a.method} ${a.retryOrigin?.origin}`)).toEqual(['tools/list sdk', 'tools/call sdk']);
+  });
+});
