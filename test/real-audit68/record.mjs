@@ -8,67 +8,21 @@
 // the request as `rpc`. observed.json: what the app got or threw, which tool bodies ran, what the hop did.
 // Run from the repository: npm run build && node test/real-audit68/record.mjs [scenario...]
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const { listen, sleep, startFaultHop } = await import(`${R}/test/helpers/loopback.mjs`);
-const { Client, StreamableHTTPClientTransport, McpServer, StreamableHTTPServerTransport, types, z, text, errOf, short, clean } = await import(`${R}/test/helpers/audit-rig.mjs`);
-const { default: express } = await import(`${R}/node_modules/express/index.js`);
+const { sleep, startFaultHop } = await import(`${R}/test/helpers/loopback.mjs`);
+const { Client, StreamableHTTPClientTransport, errOf, short, clean } = await import(`${R}/test/helpers/audit-rig.mjs`);
+const { startShopServer } = await import(`${R}/test/helpers/express-shop.mjs`);
 const { fetchLineLogger, fetchPairLogger, serverStatusLogger, serverPinoLogger, logHandled } = await import('./naive-loggers.mjs');
 
 setTimeout(() => { process.stderr.write('still running after 120 s, giving up\n'); process.exit(2); }, 120_000).unref();
 const FILES = ['fetch-line.ndjson', 'fetch-pair.ndjson', 'server-status.ndjson', 'server-pino.ndjson', 'server-handled.ndjson'];
-
-/** The shop server: lookup_order (read-only), send_invoice (destructive, slow), refund_order (always an isError result). */
-function shopServer(ran) {
-  const s = new McpServer({ name: 'shop', version: '1.0.0' });
-  s.registerTool('lookup_order', { description: 'Look up an order', inputSchema: { orderId: z.string() }, annotations: { readOnlyHint: true } }, async ({ orderId }) => { ran.push(`lookup_order ${orderId}`); return text(`order ${orderId}: shipped`); });
-  s.registerTool('send_invoice', { description: 'Email the invoice of an order', inputSchema: { orderId: z.string() }, annotations: { destructiveHint: true, idempotentHint: false } }, async ({ orderId }) => {
-    ran.push(`send_invoice ${orderId}`);
-    await sleep(300);
-    return text(`invoice for ${orderId} sent`);
-  });
-  s.registerTool('refund_order', { description: 'Refund an order', inputSchema: { orderId: z.string() } }, async ({ orderId }) => { ran.push(`refund_order ${orderId}`); return { isError: true, content: [{ type: 'text', text: `order ${orderId} was already refunded` }] }; });
-  return s;
-}
-
-/** The Express app as the SDK's README writes a stateful server, with the two naive loggers after express.json(). */
-async function startServer(d, ran) {
-  const app = express();
-  app.use(express.json());
-  app.use(serverStatusLogger(`${d}/server-status.ndjson`));
-  app.use(serverPinoLogger(`${d}/server-pino.ndjson`));
-  const transports = new Map();
-  app.post('/mcp', async (req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    let t = sid ? transports.get(sid) : undefined;
-    if (!t && !sid && types.isInitializeRequest(req.body)) {
-      t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, t) });
-      await shopServer(ran).connect(t);
-    }
-    if (!t) {
-      res.status(sid ? 404 : 400).json({ jsonrpc: '2.0', error: { code: sid ? -32001 : -32000, message: sid ? 'Session not found' : 'Bad Request: No valid session ID provided' }, id: null });
-      return;
-    }
-    await t.handleRequest(req, res, req.body);
-    logHandled(`${d}/server-handled.ndjson`, req, res);
-  });
-  const other = async (req, res) => {
-    const t = transports.get(req.headers['mcp-session-id']);
-    if (!t) { res.status(404).send('Session not found'); return; }
-    await t.handleRequest(req, res);
-  };
-  app.get('/mcp', other);
-  app.delete('/mcp', other);
-  const l = await listen(app);
-  return { url: l.url, async restart() { const all = [...transports.values()]; transports.clear(); for (const t of all) await t.close().catch(() => {}); }, async close() { await this.restart(); await l.close(); } };
-}
 
 async function rig(name, { fault } = {}) {
   const d = `${R}/test/fixtures/real-audit68/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const ran = [];
-  const server = await startServer(d, ran);
+  const server = await startShopServer(ran, { middlewares: [serverStatusLogger(`${d}/server-status.ndjson`), serverPinoLogger(`${d}/server-pino.ndjson`)], afterPost: (req, res) => logHandled(`${d}/server-handled.ndjson`, req, res) });
   const hopLog = [];
   const hop = fault ? await startFaultHop(server.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
   const url = new URL(`${(hop ?? server).url}/mcp`);

@@ -10,67 +10,21 @@
 // Run from the repository: npm run build && node test/real-handlogs/record.mjs [scenario...]
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-const { listen, sleep, startFaultHop } = await import(`${R}/test/helpers/loopback.mjs`);
-const { Client, StreamableHTTPClientTransport, McpServer, StreamableHTTPServerTransport, types, z, text, errOf, short, clean } = await import(`${R}/test/helpers/audit-rig.mjs`);
-const { default: express } = await import(`${R}/node_modules/express/index.js`);
+const { sleep, startFaultHop } = await import(`${R}/test/helpers/loopback.mjs`);
+const { Client, StreamableHTTPClientTransport, errOf, short, clean } = await import(`${R}/test/helpers/audit-rig.mjs`);
+const { startShopServer } = await import(`${R}/test/helpers/express-shop.mjs`);
 const { exchangeLogger, splitLogger } = await import('./client-loggers.mjs');
 const { serverLogger, serverSplitLogger } = await import('./server-logger.mjs');
 
 setTimeout(() => { process.stderr.write('still running after 120 s, giving up\n'); process.exit(2); }, 120_000).unref();
-
-/** The shop server: lookup_order (read-only), send_invoice (destructive, with progress), refund_order (always an isError result). */
-function shopServer(ran) {
-  const s = new McpServer({ name: 'shop', version: '1.0.0' });
-  s.registerTool('lookup_order', { description: 'Look up an order', inputSchema: { orderId: z.string() }, annotations: { readOnlyHint: true } }, async ({ orderId }) => { ran.push(`lookup_order ${orderId}`); return text(`order ${orderId}: shipped`); });
-  s.registerTool('send_invoice', { description: 'Email the invoice of an order', inputSchema: { orderId: z.string() }, annotations: { destructiveHint: true, idempotentHint: false } }, async ({ orderId }, extra) => {
-    ran.push(`send_invoice ${orderId}`);
-    if (extra._meta?.progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: 1, total: 2 } });
-    await sleep(300);
-    return text(`invoice for ${orderId} sent`);
-  });
-  s.registerTool('refund_order', { description: 'Refund an order', inputSchema: { orderId: z.string() } }, async ({ orderId }) => { ran.push(`refund_order ${orderId}`); return { isError: true, content: [{ type: 'text', text: `order ${orderId} was already refunded` }] }; });
-  return s;
-}
-
-/** The Express app as the SDK's README writes a stateful server, with the user's two loggers after express.json() (server.ndjson, server-split.ndjson). */
-async function startServer(d, ran) {
-  const app = express();
-  app.use(express.json());
-  app.use(serverLogger(`${d}/server.ndjson`));
-  app.use(serverSplitLogger(`${d}/server-split.ndjson`));
-  const transports = new Map();
-  app.post('/mcp', async (req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    let t = sid ? transports.get(sid) : undefined;
-    if (!t && !sid && types.isInitializeRequest(req.body)) {
-      t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, t) });
-      await shopServer(ran).connect(t);
-    }
-    if (!t) {
-      res.status(sid ? 404 : 400).json({ jsonrpc: '2.0', error: { code: sid ? -32001 : -32000, message: sid ? 'Session not found' : 'Bad Request: No valid session ID provided' }, id: null });
-      return;
-    }
-    await t.handleRequest(req, res, req.body);
-  });
-  const other = async (req, res) => {
-    const t = transports.get(req.headers['mcp-session-id']);
-    if (!t) { res.status(404).send('Session not found'); return; }
-    await t.handleRequest(req, res);
-  };
-  app.get('/mcp', other);
-  app.delete('/mcp', other);
-  const l = await listen(app);
-  return { url: l.url, async restart() { const all = [...transports.values()]; transports.clear(); for (const t of all) await t.close().catch(() => {}); }, async close() { await this.restart(); await l.close(); } };
-}
 
 async function rig(name, { fault } = {}) {
   const d = `${R}/test/fixtures/real-handlogs/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const ran = [];
-  const server = await startServer(d, ran);
+  const server = await startShopServer(ran, { middlewares: [serverLogger(`${d}/server.ndjson`), serverSplitLogger(`${d}/server-split.ndjson`)] });
   const hopLog = [];
   const hop = fault ? await startFaultHop(server.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
   const url = new URL(`${(hop ?? server).url}/mcp`);
@@ -105,7 +59,7 @@ async function pyRig(name, { fault, onReady } = {}) {
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const ran = [];
-  const server = await startServer(d, ran);
+  const server = await startShopServer(ran, { middlewares: [serverLogger(`${d}/server.ndjson`), serverSplitLogger(`${d}/server-split.ndjson`)] });
   const hopLog = [];
   const hop = fault ? await startFaultHop(server.url, (x) => { const a = fault(x) ?? {}; hopLog.push({ request: `${x.req.method} ${x.rpcMethod ?? ''}${x.rpc?.params?.name ? ` ${x.rpc.params.name}` : ''}`.trim(), n: x.n, action: Object.keys(a)[0] ?? 'forward' }); return a; }) : null;
   const py = `${process.env.PY_VENV ?? '/work/py-venv'}/bin/python`;
