@@ -272,7 +272,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
         endTs: ex.durationMs !== undefined ? ts + ex.durationMs : undefined, lastTryTs: ts + account.beforeServerMs, serverStatus: account.serverHead ? ex.status : null,
         said: typeof ex.error === 'string' ? ex.error : '', state: account.state, retries: account.retries, src: item.src, ...(account.countOnly ? { countOnly: true as const } : {}),
         ...(account.rpcMethod !== undefined ? { rpcMethod: account.rpcMethod, tool: account.tool ?? null } : {}), ...(account.cancelled ? { cancelled: true as const } : {}), ...(account.scenario !== undefined ? { scenario: account.scenario } : {}),
-        ...(account.unnamed ? { unnamed: true as const } : {}),
+        ...(account.unnamed ? { unnamed: true as const } : {}), ...(account.stage !== undefined ? { stage: account.stage } : {}), ...(account.thread !== undefined ? { thread: account.thread } : {}),
       });
     } else if (account) {
       // A line of such a log with no date (the MCP test kitchen's Development text lines, "HH:mm:ss "): counted, never joined

@@ -94,7 +94,7 @@ export interface InputAccount {
  */
 export const gatewayQuiet = new WeakMap<InputAccount, Record<string, number>>();
 /** The formats that are a gateway's own log (not a server's account, as the MCP test kitchen's and .NET's lines are). */
-const GATEWAY_LOGS = new Set(['haproxy-log', 'nginx-combined', 'nginx-error', 'caddy', 'caddy-console']);
+const GATEWAY_LOGS = new Set(['haproxy-log', 'nginx-combined', 'nginx-error', 'apache-error', 'caddy', 'caddy-console']);
 
 export interface RecordItem {
   rec: CanonicalRecord;

@@ -37,7 +37,7 @@ export interface SourceLimits {
 }
 
 /** Which gateway's log a line of a gatewayAccount format is. */
-export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting';
+export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'apache-access' | 'apache-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting';
 
 /** A gateway's own account of an exchange, carried on its record (beside the schema's fields) to the join (analyze.ts). */
 export interface GatewayAccount {
@@ -62,6 +62,13 @@ export interface GatewayAccount {
   unnamed?: true;
   /** The scenario the MCP test kitchen's observation names (its scenarioId): which layer answered may follow from it. */
   scenario?: string;
+  /**
+   * Apache's error log: how far the request had got when it failed (connect: no connection to the server; head: no
+   * response head came; body: the response had begun, the stream was cut; request: passing the request on failed),
+   * and the process and thread that wrote it (the lines of one failure come from one thread within milliseconds).
+   */
+  stage?: 'connect' | 'head' | 'body' | 'request';
+  thread?: string;
 }
 
 /** What a message-level source can show (stdio logs, sniffers, client logs: no HTTP layer, no session); each adds its notes. */

@@ -21,6 +21,7 @@ import { mcpspyFormat } from './mcpspy.js';
 import { nginxJsonFormat } from './nginx-json.js';
 import { nginxCombinedFormat } from './nginx-combined.js';
 import { nginxErrorFormat } from './nginx-error.js';
+import { apacheErrorFormat } from './apache-error.js';
 import { caddyConsoleFormat, caddyFormat } from './caddy.js';
 import { otlpFormat } from './otlp.js';
 import { tsharkFormat } from './tshark.js';
@@ -60,11 +61,11 @@ export const JSON_FORMATS: JsonFormat[] = [
  * Text formats (JSON embedded in a text line), tried on lines that do not start with '{'. Claude Code's debug file
  * before Claude Desktop: its `[DEBUG] [STARTUP] ...` lines would otherwise pass for Claude Desktop's `[level] [server]`.
  * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout), nginx's access log
- * (`<addr> - <user> [<time>] "<request>" ...`) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`), Caddy's console lines (`<yyyy/mm/dd> <time>\t<LEVEL>\thttp.log.access...\t<msg>\t{...}`), and the
+ * (`<addr> - <user> [<time>] "<request>" ...`, Apache's too) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`), Apache's error log (`[<Www Mmm dd hh:mm:ss.usec yyyy>] [<module>:<level>] [pid <n>:tid <n>] `), Caddy's console lines (`<yyyy/mm/dd> <time>\t<LEVEL>\thttp.log.access...\t<msg>\t{...}`), and the
  * MCP test kitchen's observation stream saved as it came (`data: {"requestId":...}`, `: heartbeat`) before them:
  * no other format's line starts so. .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, caddyConsoleFormat, kitchenObservationStreamFormat, dotnetConsoleFormat, pythonSdkLogFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, apacheErrorFormat, caddyConsoleFormat, kitchenObservationStreamFormat, dotnetConsoleFormat, pythonSdkLogFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were

@@ -1,4 +1,4 @@
-// Adapter for nginx's default access log (`combined`, `common`, and combined with $request_time $upstream_response_time $upstream_status $upstream_addr appended): a gateway's account of each POST it answered with an error, without bodies.
+// Adapter for nginx's default access log (`combined`, `common`, and combined with $request_time $upstream_response_time $upstream_status $upstream_addr appended) and Apache httpd's, which shares its layout: a gateway's account of each POST it answered with an error, without bodies.
 import type { ExchangeRecord } from '../schema/record.js';
 import type { NginxCombinedLine } from '../schema/access-log.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
@@ -54,6 +54,13 @@ function readTail(tail: string): Tail {
   return out;
 }
 
+/**
+ * What Apache's LogFormat appends after `combined`, as the README's `mcp` format has it: `%D` (microseconds: an integer,
+ * where nginx's `$request_time` always has a decimal point), then optionally `"%{Mcp-Session-Id}i"` and
+ * `"%{Mcp-Session-Id}o"`.
+ */
+const APACHE_TAIL = /^ (\d+)(?: "([^"\s]*)")?(?: "([^"\s]*)")?(?: .*)?$/;
+
 /** Splits a line, or undefined when it is not nginx's access log (the detector's test too). */
 function split(line: string): Record<string, unknown> | undefined {
   const m = COMBINED.exec(line);
@@ -64,6 +71,14 @@ function split(line: string): Record<string, unknown> | undefined {
   if (month === undefined || !req) return { invalid: `nginx access log line whose request is not "METHOD URI HTTP/x": ${JSON.stringify(request!.slice(0, 60))}` };
   const offsetMin = (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm));
   const endMs = Date.UTC(Number(y), month, Number(d), Number(h), Number(mi), Number(s)) - offsetMin * 60_000;
+  // Apache's line: `%b` writes "-" for a response with no body byte (nginx's $body_bytes_sent writes 0), or %D appended
+  const ap = APACHE_TAIL.exec(tail ?? '');
+  if (ap || bytes === '-') {
+    return {
+      remote_addr: addr, endMs, request_method: req[1], request_uri: req[2], status: Number(status), body_bytes_sent: bytes, apache: true,
+      ...(ap ? { duration_us: ap[1], ...(ap[2] !== undefined ? { session_sent: ap[2] } : {}), ...(ap[3] !== undefined ? { session_answered: ap[3] } : {}) } : {}),
+    };
+  }
   return { remote_addr: addr, endMs, request_method: req[1], request_uri: req[2], status: Number(status), body_bytes_sent: bytes, ...readTail(tail ?? '') };
 }
 
@@ -91,6 +106,7 @@ function combinedToRecords(text: string): AdapterResult {
   const parsed = zod.NginxCombinedLineSchema.safeParse(parts);
   if (!parsed.success) return { error: `nginx access log line: ${describeZodError(parsed.error)}` };
   const line = parsed.data;
+  if (line.apache) return apacheToRecords(line);
   // Only a POST nginx answered with an error (or 499: the client left first) is kept: it may answer a client's attempt
   // that the client's log has. A 2xx, a GET stream or a DELETE says nothing a client's or server's log does not.
   // One exception: a POST nginx sent to more than one upstream ($upstream_addr "a, b": proxy_next_upstream re-sent it),
@@ -128,6 +144,41 @@ function combinedToRecords(text: string): AdapterResult {
   return [Object.assign(rec, { gatewayAccount: account })];
 }
 
+/**
+ * Apache httpd's line (told by `%b`'s "-" or `%D` appended): `%t` is when Apache received the request (nginx's
+ * `$time_local` is when it ended), `%D` how long it took. Kept: a POST answered with an error (4xx, 5xx), and a POST
+ * answered 200 of which Apache sent no body byte (`%b` "-": an SSE stream cut before its first event, or one the client
+ * gave up on before any); each goes to the client attempt of that status (and session, with `%{Mcp-Session-Id}i`)
+ * that started within a second of it.
+ */
+function apacheToRecords(line: NginxCombinedLine): AdapterResult {
+  const noBody = line.body_bytes_sent === '-';
+  if (line.request_method !== 'POST' || !(line.status >= 400 || (line.status === 200 && noBody))) return [];
+  const took = line.duration_us !== undefined ? Math.round(Number(line.duration_us) / 1000) : undefined;
+  const sent = value(line.session_sent);
+  const after = took !== undefined ? ` after ${took} ms` : '';
+  const said = line.status >= 400
+    ? `Apache's access log has this POST answered with HTTP ${line.status}${after}`
+    : `Apache's access log has this POST answered with HTTP 200 and no byte of body${after} (%b "-"): the response head went out and no event followed it (a stream cut before its first event, ProxyTimeout, or a client that gave up before any)`;
+  const rec: ExchangeRecord = {
+    v: 1,
+    kind: 'exchange',
+    // a gateway's account, as nginx's lines are (src/join/gateway-lines.ts)
+    side: 'gateway',
+    ts: line.endMs,
+    method: 'POST',
+    url: line.request_uri,
+    requestHeaders: sent !== undefined ? { 'mcp-session-id': sent } : {},
+    status: line.status,
+    responseHeaders: {},
+    end: 'complete',
+    error: said,
+    ...(took !== undefined ? { durationMs: took } : {}),
+  };
+  const account: GatewayAccount = { log: 'apache-access', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: false };
+  return [Object.assign(rec, { gatewayAccount: account })];
+}
+
 export const nginxCombinedFormat: TextFormat = {
   kind: 'text',
   name: 'nginx-combined',
@@ -144,6 +195,7 @@ export const nginxCombinedFormat: TextFormat = {
     notes: [
       "no request or response body and no session id: a line is no attempt; a POST nginx answered with an error (4xx, 5xx) or logged 499 answers the client's attempt of the same status (499: one the client gave up on) that started within a second of it, given with the client's log (the path is not compared: a client's view keeps no URL); alone, such lines are counted in a note, by status; a POST nginx sent to more than one upstream ($upstream_addr \"a, b\": proxy_next_upstream) and answered 2xx is counted in that note (one of many 2xx POSTs of its second: whole seconds cannot say which call it was; nginx-json's log can); other 2xx lines, GET streams and DELETEs are counted as skipped",
       '$time_local has whole seconds and is when the request ended: with $request_time appended (the README\'s format) the start is known to the second, without it only the end',
+      'Apache httpd\'s access log in the same layout is read here too: a line is told as Apache\'s by `%b`\'s "-" (no body byte) or by `%D` appended (microseconds, an integer), and then its time is when the request started; `"%{Mcp-Session-Id}i"` after %D ties it to the session; its POSTs answered with an error, or 200 with no body byte, answer the client\'s attempt of that status that started within a second (Debian\'s `combined`, with %O, has neither: it is read as nginx\'s, which joins the same way but names nginx)',
       'the status is what nginx sent the client: a 502 or 504 may be nginx\'s own (a refused connection, proxy_read_timeout) or the server\'s; $upstream_status and nginx\'s error log tell which',
     ],
   },

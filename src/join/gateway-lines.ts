@@ -1,4 +1,4 @@
-// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's and Caddy's access and error logs; the MCP test kitchen's own request log and observations, the server's account): kept a while, taken by the attempt it tells of, the rest summed up for the report.
+// A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's, Caddy's and Apache's access and error logs; the MCP test kitchen's own request log and observations, the server's account): kept a while, taken by the attempt it tells of, the rest summed up for the report.
 import type { GatewayLog } from '../formats/adapter.js';
 import type { Source } from './attempt.js';
 
@@ -44,6 +44,9 @@ export interface GatewayLine {
   unnamed?: true;
   /** The scenario an observation of the MCP test kitchen names (its scenarioId). */
   scenario?: string;
+  /** Apache's error log: how far the request got when it failed, and the process:thread that wrote the line (see GatewayAccount). */
+  stage?: 'connect' | 'head' | 'body' | 'request';
+  thread?: string;
   src: Source;
 }
 
@@ -183,6 +186,34 @@ function caddyFits(g: GatewayLine, p: GatewayProbe): boolean {
   return p.status === g.status;
 }
 
+/** Whether a line is Apache's (its access log told by %b's "-" or %D, or its error log's reason). */
+const isApache = (g: { log: GatewayLog }): boolean => g.log === 'apache-access' || g.log === 'apache-error';
+/** Apache's error log lines of one failure (one thread's, this close in time, ms) are joined into one reason. */
+const APACHE_GROUP_MS = 50;
+
+/**
+ * Whether a line of Apache's logs fits a client's attempt. The access log's line: the same status, started within a
+ * second (`%t` is when Apache received the request, to the second); a 200 with no body byte only for an attempt that got
+ * no answer. The error log's line (no request named): in the attempt's time (the client's end, or a minute after its
+ * start where its log leaves it open), and of its kind: no connection or no status line (Apache answered itself) for an
+ * HTTP error or no response, a cut response for a 2xx stream with no answer.
+ */
+function apacheFits(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.side !== 'client' || p.startTs === undefined) return false;
+  const outcome = p.outcome ?? '';
+  if (g.log === 'apache-access') {
+    if (g.ts < p.startTs - SLACK_MS || g.ts > p.startTs + SLACK_MS) return false;
+    if (g.status !== null && g.status < 300) return p.status === g.status && !p.answered;
+    return p.status === g.status;
+  }
+  const end = p.open ? p.startTs + OPEN_VIEW_MS : (p.endTs ?? p.startTs);
+  if (g.ts < p.startTs - SLACK_MS || g.ts > end + SLACK_MS) return false;
+  const status = typeof p.status === 'number' ? p.status : undefined;
+  if (g.stage === 'body') return status !== undefined && status < 300 && !p.answered;
+  if (g.stage === 'connect' || g.stage === 'head') return (status !== undefined && status >= 500) || (status === undefined && FAILED.has(outcome));
+  return (status !== undefined && status >= 400) || FAILED.has(outcome);
+}
+
 /** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */
 function haproxyFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.startTs === undefined || p.status === undefined) return false;
@@ -253,11 +284,11 @@ export class GatewayLines {
       let runnerUp = Infinity;
       for (let i = 0; i < this.lines.length; i++) {
         const g = this.lines[i]!;
-        if ((isKitchen(g) ? g.log : g.log === 'nginx-error' || g.log === 'caddy-error' ? 'reason' : 'account') !== kind) continue;
+        if ((isKitchen(g) ? g.log : g.log === 'nginx-error' || g.log === 'caddy-error' || g.log === 'apache-error' ? 'reason' : 'account') !== kind) continue;
         if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
-        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : isCaddy(g) ? caddyFits(g, p) : nginxFits(g, p))) continue;
-        // (Caddy's line of a cut stream names no request: how near its time is to the end of the client's stream)
-        let gap = g.unnamed ? Math.abs(g.ts - (p.endTs ?? p.startTs)) : Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
+        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : isCaddy(g) ? caddyFits(g, p) : isApache(g) ? apacheFits(g, p) : nginxFits(g, p))) continue;
+        // (Caddy's line of a cut stream and Apache's error lines name no request: how near the time is to the end of the client's view)
+        let gap = g.unnamed || g.log === 'apache-error' ? Math.abs(g.ts - (p.endTs ?? p.startTs)) : Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
         // the kitchen's lines: how far apart the starts and the ends are (the server's time taken against the client's)
         if (isKitchen(g) && g.endTs !== undefined && p.endTs !== undefined) gap += Math.abs(g.endTs - p.endTs);
         if (gap < bestGap) [best, bestGap, runnerUp] = [i, gap, bestGap];
@@ -265,6 +296,8 @@ export class GatewayLines {
       }
       if (best === -1) continue;
       let g = this.lines.splice(best, 1)[0]!;
+      // Apache writes one failure in several lines (AH00957 then AH01114; AH01102 then AH00898): the same thread's within 50 ms go with it
+      if (g.log === 'apache-error') g = this.apacheGroup(g);
       // The kitchen's lines name no id: where another fits about as well (its start and end within 50 ms of this one's), which is this attempt's is a guess
       if (isKitchen(g) && typeof p.status !== 'number' && !p.answered) g = { ...g, said: `${g.said} (no response head reached the client, which had gone: the server's ${g.status} went to no one)` };
       if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-observation' ? 'method and status' : 'status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
@@ -301,6 +334,30 @@ export class GatewayLines {
     return undefined;
   }
 
+  /**
+   * Apache's error log lines written by the thread of this one within 50 ms of it (one failure: the connection refused
+   * and the 503, the status line not read and the 502, the worker put in error state), taken with it: one reason, in
+   * Apache's words line by line, with what the most telling of them means.
+   */
+  private apacheGroup(g: GatewayLine): GatewayLine {
+    const group = [g];
+    for (let i = 0; i < this.lines.length; i++) {
+      const o = this.lines[i]!;
+      if (o.log !== 'apache-error' || o.src.file !== g.src.file || o.thread !== g.thread || Math.abs(o.ts - g.ts) > APACHE_GROUP_MS) continue;
+      group.push(o);
+      this.lines.splice(i--, 1);
+    }
+    if (group.length === 1) return g;
+    group.sort((a, b) => a.ts - b.ts || a.src.line - b.src.line);
+    const parts = group.map((l) => { const cut = l.said.indexOf('; '); return { words: l.said.slice(0, cut === -1 ? l.said.length : cut).replace(/^Apache's error log /, ''), meaning: cut === -1 ? '' : l.said.slice(cut + 2) }; });
+    // the meaning of the line that says the most of the request: the client's answer (AH01114, AH01102, AH01110) over the backend's state (AH00957, AH00898, AH00959, AH01174)
+    const rank = (w: string): number => (/AH01114|AH01102|AH01110|AH00940|AH01167|AH01170/.test(w) ? 0 : /AH00957|AH00898/.test(w) ? 1 : 2);
+    const lead = [...parts].sort((a, b) => rank(a.words) - rank(b.words))[0]!;
+    const state = parts.filter((x) => /AH00959|AH01174/.test(x.words)).map((x) => x.meaning);
+    const said = `Apache's error log ${parts.map((x) => x.words).join(', then ')}; ${lead.meaning}${state.length && !state.includes(lead.meaning) ? `; ${state.join('; ')}` : ''}`;
+    return { ...g, said, stage: group.map((l) => l.stage).find((st) => st === 'body') ?? g.stage };
+  }
+
   /** A line of such a log with no date: counted in its note, never offered to an attempt. */
   untimed(log: GatewayLog, src: Source): void {
     const a = this.accountOf({ log, src } as GatewayLine);
@@ -316,7 +373,7 @@ export class GatewayLines {
   /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const a of this.account.values()) out.push(...(a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : nginxNotes(a.file, a)));
+    for (const a of this.account.values()) out.push(...(a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
     return out;
   }
 
@@ -344,7 +401,7 @@ export class GatewayLines {
         if (a.untaken.length < 5) a.untaken.push(g);
         continue;
       }
-      let label = isCaddy(g) ? caddyLabel(g) : nginxLabel(g);
+      let label = isCaddy(g) ? caddyLabel(g) : isApache(g) ? apacheLabel(g) : nginxLabel(g);
       if (!a.labels.has(label) && a.labels.size >= LABELS_KEPT) label = 'other';
       const known = a.labels.get(label);
       if (known) known.count++;
@@ -373,6 +430,35 @@ function caddyLabel(g: GatewayLine): string {
   const words = g.said.replace(/^Caddy's error log \[\w+\](?: [^\s:]+)?: /, '');
   const cut = words.indexOf('; ');
   return words.slice(0, cut === -1 ? 160 : Math.min(cut, 160)).replace(/(\d+\.\d+\.\d+\.\d+|\[[\d:a-f]+\]):\d+->/g, '$1->');
+}
+
+/** How an untaken line of Apache's is counted: by its status, or by its message code and words up to what they mean, without ports and hosts. */
+function apacheLabel(g: GatewayLine): string {
+  if (g.log === 'apache-access') return g.status !== null && g.status < 300 ? `HTTP ${g.status} with no body byte` : `HTTP ${g.status}`;
+  const words = g.said.replace(/^Apache's error log \[[\w:]+\]: /, '');
+  const cut = words.indexOf('; ');
+  return words.slice(0, cut === -1 ? 160 : Math.min(cut, 160)).replace(/\d+\.\d+\.\d+\.\d+(?::\d+)?/g, 'HOST').replace(/\(HOST\)/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Apache's access and error log lines that explained no client attempt, by status and by reason: never dropped silently. */
+function apacheNotes(file: string, a: Account): string[] {
+  const mine = [...a.labels].map(([label, l]) => ({ label, ...l }));
+  if (mine.length === 0) return [];
+  const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
+  const at = (ls: typeof mine) => { const f = ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!; return `${f.file}:${f.line}`; };
+  const list = (ls: typeof mine) => ls.sort((x, y) => y.count - x.count).map((l) => `${l.label} x${l.count}`).join(', ');
+  const out: string[] = [];
+  const access = mine.filter((l) => /^HTTP \d/.test(l.label));
+  const reasons = mine.filter((l) => !access.includes(l));
+  if (access.length) {
+    const k = n(access);
+    out.push(`${file}: Apache's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it answered with an error or with no body byte (${list(access)}; the first at ${at(access)}) that no client attempt of the same status took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+  }
+  if (reasons.length) {
+    const k = n(reasons);
+    out.push(`${file}: Apache's error log has ${k === 1 ? '1 line' : `${k} lines`} of mod_proxy about requests (${list(reasons)}; the first at ${at(reasons)}) that no failed client attempt took: its lines name no request, so no attempts here (a GET stream cut by ProxyTimeout or by Apache stopping, which the SDK reconnects, is one; a balancer that sent the request on to another member after a refused connection, where it went well, another); give the client's log beside it to attach each reason to its call`);
+  }
+  return out;
 }
 
 /**

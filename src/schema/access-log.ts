@@ -1,4 +1,4 @@
-// The zod schemas of the gateway log lines the readers check where the data enters (nginx's JSON, combined and error log lines; Caddy's access and error log lines), loaded with the record schemas (lazy.ts).
+// The zod schemas of the gateway log lines the readers check where the data enters (nginx's JSON, combined and error log lines, Apache's combined and error log lines; Caddy's access and error log lines), loaded with the record schemas (lazy.ts).
 import { z } from 'zod';
 
 /**
@@ -46,6 +46,16 @@ export const NginxCombinedLineSchema = z.object({
   upstream_response_time: text.optional(),
   upstream_status: text.optional(),
   upstream_addr: text.optional(),
+  /**
+   * Apache httpd's line (its `%b` writes "-" for no body byte, which nginx never does, or `%D` appended: microseconds, an
+   * integer where nginx's `$request_time` has a decimal point): then endMs is `%t`, when Apache received the request.
+   */
+  apache: z.literal(true).optional(),
+  /** `%D`: the time taken to serve the request, in microseconds. */
+  duration_us: text.regex(/^\d+$/).optional(),
+  /** `"%{Mcp-Session-Id}i"` and `"%{Mcp-Session-Id}o"` appended after %D: the session id the request sent, and the one answered. */
+  session_sent: text.optional(),
+  session_answered: text.optional(),
 });
 export type NginxCombinedLine = z.infer<typeof NginxCombinedLineSchema>;
 
@@ -53,6 +63,24 @@ export type NginxCombinedLine = z.infer<typeof NginxCombinedLineSchema>;
  * One line of nginx's error log about a request, as src/formats/nginx-error.ts splits it: `<local time> [level]
  * pid#tid: *connection message, client: ..., server: ..., request: "...", upstream: "...", host: "..."`.
  */
+/**
+ * One line of Apache httpd's error log in its default ErrorLogFormat, as src/formats/apache-error.ts splits it: `[<local
+ * time>] [module:level] [pid N:tid N] (errno)text: [client addr:port] AHnnnnn: message`.
+ */
+export const ApacheErrorLineSchema = z.object({
+  /** The local time as written, `YYYY-MM-DD HH:MM:SS[.ffffff]` (no zone: --timezone). */
+  time: text,
+  module: text.min(1),
+  level: text.min(1),
+  thread: text,
+  /** The system error before the message: `(111)Connection refused`, `(70007)The timeout specified has expired`. */
+  os_error: text.optional(),
+  client: text.optional(),
+  code: text.regex(/^AH\d{5}$/).optional(),
+  message: text.min(1),
+});
+export type ApacheErrorLine = z.infer<typeof ApacheErrorLineSchema>;
+
 export const NginxErrorLineSchema = z.object({
   /** The local time as written, `YYYY-MM-DD HH:MM:SS` (no zone: --timezone). */
   time: text,
