@@ -199,8 +199,9 @@ const APACHE_GROUP_MS = 50;
  * HTTP error or no response, a cut response for a 2xx stream with no answer.
  */
 function apacheFits(g: GatewayLine, p: GatewayProbe): boolean {
-  if (p.side !== 'client' || p.startTs === undefined) return false;
+  if (p.startTs === undefined) return false;
   const outcome = p.outcome ?? '';
+  if (p.side === 'server') return apacheFitsServer(g, p);
   if (g.log === 'apache-access') {
     if (g.ts < p.startTs - SLACK_MS || g.ts > p.startTs + SLACK_MS) return false;
     if (g.status !== null && g.status < 300) return p.status === g.status && !p.answered;
@@ -212,6 +213,24 @@ function apacheFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (g.stage === 'body') return status !== undefined && status < 300 && !p.answered;
   if (g.stage === 'connect' || g.stage === 'head') return (status !== undefined && status >= 500) || (status === undefined && FAILED.has(outcome));
   return (status !== undefined && status >= 400) || FAILED.has(outcome);
+}
+
+/**
+ * A server's view (its log given without the client's) that got no whole answer out: Apache's line of what the client
+ * got instead (its 502 after ProxyTimeout, a 200 stream with no body byte) or of the server's own error status, started
+ * within a second; the error log's line of its time and stage (no head: a view with no status; a cut: a 2xx stream).
+ * A refused connection never reached a server: no server's view takes it.
+ */
+function apacheFitsServer(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.answered || p.startTs === undefined) return false;
+  if (g.log === 'apache-access') {
+    if (Math.abs(g.ts - p.startTs) > SLACK_MS) return false;
+    return g.status === p.status || (typeof p.status !== 'number' && g.status !== null && g.status >= 500);
+  }
+  const end = p.open ? p.startTs + OPEN_VIEW_MS : (p.endTs ?? p.startTs);
+  if (g.ts < p.startTs - SLACK_MS || g.ts > end + SLACK_MS) return false;
+  if (g.stage === 'body') return typeof p.status === 'number' && p.status < 300;
+  return g.stage === 'head' && typeof p.status !== 'number';
 }
 
 /** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */

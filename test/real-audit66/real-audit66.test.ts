@@ -150,6 +150,26 @@ describe("real-audit66: with the client's log, each failed POST names what Apach
     });
   }
 
+  it("given with the server's log alone, the request the server never answered takes what Apache sent the client; near miss: answered views take nothing", async () => {
+    for (const [name, step, status, outcome, said] of [
+      ['ts1-timeout-json', 'slow5', null, 'NO_RESPONSE', /HTTP 502 after 30\d\d ms; Apache's error log .*AH01102/],
+      ['ts1-lb-resend', 'slow5', null, 'NO_RESPONSE', /HTTP 502 after 30\d\d ms; .*AH01174/],
+      ['ts1-timeout-sse', 'slow5', 200, 'STREAM_INCOMPLETE', /HTTP 200 and no byte of body after 30\d\d ms.*AH01110: error reading response \(70007\)/],
+      ['ts1-killed-sse', 'longprog', 200, 'STREAM_INCOMPLETE', /AH01110: error reading response \(70008\)/],
+      ['ts1-expired-404', 'ok#2', 404, 'HTTP_ERROR', /HTTP 404 after \d+ ms/],
+    ] as const) {
+      const post = postOf(name, step);
+      const r = await analyze({ inputs: [{ path: `${DIR}${name}/server.ndjson`, side: 'server' }, { path: `${DIR}${name}/timed.log` }, { path: `${DIR}${name}/error.log` }] });
+      const row = (r.attempts as unknown as Row[]).find((x) => x.id === post.id && x.method === 'tools/call')!;
+      expect([row.status, row.outcome], name).toEqual([status, outcome]);
+      expect(why(row), name).toMatch(said);
+    }
+    for (const name of ['ts1-healthy-sse', 'ts1-healthy-json', 'ts1-ctrlc']) {
+      const r = await analyze({ inputs: [{ path: `${DIR}${name}/server.ndjson`, side: 'server' }, { path: `${DIR}${name}/timed.log` }, { path: `${DIR}${name}/error.log` }] });
+      for (const row of r.attempts as unknown as Row[]) expect(why(row), `${name} ${String(row.id)}`).not.toMatch(/Apache/);
+    }
+  });
+
   it("Debian's own combined (%O: no tell) joins the same failures, named as nginx's (a known gap)", async () => {
     const post = postOf('ts1-timeout-json', 'slow5');
     const { rows } = await run([clientLog('ts1-timeout-json'), 'ts1-timeout-json/access.log', 'ts1-timeout-json/error.log']);
