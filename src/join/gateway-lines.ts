@@ -452,6 +452,18 @@ function caddyLabel(g: GatewayLine): string {
 }
 
 /** How an untaken line of Apache's is counted: by its status, or by its message code and words up to what they mean, without ports and hosts. */
+/** A label of gateway lines no attempt took (a status, a reason), how many, and the first one's place. */
+type Untaken = { label: string; status: number | null; count: number; first: Source };
+const untakenOf = (a: Account): Untaken[] => [...a.labels].map(([label, l]) => ({ label, ...l }));
+const countOf = (ls: Untaken[]): number => ls.reduce((k, l) => k + l.count, 0);
+/** Where the first of these lines is (file:line). */
+const firstAt = (ls: Untaken[]): string => {
+  const f = ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!;
+  return `${f.file}:${f.line}`;
+};
+/** The labels, most lines first, each with its count. */
+const listOf = (ls: Untaken[]): string => ls.sort((x, y) => y.count - x.count).map((l) => `${l.label} x${l.count}`).join(', ');
+
 function apacheLabel(g: GatewayLine): string {
   if (g.log === 'apache-access') return g.status !== null && g.status < 300 ? `HTTP ${g.status} with no body byte` : `HTTP ${g.status}`;
   const words = g.said.replace(/^Apache's error log \[[\w:]+\]: /, '');
@@ -461,21 +473,18 @@ function apacheLabel(g: GatewayLine): string {
 
 /** Apache's access and error log lines that explained no client attempt, by status and by reason: never dropped silently. */
 function apacheNotes(file: string, a: Account): string[] {
-  const mine = [...a.labels].map(([label, l]) => ({ label, ...l }));
+  const mine = untakenOf(a);
   if (mine.length === 0) return [];
-  const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
-  const at = (ls: typeof mine) => { const f = ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!; return `${f.file}:${f.line}`; };
-  const list = (ls: typeof mine) => ls.sort((x, y) => y.count - x.count).map((l) => `${l.label} x${l.count}`).join(', ');
   const out: string[] = [];
   const access = mine.filter((l) => /^HTTP \d/.test(l.label));
   const reasons = mine.filter((l) => !access.includes(l));
   if (access.length) {
-    const k = n(access);
-    out.push(`${file}: Apache's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it answered with an error or with no body byte (${list(access)}; the first at ${at(access)}) that no client attempt of the same status took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+    const k = countOf(access);
+    out.push(`${file}: Apache's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it answered with an error or with no body byte (${listOf(access)}; the first at ${firstAt(access)}) that no client attempt of the same status took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
   }
   if (reasons.length) {
-    const k = n(reasons);
-    out.push(`${file}: Apache's error log has ${k === 1 ? '1 line' : `${k} lines`} of mod_proxy about requests (${list(reasons)}; the first at ${at(reasons)}) that no failed client attempt took: its lines name no request, so no attempts here (a GET stream cut by ProxyTimeout or by Apache stopping, which the SDK reconnects, is one; a balancer that sent the request on to another member after a refused connection, where it went well, another); give the client's log beside it to attach each reason to its call`);
+    const k = countOf(reasons);
+    out.push(`${file}: Apache's error log has ${k === 1 ? '1 line' : `${k} lines`} of mod_proxy about requests (${listOf(reasons)}; the first at ${firstAt(reasons)}) that no failed client attempt took: its lines name no request, so no attempts here (a GET stream cut by ProxyTimeout or by Apache stopping, which the SDK reconnects, is one; a balancer that sent the request on to another member after a refused connection, where it went well, another); give the client's log beside it to attach each reason to its call`);
   }
   return out;
 }
@@ -485,21 +494,18 @@ function apacheNotes(file: string, a: Account): string[] {
  * directive names no output) that explained no client attempt, by status and by reason: never dropped silently.
  */
 function caddyNotes(file: string, a: Account): string[] {
-  const mine = [...a.labels].map(([label, l]) => ({ label, ...l }));
+  const mine = untakenOf(a);
   if (mine.length === 0) return [];
-  const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
-  const at = (ls: typeof mine) => { const f = ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!; return `${f.file}:${f.line}`; };
-  const list = (ls: typeof mine) => ls.sort((x, y) => y.count - x.count).map((l) => `${l.label} x${l.count}`).join(', ');
   const out: string[] = [];
   const access = mine.filter((l) => /^(?:HTTP \d|status 0)/.test(l.label));
   const reasons = mine.filter((l) => !access.includes(l));
   if (access.length) {
-    const k = n(access);
-    out.push(`${file}: Caddy's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it failed or cut (${list(access)}; the first at ${at(access)}) that no client attempt of the same status and session took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+    const k = countOf(access);
+    out.push(`${file}: Caddy's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it failed or cut (${listOf(access)}; the first at ${firstAt(access)}) that no client attempt of the same status and session took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
   }
   if (reasons.length) {
-    const k = n(reasons);
-    out.push(`${file}: Caddy's error log has ${k === 1 ? '1 line' : `${k} lines`} about POSTs and streams (${list(reasons)}; the first at ${at(reasons)}) that no failed client attempt took: no JSON-RPC request in it, so no attempts here (a POST Caddy retried on its next upstream, lb_try_duration, and that went well there is one; reverse_proxy's cut of a GET stream, which the SDK reconnects, another); give the client's log beside it to attach each reason to its call`);
+    const k = countOf(reasons);
+    out.push(`${file}: Caddy's error log has ${k === 1 ? '1 line' : `${k} lines`} about POSTs and streams (${listOf(reasons)}; the first at ${firstAt(reasons)}) that no failed client attempt took: no JSON-RPC request in it, so no attempts here (a POST Caddy retried on its next upstream, lb_try_duration, and that went well there is one; reverse_proxy's cut of a GET stream, which the SDK reconnects, another); give the client's log beside it to attach each reason to its call`);
   }
   return out;
 }
@@ -535,26 +541,23 @@ function haproxyNotes(file: string, a: Account): string[] {
  * attempts (no method, no id), but never dropped silently: a run of 502s is an incident.
  */
 function nginxNotes(file: string, a: Account): string[] {
-  const mine = [...a.labels].map(([label, l]) => ({ label, ...l })).sort((x, y) => y.count - x.count);
+  const mine = untakenOf(a).sort((x, y) => y.count - x.count);
   if (mine.length === 0) return [];
-  const n = (ls: typeof mine) => ls.reduce((k, l) => k + l.count, 0);
-  const firstOf = (ls: typeof mine) => ls.map((l) => l.first).sort((x, y) => x.line - y.line)[0]!;
-  const at = (ls: typeof mine) => `${firstOf(ls).file}:${firstOf(ls).line}`;
   if (a.log === 'nginx-error') {
-    const total = n(mine);
-    return [`${file}: nginx's error log has ${total === 1 ? '1 line' : `${total} lines`} about POSTs (${mine.map((l) => `${l.label} x${l.count}`).join(', ')}; the first at ${at(mine)}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one: the access log's $upstream_status shows it; a client that closed a stream it was done with is another, at level info); give the client's log beside it to attach each reason to its call`];
+    const total = countOf(mine);
+    return [`${file}: nginx's error log has ${total === 1 ? '1 line' : `${total} lines`} about POSTs (${listOf(mine)}; the first at ${firstAt(mine)}) that no failed client attempt took: no JSON-RPC request or session in it, so no attempts here (a POST nginx re-sent to its next upstream, proxy_next_upstream, and that went well there is one: the access log's $upstream_status shows it; a client that closed a stream it was done with is another, at level info); give the client's log beside it to attach each reason to its call`];
   }
   const out: string[] = [];
   const errors = mine.filter((l) => l.status !== null && l.status >= 400);
   const resent = mine.filter((l) => l.status !== null && l.status < 400);
   if (errors.length) {
-    const e = n(errors);
+    const e = countOf(errors);
     const has499 = errors.some((l) => l.status === 499);
-    out.push(`${file}: nginx's access log has ${e === 1 ? '1 POST' : `${e} POSTs`} it answered with an error (${errors.map((l) => `${l.label} x${l.count}`).join(', ')}${has499 ? "; 499 is nginx's code for a client that closed the connection first" : ''}; the first at ${at(errors)}) that no client attempt of the same status took: the log has no JSON-RPC request or session, so ${e === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${e === 1 ? 'call' : 'calls'}`);
+    out.push(`${file}: nginx's access log has ${e === 1 ? '1 POST' : `${e} POSTs`} it answered with an error (${listOf(errors)}${has499 ? "; 499 is nginx's code for a client that closed the connection first" : ''}; the first at ${firstAt(errors)}) that no client attempt of the same status took: the log has no JSON-RPC request or session, so ${e === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${e === 1 ? 'call' : 'calls'}`);
   }
   if (resent.length) {
-    const r = n(resent);
-    out.push(`${file}: nginx's access log has ${r === 1 ? '1 POST' : `${r} POSTs`} it sent to more than one upstream (proxy_next_upstream) and then answered (${resent.map((l) => `${l.label.replace(' after a re-send to the next upstream', '')} x${l.count}`).join(', ')}; the first at ${at(resent)}): the client sent each once and the gateway sent it again, which no client's log shows; the line keeps no JSON-RPC id and whole seconds cannot tell which call of its second it was (nginx's JSON access log with $request_body, nginx-json, names it: see Behind nginx); nginx's error log says why the first upstream failed`);
+    const r = countOf(resent);
+    out.push(`${file}: nginx's access log has ${r === 1 ? '1 POST' : `${r} POSTs`} it sent to more than one upstream (proxy_next_upstream) and then answered (${resent.map((l) => `${l.label.replace(' after a re-send to the next upstream', '')} x${l.count}`).join(', ')}; the first at ${firstAt(resent)}): the client sent each once and the gateway sent it again, which no client's log shows; the line keeps no JSON-RPC id and whole seconds cannot tell which call of its second it was (nginx's JSON access log with $request_body, nginx-json, names it: see Behind nginx); nginx's error log says why the first upstream failed`);
   }
   return out;
 }
