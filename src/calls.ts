@@ -825,7 +825,9 @@ function failedForCaller(a: Attempt): boolean {
     // handler likely answered it (the MCP test kitchen's injected JSON-RPC error), and the same call after it is linked
     // as its retry. Where every answer is JSON (a JSON-mode server, 2026-07-28) nothing tells an error from a result.
     // (A log without times has the cancellation with no time: its line is kept, cancelSrc.)
-    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true)) return cancelled !== undefined || v.cancelSrc !== undefined || v.progress > 0 || (v.unloggedUnlike === true && a.method === 'tools/call');
+    // So too an answer a line proves sent with a 2xx status but does not hold (a route handler's line with the request
+    // and res.statusCode: test/fixtures/real-audit68, server-handled): a like request after it is another call.
+    if (a.outcome === 'UNANSWERED' && (v.answersUnlogged === true || v.bodyNotCaptured === true || v.unloggedAnswer !== undefined)) return cancelled !== undefined || v.cancelSrc !== undefined || v.progress > 0 || (v.unloggedUnlike === true && a.method === 'tools/call');
     return true;
   }
   return cancelled !== undefined && (a.endTs === undefined || cancelled < a.endTs);

@@ -187,6 +187,9 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       || (c.bodyNotCaptured === true && c.outcome === 'UNANSWERED') || (s.bodyNotCaptured === true && s.outcome === 'UNANSWERED')
       // Nor does a log that leaves some responses out (MCPSpy's slower than 5 s, the Python SDK's JSON answers).
       || (c.answersUnlogged === true && c.outcome === 'UNANSWERED') || (s.answersUnlogged === true && s.outcome === 'UNANSWERED')
+      // Nor a server's line that shows the answer sent with a 2xx status but not its body (a route handler's line of the
+      // request and res.statusCode: test/fixtures/real-audit68, server-handled), beside a client that got a 2xx too.
+      || (s.unloggedAnswer !== undefined && s.outcome === 'UNANSWERED' && typeof c.status === 'number' && c.status >= 200 && c.status <= 299)
       // A server's own message log (no HTTP layer: its app's log of each message) that shows no answer sent, beside a
       // client that got none either (a cut or cancelled stream, no response): both ended without an answer, which
       // differ only in that the server's log has no HTTP status to tell it by. Nothing between them changed anything.

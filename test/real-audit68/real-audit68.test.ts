@@ -1,5 +1,7 @@
 // Audit 68's real captures (test/fixtures/real-audit68): logs written by a developer's own loggers without mcp-triage's README (a fetch wrapper's line per exchange or per direction, Express middlewares that log the request body and status, a route handler's line), judged against what the SDK 1.32.2 client app saw (observed.json).
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
 
@@ -148,11 +150,44 @@ describe('real-audit68: a route handler\'s own line with the request and res.sta
     }
   });
 
+  it('read alone, a like request after one its line shows answered with a 2xx is a call of its own, not that one\'s retry (the new session\'s initialize and call after a restart)', async () => {
+    const { rows, byCode } = await run(['session-lost/server-handled.ndjson']);
+    // two sessions, each an initialize and a lookup_order: four calls, each its first attempt
+    expect(rows.map((r) => [r.method, r.attempt])).toEqual([['initialize', 1], ['tools/call', 1], ['initialize', 1], ['tools/call', 1]]);
+    expect(new Set(rows.map((r) => r.call)).size).toBe(4);
+    expect(byCode.UNSAFE_RETRY ?? 0).toBe(0);
+    expect(byCode.RETRY_ORIGIN_AMBIGUOUS ?? 0).toBe(0);
+  });
+
+  it('near miss: the client\'s log of the same run still links the retry of the call its 404 failed, joined with this log or not', async () => {
+    for (const sides of [{ client: 'session-lost/fetch-line.ndjson' }, { client: 'session-lost/fetch-line.ndjson', server: 'session-lost/server-handled.ndjson' }]) {
+      const { calls } = await run([], sides);
+      // lookup_order: went well; failed with 404 after the restart; retried on a new session (the same call)
+      expect(calls.map((c) => c.outcome)).toEqual(['TOOL_SUCCESS', 'HTTP_ERROR', 'TOOL_SUCCESS']);
+      expect(calls[2]!.call).toBe(calls[1]!.call);
+      expect(calls[2]!.attempt).toBe(2);
+    }
+  });
+
   it('joined with the client\'s log, no SIDE_DIVERGENCE: the server\'s log shows the answer sent, not what it was', async () => {
-    for (const name of RUNS) {
-      const { byCode, calls } = await run([], { client: `${name}/fetch-pair.ndjson`, server: `${name}/server-handled.ndjson` });
+    // (with the fetch wrapper's line per exchange too: its 200 beside the server's line of a 2xx answer not held)
+    for (const [name, client] of RUNS.flatMap((n) => [[n, 'fetch-pair'], [n, 'fetch-line']])) {
+      const { byCode, calls } = await run([], { client: `${name}/${client}.ndjson`, server: `${name}/server-handled.ndjson` });
       expect(byCode.SIDE_DIVERGENCE ?? 0).toBe(0);
       for (const [i, s] of steps(name).entries()) if (s.ok) expect(calls[i]!.outcome).toBe(outcomeOf(s));
     }
+  });
+
+  it('near miss: a client that got a hop\'s 502 where the server\'s line shows its 2xx answer sent still diverges', async () => {
+    // The real lines of tool-ok, the client's line of the tools/call rewritten as a hop's 502 with a text body.
+    const lines = readFileSync(`${DIR}tool-ok/fetch-line.ndjson`, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const at = lines.findIndex((l) => String(l.requestBody).includes('tools/call'));
+    lines[at] = { ...lines[at], status: 502, responseHeaders: { 'content-type': 'text/plain' }, responseBody: 'Bad Gateway' };
+    const dir = mkdtempSync(join(tmpdir(), 'audit68-'));
+    writeFileSync(join(dir, 'client.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await analyze({ inputs: [{ path: join(dir, 'client.ndjson'), side: 'client' }, { path: `${DIR}tool-ok/server-handled.ndjson`, side: 'server' }] });
+    const calls = (r.attempts as unknown as Row[]).filter((x) => x.method === 'tools/call');
+    expect(calls[0]!.status).toBe(502);
+    expect(calls[0]!.findings.map((f) => f.code)).toContain('SIDE_DIVERGENCE');
   });
 });
