@@ -60,6 +60,14 @@ describe('the README links', () => {
     expect(links.filter((l) => !anchors[l.file]?.has(l.anchor)).map((l) => `${l.file}#${l.anchor}`)).toEqual([]);
   });
 
+  it('open the README with a list of contents that names every chapter (## heading) in order', () => {
+    const block = /<!-- contents: made from the headings -->\n([\s\S]*?)<!-- \/contents -->/.exec(readme)?.[1] ?? '';
+    const listed = [...block.matchAll(/^- \[.*\]\(#([^)]+)\)$/gm)].map((m) => m[1]!);
+    const slug = (h: string) => h.replace(/`/g, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const chapters = [...readme.replace(/```[\s\S]*?```/g, '').matchAll(/^## (.*)$/gm)].map((m) => slug(m[1]!)).filter((a) => a !== 'contents');
+    expect(listed).toEqual(chapters);
+  });
+
   it('keep the list of fixture sets in the README, each set described in the fixtures\' chapter', () => {
     const intoFixtures = [...readme.matchAll(/\]\(test\/fixtures\/README\.md#([^)]+)\)/g)];
     expect(intoFixtures.length).toBeGreaterThan(40);
