@@ -37,7 +37,7 @@ export interface SourceLimits {
 }
 
 /** Which gateway's log a line of a gatewayAccount format is. */
-export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'apache-access' | 'apache-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting';
+export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'apache-access' | 'apache-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting' | 'server-console';
 
 /** A gateway's own account of an exchange, carried on its record (beside the schema's fields) to the join (analyze.ts). */
 export interface GatewayAccount {
@@ -69,6 +69,10 @@ export interface GatewayAccount {
    */
   stage?: 'connect' | 'head' | 'body' | 'request';
   thread?: string;
+  /** A server's console (server-console.ts): whose request line it is (uvicorn's, morgan's, hono/logger's). */
+  producer?: 'uvicorn' | 'morgan' | 'hono';
+  /** A server's console line that tells of no request but of an event (a session refused, an exception): what it tells, counted. */
+  consoleEvent?: string;
 }
 
 /** What a message-level source can show (stdio logs, sniffers, client logs: no HTTP layer, no session); each adds its notes. */

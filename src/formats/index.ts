@@ -26,6 +26,7 @@ import { caddyConsoleFormat, caddyFormat } from './caddy.js';
 import { otlpFormat } from './otlp.js';
 import { tsharkFormat } from './tshark.js';
 import { claudeDesktopFormat, vscodeFormat } from './text-lines.js';
+import { serverConsoleFormat, serverConsoleRestFormat } from './server-console.js';
 
 /**
  * JSON formats in detection order: the first whose detect() accepts a line wins.
@@ -63,9 +64,12 @@ export const JSON_FORMATS: JsonFormat[] = [
  * HAProxy's HTTP log line (a fixed run of fields after `ip:port [date]`, or its clf layout), nginx's access log
  * (`<addr> - <user> [<time>] "<request>" ...`, Apache's too) and error log (`<yyyy/mm/dd> <time> [<level>] <pid>#<tid>:`), Apache's error log (`[<Www Mmm dd hh:mm:ss.usec yyyy>] [<module>:<level>] [pid <n>:tid <n>] `), Caddy's console lines (`<yyyy/mm/dd> <time>\t<LEVEL>\thttp.log.access...\t<msg>\t{...}`), and the
  * MCP test kitchen's observation stream saved as it came (`data: {"requestId":...}`, `: heartbeat`) before them:
- * no other format's line starts so. .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest.
+ * no other format's line starts so. A server's console (server-console.ts: uvicorn's `INFO:     ip:port - "POST /mcp HTTP/1.1" 200 OK`,
+ * morgan's `POST /mcp 200 4.2 ms - 12`, hono/logger's `--> POST /mcp 200 3ms`, the Python SDK's own words) before them: its
+ * shapes are strict. .NET's console log and Python logging's lines last: their shapes (`info: Category[0]`, `DEBUG:name:`) are the loosest;
+ * then the rest of a server's console once a line of it was seen (a traceback's, a stack trace's lines: skipped).
  */
-export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, apacheErrorFormat, caddyConsoleFormat, kitchenObservationStreamFormat, dotnetConsoleFormat, pythonSdkLogFormat];
+export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopFormat, vscodeFormat, goSdkFormat, haproxyLogFormat, nginxCombinedFormat, nginxErrorFormat, apacheErrorFormat, caddyConsoleFormat, kitchenObservationStreamFormat, serverConsoleFormat, dotnetConsoleFormat, pythonSdkLogFormat, serverConsoleRestFormat];
 
 /**
  * An application's own log lines (JSON-RPC messages in its fields): tried last, after the log-platform envelopes were
@@ -73,7 +77,8 @@ export const TEXT_FORMATS: TextFormat[] = [claudeCodeDebugFormat, claudeDesktopF
  */
 export const FALLBACK_FORMAT: JsonFormat = appLogFormat;
 
-export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, FALLBACK_FORMAT, ...TEXT_FORMATS];
+// (the rest of a server's console is the same format as its strict lines': listed once)
+export const ALL_FORMATS: InputFormat[] = [...JSON_FORMATS, FALLBACK_FORMAT, ...TEXT_FORMATS.filter((f) => f !== serverConsoleRestFormat)];
 
 export function formatByName(name: string): InputFormat | undefined {
   return ALL_FORMATS.find((f) => f.name === name);

@@ -1,6 +1,7 @@
 // A gateway's bodiless account of each HTTP request (HAProxy's httplog, nginx's, Caddy's and Apache's access and error logs; the MCP test kitchen's own request log and observations, the server's account): kept a while, taken by the attempt it tells of, the rest summed up for the report.
 import type { GatewayLog } from '../formats/adapter.js';
 import type { Source } from './attempt.js';
+import { STARTED } from '../formats/server-console.js';
 
 /** One request as the gateway logged it: no body, so no JSON-RPC id; what ended it and whether it re-sent it. */
 export interface GatewayLine {
@@ -111,6 +112,19 @@ interface Account {
   labels: Map<string, { status: number | null; count: number; first: Source }>;
   /** The MCP test kitchen's lines with no date (Development's text time): counted, never joined. */
   untimed: number;
+  /** A server's console (no time at all): its request lines by method, path and status, its events by what they tell, and whose lines they are. */
+  consoleLines?: Map<string, { count: number; first: Source; post: boolean; status: number | null }>;
+  consoleEvents?: Map<string, { count: number; first: Source }>;
+  producers?: Set<string>;
+}
+
+/** A server's console line with no time, as untimed() counts it: a request line's method, path and status, or an event's words. */
+export interface ConsoleLine {
+  method: string;
+  path: string;
+  status: number | null;
+  event?: string;
+  producer?: string;
 }
 
 /** Whether a line is the MCP test kitchen's own (the server's account, not a gateway's). */
@@ -377,9 +391,10 @@ export class GatewayLines {
     return { ...g, said, stage: group.map((l) => l.stage).find((st) => st === 'body') ?? g.stage };
   }
 
-  /** A line of such a log with no date: counted in its note, never offered to an attempt. */
-  untimed(log: GatewayLog, src: Source): void {
+  /** A line of such a log with no date: counted in its note, never offered to an attempt (a server's console's by what it says). */
+  untimed(log: GatewayLog, src: Source, line?: ConsoleLine): void {
     const a = this.accountOf({ log, src } as GatewayLine);
+    if (log === 'server-console' && line) return countConsole(a, src, line);
     a.requests++;
     a.untimed++;
   }
@@ -392,7 +407,7 @@ export class GatewayLines {
   /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const a of this.account.values()) out.push(...(a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
+    for (const a of this.account.values()) out.push(...(a.log === 'server-console' ? consoleNotes(a.file, a) : a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
     return out;
   }
 
@@ -427,6 +442,50 @@ export class GatewayLines {
       else a.labels.set(label, { status: g.status, count: 1, first: g.src });
     }
   }
+}
+
+/** Counts a server's console line in its input's account: a request line by method, path and status, an event by its words. */
+function countConsole(a: Account, src: Source, line: ConsoleLine): void {
+  if (line.event !== undefined) {
+    const ev = (a.consoleEvents ??= new Map());
+    const known = ev.get(line.event);
+    if (known) known.count++;
+    else if (ev.size < LABELS_KEPT) ev.set(line.event, { count: 1, first: src });
+    return;
+  }
+  a.requests++;
+  if (line.producer !== undefined) (a.producers ??= new Set()).add(line.producer);
+  const path = line.path.split('?')[0]!.slice(0, 80);
+  const label = `${line.method} ${path} ${line.status ?? 'no status'}`;
+  const lines = (a.consoleLines ??= new Map());
+  const known = lines.get(label);
+  if (known) known.count++;
+  else if (lines.size < LABELS_KEPT) lines.set(label, { count: 1, first: src, post: line.method === 'POST', status: line.status });
+}
+
+/**
+ * A server's console: what its request lines say (the POSTs by status first: "3 POSTs /mcp got 404, 1 got 500"), the
+ * other requests (GET streams, DELETEs, probes of other paths), the events its SDK and server printed, and why none of
+ * it is joined to a call: the lines have no time.
+ */
+function consoleNotes(file: string, a: Account): string[] {
+  const lines = [...(a.consoleLines ?? new Map<string, { count: number; first: Source; post: boolean; status: number | null }>())];
+  const events = [...(a.consoleEvents ?? new Map<string, { count: number; first: Source }>())];
+  if (lines.length === 0 && events.length === 0) return [];
+  const who = [...(a.producers ?? [])].map((p) => (p === 'uvicorn' ? "uvicorn's access lines" : p === 'morgan' ? "morgan's lines" : "hono/logger's lines")).join(' and ') || 'its lines';
+  const posts = lines.filter(([, l]) => l.post).sort((x, y) => (x[1].status ?? 0) - (y[1].status ?? 0) || x[0].localeCompare(y[0]));
+  const others = lines.filter(([, l]) => !l.post).sort((x, y) => y[1].count - x[1].count);
+  const postCount = posts.reduce((k, [, l]) => k + l.count, 0);
+  const failed = posts.filter(([, l]) => l.status !== null && l.status >= 400);
+  const parts: string[] = [`${file}: the server's console (${who}) has ${a.requests} request line${a.requests === 1 ? '' : 's'} and no time on any`];
+  if (postCount) parts.push(`${postCount} POST${postCount === 1 ? '' : 's'}: ${posts.map(([label, l]) => `${label.replace(/^POST /, '')} x${l.count}`).join(', ')}`);
+  if (failed.length) parts.push(`of them answered with an error: ${failed.map(([label, l]) => `${l.count} got ${l.status} (${label.replace(/ \d{3}$/, '')}, the first at ${l.first.file}:${l.first.line})`).join(', ')}`);
+  if (others.length) parts.push(`other requests: ${others.map(([label, l]) => `${label} x${l.count}`).join(', ')}`);
+  if (events.length) parts.push(`it also printed: ${events.map(([label, e]) => `${label}: ${e.count} (the first at ${e.first.file}:${e.first.line})`).join('; ')}`);
+  const starts = events.find(([label]) => label === STARTED)?.[1].count ?? 0;
+  if (starts > 1) parts.push(`the server was started ${starts} times in this console: a session of an earlier run is unknown to a later one, and its requests get 404`);
+  parts.push('no JSON-RPC id, method, session or body in these lines, and no time: none is an attempt, and none is joined to a client\'s attempt, even beside its log (by order alone they cannot be: requests of several connections interleave, a stream\'s line is written at its head or at its end); a 200 here may still carry a JSON-RPC error or a tool\'s isError');
+  return [parts.join('; ')];
 }
 
 /**

@@ -60,6 +60,22 @@ export const NginxCombinedLineSchema = z.object({
 export type NginxCombinedLine = z.infer<typeof NginxCombinedLineSchema>;
 
 /**
+ * One request line of a server's console, as src/formats/server-console.ts splits it (uvicorn's access line, morgan's
+ * dev/tiny/short, hono/logger's `-->`): no time in any of them.
+ */
+export const ServerConsoleLineSchema = z.object({
+  producer: z.enum(['uvicorn', 'morgan', 'hono']),
+  method: text.regex(/^[A-Z]{3,7}$/),
+  path: text.min(1).max(8192),
+  status: z.number().int().min(100).max(599),
+  /** The time taken as the line says it (ms): morgan's until the response head, hono/logger's until the handler returned; none in uvicorn's. */
+  durationMs: z.number().nonnegative().finite().optional(),
+  /** The client's `ip:port` (uvicorn's, morgan short's address). */
+  client: text.optional(),
+});
+export type ServerConsoleLine = z.infer<typeof ServerConsoleLineSchema>;
+
+/**
  * One line of nginx's error log about a request, as src/formats/nginx-error.ts splits it: `<local time> [level]
  * pid#tid: *connection message, client: ..., server: ..., request: "...", upstream: "...", host: "..."`.
  */

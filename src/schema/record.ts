@@ -266,7 +266,7 @@ export function canonicalJsonSchema(): unknown {
 }
 
 // nginx's JSON access log line (src/formats/nginx-json.ts): loaded with these schemas, as lazy.ts loads this module.
-export { ApacheErrorLineSchema, CaddyLineSchema, NginxAccessLineSchema, NginxCombinedLineSchema, NginxErrorLineSchema } from './access-log.js';
+export { ApacheErrorLineSchema, CaddyLineSchema, NginxAccessLineSchema, NginxCombinedLineSchema, NginxErrorLineSchema, ServerConsoleLineSchema } from './access-log.js';
 
 // A developer's own HTTP log line, its fields picked (src/formats/http-line.ts), loaded with these schemas.
 export { HttpLineSchema } from './http-line.js';

@@ -27,6 +27,6 @@ describe('registry', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const n of ['har', 'mcpspy', 'mcpsnoop', 'otlp', 'kong', 'claude-desktop']) expect(formatByName(n), n).toBeDefined();
     expect(JSON_FORMATS[JSON_FORMATS.length - 1]!.name).toBe('jsonrpc');
-    expect(TEXT_FORMATS.map((f) => f.name)).toEqual(['claude-code-debug', 'claude-desktop', 'vscode', 'go-sdk', 'haproxy-log', 'nginx-combined', 'nginx-error', 'apache-error', 'caddy-console', 'kitchen-observation-stream', 'dotnet-console', 'python-sdk']);
+    expect(TEXT_FORMATS.map((f) => f.name)).toEqual(['claude-code-debug', 'claude-desktop', 'vscode', 'go-sdk', 'haproxy-log', 'nginx-combined', 'nginx-error', 'apache-error', 'caddy-console', 'kitchen-observation-stream', 'server-console', 'dotnet-console', 'python-sdk', 'server-console']);
   });
 });
