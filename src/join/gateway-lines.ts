@@ -261,6 +261,8 @@ export class GatewayLines {
   private observationsSeen = false;
   /** Per input: what its lines said, for the report's note. */
   private readonly account = new Map<string, Account>();
+  /** The client's POST attempts by the status they got: a server's console (no time, joined to none) is compared with them by count. */
+  private readonly clientStatuses = new Map<number, number>();
   /** Per input of the kitchen's request log: the earliest end and the latest start of its lines, and how many were joined. */
   private readonly spans = new Map<string, { log: GatewayLog; minEnd: number; maxStart: number; joined: number }>();
 
@@ -391,6 +393,11 @@ export class GatewayLines {
     return { ...g, said, stage: group.map((l) => l.stage).find((st) => st === 'body') ?? g.stage };
   }
 
+  /** A client's POST attempt and the HTTP status it got, counted for the comparison with a server's console. */
+  clientPost(status: number): void {
+    this.clientStatuses.set(status, (this.clientStatuses.get(status) ?? 0) + 1);
+  }
+
   /** A line of such a log with no date: counted in its note, never offered to an attempt (a server's console's by what it says). */
   untimed(log: GatewayLog, src: Source, line?: ConsoleLine): void {
     const a = this.accountOf({ log, src } as GatewayLine);
@@ -407,7 +414,9 @@ export class GatewayLines {
   /** The report's notes per input: what the gateway's log told, where no attempt took it. */
   notes(): string[] {
     const out: string[] = [];
-    for (const a of this.account.values()) out.push(...(a.log === 'server-console' ? consoleNotes(a.file, a) : a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
+    // (one server's console beside the client's log is compared with its POSTs; with several, which server answered which is unknown)
+    const consoles = [...this.account.values()].filter((a) => a.log === 'server-console' && a.consoleLines !== undefined).length;
+    for (const a of this.account.values()) out.push(...(a.log === 'server-console' ? consoleNotes(a.file, a, consoles === 1 ? this.clientStatuses : undefined) : a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
     return out;
   }
 
@@ -468,7 +477,7 @@ function countConsole(a: Account, src: Source, line: ConsoleLine): void {
  * other requests (GET streams, DELETEs, probes of other paths), the events its SDK and server printed, and why none of
  * it is joined to a call: the lines have no time.
  */
-function consoleNotes(file: string, a: Account): string[] {
+function consoleNotes(file: string, a: Account, client: Map<number, number> | undefined): string[] {
   const lines = [...(a.consoleLines ?? new Map<string, { count: number; first: Source; post: boolean; status: number | null }>())];
   const events = [...(a.consoleEvents ?? new Map<string, { count: number; first: Source }>())];
   if (lines.length === 0 && events.length === 0) return [];
@@ -484,8 +493,31 @@ function consoleNotes(file: string, a: Account): string[] {
   if (events.length) parts.push(`it also printed: ${events.map(([label, e]) => `${label}: ${e.count} (the first at ${e.first.file}:${e.first.line})`).join('; ')}`);
   const starts = events.find(([label]) => label === STARTED)?.[1].count ?? 0;
   if (starts > 1) parts.push(`the server was started ${starts} times in this console: a session of an earlier run is unknown to a later one, and its requests get 404`);
+  const compared = client && client.size > 0 ? compareWithClient(posts, client) : '';
+  if (compared) parts.push(compared);
   parts.push('no JSON-RPC id, method, session or body in these lines, and no time: none is an attempt, and none is joined to a client\'s attempt, even beside its log (by order alone they cannot be: requests of several connections interleave, a stream\'s line is written at its head or at its end); a 200 here may still carry a JSON-RPC error or a tool\'s isError');
   return [parts.join('; ')];
+}
+
+/**
+ * A server's console beside the client's log: its POSTs answered 4xx or 5xx against the client's POST attempts of each
+ * status, by count (the lines have no time to pair them by). The same count: the server itself sent those statuses; fewer
+ * here: if the console covers the client's time, the server never sent the rest (something between them did); more here:
+ * other clients', requests with no JSON-RPC message, or outside the client log's time.
+ */
+function compareWithClient(posts: [string, { count: number; status: number | null }][], client: Map<number, number>): string {
+  const mine = new Map<number, number>();
+  for (const [, l] of posts) if (l.status !== null && l.status >= 400) mine.set(l.status, (mine.get(l.status) ?? 0) + l.count);
+  const statuses = [...new Set([...mine.keys(), ...[...client.keys()].filter((s) => s >= 400)])].sort((x, y) => x - y);
+  if (statuses.length === 0) return '';
+  const said = statuses.map((s) => {
+    const c = client.get(s) ?? 0;
+    const m = mine.get(s) ?? 0;
+    if (c === m) return `${s}: ${c} in both (as far as counts tell, the server itself answered ${c === 1 ? 'it' : 'them'} so)`;
+    if (c > m) return `${s}: ${c} in the client's log, ${m} here (if this console covers the client's time, the server never sent ${c - m === 1 ? 'one of them' : `${c - m} of them`}: something between them did)`;
+    return `${s}: ${m} here, ${c} in the client's log (the rest: other clients', requests with no JSON-RPC message, or outside the client log's time)`;
+  });
+  return `beside the client's log, its POST attempts answered with an error compared by count (no time to pair them by): ${said.join(', ')}`;
 }
 
 /**

@@ -798,6 +798,8 @@ export class Matcher {
     h.gatewayTaken = true;
     const a = h.attempt;
     let gv = a.client ?? a.server;
+    // (every client POST's status, for a server's console that has no time to join by: compared by count in its note)
+    if (a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client)) this.gatewayLines.clientPost(a.client.status);
     if (!gv || this.gatewayLines.empty) return;
     // A client view with no HTTP layer (the Python SDK's DEBUG log: no status tied to its messages, its own clock's
     // times) takes its other side's view now, if one waits for it (a proxy's, the server's), and fits the lines by that

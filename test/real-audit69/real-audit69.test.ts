@@ -67,8 +67,11 @@ describe('real-audit69: a server console read alone', () => {
     const truth = new Map<number, number>();
     for (const r of reached(name).filter((x) => x.method === 'POST')) truth.set(r.status, (truth.get(r.status) ?? 0) + 1);
     expect(posts).toEqual(truth);
-    // what the app saw refused: each 4xx and 5xx POST is named by its status
-    expect(failed).toEqual(refusedByApp(name));
+    // each 4xx and 5xx POST that reached the server is named by its status; so is each the app saw refused, but the hop's 502 (py-hop-502), which never reached it
+    expect(failed).toEqual(new Map([...truth].filter(([s]) => s >= 400)));
+    const app = refusedByApp(name);
+    if (name === 'py-hop-502') app.delete(502);
+    expect(failed).toEqual(app);
     expect(note).toMatch(/none is joined to a client's attempt/);
   });
 
@@ -126,6 +129,29 @@ describe('real-audit69: a server console beside the client\'s log', () => {
       const { rows } = await run([{ path: `${name}/client.ndjson`, side: 'client' }, { path: `${name}/server.log`, side: 'server' }]);
       expect(rows.filter((r) => r.tool === 'lookup_order').map((r) => [r.outcome, r.status])).toEqual([['TOOL_SUCCESS', 200], ['HTTP_ERROR', 404], ['TOOL_SUCCESS', 200]]);
     }
+  });
+});
+
+describe("real-audit69: a server console beside the client's log, compared by count", () => {
+  it.each(['py-calls', 'express-calls', 'hono-calls'])('%s: the 500 of the throwing handler and the 404 of the unknown session are in both (the server answered them itself)', async (name) => {
+    const { notes } = await run([{ path: `${name}/client.ndjson`, side: 'client' }, { path: `${name}/server.log`, side: 'server' }]);
+    const note = notes.find((n) => n.includes("the server's console"))!;
+    expect(note).toMatch(/500: 1 in both \(as far as counts tell, the server itself answered it so\)/);
+    expect(note).toMatch(/404: 1 in both/);
+    // the POST whose body is no JSON is no attempt in the client's view: one 400 more in the console
+    expect(note).toMatch(/400: 2 here, 1 in the client's log/);
+  });
+  it("py-hop-502: the hop's 502 is in the client's log and not in the console: something between them answered it", async () => {
+    const { notes, rows } = await run([{ path: 'py-hop-502/client.ndjson', side: 'client' }, { path: 'py-hop-502/server.log', side: 'server' }]);
+    expect(steps('py-hop-502').find((s) => s.label === 'lookup_order C2 (the hop answers 502)')?.error?.code).toBe(502);
+    expect(rows.filter((r) => r.tool === 'lookup_order').map((r) => [r.outcome, r.status])).toEqual([['TOOL_SUCCESS', 200], ['HTTP_ERROR', 502], ['TOOL_SUCCESS', 200]]);
+    expect(notes.find((n) => n.includes("the server's console"))).toMatch(/502: 1 in the client's log, 0 here \(if this console covers the client's time, the server never sent one of them: something between them did\)/);
+  });
+  it('near misses: alone, or with two consoles (which server answered which is unknown), no comparison', async () => {
+    const alone = await run([{ path: 'py-hop-502/server.log', side: 'server' }]);
+    expect(alone.notes.join('\n')).not.toMatch(/beside the client's log/);
+    const two = await run([{ path: 'py-calls/client.ndjson', side: 'client' }, { path: 'py-calls/server.log', side: 'server' }, { path: 'py-hop-502/server.log', side: 'server' }]);
+    expect(two.notes.join('\n')).not.toMatch(/beside the client's log/);
   });
 });
 

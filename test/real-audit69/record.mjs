@@ -10,6 +10,7 @@
 // its own, started as a person starts it (`python server.py > server.log 2>&1`, `node app.mjs > server.log 2>&1`;
 // py-run-tty: under `script`, a terminal's typescript with its colours and CRLFs). A restart kills the process
 // (SIGTERM) and starts it again on the same port, appending to the same server.log.
+// py-hop-502: the hop answers one call 502 itself (a gateway's refusal the server's console never shows), the app retries.
 // observed.json: each step as the app saw it, the tool bodies that ran (serverRan), what the hop did.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -115,6 +116,21 @@ async function restart(name, kind, port) {
   return finish(r, d, [() => c2?.close()]);
 }
 
+/** A hop in front of the server answers one call 502 itself (the server never sees it); the app retries it (answered). */
+async function hop502(name, kind, port) {
+  const d = `${R}/test/fixtures/${FOLDER}/${name}`;
+  let refused = false;
+  const fault = (x) => (x.rpc?.params?.name === 'lookup_order' && x.rpc?.params?.arguments?.orderId === 'C2' && !refused ? ((refused = true), { respond: 502, headers: { 'content-type': 'text/plain' }, body: 'upstream unavailable' }) : undefined);
+  const r = await auditRig(FOLDER, name, { external: () => startProcess(kind, port, d), fault, okOf, settleMs: 400 });
+  const c = await r.step('connect', () => r.sdkClient());
+  if (!c) return r.done([]);
+  await sleep(150);
+  await r.step('lookup_order C1', () => c.callTool({ name: 'lookup_order', arguments: { orderId: 'C1' } }));
+  await r.step('lookup_order C2 (the hop answers 502)', () => c.callTool({ name: 'lookup_order', arguments: { orderId: 'C2' } }));
+  await r.step('lookup_order C2 (the app retries)', () => c.callTool({ name: 'lookup_order', arguments: { orderId: 'C2' } }));
+  return finish(r, d, [() => c.close()]);
+}
+
 async function finish(r, d, closers) {
   await r.done(closers);
   // the HAR and record proxies' files: the same exchanges as client.ndjson, not needed by this audit's tests
@@ -125,6 +141,7 @@ await recordEach({
   'py-calls': () => calls('py-calls', 'py', 9410),
   'py-restart': () => restart('py-restart', 'py', 9411),
   'py-run-tty': () => restart('py-run-tty', 'py-run-tty', 9412),
+  'py-hop-502': () => hop502('py-hop-502', 'py', 9413),
   'express-calls': () => calls('express-calls', 'express', 9420),
   'express-restart': () => restart('express-restart', 'express', 9421),
   'hono-calls': () => calls('hono-calls', 'hono', 9430),
