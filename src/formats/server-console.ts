@@ -77,7 +77,8 @@ function requestLine(t: string): Record<string, unknown> | undefined {
 /** What a line that is no request line tells (a label for the note), '' for a known line that tells nothing, undefined for no known line. */
 function eventOf(t: string): string | undefined {
   if (HONO_IN.test(t) || SCRIPT.test(t)) return '';
-  if (LISTENING.test(t)) return STARTED;
+  // (a Node server's "listening on" line: only where no other format took it, see serverConsoleRestFormat)
+  if (LISTENING.test(t) && !/^\s/.test(t)) return STARTED;
   const u = UVICORN_OTHER.exec(t);
   const text = u ? u[2]! : RICH.test(t) ? t.replace(/^\[[^\]]*\]/, '').trim().replace(/^\w+\s+/, '').replace(/\s{2,}\S+\.py:\d+$/, '').trim() : t;
   for (const [re, label] of SDK_EVENTS) if (re.test(text)) return label ?? '';
@@ -91,7 +92,10 @@ function eventOf(t: string): string | undefined {
 /** Whether the line is one of the strict shapes this reader knows (a request line, uvicorn's, rich's or the SDK's own words). */
 function known(line: string): boolean {
   const t = plain(line);
-  return requestLine(t) !== undefined || eventOf(t) !== undefined;
+  if (requestLine(t) !== undefined) return true;
+  const e = eventOf(t);
+  // (a "listening on" line is taken only by serverConsoleRestFormat, after the other formats)
+  return e !== undefined && !(e === STARTED && LISTENING.test(t));
 }
 
 /** A short path for the note: the query string left out (it may hold anything), cut to 80 characters. */
@@ -167,11 +171,13 @@ export const serverConsoleFormat: TextFormat = {
 
 /**
  * The catch-all of a console known to be one: a line no other text format takes (a traceback's, a stack trace's, an
- * object printed over several lines) is skipped, not unusable. Tried after every other text format.
+ * object printed over several lines) is skipped, not unusable; and a Node server's own "listening on http://..." line,
+ * which starts its console before any request line (loose: other formats' lines may say so too, .NET's "Now listening
+ * on:"). Tried after every other text format.
  */
 export const serverConsoleRestFormat: TextFormat = {
   ...serverConsoleFormat,
-  detectText: (_line, state) => state?.has(STATE) === true,
+  detectText: (line, state) => state?.has(STATE) === true || (!/^\s/.test(line) && LISTENING.test(plain(line))),
 };
 
 export type { Producer };

@@ -92,6 +92,8 @@ describe('server-console: near misses other formats keep', () => {
     ['python-sdk', 'DEBUG:mcp.server.streamable_http:Created new transport with session ID: abc'],
     ['dotnet-console', 'info: Microsoft.AspNetCore.Hosting.Diagnostics[2]'],
     ['claude-desktop', '2026-12-07T00:00:00.000Z [info] [weather] Message from client: {"jsonrpc":"2.0","method":"x","id":1}'],
+    // ASP.NET Core's start line says "listening on http://" too: .NET's console keeps it (a Node server's own such line is the console's, after every other format)
+    ['dotnet-console', 'info: Microsoft.Hosting.Lifetime[14] Now listening on: http://localhost:5000'],
   ])('%s keeps %s', (name, line) => {
     expect(detectTextFormat(line)?.name).toBe(name);
   });
@@ -102,6 +104,11 @@ describe('server-console: near misses other formats keep', () => {
     'Server listening on port 3000',
   ])('no line of a console: %s', (line) => {
     expect(serverConsoleFormat.detectText(line)).toBe(false);
+  });
+  it('a Node server\'s "listening on http://..." line is the console\'s only where no other format takes it (tried last); .NET\'s indented message line stays its', () => {
+    expect(detectTextFormat('MCP server listening on http://127.0.0.1:9402/mcp')?.name).toBe('server-console');
+    expect(serverConsoleFormat.detectText('MCP server listening on http://127.0.0.1:9402/mcp')).toBe(false);
+    expect(serverConsoleRestFormat.detectText('      Now listening on: http://localhost:5000', new Map())).toBe(false);
   });
   it("a uvicorn line whose request is no HTTP method's is uvicorn's line, and no request", () => {
     expect(read('INFO:     127.0.0.1:50000 - "FETCH /mcp HTTP/1.1" 200 OK')).toEqual([]);
