@@ -277,7 +277,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     } else if (account) {
       // A line of such a log with no date (the MCP test kitchen's Development text lines, "HH:mm:ss "): counted, never joined
       const ex = item.rec as ExchangeRecord;
-      matcher.gatewayLines.untimed(account.log, item.src, account.log === 'server-console' ? { method: ex.method, path: ex.url ?? '', status: ex.status ?? null, ...(account.consoleEvent !== undefined ? { event: account.consoleEvent } : {}), ...(account.producer !== undefined ? { producer: account.producer } : {}) } : undefined);
+      matcher.gatewayLines.untimed(account.log, item.src, account.log === 'server-console' ? { method: ex.method, path: ex.url ?? '', status: ex.status ?? null, ...(typeof ex.requestHeaders?.['mcp-session-id'] === 'string' ? { session: ex.requestHeaders['mcp-session-id'] } : {}), ...(account.consoleEvent !== undefined ? { event: account.consoleEvent } : {}), ...(account.producer !== undefined ? { producer: account.producer } : {}) } : undefined);
     } else {
       const rec = item.rec as { kind: string; side?: string; xid?: unknown };
       let input = rotated.log(inputOf(best.index), rec.kind, item.side ?? rec.side ?? '', rec.xid, ts);

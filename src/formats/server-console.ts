@@ -53,6 +53,8 @@ const SCRIPT = /^Script (?:started|done) on \d{4}-\d{2}-\d{2}/;
 const LISTENING = /^.{0,80}\b(?:[Ll]istening|[Rr]unning|[Ss]tarted|[Rr]eady|[Ss]erving)\b.{0,40}\bhttps?:\/\/[\w.:[\]-]+(?:\/\S*)?\s*\.?$/;
 
 const STATE = 'server-console';
+/** The Python SDK's refusal of a session it does not know, with the id it was sent (matched exactly to the client's request). */
+const REJECTED = /^Rejected request with unknown or expired session ID: ([\x21-\x7e]{1,200})$/;
 
 /** Which producer a request line is, for the note. */
 type Producer = ServerConsoleLine['producer'];
@@ -79,10 +81,10 @@ function eventOf(t: string): string | undefined {
   if (HONO_IN.test(t) || SCRIPT.test(t)) return '';
   // (a Node server's "listening on" line: only where no other format took it, see serverConsoleRestFormat)
   if (LISTENING.test(t) && !/^\s/.test(t)) return STARTED;
-  const u = UVICORN_OTHER.exec(t);
-  const text = u ? u[2]! : RICH.test(t) ? t.replace(/^\[[^\]]*\]/, '').trim().replace(/^\w+\s+/, '').replace(/\s{2,}\S+\.py:\d+$/, '').trim() : t;
+  const uv = UVICORN_OTHER.test(t);
+  const text = u(t);
   for (const [re, label] of SDK_EVENTS) if (re.test(text)) return label ?? '';
-  if (u) {
+  if (uv) {
     for (const [re, label] of UVICORN_EVENTS) if (re.test(text)) return label;
     return '';
   }
@@ -116,7 +118,7 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     }
     ctx.state?.set(STATE, true);
     if (label === '') return [];
-    return [eventRecord(label)];
+    return [eventRecord(label, REJECTED.exec(u(t))?.[1])];
   }
   ctx.state?.set(STATE, true);
   const zod = schemas();
@@ -143,9 +145,18 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
   return [Object.assign(rec, { gatewayAccount: account })];
 }
 
-/** A line of the console that tells of no request but of an event worth counting (a session refused, an exception). */
-function eventRecord(label: string): ExchangeRecord {
-  const rec: ExchangeRecord = { v: 1, kind: 'exchange', side: 'server', method: '', url: '', requestHeaders: {}, status: null, responseHeaders: {}, end: 'complete', error: label } as unknown as ExchangeRecord;
+/** The text of a line without uvicorn's or rich's level prefix (the SDK's words as its logging wrote them). */
+function u(t: string): string {
+  const m = UVICORN_OTHER.exec(t);
+  return m ? m[2]! : RICH.test(t) ? t.replace(/^\[[^\]]*\]/, '').trim().replace(/^\w+\s+/, '').replace(/\s{2,}\S+\.py:\d+$/, '').trim() : t;
+}
+
+/**
+ * A line of the console that tells of no request but of an event worth counting (a session refused, an exception);
+ * the session id a refusal names, as the header the refused request sent (joined by it, see GatewayLines.refusal).
+ */
+function eventRecord(label: string, session?: string): ExchangeRecord {
+  const rec: ExchangeRecord = { v: 1, kind: 'exchange', side: 'server', method: '', url: '', requestHeaders: session !== undefined ? { 'mcp-session-id': session } : {}, status: null, responseHeaders: {}, end: 'complete', error: label } as unknown as ExchangeRecord;
   const account: GatewayAccount = { log: 'server-console', startKnown: false, state: '--', retries: 0, beforeServerMs: 0, serverHead: false, consoleEvent: label };
   return Object.assign(rec, { gatewayAccount: account });
 }

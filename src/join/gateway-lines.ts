@@ -125,6 +125,8 @@ export interface ConsoleLine {
   status: number | null;
   event?: string;
   producer?: string;
+  /** The session id the line names (the Python SDK's refusal of an unknown or expired session). */
+  session?: string;
 }
 
 /** Whether a line is the MCP test kitchen's own (the server's account, not a gateway's). */
@@ -261,6 +263,8 @@ export class GatewayLines {
   private observationsSeen = false;
   /** Per input: what its lines said, for the report's note. */
   private readonly account = new Map<string, Account>();
+  /** A server's console's refusals of a session (the Python SDK's "Rejected request with unknown or expired session ID"), by the id: the first line of each. */
+  private readonly refused = new Map<string, Source>();
   /** The client's POST attempts by the status they got: a server's console (no time, joined to none) is compared with them by count. */
   private readonly clientStatuses = new Map<number, number>();
   /** Per input of the kitchen's request log: the earliest end and the latest start of its lines, and how many were joined. */
@@ -393,6 +397,11 @@ export class GatewayLines {
     return { ...g, said, stage: group.map((l) => l.stage).find((st) => st === 'body') ?? g.stage };
   }
 
+  /** The server console's line refusing this session as unknown or expired, if it has one (matched by the id, no time needed). */
+  refusal(session: string): Source | undefined {
+    return this.refused.get(session);
+  }
+
   /** A client's POST attempt and the HTTP status it got, counted for the comparison with a server's console. */
   clientPost(status: number): void {
     this.clientStatuses.set(status, (this.clientStatuses.get(status) ?? 0) + 1);
@@ -401,7 +410,10 @@ export class GatewayLines {
   /** A line of such a log with no date: counted in its note, never offered to an attempt (a server's console's by what it says). */
   untimed(log: GatewayLog, src: Source, line?: ConsoleLine): void {
     const a = this.accountOf({ log, src } as GatewayLine);
-    if (log === 'server-console' && line) return countConsole(a, src, line);
+    if (log === 'server-console' && line) {
+      if (line.session !== undefined && !this.refused.has(line.session) && this.refused.size < KEPT) this.refused.set(line.session, src);
+      return countConsole(a, src, line);
+    }
     a.requests++;
     a.untimed++;
   }

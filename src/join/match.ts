@@ -799,7 +799,16 @@ export class Matcher {
     const a = h.attempt;
     let gv = a.client ?? a.server;
     // (every client POST's status, for a server's console that has no time to join by: compared by count in its note)
-    if (a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client)) this.gatewayLines.clientPost(a.client.status);
+    if (a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client)) {
+      this.gatewayLines.clientPost(a.client.status);
+      // A 404 of a session the server's console says its SDK refused as unknown: the server itself refused it (by the id)
+      const refusal = a.client.status === 404 && a.client.session ? this.gatewayLines.refusal(a.client.session) : undefined;
+      if (refusal) {
+        const said = `the server's console (${refusal.file}:${refusal.line}) has the Python SDK's "Rejected request with unknown or expired session ID" for this session: the server itself refused it, no longer knowing the session (a restart, or a session it ended)`;
+        (a.serverLines ??= []).push({ said, src: refusal });
+        a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+      }
+    }
     if (!gv || this.gatewayLines.empty) return;
     // A client view with no HTTP layer (the Python SDK's DEBUG log: no status tied to its messages, its own clock's
     // times) takes its other side's view now, if one waits for it (a proxy's, the server's), and fits the lines by that

@@ -70,6 +70,14 @@ describe('server-console: the other lines of a console', () => {
     expect(ev("Tool 'refund_order' raised an unexpected exception")).toMatch(/raised an exception/);
     expect(ev('MCP server listening on http://127.0.0.1:9402/mcp')).toBe('server processes started');
   });
+  it('the refusal names its session as the refused request sent it (printable, bounded); other events name none', () => {
+    const r = read('Rejected request with unknown or expired session ID: 61f2a72b85a943a28eb0566f8622f3a5\r') as { requestHeaders: Record<string, string> }[];
+    expect(r[0]!.requestHeaders).toEqual({ 'mcp-session-id': '61f2a72b85a943a28eb0566f8622f3a5' });
+    const odd = read('Rejected request with unknown or expired session ID: a b') as { requestHeaders: Record<string, string> }[];
+    expect(odd[0]!.requestHeaders).toEqual({});
+    const created = read('Created new transport with session ID: 41f5') as { requestHeaders: Record<string, string> }[];
+    expect(created[0]!.requestHeaders).toEqual({});
+  });
   it("rich's lines (the Python SDK's logging with rich installed), with and without their time, are read and left out", () => {
     expect(detectTextFormat('[12/07/26 00:50:00] INFO     Processing request of type CallToolRequest        server.py:720')?.name).toBe('server-console');
     expect(read('[12/07/26 00:50:00] INFO     Processing request of type CallToolRequest        server.py:720')).toEqual([]);

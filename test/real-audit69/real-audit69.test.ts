@@ -155,6 +155,30 @@ describe("real-audit69: a server console beside the client's log, compared by co
   });
 });
 
+describe("real-audit69: the Python SDK's refusal of a session, joined by the session id", () => {
+  type Why = Row & { session: string | null; detail?: { why?: string } };
+  it.each(['py-restart', 'py-run-tty', 'py-calls'])("%s: the client's 404 of that session takes the console's \"Rejected request with unknown or expired session ID\" line (no time needed: the id names it)", async (name) => {
+    const { rows } = await run([{ path: `${name}/client.ndjson`, side: 'client' }, { path: `${name}/server.log`, side: 'server' }]);
+    const refused = (rows as Why[]).filter((r) => r.status === 404);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.detail?.why).toMatch(/the server's console \(.*server\.log:\d+\) has the Python SDK's "Rejected request with unknown or expired session ID" for this session: the server itself refused it/);
+    const line = Number(/server\.log:(\d+)\)/.exec(refused[0]!.detail!.why!)![1]);
+    expect(readFileSync(`${DIR}${name}/server.log`, 'utf8').split('\n')[line - 1]).toContain(`Rejected request with unknown or expired session ID: ${refused[0]!.session}`);
+  });
+  it.each(['express-restart', 'hono-restart'])('near miss: %s (no such line in the console): the 404 says nothing of the console', async (name) => {
+    const { rows } = await run([{ path: `${name}/client.ndjson`, side: 'client' }, { path: `${name}/server.log`, side: 'server' }]);
+    expect((rows as Why[]).find((r) => r.status === 404)?.detail?.why ?? '').not.toMatch(/server's console/);
+  });
+  it("near miss: another session's refusal is not this 404's", async () => {
+    const lines = readFileSync(`${DIR}py-restart/server.log`, 'utf8').replace(/(Rejected request with unknown or expired session ID: )\S+/, '$1ffffffffffffffffffffffffffffffff');
+    const path = join(mkdtempSync(join(tmpdir(), 'audit69-')), 'server.log');
+    writeFileSync(path, lines);
+    const r = await analyze({ inputs: [{ path: `${DIR}py-restart/client.ndjson`, side: 'client' }, { path, side: 'server' }] });
+    const a = (r.attempts as unknown as Why[]).find((x) => x.status === 404)!;
+    expect(a.detail?.why ?? '').not.toMatch(/server's console/);
+  });
+});
+
 describe("real-audit69: morgan's common and combined lines (they have the time) stay nginx-combined's", () => {
   it.each(RUNS.filter((r) => r.startsWith('express')))('%s: read by nginx-combined, none unusable (see the README\'s known gap: a `-` content length reads as Apache\'s "no body byte")', async (name) => {
     for (const f of ['morgan-common.log', 'morgan-combined.log']) {
