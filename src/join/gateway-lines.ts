@@ -507,7 +507,7 @@ function consoleNotes(file: string, a: Account, client: Map<number, number> | un
   if (starts > 1) parts.push(`the server was started ${starts} times in this console: a session of an earlier run is unknown to a later one, and its requests get 404`);
   const compared = client && client.size > 0 ? compareWithClient(posts, client) : '';
   if (compared) parts.push(compared);
-  parts.push('no JSON-RPC id, method, session or body in these lines, and no time: none is an attempt, and none is joined to a client\'s attempt, even beside its log (by order alone they cannot be: requests of several connections interleave, a stream\'s line is written at its head or at its end); a 200 here may still carry a JSON-RPC error or a tool\'s isError');
+  parts.push('no JSON-RPC id, method, session or body in the request lines, and no time: no request line is an attempt, and none is joined to a client\'s attempt, even beside its log (by order alone they cannot be: requests of several connections interleave, a stream\'s line is written at its head or at its end); a 200 here may still carry a JSON-RPC error or a tool\'s isError');
   return [parts.join('; ')];
 }
 

@@ -151,7 +151,7 @@ describe('server-console through analyze', () => {
     expect(note).toMatch(/2 got 404 \(POST \/mcp, the first at .*:8\), 1 got 500/);
     expect(note).toContain('other requests: GET /mcp 200 x1, GET /health 200 x1');
     expect(note).toMatch(/requests refused for an unknown or expired session .*: 1/);
-    expect(note).toMatch(/none is joined to a client's attempt/);
+    expect(note).toMatch(/no request line is an attempt, and none is joined to a client's attempt/);
   });
   it('near miss: a Python logging DEBUG line in the same console is still the Python SDK\'s (read by python-sdk), the access lines still counted', async () => {
     const path = tmp([

@@ -72,7 +72,7 @@ describe('real-audit69: a server console read alone', () => {
     const app = refusedByApp(name);
     if (name === 'py-hop-502') app.delete(502);
     expect(failed).toEqual(app);
-    expect(note).toMatch(/none is joined to a client's attempt/);
+    expect(note).toMatch(/no request line is an attempt, and none is joined to a client's attempt/);
   });
 
   it('the Python SDK\'s own lines are counted: the session it refused after the restart, the tool that raised, the restart itself', async () => {
