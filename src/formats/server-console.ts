@@ -1,4 +1,4 @@
-// Adapter for the console a server prints by default: uvicorn's access lines and its other `INFO:     ` lines (the Python SDK's server), the Python SDK's own bare INFO lines, morgan's dev/tiny/short lines (Express), hono/logger's `<--`/`-->` lines; tracebacks and the app's own prints between them are skipped. No time, no id, no session, no body: each request line is counted by method, path and status, never joined.
+// Adapter for the console a server prints by default: uvicorn's access lines and its other `INFO:     ` lines (the Python SDK's server), the Python SDK's own bare INFO lines, morgan's dev/tiny/short lines (Express), hono/logger's `<--`/`-->` lines; tracebacks and the app's own prints between them are skipped. No time, no id, no session, no body: each request line is counted by method, path and status, never joined (the SDK's refusal of a session is, by its id).
 import type { ExchangeRecord } from '../schema/record.js';
 import type { ServerConsoleLine } from '../schema/access-log.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
@@ -175,7 +175,7 @@ export const serverConsoleFormat: TextFormat = {
     gatewayAccount: true,
     notes: [
       "a server's console: uvicorn's access lines (`INFO:     127.0.0.1:50000 - \"POST /mcp HTTP/1.1\" 200 OK`), morgan's dev, tiny and short lines, hono/logger's `--> POST /mcp 200 12ms`; the Python SDK's own INFO lines (a session created, a session refused, a tool's exception) are counted; tracebacks, stack traces and the app's own prints once such a line was seen are skipped",
-      'no time on any of these lines (uvicorn writes its access line when the response head goes out, morgan when the response ends, hono/logger when the handler returns; none with a date): the lines are counted by method, path and status, never joined to a client\'s attempt, even beside its log (joining by order alone is not done: requests of several connections interleave, a stream\'s line is written at its head or at its end, and a restart starts the console again)'
+      'no time on any of these lines (uvicorn writes its access line when the response head goes out, morgan when the response ends, hono/logger when the handler returns; none with a date): the request lines are counted by method, path and status, never joined to a client\'s attempt, even beside its log (joining by order alone is not done: requests of several connections interleave, a stream\'s line is written at its head or at its end, and a restart starts the console again); beside the client\'s log its POSTs answered with an error are compared with them by status and count, and the Python SDK\'s "Rejected request with unknown or expired session ID" goes to the client\'s 404 of that session, by the id'
     ],
   },
 };
