@@ -80,7 +80,7 @@ function requestLine(t: string): Record<string, unknown> | undefined {
 function eventOf(t: string): string | undefined {
   if (HONO_IN.test(t) || SCRIPT.test(t)) return '';
   // (a Node server's "listening on" line: only where no other format took it, see serverConsoleRestFormat)
-  if (LISTENING.test(t) && !/^\s/.test(t)) return STARTED;
+  if (t.includes('://') && !/^\s/.test(t) && LISTENING.test(t)) return STARTED;
   const uv = UVICORN_OTHER.test(t);
   const text = u(t);
   for (const [re, label] of SDK_EVENTS) if (re.test(text)) return label ?? '';
@@ -97,7 +97,7 @@ function known(line: string): boolean {
   if (requestLine(t) !== undefined) return true;
   const e = eventOf(t);
   // (a "listening on" line is taken only by serverConsoleRestFormat, after the other formats)
-  return e !== undefined && !(e === STARTED && LISTENING.test(t));
+  return e !== undefined && !(e === STARTED && t.includes('://') && LISTENING.test(t));
 }
 
 /** A short path for the note: the query string left out (it may hold anything), cut to 80 characters. */
@@ -188,7 +188,7 @@ export const serverConsoleFormat: TextFormat = {
  */
 export const serverConsoleRestFormat: TextFormat = {
   ...serverConsoleFormat,
-  detectText: (line, state) => state?.has(STATE) === true || (!/^\s/.test(line) && LISTENING.test(plain(line))),
+  detectText: (line, state) => state?.has(STATE) === true || (line.includes('://') && !/^\s/.test(line) && LISTENING.test(plain(line))),
 };
 
 export type { Producer };
