@@ -4,6 +4,7 @@ import type { HttpLine } from '../schema/http-line.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import { FULL_VIEW, type AdapterResult, type JsonFormat } from './adapter.js';
 import { loggedTime } from './app-log.js';
+import { parseTimestamp } from './time.js';
 import { describeZodError } from './zod-error.js';
 import { httpStatus, isObj, safeKey, type Obj } from './values.js';
 
@@ -33,19 +34,115 @@ const msOf = (v: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
-/** pino-http's shape: `req` {method, url, headers} and `res` {statusCode, headers} beside the line's own fields. */
-function nested(v: Obj): { req: Obj; res: Obj } | undefined {
-  return isObj(v.req) && isObj(v.res) && verbOf(v.req.method) !== undefined && typeof v.req.url === 'string' ? { req: v.req, res: v.res } : undefined;
+/** Own fields only: a key read from a log line is never one of Object's. */
+const own = (v: Obj, k: string): unknown => (Object.hasOwn(v, k) ? v[k] : undefined);
+
+/**
+ * A field by its dotted name, as Elastic Common Schema and OpenTelemetry name them: nested objects
+ * (`{"http": {"request": {"method": ...}}}`), a literal dotted key (`"http.request.method"`), or the two mixed
+ * (`"http.request": {"method": ...}`), as ECS loggers and shippers write them.
+ */
+export function dotted(v: Obj, path: string, depth = 0): unknown {
+  const whole = own(v, path);
+  if (whole !== undefined || depth > 4) return whole;
+  let dot = path.indexOf('.');
+  while (dot > 0) {
+    const head = own(v, path.slice(0, dot));
+    if (isObj(head)) {
+      const r = dotted(head, path.slice(dot + 1), depth + 1);
+      if (r !== undefined) return r;
+    }
+    dot = path.indexOf('.', dot + 1);
+  }
+  return undefined;
+}
+const firstDotted = (v: Obj, paths: string[]): unknown => {
+  for (const p of paths) {
+    const x = dotted(v, p);
+    if (x !== undefined) return x;
+  }
+  return undefined;
+};
+
+/** ECS's names (and OpenTelemetry's, current and older) of an exchange's fields. */
+const ECS_METHOD = ['http.request.method', 'http.method'];
+const ECS_URL = ['url.original', 'url.path', 'url.full', 'http.target', 'http.url'];
+const ECS_STATUS = ['http.response.status_code', 'http.status_code'];
+const ECS_REQUEST_HEADERS = ['http.request.headers'];
+const ECS_RESPONSE_HEADERS = ['http.response.headers'];
+const ECS_REQUEST_BODY = ['http.request.body.content'];
+const ECS_RESPONSE_BODY = ['http.response.body.content'];
+
+/**
+ * A structured HTTP logger's line: pino-http's (and Fastify's) `req`/`res` objects, express-winston's under `meta`
+ * (its default metaField), or ECS/OpenTelemetry dotted names, each with the request body where the developer added
+ * it. `at` is the object the logger's own fields are in (the line, or express-winston's `meta`).
+ */
+interface Shaped {
+  method: unknown;
+  url: unknown;
+  status: unknown;
+  reqHeaders: unknown;
+  resHeaders: unknown;
+  sent: unknown;
+  got: unknown;
+  at: Obj;
+  ecs: boolean;
+}
+
+function shaped(v: Obj): Shaped | undefined {
+  const at = isObj(v.meta) && isObj(v.meta.req) && isObj(v.meta.res) ? v.meta : v;
+  const req = isObj(at.req) ? at.req : undefined;
+  const res = isObj(at.res) ? at.res : undefined;
+  if (req !== undefined && verbOf(req.method) !== undefined && typeof (req.originalUrl ?? req.url) === 'string' && (res !== undefined || dotted(v, 'http.response') !== undefined)) {
+    // pino-http, Fastify, express-winston; with @elastic/ecs-pino-format, pino-http's `req` stays and `res` becomes `http.response`.
+    return {
+      method: req.method, url: typeof req.originalUrl === 'string' ? req.originalUrl : req.url, status: res?.statusCode ?? firstDotted(v, ECS_STATUS),
+      reqHeaders: req.headers, resHeaders: res?.headers ?? firstDotted(v, ECS_RESPONSE_HEADERS), sent: first(at, REQUEST_BODY_KEYS) ?? req.body ?? firstDotted(v, ECS_REQUEST_BODY),
+      got: first(at, RESPONSE_BODY_KEYS) ?? res?.body ?? firstDotted(v, ECS_RESPONSE_BODY), at, ecs: false,
+    };
+  }
+  const method = firstDotted(v, ECS_METHOD);
+  if (verbOf(method) === undefined) return undefined;
+  let url = firstDotted(v, ECS_URL);
+  const query = dotted(v, 'url.query');
+  if (url === dotted(v, 'url.path') && typeof url === 'string' && typeof query === 'string' && query !== '') url = `${url}?${query}`;
+  return {
+    method, url, status: firstDotted(v, ECS_STATUS), reqHeaders: firstDotted(v, ECS_REQUEST_HEADERS) ?? otelHeaders(v, 'http.request.header.'),
+    resHeaders: firstDotted(v, ECS_RESPONSE_HEADERS) ?? otelHeaders(v, 'http.response.header.'), sent: firstDotted(v, ECS_REQUEST_BODY) ?? first(v, REQUEST_BODY_KEYS),
+    got: firstDotted(v, ECS_RESPONSE_BODY), at: v, ecs: true,
+  };
+}
+
+/** OpenTelemetry's header attributes, one a key (`http.request.header.mcp-session-id: ["..."]`), as a headers object. */
+function otelHeaders(v: Obj, prefix: string): Obj | undefined {
+  let out: Obj | undefined;
+  for (const k of Object.keys(v).slice(0, 200)) {
+    if (!k.startsWith(prefix) || k.length === prefix.length) continue;
+    (out ??= {})[k.slice(prefix.length)] = v[k];
+  }
+  return out;
+}
+
+/** The error a structured logger wrote for a request cut short: pino-http's "request aborted" (not its "failed with status code N" of any 5xx). */
+function abortedBy(v: Obj, at: Obj): string | undefined {
+  for (const k of ['msg', 'message']) {
+    const m = own(v, k) ?? own(at, k);
+    if (typeof m === 'string' && /^request aborted$/i.test(m)) return 'request aborted (the connection closed before the response was finished)';
+  }
+  return undefined;
 }
 
 /**
  * An exchange a line: an HTTP method (GET, POST, DELETE...), a URL or path, and its status or error, as flat fields; a
  * POST only with its body logged (a POST line without one says nothing MCP-level, and stays a skipped log line), a GET
- * or DELETE only with a sign of MCP (mcpHint). Or pino-http's `req`/`res` objects with the request body beside them.
+ * or DELETE only with a sign of MCP (mcpHint). Or a structured logger's line (pino-http's `req`/`res`, express-winston's
+ * `meta`, ECS/OpenTelemetry names) with the request body the developer added to it: its GET, DELETE and body-less
+ * lines are skipped.
  */
 function isHttpLine(v: Obj): boolean {
-  const n = nested(v);
-  if (n !== undefined) return (statusOf(n.res.statusCode) !== undefined || typeof v.err === 'string') && (hasBody(v, REQUEST_BODY_KEYS) || hasBody(n.req, ['body']));
+  const s = shaped(v);
+  if (s !== undefined) return typeof s.url === 'string' && (statusOf(s.status) !== undefined || typeof v.err === 'string') && s.sent !== undefined && s.sent !== null;
   const verb = verbOf(first(v, METHOD_KEYS));
   if (verb === undefined || typeof first(v, URL_KEYS) !== 'string') return false;
   if (statusOf(first(v, STATUS_KEYS)) === undefined && typeof v.error !== 'string') return false;
@@ -81,29 +178,74 @@ function stringHeaders(h: unknown): Record<string, string> | undefined {
   return out;
 }
 
+/**
+ * Names of the time a request took that HTTP loggers write once the response has finished (pino-http, Fastify's
+ * "request completed", express-winston, morgan's `:response-time` token), in milliseconds: the line's time is then the
+ * request's end, and its start that time less the duration.
+ */
+const END_DURATION_KEYS = ['responseTime', 'response_time'];
+
+/** ECS's `event.duration`, in nanoseconds (a number, or its digits as text), as milliseconds. */
+const nanosAsMs = (v: unknown): number | undefined => {
+  const n = msOf(v);
+  return n === undefined ? undefined : n / 1e6;
+};
+
+/**
+ * A logged time moved back by `ms`, in the form it was logged in: epoch milliseconds stay a number, ISO text with a
+ * zone stays ISO text in UTC, ISO text without one stays without (so --timezone still applies to it).
+ */
+function before(t: string | number, ms: number): string | number | undefined {
+  const at = parseTimestamp(t);
+  if (at === undefined) return undefined;
+  const start = Math.round(at - ms);
+  if (typeof t === 'number') return start;
+  const iso = new Date(start).toISOString();
+  return /(?:[zZ]|[+-]\d\d:?\d\d)$/.test(t.trim()) ? iso : iso.slice(0, -1);
+}
+
+const timeValue = (t: unknown): string | number | undefined => (typeof t === 'string' || (typeof t === 'number' && Number.isFinite(t)) ? t : undefined);
+
+/**
+ * When the request started: ECS's `event.start`; else `event.end`, or the line's own time, less the duration when the
+ * line names it as a logger does that writes once the response has finished (END_DURATION_KEYS, ECS's
+ * `event.duration`); else the line's time (a fetch wrapper's `durationMs` beside the time it started).
+ */
+function startTime(v: Obj, at: Obj, took: number | undefined, endLogged: boolean): string | number | undefined {
+  const start = timeValue(dotted(v, 'event.start'));
+  if (start !== undefined) return start;
+  const end = timeValue(dotted(v, 'event.end'));
+  const logged = loggedTime(v) ?? (at !== v ? loggedTime(at) : undefined);
+  if (took !== undefined && end !== undefined) return before(end, took) ?? logged;
+  if (took !== undefined && endLogged && logged !== undefined) return before(logged, took) ?? logged;
+  return logged;
+}
+
 /** The fields of the line under the names this reader uses, whichever names its logger gave them. */
 function pick(v: Obj): Obj {
-  const n = nested(v);
+  const s = shaped(v);
+  const at = s?.at ?? v;
   const line: Obj = {};
-  const method = n ? n.req.method : first(v, METHOD_KEYS);
+  const method = s ? s.method : first(v, METHOD_KEYS);
   if (typeof method === 'string') line.method = method.toUpperCase();
-  line.url = n ? n.req.url : first(v, URL_KEYS);
-  line.status = statusOf(n ? n.res.statusCode : first(v, STATUS_KEYS)) ?? null;
-  const time = loggedTime(v);
+  line.url = s ? s.url : first(v, URL_KEYS);
+  line.status = statusOf(s ? s.status : first(v, STATUS_KEYS)) ?? null;
+  const endTook = msOf(first(at, END_DURATION_KEYS)) ?? nanosAsMs(dotted(v, 'event.duration'));
+  const took = endTook ?? msOf(first(at, DURATION_KEYS));
+  const time = startTime(v, at, took, endTook !== undefined);
   if (time !== undefined) line.time = time;
-  const reqHeaders = n ? n.req.headers : first(v, REQUEST_HEADER_KEYS);
+  const reqHeaders = s ? s.reqHeaders : first(v, REQUEST_HEADER_KEYS);
   if (isObj(reqHeaders)) line.requestHeaders = reqHeaders;
-  const resHeaders = n ? n.res.headers : first(v, RESPONSE_HEADER_KEYS);
+  const resHeaders = s ? s.resHeaders : first(v, RESPONSE_HEADER_KEYS);
   if (isObj(resHeaders)) line.responseHeaders = resHeaders;
-  const sent = first(v, REQUEST_BODY_KEYS) ?? n?.req.body;
+  const sent = s ? s.sent : first(v, REQUEST_BODY_KEYS);
   if (sent !== undefined) line.requestBody = sent;
-  const got = first(v, RESPONSE_BODY_KEYS) ?? n?.res.body;
+  const got = s ? s.got : first(v, RESPONSE_BODY_KEYS);
   if (got !== undefined) line.responseBody = got;
-  const session = first(v, SESSION_KEYS);
+  const session = first(at, SESSION_KEYS);
   if (typeof session === 'string' && session !== '') line.session = session;
-  const took = msOf(first(v, DURATION_KEYS));
   if (took !== undefined) line.durationMs = took;
-  const error = n ? v.err : v.error;
+  const error = s ? (typeof v.err === 'string' ? v.err : abortedBy(v, at)) : v.error;
   if (typeof error === 'string') line.error = error;
   else if (isObj(error) && typeof error.message === 'string') line.error = error.message;
   return line;
@@ -135,7 +277,7 @@ function httpLineRecords(v: Obj): AdapterResult {
   if (!zod) return { error: NEEDS_SCHEMAS };
   const parsed = zod.HttpLineSchema.safeParse(pick(v));
   if (!parsed.success) return { error: `HTTP log line: ${describeZodError(parsed.error)}` };
-  if (parsed.data.time === undefined) return { error: 'HTTP log line without a time (fix: log the time of each request, as ISO 8601 text or epoch milliseconds, under "time", "ts" or "timestamp")' };
+  if (parsed.data.time === undefined) return { error: 'HTTP log line without a time (fix: log the time of each request, as ISO 8601 text or epoch milliseconds, under "time", "ts", "timestamp" or "@timestamp")' };
   return [toExchange(parsed.data)];
 }
 
@@ -148,7 +290,7 @@ export const httpLineFormat: JsonFormat = {
   limits: {
     ...FULL_VIEW,
     notes: [
-      "a developer's own log of each HTTP exchange: the line's time is taken as the request's start; a response body the line does not hold (a middleware that logs the request body and the status) leaves what the server answered unobservable",
+      "a developer's own log of each HTTP exchange: the line's time is taken as the request's start, less the duration where the line names it as a logger that writes once the response finished does (pino-http's and Fastify's `responseTime`, express-winston's, ECS's `event.duration`; ECS's `event.start` when given); a response body the line does not hold (a middleware that logs the request body and the status) leaves what the server answered unobservable",
     ],
   },
 };
