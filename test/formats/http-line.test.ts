@@ -76,7 +76,8 @@ describe('http-line: the exchange it reads', () => {
 
   it('reads pino-http\'s req and res, header values as arrays, and a failed request\'s error', () => {
     const [p] = toRecords({ level: 30, time: 1796551200000, req: { method: 'POST', url: '/mcp', headers: { 'Mcp-Session-Id': [SID] } }, res: { statusCode: 200, headers: { 'content-type': 'text/event-stream' } }, responseTime: 4, body: call, msg: 'request completed' }) as Record<string, unknown>[];
-    expect(p).toMatchObject({ ts: 1796551200000, status: 200, requestHeaders: { 'mcp-session-id': SID }, send: call, durationMs: 4 });
+    // pino-http logs once the response finished: the start is its time less responseTime (the seventieth audit).
+    expect(p).toMatchObject({ ts: 1796551199996, status: 200, requestHeaders: { 'mcp-session-id': SID }, send: call, durationMs: 4 });
     const [f] = toRecords(fetchLine({ status: undefined, responseHeaders: undefined, responseBody: undefined, error: 'other side closed' })) as Record<string, unknown>[];
     expect(f).toMatchObject({ status: null, error: 'other side closed', end: 'error' });
   });
