@@ -1,6 +1,6 @@
 // One analysis run: read every input at once merged by time, join, classify, link calls, raise findings, release state as it goes.
 import { Diagnostics } from './diagnostics.js';
-import { ingest, newAccount, cannotShow, gatewayQuiet, type InputAccount, type InputSpec, type RecordItem, type ResolvedSpec } from './ingest.js';
+import { ingest, newAccount, cannotShow, gatewayQuiet, bodilessPosts, type InputAccount, type InputSpec, type RecordItem, type ResolvedSpec } from './ingest.js';
 import { startOrdered } from './read/exchange-order.js';
 import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
@@ -363,7 +363,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     // A gateway's log whose lines were read and told of no failed POST (a healthy Caddy or nginx log): said so, not "no MCP traffic"
     const quiet = gatewayQuiet.get(a);
     if (quiet) notice(`${a.name}: a gateway's log with no bodies (${Object.entries(quiet).map(([f, n]) => `${n} line${n === 1 ? '' : 's'} read as ${f}`).join(', ')}): none of its ${a.skipped} lines tells of a POST that failed (its 2xx answers, GET streams and DELETEs, and lines of no request, say nothing a client's log does not): nothing in it to give to a call`);
-    else notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed`);
+    else notice(`${a.name}: no ${a.mode === 'har' ? 'HAR entry' : 'line'} of it carries MCP traffic (${a.skipped} skipped${a.unusable ? `, ${a.unusable} unusable` : ''}): nothing in it was analyzed${bodilessNote(bodilessPosts.get(a))}`);
   }
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
@@ -375,6 +375,12 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
  * input is of one side (a plain HAR next to --server is the client's view, and joins it instead of being counted again).
  * Alone, among plain inputs, or next to both sides (which side is missing cannot be told), nothing: its calls are apart.
  */
+/** What to add to an HTTP logger's log whose POST lines hold no request body (pino-http's default, ECS morgan, Fastify's). */
+function bodilessNote(n: number | undefined): string {
+  if (n === undefined || n === 0) return '';
+  return `; ${n} of its lines ${n === 1 ? 'is' : 'are'} an HTTP logger's line of a POST without the request body (pino-http's or Fastify's req/res, ECS http.* fields, express-winston's meta): a call is read from its JSON-RPC body, so log it (pino-http: customProps: (req) => ({ body: req.body }); express-winston: requestWhitelist: [...expressWinston.requestWhitelist, 'body']; ECS: http.request.body.content)`;
+}
+
 function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
   const client = inputs.some((i) => i.side === 'client');
   const server = inputs.some((i) => i.side === 'server');

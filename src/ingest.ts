@@ -2,6 +2,7 @@
 import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
 import { FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
+import { bodilessHttpPost } from './formats/http-line.js';
 import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
 import { inferredWriter } from './formats/jsonrpc.js';
 import { harEntryFormat } from './formats/har-entry.js';
@@ -93,6 +94,8 @@ export interface InputAccount {
  * format, for the note of an input none of whose lines was used (kept beside the account: not in the output).
  */
 export const gatewayQuiet = new WeakMap<InputAccount, Record<string, number>>();
+/** Per input: the lines of an HTTP logger (pino-http, ECS, express-winston, Fastify) of a POST without its body, for the note of an input none of whose lines was used. */
+export const bodilessPosts = new WeakMap<InputAccount, number>();
 /** The formats that are a gateway's own log (not a server's account, as the MCP test kitchen's and .NET's lines are). */
 const GATEWAY_LOGS = new Set(['haproxy-log', 'nginx-combined', 'nginx-error', 'apache-error', 'caddy', 'caddy-console']);
 
@@ -210,6 +213,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       // The Python SDK's own DEBUG lines, and httpx's, logged by a JSON formatter: read as the text log they would be.
       const pyLine = forced ? undefined : pythonRecordLine(obj, adapterState);
       if (pyLine !== undefined) return emit(pythonSdkLogFormat, pythonSdkLogFormat.textToRecords(pyLine, ctx(lineNo)), lineNo, out);
+      if (bodilessHttpPost(obj)) bodilessPosts.set(account, (bodilessPosts.get(account) ?? 0) + 1);
       if (FALLBACK_FORMAT.detect(obj)) return emit(FALLBACK_FORMAT, FALLBACK_FORMAT.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
     }

@@ -150,6 +150,18 @@ function isHttpLine(v: Obj): boolean {
 }
 
 /**
+ * A structured HTTP logger's line of a POST without the request body (pino-http's and @elastic/ecs-pino-format's
+ * defaults, ECS morgan, express-winston without `body` whitelisted, Fastify's "incoming request"): nothing MCP-level to
+ * read, counted for the note that says how to log the body.
+ */
+export function bodilessHttpPost(v: Obj): boolean {
+  const s = shaped(v);
+  if (s !== undefined) return verbOf(s.method) === 'POST' && (s.sent === undefined || s.sent === null);
+  const req = v.req;
+  return isObj(req) && verbOf(req.method) === 'POST' && typeof req.url === 'string' && req.body === undefined && !hasBody(v, REQUEST_BODY_KEYS);
+}
+
+/**
  * A GET or DELETE line is MCP traffic when it names a session (a header or a field) or an event stream (the GET
  * stream's Accept, a response's Content-Type): a health check or a page's request is not.
  */

@@ -134,4 +134,19 @@ describe('what the analysis makes of it', () => {
     expect(r.attempts).toHaveLength(1);
     expect(JSON.stringify(r)).not.toContain('sk-audit70-secret');
   });
+
+  it('a log of body-less HTTP logger lines says how to log the body; a log of health checks does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'http-line-loggers-'));
+    const bodiless = join(dir, 'pino.ndjson');
+    writeFileSync(bodiless, [
+      { level: 30, time: 1796604347445, req: { id: 1, method: 'POST', url: '/mcp', headers: {} }, res: { statusCode: 200 }, responseTime: 44, msg: 'request completed' },
+      { level: 30, time: 1796604369877, reqId: 'req-1', req: { method: 'POST', url: '/mcp', host: '127.0.0.1:9508' }, msg: 'incoming request' },
+    ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const health = join(dir, 'health.ndjson');
+    writeFileSync(health, JSON.stringify({ level: 30, time: 1796604347445, req: { id: 1, method: 'GET', url: '/health', headers: {} }, res: { statusCode: 200 }, responseTime: 1, msg: 'request completed' }) + '\n');
+    const notes = async (path: string) => ((await analyze({ inputs: [{ path, side: 'server' }] })).summary as unknown as { notes: string[] }).notes.join('\n');
+    expect(await notes(bodiless)).toMatch(/2 of its lines are an HTTP logger's line of a POST without the request body .*customProps/);
+    expect(await notes(health)).not.toMatch(/without the request body/);
+  });
 });
+
