@@ -114,9 +114,21 @@ async function expressServer(d, ran, cuts) {
   return { url: l.url, restart: () => s.restart(), async close() { await s.restart(); await l.close(); } };
 }
 
-/** Fastify 5 with its default logger written to a file; the transport gets the raw req/res and the parsed body. */
-async function fastifyServer(d, ran, cuts) {
+/**
+ * Fastify 5 with its default logger written to a file; the transport gets the raw req/res and the parsed body.
+ * `logBody`: the preHandler hook Fastify's Logging docs give to log `req.body` ("parsed body", tied to the request's
+ * "incoming request" and "request completed" lines by reqId).
+ */
+async function fastifyServer(d, ran, cuts, { logBody = false } = {}) {
   const app = Fastify({ logger: { level: 'info', file: `${d}/fastify.ndjson` } });
+  if (logBody) {
+    app.addHook('preHandler', function (req, reply, done) {
+      if (req.body) {
+        req.log.info({ body: req.body }, 'parsed body');
+      }
+      done();
+    });
+  }
   const s = sessions(ran, cuts);
   app.get('/health', async () => ({ ok: true }));
   app.post('/mcp', async (req, reply) => {
@@ -130,13 +142,13 @@ async function fastifyServer(d, ran, cuts) {
   return { url: `http://127.0.0.1:${p}`, restart: () => s.restart(), async close() { await s.restart(); await app.close(); } };
 }
 
-async function rig(name, kind = 'express') {
+async function rig(name, kind = 'express', serverOptions = {}) {
   const d = `${R}/test/fixtures/real-audit70/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const ran = [];
   const cuts = [];
-  const server = kind === 'fastify' ? await fastifyServer(d, ran, cuts) : await expressServer(d, ran, cuts);
+  const server = kind === 'fastify' ? await fastifyServer(d, ran, cuts, serverOptions) : await expressServer(d, ran, cuts);
   const url = new URL(`${server.url}/mcp`);
   const fetch = recordingFetch({ out: `${d}/client.ndjson`, client: 'audit70-app@1.0.0' });
   const observed = [];
@@ -265,8 +277,15 @@ export const scenarios = {
     await r.step('call refund_order', call(c, 'refund_order', { orderId: 'F-2' }));
     await r.done([c]);
   },
+  'fastify-tool-error': async () => {
+    const r = await rig('fastify-tool-error', 'fastify', { logBody: true });
+    const c = await r.connect();
+    await r.step('call refund_order', call(c, 'refund_order', { orderId: 'F-5' }));
+    await r.step('get prompt summarize', () => c.getPrompt({ name: 'summarize' }));
+    await r.done([c]);
+  },
   'fastify-slow-tool': async () => {
-    const r = await rig('fastify-slow-tool', 'fastify');
+    const r = await rig('fastify-slow-tool', 'fastify', { logBody: true });
     const c = await r.connect();
     await Promise.all([
       r.step('call slow_report', call(c, 'slow_report', { month: '2026-11' })),
@@ -275,7 +294,7 @@ export const scenarios = {
     await r.done([c]);
   },
   'fastify-session-lost': async () => {
-    const r = await rig('fastify-session-lost', 'fastify');
+    const r = await rig('fastify-session-lost', 'fastify', { logBody: true });
     const c = await r.connect();
     await r.step('call lookup_order', call(c, 'lookup_order', { orderId: 'F-4' }));
     await r.server.restart();
