@@ -195,6 +195,10 @@ export class CallLinker {
       const m = initializeFailed(a) ? this.lastInitializeFailed : this.lastInitialize;
       latest(m, clientKey, a.startTs);
       if (who !== undefined) latest(m, `${clientKey}|${who}`, a.startTs);
+      // A named initialize whose session the log does not show (express-winston's, Fastify's lines keep no response
+      // headers): the sessions of its input whose client is not named may be its client's.
+      const caller = (a.client ?? a.primary).caller;
+      if (a.session === null && who !== undefined && caller !== clientKey) latest(m, caller, a.startTs);
       if (!initializeFailed(a)) for (const v of [a.primary, a.client, a.server]) if (v) latest(this.lastInitializeInLog, `${v.side}|${v.input}`, a.startTs);
     } else if (a.method === 'initialize' && !initializeFailed(a)) {
       const at = view.sources[0]!;
@@ -1087,12 +1091,14 @@ const NO_AUTHORIZATION = signatureOf('');
 
 /**
  * An initialize that failed, as far as the log shows: a 2xx answer whose body the log did not keep (a server's
- * middleware that logs the request and the status) but that gave the client a session id did not (the server's
- * transport opens a session for an initialize it takes).
+ * middleware that logs the request and the status) but that gave the client a session id, or whose log kept no
+ * response headers to tell, did not (the server's transport opens a session for an initialize it takes).
  */
 function initializeFailed(a: Attempt): boolean {
   if (!isFailure(a.outcome)) return false;
-  return !(a.outcome === 'UNANSWERED' && a.session !== null && typeof a.status === 'number' && a.status >= 200 && a.status <= 299 && a.primary.bodyNotCaptured === true);
+  // express-winston's and Fastify's lines keep the status alone: no headers to tell; headers kept without a session id do tell.
+  const session = a.session !== null || a.primary.noSessionHeader !== true;
+  return !(a.outcome === 'UNANSWERED' && session && typeof a.status === 'number' && a.status >= 200 && a.status <= 299 && a.primary.bodyNotCaptured === true);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Reading one input into canonical records: format detection per line (or per file for whole HAR), with an exact line account.
 import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
-import { FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
+import { ALL_FORMATS, FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
 import { bodilessHttpPost } from './formats/http-line.js';
 import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
 import { inferredWriter } from './formats/jsonrpc.js';
@@ -94,6 +94,8 @@ export interface InputAccount {
  * format, for the note of an input none of whose lines was used (kept beside the account: not in the output).
  */
 export const gatewayQuiet = new WeakMap<InputAccount, Record<string, number>>();
+/** The JSON formats that hold a line back for a later one (http-line's Fastify requests), asked at the end of every input. */
+const HOLDING_JSON_FORMATS = ALL_FORMATS.filter((f) => f.kind === 'json' && f.endOfInput !== undefined);
 /** Per input: the lines of an HTTP logger (pino-http, ECS, express-winston, Fastify) of a POST without its body, for the note of an input none of whose lines was used. */
 export const bodilessPosts = new WeakMap<InputAccount, number>();
 /** The formats that are a gateway's own log (not a server's account, as the MCP test kitchen's and .NET's lines are). */
@@ -194,7 +196,12 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       }
       const obj = v as Record<string, unknown>;
       const fmt = forced ?? detectJsonFormat(obj);
-      if (fmt && fmt.kind === 'json') return emit(fmt, fmt.toRecords(obj, ctx(lineNo)), lineNo, out, text);
+      if (fmt && fmt.kind === 'json') {
+        const res = fmt.toRecords(obj, ctx(lineNo));
+        // A line read and found to carry nothing (Fastify's "incoming request" of a log without the body): counted for the note.
+        if (Array.isArray(res) && res.length === 0 && bodilessHttpPost(obj)) bodilessPosts.set(account, (bodilessPosts.get(account) ?? 0) + 1);
+        return emit(fmt, res, lineNo, out, text);
+      }
       if (forced) return unusable(lineNo, 'wrong-format', `not a ${forced.name} record`);
       const unwrapped = unwrapEnvelope(obj);
       if (unwrapped?.many) return pageItems(unwrapped.value as unknown[], lineNo, out, unwrapped.times);
@@ -667,8 +674,9 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       // What a text format held back for a next line that never came (the Python SDK log's "SSE stream ended" as its
       // last record): said now, as more records of the line it belongs to (a line counted already).
       // (A rotated log's piece before its last: the next piece goes on with what is held.)
-      for (const f of opts.piece?.last === false ? [] : seenFormats) {
-        if (f.kind !== 'text' || f.endOfInput === undefined) continue;
+      // (A JSON format that held lines back may have used none yet: it is asked too.)
+      for (const f of opts.piece?.last === false ? [] : new Set([...seenFormats, ...HOLDING_JSON_FORMATS])) {
+        if (f.endOfInput === undefined) continue;
         // Each program's log of the input ends here (its own state), as one log would.
         for (const st of [baseState, ...streamStates.values()]) {
           adapterState = st;

@@ -109,6 +109,8 @@ export interface JsonFormat {
   /** Cheap structural test on one parsed line; must not throw. */
   detect(value: Record<string, unknown>): boolean;
   toRecords(value: Record<string, unknown>, ctx: AdapterContext): AdapterResult;
+  /** What the format held back for a later line to settle (a Fastify request's body line waiting for its last line), said when the input ends without it. */
+  endOfInput?(ctx: AdapterContext): { line: number; records: CanonicalRecord[] }[];
   limits: SourceLimits;
 }
 

@@ -2,8 +2,10 @@
 import type { ExchangeRecord } from '../schema/record.js';
 import type { HttpLine } from '../schema/http-line.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
-import { FULL_VIEW, type AdapterResult, type JsonFormat } from './adapter.js';
-import { loggedTime } from './app-log.js';
+import type { CanonicalRecord } from '../schema/record.js';
+import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
+import { trimOldest } from '../bounded.js';
+import { appLogFormat, loggedTime } from './app-log.js';
 import { parseTimestamp } from './time.js';
 import { describeZodError } from './zod-error.js';
 import { httpStatus, isObj, safeKey, type Obj } from './values.js';
@@ -293,12 +295,104 @@ function httpLineRecords(v: Obj): AdapterResult {
   return [toExchange(parsed.data)];
 }
 
+/** The words of Fastify's own logger on a request's last line (lib/log-controller.js). */
+const FASTIFY_DONE = new Set(['request completed', 'request errored', 'stream closed prematurely']);
+/** Most requests of a Fastify log waiting for their last line: a log is read in order, and a request ends soon. */
+const FASTIFY_OPEN = 4096;
+
+const isRpc = (m: unknown): boolean => (Array.isArray(m) ? m.length > 0 && m.every(isRpc) : isObj(m) && m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m));
+
+/**
+ * Fastify's own logger writes a request in lines tied by `reqId`: "incoming request" (`req`: method, url; no
+ * headers), what the app logged with `req.log` (the `body` its Logging docs' preHandler hook logs, "parsed body"),
+ * then "request completed" (`res.statusCode`, `responseTime`), "request errored" or "stream closed prematurely".
+ */
+function fastifyLine(v: Obj): 'incoming' | 'body' | 'done' | undefined {
+  if (typeof v.reqId !== 'string' && typeof v.reqId !== 'number') return undefined;
+  const req = v.req;
+  const res = v.res;
+  if (isObj(req) && res === undefined) return v.msg === 'incoming request' && verbOf(req.method) !== undefined && typeof req.url === 'string' ? 'incoming' : undefined;
+  if (isObj(res) && req === undefined) return typeof v.msg === 'string' && FASTIFY_DONE.has(v.msg) && statusOf(res.statusCode) !== undefined ? 'done' : undefined;
+  return req === undefined && res === undefined && isRpc(v.body) ? 'body' : undefined;
+}
+
+interface FastifyRequest {
+  time: string | number | undefined;
+  method: string;
+  url: string;
+  /** The request's headers, where a `req` serializer of the app's own logs them (Fastify's default does not). */
+  headers?: Obj;
+  body?: unknown;
+  /** The line that logged the body, and its number: read as the application log line it is when no last line comes. */
+  bodyLine?: Obj;
+  line?: number;
+}
+
+function fastifyOpen(ctx: AdapterContext): Map<string, FastifyRequest> | undefined {
+  if (!ctx.state) return undefined;
+  let open = ctx.state.get('http-line:fastify') as Map<string, FastifyRequest> | undefined;
+  if (!open) ctx.state.set('http-line:fastify', (open = new Map()));
+  return open;
+}
+
+/** One request of a Fastify log, from its lines: read as one exchange at its last line, when a body was logged. */
+function fastifyRecords(kind: 'incoming' | 'body' | 'done', v: Obj, ctx: AdapterContext): AdapterResult {
+  const open = fastifyOpen(ctx);
+  const id = String(v.reqId);
+  const pending = open?.get(id);
+  if (kind === 'incoming') {
+    const req = v.req as Obj;
+    open?.set(id, { time: loggedTime(v), method: String(req.method).toUpperCase(), url: req.url as string, ...(isObj(req.headers) ? { headers: req.headers } : {}) });
+    if (open) trimOldest(open, FASTIFY_OPEN);
+    return [];
+  }
+  if (kind === 'body') {
+    if (pending === undefined || pending.body !== undefined) return appLogFormat.toRecords(v, ctx);
+    Object.assign(pending, { body: v.body, bodyLine: v, line: ctx.line });
+    return [];
+  }
+  if (pending?.body === undefined) {
+    open?.delete(id);
+    return [];
+  }
+  // The line is read again once the schemas are loaded: the request stays open until then.
+  if (!schemas()) return { error: NEEDS_SCHEMAS };
+  open?.delete(id);
+  const took = msOf(v.responseTime);
+  const logged = loggedTime(v);
+  const line: Obj = { method: pending.method, url: pending.url, status: statusOf((v.res as Obj).statusCode) ?? null, requestBody: pending.body };
+  if (pending.headers !== undefined) line.requestHeaders = pending.headers;
+  const time = pending.time ?? (logged !== undefined && took !== undefined ? before(logged, took) : logged);
+  if (time !== undefined) line.time = time;
+  if (took !== undefined) line.durationMs = took;
+  if (v.msg === 'stream closed prematurely') line.error = 'stream closed prematurely (the connection closed before the response was finished)';
+  return httpLineRecords(line);
+}
+
+/** A Fastify request whose body was logged and whose last line never came (a log cut short): its body line, read as the application log line it is. */
+function endOfInput(ctx: AdapterContext): { line: number; records: CanonicalRecord[] }[] {
+  const open = ctx.state?.get('http-line:fastify') as Map<string, FastifyRequest> | undefined;
+  if (!open) return [];
+  const out: { line: number; records: CanonicalRecord[] }[] = [];
+  for (const p of open.values()) {
+    if (p.bodyLine === undefined || p.line === undefined) continue;
+    const records = appLogFormat.toRecords(p.bodyLine, { ...ctx, line: p.line });
+    if (Array.isArray(records)) out.push({ line: p.line, records });
+  }
+  open.clear();
+  return out;
+}
+
 /** One HTTP exchange a line, logged by the app's own code: tried after every named format. */
 export const httpLineFormat: JsonFormat = {
   kind: 'json',
   name: 'http-line',
-  detect: isHttpLine,
-  toRecords: httpLineRecords,
+  detect: (v) => fastifyLine(v) !== undefined || isHttpLine(v),
+  toRecords(v, ctx) {
+    const fastify = fastifyLine(v);
+    return fastify !== undefined ? fastifyRecords(fastify, v, ctx) : httpLineRecords(v);
+  },
+  endOfInput,
   limits: {
     ...FULL_VIEW,
     notes: [

@@ -119,8 +119,10 @@ async function expressServer(d, ran, cuts) {
  * `logBody`: the preHandler hook Fastify's Logging docs give to log `req.body` ("parsed body", tied to the request's
  * "incoming request" and "request completed" lines by reqId).
  */
-async function fastifyServer(d, ran, cuts, { logBody = false } = {}) {
-  const app = Fastify({ logger: { level: 'info', file: `${d}/fastify.ndjson` } });
+async function fastifyServer(d, ran, cuts, { logBody = false, logHeaders = false } = {}) {
+  // `logHeaders`: the req serializer and redaction of Fastify's Logging docs ("log all HTTP headers except the Authorization header").
+  const headers = logHeaders ? { redact: ['req.headers.authorization'], serializers: { req(request) { return { method: request.method, url: request.url, headers: request.headers, host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort }; } } } : {};
+  const app = Fastify({ logger: { level: 'info', file: `${d}/fastify.ndjson`, ...headers } });
   if (logBody) {
     app.addHook('preHandler', function (req, reply, done) {
       if (req.body) {
@@ -294,7 +296,7 @@ export const scenarios = {
     await r.done([c]);
   },
   'fastify-session-lost': async () => {
-    const r = await rig('fastify-session-lost', 'fastify', { logBody: true });
+    const r = await rig('fastify-session-lost', 'fastify', { logBody: true, logHeaders: true });
     const c = await r.connect();
     await r.step('call lookup_order', call(c, 'lookup_order', { orderId: 'F-4' }));
     await r.server.restart();
