@@ -150,3 +150,40 @@ describe('what the analysis makes of it', () => {
   });
 });
 
+describe('Fastify\'s own logger: the lines of one request tied by reqId', () => {
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'audit70-app', version: '1.0.0' } } };
+  const incoming = (id: string, time: number, headers?: object) => ({ level: 30, time, pid: 1, hostname: 'vm', reqId: id, req: { method: 'POST', url: '/mcp', host: '127.0.0.1:9502', remoteAddress: '127.0.0.1', remotePort: 60820, ...(headers ? { headers } : {}) }, msg: 'incoming request' });
+  const body = (id: string, time: number, b: object) => ({ level: 30, time, pid: 1, hostname: 'vm', reqId: id, body: b, msg: 'parsed body' });
+  const done = (id: string, time: number, status: number, took: number, msg = 'request completed') => ({ level: 30, time, pid: 1, hostname: 'vm', reqId: id, res: { statusCode: status }, responseTime: took, msg });
+  async function rowsOf(lines: object[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'http-line-fastify-'));
+    const path = join(dir, 'fastify.ndjson');
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await analyze({ inputs: [{ path, side: 'server' }] });
+    return { rows: r.attempts as unknown as { method: string; status: number | null; outcome: string; ts: string; durationMs?: number; session: string | null }[], summary: r.summary as unknown as { inputs: { formats: Record<string, number>; skipped: number }[] } };
+  }
+
+  it('reads one exchange at the last line: the start is the incoming line\'s time, the status and responseTime the last line\'s, the session from headers a req serializer logged', async () => {
+    const { rows, summary } = await rowsOf([
+      incoming('req-1', 1796604847722), body('req-1', 1796604847727, init), done('req-1', 1796604847736, 200, 13.9),
+      incoming('req-2', 1796604847800, { 'mcp-session-id': SID }), body('req-2', 1796604847801, call), done('req-2', 1796604847812, 404, 11.2),
+    ]);
+    expect(rows.map((r) => [r.method, r.status, r.outcome, r.ts, r.durationMs, r.session])).toEqual([
+      ['initialize', 200, 'UNANSWERED', '2026-12-07T00:54:07.722Z', 13.9, null],
+      ['tools/call', 404, 'HTTP_ERROR', '2026-12-07T00:54:07.800Z', 11.2, SID],
+    ]);
+    expect(summary.inputs[0]!.formats).toEqual({ 'http-line': 2 });
+  });
+
+  it('"stream closed prematurely" is a response cut short', async () => {
+    const { rows } = await rowsOf([incoming('req-3', 1796604847722), body('req-3', 1796604847727, call), done('req-3', 1796604847936, 200, 210, 'stream closed prematurely')]);
+    expect(rows.map((r) => r.outcome)).toEqual(['STREAM_INCOMPLETE']);
+  });
+
+  it('near misses: a body line with no incoming line is the app-log line it was; lines without a body make no call; a log cut before the last line keeps the request', async () => {
+    expect((await rowsOf([body('req-9', 1796604847727, call)])).rows.map((r) => [r.method, r.status])).toEqual([['tools/call', null]]);
+    expect((await rowsOf([incoming('req-1', 1796604847722), done('req-1', 1796604847736, 200, 13.9)])).rows).toEqual([]);
+    expect((await rowsOf([incoming('req-1', 1796604847722), body('req-1', 1796604847727, call)])).rows.map((r) => [r.method, r.status])).toEqual([['tools/call', null]]);
+  });
+});
+

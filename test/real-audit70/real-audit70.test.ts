@@ -6,6 +6,8 @@ import { analyze } from '../../src/index.js';
 const DIR = 'test/fixtures/real-audit70/';
 const RUNS = readdirSync(DIR).filter((d) => !d.includes('.'));
 const EXPRESS = RUNS.filter((r) => !r.startsWith('fastify-'));
+/** Fastify runs with the preHandler hook of Fastify's Logging docs that logs the body (fastify-tool-ok keeps the default logger). */
+const FASTIFY_BODY = ['fastify-tool-error', 'fastify-slow-tool', 'fastify-session-lost'];
 /** The loggers that log the request body: read as http-line. */
 const WITH_BODY = ['pino-http-body.ndjson', 'express-winston-ecs.ndjson'];
 /** The loggers as their READMEs set them up, with no body: nothing MCP-level in them. */
@@ -102,9 +104,9 @@ describe('real-audit70: timing and order of lines logged when the response finis
     }
   });
 
-  it('session-lost: the 404 of the forgotten session is SESSION_EXPIRED, and (pino-http, which logs the response headers) the client re-initialized', async () => {
-    const { findings } = await run({ server: 'session-lost/pino-http-body.ndjson' });
-    expect(findings.find((f) => f.code === 'SESSION_EXPIRED')?.message).toMatch(/the client re-initialized and retried/);
+  it.each(['session-lost/pino-http-body.ndjson', 'session-lost/express-winston-ecs.ndjson', 'fastify-session-lost/fastify.ndjson'])('%s: the 404 of the forgotten session is SESSION_EXPIRED, and the client re-initialized (express-winston and Fastify keep no response headers: the initialize\'s session is not in the log)', async (path) => {
+    const { findings } = await run({ server: path });
+    expect(findings.filter((f) => f.code === 'SESSION_EXPIRED').map((f) => f.message)).toEqual([expect.stringMatching(/HTTP 404 to tools\/call lookup_order .*; the client re-initialized and retried the call/)]);
   });
 });
 
@@ -126,3 +128,27 @@ describe('real-audit70: loggers set up as their READMEs show, without the body',
     expect(notes.join('\n')).toMatch(/an HTTP logger's line of a POST without the request body/);
   });
 });
+
+describe('real-audit70: Fastify\'s own logger with the body its Logging docs log ("parsed body"), read alone', () => {
+  it.each(FASTIFY_BODY)('%s: each request is one exchange of its reqId\'s lines: the status the server sent, started when the client sent it', async (name) => {
+    const { calls, inputs } = await run({ server: `${name}/fastify.ndjson` });
+    const client = (await run({ client: `${name}/client.ndjson` })).calls;
+    expect(inputs[0]!.formats).toHaveProperty('http-line');
+    expect(inputs[0]!.unusable).toBe(0);
+    expect(calls.map((c) => c.status)).toEqual(steps(name).map(statusOf));
+    expect(calls.map((c) => [c.method, c.tool])).toEqual(client.map((c) => [c.method, c.tool]));
+    for (const [i, s] of calls.entries()) {
+      expect(ms(s.ts) - ms(client[i]!.ts)).toBeGreaterThanOrEqual(0);
+      expect(ms(s.ts) - ms(client[i]!.ts)).toBeLessThan(60);
+    }
+  });
+
+  it('fastify-session-lost (the docs\' req serializer logs the headers, Authorization redacted by pino): beside the client\'s log, each call keeps the client\'s outcome with the server\'s status', async () => {
+    const { calls, findings, all } = await run({ client: 'fastify-session-lost/client.ndjson', server: 'fastify-session-lost/fastify.ndjson' });
+    expect(calls.map((c) => c.outcome)).toEqual(steps('fastify-session-lost').map(outcomeOf));
+    expect(calls.map((c) => c.serverStatus)).toEqual(steps('fastify-session-lost').map(statusOf));
+    expect(findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
+    expect(all).not.toContain('sk-audit70-secret');
+  });
+});
+
