@@ -195,10 +195,10 @@ export class CallLinker {
       const m = initializeFailed(a) ? this.lastInitializeFailed : this.lastInitialize;
       latest(m, clientKey, a.startTs);
       if (who !== undefined) latest(m, `${clientKey}|${who}`, a.startTs);
-      // A named initialize whose session the log does not show (express-winston's, Fastify's lines keep no response
-      // headers): the sessions of its input whose client is not named may be its client's.
+      // A named initialize whose answer and session the log does not show (express-winston's, Fastify's lines keep the
+      // status alone): the sessions of its input whose client is not named may be its client's.
       const caller = (a.client ?? a.primary).caller;
-      if (a.session === null && who !== undefined && caller !== clientKey) latest(m, caller, a.startTs);
+      if (a.session === null && a.primary.bodyNotCaptured === true && who !== undefined && caller !== clientKey) latest(m, caller, a.startTs);
       if (!initializeFailed(a)) for (const v of [a.primary, a.client, a.server]) if (v) latest(this.lastInitializeInLog, `${v.side}|${v.input}`, a.startTs);
     } else if (a.method === 'initialize' && !initializeFailed(a)) {
       const at = view.sources[0]!;
