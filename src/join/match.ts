@@ -373,7 +373,7 @@ export class Matcher {
       const q = this.waiting.get(key);
       if (q) q.push(h);
       else this.waiting.set(key, [h]);
-      if (view.method === 'initialize' && (view.side === 'client' ? view.session === null && view.noSessionHeader === true : view.session !== null)) {
+      if (view.method === 'initialize' && (view.side === 'client' ? view.session !== null || view.noSessionHeader === true : view.session !== null || headerlessInit(view))) {
         this.lonelyInits = this.lonelyInits.filter((x) => !x.emitted && !(x.attempt.client && x.attempt.server));
         if (this.lonelyInits.length < 64) this.lonelyInits.push(h);
       }
@@ -1349,10 +1349,14 @@ export class Matcher {
    * An initialize whose client view got no session id, while the server's view of it assigned one (or the reverse
    * order): one attempt, as near in time as the clocks allow, with the same id and status. Its why says the header
    * was lost between them. Only for a client view that logged the response's headers (none was Mcp-Session-Id).
+   * Also an initialize whose server's log kept neither its answer nor its response headers (express-winston's,
+   * Fastify's lines: the session it gave is not in that log) beside the client's view of it with its session.
    */
   private pairedAcrossDroppedSession(view: AttemptView): boolean {
     const client = view.side === 'client';
-    if (client ? view.session !== null || view.noSessionHeader !== true : !isServerish(view.side) || view.session === null) return false;
+    const dropped = client ? view.session === null && view.noSessionHeader === true : isServerish(view.side) && view.session !== null;
+    const unlogged = client ? view.session !== null : headerlessInit(view);
+    if (!dropped && !unlogged) return false;
     const near = (h: Held) => view.startTs === undefined || h.attempt.startTs === undefined || Math.abs(h.attempt.startTs - view.startTs) <= this.opts.skewMs;
     const i = this.lonelyInits.findIndex((h) => {
       if (h.emitted || !pairable(h, view.side) || !sameId(h, view) || otherStatus(h, view.side) !== view.status || !near(h)) return false;
@@ -1360,9 +1364,11 @@ export class Matcher {
       // What each initialize said, where both views kept it: two clients that start together behind such a hop are
       // told apart by their clientInfo, not by whose answer the hop passed on first.
       if (!sameAsked(other, view) || !answersAgree(other, view)) return false;
+      if (!dropped) return client ? headerlessInit(other) : other.session !== null;
       return client ? other.session !== null : other.session === null && other.noSessionHeader === true;
     });
     if (i === -1) return false;
+    if (!dropped) return this.pairWithUnloggedSession(this.lonelyInits.splice(i, 1)[0]!, view);
     const h = this.lonelyInits.splice(i, 1)[0]!;
     const key = joinKey(h.attempt.client ?? h.attempt.server!);
     const queue = this.waiting.get(key);
@@ -1378,6 +1384,26 @@ export class Matcher {
     const c = h.attempt.client!;
     c.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${note}` : note };
     h.attempt.detail = c.detail;
+    const end = view.endTs ?? view.startTs;
+    if (end !== undefined && end + this.opts.windowMs > h.deadline) {
+      h.deadline = end + this.opts.windowMs;
+      this.enqueue(h);
+    }
+    return true;
+  }
+
+  /** The client's and the server's views of one initialize, the server's log without the session it gave: the client's session is the attempt's. */
+  private pairWithUnloggedSession(h: Held, view: AttemptView): boolean {
+    const key = joinKey(h.attempt.client ?? h.attempt.server!);
+    const queue = this.waiting.get(key);
+    const at = queue?.indexOf(h) ?? -1;
+    if (queue && at !== -1) {
+      queue.splice(at, 1);
+      if (queue.length === 0) this.waiting.delete(key);
+    }
+    if (h.initKey !== undefined) this.unlistInit(h);
+    this.merge(h.attempt, view);
+    h.attempt.session = h.attempt.client!.session;
     const end = view.endTs ?? view.startTs;
     if (end !== undefined && end + this.opts.windowMs > h.deadline) {
       h.deadline = end + this.opts.windowMs;
@@ -1767,6 +1793,11 @@ function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptVi
     }
   }
   return best;
+}
+
+/** A server's view of an initialize from a log that kept neither its answer nor its response headers: the session it gave is unknown. */
+function headerlessInit(v: AttemptView): boolean {
+  return isServerish(v.side) && v.session === null && v.noSessionHeader !== true && v.bodyNotCaptured === true;
 }
 
 function sameId(h: Held, v: AttemptView): boolean {
