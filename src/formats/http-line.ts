@@ -89,7 +89,6 @@ interface Shaped {
   sent: unknown;
   got: unknown;
   at: Obj;
-  ecs: boolean;
 }
 
 function shaped(v: Obj): Shaped | undefined {
@@ -101,7 +100,7 @@ function shaped(v: Obj): Shaped | undefined {
     return {
       method: req.method, url: typeof req.originalUrl === 'string' ? req.originalUrl : req.url, status: res?.statusCode ?? firstDotted(v, ECS_STATUS),
       reqHeaders: req.headers, resHeaders: res?.headers ?? firstDotted(v, ECS_RESPONSE_HEADERS), sent: first(at, REQUEST_BODY_KEYS) ?? req.body ?? firstDotted(v, ECS_REQUEST_BODY),
-      got: first(at, RESPONSE_BODY_KEYS) ?? res?.body ?? firstDotted(v, ECS_RESPONSE_BODY), at, ecs: false,
+      got: first(at, RESPONSE_BODY_KEYS) ?? res?.body ?? firstDotted(v, ECS_RESPONSE_BODY), at,
     };
   }
   const method = firstDotted(v, ECS_METHOD);
@@ -112,7 +111,7 @@ function shaped(v: Obj): Shaped | undefined {
   return {
     method, url, status: firstDotted(v, ECS_STATUS), reqHeaders: firstDotted(v, ECS_REQUEST_HEADERS) ?? otelHeaders(v, 'http.request.header.'),
     resHeaders: firstDotted(v, ECS_RESPONSE_HEADERS) ?? otelHeaders(v, 'http.response.header.'), sent: firstDotted(v, ECS_REQUEST_BODY) ?? first(v, REQUEST_BODY_KEYS),
-    got: firstDotted(v, ECS_RESPONSE_BODY), at: v, ecs: true,
+    got: firstDotted(v, ECS_RESPONSE_BODY), at: v,
   };
 }
 
