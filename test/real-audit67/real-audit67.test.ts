@@ -110,7 +110,9 @@ describe('real-audit67: what each SDK did on its timeout (observed.json)', () =>
 });
 
 describe('real-audit67: every tool call in every view, linked as the apps and persons made them', () => {
-  const cases = SCENARIOS.flatMap((c) => views(c).map(([v, args]) => [c, v, args] as const));
+  // (A run the recorder had to kill returned no call to compare: py-hang-default, below.)
+  const killed = (c: string) => observed(c).runs.some((r) => String(r.exit).startsWith('killed'));
+  const cases = SCENARIOS.filter((c) => !killed(c)).flatMap((c) => views(c).map(([v, args]) => [c, v, args] as const));
   it.each(cases)('%s %s: the outcome of each call, and which attempts form one call', (c, _v, args) => {
     const o = observed(c);
     const calls = o.calls.filter((x) => x.step !== 'connect');
@@ -132,6 +134,31 @@ describe('real-audit67: every tool call in every view, linked as the apps and pe
   it('no RETRY_* finding on a call that repeats nothing (the near misses: other arguments, a late re-call, a long call that worked, the same call 75 s after a success)', () => {
     for (const c of ['v1-cut-late', 'v1-slow-ok', 'v1-same-later']) {
       for (const [v, args] of views(c)) expect(allCodes(analyze(args)).filter((x) => x.startsWith('RETRY') || x === 'UNSAFE_RETRY'), `${c} ${v}`).toEqual([]);
+    }
+  });
+});
+
+describe('real-audit67: the Python app with no timeout of its own on a silent stream (py-hang-default, recorded after the audit)', () => {
+  const c = 'py-hang-default';
+  it('never gave up: after 420 s of silence (past its httpx client\'s 300 s read timeout) the app was still waiting, killed with no call returned and nothing re-sent', () => {
+    const o = observed(c);
+    expect(o.runs.map((r) => r.exit)).toEqual(['killed after 420 s']);
+    expect(o.calls.filter((x) => x.step !== 'connect')).toEqual([]);
+    expect(o.server.filter((s) => s.tool === 'hang' && s.phase === 'start')).toHaveLength(1);
+  });
+
+  it('every view shows the one call, no retry and no RETRY_* finding; the wire views say the client closed the stream after 419 s without a cancellation', () => {
+    for (const [v, args] of views(c)) {
+      const r = analyze(args);
+      const got = toolCalls(r);
+      expect(got.map((a) => a.attempt), v).toEqual([1]);
+      expect(allCodes(r).filter((x) => x.startsWith('RETRY') || x === 'UNSAFE_RETRY' || x === 'CANCELLED'), v).toEqual([]);
+      if (v.startsWith('client-debug.log')) expect(got[0]!.outcome, v).toBe('UNANSWERED'); // the client's log ends while it waits
+      else {
+        expect(got[0]!.outcome, v).toBe('STREAM_INCOMPLETE');
+        expect(got[0]!.durationMs!, v).toBeGreaterThan(419_000);
+      }
+      if (v.startsWith('proxy')) expect(got[0]!.detail?.why).toMatch(/^the client closed the stream 419\.\d\d s after sending it, before any response came, and sent no notifications\/cancelled/);
     }
   });
 });

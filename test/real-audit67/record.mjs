@@ -27,6 +27,9 @@ export const SCENARIOS = {
   'v1-hang-retry': { client: 'v1', runs: [{ steps: [hang('A', 1, 3000, true), hang('A', 1, 3000, false, 500)] }] },
   'v2-hang-retry': { client: 'v2', runs: [{ steps: [hang('A', 1, 3000, true), hang('A', 1, 3000, false, 500)] }] },
   'py-hang-retry': { client: 'py', runs: [{ steps: [hang('A', 1, 3000, true), hang('A', 1, 3000, false, 500)] }] },
+  // the Python app with no timeout of its own (read_timeout_seconds None): its httpx client's 300 s read timeout ends the
+  // silent stream; the app calls again (recorded after the audit, for its Known gap)
+  'py-hang-default': { client: 'py', runs: [{ steps: [hang('A', 1, undefined, true)] }] },
   // the same with the SDK's real default (60 s)
   'v1-hang-default': { client: 'v1', runs: [{ steps: [hang('A', 1, undefined, true)] }] },
   // the call's stream ended (clean) after its head: the client waits its 3 s timeout, the app calls again
@@ -84,7 +87,7 @@ async function record(name, sc, base) {
     const env = { RUN: String(i + 1), STEPS: JSON.stringify(r.steps), CLIENT: sc.client, ...(r.auth ? { AUTH: r.auth } : {}), ...(sc.exitAtOnce ? { EXIT_AT_ONCE: '1' } : {}) };
     const t0 = Date.now();
     const p = sc.client === 'py' ? start(PY, [`${HERE}py_app.py`, url], env, dir, 'client.log') : start('node', [`${HERE}app.mjs`, url], env, dir, 'client.log');
-    const exit = await Promise.race([done(p), sleep(240_000).then(() => 'killed after 240 s')]);
+    const exit = await Promise.race([done(p), sleep(420_000).then(() => 'killed after 420 s')]);
     if (typeof exit === 'string') await stop(p);
     runs.push({ run: i + 1, ...(r.auth ? { authorization: r.auth.replace(/Bearer (\w+)-token-67/, 'Bearer <$1 token>') } : {}), steps: r.steps, exit, ms: Date.now() - t0 });
     console.log(`${name}: run ${i + 1} exit ${exit} (${Date.now() - t0} ms)`);
