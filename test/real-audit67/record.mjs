@@ -1,6 +1,7 @@
 // The sixty-seventh audit's recorder: real SDK clients (1.32.2 v1, 2.x v2, Python mcp 2.3.0) whose call times out (a silent stream, a cut stream) and whose app or person calls again, with the near misses that are no retry, against test/real-audit67/server.mjs on 127.0.0.1 (ports 9300-9399); writes test/fixtures/real-audit67/<scenario>/.
 // Usage (after npm run build, from the repo root): node test/real-audit67/record.mjs [scenario...]  (no scenario: all, run at
-// once in parallel, about 2.5 minutes: several wait out the SDK's real 60 s default timeout).
+// once in parallel, about 7 minutes: several wait out the SDK's real 60 s default timeout, and py-hang-default's app,
+// which never gives up, is killed after 420 s).
 // Each folder: client.ndjson (recordingFetch in the TypeScript app, every run of it appended; none for py-*), proxy.ndjson
 // (`mcp-triage record --side client` in front of the server: py-* and the scenarios marked proxy), client-debug.log (the
 // Python app's DEBUG log), server.ndjson (recordingHandler), observed.json: each call as the app saw it (by: "app" its
