@@ -583,7 +583,11 @@ function apacheNotes(file: string, a: Account): string[] {
   const reasons = mine.filter((l) => !access.includes(l));
   if (access.length) {
     const k = countOf(access);
-    out.push(`${file}: Apache's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it answered with an error or with no body byte (${listOf(access)}; the first at ${firstAt(access)}) that no client attempt of the same status took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+    // Express's morgan writes `combined` in the same layout, its "-" a length never set: every SSE body, healthy ones too
+    // (test/fixtures/real-audit69/express-calls/morgan-combined.log); no line tells the two apart.
+    const bodiless = access.some((l) => l.label.endsWith('with no body byte'));
+    const morgan = bodiless ? ' (if this is a Node server\'s morgan `combined` log, the same layout, its "-" is a length never set: every SSE response, healthy ones too, so a 200 there says nothing of the body)' : '';
+    out.push(`${file}: Apache's access log has ${k === 1 ? '1 POST' : `${k} POSTs`} it answered with an error or with no body byte (${listOf(access)}; the first at ${firstAt(access)}) that no client attempt of the same status took: the log has no JSON-RPC request, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}${morgan}`);
   }
   if (reasons.length) {
     const k = countOf(reasons);

@@ -187,4 +187,17 @@ describe("real-audit69: morgan's common and combined lines (they have the time) 
       expect(inputs[0]!.unusable).toBe(0);
     }
   });
+
+  it('the note on the combined log\'s 200s with "-" says that in morgan\'s log "-" is a length never set (every SSE body), not a stream with no body byte', async () => {
+    const { notes } = await run([{ path: 'express-calls/morgan-combined.log', side: 'server' }]);
+    const note = notes.find((n) => n.includes('HTTP 200 with no body byte'));
+    expect(note).toMatch(/morgan `combined` log, the same layout, its "-" is a length never set: every SSE response, healthy ones too/);
+  });
+
+  it('near miss: Apache\'s own access log with only an error status (a lost session\'s 404) names no morgan', async () => {
+    const { notes } = await run([{ path: '../real-audit66/ts1-expired-404/timed.log', side: 'server' }]);
+    const note = notes.find((n) => n.includes("Apache's access log has 1 POST"));
+    expect(note).toMatch(/HTTP 404 x1/);
+    expect(note).not.toMatch(/morgan/);
+  });
 });
