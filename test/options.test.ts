@@ -5,7 +5,7 @@ import { analyze, streamAnalysis, OptionError, MIN_LINE_BYTES, type AnalysisOpti
 import { SAMPLES, cli } from './cli/helpers.js';
 
 const CLIENT = `${SAMPLES}client.ndjson`;
-const KNOWN_FORMATS = /known: har, canonical, claim, .*go-sdk, haproxy-log, nginx-combined, nginx-error, apache-error, caddy-console, kitchen-observation-stream, dotnet-console, python-sdk$/;
+const KNOWN_FORMATS = /known: har, canonical, claim, .*go-sdk, haproxy-log, nginx-combined, nginx-error, apache-error, caddy-console, kitchen-observation-stream, server-console, dotnet-console, python-sdk$/;
 
 /** Options with a bad value, the option the error names, and what its message says. */
 const BAD: [label: string, options: Partial<AnalysisOptions>, option: string, message: RegExp][] = [
