@@ -898,6 +898,15 @@ export class Matcher {
     }
   }
 
+  /** h leaves the queue of attempts waiting under key (a queue left empty goes). */
+  private unwait(h: Held, key: string): void {
+    const q = this.waiting.get(key);
+    if (!q) return;
+    const at = q.indexOf(h);
+    if (at !== -1) q.splice(at, 1);
+    if (q.length === 0) this.waiting.delete(key);
+  }
+
   private emit(h: Held): void {
     if (h.emitted) return;
     h.emitted = true;
@@ -915,12 +924,7 @@ export class Matcher {
       this.looseDrop(h);
       if (!a.client && a.server && a.server.status === 404 && a.server.sentSession === true) this.resentElsewhere(a, a.server, h.fp);
     }
-    const q = this.waiting.get(key);
-    if (q) {
-      const i = q.indexOf(h);
-      if (i !== -1) q.splice(i, 1);
-      if (q.length === 0) this.waiting.delete(key);
-    }
+    this.unwait(h, key);
     this.unindex(h);
     // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
     // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
@@ -1148,13 +1152,7 @@ export class Matcher {
       if (!c || c.looseBest?.h !== h) return;
       o = c;
     }
-    const oKey = this.keyOf(o.attempt.primary);
-    const q = this.waiting.get(oKey);
-    const at = q?.indexOf(o) ?? -1;
-    if (at !== -1) {
-      q!.splice(at, 1);
-      if (q!.length === 0) this.waiting.delete(oKey);
-    }
+    this.unwait(o, this.keyOf(o.attempt.primary));
     this.looseDrop(o);
     this.absorb(h, o, isClient ? 'client' : 'server');
     const a = h.attempt;
@@ -1281,13 +1279,7 @@ export class Matcher {
     const w = viewOf(o, other);
     const clientSession = (side === 'client' ? v : w).session!;
     const held = this.candidateSessions.get(`client|${clientSession}`) ?? [];
-    const okey = this.keyOf(w);
-    const q = this.waiting.get(okey);
-    const at = q?.indexOf(o) ?? -1;
-    if (q && at !== -1) {
-      q.splice(at, 1);
-      if (q.length === 0) this.waiting.delete(okey);
-    }
+    this.unwait(o, this.keyOf(w));
     this.absorb(h, o, side);
     const c = a.client!;
     const s = a.server!;
@@ -1370,13 +1362,7 @@ export class Matcher {
     if (i === -1) return false;
     if (!dropped) return this.pairWithUnloggedSession(this.lonelyInits.splice(i, 1)[0]!, view);
     const h = this.lonelyInits.splice(i, 1)[0]!;
-    const key = joinKey(h.attempt.client ?? h.attempt.server!);
-    const queue = this.waiting.get(key);
-    const at = queue?.indexOf(h) ?? -1;
-    if (queue && at !== -1) {
-      queue.splice(at, 1);
-      if (queue.length === 0) this.waiting.delete(key);
-    }
+    this.unwait(h, joinKey(h.attempt.client ?? h.attempt.server!));
     this.merge(h.attempt, view);
     const sid = h.attempt.server!.session!;
     h.attempt.session = sid;
@@ -1394,13 +1380,7 @@ export class Matcher {
 
   /** The client's and the server's views of one initialize, the server's log without the session it gave: the client's session is the attempt's. */
   private pairWithUnloggedSession(h: Held, view: AttemptView): boolean {
-    const key = joinKey(h.attempt.client ?? h.attempt.server!);
-    const queue = this.waiting.get(key);
-    const at = queue?.indexOf(h) ?? -1;
-    if (queue && at !== -1) {
-      queue.splice(at, 1);
-      if (queue.length === 0) this.waiting.delete(key);
-    }
+    this.unwait(h, joinKey(h.attempt.client ?? h.attempt.server!));
     if (h.initKey !== undefined) this.unlistInit(h);
     this.merge(h.attempt, view);
     h.attempt.session = h.attempt.client!.session;
