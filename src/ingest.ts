@@ -2,7 +2,7 @@
 import type { CanonicalRecord } from './schema/record.js';
 import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
 import { ALL_FORMATS, FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
-import { bodilessHttpPost } from './formats/http-line.js';
+import { bodilessHttpPost, bodilessRecords, httpLineFormat } from './formats/http-line.js';
 import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
 import { inferredWriter } from './formats/jsonrpc.js';
 import { harEntryFormat } from './formats/har-entry.js';
@@ -220,7 +220,12 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       // The Python SDK's own DEBUG lines, and httpx's, logged by a JSON formatter: read as the text log they would be.
       const pyLine = forced ? undefined : pythonRecordLine(obj, adapterState);
       if (pyLine !== undefined) return emit(pythonSdkLogFormat, pythonSdkLogFormat.textToRecords(pyLine, ctx(lineNo)), lineNo, out);
-      if (bodilessHttpPost(obj)) bodilessPosts.set(account, (bodilessPosts.get(account) ?? 0) + 1);
+      if (bodilessHttpPost(obj)) {
+        bodilessPosts.set(account, (bodilessPosts.get(account) ?? 0) + 1);
+        // (its error status, with a time: the server's account of a POST, offered to the client's attempt of it)
+        const logged = bodilessRecords(obj, ctx(lineNo));
+        if (logged.length > 0) return emit(httpLineFormat, logged, lineNo, out, text);
+      }
       if (FALLBACK_FORMAT.detect(obj)) return emit(FALLBACK_FORMAT, FALLBACK_FORMAT.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
     }
@@ -316,9 +321,15 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       }
       return;
     }
-    account.used++;
-    account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
-    if (!seenFormats.has(fmt)) {
+    // A server HTTP logger's body-less POST line (bodilessRecords): still a line with no MCP traffic (skipped, as before),
+    // its record only offered to the client's attempt of its status, as a gateway's line is.
+    const loggerOnly = !fmt.limits.gatewayAccount && res.every((r) => (r as { gatewayAccount?: { log?: string } }).gatewayAccount?.log === 'http-logger');
+    if (loggerOnly) account.skipped++;
+    else {
+      account.used++;
+      account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
+    }
+    if (!loggerOnly && !seenFormats.has(fmt)) {
       seenFormats.add(fmt);
       mergeLimits(account.limits, fmt.limits);
     }
@@ -345,7 +356,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       const item: RecordItem = { rec, ts, src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride ?? writer ?? assumed };
       if (fmt.limits.answersUnlogged) item.answersUnlogged = true;
       if (fmt.limits.sessionSent) item.sessionSent = true;
-      if (fmt.limits.gatewayAccount) item.gatewayAccount = true;
+      if (fmt.limits.gatewayAccount || loggerOnly) item.gatewayAccount = true;
       if (raw !== undefined) item.raw = raw;
       out.push(item);
     }

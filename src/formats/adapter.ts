@@ -37,7 +37,7 @@ export interface SourceLimits {
 }
 
 /** Which gateway's log a line of a gatewayAccount format is. */
-export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'apache-access' | 'apache-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting' | 'server-console';
+export type GatewayLog = 'haproxy' | 'nginx-access' | 'nginx-error' | 'caddy-access' | 'caddy-error' | 'apache-access' | 'apache-error' | 'kitchen-log' | 'kitchen-observation' | 'aspnet-hosting' | 'server-console' | 'http-logger';
 
 /** A gateway's own account of an exchange, carried on its record (beside the schema's fields) to the join (analyze.ts). */
 export interface GatewayAccount {

@@ -3,7 +3,7 @@ import type { ExchangeRecord } from '../schema/record.js';
 import type { HttpLine } from '../schema/http-line.js';
 import { NEEDS_SCHEMAS, schemas } from '../schema/lazy.js';
 import type { CanonicalRecord } from '../schema/record.js';
-import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
+import { FULL_VIEW, type AdapterContext, type AdapterResult, type GatewayAccount, type JsonFormat } from './adapter.js';
 import { trimOldest } from '../bounded.js';
 import { appLogFormat, loggedTime } from './app-log.js';
 import { parseTimestamp } from './time.js';
@@ -294,6 +294,42 @@ function httpLineRecords(v: Obj): AdapterResult {
   return [toExchange(parsed.data)];
 }
 
+/** Which server logger wrote a body-less POST line, by the fields its README's setup leaves (fixed words, never the line's own). */
+function loggerName(v: Obj): string {
+  const ecs = dotted(v, 'ecs.version') !== undefined;
+  if (isObj(v.meta) && isObj(v.meta.req)) return 'express-winston';
+  if (ecs && isObj(v.req)) return '@elastic/ecs-pino-format';
+  if (ecs && typeof v.message === 'string' && / HTTP\/\d/.test(v.message)) return 'ECS morgan';
+  if (ecs) return 'ECS HTTP logger';
+  if (isObj(v.req) && isObj(v.res)) return 'pino-http';
+  return 'HTTP logger';
+}
+
+/**
+ * A server HTTP logger's line of a POST without its body (see bodilessHttpPost) that the server answered with an error
+ * (4xx, 5xx) and that has a time: no call (no JSON-RPC body), but the server's own account of that POST, offered to the
+ * client's attempt of the same status (and session, where the line has the request's Mcp-Session-Id header) near its
+ * start, as a gateway's access line is (src/join/gateway-lines.ts). Its time is the request's start where the logger
+ * logs at the end with its duration (pino-http's `responseTime`, ECS's `event.duration`). A 2xx is kept by none: it says
+ * nothing the client's log does not (nginx keeps its 2xx only as a re-send, which a server's own logger cannot see).
+ */
+export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName(v)): CanonicalRecord[] {
+  const line = pick(v);
+  const status = typeof line.status === 'number' ? line.status : undefined;
+  if (line.method !== 'POST' || status === undefined || status < 400 || line.time === undefined) return [];
+  const took = typeof line.durationMs === 'number' ? line.durationMs : undefined;
+  const sid = stringHeaders(line.requestHeaders)?.['mcp-session-id'];
+  const after = took !== undefined ? ` after ${Math.round(took * 10) / 10} ms` : '';
+  const said = `the server's ${logger} line shows it answered this POST ${status}${after} (${ctx.file}:${ctx.line}): the server itself sent this status, not a hop in between`;
+  const rec = {
+    v: 1, kind: 'exchange', side: 'gateway', ts: line.time, method: 'POST', url: typeof line.url === 'string' ? line.url : '/',
+    requestHeaders: sid !== undefined ? { 'mcp-session-id': sid } : {}, status, responseHeaders: {}, end: 'complete', error: said,
+    ...(took !== undefined ? { durationMs: took } : {}),
+  } as ExchangeRecord;
+  const account: GatewayAccount = { log: 'http-logger', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
+  return [Object.assign(rec, { gatewayAccount: account }) as CanonicalRecord];
+}
+
 /** The words of Fastify's own logger on a request's last line (lib/log-controller.js). */
 const FASTIFY_DONE = new Set(['request completed', 'request errored', 'stream closed prematurely']);
 /** Most requests of a Fastify log waiting for their last line: a log is read in order, and a request ends soon. */
@@ -352,7 +388,13 @@ function fastifyRecords(kind: 'incoming' | 'body' | 'done', v: Obj, ctx: Adapter
   }
   if (pending?.body === undefined) {
     open?.delete(id);
-    return [];
+    // A body-less request (Fastify's default logger): its error status offered to the client's attempt of it.
+    if (pending === undefined || v.msg !== 'request completed') return [];
+    const took = msOf(v.responseTime);
+    const logged = loggedTime(v);
+    const time = pending.time ?? (logged !== undefined && took !== undefined ? before(logged, took) : logged);
+    const line: Obj = { method: pending.method, url: pending.url, status: (v.res as Obj).statusCode, ...(time !== undefined ? { time } : {}), ...(took !== undefined ? { durationMs: took } : {}), ...(pending.headers !== undefined ? { headers: pending.headers } : {}) };
+    return bodilessRecords(line, ctx, "Fastify's logger");
   }
   // The line is read again once the schemas are loaded: the request stays open until then.
   if (!schemas()) return { error: NEEDS_SCHEMAS };

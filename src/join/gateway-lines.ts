@@ -249,6 +249,17 @@ function apacheFitsServer(g: GatewayLine, p: GatewayProbe): boolean {
   return g.stage === 'head' && typeof p.status !== 'number';
 }
 
+/**
+ * Whether a server HTTP logger's body-less POST line (pino-http, ECS pino or morgan, Fastify's; kept only for a 4xx or
+ * 5xx with a time) fits a client's attempt: the same status, started within a second of it (the line's time less its
+ * duration where the logger logs at the end); the session, where the line has the header, is compared by take(). A hop's
+ * status the server never sent finds no line of it.
+ */
+function loggerFits(g: GatewayLine, p: GatewayProbe): boolean {
+  if (p.side !== 'client' || p.startTs === undefined || typeof p.status !== 'number') return false;
+  return g.status === p.status && Math.abs(g.ts - p.startTs) <= SLACK_MS;
+}
+
 /** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */
 function haproxyFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.startTs === undefined || p.status === undefined) return false;
@@ -317,15 +328,15 @@ export class GatewayLines {
     if (p.startTs === undefined) return [];
     const out: GatewayLine[] = [];
     // one line of each kind: a gateway's account, nginx's error log's reason, the kitchen's request log, its observation
-    for (const kind of ['account', 'reason', 'kitchen-log', 'kitchen-observation', 'aspnet-hosting'] as const) {
+    for (const kind of ['account', 'reason', 'kitchen-log', 'kitchen-observation', 'aspnet-hosting', 'http-logger'] as const) {
       let best = -1;
       let bestGap = Infinity;
       let runnerUp = Infinity;
       for (let i = 0; i < this.lines.length; i++) {
         const g = this.lines[i]!;
-        if ((isKitchen(g) ? g.log : g.log === 'nginx-error' || g.log === 'caddy-error' || g.log === 'apache-error' ? 'reason' : 'account') !== kind) continue;
+        if ((isKitchen(g) || g.log === 'http-logger' ? g.log : g.log === 'nginx-error' || g.log === 'caddy-error' || g.log === 'apache-error' ? 'reason' : 'account') !== kind) continue;
         if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
-        if (!(g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : isCaddy(g) ? caddyFits(g, p) : isApache(g) ? apacheFits(g, p) : nginxFits(g, p))) continue;
+        if (!(g.log === 'http-logger' ? loggerFits(g, p) : g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : isCaddy(g) ? caddyFits(g, p) : isApache(g) ? apacheFits(g, p) : nginxFits(g, p))) continue;
         // (Caddy's line of a cut stream and Apache's error lines name no request: how near the time is to the end of the client's view)
         let gap = g.unnamed || g.log === 'apache-error' ? Math.abs(g.ts - (p.endTs ?? p.startTs)) : Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
         // the kitchen's lines: how far apart the starts and the ends are (the server's time taken against the client's)
@@ -428,7 +439,7 @@ export class GatewayLines {
     const out: string[] = [];
     // (one server's console beside the client's log is compared with its POSTs; with several, which server answered which is unknown)
     const consoles = [...this.account.values()].filter((a) => a.log === 'server-console' && a.consoleLines !== undefined).length;
-    for (const a of this.account.values()) out.push(...(a.log === 'server-console' ? consoleNotes(a.file, a, consoles === 1 ? this.clientStatuses : undefined) : a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
+    for (const a of this.account.values()) out.push(...(a.log === 'server-console' ? consoleNotes(a.file, a, consoles === 1 ? this.clientStatuses : undefined) : a.log === 'http-logger' ? loggerNotes(a.file, a) : a.log === 'haproxy' ? haproxyNotes(a.file, a) : isKitchen(a) ? kitchenNotes(a.file, a) : isCaddy(a) ? caddyNotes(a.file, a) : isApache(a) ? apacheNotes(a.file, a) : nginxNotes(a.file, a)));
     return out;
   }
 
@@ -456,7 +467,7 @@ export class GatewayLines {
         if (a.untaken.length < 5) a.untaken.push(g);
         continue;
       }
-      let label = isCaddy(g) ? caddyLabel(g) : isApache(g) ? apacheLabel(g) : nginxLabel(g);
+      let label = g.log === 'http-logger' ? `HTTP ${g.status}` : isCaddy(g) ? caddyLabel(g) : isApache(g) ? apacheLabel(g) : nginxLabel(g);
       if (!a.labels.has(label) && a.labels.size >= LABELS_KEPT) label = 'other';
       const known = a.labels.get(label);
       if (known) known.count++;
@@ -631,6 +642,22 @@ function kitchenNotes(file: string, a: Account): string[] {
   if (untaken) parts.push(`${untaken} no attempt took: ${rest.join(', ')} (notifications and responses to the server are no attempts; a POST no client log given shows, or one the client's clock puts more than a second away, is not joined)`);
   if (a.untimed) parts.push(`${a.untimed} line${a.untimed === 1 ? ' has' : 's have'} no date (Development's "HH:mm:ss " time): counted, not joined; a TimestampFormat with the date, or the JSON console format, lets them join`);
   return [parts.join('; ')];
+}
+
+/**
+ * A server HTTP logger's body-less POST lines with an error status (pino-http's, ECS's, Fastify's defaults): how many
+ * were joined to the client's attempt of their status, and those no attempt took, by status (alone, every one).
+ */
+function loggerNotes(file: string, a: Account): string[] {
+  const mine = untakenOf(a);
+  const parts: string[] = [];
+  if (a.taken) parts.push(`${a.taken} joined to the client's attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (its why says the server itself answered so)`);
+  if (mine.length) {
+    const k = countOf(mine);
+    parts.push(`${k === 1 ? '1 POST' : `${k} POSTs`} the server answered with an error (${listOf(mine)}; the first at ${firstAt(mine)}) that no client attempt of the same status and session took: the line has no JSON-RPC body, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+  }
+  if (parts.length === 0) return [];
+  return [`${file}: the server's HTTP logger's body-less POST lines with an error status: ${parts.join('; ')}`];
 }
 
 function haproxyNotes(file: string, a: Account): string[] {

@@ -843,7 +843,7 @@ export class Matcher {
         g = { ...g, said: `${g.said}; ${before}` };
         a.answeredBeforeTool = { said: before, src: g.src };
       }
-      if (g.log === 'kitchen-log' || g.log === 'kitchen-observation' || g.log === 'aspnet-hosting') (a.serverLines ??= []).push({ said: g.said, src: g.src });
+      if (g.log === 'kitchen-log' || g.log === 'kitchen-observation' || g.log === 'aspnet-hosting' || g.log === 'http-logger') (a.serverLines ??= []).push({ said: g.said, src: g.src });
       else if (g.log === 'nginx-error' || g.log === 'caddy-error' || g.log === 'apache-error') a.gatewayReason = { said: g.said, src: g.src };
       else a.gatewayLine = { said: g.said, retries: g.retries, src: g.src, ts: g.ts, endTs: g.endTs };
       // (each line's words name the gateway: "HAProxy's termination state SD: ...", "nginx's access log has ...")
