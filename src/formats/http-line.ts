@@ -326,7 +326,9 @@ export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName
     requestHeaders: sid !== undefined ? { 'mcp-session-id': sid } : {}, status, responseHeaders: {}, end: 'complete', error: said,
     ...(took !== undefined ? { durationMs: took } : {}),
   } as ExchangeRecord;
-  const account: GatewayAccount = { log: 'http-logger', startKnown: true, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
+  // (no duration and no event.start, as ECS morgan's: the time is when the logger wrote the line, the request's end)
+  const startKnown = took !== undefined || dotted(v, 'event.start') !== undefined;
+  const account: GatewayAccount = { log: 'http-logger', startKnown, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
   return [Object.assign(rec, { gatewayAccount: account }) as CanonicalRecord];
 }
 
@@ -394,7 +396,7 @@ function fastifyRecords(kind: 'incoming' | 'body' | 'done', v: Obj, ctx: Adapter
     const logged = loggedTime(v);
     const time = pending.time ?? (logged !== undefined && took !== undefined ? before(logged, took) : logged);
     const line: Obj = { method: pending.method, url: pending.url, status: (v.res as Obj).statusCode, ...(time !== undefined ? { time } : {}), ...(took !== undefined ? { durationMs: took } : {}), ...(pending.headers !== undefined ? { headers: pending.headers } : {}) };
-    return bodilessRecords(line, ctx, "Fastify's logger");
+    return bodilessRecords(line, ctx, 'Fastify');
   }
   // The line is read again once the schemas are loaded: the request stays open until then.
   if (!schemas()) return { error: NEEDS_SCHEMAS };

@@ -252,12 +252,15 @@ function apacheFitsServer(g: GatewayLine, p: GatewayProbe): boolean {
 /**
  * Whether a server HTTP logger's body-less POST line (pino-http, ECS pino or morgan, Fastify's; kept only for a 4xx or
  * 5xx with a time) fits a client's attempt: the same status, started within a second of it (the line's time less its
- * duration where the logger logs at the end); the session, where the line has the header, is compared by take(). A hop's
+ * duration where the logger logs at the end; with no duration, written within the attempt's time); the session, where the line has the header, is compared by take(). A hop's
  * status the server never sent finds no line of it.
  */
 function loggerFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.side !== 'client' || p.startTs === undefined || typeof p.status !== 'number') return false;
-  return g.status === p.status && Math.abs(g.ts - p.startTs) <= SLACK_MS;
+  if (g.status !== p.status) return false;
+  if (g.startKnown) return Math.abs(g.ts - p.startTs) <= SLACK_MS;
+  // a line with no duration (ECS morgan's) was written when the response ended: within the attempt's time
+  return g.ts >= p.startTs - SLACK_MS && g.ts <= (p.open ? p.startTs + OPEN_VIEW_MS : (p.endTs ?? p.startTs)) + SLACK_MS;
 }
 
 /** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */
