@@ -339,7 +339,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     // (a server's app log with tools/call received): that side's, for every record of it that states none.
     const writer = sideOverride === undefined ? inferredWriter(adapterState) : undefined;
     for (const rec of res) {
-      account.records++;
+      if (!loggerOnly) account.records++;
       if (writer !== undefined && (rec as { side?: unknown }).side === undefined) (rec as { side?: string }).side = writer;
       if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
