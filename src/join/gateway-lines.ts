@@ -657,7 +657,7 @@ function loggerNotes(file: string, a: Account): string[] {
   if (a.taken) parts.push(`${a.taken} joined to the client's attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (its why says the server itself answered so)`);
   if (mine.length) {
     const k = countOf(mine);
-    parts.push(`${k === 1 ? '1 POST' : `${k} POSTs`} the server answered with an error (${listOf(mine)}; the first at ${firstAt(mine)}) that no client attempt of the same status and session took: the line has no JSON-RPC body, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give the client's log beside it to name the ${k === 1 ? 'call' : 'calls'}`);
+    parts.push(`${k === 1 ? '1 POST' : `${k} POSTs`} the server answered with an error (${listOf(mine)}; the first at ${firstAt(mine)}) that no client attempt of the same status and session took: the line has no JSON-RPC body, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give beside it a client's log that has each request's HTTP status (a capture, recordingFetch's) to name the ${k === 1 ? 'call' : 'calls'}`);
   }
   if (parts.length === 0) return [];
   return [`${file}: the server's HTTP logger's body-less POST lines with an error status: ${parts.join('; ')}`];

@@ -76,7 +76,7 @@ describe("the client's and the server's app logs joined", () => {
     expect(both.every((a) => filesOf(a).length === 2 && a.session === init!.session && a.session !== null && a.serverOutcome !== undefined)).toBe(true);
     expect([lost.session, filesOf(lost).length, lost.notSeenByServer]).toEqual([null, 1, undefined]);
     expect(lost.detail?.why).toContain("no view of it in the server's log: the client's log names no session id");
-    expect(r.summary.notes.join(' ')).toMatch(/^6 requests of a client log that names no session id/);
+    expect(r.summary.notes.some((n) => /^6 requests of a client log that names no session id/.test(n))).toBe(true);
     // One attempt per call now: the retry of the destructive tool, with both logs' evidence.
     expect(toolCalls(r).filter((a) => a.attempt === 2).map((a) => codesOf(a).includes('UNSAFE_RETRY'))).toEqual([true]);
     expect(r.findings.map((f) => f.code)).not.toContain('SIDE_DIVERGENCE');
