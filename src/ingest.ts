@@ -222,9 +222,15 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       if (pyLine !== undefined) return emit(pythonSdkLogFormat, pythonSdkLogFormat.textToRecords(pyLine, ctx(lineNo)), lineNo, out);
       if (bodilessHttpPost(obj)) {
         bodilessPosts.set(account, (bodilessPosts.get(account) ?? 0) + 1);
-        // (its error status, with a time: the server's account of a POST, offered to the client's attempt of it)
+        // (its error status, with a time: the server's account of a POST, offered to the client's attempt of it, unless
+        // the application-log reader reads the line itself: pino-http's 404 ending the one open request of its session
+        // and process in a log of the app's own message lines, test/fixtures/real-audit19/s1-ts-http)
         const logged = bodilessRecords(obj, ctx(lineNo));
-        if (logged.length > 0) return emit(httpLineFormat, logged, lineNo, out, text);
+        if (logged.length > 0) {
+          const own = FALLBACK_FORMAT.detect(obj) ? FALLBACK_FORMAT.toRecords(obj, ctx(lineNo)) : [];
+          if (Array.isArray(own) ? own.length > 0 : own.error === NEEDS_SCHEMAS) return emit(FALLBACK_FORMAT, own, lineNo, out, text);
+          return emit(httpLineFormat, logged, lineNo, out, text);
+        }
       }
       if (FALLBACK_FORMAT.detect(obj)) return emit(FALLBACK_FORMAT, FALLBACK_FORMAT.toRecords(obj, ctx(lineNo)), lineNo, out, text);
       return unusable(lineNo, 'unknown-format', `record in no known format (keys: ${describeKeys(obj)})`);
