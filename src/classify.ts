@@ -413,10 +413,32 @@ function cancelAfterEnd(view: AttemptView): string {
 }
 
 function incompleteWhy(view: AttemptView): string {
-  const why = `${incompleteWhyOf(view)}${deletedWhy(view)}`;
+  const base = incompleteWhyOf(view);
+  const why = `${base}${keepAliveWhy(view, base.includes(SINCE_COMMENT))}${deletedWhy(view)}`;
   // Text that is no SSE field is dropped by every SSE client: an error page a proxy wrote into the stream shows only here.
   const named = view.namedEvent !== undefined ? `${why}; an event of type ${JSON.stringify(view.namedEvent)} carried the response, but SSE clients take only "message" events (the MCP SDKs ignore the others): the server named the event wrongly` : why;
   return view.nonSseText !== undefined ? `${named}; the stream carried text that is no SSE field, which an SSE client ignores (an error page written into it?): "${view.nonSseText}"` : named;
+}
+
+/**
+ * SSE comments (keep-alives) on a stream that carried no answer: whoever sent them held the stream open, and on one
+ * connection what is sent arrives in order, so an answer sent before the last of them would have come before it. The
+ * TypeScript SDK 1.32.2 server sends one every 15 s on each open stream, so a client read timeout longer than that
+ * never fires on a silent tool (the Python client's 300 s in test/fixtures/real-audit67/py-hang-default).
+ */
+function keepAliveWhy(view: AttemptView, told: boolean): string {
+  const k = view.keepAlive;
+  if (k === undefined || view.response !== undefined) return '';
+  // After the client's cancellation a comment tells nothing of the tool (the stream may stay open a while; an HTTP
+  // client that keeps reading it, as a HAR's browser, gets the next keep-alive): only those before it count.
+  if (view.cancelledAt !== undefined && (k.lastTs === undefined || k.lastTs > view.cancelledAt)) return '';
+  const what = k.count === 1 ? '1 SSE comment (a keep-alive)' : `${k.count} SSE comments (keep-alives)`;
+  const sent = view.side === 'server' ? 'went out' : 'came';
+  // told: the silence named before this says how long before the end the last came.
+  const last = !told && k.lastTs !== undefined && view.endTs !== undefined && view.endTs >= k.lastTs ? `, the last ${((view.endTs - k.lastTs) / 1000).toFixed(2)} s before it ended` : '';
+  const held = k.lastTs !== undefined ? 'the stream was held open and the answer had not been sent by then' : 'the stream was held open while no answer came';
+  const timeout = view.side === 'server' ? '' : '; a read timeout longer than their interval never fires on such a stream (the TypeScript SDK 1.32.2 server sends one every 15 s)';
+  return `; ${what} ${sent} on it${last}: ${held} (the tool still ran, or hung)${timeout}`;
 }
 
 /** An accepted DELETE of the session came while the request's stream was open: who sent it, and when. */
@@ -519,13 +541,28 @@ const QUIET_NAMED_MS = 1000;
 
 /**
  * How long a stream that broke had been silent, when it was for a second or more: a hop's idle timeout cuts a stream
- * that long silent (comments such as `: ping` are not in the records, so "nothing" means no event and no head).
+ * that long silent ("nothing": no event, no head and no SSE comment where the log counts them).
  */
 function quietWhy(view: AttemptView): string {
   if (view.quietMs === undefined || view.quietMs < QUIET_NAMED_MS) return '';
-  const since = view.sseEvents ? 'its last event' : 'its head';
+  // Comments whose times the log does not give came somewhere in that silence: it was no silence.
+  const k = view.keepAlive;
+  if (k !== undefined && k.lastTs === undefined) return '';
+  // n comments after the head: some gap before the last was at least (last - head) / n long. A final silence shorter
+  // than that one was no idle timeout's: one that short would have cut the stream in the longer gap.
+  const head = view.headTs ?? view.startTs;
+  if (k?.lastTs !== undefined && head !== undefined && view.quietMs < (k.lastTs - head) / k.count) return '';
+  const since = quietSinceComment(view) ? SINCE_COMMENT : view.sseEvents ? 'its last event' : 'its head';
   const what = view.side === 'server' ? `nothing had gone out on it for ${(view.quietMs / 1000).toFixed(2)} s (since ${since}) when its connection closed` : `nothing had come on it for ${(view.quietMs / 1000).toFixed(2)} s (since ${since}) when it broke`;
   return `; ${what}: an idle timeout of a hop between (nginx's proxy_read_timeout, a load balancer's) cuts a stream silent that long, and so does the client's own read timeout (an httpx client's \`read\`: the Python SDK's default client waits 300 s, an app's own may wait less); one that progress notifications or SSE comments keep busy passes`;
+}
+
+const SINCE_COMMENT = 'its last SSE comment';
+
+/** Whether the silence quietWhy names ran from an SSE comment (a keep-alive), the last thing on the stream. */
+function quietSinceComment(view: AttemptView): boolean {
+  const last = view.keepAlive?.lastTs;
+  return view.quietMs !== undefined && view.quietMs >= QUIET_NAMED_MS && last !== undefined && view.endTs !== undefined && view.endTs - last <= view.quietMs;
 }
 
 /**

@@ -254,8 +254,9 @@ export class Normalizer {
       case 'event': {
         if (r.id === undefined && r.event === undefined && isSseFrame(r.data)) {
           // The chunk as the server wrote it ("event: message\ndata: {...}\n\n"), logged whole as the data: its events.
-          const foreign = forEachSseEvent(r.data, (ev) => e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false, timing: 'order' }, ctx.ts, ctx.src));
-          if (foreign !== undefined) e.nonSse(ctx.input, r.xid, foreign);
+          const rest = forEachSseEvent(r.data, (ev) => e.payload(ctx.input, r.xid, { sse: ev, hasParsed: false, timing: 'order' }, ctx.ts, ctx.src));
+          if (rest.foreign !== undefined) e.nonSse(ctx.input, r.xid, rest.foreign);
+          if (rest.comments > 0) e.comments(ctx.input, r.xid, rest.comments, ctx.ts);
           return;
         }
         const ev: ParsedSseEvent = { data: r.data, hasData: true };
@@ -270,6 +271,7 @@ export class Normalizer {
           e.payload(ctx.input, r.xid, { text: r.recvText, hasParsed: false }, ctx.ts, ctx.src);
         }
         if (r.nonSseText !== undefined && r.nonSseText !== '') e.nonSse(ctx.input, r.xid, r.nonSseText);
+        if (r.comments !== undefined && r.comments > 0) e.comments(ctx.input, r.xid, r.comments, lastCommentAt(r.lastCommentTs, r.ts, ctx.ts));
         e.end(ctx.input, r.xid, r.end, r.error, ctx.ts, ctx.src);
         return;
       }
@@ -333,10 +335,24 @@ export class Normalizer {
     if (recvText === undefined || recvText === '') return;
     const isSse = contentType?.toLowerCase().includes('text/event-stream') ?? looksLikeSse(recvText);
     if (isSse) {
-      const foreign = forEachSseEvent(recvText, (ev) => e.payload(input, xid, { sse: ev, hasParsed: false }, ts, src));
-      if (foreign !== undefined) e.nonSse(input, xid, foreign);
+      const rest = forEachSseEvent(recvText, (ev) => e.payload(input, xid, { sse: ev, hasParsed: false }, ts, src));
+      if (rest.foreign !== undefined) e.nonSse(input, xid, rest.foreign);
+      // A whole body does not tell when its comments came.
+      if (rest.comments > 0) e.comments(input, xid, rest.comments, undefined);
     } else {
       e.payload(input, xid, { text: recvText, hasParsed: false }, ts, src);
     }
   }
+}
+
+/**
+ * When an end record's last SSE comment came, on the record's own clock as the analysis placed it (moved with its
+ * `ts` by --timezone or a skew): the comment's time less the record's, from the record's place, never after it.
+ */
+function lastCommentAt(last: unknown, own: unknown, placed: number | undefined): number | undefined {
+  if (last === undefined || placed === undefined) return undefined;
+  const at = parseTimestamp(last);
+  const mine = parseTimestamp(own);
+  if (at === undefined || mine === undefined) return undefined;
+  return Math.min(placed + at - mine, placed);
 }

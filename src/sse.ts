@@ -150,11 +150,19 @@ export class SseParser {
   }
 }
 
+/** What a whole body held besides its events. */
+export interface SseBodyRest {
+  /** The start of the text in it that was no SSE field (see SseParser.foreign). */
+  foreign: string | undefined;
+  /** Its comment lines (": keepalive", ": ping"): a server that sends them holds the stream open while it works. */
+  comments: number;
+}
+
 /**
  * Every event of a whole body, handed to fn in order, 64 KiB of body at a time (no generator on the hot path); returns
- * the start of the text in it that was no SSE field (see SseParser.foreign).
+ * what else the body held.
  */
-export function forEachSseEvent(body: string, fn: (ev: ParsedSseEvent) => void): string | undefined {
+export function forEachSseEvent(body: string, fn: (ev: ParsedSseEvent) => void): SseBodyRest {
   const parser = new SseParser();
   const step = 1 << 16;
   const out: ParsedSseEvent[] = [];
@@ -165,7 +173,7 @@ export function forEachSseEvent(body: string, fn: (ev: ParsedSseEvent) => void):
   }
   parser.end(out);
   for (const ev of out) fn(ev);
-  return parser.foreign;
+  return { foreign: parser.foreign, comments: parser.comments };
 }
 
 /** Whether an event carries a JSON-RPC message: it has data and its type is "message" (the default). */

@@ -95,9 +95,9 @@ describe('a data line longer than the pieces it arrives in', () => {
   it('keeps the start of the text that is no SSE field (an error page written into the stream), and nothing for a clean stream', () => {
     const page = '<html><head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center></body></html>\r\n';
     const events: ParsedSseEvent[] = [];
-    expect(forEachSseEvent(`id: 1\ndata:\n\n${page}`, (ev) => events.push(ev))).toBe('<html><head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center></body></html>');
+    expect(forEachSseEvent(`id: 1\ndata:\n\n${page}`, (ev) => events.push(ev)).foreign).toBe('<html><head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center></body></html>');
     expect(events).toEqual([{ id: '1', data: '', hasData: true }]);
-    expect(forEachSseEvent(': keepalive\nevent: message\ndata: {}\nretry: 10\n\n', () => undefined)).toBeUndefined();
+    expect(forEachSseEvent(': keepalive\nevent: message\ndata: {}\nretry: 10\n\n', () => undefined)).toEqual({ foreign: undefined, comments: 1 });
     // bounded: a long page keeps its first 4 KiB
     const p = new SseParser();
     for (let i = 0; i < 1000; i++) p.push(`<p>line ${i} of an error page</p>\n`);

@@ -59,6 +59,8 @@ export class ExchangeRecorder {
   private responseWritten = false;
   private finished = false;
   private sse: SseTap | undefined;
+  /** When the last SSE comment (a keep-alive) passed: the end record says it, since no record is written for each. */
+  private lastCommentAt: string | undefined;
   // A byte order mark before the body is kept: the Python SDK's client refuses a JSON body that has one.
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   private bodyText = '';
@@ -132,8 +134,11 @@ export class ExchangeRecorder {
     if (this.finished) return;
     const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
     this.bodyBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (this.sse) this.writeEvents(this.sse.push(text));
-    else this.bodyText += text;
+    if (this.sse) {
+      const before = this.sse.comments;
+      this.writeEvents(this.sse.push(text));
+      if (this.sse.comments > before) this.lastCommentAt = new Date().toISOString();
+    } else this.bodyText += text;
   }
 
   /** Write the end record (once): how the body or connection ended. */
@@ -149,6 +154,10 @@ export class ExchangeRecorder {
       this.writeEvents([...rest, ...events]);
       if (incomplete) errorText = [errorText, 'the stream ended inside an unterminated event'].filter(Boolean).join('; ');
       if (nonSseText !== undefined) record.nonSseText = this.ctx.redact ? redactText(nonSseText) : nonSseText;
+      if (this.sse.comments > 0) {
+        record.comments = this.sse.comments;
+        if (this.lastCommentAt !== undefined) record.lastCommentTs = this.lastCommentAt;
+      }
     } else {
       this.bodyText += tail;
       if (this.bodyText !== '') record.recvText = this.ctx.redact ? redactText(this.bodyText) : this.bodyText;

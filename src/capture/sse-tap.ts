@@ -18,6 +18,11 @@ interface TappedEvent {
 export class SseTap {
   private readonly parser = new SseParser();
 
+  /** The comment lines (`: keepalive`) seen so far: a recording writes no record for each, only their count at the end. */
+  get comments(): number {
+    return this.parser.comments;
+  }
+
   /** Feed decoded text; returns the events completed by it. */
   push(text: string): TappedEvent[] {
     return this.parser.push(text).map(tapped);

@@ -95,6 +95,8 @@ interface Live {
   sse?: SseParser;
   decoder?: TextDecoder;
   events: number;
+  /** When the last SSE comment (a keep-alive) crossed: the end record carries the count and this time. */
+  lastCommentTs?: number;
 }
 
 interface Pending {
@@ -195,12 +197,21 @@ function readLive(p: Pending, ts: number | undefined, out: CanonicalRecord[]): v
     l.body.push(...fresh);
     return;
   }
+  const comments = l.sse.comments;
   for (const b of fresh) {
     for (const ev of l.sse.push(l.decoder!.decode(b, { stream: true }))) {
       l.events++;
       out.push(eventRecord(p.xid, ts, ev));
     }
   }
+  if (l.sse.comments > comments && ts !== undefined) l.lastCommentTs = ts;
+}
+
+/** An end record says how many SSE comments its stream carried, and when the last crossed (no record is made for each). */
+function withComments(end: EndRecord, count: number, lastTs: number | undefined): void {
+  if (count <= 0) return;
+  end.comments = count;
+  if (lastTs !== undefined) end.lastCommentTs = lastTs;
 }
 
 /** The body bytes `l.bytes` holds, chunk framing removed (a chunk not yet whole is taken as far as it came). */
@@ -302,11 +313,14 @@ function response(http: Fields, conn: Conn, stream: string, ts: number | undefin
   const out: CanonicalRecord[] = [];
   const recvText = bodyText(http.get('http_http_file_data'));
   const durationS = Number(one(http.get('http_http_time')));
+  let comments: { count: number; lastTs: number | undefined } | undefined;
   if (p!.live.said) {
     // Head and events were written as they crossed the wire: only the events after those, then the end.
     let i = 0;
     const sse = new SseParser();
     for (const ev of [...sse.push(recvText ?? ''), ...sse.end()]) if (i++ >= p!.live.events && !ev.truncated) out.push(eventRecord(pxid, ts, ev));
+    // Comments in the tail the live parser had not seen came with this packet.
+    comments = { count: sse.comments, lastTs: sse.comments > (p!.live.sse?.comments ?? 0) ? ts : p!.live.lastCommentTs };
   } else {
     const r: ResponseRecord = { v: 1, kind: 'response', xid: pxid, status, responseHeaders: messageHeaders(http, 'response') };
     if (ts !== undefined) r.ts = ts;
@@ -316,6 +330,7 @@ function response(http: Fields, conn: Conn, stream: string, ts: number | undefin
   const end: EndRecord = { v: 1, kind: 'end', xid: pxid, end: 'complete' };
   if (ts !== undefined) end.ts = ts;
   if (Number.isFinite(durationS) && durationS >= 0) end.durationMs = Math.round(durationS * 1e6) / 1e3;
+  if (comments) withComments(end, comments.count, comments.lastTs);
   out.push(end);
   return out;
 }
@@ -337,6 +352,7 @@ function connectionEnd(conn: Conn, ts: number | undefined, how: string): Canonic
       }
       end.end = 'aborted';
       end.error = `${how}${conn.clientFin ? ', after the client had closed its side (FIN)' : ''}, before the response ended${l.chunked ? ' (no last chunk)' : ''}`;
+      if (l.sse) withComments(end, l.sse.comments, l.lastCommentTs);
     }
     if (ts !== undefined) end.ts = ts;
     out.push(end);

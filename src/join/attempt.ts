@@ -165,8 +165,13 @@ export interface AttemptView {
   /** SSE events on the GETs that resumed its stream (Last-Event-ID), where it had any: the report counts both. */
   resumedEvents?: number;
   progress: number;
-  /** How long nothing had come on its stream (since its head or its last event) when the stream broke (ended `error` or `aborted`) without the response. */
+  /** How long nothing had come on its stream (since its head, its last event or SSE comment) when the stream broke (ended `error` or `aborted`) without the response. */
   quietMs?: number;
+  /**
+   * SSE comment lines (`: keepalive`, `: ping`) on its own stream, and when the last of them came where the log tells (a
+   * streaming recorder's end record does, a whole body does not); set only when there were any.
+   */
+  keepAlive?: { count: number; lastTs: number | undefined };
   /** When the last of its progress notifications came (at most PROGRESS_TIMES_KEPT), where the log gives each event its time. */
   progressAt?: number[];
   /**

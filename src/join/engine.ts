@@ -920,6 +920,20 @@ export class JoinEngine {
     if (said !== undefined) for (const v of ex.attempts) v.nonSseText ??= said;
   }
 
+  /** SSE comment lines on an exchange's stream (keep-alives), and when the last of them came where the log tells. */
+  comments(input: number, xid: string, count: number, lastTs: number | undefined): void {
+    const ex = count > 0 ? this.find(input, xid) : undefined;
+    if (!ex) return;
+    for (const v of ex.attempts) {
+      const k = v.keepAlive;
+      if (k === undefined) v.keepAlive = { count, lastTs };
+      else {
+        k.count += count;
+        if (lastTs !== undefined && (k.lastTs === undefined || lastTs > k.lastTs)) k.lastTs = lastTs;
+      }
+    }
+  }
+
   /** An exchange's response ended (or the connection failed). */
   end(input: number, xid: string, how: string, error: string | undefined, ts: number | undefined, src: Source, bodyNotCaptured = false, endUnknown = false): void {
     const ex = this.find(input, xid);
@@ -940,8 +954,9 @@ export class JoinEngine {
       for (const v of this.open.get(ex.scopeKey)?.values() ?? []) if (v.legacySse && v.response === undefined && v.legacyCutAt === undefined) v.legacyCutAt = ts ?? ex.lastTs;
     }
     // A stream that broke: how long it had been silent (the why names it; a hop's idle timeout cuts silent streams).
+    // A comment that came later (a keep-alive) ends the silence: the quiet runs from it.
     const quiet = (how === 'error' || how === 'aborted') && ts !== undefined && ex.lastTs !== undefined && ex.status !== undefined ? ts - ex.lastTs : undefined;
-    if (quiet !== undefined) for (const v of ex.attempts) if (v.response === undefined) v.quietMs = quiet;
+    if (quiet !== undefined) for (const v of ex.attempts) if (v.response === undefined) v.quietMs = Math.min(quiet, ts! - (v.keepAlive?.lastTs ?? -Infinity));
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
       this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });

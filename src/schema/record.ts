@@ -153,6 +153,10 @@ const EndRecordSchema = z.object({
   recvText: z.string().optional(),
   /** Text in the event stream that was no SSE field (an error page a proxy wrote after the head), as the recorders keep it. */
   nonSseText: z.string().optional(),
+  /** How many SSE comment lines (`: keepalive`) the event stream carried; recorders write no record for each. */
+  comments: z.number().int().nonnegative().optional(),
+  /** When the last of those comments came. */
+  lastCommentTs: TimestampSchema.optional(),
 });
 
 /** One JSON-RPC message with a direction, for logs that have no HTTP layer (stdio, sniffers). */

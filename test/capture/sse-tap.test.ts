@@ -27,6 +27,14 @@ describe('SseTap', () => {
     ]);
   });
 
+  it('counts the comment lines it skips (a keep-alive split across chunks counts once); data that starts with a colon is no comment', () => {
+    const tap = new SseTap();
+    expect(tap.comments).toBe(0);
+    tap.push(': keep');
+    tap.push('alive\n\ndata: :not a comment\n\n:\n');
+    expect(tap.comments).toBe(2);
+  });
+
   it('reports an unterminated last event as incomplete instead of inventing it', () => {
     const tap = new SseTap();
     tap.push('data: {"jsonrpc":"2.0","id":1,"res');

@@ -169,6 +169,26 @@ describe('tshark records', () => {
     expect(toolCalls(r).map((a) => [a.outcome, a.status, a.sse?.progress])).toEqual([['STREAM_INCOMPLETE', 200, 1]]);
   });
 
+  it('keep-alive comments on the wire: their count and the last one\'s packet time on the end record, and the why says the stream was held open; near miss: none, no count', async () => {
+    const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n';
+    const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
+    const ka = chunk(': keepalive\n\n');
+    const packets = [
+      ek({ n: 4, http: postHttp() }),
+      ek({ n: 5, t: 10, fromServer: true, payload: head, seq: 1 }),
+      ek({ n: 6, t: 15_010, fromServer: true, payload: ka, seq: 1 + head.length }),
+      ek({ n: 7, t: 30_010, fromServer: true, payload: ka, seq: 1 + head.length + ka.length }),
+      ek({ n: 8, t: 37_000, fromServer: true, rst: true, seq: 1 + head.length + 2 * ka.length }),
+    ];
+    const rs = read(packets);
+    expect(rs.map((r) => r.kind)).toEqual(['request', 'response', 'end']);
+    expect(rs[2]).toMatchObject({ end: 'aborted', comments: 2, lastCommentTs: (T0 + 30.01) * 1000 });
+    const why = (toolCalls(await analyzeLines(packets))[0]!.detail as { why?: string }).why;
+    expect(why).toMatch(/; 2 SSE comments \(keep-alives\) came on it, the last 6\.99 s before it ended: the stream was held open and the answer had not been sent by then/);
+    const none = read([packets[0]!, packets[1]!, ek({ n: 8, t: 37_000, fromServer: true, rst: true, seq: 1 + head.length })]);
+    expect(none[2]).not.toHaveProperty('comments');
+  });
+
   it('a gzipped SSE response: its head at its packet, but no event from the compressed bytes; the events come with tshark\'s decoded dissection', () => {
     const head = 'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-encoding: gzip\r\ntransfer-encoding: chunked\r\n\r\n';
     const gz = '1f\r\n\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03event: message\ndata: x\n\n\r\n';

@@ -106,8 +106,13 @@ describe('the MCP Inspector CLI: every invocation as it printed it, in every vie
     // fix: the client's view names the TypeScript SDK's default 60 s request timeout (near misses: a close after 0.30 s
     // or 0.12 s keeps its exact text, test/findings/closed-stream-2026.test.ts and test/join/resumption.test.ts)
     for (const v of ['har', 'proxy'] as const) {
-      expect(run('v1-timeout', v).attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!.detail?.why, v).toMatch(/and sent no notifications\/cancelled; 60 s is the TypeScript SDK's default request timeout: a client that keeps it gave up then, and one that exits on it \(the MCP Inspector's CLI\) is gone before its notifications\/cancelled goes out$/);
+      expect(run('v1-timeout', v).attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!.detail?.why, v).toMatch(/and sent no notifications\/cancelled; 60 s is the TypeScript SDK's default request timeout: a client that keeps it gave up then, and one that exits on it \(the MCP Inspector's CLI\) is gone before its notifications\/cancelled goes out(;|$)/);
     }
+    // The HAR holds the stream's body as text, with the server's three `: keepalive` comments (one each 15 s) in it: the
+    // stream was held open, which is why no read timeout under 60 s passed; the proxy's record from before comments were
+    // counted has none (their times unknown in the HAR, so no "last ... before it ended").
+    expect(run('v1-timeout', 'har').attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!.detail?.why).toMatch(/; 3 SSE comments \(keep-alives\) came on it: the stream was held open while no answer came \(the tool still ran, or hung\); a read timeout longer than their interval never fires on such a stream/);
+    expect(run('v1-timeout', 'proxy').attempts.find((a) => a.outcome === 'STREAM_INCOMPLETE')!.detail?.why).not.toMatch(/SSE comment/);
     for (const v of views('v2-timeout-modern')) expect(codes(run('v2-timeout-modern', v)), v).toContain('CANCELLED');
   });
 

@@ -1,5 +1,5 @@
 # The sixty-seventh audit's Python SDK (mcp 2.3.0) client app: runs the tool calls of env STEPS (the JSON of app.mjs) and catches a failed call to make it again once where a step says retry; its DEBUG log goes to client-debug.log, the wire to the record proxy in front of it.
-# argv: URL. Each step's timeout (ms) is call_tool's read_timeout_seconds (absent: the client's, None by default: no
+# argv: URL; env READ_S: the httpx client's read timeout in seconds (300, the SDK's default client's, when unset). Each step's timeout (ms) is call_tool's read_timeout_seconds (absent: the client's, None by default: no
 # timeout). truth-client.ndjson: each call as the app saw it. Exit 1 when the last call raised, 2 when connect failed.
 import asyncio
 import json
@@ -24,7 +24,7 @@ async def main(url):
     from mcp.client.streamable_http import streamable_http_client
     import mcp_types as t
 
-    async with httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=300.0)) as hc:
+    async with httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=float(os.environ.get("READ_S", "300")))) as hc:
         async with Client(streamable_http_client(url, http_client=hc), mode="legacy", client_info=t.Implementation(name="audit67-py", version="1.0.0")) as c:
             truth(step="connect", ok=True)
             ok = True

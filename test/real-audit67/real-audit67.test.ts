@@ -234,3 +234,64 @@ describe('fix: initialize re-sent after a 401 with other credentials and no OAut
     expect(py.map((a) => `${a.method} ${a.retryOrigin?.origin}`)).toEqual(['tools/list sdk', 'tools/call sdk']);
   });
 });
+
+describe("real-audit67: the server's SSE keep-alive comments on a silent stream (py-hang-read20, py-hang-read8, v1-hang-40s, recorded later)", () => {
+  // The SDK 1.32.2 server writes `: keepalive` every 15 s on each open SSE stream; the recorders count them on the end record.
+  const hang = (r: Run) => toolCalls(r)[0]!;
+  const why = (c: string, v: string) => hang(analyze(views(c).find(([name]) => name === v)![1])).detail?.why ?? '';
+
+  it('an httpx read timeout over the keep-alive interval never fired: the 20 s one held the silent stream until the app was killed, far past 20 s', () => {
+    const o = observed('py-hang-read20') as Observed & { runs: { httpxReadS?: number }[] };
+    expect(o.runs[0]!.exit).toBe('killed after 50 s');
+    expect(o.calls.filter((x) => x.step !== 'connect')).toEqual([]);
+    const read = o.runs[0]!.httpxReadS! * 1000;
+    for (const v of ['proxy.ndjson', 'server.ndjson']) {
+      const a = hang(analyze(views('py-hang-read20').find(([name]) => name === v)![1]));
+      expect(a.outcome, v).toBe('STREAM_INCOMPLETE');
+      expect(a.durationMs!, v).toBeGreaterThan(read);
+      expect(a.attempt, v).toBe(1);
+    }
+    expect(why('py-hang-read20', 'proxy.ndjson')).toMatch(/; 2 SSE comments \(keep-alives\) came on it, the last \d+\.\d\d s before it ended: the stream was held open and the answer had not been sent by then \(the tool still ran, or hung\); a read timeout longer than their interval never fires on such a stream/);
+    // The server's view: the comments went out; the silence after the last one is shorter than the gaps before it, so no
+    // hop's idle timeout or client read timeout is offered as its cause, and no client read timeout is spoken of.
+    const server = why('py-hang-read20', 'server.ndjson');
+    expect(server).toMatch(/; 2 SSE comments \(keep-alives\) went out on it, the last \d+\.\d\d s before it ended: the stream was held open and the answer had not been sent by then/);
+    expect(server).not.toMatch(/nothing had gone out|read timeout/);
+    // Beside the client's record the client's view speaks.
+    expect(hang(analyze(views('py-hang-read20').find(([name]) => name === 'proxy.ndjson+server')![1])).detail?.why).toMatch(/2 SSE comments \(keep-alives\) came on it/);
+  });
+
+  it('near miss: an 8 s read timeout fired before the first keep-alive; no comment is spoken of, and the silence since the head is', () => {
+    const o = observed('py-hang-read8');
+    expect(o.calls.filter((x) => x.step !== 'connect').map((x) => [x.by, x.ok, x.error ?? ''])).toEqual([['app', false, 'MCPError: SSE stream ended without a response'], ['app-retry', true, '']]);
+    for (const [v, args] of views('py-hang-read8')) {
+      const a = hang(analyze(args));
+      expect(a.detail?.why ?? '', v).not.toMatch(/SSE comments? \((keep-alives|a keep-alive)\)/);
+      expect(a.durationMs!, v).toBeLessThan(15_000);
+    }
+    expect(why('py-hang-read8', 'server.ndjson')).toMatch(/nothing had gone out on it for 8\.\d\d s \(since its head\)/);
+  });
+
+  it("the TypeScript client's own 40 s timeout: two keep-alives came before its cancellation, in its log and the server's", () => {
+    for (const [v, phrase] of [['client.ndjson', 'came'], ['server.ndjson', 'went out']] as const) {
+      const a = hang(analyze(views('v1-hang-40s').find(([name]) => name === v)![1]));
+      expect(a.outcome, v).toBe('STREAM_INCOMPLETE');
+      expect(a.detail?.why, v).toMatch(new RegExp(`^the client cancelled it \\(notifications/cancelled\\) 40\\.\\d\\d s after sending it, before any response came; 2 SSE comments \\(keep-alives\\) ${phrase} on it, the last (9|10)\\.\\d\\d s before it ended`));
+    }
+  });
+
+  it('the recorders wrote the count and the last time on the end record of each stream that carried comments, and on no other', () => {
+    for (const f of ['py-hang-read20/proxy.ndjson', 'py-hang-read20/server.ndjson', 'v1-hang-40s/client.ndjson', 'v1-hang-40s/server.ndjson', 'py-hang-read8/server.ndjson']) {
+      const ends = readFileSync(`${HERE}${f}`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.kind === 'end');
+      const withComments = ends.filter((r) => r.comments !== undefined);
+      for (const r of withComments) {
+        expect(r.comments, f).toBeGreaterThan(0);
+        expect(Date.parse(r.lastCommentTs as string), f).toBeLessThanOrEqual(Date.parse(r.ts as string));
+        expect(r.durationMs as number, f).toBeGreaterThan(15_000);
+      }
+      // the short streams (initialize, notifications, the answered calls, the 8 s one) carried none
+      expect(ends.filter((r) => (r.durationMs as number) < 15_000).every((r) => r.comments === undefined), f).toBe(true);
+      if (!f.startsWith('py-hang-read8')) expect(withComments.length, f).toBeGreaterThan(0);
+    }
+  });
+});

@@ -31,6 +31,13 @@ export const SCENARIOS = {
   // the Python app with no timeout of its own (read_timeout_seconds None): its httpx client's 300 s read timeout ends the
   // silent stream; the app calls again (recorded after the audit, for its Known gap)
   'py-hang-default': { client: 'py', runs: [{ steps: [hang('A', 1, undefined, true)] }] },
+  // Recorded later, for py-hang-default's riddle: the SDK 1.32.2 server sends `: keepalive` on an open stream every 15 s,
+  // so an httpx read timeout over 15 s never fires on a silent tool (20 s: the app is killed at 50 s), one under it does
+  // (8 s: the SDK ends the call "SSE stream ended without a response", the app calls again); the TypeScript client's
+  // own 40 s timeout on a silent tool, two keep-alives before it
+  'py-hang-read20': { client: 'py', readS: 20, killMs: 50_000, runs: [{ steps: [hang('A', 1, undefined, true)] }] },
+  'py-hang-read8': { client: 'py', readS: 8, runs: [{ steps: [hang('A', 1, undefined, true)] }] },
+  'v1-hang-40s': { client: 'v1', runs: [{ steps: [hang('A', 1, 40_000)] }] },
   // the same with the SDK's real default (60 s)
   'v1-hang-default': { client: 'v1', runs: [{ steps: [hang('A', 1, undefined, true)] }] },
   // the call's stream ended (clean) after its head: the client waits its 3 s timeout, the app calls again
@@ -85,12 +92,13 @@ async function record(name, sc, base) {
   const runs = [];
   for (const [i, r] of sc.runs.entries()) {
     if (r.gapMs) await sleep(r.gapMs);
-    const env = { RUN: String(i + 1), STEPS: JSON.stringify(r.steps), CLIENT: sc.client, ...(r.auth ? { AUTH: r.auth } : {}), ...(sc.exitAtOnce ? { EXIT_AT_ONCE: '1' } : {}) };
+    const env = { RUN: String(i + 1), STEPS: JSON.stringify(r.steps), CLIENT: sc.client, ...(r.auth ? { AUTH: r.auth } : {}), ...(sc.exitAtOnce ? { EXIT_AT_ONCE: '1' } : {}), ...(sc.readS ? { READ_S: String(sc.readS) } : {}) };
     const t0 = Date.now();
     const p = sc.client === 'py' ? start(PY, [`${HERE}py_app.py`, url], env, dir, 'client.log') : start('node', [`${HERE}app.mjs`, url], env, dir, 'client.log');
-    const exit = await Promise.race([done(p), sleep(420_000).then(() => 'killed after 420 s')]);
+    const killMs = sc.killMs ?? 420_000;
+    const exit = await Promise.race([done(p), sleep(killMs).then(() => `killed after ${killMs / 1000} s`)]);
     if (typeof exit === 'string') await stop(p);
-    runs.push({ run: i + 1, ...(r.auth ? { authorization: r.auth.replace(/Bearer (\w+)-token-67/, 'Bearer <$1 token>') } : {}), steps: r.steps, exit, ms: Date.now() - t0 });
+    runs.push({ run: i + 1, ...(sc.readS ? { httpxReadS: sc.readS } : {}), ...(r.auth ? { authorization: r.auth.replace(/Bearer (\w+)-token-67/, 'Bearer <$1 token>') } : {}), steps: r.steps, exit, ms: Date.now() - t0 });
     console.log(`${name}: run ${i + 1} exit ${exit} (${Date.now() - t0} ms)`);
   }
   await sleep(1000);
