@@ -423,8 +423,9 @@ function incompleteWhy(view: AttemptView): string {
 /**
  * SSE comments (keep-alives) on a stream that carried no answer: whoever sent them held the stream open, and on one
  * connection what is sent arrives in order, so an answer sent before the last of them would have come before it. The
- * TypeScript SDK 1.32.2 server sends one every 15 s on each open stream, so a client read timeout longer than that
- * never fires on a silent tool (the Python client's 300 s in test/fixtures/real-audit67/py-hang-default).
+ * TypeScript SDK 1.32.2 server sends one every 15 s on each open stream (`: keepalive`), as the Python SDK's does
+ * (sse-starlette's `: ping - <time>`), so a client read timeout longer than that never fires on a silent tool (the
+ * Python client's 300 s in test/fixtures/real-audit67/py-hang-default).
  */
 function keepAliveWhy(view: AttemptView, told: boolean): string {
   const k = view.keepAlive;
@@ -437,7 +438,7 @@ function keepAliveWhy(view: AttemptView, told: boolean): string {
   // told: the silence named before this says how long before the end the last came.
   const last = !told && k.lastTs !== undefined && view.endTs !== undefined && view.endTs >= k.lastTs ? `, the last ${((view.endTs - k.lastTs) / 1000).toFixed(2)} s before it ended` : '';
   const held = k.lastTs !== undefined ? 'the stream was held open and the answer had not been sent by then' : 'the stream was held open while no answer came';
-  const timeout = view.side === 'server' ? '' : '; a read timeout longer than their interval never fires on such a stream (the TypeScript SDK 1.32.2 server sends one every 15 s)';
+  const timeout = view.side === 'server' ? '' : "; a read timeout longer than their interval never fires on such a stream (the TypeScript SDK 1.32.2 server's `: keepalive` and the Python SDK's `: ping` come every 15 s)";
   return `; ${what} ${sent} on it${last}: ${held} (the tool still ran, or hung)${timeout}`;
 }
 

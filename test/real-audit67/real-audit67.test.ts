@@ -112,7 +112,8 @@ describe('real-audit67: what each SDK did on its timeout (observed.json)', () =>
 describe('real-audit67: every tool call in every view, linked as the apps and persons made them', () => {
   // (A run the recorder had to kill returned no call to compare: py-hang-default, below.)
   const killed = (c: string) => observed(c).runs.some((r) => String(r.exit).startsWith('killed'));
-  const cases = SCENARIOS.filter((c) => !killed(c)).flatMap((c) => views(c).map(([v, args]) => [c, v, args] as const));
+  // (The Python server's scenario has no recordingHandler log: its own test, below.)
+  const cases = SCENARIOS.filter((c) => !killed(c) && has(c, 'server.ndjson')).flatMap((c) => views(c).map(([v, args]) => [c, v, args] as const));
   it.each(cases)('%s %s: the outcome of each call, and which attempts form one call', (c, _v, args) => {
     const o = observed(c);
     const calls = o.calls.filter((x) => x.step !== 'connect');
@@ -292,6 +293,23 @@ describe("real-audit67: the server's SSE keep-alive comments on a silent stream 
       // the short streams (initialize, notifications, the answered calls, the 8 s one) carried none
       expect(ends.filter((r) => (r.durationMs as number) < 15_000).every((r) => r.comments === undefined), f).toBe(true);
       if (!f.startsWith('py-hang-read8')) expect(withComments.length, f).toBeGreaterThan(0);
+    }
+  });
+
+  it("near miss: the Python SDK's server pings (`: ping - <time>`) every 15 s too, counted on the end records, but it answered the cancelled call (-32800), so no keep-alive is named", () => {
+    const c = 'v1-pyserver-hang-40s';
+    expect(observed(c).server.map((x) => x.phase)).toEqual(['start', 'cancelled']);
+    const p = (f: string) => `${HERE}${c}/${f}`;
+    for (const f of ['client.ndjson', 'proxy.ndjson']) {
+      const ends = readFileSync(p(f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.kind === 'end' && r.comments !== undefined);
+      expect(ends.map((r) => r.comments), f).toEqual([2, 2]); // the POST's stream and the GET stream
+    }
+    for (const args of [['--client', p('client.ndjson')], ['--client', p('proxy.ndjson')], ['--client', p('client.ndjson'), '--server', p('proxy.ndjson')]]) {
+      const r = analyze(args);
+      const a = hang(r);
+      expect([a.outcome, a.attempt], args.join(' ')).toEqual(['JSONRPC_ERROR', 1]);
+      expect(allCodes(r), args.join(' ')).toContain('CANCELLED');
+      expect(JSON.stringify(a), args.join(' ')).not.toMatch(/keep-alive/);
     }
   });
 });

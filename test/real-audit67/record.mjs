@@ -38,6 +38,9 @@ export const SCENARIOS = {
   'py-hang-read20': { client: 'py', readS: 20, killMs: 50_000, runs: [{ steps: [hang('A', 1, undefined, true)] }] },
   'py-hang-read8': { client: 'py', readS: 8, runs: [{ steps: [hang('A', 1, undefined, true)] }] },
   'v1-hang-40s': { client: 'v1', runs: [{ steps: [hang('A', 1, 40_000)] }] },
+  // the same against the Python SDK's server, whose streams carry sse-starlette's `: ping - <time>` every 15 s: the
+  // record proxy in front of it (it has no recordingHandler)
+  'v1-pyserver-hang-40s': { client: 'v1', server: 'py', proxy: true, runs: [{ steps: [hang('A', 1, 40_000)] }] },
   // the same with the SDK's real default (60 s)
   'v1-hang-default': { client: 'v1', runs: [{ steps: [hang('A', 1, undefined, true)] }] },
   // the call's stream ended (clean) after its head: the client waits its 3 s timeout, the app calls again
@@ -74,14 +77,18 @@ const start = (cmd, args, env, cwd, log) => {
 const done = (p) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(p.exitCode) : p.on('exit', (c) => r(c))));
 const stop = async (p) => { if (p.exitCode === null && p.signalCode === null) { p.kill('SIGTERM'); await Promise.race([done(p), sleep(3000)]); if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL'); } };
 const waitFor = async (dir, log, text) => { for (let i = 0; i < 200; i++) { if (existsSync(`${dir}/${log}`) && readFileSync(`${dir}/${log}`, 'utf8').includes(text)) return; await sleep(50); } };
+const waitPort = async (port) => { for (let i = 0; i < 400; i++) { try { await fetch(`http://127.0.0.1:${port}/`); return; } catch { await sleep(50); } } };
 const lines = (f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
 
 async function record(name, sc, base) {
   const dir = `${OUT}${name}`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const server = start('node', [`${HERE}server.mjs`], { PORT: String(base), ...(sc.token ? { TOKEN: sc.token } : {}) }, dir, 'server.log');
-  await waitFor(dir, 'server.log', 'listening');
+  const server = sc.server === 'py'
+    ? start(PY, [`${HERE}py_server.py`, String(base)], {}, dir, 'server.log')
+    : start('node', [`${HERE}server.mjs`], { PORT: String(base), ...(sc.token ? { TOKEN: sc.token } : {}) }, dir, 'server.log');
+  if (sc.server === 'py') await waitPort(base);
+  else await waitFor(dir, 'server.log', 'listening');
   let url = `http://127.0.0.1:${base}/mcp`;
   let proxy;
   if (sc.client === 'py' || sc.proxy) {
@@ -107,7 +114,7 @@ async function record(name, sc, base) {
   const observed = {
     scenario: name,
     client: { v1: '@modelcontextprotocol/sdk 1.32.2', v2: '@modelcontextprotocol/client 2.x (legacy era)', py: 'Python mcp 2.3.0' }[sc.client],
-    server: '@modelcontextprotocol/sdk 1.32.2 McpServer, stateful, SSE (test/real-audit67/server.mjs)',
+    server: sc.server === 'py' ? 'Python mcp 2.3.0 MCPServer on uvicorn, stateful, SSE (test/real-audit67/py_server.py)' : '@modelcontextprotocol/sdk 1.32.2 McpServer, stateful, SSE (test/real-audit67/server.mjs)',
     runs,
     // what the app saw: each call (by "app" or "app-retry"; a run after the first is a person's re-run)
     calls: lines(`${dir}/truth-client.ndjson`),
