@@ -188,8 +188,9 @@ function cancelledSpans(spans: Obj[]): { cancelled: Map<Obj, Cancelled>; used: S
   return { cancelled, used };
 }
 
-function spanToRecords(span: Obj, identity: string | undefined, cancel?: Cancelled): MessageRecord[] {
+function spanToRecords(span: Obj, identity: string | undefined, cancel?: Cancelled, mcpsnoopSession?: string): MessageRecord[] {
   const attrs = attributes(span.attributes);
+  if (attrs['rpc.system'] === 'mcp' && attrString(attrs, 'mcpsnoop.call.state') !== undefined) return mcpsnoopSpan(span, attrs, mcpsnoopSession);
   const rawMethod = attrString(attrs, 'mcp.method.name');
   if (rawMethod === undefined) return [];
   const method = normalizeMethod(rawMethod);
@@ -242,6 +243,50 @@ function spanToRecords(span: Obj, identity: string | undefined, cancel?: Cancell
     }
   }
   return out;
+}
+
+/**
+ * A span of mcpsnoop (kerlenton/mcpsnoop 0.22.0: `export -T otlp`, or `--otlp-endpoint` streaming completed calls): one
+ * call as the proxy saw it, named by its method, `rpc.system` "mcp", `rpc.method`, and `mcpsnoop.call.*`: `id` (the
+ * JSON-RPC id), `state` (completed, failed, pending, cancelled), `is_error` and `tool_error` (an isError result; is_error
+ * alone: a JSON-RPC error, whose code the span does not keep), `tool_name`, `cancelled_at`/`cancel_reason`. The resource's
+ * `mcpsnoop.session.id` is mcpsnoop's own capture session (label-pid-random), not the MCP session: it keys the
+ * connection. The proxy is neither side, and its SPAN_KIND_CLIENT says nothing of one: the records have no side.
+ */
+function mcpsnoopSpan(span: Obj, attrs: Obj, snoopSession: string | undefined): MessageRecord[] {
+  const rawMethod = attrString(attrs, 'rpc.method') ?? str(span.name);
+  if (rawMethod === undefined) return [];
+  const method = normalizeMethod(rawMethod);
+  const id = attrString(attrs, 'mcpsnoop.call.id');
+  const state = attrString(attrs, 'mcpsnoop.call.state');
+  const tool = attrString(attrs, 'mcpsnoop.call.tool_name');
+  const conn = snoopSession !== undefined ? { conn: `mcpsnoop:${snoopSession}` } : str(span.traceId) ? { conn: `trace:${str(span.traceId)}` } : {};
+  const request: Obj = { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method, ...(method === 'tools/call' && tool !== undefined ? { params: { name: tool } } : {}) };
+  const first: MessageRecord = { v: 1, kind: 'message', direction: 'c2s', message: request, ...conn, ...timeOf(span.startTimeUnixNano) };
+  if (id === undefined) return [first];
+  const ms = spanMs(span);
+  const answer = (message: Obj): MessageRecord => ({ v: 1, kind: 'message', direction: 's2c', message, ...conn, ...timeOf(span.endTimeUnixNano) });
+  if (state === 'completed' || state === 'failed') {
+    if (attrs['mcpsnoop.call.tool_error'] === true) return [first, answer({ jsonrpc: '2.0', id, result: { content: [], isError: true } })];
+    if (attrs['mcpsnoop.call.is_error'] === true) {
+      // A JSON-RPC error answered it (is_error, not tool_error), but the span keeps neither its code nor its message: no
+      // error object can be rebuilt without making its code up, so the request says what the span does show.
+      first.error = `mcpsnoop's span says a JSON-RPC error answered it (mcpsnoop.call.is_error, not tool_error)${ms !== undefined ? ` after ${(ms / 1000).toFixed(2)} s` : ''}; the span keeps neither its code nor its message`;
+      if (ms !== undefined) first.durationMs = ms;
+      return [first];
+    }
+    return [first, answer({ jsonrpc: '2.0', id, result: method === 'tools/call' ? { content: [], isError: false } : {} })];
+  }
+  if (state === 'cancelled') {
+    const reason = attrString(attrs, 'mcpsnoop.call.cancel_reason');
+    first.error = `mcpsnoop's span: the client cancelled the call (notifications/cancelled)${reason !== undefined ? `, reason "${reason}"` : ''}, before any response`;
+    const at = attrString(attrs, 'mcpsnoop.call.cancelled_at');
+    return [first, { v: 1, kind: 'message', direction: 'c2s', message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }, ...conn, ...(at !== undefined ? { ts: at } : timeOf(span.endTimeUnixNano)) }];
+  }
+  // pending (or a state this reader does not know): mcpsnoop saw no JSON-RPC response. Its HTTP mode also leaves a
+  // request here when the answer was an HTTP error without a JSON-RPC body for this id (401, 404, its own 502).
+  first.error = `mcpsnoop's span: no JSON-RPC response for the call (state ${state ?? 'missing'}); an HTTP error status (401, 404, a 502 of mcpsnoop's own) is not in its spans`;
+  return [first];
 }
 
 /** How long a span lasted, in ms. */
@@ -345,6 +390,7 @@ function otlpToRecords(v: Obj): AdapterResult {
   for (const rs of Array.isArray(v.resourceSpans) ? v.resourceSpans : []) {
     if (!isObj(rs)) continue;
     const identity = resourceIdentity(rs.resource);
+    const snoopSession = attrString(attributes(isObj(rs.resource) ? rs.resource.attributes : undefined), 'mcpsnoop.session.id');
     const spans: Obj[] = [];
     for (const ss of Array.isArray(rs.scopeSpans) ? rs.scopeSpans : []) {
       if (!isObj(ss) || !Array.isArray(ss.spans)) continue;
@@ -352,7 +398,7 @@ function otlpToRecords(v: Obj): AdapterResult {
       for (const span of ss.spans) if (isObj(span)) spans.push(span);
     }
     const { cancelled, used } = cancelledSpans(spans);
-    for (const span of spans) if (!used.has(span)) out.push(...spanToRecords(span, identity, cancelled.get(span)));
+    for (const span of spans) if (!used.has(span)) out.push(...spanToRecords(span, identity, cancelled.get(span), snoopSession));
   }
   for (const rl of Array.isArray(v.resourceLogs) ? v.resourceLogs : []) {
     if (!isObj(rl)) continue;
