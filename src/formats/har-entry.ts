@@ -1,7 +1,8 @@
 // Adapter for HAR 1.2 entries, one per line (`jq -c '.log.entries[]'`, or items of a whole HAR file): one exchange record each.
-import type { ExchangeRecord, Headers } from '../schema/record.js';
+import type { ExchangeRecord, Headers, MessageRecord } from '../schema/record.js';
 import { FULL_VIEW, type AdapterContext, type AdapterResult, type JsonFormat } from './adapter.js';
-import { httpStatus, isObj, num, safeKey, str, type Obj } from './values.js';
+import { httpStatus, isObj, num, parseJsonContainer, safeKey, str, type Obj } from './values.js';
+import { normalizeMethod } from './methods.js';
 import { durationOf } from './time.js';
 
 /**
@@ -70,6 +71,7 @@ function harEntryToRecords(entry: Obj, ctx?: Pick<AdapterContext, 'diagnose'>): 
   // request with no JSON-RPC message (its attempt lost) and a response text of an object read as "no body kept".
   const wrong = wrongType(entry, request);
   if (wrong !== undefined) return { error: `HAR entry whose ${wrong}` };
+  if (isMcpsnoopEntry(request)) return mcpsnoopEntry(entry, request);
   const method = request.method.toUpperCase();
   // A header that is not text is left out and said (which list, which item); the rest of the entry is read.
   const badHeader = (list: string) => (i: number, why: string) =>
@@ -126,6 +128,61 @@ function harEntryToRecords(entry: Obj, ctx?: Pick<AdapterContext, 'diagnose'>): 
   const session = sessionHeader(requestHeaders) ?? sessionHeader(responseHeaders);
   if (session !== undefined) record.session = session;
   return [record];
+}
+
+/** mcpsnoop's HAR export (`mcpsnoop export -T har`, 0.22.0): an entry per JSON-RPC call, its url `mcp://<label>/<method>[/<tool>]`, its httpVersion "JSON-RPC/2.0". */
+function isMcpsnoopEntry(request: Obj): boolean {
+  return request.httpVersion === 'JSON-RPC/2.0' && typeof request.url === 'string' && request.url.startsWith('mcp://');
+}
+
+/**
+ * One call of mcpsnoop's HAR export, which is not HTTP at all (its stdio captures too): postData.text holds the
+ * request's params, content.text the result or the error object; status 200 is a result, 500 ("Error") an isError
+ * result or a JSON-RPC error, 0 ("pending") no response, 0 ("Cancelled") a call the client cancelled. It keeps no
+ * JSON-RPC id, no header, no MCP session and no HTTP status: an HTTP error without a JSON-RPC body (a 401, a 404 of a
+ * lost session, mcpsnoop's own 502) reads as pending, as a client's timeout does. The entry becomes the request and its
+ * answer as messages, with an id made from the entry's start (unique in the file, named as made: never joined on), on
+ * the connection of the label (the proxy's view: no side).
+ */
+function mcpsnoopEntry(entry: Obj, request: Obj): AdapterResult {
+  const url = request.url as string;
+  const slash = url.indexOf('/', 'mcp://'.length);
+  const label = slash < 0 ? url.slice('mcp://'.length) : url.slice('mcp://'.length, slash);
+  let path = slash < 0 ? '' : url.slice(slash + 1);
+  const started = str(entry.startedDateTime);
+  if (path === '' || started === undefined) return { error: "mcpsnoop HAR entry without a method in its url (mcp://<label>/<method>) or a startedDateTime" };
+  const postData = isObj(request.postData) ? request.postData : undefined;
+  const paramsText = postData ? str(postData.text) : undefined;
+  const params = paramsText !== undefined && paramsText !== '' ? parseJsonContainer(paramsText) : undefined;
+  if (paramsText !== undefined && paramsText !== '' && !isObj(params)) return { error: 'mcpsnoop HAR entry whose postData.text (the request params) is not a JSON object' };
+  // tools/call's url ends with the tool's name, which params.name holds too.
+  const name = isObj(params) ? str(params.name) : undefined;
+  if (name !== undefined && path.endsWith(`/${name}`)) path = path.slice(0, -name.length - 1);
+  const method = normalizeMethod(path);
+  const id = `mcpsnoop-har ${started}`;
+  const conn = `mcpsnoop:${label}`;
+  const first: MessageRecord = { v: 1, kind: 'message', direction: 'c2s', conn, ts: started, message: { jsonrpc: '2.0', id, method, ...(isObj(params) ? { params } : {}) } };
+  const response = isObj(entry.response) ? entry.response : undefined;
+  const status = response ? num(response.status) : undefined;
+  const statusText = response ? str(response.statusText) : undefined;
+  const content = response && isObj(response.content) ? response.content : undefined;
+  const body = content ? str(content.text) : undefined;
+  const time = num(entry.time);
+  const startMs = Date.parse(started);
+  const endTs = Number.isFinite(startMs) && time !== undefined && durationOf(time) !== undefined ? new Date(startMs + time).toISOString() : started;
+  if (status === 200 || status === 500) {
+    const value = body !== undefined ? parseJsonContainer(body) : undefined;
+    if (!isObj(value)) return { error: `mcpsnoop HAR entry whose response.content.text (the ${status === 200 ? 'result' : 'error'}) is not a JSON object` };
+    // 500 is an isError result or a JSON-RPC error object ({code, message}); 200 a result.
+    const isRpcError = status === 500 && value.isError === undefined && 'code' in value;
+    return [first, { v: 1, kind: 'message', direction: 's2c', conn, ts: endTs, message: { jsonrpc: '2.0', id, ...(isRpcError ? { error: value } : { result: value }) } }];
+  }
+  if (status === 0 && statusText === 'Cancelled') {
+    first.error = "mcpsnoop's HAR: the client cancelled the call (status 0 \"Cancelled\"), before any response";
+    return [first, { v: 1, kind: 'message', direction: 'c2s', conn, ts: endTs, message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } } }];
+  }
+  first.error = `mcpsnoop's HAR: no response to the call (status ${status ?? 'missing'}${statusText ? ` "${statusText}"` : ''}); an HTTP error without a JSON-RPC body (401, 404, mcpsnoop's own 502) or a client's timeout reads so, the export keeps no HTTP status`;
+  return [first];
 }
 
 /**
