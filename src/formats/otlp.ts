@@ -260,7 +260,7 @@ function mcpsnoopSpan(span: Obj, attrs: Obj, snoopSession: string | undefined): 
   const id = attrString(attrs, 'mcpsnoop.call.id');
   const state = attrString(attrs, 'mcpsnoop.call.state');
   const tool = attrString(attrs, 'mcpsnoop.call.tool_name');
-  const conn = snoopSession !== undefined ? { conn: `mcpsnoop:${snoopSession}` } : str(span.traceId) ? { conn: `trace:${str(span.traceId)}` } : {};
+  const conn = snoopSession !== undefined ? { conn: snoopSession } : str(span.traceId) ? { conn: `trace:${str(span.traceId)}` } : {};
   const request: Obj = { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method, ...(method === 'tools/call' && tool !== undefined ? { params: { name: tool } } : {}) };
   const first: MessageRecord = { v: 1, kind: 'message', direction: 'c2s', message: request, ...conn, ...timeOf(span.startTimeUnixNano) };
   if (id === undefined) return [first];
