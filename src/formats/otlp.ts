@@ -1,4 +1,4 @@
-// Adapter for OpenTelemetry OTLP JSON lines (file exporter): MCP spans become a request and a reconstructed response message.
+// Adapter for OpenTelemetry OTLP JSON lines (file exporter): MCP spans (semantic conventions, the Python SDK's, mcpsnoop's) become a request and a reconstructed response message.
 import type { CanonicalRecord, Claim, ClaimRecord, MessageRecord, Side } from '../schema/record.js';
 import type { AdapterResult, JsonFormat } from './adapter.js';
 import { normalizeMethod, senderOfMethod } from './methods.js';
@@ -435,6 +435,7 @@ export const otlpFormat: JsonFormat = {
       "a client span records that a result came, not whether it was a tool's error (isError) or an input_required round: alone it reads as TOOL_SUCCESS, and with the server's span or log that view's outcome is taken; nor does a client span show a cancellation (the Python SDK traces no notifications)",
       'exports are not time-ordered; spans without MCP attributes are skipped: counted, not problems',
       'Gemini CLI (OTLP export): each gemini_cli.tool_call log of an MCP tool is a claim (tool, success, the error text, duration), joined to a wire capture by tool name and time; no JSON-RPC id, HTTP status of a success, or MCP session',
+      "mcpsnoop's spans (rpc.system mcp, mcpsnoop.call.*): no arguments, result, JSON-RPC error code (a JSON-RPC error is read as no response, and said) or MCP session (its capture session is the connection); its live stream (--otlp-endpoint) sends no pending or cancelled call",
     ],
   },
 };
