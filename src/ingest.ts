@@ -19,7 +19,7 @@ import { MAX_STREAMS, unwrapContainerLines, type WrapperKind, type WrapperStats 
 import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
-import { looksLikeHarDocument, looksLikeItemsPageDocument, looksLikeJsonArrayDocument } from './read/har-head.js';
+import { looksLikeHarDocument, looksLikeJsonArrayDocument, pageKeyOf } from './read/har-head.js';
 import { describeJsonError, Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
@@ -555,12 +555,12 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     }
     // A document that is one JSON array over many lines (an MCP Inspector export): its items are read as lines.
     let lineSource: AsyncIterable<Line[]>;
-    const page = !looksLikeJsonArrayDocument(head) && looksLikeItemsPageDocument(head);
-    if (page || looksLikeJsonArrayDocument(head)) {
+    const page = looksLikeJsonArrayDocument(head) ? undefined : pageKeyOf(head);
+    if (page !== undefined || looksLikeJsonArrayDocument(head)) {
       account.mode = 'array';
       const { jsonArrayItems, jsonPageItems } = await import('./read/har-document.js'); // loaded only for such documents
       lineSource = (async function* () {
-        for await (const item of (page ? jsonPageItems : jsonArrayItems)(rest)) {
+        for await (const item of page !== undefined ? jsonPageItems(rest, page) : jsonArrayItems(rest)) {
           if ('error' in item) {
             account.brokenAt = `line ${item.line}`;
             opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });
@@ -574,7 +574,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
           }
           let itemText: string;
           try {
-            itemText = JSON.stringify(item.value);
+            // An OTLP export's item is one ResourceSpans (or ResourceLogs): read as the one-item request a collector writes per line.
+            itemText = page === 'resourceSpans' || page === 'resourceLogs' ? JSON.stringify({ [page]: [item.value] }) : JSON.stringify(item.value);
           } catch (err) {
             // JSON.stringify overflows the stack some thousands of levels deep, well before the parser gives up.
             if (!(err instanceof RangeError)) throw err;

@@ -1,4 +1,4 @@
-// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, a top-level array's items (an MCP Inspector export), or a paged API response's `items[]` (the MCP test kitchen's observations, pretty-printed) - each item with the line it starts on, never the whole document.
+// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, a top-level array's items (an MCP Inspector export), a paged API response's `items[]` (the MCP test kitchen's observations, pretty-printed) or an OTLP export's `resourceSpans[]` - each item with the line it starts on, never the whole document.
 import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 
 export type HarDocumentItem = { value: unknown; line: number } | { error: string; line: number };
@@ -25,7 +25,7 @@ interface DocumentShape {
 
 const HAR: DocumentShape = { itemDepth: 3, paths: ['$.log.entries.*', '$.log.creator', '$.log.version'], parentKey: 'entries', name: 'HAR document', what: 'entries' };
 const ARRAY: DocumentShape = { itemDepth: 1, paths: ['$.*'], parentKey: undefined, name: 'JSON array document', what: 'items' };
-const PAGE: DocumentShape = { itemDepth: 2, paths: ['$.items.*'], parentKey: 'items', name: 'JSON page document', what: 'items' };
+const page = (key: string): DocumentShape => ({ itemDepth: 2, paths: [`$.${key}.*`], parentKey: key, name: 'JSON page document', what: key });
 
 /**
  * Streams the entries of a HAR document. Each entry is parsed on its own as it completes; entries already
@@ -41,9 +41,9 @@ export function jsonArrayItems(chunks: AsyncIterable<Buffer>, info: HarDocumentI
   return documentItems(chunks, ARRAY, info);
 }
 
-/** Streams the items of a page whose first key is `items` (`{"items": [...], "totalCount": ...}`, pretty-printed), the same way. */
-export function jsonPageItems(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
-  return documentItems(chunks, PAGE, info);
+/** Streams the items of a document whose first key is the list `key` (`{"items": [...], "totalCount": ...}`, pretty-printed), the same way. */
+export function jsonPageItems(chunks: AsyncIterable<Buffer>, key: string, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
+  return documentItems(chunks, page(key), info);
 }
 
 async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShape, info: HarDocumentInfo): AsyncGenerator<HarDocumentItem> {

@@ -34,13 +34,19 @@ export function looksLikeJsonArrayDocument(head: string): boolean {
   return /^\s*\[\s*[[{]?\s*$/.test(head.slice(start, nl));
 }
 
+/** The list key of a pretty-printed document whose items are read as lines (see pageKeyOf). */
+export type PageKey = 'items' | 'resourceSpans' | 'resourceLogs';
+
 /**
- * True when an input is a paged API response spread over lines whose first key is `items`, a list (`jq .` of the MCP
- * test kitchen's `GET /api/management/observations`): its items are read as lines. On one line, it is read as a line.
+ * The list whose items an input spread over lines is read by, when its first key is one: `items` (a paged API response,
+ * `jq .` of the MCP test kitchen's `GET /api/management/observations`), `resourceSpans` or `resourceLogs` (an OTLP JSON
+ * export pretty-printed: mcpsnoop's `export -T otlp`, a collector's file written with an indent). On one line, such a
+ * document is read as a line; undefined for any other input.
  */
-export function looksLikeItemsPageDocument(head: string): boolean {
+export function pageKeyOf(head: string): PageKey | undefined {
   const start = head.charCodeAt(0) === 0xfeff ? 1 : 0;
   const nl = head.indexOf('\n', start);
-  if (nl === -1 || !/^\s*\{\s*$/.test(head.slice(start, nl))) return false;
-  return /^\s*\{\s*"items"\s*:\s*\[/.test(head.slice(start));
+  if (nl === -1 || !/^\s*\{\s*$/.test(head.slice(start, nl))) return undefined;
+  const m = /^\s*\{\s*"(items|resourceSpans|resourceLogs)"\s*:\s*\[/.exec(head.slice(start));
+  return m ? (m[1] as PageKey) : undefined;
 }

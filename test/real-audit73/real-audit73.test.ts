@@ -101,3 +101,28 @@ describe("real-audit73: mcpsnoop's exports that are not logs", () => {
     expect(inputs[0]!.used).toBe(0);
   });
 });
+
+describe("real-audit73: mcpsnoop's OTLP export read as it is written (one pretty-printed document)", () => {
+  const strip = (rows: Row[]) => JSON.stringify(rows, (k, v) => (k === 'sources' ? undefined : v));
+  it.each(RUNS)('%s/export.otlp.json: each resourceSpans item read as a line, the same attempts as the document on one line', async (name) => {
+    const { rows, inputs } = await run(`${name}/export.otlp.json`);
+    expect(inputs[0]!.unusable).toBe(0);
+    expect(inputs[0]!.formats).toHaveProperty('otlp');
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const f = `${mkdtempSync(`${tmpdir()}/a73-`)}/one-line.json`;
+    writeFileSync(f, JSON.stringify(JSON.parse(readFileSync(`${DIR}${name}/export.otlp.json`, 'utf8'))) + '\n');
+    const oneLine = (await analyze({ inputs: [{ path: f }] })).attempts as unknown as Row[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(strip(rows)).toBe(strip(oneLine));
+  });
+  it('near miss: a pretty-printed document whose first key is another list is still refused line by line, saying why', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const f = `${mkdtempSync(`${tmpdir()}/a73-`)}/other.json`;
+    writeFileSync(f, JSON.stringify({ resourceMetrics: JSON.parse(readFileSync(`${DIR}http-calls/export.otlp.json`, 'utf8')).resourceSpans }, null, 2) + '\n');
+    const r = await analyze({ inputs: [{ path: f }] });
+    expect(r.attempts).toEqual([]);
+    expect((r.summary as unknown as { inputs: { unusable: number }[] }).inputs[0]!.unusable).toBeGreaterThan(0);
+  });
+});
