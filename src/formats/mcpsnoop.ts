@@ -1,9 +1,43 @@
-// Adapter for mcpsnoop session JSONL (proxy capture): one frame per line with session, sequence, direction, raw JSON-RPC and HTTP status.
+// Adapter for mcpsnoop session JSONL (proxy capture, stdio shim or HTTP proxy): one frame per line with session, sequence, direction, raw JSON-RPC and HTTP status.
 import type { MessageRecord } from '../schema/record.js';
-import type { AdapterResult, JsonFormat } from './adapter.js';
-import { httpStatus, str, timeValue, type Obj } from './values.js';
+import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
+import { httpStatus, isObj, str, timeValue, type Obj } from './values.js';
 
-function mcpsnoopToRecords(v: Obj): AdapterResult {
+/**
+ * What mcpsnoop 0.22.0 really writes (test/fixtures/real-audit72): on HTTP, a c2s frame only for a POST's body (read
+ * as the proxy forwards it: a GET, a DELETE, or a POST the proxy answered before reading it leave none), and an s2c
+ * frame per JSON-RPC message of the response (each SSE event), or one with only `status` for an empty body; every frame
+ * of an exchange carries the client's TCP connection (`conn_id`), which one MCP session spreads over several
+ * (keep-alive pooling) and several sessions share. An HTTP/1.1 connection carries one exchange at a time, so an answer
+ * without a JSON-RPC id on a connection (a bare 404, 401 or 502, an error body with `id: null`, an error page) is the
+ * answer to the POST in flight on it. This keeps that POST per connection.
+ */
+type InFlight = Map<string, { id: string | number } | 'notification'>;
+
+function inFlightOf(ctx: AdapterContext | undefined): InFlight | undefined {
+  const state = ctx?.state;
+  if (!state) return undefined;
+  let m = state.get('mcpsnoop:in-flight') as InFlight | undefined;
+  if (!m) state.set('mcpsnoop:in-flight', (m = new Map()));
+  return m;
+}
+
+const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/** What an id-less answer's body says, in a few words (untrusted: the report escapes and redacts it). */
+function bodyWords(raw: unknown, text: string | undefined): string | undefined {
+  if (isObj(raw)) {
+    const e = raw.error;
+    if (isObj(e) && (typeof e.message === 'string' || typeof e.code === 'number')) return `JSON-RPC error${typeof e.code === 'number' ? ` ${e.code}` : ''}${typeof e.message === 'string' ? `: ${e.message}` : ''}`.slice(0, 200);
+    // an OAuth error body ({"error":"invalid_token","error_description":...}) or another JSON body
+    if (typeof e === 'string') return `${e}${typeof raw.error_description === 'string' ? ` (${raw.error_description})` : ''}`.slice(0, 200);
+    return undefined;
+  }
+  if (text !== undefined && text.trim() !== '') return text.trim().slice(0, 200);
+  return undefined;
+}
+
+function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
   const dir = v.direction;
   // stderr lines of a wrapped stdio server and the session's meta frame carry no JSON-RPC traffic.
   if (dir === 'stderr' || dir === 'meta') return [];
@@ -11,42 +45,85 @@ function mcpsnoopToRecords(v: Obj): AdapterResult {
   const status = httpStatus(v.status);
   const hasRaw = v.raw !== undefined && v.raw !== null;
   const text = str(v.text);
+  const transport = str(v.transport);
+  const session = str(v.session_id);
+  const connId = str(v.conn_id);
+  const http = transport === 'http';
+  const flight = http && session && connId ? inFlightOf(ctx) : undefined;
+  const key = `${session}\u0000${connId}`;
+  const record = (message: unknown): MessageRecord => {
+    const r: MessageRecord = { v: 1, kind: 'message', direction: dir, message };
+    const ts = timeValue(v.ts);
+    if (ts !== undefined) r.ts = ts;
+    if (session) {
+      // stdio: the capture is the one connection. HTTP: the capture session names the proxy's run, which every client
+      // that connects to it shares (no Mcp-Session-Id is recorded), and the TCP connection is no session (one session
+      // uses several, several share one): the run is the scope, kept as the caller, so a cancellation or a retry sent
+      // on another connection still meets its request, and two clients' same ids are told apart as in any shared log.
+      if (http) r.client = session;
+      else r.conn = session;
+    }
+    if (status !== undefined && http) r.status = status;
+    return r;
+  };
+  const rawMsg = hasRaw ? v.raw : undefined;
+  const rpcId = isObj(rawMsg) ? rawMsg.id : undefined;
+  if (dir === 'c2s') {
+    if (flight) {
+      if (isObj(rawMsg) && typeof rawMsg.method === 'string' && isId(rpcId)) flight.set(key, { id: rpcId });
+      else if (isObj(rawMsg) && typeof rawMsg.method === 'string') flight.set(key, 'notification');
+      else flight.delete(key);
+    }
+  } else if (flight && http) {
+    const pending = flight.get(key);
+    const answersById = isObj(rawMsg) && typeof rawMsg.method !== 'string' && isId(rpcId);
+    if (answersById) {
+      if (pending !== undefined && pending !== 'notification' && pending.id === rpcId) flight.delete(key);
+    } else if (!(isObj(rawMsg) && typeof rawMsg.method === 'string') && status !== undefined && v.truncated !== true) {
+      // An answer without a JSON-RPC id: the POST in flight on this connection's, when it was a request.
+      flight.delete(key);
+      if (pending !== undefined && pending !== 'notification' && (status < 200 || status > 299)) {
+        const r = record({ jsonrpc: '2.0', id: pending.id });
+        const words = bodyWords(rawMsg, text);
+        const headers = isObj(v.transport_headers) ? v.transport_headers : undefined;
+        const bare = !hasRaw && (text === undefined || text === '');
+        if (bare && headers === undefined && status === 502) r.error = 'mcpsnoop answered 502 itself: it could not reach the server (no response came from it)';
+        else if (words !== undefined) r.error = `${isObj(rawMsg) && isObj(rawMsg.error) && rawMsg.id === null ? 'the body, a JSON-RPC error for id null, says: ' : 'the body says: '}${words}`;
+        if (bare && (headers === undefined || headers.content_type === undefined || headers.content_type === '')) r.bareStatus = true;
+        return [r];
+      }
+      if (pending === undefined && !hasRaw && status === 502 && v.transport_headers === undefined) {
+        return { error: 'mcpsnoop answered 502 itself (it could not reach the server) to a request whose body it never read (a POST it could not forward, a GET or a DELETE): no request of the trace is tied to it' };
+      }
+      // A status for a request that left no frame (a GET stream, a DELETE, a probe), or a 202 to a notification.
+      if (!hasRaw && (text === undefined || text === '')) return [record(null)];
+    }
+  }
   if (!hasRaw && text !== undefined && text !== '') {
     // mcpsnoop keeps non-JSON protocol frames as text; a message record cannot carry them.
-    return { error: `mcpsnoop ${dir} frame is not JSON (${v.truncated === true ? 'cut at the frame-size cap' : 'malformed frame on the protocol channel'})` };
+    if (v.truncated === true) return { error: `mcpsnoop ${dir} frame was cut at the frame-size cap` };
+    return { error: http ? `mcpsnoop ${dir} frame is not JSON${status !== undefined ? ` (an HTTP ${status} body)` : ''}` : `mcpsnoop ${dir} frame is not JSON: the ${dir === 's2c' ? 'server' : 'client'} wrote a line that is no JSON-RPC message on the stdio protocol channel (a stray print on stdout)` };
   }
   if (!hasRaw && status === undefined) return { error: 'mcpsnoop frame without raw message or status' };
   if (v.truncated === true) return { error: `mcpsnoop ${dir} frame was cut at the frame-size cap` };
-  const record: MessageRecord = {
-    v: 1,
-    kind: 'message',
-    direction: dir,
-    // A bodiless response (401 challenge, 202 to a notification, a 502 made up by the proxy) keeps its status with a null message.
-    message: hasRaw ? v.raw : null,
-  };
-  const ts = timeValue(v.ts);
-  if (ts !== undefined) record.ts = ts;
-  const session = str(v.session_id);
-  const transport = str(v.transport);
-  // mcpsnoop's session_id names its own capture session; on HTTP the MCP session is not recorded separately.
-  if (session) record.conn = str(v.conn_id) ? `${session}/${String(v.conn_id)}` : session;
-  if (status !== undefined && transport !== 'stdio') record.status = status;
-  return [record];
+  // A bodiless response (401 challenge, 202 to a notification, a 502 made up by the proxy) keeps its status with a null message.
+  return [record(hasRaw ? v.raw : null)];
 }
 
 export const mcpsnoopFormat: JsonFormat = {
   kind: 'json',
   name: 'mcpsnoop',
   detect: (v) => typeof v.session_id === 'string' && typeof v.seq === 'number' && typeof v.direction === 'string' && 'ts' in v,
-  toRecords: (value) => mcpsnoopToRecords(value),
+  toRecords: (value, ctx) => mcpsnoopToRecords(value, ctx),
   limits: {
     http: true,
     bodies: true,
     session: false,
     typedIds: true,
     notes: [
-      "session_id is mcpsnoop's capture session, not Mcp-Session-Id: calls are joined per capture and client connection",
-      'HTTP status only on responses of HTTP-mode captures; no headers',
+      "session_id is mcpsnoop's capture (one proxy or shim run), not Mcp-Session-Id: on HTTP every client of the proxy shares it, and an answer without an id is tied to the POST in flight on its TCP connection (conn_id)",
+      'HTTP status only on responses of HTTP-mode captures; no headers but Content-Type; GET and DELETE requests and a POST the proxy answered before reading it leave no request frame; a cut SSE stream leaves no frame',
+      'on stdio: no record of the server process exiting; stderr lines are skipped',
       'frames that are not JSON or were cut at the size cap are reported, not analyzed',
     ],
   },

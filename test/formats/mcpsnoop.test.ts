@@ -18,9 +18,10 @@ describe('mcpsnoop adapter', () => {
     expect(rq[0]!.session).toBeUndefined();
   });
 
-  it('keeps a JSON-RPC error and the HTTP status recorded on an HTTP response frame', () => {
+  it('keeps a JSON-RPC error and the HTTP status recorded on an HTTP response frame; on HTTP the capture is the caller, not the TCP connection', () => {
     const r = messages(mcpsnoopFormat.toRecords(frame({ transport: 'http', status: 200, conn_id: '127.0.0.1:5514', raw: { jsonrpc: '2.0', id: 5, error: { code: -32601, message: 'Method not found' } } }), ctx));
-    expect(r[0]).toMatchObject({ direction: 's2c', status: 200, conn: 'notes-31337/127.0.0.1:5514', message: { error: { code: -32601 } } });
+    expect(r[0]).toMatchObject({ direction: 's2c', status: 200, client: 'notes-31337', message: { error: { code: -32601 } } });
+    expect(r[0]!.conn).toBeUndefined();
   });
 
   it('keeps a tool error result as sent', () => {
@@ -46,10 +47,52 @@ describe('mcpsnoop adapter', () => {
     expect(errorOf(mcpsnoopFormat.toRecords(frame({}), ctx))).toMatch(/without raw/);
   });
 
-  it('maps the HTTP sample, including the bodiless 202 to notifications/initialized', () => {
-    const out = sampleJson('mcpsnoop.jsonl').flatMap((v) => messages(mcpsnoopFormat.toRecords(v, ctx)));
+  it('maps the HTTP sample, including the bodiless 202 to notifications/initialized (its meta frame skipped)', () => {
+    const state = new Map<string, unknown>();
+    const out = sampleJson('mcpsnoop.jsonl').flatMap((v) => messages(mcpsnoopFormat.toRecords(v, { ...ctx, state })));
     expect(out).toHaveLength(10);
     expect(out.filter((m) => m.message === null).map((m) => m.status)).toEqual([202]);
     expect(out.filter((m) => m.direction === 's2c').every((m) => m.status !== undefined)).toBe(true);
+  });
+
+  describe('an answer without a JSON-RPC id on an HTTP connection (mcpsnoop 0.22.0, test/fixtures/real-audit72)', () => {
+    const http = (over: Record<string, unknown>) => frame({ transport: 'http', conn_id: '127.0.0.1:60786', ...over });
+    const post = (id: number | string, conn = '127.0.0.1:60786') => http({ direction: 'c2s', conn_id: conn, raw: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'lookup_order' } } });
+    const run = (frames: Record<string, unknown>[]) => {
+      const state = new Map<string, unknown>();
+      return frames.map((f) => mcpsnoopFormat.toRecords(f, { ...ctx, state }));
+    };
+
+    it('a 404 whose body is a JSON-RPC error for id null answers the POST in flight on that connection', () => {
+      const [, r] = run([post(2), http({ status: 404, raw: { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, transport_headers: { content_type: 'application/json' } })]);
+      expect(messages(r!)[0]).toMatchObject({ direction: 's2c', status: 404, message: { jsonrpc: '2.0', id: 2 }, error: expect.stringMatching(/id null.*-32001: Session not found/) });
+    });
+
+    it('a 401 with an OAuth error body, and a bare 502 the proxy made up, answer the POST in flight too', () => {
+      const [, a] = run([post('a'), http({ status: 401, raw: { error: 'invalid_token', error_description: 'missing or bad bearer token' }, auth_challenge: 'Bearer realm="x"', transport_headers: { content_type: 'application/json' } })]);
+      expect(messages(a!)[0]).toMatchObject({ status: 401, message: { id: 'a' }, error: 'the body says: invalid_token (missing or bad bearer token)' });
+      const [, b] = run([post(7), http({ status: 502 })]);
+      expect(messages(b!)[0]).toMatchObject({ status: 502, message: { id: 7 }, bareStatus: true, error: expect.stringMatching(/mcpsnoop answered 502 itself/) });
+    });
+
+    it('near misses: another connection\'s POST, a 202 to a notification, a bodiless status with nothing in flight, a 2xx', () => {
+      const [, other] = run([post(2, '127.0.0.1:1111'), http({ status: 404, raw: { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null } })]);
+      expect(messages(other!)[0]).toMatchObject({ status: 404, message: { id: null } });
+      const [, accepted] = run([http({ direction: 'c2s', raw: { jsonrpc: '2.0', method: 'notifications/initialized' } }), http({ status: 202, transport_headers: {} })]);
+      expect(messages(accepted!)[0]).toMatchObject({ status: 202, message: null });
+      const [deleted] = run([http({ status: 200, transport_headers: {} })]);
+      expect(messages(deleted!)[0]).toMatchObject({ status: 200, message: null });
+      const [, answered, late] = run([post(3), http({ status: 200, raw: { jsonrpc: '2.0', id: 3, result: {} } }), http({ status: 404, transport_headers: { content_type: 'application/json' }, raw: { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null } })]);
+      expect(messages(answered!)[0]).toMatchObject({ message: { id: 3 } });
+      expect(messages(late!)[0]).toMatchObject({ message: { id: null } });
+    });
+
+    it('a 502 the proxy made up with no request frame before it (it never read the body) is reported, not dropped silently', () => {
+      expect(errorOf(mcpsnoopFormat.toRecords(http({ status: 502 }), { ...ctx, state: new Map() }))).toMatch(/answered 502 itself.*never read/);
+    });
+  });
+
+  it('a non-JSON line a stdio server printed on stdout is reported as such', () => {
+    expect(errorOf(mcpsnoopFormat.toRecords(frame({ text: 'debug: looking up A-1' }), ctx))).toMatch(/stray print on stdout/);
   });
 });
