@@ -1,6 +1,7 @@
 // Adapter for mcpsnoop session JSONL (proxy capture, stdio shim or HTTP proxy): one frame per line with session, sequence, direction, raw JSON-RPC and HTTP status.
 import type { MessageRecord } from '../schema/record.js';
 import type { AdapterContext, AdapterResult, JsonFormat } from './adapter.js';
+import { cleanTerminal } from '../report/text.js';
 import { httpStatus, isObj, str, timeValue, type Obj } from './values.js';
 
 /**
@@ -24,8 +25,13 @@ function inFlightOf(ctx: AdapterContext | undefined): InFlight | undefined {
 
 const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
-/** What an id-less answer's body says, in a few words (untrusted: the report escapes and redacts it). */
+/** What an id-less answer's body says, in a few words, on one line (untrusted: the report redacts it; escape sequences and line breaks of an error page are cleaned here). */
 function bodyWords(raw: unknown, text: string | undefined): string | undefined {
+  const words = bodyText(raw, text);
+  return words === undefined ? undefined : cleanTerminal(words);
+}
+
+function bodyText(raw: unknown, text: string | undefined): string | undefined {
   if (isObj(raw)) {
     const e = raw.error;
     if (isObj(e) && (typeof e.message === 'string' || typeof e.code === 'number')) return `JSON-RPC error${typeof e.code === 'number' ? ` ${e.code}` : ''}${typeof e.message === 'string' ? `: ${e.message}` : ''}`.slice(0, 200);

@@ -87,6 +87,11 @@ describe('mcpsnoop adapter', () => {
       expect(messages(late!)[0]).toMatchObject({ message: { id: null } });
     });
 
+    it('an error page\'s text (an escape sequence, line breaks) becomes one clean line of the why', () => {
+      const [, r] = run([post(4), http({ status: 500, text: '<h1>\u001b[31mInternal\u001b[0m</h1>\nTraceback', transport_headers: { content_type: 'text/html' } })]);
+      expect(messages(r!)[0]).toMatchObject({ status: 500, message: { id: 4 }, error: 'the body says: <h1>Internal</h1>⏎Traceback' });
+    });
+
     it('a 502 the proxy made up with no request frame before it (it never read the body) is reported, not dropped silently', () => {
       expect(errorOf(mcpsnoopFormat.toRecords(http({ status: 502 }), { ...ctx, state: new Map() }))).toMatch(/answered 502 itself.*never read/);
     });
