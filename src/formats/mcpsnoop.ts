@@ -54,7 +54,8 @@ function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
   const transport = str(v.transport);
   const session = str(v.session_id);
   const connId = str(v.conn_id);
-  const http = transport === 'http';
+  // (a frame without `transport` but with a client connection is taken for HTTP, as its status always was)
+  const http = transport === 'http' || (transport === undefined && connId !== undefined);
   const flight = http && session && connId ? inFlightOf(ctx) : undefined;
   const key = `${session}\u0000${connId}`;
   const record = (message: unknown): MessageRecord => {
@@ -69,7 +70,7 @@ function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
       if (http) r.client = session;
       else r.conn = session;
     }
-    if (status !== undefined && http) r.status = status;
+    if (status !== undefined && transport !== 'stdio') r.status = status;
     return r;
   };
   const rawMsg = hasRaw ? v.raw : undefined;
