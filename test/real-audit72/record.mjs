@@ -4,7 +4,7 @@
 //     && tar xzf mcpsnoop-linux-x64-0.22.0.tgz        (the static binary: package/bin/mcpsnoop)
 // then, from the repository: npm run build && node test/real-audit72/record.mjs [scenario...]   (AUDIT72_SNOOP=path to move it)
 // Python scenarios need /work/py-venv (mcp 2.3.0, uvicorn); PYTHON=path to move it.
-// HTTP chain: the SDK 1.32.2 Client, its fetch mcp-triage's recordingFetch (client.ndjson, the truth of the wire) ->
+// HTTP chain (servers: SDK 1.32.2 Express-less node:http, v2 2.4.0 createMcpHandler, Python on uvicorn): the SDK 1.32.2 Client, its fetch mcp-triage's recordingFetch (client.ndjson, the truth of the wire) ->
 // `mcpsnoop http --target ... --trace-file snoop.jsonl` (the way its README sets it up) -> an SDK 1.32.2 Streamable HTTP
 // server (one McpServer per session). stdio chain: the SDK's StdioClientTransport (or Python's stdio_client) whose
 // command is `mcpsnoop --trace-file snoop.jsonl -- node stdio-server.mjs`. observed.json: what the app got or threw,
@@ -85,7 +85,7 @@ async function startSnoopHttp(target, trace, extra = []) {
 }
 
 /** The HTTP rig: an SDK server (sessionful; `json` answers with enableJsonResponse; `auth` demands a bearer token) behind mcpsnoop http, the client's recordingFetch. */
-async function httpRig(name, { json = false, auth = false, snoopArgs = [], python = false } = {}) {
+async function httpRig(name, { json = false, auth = false, snoopArgs = [], python = false, v2 = false } = {}) {
   const d = `${R}/test/fixtures/real-audit72/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
@@ -111,6 +111,19 @@ async function httpRig(name, { json = false, auth = false, snoopArgs = [], pytho
     const child = spawn(PY, [`${R}/test/real-audit7/py_server.py`, 'stateful', String(sp), ranFile], { stdio: 'ignore' });
     for (let i = 0; i < 100; i++) { try { await fetch(`http://127.0.0.1:${sp}/mcp`, { method: 'HEAD' }); break; } catch { await sleep(100); } }
     server = { async restart() {}, async close() { child.kill('SIGINT'); await sleep(300); if (existsSync(ranFile)) { ran.push(...readFileSync(ranFile, 'utf8').split('\n').filter(Boolean)); rmSync(ranFile); } } };
+  } else if (v2) {
+    // the v2 2.4.0 server as its README sets it up: createMcpHandler over an McpServer, on node through toNodeHandler
+    const { McpServer: McpServerV2, createMcpHandler } = await import('@modelcontextprotocol/server');
+    const { toNodeHandler } = await import('@modelcontextprotocol/node');
+    const mcp = createMcpHandler(() => {
+      const s = new McpServerV2({ name: 'audit72-orders-v2', version: '2.4.0' });
+      s.registerTool('lookup_order', { description: 'Look up an order', inputSchema: z.object({ orderId: z.string() }), annotations: { readOnlyHint: true } }, async ({ orderId }) => { ran.push(`lookup_order ${orderId}`); return text(`order ${orderId}: shipped`); });
+      s.registerTool('refund_order', { description: 'Refund an order', inputSchema: z.object({ orderId: z.string() }) }, async ({ orderId }) => { ran.push(`refund_order ${orderId}`); return { isError: true, content: [{ type: 'text', text: `order ${orderId} was already refunded` }] }; });
+      s.registerTool('crash', { description: 'Always throws', inputSchema: z.object({}) }, async () => { ran.push('crash'); throw new Error('database connection refused'); });
+      return s;
+    }, { keepAliveMs: 0 });
+    const l = await listen(toNodeHandler(mcp), sp);
+    server = { async restart() {}, async close() { await mcp.close().catch(() => {}); await l.close(); } };
   } else server = restartableServer(await listen(handler, sp), h.transports);
   const snoop = await startSnoopHttp(`http://127.0.0.1:${sp}/mcp`, `${d}/snoop.jsonl`, snoopArgs);
   const url = new URL(`${snoop.url}/mcp`);
@@ -255,6 +268,16 @@ const HTTP = {
     await r.step('reserve_stock A-3 (the tool raises -32602 once)', call(c, 'reserve_stock', { orderId: 'A-3' }));
     await r.step('no_such_tool', call(c, 'no_such_tool', {}));
     await r.python();
+    await r.done();
+  },
+  /** The v2 2.4.0 server (createMcpHandler) behind mcpsnoop http, the SDK 1.32.2 client. */
+  async 'http-v2-server'() {
+    const r = await httpRig('http-v2-server', { v2: true });
+    const c = await r.connect();
+    await r.step('lookup_order A-1', call(c, 'lookup_order', { orderId: 'A-1' }));
+    await r.step('refund_order A-2 (isError)', call(c, 'refund_order', { orderId: 'A-2' }));
+    await r.step('crash (throws)', call(c, 'crash', {}));
+    await r.step('no_such_tool', call(c, 'no_such_tool', {}));
     await r.done();
   },
   /** --redact-secrets: an apiKey argument and the bearer token the app sends. */
