@@ -252,15 +252,32 @@ function apacheFitsServer(g: GatewayLine, p: GatewayProbe): boolean {
 /**
  * Whether a server HTTP logger's body-less POST line (pino-http, ECS pino or morgan, Fastify's; kept only for a 4xx or
  * 5xx with a time) fits a client's attempt: the same status, started within a second of it (the line's time less its
- * duration where the logger logs at the end; with no duration, written within the attempt's time); the session, where the line has the header, is compared by take(). A hop's
- * status the server never sent finds no line of it.
+ * duration where the logger logs at the end, that duration no longer than the client's view; with no duration, written
+ * within the attempt's time); the session, where the line has the header, is compared by take(). A hop's status the
+ * server never sent finds no line of it.
  */
 function loggerFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.side !== 'client' || p.startTs === undefined || typeof p.status !== 'number') return false;
   if (g.status !== p.status) return false;
-  if (g.startKnown) return Math.abs(g.ts - p.startTs) <= SLACK_MS;
+  if (g.startKnown) return Math.abs(g.ts - p.startTs) <= SLACK_MS && withinClientTime(g, p);
   // a line with no duration (ECS morgan's) was written when the response ended: within the attempt's time
   return g.ts >= p.startTs - SLACK_MS && g.ts <= (p.open ? p.startTs + OPEN_VIEW_MS : (p.endTs ?? p.startTs)) + SLACK_MS;
+}
+
+/** How much longer (ms, and a share of it) a server logger's duration may be than the client's whole view of the request: timers and rounding. */
+const LOGGER_LONGER_MS = 50;
+const LOGGER_LONGER_SHARE = 0.1;
+
+/**
+ * The server's time on the request (its logger's duration: from the request's arrival to its response's end) is no
+ * longer than the client's whole view of it, two clocks' durations, which no skew moves: a hop's own status, answered
+ * in a few ms, is not the line of a server that took 122 ms on another POST of the same status started near it
+ * (test/fixtures/real-audit74/hop-same-status). A view with no end (its log stopped mid-call) is not compared.
+ */
+function withinClientTime(g: GatewayLine, p: GatewayProbe): boolean {
+  if (g.endTs === undefined || p.endTs === undefined || p.open || p.startTs === undefined) return true;
+  const server = g.endTs - g.ts;
+  return server <= p.endTs - p.startTs + LOGGER_LONGER_MS + server * LOGGER_LONGER_SHARE;
 }
 
 /** Whether HAProxy's line fits the attempt: the same status (the client's, or the server's of the last try), started within a second. */
