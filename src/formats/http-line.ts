@@ -314,6 +314,7 @@ function loggerName(v: Obj): string {
  * nothing the client's log does not (nginx keeps its 2xx only as a re-send, which a server's own logger cannot see).
  */
 export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName(v)): CanonicalRecord[] {
+  if (fastifyErrorLine(v)) return [];
   const line = pick(v);
   const status = typeof line.status === 'number' ? line.status : undefined;
   if (line.method !== 'POST' || status === undefined || status < 400 || line.time === undefined) return [];
@@ -330,6 +331,16 @@ export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName
   const startKnown = took !== undefined || dotted(v, 'event.start') !== undefined;
   const account: GatewayAccount = { log: 'http-logger', startKnown, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
   return [Object.assign(rec, { gatewayAccount: account }) as CanonicalRecord];
+}
+
+/**
+ * Fastify's error handler's line of a request (`reqId`, `req`, `res`, `err`, the error's message; no `responseTime`):
+ * the request's "request completed" line follows with its status and duration, so it is no request of its own
+ * (test/fixtures/real-audit74/fastify-errors: one 500 was counted twice). pino-http's "request errored" line, the one
+ * line of its request, has its `responseTime` and no `reqId`.
+ */
+function fastifyErrorLine(v: Obj): boolean {
+  return (typeof v.reqId === 'string' || typeof v.reqId === 'number') && isObj(v.err) && isObj(v.req) && isObj(v.res) && v.responseTime === undefined;
 }
 
 /** The words of Fastify's own logger on a request's last line (lib/log-controller.js). */
