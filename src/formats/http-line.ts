@@ -309,7 +309,9 @@ function loggerName(v: Obj): string {
  * A server HTTP logger's line of a POST without its body (see bodilessHttpPost) that the server answered with an error
  * (4xx, 5xx) and that has a time: no call (no JSON-RPC body), but the server's own account of that POST, offered to the
  * client's attempt of the same status (and session, where the line has the request's Mcp-Session-Id header) near its
- * start, as a gateway's access line is (src/join/gateway-lines.ts). Its time is the request's start where the logger
+ * start, as a gateway's access line is (src/join/gateway-lines.ts); pino-http's "request aborted" with no status (the
+ * connection closed before any response head: a hop in between gave up on it, test/fixtures/real-audit74/hop-statuses)
+ * is offered to the client's attempt a hop answered 502, 503 or 504. Its time is the request's start where the logger
  * logs at the end with its duration (pino-http's `responseTime`, ECS's `event.duration`). A 2xx is kept by none: it says
  * nothing the client's log does not (nginx keeps its 2xx only as a re-send, which a server's own logger cannot see).
  */
@@ -317,14 +319,18 @@ export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName
   if (fastifyErrorLine(v)) return [];
   const line = pick(v);
   const status = typeof line.status === 'number' ? line.status : undefined;
-  if (line.method !== 'POST' || status === undefined || status < 400 || line.time === undefined) return [];
   const took = typeof line.durationMs === 'number' ? line.durationMs : undefined;
+  // pino-http's "request aborted" with no status: the connection closed before the server sent a response head
+  const cut = status === undefined && took !== undefined && typeof line.error === 'string' && line.error.startsWith('request aborted');
+  if (line.method !== 'POST' || (!cut && (status === undefined || status < 400)) || line.time === undefined) return [];
   const sid = stringHeaders(line.requestHeaders)?.['mcp-session-id'];
   const after = took !== undefined ? ` after ${Math.round(took * 10) / 10} ms` : '';
-  const said = `the server's ${logger} line shows it answered this POST ${status}${after} (${ctx.file}:${ctx.line}): the server itself sent this status, not a hop in between`;
+  const said = cut
+    ? `the server's ${logger} line shows this POST reached the server and its connection closed${after} before the server sent any response ("request aborted", ${ctx.file}:${ctx.line}): the status the client got is not the server's but a hop's in between, which gave up on it; the server may have gone on with the call`
+    : `the server's ${logger} line shows it answered this POST ${status}${after} (${ctx.file}:${ctx.line}): the server itself sent this status, not a hop in between`;
   const rec = {
     v: 1, kind: 'exchange', side: 'gateway', ts: line.time, method: 'POST', url: typeof line.url === 'string' ? line.url : '/',
-    requestHeaders: sid !== undefined ? { 'mcp-session-id': sid } : {}, status, responseHeaders: {}, end: 'complete', error: said,
+    requestHeaders: sid !== undefined ? { 'mcp-session-id': sid } : {}, status: status ?? null, responseHeaders: {}, end: cut ? 'aborted' : 'complete', error: said,
     ...(took !== undefined ? { durationMs: took } : {}),
   } as ExchangeRecord;
   // (no duration and no event.start, as ECS morgan's: the time is when the logger wrote the line, the request's end)

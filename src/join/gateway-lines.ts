@@ -116,6 +116,8 @@ interface Account {
   consoleLines?: Map<string, { count: number; first: Source; post: boolean; status: number | null }>;
   consoleEvents?: Map<string, { count: number; first: Source }>;
   producers?: Set<string>;
+  /** A server HTTP logger's lines taken of POSTs whose connection closed before any response (a hop's status). */
+  cutsTaken?: number;
 }
 
 /** A server's console line with no time, as untimed() counts it: a request line's method, path and status, or an event's words. */
@@ -258,11 +260,16 @@ function apacheFitsServer(g: GatewayLine, p: GatewayProbe): boolean {
  */
 function loggerFits(g: GatewayLine, p: GatewayProbe): boolean {
   if (p.side !== 'client' || p.startTs === undefined || typeof p.status !== 'number') return false;
+  // a line of a POST whose connection closed before the server answered (pino-http's "request aborted"): a hop's status
+  if (g.status === null) return g.startKnown && HOP_GAVE_UP.has(p.status) && Math.abs(g.ts - p.startTs) <= SLACK_MS && withinClientTime(g, p);
   if (g.status !== p.status) return false;
   if (g.startKnown) return Math.abs(g.ts - p.startTs) <= SLACK_MS && withinClientTime(g, p);
   // a line with no duration (ECS morgan's) was written when the response ended: within the attempt's time
   return g.ts >= p.startTs - SLACK_MS && g.ts <= (p.open ? p.startTs + OPEN_VIEW_MS : (p.endTs ?? p.startTs)) + SLACK_MS;
 }
+
+/** The statuses a hop answers when the server it forwards to closed, failed or timed out (nginx, HAProxy, Envoy, Caddy). */
+const HOP_GAVE_UP = new Set([502, 503, 504]);
 
 /** How much longer (ms, and a share of it) a server logger's duration may be than the client's whole view of the request: timers and rounding. */
 const LOGGER_LONGER_MS = 50;
@@ -372,6 +379,7 @@ export class GatewayLines {
       if (isKitchen(g) && typeof p.status !== 'number' && !p.answered) g = { ...g, said: `${g.said} (no response head reached the client, which had gone: the server's ${g.status} went to no one)` };
       if (isKitchen(g) && runnerUp - bestGap < AMBIGUOUS_MS) g = { ...g, said: `${g.said} (another POST of the same ${g.log === 'kitchen-observation' ? 'method and status' : 'status'} started and ended within ${AMBIGUOUS_MS} ms of this one: no id in the line tells them apart, so the two may be swapped)` };
       if (g.said !== '') this.accountOf(g).taken++;
+      if (g.log === 'http-logger' && g.status === null) this.accountOf(g).cutsTaken = (this.accountOf(g).cutsTaken ?? 0) + 1;
       if (everyPost(g.log)) this.spans.get(g.src.file)!.joined++;
       out.push(g);
     }
@@ -487,7 +495,7 @@ export class GatewayLines {
         if (a.untaken.length < 5) a.untaken.push(g);
         continue;
       }
-      let label = g.log === 'http-logger' ? `HTTP ${g.status}` : isCaddy(g) ? caddyLabel(g) : isApache(g) ? apacheLabel(g) : nginxLabel(g);
+      let label = g.log === 'http-logger' ? (g.status === null ? LOGGER_CUT : `HTTP ${g.status}`) : isCaddy(g) ? caddyLabel(g) : isApache(g) ? apacheLabel(g) : nginxLabel(g);
       if (!a.labels.has(label) && a.labels.size >= LABELS_KEPT) label = 'other';
       const known = a.labels.get(label);
       if (known) known.count++;
@@ -668,10 +676,19 @@ function kitchenNotes(file: string, a: Account): string[] {
  * A server HTTP logger's body-less POST lines with an error status (pino-http's, ECS's, Fastify's defaults): how many
  * were joined to the client's attempt of their status, and those no attempt took, by status (alone, every one).
  */
+/** A server logger's line of a POST whose connection closed before any response, in its note. */
+const LOGGER_CUT = 'connection closed before any response';
+
 function loggerNotes(file: string, a: Account): string[] {
-  const mine = untakenOf(a);
+  const all = untakenOf(a);
+  const cuts = all.filter((l) => l.label === LOGGER_CUT);
+  const mine = all.filter((l) => l.label !== LOGGER_CUT);
   const parts: string[] = [];
-  if (a.taken) parts.push(`${a.taken} joined to the client's attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (its why says the server itself answered so)`);
+  if (a.taken) parts.push(`${a.taken} joined to the client's attempt ${a.taken === 1 ? 'it tells' : 'they tell'} of (its why says ${a.cutsTaken ? 'whether the server itself answered it or a hop did' : 'the server itself answered so'})`);
+  if (cuts.length) {
+    const k = countOf(cuts);
+    parts.push(`${k === 1 ? '1 POST' : `${k} POSTs`} whose connection closed before the server sent any response ("request aborted"; the first at ${firstAt(cuts)}) that no client attempt a hop answered 502, 503 or 504 took: the client left, or a hop in between gave up on ${k === 1 ? 'it' : 'them'}`);
+  }
   if (mine.length) {
     const k = countOf(mine);
     parts.push(`${k === 1 ? '1 POST' : `${k} POSTs`} the server answered with an error (${listOf(mine)}; the first at ${firstAt(mine)}) that no client attempt of the same status and session took: the line has no JSON-RPC body, so ${k === 1 ? 'it is no attempt' : 'they are no attempts'} here; give beside it a client's log that has each request's HTTP status (a capture, recordingFetch's) to name the ${k === 1 ? 'call' : 'calls'}`);
