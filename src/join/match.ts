@@ -1453,6 +1453,7 @@ export class Matcher {
       movedToGetStream(a, a.client, a.server);
       madeOnClientSide(a, a.client, a.server);
       answerOnlyOnServer(a, a.client, a.server);
+      cutUnseenByServer(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
       if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
       else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
@@ -1486,6 +1487,21 @@ function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
   a.outcome = s.outcome!;
   a.layer = s.layer!;
   a.detail = { ...s.detail, why: s.detail?.why ? `${s.detail.why}; ${said}` : said };
+}
+
+/**
+ * The client's view shows its response stream cut (or no answer), while the server's log has the POST with a 2xx status
+ * and no body kept: a line written when the response ended or its connection closed says nothing of the cut
+ * (express-winston logs a stream the server dropped as its 200, test/fixtures/real-audit74/sse-cut). The attempt stays
+ * the client's view; its why says which view saw what.
+ */
+function cutUnseenByServer(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (a.primary !== c || (c.outcome !== 'STREAM_INCOMPLETE' && c.outcome !== 'NO_RESPONSE') || s.outcome !== 'UNANSWERED') return;
+  if (typeof s.status !== 'number' || s.status < 200 || s.status > 299 || (s.bodyNotCaptured !== true && s.answersUnlogged !== true)) return;
+  const took = s.startTs !== undefined && s.endTs !== undefined && s.endTs >= s.startTs ? ` ended after ${Math.round(s.endTs - s.startTs)} ms` : '';
+  const said = `the server's log has this POST as HTTP ${s.status}${took} with no body kept, which says nothing of a cut (a logger that writes when the response ends or its connection closes, as express-winston does, logs a stream the server dropped so): the client's view, which saw the stream end without the answer, is what tells`;
+  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+  c.detail = a.detail;
 }
 
 /**
