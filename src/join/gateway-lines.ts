@@ -282,7 +282,8 @@ const LOGGER_LONGER_SHARE = 0.1;
  * (test/fixtures/real-audit74/hop-same-status). A view with no end (its log stopped mid-call) is not compared.
  */
 function withinClientTime(g: GatewayLine, p: GatewayProbe): boolean {
-  if (g.endTs === undefined || p.endTs === undefined || p.open || p.startTs === undefined) return true;
+  // (a client view with no length, one line with no duration, is not compared)
+  if (g.endTs === undefined || p.endTs === undefined || p.open || p.startTs === undefined || p.endTs <= p.startTs) return true;
   const server = g.endTs - g.ts;
   return server <= p.endTs - p.startTs + LOGGER_LONGER_MS + server * LOGGER_LONGER_SHARE;
 }
