@@ -322,8 +322,18 @@ export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName
   const took = typeof line.durationMs === 'number' ? line.durationMs : undefined;
   // pino-http's "request aborted" with no status: the connection closed before the server sent a response head
   const cut = status === undefined && took !== undefined && typeof line.error === 'string' && line.error.startsWith('request aborted');
-  if (line.method !== 'POST' || (!cut && (status === undefined || status < 400)) || line.time === undefined) return [];
+  if (line.method !== 'POST' || (!cut && status === undefined) || line.time === undefined) return [];
   const sid = stringHeaders(line.requestHeaders)?.['mcp-session-id'];
+  const startKnown = took !== undefined || dotted(v, 'event.start') !== undefined;
+  if (!cut && status! < 400) {
+    // A POST it answered (or logged as answered, ECS morgan's 200 of a request dropped before any response): nothing to
+    // say, but where the log's lines are, for the client's POSTs it has no line of (GatewayLines.unseen)
+    const rec = {
+      v: 1, kind: 'exchange', side: 'gateway', ts: line.time, method: 'POST', url: typeof line.url === 'string' ? line.url : '/',
+      requestHeaders: sid !== undefined ? { 'mcp-session-id': sid } : {}, status, responseHeaders: {}, end: 'complete', ...(took !== undefined ? { durationMs: took } : {}),
+    } as ExchangeRecord;
+    return [Object.assign(rec, { gatewayAccount: { log: 'http-logger', startKnown, state: '--', retries: 0, beforeServerMs: 0, serverHead: true } as GatewayAccount }) as CanonicalRecord];
+  }
   const after = took !== undefined ? ` after ${Math.round(took * 10) / 10} ms` : '';
   const said = cut
     ? `the server's ${logger} line shows this POST reached the server and its connection closed${after} before the server sent any response ("request aborted", ${ctx.file}:${ctx.line}): the status the client got is not the server's but a hop's in between, which gave up on it; the server may have gone on with the call`
@@ -334,7 +344,6 @@ export function bodilessRecords(v: Obj, ctx: AdapterContext, logger = loggerName
     ...(took !== undefined ? { durationMs: took } : {}),
   } as ExchangeRecord;
   // (no duration and no event.start, as ECS morgan's: the time is when the logger wrote the line, the request's end)
-  const startKnown = took !== undefined || dotted(v, 'event.start') !== undefined;
   const account: GatewayAccount = { log: 'http-logger', startKnown, state: '--', retries: 0, beforeServerMs: 0, serverHead: true };
   return [Object.assign(rec, { gatewayAccount: account }) as CanonicalRecord];
 }

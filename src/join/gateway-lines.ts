@@ -134,7 +134,7 @@ export interface ConsoleLine {
 /** Whether a line is the MCP test kitchen's own (the server's account, not a gateway's). */
 const isKitchen = (g: { log: GatewayLog }): boolean => g.log === 'kitchen-log' || g.log === 'kitchen-observation' || g.log === 'aspnet-hosting';
 /** A server's line of every POST it answered (the kitchen's request log, ASP.NET Core's hosting log): its time span covers each. */
-const everyPost = (log: GatewayLog): boolean => log === 'kitchen-log' || log === 'aspnet-hosting';
+const everyPost = (log: GatewayLog): boolean => log === 'kitchen-log' || log === 'aspnet-hosting' || log === 'http-logger';
 
 /**
  * Whether the MCP test kitchen's line fits the attempt: the same status, started within a second (and --skew: the
@@ -252,8 +252,8 @@ function apacheFitsServer(g: GatewayLine, p: GatewayProbe): boolean {
 }
 
 /**
- * Whether a server HTTP logger's body-less POST line (pino-http, ECS pino or morgan, Fastify's; kept only for a 4xx or
- * 5xx with a time) fits a client's attempt: the same status, started within a second of it (the line's time less its
+ * Whether a server HTTP logger's body-less POST line (pino-http, ECS pino or morgan, Fastify's; with a time; a 2xx one
+ * is never taken, see take()) fits a client's attempt: the same status, started within a second of it (the line's time less its
  * duration where the logger logs at the end, that duration no longer than the client's view; with no duration, written
  * within the attempt's time); the session, where the line has the header, is compared by take(). A hop's status the
  * server never sent finds no line of it.
@@ -365,6 +365,12 @@ export class GatewayLines {
         if ((isKitchen(g) || g.log === 'http-logger' ? g.log : g.log === 'nginx-error' || g.log === 'caddy-error' || g.log === 'apache-error' ? 'reason' : 'account') !== kind) continue;
         if (g.session !== null && (!p.sentSession || g.session !== p.session)) continue;
         if (!(g.log === 'http-logger' ? loggerFits(g, p) : g.log === 'haproxy' ? haproxyFits(g, p) : isKitchen(g) ? kitchenFits(g, p) : isCaddy(g) ? caddyFits(g, p) : isApache(g) ? apacheFits(g, p) : nginxFits(g, p))) continue;
+        // A server logger's 2xx line says nothing the client's view lacks: never taken (one with no duration, ECS morgan's,
+        // fits any attempt it falls within), it stays where it is for unseen(); that it fits shows the clocks agree.
+        if (g.log === 'http-logger' && g.said === '') {
+          this.spans.get(g.src.file)!.joined++;
+          continue;
+        }
         // (Caddy's line of a cut stream and Apache's error lines name no request: how near the time is to the end of the client's view)
         let gap = g.unnamed || g.log === 'apache-error' ? Math.abs(g.ts - (p.endTs ?? p.startTs)) : Math.abs((p.side === 'server' && g.log === 'haproxy' ? g.lastTryTs : g.ts) - p.startTs);
         // the kitchen's lines: how far apart the starts and the ends are (the server's time taken against the client's)

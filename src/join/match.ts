@@ -826,11 +826,11 @@ export class Matcher {
     };
     const taken = this.gatewayLines.take(probe);
     // A client's POST that got an answer (from something) the kitchen's request log, which covers its time, never logged
-    if (!a.server && a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client) && !taken.some((g) => g.log === 'kitchen-log' || g.log === 'aspnet-hosting')) {
+    if (!a.server && a.client?.http && typeof a.client.status === 'number' && !neverSent(a.client) && !taken.some((g) => g.log === 'kitchen-log' || g.log === 'aspnet-hosting' || g.log === 'http-logger')) {
       const unseen = this.gatewayLines.unseen(probe);
       if (unseen !== undefined) {
         a.notSeenByServer = true;
-        const said = `${unseen.log === 'aspnet-hosting' ? "the server's ASP.NET Core hosting log" : "the kitchen's request log"} ${unseen.file}, which has POSTs that ended before this one started and POSTs that started after it ended, has no line of it: the ${unseen.log === 'aspnet-hosting' ? 'server' : 'kitchen'} never saw it, so its HTTP ${a.client.status} came from something between them (a gateway, a proxy)`;
+        const said = `${unseen.log === 'aspnet-hosting' ? "the server's ASP.NET Core hosting log" : unseen.log === 'http-logger' ? "the server's HTTP logger's log" : "the kitchen's request log"} ${unseen.file}, which has POSTs that ended before this one started and POSTs that started after it ended, has no line of it: the ${unseen.log === 'kitchen-log' ? 'kitchen' : 'server'} never saw it, so its HTTP ${a.client.status} came from something between them (a gateway, a proxy)`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
     }

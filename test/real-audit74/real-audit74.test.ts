@@ -64,6 +64,15 @@ describe('real-audit74 hop-statuses: a body-less server logger behind a hop that
     }
     expect(notes.join('\n')).not.toMatch(/POSTs? the server answered with an error/);
   });
+  it.each(BODILESS)("%s: the hop's 503 and 502 (no line of the server's near them, lines before and after) say the server never saw them", async (file) => {
+    const { rows } = await pair('hop-statuses', file);
+    for (const status of [503, 502]) {
+      expect(why(attemptOf(rows, errors.find((e) => e.status === status)!))).toContain(`the server's HTTP logger's log test/fixtures/real-audit74/hop-statuses/${file}, which has POSTs that ended before this one started and POSTs that started after it ended, has no line of it: the server never saw it, so its HTTP ${status} came from something between them`);
+    }
+    // the 504's request reached the server (pino-http: "request aborted"; ECS morgan: its 200 line of it): not unseen
+    expect(why(attemptOf(rows, errors.find((e) => e.status === 504)!))).not.toContain('never saw it');
+    for (const r of rows.filter((x) => x.status === 200 || x.status === 500 || x.status === 404)) expect(why(r)).not.toContain('never saw it');
+  });
   it('pino-http: the hop\'s 504 is tied to the server\'s "request aborted" line (the request reached the server, which was still at it); the 502 and 503 to nothing', async () => {
     const { rows, notes } = await pair('hop-statuses', 'pino-http.ndjson');
     const gaveUp = attemptOf(rows, errors.find((e) => e.status === 504)!);
