@@ -1499,7 +1499,7 @@ function cutUnseenByServer(a: Attempt, c: AttemptView, s: AttemptView): void {
   if (a.primary !== c || (c.outcome !== 'STREAM_INCOMPLETE' && c.outcome !== 'NO_RESPONSE') || s.outcome !== 'UNANSWERED') return;
   if (typeof s.status !== 'number' || s.status < 200 || s.status > 299 || (s.bodyNotCaptured !== true && s.answersUnlogged !== true)) return;
   const took = s.startTs !== undefined && s.endTs !== undefined && s.endTs >= s.startTs ? ` ended after ${Math.round(s.endTs - s.startTs)} ms` : '';
-  const said = `the server's log has this POST as HTTP ${s.status}${took} with no body kept, which says nothing of a cut (a logger that writes when the response ends or its connection closes, as express-winston does, logs a stream the server dropped so): the client's view, which ${c.outcome === 'STREAM_INCOMPLETE' ? 'saw the stream end without the answer' : 'got no response'}, is what tells`;
+  const said = `the server's log has this POST as HTTP ${s.status}${took} with no body kept, which says nothing of a cut (a logger that writes when the response ends or its connection closes, as express-winston and nginx's access log do, logs a stream that was dropped so): the client's view, which ${c.outcome === 'STREAM_INCOMPLETE' ? 'saw the stream end without the answer' : 'got no response'}, is what tells`;
   a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
   c.detail = a.detail;
 }
