@@ -320,6 +320,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   if (matcher.rebuiltDuplicates > 0) notes.push(`${matcher.rebuiltDuplicates === 1 ? '1 request of the OpenTelemetry spans is a request' : `${matcher.rebuiltDuplicates} requests of the OpenTelemetry spans are requests`} the other logs show too (the same trace context in params._meta.traceparent): counted once, the spans' view joined where the other logs have no view of that side`);
   if (matcher.looseJoins > 0) notes.push(`${matcher.looseJoins === 1 ? '1 request' : `${matcher.looseJoins} requests`} of a client log that names no session id (a message log: a desktop client's stdio log in front of a bridge, an app's own log; or an HTTP log that did not record Mcp-Session-Id) ${matcher.looseJoins === 1 ? "was joined to the server's view of it" : "were joined to the server's view of them"} by JSON-RPC id, method, arguments, answer and time, not by session; the server's session id is shown for ${matcher.looseJoins === 1 ? 'it' : 'them'}`);
+  if (matcher.mirrorJoins > 0) notes.push(`${matcher.mirrorJoins === 1 ? '1 request' : `${matcher.mirrorJoins} requests`} of a server log that names no session id (a server's own message log that leaves it out, mcpsnoop's HTTP trace) ${matcher.mirrorJoins === 1 ? "was joined to the client's view of it" : "were joined to the client's view of them"} by JSON-RPC id, method, arguments, answer and time, not by session`);
   sessions.flush();
   linker.flush();
   const paired = pairs.note();

@@ -248,12 +248,22 @@ export class Matcher {
   private looseServers = new Map<string, Set<Held>>();
   private looseOn = false;
   /**
+   * The mirror: a server's view that names no session id (a server's own message log that leaves it out, mcpsnoop's
+   * HTTP trace) may meet a client's view with one the same way. Kept from the first such server view on (the client
+   * views with a session held then are added).
+   */
+  private mirrorOn = false;
+  /** A server view without a session id came before any client view: the first client view with one turns the mirror on. */
+  private mirrorSeen = false;
+  /**
    * The server's session and start of each request joined so, by the server view's id and the request's fingerprint:
    * a bridge that re-initialized after a 404 re-sent it there, and the refused POST in the old session is told so.
    */
   private looseResent = new Map<string, { session: string; start: number | undefined }>();
   /** How many client views were joined so (the summary says it: the join is by id, arguments and time, not by session). */
   looseJoins = 0;
+  /** How many server views that named no session id were joined so to a client's view that names one (the mirror). */
+  mirrorJoins = 0;
   readonly pairs: SessionPairs;
 
   constructor(private readonly opts: MatcherOptions) {
@@ -358,6 +368,16 @@ export class Matcher {
       if (!this.looseOn) this.looseHeld();
       this.looseAdd(h);
     } else if (this.looseOn && looseServer(view)) this.looseAdd(h);
+    else if (mirrorServer(view) && (this.mirrorOn || !refusedOpening(view))) {
+      // Only beside a client's log: a server's log alone, or before the client's first view, is only marked. (The
+      // held views mirrorHeld takes include this one: it is enqueued.)
+      if (this.mirrorOn) this.looseAdd(h);
+      else if (this.sidesSeen.has('client')) this.mirrorHeld();
+      else this.mirrorSeen = true;
+    } else if (mirrorClient(view) && (this.mirrorOn || this.mirrorSeen)) {
+      if (this.mirrorOn) this.looseAdd(h);
+      else this.mirrorHeld();
+    }
     if (view.startTs !== undefined) {
       // Kept in start order (attempts mostly come in it, so this is an append).
       const same = this.sameCall.get(h.fp);
@@ -919,10 +939,10 @@ export class Matcher {
     if (unpaired && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
     this.unlistInit(h);
     if (unpaired) this.pairOnRelease(h, key);
-    if (this.looseOn) {
+    if (this.looseOn || this.mirrorOn) {
       if (!(a.client && a.server)) this.pairLoose(h);
       this.looseDrop(h);
-      if (!a.client && a.server && a.server.status === 404 && a.server.sentSession === true) this.resentElsewhere(a, a.server, h.fp);
+      if (this.looseOn && !a.client && a.server && a.server.status === 404 && a.server.sentSession === true) this.resentElsewhere(a, a.server, h.fp);
     }
     this.unwait(h, key);
     this.unindex(h);
@@ -1034,6 +1054,21 @@ export class Matcher {
     for (const h of [...held].sort((x, y) => x.attempt.seq - y.attempt.seq)) this.looseAdd(h);
   }
 
+  /**
+   * A server view without a session id beside a client's log: the client views with one and the server views without
+   * one held now become candidates, in the order they came (the view being added is among them: it is enqueued).
+   */
+  private mirrorHeld(): void {
+    this.mirrorOn = true;
+    const held = new Set<Held>();
+    for (const slot of this.queue.values()) {
+      const a = slot.h.attempt;
+      if (slot.h.emitted || (a.client && a.server)) continue;
+      if ((a.client && mirrorClient(a.client)) || (a.server && mirrorServer(a.server) && !refusedOpening(a.server))) held.add(slot.h);
+    }
+    for (const h of [...held].sort((x, y) => x.attempt.seq - y.attempt.seq)) this.looseAdd(h);
+  }
+
   private looseAdd(h: Held): void {
     const k = looseKey(h.attempt.primary);
     const client = h.attempt.client !== undefined;
@@ -1135,7 +1170,7 @@ export class Matcher {
     const v = h.attempt.client ?? h.attempt.server;
     if (v === undefined) return;
     const isClient = v.side === 'client';
-    if (isClient ? !looseClient(v) : !looseServer(v)) return;
+    if (isClient ? !looseClient(v) && !(this.mirrorOn && mirrorClient(v)) : !looseServer(v) && !(this.mirrorOn && mirrorServer(v))) return;
     if (h.loose === undefined) return;
     let o: Held | undefined;
     if (isClient) {
@@ -1158,9 +1193,12 @@ export class Matcher {
     const a = h.attempt;
     if (a.session === null && a.server?.session != null) a.session = a.server.session;
     const s = a.server!;
-    this.looseResent.set(`${s.idKey}|${h.fp}`, { session: s.session!, start: s.startTs });
-    trimOldest(this.looseResent, 4096);
-    this.looseJoins++;
+    if (s.session !== null) {
+      this.looseResent.set(`${s.idKey}|${h.fp}`, { session: s.session, start: s.startTs });
+      trimOldest(this.looseResent, 4096);
+    }
+    if (a.client?.session === null) this.looseJoins++;
+    else this.mirrorJoins++;
   }
 
   /**
@@ -1720,6 +1758,9 @@ const looseClient = (v: AttemptView): boolean => v.side === 'client' && v.sessio
 /** A client's request whose connection could not be made (noResponse 'connect-failed'): no server's view can be its. */
 const neverSent = (v: AttemptView | undefined): boolean => v?.noResponse === 'connect-failed';
 const looseServer = (v: AttemptView): boolean => v.side === 'server' && v.session !== null;
+/** The mirror: a server's view that names no session id, and a client's view that names one (see Matcher.mirrorOn). */
+const mirrorServer = (v: AttemptView): boolean => v.side === 'server' && v.session === null;
+const mirrorClient = (v: AttemptView): boolean => v.side === 'client' && v.session !== null && !neverSent(v);
 /**
  * An initialize refused over HTTP (4xx/5xx): it names no session because none was opened, not because the log leaves
  * session ids out, so it does not start the loose join (which then holds every server view for the rest of the run).
@@ -1749,6 +1790,8 @@ function looseFitOf(c: Held, s: Held, skewMs: number, include?: Held): { rank: n
   const cv = c.attempt.client;
   const sv = s.attempt.server;
   if (!cv || !sv || c.attempt.server || s.attempt.client || !sameId(s, cv)) return undefined;
+  // Across a session id only one of the two logs names: two that both name one (or neither) are joined by it, or not at all.
+  if ((cv.session === null) === (sv.session === null)) return undefined;
   const rank = looseFit(cv, sv, skewMs);
   if (rank === 0) return undefined;
   return { rank, gap: cv.startTs === undefined || sv.startTs === undefined ? Infinity : Math.abs(cv.startTs - sv.startTs) };

@@ -141,6 +141,20 @@ describe('real-audit72: beside the client\'s recordingFetch log', () => {
     }
   });
 
+  // Joined after the audit: mcpsnoop's trace names no Mcp-Session-Id, the client's log does; they meet by id, method,
+  // arguments, answer and time (the loose join's mirror). http-python-server's trace holds the Python client's calls
+  // too (not in this client log); http-redact's trace has the argument rewritten ([REDACTED]), so that call stays apart.
+  it.each(HTTP.filter((r) => r !== 'http-python-server' && r !== 'http-redact'))('%s: given as --client and --server, each call is one attempt with both views, and a note says how they were joined', async (name) => {
+    const alone = (await run({ client: `${name}/client.ndjson` })).rows;
+    const snoop = (await run({ server: `${name}/snoop.jsonl` })).calls;
+    const pair = await run({ client: `${name}/client.ndjson`, server: `${name}/snoop.jsonl` });
+    expect(pair.rows.length).toBe(alone.length);
+    const both = pair.calls.filter((c) => (c as Row & { serverOutcome?: string }).serverOutcome !== undefined);
+    expect(both.length).toBe(snoop.length);
+    // (the v2 server is stateless: no session id on either side, so they meet as before, with no note)
+    if (alone.some((r) => r.session !== null)) expect(pair.all).toMatch(/requests? of a server log that names no session id \(a server's own message log that leaves it out, mcpsnoop's HTTP trace\) (was|were) joined to the client's view/);
+  });
+
   it('http-redact: --redact-secrets kept the apiKey argument out of the trace ([REDACTED], redacted: true), and no secret reaches the report', async () => {
     const trace = readFileSync(`${DIR}http-redact/snoop.jsonl`, 'utf8');
     expect(trace).not.toContain('sk-audit72-argument-secret');
