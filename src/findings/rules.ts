@@ -193,7 +193,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       // A server's own message log (no HTTP layer: its app's log of each message) that shows no answer sent, beside a
       // client that got none either (a cut or cancelled stream, no response): both ended without an answer, which
       // differ only in that the server's log has no HTTP status to tell it by. Nothing between them changed anything.
-      || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && c.responded !== true && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE'));
+      || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && c.responded !== true && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE'))
+      // Nor, beside a client's HTTP error, one that has the request and no answer: an HTTP status (the server's HTTP
+      // layer's, a hop's) is nothing a message log can show (a JSON-RPC message log joined by the loose join's mirror).
+      || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && c.outcome === 'HTTP_ERROR');
     // The client cancelled the request and closed its stream, and the server's answer was only the -32800 that
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.

@@ -62,4 +62,17 @@ describe("the loose join's mirror: a server log without session ids beside a cli
     expect(both.notes.some((n) => MIRROR.test(n))).toBe(false);
     expect(shape(both.rows)).toEqual(shape((await run(`${DIR}client.ndjson`, `${DIR}server.ndjson`)).rows));
   });
+
+  it("a JSON-RPC message log given as the server's (real-audit24/ts jsonrpc.jsonl) beside the client's capture: each call once, and its missing answer to an HTTP error is no divergence", async () => {
+    const d = 'test/fixtures/real-audit24/ts/';
+    const alone = await analyze({ inputs: [{ path: `${d}client.ndjson`, side: 'client' }] });
+    const r = await analyze({ inputs: [{ path: `${d}client.ndjson`, side: 'client' }, { path: `${d}jsonrpc.jsonl`, side: 'server' }] });
+    expect(r.attempts.length).toBe(alone.attempts.length);
+    expect((r.summary as unknown as { notes: string[] }).notes.some((n) => MIRROR.test(n))).toBe(true);
+    const errors = (r.attempts as unknown as { outcome: string; status: number | null }[]).filter((a) => a.outcome === 'HTTP_ERROR');
+    expect(errors.map((a) => a.status).sort()).toEqual([404, 500, 503]);
+    const all = [...r.findings, ...r.attempts.flatMap((a) => a.findings)] as { code: string; message: string }[];
+    expect(all.filter((f) => f.code === 'SIDE_DIVERGENCE' && /HTTP_ERROR/.test(f.message))).toEqual([]);
+  });
 });
+
