@@ -74,5 +74,15 @@ describe("the loose join's mirror: a server log without session ids beside a cli
     const all = [...r.findings, ...r.attempts.flatMap((a) => a.findings)] as { code: string; message: string }[];
     expect(all.filter((f) => f.code === 'SIDE_DIVERGENCE' && /HTTP_ERROR/.test(f.message))).toEqual([]);
   });
+
+  it.each(['fastify-slow-tool', 'fastify-tool-error'])("real-audit70/%s: Fastify's logger with bodies and no headers (no session id) joins the client's calls, each once with both views", async (name) => {
+    const d = `test/fixtures/real-audit70/${name}/`;
+    const alone = await analyze({ inputs: [{ path: `${d}client.ndjson`, side: 'client' }] });
+    const r = await analyze({ inputs: [{ path: `${d}client.ndjson`, side: 'client' }, { path: `${d}fastify.ndjson`, side: 'server' }] });
+    expect(r.attempts.length).toBe(alone.attempts.length);
+    const calls = (r.attempts as unknown as { method: string; serverOutcome?: string }[]).filter((a) => a.method === 'tools/call');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((a) => a.serverOutcome !== undefined)).toBe(true);
+  });
 });
 
