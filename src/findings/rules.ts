@@ -196,7 +196,8 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && c.responded !== true && (c.outcome === 'STREAM_INCOMPLETE' || c.outcome === 'NO_RESPONSE'))
       // Nor, beside a client's HTTP error, one that has the request and no answer: an HTTP status (the server's HTTP
       // layer's, a hop's) is nothing a message log can show (a JSON-RPC message log joined by the loose join's mirror).
-      || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && c.outcome === 'HTTP_ERROR');
+      // (Not a server's line that shows its answer sent with a 2xx status: a hop's 502 in its place still diverges.)
+      || (!s.http && s.outcome === 'UNANSWERED' && s.responded !== true && s.unloggedAnswer === undefined && c.outcome === 'HTTP_ERROR');
     // The client cancelled the request and closed its stream, and the server's answer was only the -32800 that
     // acknowledges the cancellation: it reached a stream the client had left (the FastMCP Client's timeout sends
     // notifications/cancelled and its HTTP read timeout closes the stream). No result was lost, nothing changed it.
