@@ -13,6 +13,7 @@ import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
 import { estimateLineOffset, estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import { rotationSeries } from './read/rotation.js';
+import { assumeSides } from './input-sides.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 import type { CanonicalRecord, ExchangeRecord } from './schema/record.js';
@@ -115,6 +116,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   };
   const inputs = assumeSides(options.inputs);
   let claims = 0;
+  /** Attempts with both a client's and a server's view; and whether the sides that file names gave were said. */
+  let bothViews = 0;
+  let sidesByNameSaid = false;
 
   // Client and server session ids a gateway rewrote, paired by their initialize exchanges (released as the sessions close).
   const pairs = new SessionPairs();
@@ -123,7 +127,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     retryWindowMs: options.retryWindowMs ?? DEFAULTS.retryWindowMs,
     policy: options.policy ?? DEFAULT_POLICY,
     idempotent: new Set(options.idempotent ?? []),
-    onAttempt: (a) => events.attempt(a),
+    onAttempt: (a) => {
+      if (a.client !== undefined && a.server !== undefined) bothViews++;
+      events.attempt(a);
+    },
     onFinding: (f) => events.finding(f),
     // Frozen (an input not time-ordered): time stopped moving, everything is held to the end; no need to look.
     pendingFrom: () => (frozen ? lastAdvance : Math.min(lastAdvance, engine.earliestOpenStart(), matcher.earliestHeldStart())),
@@ -169,7 +176,12 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     diagnostics,
     strict: options.strict ?? false,
     inputOrder: options.inputOrder ?? 'auto',
-    onAssumedSide: (account: InputAccount, assumed: 'client' | 'server') => notice(assumedSideNote(account.name, assumed)),
+    onAssumedSide: (account: InputAccount, spec: ResolvedSpec) => {
+      if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!));
+      if (sidesByNameSaid) return;
+      sidesByNameSaid = true;
+      notice(sidesByNameNote(namedSides()));
+    },
   };
   // The pieces of a rotated log (app.log.2, app.log.1, app.log) are read one after the other as one file, each the next's.
   const pieces = rotationSeries(inputs);
@@ -186,6 +198,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     seriesSaid.add(piece.head);
     notice(rotationNote(piece.series.map((i) => cursors[i]!.account.name), piece.by));
   }
+  /** The inputs whose file names gave their side, with it. */
+  const namedSides = () => cursors.filter((c) => inputs[c.index]!.assumedBy === 'name').map((c) => ({ name: c.account.name, side: inputs[c.index]!.assumed! }));
   /** The input a record is analyzed as: a rotated log's pieces as their first. */
   const inputOf = (i: number) => pieces[i]?.head ?? i;
 
@@ -368,26 +382,30 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
+  if (sidesByNameSaid && bothViews === 0) notice(unjoinedByNameNote(namedSides()));
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
 
-/**
- * The side a plain input takes next to inputs given with one (--client / --server): the other side when every named
- * input is of one side (a plain HAR next to --server is the client's view, and joins it instead of being counted again).
- * Alone, among plain inputs, or next to both sides (which side is missing cannot be told), nothing: its calls are apart.
- */
+/** "a.ndjson and b.ndjson" (or "a, b and c"). */
+function listed(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** What is said, once, of plain inputs read as the client's and the server's view because their names say so. */
+function sidesByNameNote(named: { name: string; side: 'client' | 'server' }[]): string {
+  const of = (side: 'client' | 'server') => listed(named.filter((n) => n.side === side).map((n) => n.name));
+  return `${listed(named.map((n) => n.name))}: given without a side, and their records state none: read as the client's view (${of('client')}) and the server's view (${of('server')}), as their names say, so that the two views of each call are joined and counted once (give them with --client and --server to say so)`;
+}
+
+/** What is said when no call of the inputs sided by their names joined across them: the names may not be what they seem. */
+function unjoinedByNameNote(named: { name: string; side: 'client' | 'server' }[]): string {
+  return `${listed(named.map((n) => n.name))} were read as the client's and the server's view by their names, but no call of one joined a call of the other: not the two sides of the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`;
+}
+
 /** What to add to an HTTP logger's log whose POST lines hold no request body (pino-http's default, ECS morgan, Fastify's). */
 function bodilessNote(n: number | undefined): string {
   if (n === undefined || n === 0) return '';
   return `; ${n} of its lines ${n === 1 ? 'is' : 'are'} an HTTP logger's line of a POST without the request body (pino-http's or Fastify's req/res, ECS http.* fields, express-winston's meta): a call is read from its JSON-RPC body, so log it (pino-http: customProps: (req) => ({ body: req.body }); express-winston: requestWhitelist: [...expressWinston.requestWhitelist, 'body']; ECS: http.request.body.content)`;
-}
-
-function assumeSides(inputs: InputSpec[]): ResolvedSpec[] {
-  const client = inputs.some((i) => i.side === 'client');
-  const server = inputs.some((i) => i.side === 'server');
-  if (client === server) return inputs;
-  const assumed = client ? 'server' : 'client';
-  return inputs.map((i) => (i.side === undefined ? { ...i, assumed } : i));
 }
 
 /** A request of a log without recorder xids (a message record). */
@@ -424,14 +442,12 @@ function overlapNote(first: string, second: string, count: number): string {
 
 /** What is said, once, of plain inputs (no side given or stated) that carry the same session ids: analyzed apart. */
 function sharedPlainNote(names: string[]): string {
-  const list = names.length === 2 ? `${names[0]} and ${names[1]}` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `${list} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
+  return `${listed(names)} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
 }
 
 /** What is said, once, of a plain input that carries the sessions of inputs with a side: its calls are counted again. */
 function plainBesideSidedNote(name: string, names: string[]): string {
-  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return `${name} carries the same sessions as ${list} but says no side, so its calls are analyzed apart and counted a second time (a third view of the same traffic, such as a recording proxy's between them): give it with --client or --server in place of that side's log, or leave it out`;
+  return `${name} carries the same sessions as ${listed(names)} but says no side, so its calls are analyzed apart and counted a second time (a third view of the same traffic, such as a recording proxy's between them): give it with --client or --server in place of that side's log, or leave it out`;
 }
 
 /**

@@ -317,7 +317,7 @@ async function buildParser(argv: string[], io: CliIo, state: ParseState, onAnaly
     .scriptName('mcp-triage')
     .usage('Usage: $0 [files..] [--client FILE]... [--server FILE]... [options]\n\nTells where each MCP tool call really failed: HTTP transport, JSON-RPC protocol, or the tool itself.\nFiles may be NDJSON logs in any supported format (mcp-triage formats), plain or gzip; "-" or a pipe is standard input.')
     .command('$0 [files..]', 'Analyze MCP traffic logs: outcomes, failed attempts, findings, retries (the default command)', (y) => {
-      y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input); gzip is detected by content' });
+      y.positional('files', { type: 'string', array: true, describe: 'Log files to read ("-" or nothing: standard input); gzip is detected by content. Two plain files whose names say client and server (client.ndjson server.ndjson) are read as those sides' });
       return addGroups(y, [INPUT, FILTERS, ANALYZE_OUTPUT, ANALYSIS], argv).epilogue(ANALYZE_EPILOG);
     }, guard(async (args) => {
       state.exitCode = await onAnalyze(withRest(args) as unknown as AnalyzeArgs);

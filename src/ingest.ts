@@ -29,9 +29,13 @@ export interface InputSpec {
   side?: 'client' | 'server' | undefined;
 }
 
-/** An input as the run reads it: `assumed` is the side a plain input's records that state none take (analyze.ts assumeSides). */
+/**
+ * An input as the run reads it: `assumed` is the side a plain input's records that state none take (input-sides.ts),
+ * `assumedBy` `name` when its file name said it (else it is the other side of the inputs given with one).
+ */
 export interface ResolvedSpec extends InputSpec {
   assumed?: 'client' | 'server' | undefined;
+  assumedBy?: 'name' | undefined;
 }
 
 interface IngestOptions {
@@ -46,7 +50,7 @@ interface IngestOptions {
   /** Line order: settled from the first lines' times ("auto", the default), or as given (--input-order). */
   inputOrder?: 'auto' | InputOrder | undefined;
   /** Called once per input with an assumed side, at its first record that states no side of its own. */
-  onAssumedSide?: ((account: InputAccount, assumed: 'client' | 'server') => void) | undefined;
+  onAssumedSide?: ((account: InputAccount, spec: ResolvedSpec) => void) | undefined;
   /** This input is a piece of a rotated log (read/rotation.ts): it goes on from the piece before it. */
   piece?: Piece | undefined;
   /** Called when a piece's first lines repeat the end of the piece before it: how many, and that piece's name. */
@@ -161,7 +165,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     assumedSaid = true;
     account.side = assumed;
     account.sideAssumed = true;
-    opts.onAssumedSide?.(account, assumed!);
+    opts.onAssumedSide?.(account, spec);
   };
 
   const toItems = (value: unknown, lineNo: number, out: RecordItem[], text: string | undefined): void => {

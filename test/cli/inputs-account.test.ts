@@ -1,5 +1,5 @@
 // The input account on real logs: lines without MCP traffic are skipped (not problems, not fatal with --strict), and a plain input next to --server is the client's view, counted once.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -156,9 +156,14 @@ describe('a plain input next to --server is the client view', () => {
   });
 });
 
-describe('two plain files of the same sessions (a client log and a server log given without sides)', () => {
-  const CLIENT = `${SAMPLES}client.ndjson`;
-  const SERVER = `${SAMPLES}server.ndjson`;
+describe('two plain files of the same sessions whose names say no side (a client log and a server log given without sides)', () => {
+  // The samples' two logs under names that say no side (client.ndjson and server.ndjson would be sided by their names).
+  const unnamed = mkdtempSync(join(tmpdir(), 'mcp-triage-plain-'));
+  const CLIENT = join(unnamed, 'first.ndjson');
+  const SERVER = join(unnamed, 'second.ndjson');
+  writeFileSync(CLIENT, readFileSync(`${SAMPLES}client.ndjson`));
+  writeFileSync(SERVER, readFileSync(`${SAMPLES}server.ndjson`));
+  afterAll(() => rmSync(unnamed, { recursive: true, force: true }));
   const NOTE = `${CLIENT} and ${SERVER} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
   type Out = {
     attempts: { sources: { file: string }[]; findings?: { code: string; message: string }[] }[];

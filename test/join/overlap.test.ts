@@ -35,10 +35,15 @@ describe('inputs that show the same requests', () => {
     expect(overlapNotes(r.notes)).toHaveLength(1);
   });
 
-  it("a client's log and the server's, sided or plain, do not overlap (the plain pair keeps its advice)", async () => {
+  it("a client's log and the server's, sided, plain or sided by their names, do not overlap (the plain pair keeps its advice)", async () => {
     const sided = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: `${SAMPLES}server.ndjson`, side: 'server' }]);
     expect(overlapNotes(sided.notes)).toEqual([]);
-    const plain = await notesOf([{ path: `${SAMPLES}client.ndjson` }, { path: `${SAMPLES}server.ndjson` }]);
+    const byName = await notesOf([{ path: `${SAMPLES}client.ndjson` }, { path: `${SAMPLES}server.ndjson` }]);
+    expect(overlapNotes(byName.notes)).toEqual([]);
+    expect(byName.notes.some((n) => n.includes('as their names say'))).toBe(true);
+    const server = join(dir, 'second.ndjson');
+    copyFileSync(`${SAMPLES}server.ndjson`, server);
+    const plain = await notesOf([{ path: copy }, { path: server }]);
     expect(overlapNotes(plain.notes)).toEqual([]);
     expect(plain.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(true);
   });
