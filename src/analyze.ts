@@ -382,7 +382,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   for (const a of accounts) if (a.newestFirst) notes.push(`${a.name}: its lines run newest first (as log platforms export them); it was read from the last line back`);
   if (accounts.some((a) => a.unordered)) notes.push('some inputs were not time-ordered: their calls were finalized at the end of input');
-  if (sidesByNameSaid && bothViews === 0) notice(unjoinedByNameNote(namedSides()));
+  // Said only when both logs had calls: a server's log with none (the server was down) is no sign of another run.
+  const namedInputs = cursors.filter((c) => inputs[c.index]!.assumedBy === 'name').map((c) => inputOf(c.index));
+  if (sidesByNameSaid && bothViews === 0 && namedInputs.every((i) => (matcher.viewsByInput.get(i) ?? 0) > 0)) notice(unjoinedByNameNote(namedSides()));
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
 
@@ -399,7 +401,7 @@ function sidesByNameNote(named: { name: string; side: 'client' | 'server' }[]): 
 
 /** What is said when no call of the inputs sided by their names joined across them: the names may not be what they seem. */
 function unjoinedByNameNote(named: { name: string; side: 'client' | 'server' }[]): string {
-  return `${listed(named.map((n) => n.name))} were read as the client's and the server's view by their names, but no call of one joined a call of the other: not the two sides of the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`;
+  return `${listed(named.map((n) => n.name))} were read as the client's and the server's view by their names, but no call of one joined a call of the other: they may not be the two sides of the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`;
 }
 
 /** What to add to an HTTP logger's log whose POST lines hold no request body (pino-http's default, ECS morgan, Fastify's). */

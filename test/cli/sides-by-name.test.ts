@@ -103,7 +103,7 @@ describe('client.ndjson and server.ndjson given as plain files', () => {
     const r = await json([CLIENT, other]);
     expect(r.out.summary.notes).toEqual([
       namedNote(CLIENT, other),
-      `${CLIENT} and ${other} were read as the client's and the server's view by their names, but no call of one joined a call of the other: not the two sides of the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`,
+      `${CLIENT} and ${other} were read as the client's and the server's view by their names, but no call of one joined a call of the other: they may not be the two sides of the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`,
     ]);
     // The same attempts, outcomes and findings; only their order (and so their call numbers) may differ, as the
     // matcher holds a client's view a while for the server's.
@@ -111,8 +111,14 @@ describe('client.ndjson and server.ndjson given as plain files', () => {
     expect(mine(r.out)).toEqual(mine(alone.out));
   });
 
-  it('must not: the joined pair says nothing of an unjoined pair', async () => {
+  it('must not: the joined pair says nothing of an unjoined pair, nor does a server log without calls (the server was down)', async () => {
     const r = await json([CLIENT, SERVER]);
     expect(r.out.summary.notes.some((n) => n.includes('no call of one joined'))).toBe(false);
+    const quiet = join(dir, 'quiet/server.ndjson');
+    mkdirSync(join(dir, 'quiet'), { recursive: true });
+    writeFileSync(quiet, `${JSON.stringify({ level: 'info', msg: 'listening on 3000' })}\n`);
+    const down = await json([CLIENT, quiet]);
+    expect(down.out.summary.notes.some((n) => n.includes('no call of one joined'))).toBe(false);
+    expect(down.out.attempts).toHaveLength((await json([CLIENT])).out.attempts.length);
   });
 });
