@@ -19,7 +19,7 @@ import { MAX_STREAMS, unwrapContainerLines, type WrapperKind, type WrapperStats 
 import type { BackwardSpool } from './read/backward-spool.js';
 import { OrderProbe, type InputOrder } from './read/order-probe.js';
 import { settleTies } from './read/ties.js';
-import { looksLikeHarDocument, looksLikeJsonArrayDocument, pageKeyOf } from './read/har-head.js';
+import { looksLikeHarDocument, looksLikeJsonArrayDocument, mcpsnoopExportOf, pageKeyOf } from './read/har-head.js';
 import { describeJsonError, Diagnostics } from './diagnostics.js';
 import { NEEDS_SCHEMAS, loadSchemas, schemas } from './schema/lazy.js';
 import type { Source, ViewSide } from './join/attempt.js';
@@ -544,6 +544,11 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
         if (typeof item.value !== 'object' || item.value === null) unusable(item.line, 'invalid-record', `HAR entry ${account.lines} is not an object`);
         else {
           const entry = item.value as Record<string, unknown>;
+          if (info.creator === 'mcpsnoop') {
+            const { mcpsnoopHarLabel, noteMcpsnoopCall } = await import('./formats/mcpsnoop-export.js');
+            const request = entry.request as Record<string, unknown> | undefined;
+            noteMcpsnoopCall(account, mcpsnoopHarLabel(typeof request === 'object' && request !== null ? request.url : undefined), entry.startedDateTime);
+          }
           if (!guarded(item.line, out, () => emit(harEntryFormat, harEntryFormat.toRecords(entry, ctx(item.line)), item.line, out))) needSchemas = false;
           else if (needSchemas) {
             needSchemas = false;
@@ -557,10 +562,53 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       sayProducer();
       return;
     }
+    // mcpsnoop's exports (`mcpsnoop export -T json|html|text`): the JSON one's events are read as its trace's frames;
+    // the html and text ones hold no record, and are refused as such (read line by line, no line of them could be used).
+    const snoop = opts.inputFormat === undefined || opts.inputFormat === 'mcpsnoop' ? mcpsnoopExportOf(head) : undefined;
+    if (snoop === 'html' || snoop === 'text') {
+      // (counted as one unusable line, the first: the rest is not read)
+      account.lines++;
+      unusable(1, 'mcpsnoop-export', `an mcpsnoop ${snoop} export (mcpsnoop export -T ${snoop}), made to be read by a person, holds no record mcp-triage reads: the file is not read; export the session with -T json or -T har instead, or give its trace JSONL`);
+      return;
+    }
     // A document that is one JSON array over many lines (an MCP Inspector export): its items are read as lines.
     let lineSource: AsyncIterable<Line[]>;
-    const page = looksLikeJsonArrayDocument(head) ? undefined : pageKeyOf(head);
-    if (page !== undefined || looksLikeJsonArrayDocument(head)) {
+    const page = looksLikeJsonArrayDocument(head) || snoop !== undefined ? undefined : pageKeyOf(head);
+    if (snoop === 'json') {
+      account.mode = 'array';
+      const { mcpsnoopExportEvents } = await import('./read/har-document.js'); // loaded only for such documents
+      const { mcpsnoopFrameOfEvent, noteMcpsnoopCall } = await import('./formats/mcpsnoop-export.js');
+      const info: HarDocumentInfo = { entries: 0 };
+      const said = "mcpsnoop's JSON export (export -T json): its events are read as the trace's frames (its calls, summary and interactions, mcpsnoop's own reading, are not used); it keeps no TCP connection (conn_id) and no Content-Type: an answer without a JSON-RPC id (a 401, a lost session's 404, a 502) is tied to the request in flight only while that is the run's one request still unanswered, and a bodiless 502 is not told from mcpsnoop's own";
+      if (!account.limits.notes.includes(said)) account.limits.notes.push(said);
+      lineSource = (async function* () {
+        for await (const item of mcpsnoopExportEvents(rest, info)) {
+          if ('error' in item) {
+            account.brokenAt = `line ${item.line}`;
+            opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });
+            if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
+            continue;
+          }
+          if (typeof item.value !== 'object' || item.value === null || Array.isArray(item.value)) {
+            account.lines++;
+            unusable(item.line, 'not-an-object', `event ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not an object`);
+            continue;
+          }
+          const ev = item.value as Record<string, unknown>;
+          if (ev.kind === 'request' && ev.direction === 'c2s') noteMcpsnoopCall(account, info.snoopSession?.label, ev.timestamp);
+          let itemText: string;
+          try {
+            itemText = JSON.stringify(mcpsnoopFrameOfEvent(item.value as Record<string, unknown>, info.snoopSession));
+          } catch (err) {
+            if (!(err instanceof RangeError)) throw err;
+            account.lines++;
+            unusable(item.line, 'too-deep', `event ${account.lines} is nested too deeply to read`);
+            continue;
+          }
+          yield [{ lineNo: item.line, text: itemText }];
+        }
+      })();
+    } else if (page !== undefined || looksLikeJsonArrayDocument(head)) {
       account.mode = 'array';
       const { jsonArrayItems, jsonPageItems } = await import('./read/har-document.js'); // loaded only for such documents
       lineSource = (async function* () {

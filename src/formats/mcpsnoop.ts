@@ -23,6 +23,19 @@ function inFlightOf(ctx: AdapterContext | undefined): InFlight | undefined {
   return m;
 }
 
+/** The JSON export's requests of a run still unanswered, by id (see mcpsnoop-export.ts). */
+function openOf(ctx: AdapterContext | undefined, session: string): Set<string> | undefined {
+  const state = ctx?.state;
+  if (!state) return undefined;
+  let m = state.get('mcpsnoop:open') as Map<string, Set<string>> | undefined;
+  if (!m) state.set('mcpsnoop:open', (m = new Map()));
+  let set = m.get(session);
+  if (!set) m.set(session, (set = new Set()));
+  return set;
+}
+
+const idKey = (id: string | number): string => `${typeof id}:${id}`;
+
 const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /** What an id-less answer's body says, in a few words, on one line (untrusted: the report redacts it; escape sequences and line breaks of an error page are cleaned here). */
@@ -56,8 +69,12 @@ function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
   const connId = str(v.conn_id);
   // (a frame without `transport` but with a client connection is taken for HTTP, as its status always was)
   const http = transport === 'http' || (transport === undefined && connId !== undefined);
-  const flight = http && session && connId ? inFlightOf(ctx) : undefined;
-  const key = `${session}\u0000${connId}`;
+  // A frame made from the JSON export's event (mcpsnoop-export.ts) has no connection: the run's POST in flight is its
+  // last request frame, taken for an id-less answer only while it is the one request of the run still unanswered.
+  const fromExport = v.export === 'json' && connId === undefined;
+  const flight = http && session && (connId || fromExport) ? inFlightOf(ctx) : undefined;
+  const key = fromExport ? `${session}\u0000(json export)` : `${session}\u0000${connId}`;
+  const open = fromExport && flight ? openOf(ctx, session!) : undefined;
   const record = (message: unknown): MessageRecord => {
     const r: MessageRecord = { v: 1, kind: 'message', direction: dir, message };
     const ts = timeValue(v.ts);
@@ -75,6 +92,11 @@ function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
   };
   const rawMsg = hasRaw ? v.raw : undefined;
   const rpcId = isObj(rawMsg) ? rawMsg.id : undefined;
+  if (open) {
+    if (dir === 'c2s' && isObj(rawMsg) && typeof rawMsg.method === 'string' && isId(rpcId)) open.add(idKey(rpcId));
+    else if (dir === 's2c' && isObj(rawMsg) && typeof rawMsg.method !== 'string' && isId(rpcId)) open.delete(idKey(rpcId));
+    else if (dir === 'c2s' && isObj(rawMsg) && rawMsg.method === 'notifications/cancelled' && isObj(rawMsg.params) && isId(rawMsg.params.requestId)) open.delete(idKey(rawMsg.params.requestId));
+  }
   if (dir === 'c2s') {
     if (flight) {
       if (isObj(rawMsg) && typeof rawMsg.method === 'string' && isId(rpcId)) flight.set(key, { id: rpcId });
@@ -89,15 +111,22 @@ function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
     } else if (!(isObj(rawMsg) && typeof rawMsg.method === 'string') && status !== undefined && v.truncated !== true) {
       // An answer without a JSON-RPC id: the POST in flight on this connection's, when it was a request.
       flight.delete(key);
-      if (pending !== undefined && pending !== 'notification' && (status < 200 || status > 299)) {
+      // (the export: another request of the run unanswered too, the answer may be either's: tied to none)
+      const alone = open === undefined || (pending !== undefined && pending !== 'notification' && open.size === 1 && open.has(idKey(pending.id)));
+      if (pending !== undefined && pending !== 'notification' && (status < 200 || status > 299) && alone) {
+        open?.delete(idKey(pending.id));
         const r = record({ jsonrpc: '2.0', id: pending.id });
         const words = bodyWords(rawMsg, text);
         const headers = isObj(v.transport_headers) ? v.transport_headers : undefined;
         const bare = !hasRaw && (text === undefined || text === '');
-        if (bare && headers === undefined && status === 502) r.error = 'mcpsnoop answered 502 itself: it could not reach the server (no response came from it)';
+        if (bare && fromExport && status === 502) r.error = "an HTTP 502 with no body: mcpsnoop's own answer when it could not reach the server, or a bodiless 502 from beyond it (the JSON export keeps no headers to tell them apart)";
+        else if (bare && headers === undefined && status === 502) r.error = 'mcpsnoop answered 502 itself: it could not reach the server (no response came from it)';
         else if (words !== undefined) r.error = `${isObj(rawMsg) && isObj(rawMsg.error) && rawMsg.id === null ? 'the body, a JSON-RPC error for id null, says: ' : 'the body says: '}${words}`;
-        if (bare && (headers === undefined || headers.content_type === undefined || headers.content_type === '')) r.bareStatus = true;
+        if (bare && !fromExport && (headers === undefined || headers.content_type === undefined || headers.content_type === '')) r.bareStatus = true;
         return [r];
+      }
+      if (pending === undefined && !hasRaw && status === 502 && v.transport_headers === undefined && fromExport) {
+        return { error: "an HTTP 502 with no body, to no request of mcpsnoop's JSON export that is still unanswered (mcpsnoop's own answer when it could not reach the server, to a POST it could not forward, a GET or a DELETE): no request of the export is tied to it" };
       }
       if (pending === undefined && !hasRaw && status === 502 && v.transport_headers === undefined) {
         return { error: 'mcpsnoop answered 502 itself (it could not reach the server) to a request whose body it never read (a POST it could not forward, a GET or a DELETE): no request of the trace is tied to it' };

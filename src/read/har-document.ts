@@ -1,4 +1,4 @@
-// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, a top-level array's items (an MCP Inspector export), a paged API response's `items[]` (the MCP test kitchen's observations, pretty-printed) or an OTLP export's `resourceSpans[]` - each item with the line it starts on, never the whole document.
+// Whole JSON documents read incrementally - a HAR 1.2 file's `log.entries[]`, a top-level array's items (an MCP Inspector export), a paged API response's `items[]` (the MCP test kitchen's observations, pretty-printed), an OTLP export's `resourceSpans[]` or mcpsnoop's JSON export's `events[]` - each item with the line it starts on, never the whole document.
 import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 
 export type HarDocumentItem = { value: unknown; line: number } | { error: string; line: number };
@@ -10,6 +10,8 @@ export interface HarDocumentInfo {
   version?: string;
   /** Entries yielded so far. */
   entries: number;
+  /** mcpsnoop's `export -T json`: its `session` object (read before its `events`). */
+  snoopSession?: Record<string, unknown>;
 }
 
 /** Where the items of a document are, and what to call it in messages. */
@@ -25,6 +27,8 @@ interface DocumentShape {
 
 const HAR: DocumentShape = { itemDepth: 3, paths: ['$.log.entries.*', '$.log.creator', '$.log.version'], parentKey: 'entries', name: 'HAR document', what: 'entries' };
 const ARRAY: DocumentShape = { itemDepth: 1, paths: ['$.*'], parentKey: undefined, name: 'JSON array document', what: 'items' };
+// mcpsnoop's `export -T json`: `{"generated_at", "session": {...}, "summary", "capabilities", "calls", "events": [...], "interactions"}`; its events are the trace's frames.
+const SNOOP: DocumentShape = { itemDepth: 2, paths: ['$.session', '$.events.*'], parentKey: 'events', name: "mcpsnoop's JSON export", what: 'events' };
 const page = (key: string): DocumentShape => ({ itemDepth: 2, paths: [`$.${key}.*`], parentKey: key, name: 'JSON page document', what: key });
 
 /**
@@ -39,6 +43,11 @@ export function harDocumentEntries(chunks: AsyncIterable<Buffer>, info: HarDocum
 /** Streams the items of a document that is one JSON array (pretty-printed or not), the same way. */
 export function jsonArrayItems(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
   return documentItems(chunks, ARRAY, info);
+}
+
+/** Streams the events of mcpsnoop's `export -T json` document, the same way; its `session` object is put in `info.snoopSession` as soon as it is read. */
+export function mcpsnoopExportEvents(chunks: AsyncIterable<Buffer>, info: HarDocumentInfo = { entries: 0 }): AsyncGenerator<HarDocumentItem> {
+  return documentItems(chunks, SNOOP, info);
 }
 
 /** Streams the items of a document whose first key is the list `key` (`{"items": [...], "totalCount": ...}`, pretty-printed), the same way. */
@@ -112,6 +121,8 @@ async function* documentItems(chunks: AsyncIterable<Buffer>, shape: DocumentShap
     if (parentKey === shape.parentKey && typeof key === 'number') {
       info.entries++;
       pending.push({ value, line: entryLine });
+    } else if (shape === SNOOP) {
+      if (key === 'session' && value && typeof value === 'object' && !Array.isArray(value)) info.snoopSession = value as Record<string, unknown>;
     } else if (key === 'creator' && value && typeof value === 'object') {
       const c = value as { name?: unknown; version?: unknown };
       if (typeof c.name === 'string') info.creator = c.name;

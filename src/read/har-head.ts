@@ -50,3 +50,17 @@ export function pageKeyOf(head: string): PageKey | undefined {
   const m = /^\s*\{\s*"(items|resourceSpans|resourceLogs)"\s*:\s*\[/.exec(head.slice(start));
   return m ? (m[1] as PageKey) : undefined;
 }
+
+/**
+ * What an input is, when its first bytes are one of mcpsnoop's session exports (`mcpsnoop export LOG -T ...`,
+ * test/fixtures/real-audit73, real-audit75): `json` (one pretty-printed document whose first keys are `generated_at`
+ * then `session`; its `events` are read as the trace's frames), `html` (a page titled "mcpsnoop <label>") or `text`
+ * (its first line "mcpsnoop session <id> (<label>)"), which hold no record mcp-triage reads.
+ */
+export function mcpsnoopExportOf(head: string): 'json' | 'html' | 'text' | undefined {
+  const s = head.slice(head.charCodeAt(0) === 0xfeff ? 1 : 0);
+  if (/^\s*\{\s*"generated_at"\s*:\s*"[^"\\]{0,64}"\s*,\s*"session"\s*:\s*\{\s*"id"\s*:/.test(s)) return 'json';
+  if (/^mcpsnoop session \S+ \(.*\)\r?\n(?:frames|calls): /.test(s)) return 'text';
+  if (/^\s*<!doctype html>/i.test(s) && /<title>mcpsnoop [^<]*<\/title>/.test(s.slice(0, 1024))) return 'html';
+  return undefined;
+}
