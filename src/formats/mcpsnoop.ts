@@ -113,6 +113,12 @@ function mcpsnoopToRecords(v: Obj, ctx?: AdapterContext): AdapterResult {
       flight.delete(key);
       // (the export: another request of the run unanswered too, the answer may be either's: tied to none)
       const alone = open === undefined || (pending !== undefined && pending !== 'notification' && open.size === 1 && open.has(idKey(pending.id)));
+      if (open !== undefined && open.size > 1 && (status < 200 || status > 299)) {
+        // Said, not dropped: the app's calls it may have answered stay unanswered in the report, and this is why.
+        const words = bodyWords(rawMsg, text);
+        const ids = [...open].slice(0, 3).map((k) => k.slice(k.indexOf(':') + 1).slice(0, 40)).join(', ');
+        return { error: `mcpsnoop's JSON export: an HTTP ${status} without a JSON-RPC id${words !== undefined ? ` (${words})` : ''} while ${open.size} requests of the run were unanswered (ids ${ids}${open.size > 3 ? ', ...' : ''}): the export keeps no connection to tell which one it answered (or a GET's or a DELETE's), so it is tied to none; the trace JSONL's conn_id tells` };
+      }
       if (pending !== undefined && pending !== 'notification' && (status < 200 || status > 299) && alone) {
         open?.delete(idKey(pending.id));
         const r = record({ jsonrpc: '2.0', id: pending.id });

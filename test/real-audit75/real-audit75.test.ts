@@ -98,6 +98,10 @@ describe('real-audit75 http-concurrent-lost: two requests in flight when id-less
     expect(tr.rows.filter((r) => r.status === 404).map((r) => r.outcome)).toEqual(['HTTP_ERROR', 'HTTP_ERROR']);
     expect(ex.rows.filter((r) => r.status === 404)).toEqual([]);
     expect(ex.rows.filter((r) => r.id === 3 || r.id === 4).map((r) => r.outcome)).toEqual(['UNANSWERED', 'UNANSWERED']);
+    // the three id-less 404s are said (why those calls read unanswered), not dropped
+    expect(ex.inputs[0]!.unusable).toBe(3);
+    const diags = (await analyze({ inputs: [{ path: `${D}/export.json` }] })).summary as unknown as { diagnostics: { first: { message: string }[] } };
+    expect(diags.diagnostics.first[0]!.message).toMatch(/404 without a JSON-RPC id .*while 2 requests of the run were unanswered \(ids 3, 4\).*keeps no connection/);
     // every other attempt the same as the trace's: the calls sent together before the restart, answered by id
     const strip404 = (rows: Row[]) => strip(rows.filter((r) => r.id !== 3 && r.id !== 4 && !(r.tool === 'lookup_order' && r.attempt === 2)));
     expect(strip404(ex.rows)).toBe(strip404(tr.rows));
