@@ -370,7 +370,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their calls are joined and linked as if one server had them all (ids and tool names of the two may collide: a retry, an UNSAFE_RETRY or a join may pair one server's request with the other's); record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
   }
   for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
-  for (const n of mcpsnoopRepeatNotes(accounts, new Set(overlaps.map(([key]) => key)))) notice(n);
+  for (const n of mcpsnoopRepeatNotes(accounts, new Set([...overlaps.map(([key]) => key), ...rotated.repeated.map((r) => `${Math.min(r.input, r.owner)}|${Math.max(r.input, r.owner)}`)]))) notice(n);
   for (const r of rotated.repeated) notice(repeatedLogNote(accounts[r.input]!.name, accounts[r.owner]!.name, r));
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
   // Every line broken (not JSON, no known format): as silent as a file of page assets would be, and as much to say.

@@ -7,6 +7,7 @@ import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.j
 import { inferredWriter } from './formats/jsonrpc.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
+import { noteMcpsnoopFrame } from './formats/mcpsnoop-export.js';
 import type { HarDocumentInfo } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
 import { nestedRecord, unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
@@ -202,6 +203,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       const fmt = forced ?? detectJsonFormat(obj);
       if (fmt && fmt.kind === 'json') {
         const res = fmt.toRecords(obj, ctx(lineNo));
+        // (an mcpsnoop capture's first requests, to tell its other renderings given beside it: formats/mcpsnoop-export.ts)
+        if (fmt.name === 'mcpsnoop') noteMcpsnoopFrame(account, obj);
         // A line read and found to carry nothing (Fastify's "incoming request" of a log without the body): counted for the note.
         if (Array.isArray(res) && res.length === 0 && bodilessHttpPost(obj)) bodilessPosts.set(account, (bodilessPosts.get(account) ?? 0) + 1);
         return emit(fmt, res, lineNo, out, text);
@@ -577,7 +580,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     if (snoop === 'json') {
       account.mode = 'array';
       const { mcpsnoopExportEvents } = await import('./read/har-document.js'); // loaded only for such documents
-      const { mcpsnoopFrameOfEvent, noteMcpsnoopCall } = await import('./formats/mcpsnoop-export.js');
+      const { mcpsnoopFrameOfEvent } = await import('./formats/mcpsnoop-export.js');
       const info: HarDocumentInfo = { entries: 0 };
       const said = "mcpsnoop's JSON export (export -T json): its events are read as the trace's frames (its calls, summary and interactions, mcpsnoop's own reading, are not used); it keeps no TCP connection (conn_id) and no Content-Type: an answer without a JSON-RPC id (a 401, a lost session's 404, a 502) is tied to the request in flight only while that is the run's one request still unanswered, and a bodiless 502 is not told from mcpsnoop's own";
       if (!account.limits.notes.includes(said)) account.limits.notes.push(said);
@@ -594,8 +597,6 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
             unusable(item.line, 'not-an-object', `event ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not an object`);
             continue;
           }
-          const ev = item.value as Record<string, unknown>;
-          if (ev.kind === 'request' && ev.direction === 'c2s') noteMcpsnoopCall(account, info.snoopSession?.label, ev.timestamp);
           let itemText: string;
           try {
             itemText = JSON.stringify(mcpsnoopFrameOfEvent(item.value as Record<string, unknown>, info.snoopSession));

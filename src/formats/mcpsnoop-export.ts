@@ -34,15 +34,24 @@ const RUN_CALLS = 8;
 const callsOf = new WeakMap<object, string[]>();
 
 /**
- * One call of an mcpsnoop capture as its exports name it: the session's label and the call's start as mcpsnoop wrote it
- * (to the nanosecond): the JSON export's request event `timestamp`, the HAR export's entry `startedDateTime` (its url
- * `mcp://<label>/<method>`). Kept for the input's first calls only.
+ * One call of an mcpsnoop capture as its renderings name it: the session's label and the call's start as mcpsnoop wrote
+ * it (to the nanosecond): a trace frame's `server_label` and `ts` (the JSON export's events become such frames), the HAR
+ * export's entry `startedDateTime` (its url `mcp://<label>/<method>`). Kept for the input's first calls only.
  */
 export function noteMcpsnoopCall(account: object, label: unknown, start: unknown): void {
   if (typeof label !== 'string' || typeof start !== 'string' || start.length > 64) return;
   let list = callsOf.get(account);
   if (!list) callsOf.set(account, (list = []));
   if (list.length < RUN_CALLS) list.push(`${label}\u0000${start}`);
+}
+
+/** A request frame of mcpsnoop's trace JSONL (or one made from the JSON export's event): its call, for noteMcpsnoopCall. */
+export function noteMcpsnoopFrame(account: object, frame: Record<string, unknown>): void {
+  const raw = frame.raw;
+  if (frame.direction !== 'c2s' || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  const m = raw as Record<string, unknown>;
+  if (typeof m.method !== 'string' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return;
+  noteMcpsnoopCall(account, frame.server_label, frame.ts);
 }
 
 /** The label of a HAR entry of mcpsnoop's HAR export (`mcp://<label>/<method>`), else undefined. */
@@ -53,10 +62,11 @@ export function mcpsnoopHarLabel(url: unknown): string | undefined {
 }
 
 /**
- * Two inputs that are renderings of one mcpsnoop capture (its JSON export and its HAR export: the same session label
- * and a call started at the same nanosecond): the HAR keeps no JSON-RPC id, so the join cannot tell its calls are the
- * JSON export's, and each would be counted twice in silence. Said once per pair, with the inputs' names; pairs the
- * join already said show the same requests (`said`, by input index pair "x|y") are left to its note.
+ * Two inputs that are renderings of one mcpsnoop capture (its trace JSONL, its JSON export, its HAR export: the same
+ * session label and a call started at the same nanosecond): the HAR keeps no JSON-RPC id, so the join cannot tell its
+ * calls are the other's, and each would be counted twice in silence. Said once per pair, with the inputs' names; pairs
+ * the join already said show the same requests, or read as one log (`said`, by input index pair "x|y"), are left to
+ * its note.
  */
 export function mcpsnoopRepeatNotes(accounts: ReadonlyArray<{ name: string }>, said: ReadonlySet<string>): string[] {
   const notes: string[] = [];
@@ -67,7 +77,7 @@ export function mcpsnoopRepeatNotes(accounts: ReadonlyArray<{ name: string }>, s
       const a = callsOf.get(accounts[x]!);
       if (!a?.length || said.has(`${x}|${y}`) || !a.some((k) => b.includes(k))) continue;
       const label = (a.find((k) => b.includes(k)) ?? '').split('\u0000')[0]!;
-      notes.push(`${accounts[x]!.name} and ${accounts[y]!.name} are two exports of one mcpsnoop capture (session label ${JSON.stringify(label.slice(0, 60))}, calls that started at the same nanosecond): each input's calls are analyzed, so those calls appear twice (the HAR export keeps no JSON-RPC id to join them by); give one of them: the JSON export, or the capture's trace JSONL, keeps the JSON-RPC ids and the HTTP statuses`);
+      notes.push(`${accounts[x]!.name} and ${accounts[y]!.name} are two renderings of one mcpsnoop capture (its trace JSONL, JSON export or HAR export: session label ${JSON.stringify(label.slice(0, 60))}, calls that started at the same nanosecond): each input's calls are analyzed, so those calls appear twice (the HAR export keeps no JSON-RPC id to join them by); give one of them: the trace JSONL or the JSON export keeps the JSON-RPC ids and the HTTP statuses`);
     }
   }
   return notes;

@@ -121,14 +121,29 @@ describe('real-audit75: the same capture given twice', () => {
   });
   it.each(['http-calls', 'stdio-calls', 'http-session-lost'])('%s: the JSON export beside the HAR export of the same run: said once', async (name) => {
     const { notes } = await run(`${A73}${name}/export.json`, `${A73}${name}/export.har`);
-    const said = notes.filter((n) => n.includes('two exports of one mcpsnoop capture'));
+    const said = notes.filter((n) => n.includes('two renderings of one mcpsnoop capture'));
     expect(said.length).toBe(1);
     expect(said[0]).toMatch(/give one of them/);
   });
-  it('near miss: two runs\' exports together are no repeat', async () => {
-    for (const pair of [[`${A73}http-calls/export.json`, `${A73}http-401/export.har`], [`${A73}http-calls/export.json`, `${A73}http-timeout-retry/export.json`], [`${A73}http-session-lost/export.json`, `${A75}http-concurrent-lost/export.har`]]) {
+  it.each(['http-calls', 'stdio-calls', 'http-401'])('%s: the trace JSONL beside the HAR export of the same run: said once (before: nothing)', async (name) => {
+    const { notes } = await run(`${A73}${name}/trace.jsonl`, `${A73}${name}/export.har`);
+    expect(notes.filter((n) => n.includes('two renderings of one mcpsnoop capture')).length).toBe(1);
+  });
+  it('near miss: a trace split in two files, and a trace given with its copy, get no such note', async () => {
+    const lines = readFileSync(`${A73}http-calls/trace.jsonl`, 'utf8').split('\n');
+    const d = tmp();
+    writeFileSync(`${d}/a.jsonl`, lines.slice(0, 8).join('\n') + '\n');
+    writeFileSync(`${d}/b.jsonl`, lines.slice(8).join('\n'));
+    writeFileSync(`${d}/copy.jsonl`, lines.join('\n'));
+    for (const pair of [[`${d}/a.jsonl`, `${d}/b.jsonl`], [`${A73}http-calls/trace.jsonl`, `${d}/copy.jsonl`]]) {
       const { notes } = await run(...pair);
-      expect(notes.join('\n')).not.toMatch(/two exports of one mcpsnoop capture|show the same/);
+      expect(notes.join('\n')).not.toMatch(/two renderings of one mcpsnoop capture/);
+    }
+  });
+  it('near miss: two runs\' exports together are no repeat', async () => {
+    for (const pair of [[`${A73}http-calls/trace.jsonl`, `${A73}http-401/export.har`], [`${A73}http-calls/export.json`, `${A73}http-401/export.har`], [`${A73}http-calls/export.json`, `${A73}http-timeout-retry/export.json`], [`${A73}http-session-lost/export.json`, `${A75}http-concurrent-lost/export.har`]]) {
+      const { notes } = await run(...pair);
+      expect(notes.join('\n')).not.toMatch(/two renderings of one mcpsnoop capture|show the same/);
     }
   });
 });
