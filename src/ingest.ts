@@ -8,7 +8,7 @@ import { inferredWriter } from './formats/jsonrpc.js';
 import { harEntryFormat } from './formats/har-entry.js';
 import { harProducerNotes } from './formats/har-producers.js';
 import { noteMcpsnoopFrame } from './formats/mcpsnoop-export.js';
-import type { HarDocumentInfo } from './read/har-document.js';
+import type { HarDocumentInfo, HarDocumentItem } from './read/har-document.js';
 import { parseTimestamp } from './formats/time.js';
 import { nestedRecord, unwrapEnvelope, unwrapPath, withTime } from './formats/unwrap.js';
 import { embeddedMessageLine, splitCloudWatchLine, splitCloudWatchText } from './formats/text-lines.js';
@@ -158,6 +158,36 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     opts.diagnostics.add({ file: name, line, code, message });
     if (opts.strict) throw new StrictStop(`${name}:${line}`, message);
   };
+  /**
+   * A streamed document's items (a JSON array's, a page's, an mcpsnoop export's events) as lines of JSON text: where
+   * it broke is said (json-broken); an item that is no object, or too deep to write again, is an unusable line.
+   */
+  async function* documentLines(items: AsyncIterable<HarDocumentItem>, noun: string, object: string, toValue: (v: Record<string, unknown>) => unknown): AsyncGenerator<Line[]> {
+    for await (const item of items) {
+      if ('error' in item) {
+        account.brokenAt = `line ${item.line}`;
+        opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });
+        if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
+        continue;
+      }
+      if (typeof item.value !== 'object' || item.value === null || Array.isArray(item.value)) {
+        account.lines++;
+        unusable(item.line, 'not-an-object', `${noun} ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not ${object}`);
+        continue;
+      }
+      let text: string;
+      try {
+        text = JSON.stringify(toValue(item.value as Record<string, unknown>));
+      } catch (err) {
+        // JSON.stringify overflows the stack some thousands of levels deep, well before the parser gives up.
+        if (!(err instanceof RangeError)) throw err;
+        account.lines++;
+        unusable(item.line, 'too-deep', `${noun} ${account.lines} is nested too deeply to read`);
+        continue;
+      }
+      yield [{ lineNo: item.line, text }];
+    }
+  }
   const sideOverride = spec.side;
   // A plain input next to sided ones: its records that state no side take the assumed one (adapters are not told it).
   const assumed = spec.side === undefined ? spec.assumed : undefined;
@@ -584,61 +614,13 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       const info: HarDocumentInfo = { entries: 0 };
       const said = "mcpsnoop's JSON export (export -T json): its events are read as the trace's frames (its calls, summary and interactions, mcpsnoop's own reading, are not used); it keeps no TCP connection (conn_id) and no Content-Type: an answer without a JSON-RPC id (a 401, a lost session's 404, a 502) is tied to the request in flight only while that is the run's one request still unanswered, and a bodiless 502 is not told from mcpsnoop's own";
       if (!account.limits.notes.includes(said)) account.limits.notes.push(said);
-      lineSource = (async function* () {
-        for await (const item of mcpsnoopExportEvents(rest, info)) {
-          if ('error' in item) {
-            account.brokenAt = `line ${item.line}`;
-            opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });
-            if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
-            continue;
-          }
-          if (typeof item.value !== 'object' || item.value === null || Array.isArray(item.value)) {
-            account.lines++;
-            unusable(item.line, 'not-an-object', `event ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not an object`);
-            continue;
-          }
-          let itemText: string;
-          try {
-            itemText = JSON.stringify(mcpsnoopFrameOfEvent(item.value as Record<string, unknown>, info.snoopSession));
-          } catch (err) {
-            if (!(err instanceof RangeError)) throw err;
-            account.lines++;
-            unusable(item.line, 'too-deep', `event ${account.lines} is nested too deeply to read`);
-            continue;
-          }
-          yield [{ lineNo: item.line, text: itemText }];
-        }
-      })();
+      lineSource = documentLines(mcpsnoopExportEvents(rest, info), 'event', 'an object', (v) => mcpsnoopFrameOfEvent(v, info.snoopSession));
     } else if (page !== undefined || looksLikeJsonArrayDocument(head)) {
       account.mode = 'array';
       const { jsonArrayItems, jsonPageItems } = await import('./read/har-document.js'); // loaded only for such documents
-      lineSource = (async function* () {
-        for await (const item of page !== undefined ? jsonPageItems(rest, page) : jsonArrayItems(rest)) {
-          if ('error' in item) {
-            account.brokenAt = `line ${item.line}`;
-            opts.diagnostics.add({ file: name, line: item.line, code: 'json-broken', message: item.error });
-            if (opts.strict) throw new StrictStop(`${name}:${item.line}`, item.error);
-            continue;
-          }
-          if (typeof item.value !== 'object' || item.value === null || Array.isArray(item.value)) {
-            account.lines++;
-            unusable(item.line, 'not-an-object', `array item ${account.lines} is JSON ${Array.isArray(item.value) ? 'array' : item.value === null ? 'null' : typeof item.value}, not an object record`);
-            continue;
-          }
-          let itemText: string;
-          try {
-            // An OTLP export's item is one ResourceSpans (or ResourceLogs): read as the one-item request a collector writes per line.
-            itemText = page === 'resourceSpans' || page === 'resourceLogs' ? JSON.stringify({ [page]: [item.value] }) : JSON.stringify(item.value);
-          } catch (err) {
-            // JSON.stringify overflows the stack some thousands of levels deep, well before the parser gives up.
-            if (!(err instanceof RangeError)) throw err;
-            account.lines++;
-            unusable(item.line, 'too-deep', `array item ${account.lines} is nested too deeply to read`);
-            continue;
-          }
-          yield [{ lineNo: item.line, text: itemText }];
-        }
-      })();
+      // An OTLP export's item is one ResourceSpans (or ResourceLogs): read as the one-item request a collector writes per line.
+      const otlp = page === 'resourceSpans' || page === 'resourceLogs';
+      lineSource = documentLines(page !== undefined ? jsonPageItems(rest, page) : jsonArrayItems(rest), 'array item', 'an object record', (v) => (otlp ? { [page]: [v] } : v));
     } else lineSource = unwrapContainerLines(readLineBatches(rest, { maxLineBytes: opts.maxLineBytes }), { maxLineBytes: opts.maxLineBytes, stats: wrapper });
     if (opts.piece) lineSource = opts.piece.seam.lines(name, lineSource, (lines, of) => opts.onOverlap?.(account, lines, of));
     // The order of the lines: as written, or settled by the first lines' times (held meanwhile, one group per line).
