@@ -1,5 +1,6 @@
 // Linking attempts into logical calls (retries), deciding retry origin, and raising the attempt- and session-level findings.
-import { learnToolList, type Attempt, type RetryOriginInfo } from './join/match.js';
+import type { Attempt, RetryOriginInfo } from './join/match.js';
+import { learnToolList } from './join/tool-lists.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
 import type { SessionPairs } from './join/gateway.js';
 import { scopeKeyOf, type JsonRpcId, type Source } from './join/attempt.js';

@@ -4,7 +4,7 @@ import type { ClaimIn } from '../normalize.js';
 import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
 import { MinHeap } from './heap.js';
-import { Digest, jsonDigest, resultDigest, signatureOf } from './fingerprint.js';
+import { jsonDigest, resultDigest, signatureOf } from './fingerprint.js';
 import { namedArguments } from '../findings/crossed.js';
 import { readToolAnnotations, type ToolSafety } from '../findings/annotations.js';
 import { REFUSABLE_HEADERS, type UnreadAnswer } from './engine.js';
@@ -15,6 +15,9 @@ import { idKeyOf, isJsonRpcId, newAttemptView, type AttemptView, type JsonRpcId,
 import { trimOldest } from '../bounded.js';
 import { jsonText, plural } from '../report/text.js';
 import { claimAdmits, claimsSeveralPosts } from './claim-posts.js';
+import { headerChanged, reconcileViews } from './reconcile.js';
+import { TOOL_LISTS_KEPT, learnToolList } from './tool-lists.js';
+import { claimFits, claimFitsByTime, claimStart, timeGap } from './claim-fit.js';
 
 export interface RetryOriginInfo {
   origin: 'none' | 'sdk' | 'app' | 'user' | 'gateway' | 'unknown';
@@ -1483,179 +1486,13 @@ export class Matcher {
       a.server = view;
     }
     if (a.client && a.server) {
-      toolErrorFromServer(a, a.client, a.server);
-      httpErrorFromServer(a, a.client, a.server);
-      endedAfterClientGaveUp(a.client, a.server);
-      cancelledOnServer(a, a.client, a.server);
-      versionChangedBetween(a, a.client, a.server);
-      movedToGetStream(a, a.client, a.server);
-      madeOnClientSide(a, a.client, a.server);
-      answerOnlyOnServer(a, a.client, a.server);
-      cutUnseenByServer(a, a.client, a.server);
+      reconcileViews(a, a.client, a.server);
       a.serverOutcome = a.server.outcome!;
       if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
       else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
     }
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
-  }
-}
-
-/**
- * A client's log that leaves some answers out (the Python SDK's DEBUG log has none the server sent as
- * application/json) shows no answer where the server's view shows one sent: the attempt takes the server's answer,
- * and its why says whose it is. Not when the client's log read progress of the request: that came on the request's
- * SSE stream (neither SDK sends a request's notifications in JSON-response mode), whose answer that log does show.
- */
-function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || c.answersUnlogged !== true || c.outcome !== 'UNANSWERED' || s.responded !== true) return;
-  if (c.progress > 0) {
-    a.detail = { ...a.detail, why: "the server's log shows its answer sent, and the client's log, which shows this request's SSE stream (its progress came on it), never read it: lost on the way, or not come yet where the log ends" };
-    return;
-  }
-  const said = "the client's log leaves such answers out (see its \"cannot show\"): this is the answer the server's log shows sent";
-  // The client had cancelled the request before the server's answer left (its timeout): its caller got that, not the
-  // answer, which the SDK clients drop. The attempt says what the client saw; the server's answer is its serverOutcome.
-  if (c.cancelledAt !== undefined && s.endTs !== undefined && s.endTs > c.cancelledAt && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR')) {
-    a.outcome = 'STREAM_INCOMPLETE';
-    a.layer = 'transport';
-    a.detail = { why: `the client cancelled it (notifications/cancelled) before the server's answer left: its caller got its own timeout or cancellation, not a result; the server's ${s.outcome} answer came ${((s.endTs - c.cancelledAt) / 1000).toFixed(2)} s after that (${said})` };
-    return;
-  }
-  a.outcome = s.outcome!;
-  a.layer = s.layer!;
-  a.detail = { ...s.detail, why: s.detail?.why ? `${s.detail.why}; ${said}` : said };
-}
-
-/**
- * The client's view shows its response stream cut (or no answer), while the server's log has the POST with a 2xx status
- * and no body kept: a line written when the response ended or its connection closed says nothing of the cut
- * (express-winston logs a stream the server dropped as its 200, test/fixtures/real-audit74/sse-cut). The attempt stays
- * the client's view; its why says which view saw what.
- */
-function cutUnseenByServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || (c.outcome !== 'STREAM_INCOMPLETE' && c.outcome !== 'NO_RESPONSE') || s.outcome !== 'UNANSWERED') return;
-  if (typeof s.status !== 'number' || s.status < 200 || s.status > 299 || (s.bodyNotCaptured !== true && s.answersUnlogged !== true)) return;
-  const took = s.startTs !== undefined && s.endTs !== undefined && s.endTs >= s.startTs ? ` ended after ${Math.round(s.endTs - s.startTs)} ms` : '';
-  const said = `the server's log has this POST as HTTP ${s.status}${took} with no body kept, which says nothing of a cut (a logger that writes when the response ends or its connection closes, as express-winston and nginx's access log do, logs a stream that was dropped so): the client's view, which ${c.outcome === 'STREAM_INCOMPLETE' ? 'saw the stream end without the answer' : 'got no response'}, is what tells`;
-  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
-  c.detail = a.detail;
-}
-
-/**
- * A client's message log (no HTTP layer) shows a JSON-RPC error the server's view never sent (it has no answer, or an
- * HTTP error status): the client's transport or a bridge made it (the Python SDK's -32000 when a stream ends, mcp-remote's
- * -32001 for a failed POST). Its why says so: the error is no answer of the server's.
- */
-function madeOnClientSide(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || c.http || c.rebuilt === true || s.rebuilt === true || c.outcome !== 'JSONRPC_ERROR' || s.responded === true) return;
-  const said = `the server's log shows no such answer (${typeof s.status === 'number' ? `HTTP ${s.status} ` : ''}${s.outcome}): the error was made on the client's side (its transport or a bridge), not sent by the server`;
-  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
-  c.detail = a.detail;
-}
-
-/** The client got the response on the standalone GET stream while the server wrote it on the POST's own stream. */
-function movedToGetStream(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || !c.onStandaloneGet || s.resumed || s.responded !== true) return;
-  const said = "the server's log has it on the POST's own stream: something between them moved it";
-  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
-  c.detail = a.detail;
-}
-
-/**
- * An HTTP error for a request whose MCP-Protocol-Version (or, refused with 406 or 415, Accept or Content-Type) the
- * server received other than the client sent it: something between them (a gateway, a proxy) rewrote the header, and
- * the server refused what it got.
- */
-function versionChangedBetween(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (a.primary !== c || a.outcome !== 'HTTP_ERROR' || typeof c.status !== 'number' || c.status < 400 || c.status > 499) return;
-  const said = headerChanged(c.requestHeaders, s.requestHeaders);
-  if (said === undefined) return;
-  a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
-  c.detail = a.detail;
-}
-
-const HEADER_NAMES: Record<string, string> = { 'mcp-protocol-version': 'MCP-Protocol-Version', accept: 'Accept', 'content-type': 'Content-Type' };
-
-/** The first refusable header the two views disagree on. A header the server's view lacks may only be unrecorded, so a dropped one is not claimed. */
-function headerChanged(sentHeaders: Map<string, string> | undefined, gotHeaders: Map<string, string> | undefined): string | undefined {
-  if (!sentHeaders || !gotHeaders) return undefined;
-  for (const name of REFUSABLE_HEADERS) {
-    const sent = sentHeaders.get(name);
-    const got = gotHeaders.get(name);
-    if (sent === undefined || got === undefined || sent === got) continue;
-    return `the client sent ${HEADER_NAMES[name]} ${JSON.stringify(sent.slice(0, 80))}, the server received ${JSON.stringify(got.slice(0, 80))}: something between them changed the header`;
-  }
-  return undefined;
-}
-
-/**
- * A client view rebuilt from metadata (the Python SDK's CLIENT span sets no error.type tool_error) says only that a
- * result came: when the server's view shows that result had isError true, or was an input_required round
- * (2026-07-28), that is what the client got.
- */
-function toolErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (!c.rebuilt || c.outcome !== 'TOOL_SUCCESS' || (s.outcome !== 'TOOL_ERROR' && s.outcome !== 'INPUT_REQUIRED')) return;
-  c.outcome = s.outcome;
-  c.layer = s.layer;
-  const what = s.outcome === 'TOOL_ERROR' ? 'isError' : 'resultType input_required';
-  c.detail = { ...s.detail, why: `${s.detail?.why ? `${s.detail.why}; ` : ''}${what} from the server's view (the client's span does not record it)` };
-  if (a.primary === c) {
-    a.outcome = c.outcome;
-    a.layer = c.layer!;
-    a.detail = c.detail;
-  }
-}
-
-/**
- * A client view rebuilt from a span (no HTTP layer) whose JSON-RPC error is the one the server's HTTP error body
- * carried (a 503's -32000, a lost session's 404 -32001): the client's SDK handed its caller the body's error, which the
- * span records as it records an answer in a 200. The server's view shows it was an HTTP error: that is what it was.
- */
-function httpErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (c.rebuilt !== true || c.http || c.outcome !== 'JSONRPC_ERROR' || s.outcome !== 'HTTP_ERROR') return;
-  if (s.detail?.errorCode === undefined || s.detail.errorCode !== c.detail?.errorCode) return;
-  c.outcome = s.outcome;
-  c.layer = s.layer;
-  c.status = s.status;
-  c.detail = { ...s.detail, why: `${s.detail.why ? `${s.detail.why}; ` : ''}HTTP ${String(s.status)} from the server's view (the client's span records the JSON-RPC error of its body, as its SDK handed it to the caller)` };
-  if (a.primary === c) {
-    a.outcome = c.outcome;
-    a.layer = c.layer!;
-    a.detail = c.detail;
-    a.status = c.status;
-  }
-}
-
-/**
- * A server view rebuilt from a span that ended without error after the client's span had ended with an exception
- * (its timeout): the Python SDK's SERVER span of a handler cancelled by notifications/cancelled (or a closed stream)
- * ends the same way as one that returned, so the rebuilt success is not evidence of a result.
- */
-function endedAfterClientGaveUp(c: AttemptView, s: AttemptView): void {
-  if (!c.rebuilt || !s.rebuilt || c.outcome !== 'UNANSWERED' || c.error === undefined) return;
-  if (s.outcome !== 'SUCCESS' && s.outcome !== 'TOOL_SUCCESS') return;
-  if (c.endTs === undefined || s.endTs === undefined || s.endTs < c.endTs) return;
-  s.outcome = 'UNANSWERED';
-  s.layer = 'unknown';
-  s.detail = { why: `the server's span ended without error ${((s.endTs - c.endTs) / 1000).toFixed(3)} s after the client's span gave up: a handler stopped by the cancellation ends so too, so whether a result was sent is not in the span` };
-}
-
-/**
- * A client view rebuilt from a span that ended without error, for a request the server's view shows cancelled with no
- * result: the Python SDK leaves a span ended by CancelledError (its caller's cancellation) unmarked, so that span is
- * no evidence of a result.
- */
-function cancelledOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
-  if (!c.rebuilt || (c.outcome !== 'SUCCESS' && c.outcome !== 'TOOL_SUCCESS')) return;
-  if (s.cancelledAt === undefined || s.outcome !== 'UNANSWERED') return;
-  c.outcome = 'UNANSWERED';
-  c.layer = 'unknown';
-  c.detail = { why: "the client's span ended without error, but the server's view shows the request cancelled with no result: a span ended by the caller's cancellation (CancelledError) is left so" };
-  if (a.primary === c) {
-    a.outcome = c.outcome;
-    a.layer = c.layer;
-    a.detail = c.detail;
   }
 }
 
@@ -1870,14 +1707,6 @@ interface ListPage {
   next: string | undefined;
 }
 
-/** Keys (sessions, callers) whose latest tools/list is kept (oldest out): a log of many connections keeps no list per each. */
-export const TOOL_LISTS_KEPT = 4096;
-
-/**
- * Keeps a tools/list under its key: a later page of a paginated list adds to the earlier pages; a new list replaces
- * the old one (moved to the newest place, so that the map lets the oldest go beyond TOOL_LISTS_KEPT). Lists alike
- * share one map: thousands of sessions of one server list the same tools.
- */
 /** A server's refusal of a tool as unknown, naming it: C# "Unknown tool: 'x'", the TypeScript SDK's "Tool x not found". */
 const UNKNOWN_TOOL = /unknown tool|\btool\b.*\bnot found\b|no such tool/i;
 
@@ -1893,44 +1722,6 @@ function withVanishedTool(tool: string, c: { outcome: string; detail: OutcomeDet
   if (!refused || msg === undefined || !UNKNOWN_TOOL.test(msg) || !msg.includes(tool)) return d;
   const why = `${tool.slice(0, 80)} was in the last tools/list this client got before the call, and the server now refuses it as unknown: its catalog changed after that listing (the tool removed or renamed) and the client called it from the older list (a server announces such a change with notifications/tools/list_changed where it has a stream to send it on; a stateless one has none)`;
   return { ...d, why: d.why ? `${d.why}; ${why}` : why };
-}
-
-export function learnToolList(m: Map<string, Map<string, ToolSafety>>, key: string, list: Map<string, ToolSafety>, nextPage: boolean): void {
-  const known = nextPage ? m.get(key) : undefined;
-  const merged = known ? new Map([...known, ...list]) : list;
-  m.delete(key);
-  m.set(key, sharedToolList(merged));
-  trimOldest(m, TOOL_LISTS_KEPT);
-}
-
-/** One map for each tool list seen (by content; the last SHARED_LISTS_KEPT of them), never changed once made. */
-const sharedLists = new Map<number, Map<string, ToolSafety>>();
-const SHARED_LISTS_KEPT = 256;
-const schemaIds = new WeakMap<object, number>();
-let nextSchemaId = 1;
-
-function sharedToolList(list: Map<string, ToolSafety>): Map<string, ToolSafety> {
-  const idOf = (schema: unknown): number => {
-    if (typeof schema !== 'object' || schema === null) return 0;
-    let id = schemaIds.get(schema);
-    if (id === undefined) schemaIds.set(schema, (id = nextSchemaId++));
-    return id;
-  };
-  // The list's digest (names, flags and schema identities in order), fed without building its text.
-  const d = new Digest();
-  for (const [name, t] of list) {
-    d.tagged(0, name);
-    d.unit(+t.readOnly | (+t.idempotent << 1) | (+t.annotated << 2) | (+(t.outputSchema === true) << 3));
-    d.unit(idOf(t.schema));
-    d.unit(idOf(t.inputSchema));
-  }
-  const sig = d.number();
-  const known = sharedLists.get(sig);
-  if (known) return known;
-  const made = new Map(list);
-  sharedLists.set(sig, made);
-  trimOldest(sharedLists, SHARED_LISTS_KEPT);
-  return made;
 }
 
 function viewClientKey(v: AttemptView): string {
@@ -1949,29 +1740,6 @@ const LOCAL_CODE_NAMES: Record<number, string> = {
   [-32001]: "the client SDK's own request timeout",
 };
 
-/** How far past a claim's end (logged by the client) a request of its call may start on the wire: clock granularity only. */
-const CLAIM_END_SLACK_MS = 20;
-
-/** Where the call a claim describes started: its end less the duration it states, else its end. */
-function claimStart(c: ClaimIn): number {
-  return c.ts! - (c.claim.durationMs ?? 0);
-}
-
-function timeGap(c: ClaimIn, a: Attempt): number {
-  return Math.abs((a.startTs ?? Infinity) - claimStart(c));
-}
-
-/** An id-less claim fits a tools/call of its tool that started between (about) the call's start and its end. */
-function claimFitsByTime(c: ClaimIn, a: Attempt): boolean {
-  if (a.method !== 'tools/call' || a.tool !== c.claim.tool || a.startTs === undefined || a.claim) return false;
-  if (c.session && a.session && c.session !== a.session) return false;
-  // a call over stdio never went over HTTP (Claude Code's stdio and HTTP servers may have tools of the same name)
-  if (c.claim.transport === 'stdio' && (a.client ?? a.primary).http) return false;
-  // The request went out after the call started and before the client logged its end; a start the claim had to take
-  // from a duration floored to whole seconds may be up to a second late.
-  return a.startTs >= claimStart(c) - 1000 && a.startTs <= c.ts! + CLAIM_END_SLACK_MS;
-}
-
 /**
  * Held attempt o is another attempt of h's call: the same request (method, tool, arguments) in the same session (or one
  * without), and a client's view when h has one (the server's view of h itself waits apart when their statuses differ).
@@ -1979,11 +1747,4 @@ function claimFitsByTime(c: ClaimIn, a: Attempt): boolean {
 function sameCallAs(o: Held, h: Held): boolean {
   if (h.attempt.client !== undefined && o.attempt.client === undefined) return false;
   return o.fp === h.fp && (o.attempt.session === h.attempt.session || o.attempt.session === null || h.attempt.session === null);
-}
-
-function claimFits(c: ClaimIn, a: Attempt): boolean {
-  if (c.session && a.session && c.session !== a.session) return false;
-  if (c.claim.tool && a.tool && c.claim.tool !== a.tool) return false;
-  if (c.ts !== undefined && a.startTs !== undefined && a.startTs > c.ts + 1000) return false;
-  return true;
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { JoinEngine } from '../../src/join/engine.js';
 import { SessionTracker } from '../../src/join/sessions.js';
 import { scopeKeyOf, type AttemptView } from '../../src/join/attempt.js';
-import { Matcher, TOOL_LISTS_KEPT } from '../../src/join/match.js';
+import { Matcher } from '../../src/join/match.js';
+import { TOOL_LISTS_KEPT } from '../../src/join/tool-lists.js';
 
 const T0 = Date.parse('2026-03-01T08:00:00Z');
 
