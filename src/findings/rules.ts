@@ -592,6 +592,21 @@ function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean; py
 }
 
 /**
+ * Whether `next` (a retry) went out right after the answer to the notifications/cancelled that `a` (the attempt before
+ * it) got, the caller having given up on `a` at `gaveUpTs` before that answer came: the Python SDK's transport sends a
+ * notification and waits for its answer before it sends the next message, so a cancellation a hop held (1 s, the chaos
+ * audit's streams profile) held the retry behind it: the gap to it is that wait, not the app's backoff (its 0.25 s read
+ * as 1.02 s, then its 0.5 s as "less than the 1023 ms before it").
+ */
+function queuedBehindCancel(a: Attempt, next: Attempt, gaveUpTs: number): boolean {
+  const answered = (a.client ?? a.primary).cancelAnsweredAt;
+  return answered !== undefined && next.startTs !== undefined && answered > gaveUpTs && next.startTs >= answered && next.startTs - answered <= CANCEL_QUEUE_MS;
+}
+
+/** How soon after a cancellation's answer the SDK's transport sends the message it held behind it, under load. */
+const CANCEL_QUEUE_MS = 50;
+
+/**
  * How much later than the caller's clock began a request may reach a log, relative to the retry after it, when the
  * delay runs from the request's start plus the Python SDK's timeout: its transport task gets to the POST late under
  * load, as to the cancellation after it (some 100 ms). The chaos audit's streams profile with the Python SDK (18 calls
@@ -817,13 +832,13 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const beforeDone = before ? gaveUpAt(before, prev) : undefined;
     // A retry sent into a new session (the client reconnected after the attempt before it) waited for that reconnect
     // too: its gap is no backoff alone, so it is not the delay to compare with.
-    const reconnected = before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session;
+    const reconnected = (before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session);
     // Nor is a wait the server asked for: a retry that waited out the Retry-After of the response before it kept the
     // server's delay, not a step of the client's backoff, which may go on shorter after it.
     const askedWait = before !== undefined ? (before.client ?? before.primary).retryAfterMs : undefined;
     const gapBefore = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     const serverWait = askedWait !== undefined && gapBefore !== undefined && before!.endTs !== undefined && prev.startTs! - before!.endTs >= askedWait;
-    const prevDelay = gapBefore !== undefined && !reconnected && !serverWait ? gapBefore : undefined;
+    const prevDelay = gapBefore !== undefined && !reconnected && !serverWait && !queuedBehindCancel(before!, prev, beforeDone!) ? gapBefore : undefined;
     // (Where the cancellation came late, a delay under the minimum by less than the margin proves nothing.)
     const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
       : gave.pyTimeout ? ` (measured from the request's start in this log plus the timeout its notifications/cancelled names, which may be up to ${delayText(margin)} later than the caller's timeout fired: the SDK's transport gets to a POST late under load)` : '';

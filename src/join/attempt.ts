@@ -231,6 +231,8 @@ export interface AttemptView {
    * client closed it at once (mcporter closes its whole connection on a timeout), so the cancellation may never have left it.
    */
   cancelLost?: string;
+  /** When the POST that carried that notifications/cancelled got its answer's end (a 202): see RETRY_POLICY's queued wait. */
+  cancelAnsweredAt?: number;
   /** Connection or stream error text. */
   error?: string;
   /** A 401 or 403 that carried WWW-Authenticate: an authentication challenge (RFC 6750), not some other refusal. */

@@ -965,6 +965,8 @@ export class JoinEngine {
     // A notifications/cancelled whose POST ended with no response head at all: the client aborted it (mcporter closes its
     // connection right after the SDK's timeout sent it), so it may never have left the client.
     if (ex.cancels && ex.status === undefined && how !== 'complete') for (const v of ex.cancels) if (!v.final) v.cancelLost = how;
+    // Its answer came (a 202): when, for a retry the client's transport held behind it (RETRY_POLICY).
+    if (ex.cancels && typeof ex.status === 'number' && ex.lastTs !== undefined) for (const v of ex.cancels) v.cancelAnsweredAt = ex.lastTs;
     for (const v of ex.attempts) {
       if (ex.status === undefined) v.status = null;
       if (bodyNotCaptured) v.bodyNotCaptured = true;

@@ -16,7 +16,10 @@
 //     TOOL_SUCCESS resumed with CANCELLED "came after that" when the SDK's resumption still fetched the result after
 //     the timeout (it resumes a stream that ends, whether or not the caller still waits)
 // In the server's log alone: a 503 is absent; a stream the restart broke is STREAM_INCOMPLETE; the others TOOL_SUCCESS.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { crossedCancel } from '../helpers/crossed.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,13 +29,13 @@ import { linkProblems, GZ_VIEWS, unsafeTool, tagsOf } from '../helpers/chaos.js'
 type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
 type Req = { http: string; method?: string; id?: number; session: string | null; wall: number; tag: string; status?: number; fault: string; did: string; lastEventId?: string | null; cancels?: number };
-type Err = { name: string; message: string; code?: number };
+type Err = { name: string; message: string; code?: number; exceptions?: Err[] };
 type Try = { n: number; posts: Req[]; gets: Req[]; doneWall: number; ok: boolean; isError?: boolean; error?: Err; reconnected?: boolean; clientDied?: boolean };
 type Call = { client: string; key: string; tool: string; ran: number; attempts: Try[] };
 type App = { client: string; streams: Req[]; deletes: Req[]; connects: Req[]; died?: Err[] };
 type Obs = { tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>; restarts: { wall: number; upWall: number }[]; events: App[]; calls: Call[] };
 
-const SEEDS = ['streams-seed-1', 'streams-seed-2', 'streams-seed-15'];
+const SEEDS = ['streams-seed-1', 'streams-seed-2', 'streams-seed-15', 'streams-seed-22'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
 const post = (a: Try) => a.posts.find((p) => p.method === 'tools/call')!;
 const cancel = (a: Try) => a.posts.find((p) => p.method === 'notifications/cancelled');
@@ -40,6 +43,9 @@ const exhausted = (a: Try) => a.error?.code === -32000 && a.error.message === 'S
 const timedOut = (a: Try) => a.error?.code === -32001 && a.error.message === "Request 'tools/call' timed out";
 const notFound = (a: Try) => a.error?.code === -32600 && a.error.message === 'Session not found';
 const refused = (a: Try) => a.error?.code === -32603 && a.error.message === 'Server returned an error response';
+const died = (a: Try) => a.clientDied === true && a.error?.exceptions?.length === 1 && a.error.exceptions[0]!.name === 'RemoteProtocolError';
+/** The restart killed the server before this POST's response head: no response at all (NO_RESPONSE), the Client died. */
+const lostHeadless = (p: Req) => p.did === 'lost' && p.status === undefined;
 /** A request the hop forwarded to the server (its log has it). */
 const forwarded = (q: Req) => q.fault !== '503' && !(q.fault === 'reset' && q.tag.includes('#resume#'));
 
@@ -80,7 +86,10 @@ for (const seed of SEEDS) {
         const ok = a.ok && !a.isError;
         // A POST the hop held while the server restarted got its 404 about when the caller's 2 s ran out: the caller
         // then timed out rather than got the 404 (seed 2, four times; see the session's CANCELLED).
+        // The restart (SIGKILL) may catch a POST before its response head (`lost`, no status): httpx2's RemoteProtocolError
+        // then ends the whole Client, and every call in flight on it (seed 22: three).
         const why = p.status === 503 ? refused(a) : p.status === 404 ? (notFound(a) && a.reconnected === true) || (timedOut(a) && !!cancel(a))
+          : p.did === 'lost' && died(a) ? true
           : ['pass', 'delay', 'ended'].includes(p.did) ? ok
           : ok || exhausted(a) || timedOut(a);
         if (!why) bad.push(`${at}: got ${JSON.stringify(a.error ?? a)}`);
@@ -94,7 +103,9 @@ for (const seed of SEEDS) {
       for (const app of apps) for (const g of app.streams) kinds.add(`stream ${g.fault === 'pass' && g.status === 404 ? '404' : g.fault}`);
       expect(bad).toEqual([]);
       expect(overlapping).toBeGreaterThan(20);
-      expect(lost.size).toBe(6);
+      // Every app's session was lost: by the server's 404, or by its Client dying under the restart (seed 22's app 6).
+      const diedUnder = new Set(o.calls.flatMap((c) => c.attempts.map(post).filter(lostHeadless).map((p) => p.session!)));
+      expect(new Set([...lost, ...diedUnder]).size).toBe(6);
     });
 
     for (const v of GZ_VIEWS) {
@@ -121,6 +132,7 @@ for (const seed of SEEDS) {
             let resumed: boolean | undefined;
             if (v.name === 'server' && p.fault === '503') exp = [];
             else if (p.status === 503 || p.status === 404) exp = ['HTTP_ERROR'];
+            else if (lostHeadless(p)) exp = ['NO_RESPONSE'];
             else if (v.name === 'server') exp = [p.did === 'lost' ? 'STREAM_INCOMPLETE' : 'TOOL_SUCCESS'];
             else if (a.ok) { exp = ['TOOL_SUCCESS']; resumed = a.gets.length > 0; }
             // After its timeout the SDK may still resume the stream and get the result nobody waits for.
@@ -188,7 +200,8 @@ for (const seed of SEEDS) {
                   break;
                 case 'UNSAFE_RETRY': {
                   const before = q.c.attempts.slice(0, i).map(post);
-                  if (!x.attempt || x.attempt === 1 || !unsafeTool(o, q.c.tool) || !before.some((p) => p.status === 200)) bad.push(`${what}: not after an attempt that reached the tool`);
+                  // (A POST the restart caught before its head reached the server too: the tool was running when it died.)
+                  if (!x.attempt || x.attempt === 1 || !unsafeTool(o, q.c.tool) || !before.some((p) => p.status === 200 || lostHeadless(p))) bad.push(`${what}: not after an attempt that reached the tool`);
                   break;
                 }
                 case 'NO_FINAL_RESULT':
@@ -260,3 +273,31 @@ function splitAfterSuccess(rows: Attempt[]): Attempt[][] {
   }
   return out.filter((p) => p.length);
 }
+
+// streams-seed-22 (the seventy-seventh audit): set_flag py22-s3-k10 stalled; the SDK timed out after 2 s and sent
+// notifications/cancelled, which the hop held 1 s ("cancel late"). The Python SDK's transport sends a notification and
+// waits for its answer before the next message, so the app's retry, 0.25 s later, left 6 ms after that answer, 1.02 s
+// after the timeout; the next retry, 0.5 s after a 503, read as "retry 2 waited 503 ms, less than the 1023 ms before
+// it" (RETRY_POLICY) in every client view. The gap held behind the cancellation's answer is no step of the app's backoff.
+it('streams-seed-22: a retry the Python SDK held behind a cancellation\'s late answer is no shrinking backoff step; a retry sent well after that answer still is one', async () => {
+  const d = fileURLToPath(new URL('../fixtures/real-chaos-py/streams-seed-22/', import.meta.url));
+  const policy = (r: Result) => r.attempts.filter((a) => a.tool === 'set_flag' && a.id === 13 && String(a.session).startsWith('d208b7f5')).flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY'));
+  for (const view of ['client.ndjson.gz', 'proxy.ndjson.gz', 'capture.har.ndjson.gz']) {
+    const r = await analyze({ inputs: [{ path: `${d}${view}`, ...(view === 'client.ndjson.gz' ? { side: 'client' as const } : {}) }] });
+    const third = r.attempts.find((a) => a.tool === 'set_flag' && a.id === 13 && String(a.session).startsWith('d208b7f5'))!;
+    expect(third).toMatchObject({ attempt: 3, outcome: 'TOOL_SUCCESS' });
+    expect(policy(r)).toEqual([]);
+  }
+  // Near miss: the same log with the cancellation answered 300 ms sooner (its response and end records moved): the retry
+  // left 0.3 s after that answer, on the app's own clock, and the shrinking step is one again.
+  const lines = gunzipSync(readFileSync(`${d}client.ndjson.gz`)).toString('utf8').split('\n').map((l) => {
+    if (!l.includes('"xid":"1773-262"') || l.includes('"kind":"request"')) return l;
+    const rec = JSON.parse(l) as { ts: string };
+    rec.ts = new Date(Date.parse(rec.ts) - 300).toISOString();
+    return JSON.stringify(rec);
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'streams-seed-22-'));
+  writeFileSync(join(dir, 'client.ndjson'), lines.join('\n'));
+  const moved = await analyze({ inputs: [{ path: join(dir, 'client.ndjson'), side: 'client' }] });
+  expect(policy(moved).map((f) => f.message)).toEqual([expect.stringMatching(/retry 2 waited 503 ms, less than the 1023 ms before it/)]);
+});
