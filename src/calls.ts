@@ -70,6 +70,11 @@ export class CallLinker {
   private callSeq = 0;
   private lastToolsCall = new Map<string, number>();
   private lastInitialize = new Map<string, number>();
+  /**
+   * When each named client (caller and the name it gave itself) last began a connect (initialize, server/discover),
+   * worked or not: a retry after one waited for a new Client's connect too (see Attempt.reconnectedBefore).
+   */
+  private lastConnect = new Map<string, number>();
   private lastInitializeFailed = new Map<string, number>();
   /** Per client, the last line of an untimed initialize that worked: what came after what, in a log without times. */
   private lastInitializeAt = new Map<string, Source>();
@@ -208,6 +213,7 @@ export class CallLinker {
         if (known === undefined || known.file !== at.file || known.line < at.line) this.lastInitializeAt.set(k, at);
       }
     }
+    if ((a.method === 'initialize' || a.method === 'server/discover') && who !== undefined && a.startTs !== undefined) latest(this.lastConnect, `${clientKey}|${who}`, a.startTs);
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
     }
@@ -304,6 +310,10 @@ export class CallLinker {
       this.extend(tail, a, key, unnamed, who, false);
       const previous = tail.chain.previous!;
       previous.primary.retried = true;
+      // Its client connected again (a new Client: initialize or server/discover under its name) since the attempt
+      // before it: the gap holds that connect, no backoff alone. Where there is no session to change, only the name tells.
+      const connected = who !== undefined ? this.lastConnect.get(`${clientKey}|${who}`) : undefined;
+      if (connected !== undefined && a.method !== 'initialize' && a.method !== 'server/discover' && a.startTs !== undefined && connected <= a.startTs && connected >= (previous.endTs ?? previous.startTs ?? Infinity)) a.reconnectedBefore = true;
       const cli = !gw && !byNote ? oneShotCli(who, a) : undefined;
       for (const [session, attempts] of tail.unmarked) {
         if (session === a.session) continue;

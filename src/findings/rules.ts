@@ -831,8 +831,9 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const before = chain.beforePrevious;
     const beforeDone = before ? gaveUpAt(before, prev) : undefined;
     // A retry sent into a new session (the client reconnected after the attempt before it) waited for that reconnect
-    // too: its gap is no backoff alone, so it is not the delay to compare with.
-    const reconnected = (before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session);
+    // too: its gap is no backoff alone, so it is not the delay to compare with. So does one whose client began a connect
+    // under its own name since then (a new Client on 2026-07-28, where there is no session to change).
+    const reconnected = (before !== undefined && before.session !== null && prev.session !== null && before.session !== prev.session) || prev.reconnectedBefore === true;
     // Nor is a wait the server asked for: a retry that waited out the Retry-After of the response before it kept the
     // server's delay, not a step of the client's backoff, which may go on shorter after it.
     const askedWait = before !== undefined ? (before.client ?? before.primary).retryAfterMs : undefined;

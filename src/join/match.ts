@@ -74,6 +74,8 @@ export interface Attempt {
   /** A follow-up continued this attempt: it was an input_required round, whether or not its log shows the answer. */
   continued?: boolean;
   retryOrigin?: RetryOriginInfo;
+  /** A retry whose client began a connect (initialize, server/discover) under its name after the attempt before it ended. */
+  reconnectedBefore?: boolean;
   findings: Finding[];
   startTs: number | undefined;
   endTs: number | undefined;

@@ -18,7 +18,9 @@
 //     the SDK closes the stream, which is the cancellation          -> STREAM_INCOMPLETE, CANCELLED (client, proxy)
 //   ExceptionGroup [RemoteProtocolError] ends the Client (a reset)   -> NO_RESPONSE
 // In the server's log alone: a 503, a 429 or a reset before forwarding is absent; everything else is TOOL_SUCCESS.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +35,7 @@ type Err = { name: string; message: string; code?: number; exceptions?: Err[] };
 type Call = { client: string; key: string; tool: string; ran: number; attempts: { n: number; posts: Post[]; doneWall: number; ok: boolean; isError?: boolean; error?: Err; clientDied?: boolean }[] };
 type Obs = { tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>; events: ({ client: string } & Partial<Post>)[]; calls: Call[] };
 
-const SEEDS = ['modern-seed-7', 'modern-seed-8', 'modern-seed-12'];
+const SEEDS = ['modern-seed-7', 'modern-seed-8', 'modern-seed-12', 'modern-seed-22'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos-py/', import.meta.url));
 const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', '502-after', 'cut', 'stall', 'reset-after']);
@@ -214,3 +216,27 @@ function splitAfterSuccess(rows: Attempt[]): Attempt[][] {
   }
   return out.filter((p) => p.length);
 }
+
+// modern-seed-22 (the seventy-seventh audit): on 2026-07-28 there is no session, so a new Client is seen only by the
+// server/discover it sends under its name (_meta clientInfo). After a reset the app opened a new Client and retried
+// 0.25 s later; the gap before that retry (0.58 to 0.87 s) held the new Client's connect, and the next retry, 0.5 s
+// after, read as a shrinking step ("retry 2 waited 512 ms, less than the 583 ms before it", 7 times in the proxy's and
+// the HAR's view). A retry after its client's own connect is compared with no gap before it, as after a new session.
+it('modern-seed-22: a retry after the app\'s new Client (its server/discover) is no shrinking step; another client\'s connect does not excuse it', async () => {
+  const d = fileURLToPath(new URL('../fixtures/real-chaos-py/modern-seed-22/', import.meta.url));
+  const text = gunzipSync(readFileSync(`${d}proxy.ndjson.gz`)).toString('utf8');
+  const lines = text.split('\n');
+  const tagOf = (a: Attempt) => /"x-chaos-attempt":"([^"]+)"/.exec(lines[a.sources.find((s) => s.file.endsWith('proxy.ndjson.gz') || s.file.endsWith('proxy.ndjson'))!.line - 1] ?? '')?.[1];
+  const r = await analyze({ inputs: [{ path: `${d}proxy.ndjson.gz` }] });
+  expect(r.attempts.flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY'))).toEqual([]);
+  const third = r.attempts.find((a) => tagOf(a) === 'py22-c7-k0#3#1')!;
+  expect(third).toMatchObject({ attempt: 3, tool: 'set_flag' });
+  // Near miss: the same log with app 7's server/discover and tools/list after the reset sent under another name: no
+  // connect of its own in the gap, and the shrinking step is one again.
+  const renamed = lines.map((l) => (l.includes('"xid":"44d1-25"') || l.includes('"xid":"44d1-27"')) && l.includes('"kind":"request"') ? l.replace('"name":"py-chaos-app-7"', '"name":"py-chaos-app-9"') : l);
+  const dir = mkdtempSync(join(tmpdir(), 'modern-seed-22-'));
+  writeFileSync(join(dir, 'proxy.ndjson'), renamed.join('\n'));
+  const moved = await analyze({ inputs: [{ path: join(dir, 'proxy.ndjson') }] });
+  const again = moved.attempts.find((a) => a.tool === 'set_flag' && a.call !== undefined && a.attempt === 3 && a.findings.some((f) => /retry 2 waited 5\d\d ms, less than the 58\d ms before it/.test(f.message)));
+  expect(again).toBeDefined();
+});
