@@ -16,6 +16,12 @@
 // the standalone GET stream, and refuses (503) or resets some DELETEs of the sessions the apps end with. observed.json
 // adds, per attempt, every GET the SDK sent meanwhile (its Last-Event-ID, fault, status, events) and per client its
 // standalone GETs and DELETEs.
+// `--sdk v2 SEED` (calls profile only) records test/fixtures/real-chaos/v2-seed-N/ with the v2 packages in place of 1.32.2
+// (@modelcontextprotocol/client and /server 2.4.0, /node 2.1.2, the repo's devDependencies): a v2 McpServer on the
+// stateful NodeStreamableHTTPServerTransport, v2 Clients on 2025-11-25; same hop, faults, app policy and observed.json
+// (an error's HTTP status, which the v2 SdkHttpError keeps in data.status, is written as `status`). `--sdk v2modern SEED`
+// records v2modern-seed-N/: the v2 clients on 2026-07-28 (versionNegotiation auto, no sessions) against the v2
+// createMcpHandler server (responseMode 'sse').
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
@@ -30,17 +36,27 @@ const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@model
 const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js`);
 const { z } = await import(`${R}/node_modules/zod/index.js`);
 
-const argv = process.argv.slice(2);
+const args0 = process.argv.slice(2);
+// `--sdk v2` (the v2 packages, the client on 2025-11-25 against a stateful v2 server) or `--sdk v2modern` (the v2 client
+// on 2026-07-28, versionNegotiation auto, against the v2 createMcpHandler server, no sessions): the calls profile only.
+const sdkAt = args0.indexOf('--sdk');
+const SDK = sdkAt >= 0 ? args0[sdkAt + 1] : 'v1';
+const argv = sdkAt >= 0 ? [...args0.slice(0, sdkAt), ...args0.slice(sdkAt + 2)] : args0;
+const V2 = SDK === 'v2' || SDK === 'v2modern';
+const MODERN = SDK === 'v2modern';
+const v2 = V2 ? { ...(await import('@modelcontextprotocol/server')), ...(await import('@modelcontextprotocol/node')), ...(await import('@modelcontextprotocol/client')) } : undefined;
 const PROFILE = argv[0] === '--profile' ? argv[1] : 'calls';
 const SEED = Number((PROFILE === 'calls' ? argv[0] : argv[2]) ?? 1);
 const SESSIONS = PROFILE === 'sessions';
 const STREAMS = PROFILE === 'streams';
+if (V2 && PROFILE !== 'calls') throw new Error('--sdk v2 / v2modern: the calls profile only');
+if (!['v1', 'v2', 'v2modern'].includes(SDK)) throw new Error(`--sdk ${SDK}: v2 or v2modern`);
 const CLIENTS = 10;
 const CALLS_PER_CLIENT = SESSIONS ? 8 : STREAMS ? 10 : 20;
 stopAfter(180_000);
 
 
-const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : STREAMS ? 'streams-' : ''}seed-${SEED}`;
+const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : STREAMS ? 'streams-' : V2 ? `${SDK}-` : ''}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
@@ -80,7 +96,28 @@ class EventStore {
     return streamId;
   }
 }
-const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build, ...(STREAMS ? { options: () => ({ eventStore: new EventStore() }) } : {}) });
+// The v2 server, the same five tools: a v2 McpServer (the handler gets `ctx.mcpReq`, not `extra`).
+const buildV2 = () => {
+  const s = new v2.McpServer({ name: 'chaos', version: '1.0.0' });
+  for (const [name, annotations] of Object.entries(TOOLS)) {
+    s.registerTool(name, { inputSchema: z.object({ key: z.string(), ms: z.number() }), annotations }, async ({ key, ms }, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      if (name === 'export_report' && token !== undefined) {
+        for (let i = 1; i <= 3; i++) {
+          await sleep(ms / 3);
+          await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3 } });
+        }
+      } else await sleep(ms);
+      ran[key] = (ran[key] ?? 0) + 1;
+      return text(`${name} ${key} done`);
+    });
+  }
+  return s;
+};
+// v2: stateful sessions as the v1 server has them (NodeStreamableHTTPServerTransport, SSE answers); v2modern: the
+// per-request handler, answering over SSE (responseMode 'sse', so the hop can cut a stream as it does for the others).
+const modernHandler = MODERN ? v2.createMcpHandler(() => buildV2(), { responseMode: 'sse', keepAliveMs: 0 }) : undefined;
+const h = MODERN ? { handle: v2.toNodeHandler(modernHandler), transports: new Map() } : V2 ? sessionHandler({ Transport: v2.NodeStreamableHTTPServerTransport, isInitializeRequest: (b) => b?.method === 'initialize', buildServer: buildV2 }) : sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build, ...(STREAMS ? { options: () => ({ eventStore: new EventStore() }) } : {}) });
 const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
 
 // The fault hop: for each tools/call POST, a fault drawn from a generator seeded by (SEED, call key, attempt number at
@@ -264,11 +301,14 @@ async function runClient(ci) {
     }
     return rf(url, init);
   };
-  const c = new Client({ name, version: '1.0.0' });
+  const c = V2 ? new v2.Client({ name, version: '1.0.0' }, MODERN ? { versionNegotiation: { mode: 'auto' } } : {}) : new Client({ name, version: '1.0.0' });
   c.onerror = (e) => onerrors.push(`${name}: ${String(e?.message ?? e)}`);
-  const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+  const Transport = V2 ? v2.StreamableHTTPClientTransport : StreamableHTTPClientTransport;
+  const t = new Transport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
   await c.connect(t);
   await c.listTools();
+  // The v1 client's callTool takes (params, resultSchema, options), the v2 client's (params, options).
+  const callTool = (params, opts) => (V2 ? c.callTool(params, opts) : c.callTool(params, undefined, opts));
   for (let k = 0; k < CALLS_PER_CLIENT; k++) {
     const tool = names[Math.floor(r() * names.length)];
     const key = `s${SEED}-c${ci}-k${k}`;
@@ -279,18 +319,19 @@ async function runClient(ci) {
     for (let n = 1; n <= 3; n++) {
       current = { n, posts: [] };
       const started = Date.now();
-      const fn = () => c.callTool({ name: tool, arguments: args }, undefined, { timeout: 1500, ...(tool === 'export_report' ? { onprogress: () => {} } : {}) });
+      const fn = () => callTool({ name: tool, arguments: args }, { timeout: 1500, ...(tool === 'export_report' ? { onprogress: () => {} } : {}) });
       let got;
       try {
         const res = await (noted ? withCallNote({ retryOrigin: n > 1 ? 'app' : 'none', attempt: n }, fn) : fn());
         got = { ok: true, isError: res.isError === true, text: res.content?.[0]?.text };
       } catch (e) {
-        got = { ok: false, error: describeError(e) };
+        // The v2 SDK's SdkHttpError keeps the HTTP status in `data.status` (its code is a string).
+        got = { ok: false, error: { ...describeError(e), ...(V2 && typeof e?.data?.status === 'number' ? { status: e.data.status } : {}) } };
       }
       call.attempts.push({ n, posts: current.posts, ms: Date.now() - started, ...got });
       current = undefined;
       if (got.ok) break;
-      if (n < 3) await sleep(got.error?.code === 429 ? 1100 : 250 * n);
+      if (n < 3) await sleep((got.error?.status ?? got.error?.code) === 429 ? 1100 : 250 * n);
     }
     await sleep(Math.floor(r() * 60));
   }
@@ -491,11 +532,12 @@ for (const call of calls) {
 await har.close();
 await rp.stop();
 await hop.close();
+await modernHandler?.close().catch(() => {});
 await server.close();
 // Kept gzipped (mcp-triage detects gzip by its bytes): the four logs are ~2.4 MB plain per seed.
 for (const f of LOGS) { writeFileSync(`${d}/${f}.gz`, gzipSync(readFileSync(`${d}/${f}`), { level: 9 })); rmSync(`${d}/${f}`); }
 for (const x of connects) for (const p of x.posts) p.fault = faults[p.tag] ?? 'none';
 for (const x of clientsSeen) for (const p of [...x.streams, ...x.deletes]) { p.fault = faults[p.tag] ?? 'none'; p.did = acts[p.tag]; }
-writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, profile: PROFILE, tools: TOOLS, onerrors, ...(SESSIONS ? { connects } : {}), ...(STREAMS ? { clients: clientsSeen } : {}), calls }, null, 1) + '\n');
+writeFileSync(`${d}/observed.json`, JSON.stringify({ seed: SEED, profile: PROFILE, ...(V2 ? { sdk: SDK } : {}), tools: TOOLS, onerrors, ...(SESSIONS ? { connects } : {}), ...(STREAMS ? { clients: clientsSeen } : {}), calls }, null, 1) + '\n');
 process.stderr.write(`seed ${SEED}: ${calls.length} calls, ${calls.reduce((s, c) => s + c.attempts.length, 0)} attempts\n`);
 process.exit(0);
