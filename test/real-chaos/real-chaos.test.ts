@@ -1,12 +1,14 @@
 // The chaos audit: 10 concurrent SDK 1.32.2 clients, one SDK server, a seeded fault hop (pass, 503 before forwarding,
 // 429 with Retry-After, 502 after the tool ran, the SSE stream cut before the result, a delay), an app-level retry
-// policy; checked automatically against observed.json in every view. Recorded by test/real-chaos/record.mjs SEED.
+// policy; checked automatically against observed.json in every view. Recorded by test/real-chaos/record.mjs SEED;
+// the v2-seed-N folders by `record.mjs --sdk v2 SEED`: the v2 packages (client and server 2.4.0) under the same faults.
 //
 // The mapping from what the SDK caller got to the attempt's outcome (client, proxy, HAR and joined views; the chain
 // is client -> HAR proxy -> record proxy -> fault hop -> server, so all three see what the client saw):
 //   result                                  -> TOOL_SUCCESS
 //   StreamableHTTPError 503 / 429 / 502     -> HTTP_ERROR with that status
 //   McpError -32001 (its own 1.5 s timeout, after the hop cut the stream before the result) -> STREAM_INCOMPLETE
+//   (v2: SdkHttpError CLIENT_HTTP_NOT_IMPLEMENTED with that status -> HTTP_ERROR; SdkError REQUEST_TIMEOUT -> STREAM_INCOMPLETE)
 // In the server's log alone: a 503 or 429 attempt is absent (the hop answered it, nothing was forwarded); a 502 or a
 // cut attempt is TOOL_SUCCESS there (the server ran the tool and wrote its result; the hop dropped it).
 import { readFileSync } from 'node:fs';
@@ -24,11 +26,11 @@ type Obs = {
   tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean }>;
   calls: {
     client: string; key: string; tool: string; noted: boolean; faults: string[]; ran: number;
-    attempts: { n: number; posts: { id: number; session: string }[]; ok: boolean; error?: { code?: number; status?: number } }[];
+    attempts: { n: number; posts: { id: number; session: string }[]; ok: boolean; error?: { code?: number | string; status?: number } }[];
   }[];
 };
 
-const SEEDS = ['seed-1', 'seed-2'];
+const SEEDS = ['seed-1', 'seed-2', 'v2-seed-31', 'v2-seed-32'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
 const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', '502-after', 'cut']);
@@ -40,8 +42,11 @@ function expected(fault: string, view: string): string | undefined {
 /** The SDK caller's view of an attempt, as an outcome class (the mapping above). */
 function sdkClass(a: Obs['calls'][number]['attempts'][number]): string {
   if (a.ok) return 'TOOL_SUCCESS';
-  if (a.error?.code === -32001) return 'STREAM_INCOMPLETE';
-  if (a.error?.code === 503 || a.error?.code === 429 || a.error?.code === 502) return 'HTTP_ERROR';
+  // The v2 SDK (2.4.0): its timeout is an SdkError REQUEST_TIMEOUT, an HTTP error an SdkHttpError whose code is
+  // CLIENT_HTTP_NOT_IMPLEMENTED and whose status the recorder keeps in `status`.
+  if (a.error?.code === -32001 || a.error?.code === 'REQUEST_TIMEOUT') return 'STREAM_INCOMPLETE';
+  const status = typeof a.error?.code === 'number' ? a.error.code : a.error?.status;
+  if (status === 503 || status === 429 || status === 502) return 'HTTP_ERROR';
   return `? ${JSON.stringify(a.error)}`;
 }
 
