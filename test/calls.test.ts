@@ -430,13 +430,45 @@ describe('the delay before a retry runs from the cancellation of a stream that h
   it('250 ms after the cancellation, then 500 ms: no RETRY_POLICY', async () => {
     const r = await run(500);
     expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 STREAM_INCOMPLETE', '2 HTTP_ERROR', '3 TOOL_SUCCESS']);
-    // Before the fix: "retry 2 waited 500 ms, less than the 1.69 s before it", counted from the stream's end.
+    // Before the fix: "retry 2 waited 500 ms, less than the 1690 ms before it", counted from the stream's end.
     expect(policy(r)).toEqual([]);
   });
 
   it('must not: 250 ms, then 100 ms: still a shorter delay', async () => {
     const r = await run(100);
     expect(policy(r)).toEqual([expect.stringMatching(/retry 2 came 100 ms after the failure|retry 2 waited 100 ms, less than the 250 ms before it/)]);
+  });
+});
+
+describe('the gap after a 2026-07-28 stream that ended without its response is no backoff step (the seventy-eighth audit)', () => {
+  // The TypeScript SDK v2 on 2026-07-28 (test/fixtures/real-chaos/v2modern-seed-N): the hop ended the SSE stream before
+  // the result; the SDK kept waiting until its own 1.5 s timeout and, the stream being closed already, sent nothing (no
+  // notifications/cancelled in this version); the app retried 250 ms after the timeout (503), then 500 ms after that.
+  const modern = { 'mcp-protocol-version': '2026-07-28' };
+  const run = (secondDelay: number, version = '2026-07-28', first: 'cut' | 503 = 'cut') => analyzeInputs([{ side: 'client', lines: [
+    first === 'cut'
+      ? post({ t: 100, id: 1, tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60, requestHeaders: { 'mcp-protocol-version': version } })
+      : post({ t: 100, id: 1, tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 60, requestHeaders: { 'mcp-protocol-version': version } }),
+    post({ t: 1850, id: 2, tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5, requestHeaders: { 'mcp-protocol-version': version } }),
+    post({ t: 1855 + secondDelay, id: 3, tool: 'lookup', status: 200, body: ok(3, toolText('found', { resultType: 'complete' })), durationMs: 20, requestHeaders: modern }),
+  ].map((x) => ({ ...x, conn: 'app-1' })) }]);
+  const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+
+  it('1690 ms after the stream ended (the timeout\'s wait in it), then 500 ms: no RETRY_POLICY', async () => {
+    const r = await run(500);
+    expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 STREAM_INCOMPLETE', '2 HTTP_ERROR', '3 TOOL_SUCCESS']);
+    // Before the fix: "retry 2 waited 500 ms, less than the 1690 ms before it", counted from the stream's end.
+    expect(policy(r)).toEqual([]);
+  });
+
+  it('must not: on 2025-11-25 a client that times out says so (notifications/cancelled); without one the stream\'s end is when it gave up, and 500 ms after 1690 ms is still a shorter delay', async () => {
+    const r = await run(500, '2025-11-25');
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 500 ms, less than the 1690 ms before it/)]);
+  });
+
+  it('must not: on 2026-07-28, 1690 ms after a 503, then 500 ms, is still a shorter delay', async () => {
+    const r = await run(500, '2026-07-28', 503);
+    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 500 ms, less than the 1690 ms before it/)]);
   });
 });
 

@@ -839,7 +839,12 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const askedWait = before !== undefined ? (before.client ?? before.primary).retryAfterMs : undefined;
     const gapBefore = beforeDone !== undefined && prev.startTs !== undefined ? prev.startTs - beforeDone : undefined;
     const serverWait = askedWait !== undefined && gapBefore !== undefined && before!.endTs !== undefined && prev.startTs! - before!.endTs >= askedWait;
-    const prevDelay = gapBefore !== undefined && !reconnected && !serverWait && !queuedBehindCancel(before!, prev, beforeDone!) ? gapBefore : undefined;
+    // Nor is the gap after a 2026-07-28 stream that ended without the response, that no cancellation or resumption
+    // followed: there a client cancels by closing the stream, so when the caller gave up leaves no trace on the wire
+    // (the TypeScript SDK v2 keeps waiting for its own timeout, then retries), and the gap holds that wait.
+    const untracedWait = before !== undefined && before.outcome === 'STREAM_INCOMPLETE' && beforeDone === before.endTs
+      && (before.client ?? before.primary).cancelledAt === undefined && protocolOf(before) >= '2026-07-28';
+    const prevDelay = gapBefore !== undefined && !reconnected && !serverWait && !untracedWait && !queuedBehindCancel(before!, prev, beforeDone!) ? gapBefore : undefined;
     // (Where the cancellation came late, a delay under the minimum by less than the margin proves nothing.)
     const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
       : gave.pyTimeout ? ` (measured from the request's start in this log plus the timeout its notifications/cancelled names, which may be up to ${delayText(margin)} later than the caller's timeout fired: the SDK's transport gets to a POST late under load)` : '';
