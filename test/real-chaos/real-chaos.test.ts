@@ -1,7 +1,8 @@
 // The chaos audit: 10 concurrent SDK 1.32.2 clients, one SDK server, a seeded fault hop (pass, 503 before forwarding,
 // 429 with Retry-After, 502 after the tool ran, the SSE stream cut before the result, a delay), an app-level retry
 // policy; checked automatically against observed.json in every view. Recorded by test/real-chaos/record.mjs SEED;
-// the v2-seed-N folders by `record.mjs --sdk v2 SEED`: the v2 packages (client and server 2.4.0) under the same faults.
+// the v2-seed-N folders by `record.mjs --sdk v2 SEED`: the v2 packages (client and server 2.4.0) under the same faults,
+// v2modern-seed-N by `--sdk v2modern SEED`: the same on 2026-07-28 (no sessions: attempts are found by the call's key).
 //
 // The mapping from what the SDK caller got to the attempt's outcome (client, proxy, HAR and joined views; the chain
 // is client -> HAR proxy -> record proxy -> fault hop -> server, so all three see what the client saw):
@@ -12,6 +13,7 @@
 // In the server's log alone: a 503 or 429 attempt is absent (the hop answered it, nothing was forwarded); a 502 or a
 // cut attempt is TOOL_SUCCESS there (the server ran the tool and wrote its result; the hop dropped it).
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { crossedCancel } from '../helpers/crossed.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ type Attempt = Result['attempts'][number];
 type Side = 'client' | 'server';
 type Obs = {
   seed: number;
+  sdk?: 'v2' | 'v2modern';
   tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean }>;
   calls: {
     client: string; key: string; tool: string; noted: boolean; faults: string[]; ran: number;
@@ -30,10 +33,26 @@ type Obs = {
   }[];
 };
 
-const SEEDS = ['seed-1', 'seed-2', 'v2-seed-31', 'v2-seed-32'];
+const SEEDS = ['seed-1', 'seed-2', 'v2-seed-31', 'v2-seed-32', 'v2modern-seed-31', 'v2modern-seed-32'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
 const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', '502-after', 'cut']);
+
+const linesOf = new Map<string, string[]>();
+/** The app call key (`sN-cN-kN`, the tools' `key` argument) in the log lines an attempt came from. */
+function callKeyOf(a: Attempt): string | undefined {
+  for (const src of a.sources ?? []) {
+    let lines = linesOf.get(src.file);
+    if (!lines) {
+      const buf = readFileSync(src.file);
+      lines = (buf[0] === 0x1f ? gunzipSync(buf) : buf).toString('utf8').split('\n');
+      linesOf.set(src.file, lines);
+    }
+    const m = /s\d+-c\d+-k\d+/.exec(lines[src.line - 1] ?? '');
+    if (m) return m[0];
+  }
+  return undefined;
+}
 
 function expected(fault: string, view: string): string | undefined {
   if (view === 'server') return fault === '503' || fault === '429' ? undefined : 'TOOL_SUCCESS';
@@ -74,11 +93,16 @@ for (const seed of SEEDS) {
         const r = await analyze({ inputs: v.inputs.map(([file, side]) => ({ path: `${ROOT}${seed}/${file}`, ...(side ? { side } : {}) })) });
         const calls = r.attempts.filter((a) => a.method === 'tools/call');
         const byKey = new Map<string, Attempt[]>();
+        // 2026-07-28 (v2modern) has no sessions and the ten clients count their own ids, so there an attempt is found by
+        // the app call's key in its request (the `key` argument, read from the attempt's source lines) and its id.
+        const keyOf = (a: Attempt) => (o.sdk === 'v2modern' ? callKeyOf(a) : a.session);
         for (const a of calls) {
-          const k = `${a.session} ${String(a.id)}`;
+          const k = `${keyOf(a)} ${String(a.id)}`;
           byKey.set(k, [...(byKey.get(k) ?? []), a]);
         }
-        const seen = (p: { id: number; session: string }) => byKey.get(`${p.session} ${p.id}`) ?? [];
+        const postKey = new Map<object, string>();
+        for (const c of o.calls) for (const a of c.attempts) for (const p of a.posts) postKey.set(p, o.sdk === 'v2modern' ? c.key : p.session);
+        const seen = (p: { id: number; session: string }) => byKey.get(`${postKey.get(p)} ${p.id}`) ?? [];
 
         it('every app attempt appears once (none twice, none lost, none invented), with the outcome its fault and the SDK caller say', () => {
           const bad: string[] = [];
