@@ -129,7 +129,7 @@ function cursorLoopWhy(cursor: string): string {
 }
 
 /** The request's User-Agent when it is httpx's, the HTTP client of the Python SDK (`python-httpx/…`, `python-httpx2/…`). */
-function pythonSdkAgent(view: AttemptView): string | undefined {
+export function pythonSdkAgent(view: AttemptView): string | undefined {
   const ua = view.requestHeaders?.get('user-agent')?.trim();
   return ua !== undefined && /^python-httpx\d*\//i.test(ua) ? ua.slice(0, 60) : undefined;
 }

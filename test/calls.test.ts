@@ -444,31 +444,38 @@ describe('the gap after a 2026-07-28 stream that ended without its response is n
   // The TypeScript SDK v2 on 2026-07-28 (test/fixtures/real-chaos/v2modern-seed-N): the hop ended the SSE stream before
   // the result; the SDK kept waiting until its own 1.5 s timeout and, the stream being closed already, sent nothing (no
   // notifications/cancelled in this version); the app retried 250 ms after the timeout (503), then 500 ms after that.
-  const modern = { 'mcp-protocol-version': '2026-07-28' };
-  const run = (secondDelay: number, version = '2026-07-28', first: 'cut' | 503 = 'cut') => analyzeInputs([{ side: 'client', lines: [
-    first === 'cut'
-      ? post({ t: 100, id: 1, tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60, requestHeaders: { 'mcp-protocol-version': version } })
-      : post({ t: 100, id: 1, tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 60, requestHeaders: { 'mcp-protocol-version': version } }),
-    post({ t: 1850, id: 2, tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5, requestHeaders: { 'mcp-protocol-version': version } }),
-    post({ t: 1855 + secondDelay, id: 3, tool: 'lookup', status: 200, body: ok(3, toolText('found', { resultType: 'complete' })), durationMs: 20, requestHeaders: modern }),
-  ].map((x) => ({ ...x, conn: 'app-1' })) }]);
+  const run = (secondDelay: number, o: { version?: string; first?: 'cut' | 503; ua?: string } = {}) => {
+    const headers = { 'mcp-protocol-version': o.version ?? '2026-07-28', ...(o.ua ? { 'user-agent': o.ua } : {}) };
+    return analyzeInputs([{ side: 'client', lines: [
+      (o.first ?? 'cut') === 'cut'
+        ? post({ t: 100, id: 1, tool: 'lookup', status: 200, ct: 'text/event-stream', body: '', end: 'complete', durationMs: 60, requestHeaders: headers })
+        : post({ t: 100, id: 1, tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 60, requestHeaders: headers }),
+      post({ t: 1850, id: 2, tool: 'lookup', status: 503, ct: 'text/plain', body: 'Service Unavailable', durationMs: 5, requestHeaders: headers }),
+      post({ t: 1855 + secondDelay, id: 3, tool: 'lookup', status: 200, body: ok(3, toolText('found', { resultType: 'complete' })), durationMs: 20, requestHeaders: headers }),
+    ].map((x) => ({ ...x, conn: 'app-1' })) }]);
+  };
   const policy = (r: Awaited<ReturnType<typeof analyzeInputs>>) => r.attempts.filter((a) => a.tool === 'lookup').flatMap((a) => a.findings.filter((f) => f.code === 'RETRY_POLICY').map((f) => f.message));
+  const shorter = [expect.stringMatching(/retry 2 waited 500 ms, less than the 1690 ms before it/)];
 
   it('1690 ms after the stream ended (the timeout\'s wait in it), then 500 ms: no RETRY_POLICY', async () => {
     const r = await run(500);
     expect(r.attempts.filter((a) => a.tool === 'lookup').map((a) => `${a.attempt} ${a.outcome}`)).toEqual(['1 STREAM_INCOMPLETE', '2 HTTP_ERROR', '3 TOOL_SUCCESS']);
     // Before the fix: "retry 2 waited 500 ms, less than the 1690 ms before it", counted from the stream's end.
     expect(policy(r)).toEqual([]);
+    // The same from a proxy's log, where the TypeScript SDK's requests carry Node's User-Agent.
+    expect(policy(await run(500, { ua: 'node' }))).toEqual([]);
   });
 
   it('must not: on 2025-11-25 a client that times out says so (notifications/cancelled); without one the stream\'s end is when it gave up, and 500 ms after 1690 ms is still a shorter delay', async () => {
-    const r = await run(500, '2025-11-25');
-    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 500 ms, less than the 1690 ms before it/)]);
+    expect(policy(await run(500, { version: '2025-11-25' }))).toEqual(shorter);
+  });
+
+  it('must not: the Python SDK (User-Agent httpx\'s) rejects at once when such a stream ends, so there 500 ms after 1690 ms is still a shorter delay', async () => {
+    expect(policy(await run(500, { ua: 'python-httpx2/2.13.1' }))).toEqual(shorter);
   });
 
   it('must not: on 2026-07-28, 1690 ms after a 503, then 500 ms, is still a shorter delay', async () => {
-    const r = await run(500, '2026-07-28', 503);
-    expect(policy(r)).toEqual([expect.stringMatching(/retry 2 waited 500 ms, less than the 1690 ms before it/)]);
+    expect(policy(await run(500, { first: 503 }))).toEqual(shorter);
   });
 });
 

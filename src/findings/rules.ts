@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, recordingStopped, refusedToolResult, resumptionAnswer, saysOnlyStatus } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, pythonSdkAgent, recordingStopped, refusedToolResult, resumptionAnswer, saysOnlyStatus } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
@@ -841,9 +841,11 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const serverWait = askedWait !== undefined && gapBefore !== undefined && before!.endTs !== undefined && prev.startTs! - before!.endTs >= askedWait;
     // Nor is the gap after a 2026-07-28 stream that ended without the response, that no cancellation or resumption
     // followed: there a client cancels by closing the stream, so when the caller gave up leaves no trace on the wire
-    // (the TypeScript SDK v2 keeps waiting for its own timeout, then retries), and the gap holds that wait.
+    // (the TypeScript SDK v2 keeps waiting for its own timeout, then retries), and the gap holds that wait. (The
+    // Python SDK, its User-Agent httpx's, rejects at once when such a stream ends: there the gap is its backoff.)
     const untracedWait = before !== undefined && before.outcome === 'STREAM_INCOMPLETE' && beforeDone === before.endTs
-      && (before.client ?? before.primary).cancelledAt === undefined && protocolOf(before) >= '2026-07-28';
+      && (before.client ?? before.primary).cancelledAt === undefined && protocolOf(before) >= '2026-07-28'
+      && ![before.client, before.primary, before.server].some((v) => v !== undefined && pythonSdkAgent(v) !== undefined);
     const prevDelay = gapBefore !== undefined && !reconnected && !serverWait && !untracedWait && !queuedBehindCancel(before!, prev, beforeDone!) ? gapBefore : undefined;
     // (Where the cancellation came late, a delay under the minimum by less than the margin proves nothing.)
     const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
