@@ -157,6 +157,11 @@ export class CallLinker {
    * A log showed a request for OAuth metadata (GET /.well-known/oauth-protected-resource...): an SDK's auth flow asks it
    * before it re-sends a request refused with 401, which a person's new run with another token does not.
    */
+  /** The most keys any of the callers' last-time maps holds (for tests of bounded memory: not one per connection of the log). */
+  get callerTimesCount(): number {
+    return Math.max(this.lastToolsCall.size, this.lastInitialize.size, this.lastInitializeFailed.size, this.lastConnect.size, this.lastInitializeAt.size);
+  }
+
   noteOAuth(input: number, side: string, ts: number | undefined): void {
     if (ts === undefined) return;
     const k = `${side}|${input}`;
@@ -210,7 +215,10 @@ export class CallLinker {
       const at = view.sources[0]!;
       for (const k of who !== undefined ? [clientKey, `${clientKey}|${who}`] : [clientKey]) {
         const known = this.lastInitializeAt.get(k);
-        if (known === undefined || known.file !== at.file || known.line < at.line) this.lastInitializeAt.set(k, at);
+        if (known !== undefined && known.file === at.file && known.line >= at.line) continue;
+        this.lastInitializeAt.delete(k);
+        this.lastInitializeAt.set(k, at);
+        trimOldest(this.lastInitializeAt, CALLER_TIMES_KEPT);
       }
     }
     if ((a.method === 'initialize' || a.method === 'server/discover') && who !== undefined && a.startTs !== undefined) latest(this.lastConnect, `${clientKey}|${who}`, a.startTs);
@@ -776,10 +784,20 @@ export class CallLinker {
 /** The longest Retry-After that widens the retry window (longer waits are read as this long). */
 export const MAX_RETRY_AFTER_MS = 300_000;
 
-/** Keep the latest time per key. */
+/**
+ * Keys (callers, with or without the name their client gave itself) whose latest time is kept: a recording proxy's log
+ * of a stateless server names a caller per connection, and a fleet's log a client per process, so a log of many of
+ * them keeps no entry per each to its end. A key that has not come back among the latest this many is let go.
+ */
+const CALLER_TIMES_KEPT = 8192;
+
+/** Keep the latest time per key; the key moves to the newest place, so that the least recently seen go first. */
 function latest(m: Map<string, number>, key: string, ts: number): void {
   const known = m.get(key);
-  if (known === undefined || ts > known) m.set(key, ts);
+  if (known !== undefined && ts <= known) return;
+  if (known !== undefined) m.delete(key);
+  m.set(key, ts);
+  trimOldest(m, CALLER_TIMES_KEPT);
 }
 
 /** The capability a server announces in its initialize result for the requests of each other feature. */

@@ -1,9 +1,11 @@
-// The side-local join releases its state: finished exchanges, answered requests and the scopes that held them.
+// The join and the call linker release their state: finished exchanges, answered requests, the scopes that held them, and what was kept per caller.
 import { describe, expect, it } from 'vitest';
 import { JoinEngine } from '../../src/join/engine.js';
 import { SessionTracker } from '../../src/join/sessions.js';
 import { scopeKeyOf, type AttemptView } from '../../src/join/attempt.js';
 import { Matcher } from '../../src/join/match.js';
+import { CallLinker } from '../../src/calls.js';
+import { DEFAULT_POLICY } from '../../src/findings/rules.js';
 import { TOOL_LISTS_KEPT } from '../../src/join/tool-lists.js';
 
 const T0 = Date.parse('2026-03-01T08:00:00Z');
@@ -185,5 +187,50 @@ describe('tools/list answers kept for the calls to come', () => {
     const { m } = listing(6000);
     expect(m.toolListCount.callers).toBeGreaterThanOrEqual(TOOL_LISTS_KEPT);
     expect(m.toolListCount.callers).toBeLessThanOrEqual(TOOL_LISTS_KEPT + TOOL_LISTS_KEPT / 8);
+  });
+});
+
+describe("the callers' last times (their last tools/call, initialize and connect) kept by the call linker", () => {
+  // A fleet's log: each process (the record's client field, as the benchmark's generator writes it: app-N@version)
+  // initializes once (clientInfo named) and calls a tool, then is never seen again. The linker keeps when each caller
+  // last did so, for the findings of the calls and sessions to come; a log of many must not keep an entry per each.
+  function connections(n: number) {
+    const tools: string[] = [];
+    const linker = new CallLinker({ retryWindowMs: 60_000, policy: DEFAULT_POLICY, idempotent: new Set(), onAttempt: (a) => tools.push(a.method), onFinding: () => undefined });
+    const m = new Matcher({ windowMs: 60_000, skewMs: 0, bothSides: false, onAttempt: (a) => linker.attempt(a) });
+    const tracker = new SessionTracker(300_000, () => undefined);
+    const engine = new JoinEngine({ windowMs: 60_000, openMs: 600_000, sessions: tracker, onView: (v) => m.add(v) });
+    let line = 0;
+    const exchange = (conn: string, ts: number, body: Record<string, unknown>, result: Record<string, unknown>) => {
+      const src = { file: 'proxy.ndjson', line: ++line };
+      const xid = `x${line}`;
+      engine.request({ input: 0, ts, side: 'client', xid, session: null, conn, client: `agent-${conn}@1.0.0`, httpMethod: 'POST', headers: new Map(), body, src, http: true, weakId: false });
+      engine.response(0, xid, 200, new Map([['content-type', 'application/json']]), ts + 5, src);
+      engine.payload(0, xid, { parsed: { jsonrpc: '2.0', id: body.id, result }, hasParsed: true }, ts + 5, src);
+      engine.end(0, xid, 'complete', undefined, ts + 5, src);
+    };
+    for (let i = 0; i < n; i++) {
+      const ts = T0 + i * 100;
+      exchange(`c${i}`, ts, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } }, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } });
+      exchange(`c${i}`, ts + 10, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { q: i } } }, { content: [] });
+      engine.advance(ts - 5_000);
+      m.advance(ts - 70_000);
+    }
+    engine.flush();
+    m.flush();
+    return { linker, tools };
+  }
+
+  it('are kept for every caller of a log of few', () => {
+    const { linker } = connections(100);
+    // each caller under its key and under its key with its client's name
+    expect(linker.callerTimesCount).toBe(200);
+  });
+
+  it("keep the latest callers' only, not one per connection of the whole log", () => {
+    const { linker, tools } = connections(6000);
+    expect(tools.length).toBe(12_000);
+    expect(linker.callerTimesCount).toBeGreaterThanOrEqual(8192);
+    expect(linker.callerTimesCount).toBeLessThanOrEqual(8192 + 1024);
   });
 });
