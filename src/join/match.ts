@@ -1470,6 +1470,7 @@ export class Matcher {
       continuation: undefined,
       continued: undefined,
       retryOrigin: undefined,
+      reconnectedBefore: undefined,
     };
     return a;
   }
