@@ -22,6 +22,9 @@
 // (an error's HTTP status, which the v2 SdkHttpError keeps in data.status, is written as `status`). `--sdk v2modern SEED`
 // records v2modern-seed-N/: the v2 clients on 2026-07-28 (versionNegotiation auto, no sessions) against the v2
 // createMcpHandler server (responseMode 'sse').
+// `--sdk v2 --profile sessions SEED` records v2-sessions-seed-N/: the sessions profile with the v2 server and v2 clients
+// on 2025-11-25 (the same hop, faults, app and observed.json; an error's HTTP status, kept by the v2 SdkHttpError in
+// data.status, is written as `status`, and a 404 is told by it). Sessions make no sense on 2026-07-28 (no v2modern).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
@@ -37,8 +40,9 @@ const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm
 const { z } = await import(`${R}/node_modules/zod/index.js`);
 
 const args0 = process.argv.slice(2);
-// `--sdk v2` (the v2 packages, the client on 2025-11-25 against a stateful v2 server) or `--sdk v2modern` (the v2 client
-// on 2026-07-28, versionNegotiation auto, against the v2 createMcpHandler server, no sessions): the calls profile only.
+// `--sdk v2` (the v2 packages, the client on 2025-11-25 against a stateful v2 server: the calls and sessions profiles) or
+// `--sdk v2modern` (the v2 client on 2026-07-28, versionNegotiation auto, against the v2 createMcpHandler server, no
+// sessions: the calls profile only).
 const sdkAt = args0.indexOf('--sdk');
 const SDK = sdkAt >= 0 ? args0[sdkAt + 1] : 'v1';
 const argv = sdkAt >= 0 ? [...args0.slice(0, sdkAt), ...args0.slice(sdkAt + 2)] : args0;
@@ -49,14 +53,14 @@ const PROFILE = argv[0] === '--profile' ? argv[1] : 'calls';
 const SEED = Number((PROFILE === 'calls' ? argv[0] : argv[2]) ?? 1);
 const SESSIONS = PROFILE === 'sessions';
 const STREAMS = PROFILE === 'streams';
-if (V2 && PROFILE !== 'calls') throw new Error('--sdk v2 / v2modern: the calls profile only');
+if (V2 && PROFILE !== 'calls' && !(SDK === 'v2' && SESSIONS)) throw new Error('--sdk v2: the calls and sessions profiles; v2modern: calls only');
 if (!['v1', 'v2', 'v2modern'].includes(SDK)) throw new Error(`--sdk ${SDK}: v2 or v2modern`);
 const CLIENTS = 10;
 const CALLS_PER_CLIENT = SESSIONS ? 8 : STREAMS ? 10 : 20;
 stopAfter(180_000);
 
 
-const d = `${R}/test/fixtures/real-chaos/${SESSIONS ? 'sessions-' : STREAMS ? 'streams-' : V2 ? `${SDK}-` : ''}seed-${SEED}`;
+const d = `${R}/test/fixtures/real-chaos/${V2 ? `${SDK}-` : ''}${SESSIONS ? 'sessions-' : STREAMS ? 'streams-' : ''}seed-${SEED}`;
 mkdirSync(d, { recursive: true });
 const LOGS = ['client.ndjson', 'server.ndjson', 'proxy.ndjson', 'capture.har.ndjson'];
 for (const f of [...LOGS, ...LOGS.map((x) => `${x}.gz`), 'observed.json']) rmSync(`${d}/${f}`, { force: true });
@@ -343,6 +347,8 @@ async function runClient(ci) {
 // new client; calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then retry on the new session
 // (after a third attempt's 404 it reconnects too, and the next call goes to the new session).
 async function runSessionClient(ci) {
+  // The v2 SDK's SdkHttpError keeps the HTTP status in `data.status` (its code is a string): written as `status`.
+  const errorOf = (e) => ({ ...describeError(e), ...(V2 && typeof e?.data?.status === 'number' ? { status: e.data.status } : {}) });
   const r = rng(SEED * 7919 + ci);
   const name = `chaos-app-${ci}`;
   const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
@@ -366,9 +372,9 @@ async function runSessionClient(ci) {
     for (let n = 1; n <= 8; n++) {
       nconn++;
       current = { tag: `s${SEED}-c${ci}-connect${nconn}`, posts: [] };
-      const cl = new Client({ name, version: '1.0.0' });
+      const cl = V2 ? new v2.Client({ name, version: '1.0.0' }) : new Client({ name, version: '1.0.0' });
       cl.onerror = (e) => onerrors.push(`${name}: ${String(e?.message ?? e)}`);
-      const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
+      const t = new (V2 ? v2.StreamableHTTPClientTransport : StreamableHTTPClientTransport)(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 0 } });
       const rec = { client: name, n: nconn, posts: current.posts };
       connects.push(rec);
       try {
@@ -379,7 +385,7 @@ async function runSessionClient(ci) {
         return cl;
       } catch (e) {
         rec.ok = false;
-        rec.error = describeError(e);
+        rec.error = errorOf(e);
         current = undefined;
         await cl.close().catch(() => {});
         await sleep(200);
@@ -398,21 +404,22 @@ async function runSessionClient(ci) {
     for (let n = 1; n <= 3; n++) {
       current = { tag: `${key}-a${n}`, posts: [] };
       const started = Date.now();
-      const fn = () => c.callTool({ name: tool, arguments: args }, undefined, { timeout: 1500 });
+      const fn = () => (V2 ? c.callTool({ name: tool, arguments: args }, { timeout: 1500 }) : c.callTool({ name: tool, arguments: args }, undefined, { timeout: 1500 }));
       let got;
       try {
         const res = await (noted ? withCallNote({ retryOrigin: n > 1 ? 'app' : 'none', attempt: n }, fn) : fn());
         got = { ok: true, isError: res.isError === true, text: res.content?.[0]?.text };
       } catch (e) {
-        got = { ok: false, error: describeError(e) };
+        got = { ok: false, error: errorOf(e) };
       }
       const posts = current.posts;
       current = undefined;
       call.attempts.push({ n, posts, ms: Date.now() - started, ...got });
       if (got.ok) break;
       // After a 404 the session is gone: reconnect, even when the call gets no more attempts.
-      if (n < 3 || got.error?.code === 404) await sleep(250 * n);
-      if (got.error?.code === 404) { c = await connect(); call.attempts[call.attempts.length - 1].reconnected = nconn; }
+      const gone = (got.error?.status ?? got.error?.code) === 404;
+      if (n < 3 || gone) await sleep(250 * n);
+      if (gone) { c = await connect(); call.attempts[call.attempts.length - 1].reconnected = nconn; }
     }
     await sleep(Math.floor(r() * 60));
   }
