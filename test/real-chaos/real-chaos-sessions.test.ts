@@ -3,10 +3,13 @@
 // response), tools/call sockets reset before any response (before forwarding, or after the tool ran), and sessions
 // lost under load (the server forgets the session and answers 404 itself); the app reconnects (a new client, a new
 // session) after a failed connect or a 404, then retries. Checked automatically against observed.json in every view.
+// The v2-sessions-seed-N folders: the same (`record.mjs --sdk v2 --profile sessions SEED`) with the v2 packages (client
+// and server 2.4.0, 2025-11-25): an HTTP error there is an SdkHttpError whose status the recorder keeps in `status`.
 //
 // What the SDK caller got -> the attempt's outcome (client, proxy, HAR and joined views):
 //   result                                  -> SUCCESS (initialize, tools/list) / TOOL_SUCCESS (tools/call)
 //   StreamableHTTPError 503 / 404           -> HTTP_ERROR with that status (a 404 to a session id: SESSION_EXPIRED)
+//   (v2: SdkHttpError CLIENT_HTTP_NOT_IMPLEMENTED with that status -> the same)
 //   TypeError fetch failed (other side closed: the socket reset) -> NO_RESPONSE
 // In the server's log alone: a 503 or a reset before forwarding is absent; a reset after the tool ran is TOOL_SUCCESS;
 // the 404 is the server's own answer, HTTP_ERROR there too.
@@ -20,14 +23,14 @@ type Result = Awaited<ReturnType<typeof analyze>>;
 type Attempt = Result['attempts'][number];
 type Side = 'client' | 'server';
 type Post = { method: string; id?: number; session: string | null; fault: string };
-type Got = { ok: boolean; error?: { code?: number; cause?: string } };
+type Got = { ok: boolean; error?: { code?: number | string; status?: number; cause?: string } };
 type Obs = {
   tools: Record<string, { readOnlyHint?: boolean; idempotentHint?: boolean }>;
   connects: ({ client: string; n: number; posts: Post[] } & Got)[];
   calls: { client: string; key: string; tool: string; noted: boolean; ran: number; attempts: ({ n: number; posts: Post[]; reconnected?: number } & Got)[] }[];
 };
 
-const SEEDS = ['sessions-seed-3', 'sessions-seed-4'];
+const SEEDS = ['sessions-seed-3', 'sessions-seed-4', 'v2-sessions-seed-41', 'v2-sessions-seed-42'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
 const VIEWS = GZ_VIEWS;
 const RAN = new Set(['pass', 'delay', 'reset-after']);
@@ -37,9 +40,13 @@ function expected(method: string, fault: string, view: string): string | undefin
   if (view === 'server') return fault === '503' || fault === 'reset' ? undefined : fault === '404' ? 'HTTP_ERROR' : ok;
   return ({ pass: ok, delay: ok, '503': 'HTTP_ERROR', '404': 'HTTP_ERROR', reset: 'NO_RESPONSE', 'reset-after': 'NO_RESPONSE' } as Record<string, string>)[fault];
 }
+/** The HTTP status the caller's error carried: 1.32.2's StreamableHTTPError code, or the v2 SdkHttpError's `status`. */
+function statusOf(a: Got): number | undefined {
+  return typeof a.error?.code === 'number' ? a.error.code : a.error?.status;
+}
 function sdkClass(method: string, a: Got): string {
   if (a.ok) return method === 'tools/call' ? 'TOOL_SUCCESS' : 'SUCCESS';
-  if (a.error?.code === 503 || a.error?.code === 404) return 'HTTP_ERROR';
+  if (statusOf(a) === 503 || statusOf(a) === 404) return 'HTTP_ERROR';
   if (a.error?.cause === 'other side closed') return 'NO_RESPONSE';
   return `? ${JSON.stringify(a.error)}`;
 }
@@ -57,7 +64,7 @@ for (const seed of SEEDS) {
     c.posts.forEach((p, i) => {
       if (p.method === 'notifications/initialized') {
         if (p.fault !== 'pass') refusedNotif.add(p.session!);
-        if (p.fault !== 'pass' && (c.ok || i !== c.posts.length - 1 || c.error?.code !== 503)) bad0.push(`${c.client} connect ${c.n}: notification ${p.fault}, connect ${JSON.stringify(c.error)}`);
+        if (p.fault !== 'pass' && (c.ok || i !== c.posts.length - 1 || statusOf(c) !== 503)) bad0.push(`${c.client} connect ${c.n}: notification ${p.fault}, connect ${JSON.stringify(c.error)}`);
         return;
       }
       // A connect stops at its first failed POST: that one is what the caller got, the ones before it succeeded.
