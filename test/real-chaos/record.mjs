@@ -25,6 +25,7 @@
 // `--sdk v2 --profile sessions SEED` records v2-sessions-seed-N/: the sessions profile with the v2 server and v2 clients
 // on 2025-11-25 (the same hop, faults, app and observed.json; an error's HTTP status, kept by the v2 SdkHttpError in
 // data.status, is written as `status`, and a 404 is told by it). Sessions make no sense on 2026-07-28 (no v2modern).
+// `--sdk v2 --profile streams SEED` records v2-streams-seed-N/ the same way: the v2 server with the same event store.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
@@ -40,7 +41,7 @@ const types = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm
 const { z } = await import(`${R}/node_modules/zod/index.js`);
 
 const args0 = process.argv.slice(2);
-// `--sdk v2` (the v2 packages, the client on 2025-11-25 against a stateful v2 server: the calls and sessions profiles) or
+// `--sdk v2` (the v2 packages, the client on 2025-11-25 against a stateful v2 server: every profile) or
 // `--sdk v2modern` (the v2 client on 2026-07-28, versionNegotiation auto, against the v2 createMcpHandler server, no
 // sessions: the calls profile only).
 const sdkAt = args0.indexOf('--sdk');
@@ -53,7 +54,7 @@ const PROFILE = argv[0] === '--profile' ? argv[1] : 'calls';
 const SEED = Number((PROFILE === 'calls' ? argv[0] : argv[2]) ?? 1);
 const SESSIONS = PROFILE === 'sessions';
 const STREAMS = PROFILE === 'streams';
-if (V2 && PROFILE !== 'calls' && !(SDK === 'v2' && SESSIONS)) throw new Error('--sdk v2: the calls and sessions profiles; v2modern: calls only');
+if (MODERN && PROFILE !== 'calls') throw new Error('--sdk v2modern: the calls profile only (no sessions on 2026-07-28)');
 if (!['v1', 'v2', 'v2modern'].includes(SDK)) throw new Error(`--sdk ${SDK}: v2 or v2modern`);
 const CLIENTS = 10;
 const CALLS_PER_CLIENT = SESSIONS ? 8 : STREAMS ? 10 : 20;
@@ -106,7 +107,7 @@ const buildV2 = () => {
   for (const [name, annotations] of Object.entries(TOOLS)) {
     s.registerTool(name, { inputSchema: z.object({ key: z.string(), ms: z.number() }), annotations }, async ({ key, ms }, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
-      if (name === 'export_report' && token !== undefined) {
+      if ((name === 'export_report' || STREAMS) && token !== undefined) {
         for (let i = 1; i <= 3; i++) {
           await sleep(ms / 3);
           await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3 } });
@@ -121,7 +122,7 @@ const buildV2 = () => {
 // v2: stateful sessions as the v1 server has them (NodeStreamableHTTPServerTransport, SSE answers); v2modern: the
 // per-request handler, answering over SSE (responseMode 'sse', so the hop can cut a stream as it does for the others).
 const modernHandler = MODERN ? v2.createMcpHandler(() => buildV2(), { responseMode: 'sse', keepAliveMs: 0 }) : undefined;
-const h = MODERN ? { handle: v2.toNodeHandler(modernHandler), transports: new Map() } : V2 ? sessionHandler({ Transport: v2.NodeStreamableHTTPServerTransport, isInitializeRequest: (b) => b?.method === 'initialize', buildServer: buildV2 }) : sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build, ...(STREAMS ? { options: () => ({ eventStore: new EventStore() }) } : {}) });
+const h = MODERN ? { handle: v2.toNodeHandler(modernHandler), transports: new Map() } : V2 ? sessionHandler({ Transport: v2.NodeStreamableHTTPServerTransport, isInitializeRequest: (b) => b?.method === 'initialize', buildServer: buildV2, ...(STREAMS ? { options: () => ({ eventStore: new EventStore() }) } : {}) }) : sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: build, ...(STREAMS ? { options: () => ({ eventStore: new EventStore() }) } : {}) });
 const server = await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }));
 
 // The fault hop: for each tools/call POST, a fault drawn from a generator seeded by (SEED, call key, attempt number at
@@ -288,6 +289,8 @@ const calls = [];
 const onerrors = [];
 const connects = [];
 const clientsSeen = [];
+// The v2 SDK's SdkHttpError keeps the HTTP status in `data.status` (its code is a string): written as `status`.
+const errorOf = (e) => ({ ...describeError(e), ...(V2 && typeof e?.data?.status === 'number' ? { status: e.data.status } : {}) });
 async function runClient(ci) {
   if (SESSIONS) return runSessionClient(ci);
   if (STREAMS) return runStreamClient(ci);
@@ -347,8 +350,6 @@ async function runClient(ci) {
 // new client; calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then retry on the new session
 // (after a third attempt's 404 it reconnects too, and the next call goes to the new session).
 async function runSessionClient(ci) {
-  // The v2 SDK's SdkHttpError keeps the HTTP status in `data.status` (its code is a string): written as `status`.
-  const errorOf = (e) => ({ ...describeError(e), ...(V2 && typeof e?.data?.status === 'number' ? { status: e.data.status } : {}) });
   const r = rng(SEED * 7919 + ci);
   const name = `chaos-app-${ci}`;
   const rf = recordingFetch({ out: `${d}/client.ndjson`, conn: name });
@@ -482,13 +483,13 @@ async function runStreamClient(ci) {
       rec.status = res.status;
       return watch(res, rec);
     } catch (e) {
-      rec.error = describeError(e);
+      rec.error = errorOf(e);
       throw e;
     }
   };
-  const c = new Client({ name, version: '1.0.0' });
+  const c = V2 ? new v2.Client({ name, version: '1.0.0' }) : new Client({ name, version: '1.0.0' });
   c.onerror = (e) => onerrors.push(`${name}: ${String(e?.message ?? e)}`);
-  const t = new StreamableHTTPClientTransport(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 2 } });
+  const t = new (V2 ? v2.StreamableHTTPClientTransport : StreamableHTTPClientTransport)(new URL(`${har.url}/mcp`), { fetch: spy, reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 2 } });
   await c.connect(t);
   await c.listTools();
   me.session = t.sessionId;
@@ -502,13 +503,14 @@ async function runStreamClient(ci) {
     for (let n = 1; n <= 3; n++) {
       current = { tag: `${key}-a${n}`, posts: [], gets: [] };
       const started = Date.now();
-      const fn = () => c.callTool({ name: tool, arguments: args }, undefined, { timeout: 2000, onprogress: () => {} });
+      const opts = { timeout: 2000, onprogress: () => {} };
+      const fn = () => (V2 ? c.callTool({ name: tool, arguments: args }, opts) : c.callTool({ name: tool, arguments: args }, undefined, opts));
       let got;
       try {
         const res = await (noted ? withCallNote({ retryOrigin: n > 1 ? 'app' : 'none', attempt: n }, fn) : fn());
         got = { ok: true, isError: res.isError === true, text: res.content?.[0]?.text };
       } catch (e) {
-        got = { ok: false, error: describeError(e) };
+        got = { ok: false, error: errorOf(e) };
       }
       call.attempts.push({ n, started, posts: current.posts, gets: current.gets, ms: Date.now() - started, ...got });
       // Resumption GETs still under way belong to this attempt: wait for them before the next attempt's tag.
@@ -522,7 +524,7 @@ async function runStreamClient(ci) {
   if (r() < 0.7) {
     me.deleted = true;
     for (let n = 1; n <= 2; n++) {
-      try { await t.terminateSession(); break; } catch (e) { me.deletes[me.deletes.length - 1].caller = describeError(e); await sleep(200); }
+      try { await t.terminateSession(); break; } catch (e) { me.deletes[me.deletes.length - 1].caller = errorOf(e); await sleep(200); }
     }
   }
   await c.close().catch(() => {});
