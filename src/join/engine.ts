@@ -585,6 +585,12 @@ export class JoinEngine {
     if (ts !== undefined) sess.probes = probes.filter((p) => { const end = p.endTs ?? p.startTs; return end === undefined || ts - end <= window; });
   }
 
+  /**
+   * Per scope, when the session's standalone stream (a plain GET answered 2xx) last ended with no plain GET since: the
+   * SDK reconnects it (a plain GET too) after the same delay as a broken resumption, so reconnects come in the order the
+   * streams broke.
+   */
+  private readonly standaloneEnded = new Map<string, number>();
   /** Per scope, the latest chain of plain GETs that reconnected a broken resumption (its retries join it). */
   private readonly plainReconnects = new Map<string, PlainGet[]>();
   /**
@@ -607,6 +613,13 @@ export class JoinEngine {
       if (v.response !== undefined || v.plainGetAfter || !last || last.ids || last.endTs === undefined || typeof last.status !== 'number' || last.status < 200 || last.status > 299) continue;
       if (ex.startTs < last.endTs || ex.startTs - last.endTs > Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) continue;
       if (!best || last.endTs > best.at) best = { v, at: last.endTs };
+    }
+    // The first plain GET after the standalone stream ended is that stream's reconnect when the stream ended before the
+    // resumption did (the SDK waits as long before either): the resumption's own reconnect comes after it.
+    const ended = this.standaloneEnded.get(ex.scopeKey);
+    if (ended !== undefined && ex.startTs >= ended) {
+      this.standaloneEnded.delete(ex.scopeKey);
+      if (best && ended <= best.at && ex.startTs - ended <= Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) return;
     }
     const plain: PlainGet = { status: null };
     // Or a resumption of an answered request's stream from before its answer that replayed nothing and ended before its
@@ -948,6 +961,11 @@ export class JoinEngine {
     if (ex.plainFor) {
       ex.plainFor.end = how;
       ex.plainFor.endTs = ts ?? ex.lastTs;
+    }
+    if (ex.standaloneGet && typeof ex.status === 'number' && ex.status >= 200 && ex.status <= 299 && (ts ?? ex.lastTs) !== undefined) {
+      this.standaloneEnded.delete(ex.scopeKey);
+      this.standaloneEnded.set(ex.scopeKey, (ts ?? ex.lastTs)!);
+      trimOldest(this.standaloneEnded, SCOPES_KEPT);
     }
     if (ex.isGet && how !== 'complete' && this.opts.sessions.get(ex.scopeKey)?.legacySse) {
       // The 2024-11-05 transport's only response channel broke: every request still waiting on it lost its answer here.

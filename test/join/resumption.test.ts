@@ -196,6 +196,22 @@ describe('the plain GET after a resumption that broke before its first event (th
     expect(x.detail.why).not.toMatch(/plain GET/);
   });
 
+  // v2-streams-seed-42 (the seventy-ninth audit, the v2 client 2.4.0): the session's standalone stream (a plain GET
+  // answered 200) was cut at 215 ms, the resumption broke at 225 ms; the SDK reconnects each 100 ms after its break, so
+  // the plain GET at 316 ms is the standalone stream's reconnect (answered 200, open), the one at 326 ms the
+  // resumption's (409: one standalone stream per session).
+  const standalone = (endAt: number) => [plainGet(-50, 'x-0'), rec('response', -48, 'x-0', sseHead), rec('end', endAt, 'x-0', { end: 'complete' })];
+  it('a plain GET that reconnects the standalone stream, cut before the resumption broke, is not named: the next one is', async () => {
+    const x = await call([...standalone(215), ...broken(), plainGet(316, 'x-8'), rec('response', 318, 'x-8', sseHead), ...refused409(326, 'x-3')]);
+    // Before: "a plain GET for the session's standalone stream, answered HTTP 200" (the standalone stream's reconnect).
+    expect(x.detail.why).toMatch(/, a plain GET for the session's standalone stream, answered HTTP 409, which could not deliver it/);
+  });
+
+  it('must not: a standalone stream cut after the resumption broke leaves the first plain GET to the resumption', async () => {
+    const x = await call([...standalone(228), ...broken(), plainGet(316, 'x-8'), rec('response', 318, 'x-8', sseHead), ...refused409(336, 'x-3')]);
+    expect(x.detail.why).toMatch(/, a plain GET for the session's standalone stream, answered HTTP 200, which could not deliver it/);
+  });
+
   it('must not: a refused resumption (503: the SDK tries the same Last-Event-ID again), or a plain GET 10 s after (not the SDK reconnecting it), names none', async () => {
     const refused = await call([...cutCall(), resumeGet(220, 'x-2', 'ev-2'), rec('response', 222, 'x-2', { status: 503, responseHeaders: {} }), rec('end', 223, 'x-2', { end: 'complete' }), ...refused409(326, 'x-3')]);
     expect(refused.detail.why).not.toMatch(/plain GET/);

@@ -32,7 +32,7 @@ type Obs = {
   calls: Call[];
 };
 
-const SEEDS = ['streams-seed-5', 'streams-seed-6', 'streams-seed-8', 'streams-seed-11', 'streams-seed-14', 'v2-streams-seed-41'];
+const SEEDS = ['streams-seed-5', 'streams-seed-6', 'streams-seed-8', 'streams-seed-11', 'streams-seed-14', 'v2-streams-seed-41', 'v2-streams-seed-42'];
 const ROOT = fileURLToPath(new URL('../fixtures/real-chaos/', import.meta.url));
 const VIEWS = GZ_VIEWS;
 /** The hop forwarded the request to the server (the server's log has it). */
