@@ -16,7 +16,7 @@
 // the standalone GET stream, and refuses (503) or resets some DELETEs of the sessions the apps end with. observed.json
 // adds, per attempt, every GET the SDK sent meanwhile (its Last-Event-ID, fault, status, events) and per client its
 // standalone GETs and DELETEs.
-// `--sdk v2 SEED` (calls profile only) records test/fixtures/real-chaos/v2-seed-N/ with the v2 packages in place of 1.32.2
+// `--sdk v2 SEED` (the calls profile) records test/fixtures/real-chaos/v2-seed-N/ with the v2 packages in place of 1.32.2
 // (@modelcontextprotocol/client and /server 2.4.0, /node 2.1.2, the repo's devDependencies): a v2 McpServer on the
 // stateful NodeStreamableHTTPServerTransport, v2 Clients on 2025-11-25; same hop, faults, app policy and observed.json
 // (an error's HTTP status, which the v2 SdkHttpError keeps in data.status, is written as `status`). `--sdk v2modern SEED`
