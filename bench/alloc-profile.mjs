@@ -1,6 +1,6 @@
 // Preloaded with `node --import ./bench/alloc-profile.mjs` to see which functions allocate most, the objects that minor and major collections freed included: writes a table to $BENCH_ALLOC_FILE at exit.
 //
-//   BENCH_ALLOC_FILE=/tmp/alloc.txt node --import ./bench/alloc-profile.mjs dist/bin.js --format ndjson \
+//   BENCH_ALLOC_FILE=/tmp/alloc.txt node --import ./bench/alloc-profile.mjs dist/bin.cjs --format ndjson \
 //     --client bench/data/100mb/client.ndjson --server bench/data/100mb/server.ndjson > /dev/null
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';

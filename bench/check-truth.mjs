@@ -1,6 +1,6 @@
 // Holds a full analysis's NDJSON report of generated data to the generator's truth.ndjson: for every tools/call attempt, its outcome in each view, the findings those imply, its attempt number, and which logical call it was linked into.
 //
-// Usage: node dist/bin.js --format ndjson --client DIR/client.ndjson --server DIR/server.ndjson |
+// Usage: node dist/bin.cjs --format ndjson --client DIR/client.ndjson --server DIR/server.ndjson |
 //          node bench/check-truth.mjs DIR/truth.ndjson [--broken N] [--show N] [--identity client|user-agent]
 // Prints the agreement and the first mismatches of each kind; exits 1 when more attempts disagree than the broken
 // lines of the inputs (--broken, from manifest.json) can explain (each broken line spoils at most its own attempt and
@@ -136,7 +136,7 @@ if (isMain) {
   const args = process.argv.slice(2);
   const truthPath = args.find((a, i) => !a.startsWith('--') && !['--broken', '--show', '--identity'].includes(args[i - 1]));
   if (!truthPath) {
-    process.stderr.write('usage: node dist/bin.js --format ndjson ... | node bench/check-truth.mjs DIR/truth.ndjson [--broken N] [--show N] [--identity client|user-agent]\n');
+    process.stderr.write('usage: node dist/bin.cjs --format ndjson ... | node bench/check-truth.mjs DIR/truth.ndjson [--broken N] [--show N] [--identity client|user-agent]\n');
     process.exit(2);
   }
   const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);

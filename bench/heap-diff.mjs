@@ -1,7 +1,7 @@
 // Compares two V8 heap snapshots: which kinds of objects (constructor name, or string/array/closure) grew in count and bytes between them.
 //
 // Take the snapshots from a running analysis, e.g. early and late on the 1 GB pair:
-//   node --heapsnapshot-signal=SIGUSR2 dist/bin.js --format ndjson --client ... --server ... > /dev/null &
+//   node --heapsnapshot-signal=SIGUSR2 dist/bin.cjs --format ndjson --client ... --server ... > /dev/null &
 //   kill -USR2 <pid>   (twice, some minutes apart; each writes Heap.*.heapsnapshot in the working directory)
 // Usage: node bench/heap-diff.mjs EARLY.heapsnapshot LATE.heapsnapshot [--top N]
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // `npm run bench`: generates the benchmark logs if missing, times the bare parse baseline against the full analysis, holds the analysis to the generator's truth, and writes bench/RESULTS.md.
 //
-// Usage: node bench/run.mjs [--quick] [--runs N] [--no-write] [--render]   (env MCP_TRIAGE_BIN: the CLI to time, default dist/bin.js)
+// Usage: node bench/run.mjs [--quick] [--runs N] [--no-write] [--render]   (env MCP_TRIAGE_BIN: the CLI to time, default dist/bin.cjs)
 //   --quick     the 100 MB pairs and the huge-lines pair only (about two minutes)
 //   --runs N    runs per measurement (default: 3 on 100 MB, 1 on 1 GB); the median is reported
 //   --no-write  print the table but leave bench/RESULTS.md alone
@@ -15,8 +15,8 @@ import { FILES, GENERATOR_VERSION, generateAll, generateHugeLines } from './gene
 import { checkTruth, withinBroken } from './check-truth.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-/** The CLI under test; MCP_TRIAGE_BIN points the bench at another build (e.g. an older checkout's dist/bin.js). */
-const BIN = process.env.MCP_TRIAGE_BIN ? resolve(process.env.MCP_TRIAGE_BIN) : join(ROOT, 'dist', 'bin.js');
+/** The CLI under test; MCP_TRIAGE_BIN points the bench at another build (e.g. an older checkout's dist/bin.cjs). */
+const BIN = process.env.MCP_TRIAGE_BIN ? resolve(process.env.MCP_TRIAGE_BIN) : join(ROOT, 'dist', 'bin.cjs');
 const DATA = join(ROOT, 'bench', 'data');
 const PARSE_LOOPS = join(ROOT, 'bench', 'parse-loops.mjs');
 const MAXRSS_HOOK = join(ROOT, 'bench', 'maxrss.mjs');
@@ -491,7 +491,7 @@ function renderMarkdown(result) {
     '',
     '## Figures',
     '',
-    'Baseline: one Node process reads the two files one after the other, splits lines with `Buffer.indexOf`, `JSON.parse`s each line and does nothing else (`bench/parse-loops.mjs plain`). Baseline + bodies: the same loop, plus one `JSON.parse` of each JSON-RPC message a record carries as text (the `data:` lines of SSE bodies, bodies kept as text), which any reader that judges these logs must parse as well (`bench/parse-loops.mjs bodies`). Input side only: mcp-triage\'s own reader (read, split, `JSON.parse`, format detection, adapters, timestamps) with nothing after it (`bench/parse-loops.mjs reader`), the ceiling for the full analysis on one thread. Full analysis: `node dist/bin.js --format ndjson --client <client> --server <server> > /dev/null`. Wall time includes process start. "vs baseline" is throughput relative to the baseline on the same files (higher is better).',
+    'Baseline: one Node process reads the two files one after the other, splits lines with `Buffer.indexOf`, `JSON.parse`s each line and does nothing else (`bench/parse-loops.mjs plain`). Baseline + bodies: the same loop, plus one `JSON.parse` of each JSON-RPC message a record carries as text (the `data:` lines of SSE bodies, bodies kept as text), which any reader that judges these logs must parse as well (`bench/parse-loops.mjs bodies`). Input side only: mcp-triage\'s own reader (read, split, `JSON.parse`, format detection, adapters, timestamps) with nothing after it (`bench/parse-loops.mjs reader`), the ceiling for the full analysis on one thread. Full analysis: `node dist/bin.cjs --format ndjson --client <client> --server <server> > /dev/null`. Wall time includes process start. "vs baseline" is throughput relative to the baseline on the same files (higher is better).',
     '',
     table(FIGURE_HEAD, figureRows(result)),
     '',

@@ -2,7 +2,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { BundleLoader, bundleDir, CODE_CACHE_FILE } from './bundle-loader.js';
+import { BundleLoader, bundleDir, CODE_CACHE_FILE } from './bundle-loader.cjs';
 import type { main as Main } from './cli.js';
 
 const dir = bundleDir();

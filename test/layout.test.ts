@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = new URL('../', import.meta.url).pathname;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.c?ts$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
 const files = sources(join(ROOT, 'src')).map((f) => relative(ROOT, f)).sort();

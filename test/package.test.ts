@@ -27,7 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {
   it('holds package.json, README.md, LICENSE and compiled dist/ only', () => {
-    const stray = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f) && !/^dist\/bundle\/.+\.cjs$/.test(f));
+    const stray = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !/^dist\/.+\.(js|d\.ts)$/.test(f) && !/^dist\/(bundle\/.+|bin|bundle-loader)\.cjs$/.test(f));
     expect(stray).toEqual([]);
     for (const f of ['package.json', 'README.md', 'LICENSE']) expect(files).toContain(f);
     expect(files.some((f) => /^(src|test|samples|bench)\//.test(f))).toBe(false);
@@ -38,7 +38,7 @@ describe('npm pack', () => {
     for (const t of targets) expect(files, t).toContain(t.replace(/^\.\//, ''));
     expect(readFileSync(join(ROOT, pkg.bin['mcp-triage']!), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     // Every compiled module comes with its declarations; the executable's bundle (dist/bundle/, CommonJS) is imported
-    // by nothing else. Its code cache is not packed: it holds only where it was built (src/bundle-loader.ts).
+    // by nothing else. Its code cache is not packed: it holds only where it was built (src/bundle-loader.cts).
     for (const js of files.filter((f) => f.endsWith('.js'))) expect(files, js).toContain(js.replace(/\.js$/, '.d.ts'));
     expect(files).toContain('dist/bundle/cli.cjs');
     expect(files.filter((f) => f.startsWith('dist/bundle/chunks/')).length).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ import { runRecord } from '../../src/capture/record-command.js';
 import { CanonicalRecordSchema } from '../../src/schema/record.js';
 import { listen, readBody, waitFor } from './helpers.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'dist', 'bin.js');
+const BIN = join(import.meta.dirname, '..', '..', 'dist', 'bin.cjs');
 
 const parse = (args: string[]) =>
   recordCommand

@@ -22,7 +22,7 @@ function copyOfDist(name: string): string {
 
 /** How many of the bundle's modules took their code from the cache in a run of the CLI's entry. */
 function acceptedIn(pkg: string): number {
-  const script = `import { BundleLoader, bundleDir } from ${JSON.stringify(join(pkg, 'dist/bundle-loader.js'))};
+  const script = `import { BundleLoader, bundleDir } from ${JSON.stringify(join(pkg, 'dist/bundle-loader.cjs'))};
 const l = new BundleLoader(bundleDir()); l.load('cli.cjs'); process.stdout.write(String(l.accepted));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
@@ -30,7 +30,7 @@ const l = new BundleLoader(bundleDir()); l.load('cli.cjs'); process.stdout.write
 }
 
 function run(pkg: string) {
-  return spawnSync(process.execPath, [join(pkg, 'dist/bin.js'), ...ARGS], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [join(pkg, 'dist/bin.cjs'), ...ARGS], { encoding: 'utf8', timeout: 30_000 });
 }
 
 beforeAll(() => {

@@ -21,7 +21,7 @@ async function examples(): Promise<string[]> {
 
 describe('--help examples', () => {
   it('each one runs as written against samples/ and exits 0 or 1', { timeout: 120_000 }, async () => {
-    expect(existsSync(`${BIN}`), 'dist/bin.js (run npx tsc -p . first)').toBe(true);
+    expect(existsSync(`${BIN}`), 'dist/bin.cjs (run npx tsc -p . first)').toBe(true);
     const list = await examples();
     expect(list.length).toBeGreaterThanOrEqual(12);
     // A scratch folder that looks like the project folder: samples/ and an `mcp-triage` on the PATH.

@@ -1,11 +1,11 @@
-// Running the CLI in-process (main with fake streams) and as a real process (dist/bin.js), capturing stdout, stderr and the exit code.
+// Running the CLI in-process (main with fake streams) and as a real process (dist/bin.cjs), capturing stdout, stderr and the exit code.
 import { PassThrough, Readable } from 'node:stream';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { main, type CliIo } from '../../src/cli.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BIN = `${ROOT}dist/bin.js`;
+export const BIN = `${ROOT}dist/bin.cjs`;
 export const SAMPLES = `${ROOT}samples/`;
 export const BOTH = ['--client', `${SAMPLES}client.ndjson`, '--server', `${SAMPLES}server.ndjson`];
 
@@ -55,7 +55,7 @@ export async function cli(argv: string[], opts: RunOptions = {}): Promise<Run> {
   return { code, stdout: out.text(), stderr: err.text() };
 }
 
-/** node dist/bin.js argv, as a separate process (pipes for all three streams). */
+/** node dist/bin.cjs argv, as a separate process (pipes for all three streams). */
 export function spawnCli(argv: string[], opts: { stdin?: string; cwd?: string; timeoutMs?: number } = {}): Promise<Run & { signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], { cwd: opts.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1' } });

@@ -124,7 +124,7 @@ describe('spawned end to end', () => {
 
 describe('start-up', () => {
   /** The files a run of the executable loads: ES modules seen by a module-loading hook, and the files read
-   * synchronously (the bundle's CommonJS modules, which src/bundle-loader.ts reads, and Node's own `require`). */
+   * synchronously (the bundle's CommonJS modules, which src/bundle-loader.cts reads, and Node's own `require`). */
   function loadedModules(args: string[]): string[] {
     writeFileSync(join(dir, 'hooks.mjs'), 'export async function load(url, context, next) { if (url.startsWith("file:")) process._rawDebug("loaded " + url); return next(url, context); }\n');
     writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});\n`);

@@ -80,12 +80,12 @@ describe('--help says what the README says of the options', () => {
 
 describe('the built executable', () => {
   // README, Two commands: after `npm ci`, `npx mcp-triage ...` works from the clone. npx links the clone's bin
-  // (dist/bin.js) once and makes it executable then; every later `npm run build` (npm test runs one) wrote it anew
+  // (dist/bin.cjs) once and makes it executable then; every later `npm run build` (npm test runs one) wrote it anew
   // without the executable bit, and npx answered "sh: 1: mcp-triage: Permission denied" (exit 127).
-  it('dist/bin.js is executable after the build, and runs as its own program', async () => {
+  it('dist/bin.cjs is executable after the build, and runs as its own program', async () => {
     const { statSync } = await import('node:fs');
     const { execFileSync } = await import('node:child_process');
-    const bin = `${SAMPLES}../dist/bin.js`;
+    const bin = `${SAMPLES}../dist/bin.cjs`;
     expect(statSync(bin).mode & 0o111).toBe(0o111);
     expect(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

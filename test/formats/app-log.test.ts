@@ -13,7 +13,7 @@ import { analyze } from '../../src/index.js';
 import { parseTimestamp } from '../../src/formats/time.js';
 import { messages } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const input = (side?: AdapterContext['side']): AdapterContext => ({ file: 'app.log', line: 1, state: new Map(), side });
 const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'charge_card', arguments: { cents: 5 } } };
 const answer = { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'charged' }] } };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const REAL = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
 /** Recordings with varied outcomes: success, HTTP errors and app/SDK retries, cut streams, re-init, bad ids, elicitation. */

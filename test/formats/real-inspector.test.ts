@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-inspector/', import.meta.url));
 
 function outcomes(file: string): { rows: string[]; unusable: number; formats: Record<string, number> } {

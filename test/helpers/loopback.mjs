@@ -361,7 +361,7 @@ export async function startHarProxy(upstream, outPath, port = 0) {
 /** `mcp-triage record` (this checkout's build) as a child process in front of targetUrl; stop() sends SIGTERM to that pid. */
 export async function startRecordProxy(targetUrl, outPath, side) {
   const port = await freePort();
-  const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
   const child = spawn(process.execPath, [bin, 'record', '--listen', `127.0.0.1:${port}`, '--target', targetUrl, '--out', outPath, ...(side ? ['--side', side] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err += d));

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-BIN = Path(__file__).resolve().parent.parent.parent / "dist" / "bin.js"
+BIN = Path(__file__).resolve().parent.parent.parent / "dist" / "bin.cjs"
 
 # ---------------------------------------------------------------- processes
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'dist/bin.js');
+export const BIN = join(ROOT, 'dist/bin.cjs');
 
 export interface Run {
   code: number | null;

@@ -1,8 +1,8 @@
-// Test helper: runs the built executable (dist/bin.js) with --format ndjson, as a user would, and splits its report into attempts, findings and the summary's line counts.
+// Test helper: runs the built executable (dist/bin.cjs) with --format ndjson, as a user would, and splits its report into attempts, findings and the summary's line counts.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 
 /** One run's report: the attempt lines, the finding lines (session level), the unusable line count, the exit code and the summary line. */
 export interface CliRun<A, F> {

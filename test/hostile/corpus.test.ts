@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'dist/bin.js');
+const BIN = join(ROOT, 'dist/bin.cjs');
 let dir: string;
 /** Preloaded into the child: writes its own peak RSS (KB) to $RSS_FILE when it exits. */
 let rssHook: string;

@@ -17,13 +17,13 @@ import { renderSessionsTable, SessionsCollector } from '../../src/views/sessions
 import type { AttemptRow, Summary } from '../../src/report/summary.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'dist/bin.js');
+const BIN = join(ROOT, 'dist/bin.cjs');
 const T0 = Date.parse('2026-10-17T09:00:00.000Z');
 const ts = (ms: number) => new Date(T0 + ms).toISOString();
 
 /** Run the built CLI on stdin; stdout and stderr as text. */
 function cli(args: string[], stdin: string | Buffer): { code: number | null; stdout: string; stderr: string } {
-  if (!existsSync(BIN)) throw new Error('dist/bin.js is missing: npm run build');
+  if (!existsSync(BIN)) throw new Error('dist/bin.cjs is missing: npm run build');
   const r = spawnSync(process.execPath, [BIN, ...args, '-'], { input: stdin, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, NO_COLOR: '1' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

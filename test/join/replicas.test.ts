@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const DIR = fileURLToPath(new URL('../fixtures/real-replicas/', import.meta.url));
 const run = (args: string[]) => spawnSync(process.execPath, [BIN, '--format', 'ndjson', ...args], { encoding: 'utf8' }).stdout
   .split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; code?: string; message?: string; outcome?: string; method?: string });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OrderProbe, PROBE_BYTES, PROBE_LINES } from '../../src/read/order-probe.js';
 import { BackwardSpool } from '../../src/read/backward-spool.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const REAL = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-order-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

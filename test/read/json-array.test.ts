@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { looksLikeJsonArrayDocument } from '../../src/read/har-head.js';
 
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const HISTORY = fileURLToPath(new URL('../../samples/formats/inspector-history.json', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'mcp-triage-array-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { codesOf, toolCalls } from '../helpers/recordings.js';
 
 type Line = Record<string, any>;
 const DIR = fileURLToPath(new URL('../fixtures/real-app-log/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const observed = JSON.parse(readFileSync(`${DIR}observed-py.json`, 'utf8')) as Record<string, { client: string; steps: { step: string; ok: boolean; isError?: boolean; text?: string; error?: { message: string } }[] }>;
 const serverLog = (scenario: string) => analyze({ inputs: [{ path: `${DIR}${scenario}/server.ndjson`, side: 'server' }] });
 const lines = (scenario: string): Line[] => readFileSync(`${DIR}${scenario}/server.ndjson`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);

@@ -10,7 +10,7 @@ export { recordingFetch, recordingHandler, startRecordingProxy, withCallNote } f
 import { recordingFetch, recordingHandler, startRecordingProxy } from '../../dist/capture/index.js';
 
 export const ROOT = fileURLToPath(new URL('../fixtures/real-audit2/', import.meta.url));
-export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 export { sleep, readBody, listen } from '../helpers/loopback.mjs';
 import { freePort, sleep, readBody, listen } from '../helpers/loopback.mjs';
 

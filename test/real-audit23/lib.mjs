@@ -14,7 +14,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from
 export const REPO = process.env.REPO ?? fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/real-audit23', import.meta.url));
 const { recordingFetch, recordingHandler } = await import(`${REPO}/dist/capture/index.js`);
-const BIN = `${REPO}/dist/bin.js`;
+const BIN = `${REPO}/dist/bin.cjs`;
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

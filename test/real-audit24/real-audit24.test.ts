@@ -9,7 +9,7 @@ const RUNS = ['ts', 'py', 'v2', 'py-v2', 'ts-resume', 'py-resume'];
 /**
  * The mismatches left at the current source (`<run> <format> <key>: <problems>`), by cause (the audit's bug numbers;
  * the runs are described in test/fixtures/real-audit24/rec/README.md). Any other mismatch, or one of these fixed,
- * fails the test: then update this list. The CLI (the audit's compare.mjs on dist/bin.js) gives the same 19.
+ * fails the test: then update this list. The CLI (the audit's compare.mjs on dist/bin.cjs) gives the same 19.
  */
 const KNOWN: string[] = [
   // BUG 3 (partial): a Python client span's error code is the SDK's rendering of an HTTP error body (503's -32000,

@@ -17,7 +17,7 @@ import { runTsApp } from './app.mjs';
 import { writeTruth } from './truth.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit59/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const PAT = 'ckpat_3f9a1c7e5b2d4a6f8e0c1b3d5f7a9e2c';
 const run = (n, extra = {}) => Array.from({ length: n }, (_, i) => ({ tool: 'run_configured_test_scenario', args: { message: `judge run ${i + 1}` }, ...extra }));

@@ -15,7 +15,7 @@ import { kitchen } from '../real-audit56/kitchen.mjs';
 import { writeTruth } from '../real-audit59/truth.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit60/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const APP = fileURLToPath(new URL('../real-audit59/py_app.py', import.meta.url));
 const PAT = 'ckpat_3f9a1c7e5b2d4a6f8e0c1b3d5f7a9e2c';

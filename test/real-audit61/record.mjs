@@ -23,7 +23,7 @@ import { runTsApp } from '../real-audit59/app.mjs';
 import { aspnetHosting } from './aspnet-hosting.mjs';
 
 const ROOT = fileURLToPath(new URL('../fixtures/real-audit61/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const PAT = 'ckpat_61a7c3e9b1d5f2a4c6e8b0d2f4a6c8e0';
 const run = (n) => Array.from({ length: n }, (_, i) => ({ tool: 'run_configured_test_scenario', args: { message: `judge run ${i + 1}` } }));

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const OUT = `${HERE}../fixtures/real-audit67/`;
-const BIN = `${HERE}../../dist/bin.js`;
+const BIN = `${HERE}../../dist/bin.cjs`;
 const PY = process.env.PYTHON ?? '/work/py-venv/bin/python';
 
 const hang = (order, times, timeout, retry, waitMs) => ({ tool: 'hang', args: { order, times }, ...(timeout ? { timeout } : {}), ...(retry ? { retry } : {}), ...(waitMs ? { waitMs } : {}) });

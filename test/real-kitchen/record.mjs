@@ -37,7 +37,7 @@ const scenarios = {
   'v2-call-503-then-200': [200, 503, 200],
 };
 const PYTHON = process.env.PYTHON ?? '/work/py-venv/bin/python';
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 
 function buildServer() {
   const server = new McpServer({ name: 'kitchen-like', version: '1.0.0' });

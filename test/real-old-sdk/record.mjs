@@ -22,7 +22,7 @@ import { startFaultHop } from '../real-audit2/lib.mjs';
 const OLD = process.env.OLD_SDKS ?? '/work/old-sdks/node_modules';
 const NEW = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/sdk', import.meta.url));
 const ROOT = fileURLToPath(new URL('../fixtures/real-old-sdk/', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const DIRS = { '1.10.2': join(OLD, 'sdk110'), '1.13.3': join(OLD, 'sdk113'), '1.17.5': join(OLD, 'sdk117'), '1.24.3': join(OLD, 'sdk124'), '1.32.2': NEW };
 
 setTimeout(() => {

@@ -22,7 +22,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 FIXTURES = REPO / "test" / "fixtures" / "real-otlp"
-BIN = REPO / "dist" / "bin.js"
+BIN = REPO / "dist" / "bin.cjs"
 PEER = HERE / "peer.mjs"
 NODE = shutil.which("node") or "node"
 

@@ -13,7 +13,7 @@ const PY = process.env.PYTHON ?? '/work/py-venv/bin/python';
 const HERE = fileURLToPath(new URL('./', import.meta.url));
 const OUT = fileURLToPath(new URL('../fixtures/real-python-debug/', import.meta.url));
 const SERVER = fileURLToPath(new URL('../real-chaos-py/py_server.py', import.meta.url));
-const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/bin.cjs', import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const only = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// The join (dist/bin.js --client --server) on REAL tshark 4.0 captures of both legs of a hop (test/fixtures/real-tshark/legs-*/, recorded by record.mjs): one capture on lo, split per port with -Y; the unsplit export read alone.
+// The join (dist/bin.cjs --client --server) on REAL tshark 4.0 captures of both legs of a hop (test/fixtures/real-tshark/legs-*/, recorded by record.mjs): one capture on lo, split per port with -Y; the unsplit export read alone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

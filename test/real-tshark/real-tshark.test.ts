@@ -187,7 +187,7 @@ describe('real-tshark: -T json', () => {
   });
 });
 
-describe('real-tshark: the CLI (dist/bin.js) on the export as a user runs it', () => {
+describe('real-tshark: the CLI (dist/bin.cjs) on the export as a user runs it', () => {
   it('cut-fin: the STREAM_INCOMPLETE attempt, no unusable line, and the format named tshark', () => {
     const run = triageCli<{ method: string; outcome: string; status: number }>([f('cut-fin', 'capture.ek.ndjson')]);
     expect(run.unusable).toBe(0);

@@ -399,7 +399,7 @@ describe('real-v2: the SDK on 2025-11-25', () => {
 });
 
 describe('real-v2: the reports for people show an answered input_required round as a step, not a failure', () => {
-  const BIN = join(ROOT, 'dist', 'bin.js');
+  const BIN = join(ROOT, 'dist', 'bin.cjs');
   const run = (scenario: string, ...args: string[]) => {
     const r = spawnSync(process.execPath, [BIN, ...args, '--client', join(FIXTURES, `${scenario}.client.ndjson`), '--server', join(FIXTURES, `${scenario}.server.ndjson`)], { encoding: 'utf8', timeout: 30_000 });
     expect(r.stderr).toBe('');

@@ -8,7 +8,7 @@ import { CanonicalRecordSchema } from '../../src/schema/record.js';
 import { wireDigest } from '../helpers/wire.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'dist', 'bin.js');
+const BIN = join(ROOT, 'dist', 'bin.cjs');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'real');
 
 interface AttemptFinding {

@@ -1,5 +1,5 @@
 // The wide-output cases of the views (test/fixtures/views-wide/cases.json): expanding their arguments, and writing their expected output with a given build.
-// Run: node test/views/wide-cases.mjs BIN   (BIN: the dist/bin.js of the build whose output is the expectation; run from the project folder).
+// Run: node test/views/wide-cases.mjs BIN   (BIN: the dist/bin.cjs of the build whose output is the expectation; run from the project folder).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Runs the built CLI (dist/bin.js) on every file generate.mjs wrote, in every output format and view, under
+// Runs the built CLI (dist/bin.cjs) on every file generate.mjs wrote, in every output format and view, under
 // /usr/bin/time, and flags what breaks the contract: an exit code other than 0/1, an internal error or a stack trace,
 // the planted secret in the output, invalid JSON or NDJSON, control characters on stdout or stderr, over 8 s, over 1.5 GB.
 //   node test/hostile/stress/run.mjs OUTDIR [FILE-REGEX]      (VIEWS=table,json,... to choose; BIN=... another build)
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 const dir = process.argv[2]; const only = process.argv[3] ? new RegExp(process.argv[3]) : null;
 const views = (process.env.VIEWS || 'table,json,ndjson,markdown,sessions,timeline').split(',');
-const BIN = process.env.BIN || fileURLToPath(new URL('../../../dist/bin.js', import.meta.url));
+const BIN = process.env.BIN || fileURLToPath(new URL('../../../dist/bin.cjs', import.meta.url));
 const SECRET = 'STRESSSECRET0123456789';
 const files = JSON.parse(fs.readFileSync(path.join(dir, 'files.json'), 'utf8')).filter((f) => !only || only.test(f));
 const o = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-triage-stress-'));

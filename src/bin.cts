@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The executable: hands the arguments and the process's streams to main() and sets the exit code; Ctrl-C and closed pipes end it quietly.
+import { BundleLoader, bundleDir } from './bundle-loader.cjs';
+
 // Ctrl-C: stop at once, no stack trace; erase a progress line left on the terminal. 130 = 128 + SIGINT.
 process.on('SIGINT', () => {
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
@@ -49,15 +51,15 @@ const tuneHeap = (): void => {
 };
 
 // The handlers above are in place before the CLI and its dependencies load (a Ctrl-C during start-up exits 130 too).
-// The build bundles the CLI into dist/bundle/ and caches its compiled code (src/bundle-loader.ts); without a bundle
-// (a plain `tsc`), the ES modules are loaded as they are.
-const loadMain = async (): Promise<typeof import('./cli.js').main> => {
-  const { BundleLoader, bundleDir } = await import('./bundle-loader.js');
+// The build bundles the CLI into dist/bundle/ and caches its compiled code (src/bundle-loader.cts); without a bundle
+// (a plain `tsc`), the ES modules are loaded as they are. This file and the loader are CommonJS: an ES module entry
+// sets up Node's ES module loader first, about 10 ms of a tiny run's start (README, Performance).
+type Main = typeof import('./cli.js', { with: { 'resolution-mode': 'import' } }).main;
+const loadMain = (): Main | Promise<Main> => {
   const dir = bundleDir();
-  if (!dir) return (await import('./cli.js')).main;
-  return new BundleLoader(dir).load('cli.cjs').main as typeof import('./cli.js').main;
+  if (!dir) return import('./cli.js').then((m) => m.main);
+  return new BundleLoader(dir).load('cli.cjs').main as Main;
 };
-const main = await loadMain();
 // A run whose promise never settles (a stream that neither ends nor errors) would let Node exit 0 with no report and
 // no word: said as an internal error instead, with exit 2. (beforeExit: the event loop ran dry; not on process.exit.)
 let settled = false;
@@ -66,17 +68,21 @@ process.once('beforeExit', () => {
   process.stderr.write('mcp-triage: internal error: the run stopped before its report was complete (an input that never ended?)\n');
   process.exitCode = 2;
 });
-main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, largeInput: tuneHeap, importYargs: () => import('yargs') }).then(
-  (code) => {
-    settled = true;
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    settled = true;
-    const e = err as NodeJS.ErrnoException;
-    if (e?.code === 'EPIPE') return; // the report's reader is gone: exit 0
-    process.stderr.write(`mcp-triage: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-    if (process.env.MCP_TRIAGE_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-    process.exitCode = 2;
-  },
-);
+// A bundle that fails to load is an internal error too, said the same way.
+Promise.resolve()
+  .then(loadMain)
+  .then((main) => main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, largeInput: tuneHeap, importYargs: () => import('yargs') }))
+  .then(
+    (code) => {
+      settled = true;
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      settled = true;
+      const e = err as NodeJS.ErrnoException;
+      if (e?.code === 'EPIPE') return; // the report's reader is gone: exit 0
+      process.stderr.write(`mcp-triage: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      if (process.env.MCP_TRIAGE_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+      process.exitCode = 2;
+    },
+  );

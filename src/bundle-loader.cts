@@ -129,7 +129,7 @@ function checksum(data: Buffer): number {
 
 /** The bundle's folder next to this module (dist/bundle/), if the build made one. */
 export function bundleDir(): string | undefined {
-  const dir = join(import.meta.dirname, 'bundle');
+  const dir = join(__dirname, 'bundle');
   try {
     statSync(join(dir, 'cli.cjs'));
     return dir;
