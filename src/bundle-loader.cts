@@ -9,6 +9,7 @@ import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import vm from 'node:vm';
+import { crc32 } from 'node:zlib';
 
 /** The cache file's name, in the bundle's folder. */
 export const CODE_CACHE_FILE = 'code-cache.bin';
@@ -83,9 +84,10 @@ export class BundleLoader {
       offset += data.length;
     }
     const data = Buffer.concat(blobs);
-    // The header is padded to a multiple of 4 bytes, so the data can be summed as 32-bit words where it lies.
     let head = JSON.stringify({ node: process.version, checksum: checksum(data), entries });
-    head += ' '.repeat((4 - ((4 + Buffer.byteLength(head)) % 4)) % 4);
+    // Padded so that each module's data starts on an 8-byte boundary (V8's cache lengths are multiples of 8): V8
+    // copies cached data that is not aligned to a pointer before reading it.
+    head += ' '.repeat((8 - ((4 + Buffer.byteLength(head)) % 8)) % 8);
     const size = Buffer.alloc(4);
     size.writeUInt32LE(Buffer.byteLength(head));
     const target = join(this.dir, CODE_CACHE_FILE);
@@ -118,13 +120,10 @@ export class BundleLoader {
   }
 }
 
-/** FNV-1a over 32-bit words (about 2 ms for the whole cache, where loading node:zlib for a CRC costs 4 ms). */
+/** CRC-32 of the cache (1.4 ms for 900 KB; node:zlib loads in 1 ms once the standard streams have loaded Node's
+ * streams). The FNV-1a loop in JavaScript it replaced took 5.5 ms: it ran in V8's interpreter, at start-up. */
 function checksum(data: Buffer): number {
-  const words = data.byteOffset % 4 === 0 ? new Int32Array(data.buffer, data.byteOffset, data.length >>> 2) : new Int32Array(new Uint8Array(data).buffer, 0, data.length >>> 2);
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193);
-  for (let i = words.length * 4; i < data.length; i++) h = Math.imul(h ^ (data[i] as number), 0x01000193);
-  return h >>> 0;
+  return crc32(data);
 }
 
 /** The bundle's folder next to this module (dist/bundle/), if the build made one. */
