@@ -211,7 +211,7 @@ describe('two plain files of the same sessions whose names say no side (a client
 
   it("says nothing for `npm start`'s inputs (plain claims, HAR and stdio logs next to both sides)", async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    const args = pkg.scripts.start.replace(/^node dist\/bin\.js /, '').split(' ').map((a) => (a.startsWith('-') ? a : join(ROOT, a)));
+    const args = pkg.scripts.start.replace(/^node dist\/bin\.cjs /, '').split(' ').map((a) => (a.startsWith('-') ? a : join(ROOT, a)));
     const r = await json(args);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
