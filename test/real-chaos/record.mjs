@@ -8,7 +8,8 @@
 // notifications/initialized and tools/list (503, or the socket reset), resets tools/call sockets before any response
 // (before forwarding, or after the tool ran), and loses sessions (the server forgets the session, then answers 404);
 // the app reconnects (a new client and session) after a failed connect or a 404 and retries. observed.json adds
-// `connects` (every connect attempt's POSTs and what the caller got) and each attempt's POSTs carry their method.
+// `connects` (every connect attempt's POSTs, what the caller got and, after a failure, the app's wait before its next
+// try: `retryDelayMs`) and each attempt's POSTs carry their method.
 // `--profile streams SEED` records test/fixtures/real-chaos/streams-seed-N/: the server has an event store (ids, a
 // priming event), the clients resume cut streams themselves (reconnectionOptions.maxRetries 2); the hop cuts tools/call
 // SSE streams after the priming event or a progress event (ended cleanly, or the socket destroyed), refuses (503) some
@@ -346,9 +347,9 @@ async function runClient(ci) {
   await c.close().catch(() => {});
   rf.close?.();
 }
-// The sessions profile's app: connect (initialize, notifications/initialized, tools/list) with up to 4 tries, each a
-// new client; calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then retry on the new session
-// (after a third attempt's 404 it reconnects too, and the next call goes to the new session).
+// The sessions profile's app: connect (initialize, notifications/initialized, tools/list) with up to 8 tries, each a
+// new client, 0.2 s apart (no backoff); calls with up to 3 attempts; after a 404 (the session is gone) reconnect, then
+// retry on the new session (after a third attempt's 404 it reconnects too, and the next call goes to the new session).
 async function runSessionClient(ci) {
   const r = rng(SEED * 7919 + ci);
   const name = `chaos-app-${ci}`;
@@ -387,9 +388,11 @@ async function runSessionClient(ci) {
       } catch (e) {
         rec.ok = false;
         rec.error = errorOf(e);
+        // The app's wait before its next connect try (constant: no backoff), kept so a test can tell its delays.
+        rec.retryDelayMs = 200;
         current = undefined;
         await cl.close().catch(() => {});
-        await sleep(200);
+        await sleep(rec.retryDelayMs);
       }
     }
     throw new Error(`${name}: could not connect ${JSON.stringify(connects.filter((x) => x.client === name))}`);
