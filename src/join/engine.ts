@@ -591,8 +591,11 @@ export class JoinEngine {
    * streams broke.
    */
   private readonly standaloneEnded = new Map<string, number>();
-  /** Per scope, the latest chain of plain GETs that reconnected a broken resumption (its retries join it). */
-  private readonly plainReconnects = new Map<string, PlainGet[]>();
+  /**
+   * Per scope, the latest chains of plain GETs that reconnected a broken resumption (its retries join it): one per
+   * stream, several when several streams of the session broke (the latest PLAIN_CHAINS_KEPT).
+   */
+  private readonly plainReconnects = new Map<string, PlainGet[][]>();
   /**
    * Per scope, the latest resumption of an answered request's stream from an event before its answer (a log in front
    * of the server: the hop cut the answer on the POST), until a plain GET is taken for its reconnect.
@@ -603,7 +606,9 @@ export class JoinEngine {
    * A GET without Last-Event-ID soon (within PLAIN_RECONNECT_MS) after a GET resuming an open request's stream got its head and
    * then ended before any event with an id: the TypeScript SDK 1.x reconnects so (the stream it resumed had given it no
    * event id to resume from), and that plain GET asks for the session's standalone stream, which does not carry the
-   * request's response. Told to the request whose resumption ended last before it, one plain GET per request.
+   * request's response. Told to the request whose resumption ended first before it and has no plain GET yet (the SDK
+   * waits as long after each break, so streams that broke one after another reconnect in that order), one plain GET per
+   * request.
    */
   private plainAfterResumption(ex: Exchange): void {
     if (ex.startTs === undefined) return;
@@ -612,7 +617,7 @@ export class JoinEngine {
       const last = v.resumptions?.[v.resumptions.length - 1];
       if (v.response !== undefined || v.plainGetAfter || !last || last.ids || last.endTs === undefined || typeof last.status !== 'number' || last.status < 200 || last.status > 299) continue;
       if (ex.startTs < last.endTs || ex.startTs - last.endTs > Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) continue;
-      if (!best || last.endTs > best.at) best = { v, at: last.endTs };
+      if (!best || last.endTs < best.at) best = { v, at: last.endTs };
     }
     // The first plain GET after the standalone stream ended is that stream's reconnect when the stream ended before the
     // resumption did (the SDK waits as long before either): the resumption's own reconnect comes after it.
@@ -636,19 +641,29 @@ export class JoinEngine {
       this.keepReconnect(ex.scopeKey, [plain]);
     } else {
       // The SDK tries a refused plain GET again (up to its maxRetries): a retry of that reconnect, soon after it ended.
-      const chain = this.plainReconnects.get(ex.scopeKey);
-      const prev = chain?.[chain.length - 1];
-      if (!chain || !prev || prev.endTs === undefined || !(prev.status === null || prev.status >= 400)) return;
-      if (ex.startTs < prev.endTs || ex.startTs - prev.endTs > PLAIN_RECONNECT_MS) return;
+      // With several such chains in the session (several streams broke), the one whose refused GET ended first: the SDK
+      // waits as long after each failure of a stream's reconnect (at the same retry count), as with the first plain GETs.
+      let chain: PlainGet[] | undefined;
+      let at = 0;
+      for (const c of this.plainReconnects.get(ex.scopeKey) ?? []) {
+        const prev = c[c.length - 1];
+        if (!prev || prev.endTs === undefined || !(prev.status === null || prev.status >= 400)) continue;
+        if (ex.startTs < prev.endTs || ex.startTs - prev.endTs > PLAIN_RECONNECT_MS) continue;
+        if (!chain || prev.endTs < at) { chain = c; at = prev.endTs; }
+      }
+      if (!chain) return;
       chain.push(plain);
     }
     ex.plainFor = plain;
   }
 
-  /** The latest plain-GET chain of a scope, kept for the latest SCOPES_KEPT scopes (a scope's chain matters for seconds). */
+  /** A new plain-GET chain of a scope, kept with the scope's latest chains for the latest SCOPES_KEPT scopes (a chain matters for seconds). */
   private keepReconnect(scopeKey: string, chain: PlainGet[]): void {
+    const chains = this.plainReconnects.get(scopeKey) ?? [];
     this.plainReconnects.delete(scopeKey);
-    this.plainReconnects.set(scopeKey, chain);
+    chains.push(chain);
+    if (chains.length > PLAIN_CHAINS_KEPT) chains.shift();
+    this.plainReconnects.set(scopeKey, chains);
     trimOldest(this.plainReconnects, SCOPES_KEPT);
   }
 
@@ -2068,6 +2083,8 @@ const VIEW_SIDES: readonly ViewSide[] = ['client', 'server', 'gateway', 'unknown
  * initialReconnectionDelay (1 s by default; 100 ms in the chaos audit), or the `retry` a server's event set.
  */
 const PLAIN_RECONNECT_MS = 5000;
+/** The latest plain-GET reconnect chains kept per scope (one per broken stream: a session rarely has more at once). */
+const PLAIN_CHAINS_KEPT = 8;
 
 interface SessionlessRefusal { side: ViewSide; input: number; ts: number | undefined; entry: NonNullable<SessionState['refusedGets']>[number] }
 /** A sessionless POST refused for its missing session id, kept in its scope's list (`list`) until paired with another log's record of it. */
