@@ -16,8 +16,11 @@ export type ViewSide = 'client' | 'server' | 'gateway' | 'unknown';
 /** A GET that tried to resume a request's stream (Last-Event-ID): its status (null: none came), its end, when it ended, and how many events with an id it carried. */
 export interface Resumption { status: number | null; end?: string; startTs?: number; endTs?: number; ids?: number }
 
-/** A plain GET (no Last-Event-ID) that reconnected a broken resumption: its status (null: none came), its end and when. */
-export interface PlainGet { status: number | null; end?: string; endTs?: number }
+/**
+ * A plain GET (no Last-Event-ID) that reconnected a broken resumption: its status (null: none came), its end and when,
+ * and how long after the failure it follows (the resumption's break, or the refused plain GET before it) it was sent.
+ */
+export interface PlainGet { status: number | null; end?: string; endTs?: number; gap?: number }
 
 export interface AttemptView {
   side: ViewSide;

@@ -633,25 +633,32 @@ export class JoinEngine {
     const unread = best ? undefined : this.unreadResumes.get(ex.scopeKey);
     const got = unread?.view.resumedBeforeAnswer?.got === unread?.got ? unread?.got : undefined;
     if (best) {
+      plain.gap = ex.startTs - best.at;
       best.v.plainGetAfter = [plain];
       this.keepReconnect(ex.scopeKey, best.v.plainGetAfter);
     } else if (got && !got.ids && got.endTs !== undefined && typeof got.status === 'number' && got.status >= 200 && got.status <= 299
       && ex.startTs >= got.endTs && ex.startTs - got.endTs <= Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) {
       this.unreadResumes.delete(ex.scopeKey);
+      plain.gap = ex.startTs - got.endTs;
       this.keepReconnect(ex.scopeKey, [plain]);
     } else {
       // The SDK tries a refused plain GET again (up to its maxRetries): a retry of that reconnect, soon after it ended.
       // With several such chains in the session (several streams broke), the one whose refused GET ended first: the SDK
       // waits as long after each failure of a stream's reconnect (at the same retry count), as with the first plain GETs.
+      // Not a chain the SDK gave up (its maxRetries) or left (a call it stopped waiting for): its next try would have
+      // come within PLAIN_GAP_GROWTH times the wait before its last one (the SDK's delay grows by its
+      // reconnectionDelayGrowFactor, 1.5 by default, or stays the server's `retry:`).
       let chain: PlainGet[] | undefined;
       let at = 0;
       for (const c of this.plainReconnects.get(ex.scopeKey) ?? []) {
         const prev = c[c.length - 1];
         if (!prev || prev.endTs === undefined || !(prev.status === null || prev.status >= 400)) continue;
         if (ex.startTs < prev.endTs || ex.startTs - prev.endTs > PLAIN_RECONNECT_MS) continue;
+        if (prev.gap !== undefined && ex.startTs - prev.endTs > PLAIN_GAP_GROWTH * prev.gap + PLAIN_GAP_SLACK_MS) continue;
         if (!chain || prev.endTs < at) { chain = c; at = prev.endTs; }
       }
       if (!chain) return;
+      plain.gap = ex.startTs - at;
       chain.push(plain);
     }
     ex.plainFor = plain;
@@ -2085,6 +2092,10 @@ const VIEW_SIDES: readonly ViewSide[] = ['client', 'server', 'gateway', 'unknown
 const PLAIN_RECONNECT_MS = 5000;
 /** The latest plain-GET reconnect chains kept per scope (one per broken stream: a session rarely has more at once). */
 const PLAIN_CHAINS_KEPT = 8;
+/** How many times the wait before a stream's last plain GET its next retry may wait (the SDK's grow factor: 1.5 by default). */
+const PLAIN_GAP_GROWTH = 4;
+/** Timer and log jitter allowed on top of that. */
+const PLAIN_GAP_SLACK_MS = 50;
 
 interface SessionlessRefusal { side: ViewSide; input: number; ts: number | undefined; entry: NonNullable<SessionState['refusedGets']>[number] }
 /** A sessionless POST refused for its missing session id, kept in its scope's list (`list`) until paired with another log's record of it. */
