@@ -18,7 +18,7 @@ try {
   // The runs compile what an analysis of small logs needs: the reader, the join, and both everyday reports (the
   // terminal tables a person reads, the NDJSON a script reads). Code that only large, damaged or rare inputs reach is
   // compiled when used, as before; caching it would make every start deserialize it. The HAR sample is left out for
-  // that reason: its reader made the cache 7% larger and a tiny run of canonical logs about 4 ms slower.
+  // that reason: its reader made the cache 2% larger and a tiny run of canonical logs 2 to 4 ms slower.
   const samples = join(import.meta.dirname, '..', 'samples');
   const inputs = ['--client', join(samples, 'client.ndjson'), '--server', join(samples, 'server.ndjson')];
   const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
