@@ -200,11 +200,22 @@ describe('mcp-triage timeline', () => {
     const r = await cli(['timeline', 'a3f1', ...BOTH, '--tool', 'create_ticket', '--format', 'markdown']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^# Session `a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601`/);
-    expect(r.stdout).toContain('**Filters:** `--session a3f1 --tool create_ticket`');
+    // The session is the heading's; the filters line states the others only (timeline refuses --session).
+    expect(r.stdout).toContain('**Filters:** `--tool create_ticket`');
+    expect(r.stdout).not.toContain('--session');
     expect(r.stdout).toContain('```mermaid\nsequenceDiagram');
     const rows = r.stdout.split('\n').filter((l) => /^\| \d\d:/.test(l));
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(rows.every((l) => l.includes('create\\_ticket'))).toBe(true);
+  });
+
+  it("states the filters besides its session in the terminal table, and none when the session is the only one", async () => {
+    const plain = await cli(['timeline', 'a3f1', ...BOTH]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toMatch(/^filters:/m);
+    const tool = await cli(['timeline', 'a3f1', ...BOTH, '--tool', 'create_ticket']);
+    expect(tool.stdout).toMatch(/^filters: --tool create_ticket$/m);
+    expect(tool.stdout).not.toContain('--session');
   });
 
   it('exit 2 for a prefix that matches no session (naming the ones seen) or several', async () => {
