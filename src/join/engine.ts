@@ -613,10 +613,15 @@ export class JoinEngine {
   private plainAfterResumption(ex: Exchange): void {
     if (ex.startTs === undefined) return;
     let best: { v: AttemptView; at: number } | undefined;
+    // The SDK waits as long before every stream's first plain GET (its initialReconnectionDelay, or the server's
+    // `retry:`): once a chain of the session shows that wait, a GET that came much sooner after a resumption broke is
+    // not its reconnect (another stream's retry, due about then).
+    const firstWait = this.plainReconnects.get(ex.scopeKey)?.at(-1)?.[0]?.gap;
     for (const v of this.open.get(ex.scopeKey)?.values() ?? []) {
       const last = v.resumptions?.[v.resumptions.length - 1];
       if (v.response !== undefined || v.plainGetAfter || !last || last.ids || last.endTs === undefined || typeof last.status !== 'number' || last.status < 200 || last.status > 299) continue;
       if (ex.startTs < last.endTs || ex.startTs - last.endTs > Math.min(PLAIN_RECONNECT_MS, this.opts.windowMs)) continue;
+      if (firstWait !== undefined && ex.startTs - last.endTs < PLAIN_FIRST_WAIT_SHARE * firstWait) continue;
       if (!best || last.endTs < best.at) best = { v, at: last.endTs };
     }
     // The first plain GET after the standalone stream ended is that stream's reconnect when the stream ended before the
@@ -648,15 +653,24 @@ export class JoinEngine {
       // Not a chain the SDK gave up (its maxRetries) or left (a call it stopped waiting for): its next try would have
       // come within PLAIN_GAP_GROWTH times the wait before its last one (the SDK's delay grows by its
       // reconnectionDelayGrowFactor, 1.5 by default, or stays the server's `retry:`).
-      let chain: PlainGet[] | undefined;
-      let at = 0;
-      for (const c of this.plainReconnects.get(ex.scopeKey) ?? []) {
+      // A stream's try count is its own, though: once a chain of the session shows how the SDK's wait grows (two waits
+      // in a row), a chain whose next try is due far from this GET (by its last wait times that growth) is not the one
+      // it retries, when another chain's is due about now: a stream refused twice waits longer than one refused once.
+      const chains = this.plainReconnects.get(ex.scopeKey) ?? [];
+      const candidates: { c: PlainGet[]; prev: PlainGet & { endTs: number } }[] = [];
+      for (const c of chains) {
         const prev = c[c.length - 1];
         if (!prev || prev.endTs === undefined || !(prev.status === null || prev.status >= 400)) continue;
         if (ex.startTs < prev.endTs || ex.startTs - prev.endTs > PLAIN_RECONNECT_MS) continue;
         if (prev.gap !== undefined && ex.startTs - prev.endTs > PLAIN_GAP_GROWTH * prev.gap + PLAIN_GAP_SLACK_MS) continue;
-        if (!chain || prev.endTs < at) { chain = c; at = prev.endTs; }
+        candidates.push({ c, prev: prev as PlainGet & { endTs: number } });
       }
+      const growth = plainGapGrowth(chains);
+      const due = growth === undefined ? [] : candidates.filter(({ prev }) => prev.gap !== undefined
+        && Math.abs(ex.startTs! - (prev.endTs + prev.gap * growth)) <= Math.max(PLAIN_GAP_SLACK_MS, PLAIN_DUE_SHARE * prev.gap * growth));
+      let chain: PlainGet[] | undefined;
+      let at = 0;
+      for (const { c, prev } of due.length > 0 ? due : candidates) if (!chain || prev.endTs < at) { chain = c; at = prev.endTs; }
       if (!chain) return;
       plain.gap = ex.startTs - at;
       chain.push(plain);
@@ -2096,6 +2110,26 @@ const PLAIN_CHAINS_KEPT = 8;
 const PLAIN_GAP_GROWTH = 4;
 /** Timer and log jitter allowed on top of that. */
 const PLAIN_GAP_SLACK_MS = 50;
+/** A plain GET sooner than this share of the session's first wait after a resumption broke is not its reconnect. */
+const PLAIN_FIRST_WAIT_SHARE = 0.5;
+/** How far (a share of the wait) from when a plain-GET chain's next try is due a GET may come and still be that try. */
+const PLAIN_DUE_SHARE = 0.25;
+
+/**
+ * How the SDK's wait between a stream's plain GETs grows, as the scope's chains show it: the ratio of the last two
+ * waits of the chain that tried last (the SDK's reconnectionDelayGrowFactor; about 1 under a server's `retry:`), or
+ * undefined while no chain has two.
+ */
+function plainGapGrowth(chains: readonly PlainGet[][]): number | undefined {
+  let best: { at: number; r: number } | undefined;
+  for (const c of chains) {
+    const a = c[c.length - 2];
+    const b = c[c.length - 1];
+    if (!a || !b || a.gap === undefined || b.gap === undefined || a.gap <= 0 || b.endTs === undefined) continue;
+    if (!best || b.endTs > best.at) best = { at: b.endTs, r: b.gap / a.gap };
+  }
+  return best?.r;
+}
 
 interface SessionlessRefusal { side: ViewSide; input: number; ts: number | undefined; entry: NonNullable<SessionState['refusedGets']>[number] }
 /** A sessionless POST refused for its missing session id, kept in its scope's list (`list`) until paired with another log's record of it. */
