@@ -5,6 +5,8 @@
 // NodeStreamableHTTPServerTransport (@modelcontextprotocol/node 2.1.2) with an event store (a priming event on every
 // POST stream of a 2025-11-25 session, replay from Last-Event-ID; a replay of a stream whose request has been answered
 // is closed once replayed). `--server v1`: the SDK 1.32.2 server, as test/real-audit81/record.mjs records it.
+// `--server py`: the Python SDK 2.3.0 server (test/real-audit82/py_server.py, /work/py-venv, port 10090, an event store
+// per session); server.ndjson is then recordingHandler around a plain forwarder in front of it (what the server sent).
 // A scenario named `v2-<name>` runs <name> with the v2 client (@modelcontextprotocol/client 2.4.0, 2025-11-25) in place
 // of 1.32.2's; `retry-<name>` runs <name> with the server's retryInterval set (a `retry:` field in each priming event).
 // The chain: the SDK Client (StreamableHTTPClientTransport, 2025-11-25), a spy fetch that tags each request with
@@ -19,6 +21,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { spawn } from 'node:child_process';
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { recordingFetch, recordingHandler } = await import(`${R}/dist/capture/index.js`);
 const { listen, sleep, readBody, describeError, stopAfter } = await import(`${R}/test/helpers/loopback.mjs`);
@@ -33,7 +36,7 @@ const v2s = { ...(await import('@modelcontextprotocol/server')), ...(await impor
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--server');
 const SERVER = at >= 0 ? argv[at + 1] : 'v2';
-if (!['v1', 'v2'].includes(SERVER)) throw new Error(`--server ${SERVER}: v1 or v2`);
+if (!['v1', 'v2', 'py'].includes(SERVER)) throw new Error(`--server ${SERVER}: v1, v2 or py`);
 const pick = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv;
 stopAfter(120_000);
 
@@ -120,7 +123,7 @@ class EventStore {
 }
 
 async function record(name, sc) {
-  const d = `${R}/test/fixtures/real-audit82/${name}`;
+  const d = `${R}/test/fixtures/real-audit82/${SERVER === 'v2' ? '' : `${SERVER}-`}${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const t0 = Date.now();
@@ -171,7 +174,32 @@ async function record(name, sc) {
     }
     res.writeHead(400).end();
   };
-  const server = await listen(recordingHandler(handle, { out: `${d}/server.ndjson` }));
+  let py;
+  let pyHandle;
+  if (SERVER === 'py') {
+    // The Python server in its own process; its tool body's notes (JSON lines on stdout) fill `bodies`.
+    const port = 10090;
+    py = spawn('/work/py-venv/bin/python', [`${R}/test/real-audit82/py_server.py`, String(port), String(sc.retryInterval ?? 0)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buf = '';
+    py.stdout.on('data', (c) => {
+      buf += c.toString('utf8');
+      for (let i; (i = buf.indexOf('\n')) >= 0; buf = buf.slice(i + 1)) {
+        const n = JSON.parse(buf.slice(0, i));
+        const b = (bodies[n.key] ??= { progressSent: 0 });
+        b[n.what] = n.what === 'progressSent' ? n.value : n.at - t0;
+      }
+    });
+    for (let i = 0; i < 100; i++) { await sleep(100); try { await fetch(`http://127.0.0.1:${port}/mcp`, { signal: AbortSignal.timeout(1000) }); break; } catch {} }
+    pyHandle = async (req, res) => {
+      const raw = await readBody(req);
+      const up = httpRequest({ hostname: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } });
+      up.on('error', () => res.destroy());
+      res.on('close', () => up.destroy());
+      up.on('response', (ures) => { res.writeHead(ures.statusCode, ures.headers); res.flushHeaders(); ures.pipe(res); });
+      up.end(raw);
+    };
+  }
+  const server = await listen(recordingHandler(pyHandle ?? handle, { out: `${d}/server.ndjson` }));
   const target = new URL(server.url);
 
   // The fault hop: reads the spy's tag (x-audit82-stream), does what the scenario says, and notes every cut it made.
@@ -286,10 +314,11 @@ async function record(name, sc) {
   await hop.close();
   for (const x of transports.values()) await x.close().catch(() => {});
   await server.close();
+  if (py) { py.kill('SIGKILL'); await new Promise((r) => (py.exitCode !== null ? r() : py.once('exit', r))); }
   wire.sort((a, b) => a.at - b.at);
   const observed = {
     scenario: name,
-    sdk: `client ${V2 ? '@modelcontextprotocol/client 2.4.0' : '@modelcontextprotocol/sdk 1.32.2'}, server ${SERVER === 'v2' ? '@modelcontextprotocol/server 2.4.0 + @modelcontextprotocol/node 2.1.2' : '@modelcontextprotocol/sdk 1.32.2'}`,
+    sdk: `client ${V2 ? '@modelcontextprotocol/client 2.4.0' : '@modelcontextprotocol/sdk 1.32.2'}, server ${SERVER === 'v2' ? '@modelcontextprotocol/server 2.4.0 + @modelcontextprotocol/node 2.1.2' : SERVER === 'py' ? 'Python mcp 2.3.0' : '@modelcontextprotocol/sdk 1.32.2'}`,
     server: SERVER,
     scenarioSpec: sc,
     session: t.sessionId,
