@@ -7,6 +7,7 @@
 // is closed once replayed). `--server v1`: the SDK 1.32.2 server, as test/real-audit81/record.mjs records it.
 // `--server py`: the Python SDK 2.3.0 server (test/real-audit82/py_server.py, /work/py-venv, port 10090, an event store
 // per session); server.ndjson is then recordingHandler around a plain forwarder in front of it (what the server sent).
+// Folders: test/fixtures/real-audit82/<scenario> for the v2 server, <server>-<scenario> for the others (py-, v1-).
 // A scenario named `v2-<name>` runs <name> with the v2 client (@modelcontextprotocol/client 2.4.0, 2025-11-25) in place
 // of 1.32.2's; `retry-<name>` runs <name> with the server's retryInterval set (a `retry:` field in each priming event).
 // The chain: the SDK Client (StreamableHTTPClientTransport, 2025-11-25), a spy fetch that tags each request with
