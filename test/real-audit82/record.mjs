@@ -1,13 +1,14 @@
 // Records test/fixtures/real-audit82/ (the eighty-second audit: the eighty-first's out-of-order reconnects against the v2 server) on 127.0.0.1.
 // Needs nothing beyond the repository's devDependencies; NOT run by `npm test`.
-// Usage: npm run build && node test/real-audit82/record.mjs [--server v2|v1] [scenario...]   (one scenario at a time is best)
+// Usage: npm run build && node test/real-audit82/record.mjs [--server v2|v1|py] [--audit 81] [scenario...]   (one at a time is best)
 // `--server v2` (the default): a v2 McpServer (@modelcontextprotocol/server 2.4.0) on a stateful
 // NodeStreamableHTTPServerTransport (@modelcontextprotocol/node 2.1.2) with an event store (a priming event on every
 // POST stream of a 2025-11-25 session, replay from Last-Event-ID; a replay of a stream whose request has been answered
-// is closed once replayed). `--server v1`: the SDK 1.32.2 server, as test/real-audit81/record.mjs records it.
+// is closed once replayed). `--server v1`: the SDK 1.32.2 server, the eighty-first audit's.
 // `--server py`: the Python SDK 2.3.0 server (test/real-audit82/py_server.py, /work/py-venv, port 10090, an event store
 // per session); server.ndjson is then recordingHandler around a plain forwarder in front of it (what the server sent).
-// Folders: test/fixtures/real-audit82/<scenario> for the v2 server, <server>-<scenario> for the others (py-, v1-).
+// Folders: test/fixtures/real-audit82/<scenario> for the v2 server, <server>-<scenario> for the others (py-, v1-);
+// with `--audit 81` (what test/real-audit81/record.mjs runs), test/fixtures/real-audit81/<scenario>.
 // A scenario named `v2-<name>` runs <name> with the v2 client (@modelcontextprotocol/client 2.4.0, 2025-11-25) in place
 // of 1.32.2's; `retry-<name>` runs <name> with the server's retryInterval set (a `retry:` field in each priming event).
 // The chain: the SDK Client (StreamableHTTPClientTransport, 2025-11-25), a spy fetch that tags each request with
@@ -35,10 +36,19 @@ const { z } = await import(`${R}/node_modules/zod/index.js`);
 const v2 = await import('@modelcontextprotocol/client');
 const v2s = { ...(await import('@modelcontextprotocol/server')), ...(await import('@modelcontextprotocol/node')) };
 const argv = process.argv.slice(2);
-const at = argv.indexOf('--server');
-const SERVER = at >= 0 ? argv[at + 1] : 'v2';
+/** Takes `--name value` out of argv: its value, or `otherwise`. */
+const option = (name, otherwise) => {
+  const at = argv.indexOf(name);
+  return at < 0 ? otherwise : argv.splice(at, 2)[1];
+};
+// `--audit 81` (test/real-audit81/record.mjs): the eighty-first audit's folders, tag header and names, the 1.32.2 server.
+const AUDIT = option('--audit', '82');
+if (!['81', '82'].includes(AUDIT)) throw new Error(`--audit ${AUDIT}: 81 or 82`);
+const SERVER = option('--server', AUDIT === '81' ? 'v1' : 'v2');
 if (!['v1', 'v2', 'py'].includes(SERVER)) throw new Error(`--server ${SERVER}: v1, v2 or py`);
-const pick = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv;
+const pick = argv;
+/** The request header the spy fetch tags each request with (the stream it opened or reconnected). */
+const TAG = `x-audit${AUDIT}-stream`;
 stopAfter(120_000);
 
 // Faults by tag (`<owner>#post`, `<owner>#get<n>`, `std#get<n>` for the standalone stream):
@@ -124,7 +134,7 @@ class EventStore {
 }
 
 async function record(name, sc) {
-  const d = `${R}/test/fixtures/real-audit82/${SERVER === 'v2' ? '' : `${SERVER}-`}${name}`;
+  const d = AUDIT === '81' ? `${R}/test/fixtures/real-audit81/${name}` : `${R}/test/fixtures/real-audit82/${SERVER === 'v2' ? '' : `${SERVER}-`}${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
   const t0 = Date.now();
@@ -148,11 +158,11 @@ async function record(name, sc) {
   const buildServer = () => {
     if (SERVER === 'v2') {
       // The v2 McpServer: the handler gets `ctx.mcpReq` (its _meta and notify), not `extra`.
-      const s = new v2s.McpServer({ name: 'audit82', version: '1.0.0' });
+      const s = new v2s.McpServer({ name: `audit${AUDIT}`, version: '1.0.0' });
       s.registerTool('work', { inputSchema: z.object({ key: z.string(), steps: z.number(), ms: z.number() }) }, (args, ctx) => tool(args, ctx.mcpReq._meta?.progressToken, (n) => ctx.mcpReq.notify(n)));
       return s;
     }
-    const s = new McpServer({ name: 'audit82', version: '1.0.0' });
+    const s = new McpServer({ name: `audit${AUDIT}`, version: '1.0.0' });
     s.registerTool('work', { inputSchema: { key: z.string(), steps: z.number(), ms: z.number() } }, (args, extra) => tool(args, extra._meta?.progressToken, (n) => extra.sendNotification(n)));
     return s;
   };
@@ -203,10 +213,10 @@ async function record(name, sc) {
   const server = await listen(recordingHandler(pyHandle ?? handle, { out: `${d}/server.ndjson` }));
   const target = new URL(server.url);
 
-  // The fault hop: reads the spy's tag (x-audit82-stream), does what the scenario says, and notes every cut it made.
+  // The fault hop: reads the spy's tag (TAG), does what the scenario says, and notes every cut it made.
   const hop = await listen(async (req, res) => {
     const raw = await readBody(req);
-    const tag = req.headers['x-audit82-stream'];
+    const tag = req.headers[TAG];
     const fault = (typeof tag === 'string' && sc.faults[tag]) || 'pass';
     const m = /^hold-503-(\d+)$/.exec(fault);
     if (m) {
@@ -275,7 +285,7 @@ async function record(name, sc) {
     }
     if (!rec) return rf(url, init);
     wire.push(rec);
-    headers.set('x-audit82-stream', rec.tag);
+    headers.set(TAG, rec.tag);
     try {
       const res = await rf(url, { ...init, headers });
       rec.status = res.status;
@@ -287,7 +297,7 @@ async function record(name, sc) {
   };
   const onerrors = [];
   const V2 = name.startsWith('v2-');
-  const c = new (V2 ? v2.Client : Client)({ name: `audit82-${name}`, version: '1.0.0' });
+  const c = new (V2 ? v2.Client : Client)({ name: `audit${AUDIT}-${name}`, version: '1.0.0' });
   c.onerror = (e) => onerrors.push({ at: rel(), message: String(e?.message ?? e) });
   const t = new (V2 ? v2.StreamableHTTPClientTransport : StreamableHTTPClientTransport)(new URL(`${hop.url}/mcp`), { fetch: spy, reconnectionOptions: sc.reconnect });
   const orig = t._startOrAuthSse.bind(t);
