@@ -364,6 +364,16 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const others = [...sided].filter(([i]) => i !== plain).sort((x, y) => x[0] - y[0]);
     notice(others.length > 0 ? plainBesideSidedNote(accounts[plain]!.name, others.map(([i, side]) => `${accounts[i]!.name} (${side})`)) : mixedSidesNote(accounts[plain]!.name, sided.get(plain)!));
   }
+  // The same, for a stateless server's traffic: no session ids, so by the requests both show (most of the smaller input's).
+  const thirdViews = new Map<number, [number, string][]>();
+  for (const t of matcher.sessionlessThirdViews.values()) {
+    if (sessions.plainBesideSided.get(t.plain)?.has(t.sided)) continue;
+    if (2 * t.count < Math.min(matcher.viewsByInput.get(t.plain) ?? 0, matcher.viewsByInput.get(t.sided) ?? 0)) continue;
+    const list = thirdViews.get(t.plain);
+    if (list) list.push([t.sided, t.side]);
+    else thirdViews.set(t.plain, [[t.sided, t.side]]);
+  }
+  for (const [plain, sided] of thirdViews) notice(plainBesideSidedNote(accounts[plain]!.name, sided.sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`), true));
   for (const [input, endpoints] of normalizer.sessionlessEndpoints) {
     if (endpoints.size < 2) continue;
     const list = [...endpoints].slice(0, 3).map((e) => JSON.stringify(e)).join(', ');
@@ -449,9 +459,10 @@ function sharedPlainNote(names: string[]): string {
   return `${listed(names)} carry the same sessions without saying which side wrote them: they are analyzed apart; give them as --client and --server to join them`;
 }
 
-/** What is said, once, of a plain input that carries the sessions of inputs with a side: its calls are counted again. */
-function plainBesideSidedNote(name: string, names: string[]): string {
-  return `${name} carries the same sessions as ${listed(names)} but says no side, so its calls are analyzed apart and counted a second time (a third view of the same traffic, such as a recording proxy's between them): give it with --client or --server in place of that side's log, or leave it out`;
+/** What is said, once, of a plain input that carries the sessions (or, without any, the requests) of inputs with a side: its calls are counted again. */
+function plainBesideSidedNote(name: string, names: string[], sessionless = false): string {
+  const same = sessionless ? `shows the same requests as ${listed(names)} (the same JSON-RPC ids, methods and arguments, within a second; no session id to tell them by)` : `carries the same sessions as ${listed(names)}`;
+  return `${name} ${same} but says no side, so its calls are analyzed apart and counted a second time (a third view of the same traffic, such as a recording proxy's between them): give it with --client or --server in place of that side's log, or leave it out`;
 }
 
 /**

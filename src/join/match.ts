@@ -352,6 +352,8 @@ export class Matcher {
           if (queue.length === 0) this.waiting.delete(key);
           // An initialize joined by its session id is no candidate for pairing across ids any more.
           if (h.initKey !== undefined) this.unlistInit(h);
+          // (A plain input's view of the same request, beside these sided ones, is a third view: see sessionlessThirdViews.)
+          if (view.session === null) this.noteSessionlessThirdView(view, this.sameCall.get(h.fp));
           this.merge(h.attempt, view);
           if (end !== undefined && end + this.opts.windowMs > h.deadline) {
             h.deadline = end + this.opts.windowMs;
@@ -771,10 +773,17 @@ export class Matcher {
   readonly overlaps = new Map<string, { inputs: [number, number]; count: number; plain: boolean }>();
   /** Views added, by input (an overlap of plain inputs counts only when it is most of one: see analyze). */
   readonly viewsByInput = new Map<number, number>();
+  /**
+   * Requests without a session id that a plain input (no side) and an input with a side both show: the same JSON-RPC id,
+   * method, arguments and status, started within a second (by `plain|sided` input pair). A recording proxy's capture
+   * beside the client's log of a stateless server has no session id to tell it is a third view of the same calls.
+   */
+  readonly sessionlessThirdViews = new Map<string, { plain: number; sided: number; side: ViewSide; count: number }>();
 
   /** A view whose request an attempt of another input already shows (the held attempts with its fingerprint, in start order). */
   private noteOverlap(view: AttemptView, same: Held[]): void {
     const start = view.startTs!;
+    if (view.session === null) this.noteSessionlessThirdView(view, same);
     for (let i = same.length - 1; i >= 0; i--) {
       const a = same[i]!.attempt;
       if (a.startTs !== undefined && a.startTs < start - 1000) break;
@@ -793,6 +802,33 @@ export class Matcher {
       if (known) known.count++;
       else this.overlaps.set(key, { inputs, count: 1, plain: view.side === 'unknown' });
       return;
+    }
+  }
+
+  /**
+   * A sessionless view that held attempts of other inputs show too, one of the two views plain and one sided (each pair
+   * of inputs counted once per view). Only when a plain input was read: views of sided inputs alone never look.
+   */
+  private noteSessionlessThirdView(view: AttemptView, same: Held[] | undefined): void {
+    if (same === undefined || view.startTs === undefined || !this.sidesSeen.has('unknown')) return;
+    const start = view.startTs;
+    const plainView = view.side === 'unknown';
+    let seen: string[] | undefined;
+    for (let i = same.length - 1; i >= 0; i--) {
+      const a = same[i]!.attempt;
+      if (a.startTs !== undefined && a.startTs < start - 1000) break;
+      for (const o of [a.client, a.server, a.primary]) {
+        if (o === undefined || o.input === view.input || o.session !== null || (o.side === 'unknown') === plainView) continue;
+        if (o.idKey !== view.idKey || o.method !== view.method || (o.http && view.http && o.status !== view.status)) continue;
+        if (o.startTs === undefined || Math.abs(o.startTs - start) > 1000) continue;
+        const [plain, sided] = plainView ? [view, o] : [o, view];
+        const key = `${plain.input}|${sided.input}`;
+        if (seen?.includes(key)) continue;
+        (seen ??= []).push(key);
+        const known = this.sessionlessThirdViews.get(key);
+        if (known) known.count++;
+        else this.sessionlessThirdViews.set(key, { plain: plain.input, sided: sided.input, side: sided.side, count: 1 });
+      }
     }
   }
 
