@@ -178,7 +178,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     strict: options.strict ?? false,
     inputOrder: options.inputOrder ?? 'auto',
     onAssumedSide: (account: InputAccount, spec: ResolvedSpec) => {
-      if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!));
+      if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!, spec.assumedBy === 'records'));
       if (sidesByNameSaid) return;
       sidesByNameSaid = true;
       notice(sidesByNameNote(namedSides()));
@@ -397,6 +397,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   // Said only when both logs had calls: a server's log with none (the server was down) is no sign of another run.
   const namedInputs = cursors.filter((c) => inputs[c.index]!.assumedBy === 'name').map((c) => inputOf(c.index));
   if (sidesByNameSaid && bothViews === 0 && namedInputs.every((i) => (matcher.viewsByInput.get(i) ?? 0) > 0)) notice(unjoinedByNameNote(namedSides()));
+  // The same for inputs read as the other side of logs whose records state one: another run's capture, say.
+  const byRecords = cursors.filter((c) => inputs[c.index]!.assumedBy === 'records' && (matcher.viewsByInput.get(inputOf(c.index)) ?? 0) > 0);
+  if (byRecords.length > 0 && bothViews === 0 && cursors.some((c) => inputs[c.index]!.assumedBy !== 'records' && (matcher.viewsByInput.get(inputOf(c.index)) ?? 0) > 0)) {
+    notice(`${listed(byRecords.map((c) => c.account.name))} ${byRecords.length === 1 ? 'was' : 'were'} read as the ${inputs[byRecords[0]!.index]!.assumed}'s view (${byRecords.length === 1 ? 'its' : 'their'} records state no side, the other logs' records state one), but no call of ${byRecords.length === 1 ? 'it' : 'them'} joined a call of the other logs: they may not show the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`);
+  }
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
 
@@ -474,8 +479,9 @@ function mixedSidesNote(name: string, side: string): string {
 }
 
 /** What is said, once, of a plain input whose records state no side, next to inputs of one side. */
-function assumedSideNote(name: string, assumed: 'client' | 'server'): string {
+function assumedSideNote(name: string, assumed: 'client' | 'server', byRecords = false): string {
   const other = assumed === 'client' ? 'server' : 'client';
+  if (byRecords) return `${name}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do): read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
   return `${name}: given without a side next to ${other}-side logs only, and its records state none: read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
 }
 

@@ -1,5 +1,5 @@
 // Audit 83's real captures (test/fixtures/real-audit83): a stateless server's client, proxy and server logs, the proxy's given plain.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/index.js';
 
@@ -29,28 +29,51 @@ describe('real-audit83 stateless: the client, the recording proxy and the server
     }
   });
 
-  for (const [name, inputs, names] of [
-    ['beside the client\'s log', [{ path: f('stateless', 'mcp-client.ndjson') }, { path: f('stateless', 'mcp-proxy.ndjson') }], 'mcp-client.ndjson (client)'],
-    ['beside both sides\' logs', [{ path: f('stateless', 'mcp-client.ndjson') }, { path: f('stateless', 'mcp-proxy.ndjson') }, { path: f('stateless', 'mcp-server.ndjson') }], 'mcp-client.ndjson (client) and mcp-server.ndjson (server)'],
-    ['beside the server\'s log', [{ path: f('stateless', 'mcp-proxy.ndjson') }, { path: f('stateless', 'mcp-server.ndjson') }], 'mcp-server.ndjson (server)'],
-  ] as const) {
-    it(`the proxy's capture given plain ${name}: its calls are counted a second time, and a note says so and how to avoid it`, async () => {
-      const r = await run([...inputs]);
+  it('the proxy\'s capture given plain beside all three: its calls are counted a second time, and a note says so and how to avoid it', async () => {
+    for (const order of [['mcp-client.ndjson', 'mcp-proxy.ndjson', 'mcp-server.ndjson'], ['mcp-server.ndjson', 'mcp-proxy.ndjson', 'mcp-client.ndjson']]) {
+      const r = await run(order.map((n) => ({ path: f('stateless', n) })));
       expect([r.attempts, r.calls]).toEqual([2 * requests, 2 * requests]);
+      const names = order[0] === 'mcp-client.ndjson' ? 'mcp-client.ndjson (client) and mcp-server.ndjson (server)' : 'mcp-server.ndjson (server) and mcp-client.ndjson (client)';
       expect(r.said.map(bare)).toContain(`mcp-triage: ${thirdView(names)}`);
       expect(r.notes.map(bare)).toContain(thirdView(names));
-    });
-  }
+    }
+  });
 
-  it('must not: the proxy given as the server side joins the client\'s calls, counted once, with no such note', async () => {
-    const r = await run([{ path: f('stateless', 'mcp-client.ndjson'), side: 'client' }, { path: f('stateless', 'mcp-proxy.ndjson'), side: 'server' }]);
-    expect([r.attempts, r.calls]).toEqual([requests, requests]);
+  it('must not: beside a sided log of other calls (a run seconds later, whose requests have the same ids, methods and arguments), no such note', async () => {
+    const r = await run([{ path: f('stateless', 'mcp-client.ndjson') }, { path: f('stateless-later', 'mcp-proxy.ndjson') }, { path: f('stateless', 'mcp-server.ndjson') }]);
+    expect(r.attempts).toBe(2 * requests);
     expect(r.said.some((m) => m.includes('counted a second time'))).toBe(false);
   });
 
-  it('must not: a proxy capture of another run (the same ids, methods and arguments, seconds later) is no third view', async () => {
-    const r = await run([{ path: f('stateless', 'mcp-client.ndjson') }, { path: f('stateless-later', 'mcp-proxy.ndjson') }]);
-    expect(r.attempts).toBe(2 * requests);
-    expect(r.said.some((m) => m.includes('counted a second time'))).toBe(false);
+  for (const [name, plain, sided, assumed] of [
+    ['beside the client\'s log alone: the server\'s view', 'mcp-proxy.ndjson', 'mcp-client.ndjson', 'server'],
+    ['beside the server\'s log alone: the client\'s view', 'mcp-proxy.ndjson', 'mcp-server.ndjson', 'client'],
+  ] as const) {
+    it(`the proxy's capture given plain ${name}, as its records state no side and the other log's state one: joined, counted once, said`, async () => {
+      const r = await run([{ path: f('stateless', sided) }, { path: f('stateless', plain) }]);
+      expect([r.attempts, r.calls]).toEqual([requests, requests]);
+      const other = assumed === 'server' ? 'client' : 'server';
+      const note = `${plain}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do): read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
+      expect(r.notes.map(bare)).toEqual([note]);
+      expect(r.said.map(bare)).toEqual([`mcp-triage: ${note}`]);
+    });
+  }
+
+  it('must not: an input whose side its first lines do not tell (a text log) leaves the proxy\'s capture apart, as before', async () => {
+    const text = `${process.env.TMPDIR ?? '/tmp'}/audit83-notes-${process.pid}.log`;
+    writeFileSync(text, 'deploy started\n');
+    try {
+      const r = await run([{ path: f('stateless', 'mcp-client.ndjson') }, { path: f('stateless', 'mcp-proxy.ndjson') }, { path: text }]);
+      expect([r.attempts, r.calls]).toEqual([2 * requests, 2 * requests]);
+      expect(r.notes.map(bare)).toContain(thirdView('mcp-client.ndjson (client)'));
+    } finally {
+      rmSync(text, { force: true });
+    }
+  });
+
+  it('must not: the proxy given as the server side joins the client\'s calls, counted once, with no note', async () => {
+    const r = await run([{ path: f('stateless', 'mcp-client.ndjson'), side: 'client' }, { path: f('stateless', 'mcp-proxy.ndjson'), side: 'server' }]);
+    expect([r.attempts, r.calls]).toEqual([requests, requests]);
+    expect(r.notes).toEqual([]);
   });
 });
