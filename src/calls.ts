@@ -7,12 +7,12 @@ import { scopeKeyOf, type Source } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
-import { addToChain, checkAttempt, checkGatewayResend, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
+import { addToChain, checkAttempt, checkGatewayResend, checkRetry, checkSession, crossedResultFinding, CROSSED_WITHIN_MS, doneAt, gaveUpAtProgress, MISDIRECTED_RESEND, newRetryChain, OPENS, unknownSessionRefusal, type CallPolicy, type RetryChain, type SessionCalls } from './findings/rules.js';
 import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 import { trimOldest } from './bounded.js';
 import { IdOrder } from './id-order.js';
-import { noteOf, notedOrigin, retryOrigin, type Begin, type Opening } from './retry-origin.js';
+import { misdirectedResend, noteOf, notedOrigin, retryOrigin, type Begin, type Opening } from './retry-origin.js';
 
 interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
@@ -103,6 +103,12 @@ export class CallLinker {
    * request fingerprint: the gateway's re-send of it (its line counts retries) is a later attempt of its call.
    */
   private gatewayTries = new Map<string, { tail: CallTail; start: number; until: number }>();
+  /**
+   * Calls whose latest attempt has a client view answered 421, by session and JSON-RPC id (the last GATEWAY_TRIES_KEPT):
+   * a server's view alone of the same request right after it is the HTTP client's re-send (misdirectedResend), which a
+   * client's fetch log never shows, and an attempt of that call.
+   */
+  private misdirected = new Map<string, CallTail>();
   /** The last initialize or server/discover of each scope (side|scope) without a session: where a client began anew. */
   private begins = new Map<string, Begin>();
   /** How each open session began (side|scope): its initialize's id, and the lowest numeric id sent in it since. */
@@ -225,7 +231,10 @@ export class CallLinker {
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
     }
-    this.noteSession(a, scopeKey);
+    // The server's view alone of its HTTP client's re-send after a 421: an attempt of the client's call, whose failure
+    // that call's own scope counts (one CALL_NEVER_SENT, not one per view).
+    const misTail = this.misdirectedTry(a);
+    this.noteSession(a, scopeKey, misTail !== undefined);
     this.idOrder.note(a);
     if (ownScope(a) && a.startTs !== undefined) {
       const sc = this.scopeCalls.get(scopeKey);
@@ -287,7 +296,9 @@ export class CallLinker {
       }
       // Another scope's attempt is retried from this one only when this one began after it (a new session after a 404):
       // a scope that was already going is another process's, whose own calls are its own.
-      if (tail && scoped && ownScope(tail.last) && tail.last.primary.scopeKey !== scopeKey && tail.last.startTs !== undefined && scoped.first < tail.last.startTs) tail = undefined;
+      // (An HTTP client's re-send after a 421 that only the server's log shows is of the attempt before it: its scope counts.)
+      const anchor = tail && misdirectedLast(tail) ? tail.chain.previous! : tail?.last;
+      if (tail && anchor && scoped && ownScope(anchor) && anchor.primary.scopeKey !== scopeKey && anchor.startTs !== undefined && scoped.first < anchor.startTs) tail = undefined;
       // A request its client made before it could know of the failure (the session's ids say so) is no retry of it.
       if (tail && !byNote && this.idOrder.madeBefore(a, tail.last)) tail = undefined;
     }
@@ -304,6 +315,9 @@ export class CallLinker {
     // client never saw, started while the gateway had it, is this call's earlier attempt.
     const gw = continuation ? undefined : this.gatewayTry(a);
     if (gw) tail = gw;
+    // The server's view alone of the HTTP client's re-send after a 421, which the client's fetch log never shows.
+    const mis = continuation || gw ? undefined : misTail;
+    if (mis) tail = mis;
     if (continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
       // (Marked before it joins the chain, which weighs whether the round it continues ran the tool.)
@@ -312,7 +326,7 @@ export class CallLinker {
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (gw || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last) && !this.sameOneShotRun(a, tail.last, who, scopeKey))) {
+    } else if (gw || mis || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last) && !this.sameOneShotRun(a, tail.last, who, scopeKey))) {
       if (byNote && !gw) tail = byNote;
       tail = tail!;
       this.extend(tail, a, key, unnamed, who, false);
@@ -382,6 +396,12 @@ export class CallLinker {
       this.gatewayTries.set(`${view.idKey}|${view.fingerprint}`, { tail, start: a.startTs, until: (a.endTs ?? a.startTs) + this.opts.retryWindowMs });
       trimOldest(this.gatewayTries, GATEWAY_TRIES_KEPT);
     }
+    if (a.client && a.status === 421 && tail?.last === a) {
+      const mk = `${a.session ?? ''}|${view.idKey}`;
+      this.misdirected.delete(mk);
+      this.misdirected.set(mk, tail);
+      trimOldest(this.misdirected, GATEWAY_TRIES_KEPT);
+    }
     // A gateway's re-send below the client (HAProxy's retries on its line of this POST): the tool may have run twice.
     if (a.gatewayLine && !a.findings.some((f) => f.code === 'UNSAFE_RETRY')) a.findings.push(...checkGatewayResend(a, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }));
     this.crossedResult(a);
@@ -410,6 +430,16 @@ export class CallLinker {
   }
 
   /** The call of an earlier try of this request that the gateway re-sent (see gatewayTries), taken once. */
+  /** The call whose client-viewed 421 this server-only attempt re-sends (see misdirected), taken once. */
+  private misdirectedTry(a: Attempt): CallTail | undefined {
+    if (!a.server || a.client || a.primary !== a.server) return undefined;
+    const mk = `${a.session ?? ''}|${a.primary.idKey}`;
+    const t = this.misdirected.get(mk);
+    if (!t || t.last.primary.fingerprint !== a.primary.fingerprint || !misdirectedResend(a, t.last)) return undefined;
+    this.misdirected.delete(mk);
+    return t;
+  }
+
   private gatewayTry(a: Attempt): CallTail | undefined {
     const g = a.gatewayLine;
     if (!g || g.retries <= 0 || this.gatewayTries.size === 0) return undefined;
@@ -519,12 +549,12 @@ export class CallLinker {
     this.tasks.clear();
   }
 
-  private noteSession(a: Attempt, key: string): void {
+  private noteSession(a: Attempt, key: string, resend = false): void {
     let c = this.sessions.get(key);
     if (!c) this.sessions.set(key, (c = { requests: 0, toolCalls: 0, failed: [], expired: [] }));
     c.requests++;
     if (a.method === 'tools/call') c.toolCalls++;
-    else if (isFailure(a.outcome) && c.failed.length < 4) c.failed.push(a);
+    else if (isFailure(a.outcome) && c.failed.length < 4 && !resend) c.failed.push(a);
     if (!isFailure(a.outcome) && a.startTs !== undefined && (c.lastOk === undefined || a.startTs > c.lastOk)) c.lastOk = a.startTs;
     if (!isFailure(a.outcome) && a.endTs !== undefined && (c.lastOkEnd === undefined || a.endTs > c.lastOkEnd)) c.lastOkEnd = a.endTs;
     if (!isFailure(a.outcome) && !OPENS.has(a.method) && a.startTs !== undefined && (c.lastUse === undefined || a.startTs > c.lastUse)) c.lastUse = a.startTs;
@@ -890,6 +920,12 @@ interface ScopeFailure {
  * of its own, as before). A failure that a like call ended well after is none, and so is one that `after` says `a`
  * was made before (its session's ids).
  */
+/** The call's latest attempt is the server's view alone of its HTTP client's re-send after a 421 (misdirectedTry). */
+function misdirectedLast(tail: CallTail): boolean {
+  const l = tail.last;
+  return l.client === undefined && l.retryOrigin?.origin === 'sdk' && l.retryOrigin.how.startsWith(MISDIRECTED_RESEND) && tail.chain.previous !== undefined;
+}
+
 function ownFailure(list: ScopeFailure[] | undefined, a: Attempt, after: (prev: Attempt) => boolean): ScopeFailure | undefined {
   let open: ScopeFailure | undefined;
   for (let i = (list?.length ?? 0) - 1; i >= 0; i--) {

@@ -176,6 +176,8 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     if (detail.why === undefined && detail.errorMessage === undefined && detail.errorCode === undefined) detail.why = bareStatusWhy(view, view.status);
     const dropped = droppedSession(view);
     if (dropped !== undefined) detail.why = detail.why ? `${detail.why}; ${dropped}` : dropped;
+    const guard = requestGuard(view.status, detail.errorMessage ?? view.errorBody);
+    if (guard !== undefined) detail.why = detail.why ? `${detail.why}; ${guard.why}` : guard.why;
     // The Python SDK's server sends a JSON-RPC error a tool raised in HTTP 400 on 2026-07-28 (-32602 among them): with
     // arguments that keep the tool's inputSchema, that -32602 is the tool's, not a check refusing the request.
     if (detail.errorCode !== undefined && raisedByTool(view, detail.errorCode, detail.errorMessage ?? '', tool) && isObject(view.response)) {
@@ -285,6 +287,25 @@ function refusedMediaType(view: AttemptView, notJson?: string): string | undefin
 }
 
 /** A request refused after the client dropped its session with a DELETE: which session, and what the DELETE got. */
+/**
+ * A refusal in the words of a request guard in front of the MCP handler: the DNS-rebinding protection of the SDKs'
+ * framework helpers and transports (SDK 1.32.2's createMcpExpressApp and its transport's allowedHosts/allowedOrigins,
+ * the v2 express and hono helpers: 403 `Invalid Host: x`, `Invalid Host header: x`, `Invalid Origin: x`, `Missing Host
+ * header`; the Python SDK's TransportSecurityMiddleware: 421 `Invalid Host header`, 403 `Invalid Origin header`, bodies
+ * of plain text). Measured: test/fixtures/real-audit84. `check` names what it checked, `why` says so for an attempt.
+ */
+export function requestGuard(status: number, text: string | undefined): { check: 'Host' | 'Origin'; why: string } | undefined {
+  if ((status !== 403 && status !== 421) || text === undefined) return undefined;
+  const t = text.trimStart();
+  if (/^(?:Invalid Host(?: header)?(?::|$)|Missing Host header\b)/.test(t)) {
+    return { check: 'Host', why: "a Host check refused it before any MCP handler read it, so nothing ran (DNS-rebinding protection, as the MCP SDKs' HTTP helpers and transports have: the Host it arrived with is not among the server's allowed hosts; behind a reverse proxy or in a container, the name the proxy or the client used)" };
+  }
+  if (status === 403 && /^Invalid Origin(?: header)?(?::|$)/.test(t)) {
+    return { check: 'Origin', why: "an Origin check refused it before any MCP handler read it, so nothing ran (DNS-rebinding protection, as the MCP SDKs' HTTP helpers and transports have: the request's Origin, which a browser sends, is not among the server's allowed origins)" };
+  }
+  return undefined;
+}
+
 function droppedSession(view: AttemptView): string | undefined {
   const d = view.afterDelete;
   if (d === undefined) return undefined;

@@ -1,7 +1,7 @@
 // Who sent a retry, told from it and the attempt it repeats (a note or claim, the SDK's re-sends, a new client's ids), and how; calls.ts adds gateways and one-shot CLIs.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { JsonRpcId } from './join/attempt.js';
-import { gaveUpAtProgress } from './findings/rules.js';
+import { gaveUpAtProgress, MISDIRECTED_RESEND } from './findings/rules.js';
 import { jsonText } from './report/text.js';
 import { signatureOf } from './join/fingerprint.js';
 
@@ -81,6 +81,9 @@ export function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | un
   if (a.primary.idKey === previous.primary.idKey && typeof previous.status === 'number' && previous.status >= 300 && previous.status < 400) {
     return { origin: 'sdk', how: `the same request sent again to where HTTP ${previous.status} redirected it: the HTTP client followed the redirect` };
   }
+  if (misdirectedResend(a, previous)) {
+    return { origin: 'sdk', how: `${MISDIRECTED_RESEND}: the HTTP client's own re-send (the Fetch standard re-sends a request answered 421 once, on a new connection, and Node's fetch, which the TypeScript SDK clients use, does so), not the application's; a log of the client's fetch shows only the second answer` };
+  }
   if (sameId && (previous.status === 401 || previous.status === 403)) {
     // The SDK's auth retry sends the new token it got; the same credentials again (or none again) may be a retry after
     // a hook that got none (the v2 SDK's onUnauthorized, once) as well as the application connecting anew, whose new
@@ -122,6 +125,26 @@ export function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | un
     ? `, sent ${((cancelledAt - a.startTs) / 1000).toFixed(2)} s before the earlier attempt's notifications/cancelled ("Request timed out") and ${((a.startTs - gaveUp) / 1000).toFixed(2)} s after a progress notification for it: the caller had given up on it already (the TypeScript SDK rejects a call over its maxTotalTimeout when a progress notification comes, "Maximum total timeout exceeded", and cancels it only when its last timeout runs out), how long before is not in the log`
     : '';
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
+}
+
+/** How soon after a 421 its HTTP client's re-send starts: at once (a few ms measured on loopback; a second for a slow path). */
+const MISDIRECTED_WITHIN_MS = 1_000;
+
+/**
+ * A request posted again under the same id in the same session (or none on both) right after the 421 of the one
+ * before: the Fetch standard's one re-send of a request answered "421 Misdirected Request", on a new connection, which
+ * Node's fetch (undici) does below the TypeScript SDK clients and below any fetch wrapper's log (recordingFetch sees
+ * one exchange, the second's answer). The Python SDK's Host check answers 421 (`test/fixtures/real-audit84`). Once:
+ * the re-send's own 421 is final.
+ */
+export function misdirectedResend(a: Attempt, previous: Attempt): boolean {
+  if (a.primary.idKey !== previous.primary.idKey || a.session !== previous.session) return false;
+  const prevStatus = previous.server?.status ?? previous.status;
+  if (prevStatus !== 421 && previous.status !== 421) return false;
+  if (previous.retryOrigin?.how.startsWith(MISDIRECTED_RESEND)) return false;
+  // The earlier POST's own end: the server's view of it where joined (the client's view ends with the re-send's answer).
+  const end = previous.server?.endTs ?? previous.endTs;
+  return a.startTs !== undefined && end !== undefined && a.startTs >= (previous.startTs ?? -Infinity) && a.startTs - end <= MISDIRECTED_WITHIN_MS;
 }
 
 /** The signature of no Authorization header (AttemptView.authDigest). */

@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, pythonSdkAgent, recordingStopped, refusedToolResult, resumptionAnswer, saysOnlyStatus } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, pythonSdkAgent, recordingStopped, refusedToolResult, requestGuard, resumptionAnswer, saysOnlyStatus } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
@@ -693,12 +693,22 @@ export interface RetryChain {
   /** Where the chain's claims were logged (the first MAX_CLAIM_SOURCES), and how many more there were. */
   claimSources: Source[];
   moreClaimSources: number;
+  /** The chain's HTTP client re-sends after a 421 (httpClientResend): POSTs, but no retries of the application's. */
+  httpResends: number;
 }
 
 type ClaimBody = NonNullable<Attempt['claim']>['claim'];
 
 export function newRetryChain(): RetryChain {
-  return { count: 0, anyClient: false, claims: [], claimSources: [], moreClaimSources: 0 };
+  return { count: 0, anyClient: false, claims: [], claimSources: [], moreClaimSources: 0, httpResends: 0 };
+}
+
+/** The start of the how of an HTTP client's re-send after 421 (retry-origin.ts, misdirectedResend). */
+export const MISDIRECTED_RESEND = 'the same request posted again at once after HTTP 421 Misdirected Request';
+
+/** Whether a retry is its HTTP client's own re-send after a 421 (the Fetch standard's), below the application and its retry policy. */
+function httpClientResend(a: Attempt): boolean {
+  return a.retryOrigin?.origin === 'sdk' && a.retryOrigin.how.startsWith(MISDIRECTED_RESEND);
 }
 
 /** Count attempt a, the call's latest, into its chain. */
@@ -750,7 +760,10 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     for (const c of chain.claims) if (c.admits < posts) { contradicted = c.claim; break; }
     if (!contradicted && a.callClaim && claimAdmits(a.callClaim.claim) < posts) contradicted = a.callClaim.claim;
   }
-  const serverOnly = a.server && !a.client && chain.anyClient;
+  // (The HTTP client's re-send after a 421 is below any fetch wrapper's log: its absence there says nothing.)
+  const resend = httpClientResend(a);
+  if (resend) chain.httpResends++;
+  const serverOnly = a.server && !a.client && chain.anyClient && !resend;
   const origin = a.retryOrigin?.origin ?? 'unknown';
   if (origin === 'unknown' || origin === 'none' || contradicted || serverOnly) {
     // A log without an HTTP layer (stdio, an app's message log) shows requests, not POSTs.
@@ -816,9 +829,12 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         [prev.primary.sources[0]!, a.primary.sources[0]!]));
     }
   }
-  const retries = n - 1;
+  // The HTTP client's re-sends after a 421 are no retries of the application's policy: not counted.
+  const retries = n - 1 - chain.httpResends;
   const policy = opts.policy;
-  if (retries > policy.maxRetries) {
+  if (resend) {
+    // its delay is the HTTP client's (none), not a step of a backoff
+  } else if (retries > policy.maxRetries) {
     out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} exceeds the policy of at most ${plural(policy.maxRetries, 'retry', 'retries')}`, [a.primary.sources[0]!]));
   } else if (doneAt(prev) !== undefined && a.startTs !== undefined && a.retryOrigin?.origin !== 'sdk' && a.retryOrigin?.origin !== 'gateway' && backoffDue(prev.status) && gaveUpAtProgress(prev, a) === undefined) {
     // A retry sent before the cancellation of a call its caller had given up at some progress notification: when, the log does not tell, nor the delay.
@@ -1304,12 +1320,16 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const rpcError = f.outcome === 'JSONRPC_ERROR' && typeof f.detail.errorCode === 'number';
       const init = calls.init && (calls.init.client ?? calls.init.primary);
       const noTools = f.method === 'tools/list' && init?.noTools === true;
-      const said = f.detail.errorMessage !== undefined ? ` (${jsonText(f.detail.errorMessage)})` : why ? aside(why.slice(2)) : '';
+      // A Host or Origin check in front of the handler (the SDKs' DNS-rebinding protection), by its own words.
+      const bodyText = f.detail.errorMessage ?? (f.detail.why?.startsWith('the body says: ') ? f.detail.why.slice('the body says: '.length).split('; ')[0] : undefined);
+      const guard = typeof f.status === 'number' ? requestGuard(f.status, bodyText) : undefined;
+      const guardText = guard ? `: ${guard.check === 'Host' ? 'a Host check (DNS-rebinding protection) refused the Host the request arrived with (behind a reverse proxy or in a container: the name the proxy or the client used; the server\'s allowed hosts must list it)' : 'an Origin check (DNS-rebinding protection) refused the Origin the request carried (the server\'s allowed origins must list it; clients outside a browser send none)'}` : '';
+      const said = f.detail.errorMessage !== undefined || (guard && bodyText !== undefined) ? ` (${jsonText((f.detail.errorMessage ?? bodyText)!)})` : why ? aside(why.slice(2)) : '';
       // A passing fault (a 5xx, a 429, a cut stream, no response) keeps what the attempt's why knows of it: what a
       // gateway's body said (Genkit's initialize refused with 503 "no healthy upstream"), that the server never saw it.
       const fault = f.detail.why !== undefined && !(typeof f.status === 'number' && saysOnlyStatus(f.detail.why, f.status)) ? aside(f.detail.why) : '';
       out.push(finding('CALL_NEVER_SENT', 'warning',
-        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why}), so it never got to call a tool` : rejected ? `the server refused it${said}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : `a fault meant for tools/call may have hit an earlier request${fault}`}`,
+        `${where}: ${label(f)} failed (${f.outcome}${typeof f.status === 'number' ? `, HTTP ${f.status}` : ''}) and no tools/call was sent afterwards: ${auth ? 'the client could not authorize, so it never got to call a tool' : refused ? `the server refused the client without an authentication challenge (no WWW-Authenticate${why || (said ? `; ${said.slice(2, -1)}` : '')})${guardText}, so it never got to call a tool` : rejected ? `the server refused it${said}${guardText}, so the client never got to call a tool` : rpcError ? `the server answered it with JSON-RPC error ${f.detail.errorCode}${said}${noTools ? '; its initialize had announced no tools capability: the server offers no tools, so the client never got to call one' : ', so the client never got to call a tool'}` : `a fault meant for tools/call may have hit an earlier request${fault}`}`,
         f.primary.sources.slice(0, 2), 'session', s.session));
     }
   }
