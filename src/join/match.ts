@@ -313,6 +313,9 @@ export class Matcher {
 
   /** A server-side POST logged without its body and answered with an HTTP error (a 404 sent before the body was read). */
   unreadAnswer(u: UnreadAnswer): void {
+    // An HTTP server log (a recordingHandler in front of a Host or Origin check that refused every POST before its
+    // body was read: real-audit84) is one, whether or not it had a request it read.
+    this.serverLayers.http = true;
     this.unread.push(u);
   }
 

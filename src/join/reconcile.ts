@@ -2,6 +2,7 @@
 import type { Attempt } from './match.js';
 import { REFUSABLE_HEADERS } from './engine.js';
 import type { AttemptView } from './attempt.js';
+import { jsonText } from '../report/text.js';
 
 /**
  * With both views of an attempt joined, each rule below weighs the server's view against the client's (a span that
@@ -11,6 +12,7 @@ import type { AttemptView } from './attempt.js';
 export function reconcileViews(a: Attempt, c: AttemptView, s: AttemptView): void {
   toolErrorFromServer(a, c, s);
   httpErrorFromServer(a, c, s);
+  errorBodyOnlyOnServer(a, c, s);
   endedAfterClientGaveUp(c, s);
   cancelledOnServer(a, c, s);
   versionChangedBetween(a, c, s);
@@ -144,6 +146,22 @@ function httpErrorFromServer(a: Attempt, c: AttemptView, s: AttemptView): void {
     a.detail = c.detail;
     a.status = c.status;
   }
+}
+
+/**
+ * An HTTP error whose body the client's log leaves out (the Python SDK client's DEBUG log gives httpx's status line
+ * only) while the server's view of the same POST has it: the why quotes the server's, so it says what refused the
+ * request (the Python SDK's Host check: 421 "Invalid Host header", test/fixtures/real-audit84/py-host-mid).
+ */
+function errorBodyOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
+  if (a.primary !== c || c.answersUnlogged !== true || c.outcome !== 'HTTP_ERROR' || s.outcome !== 'HTTP_ERROR' || c.status !== s.status) return;
+  if (c.detail?.errorMessage !== undefined || c.detail?.errorCode !== undefined || c.detail?.why?.startsWith('the body says: ')) return;
+  const sd = s.detail;
+  if (sd === undefined || (sd.errorMessage === undefined && !sd.why?.startsWith('the body says: '))) return;
+  const body = sd.errorMessage !== undefined ? `${sd.errorCode !== undefined ? `${sd.errorCode} ` : ''}${jsonText(sd.errorMessage)}${sd.why ? `; ${sd.why}` : ''}` : sd.why!.slice('the body says: '.length);
+  const said = `the server's view of this POST has its body: ${body}`;
+  a.detail = { ...c.detail, why: c.detail?.why ? `${c.detail.why}; ${said}` : said };
+  c.detail = a.detail;
 }
 
 /**
