@@ -127,6 +127,9 @@ export function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | un
   return { origin: 'unknown', how: sameId ? 'same id re-posted with no auth challenge before it' : `a new request with ${same}${early}; nothing in the logs says who sent it` };
 }
 
+/** The User-Agent of a fetch implementation: Node's (undici: "node"), Deno's, Bun's, a browser's. */
+const FETCH_AGENT = /^(?:node$|Deno\/|Bun\/|Mozilla\/)/;
+
 /** How soon after a 421 its HTTP client's re-send starts: at once (a few ms measured on loopback; a second for a slow path). */
 const MISDIRECTED_WITHIN_MS = 1_000;
 
@@ -141,6 +144,10 @@ export function misdirectedResend(a: Attempt, previous: Attempt): boolean {
   if (a.primary.idKey !== previous.primary.idKey || a.session !== previous.session) return false;
   const prevStatus = previous.server?.status ?? previous.status;
   if (prevStatus !== 421 && previous.status !== 421) return false;
+  // Only a fetch re-sends so (Node's, which sends User-Agent "node"; Deno's, Bun's, a browser's): httpx, the Python
+  // SDK's, does not, and its app's new Client sends its initialize with the same id within a second
+  // (real-audit84/py-host-proxy). A request whose User-Agent the log did not keep is not taken for one.
+  if (![a.primary, a.client, a.server].some((v) => v !== undefined && FETCH_AGENT.test(v.requestHeaders?.get('user-agent')?.trim() ?? ''))) return false;
   if (previous.retryOrigin?.how.startsWith(MISDIRECTED_RESEND)) return false;
   // The earlier POST's own end: the server's view of it where joined (the client's view ends with the re-send's answer).
   const end = previous.server?.endTs ?? previous.endTs;
