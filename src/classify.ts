@@ -306,6 +306,14 @@ export function requestGuard(status: number, text: string | undefined): { check:
   return undefined;
 }
 
+/** requestGuard of an attempt's outcome detail: its error's message, else a text body (its own, or the server's view's where the client's log leaves it out). */
+export function requestGuardOf(status: number | null | undefined, detail: { errorMessage?: string; why?: string } | undefined): { check: 'Host' | 'Origin'; why: string; text: string } | undefined {
+  if (typeof status !== 'number' || detail === undefined) return undefined;
+  const text = detail.errorMessage ?? /(?:^|; )(?:the body says|the server's view of this POST has its body): ([^;]*)/.exec(detail.why ?? '')?.[1];
+  const g = requestGuard(status, text);
+  return g && text !== undefined ? { ...g, text } : undefined;
+}
+
 function droppedSession(view: AttemptView): string | undefined {
   const d = view.afterDelete;
   if (d === undefined) return undefined;

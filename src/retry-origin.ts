@@ -4,6 +4,7 @@ import type { JsonRpcId } from './join/attempt.js';
 import { gaveUpAtProgress, MISDIRECTED_RESEND } from './findings/rules.js';
 import { jsonText } from './report/text.js';
 import { signatureOf } from './join/fingerprint.js';
+import { requestGuardOf } from './classify.js';
 
 /** The application's note on an attempt (withCallNote), from the client's view first. */
 export function noteOf(a: Attempt): Attempt['primary']['note'] {
@@ -83,6 +84,13 @@ export function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | un
   }
   if (misdirectedResend(a, previous)) {
     return { origin: 'sdk', how: `${MISDIRECTED_RESEND}: the HTTP client's own re-send (the Fetch standard re-sends a request answered 421 once, on a new connection, and Node's fetch, which the TypeScript SDK clients use, does so), not the application's; a log of the client's fetch shows only the second answer` };
+  }
+  // A Host or Origin check's 403 (the SDKs' DNS-rebinding protection) is no authorization challenge: no client library
+  // re-sends a request so refused; the same id again is a new client's first request (the app connecting again, or a
+  // new run of it), or a request its application sent again.
+  const guard = sameId && previous.status === 403 ? requestGuardOf(previous.status, previous.detail) : undefined;
+  if (guard) {
+    return { origin: 'unknown', how: `same id re-posted after HTTP 403 from ${guard.check === 'Host' ? 'a Host' : 'an Origin'} check (${jsonText(guard.text.slice(0, 100))}), which is no authorization challenge and which no client library re-sends after: the application connecting again (a new client's first request has the same id), or a new run of it; nothing in the logs says which` };
   }
   if (sameId && (previous.status === 401 || previous.status === 403)) {
     // The SDK's auth retry sends the new token it got; the same credentials again (or none again) may be a retry after

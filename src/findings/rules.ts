@@ -4,7 +4,7 @@ import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '.
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
 import type { Finding, FindingCode, Severity } from './types.js';
 import { isFailure, type Outcome } from '../outcomes.js';
-import { closedByClient, closedOnServer, closedWithCancel, pythonSdkAgent, recordingStopped, refusedToolResult, requestGuard, resumptionAnswer, saysOnlyStatus } from '../classify.js';
+import { closedByClient, closedOnServer, closedWithCancel, pythonSdkAgent, recordingStopped, refusedToolResult, requestGuardOf, resumptionAnswer, saysOnlyStatus } from '../classify.js';
 
 import type { ToolSafety } from './annotations.js';
 import { jsonText, plural } from '../report/text.js';
@@ -1321,9 +1321,8 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
       const init = calls.init && (calls.init.client ?? calls.init.primary);
       const noTools = f.method === 'tools/list' && init?.noTools === true;
       // A Host or Origin check in front of the handler (the SDKs' DNS-rebinding protection), by its own words.
-      // (its error's message, else a text body: the attempt's own, or the server's view's where the client's log leaves it out)
-      const bodyText = f.detail.errorMessage ?? /(?:^|; )(?:the body says|the server's view of this POST has its body): ([^;]*)/.exec(f.detail.why ?? '')?.[1];
-      const guard = typeof f.status === 'number' ? requestGuard(f.status, bodyText) : undefined;
+      const guard = requestGuardOf(f.status, f.detail);
+      const bodyText = guard?.text;
       const guardText = guard ? `: ${guard.check === 'Host' ? 'a Host check (DNS-rebinding protection) refused the Host the request arrived with (behind a reverse proxy or in a container: the name the proxy or the client used; the server\'s allowed hosts must list it)' : 'an Origin check (DNS-rebinding protection) refused the Origin the request carried (the server\'s allowed origins must list it; clients outside a browser send none)'}` : '';
       const said = f.detail.errorMessage !== undefined || (guard && bodyText !== undefined) ? ` (${jsonText((f.detail.errorMessage ?? bodyText)!)})` : why ? aside(why.slice(2)) : '';
       // A passing fault (a 5xx, a 429, a cut stream, no response) keeps what the attempt's why knows of it: what a

@@ -102,13 +102,24 @@ describe('real-audit84: a refused connect is CALL_NEVER_SENT, naming the check',
     expect(cns[0]!.message).toContain(/origin/.test(name) ? 'an Origin check (DNS-rebinding protection)' : 'a Host check (DNS-rebinding protection)');
   });
 
+  it.each(givingUp.filter((r) => !r.includes('-mid')))('%s: the new Client\'s initialize after a guard\'s refusal is no auth retry', async (name) => {
+    const { rows } = await both(name);
+    const again = rows.filter((r) => r.method === 'initialize' && (r.attempt ?? 1) > 1);
+    expect(again.length).toBeGreaterThan(0);
+    for (const r of again) {
+      expect(r.retryOrigin!.origin).toBe('unknown');
+      if (r.status === 403) expect(r.retryOrigin!.how).toMatch(/^same id re-posted after HTTP 403 from (a Host|an Origin) check \(".*"\), which is no authorization challenge/);
+      expect(r.retryOrigin!.how).not.toContain('onUnauthorized');
+    }
+  });
+
   it('near miss: a 403 without a guard\'s words says only that the server refused the client', async () => {
     const lines = readFileSync(`${DIR}v2x-host-proxy/client.ndjson`, 'utf8').trim().split('\n').map((l) => l.replaceAll('Invalid Host: mcp.example.com', 'Access denied by policy'));
     const { rows, findings } = await run([{ path: '-', side: 'client' }], lines);
     expect(rows.every((r) => !(r.detail?.why ?? '').includes('check refused'))).toBe(true);
     const cns = findings.filter((f) => f.code === 'CALL_NEVER_SENT');
     expect(cns).toHaveLength(1);
-    expect(cns[0]!.message).toContain('without an authentication challenge (no WWW-Authenticate; "Access denied by policy")');
+    expect(cns[0]!.message).toContain('the server refused the client without an authentication challenge (no WWW-Authenticate');
     expect(cns[0]!.message).not.toContain('DNS-rebinding');
   });
 });
