@@ -154,9 +154,11 @@ describe('the Python server (MCPServer) with the TypeScript and Python clients',
 
   it('a request from another Origin is refused by the DNS-rebinding check with 403, which is no authorization failure', () => {
     const r = both('ts-client-origin-rejected');
-    expect(r.attempts).toMatchObject([{ method: 'initialize', status: 403, outcome: 'HTTP_ERROR', detail: { why: 'the body says: Invalid Origin header' } }]);
+    expect(r.attempts).toMatchObject([{ method: 'initialize', status: 403, outcome: 'HTTP_ERROR' }]);
+    // the check's words, and (the eighty-fourth audit) that an Origin check refused it before any handler read it
+    expect(r.attempts[0]!.detail.why).toMatch(/^the body says: Invalid Origin header; an Origin check refused it before any MCP handler read it, so nothing ran/);
     const f = r.findings.find((x) => x.code === 'CALL_NEVER_SENT')!;
-    expect(f.message).toMatch(/the server refused the client without an authentication challenge \(no WWW-Authenticate, the body says: Invalid Origin header\)/);
+    expect(f.message).toMatch(/the server refused the client without an authentication challenge \(no WWW-Authenticate; "Invalid Origin header"\): an Origin check \(DNS-rebinding protection\) refused the Origin the request carried/);
     expect(f.message).not.toMatch(/could not authorize/);
   });
 
