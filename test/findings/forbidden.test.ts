@@ -12,8 +12,15 @@ async function neverSent(headers: Record<string, string>, body: string): Promise
 
 describe('CALL_NEVER_SENT after HTTP 403', () => {
   it('a 403 without WWW-Authenticate (the Python SDK refusing an Origin) is no authorization failure, and says what the body said', async () => {
+    // (the eighty-fourth audit: the check's words are quoted, and the check named)
     expect(await neverSent({ 'content-type': 'text/plain; charset=utf-8' }, 'Invalid Origin header')).toMatch(
-      /the server refused the client without an authentication challenge \(no WWW-Authenticate, the body says: Invalid Origin header\), so it never got to call a tool$/,
+      /the server refused the client without an authentication challenge \(no WWW-Authenticate; "Invalid Origin header"\): an Origin check \(DNS-rebinding protection\) refused the Origin the request carried \(.*\), so it never got to call a tool$/,
+    );
+  });
+
+  it('a 403 with other words says what the body said, and names no check', async () => {
+    expect(await neverSent({ 'content-type': 'text/plain; charset=utf-8' }, 'Forbidden by firewall rule 12')).toMatch(
+      /the server refused the client without an authentication challenge \(no WWW-Authenticate, the body says: Forbidden by firewall rule 12\), so it never got to call a tool$/,
     );
   });
 
