@@ -309,7 +309,9 @@ export function requestGuard(status: number, text: string | undefined): { check:
 /** requestGuard of an attempt's outcome detail: its error's message, else a text body (its own, or the server's view's where the client's log leaves it out). */
 export function requestGuardOf(status: number | null | undefined, detail: { errorMessage?: string; why?: string } | undefined): { check: 'Host' | 'Origin'; why: string; text: string } | undefined {
   if (typeof status !== 'number' || detail === undefined) return undefined;
-  const text = detail.errorMessage ?? /(?:^|; )(?:the body says|the server's view of this POST has its body): ([^;]*)/.exec(detail.why ?? '')?.[1];
+  // (the server's view's JSON-RPC error is quoted with its code: `-32000 "Invalid Host: x"`)
+  const m = /(?:^|; )(?:the body says|the server's view of this POST has its body): (?:-?\d+ "((?:[^"\\]|\\.)*)"|([^;]*))/.exec(detail.why ?? '');
+  const text = detail.errorMessage ?? (m ? m[1] ?? m[2] : undefined);
   const g = requestGuard(status, text);
   return g && text !== undefined ? { ...g, text } : undefined;
 }

@@ -992,7 +992,10 @@ export class Matcher {
     this.unindex(h);
     // A client view without an HTTP layer (a desktop client's stdio log) against HTTP server logs talked to something
     // else, a stdio-to-HTTP bridge (mcp-remote) whose requests are the ones the server logs: not "not seen by the server".
-    if (a.client && !a.server && this.serverLayers[a.client.http ? 'http' : 'messages']) {
+    // A message log that gives each request's HTTP status (the Python SDK client's DEBUG log, httpx's line) meets an HTTP
+    // server log's bodiless refusals too (real-audit84/v2x-host-mid-py): the status and time tell which.
+    const layer = a.client !== undefined && this.serverLayers[a.client.http ? 'http' : 'messages'];
+    if (a.client && !a.server && (layer || (typeof a.client.status === 'number' && this.serverLayers.http))) {
       const u = this.unread.length ? this.takeUnread(a) : undefined;
       if (u) {
         a.serverUnread = { status: u.status, src: u.src };
@@ -1000,6 +1003,9 @@ export class Matcher {
         const changed = headerChanged(a.client.requestHeaders, u.headers);
         const said = `the server's log has this POST without its body, answered with HTTP ${u.status}${changed ? `; ${changed}` : ''}`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
+      }
+      else if (!layer) {
+        // (a message log's request the HTTP server's log has no refusal of: as before, nothing said)
       }
       else if (!a.client.http && a.client.session === null && this.serverMessageSessions) {
         // (A client's app log that does not log the session id: the server's view of it is under a session it cannot be told from.)

@@ -196,8 +196,11 @@ for (const [kind, client] of [['v1', 'v1'], ['v2x', 'v2'], ['v2h', 'v2'], ['py',
 SCENARIOS['v1-transport-origin'] = { kind: 'v1', client: 'v1', host: 'never', origin: EVIL_ORIGIN, transport: { enableDnsRebindingProtection: true, allowedOrigins: ['http://localhost:5173'] }, plan: plans.origin };
 // the transport's allowedHosts compares the whole Host header, port included: a list of bare names refuses every request
 SCENARIOS['v1-transport-hosts'] = { kind: 'v1', client: 'v1', host: 'never', transport: { enableDnsRebindingProtection: true, allowedHosts: ['127.0.0.1', 'localhost'] }, plan: plans.refusedConnect };
-// the TypeScript client against the Python server's 421
+// the TypeScript clients against the Python server's 421 (Node's fetch re-sends it once)
 SCENARIOS['py-host-mid-ts'] = { kind: 'py', client: 'v1', host: 'afterCall', plan: plans.midSession };
+SCENARIOS['py-host-mid-v2'] = { kind: 'py', client: 'v2', host: 'afterCall', plan: plans.midSession };
+// the Python client against the v2 express helper's JSON refusals
+SCENARIOS['v2x-host-mid-py'] = { kind: 'v2x', client: 'py', host: 'afterCall', plan: plans.midSession };
 
 async function runTs(sc, url, dir, observed) {
   const V2 = sc.client === 'v2';
