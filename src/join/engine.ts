@@ -108,6 +108,8 @@ interface Exchange {
   carried: string | undefined;
   /** What the error body of such a POST said. */
   refusalSaid: string | undefined;
+  /** What the error body of a POST logged without its body said (its JSON-RPC error's message, or its text): UnreadAnswer.said. */
+  unreadSaid?: string | undefined;
   /** The open requests a notifications/cancelled in this POST cancelled (cancelLost, when the POST gets no response). */
   cancels?: AttemptView[];
   /** The session's SESSION_EXPIRED cause this exchange's 404 set (a DELETE's, withdrawn if its page shows no route). */
@@ -123,6 +125,8 @@ export interface UnreadAnswer {
   src: Source;
   /** The request's Accept, Content-Type and MCP-Protocol-Version as the server received them (those it has). */
   headers?: Map<string, string>;
+  /** What its error body said (a JSON-RPC error's message, or its text), where the log kept the response body. */
+  said?: string;
 }
 
 interface Parked {
@@ -905,6 +909,7 @@ export class JoinEngine {
           const said = errorBodyText(text);
           if (said !== undefined) for (const v of ex.attempts) v.errorBody ??= said;
           if (ex.attempts.length === 0) ex.refusalSaid ??= said;
+          if (ex.bodyless && ex.attempts.length === 0) ex.unreadSaid ??= said;
           this.refusedUnknownSession(ex, said, ts, src);
           // A DELETE answered 404 with a page that does not say the session is unknown ("Cannot DELETE /mcp", Express's
           // page for a route it lacks: jsonResponseStreamableHttp has no DELETE handler): the server cannot end
@@ -935,6 +940,7 @@ export class JoinEngine {
     }
     const { value: v, text } = unwrapExact(value);
     if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) ex.refusalSaid ??= errorMessageOf(v);
+    if (ex.bodyless && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) ex.unreadSaid ??= errorMessageOf(v);
     const items = Array.isArray(v) ? v : [v];
     const isBatchBody = Array.isArray(v);
     for (const item of items) this.deliver(ex, item, isBatchBody ? undefined : v, text, ts, src, p.timing);
@@ -1013,7 +1019,7 @@ export class JoinEngine {
     if (quiet !== undefined) for (const v of ex.attempts) if (v.response === undefined) v.quietMs = Math.min(quiet, ts! - (v.keepAlive?.lastTs ?? -Infinity));
     ex.lastTs = ts ?? ex.lastTs;
     if (ex.bodyless && (ex.side === 'server' || ex.side === 'gateway') && typeof ex.status === 'number' && ex.status >= 400 && this.opts.onUnreadAnswer) {
-      this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}) });
+      this.opts.onUnreadAnswer({ side: ex.side, session: ex.session, status: ex.status, ts: ex.startTs, src: ex.src, ...(ex.refusable?.size ? { headers: ex.refusable } : {}), ...(ex.unreadSaid !== undefined ? { said: ex.unreadSaid } : {}) });
     }
     if (ex.carried !== undefined && ex.attempts.length === 0 && typeof ex.status === 'number' && ex.status >= 400) this.refusedPost(ex, input);
     // A notifications/cancelled whose POST ended with no response head at all: the client aborted it (mcporter closes its

@@ -1,5 +1,5 @@
 // Joining the client view and the server view of the same attempt, attaching client claims, and holding attempts until final.
-import { classify } from '../classify.js';
+import { classify, requestGuard } from '../classify.js';
 import type { ClaimIn } from '../normalize.js';
 import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
@@ -1001,7 +1001,10 @@ export class Matcher {
         a.serverUnread = { status: u.status, src: u.src };
         a.serverOutcome = 'HTTP_ERROR';
         const changed = headerChanged(a.client.requestHeaders, u.headers);
-        const said = `the server's log has this POST without its body, answered with HTTP ${u.status}${changed ? `; ${changed}` : ''}`;
+        // The words of its answer where the client's log has none (the Python SDK client's DEBUG log leaves bodies out).
+        const guard = u.said !== undefined ? requestGuard(u.status, u.said) : undefined;
+        const words = u.said !== undefined && a.detail.errorMessage === undefined && a.detail.errorCode === undefined && !(a.detail.why ?? '').includes('the body says: ') ? `; the server's view of this POST has its body: ${u.said}${guard ? `; ${guard.why}` : ''}` : '';
+        const said = `the server's log has this POST without its body, answered with HTTP ${u.status}${changed ? `; ${changed}` : ''}${words}`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
       else if (!layer) {

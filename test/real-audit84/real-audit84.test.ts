@@ -183,8 +183,11 @@ describe('real-audit84: the Python client\'s DEBUG log, which has no error bodie
     expect(failed.map((r) => `${r.method} ${r.status}`)).toEqual(['tools/call 403', 'tools/call 403', 'initialize 403']);
     for (const r of failed) {
       expect(r.serverOutcome).toBe('HTTP_ERROR');
-      expect(r.detail?.why).toContain("the server's log has this POST without its body, answered with HTTP 403");
+      // (its words from the server's record of the response, which the client's DEBUG log leaves out)
+      expect(r.detail?.why).toContain("the server's log has this POST without its body, answered with HTTP 403; the server's view of this POST has its body: Invalid Host: mcp.example.com; a Host check refused it before any MCP handler read it");
     }
+    const { findings } = await run([{ path: `${DIR}${name}/client-debug.log`, side: 'client' }, { path: `${DIR}${name}/server.ndjson`, side: 'server' }]);
+    expect(findings.filter((f) => f.code === 'CALL_NEVER_SENT').map((f) => f.message)).toEqual([expect.stringContaining('"Invalid Host: mcp.example.com"): a Host check (DNS-rebinding protection)')]);
     expect(rows.some((r) => r.side === 'server')).toBe(false);
   });
 
