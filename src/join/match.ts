@@ -269,6 +269,14 @@ export class Matcher {
   looseJoins = 0;
   /** How many server views that named no session id were joined so to a client's view that names one (the mirror). */
   mirrorJoins = 0;
+  /**
+   * Without a session: how many client views were joined to a server view by id, arguments and time alone (no tool
+   * result on both sides to prove it) while another server view of the same request was as open to them (another
+   * client's: every client of a stateless server numbers its requests from the same start). The summary says so.
+   */
+  crossableJoins = 0;
+  /** The latest such joins by time alone (see crossableJoins): id, fingerprint, start, and whether counted already. */
+  private timeJoins: { key: string; start: number | undefined; counted: boolean }[] = [];
   readonly pairs: SessionPairs;
 
   constructor(private readonly opts: MatcherOptions) {
@@ -346,9 +354,16 @@ export class Matcher {
       const queue = this.waiting.get(key);
       if (queue) {
         // Pair at once only with a view of the other side that saw the same HTTP status (and, without a session, the
-        // same arguments); a view that differs may belong to another POST with the same id (an auth re-POST, another
-        // client's call), so it is paired only when released unpaired.
-        const idx = nearestIndex(queue, (h) => !h.emitted && pairable(h, view.side) && sameId(h, view) && otherStatus(h, view.side) === view.status && (view.session !== null || h.fp === view.fingerprint), view);
+        // same arguments and the same tool result, or none on both sides); a view that differs may belong to another
+        // POST with the same id (an auth re-POST, another client's call), so it is paired only when released unpaired.
+        // Without a session several clients send the same id with the same arguments at once (every Client counts
+        // from 0): a tool result names its own request, so one view's result never pairs with another result, the
+        // same result first; and a result is not paired at once with a view that has none (a stream cut after its
+        // head) while another client's same request is still open, which may be the one that gets it
+        // (test/fixtures/real-audit85).
+        const fits = (h: Held) => !h.emitted && pairable(h, view.side) && sameId(h, view) && otherStatus(h, view.side) === view.status && (view.session !== null || (h.fp === view.fingerprint && resultsMayFit(otherResult(h, view.side), view.resultSig)));
+        let idx = view.session === null && view.resultSig !== undefined ? nearestIndex(queue, (h) => fits(h) && otherResult(h, view.side) === view.resultSig, view) : -1;
+        if (idx === -1) idx = nearestIndex(queue, (h) => fits(h) && (view.session !== null || !this.resultMayBeAnother(h, view)), view, view.session === null ? (h) => spanGapTo(h.attempt.primary, view) : undefined);
         if (idx !== -1) {
           const h = queue[idx]!;
           queue.splice(idx, 1);
@@ -358,6 +373,7 @@ export class Matcher {
           // (A plain input's view of the same request, beside these sided ones, is a third view: see sessionlessThirdViews.)
           if (view.session === null) this.noteSessionlessThirdView(view, this.sameCall.get(h.fp));
           this.merge(h.attempt, view);
+          if (view.session === null) this.noteTimeJoin(h, queue);
           if (end !== undefined && end + this.opts.windowMs > h.deadline) {
             h.deadline = end + this.opts.windowMs;
             this.enqueue(h);
@@ -799,6 +815,11 @@ export class Matcher {
       // Views of no known side (plain inputs) may be a client's and a server's of one request, a few ms apart: only the
       // same times to the millisecond make them one log given twice.
       if (view.side === 'unknown' && (o.startTs !== start || o.endTs !== view.endTs)) continue;
+      // Without a session, several clients of a stateless server send the same id with the same arguments at once
+      // (each counts from the same start): two connections (conn) or clients the records name are two, and the same
+      // traffic given twice has the same times to a few ms, start and end, and the same result
+      // (test/fixtures/real-audit85).
+      if (view.session === null && !sameTrafficSessionless(o, view)) continue;
       const inputs: [number, number] = o.input < view.input ? [o.input, view.input] : [view.input, o.input];
       const key = `${inputs[0]}|${inputs[1]}`;
       const known = this.overlaps.get(key);
@@ -837,6 +858,18 @@ export class Matcher {
 
   private enqueue(h: Held): void {
     this.queue.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
+  }
+
+  /**
+   * Without a session: held entry h and a new view, one with a tool result and the other without (a stream cut after
+   * its head, a hop's 502 in place of the answer), while the client side still has the same request open (same id
+   * and arguments, within --skew): another client's, whose answer may be that result. They are paired when released.
+   */
+  private resultMayBeAnother(h: Held, view: AttemptView): boolean {
+    const held = view.side === 'client' ? h.attempt.server : h.attempt.client;
+    if (!held || !this.opts.otherSideOpen || (held.resultSig === undefined) === (view.resultSig === undefined)) return false;
+    const server = view.side === 'client' ? held : view;
+    return server.resultSig !== undefined && this.opts.otherSideOpen(server, null, this.opts.skewMs);
   }
 
   /** An attempt with one side's view whose other side the join still has open (see MatcherOptions.otherSideOpen). */
@@ -982,7 +1015,10 @@ export class Matcher {
     const unpaired = !(a.client && a.server) && !neverSent(a.client);
     if (unpaired && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
     this.unlistInit(h);
-    if (unpaired) this.pairOnRelease(h, key);
+    if (unpaired) {
+      this.pairOnRelease(h, key);
+      this.crossedBy(h);
+    }
     if (this.looseOn || this.mirrorOn) {
       if (!(a.client && a.server)) this.pairLoose(h);
       this.looseDrop(h);
@@ -1056,23 +1092,59 @@ export class Matcher {
     const q = this.waiting.get(key);
     if (!q) return;
     const side: ViewSide = h.attempt.client ? 'client' : 'server';
-    const i = nearestIndex(q, (o) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary) && !answersContradict(h, o), h.attempt.primary);
+    const fits = (o: Held) => o !== h && !o.emitted && pairable(o, side) && sameId(o, h.attempt.primary) && !answersContradict(h, o);
+    // Without a session, a view of the other side whose start the two views' times allow first (the server got the
+    // request after the client sent it and before the client's exchange ended), then any: several clients' same
+    // requests at once are otherwise told only by the nearest start (test/fixtures/real-audit85).
+    const near = h.attempt.session === null ? (o: Held) => spanGap(h, o) : undefined;
+    let i = near ? nearestIndex(q, (o) => fits(o) && inTime(h, o), h.attempt.primary, near) : -1;
+    if (i === -1) i = nearestIndex(q, fits, h.attempt.primary, near);
     if (i === -1) return;
     const o = q[i]!;
     // Without a session: not when another unpaired view of h's side is nearer to it (that attempt's own view, whose
     // status differed: a 502 the hop put in place of the server's 200), as a retry that never reached the server is not.
     const oStart = o.attempt.startTs;
     if (h.attempt.session === null && oStart !== undefined && h.attempt.startTs !== undefined) {
-      const gap = Math.abs(h.attempt.startTs - oStart);
+      const gap = spanGap(h, o);
       const other = side === 'client' ? 'server' : 'client';
       // Another unpaired view of h's side with o's arguments when h has other ones is o's own attempt (whatever the
       // time); one nearer to o counts only when it fits o as well as h does (the same arguments if h has them).
       if (h.fp !== o.fp && q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && x.fp === o.fp)) return;
-      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && (h.fp !== o.fp || x.fp === o.fp) && x.attempt.startTs !== undefined && Math.abs(x.attempt.startTs - oStart) < gap)) return;
+      // Nor one that saw another status than o when h saw o's (a hop's 502 beside a stream cut after the server's 200
+      // head: several clients' same requests at once, test/fixtures/real-audit85).
+      const sawO = h.attempt.primary.status === o.attempt.primary.status;
+      const timely = inTime(h, o);
+      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && (h.fp !== o.fp || x.fp === o.fp) && (!sawO || x.attempt.primary.status === o.attempt.primary.status) && (!timely || inTime(x, o)) && x.attempt.startTs !== undefined && spanGap(x, o) < gap)) return;
     }
     q.splice(i, 1);
     if (q.length === 0) this.waiting.delete(key);
     this.absorb(h, o, side);
+    if (h.attempt.session === null) this.noteTimeJoin(h, q);
+  }
+
+  /**
+   * A client view and a server view just joined without a session (held entry h): unless a tool result on both sides
+   * proves it, remembered, and counted as crossable when another server view of the same request waits in `rest`.
+   */
+  private noteTimeJoin(h: Held, rest: Held[]): void {
+    const { client: c, server: s } = h.attempt;
+    if (!c || !s || c.method !== 'tools/call' || (c.resultSig !== undefined && s.resultSig !== undefined)) return;
+    const other = rest.some((x) => x !== h && !x.emitted && pairable(x, 'client') && x.fp === h.fp && sameId(x, c));
+    if (other) this.crossableJoins++;
+    this.timeJoins.push({ key: `${c.idKey}|${h.fp}`, start: c.startTs, counted: other });
+    if (this.timeJoins.length > 256) this.timeJoins.shift();
+  }
+
+  /** A server view released without a client's (no session): the joins by time of the same request near it were crossable. */
+  private crossedBy(h: Held): void {
+    const s = h.attempt.server;
+    if (!s || h.attempt.client || s.session !== null || s.method !== 'tools/call' || !this.sidesSeen.has('client')) return;
+    const key = `${s.idKey}|${h.fp}`;
+    for (const j of this.timeJoins) {
+      if (j.counted || j.key !== key || (j.start !== undefined && s.startTs !== undefined && Math.abs(j.start - s.startTs) > this.opts.skewMs)) continue;
+      j.counted = true;
+      this.crossableJoins++;
+    }
   }
 
   /** Held entry h takes the other side's view of o, which is released inside it (o is out of the waiting queues already). */
@@ -1702,7 +1774,7 @@ function answersContradict(h: Held, o: Held): boolean {
  * several POSTs of one call: a client that began anew (a new 2026-07-28 Python SDK Client after a reset) sends its
  * retry with the same id and arguments, and the first that fits may be another attempt's view.
  */
-function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptView): number {
+function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptView, gapOf?: (h: Held) => number): number {
   if (view.session !== null || view.startTs === undefined) return queue.findIndex(fits);
   let best = -1;
   let bestSame = false;
@@ -1712,7 +1784,7 @@ function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptVi
     if (!fits(h)) continue;
     // The same arguments first (clients that share ids call other things), then the nearest in time.
     const same = h.fp === view.fingerprint;
-    const d = h.attempt.startTs === undefined ? Infinity : Math.abs(h.attempt.startTs - view.startTs);
+    const d = gapOf ? gapOf(h) : h.attempt.startTs === undefined ? Infinity : Math.abs(h.attempt.startTs - view.startTs);
     if (best === -1 || (same && !bestSame) || (same === bestSame && d < gap)) {
       best = i;
       bestSame = same;
@@ -1725,6 +1797,50 @@ function nearestIndex(queue: Held[], fits: (h: Held) => boolean, view: AttemptVi
 /** A server's view of an initialize from a log that kept neither its answer nor its response headers: the session it gave is unknown. */
 function headerlessInit(v: AttemptView): boolean {
   return isServerish(v.side) && v.session === null && v.noSessionHeader !== true && v.bodyNotCaptured === true;
+}
+
+/**
+ * Whether held entries a and b (one a client's view, the other a server's) may be one exchange by their times: the
+ * server's view started no earlier than the client's and before the client's ended (true where a time is missing).
+ */
+function inTime(a: Held, b: Held): boolean {
+  const c = a.attempt.client ?? b.attempt.client;
+  const s = a.attempt.client ? b.attempt.server : a.attempt.server;
+  if (!c || !s || c.startTs === undefined || s.startTs === undefined) return true;
+  return s.startTs >= c.startTs && (c.endTs === undefined || s.startTs <= c.endTs);
+}
+
+/**
+ * How far apart held entries a and b (one view each) are in time: their starts' gap plus their ends' where both
+ * ended. A hop in front of a loaded server delays each request's arrival by more than the gap between several
+ * clients' same requests sent at once, while a hop's answer in place of the server's (a 502 after it, a stream cut
+ * with the server's head) comes as the server's exchange ends: the ends tell them apart (test/fixtures/real-audit85).
+ */
+function spanGap(a: Held, b: Held): number {
+  return spanGapTo(a.attempt.primary, b.attempt.primary);
+}
+
+function spanGapTo(x: AttemptView, y: AttemptView): number {
+  if (x.startTs === undefined || y.startTs === undefined) return Infinity;
+  return Math.abs(x.startTs - y.startTs) + (x.endTs !== undefined && y.endTs !== undefined ? Math.abs(x.endTs - y.endTs) : 0);
+}
+
+/** Two sessionless views of one side, in two inputs, that may be one request given twice (see noteOverlap). */
+function sameTrafficSessionless(a: AttemptView, b: AttemptView): boolean {
+  if (!a.scope.startsWith('input#') && !b.scope.startsWith('input#') && a.scope !== b.scope) return false;
+  if (a.startTs === undefined || b.startTs === undefined || Math.abs(a.startTs - b.startTs) > 5) return false;
+  if (a.endTs !== undefined && b.endTs !== undefined && Math.abs(a.endTs - b.endTs) > 5) return false;
+  return resultsMayFit(a.resultSig, b.resultSig);
+}
+
+/** Two views' tool result digests (undefined: none) that may be one request's: not two different results. */
+function resultsMayFit(a: number | undefined, b: number | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
+}
+
+/** The tool result digest of held entry h's view on the other side from `side` (undefined: none, or no tools/call result). */
+function otherResult(h: Held, side: ViewSide): number | undefined {
+  return side === 'client' ? h.attempt.server?.resultSig : h.attempt.client?.resultSig;
 }
 
 function sameId(h: Held, v: AttemptView): boolean {
