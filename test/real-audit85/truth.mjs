@@ -49,6 +49,7 @@ const expectedOutcome = (a) => (a.ok ? 'TOOL_SUCCESS' : a.fault === 'cut' ? 'STR
 
 /** Every disagreement between the report and the truth, as short strings (empty: none). */
 export function judge(dir, files, reportLines) {
+  files = files.map((f) => basename(f));
   const { o, out } = truthOfLines(dir, files);
   const attemptOf = new Map(o.calls.flatMap((c) => c.attempts.map((a) => [`${c.app}/${c.call}/${a.attempt}`, { ...a, app: c.app, call: c.call, tool: c.tool }])));
   const hasServer = files.includes('server.ndjson');
@@ -58,14 +59,17 @@ export function judge(dir, files, reportLines) {
   const seen = new Map();
   for (const r of reportLines) {
     if (r.type !== 'attempt' || r.method !== 'tools/call') continue;
-    const keysOf = (side) => [...new Set(r.sources.filter((s) => (s.file === 'server.ndjson') === (side === 'server')).map((s) => out.get(`${s.file}:${s.line}`)).filter(Boolean))];
+    const keysOf = (side) => [...new Set(r.sources.filter((s) => (basename(s.file) === 'server.ndjson') === (side === 'server')).map((s) => out.get(`${basename(s.file)}:${s.line}`)).filter(Boolean))];
     const ck = keysOf('client');
     const sk = keysOf('server');
     const key = ck[0] ?? sk[0];
     const where = `${r.ts} id ${r.id} ${r.tool} (${ck.join('+') || '-'} | ${sk.join('+') || '-'})`;
     if (!key) { bad.push(`unknown: ${where}`); continue; }
     if (ck.length > 1 || sk.length > 1) bad.push(`one attempt, several truths: ${where}`);
-    if (ck.length && sk.length && ck[0] !== sk[0]) bad.push(`${clientApps.has(sk[0][0]) ? '' : '? '}misjoined: client ${ck[0]} with server ${sk[0]}`);
+    // Crossed with another app's request the logs given cannot tell from it: that app's log is not given, or both
+    // were streams cut after the server's head (no result on the client's side, the same status and arguments).
+    const cutBoth = (k) => attemptOf.get(k)?.fault === 'cut';
+    if (ck.length && sk.length && ck[0] !== sk[0]) bad.push(`${!clientApps.has(sk[0][0]) || (cutBoth(ck[0]) && cutBoth(sk[0])) ? '? ' : ''}misjoined: client ${ck[0]} with server ${sk[0]}`);
     const a = attemptOf.get(key);
     seen.set(key, (seen.get(key) ?? 0) + 1);
     if (ck.length && !sk.length && hasServer && a.runs.length) bad.push(`client view not joined: ${key} (its run #${a.runs} is in the server log)`);
