@@ -1825,11 +1825,16 @@ function spanGapTo(x: AttemptView, y: AttemptView): number {
   return Math.abs(x.startTs - y.startTs) + (x.endTs !== undefined && y.endTs !== undefined ? Math.abs(x.endTs - y.endTs) : 0);
 }
 
-/** Two sessionless views of one side, in two inputs, that may be one request given twice (see noteOverlap). */
+/**
+ * Two sessionless views of one side, in two inputs, that may be one request given twice (see noteOverlap): no two
+ * connections or clients the records name, the same start within 5 ms (and end, where both saw the HTTP exchange), and
+ * no two different tool results.
+ */
 function sameTrafficSessionless(a: AttemptView, b: AttemptView): boolean {
   if (!a.scope.startsWith('input#') && !b.scope.startsWith('input#') && a.scope !== b.scope) return false;
   if (a.startTs === undefined || b.startTs === undefined || Math.abs(a.startTs - b.startTs) > 5) return false;
-  if (a.endTs !== undefined && b.endTs !== undefined && Math.abs(a.endTs - b.endTs) > 5) return false;
+  // (The ends where both logs saw the HTTP exchange: an app's own log writes its line of an answer when it gets to it.)
+  if (a.http && b.http && a.endTs !== undefined && b.endTs !== undefined && Math.abs(a.endTs - b.endTs) > 5) return false;
   return resultsMayFit(a.resultSig, b.resultSig);
 }
 
