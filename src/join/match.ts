@@ -275,7 +275,7 @@ export class Matcher {
    * client's: every client of a stateless server numbers its requests from the same start). The summary says so.
    */
   crossableJoins = 0;
-  /** The latest such joins by time alone (see crossableJoins): id, fingerprint, start, and whether counted already. */
+  /** The latest such joins by time alone (see crossableJoins): id, fingerprint and server log, start, and whether counted already. */
   private timeJoins: { key: string; start: number | undefined; counted: boolean }[] = [];
   readonly pairs: SessionPairs;
 
@@ -1129,9 +1129,10 @@ export class Matcher {
   private noteTimeJoin(h: Held, rest: Held[]): void {
     const { client: c, server: s } = h.attempt;
     if (!c || !s || c.method !== 'tools/call' || (c.resultSig !== undefined && s.resultSig !== undefined)) return;
-    const other = rest.some((x) => x !== h && !x.emitted && pairable(x, 'client') && x.fp === h.fp && sameId(x, c));
+    // (Another server view of the same log: one request given twice, in two logs, is said by the overlap note.)
+    const other = rest.some((x) => x !== h && !x.emitted && pairable(x, 'client') && x.fp === h.fp && sameId(x, c) && x.attempt.server?.input === s.input);
     if (other) this.crossableJoins++;
-    this.timeJoins.push({ key: `${c.idKey}|${h.fp}`, start: c.startTs, counted: other });
+    this.timeJoins.push({ key: `${c.idKey}|${h.fp}|${s.input}`, start: c.startTs, counted: other });
     if (this.timeJoins.length > 256) this.timeJoins.shift();
   }
 
@@ -1139,7 +1140,7 @@ export class Matcher {
   private crossedBy(h: Held): void {
     const s = h.attempt.server;
     if (!s || h.attempt.client || s.session !== null || s.method !== 'tools/call' || !this.sidesSeen.has('client')) return;
-    const key = `${s.idKey}|${h.fp}`;
+    const key = `${s.idKey}|${h.fp}|${s.input}`;
     for (const j of this.timeJoins) {
       if (j.counted || j.key !== key || (j.start !== undefined && s.startTs !== undefined && Math.abs(j.start - s.startTs) > this.opts.skewMs)) continue;
       j.counted = true;
@@ -1827,14 +1828,17 @@ function spanGapTo(x: AttemptView, y: AttemptView): number {
 
 /**
  * Two sessionless views of one side, in two inputs, that may be one request given twice (see noteOverlap): no two
- * connections or clients the records name, the same start within 5 ms (and end, where both saw the HTTP exchange), and
- * no two different tool results.
+ * connections or clients the records name, where both logs saw the HTTP exchange the same start and end within 5 ms,
+ * and no two different tool results.
  */
 function sameTrafficSessionless(a: AttemptView, b: AttemptView): boolean {
   if (!a.scope.startsWith('input#') && !b.scope.startsWith('input#') && a.scope !== b.scope) return false;
-  if (a.startTs === undefined || b.startTs === undefined || Math.abs(a.startTs - b.startTs) > 5) return false;
-  // (The ends where both logs saw the HTTP exchange: an app's own log writes its line of an answer when it gets to it.)
-  if (a.http && b.http && a.endTs !== undefined && b.endTs !== undefined && Math.abs(a.endTs - b.endTs) > 5) return false;
+  // (Times to 5 ms where both logs saw the HTTP exchange; an app's or a server's own log writes its line of a request
+  // or an answer when its code gets to it, so there the second the caller allows stands.)
+  if (a.http && b.http) {
+    if (a.startTs === undefined || b.startTs === undefined || Math.abs(a.startTs - b.startTs) > 5) return false;
+    if (a.endTs !== undefined && b.endTs !== undefined && Math.abs(a.endTs - b.endTs) > 5) return false;
+  }
   return resultsMayFit(a.resultSig, b.resultSig);
 }
 
