@@ -363,7 +363,7 @@ export class Matcher {
         // (test/fixtures/real-audit85).
         const fits = (h: Held) => !h.emitted && pairable(h, view.side) && sameId(h, view) && otherStatus(h, view.side) === view.status && (view.session !== null || (h.fp === view.fingerprint && resultsMayFit(otherResult(h, view.side), view.resultSig)));
         let idx = view.session === null && view.resultSig !== undefined ? nearestIndex(queue, (h) => fits(h) && otherResult(h, view.side) === view.resultSig, view) : -1;
-        if (idx === -1) idx = nearestIndex(queue, (h) => fits(h) && (view.session !== null || !this.resultMayBeAnother(h, view)), view, view.session === null ? (h) => spanGapTo(h.attempt.primary, view) : undefined);
+        if (idx === -1) idx = nearestIndex(queue, (h) => fits(h) && (view.session !== null || !this.resultMayBeAnother(h, view)), view, view.session === null && view.method === 'tools/call' ? (h) => spanGapTo(h.attempt.primary, view) : undefined);
         if (idx !== -1) {
           const h = queue[idx]!;
           queue.splice(idx, 1);
@@ -1096,7 +1096,7 @@ export class Matcher {
     // Without a session, a view of the other side whose start the two views' times allow first (the server got the
     // request after the client sent it and before the client's exchange ended), then any: several clients' same
     // requests at once are otherwise told only by the nearest start (test/fixtures/real-audit85).
-    const near = h.attempt.session === null ? (o: Held) => spanGap(h, o) : undefined;
+    const near = h.attempt.session === null && h.attempt.method === 'tools/call' ? (o: Held) => spanGap(h, o) : undefined;
     let i = near ? nearestIndex(q, (o) => fits(o) && inTime(h, o), h.attempt.primary, near) : -1;
     if (i === -1) i = nearestIndex(q, fits, h.attempt.primary, near);
     if (i === -1) return;
@@ -1105,7 +1105,7 @@ export class Matcher {
     // status differed: a 502 the hop put in place of the server's 200), as a retry that never reached the server is not.
     const oStart = o.attempt.startTs;
     if (h.attempt.session === null && oStart !== undefined && h.attempt.startTs !== undefined) {
-      const gap = spanGap(h, o);
+      const gap = near ? near(o) : Math.abs(h.attempt.startTs - oStart);
       const other = side === 'client' ? 'server' : 'client';
       // Another unpaired view of h's side with o's arguments when h has other ones is o's own attempt (whatever the
       // time); one nearer to o counts only when it fits o as well as h does (the same arguments if h has them).
@@ -1113,8 +1113,8 @@ export class Matcher {
       // Nor one that saw another status than o when h saw o's (a hop's 502 beside a stream cut after the server's 200
       // head: several clients' same requests at once, test/fixtures/real-audit85).
       const sawO = h.attempt.primary.status === o.attempt.primary.status;
-      const timely = inTime(h, o);
-      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && (h.fp !== o.fp || x.fp === o.fp) && (!sawO || x.attempt.primary.status === o.attempt.primary.status) && (!timely || inTime(x, o)) && x.attempt.startTs !== undefined && spanGap(x, o) < gap)) return;
+      const timely = near !== undefined && inTime(h, o);
+      if (q.some((x) => x !== h && x !== o && !x.emitted && pairable(x, other) && (h.fp !== o.fp || x.fp === o.fp) && (!sawO || x.attempt.primary.status === o.attempt.primary.status) && (!timely || inTime(x, o)) && x.attempt.startTs !== undefined && (near ? spanGap(x, o) : Math.abs(x.attempt.startTs - oStart)) < gap)) return;
     }
     q.splice(i, 1);
     if (q.length === 0) this.waiting.delete(key);
