@@ -845,6 +845,8 @@ export class Matcher {
         if (o === undefined || o.input === view.input || o.session !== null || (o.side === 'unknown') === plainView) continue;
         if (o.idKey !== view.idKey || o.method !== view.method || (o.http && view.http && o.status !== view.status)) continue;
         if (o.startTs === undefined || Math.abs(o.startTs - start) > 1000) continue;
+        // (Another client of a stateless server sends the same id and arguments at once: a different result is its.)
+        if (!resultsMayFit(o.resultSig, view.resultSig)) continue;
         const [plain, sided] = plainView ? [view, o] : [o, view];
         const key = `${plain.input}|${sided.input}`;
         if (seen?.includes(key)) continue;
