@@ -120,6 +120,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   /** Attempts with both a client's and a server's view; and whether the sides that file names gave were said. */
   let bothViews = 0;
   let sidesByNameSaid = false;
+  let sidesByRecordsSaid = false;
 
   // Client and server session ids a gateway rewrote, paired by their initialize exchanges (released as the sessions close).
   const pairs = new SessionPairs();
@@ -178,7 +179,13 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     strict: options.strict ?? false,
     inputOrder: options.inputOrder ?? 'auto',
     onAssumedSide: (account: InputAccount, spec: ResolvedSpec) => {
-      if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!, spec.assumedBy === 'records'));
+      if (spec.assumedBy === 'records') {
+        // Said once for them all (a folder of HARs beside their servers' logs): they take one side.
+        if (sidesByRecordsSaid) return;
+        sidesByRecordsSaid = true;
+        return notice(assumedByRecordsNote(cursors.filter((c) => inputs[c.index]!.assumedBy === 'records').map((c) => c.account.name), spec.assumed!));
+      }
+      if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!));
       if (sidesByNameSaid) return;
       sidesByNameSaid = true;
       notice(sidesByNameNote(namedSides()));
@@ -479,10 +486,16 @@ function mixedSidesNote(name: string, side: string): string {
   return `${name} holds records that state a side (${side}) and records of the same sessions that state none (two recorders appending to one file, one of them without a side?): those without are analyzed apart, so their calls are counted a second time; give each recorder a file of its own, or the proxy's records a side (--side)`;
 }
 
-/** What is said, once, of a plain input whose records state no side, next to inputs of one side. */
-function assumedSideNote(name: string, assumed: 'client' | 'server', byRecords = false): string {
+/** What is said, once, of the plain inputs whose records state no side, next to logs whose records state one side only. */
+function assumedByRecordsNote(names: string[], assumed: 'client' | 'server'): string {
   const other = assumed === 'client' ? 'server' : 'client';
-  if (byRecords) return `${name}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do): read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
+  const one = names.length === 1;
+  return `${listed(names)}: given without a side, and ${one ? 'its' : 'their'} records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do): read as the ${assumed}'s view, joined to theirs (give ${one ? 'it' : 'them'} with --${assumed} to say so)`;
+}
+
+/** What is said, once, of a plain input whose records state no side, next to inputs of one side. */
+function assumedSideNote(name: string, assumed: 'client' | 'server'): string {
+  const other = assumed === 'client' ? 'server' : 'client';
   return `${name}: given without a side next to ${other}-side logs only, and its records state none: read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
 }
 
