@@ -14,7 +14,7 @@ import { estimateLineOffset, estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import { mcpsnoopRepeatNotes } from './formats/mcpsnoop-export.js';
 import { rotationSeries } from './read/rotation.js';
-import { assumeSides } from './input-sides.js';
+import { assumeSides, statedSides } from './input-sides.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 import type { CanonicalRecord, ExchangeRecord } from './schema/record.js';
@@ -115,7 +115,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notes.push(text);
     options.onDiagnostic?.(`mcp-triage: ${text}`);
   };
-  const inputs = assumeSides(options.inputs);
+  const inputs = assumeSides(options.inputs, await statedSides(options.inputs));
   let claims = 0;
   /** Attempts with both a client's and a server's view; and whether the sides that file names gave were said. */
   let bothViews = 0;
@@ -490,7 +490,7 @@ function mixedSidesNote(name: string, side: string): string {
 function assumedByRecordsNote(names: string[], assumed: 'client' | 'server'): string {
   const other = assumed === 'client' ? 'server' : 'client';
   const one = names.length === 1;
-  return `${listed(names)}: given without a side, and ${one ? 'its' : 'their'} records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do): read as the ${assumed}'s view, joined to theirs (give ${one ? 'it' : 'them'} with --${assumed} to say so)`;
+  return `${listed(names)}: given without a side, and ${one ? 'its' : 'their'} records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console): read as the ${assumed}'s view, joined to theirs (give ${one ? 'it' : 'them'} with --${assumed} to say so)`;
 }
 
 /** What is said, once, of a plain input whose records state no side, next to inputs of one side. */

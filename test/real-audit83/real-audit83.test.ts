@@ -53,7 +53,7 @@ describe('real-audit83 stateless: the client, the recording proxy and the server
       const r = await run([{ path: f('stateless', sided) }, { path: f('stateless', plain) }]);
       expect([r.attempts, r.calls]).toEqual([requests, requests]);
       const other = assumed === 'server' ? 'client' : 'server';
-      const note = `${plain}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do): read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
+      const note = `${plain}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console): read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
       expect(r.notes.map(bare)).toEqual([note]);
       expect(r.said.map(bare)).toEqual([`mcp-triage: ${note}`]);
     });
