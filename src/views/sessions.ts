@@ -200,11 +200,16 @@ function learn(s: Identity, row: AttemptRow): void {
   } else if (!s.versionFromInit && row.protocolVersion && !s.protocolVersion) s.protocolVersion = row.protocolVersion;
 }
 
-/** The client's cell: 28 characters a name, room for three when a scope without session ids holds several clients. */
-const clientCell = (r: SessionRow): string => cell(r.client ?? '', 28 * Math.min(3, (r.client ?? '').split(', ').length));
+/**
+ * How long a client's or server's name may be in its cell before it is cut: `name/version` whole (the version is what a
+ * postmortem asks; `triage-fixture-server/1.0.0` lost it at 24), a cap for hostile strings only. The cell wraps.
+ */
+const NAME_CELL = 40;
+/** The client's cell: NAME_CELL characters a name, room for three when a scope without session ids holds several clients. */
+const clientCell = (r: SessionRow): string => cell(r.client ?? '', NAME_CELL * Math.min(3, (r.client ?? '').split(', ').length));
 /** A client or server cell: its name, or NOT_LOGGED when no record of the session named it. */
 const nameOr = (name: string, color: boolean): string => (name === '' ? paint(color, '2', NOT_LOGGED) : name);
-const serverCell = (r: SessionRow): string => cell(r.server ?? '', 24);
+const serverCell = (r: SessionRow): string => cell(r.server ?? '', NAME_CELL);
 /** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
 const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session, r.scope, summary.inputs);
 /** `3: 2 HTTP_ERROR, 1 TOOL_ERROR`, the outcomes joined by `sep`. */
