@@ -50,7 +50,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     out.push(...moreLine(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity)));
     if (findings.rows.length) {
       out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
-        r.finding.severity, `\`${r.finding.code}\``, c(r.session ?? '-', 40), whole(withoutSession(r.finding.message, r.session)),
+        r.finding.severity, `\`${r.finding.code}\``, sessionCell(r, summary.inputs), whole(withoutSession(r.finding.message, r.session)),
         whole(evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 4).map(src).join(', ')),
       ])), '');
     }
@@ -65,7 +65,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
       // The claimed column only when a client log claimed something of a row shown, as in the table report.
       const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
       out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', ...(claims ? ['claimed'] : []), 'why', 'evidence'], failed.rows.map((r) => [
-        c(r.ts ?? ''), c(r.session ?? '-', 40), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
+        c(r.ts ?? ''), sessionCell(r, summary.inputs), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
         r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, ...(claims ? [whole(claimedText(r.claim))] : []), whyCell(r), whole(evidenceOf(r.sources, 3).map(src).join(', ')),
       ])), '');
     }
@@ -114,6 +114,14 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   // What the run itself noticed (clocks shifted, inputs read backwards, refused version probes): as the table report says it.
   if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The session column: the id, or for traffic without one its key named as the sessions view and the diagram headings
+ * name it (`input#1 (no session id; capture.har)`), so a row can be found in `timeline`; `-` when there is none.
+ */
+function sessionCell(r: { session: string | null; scope?: string }, inputs: { name: string }[]): string {
+  return r.session === null && r.scope === undefined ? '-' : c(scopeName(r.session, r.scope, inputs), r.session === null ? 120 : 40);
 }
 
 /** A session finding's message without its leading `session <id>: `, which the session column beside it says already. */

@@ -31,7 +31,14 @@ const cell = (s: string | null | undefined, max = 40): string => truncate(cleanT
 const text = (s: string): string => cutAtWord(cleanTerminal(s));
 const src = (s: { file: string; line: number }) => `${cleanTerminal(s.file)}:${s.line}`;
 const time = (iso: string | undefined) => (iso ? iso.slice(11, 23) : '');
+/** An attempt's call and its place in it, `c4#2`, as the attempts, timeline and retry tables name it. */
+const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
 const idOf = (r: AttemptRow) => cell(r.idText ?? JSON.stringify(r.id), 16);
+/**
+ * The session cell: the id, or for traffic without one the key the sessions view and `timeline` know it by (`input#1`,
+ * a client or connection key), not a bare `-` that no other view can be asked about.
+ */
+const sessionOf = (r: { session: string | null; scope?: string }) => cell(r.session ?? r.scope ?? '-', 12);
 const what = (r: { method: string; tool: string | null; target?: string }) => (r.tool ? `${cell(r.method, 24)} ${cell(r.tool, 28)}` : r.target !== undefined ? `${cell(r.method, 24)} ${cell(r.target, 28)}` : cell(r.method, 40));
 
 export class TableSink implements OutputSink {
@@ -43,9 +50,9 @@ export class TableSink implements OutputSink {
   }
 }
 
-/** A table with bold headers (when colour is on), fitted to `width`: the columns given a fit give way, the others keep their width. */
+/** A table with bold headers (when colour is on; a header on two lines, bold on each), fitted to `width`: the columns given a fit give way, the others keep their width. */
 function table(head: string[], color: boolean, width: number, fit: Record<string, ColumnFit>): Grid {
-  return new Grid(head.map((h) => paint(color, '1', h)), { width, fit: head.map((h) => fit[h]) });
+  return new Grid(head.map((h) => h.split('\n').map((l) => paint(color, '1', l)).join('\n')), { width, fit: head.map((h) => fit[h]) });
 }
 
 function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boolean, width = DEFAULT_WIDTH): string {
@@ -80,7 +87,6 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
   const failed = builder.failedTable();
   if (failed.total) {
     const outcomeFit = underscoreColumn([...failed.rows.map((r) => r.outcome), ...failed.rows.map((r) => r.layer)]);
-    const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
     const status = (r: AttemptRow) => (r.status === null ? '-' : String(r.status));
     // The claimed column only when a client log claimed something of a row shown: without claims it is empty on every row.
     const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
@@ -93,7 +99,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
       const t = table(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...claimedHead, 'why'], color, width, { 'method / tool': wrapColumn(10), outcome: underscoreColumn(failed.rows.map((r) => r.outcome)), claimed: wrapColumn(7, longClaim ? 13 : undefined), why: wrapColumn(16, SPILL_BELOW) });
       for (const r of failed.rows) {
         t.push([
-          time(r.ts), cell(r.session ?? '-', 12), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
+          time(r.ts), sessionOf(r), idOf(r), callOf(r), what(r), status(r), paint(color, OUTCOME_COLOR[r.outcome], r.outcome), r.layer,
           ...claimed(r), text(whyOf(r)),
         ]);
       }
@@ -106,7 +112,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
       });
       for (const r of failed.rows) {
         t.push([
-          `${time(r.ts)}\n${cell(r.session ?? '-', 12)}`, `${idOf(r)}\n${callOf(r)}`, what(r), status(r), `${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}\n${r.layer}`,
+          `${time(r.ts)}\n${sessionOf(r)}`, `${idOf(r)}\n${callOf(r)}`, what(r), status(r), `${paint(color, OUTCOME_COLOR[r.outcome], r.outcome)}\n${r.layer}`,
           ...claimed(r), text(whyOf(r)),
         ]);
       }
@@ -121,9 +127,19 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
     // to the end that tells its files apart while the message wraps, before a code is broken or the message squeezed:
     // long paths (a fixture's folders) kept whole left the code a word wide at 120 columns.
     const evidence = findings.rows.map((r) => evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3).map(src));
-    const t = table(['severity', 'code', 'message', 'evidence'], color, width, { code: underscoreColumn(findings.rows.map((r) => r.finding.code)), message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20, distinctEnd(evidence.flat())) });
+    // A code stays whole (it is what `mcp-triage explain` and --code take) while the evidence can be shortened to its
+    // minimum: only then is it broken after a `_` (at 80 columns `SESSION_ID_` over `CHANGED` could not be copied).
+    const codes = findings.rows.map((r) => r.finding.code);
+    // Under the code, where it happened as the attempts table names it: the session (its id's start, or the key of
+    // traffic without one) and, for an attempt's finding, its call#attempt. The message's `tools/call x id 4` alone
+    // matched several sessions of a log (each client counts its ids from 0) and no row of the attempts table.
+    const whereOf = (r: (typeof findings.rows)[number]): string[] => [
+      ...(r.session !== null || r.scope !== undefined ? [sessionOf(r)] : []),
+      ...(r.attempt?.call ? [callOf(r.attempt)] : []),
+    ];
+    const t = table(['severity', 'code\nsession / call', 'message', 'evidence'], color, width, { 'code\nsession / call': { ...underscoreColumn(codes), keep: maxOf(0, codes.map((c) => c.length)) }, message: wrapColumn(20, SPILL_BELOW), evidence: tailColumn(20, distinctEnd(evidence.flat())) });
     findings.rows.forEach((r, n) => {
-      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), r.finding.code, text(r.finding.message), evidence[n]!.join('\n')]);
+      t.push([paint(color, SEVERITY_COLOR[r.finding.severity], r.finding.severity), [r.finding.code, ...whereOf(r)].join('\n'), text(r.finding.message), evidence[n]!.join('\n')]);
     });
     out.push(`Findings${moreNote(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity))}`, ...(findings.rows.length ? [t.toString()] : []), '');
   }

@@ -136,7 +136,8 @@ describe('--max-rows on the samples', () => {
     expect(failed.rows.map((row) => row[2])).toEqual(['3', '5']);
     const findings = section(r.stdout, 'Findings')!;
     expect(findings.heading).toBe('Findings (first 2 of 16, errors first; 14 more not shown: 1 error, 13 warning)');
-    expect(findings.rows.map((row) => row[1])).toEqual(['NO_FINAL_RESULT', 'ID_REUSED']);
+    // The code cell's first word is the code; the session and call#attempt follow it in the cell.
+    expect(findings.rows.map((row) => row[1]!.split(' ')[0])).toEqual(['NO_FINAL_RESULT', 'ID_REUSED']);
     const chains = section(r.stdout, 'Calls with more than one attempt')!;
     expect(chains.heading).toBe('Calls with more than one attempt (first 2 of 4 in time order; 2 more not shown)');
     expect(chains.rows.map((row) => row[0])).toEqual(['c4', 'c6']);
@@ -158,7 +159,7 @@ describe('when no attempt is left to list', () => {
     const expired = await cli(['--client', `${SAMPLES}client.ndjson`, '--server', `${SAMPLES}server.ndjson`, '--code', 'SESSION_EXPIRED']);
     expect(expired.stdout).toContain('No attempt matches the filters (--code SESSION_EXPIRED); the session findings that pass them are listed below.');
     expect(expired.stdout).not.toContain('No JSON-RPC requests');
-    expect(section(expired.stdout, 'Findings')!.rows.map((r) => r[1])).toEqual(['SESSION_EXPIRED']);
+    expect(section(expired.stdout, 'Findings')!.rows.map((r) => r[1])).toEqual(['SESSION_EXPIRED a3f1c2d4-5b…']);
     const md = await cli(['--client', `${SAMPLES}client.ndjson`, '--server', `${SAMPLES}server.ndjson`, '--code', 'SESSION_EXPIRED', '--format', 'markdown']);
     expect(md.stdout).toContain('No attempt matches the filters (`--code SESSION_EXPIRED`); the session findings that pass them are listed below.');
     const cancelled = await cli([`${SAMPLES}stdio.ndjson`, '--code', 'CANCELLED']);

@@ -51,10 +51,16 @@ describe('matching a shortened id', () => {
 });
 
 describe('mcp-triage timeline takes what the tables print', () => {
-  it('an id the analysis shortened (its attempts table at 80 columns) selects that session', async () => {
+  it('an id the analysis shortened (its attempts and findings tables at 80 columns) selects that session', async () => {
     const report = await cli(START, { env: { COLUMNS: '80' } });
     const shortened = [...new Set(report.stdout.match(/[^\s│]+…/g))];
-    expect(shortened).toEqual(['a3f1c2d4-5b…']);
+    // The attempts table's a3f1 and the sessions the findings table names under their codes (audit 87).
+    expect(shortened).toEqual(['a3f1c2d4-5b…', 'b7e2d9a0-1c…', 'c4d5e6f7-08…', 'd5e6f708-19…']);
+    for (const id of shortened) {
+      const t = await cli(['timeline', id, ...START, '--format', 'json']);
+      expect(t.code, t.stderr).toBe(0);
+      expect(sessionOf(t.stdout).startsWith(id.slice(0, -1))).toBe(true);
+    }
     const r = await cli(['timeline', shortened[0]!, ...START, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     expect(sessionOf(r.stdout)).toBe(A3F1);
