@@ -15,8 +15,9 @@ export function noteOf(a: Attempt): Attempt['primary']['note'] {
 export function notedOrigin(a: Attempt, call: string): RetryOriginInfo {
   const said = noteOf(a)?.retryOrigin;
   const attempt = noteOf(a)?.attempt;
-  const named = `the application named both requests call ${jsonText(call.slice(0, 100))}${attempt !== undefined ? `, this one attempt ${attempt}` : ''} (note)`;
-  return said ? { origin: said, how: `noted by the application on the request; ${named}` } : { origin: 'app', how: named };
+  // Said once: `noted by the application on the request; the application named both ... (note)` told the note three times.
+  const named = `named both requests call ${jsonText(call.slice(0, 100))}${attempt !== undefined ? `, this one attempt ${attempt}` : ''}`;
+  return said ? { origin: said, how: `noted by the application on the request, which ${named}` } : { origin: 'app', how: `the application's note on the request ${named}` };
 }
 
 /** How a session began: the idKey of its initialize, and the lowest numeric id of the requests sent in it since. */
