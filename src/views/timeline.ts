@@ -169,7 +169,10 @@ function sseText(r: AttemptRow): string {
   const parts = [`${plural(r.sse.events, 'event')}${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}`];
   if (r.sse.progress) parts.push(`${r.sse.progress} progress`);
   if (r.sse.serverRequests) parts.push(plural(r.sse.serverRequests, 'server request'));
-  if (r.sse.end && r.sse.end !== 'complete') parts.push(`stream ${r.sse.end}`);
+  // `cut` is the engine's word for a stream whose end the log does not have (the log ended first, or the window
+  // closed it), not a cut on the wire: "stream cut" beside a TOOL_SUCCESS the app got read as a network fault.
+  if (r.sse.end === 'cut') parts.push('its end not in the log');
+  else if (r.sse.end && r.sse.end !== 'complete') parts.push(`stream ${r.sse.end}`);
   return parts.join(', ');
 }
 
@@ -192,7 +195,19 @@ function notes(r: AttemptRow): string[] {
   return n;
 }
 
-const LEGEND = 'client view / server view: HTTP status and outcome as each side logged it ("-" for the status: no HTTP layer in the log). "not seen by server": both sides were logged and the server has no record of the attempt. "(no side)": the log does not say which side wrote it; its one view is in the client column.';
+/**
+ * What the client view and server view columns mean, and only the marks the rows shown use: the same three sentences
+ * under every timeline, `(no side)` explained where no row had one, were read past as boilerplate.
+ */
+function legend(rows: AttemptRow[]): string {
+  const cells = rows.flatMap((r) => { const s = sideCells(r); return [s.client, s.server]; });
+  const parts = ['client view / server view: HTTP status and outcome as each side logged it'];
+  if (cells.some((c) => typeof c !== 'string' && c.status === null)) parts[0] += ' ("-" for the status: no HTTP layer in the log)';
+  parts[0] += '.';
+  if (cells.includes('not seen')) parts.push('"not seen by server": both sides were logged and the server has no record of the attempt.');
+  if (cells.includes('no side')) parts.push('"(no side)": the log does not say which side wrote it; its one view is in the client column.');
+  return parts.join(' ');
+}
 
 const idOf = (r: AttemptRow) => r.idText ?? jsonText(r.id);
 const whatOf = (r: AttemptRow) => (r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method);
@@ -273,7 +288,7 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
     for (const f of t.findings) ft.push([paint(color, SEVERITY_COLOR[f.severity], f.severity), f.code, textCell(f.message)]);
     out.push('', 'Session findings', ft.toString());
   }
-  out.push('', LEGEND, redactionLine(summary, (code, text) => paint(color, code, text)));
+  out.push('', legend(t.rows), redactionLine(summary, (code, text) => paint(color, code, text)));
   // The lines around the tables (the header, the legend) wrap at spaces to the width, as in the analysis.
   return `${wrapAround(out.join('\n'), width)}\n`;
 }
@@ -295,7 +310,7 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
     out.push(markdownTable(['severity', 'code', 'message'], t.findings.map((f) => [f.severity, `\`${f.code}\``, mdText(f.message)])), '');
   }
   // The notifications and GET streams the server refused are drawn among the attempts, as in the analysis's Markdown report.
-  out.push(LEGEND, '', '## Sequence', '', sequenceDiagram(t.rows, t.findings.flatMap((f) => (f.refused ? [f.refused] : []))), '');
+  out.push(legend(t.rows), '', '## Sequence', '', sequenceDiagram(t.rows, t.findings.flatMap((f) => (f.refused ? [f.refused] : []))), '');
   return `${out.join('\n')}\n`;
 }
 
