@@ -58,15 +58,19 @@ export function sideCell(i: { side?: string | undefined; sideAssumed?: boolean |
 }
 
 /**
- * The time between when the caller was done with one attempt (when it gave up on it, else its end) and the next one's
+ * The time between when the caller was done with one attempt (when it gave up on it, else its end; for a stream that
+ * ended without its response, its later cancellation) and the next one's
  * start, for the retry-chain tables ("?" without times): RETRY_POLICY's delay. A stream the client abandoned on its
  * timeout may end only when the session closes, long after the retry. "?" too for a retry sent before that moment (a
  * call the TypeScript SDK gave up at a progress notification is cancelled only later): when the caller gave up is not
  * in the log.
  */
-export function retryDelay(a: { ts?: string; durationMs?: number; doneMs?: number }, b: { ts?: string }): string {
+export function retryDelay(a: { ts?: string; durationMs?: number; doneMs?: number; cancelMs?: number }, b: { ts?: string }): string {
   if (!a.ts || !b.ts) return '?';
-  const end = Date.parse(a.ts) + (a.doneMs ?? a.durationMs ?? 0);
+  // A stream that ended without its response and was cancelled later, before the retry: the caller gave up at that
+  // cancellation (its timeout), as RETRY_POLICY counts it.
+  const cancelled = a.cancelMs !== undefined && Date.parse(b.ts) >= Date.parse(a.ts) + a.cancelMs ? a.cancelMs : undefined;
+  const end = Date.parse(a.ts) + (cancelled ?? a.doneMs ?? a.durationMs ?? 0);
   const ms = Date.parse(b.ts) - end;
   if (a.doneMs !== undefined && ms < 0) return '?';
   // Below 10 s as RETRY_POLICY says it (cut to a tenth, never rounded up): a retry 199.6 ms after the failure is not "+200 ms"

@@ -150,6 +150,13 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
   if (a.startTs !== undefined && a.endTs !== undefined && a.endTs >= a.startTs) row.durationMs = Math.round((a.endTs - a.startTs) * 1000) / 1000;
   const done = doneAt(a);
   if (done !== undefined && a.startTs !== undefined && done !== a.endTs && done >= a.startTs) gaveUpAfter.set(row, Math.round((done - a.startTs) * 1000) / 1000);
+  // A stream that ended without the response, cancelled later: the SDK kept the request pending until its timeout, and
+  // RETRY_POLICY's delay runs from that cancellation when the retry came after it (the chain said +1143 ms beside a
+  // RETRY_POLICY of 202 ms for the same retry: test/fixtures/real-audit87).
+  const cancelled = (a.client ?? a.primary).cancelledAt;
+  if (a.outcome === 'STREAM_INCOMPLETE' && cancelled !== undefined && done !== undefined && cancelled > done && a.startTs !== undefined) {
+    cancelledAfter.set(row, Math.round((cancelled - a.startTs) * 1000) / 1000);
+  }
   const d = a.detail;
   if (d && (d.errorCode !== undefined || d.errorMessage !== undefined || d.why !== undefined || d.errorData !== undefined)) {
     row.detail = {};
@@ -298,6 +305,8 @@ interface ChainStep {
   durationMs?: number;
   /** When its caller gave up on it (its notifications/cancelled, or its close), ms after its start, when before its end. */
   doneMs?: number;
+  /** Its notifications/cancelled after a stream that ended without the response, ms after its start: the caller gave up then, if the retry came after it. */
+  cancelMs?: number;
   continuation?: true;
   retryOrigin?: { origin: string; how: string };
 }
@@ -308,6 +317,8 @@ interface ChainStep {
  * table's delays, which run from there as RETRY_POLICY's do.
  */
 const gaveUpAfter = new WeakMap<AttemptRow, number>();
+/** A STREAM_INCOMPLETE row's notifications/cancelled that came after its stream ended, ms after its start (ChainStep.cancelMs). */
+const cancelledAfter = new WeakMap<AttemptRow, number>();
 
 /** A call with more than one reported attempt. */
 interface CallChain {
@@ -737,6 +748,8 @@ function stepOf(row: AttemptRow): ChainStep {
   if (row.durationMs !== undefined) s.durationMs = row.durationMs;
   const done = gaveUpAfter.get(row);
   if (done !== undefined) s.doneMs = done;
+  const cancel = cancelledAfter.get(row);
+  if (cancel !== undefined) s.cancelMs = cancel;
   if (row.continuation) s.continuation = true;
   if (row.retryOrigin) s.retryOrigin = row.retryOrigin;
   return s;
