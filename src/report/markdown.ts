@@ -1,7 +1,7 @@
 // The postmortem document: summary, findings with evidence, failed attempts, and a Mermaid sequence diagram per troubled session.
 import { claimedText, scopeName, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import { wrapperText } from '../read/container-lines.js';
-import { cannotShowCell, emptyText, evidenceOf, hiddenBySeverity, originsText, readColumn, retryDelay, sideCell, whyOf } from './notes.js';
+import { cannotShowCell, emptyText, evidenceLines, hiddenBySeverity, originsText, readColumn, retryDelay, sideCell, whyOf } from './notes.js';
 import type { OutputSink } from './sink.js';
 import type { Finding, RefusedMessage } from '../findings/types.js';
 import { OUTCOMES } from '../outcomes.js';
@@ -51,7 +51,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     if (findings.rows.length) {
       out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
         r.finding.severity, `\`${r.finding.code}\``, sessionCell(r, summary.inputs), whole(withoutSession(r.finding.message, r.session)),
-        whole(evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 4).map(src).join(', ')),
+        whole(evidenceLines(r.sources.length ? r.sources : r.attempt?.sources ?? [], 4, src).join(', ')),
       ])), '');
     }
   }
@@ -66,7 +66,7 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
       const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
       out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', ...(claims ? ['claimed'] : []), 'why', 'evidence'], failed.rows.map((r) => [
         c(r.ts ?? ''), sessionCell(r, summary.inputs), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
-        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, ...(claims ? [whole(claimedText(r.claim))] : []), whyCell(r), whole(evidenceOf(r.sources, 3).map(src).join(', ')),
+        r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, ...(claims ? [whole(claimedText(r.claim))] : []), whyCell(r), whole(evidenceLines(r.sources, 3, src).join(', ')),
       ])), '');
     }
   }
@@ -172,7 +172,9 @@ export function sequenceDiagram(rows: AttemptRow[], refused: RefusedMessage[] = 
     if (r.continuation) lines.push(`  Note over C: continuation (${escapeMermaid(r.method)})`);
     else if (r.retryOrigin && (r.attempt ?? 1) > 1) lines.push(`  Note over C: retry, origin ${escapeMermaid(r.retryOrigin.origin)}`);
     lines.push(`  C->>${to}: ${http ? 'POST ' : ''}${label}`);
-    if (r.sse) lines.push(`  Note over ${to}: SSE ${plural(r.sse.events, 'event')}${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}, ${r.sse.progress} progress${r.sse.end && r.sse.end !== 'complete' ? `, ${escapeMermaid(r.sse.end)}` : ''}`);
+    // Progress only when there was some (`0 progress` under every exchange was noise); a stream whose end the log lacks
+    // (`cut`: the log ended first) said so, not as a cut on the wire, as the timeline says it.
+    if (r.sse) lines.push(`  Note over ${to}: SSE ${plural(r.sse.events, 'event')}${r.sse.resumedEvents ? ` (${r.sse.resumedEvents} resumed)` : ''}${r.sse.progress ? `, ${r.sse.progress} progress` : ''}${r.sse.end === 'cut' ? ', its end not in the log' : r.sse.end && r.sse.end !== 'complete' ? `, ${escapeMermaid(r.sse.end)}` : ''}`);
     const server = r.serverOutcome && r.serverOutcome !== r.outcome ? ` (server sent ${r.serverOutcome})` : '';
     if (http) {
       if (r.status === null) lines.push(`  ${to}--xC: no response ${r.outcome}${server}`);

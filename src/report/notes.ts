@@ -125,6 +125,15 @@ export function evidenceOf<S extends { file: string }>(sources: S[], max: number
 }
 
 /**
+ * The evidence lines a table shows (evidenceOf), then how many it left out, `+5 more`: the terminal showed three lines
+ * and the Markdown four of the same finding, neither saying there were more (`--format json` lists them all).
+ */
+export function evidenceLines<S extends { file: string; line: number }>(sources: S[], max: number, show: (s: S) => string): string[] {
+  const shown = evidenceOf(sources, max);
+  return [...shown.map(show), ...(sources.length > shown.length ? [`+${sources.length - shown.length} more`] : [])];
+}
+
+/**
  * What input n cannot show (and where it broke, with --strict), for the Inputs tables; said once for inputs of one
  * format in a row (two mcp-logs files, a client's and a server's app log): the same paragraph again is noise.
  */

@@ -7,7 +7,7 @@ import { cleanTerminal, cutAtWord, plural, truncate } from './text.js';
 import { DEFAULT_WIDTH, displayWidth, Grid, maxOf, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { wrapperText } from '../read/container-lines.js';
-import { cannotShowCell, countOf, emptyText, evidenceOf, hiddenBySeverity, moreNote, originsText, readColumn, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
+import { cannotShowCell, countOf, emptyText, evidenceLines, hiddenBySeverity, moreNote, originsText, readColumn, redactionLine, retryDelay, sideCell, whyOf } from './notes.js';
 
 interface TableOptions {
   color: boolean;
@@ -126,7 +126,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
     // Evidence: one file:line a line, shortened from the left when narrow (the file name and line stay). It is shortened
     // to the end that tells its files apart while the message wraps, before a code is broken or the message squeezed:
     // long paths (a fixture's folders) kept whole left the code a word wide at 120 columns.
-    const evidence = findings.rows.map((r) => evidenceOf(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3).map(src));
+    const evidence = findings.rows.map((r) => evidenceLines(r.sources.length ? r.sources : r.attempt?.sources ?? [], 3, src));
     // A code stays whole (it is what `mcp-triage explain` and --code take) while the evidence can be shortened to its
     // minimum: only then is it broken after a `_` (at 80 columns `SESSION_ID_` over `CHANGED` could not be copied).
     const codes = findings.rows.map((r) => r.finding.code);

@@ -191,3 +191,38 @@ describe('rows without a session id name the key the sessions view and timeline 
     expect(failed).toContain('| a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 | 3 |');
   });
 });
+
+describe('evidence: the tables say how many lines they left out', () => {
+  const a = args('v1', 'client.ndjson');
+  it('terminal and Markdown end a finding\'s evidence with "+N more" where the JSON lists more lines than they show', async () => {
+    const json = JSON.parse((await cli([...a, '--format', 'json'])).stdout) as { attempts: (JsonAttempt & { sources: unknown[] })[] };
+    const unsafe = json.attempts.find((x) => x.findings.some((f) => f.code === 'UNSAFE_RETRY'))!;
+    const out = (await cli(a, { env: { COLUMNS: '160' } })).stdout;
+    const row = rows(section(out, 'Findings\n')).find((r) => r[1]!.startsWith('UNSAFE_RETRY '))!;
+    expect(row[3]).toMatch(new RegExp(`\\+${unsafe.sources.length - 3} more$`));
+    const md = (await cli([...a, '--format', 'markdown'])).stdout.split('\n').find((l) => l.includes('`UNSAFE_RETRY`'))!;
+    expect(md).toMatch(new RegExp(`, \\+${unsafe.sources.length - 4} more \\|$`));
+  });
+
+  it('near miss: a finding whose lines all fit says nothing more (SESSION_EXPIRED: two lines)', async () => {
+    const out = (await cli(a, { env: { COLUMNS: '160' } })).stdout;
+    const row = rows(section(out, 'Findings\n')).find((r) => r[1]!.startsWith('SESSION_EXPIRED '))!;
+    expect(row[3]).not.toContain('more');
+    expect(row[3]!.split(' ')).toHaveLength(2);
+  });
+});
+
+describe('the Mermaid diagrams say what the log shows, not more', () => {
+  it('no "0 progress" under every exchange, and a stream whose end the log lacks is not drawn as cut', async () => {
+    const sessions = JSON.parse((await cli(['sessions', ...args('v1', 'client.ndjson'), '--format', 'json'])).stdout) as { sessions: { session: string }[] };
+    const md = (await cli(['timeline', sessions.sessions[1]!.session, ...args('v1', 'client.ndjson'), '--format', 'markdown'])).stdout;
+    const diagram = md.split('```mermaid')[1]!.split('```')[0]!;
+    expect(diagram).not.toContain('0 progress');
+    expect(diagram).not.toMatch(/, cut\b/);
+    expect(diagram).toContain('Note over S: SSE 1 event, its end not in the log');
+    // Near miss: a complete stream's note keeps its count and nothing else.
+    expect(diagram).toContain('Note over S: SSE 1 event\n');
+    // The samples' progress is still drawn.
+    expect((await cli([...SAMPLE_ARGS, '--format', 'markdown'])).stdout).toMatch(/Note over S: SSE \d+ events?, [1-9]\d* progress/);
+  });
+});
