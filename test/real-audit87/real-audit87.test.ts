@@ -226,3 +226,31 @@ describe('the Mermaid diagrams say what the log shows, not more', () => {
     expect((await cli([...SAMPLE_ARGS, '--format', 'markdown'])).stdout).toMatch(/Note over S: SSE \d+ events?, [1-9]\d* progress/);
   });
 });
+
+describe('real-audit87 py: the same incident with the Python SDK 2.3.0 client (its view by mcp-triage record --side client)', () => {
+  const o = observed('py');
+  const a = args('py', 'client.ndjson');
+  it('recorded it: the Python client fails the cut stream at once (no timeout, no cancellation), the rest as the TypeScript clients', () => {
+    expect(step(o, 'lookup_order A-1 #1').error).toBeDefined();
+    expect(step(o, 'send_invoice A-1 #1').error?.message).toMatch(/SSE stream ended without a response/);
+    expect(step(o, 'crash').ok).toEqual({ isError: true, text: 'database connection refused' });
+    expect(step(o, 'lookup_order A-2 #1').error?.message).toMatch(/Session not found/);
+    expect(step(o, 'lookup_order A-2 #2').ok).toEqual({ isError: false, text: 'order A-2: shipped' });
+    expect(o.find((s) => s.serverRan)!.serverRan!.filter((r) => r === 'send_invoice A-1')).toHaveLength(2);
+  });
+
+  it('the reports agree with it: outcomes, no CANCELLED, who retried unknown (no note in a proxy\'s view), chain delays as RETRY_POLICY\'s', async () => {
+    const json = JSON.parse((await cli([...a, '--format', 'json'])).stdout) as { attempts: JsonAttempt[] };
+    const calls = json.attempts.filter((x) => x.method === 'tools/call');
+    expect(calls.map((x) => [x.tool, x.outcome])).toEqual([
+      ['lookup_order', 'HTTP_ERROR'], ['lookup_order', 'TOOL_SUCCESS'], ['send_invoice', 'STREAM_INCOMPLETE'], ['send_invoice', 'TOOL_SUCCESS'],
+      ['crash', 'TOOL_ERROR'], ['lookup_order', 'HTTP_ERROR'], ['lookup_order', 'TOOL_SUCCESS'],
+    ]);
+    const codes = new Set(calls.flatMap((x) => x.findings.map((f) => f.code)));
+    expect(codes).not.toContain('CANCELLED');
+    for (const c of ['NO_FINAL_RESULT', 'SIDE_DIVERGENCE', 'UNSAFE_RETRY', 'RETRY_ORIGIN_AMBIGUOUS']) expect(codes).toContain(c);
+    const out = (await cli([...a, '--min-retry-delay', '1000'], { env: { COLUMNS: '1000' } })).stdout;
+    const policy = /send_invoice: retry 1 came ([\d.]+) ms after the failure/.exec(out)![1];
+    expect(chainDelay(section(out, 'Calls with more than one attempt'), 'send_invoice')).toBe(policy);
+  });
+});

@@ -15,8 +15,7 @@
 // hop did.
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { spawn, execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const { listen, sleep, readBody, sessionHandler, restartableServer } = await import(`${R}/test/helpers/loopback.mjs`);
@@ -144,7 +143,47 @@ async function recordJs(name, { v2 }) {
   console.log(name, JSON.stringify(observed).slice(0, 2000));
 }
 
+/**
+ * The Python SDK 2.3.0 app (py_client.py) through the same hop; its view is `mcp-triage record --side client` in front
+ * of the hop (client.ndjson: the Python client has no recordingFetch, so it has no call notes either). It stops before
+ * the last step until the server has been restarted.
+ */
+async function recordPy(name) {
+  const d = `${R}/test/fixtures/real-audit87/${name}`;
+  rmSync(d, { recursive: true, force: true });
+  mkdirSync(d, { recursive: true });
+  const ran = [];
+  const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: ordersServer(ran) });
+  const server = restartableServer(await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }), PORT.server), h.transports);
+  const hopLog = [];
+  const hop = await faultHop(server.url, plan, hopLog);
+  const proxy = await recordProxy(`${d}/client.ndjson`);
+  const child = spawn(PY, [`${R}/test/real-audit87/py_client.py`, `http://127.0.0.1:${PORT.proxy}/mcp`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  let restarted = false;
+  const done = new Promise((r) => child.once('exit', r));
+  child.stdout.on('data', async (c) => {
+    out += c;
+    if (!restarted && out.includes('{"restart": true}')) {
+      restarted = true;
+      await server.restart();
+      child.stdin.write('go\n');
+    }
+  });
+  await Promise.race([done, sleep(60_000)]);
+  child.kill();
+  await sleep(300);
+  await proxy.stop();
+  await hop.close();
+  await server.close();
+  for (const f of ['client.ndjson', 'server.ndjson']) appendFileSync(`${d}/${f}`, '');
+  const seen = out.split('\n').filter((l) => l.startsWith('{"seen"')).map((l) => JSON.parse(l).seen)[0] ?? [{ label: 'no output', raw: out.slice(0, 500) }];
+  const observed = seen.flatMap((s) => (s.label === 'lookup_order A-2 #1' ? [{ serverRestarted: true }, s] : [s]));
+  observed.push({ serverRan: ran }, { hop: hopLog });
+  writeFileSync(`${d}/observed.json`, `${JSON.stringify(observed, null, 1)}\n`);
+  console.log(name, JSON.stringify(observed).slice(0, 2000));
+}
+
 const which = process.argv.slice(2);
-const all = { v1: () => recordJs('v1', { v2: false }), v2: () => recordJs('v2', { v2: true }) };
+const all = { v1: () => recordJs('v1', { v2: false }), v2: () => recordJs('v2', { v2: true }), py: () => recordPy('py') };
 for (const [n, run] of Object.entries(all)) if (which.length === 0 || which.includes(n)) await run();
-void promisify; void execFile; void PY;
