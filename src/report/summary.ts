@@ -510,6 +510,8 @@ export class SummaryBuilder {
     }
     const message = this.opts.redact ? redactText(f.message) : f.message;
     const item: FindingRow = { finding: { code: f.code, severity: f.severity, message }, sources: f.sources, session: f.session ?? null };
+    // Traffic without a session id: the key its attempts are grouped by, for the tables' session column (as its attempts show it).
+    if (item.session === null && f.group !== undefined) item.scope = f.group;
     if (dupKey !== undefined) this.duplicateRows.set(dupKey, { shown: (dups?.shown ?? 0) + 1, last: item });
     this.findingsTop.offer({ item, key: SEVERITY_RANK[f.severity], seq: this.seq++ });
     if (this.opts.keepAll && f.severity !== 'info') {

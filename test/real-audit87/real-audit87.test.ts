@@ -254,3 +254,17 @@ describe('real-audit87 py: the same incident with the Python SDK 2.3.0 client (i
     expect(chainDelay(section(out, 'Calls with more than one attempt'), 'send_invoice')).toBe(policy);
   });
 });
+
+describe('a session finding on traffic without a session id names its key too', () => {
+  const dir = `${FIX}real-audit12/mp-init-503/`;
+  const files = ['capture.har.ndjson', 'client.ndjson', 'proxy.ndjson', 'server.ndjson'].map((f) => `${dir}${f}`);
+  it('CALL_NEVER_SENT (mcporter\'s initialize refused with 503) names input#1, as its initialize row does, in the terminal and Markdown', async () => {
+    const out = (await cli(files, { env: { COLUMNS: '160' } })).stdout;
+    const attempt = rows(section(out, 'Attempts that did not succeed\n')).slice(1).find((r) => r.includes('initialize'))!;
+    const finding = rows(section(out, 'Findings\n')).find((r) => r[1]!.startsWith('CALL_NEVER_SENT'))!;
+    expect(finding[1]).toBe(`CALL_NEVER_SENT ${attempt[1]}`);
+    expect(attempt[1]).toBe('input#1');
+    const md = (await cli([...files, '--format', 'markdown'])).stdout.split('\n').find((l) => l.includes('`CALL_NEVER_SENT`'))!;
+    expect(md).toContain(`| input#1 (no session id; ${dir}client.ndjson) |`);
+  });
+});
