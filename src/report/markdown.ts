@@ -49,8 +49,9 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   else {
     out.push(...moreLine(findings.rows.length, findings.total, ', errors first', hiddenBySeverity(findings.rows, findings.bySeverity)));
     if (findings.rows.length) {
-      out.push(tableMd(['severity', 'code', 'session', 'message', 'evidence'], findings.rows.map((r) => [
-        r.finding.severity, `\`${r.finding.code}\``, sessionCell(r, summary.inputs), whole(withoutSession(r.finding.message, r.session)),
+      // The call column, as the terminal's findings table has it under the code: a finding's `call#attempt` (`c4#2`), as the retry chains name calls.
+      out.push(tableMd(['severity', 'code', 'session', 'call', 'message', 'evidence'], findings.rows.map((r) => [
+        r.finding.severity, `\`${r.finding.code}\``, sessionCell(r, summary.inputs), r.attempt ? callCell(r.attempt) : '', whole(withoutSession(r.finding.message, r.session)),
         whole(evidenceLines(r.sources.length ? r.sources : r.attempt?.sources ?? [], 4, src).join(', ')),
       ])), '');
     }
@@ -64,8 +65,8 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
     if (failed.rows.length) {
       // The claimed column only when a client log claimed something of a row shown, as in the table report.
       const claims = failed.rows.some((r) => claimedText(r.claim) !== '');
-      out.push(tableMd(['time', 'session', 'id', 'method / tool', 'HTTP', 'outcome', 'layer', ...(claims ? ['claimed'] : []), 'why', 'evidence'], failed.rows.map((r) => [
-        c(r.ts ?? ''), sessionCell(r, summary.inputs), c(r.idText ?? JSON.stringify(r.id), 20), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
+      out.push(tableMd(['time', 'session', 'id', 'call', 'method / tool', 'HTTP', 'outcome', 'layer', ...(claims ? ['claimed'] : []), 'why', 'evidence'], failed.rows.map((r) => [
+        c(r.ts ?? ''), sessionCell(r, summary.inputs), c(r.idText ?? JSON.stringify(r.id), 20), callCell(r), c(r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method),
         r.status === null ? '-' : String(r.status), `\`${r.outcome}\``, r.layer, ...(claims ? [whole(claimedText(r.claim))] : []), whyCell(r), whole(evidenceLines(r.sources, 3, src).join(', ')),
       ])), '');
     }
@@ -115,6 +116,9 @@ export function renderMarkdown(summary: Summary, builder: SummaryBuilder, maxDia
   if (summary.notes.length) out.push('## Notes', '', ...summary.notes.map((n) => `- ${c(n, 2000)}`), '');
   return `${out.join('\n')}\n`;
 }
+
+/** An attempt's call and its place in it, `c4#2`, as the terminal tables, the retry chains and `timeline` name it. */
+const callCell = (r: AttemptRow): string => (r.call ? c(`${r.call}#${r.attempt ?? 1}`) : '');
 
 /**
  * The session column: the id, or for traffic without one its key named as the sessions view and the diagram headings

@@ -97,6 +97,13 @@ describe.each(['v1', 'v2'])('real-audit87 %s: one incident with everything at on
     // A session finding names its session and no call.
     const expired = found.find((r) => r[1]!.startsWith('SESSION_EXPIRED '))!;
     expect(expired[1]).toMatch(/^SESSION_EXPIRED [0-9a-f]{8}-[0-9a-f]{2}…$/);
+    // Markdown: a call column beside the session, in the findings and the attempts tables (the retry chains name calls so).
+    const md = (await cli([...args(scenario, 'client.ndjson'), '--format', 'markdown'])).stdout.split('\n');
+    for (const a of json.attempts) {
+      for (const f of a.findings) expect(md.some((l) => l.startsWith(`| ${f.severity === 'error' ? 'error' : 'warning'} | \`${f.code}\` | ${a.session} | ${a.call}#${a.attempt} |`)), `${f.code} ${a.call}#${a.attempt}`).toBe(true);
+      if (!['SUCCESS', 'TOOL_SUCCESS'].includes(a.outcome)) expect(md.some((l) => l.includes(`| ${a.session} | ${String(a.id)} | ${a.call}#${a.attempt} | `))).toBe(true);
+    }
+    expect(md.some((l) => /^\| warning \| `SESSION_EXPIRED` \| [0-9a-f-]{36} \|  \| /.test(l))).toBe(true);
   });
 
   it('timeline: the retry in the new session does not say "stream cut" (the app got its result; the log only lacks the stream\'s end); the legend names only the marks its rows use', async () => {
@@ -185,7 +192,7 @@ describe('rows without a session id name the key the sessions view and timeline 
     const failed = md.split('## Attempts that did not succeed')[1]!.split('\n## ')[0]!;
     expect(failed).toContain('| 2026-10-17T09:20:40.000Z | input#1 (no session id; ');
     expect(failed).toContain('capture.har.ndjson) | 3 |');
-    expect(failed).toContain('| probe@1.0.0 (no session id) | 0 | initialize |');
+    expect(failed).toContain('| probe@1.0.0 (no session id) | 0 | c17#1 | initialize |');
     expect(md).toContain('### Session input#1 (no session id; ');
     // Near miss: a row with a session id keeps the whole id.
     expect(failed).toContain('| a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 | 3 |');

@@ -89,9 +89,9 @@ describe('the claimed column of the attempts that did not succeed', () => {
       expect(head).not.toContain('claimed');
     }
     const md = (await cli([...args, '--format', 'markdown'])).stdout;
-    expect(md).toContain('| time | session | id | method / tool | HTTP | outcome | layer | why | evidence |');
+    expect(md).toContain('| time | session | id | call | method / tool | HTTP | outcome | layer | why | evidence |');
     const samples = (await cli([...ALL, '--format', 'markdown'])).stdout;
-    expect(samples).toContain('| time | session | id | method / tool | HTTP | outcome | layer | claimed | why | evidence |');
+    expect(samples).toContain('| time | session | id | call | method / tool | HTTP | outcome | layer | claimed | why | evidence |');
     expect((await cli(ALL, { env: { COLUMNS: '400' } })).stdout).toMatch(/│ layer +│ claimed +│ why +│/);
   });
 });
@@ -140,7 +140,8 @@ describe('Markdown findings of a session', () => {
   it('do not repeat the session id of the session column at the start of the message', async () => {
     const md = (await cli([...BOTH, '--format', 'markdown'])).stdout;
     const row = md.split('\n').find((l) => l.includes('`SESSION_EXPIRED`'))!;
-    expect(row).toContain('| a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 | HTTP 404 to tools/call search\\_tickets id 15 that carried the session id');
+    // (then the call column, empty for a session finding: audit 87)
+    expect(row).toContain('| a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 |  | HTTP 404 to tools/call search\\_tickets id 15 that carried the session id');
     expect(row.split('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601')).toHaveLength(2);
     // The table report has no session column: its message keeps the id.
     expect((await cli(BOTH, { env: { COLUMNS: '400' } })).stdout).toContain('session a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601: HTTP 404 to tools/call search_tickets id 15');

@@ -66,9 +66,10 @@ describe('markdown postmortem', () => {
       expect(t[1]!.every((c) => /^-+$/.test(c))).toBe(true);
       for (const row of t) expect(row.length, row.join(' | ')).toBe(t[0]!.length);
     }
-    const findings = doc.tables.find((t) => t[0]!.join() === 'severity,code,session,message,evidence')!;
+    // (a call column beside the session since audit 87, as the terminal's findings table names it under the code)
+    const findings = doc.tables.find((t) => t[0]!.join() === 'severity,code,session,call,message,evidence')!;
     expect(findings.slice(2).map((row) => row[1])).toContain('`UNSAFE_RETRY`');
-    expect(findings.slice(2).every((row) => /\.ndjson:\d+/.test(row[4]!))).toBe(true);
+    expect(findings.slice(2).every((row) => /\.ndjson:\d+/.test(row[5]!))).toBe(true);
     const sessions = doc.headings.filter((h) => h.level === 3 && h.text.startsWith('Session '));
     expect(doc.mermaid).toHaveLength(sessions.length);
     expect(doc.mermaid.length).toBeGreaterThanOrEqual(2);
@@ -120,10 +121,11 @@ describe('markdown postmortem', () => {
 
   it('marks the attempt the server never saw in the why column of the failed attempts', async () => {
     const doc = parse((await cli([...BOTH, '--format', 'markdown'])).stdout);
-    const failed = doc.tables.find((t) => t[0]!.join() === 'time,session,id,method / tool,HTTP,outcome,layer,why,evidence')!;
-    const marked = failed.slice(2).filter((r) => r[7]!.includes('not seen by the server'));
-    expect(marked.map((r) => [r[2], r[3], r[4], r[7]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**: HTTP 503 Serv']]);
-    expect(failed.slice(2).find((r) => r[2] === '5')![7]).toBe('-32602 Invalid params: query must be a string');
+    // (a call column after the id since audit 87)
+    const failed = doc.tables.find((t) => t[0]!.join() === 'time,session,id,call,method / tool,HTTP,outcome,layer,why,evidence')!;
+    const marked = failed.slice(2).filter((r) => r[8]!.includes('not seen by the server'));
+    expect(marked.map((r) => [r[2], r[4], r[5], r[8]!.slice(0, 41)])).toEqual([['3', 'tools/call create\\_ticket', '503', '**not seen by the server**: the body says'], ['0', 'initialize', '503', '**not seen by the server**: HTTP 503 Serv']]);
+    expect(failed.slice(2).find((r) => r[2] === '5')![8]).toBe('-32602 Invalid params: query must be a string');
   });
 
   it('draws each session-less scope apart, named and ordered as the sessions view lists them', async () => {
