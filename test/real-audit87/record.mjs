@@ -80,7 +80,8 @@ const plan = (what, n) => {
   return 'forward';
 };
 
-async function recordJs(name, { v2 }) {
+/** One scenario's folder (emptied), the orders server behind its recorder, the fault hop and the recording proxy (its capture in `proxyFile`). */
+async function stage(name, proxyFile) {
   const d = `${R}/test/fixtures/real-audit87/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
@@ -89,7 +90,12 @@ async function recordJs(name, { v2 }) {
   const server = restartableServer(await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }), PORT.server), h.transports);
   const hopLog = [];
   const hop = await faultHop(server.url, plan, hopLog);
-  const proxy = await recordProxy(`${d}/proxy.ndjson`);
+  const proxy = await recordProxy(`${d}/${proxyFile}`);
+  return { d, ran, server, hopLog, hop, proxy };
+}
+
+async function recordJs(name, { v2 }) {
+  const { d, ran, server, hopLog, hop, proxy } = await stage(name, 'proxy.ndjson');
   const rf = recordingFetch({ out: `${d}/client.ndjson`, client: `audit87-${name}@1.0.0` });
   const url = new URL(`http://127.0.0.1:${PORT.proxy}/mcp`);
   const observed = [];
@@ -149,15 +155,7 @@ async function recordJs(name, { v2 }) {
  * the last step until the server has been restarted.
  */
 async function recordPy(name) {
-  const d = `${R}/test/fixtures/real-audit87/${name}`;
-  rmSync(d, { recursive: true, force: true });
-  mkdirSync(d, { recursive: true });
-  const ran = [];
-  const h = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: ordersServer(ran) });
-  const server = restartableServer(await listen(recordingHandler(h.handle, { out: `${d}/server.ndjson` }), PORT.server), h.transports);
-  const hopLog = [];
-  const hop = await faultHop(server.url, plan, hopLog);
-  const proxy = await recordProxy(`${d}/client.ndjson`);
+  const { d, ran, server, hopLog, hop, proxy } = await stage(name, 'client.ndjson');
   const child = spawn(PY, [`${R}/test/real-audit87/py_client.py`, `http://127.0.0.1:${PORT.proxy}/mcp`], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   let restarted = false;
