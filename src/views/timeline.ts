@@ -10,9 +10,12 @@ import { nearestFew } from '../suggest.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, dateTime, markdownTable, mdCell, mdText, NOT_LOGGED, OUTCOME_COLOR, paint, SEVERITY_COLOR, span, terminalTable, textCell } from './style.js';
+import { trimOldest } from '../bounded.js';
 import { DEFAULT_WIDTH, displayWidth, maxOf, SPILL_BELOW, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from '../report/grid.js';
 
 const MAX_OTHER_NAMES = 20;
+/** Calls whose latest session is remembered, to say where a chosen session's call went on or came from. */
+const CALLS_KEPT = 65_536;
 
 /**
  * Keeps the attempts and session findings of the sessions whose id (or, without one, connection key) starts with the
@@ -31,6 +34,15 @@ export class TimelineCollector {
 
   /** The id (or key) starts with the prefix as logged, or as printed (without its control characters), or is the id a table shortened with `…`. */
   private readonly matches: (key: string) => boolean;
+  /**
+   * The session (key) and attempt of each call's latest attempt so far (the last CALLS_KEPT calls), and the chosen
+   * sessions' latest row of each of their calls: a call that moved to a new session (re-initialized after a 404, a new
+   * Client after a timeout) is one story, which one session's rows alone do not tell.
+   */
+  private callAt = new Map<string, { key: string; attempt: number }>();
+  private chosenCalls = new Map<string, { key: string; row: AttemptRow }>();
+  /** Where a chosen row's call came from or went on, in other sessions (`c6#1, the attempt before it, was in session a3f1…`). */
+  private elsewhere = new Map<AttemptRow, string[]>();
 
   constructor(readonly prefix: string) {
     this.matches = sessionMatcher(prefix);
@@ -39,6 +51,7 @@ export class TimelineCollector {
   /** An attempt the filters dropped: only the name of its session is noted, for the "no such session" message (an initialize of the chosen session, for its names). */
   dropped(row: AttemptRow): void {
     const key = row.session ?? row.scope ?? '';
+    this.noteCall(row, key, false);
     if (this.matchesRow(row, key)) {
       const list = this.namedBy.get(key) ?? [];
       if (row.initialize && list.length < MAX_OTHER_NAMES) this.namedBy.set(key, [...list, row]);
@@ -61,9 +74,34 @@ export class TimelineCollector {
       this.dropped(row);
       return;
     }
+    this.noteCall(row, key, true);
     const list = this.bySession.get(key);
     if (list) list.push(row);
     else this.bySession.set(key, [row]);
+  }
+
+  /** Links a row to its call's attempts in other sessions: the attempt before it, and (for a chosen row) the one after. */
+  private noteCall(row: AttemptRow, key: string, chosen: boolean): void {
+    const call = row.call;
+    if (call === undefined || row.continuation) return;
+    const attempt = row.attempt ?? 1;
+    const before = this.callAt.get(call);
+    if (chosen && attempt > 1 && before !== undefined && before.key !== key) this.link(row, `${call}#${before.attempt}, the attempt before it, was in session ${before.key}`);
+    const mine = this.chosenCalls.get(call);
+    if (!chosen && mine !== undefined && mine.key !== key && (mine.row.attempt ?? 1) < attempt) {
+      this.link(mine.row, `retried as ${call}#${attempt} in session ${key}`);
+      this.chosenCalls.delete(call);
+    }
+    if (chosen) this.chosenCalls.set(call, { key, row });
+    this.callAt.delete(call);
+    this.callAt.set(call, { key, attempt });
+    trimOldest(this.callAt, CALLS_KEPT);
+  }
+
+  private link(row: AttemptRow, text: string): void {
+    const l = this.elsewhere.get(row);
+    if (l) l.push(text);
+    else this.elsewhere.set(row, [text]);
   }
 
   finding(f: Finding): void {
@@ -109,7 +147,7 @@ export class TimelineCollector {
     const identity = identityOf(rows);
     const named = identityOf([...(this.namedBy.get(key) ?? []), ...rows]);
     for (const k of ['client', 'server', 'protocolVersion'] as const) if (named[k] !== undefined) identity[k] = named[k];
-    return { session: key, rows, findings: this.findingsBySession.get(key) ?? [], identity };
+    return { session: key, rows, findings: this.findingsBySession.get(key) ?? [], identity, elsewhere: this.elsewhere };
   }
 }
 
@@ -119,6 +157,8 @@ interface Timeline {
   rows: AttemptRow[];
   findings: Finding[];
   identity: { client?: string; server?: string; protocolVersion?: string; first?: string; last?: string };
+  /** A row's call in other sessions: the attempt before it there, the one after it (see TimelineCollector.noteCall). */
+  elsewhere?: Map<AttemptRow, string[]>;
 }
 
 function identityOf(rows: AttemptRow[]): Timeline['identity'] {
@@ -177,10 +217,11 @@ function sseText(r: AttemptRow): string {
 }
 
 /** Retries, cancellations, resumptions, the claim, the error and the findings of one row, as short notes. */
-function notes(r: AttemptRow): string[] {
+function notes(r: AttemptRow, elsewhere?: string[]): string[] {
   const n: string[] = [];
   if (r.continuation) n.push(r.retryOrigin?.how ?? 'continues its call');
   else if ((r.attempt ?? 1) > 1) n.push(`retry${r.retryOrigin ? ` (${r.retryOrigin.origin}: ${r.retryOrigin.how})` : ''}`);
+  if (elsewhere) n.push(...elsewhere);
   // The client's own words about a call joined to the wire (Claude Code's, Gemini CLI's): alone, the why has them.
   if (r.claim?.message !== undefined && !r.claim.only) n.push(`client said ${jsonText(r.claim.message)}`);
   if (r.cancelled) n.push('cancelled by the client');
@@ -263,7 +304,7 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
     for (const r of t.rows) {
       const sides = sideCells(r);
       table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
-        msOf(r), cell(sseText(r), 52), textCell(notes(r).join('; '))]);
+        msOf(r), cell(sseText(r), 52), textCell(notes(r, t.elsewhere?.get(r)).join('; '))]);
     }
     return table;
   };
@@ -272,7 +313,7 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
       const sides = sideCells(r);
       const ms = msOf(r);
       return [[clock(r.ts), offset(t, r), ms && `${ms} ms`].filter(Boolean).join('\n'), [cell(idOf(r), 14), callOf(r)].filter(Boolean).join('\n'), cell(whatOf(r), 40),
-        `${sideText(sides.client, color)}\n${sideText(sides.server, color)}`, cell(sseText(r), 52), textCell(notes(r).join('; '))];
+        `${sideText(sides.client, color)}\n${sideText(sides.server, color)}`, cell(sseText(r), 52), textCell(notes(r, t.elsewhere?.get(r)).join('; '))];
     });
     // SSE and notes, when no row has any, take no column (and no borders).
     const head = ['time / offset / ms', 'id / call', 'method / tool', 'client view /\nserver view', 'SSE', 'notes'];
@@ -303,7 +344,7 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
   out.push(markdownTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], t.rows.map((r) => {
     const sides = sideCells(r);
     return [clock(r.ts), offset(t, r), mdCell(idOf(r), 24), callOf(r), mdCell(whatOf(r)), plain(sides.client), plain(sides.server),
-      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdText(notes(r).join('; '))];
+      r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdText(notes(r, t.elsewhere?.get(r)).join('; '))];
   })), '');
   if (t.findings.length) {
     out.push('## Session findings', '');

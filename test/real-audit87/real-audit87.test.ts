@@ -126,6 +126,33 @@ describe.each(['v1', 'v2'])('real-audit87 %s: one incident with everything at on
     expect(first).toContain('"not seen by server": both sides were logged');
   });
 
+  it('timeline: a call that moved to a new session is told from both sessions (the attempt before it, the retry after it); a retry in the same session is not', async () => {
+    const sessions = JSON.parse((await cli(['sessions', ...args(scenario, 'client.ndjson'), '--format', 'json'])).stdout) as { sessions: { session: string }[] };
+    const [first, second] = sessions.sessions.map((s) => s.session);
+    const all = (await cli(['timeline', first!, ...args(scenario, 'client.ndjson'), '--format', 'json'])).stdout;
+    const attempts = (JSON.parse(all) as { attempts: JsonAttempt[] }).attempts;
+    // The truth: the app's lookup A-2 got the restart's 404, the app connected again and its attempt 2 went well.
+    const labels = o.map((x) => x.label);
+    expect(labels.indexOf('lookup_order A-2 #1')).toBeLessThan(labels.indexOf('connect again'));
+    expect(labels.indexOf('connect again')).toBeLessThan(labels.indexOf('lookup_order A-2 #2'));
+    expect(step(o, 'lookup_order A-2 #1').error?.message).toContain('Session not found');
+    const before = attempts.find((a) => a.tool === 'lookup_order' && a.status === 404)!;
+    const after = (JSON.parse((await cli(['timeline', second!, ...args(scenario, 'client.ndjson'), '--format', 'json'])).stdout) as { attempts: JsonAttempt[] }).attempts.find((a) => a.tool === 'lookup_order')!;
+    expect(after.call).toBe(before.call);
+    const one = (text: string) => text.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' ');
+    const newer = one((await cli(['timeline', second!, ...args(scenario, 'client.ndjson')], { env: { COLUMNS: '1000' } })).stdout);
+    expect(newer).toContain(`${before.call}#${before.attempt}, the attempt before it, was in session ${first}`);
+    const older = one((await cli(['timeline', first!, ...args(scenario, 'client.ndjson')], { env: { COLUMNS: '1000' } })).stdout);
+    expect(older).toContain(`retried as ${after.call}#${after.attempt} in session ${second}`);
+    const md = (await cli(['timeline', second!, ...args(scenario, 'client.ndjson'), '--format', 'markdown'])).stdout;
+    expect(md).toContain(`the attempt before it, was in session ${first}`);
+    // Near miss: the hop's 503 retried in the same session names no other session.
+    const sameSession = attempts.filter((a) => a.call !== before.call && (a.attempt ?? 1) > 1).map((a) => `${a.call}#${a.attempt}`);
+    expect(sameSession.length).toBeGreaterThan(0);
+    expect(older.match(/the attempt before it, was in session/g) ?? []).toHaveLength(0);
+    expect(older.match(/retried as /g) ?? []).toHaveLength(1);
+  });
+
   it('who retried is said once: the note, not "the application ... (note)" after "noted by the application"', async () => {
     const out = (await cli(args(scenario, 'client.ndjson'), { env: { COLUMNS: '1000' } })).stdout;
     expect(out).toContain('app: noted by the application on the request, which named both requests call "invoice-A-1", this one attempt 2');
