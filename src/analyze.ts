@@ -14,7 +14,7 @@ import { estimateLineOffset, estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import { mcpsnoopRepeatNotes } from './formats/mcpsnoop-export.js';
 import { rotationSeries } from './read/rotation.js';
-import { assumeSides, statedSides } from './input-sides.js';
+import { assumeSides, statedSides, type Stated } from './input-sides.js';
 import type { Finding } from './findings/types.js';
 import type { Source } from './join/attempt.js';
 import type { CanonicalRecord, ExchangeRecord } from './schema/record.js';
@@ -115,7 +115,12 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notes.push(text);
     options.onDiagnostic?.(`mcp-triage: ${text}`);
   };
-  const inputs = assumeSides(options.inputs, await statedSides(options.inputs));
+  const stated = await statedSides(options.inputs);
+  const inputs = assumeSides(options.inputs, stated);
+  // The side the records rule read plain inputs as, and the inputs it was not sure of (their first lines stated the
+  // other side, or gave no record): the first record of that side of one of them is said (two logs in one file?).
+  const ruled = inputs.find((i) => i.assumedBy === 'records')?.assumed;
+  const watched = ruled === undefined ? undefined : inputs.map((i) => i.side === undefined && i.assumed === undefined && ['client', 'server', 'silent'].includes(stated(i.path)));
   let claims = 0;
   /** Attempts with both a client's and a server's view; and whether the sides that file names gave were said. */
   let bothViews = 0;
@@ -185,6 +190,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
         sidesByRecordsSaid = true;
         return notice(assumedByRecordsNote(cursors.filter((c) => inputs[c.index]!.assumedBy === 'records').map((c) => c.account.name), spec.assumed!));
       }
+      if (spec.assumedBy === 'path') return notice(byPathNote(account.name));
       if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!));
       if (sidesByNameSaid) return;
       sidesByNameSaid = true;
@@ -302,6 +308,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
       matcher.gatewayLines.untimed(account.log, item.src, account.log === 'server-console' ? { method: ex.method, path: ex.url ?? '', status: ex.status ?? null, ...(typeof ex.requestHeaders?.['mcp-session-id'] === 'string' ? { session: ex.requestHeaders['mcp-session-id'] } : {}), ...(account.consoleEvent !== undefined ? { event: account.consoleEvent } : {}), ...(account.producer !== undefined ? { producer: account.producer } : {}) } : undefined);
     } else {
       const rec = item.rec as { kind: string; side?: string; xid?: unknown };
+      if (watched?.[best.index] === true && (item.side ?? rec.side) === ruled) {
+        watched[best.index] = false;
+        notice(lateSideNote(best.account.name, stated(inputs[best.index]!.path), ruled!, item.src.line, cursors.filter((c) => inputs[c.index]!.assumedBy === 'records').map((c) => c.account.name)));
+      }
       let input = rotated.log(inputOf(best.index), rec.kind, item.side ?? rec.side ?? '', rec.xid, ts);
       if (cursors.length > 1 && rec.xid === undefined && isLoggedRequest(item.rec)) input = rotated.sameLine(inputOf(best.index), item.side ?? rec.side ?? '', ts, item.raw ?? item.lineText, item.src);
       if (rotated.repeated.length > copyOf.size) for (const r of rotated.repeated.slice(copyOf.size)) copyOf.set(cursors[r.input]!.account.name, cursors[r.owner]!.account.name);
@@ -405,10 +415,24 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   // Said only when both logs had calls: a server's log with none (the server was down) is no sign of another run.
   const namedInputs = cursors.filter((c) => inputs[c.index]!.assumedBy === 'name').map((c) => inputOf(c.index));
   if (sidesByNameSaid && bothViews === 0 && namedInputs.every((i) => (matcher.viewsByInput.get(i) ?? 0) > 0)) notice(unjoinedByNameNote(namedSides()));
-  // The same for inputs read as the other side of logs whose records state one: another run's capture, say.
-  const byRecords = cursors.filter((c) => inputs[c.index]!.assumedBy === 'records' && (matcher.viewsByInput.get(inputOf(c.index)) ?? 0) > 0);
-  if (byRecords.length > 0 && bothViews === 0 && cursors.some((c) => inputs[c.index]!.assumedBy !== 'records' && (matcher.viewsByInput.get(inputOf(c.index)) ?? 0) > 0)) {
-    notice(`${listed(byRecords.map((c) => c.account.name))} ${byRecords.length === 1 ? 'was' : 'were'} read as the ${inputs[byRecords[0]!.index]!.assumed}'s view (${byRecords.length === 1 ? 'its' : 'their'} records state no side, the other logs' records state one), but no call of ${byRecords.length === 1 ? 'it' : 'them'} joined a call of the other logs: they may not show the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`);
+  // The same for inputs read as the other side of logs whose records state one (or of the inputs given with one side):
+  // another run's capture, say; or logs whose lines hold no call to join to (a server's console, a hop's access log).
+  const views = (c: Cursor) => matcher.viewsByInput.get(inputOf(c.index)) ?? 0;
+  const byRecords = cursors.filter((c) => c.account.sideAssumed === true && inputs[c.index]!.assumedBy !== 'name' && inputs[c.index]!.assumedBy !== 'path' && views(c) > 0);
+  if (byRecords.length > 0 && bothViews === 0) {
+    const one = byRecords.length === 1;
+    const side = inputs[byRecords[0]!.index]!.assumed!;
+    const why = inputs[byRecords[0]!.index]!.assumedBy === 'records' ? `${one ? 'its' : 'their'} records state no side, the other logs' records state one` : `given without a side next to ${side === 'client' ? 'server' : 'client'}-side logs only`;
+    const others = cursors.some((c) => inputs[c.index]!.assumed === undefined && views(c) > 0);
+    notice(others
+      ? `${listed(byRecords.map((c) => c.account.name))} ${one ? 'was' : 'were'} read as the ${side}'s view (${why}), but no call of ${one ? 'it' : 'them'} joined a call of the other logs: they may not show the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`
+      : `${listed(byRecords.map((c) => c.account.name))} ${one ? 'was' : 'were'} read as the ${side}'s view (${why}), but no call of ${one ? 'it' : 'them'} joined a call of the other logs: they hold no call to join ${one ? 'it' : 'them'} to (no JSON-RPC request in their lines: a server's console, an access log); each call is reported with the ${side}'s view only`);
+  }
+  // An input whose first lines gave no record took no part in choosing the sides of the others: said where it had calls.
+  if (watched !== undefined) {
+    // (one whose records of the side the rule gave others were said already is not said again)
+    const silent = cursors.filter((c) => watched[c.index] === true && stated(inputs[c.index]!.path) === 'silent' && views(c) > 0);
+    for (const c of silent) notice(`${c.account.name}: its first 64 KiB give no record (start-up lines, a banner?), so it took no part in choosing the sides of the inputs given without one; its records that state a side keep it, those that state none are analyzed apart (give it with --client or --server to say its side)`);
   }
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
 }
@@ -490,13 +514,30 @@ function mixedSidesNote(name: string, side: string): string {
 function assumedByRecordsNote(names: string[], assumed: 'client' | 'server'): string {
   const other = assumed === 'client' ? 'server' : 'client';
   const one = names.length === 1;
-  return `${listed(names)}: given without a side, and ${one ? 'its' : 'their'} records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console): read as the ${assumed}'s view, joined to theirs (give ${one ? 'it' : 'them'} with --${assumed} to say so)`;
+  return `${listed(names)}: given without a side, and ${one ? 'its' : 'their'} records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console, a server's HTTP logger of request paths): read as the ${assumed}'s view, to be joined to theirs (give ${one ? 'it' : 'them'} with --${assumed} to say so)`;
 }
 
 /** What is said, once, of a plain input whose records state no side, next to inputs of one side. */
 function assumedSideNote(name: string, assumed: 'client' | 'server'): string {
   const other = assumed === 'client' ? 'server' : 'client';
-  return `${name}: given without a side next to ${other}-side logs only, and its records state none: read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
+  return `${name}: given without a side next to ${other}-side logs only, and its records state none: read as the ${assumed}'s view, to be joined to theirs (give it with --${assumed} to say so)`;
+}
+
+/** What is said, once, of a plain input read as the server's view because its HTTP log lines name request paths only. */
+function byPathNote(name: string): string {
+  return `${name}: given without a side, and its records state none, but its HTTP log lines name the request's path only (/mcp), as a server's logger writes the requests it receives (a client's names the full URL it sends to): read as the server's view, to be joined to the client's (give it with --server to say so)`;
+}
+
+/**
+ * What is said, once per input, when an input the records rule did not side (its first lines stated the other side, or
+ * gave no record) holds a record of the side the rule read plain inputs as: the server's view of those calls twice?
+ */
+function lateSideNote(name: string, first: Stated, side: 'client' | 'server', line: number | undefined, ruled: string[]): string {
+  const other = side === 'client' ? 'server' : 'client';
+  const head = first === 'silent' ? 'its first 64 KiB give no record' : `its first lines state the ${other}'s side`;
+  const at = line !== undefined ? `from line ${line} on` : 'further on';
+  const two = first === 'silent' ? '' : ' (two logs in one file, such as `cat client.log server.log`?)';
+  return `${name}: ${head}, and the sides of the inputs given without one were chosen so (${listed(ruled)} read as the ${side}'s view), but ${at} its records state the ${side}'s side${two}: the ${side}'s view of those calls may be given twice; give each log in a file of its own, or the inputs with --client and --server`;
 }
 
 /** How many records of each input are looked at to estimate clock offsets. */

@@ -33,11 +33,12 @@ export interface InputSpec {
 /**
  * An input as the run reads it: `assumed` is the side a plain input's records that state none take (input-sides.ts),
  * `assumedBy` `name` when its file name said it, `records` when it is the other side of inputs whose records state
- * one (else it is the other side of the inputs given with one).
+ * one, `path` when it is an HTTP logger's log of request paths (a server's; else it is the other side of the inputs
+ * given with one).
  */
 export interface ResolvedSpec extends InputSpec {
   assumed?: 'client' | 'server' | undefined;
-  assumedBy?: 'name' | 'records' | undefined;
+  assumedBy?: 'name' | 'records' | 'path' | undefined;
 }
 
 interface IngestOptions {

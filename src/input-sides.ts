@@ -1,4 +1,4 @@
-// Which side a plain input (no --client or --server) is read as: the other side next to inputs of one side (given, or stated by their records), or the side its file name says.
+// Which side a plain input (no --client or --server) is read as: the other side next to inputs of one side (given, or stated by their records), the side its file name says, or the server's for an HTTP logger's lines of request paths.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { Readable } from 'node:stream';
@@ -43,7 +43,7 @@ export function sideInName(path: string): Side | undefined {
  *   `assumedBy` is then `name`. Not among more views: a folder of scenarios' logs (`client-timeout.har`,
  *   `baseline.server.ndjson`, ...) names scenarios with the same words.
  * - else, of plain inputs whose first records state a side beside others whose records state none, the other side
- *   for those (see bySidesStated).
+ *   for those; and an HTTP logger's log of request paths, the server's (see bySidesStated).
  * Otherwise (alone, among other plain inputs, or next to both sides) nothing: its calls are analyzed apart.
  * `stated` is what each input's first records state (statedSides; unknown for all when not given).
  */
@@ -73,13 +73,18 @@ export async function statedSides(inputs: InputSpec[]): Promise<(path: string) =
 
 /**
  * What a file's first records say of its side, as the readers of its format give them (see peekedSide): `client` or
- * `server` when every record of its first lines states that side (recordingFetch's, recordingHandler's; a Python SDK
+ * `server` when every record of its first lines (or, when they give none, of its first 64 KiB) states that side (recordingFetch's, recordingHandler's; a Python SDK
  * DEBUG log's, a client app's debug log, a server's console), `gateway` when they are a hop's own log, `none` when they
  * are records that state no side from a capture of the wire (the recording proxy's canonical records without `--side`,
  * HAR entries), `unknown` otherwise (a format whose reader cannot tell whose log it is; standard input, which is not
- * read ahead; a file that cannot be read here).
+ * read ahead; a file that cannot be read here). `silent` when its first 64 KiB give no record at all (a long banner,
+ * start-up lines, a server's DEBUG lines of no message; an empty file): it tells nothing, and keeps no other input from a side.
+ * An HTTP logger's lines (`http-line`) state no side, but say whose they are by their URLs: a request path only
+ * (`/mcp`, the request target as a server receives it: an Express, pino-http, express-winston or Fastify logger's
+ * `req.url`, ECS's `url.path`) is `server-by-path`; full URLs (a fetch wrapper's; a Fetch-API server may log them too)
+ * are `none`, the other side of the inputs beside them, as a HAR's.
  */
-export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown';
+export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path';
 
 /** First bytes of a file looked at for its side, and lines of them. */
 const PEEK_BYTES = 64 << 10;
@@ -87,18 +92,21 @@ const PEEK_LINES = 16;
 
 /**
  * Plain inputs next to inputs whose records state one side only (and none given): the other side, as for inputs given
- * with one side (a recording proxy's capture beside `recordingFetch`'s log is the server's view of those calls).
- * Only when every input's first records were read and say so: any other input leaves every side as it was.
+ * with one side (a recording proxy's capture beside `recordingFetch`'s log is the server's view of those calls); and an
+ * HTTP logger's log whose lines name request paths only (`server-by-path`): the server's view, itself and for the rule.
+ * Only when every input's first records were read and say so: any other input leaves every side as it was, but for an
+ * input whose first 64 KiB give no record at all (`silent`: a long start-up banner, a server's DEBUG lines of no message),
+ * which takes no part: it keeps no side, and the others are sided without it.
  */
 function bySidesStated(inputs: InputSpec[], stated: (path: string) => Stated): ResolvedSpec[] {
   if (inputs.length < 2) return inputs;
   const said = inputs.map((i) => stated(i.path));
   if (said.includes('unknown')) return inputs;
-  // (a hop's own log is neither side's view: it neither tells nor takes a side)
-  const sides = new Set(said.filter((s) => s !== 'none' && s !== 'gateway'));
-  if (sides.size !== 1 || !said.includes('none')) return inputs;
-  const assumed = sides.has('client') ? 'server' : 'client';
-  return inputs.map((i, k) => (said[k] === 'none' ? { ...i, assumed, assumedBy: 'records' as const } : i));
+  // (a hop's own log is neither side's view: it neither tells nor takes a side; nor does a silent one)
+  const sides = new Set(said.map((s) => (s === 'server-by-path' ? 'server' : s)).filter((s) => s === 'client' || s === 'server'));
+  const assumed = sides.size === 1 && said.includes('none') ? (sides.has('client') ? 'server' : 'client') : undefined;
+  if (assumed === undefined && !said.includes('server-by-path')) return inputs;
+  return inputs.map((i, k) => (said[k] === 'server-by-path' ? { ...i, assumed: 'server' as const, assumedBy: 'path' as const } : said[k] === 'none' && assumed !== undefined ? { ...i, assumed, assumedBy: 'records' as const } : i));
 }
 
 /** The side a file's first records state (see Stated); a gzip file's too. */
@@ -138,9 +146,14 @@ export async function statedSide(path: string): Promise<Stated> {
     if (head.toString('utf8', end, nl).trim() !== '') lines++;
     end = nl + 1;
   }
-  if (lines === 0) return 'unknown';
+  if (lines === 0) return whole ? 'silent' : 'unknown'; // (one line longer than the bytes read: not judged)
   const bytes = head.subarray(start, Math.min(end, head.length));
-  return recordsSide(bytes.toString('utf8')) ?? peekedSide(bytes);
+  const said = recordsSide(bytes.toString('utf8')) ?? (await peekedSide(bytes));
+  // No record in the first lines (a start-up section, a banner): the rest of the bytes read, to their last whole line.
+  const rest = whole ? head.length : head.lastIndexOf(10) + 1;
+  if (said !== 'silent' || rest <= end) return said;
+  const more = head.subarray(start, rest);
+  return recordsSide(more.toString('utf8')) ?? peekedSide(more);
 }
 
 /**
@@ -180,21 +193,36 @@ function lineSide(text: string): Stated | undefined {
  * `gateway` for a hop's own log (nginx, HAProxy, Caddy, Kong...: not a view of either side); `none` when the records state
  * no side and are a capture of the wire (canonical records without `side`, HAR entries); `unknown` for anything else (a
  * line no reader knows, records without a side from a format that cannot tell whose they are: an application's
- * messages, a bare JSON-RPC log, a sniffer's; lines that give no record).
+ * messages, a bare JSON-RPC log, a sniffer's); `silent` for lines that give no record at all; an HTTP logger's lines as
+ * Stated says.
  */
 async function peekedSide(bytes: Buffer): Promise<Stated> {
   const account = newAccount({ path: '-' }, '<peek>');
   const sides = new Set<string>();
+  /** An HTTP logger's exchanges without a side: how many name a request path only, and how many a full URL. */
+  let paths = 0;
+  let urls = 0;
   try {
-    const opts = { maxLineBytes: PEEK_BYTES + 1, stdin: Readable.from([bytes]), diagnostics: new Diagnostics(), strict: true, inputOrder: 'oldest-first' as const };
-    for await (const batch of ingest({ path: '-' }, opts, account)) for (const { rec } of batch) sides.add(rec.side ?? 'none');
+    // (not strict: a line no reader knows, such as a banner's, is counted and the peek goes on to the lines after it)
+    const opts = { maxLineBytes: PEEK_BYTES + 1, stdin: Readable.from([bytes]), diagnostics: new Diagnostics(), strict: false, inputOrder: 'oldest-first' as const };
+    for await (const batch of ingest({ path: '-' }, opts, account)) {
+      for (const { rec } of batch) {
+        sides.add(rec.side ?? 'none');
+        if (rec.kind !== 'exchange' || rec.side !== undefined || typeof rec.url !== 'string') continue;
+        if (rec.url.startsWith('/')) paths++;
+        else if (/^https?:\/\//i.test(rec.url)) urls++;
+      }
+    }
   } catch {
-    return 'unknown'; // (strict: a line no reader knows stops the peek)
+    return 'unknown';
   }
+  if (sides.size === 0 && account.brokenAt === undefined) return 'silent';
   if (account.unusable > 0 || account.brokenAt !== undefined || sides.size !== 1) return 'unknown';
   const [side] = sides;
   if (side === 'client' || side === 'server' || side === 'gateway') return side;
-  return Object.keys(account.formats).every((f) => WIRE_CAPTURES.has(f)) ? 'none' : 'unknown';
+  const formats = Object.keys(account.formats);
+  if (formats.length === 1 && formats[0] === 'http-line') return paths > 0 && urls === 0 ? 'server-by-path' : urls > 0 && paths === 0 ? 'none' : 'unknown';
+  return formats.every((f) => WIRE_CAPTURES.has(f)) ? 'none' : 'unknown';
 }
 
 /** Formats whose records without a side are a capture of the wire between the two sides (a recording proxy's, a HAR). */
