@@ -112,7 +112,7 @@ describe('a plain input next to --server is the client view', () => {
     expect(p.attempts).toHaveLength(2);
     expect(p.attempts).toEqual(s.attempts);
     expect(p.findings).toEqual(s.findings);
-    const note = `${CUT}.har: given without a side next to server-side logs only, and its records state none: read as the client's view, joined to theirs (give it with --client to say so)`;
+    const note = `${CUT}.har: given without a side next to server-side logs only, and its records state none: read as the client's view, to be joined to theirs (give it with --client to say so)`;
     expect(plain.stderr).toBe(`mcp-triage: ${note}\n`);
     expect(sided.stderr).toBe('');
     const summary = summaryOf(plain.stdout);

@@ -35,7 +35,7 @@ describe('the side a file\'s first records state', () => {
   it('must not: records of two sides, or of a side and none, a format that cannot tell whose log it is, a line cut by the bytes read, standard input, a folder, no file', async () => {
     expect(await statedSide(file('mixed.ndjson', `${rec('client')}\n${rec('server')}\n`))).toBe('unknown');
     expect(await statedSide(file('half.ndjson', `${rec('client')}\n${rec()}\n`))).toBe('unknown');
-    expect(await statedSide(file('app.jsonl', `${JSON.stringify({ level: 30, msg: 'hi' })}\n`))).toBe('unknown');
+    expect(await statedSide(file('app.jsonl', `${JSON.stringify({ level: 30, msg: 'hi' })}\n`))).toBe('silent'); // (no record: it keeps no other input from a side)
     expect(await statedSide(file('cut.ndjson', `${rec('client').slice(0, -1)}, "pad": "${'x'.repeat(70_000)}"}\n`))).toBe('unknown');
     expect(await statedSide('-')).toBe('unknown');
     expect(await statedSide(dir)).toBe('unknown');

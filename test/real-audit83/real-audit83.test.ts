@@ -53,15 +53,16 @@ describe('real-audit83 stateless: the client, the recording proxy and the server
       const r = await run([{ path: f('stateless', sided) }, { path: f('stateless', plain) }]);
       expect([r.attempts, r.calls]).toEqual([requests, requests]);
       const other = assumed === 'server' ? 'client' : 'server';
-      const note = `${plain}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console): read as the ${assumed}'s view, joined to theirs (give it with --${assumed} to say so)`;
+      const note = `${plain}: given without a side, and its records state none, next to logs whose records state the ${other}'s side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console, a server's HTTP logger of request paths): read as the ${assumed}'s view, to be joined to theirs (give it with --${assumed} to say so)`;
       expect(r.notes.map(bare)).toEqual([note]);
       expect(r.said.map(bare)).toEqual([`mcp-triage: ${note}`]);
     });
   }
 
-  it('must not: an input whose side its first lines do not tell (a text log) leaves the proxy\'s capture apart, as before', async () => {
+  // (a text log whose lines give no record, as 'deploy started', no longer keeps the rule off: test/real-audit89)
+  it('must not: an input whose side its first records do not tell (bare JSON-RPC with no direction) leaves the proxy\'s capture apart, as before', async () => {
     const text = `${process.env.TMPDIR ?? '/tmp'}/audit83-notes-${process.pid}.log`;
-    writeFileSync(text, 'deploy started\n');
+    writeFileSync(text, `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'deploy started' } })}\n`);
     try {
       const r = await run([{ path: f('stateless', 'mcp-client.ndjson') }, { path: f('stateless', 'mcp-proxy.ndjson') }, { path: text }]);
       expect([r.attempts, r.calls]).toEqual([2 * requests, 2 * requests]);

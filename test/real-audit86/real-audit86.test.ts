@@ -35,7 +35,7 @@ describe('real-audit86 py-proxy-hop: the Python SDK client\'s DEBUG log, the rec
     expect(o.hop).toHaveLength(1);
     expect(calls.filter((a) => a.status === 503 || a.serverStatus === 503).map((a) => a.tool)).toEqual(['send_invoice']);
     expect(plain.inputs.map((i) => [i.side ?? null, i.sideAssumed ?? false])).toEqual([[null, false], ['server', true], [null, false]]);
-    expect(plain.notes.filter((n) => n.includes('given without a side'))).toEqual([`${f('py-proxy-hop', 'proxy.ndjson')}: given without a side, and its records state none, next to logs whose records state the client's side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console): read as the server's view, joined to theirs (give it with --server to say so)`]);
+    expect(plain.notes.filter((n) => n.includes('given without a side'))).toEqual([`${f('py-proxy-hop', 'proxy.ndjson')}: given without a side, and its records state none, next to logs whose records state the client's side only (as recordingFetch's and recordingHandler's do, and logs that one side only writes: a Python SDK DEBUG log, a client's debug log, a server's console, a server's HTTP logger of request paths): read as the server's view, to be joined to theirs (give it with --server to say so)`]);
   });
 
   it('must not: the capture alone beside the hop\'s log (no log states a side) keeps no side', async () => {
@@ -80,9 +80,10 @@ describe('real-audit86 har-uvicorn: an SDK v2 client\'s HAR entry lines beside t
     expect(r.notes.filter((n) => n.includes('given without a side'))).toHaveLength(1);
   });
 
-  it('must not: beside the Python server\'s DEBUG log too, whose first lines carry no message (mcp 2.3.0 logs none), the HAR keeps no side', async () => {
+  // (this was a "must not" until the eighty-ninth audit: a log whose first lines give no record no longer keeps every other input unsided)
+  it('beside the Python server\'s DEBUG log too, whose first lines carry no message (mcp 2.3.0 logs none): that log takes no part, the HAR is still the client\'s view', async () => {
     const r = await run(['har-lines.ndjson', 'uvicorn.log', 'mcp-debug.log'].map((n) => ({ path: f('har-uvicorn', n) })));
-    expect(r.inputs.every((i) => i.side === undefined)).toBe(true);
-    expect(r.notes.some((n) => n.includes('given without a side'))).toBe(false);
+    expect(r.inputs.map((i) => [i.side ?? null, i.sideAssumed ?? false])).toEqual([['client', true], [null, false], [null, false]]);
+    expect(r.notes.filter((n) => n.includes('given without a side'))).toHaveLength(1);
   });
 });
