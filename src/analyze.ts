@@ -423,7 +423,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const one = byRecords.length === 1;
     const side = inputs[byRecords[0]!.index]!.assumed!;
     const why = inputs[byRecords[0]!.index]!.assumedBy === 'records' ? `${one ? 'its' : 'their'} records state no side, the other logs' records state one` : `given without a side next to ${side === 'client' ? 'server' : 'client'}-side logs only`;
-    const others = cursors.some((c) => inputs[c.index]!.assumed === undefined && views(c) > 0);
+    const others = cursors.some((c) => !byRecords.includes(c) && views(c) > 0);
     notice(others
       ? `${listed(byRecords.map((c) => c.account.name))} ${one ? 'was' : 'were'} read as the ${side}'s view (${why}), but no call of ${one ? 'it' : 'them'} joined a call of the other logs: they may not show the same traffic (logs of different runs or servers?); each call is reported with the one view its log gave`
       : `${listed(byRecords.map((c) => c.account.name))} ${one ? 'was' : 'were'} read as the ${side}'s view (${why}), but no call of ${one ? 'it' : 'them'} joined a call of the other logs: they hold no call to join ${one ? 'it' : 'them'} to (no JSON-RPC request in their lines: a server's console, an access log); each call is reported with the ${side}'s view only`);

@@ -143,6 +143,15 @@ describe('real-audit89 console-har: an SDK v2 app\'s HAR lines beside the Python
     });
   }
 
+  it('must not: beside logs that do hold calls (an Express log of another run), the note does not say they hold none', async () => {
+    const r = await run([har, f('http-loggers', 'express-access.log')]);
+    expect(sides(r.inputs)).toEqual([['client', true], ['server', true]]);
+    const none = noteOf(r.notes, har, 'but no call of it joined a call of the other logs');
+    expect(none).toHaveLength(1);
+    expect(none[0]).toContain('they may not show the same traffic');
+    expect(none[0]).not.toContain('they hold no call');
+  });
+
   it('must not: where the calls joined (the HTTP loggers), no note says none did', async () => {
     const r = await run([f('http-loggers', 'app-fetch.log'), f('http-loggers', 'express-access.log')]);
     expect(r.notes.some((n) => n.includes('no call of'))).toBe(false);
