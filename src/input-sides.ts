@@ -73,16 +73,17 @@ export async function statedSides(inputs: InputSpec[]): Promise<(path: string) =
 
 /**
  * What a file's first records say of its side, as the readers of its format give them (see peekedSide): `client` or
- * `server` when every record of its first lines (or, when they give none, of its first 64 KiB) states that side (recordingFetch's, recordingHandler's; a Python SDK
- * DEBUG log's, a client app's debug log, a server's console), `gateway` when they are a hop's own log, `none` when they
- * are records that state no side from a capture of the wire (the recording proxy's canonical records without `--side`,
- * HAR entries), `unknown` otherwise (a format whose reader cannot tell whose log it is; standard input, which is not
- * read ahead; a file that cannot be read here). `silent` when its first 64 KiB give no record at all (a long banner,
- * start-up lines, a server's DEBUG lines of no message; an empty file): it tells nothing, and keeps no other input from a side.
- * An HTTP logger's lines (`http-line`) state no side, but say whose they are by their URLs: a request path only
- * (`/mcp`, the request target as a server receives it: an Express, pino-http, express-winston or Fastify logger's
- * `req.url`, ECS's `url.path`) is `server-by-path`; full URLs (a fetch wrapper's; a Fetch-API server may log them too)
- * are `none`, the other side of the inputs beside them, as a HAR's.
+ * `server` when every record of its first lines (or, when they give none, of its first 64 KiB) states that side
+ * (recordingFetch's, recordingHandler's; a Python SDK DEBUG log's, a client app's debug log, a server's console),
+ * `gateway` when they are a hop's own log, `none` when they are records that state no side from a capture of the wire
+ * (the recording proxy's canonical records without `--side`, HAR entries), `unknown` otherwise (a format whose reader
+ * cannot tell whose log it is; standard input, which is not read ahead; a file that cannot be read here). `silent` when
+ * its first 64 KiB give no record at all (a long banner, start-up lines, a server's DEBUG lines of no message; an empty
+ * file): it tells nothing, and keeps no other input from a side. An HTTP logger's lines (`http-line`) state no side,
+ * but say whose they are by their URLs: a request path only (`/mcp`, the request target as a server receives it: an
+ * Express, pino-http, express-winston or Fastify logger's `req.url`, ECS's `url.path`) is `server-by-path`; full URLs
+ * (a fetch wrapper's; a Fetch-API server may log them too) are `none`, the other side of the inputs beside them, as a
+ * HAR's.
  */
 export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path';
 
@@ -95,8 +96,8 @@ const PEEK_LINES = 16;
  * with one side (a recording proxy's capture beside `recordingFetch`'s log is the server's view of those calls); and an
  * HTTP logger's log whose lines name request paths only (`server-by-path`): the server's view, itself and for the rule.
  * Only when every input's first records were read and say so: any other input leaves every side as it was, but for an
- * input whose first 64 KiB give no record at all (`silent`: a long start-up banner, a server's DEBUG lines of no message),
- * which takes no part: it keeps no side, and the others are sided without it.
+ * input whose first 64 KiB give no record at all (`silent`: a long start-up banner, a server's DEBUG lines of no
+ * message), which takes no part: it keeps no side, and the others are sided without it.
  */
 function bySidesStated(inputs: InputSpec[], stated: (path: string) => Stated): ResolvedSpec[] {
   if (inputs.length < 2) return inputs;
