@@ -73,8 +73,9 @@ interface Exchange {
   rowCopy?: boolean;
   /** Its request row came twice (a log export's duplicated rows): an event row that comes twice is such a copy too. */
   rowsDuplicated?: boolean;
-  /** When the response head came (a duplicated row of it comes at the same time with the same status). */
+  /** When the response head came (a duplicated row of it comes at the same time with the same status), and its line. */
   responseTs?: number | undefined;
+  responseSrc?: Source;
   /** The last SSE event row of a split exchange (its time, id, data's signature and line), to tell a duplicated row of it. */
   lastEventRow?: { ts: number | undefined; id: string | undefined; data: number; src: Source };
   /** The last response this exchange delivered, to tell a duplicated event row from a second response. */
@@ -375,7 +376,7 @@ export class JoinEngine {
   readonly lateAfterWindow = { exchanges: 0, longestGapMs: 0 };
   private lateKeys = new Set<string>();
   /** Exchanges that ended lately (key -> when, its scope and request record): a duplicated row of their end is no stray. */
-  private recentEnds = new Map<string, { ts: number; scopeKey: string; src: Source }>();
+  private recentEnds = new Map<string, { ts: number; startTs: number | undefined; scopeKey: string; src: Source; end: Source; head: Source | undefined }>();
 
   /** Whether every request on an open exchange was cancelled by its client, --window or more before `watermark`. */
   private cancelledOpen(ex: Exchange, watermark: number): boolean {
@@ -391,11 +392,13 @@ export class JoinEngine {
   private stray(input: number, xid: string, what: string, ts: number | undefined, src: Source): void {
     // The end of a stream closed after its client's cancellation (see advance): expected, and nothing to analyze.
     if (this.cancelledClosed.has(`${input}:${xid}`)) return;
-    // A row of an exchange that ended at this very time: the end's duplicated row (a log export's), not a stray.
+    // A row of an exchange that ended, at a time within its own (from its request to its end): a row read again (a
+    // log export's duplicated row, export pages or a shipper's re-send that overlap), not a stray.
     const ended = ts !== undefined ? this.recentEnds.get(`${input}:${xid}`) : undefined;
-    if (ended !== undefined && ended.ts === ts) {
+    if (ended !== undefined && ts! <= ended.ts && ts! >= (ended.startTs ?? ended.ts)) {
       const sess = this.opts.sessions.get(ended.scopeKey);
-      if (sess && !sess.duplicates?.some((d) => d.first === ended.src)) (sess.duplicates ??= []).push({ what: `the end of exchange ${JSON.stringify(xid.slice(0, 60))}`, first: ended.src, dup: src });
+      const first = ts === ended.ts && what.startsWith('the end') ? ended.end : what.startsWith('the response head') && ended.head ? ended.head : ended.src;
+      if (sess && !sess.duplicates?.some((d) => (d.of ?? d.first) === ended.src)) (sess.duplicates ??= []).push({ what: `${what.startsWith('the end') ? 'the end' : what} of exchange ${JSON.stringify(xid.slice(0, 60))}`, first, dup: src, of: ended.src });
       return;
     }
     const last = this.closed.get(`${input}:${xid}`);
@@ -416,12 +419,12 @@ export class JoinEngine {
   }
 
   /** A duplicated row of an open exchange's record: said once per exchange (DUPLICATE_RECORD), not analyzed again. */
-  private duplicateRow(ex: Exchange, src: Source): void {
+  private duplicateRow(ex: Exchange, src: Source, first: Source): void {
     const sess = this.opts.sessions.get(ex.scopeKey);
-    if (!sess || sess.duplicates?.some((d) => d.first === ex.src)) return;
+    if (!sess || sess.duplicates?.some((d) => (d.of ?? d.first) === ex.src)) return;
     const v = ex.attempts[0];
     const what = v !== undefined ? `${v.method} id ${v.idText ?? jsonText(v.id)}` : `the ${ex.httpMethod === 'GET' ? 'GET stream' : `${ex.httpMethod}${ex.carried !== undefined && !ex.isGet ? ` of ${ex.carried}` : ''}`}`;
-    (sess.duplicates ??= []).push({ what, first: ex.src, dup: src });
+    (sess.duplicates ??= []).push({ what, first, dup: src, of: ex.src });
   }
 
   /** A request with an id that is not one: MCP's ids are text or integers (JSON-RPC's: text, numbers or null). */
@@ -437,7 +440,7 @@ export class JoinEngine {
     const open = r.ts !== undefined ? this.exchanges.get(`${r.input}:${r.xid}`) : undefined;
     if (open && !open.ended && open.startTs === r.ts && open.httpMethod === r.httpMethod && open.side === r.side) {
       open.rowsDuplicated = true;
-      return this.duplicateRow(open, r.src);
+      return this.duplicateRow(open, r.src, open.src);
     }
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
@@ -768,9 +771,10 @@ export class JoinEngine {
     const ex = this.find(input, xid);
     if (!ex) return this.stray(input, xid, `the response head (HTTP ${status ?? 'none'})`, ts, src);
     if (ex.rowCopy) return;
-    if (ex.status !== undefined && ts !== undefined && ex.responseTs === ts && ex.status === status) return this.duplicateRow(ex, src);
+    if (ex.status !== undefined && ts !== undefined && ex.responseTs === ts && ex.status === status) return this.duplicateRow(ex, src, ex.responseSrc ?? ex.src);
     ex.status = status;
     ex.responseTs = ts;
+    ex.responseSrc = src;
     ex.contentType = headers.get('content-type');
     const encoding = headers.get('content-encoding')?.trim().toLowerCase();
     if (encoding !== undefined && encoding !== '' && encoding !== 'identity') ex.encoded = encoding.slice(0, 40);
@@ -839,7 +843,7 @@ export class JoinEngine {
       // sent its answer twice in one millisecond. Events of one record, an SSE chunk logged whole, share its line.)
       const last = ex.lastEventRow;
       const data = signatureOf(p.sse.data, EVENT_SIGNED);
-      if (last !== undefined && last.ts === ts && last.id === p.sse.id && last.data === data && (last.src.line !== src.line || last.src.file !== src.file)) return this.duplicateRow(ex, src);
+      if (last !== undefined && last.ts === ts && last.id === p.sse.id && last.data === data && (last.src.line !== src.line || last.src.file !== src.file)) return this.duplicateRow(ex, src, last.src);
       ex.lastEventRow = { ts, id: p.sse.id, data, src };
     }
     ex.lastTs = ts ?? ex.lastTs;
@@ -1052,7 +1056,7 @@ export class JoinEngine {
     this.close(key, ex);
     // (A whole exchange's end comes from its own record: no row of it can come again apart.)
     if (ts !== undefined && !xid.startsWith('\u0001')) {
-      this.recentEnds.set(key, { ts, scopeKey: ex.scopeKey, src: ex.src });
+      this.recentEnds.set(key, { ts, startTs: ex.startTs, scopeKey: ex.scopeKey, src: ex.src, end: src, head: ex.responseSrc });
       trimOldest(this.recentEnds, RECENT_ENDS_KEPT);
     }
   }
@@ -1836,7 +1840,7 @@ export class JoinEngine {
         // Same content, not only the same id and time: a second, different answer in the same millisecond (a hop that
         // repeats the result with other content, or puts an error before it) is a second response, not a copy.
         if (last && last.key === key && last.ts === ts && last.text === text && (last.msg === item || JSON.stringify(last.msg) === JSON.stringify(item))) {
-          (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: last.src, dup: src });
+          if (!sess.duplicates?.some((d) => (d.of ?? d.first) === ex.src)) (sess.duplicates ??= []).push({ what: `the response to id ${jsonText(id)}`, first: last.src, dup: src, of: ex.src });
         } else if (ex.resumes?.replay && ex.resumes.view.idKey === key) {
           // A resumption replaying the stream of a request answered on an earlier resumption that was cut: the server
           // sends the answer again because the client's Last-Event-ID is before it; the client never had it.

@@ -37,8 +37,8 @@ function lineHash(text: string): string {
 export class RotatedInputs {
   /** `side|prefix` -> the input that showed it first (as resolved) and the highest counter seen. */
   private readonly recorders = new Map<string, { input: number; n: number }>();
-  /** `side|xid` of the last RECENT requests of every recorder -> their time. */
-  private readonly recent = new Map<string, number | undefined>();
+  /** `side|xid` of the last RECENT requests of every recorder -> their time and the input that showed it first. */
+  private readonly recent = new Map<string, { ts: number | undefined; input: number }>();
   private readonly logOf = new Map<number, number>();
   /** Inputs joined for repeating another's records, in the order found. */
   readonly repeated: RepeatedLog[] = [];
@@ -81,27 +81,31 @@ export class RotatedInputs {
     const rkey = `${side}|${xid}`;
     if (!seen) {
       if (this.recorders.size < 100_000) this.recorders.set(key, { input: own, n });
-      this.learn(rkey, ts);
+      this.learn(rkey, ts, input);
       return own;
     }
     const owner = this.logOf.get(seen.input) ?? seen.input;
-    if (owner !== own && !this.logOf.has(input) && (n > seen.n || (this.recent.has(rkey) && this.recent.get(rkey) === ts))) {
+    const before = this.recent.get(rkey);
+    if (owner !== own && !this.logOf.has(input) && (n > seen.n || (before !== undefined && before.ts === ts))) {
       this.logOf.set(input, owner);
       if (n <= seen.n) this.repeated.push({ input, owner, xid });
       else seen.n = n;
-      this.learn(rkey, ts);
+      this.learn(rkey, ts, input);
       return owner;
     }
     if (owner === own) {
+      // An input joined to this log as its next part (its counter went on) that showed this very request first, at the
+      // same time: it repeats this log's records (export pages that overlap, read newest first), said as a copy is.
+      if (before !== undefined && ts !== undefined && before.ts === ts && before.input !== input && this.logOf.get(before.input) === own && !this.repeated.some((r) => r.input === before.input)) this.repeated.push({ input: before.input, owner: own, xid });
       if (n > seen.n) seen.n = n;
-      this.learn(rkey, ts);
+      this.learn(rkey, ts, input);
     }
     return own;
   }
 
-  private learn(rkey: string, ts: number | undefined): void {
+  private learn(rkey: string, ts: number | undefined, input: number): void {
     if (this.recent.has(rkey)) return;
-    this.recent.set(rkey, ts);
+    this.recent.set(rkey, { ts, input });
     if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
   }
 }

@@ -79,8 +79,8 @@ export interface SessionState {
   openings?: number;
   /** The scope's records were rebuilt from metadata (OTLP spans): without a session id it may be one request's trace. */
   rebuilt?: boolean;
-  /** Identical records (an export's duplicate rows), counted once. */
-  duplicates?: { what: string; first: Source; dup: Source }[];
+  /** Identical records (an export's duplicate rows), counted once: `first` the row `dup` repeats; `of` the exchange's request row (one entry per exchange). */
+  duplicates?: { what: string; first: Source; dup: Source; of?: Source }[];
   /** The signatures of the latest exchanges with no request in them (GET streams, notifications), to tell their copies. */
   rowSignatures?: Map<number, Source>;
   /** A task-augmented request was sent: its progress goes on after its response, until the task ends (2025-11-25). */
