@@ -2,7 +2,7 @@
 import type { AttemptRow, Summary } from './summary.js';
 import type { Severity } from '../findings/types.js';
 import { filtersText } from '../filter.js';
-import { plural } from './text.js';
+import { plural, severityCount } from './text.js';
 import { isBareStatusWhy } from '../classify.js';
 
 /** The note after a table's title when it shows fewer rows than it has: `(first 500 of 4235 in time order; 3735 more not shown, ...)`. */
@@ -19,11 +19,11 @@ export function emptyText(summary: Summary, quote: (filters: string) => string =
   return `No attempt matches the filters (${quote(filters)})${findings}.`;
 }
 
-/** Findings not shown, by severity: `: 736 error, 878 warning`. */
+/** Findings not shown, by severity: `: 736 errors, 878 warnings`. */
 export function hiddenBySeverity(shown: { finding: { severity: Severity } }[], bySeverity: Record<Severity, number>): string {
   const left = { ...bySeverity };
   for (const r of shown) left[r.finding.severity]--;
-  const parts = (['error', 'warning', 'info'] as const).filter((s) => left[s] > 0).map((s) => `${left[s]} ${s}`);
+  const parts = (['error', 'warning', 'info'] as const).filter((s) => left[s] > 0).map((s) => severityCount(left[s], s));
   return parts.length ? `: ${parts.join(', ')}` : '';
 }
 

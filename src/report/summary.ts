@@ -101,7 +101,8 @@ const isoOf = isoTime;
  */
 export function claimedText(c: AttemptRow['claim']): string {
   if (!c) return '';
-  const said = c.message !== undefined && !c.only ? JSON.stringify(c.message) : '';
+  // The claim's own words in quotes, as text (each report's cell strips control sequences and escapes for Markdown).
+  const said = c.message !== undefined && !c.only ? `"${c.message}"` : '';
   return c.outcome !== undefined && said ? `${c.outcome} ${said}` : c.outcome ?? said;
 }
 

@@ -3,7 +3,7 @@ import { claimedText, type AttemptRow, type Summary, type SummaryBuilder } from 
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
-import { cleanTerminal, cutAtWord, plural, truncate } from './text.js';
+import { cleanTerminal, cutAtWord, plural, severityCount, truncate } from './text.js';
 import { DEFAULT_WIDTH, displayWidth, Grid, maxOf, SPILL_BELOW, tailColumn, underscoreColumn, widestFirst, wrapAround, wrapColumn, type ColumnFit } from './grid.js';
 import { filtersText } from '../filter.js';
 import { wrapperText } from '../read/container-lines.js';
@@ -59,7 +59,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
   const out: string[] = [];
   const f = summary.findings.bySeverity;
   const max = Math.max(0, Math.floor(builder.opts.maxRows));
-  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${plural(summary.attempts, 'attempt')} in ${plural(summary.calls, 'call')}, ${plural(summary.retries, 'retry', 'retries')}; findings: ${f.error} error, ${f.warning} warning, ${f.info} info`);
+  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${plural(summary.attempts, 'attempt')} in ${plural(summary.calls, 'call')}, ${plural(summary.retries, 'retry', 'retries')}; findings: ${(['error', 'warning', 'info'] as const).filter((s) => f[s] > 0).map((s) => severityCount(f[s], s)).join(', ') || 'none'}`);
   if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}`);
   out.push('');
 

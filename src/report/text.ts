@@ -49,6 +49,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Findings of one severity counted: `1 error`, `3 errors`, `1 warning`, `2 warnings`, `4 info` (a mass noun). */
+export function severityCount(n: number, severity: 'error' | 'warning' | 'info'): string {
+  return severity === 'info' ? `${n} info` : plural(n, severity);
+}
+
 /** Shorten to at most max characters, marking the cut with an ellipsis; never splits a surrogate pair. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -212,10 +212,14 @@ const nameOr = (name: string, color: boolean): string => (name === '' ? paint(co
 const serverCell = (r: SessionRow): string => cell(r.server ?? '', NAME_CELL);
 /** The session id; without one, the key that stands in for it (`input#N` named by its file) and "no session id". */
 const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session, r.scope, summary.inputs);
-/** `3: 2 HTTP_ERROR, 1 TOOL_ERROR`, the outcomes joined by `sep`. */
+/**
+ * The failed attempts by outcome: `1 HTTP_ERROR` (one outcome: its count is the total); with several, the total and
+ * each outcome, `3 (2 HTTP_ERROR, 1 TOOL_ERROR)` on one line (sep `, `), or `3` over one outcome a line (sep `\n`).
+ */
 const failedText = (r: SessionRow, color: boolean, sep: string) => {
   const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
-  const counted = r.failures === 0 ? '0' : `${r.failures}: ${parts.join(sep)}`;
+  const one = parts.length === 1 && OUTCOMES.some((o) => r.failed[o] === r.failures);
+  const counted = r.failures === 0 || parts.length === 0 ? String(r.failures) : one ? parts[0]! : sep === '\n' ? `${r.failures}\n${parts.join(sep)}` : `${r.failures} (${parts.join(sep)})`;
   // A session whose handshake was refused failed though every attempt in it succeeded (its initialize).
   return r.unusable === undefined ? counted : `${counted}${sep}${paint(color, '31', `never usable (${r.unusable})`)}`;
 };
@@ -277,7 +281,7 @@ function narrowFit(rows: SessionRow[], idWidth: number): Record<string, ColumnFi
   };
 }
 
-/** Attempts, retries and findings named, one a line (`16 attempts`, `4 retries`, `6 error`, `1 warning`), for a stacked cell. */
+/** Attempts, retries and findings named, one a line (`16 attempts`, `4 retries`, `6 errors`, `1 warning`), for a stacked cell. */
 function countsText(r: SessionRow, color: boolean): string {
   const findings = severityCounts(r.findings, color);
   return [plural(r.attempts, 'attempt'), plural(r.retries, 'retry', 'retries'), findings === '-' ? 'no findings' : findings.replace(/, /g, '\n')].join('\n');

@@ -1,7 +1,7 @@
 // Shared look of the views in a terminal and in Markdown: colours (the same rules as the table report), cells, times, tables.
 import type { Outcome } from '../outcomes.js';
 import type { Severity } from '../findings/types.js';
-import { cleanTerminal, cutAtWord, escapeMarkdownCell, truncate, truncateMiddle } from '../report/text.js';
+import { cleanTerminal, cutAtWord, escapeMarkdownCell, severityCount, truncate, truncateMiddle } from '../report/text.js';
 import { DEFAULT_WIDTH, Grid, type ColumnFit } from '../report/grid.js';
 
 const ESC = '\u001b[';
@@ -58,8 +58,8 @@ export function span(ms: number): string {
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
 
-/** `12 error, 1 warning` (only the non-zero severities), or `-`. */
+/** `12 errors, 1 warning` (only the non-zero severities), or `-`. */
 export function severityCounts(counts: Record<Severity, number>, color = false): string {
-  const parts = (['error', 'warning', 'info'] as const).filter((s) => counts[s] > 0).map((s) => paint(color, SEVERITY_COLOR[s], `${counts[s]} ${s}`));
+  const parts = (['error', 'warning', 'info'] as const).filter((s) => counts[s] > 0).map((s) => paint(color, SEVERITY_COLOR[s], severityCount(counts[s], s)));
   return parts.length ? parts.join(', ') : '-';
 }

@@ -223,7 +223,7 @@ function notes(r: AttemptRow, elsewhere?: string[]): string[] {
   else if ((r.attempt ?? 1) > 1) n.push(`retry${r.retryOrigin ? ` (${r.retryOrigin.origin}: ${r.retryOrigin.how})` : ''}`);
   if (elsewhere) n.push(...elsewhere);
   // The client's own words about a call joined to the wire (Claude Code's, Gemini CLI's): alone, the why has them.
-  if (r.claim?.message !== undefined && !r.claim.only) n.push(`client said ${jsonText(r.claim.message)}`);
+  if (r.claim?.message !== undefined && !r.claim.only) n.push(`client said "${r.claim.message}"`);
   if (r.cancelled) n.push('cancelled by the client');
   if (r.resumed) n.push('response came on a resumed stream');
   if (r.claim?.outcome && r.claim.outcome !== r.outcome) n.push(`client claimed ${r.claim.outcome}`);

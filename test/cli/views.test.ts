@@ -134,7 +134,7 @@ describe('the sessions table fits the width', () => {
     const t = await table(columns);
     expect(widest(t)).toBeLessThanOrEqual(columns);
     expect(t).toMatch(/^│ session: a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601 +│$/m);
-    expect(t).toMatch(/│ failed: 10: 4 HTTP_ERROR\s+│/);
+    expect(t).toMatch(/│ failed: 10\s+│\n│ 4 HTTP_ERROR\s+│/);
   });
 });
 

@@ -426,6 +426,6 @@ describe('real-v2: the reports for people show an answered input_required round 
   it('sessions: the failed column counts only the unanswered round', () => {
     const row = (scenario: string) => run(scenario, 'sessions', '--format', 'markdown').split('\n').find((l) => l.startsWith('| triage-v2-client'))!.split('|').map((c) => c.trim());
     expect(row('mrtr-two-rounds')[8]).toBe('0');
-    expect(row('mrtr-max-rounds')[8]).toBe('1: 1 INPUT\\_REQUIRED');
+    expect(row('mrtr-max-rounds')[8]).toBe('1 INPUT\\_REQUIRED');
   });
 });

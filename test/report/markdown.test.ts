@@ -114,7 +114,7 @@ describe('markdown postmortem', () => {
     const infos = findings.length - errors - warnings;
     expect(md).toContain(`_Showing the first 2 of ${outcomes}, most attempts first; ${outcomes - 2} more not shown._`);
     expect(md).toContain(`_Showing the first 2 of ${failed} in time order; ${failed - 2} more not shown (see \`--format ndjson\`)._`);
-    expect(md).toContain(`_Showing the first 2 of ${findings.length}, errors first; ${findings.length - 2} more not shown: ${[errors > 2 ? `${errors - 2} error` : '', warnings ? `${warnings} warning` : '', infos ? `${infos} info` : ''].filter(Boolean).join(', ')}._`);
+    expect(md).toContain(`_Showing the first 2 of ${findings.length}, errors first; ${findings.length - 2} more not shown: ${[errors > 2 ? `${errors - 2} error${errors - 2 === 1 ? '' : 's'}` : '', warnings ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '', infos ? `${infos} info` : ''].filter(Boolean).join(', ')}._`);
     // The sequence diagrams are not tables: they still draw every attempt of each troubled session.
     expect(doc.mermaid).toEqual(all.mermaid);
   });

@@ -104,7 +104,7 @@ describe('--max-rows on a generated incident (the benchmark generator, 3 MB)', (
     expect(failed.rows.map((row) => [row[0], row[2]])).toEqual(t.failed.slice(0, n).map((a) => [a.ts!.slice(11, 23), JSON.stringify(a.id)]));
 
     const findings = section(r.stdout, 'Findings')!;
-    const hidden = [`${t.errors - n} error`, t.warnings ? `${t.warnings} warning` : '', t.infos ? `${t.infos} info` : ''].filter(Boolean).join(', ');
+    const hidden = [`${t.errors - n} error${t.errors - n === 1 ? '' : 's'}`, t.warnings ? `${t.warnings} warning${t.warnings === 1 ? '' : 's'}` : '', t.infos ? `${t.infos} info` : ''].filter(Boolean).join(', ');
     expect(findings.heading).toBe(`Findings (first ${n} of ${t.findings}, errors first; ${t.findings - n} more not shown: ${hidden})`);
     expect(findings.rows.map((row) => row[0])).toEqual(Array(n).fill('error'));
 
@@ -135,7 +135,7 @@ describe('--max-rows on the samples', () => {
     expect(failed.heading).toBe('Attempts that did not succeed (first 2 of 11 in time order; 9 more not shown, see --format ndjson)');
     expect(failed.rows.map((row) => row[2])).toEqual(['3', '5']);
     const findings = section(r.stdout, 'Findings')!;
-    expect(findings.heading).toBe('Findings (first 2 of 16, errors first; 14 more not shown: 1 error, 13 warning)');
+    expect(findings.heading).toBe('Findings (first 2 of 16, errors first; 14 more not shown: 1 error, 13 warnings)');
     // The code cell's first word is the code; the session and call#attempt follow it in the cell.
     expect(findings.rows.map((row) => row[1]!.split(' ')[0])).toEqual(['NO_FINAL_RESULT', 'ID_REUSED']);
     const chains = section(r.stdout, 'Calls with more than one attempt')!;
@@ -148,7 +148,7 @@ describe('--max-rows on the samples', () => {
     expect(section(one.stdout, 'Attempts that did not succeed')!.heading).toMatch(/\(first 1 of 11 in time order; 10 more not shown/);
     const none = await cli([...client, '--max-rows', '0']);
     expect(section(none.stdout, 'Attempts that did not succeed')).toEqual({ heading: 'Attempts that did not succeed (11, not shown, see --format ndjson)', rows: [] });
-    expect(section(none.stdout, 'Findings')!.heading).toBe('Findings (16, not shown: 3 error, 13 warning)');
+    expect(section(none.stdout, 'Findings')!.heading).toBe('Findings (16, not shown: 3 errors, 13 warnings)');
     expect(section(none.stdout, 'Calls with more than one attempt')!.rows).toEqual([]);
     expect(section(none.stdout, 'Inputs')!.rows).toHaveLength(1);
   });
