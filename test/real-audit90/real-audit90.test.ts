@@ -40,6 +40,7 @@ const CLIENT = ['--client', `${TS}client.ndjson`];
 const DUPLICATED: { name: string; args: string[]; note?: [string, string] }[] = [
   { name: 'cat client.ndjson client.ndjson', args: ['--client', `${COPIES}client-twice.ndjson`, ...SERVER] },
   { name: 'Cloud Logging pages that overlap, newest first', args: [...CLIENT, '--server', `${COPIES}gcl-page1.ndjson`, '--server', `${COPIES}gcl-page2.ndjson`], note: [`${COPIES}gcl-page1.ndjson`, `${COPIES}gcl-page2.ndjson`] },
+  { name: 'Cloud Logging pages appended to one file', args: [...CLIENT, '--server', `${COPIES}gcl-export.ndjson`] },
   { name: 'Datadog pages that overlap', args: ['--client', `${COPIES}datadog-page1.ndjson`, '--client', `${COPIES}datadog-page2.ndjson`, ...SERVER], note: [`${COPIES}datadog-page2.ndjson`, `${COPIES}datadog-page1.ndjson`] },
   { name: 'Elasticsearch pages shifted by new documents', args: [...CLIENT, '--server', `${COPIES}elastic-pages.ndjson`] },
   { name: 'Loki pages that overlap, newest first', args: ['--client', `${COPIES}loki-page1.jsonl`, '--client', `${COPIES}loki-page2.jsonl`, ...SERVER], note: [`${COPIES}loki-page1.jsonl`, `${COPIES}loki-page2.jsonl`] },

@@ -13,7 +13,7 @@
 //       the same server (server.ndjson, the truth: two requests of each).
 //   copies: what platforms and shippers make of ts/'s logs (each builder below is what that tool does):
 //       gcl-page1/2.ndjson (Cloud Logging, `gcloud logging read --format=json` items one a line, newest first, two
-//       time windows that overlap), datadog-page1/2.ndjson (Logs API v2 events, two overlapping windows),
+//       time windows that overlap; gcl-export.ndjson: both appended to one file), datadog-page1/2.ndjson (Logs API v2 events, two overlapping windows),
 //       elastic-pages.ndjson (one `hits.hits[]` search page a line, `from` paging shifted by new documents),
 //       loki-page1/2.jsonl (`logcli query -o jsonl`, newest first, overlapping windows), vector-resend.ndjson (Vector's
 //       file sink: the source re-read from its last checkpoint after a restart, those lines appended again with new
@@ -151,8 +151,12 @@ function copies() {
   {
     const [a, b] = windows(server, ...third(server.length));
     const idx = new Map(server.map((l, i) => [l, i]));
-    write(`${d}/gcl-page1.ndjson`, b.map((l) => gcl(l, idx.get(l))).reverse());
-    write(`${d}/gcl-page2.ndjson`, a.map((l) => gcl(l, idx.get(l))).reverse());
+    const page1 = b.map((l) => gcl(l, idx.get(l))).reverse();
+    const page2 = a.map((l) => gcl(l, idx.get(l))).reverse();
+    write(`${d}/gcl-page1.ndjson`, page1);
+    write(`${d}/gcl-page2.ndjson`, page2);
+    // The two windows' reads appended to one file (`gcloud logging read ... >> export.ndjson`, newer window first).
+    write(`${d}/gcl-export.ndjson`, [...page1, ...page2]);
   }
   // Datadog: the client's log, two windows that overlap, oldest first.
   {
