@@ -1013,8 +1013,8 @@ export class Matcher {
     this.followers.delete(h);
     const a = h.attempt;
     const key = this.keyOf(a.primary);
-    // (A request that never reached a server pairs with no server's view.)
-    const unpaired = !(a.client && a.server) && !neverSent(a.client);
+    // (A request that never reached a server pairs with no server's view; a plain input's, of no side, with none.)
+    const unpaired = (a.client !== undefined) !== (a.server !== undefined) && !neverSent(a.client);
     if (unpaired && h.initKey !== undefined && !h.apart) this.pairRewritten(h);
     this.unlistInit(h);
     if (unpaired) {
