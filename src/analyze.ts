@@ -377,9 +377,15 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   // Two plain inputs that are one log given twice are no client and server to join: the overlap says so instead.
   const copies = sessions.sharedPlain.length === 2 && overlaps.some(([key]) => key === `${Math.min(...sessions.sharedPlain)}|${Math.max(...sessions.sharedPlain)}`);
   if (sessions.sharedPlain.length > 1 && !copies) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
+  /** The sided inputs each HTTP logger's log given no side shares sessions with (its own note names them). */
+  const undecidedBeside = new Map<number, string[]>();
   for (const [plain, sided] of sessions.plainBesideSided) {
     // One file whose records of a session state a side and others none (two recorders appending to one file): no other input to name.
     const others = [...sided].filter(([i]) => i !== plain).sort((x, y) => x[0] - y[0]);
+    if (inputs[plain]?.undecided !== undefined && others.length > 0) {
+      undecidedBeside.set(plain, others.map(([i]) => accounts[i]!.name));
+      continue;
+    }
     notice(others.length > 0 ? plainBesideSidedNote(accounts[plain]!.name, others.map(([i, side]) => `${accounts[i]!.name} (${side})`)) : mixedSidesNote(accounts[plain]!.name, sided.get(plain)!));
   }
   // The same, for a stateless server's traffic: no session ids, so by the requests both show (most of the smaller input's).
@@ -434,7 +440,22 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     const silent = cursors.filter((c) => watched[c.index] === true && stated(inputs[c.index]!.path) === 'silent' && views(c) > 0);
     for (const c of silent) notice(`${c.account.name}: its first 64 KiB give no record (start-up lines, a banner?), so it took no part in choosing the sides of the inputs given without one; its records that state a side keep it, those that state none are analyzed apart (give it with --client or --server to say its side)`);
   }
+  // An HTTP logger's log that could be either side's second log took no side: said where it had calls.
+  for (const c of cursors) if (inputs[c.index]!.undecided !== undefined && views(c) > 0) notice(undecidedNote(c.account.name, inputs[c.index]!.undecided!, undecidedBeside.get(inputOf(c.index))));
   return { accounts, diagnostics, claims, unmatchedClaims: matcher.unmatchedClaims, notes };
+}
+
+/**
+ * What is said of a plain HTTP logger's log given no side: its URLs do not tell whether it is the other side's view or
+ * a second log of the same side (`same`: the inputs with a side whose sessions it carries).
+ */
+function undecidedNote(name: string, why: 'urls' | 'paths', same: string[] | undefined): string {
+  const said = why === 'urls'
+    ? "its HTTP log lines name full URLs, as a client's fetch logger writes them (and a Fetch-API server's logger too), next to logs whose records state the client's side only"
+    : "its HTTP log lines name the request's path only (/mcp), as a server's logger writes them, next to logs whose records state the server's side and no view of the client's";
+  const side = why === 'urls' ? 'client' : 'server';
+  const shared = same !== undefined ? ` (it carries the same sessions as ${listed(same)})` : '';
+  return `${name}: given without a side, and its records state none; ${said}: it may be a second log of the ${side}'s side of the same calls${shared}, so it is not joined to them as the other side's view: its calls are analyzed apart, and counted a second time if they are the same calls; leave it out if it logs the same requests, or give each input with --client or --server`;
 }
 
 /** "a.ndjson and b.ndjson" (or "a, b and c"). */

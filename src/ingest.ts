@@ -39,6 +39,8 @@ export interface InputSpec {
 export interface ResolvedSpec extends InputSpec {
   assumed?: 'client' | 'server' | undefined;
   assumedBy?: 'name' | 'records' | 'path' | undefined;
+  /** Why a plain HTTP logger's log was given no side where it could be either side's second log (input-sides.ts). */
+  undecided?: 'urls' | 'paths' | undefined;
 }
 
 interface IngestOptions {

@@ -43,7 +43,8 @@ export function sideInName(path: string): Side | undefined {
  *   `assumedBy` is then `name`. Not among more views: a folder of scenarios' logs (`client-timeout.har`,
  *   `baseline.server.ndjson`, ...) names scenarios with the same words.
  * - else, of plain inputs whose first records state a side beside others whose records state none, the other side
- *   for those; and an HTTP logger's log of request paths, the server's (see bySidesStated).
+ *   for those; and an HTTP logger's log by its URLs: request paths the server's, full URLs the client's, where
+ *   something beside it can be joined to it, else no side (see bySidesStated).
  * Otherwise (alone, among other plain inputs, or next to both sides) nothing: its calls are analyzed apart.
  * `stated` is what each input's first records state (statedSides; unknown for all when not given).
  */
@@ -82,10 +83,10 @@ export async function statedSides(inputs: InputSpec[]): Promise<(path: string) =
  * file): it tells nothing, and keeps no other input from a side. An HTTP logger's lines (`http-line`) state no side,
  * but say whose they are by their URLs: a request path only (`/mcp`, the request target as a server receives it: an
  * Express, pino-http, express-winston or Fastify logger's `req.url`, ECS's `url.path`) is `server-by-path`; full URLs
- * (a fetch wrapper's; a Fetch-API server may log them too) are `none`, the other side of the inputs beside them, as a
- * HAR's.
+ * (a client's fetch wrapper's; a Fetch-API server may log them too) are `full-urls`: the client's view beside logs of
+ * the server's side only, no side beside logs of the client's (see bySidesStated).
  */
-export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path';
+export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path' | 'full-urls';
 
 /** First bytes of a file looked at for its side, and lines of them. */
 const PEEK_BYTES = 64 << 10;
@@ -93,8 +94,15 @@ const PEEK_LINES = 16;
 
 /**
  * Plain inputs next to inputs whose records state one side only (and none given): the other side, as for inputs given
- * with one side (a recording proxy's capture beside `recordingFetch`'s log is the server's view of those calls); and an
- * HTTP logger's log whose lines name request paths only (`server-by-path`): the server's view, itself and for the rule.
+ * with one side (a recording proxy's capture beside `recordingFetch`'s log is the server's view of those calls). An HTTP
+ * logger's log is read by its URLs, and only as a view that something beside it can be joined to (two logs of one side
+ * of the same calls are not two views to join: each call would be taken as sent twice):
+ * - request paths only (`server-by-path`): the server's view, itself and for the rule; but beside logs whose records
+ *   state the server's side, with no view of the client's nor a capture of the wire to join it to, no side
+ *   (`undecided: 'paths'`: a second log of the server's side, such as Express's logger beside recordingHandler's);
+ * - full URLs (`full-urls`): the client's view beside logs of the server's side only; beside logs of the client's side
+ *   only, no side (`undecided: 'urls'`: as likely the client's own fetch logger, a second log of the client's side, as
+ *   a Fetch-API server's).
  * Only when every input's first records were read and say so: any other input leaves every side as it was, but for an
  * input whose first 64 KiB give no record at all (`silent`: a long start-up banner, a server's DEBUG lines of no
  * message), which takes no part: it keeps no side, and the others are sided without it.
@@ -105,9 +113,16 @@ function bySidesStated(inputs: InputSpec[], stated: (path: string) => Stated): R
   if (said.includes('unknown')) return inputs;
   // (a hop's own log is neither side's view: it neither tells nor takes a side; nor does a silent one)
   const sides = new Set(said.map((s) => (s === 'server-by-path' ? 'server' : s)).filter((s) => s === 'client' || s === 'server'));
-  const assumed = sides.size === 1 && said.includes('none') ? (sides.has('client') ? 'server' : 'client') : undefined;
-  if (assumed === undefined && !said.includes('server-by-path')) return inputs;
-  return inputs.map((i, k) => (said[k] === 'server-by-path' ? { ...i, assumed: 'server' as const, assumedBy: 'path' as const } : said[k] === 'none' && assumed !== undefined ? { ...i, assumed, assumedBy: 'records' as const } : i));
+  const one = sides.size === 1 ? (sides.has('client') ? 'client' : 'server') : undefined;
+  const assumed = one !== undefined && said.includes('none') ? (one === 'client' ? 'server' : 'client') : undefined;
+  const urls = one === 'server' ? 'client' : one === 'client' ? 'undecided' : undefined;
+  const paths = said.includes('server') && !said.some((s) => s === 'client' || s === 'none' || s === 'full-urls') ? 'undecided' : 'server';
+  if (assumed === undefined && !said.includes('server-by-path') && (urls === undefined || !said.includes('full-urls'))) return inputs;
+  return inputs.map((i, k) => {
+    if (said[k] === 'server-by-path') return paths === 'server' ? { ...i, assumed: 'server' as const, assumedBy: 'path' as const } : { ...i, undecided: 'paths' as const };
+    if (said[k] === 'full-urls') return urls === 'client' ? { ...i, assumed: 'client' as const, assumedBy: 'records' as const } : urls === 'undecided' ? { ...i, undecided: 'urls' as const } : i;
+    return said[k] === 'none' && assumed !== undefined ? { ...i, assumed, assumedBy: 'records' as const } : i;
+  });
 }
 
 /** The side a file's first records state (see Stated); a gzip file's too. */
@@ -222,7 +237,7 @@ async function peekedSide(bytes: Buffer): Promise<Stated> {
   const [side] = sides;
   if (side === 'client' || side === 'server' || side === 'gateway') return side;
   const formats = Object.keys(account.formats);
-  if (formats.length === 1 && formats[0] === 'http-line') return paths > 0 && urls === 0 ? 'server-by-path' : urls > 0 && paths === 0 ? 'none' : 'unknown';
+  if (formats.length === 1 && formats[0] === 'http-line') return paths > 0 && urls === 0 ? 'server-by-path' : urls > 0 && paths === 0 ? 'full-urls' : 'unknown';
   return formats.every((f) => WIRE_CAPTURES.has(f)) ? 'none' : 'unknown';
 }
 
