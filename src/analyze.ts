@@ -398,10 +398,11 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     else thirdViews.set(t.plain, [[t.sided, t.side]]);
   }
   for (const [plain, sided] of thirdViews) notice(plainBesideSidedNote(accounts[plain]!.name, sided.sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`), true));
+  // Their retries and tools/list are kept apart by endpoint (see CallLinker); a server's log is joined to them without it.
   for (const [input, endpoints] of normalizer.sessionlessEndpoints) {
-    if (endpoints.size < 2) continue;
+    if (endpoints.size < 2 || bothViews === 0) continue;
     const list = [...endpoints].slice(0, 3).map((e) => JSON.stringify(e)).join(', ');
-    notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their calls are joined and linked as if one server had them all (ids and tool names of the two may collide: a retry, an UNSAFE_RETRY or a join may pair one server's request with the other's); record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
+    notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their retries are linked by endpoint, but a server's log is joined to them by JSON-RPC id, method, arguments and time alone (the URL a server logs may not be the one its client used), and the servers' ids and tool names may collide: a call may be joined to the other server's record of a request alike; record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
   }
   for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
   for (const n of mcpsnoopRepeatNotes(accounts, new Set([...overlaps.map(([key]) => key), ...rotated.repeated.map((r) => `${Math.min(r.input, r.owner)}|${Math.max(r.input, r.owner)}`)]))) notice(n);

@@ -12,6 +12,7 @@ import type { ToolSafety } from './findings/annotations.js';
 import { jsonText } from './report/text.js';
 import { trimOldest } from './bounded.js';
 import { IdOrder } from './id-order.js';
+import { signatureOf } from './join/fingerprint.js';
 import { misdirectedResend, noteOf, notedOrigin, retryOrigin, type Begin, type Opening } from './retry-origin.js';
 
 interface CallsOptions {
@@ -47,6 +48,8 @@ interface CallTail {
   unmarked: Map<string | null, Attempt[]>;
   last: Attempt;
   expires: number;
+  /** The failed call alike of another client of its shared scope (otherClientsId) that its first attempt was told apart from. */
+  alike?: string;
 }
 
 export class CallLinker {
@@ -201,7 +204,11 @@ export class CallLinker {
     const who = this.identity(a, scopeKey);
     const clientKey = this.callerOf(a, who);
     this.sessionCallers.set(scopeKey, clientKey);
-    if (a.method === 'tools/list') this.learnTools(clientKey, a);
+    // A request without a session id: the endpoint it went to keeps its call, retries and tools/list apart from those
+    // of another server the same client calls (stateless servers' ids and tool names collide).
+    const at = linkEndpoint(a) ?? '';
+    const linkScope = at === '' ? scopeKey : `${scopeKey}${at}`;
+    if (a.method === 'tools/list') this.learnTools(clientKey, a, linkScope);
     if (a.method === 'tools/call' && a.startTs !== undefined) {
       // Kept per caller and, for a named client, per caller and name: the named clients of one log share a caller.
       latest(this.lastToolsCall, clientKey, a.startTs);
@@ -227,7 +234,10 @@ export class CallLinker {
         trimOldest(this.lastInitializeAt, CALLER_TIMES_KEPT);
       }
     }
-    if ((a.method === 'initialize' || a.method === 'server/discover') && who !== undefined && a.startTs !== undefined) latest(this.lastConnect, `${clientKey}|${who}`, a.startTs);
+    if ((a.method === 'initialize' || a.method === 'server/discover') && who !== undefined && a.startTs !== undefined) {
+      latest(this.lastConnect, `${clientKey}|${who}`, a.startTs);
+      if (at !== '') latest(this.lastConnect, `${clientKey}|${who}${at}`, a.startTs);
+    }
     if ((a.method === 'initialize' || a.method === 'server/discover') && a.session === null && a.startTs !== undefined) {
       if ((this.begins.get(scopeKey)?.ts ?? -Infinity) <= a.startTs) this.begins.set(scopeKey, { ts: a.startTs, method: a.method, id: a.id });
     }
@@ -269,8 +279,12 @@ export class CallLinker {
     // An MRTR follow-up by the server's word when the primary view logged no params (an OpenTelemetry span): it does
     // not say what the server's view of the same request shows (its inputResponses/requestState).
     const continuation = view.continuation || (view.noArgs === true && a.server !== undefined && a.server !== view && a.server.continuation);
-    const unnamed = `${clientKey}||${view.fingerprint}`;
-    const key = who === undefined ? unnamed : `${clientKey}|${who}|${view.fingerprint}`;
+    const unnamed = `${clientKey}||${view.fingerprint}${at}`;
+    const key = who === undefined ? unnamed : `${clientKey}|${who}|${view.fingerprint}${at}`;
+    // A call kept under the endpoint is kept under the key without it too, for a retry in a session (the request a
+    // client posts without one after its DELETE, retried in a new session); one with an endpoint finds only its own.
+    const plain = at === '' ? undefined : [`${clientKey}||${view.fingerprint}`, who === undefined ? undefined : `${clientKey}|${who}|${view.fingerprint}`];
+    const linkPrint = at === '' ? view.fingerprint : signatureOf(`${view.fingerprint}${at}`);
     // The application's own word on which call this is (withCallNote): it beats the heuristics.
     const note = noteOf(a);
     const notedKey = note?.call !== undefined ? `${clientKey}|${who ?? ''}|note:${note.call}` : undefined;
@@ -278,14 +292,14 @@ export class CallLinker {
     if (byNote && (byNote.expires < now || byNote.last === a)) byNote = undefined;
     let tail: CallTail | undefined;
     const scoped = ownScope(a) ? this.scopeCalls.get(scopeKey) : undefined;
-    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(view.fingerprint), a, (prev) => !this.idOrder.madeBefore(a, prev));
+    const own = continuation ? undefined : ownFailure(scoped?.byCall.get(linkPrint), a, (prev) => !this.idOrder.madeBefore(a, prev));
     if (continuation) tail = this.continuationOf(a, key);
     else if (own) tail = own.tail;
     else {
-      if (who === undefined) tail = this.tails.get(unnamed);
+      if (who === undefined) tail = this.tailOf(unnamed, plain?.[0]);
       else {
-        tail = this.tails.get(key);
-        const other = tail ? undefined : this.tails.get(unnamed);
+        tail = this.tailOf(key, plain?.[1]);
+        const other = tail ? undefined : this.tailOf(unnamed, plain?.[0]);
         if (other && other.who === undefined) tail = other;
       }
       // The latest such call may be another process's that went well: the latest that failed, in another scope (this
@@ -318,23 +332,25 @@ export class CallLinker {
     // The server's view alone of the HTTP client's re-send after a 421, which the client's fetch log never shows.
     const mis = continuation || gw ? undefined : misTail;
     if (mis) tail = mis;
+    // A like request of another client of a shared scope, not linked to the failed call it resembles, is told apart from it.
+    let othersId = false;
     if (continuation && tail) {
       // An MRTR follow-up continues the call; it is not a retry.
       // (Marked before it joins the chain, which weighs whether the round it continues ran the tool.)
       tail.last.continued = true;
-      this.extend(tail, a, key, unnamed, who, true);
+      this.extend(tail, a, key, unnamed, who, true, plain);
       a.continuation = true;
       a.retryOrigin = { origin: 'none', how: 'continuation of an input_required result (inputResponses/requestState)' };
       a.findings.push(...checkAttempt(a, { continuationOf: tail.chain.previous }));
-    } else if (gw || mis || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last) && !this.sameOneShotRun(a, tail.last, who, scopeKey))) {
+    } else if (gw || mis || byNote || (tail && !continuation && (failedForCaller(tail.last) || tail === resent) && startedAfter(a, tail.last) && sameWebOrigin(a, tail.last) && !this.fellBack(clientKey, tail.last) && !notesPart(a, tail.last) && !serverSawOtherCall(a, tail.last) && !this.sameOneShotRun(a, tail.last, who, scopeKey) && !(othersId = this.otherClientsId(a, tail.last, scopeKey)))) {
       if (byNote && !gw) tail = byNote;
       tail = tail!;
-      this.extend(tail, a, key, unnamed, who, false);
+      this.extend(tail, a, key, unnamed, who, false, plain);
       const previous = tail.chain.previous!;
       previous.primary.retried = true;
       // Its client connected again (a new Client: initialize or server/discover under its name) since the attempt
       // before it: the gap holds that connect, no backoff alone. Where there is no session to change, only the name tells.
-      const connected = who !== undefined ? this.lastConnect.get(`${clientKey}|${who}`) : undefined;
+      const connected = who !== undefined ? this.lastConnect.get(`${clientKey}|${who}${at}`) : undefined;
       if (connected !== undefined && a.method !== 'initialize' && a.method !== 'server/discover' && a.startTs !== undefined && connected <= a.startTs && connected >= (previous.endTs ?? previous.startTs ?? Infinity)) a.reconnectedBefore = true;
       const cli = !gw && !byNote ? oneShotCli(who, a) : undefined;
       for (const [session, attempts] of tail.unmarked) {
@@ -349,21 +365,26 @@ export class CallLinker {
         : byNote ? notedOrigin(a, note!.call!)
           : cli ? { origin: 'unknown', how: `${cli} (${jsonText(who)}) sent it again from a new run (${a.session !== null ? 'a new session' : 'a new initialize before it'}): it runs one command per process and re-sends nothing itself, so a person or a script ran the command again; nothing in the logs says which` }
             : retryOrigin(a, previous, this.openings.get(scopeKey), this.begins.get(scopeKey), () => this.oauthBetween(a, previous));
+      // Several clients share the scope and another's call alike failed just before: either may be the one repeated.
+      if (tail.alike !== undefined && this.mixedScopes.has(scopeKey)) a.retryOrigin = { ...a.retryOrigin, how: `${a.retryOrigin.how}; several clients share these requests without a session id (their initialize requests name more than one client, and no conn tells them apart), and call ${tail.alike}, alike, failed too: which of the two it repeats, this log cannot tell` };
       // Linked only because the client was still waiting for the earlier attempt after its stream ended: the how says so.
       const waited = !gw && !byNote ? waitedOut(previous, tail.who) : undefined;
       if (waited && a.startTs !== undefined && previous.endTs !== undefined && a.startTs - previous.endTs > this.opts.retryWindowMs) {
         a.retryOrigin = { ...a.retryOrigin, how: `${a.retryOrigin.how}; it came ${((a.startTs - previous.endTs) / 1000).toFixed(2)} s after the earlier attempt's stream ended, ${((a.startTs - waited.at) / 1000).toFixed(2)} s after ${waited.how}, so the retry window (--retry-window) runs from then` };
       }
       a.findings.push(...checkAttempt(a, {}));
-      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }, this.opts));
+      a.findings.push(...checkRetry(a, previous, tail.chain, this.safety(clientKey, a.tool, linkScope), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }, this.opts));
     } else {
+      const alike = othersId ? tail!.call : undefined;
       tail = { call: `c${++this.callSeq}`, who, chain: newRetryChain(), unmarked: new Map(inExpiredSession(a) ? [[a.session, [a]]] : []), last: a, expires: this.retryableUntil(a, now, who) };
+      if (alike !== undefined) tail.alike = alike;
       addToChain(tail.chain, a);
       a.call = tail.call;
       a.attempt = 1;
       a.findings.push(...checkAttempt(a, {}));
       this.tails.set(key, tail);
       if (key !== unnamed) this.tails.set(unnamed, tail);
+      if (plain) for (const k of plain) if (k !== undefined) this.tails.set(k, tail);
       if (awaitsInput(a)) this.awaitContinuation(tail, a, key);
     }
     if (notedKey !== undefined && tail) {
@@ -376,12 +397,12 @@ export class CallLinker {
         // call, which the cross-scope guard keeps from other scopes' failures (and memory keeps only what may be retried).
         // A like call that went well ends the failed ones that had ended when it began (it retried them, or it is a new
         // call after them), for the requests that begin after it ends; one sent while they ran (Promise.all) does not.
-        const list = (scoped.byCall.get(view.fingerprint) ?? []).filter((e) => e.tail !== tail && e.tail.last.primary.seq === e.seq);
+        const list = (scoped.byCall.get(linkPrint) ?? []).filter((e) => e.tail !== tail && e.tail.last.primary.seq === e.seq);
         if (failedForCaller(a)) list.push({ tail, seq: a.primary.seq ?? -1 });
         else for (const e of list) if (startedAfter(a, e.tail.last)) e.clearedAt = Math.min(e.clearedAt ?? Infinity, a.endTs ?? a.startTs ?? -Infinity);
         if (list.length > SCOPE_FAILURES_KEPT) list.splice(0, list.length - SCOPE_FAILURES_KEPT);
-        scoped.byCall.delete(view.fingerprint);
-        if (list.length > 0) scoped.byCall.set(view.fingerprint, list);
+        scoped.byCall.delete(linkPrint);
+        if (list.length > 0) scoped.byCall.set(linkPrint, list);
         trimOldest(scoped.byCall, SCOPE_CALLS_KEPT);
       }
       const fk = who === undefined ? unnamed : key;
@@ -403,7 +424,7 @@ export class CallLinker {
       trimOldest(this.misdirected, GATEWAY_TRIES_KEPT);
     }
     // A gateway's re-send below the client (HAProxy's retries on its line of this POST): the tool may have run twice.
-    if (a.gatewayLine && !a.findings.some((f) => f.code === 'UNSAFE_RETRY')) a.findings.push(...checkGatewayResend(a, this.safety(clientKey, a.tool, scopeKey), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }));
+    if (a.gatewayLine && !a.findings.some((f) => f.code === 'UNSAFE_RETRY')) a.findings.push(...checkGatewayResend(a, this.safety(clientKey, a.tool, linkScope), { any: this.anyToolsList, unlogged: this.toolsListUnlogged }));
     this.crossedResult(a);
     this.noteOpening(a, scopeKey);
     const minted = a.outcome === 'TASK_CREATED' ? taskIdOf(a, 'mintedTaskId') : undefined;
@@ -416,6 +437,7 @@ export class CallLinker {
     if (tail && tail.last === a && !failedForCaller(a) && a.outcome !== 'INPUT_REQUIRED' && a.outcome !== 'TASK_CREATED' && notedKey === undefined) {
       if (this.tails.get(key) === tail) this.tails.delete(key);
       if (this.tails.get(unnamed) === tail) this.tails.delete(unnamed);
+      if (plain) for (const k of plain) if (k !== undefined && this.tails.get(k) === tail) this.tails.delete(k);
       if (resentKey !== undefined) {
         const end = a.endTs ?? a.startTs;
         this.resendable.set(resentKey, { tail, until: end === undefined ? Infinity : end + RESEND_WITHIN_MS });
@@ -601,6 +623,20 @@ export class CallLinker {
     return begun === undefined || prev.startTs === undefined || begun.ts <= prev.startTs;
   }
 
+  /**
+   * In a scope without sessions that several clients share (mixedScopes: apps behind one recording proxy, each counting
+   * its ids from 0), a request with the numeric id of the failed one it repeats, after an HTTP answer other than 401
+   * or 421 (after which an SDK re-sends its request as it was), with no initialize or server/discover in the scope since
+   * that one began (an app that retries with a new Client counts from 0 again), is another client's own request: an
+   * app's retry gets a new id from its client's counter.
+   */
+  private otherClientsId(a: Attempt, prev: Attempt, scopeKey: string): boolean {
+    if (a.session !== null || typeof a.id !== 'number' || a.primary.idKey !== prev.primary.idKey || prev.primary.scopeKey !== scopeKey) return false;
+    if (typeof prev.status !== 'number' || prev.status === 401 || prev.status === 421 || !this.mixedScopes.has(scopeKey)) return false;
+    const begun = this.begins.get(scopeKey)?.ts;
+    return prev.startTs !== undefined && (begun === undefined || begun < prev.startTs);
+  }
+
   /** Keep how the attempt's session began; a request the client library re-sent from an old session does not count. */
   private noteOpening(a: Attempt, key: string): void {
     const o = this.openings.get(key);
@@ -609,7 +645,7 @@ export class CallLinker {
     } else if (o && typeof a.id === 'number' && a.id < o.lowest && a.retryOrigin?.origin !== 'sdk') o.lowest = a.id;
   }
 
-  private extend(tail: CallTail, a: Attempt, key: string, unnamed: string, who: string | undefined, continuation: boolean): void {
+  private extend(tail: CallTail, a: Attempt, key: string, unnamed: string, who: string | undefined, continuation: boolean, plain?: (string | undefined)[]): void {
     tail.who ??= who;
     addToChain(tail.chain, a);
     if (inExpiredSession(a)) {
@@ -630,6 +666,18 @@ export class CallLinker {
     if (awaitsInput(a)) this.awaitContinuation(tail, a, key);
     this.tails.set(key, tail);
     if (unnamed !== key) this.tails.set(unnamed, tail);
+    if (plain) for (const k of plain) if (k !== undefined) this.tails.set(k, tail);
+  }
+
+  /**
+   * The call kept under `key`; for a request with an endpoint (`key` names it), else the one kept under `plain` (the
+   * key without it) if that call's latest request went in a session: never another endpoint's.
+   */
+  private tailOf(key: string, plain: string | undefined): CallTail | undefined {
+    const t = this.tails.get(key);
+    if (t || plain === undefined) return t;
+    const p = this.tails.get(plain);
+    return p && linkEndpoint(p.last) === undefined ? p : undefined;
   }
 
   /**
@@ -650,7 +698,7 @@ export class CallLinker {
   }
 
   /** A tools/list result: a first page replaces what the client knew, a later page (asked with a cursor) adds to it. */
-  private learnTools(clientKey: string, a: Attempt): void {
+  private learnTools(clientKey: string, a: Attempt, linkScope: string): void {
     // The client's view first; a view that holds no answer (the Python SDK's DEBUG log leaves JSON answers out) gives way
     // to one that does.
     const v = [a.client, a.server, a.primary].find((x) => x?.toolList !== undefined) ?? a.client ?? a.server ?? a.primary;
@@ -663,7 +711,8 @@ export class CallLinker {
     }
     learnToolList(this.tools, clientKey, list, v.nextPage === true);
     // Its session's own list too: one client may talk to two servers whose tools share names.
-    if (a.session !== null) learnToolList(this.scopeTools, a.primary.scopeKey, list, v.nextPage === true);
+    // (Without a session, the list of the endpoint it was asked at: one client of two stateless servers.)
+    if (a.session !== null || linkScope !== a.primary.scopeKey) learnToolList(this.scopeTools, linkScope, list, v.nextPage === true);
     this.anyToolsList = true;
   }
 
@@ -842,6 +891,12 @@ const CAPABILITY_OF: Record<string, string | undefined> = {
  * (the TypeScript SDK drops a response to a request it timed out: "unknown message ID").
  */
 /** The attempt's scope is a client's own (a session id, or a conn), not the whole input's. */
+/** ` endpoint` of a request sent without a session id whose log recorded its URL (see AttemptView.endpoint), else undefined. */
+function linkEndpoint(a: Attempt): string | undefined {
+  const ep = a.session === null ? (a.client ?? a.primary).endpoint : undefined;
+  return ep === undefined ? undefined : ` ${ep}`;
+}
+
 function ownScope(a: Attempt): boolean {
   return a.session !== null || !(a.client ?? a.primary).caller.startsWith('input#');
 }

@@ -158,16 +158,22 @@ export class Normalizer {
     if (url !== undefined && this.onOAuthRequest && OAUTH_METADATA.test(url)) this.onOAuthRequest(input, side, ts);
   }
 
-  private noteEndpoint(input: number, side: ViewSide, session: string | null, conn: string | undefined, url: string | undefined, body: unknown): void {
-    if (side !== 'client' || session !== null || conn !== undefined || url === undefined) return;
-    const msg = body as { method?: unknown; id?: unknown } | undefined;
-    if (typeof msg?.method !== 'string' || msg.id === undefined || msg.method === 'initialize' || msg.method === 'server/discover') return;
+  /**
+   * The endpoint (URL without its query, as recorded) of a request sent without a session id, which the call linker
+   * keeps calls apart by (two servers' ids and tools may collide); a client input's without a conn are noted too.
+   */
+  private endpointOf(input: number, side: ViewSide, session: string | null, conn: string | undefined, url: string | undefined, body: unknown): string | undefined {
+    if (session !== null || url === undefined) return undefined;
     const q = url.search(/[?#]/);
     // (A trailing slash is the same endpoint: a server that redirects /mcp to /mcp/ is one server.)
     const endpoint = (q === -1 ? url : url.slice(0, q)).replace(/\/+$/, '').slice(0, 300);
+    if (side !== 'client' || conn !== undefined) return endpoint;
+    const msg = body as { method?: unknown; id?: unknown } | undefined;
+    if (typeof msg?.method !== 'string' || msg.id === undefined || msg.method === 'initialize' || msg.method === 'server/discover') return endpoint;
     let set = this.sessionlessEndpoints.get(input);
     if (!set) this.sessionlessEndpoints.set(input, (set = new Set()));
     if (set.size < 4) set.add(endpoint);
+    return endpoint;
   }
 
   /**
@@ -207,10 +213,10 @@ export class Normalizer {
         const resHeaders = headerMap(r.responseHeaders);
         const session = exchangeSession(r.session, r.requestHeaders, headers, resHeaders) ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
-        this.noteEndpoint(ctx.input, sideOf(r, ctx), session, r.conn, r.url, req.body);
+        const endpoint = this.endpointOf(ctx.input, sideOf(r, ctx), session, r.conn, r.url, req.body);
         this.noteOAuth(ctx.input, sideOf(r, ctx), r.url, ctx.ts);
         e.request({
-          input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client,
+          input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client, endpoint,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
@@ -235,10 +241,10 @@ export class Normalizer {
         const session = r.session ?? headers.get('mcp-session-id') ?? legacySessionOf(r.url);
         const req = parseBody(r.send, r.sendText);
         const side = sideOf(r, ctx);
-        this.noteEndpoint(ctx.input, side, session, r.conn, r.url, req.body);
+        const endpoint = this.endpointOf(ctx.input, side, session, r.conn, r.url, req.body);
         this.noteOAuth(ctx.input, side, r.url, ctx.ts);
         e.request({
-          input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client,
+          input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client, endpoint,
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           signature: signatureOf(`${r.ts}|${r.xid}`),

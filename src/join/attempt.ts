@@ -35,6 +35,11 @@ export interface AttemptView {
   client: string | null;
   /** The caller instance: client identity plus connection key, else the input (ids are told apart by it). */
   caller: string;
+  /**
+   * The URL (without its query, as its log recorded it) a request without a session id went to: one client's calls to
+   * two stateless servers are linked apart by it (not joined by it: a server's log records another URL than its client's).
+   */
+  endpoint?: string;
   /** What tells this record from an identical copy of it (time, exchange id or response facts): duplicates share it. */
   signature: number;
   id: JsonRpcId;

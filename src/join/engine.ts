@@ -18,6 +18,8 @@ interface RequestIn {
   session: string | null;
   conn: string | undefined;
   client: string | undefined;
+  /** The URL (without its query) a request without a session id went to, as recorded: the linker keeps servers apart by it. */
+  endpoint?: string | undefined;
   httpMethod: string;
   headers: Map<string, string>;
   /** Parsed body, or undefined when there is none. */
@@ -1375,6 +1377,7 @@ export class JoinEngine {
       final: false,
     });
     if (target !== undefined) view.target = target;
+    if (r.endpoint !== undefined) view.endpoint = r.endpoint;
     if (r.rebuilt) view.rebuilt = true;
     if (r.answersUnlogged) view.answersUnlogged = true;
     if (idText !== undefined) view.idText = idText;

@@ -267,12 +267,28 @@ describe('a server process that exits mid-call, restarted by a supervisor (s5-cr
 });
 
 describe('one v2 client, two servers on 2026-07-28 (no sessions) through one recordingFetch without a conn (s9-v2-two-servers)', () => {
-  // Not fixed: nothing in the records but the URL tells the two servers apart, and the join does not keep URLs, so
-  // their calls are joined and linked across servers. The report now says so instead of staying silent.
-  it('a note names the endpoints and what to record to keep them apart', async () => {
+  // Fixed by the eighty-eighth audit: the linker keeps each request's endpoint (its URL), so each server's retry is
+  // linked to its own failure; the join with the servers' logs does not use URLs (a server logs another than its
+  // client's), which the note says when the servers' logs are joined.
+  const servers = (): [string, 'server'][] => [[f('s9-v2-two-servers/ab', 'serverA.ndjson'), 'server'], [f('s9-v2-two-servers/ab', 'serverB.ndjson'), 'server']];
+  it("each server's retry is linked to that server's failure (truth-client.ndjson), from the client's log alone", async () => {
     const r = await run([[f('s9-v2-two-servers/ab', 'client.ndjson'), 'client']]);
+    const lines = linesOf(f('s9-v2-two-servers/ab', 'client.ndjson')).map((l) => JSON.parse(l) as { url?: string });
+    const urlOf = (a: (typeof r.attempts)[number]) => lines[a.sources[0]!.line - 1]!.url!;
+    const calls = r.attempts.filter((a) => a.method === 'tools/call');
+    for (const retry of calls.filter((a) => (a.attempt ?? 1) > 1)) {
+      const first = calls.find((a) => a.call === retry.call && a.attempt === 1)!;
+      expect(urlOf(first)).toBe(urlOf(retry));
+    }
+    const truth = linesOf(f('s9-v2-two-servers/ab', 'truth-client.ndjson')).map((l) => JSON.parse(l) as { attempt: number });
+    expect(calls.filter((a) => (a.attempt ?? 1) > 1).length).toBe(truth.filter((t) => t.attempt > 1).length);
+    expect(r.summary.notes.filter((n) => n.includes('endpoints'))).toEqual([]);
+  });
+
+  it("a note names the endpoints, that the servers' logs are joined without them, and what to record to keep them apart", async () => {
+    const r = await run([[f('s9-v2-two-servers/ab', 'client.ndjson'), 'client'], ...servers()]);
     const note = r.summary.notes.find((n) => n.includes('endpoints'))!;
-    expect(note).toMatch(/^.*client\.ndjson: its requests without a session id go to 2 endpoints \("http:\/\/127\.0\.0\.1:\d+\/a\/mcp", "http:\/\/127\.0\.0\.1:\d+\/b\/mcp"\) with no conn to tell them apart: their calls are joined and linked as if one server had them all/);
+    expect(note).toMatch(/^.*client\.ndjson: its requests without a session id go to 2 endpoints \("http:\/\/127\.0\.0\.1:\d+\/a\/mcp", "http:\/\/127\.0\.0\.1:\d+\/b\/mcp"\) with no conn to tell them apart: their retries are linked by endpoint, but a server's log is joined to them by JSON-RPC id, method, arguments and time alone/);
     expect(note).toContain("record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own");
   });
 
@@ -280,7 +296,8 @@ describe('one v2 client, two servers on 2026-07-28 (no sessions) through one rec
     const lines = linesOf(f('s9-v2-two-servers/ab', 'client.ndjson')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const xidUrl = new Map(lines.filter((x) => x.kind === 'request').map((x) => [x.xid, String(x.url)]));
     const withConn = lines.map((x) => JSON.stringify({ ...x, conn: xidUrl.get(x.xid)?.includes('/a/') ? 'A' : 'B' }));
-    const notes = async (text: string[]) => (await run([[tmp('client.ndjson', text), 'client']])).summary.notes.filter((n) => n.includes('endpoints'));
+    const notes = async (text: string[]) => (await run([[tmp('client.ndjson', text), 'client'], ...servers()])).summary.notes.filter((n) => n.includes('endpoints'));
+    expect(await notes(lines.map((x) => JSON.stringify(x)))).toHaveLength(1);
     expect(await notes(withConn)).toEqual([]);
     expect((await run([[f('s1-path-router/stateful', 'client.ndjson'), 'client']])).summary.notes.filter((n) => n.includes('endpoints'))).toEqual([]);
     const oneServer = lines.map((x) => JSON.stringify(x.kind === 'request' ? { ...x, url: String(x.url).replace('/b/mcp', '/a/mcp/') } : x));
