@@ -789,7 +789,7 @@ export class Matcher {
    * second of each other (inputs of no known side: at the same times), in two inputs (by input pair, the lower input first). The same traffic given twice (both
    * forms of one capture, a log and its copy) is analyzed twice; the run says so.
    */
-  readonly overlaps = new Map<string, { inputs: [number, number]; count: number; plain: boolean }>();
+  readonly overlaps = new Map<string, { inputs: [number, number]; count: number; plain: boolean; sessionless: boolean }>();
   /** Views added, by input (an overlap of plain inputs counts only when it is most of one: see analyze). */
   readonly viewsByInput = new Map<number, number>();
   /**
@@ -824,7 +824,7 @@ export class Matcher {
       const key = `${inputs[0]}|${inputs[1]}`;
       const known = this.overlaps.get(key);
       if (known) known.count++;
-      else this.overlaps.set(key, { inputs, count: 1, plain: view.side === 'unknown' });
+      else this.overlaps.set(key, { inputs, count: 1, plain: view.side === 'unknown', sessionless: view.session === null });
       return;
     }
   }
