@@ -49,6 +49,7 @@ interface Acc extends SessionRow {
   order: number;
   clientFromInit: boolean;
   clientsFromInit?: string[];
+  serversFromInit?: string[];
   versionFromInit: boolean;
 }
 
@@ -130,7 +131,10 @@ export class SessionsCollector {
       s.clientsFromInit = [...new Set([...d.clientsFromInit!, ...(s.clientsFromInit ?? [])])];
       s.client = s.clientsFromInit.join(', ');
     } else if (!s.clientFromInit && s.client === undefined && d.client !== undefined) s.client = d.client;
-    if (s.server === undefined && d.server !== undefined) s.server = d.server;
+    if (d.serversFromInit) {
+      s.serversFromInit = [...new Set([...d.serversFromInit, ...(s.serversFromInit ?? [])])].slice(0, SERVERS_NAMED);
+      s.server = s.serversFromInit.join(', ');
+    }
     if (d.protocolVersion !== undefined && ((d.versionFromInit && !s.versionFromInit) || s.protocolVersion === undefined)) s.protocolVersion = d.protocolVersion;
     this.learned.delete(key);
   }
@@ -160,7 +164,7 @@ export class SessionsCollector {
     for (const [key, s] of this.sessions) this.finish(s, key);
     return [...this.sessions.values()]
       .sort((a, b) => (a.firstMs === b.firstMs ? a.order - b.order : a.firstMs - b.firstMs))
-      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, clientsFromInit: _cs, versionFromInit: _v, lines: _l, ...row }) => {
+      .map(({ firstMs, lastMs, order: _o, clientFromInit: _c, clientsFromInit: _cs, serversFromInit: _ss, versionFromInit: _v, lines: _l, ...row }) => {
         const first = isoTime(firstMs);
         const last = isoTime(lastMs);
         if (first !== undefined) row.first = first;
@@ -178,8 +182,13 @@ interface Identity {
   clientFromInit: boolean;
   /** Every distinct clientInfo the scope's initializes named, in order: a log without session ids holds every client of a stateless server. */
   clientsFromInit?: string[];
+  /** Every distinct serverInfo their results named (the first SERVERS_NAMED): one client's log without session ids of two stateless servers. */
+  serversFromInit?: string[];
   versionFromInit: boolean;
 }
+
+/** Servers named per session at most: a scope without session ids holds one client's servers, a few. */
+const SERVERS_NAMED = 8;
 
 /** Take what an attempt says of its session's client, server and protocol. */
 function learn(s: Identity, row: AttemptRow): void {
@@ -193,7 +202,11 @@ function learn(s: Identity, row: AttemptRow): void {
     s.clientFromInit = true;
   } else if (!s.clientFromInit && row.client) s.client = row.client;
   else if (!s.client && init?.userAgent) s.client = init.userAgent;
-  if (init?.serverInfo) s.server = init.serverInfo;
+  if (init?.serverInfo) {
+    s.serversFromInit ??= [];
+    if (!s.serversFromInit.includes(init.serverInfo) && s.serversFromInit.length < SERVERS_NAMED) s.serversFromInit.push(init.serverInfo);
+    s.server = s.serversFromInit.join(', ');
+  }
   if (row.method === 'initialize' && row.protocolVersion) {
     s.protocolVersion = row.protocolVersion;
     s.versionFromInit = true;

@@ -166,7 +166,8 @@ function identityOf(rows: AttemptRow[]): Timeline['identity'] {
   for (const r of rows) {
     if (r.initialize?.clientInfo) id.client = r.initialize.clientInfo;
     else if (!id.client && r.client) id.client = r.client;
-    if (r.initialize?.serverInfo) id.server = r.initialize.serverInfo;
+    // (A scope without session ids may hold two stateless servers of one client: each is named.)
+    if (r.initialize?.serverInfo && !(id.server ?? '').split(', ').includes(r.initialize.serverInfo)) id.server = id.server === undefined ? r.initialize.serverInfo : `${id.server}, ${r.initialize.serverInfo}`;
     if (r.method === 'initialize' && r.protocolVersion) id.protocolVersion = r.protocolVersion;
     else if (!id.protocolVersion && r.protocolVersion) id.protocolVersion = r.protocolVersion;
   }
