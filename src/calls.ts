@@ -890,13 +890,13 @@ const CAPABILITY_OF: Record<string, string | undefined> = {
  * The caller got no usable answer from the attempt: it failed, or it succeeded only after the client had cancelled it
  * (the TypeScript SDK drops a response to a request it timed out: "unknown message ID").
  */
-/** The attempt's scope is a client's own (a session id, or a conn), not the whole input's. */
 /** ` endpoint` of a request sent without a session id whose log recorded its URL (see AttemptView.endpoint), else undefined. */
 function linkEndpoint(a: Attempt): string | undefined {
   const ep = a.session === null ? (a.client ?? a.primary).endpoint : undefined;
   return ep === undefined ? undefined : ` ${ep}`;
 }
 
+/** The attempt's scope is a client's own (a session id, or a conn), not the whole input's. */
 function ownScope(a: Attempt): boolean {
   return a.session !== null || !(a.client ?? a.primary).caller.startsWith('input#');
 }
