@@ -373,7 +373,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   // Plain inputs' views of one request may be a client's and a server's that started and ended in the same
   // millisecond: their overlap counts only when it is at least half of the smaller input's requests.
-  // (Without session ids, two stateless servers' logs of one client show its concurrent calls alike at the same times:
+  // (Without session ids, two stateless servers' HTTP logs of one client show its concurrent calls alike at the same times:
   // only most of one input's requests make the same traffic given twice, as for plain inputs.)
   const overlaps = [...matcher.overlaps.entries()].filter(([, o]) => !(o.plain || o.sessionless) || 2 * o.count >= Math.min(...o.inputs.map((i) => matcher.viewsByInput.get(i) ?? 0)));
   // Two plain inputs that are one log given twice are no client and server to join: the overlap says so instead.
