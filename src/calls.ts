@@ -671,13 +671,15 @@ export class CallLinker {
 
   /**
    * The call kept under `key`; for a request with an endpoint (`key` names it), else the one kept under `plain` (the
-   * key without it) if that call's latest request went in a session: never another endpoint's.
+   * key without it) if that call's latest request went in a session, or was redirected (3xx: the HTTP client follows
+   * it to another URL): never another endpoint's otherwise.
    */
   private tailOf(key: string, plain: string | undefined): CallTail | undefined {
     const t = this.tails.get(key);
     if (t || plain === undefined) return t;
     const p = this.tails.get(plain);
-    return p && linkEndpoint(p.last) === undefined ? p : undefined;
+    const status = p?.last.status;
+    return p && (linkEndpoint(p.last) === undefined || (typeof status === 'number' && status >= 300 && status < 400)) ? p : undefined;
   }
 
   /**

@@ -1,5 +1,7 @@
 // The eighty-eighth audit: sessionless traffic (stateless servers) from one client to two servers, and from two apps to one server, held to what the apps and servers saw (test/fixtures/real-audit88/*/observed.json).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, cli } from '../cli/helpers.js';
 
@@ -194,5 +196,37 @@ describe('real-audit88: the sessions and timeline views of one client\'s two sta
     const sessions = await cli(['sessions', `${A88}two-apps/proxy.ndjson`, '--format', 'json']);
     const rows = JSON.parse(sessions.stdout) as { sessions: { server?: string }[] };
     expect(rows.sessions.map((s) => s.server)).toEqual(['server-B/1.0.0']);
+  });
+});
+
+describe('real-audit88: a request redirected to another URL is still the call it follows', () => {
+  // two-apps' app-1 log, its failed attempt rewritten: its answer a 307 to another port, the app's next request sent
+  // there (as an HTTP client follows a redirect); and, must not, the same with the 503 it really had.
+  const o = observed('two-apps');
+  const rows = readFileSync(`${A88}two-apps/app1.ndjson`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const calls = rows.filter((r) => r.kind === 'request' && (r.send as { method?: string } | undefined)?.method === 'tools/call');
+  const [first, second] = [calls[0]!, calls[1]!];
+  const moved = String(first.url).replace(/:(\d+)\//, (_m, p: string) => `:${Number(p) + 2}/`);
+  const variant = async (status: number) => {
+    const text = rows.map((r) => {
+      if (r.xid === first.xid && r.kind === 'response') return JSON.stringify({ ...r, status, responseHeaders: { ...(r.responseHeaders as object), ...(status === 307 ? { location: moved } : {}) } });
+      if (r.xid === second.xid && r.kind === 'request') return JSON.stringify({ ...r, url: moved });
+      return JSON.stringify(r);
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ra88-'));
+    writeFileSync(join(dir, 'app1.ndjson'), `${text.join('\n')}\n`);
+    const r = JSON.parse((await cli([join(dir, 'app1.ndjson'), '--format', 'json'])).stdout) as Report;
+    const [a, b] = [first, second].map((q) => r.attempts.find((x) => x.sources[0]!.line === rows.indexOf(q) + 1)!);
+    return { a: a!, b: b! };
+  };
+  it('a 307 to another URL: the request sent there is attempt 2 of the call', async () => {
+    expect(o.app.filter((s) => s.app === 'app-1' && s.attempt !== undefined)).toHaveLength(2);
+    const { a, b } = await variant(307);
+    expect(b.call).toBe(a.call);
+    expect(b.attempt).toBe(2);
+  });
+  it('must not: after a 503, a like request to another URL (another server) is a call of its own', async () => {
+    const { a, b } = await variant(503);
+    expect(b.call).not.toBe(a.call);
   });
 });
