@@ -161,13 +161,24 @@ interface Timeline {
   elsewhere?: Map<AttemptRow, string[]>;
 }
 
+/** `list` with `name` added unless it names it already (`a, b`), the first NAMED_KEPT names at most. */
+function named(list: string | undefined, name: string): string {
+  if (list === undefined) return name;
+  const names = list.split(', ');
+  return names.includes(name) || names.length >= NAMED_KEPT ? list : `${list}, ${name}`;
+}
+const NAMED_KEPT = 8;
+
 function identityOf(rows: AttemptRow[]): Timeline['identity'] {
   const id: Timeline['identity'] = {};
+  let clientsSeen = 0;
   for (const r of rows) {
-    if (r.initialize?.clientInfo) id.client = r.initialize.clientInfo;
+    // (Several apps of a stateless server share a scope without session ids: each initialize names its own client.)
+    if (r.initialize?.clientInfo) id.client = clientsSeen === 0 ? r.initialize.clientInfo : named(id.client, r.initialize.clientInfo);
     else if (!id.client && r.client) id.client = r.client;
+    if (r.initialize?.clientInfo) clientsSeen++;
     // (A scope without session ids may hold two stateless servers of one client: each is named.)
-    if (r.initialize?.serverInfo && !(id.server ?? '').split(', ').includes(r.initialize.serverInfo)) id.server = id.server === undefined ? r.initialize.serverInfo : `${id.server}, ${r.initialize.serverInfo}`;
+    if (r.initialize?.serverInfo) id.server = named(id.server, r.initialize.serverInfo);
     if (r.method === 'initialize' && r.protocolVersion) id.protocolVersion = r.protocolVersion;
     else if (!id.protocolVersion && r.protocolVersion) id.protocolVersion = r.protocolVersion;
   }

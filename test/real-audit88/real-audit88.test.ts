@@ -192,6 +192,13 @@ describe('real-audit88: the sessions and timeline views of one client\'s two sta
     expect(timeline.stdout).toContain(`server ${names.join(', ')}`);
   });
 
+  it("two apps of one stateless server: the timeline names both clients, as the sessions view does", async () => {
+    const o = observed('two-apps');
+    const apps = [...new Set(o.app.map((s) => s.app!))].map((a) => `${a}/1.0.0`);
+    const timeline = await cli(['timeline', 'input#0', `${A88}two-apps/proxy.ndjson`]);
+    expect(timeline.stdout).toContain(`client ${apps.join(', ')}, server server-B/1.0.0`);
+  });
+
   it('must not: one server behind two apps is named once', async () => {
     const sessions = await cli(['sessions', `${A88}two-apps/proxy.ndjson`, '--format', 'json']);
     const rows = JSON.parse(sessions.stdout) as { sessions: { server?: string }[] };
