@@ -6,7 +6,7 @@ import { JoinEngine } from './join/engine.js';
 import { Matcher, type Attempt } from './join/match.js';
 import { SessionTracker } from './join/sessions.js';
 import { SessionPairs } from './join/gateway.js';
-import { scopeKeyOf } from './join/attempt.js';
+import { implementationName, scopeKeyOf, type AttemptView } from './join/attempt.js';
 import { Normalizer } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
 import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
@@ -127,6 +127,15 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   let sidesByNameSaid = false;
   let sidesByRecordsSaid = false;
 
+  /** The servers each input's initialize (or server/discover) results named, the first 4 (see otherServers). */
+  const serversByInput = new Map<number, Set<string>>();
+  const noteServer = (v: AttemptView | undefined) => {
+    const name = v?.initialize?.serverInfo !== undefined ? implementationName(v.initialize.serverInfo) : undefined;
+    if (name === undefined) return;
+    let set = serversByInput.get(v!.input);
+    if (!set) serversByInput.set(v!.input, (set = new Set()));
+    if (set.size < 4) set.add(name);
+  };
   // Client and server session ids a gateway rewrote, paired by their initialize exchanges (released as the sessions close).
   const pairs = new SessionPairs();
   const linker = new CallLinker({
@@ -136,6 +145,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     idempotent: new Set(options.idempotent ?? []),
     onAttempt: (a) => {
       if (a.client !== undefined && a.server !== undefined) bothViews++;
+      if (a.method === 'initialize' || a.method === 'server/discover') for (const v of [a.client, a.server, a.primary]) noteServer(v);
       events.attempt(a);
     },
     onFinding: (f) => events.finding(f),
@@ -373,9 +383,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   // Plain inputs' views of one request may be a client's and a server's that started and ended in the same
   // millisecond: their overlap counts only when it is at least half of the smaller input's requests.
-  // (Without session ids, two stateless servers' HTTP logs of one client show its concurrent calls alike at the same times:
-  // only most of one input's requests make the same traffic given twice, as for plain inputs.)
-  const overlaps = [...matcher.overlaps.entries()].filter(([, o]) => !(o.plain || o.sessionless) || 2 * o.count >= Math.min(...o.inputs.map((i) => matcher.viewsByInput.get(i) ?? 0)));
+  // (Two inputs whose initialize results name different servers are two servers' logs, whatever requests alike they
+  // show: two stateless servers' logs of one client's calls sent at once.)
+  const overlaps = [...matcher.overlaps.entries()].filter(([, o]) => (!o.plain || 2 * o.count >= Math.min(...o.inputs.map((i) => matcher.viewsByInput.get(i) ?? 0))) && !otherServers(serversByInput.get(o.inputs[0]), serversByInput.get(o.inputs[1])));
   // Two plain inputs that are one log given twice are no client and server to join: the overlap says so instead.
   const copies = sessions.sharedPlain.length === 2 && overlaps.some(([key]) => key === `${Math.min(...sessions.sharedPlain)}|${Math.max(...sessions.sharedPlain)}`);
   if (sessions.sharedPlain.length > 1 && !copies) notice(sharedPlainNote(sessions.sharedPlain.map((i) => accounts[i]!.name)));
@@ -459,6 +469,13 @@ function undecidedNote(name: string, why: 'urls' | 'paths', same: string[] | und
   const side = why === 'urls' ? 'client' : 'server';
   const shared = same !== undefined ? ` (it carries the same sessions as ${listed(same)})` : '';
   return `${name}: given without a side, and its records state none; ${said}: it may be a second log of the ${side}'s side of the same calls${shared}, so it is not joined to them as the other side's view: its calls are analyzed apart, and counted a second time if they are the same calls; leave it out if it logs the same requests, or give each input with --client or --server`;
+}
+
+/** Two inputs' servers (as their initialize results named them) are known and none is the other's: two servers' logs. */
+function otherServers(a: Set<string> | undefined, b: Set<string> | undefined): boolean {
+  if (!a || !b) return false;
+  for (const n of a) if (b.has(n)) return false;
+  return true;
 }
 
 /** "a.ndjson and b.ndjson" (or "a, b and c"). */

@@ -789,9 +789,7 @@ export class Matcher {
    * second of each other (inputs of no known side: at the same times), in two inputs (by input pair, the lower input first). The same traffic given twice (both
    * forms of one capture, a log and its copy) is analyzed twice; the run says so.
    */
-  readonly overlaps = new Map<string, { inputs: [number, number]; count: number; plain: boolean; sessionless: boolean }>();
-  // (`sessionless`: the first overlap found had no session id, both logs with an HTTP layer: two stateless servers'
-  // logs of one client's calls at once show as much, so only most of one input's requests count; see analyze.)
+  readonly overlaps = new Map<string, { inputs: [number, number]; count: number; plain: boolean }>();
   /** Views added, by input (an overlap of plain inputs counts only when it is most of one: see analyze). */
   readonly viewsByInput = new Map<number, number>();
   /**
@@ -826,7 +824,7 @@ export class Matcher {
       const key = `${inputs[0]}|${inputs[1]}`;
       const known = this.overlaps.get(key);
       if (known) known.count++;
-      else this.overlaps.set(key, { inputs, count: 1, plain: view.side === 'unknown', sessionless: view.session === null && view.http && o.http });
+      else this.overlaps.set(key, { inputs, count: 1, plain: view.side === 'unknown' });
       return;
     }
   }
