@@ -352,6 +352,8 @@ export function newAttemptView(c: ViewCore): AttemptView {
     sentSession: c.sentSession,
     sources: c.sources,
     final: c.final,
+    // (Every request without a session id has one: made with the view, not added after it.)
+    endpoint: undefined,
     idText: undefined,
     retryAfterMs: undefined,
     headTs: undefined,
