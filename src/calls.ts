@@ -305,7 +305,7 @@ export class CallLinker {
       // The latest such call may be another process's that went well: the latest that failed, in another scope (this
       // scope's own failed call is found above while it is its latest), is looked at then.
       if (scoped && (!tail || !failedForCaller(tail.last))) {
-        const failed = this.failedTails.get(who === undefined ? unnamed : key);
+        const failed = this.tailOf(who === undefined ? unnamed : key, who === undefined ? plain?.[0] : plain?.[1], this.failedTails);
         if (failed && failed.last.primary.scopeKey !== scopeKey) tail = failed;
       }
       // Another scope's attempt is retried from this one only when this one began after it (a new session after a 404):
@@ -405,12 +405,15 @@ export class CallLinker {
         if (list.length > 0) scoped.byCall.set(linkPrint, list);
         trimOldest(scoped.byCall, SCOPE_CALLS_KEPT);
       }
-      const fk = who === undefined ? unnamed : key;
-      if (failedForCaller(a)) {
-        this.failedTails.delete(fk);
-        this.failedTails.set(fk, tail);
-        trimOldest(this.failedTails, FAILED_TAILS_KEPT);
-      } else if (this.failedTails.get(fk) === tail) this.failedTails.delete(fk);
+      // (Kept under the key without the endpoint too, as the tails are: a retry in a session looks there.)
+      for (const fk of [who === undefined ? unnamed : key, who === undefined ? plain?.[0] : plain?.[1]]) {
+        if (fk === undefined) continue;
+        if (failedForCaller(a)) {
+          this.failedTails.delete(fk);
+          this.failedTails.set(fk, tail);
+          trimOldest(this.failedTails, FAILED_TAILS_KEPT);
+        } else if (this.failedTails.get(fk) === tail) this.failedTails.delete(fk);
+      }
     }
     if (a.server && !a.client && a.method === 'tools/call' && isFailure(a.outcome) && a.startTs !== undefined && tail?.last === a) {
       this.gatewayTries.delete(`${view.idKey}|${view.fingerprint}`);
@@ -674,10 +677,10 @@ export class CallLinker {
    * key without it) if that call's latest request went in a session, or was redirected (3xx: the HTTP client follows
    * it to another URL): never another endpoint's otherwise.
    */
-  private tailOf(key: string, plain: string | undefined): CallTail | undefined {
-    const t = this.tails.get(key);
+  private tailOf(key: string, plain: string | undefined, m = this.tails): CallTail | undefined {
+    const t = m.get(key);
     if (t || plain === undefined) return t;
-    const p = this.tails.get(plain);
+    const p = m.get(plain);
     const status = p?.last.status;
     return p && (linkEndpoint(p.last) === undefined || (typeof status === 'number' && status >= 300 && status < 400)) ? p : undefined;
   }
