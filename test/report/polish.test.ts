@@ -78,15 +78,20 @@ describe('finding messages put no parenthesis inside another', () => {
     for (const f of found) expect(nested(f.message), f.message).toBe(false);
   });
 
-  it('a cut JSON body and a fault with parentheses of its own (real-chaos-py/json-seed-16, real-audit20 logs: before "(body is not JSON (Unterminated ...))", "(fetch failed: other side closed (UND_ERR_SOCKET))")', async () => {
+  it('a cut JSON body and a fault with parentheses of its own (real-chaos-py/json-seed-16, real-audit59/ts-status-500; before: "(body is not JSON (Unterminated ...))", "(fetch failed: other side closed (UND_ERR_SOCKET))")', async () => {
     const dir = `${FIX}real-chaos-py/json-seed-16/`;
     const cut = await messages([`${dir}client.ndjson.gz`, `${dir}server.ndjson.gz`]);
     expect(cut.some((f) => f.code === 'NO_FINAL_RESULT' && f.message.includes('what did was cut: body is not JSON (Unterminated string'))).toBe(true);
-    const fault = await messages(readdirSync(`${FIX}real-audit20`).filter((f) => f.endsWith('.gz')).map((f) => `${FIX}real-audit20/${f}`));
-    const never = fault.filter((f) => f.code === 'CALL_NEVER_SENT' && f.message.includes('UND_ERR_SOCKET'));
+    // (A fault whose own words hold a parenthesis: the bare 500's "(no body, no Content-Type)", after the finding's own
+    // "(HTTP_ERROR, HTTP 500)". real-audit20's logs of two runs given together once gave a CALL_NEVER_SENT quoting
+    // "(UND_ERR_SOCKET)"; that finding came from mixing the runs, and each run alone has none.)
+    const s500 = `${FIX}real-audit59/ts-status-500/`;
+    const fault = await messages(['--client', `${s500}client.ndjson`, '--server', `${s500}server.ndjson`]);
+    const never = fault.filter((f) => f.code === 'CALL_NEVER_SENT');
     expect(never.length).toBeGreaterThan(0);
-    expect(never[0]!.message).toMatch(/a fault meant for tools\/call may have hit an earlier request; fetch failed: other side closed \(UND_ERR_SOCKET\)$/);
-    for (const f of [...cut, ...fault, ...(await messages(ALL))]) expect(nested(f.message), f.message).toBe(false);
+    expect(never[0]!.message).toMatch(/\(HTTP_ERROR, HTTP 500\) and no tools\/call was sent afterwards: a fault meant for tools\/call may have hit an earlier request; HTTP 500 Internal Server Error: a bare status line \(no body, no Content-Type\): /);
+    const a20 = await messages(readdirSync(`${FIX}real-audit20`).filter((f) => f.endsWith('.gz')).map((f) => `${FIX}real-audit20/${f}`));
+    for (const f of [...cut, ...fault, ...a20, ...(await messages(ALL))]) expect(nested(f.message), f.message).toBe(false);
     // (real-audit20's logs hold thousands of calls: seconds of analysis on a busy machine.)
   }, 60_000);
 });
