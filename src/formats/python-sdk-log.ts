@@ -235,6 +235,8 @@ interface PythonLog {
   bodyMethod?: string;
   /** Set once two client transports were open at once, until none is: no line says which session it is of. */
   interleaved?: boolean;
+  /** The current client transport sent a message (since its `Connecting to` line). */
+  posted?: boolean;
   /** Requests numbered while interleaved (each its own conn). */
   seq?: number;
   /** POSTs in flight whose message is not known any more: a status line came while more than one was. */
@@ -536,10 +538,15 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       if (log.endpoints.length > MAX_ENDPOINTS) log.endpoints.shift();
       // A new transport has no session until its server gives one (`Received session ID`): its initialize is not the
       // earlier session's (a client reconnecting after a 404 when its server restarted).
+      // A transport never given a session id ends without a line (the SDK sends a DELETE only with one): once it sent,
+      // every POST of it got its status line and no stream of it is open, the next start is taken as its successor.
+      const endedUnsaid = log.transports === 1 && !log.interleaved && log.session === undefined && log.posted === true
+        && log.inFlight?.length === 0 && !log.unknownInFlight && !log.streaming?.length;
       log.session = undefined;
       log.sseAnswers = undefined;
-      log.transports = (log.transports ?? 0) + 1;
-      if (log.transports > 1 && !log.interleaved) {
+      log.posted = false;
+      if (!endedUnsaid) log.transports = (log.transports ?? 0) + 1;
+      if ((log.transports ?? 0) > 1 && !log.interleaved) {
         log.interleaved = true;
         ctx.note?.(INTERLEAVED_NOTE);
       }
@@ -647,6 +654,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
 function sent(log: PythonLog, owner: Sent, msg: unknown): void {
   const m = msg as { id?: unknown; method?: unknown };
   const inFlight = (log.inFlight ??= []);
+  log.posted = true;
   inFlight.push(typeof m.method === 'string' && isId(m.id) ? owner : {});
   if (inFlight.length + (log.unknownInFlight ?? 0) > MAX_IN_FLIGHT) {
     // No status line comes (httpx's logger is not at INFO): nothing can be tied.
