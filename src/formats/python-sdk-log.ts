@@ -237,6 +237,8 @@ interface PythonLog {
   interleaved?: boolean;
   /** The current client transport sent a message (since its `Connecting to` line). */
   posted?: boolean;
+  /** A held repeated `Connecting to` line is being read: a transport started in the same moment as the one before. */
+  twinStart?: boolean;
   /** Requests numbered while interleaved (each its own conn). */
   seq?: number;
   /** POSTs in flight whose message is not known any more: a status line came while more than one was. */
@@ -318,7 +320,10 @@ function toRecords(line: string, ctx: AdapterContext): AdapterResult {
     const out: CanonicalRecord[] = [];
     for (const l of [start, held, line]) {
       if (l === undefined) continue;
+      // The repeated start is a second transport started in the same moment as the first: never the first one's successor.
+      log.twinStart = l === start;
       const r = read(l, ctx);
+      log.twinStart = false;
       if (!Array.isArray(r)) return r;
       out.push(...r);
     }
@@ -540,7 +545,7 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       // earlier session's (a client reconnecting after a 404 when its server restarted).
       // A transport never given a session id ends without a line (the SDK sends a DELETE only with one): once it sent,
       // every POST of it got its status line and no stream of it is open, the next start is taken as its successor.
-      const endedUnsaid = log.transports === 1 && !log.interleaved && log.session === undefined && log.posted === true
+      const endedUnsaid = !log.twinStart && log.transports === 1 && !log.interleaved && log.session === undefined && log.posted === true
         && log.inFlight?.length === 0 && !log.unknownInFlight && !log.streaming?.length;
       log.session = undefined;
       log.sseAnswers = undefined;

@@ -85,6 +85,13 @@ describe('real-audit91: the article\'s eleven cases on the Python SDK 2.3.0', ()
     expect(r.attempts.filter((x) => x.method !== 'server/discover').every((x) => x.scope?.startsWith('python-sdk-log'))).toBe(true);
   });
 
+  it('two transports started in the same moment (two Clients gathered, real-audit39) are still read as open at once, though the first one\'s first POST is answered before the second one\'s start is read', async () => {
+    const r = await run(`${ROOT}test/fixtures/real-audit39/v2-gather-two-basic/client-debug.log`);
+    // Only the first request is read before the repeated start line is: every one after it stands alone.
+    expect(r.attempts.length).toBeGreaterThan(2);
+    for (const x of r.attempts.slice(1)) expect(x.scope ?? '').toMatch(/^python-sdk-log#/);
+  });
+
   it('the capture with the server\'s console beside it: the same outcomes, uvicorn\'s lines counted, nothing lost', async () => {
     const [alone, pair] = [await run(`${D}proxy.ndjson`), await run(`${D}proxy.ndjson`, `${D}server-console.log`)];
     expect(pair.attempts.map((x) => x.outcome)).toEqual(alone.attempts.map((x) => x.outcome));
