@@ -21,16 +21,13 @@
 // refund (always a tool error). observed.json: what the app got or threw at each step, which tool bodies ran.
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const { invoiceServer, expressAccessLogger, loggingFetch } = await import(`${R}/test/helpers/app-loggers.mjs`);
 const { startRecordingProxy, recordingHandler } = await import(`${R}/dist/capture/index.js`);
 const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
 const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js`);
-const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
-const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
-const { z } = await import(`${R}/node_modules/zod/index.js`);
 const express = (await import(`${R}/node_modules/express/index.js`)).default;
 const v2c = await import(`${R}/node_modules/@modelcontextprotocol/client/dist/index.mjs`);
 const PY = '/work/py-venv/bin/python';
@@ -41,73 +38,6 @@ const uuid = /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/g
 const clean = (s) => String(s).replace(uuid, '<session>').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').slice(0, 300);
 const short = (x) => (x && typeof x === 'object' && 'content' in x ? { isError: !!x.isError, text: x.content?.map((b) => b.text).join(' ').slice(0, 120) } : x);
 const PLAN = (id) => [{ tool: 'lookup_order', orderId: id }, { tool: 'send_invoice', orderId: id, retry: 1 }, { tool: 'refund', orderId: id }];
-
-/** The SDK 1.32.2 server: a transport per session; lookup_order, send_invoice (its first run a tool error) and refund (a tool error). */
-function tsServer(observed) {
-  const transports = new Map();
-  let invoices = 0;
-  return async (req, res, body) => {
-    const sid = req.headers['mcp-session-id'];
-    let t = sid ? transports.get(sid) : undefined;
-    if (!t) {
-      if (sid) { res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null })); return; }
-      const s = new McpServer({ name: 'audit89-ts', version: '1.32.2' });
-      s.registerTool('lookup_order', { inputSchema: { orderId: z.string() }, annotations: { readOnlyHint: true } }, async ({ orderId }) => { observed.serverRan.push(`lookup_order ${orderId}`); return { content: [{ type: 'text', text: `order ${orderId}: shipped` }] }; });
-      s.registerTool('send_invoice', { inputSchema: { orderId: z.string() } }, async ({ orderId }) => {
-        observed.serverRan.push(`send_invoice ${orderId}`);
-        if (++invoices === 1) return { content: [{ type: 'text', text: 'mail relay refused the connection' }], isError: true };
-        return { content: [{ type: 'text', text: `invoice for ${orderId} sent` }] };
-      });
-      s.registerTool('refund', { inputSchema: { orderId: z.string() } }, async ({ orderId }) => { observed.serverRan.push(`refund ${orderId}`); return { content: [{ type: 'text', text: `refund of ${orderId} failed: payment gateway busy` }], isError: true }; });
-      t = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => transports.set(id, t) });
-      await s.connect(t);
-    }
-    await t.handleRequest(req, res, body);
-  };
-}
-
-/** An Express app's own request logger, as developers write one: a JSON line per request once its response is done, with the bodies. */
-function accessLogger(out) {
-  return (req, res, next) => {
-    const started = Date.now();
-    const chunks = [];
-    const write = res.write.bind(res);
-    const end = res.end.bind(res);
-    res.write = (chunk, ...rest) => { if (chunk) chunks.push(Buffer.from(chunk)); return write(chunk, ...rest); };
-    res.end = (chunk, ...rest) => { if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk)); return end(chunk, ...rest); };
-    let said = false;
-    const log = () => {
-      if (said) return;
-      said = true;
-      const text = Buffer.concat(chunks).toString('utf8');
-      appendFileSync(out, `${JSON.stringify({
-        ts: new Date(started).toISOString(), level: 'info', method: req.method, path: req.originalUrl, remoteAddress: req.socket.remoteAddress,
-        sessionId: req.headers['mcp-session-id'] ?? res.getHeader('mcp-session-id') ?? null, status: res.statusCode, ms: Date.now() - started,
-        body: req.body ?? null, responseBody: text || null,
-      })}\n`);
-    };
-    res.on('finish', log);
-    res.on('close', log);
-    next();
-  };
-}
-
-/** A client app's own fetch wrapper: each POST's and DELETE's exchange as a JSON line once the response is read (GET streams pass through). */
-function loggingFetch(out) {
-  return async (url, init) => {
-    const req = new Request(url, init);
-    if (req.method === 'GET') return fetch(req);
-    const started = new Date();
-    const sent = await req.clone().text();
-    const res = await fetch(req);
-    const text = await res.text();
-    appendFileSync(out, `${JSON.stringify({
-      time: started.toISOString(), method: req.method, url: req.url, requestHeaders: Object.fromEntries(req.headers), requestBody: sent || null,
-      status: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: text, durationMs: Date.now() - started.getTime(),
-    })}\n`);
-    return new Response(res.status === 204 || res.status === 202 ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-}
 
 /** A fetch that writes each POST's and DELETE's exchange as a HAR entry line (its response read whole first); GET passes through. */
 function harFetch(out) {
@@ -184,8 +114,8 @@ const SCENARIOS = {
     observed.chain = 'client (app-fetch.log: full URLs) -> Express (express-access.log: paths and the caller\'s address) -> server';
     const app = express();
     app.use(express.json());
-    app.use(accessLogger(`${dir}/express-access.log`));
-    const mcp = tsServer(observed);
+    app.use(expressAccessLogger(`${dir}/express-access.log`));
+    const mcp = invoiceServer(observed, { name: 'audit89-ts' });
     app.all('/mcp', (req, res) => { mcp(req, res, req.body).catch(() => res.destroy()); });
     const server = await new Promise((r) => { const s = app.listen(10350, '127.0.0.1', () => r(s)); });
     await runTsApp(Client, StreamableHTTPClientTransport, 'http://127.0.0.1:10350/mcp', loggingFetch(`${dir}/app-fetch.log`), observed);
@@ -205,7 +135,7 @@ const SCENARIOS = {
   async banner(dir, observed) {
     observed.sdk = 'client Python mcp 2.3.0 (DEBUG log, after the app\'s own start-up section); server SDK 1.32.2 McpServer + StreamableHTTPServerTransport (sessions)';
     observed.chain = 'client (app.log: 19 lines of start-up, then the SDK\'s DEBUG lines) -> mcp-triage record, no --side (proxy.ndjson) -> server';
-    const mcp = tsServer(observed);
+    const mcp = invoiceServer(observed, { name: 'audit89-ts' });
     const server = await listen((req, res) => mcp(req, res), 10390);
     const proxy = await startRecordingProxy({ listen: '127.0.0.1:10391', target: 'http://127.0.0.1:10390', out: `${dir}/proxy.ndjson` });
     await runPyApp('http://127.0.0.1:10391/mcp', `${dir}/app.log`, observed, true);
@@ -215,7 +145,7 @@ const SCENARIOS = {
   async concat(dir, observed) {
     observed.sdk = 'client Python mcp 2.3.0 (DEBUG log); server SDK 1.32.2 McpServer + StreamableHTTPServerTransport (sessions) behind recordingHandler';
     observed.chain = 'client (DEBUG log) -> mcp-triage record, no --side (proxy.ndjson) -> server (recordingHandler\'s log); all.log = the DEBUG log, then the server\'s log';
-    const mcp = tsServer(observed);
+    const mcp = invoiceServer(observed, { name: 'audit89-ts' });
     const server = await listen(recordingHandler((req, res) => mcp(req, res), { out: `${dir}/.server` }), 10370);
     const proxy = await startRecordingProxy({ listen: '127.0.0.1:10371', target: 'http://127.0.0.1:10370', out: `${dir}/proxy.ndjson` });
     await runPyApp('http://127.0.0.1:10371/mcp', `${dir}/.client`, observed);

@@ -21,15 +21,12 @@
 // (always a tool error). observed.json: what the app got or threw, which tool bodies ran, which file is whose view.
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
-import { randomUUID } from 'node:crypto';
 
 const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const { invoiceServer, expressAccessLogger, loggingFetch } = await import(`${R}/test/helpers/app-loggers.mjs`);
 const { recordingHandler, recordingFetch, recordingMiddleware } = await import(`${R}/dist/capture/index.js`);
 const { Client } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`);
 const { StreamableHTTPClientTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js`);
-const { McpServer } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js`);
-const { StreamableHTTPServerTransport } = await import(`${R}/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js`);
-const { z } = await import(`${R}/node_modules/zod/index.js`);
 const express = (await import(`${R}/node_modules/express/index.js`)).default;
 
 setTimeout(() => { process.stderr.write('still running after 120 s, giving up\n'); process.exit(2); }, 120_000).unref();
@@ -38,73 +35,6 @@ const uuid = /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/g
 const clean = (s) => String(s).replace(uuid, '<session>').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').slice(0, 300);
 const short = (x) => (x && typeof x === 'object' && 'content' in x ? { isError: !!x.isError, text: x.content?.map((b) => b.text).join(' ').slice(0, 120) } : x);
 const PLAN = (id) => [{ tool: 'lookup_order', orderId: id }, { tool: 'send_invoice', orderId: id, retry: 1 }, { tool: 'refund', orderId: id }];
-
-/** The SDK 1.32.2 server: a transport per session; lookup_order, send_invoice (its first run per session a tool error) and refund (a tool error). */
-function tsServer(observed) {
-  const transports = new Map();
-  return async (req, res, body) => {
-    const sid = req.headers['mcp-session-id'];
-    let t = sid ? transports.get(sid) : undefined;
-    if (!t) {
-      if (sid) { res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null })); return; }
-      let invoices = 0;
-      const s = new McpServer({ name: 'audit92-ts', version: '1.32.2' });
-      s.registerTool('lookup_order', { inputSchema: { orderId: z.string() }, annotations: { readOnlyHint: true } }, async ({ orderId }) => { observed.serverRan.push(`lookup_order ${orderId}`); return { content: [{ type: 'text', text: `order ${orderId}: shipped` }] }; });
-      s.registerTool('send_invoice', { inputSchema: { orderId: z.string() } }, async ({ orderId }) => {
-        observed.serverRan.push(`send_invoice ${orderId}`);
-        if (++invoices === 1) return { content: [{ type: 'text', text: 'mail relay refused the connection' }], isError: true };
-        return { content: [{ type: 'text', text: `invoice for ${orderId} sent` }] };
-      });
-      s.registerTool('refund', { inputSchema: { orderId: z.string() } }, async ({ orderId }) => { observed.serverRan.push(`refund ${orderId}`); return { content: [{ type: 'text', text: `refund of ${orderId} failed: payment gateway busy` }], isError: true }; });
-      t = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => transports.set(id, t) });
-      await s.connect(t);
-    }
-    await t.handleRequest(req, res, body);
-  };
-}
-
-/** An Express app's own request logger: a JSON line per request once its response is done (method, path, session, status, ms, bodies). */
-function accessLogger(out) {
-  return (req, res, next) => {
-    const started = Date.now();
-    const chunks = [];
-    const write = res.write.bind(res);
-    const end = res.end.bind(res);
-    res.write = (chunk, ...rest) => { if (chunk) chunks.push(Buffer.from(chunk)); return write(chunk, ...rest); };
-    res.end = (chunk, ...rest) => { if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk)); return end(chunk, ...rest); };
-    let said = false;
-    const log = () => {
-      if (said) return;
-      said = true;
-      const text = Buffer.concat(chunks).toString('utf8');
-      appendFileSync(out, `${JSON.stringify({
-        ts: new Date(started).toISOString(), level: 'info', method: req.method, path: req.originalUrl, remoteAddress: req.socket.remoteAddress,
-        sessionId: req.headers['mcp-session-id'] ?? res.getHeader('mcp-session-id') ?? null, status: res.statusCode, ms: Date.now() - started,
-        body: req.body ?? null, responseBody: text || null,
-      })}\n`);
-    };
-    res.on('finish', log);
-    res.on('close', log);
-    next();
-  };
-}
-
-/** A client app's own fetch wrapper: each POST's and DELETE's exchange as a JSON line once the response is read (GET streams pass through). */
-function loggingFetch(out, inner = fetch) {
-  return async (url, init) => {
-    const req = new Request(url, init);
-    if (req.method === 'GET') return inner(req);
-    const started = new Date();
-    const sent = await req.clone().text();
-    const res = await inner(req);
-    const text = await res.text();
-    appendFileSync(out, `${JSON.stringify({
-      time: started.toISOString(), method: req.method, url: req.url, requestHeaders: Object.fromEntries(req.headers), requestBody: sent || null,
-      status: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: text, durationMs: Date.now() - started.getTime(),
-    })}\n`);
-    return new Response(res.status === 204 || res.status === 202 ? null : text, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-}
 
 /** A reverse proxy that writes nginx's combined layout with $request_time appended, as a gateway's access log. */
 function accessHop(target, out) {
@@ -150,14 +80,14 @@ const close = (s) => new Promise((r) => { s.closeAllConnections?.(); s.close(() 
 const recorded = (dir) => recordingFetch({ out: `${dir}/app.ndjson`, client: 'audit92-app@1.0.0' });
 
 /** A server on `port` behind recordingHandler (mcp-handler.ndjson). */
-const handlerServer = (dir, observed, port) => { const mcp = tsServer(observed); return listen(recordingHandler((req, res) => mcp(req, res), { out: `${dir}/mcp-handler.ndjson` }), port); };
+const handlerServer = (dir, observed, port) => { const mcp = invoiceServer(observed, { name: 'audit92-ts', perSession: true }); return listen(recordingHandler((req, res) => mcp(req, res), { out: `${dir}/mcp-handler.ndjson` }), port); };
 
 const SCENARIOS = {
   async 'client-two-logs'(dir, observed) {
     observed.chain = 'client app: recordingFetch (app.ndjson) around its own fetch logger (app-fetch.log: full URLs) -> server SDK 1.32.2 (its logs not given)';
     observed.views = { 'app.ndjson': 'client', 'app-fetch.log': 'client' };
-    const server = await listen((req, res) => tsServer(observed)(req, res), 10500);
-    const mcp = tsServer(observed);
+    const server = await listen((req, res) => invoiceServer(observed, { name: 'audit92-ts', perSession: true })(req, res), 10500);
+    const mcp = invoiceServer(observed, { name: 'audit92-ts', perSession: true });
     server.removeAllListeners('request');
     server.on('request', (req, res) => mcp(req, res));
     const rf = recordingFetch({ out: `${dir}/app.ndjson`, client: 'audit92-app@1.0.0', fetch: loggingFetch(`${dir}/app-fetch.log`) });
@@ -171,8 +101,8 @@ const SCENARIOS = {
     const app = express();
     app.use(recordingMiddleware({ out: `${dir}/mcp-handler.ndjson` }));
     app.use(express.json());
-    app.use(accessLogger(`${dir}/express-access.log`));
-    const mcp = tsServer(observed);
+    app.use(expressAccessLogger(`${dir}/express-access.log`));
+    const mcp = invoiceServer(observed, { name: 'audit92-ts', perSession: true });
     app.all('/mcp', (req, res) => { mcp(req, res, req.body).catch(() => res.destroy()); });
     const server = await new Promise((r) => { const s = app.listen(10510, '127.0.0.1', () => r(s)); });
     await runTsApp('http://127.0.0.1:10510/mcp', fetch, observed);
@@ -206,7 +136,7 @@ const SCENARIOS = {
     observed.chain = 'an earlier run: client recordingFetch (app-yesterday.ndjson) -> server (its log not kept); this run: client recordingFetch (app.ndjson) -> recordingHandler (mcp-handler.ndjson) -> server SDK 1.32.2';
     observed.views = { 'app-yesterday.ndjson': 'client (an earlier run: its server log is not given)', 'app.ndjson': 'client', 'mcp-handler.ndjson': 'server' };
     const earlier = await listen(null, 10540);
-    const mcp0 = tsServer({ serverRan: observed.earlierServerRan });
+    const mcp0 = invoiceServer({ serverRan: observed.earlierServerRan }, { name: 'audit92-ts', perSession: true });
     earlier.on('request', (req, res) => mcp0(req, res));
     const rf0 = recordingFetch({ out: `${dir}/app-yesterday.ndjson`, client: 'audit92-app@1.0.0' });
     await runTsApp('http://127.0.0.1:10540/mcp', rf0, observed, 'app (earlier run)');
