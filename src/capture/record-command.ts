@@ -55,6 +55,8 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
   }
   // The target may carry credentials (http://user:password@host): they are forwarded, never printed.
   const target = new URL(args.target);
+  // (Listening for the stop before saying it runs: a signal sent as soon as that line is read finds the handler.)
+  const stopped = io.stopped ?? untilSignal(proxy);
   io.stderr.write(`mcp-triage record: ${proxy.url} -> ${redactUrl(args.target)}, appending to ${args.out} (Ctrl-C to stop)\n`);
   if (target.pathname !== '/') {
     // A target given as the MCP endpoint (http://host:3000/mcp) while the client is pointed at the proxy's /mcp
@@ -62,7 +64,7 @@ export async function runRecord(args: RecordArgs, io: RecordIo = { stderr: proce
     const base = redactUrl(`${target.origin}${target.pathname.replace(/\/$/, '')}`);
     io.stderr.write(`mcp-triage record: warning: --target has the path ${target.pathname}; the client's request path is appended to it (${proxy.url}/mcp goes to ${base}/mcp); give the target without a path to forward paths unchanged\n`);
   }
-  await (io.stopped ?? untilSignal(proxy));
+  await stopped;
   proxy.endOpenExchanges('recording stopped');
   await proxy.close();
   io.stderr.write(`mcp-triage record: stopped, ${args.out} closed\n`);
