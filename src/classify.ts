@@ -208,6 +208,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
       return result('STREAM_INCOMPLETE', { why: view.error ?? 'the stream broke before the response' });
     }
     if (view.unloggedEnvelope !== undefined) return result('INVALID_ENVELOPE', { why: view.unloggedEnvelope });
+    if (view.unloggedInput !== undefined) return result('INPUT_REQUIRED', { why: view.unloggedInput, resultType: 'input_required' });
     if (!view.http) {
       return result('UNANSWERED', {
         why: view.error ?? view.unloggedAnswer ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`

@@ -1,6 +1,6 @@
 // Reading one input into canonical records: format detection per line (or per file for whole HAR), with an exact line account.
 import type { CanonicalRecord } from './schema/record.js';
-import type { AdapterContext, InputFormat, JsonFormat, SourceLimits, TextFormat } from './formats/adapter.js';
+import { heldLine, type AdapterContext, type InputFormat, type JsonFormat, type SourceLimits, type TextFormat } from './formats/adapter.js';
 import { ALL_FORMATS, FALLBACK_FORMAT, TEXT_FORMATS, detectJsonFormat, formatByName } from './formats/index.js';
 import { bodilessHttpPost, bodilessRecords, httpLineFormat } from './formats/http-line.js';
 import { pythonRecordLine, pythonSdkLogFormat } from './formats/python-sdk-log.js';
@@ -387,6 +387,8 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     const writer = sideOverride === undefined ? inferredWriter(adapterState) : undefined;
     for (const rec of res) {
       if (!loggerOnly) account.records++;
+      // (A record the Python SDK log held back to a later line: its own line is its source.)
+      const at = fmt === pythonSdkLogFormat ? heldLine.get(rec) : undefined;
       if (writer !== undefined && (rec as { side?: unknown }).side === undefined) (rec as { side?: string }).side = writer;
       if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
@@ -400,7 +402,7 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
       const ts = parseTimestamp(rec.ts, opts.timezone);
       // A time given that holds no date ("NaN", "2026-13-45T...", a negative epoch): the record is read untimed, and said.
       if (ts === undefined && rec.ts !== undefined && rec.ts !== null) opts.diagnostics.add({ file: name, line: lineNo, code: 'no-time', message: `timestamp ${JSON.stringify(typeof rec.ts === 'string' ? rec.ts.slice(0, 60) : rec.ts)} holds no date: the record is read without a time (it passes no --since or --until)` });
-      const item: RecordItem = { rec, ts, src, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride ?? writer ?? assumed };
+      const item: RecordItem = { rec, ts, src: at === undefined ? src : { file: name, line: at }, http: fmt.limits.http || rec.kind === 'exchange', weakId: !fmt.limits.typedIds, rebuilt: !fmt.limits.bodies, side: sideOverride ?? writer ?? assumed };
       if (fmt.limits.answersUnlogged) item.answersUnlogged = true;
       if (fmt.limits.sessionSent) item.sessionSent = true;
       if (fmt.limits.gatewayAccount || loggerOnly) item.gatewayAccount = true;

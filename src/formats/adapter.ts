@@ -101,6 +101,12 @@ export interface AdapterContext {
 /** Records the line maps to, or why it cannot be used ([] means: recognized, carries nothing to analyze). */
 export type AdapterResult = CanonicalRecord[] | { error: string };
 
+/**
+ * A record a text format held back and returns at a later line (the Python SDK log's answer that the SDK's next line
+ * settles): the line it belongs to, its source in the report. Read only for the formats that hold records so.
+ */
+export const heldLine = new WeakMap<CanonicalRecord, number>();
+
 /** A format whose lines are JSON values. */
 export interface JsonFormat {
   kind: 'json';

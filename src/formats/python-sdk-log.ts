@@ -1,6 +1,6 @@
 // The Python SDK's own DEBUG lines in a Python logging text log (`Sending client message: jsonrpc='2.0' ...`, `SSE message: ...`, `Received session ID: ...`; the legacy HTTP+SSE server's too): its messages as it sent and received them, with the session it was given.
 import type { CanonicalRecord, JsonRpcId, MessageRecord } from '../schema/record.js';
-import type { AdapterContext, AdapterResult, TextFormat } from './adapter.js';
+import { heldLine, type AdapterContext, type AdapterResult, type TextFormat } from './adapter.js';
 import { pydanticMessage } from './python-text.js';
 
 // mcp.client.streamable_http (mcp 2.3.0) logs, at DEBUG, every message its client sends (`Sending client message:
@@ -123,6 +123,11 @@ const RECEIVED_202 = /\bReceived 202 Accepted\s*$/;
 const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s]+)\1\s*$/;
 const AMBIGUOUS_CONNECT_NOTE = "the Python SDK client's DEBUG log: a connection failed (httpcore's \"connect_tcp.failed exception=ConnectError\") while more than one POST was in flight, or more than one connection was being made: httpcore's line names no request, so it is tied to none (those requests show as UNANSWERED, though none of them may have reached the server)";
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
+/** The client's DEBUG line when a non-2xx application/json body held no JSON-RPC error: its caller gets the SDK's own error. */
+const NON2XX_FALLBACK = /\bNon-2xx body was not a JSON-RPC error; using fallback\s*$/;
+/** The SDK's own lines after which a held tools/call JSON answer is let go (an app's own lines, in its elicitation callback say, are not). */
+const RELEASES_HELD = /(?:^|[\s:])(?:Sending client message|SSE message|Received server message|Connecting to (?:StreamableHTTP|SSE) endpoint|Error parsing JSON response|dropping response for unknown\/late request id|Unexpected content type|Received 202 Accepted|SSE stream ended|aborting in-flight POST|Non-2xx body was not a JSON-RPC error|Session termination failed)\b|\bHTTP Request: DELETE /;
+const IDLE_NOTE = "the Python SDK client's DEBUG log: a client transport never given a session id (2026-07-28 is sessionless) was taken as ended when the next one started, but a request id then broke the new transport's count (each transport numbers its requests 1, 2, 3, ...): the earlier transport was still open and sent again; no line tells the two apart (the SDK's lines name no transport, httpcore's name no connection on a request's lines), so its requests before this point may be read as the new one's, and from here on each request stands alone, as for transports open at once";
 /** POSTs whose status line has not come, beyond this many, are taken as a log without httpx's lines. */
 const MAX_IN_FLIGHT = 64;
 /** Each phrase: which way its message went and whose log it is. */
@@ -204,6 +209,19 @@ interface PythonLog {
    * says whether it resumes it ("SSE stream disconnected, reconnecting...").
    */
   closed?: { owner: Sent; line: number; ts?: string };
+  /**
+   * A tools/call's JSON answer read (jsonRead's record), held until the SDK's next message line: a continuation of that
+   * call (the same tool, inputResponses or requestState) proves it was an input_required result.
+   */
+  heldAnswer?: { record: MessageRecord; tool: string; line: number };
+  /**
+   * A non-2xx answer whose head said application/json (the SDK reads that body for a JSON-RPC error), held until the
+   * SDK's next line says whether it found one ("Non-2xx body was not a JSON-RPC error; using fallback" if not).
+   */
+  errorBody?: { record: MessageRecord; own: string; said: string; head: number; at: number; read?: number; closed?: boolean };
+  /** The current transport started as the one before it ended unsaid (never given a session id): its request ids so far go up by one from `lastId`. */
+  successor?: boolean;
+  lastId?: number;
   /** The JSON answer last read (jsonRead), until a log record other than httpcore's closing lines follows it. */
   jsonRead?: { owner: Sent; line: number };
   /** The SDK's "Error parsing JSON response" record right after that read, until its traceback says why. */
@@ -383,6 +401,23 @@ function answersHeld(pending: PythonLog['twinConnect'], line: string): boolean {
 
 function read(line: string, ctx: AdapterContext): AdapterResult {
   const log = ctx.state?.get('python-sdk') as PythonLog;
+  // A held tools/call JSON answer goes out at the SDK's next line of its own (the next message sent says whether it was
+  // an input_required result); a held non-2xx JSON answer once the line after its body's close says what the SDK made of it.
+  if ((log.heldAnswer !== undefined || log.errorBody !== undefined) && isHeadLine(line)) {
+    const out: MessageRecord[] = [];
+    if (log.errorBody !== undefined) {
+      const eb = log.errorBody;
+      if (HTTPCORE_BODY_DONE.test(line)) eb.read = ctx.line;
+      else if (eb.read !== undefined && /\bresponse_closed\.complete\s*$/.test(line)) eb.closed = true;
+      else if (!HTTPCORE_LINE.test(line) || eb.closed) out.push(errorBodyEnd(log, NON2XX_FALLBACK.test(line) ? ctx.line : undefined));
+    }
+    if (log.heldAnswer !== undefined && RELEASES_HELD.test(line)) out.push(takeHeld(log, line, ctx));
+    if (out.length > 0) {
+      if (NON2XX_FALLBACK.test(line)) return out;
+      const rest = read(line, ctx);
+      return Array.isArray(rest) ? [...out, ...rest] : rest;
+    }
+  }
   // A JSON answer read, then the SDK's "Error parsing JSON response" (its traceback's lines follow): pydantic's
   // json_invalid says the body was not JSON (MALFORMED_JSON); another validation error leaves the read as it was.
   // Another validation error (a field missing): JSON, but no JSON-RPC message it takes (INVALID_ENVELOPE).
@@ -528,7 +563,15 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       // (A GET's or a DELETE's body began last: the end is theirs, not the POST's.)
       if (!log.streamDoubt && streaming.length === 1 && (log.bodyMethod === undefined || log.bodyMethod === 'POST')) {
         const owner = streaming[0]!;
-        if (owner.sse === false && owner.jsonHead !== undefined && owner.id !== undefined) return [jsonRead(log, owner, line, ctx)];
+        if (owner.sse === false && owner.jsonHead !== undefined && owner.id !== undefined) {
+          const record = jsonRead(log, owner, line, ctx);
+          const tool = owner.what?.startsWith('["tools/call",') === true ? toolOf(owner.what) : undefined;
+          if (tool === undefined) return [record];
+          // Held until the SDK's next line: a continuation of this call proves an input_required result.
+          const out = log.heldAnswer !== undefined ? [takeHeld(log, '', ctx)] : [];
+          log.heldAnswer = { record, tool, line: ctx.line };
+          return out;
+        }
         if (owner.sse === false) streaming.pop();
         else if (owner.sse === true) {
           const ts = leadingTime(line);
@@ -550,6 +593,8 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       log.session = undefined;
       log.sseAnswers = undefined;
       log.posted = false;
+      log.successor = endedUnsaid;
+      log.lastId = undefined;
       if (!endedUnsaid) log.transports = (log.transports ?? 0) + 1;
       if ((log.transports ?? 0) > 1 && !log.interleaved) {
         log.interleaved = true;
@@ -566,6 +611,10 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
     const bodyFailed = HTTPCORE_BODY_FAILED.exec(line);
     if (bodyFailed) {
       log.bodyFailed = { exception: bodyFailed[1]!, line: ctx.line, ...(bodyFailed[3] ? { text: bodyFailed[3] } : {}) };
+      // The one POST whose JSON answer was being read: the other end or the network broke it off (or the read timed out).
+      const streaming = log.streaming ?? [];
+      const owner = !log.streamDoubt && streaming.length === 1 && (log.bodyMethod === undefined || log.bodyMethod === 'POST') ? streaming[0]! : undefined;
+      if (owner?.sse === false && owner.jsonHead !== undefined && owner.id !== undefined && (PEER_FAILURE.test(bodyFailed[1]!) || bodyFailed[1] === 'ReadTimeout')) return [jsonBroke(log, owner, log.bodyFailed, line)];
       return [];
     }
     if (SSE_ENDED.test(line)) {
@@ -702,11 +751,16 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     const own = status === 404 ? (log.session !== undefined ? '-32600 "Session terminated"' : '-32601 "Not Found"') : '-32603 "Server returned an error response"';
     // httpcore's head line with no Content-Type and Content-Length: 0 proves a bare status line (no body to read).
     const bare = head !== undefined && head.type === null && head.empty;
+    const said = `HTTP ${status}${reason ? ` ${reason}` : ''} (httpx's "HTTP Request:" line)`;
+    // The SDK reads a non-2xx body only when it is application/json, for a JSON-RPC error to give its caller.
+    const json = head?.type != null && /^application\/json\b/i.test(head.type);
     const record: MessageRecord = {
       v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id }, status,
       error: bare
         ? `httpcore's head at line ${head.line} shows no Content-Type and Content-Length: 0, httpx's "HTTP Request:" line the status: the Python SDK gives its caller ${own}`
-        : `HTTP ${status}${reason ? ` ${reason}` : ''} (httpx's "HTTP Request:" line); the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
+        : head !== undefined && !json
+          ? `${said}; the body is not in the Python SDK's log (${head.type === null ? 'no Content-Type' : `Content-Type ${JSON.stringify(head.type)}`}, httpcore's head at line ${head.line}), and the SDK reads only an application/json one, for a JSON-RPC error: its caller got ${own}`
+          : `${said}; the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
       ...(bare ? { bareStatus: true } : {}),
     };
     const ts = leadingTime(line);
@@ -716,6 +770,12 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     // A refused initialize ends its transport: the Client's connect raises, and no "terminated" line comes (it has no
     // session to end), so an app's reconnect after it is not a second transport open at once.
     if (owner.what?.startsWith('["initialize",') === true) endTransport(log);
+    if (json && !bare) {
+      // Held until the SDK's line after the body's close says whether it held a JSON-RPC error.
+      const out = log.errorBody !== undefined ? [errorBodyEnd(log, undefined)] : [];
+      log.errorBody = { record, own, said, head: head!.line, at: ctx.line };
+      return out;
+    }
     return [record];
   }
   // One of the POSTs in flight got its status; which one, httpx's line does not say.
@@ -737,6 +797,15 @@ const idKey = (id: JsonRpcId) => `${typeof id}:${id}`;
 function attribute(log: PythonLog, direction: 'c2s' | 's2c', msg: unknown, ctx: AdapterContext): Sent | undefined {
   const m = msg as { id?: unknown; method?: unknown; params?: { requestId?: unknown; progressToken?: unknown } };
   const isRequest = typeof m.method === 'string' && isId(m.id);
+  if (direction === 'c2s' && isRequest && !log.interleaved && typeof m.id === 'number') {
+    // A transport taken as its ended predecessor's successor numbers its requests 1, 2, 3, ...: an id out of that count
+    // is another transport's (the predecessor, still open): from here on no request can be told to be either's.
+    if (log.successor === true && log.lastId !== undefined && m.id !== log.lastId + 1) {
+      log.interleaved = true;
+      log.transports = Math.max(log.transports ?? 0, 2);
+      ctx.note?.(IDLE_NOTE);
+    } else log.lastId = m.id;
+  }
   const here: Sent = log.interleaved ? { conn: INTERLEAVED_CONN } : log.session !== undefined ? { session: log.session } : {};
   if (direction === 'c2s' && isRequest) {
     const owner: Sent = log.interleaved ? { id: m.id as JsonRpcId, conn: `${INTERLEAVED_CONN}#${(log.seq = (log.seq ?? 0) + 1)}` } : { ...here, id: m.id as JsonRpcId };
@@ -887,6 +956,70 @@ function streamEnd(log: PythonLog, ended: { owner: Sent; line: number; ts?: stri
   return record;
 }
 
+/** The tool a tools/call's `what` (its method and params as JSON) names. */
+function toolOf(what: string): string | undefined {
+  const params = (JSON.parse(what) as [string, { name?: unknown } | null])[1];
+  return typeof params?.name === 'string' ? params.name : undefined;
+}
+
+/**
+ * The held tools/call JSON answer, let go at `line`: an input_required result where that line is the client sending a
+ * continuation of the call (the same tool with inputResponses or requestState, which the SDK sends only after one).
+ */
+function takeHeld(log: PythonLog, line: string, ctx: AdapterContext): MessageRecord {
+  const { record, tool, line: at } = log.heldAnswer!;
+  log.heldAnswer = undefined;
+  heldLine.set(record, at);
+  const sdk = /inputResponses|requestState/.test(line) ? SDK_LINE.exec(line) : null;
+  if (sdk?.[1] !== 'Sending client message') return record;
+  const m = pydanticMessage(sdk[2]!) as { method?: unknown; params?: { name?: unknown; requestState?: unknown; inputResponses?: unknown } } | undefined;
+  const p = m?.params;
+  const responses = p?.inputResponses !== null && typeof p?.inputResponses === 'object' && !Array.isArray(p.inputResponses) ? p.inputResponses as Record<string, unknown> : undefined;
+  if (m?.method !== 'tools/call' || p?.name !== tool || (typeof p.requestState !== 'string' && responses === undefined)) return record;
+  const answers = responses === undefined ? [] : Object.entries(responses).slice(0, 3).map(([k, v]) => {
+    const action = (v as { action?: unknown } | null)?.action;
+    return `${JSON.stringify(k.slice(0, 60))}${typeof action === 'string' ? ` ${JSON.stringify(action.slice(0, 20))}` : ''}`;
+  });
+  const why = `an input_required result: ${String(record.error).replace(/^answered: /, '').replace(/; the Python SDK's DEBUG log does not hold a JSON body.*$/s, '')}, not logged; the client's next request (line ${ctx.line}) continues the call (tools/call ${JSON.stringify(tool.slice(0, 60))} with ${[responses !== undefined ? 'inputResponses' : '', typeof p.requestState === 'string' ? 'requestState' : ''].filter(Boolean).join(' and ')}), which the SDK sends only after an input_required result${answers.length > 0 ? `; its answers: ${answers.join(', ')}${Object.keys(responses!).length > 3 ? ', ...' : ''}` : ''}`;
+  const input: MessageRecord = { ...record, inputRequired: why, error: why };
+  heldLine.set(input, at);
+  return input;
+}
+
+/**
+ * The held non-2xx JSON answer, let go at a line after its body's close: its body held a JSON-RPC error the caller got,
+ * unless that line is the SDK's saying it used its fallback (`fallback`, its line). At the log's end (`end`) nothing says which.
+ */
+function errorBodyEnd(log: PythonLog, fallback: number | undefined, end = false): MessageRecord {
+  const eb = log.errorBody!;
+  log.errorBody = undefined;
+  const body = `the body is not in the Python SDK's log (application/json, httpcore's head at line ${eb.head})`;
+  if (fallback !== undefined) eb.record.error = `${eb.said}; ${body}: it held no JSON-RPC error, the SDK logged "Non-2xx body was not a JSON-RPC error; using fallback" (line ${fallback}) and gave its caller ${eb.own}`;
+  else if (eb.closed && !end) eb.record.error = `${eb.said}; ${body}, read to the end (line ${eb.read}): it held a JSON-RPC error, which the SDK gives its caller as MCPError (it logs "Non-2xx body was not a JSON-RPC error" right after the read when the body holds none, and did not); its code and message are not in the log`;
+  heldLine.set(eb.record, eb.at);
+  return eb.record;
+}
+
+/**
+ * A request's application/json answer broken off while the SDK read it (httpcore's "receive_response_body.failed" after
+ * its 2xx head): no complete answer came. The Python SDK catches only httpx's StreamError and pydantic's ValidationError
+ * around that read; this error ends its transport (test/fixtures/real-audit94: the caller's call cancelled, the Client's
+ * `async with` raising an ExceptionGroup).
+ */
+function jsonBroke(log: PythonLog, owner: Sent, failed: { exception: string; line: number; text?: string }, line: string): MessageRecord {
+  answered(log, owner);
+  const head = owner.jsonHead!;
+  const record: MessageRecord = {
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status,
+    error: `its application/json body (HTTP ${head.status}, httpcore's head at line ${head.line}) broke off before its end: httpcore's "receive_response_body.failed" ${failed.exception}${failed.text !== undefined ? ` ${JSON.stringify(failed.text.slice(0, 160))}` : ''} (line ${failed.line}); the Python SDK does not catch that error while it reads a JSON answer (only httpx's StreamError and pydantic's ValidationError): its transport fails, the Client closes, and its caller gets no MCPError but its call cancelled (CancelledError; the Client's async with raises an ExceptionGroup)`,
+  };
+  const ts = leadingTime(line);
+  if (ts !== undefined) record.ts = ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
 /**
  * A request's application/json answer read to its end (httpcore's "receive_response_body.complete" after its 2xx head):
  * answered, though the Python SDK logs nothing of such a body (not the result, not a JSON-RPC error it raises to its
@@ -898,7 +1031,7 @@ function jsonRead(log: PythonLog, owner: Sent, line: string, ctx: AdapterContext
   const head = owner.jsonHead!;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status, bodyUnlogged: head.unlike ? 'unlike' : 'json',
-    error: `answered: HTTP ${head.status}, Content-Type ${JSON.stringify(head.type)} (httpcore's head at line ${head.line}), its body read to the end (line ${ctx.line}); the Python SDK's DEBUG log does not hold a JSON body: a result, or a JSON-RPC error its caller got as MCPError, cannot be told apart here (the server's log or a capture says which)${head.unlike ? '; this transport\'s server answered its other requests on SSE streams, so a JSON answer is likely a layer\'s in front of its handler (a fault injector\'s or a gateway\'s JSON-RPC error)' : ''}`,
+    error: `answered: HTTP ${head.status}, Content-Type ${JSON.stringify(head.type)} (httpcore's head at line ${head.line}), its body read to the end (line ${ctx.line}); the Python SDK's DEBUG log does not hold a JSON body, so what it held is not known here: a result, an isError result, a JSON-RPC error (its caller's MCPError) and a result the SDK refused (its caller's pydantic ValidationError) all read alike (the server's log or a capture says which)${head.unlike ? '; this transport\'s server answered its other requests on SSE streams, so a JSON answer is likely a layer\'s in front of its handler (a fault injector\'s or a gateway\'s JSON-RPC error)' : ''}`,
   };
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
@@ -1014,6 +1147,11 @@ function endOfInput(ctx: AdapterContext): { line: number; records: CanonicalReco
   const log = ctx.state?.get('python-sdk') as PythonLog | undefined;
   if (log === undefined) return [];
   const out: { line: number; records: CanonicalRecord[] }[] = [];
+  if (log.errorBody !== undefined) {
+    const line = log.errorBody.read ?? log.errorBody.head;
+    out.push({ line, records: [errorBodyEnd(log, undefined, true)] });
+  }
+  if (log.heldAnswer !== undefined) out.push({ line: log.heldAnswer.line, records: [takeHeld(log, '', ctx)] });
   const closed = log.closed;
   log.closed = undefined;
   if (closed !== undefined && log.open?.get(idKey(closed.owner.id!))?.sent.includes(closed.owner)) out.push({ line: closed.line, records: [closedEnd(log, closed)] });
@@ -1120,7 +1258,7 @@ export const pythonSdkLogFormat: TextFormat = {
     answersUnlogged: true,
     sessionSent: true,
     notes: [
-      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED (where httpcore's DEBUG lines show the application/json head and the body read to its end, the why says it was answered, a result and a JSON-RPC error not told apart, unless the SDK then refused that body: its \"Error parsing JSON response\" with pydantic's json_invalid is MALFORMED_JSON, with another validation error INVALID_ENVELOPE, and its \"dropping response for unknown/late request id\" of another id right after the read INVALID_ENVELOPE (a wrong id); where the same transport's other answers came on SSE streams, it is likely a layer's in front of the handler, and the same tools/call after it is linked as its retry), and given with the server's log they take its answer (not one whose progress the log read: that came on its SSE stream, whose answer the log would show); httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
+      "the Python SDK client's DEBUG log: responses the server sent as application/json (json_response=True) are not logged: alone, such calls show as UNANSWERED (where httpcore's DEBUG lines show the application/json head and the body read to its end, the why says it was answered, a result, an isError result, a JSON-RPC error and a result the SDK refused not told apart; an input_required result where the client's next request continues the call with inputResponses or requestState (INPUT_REQUIRED); a body broken off while read STREAM_INCOMPLETE; and where the SDK then refused that body: its \"Error parsing JSON response\" with pydantic's json_invalid is MALFORMED_JSON, with another validation error INVALID_ENVELOPE, and its \"dropping response for unknown/late request id\" of another id right after the read INVALID_ENVELOPE (a wrong id); where the same transport's other answers came on SSE streams, it is likely a layer's in front of the handler, and the same tools/call after it is linked as its retry), and given with the server's log they take its answer (not one whose progress the log read: that came on its SSE stream, whose answer the log would show); httpx's status line of a POST (\"HTTP Request:\", at INFO) is tied to its message only when that POST was the only one in flight, and a non-2xx one is then the call's HTTP_ERROR (its body is not in the log)",
       'times only when the logging format has %(asctime)s (its local time: --timezone says which, default UTC)',
     ],
   },

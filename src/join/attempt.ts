@@ -80,6 +80,8 @@ export interface AttemptView {
   unloggedUnlike?: boolean;
   /** That answer was no JSON-RPC response to the request, the log shows (its record's invalidEnvelope): why. */
   unloggedEnvelope?: string;
+  /** That answer was an input_required result, the log shows (its record's inputRequired: the client continued the call): why. */
+  unloggedInput?: string;
   /** The request's W3C trace context (params._meta.traceparent): trace id and parent span id, one per request sent. */
   traceKey?: string;
   startTs: number | undefined;

@@ -1073,7 +1073,7 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; malformed?: string | undefined; invalidEnvelope?: string | undefined; bareStatus?: boolean | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; malformed?: string | undefined; invalidEnvelope?: string | undefined; inputRequired?: string | undefined; bareStatus?: boolean | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
@@ -1154,11 +1154,12 @@ export class JoinEngine {
         if (r.bodyUnlogged === 'unlike') view.unloggedUnlike = true;
         view.endTs = r.ts ?? view.endTs;
         view.sources.push(r.src);
-        // (and the log shows that body did not parse, or was no response to it: MALFORMED_JSON or INVALID_ENVELOPE,
-        // whatever the other side's view says; ended here)
-        if (r.malformed !== undefined || r.invalidEnvelope !== undefined) {
+        // (and the log shows that body did not parse, or was no response to it: MALFORMED_JSON or INVALID_ENVELOPE; or
+        // that it was an input_required result: INPUT_REQUIRED; whatever the other side's view says; ended here)
+        if (r.malformed !== undefined || r.invalidEnvelope !== undefined || r.inputRequired !== undefined) {
           if (r.malformed !== undefined) view.malformed = r.malformed;
-          else view.unloggedEnvelope = r.invalidEnvelope;
+          else if (r.invalidEnvelope !== undefined) view.unloggedEnvelope = r.invalidEnvelope;
+          else view.unloggedInput = r.inputRequired;
           if (r.status !== undefined) view.status = r.status;
           this.finalize(view);
         }

@@ -196,6 +196,12 @@ const MessageRecordSchema = z.object({
    * (the Python SDK client refused its shape, or dropped it as the response to another id), and says so: INVALID_ENVELOPE.
    */
   invalidEnvelope: z.string().optional(),
+  /**
+   * On an answer record with `bodyUnlogged`: the source proves that body was an input_required result (the Python SDK
+   * client's next request continues the call with inputResponses/requestState, which it sends only after one), and says
+   * so: INPUT_REQUIRED.
+   */
+  inputRequired: z.string().optional(),
   /** On an answer record with an HTTP error `status`: the source proves the response had no Content-Type and no body (Content-Length: 0). */
   bareStatus: z.boolean().optional(),
 });

@@ -55,7 +55,9 @@ describe('an input_required round whose answer the log does not show', () => {
   it('the eighteenth audit\'s Python DEBUG log alone: a follow-up refused with 503 and the app\'s call again are one call of four rounds, no UNSAFE_RETRY', async () => {
     const log = fileURLToPath(new URL('../fixtures/real-audit18/py-mrtr-followup-503/client.log', import.meta.url));
     const calls = (await analyze({ inputs: [{ path: log, side: 'client' }] })).attempts.filter((a) => a.method === 'tools/call');
-    expect(calls.map((a) => [a.attempt, a.continuation === true, a.status ?? null])).toEqual([[1, false, null], [2, true, 503], [3, false, null], [4, true, null]]);
+    // (Since the ninety-fourth audit the rounds a follow-up continued are INPUT_REQUIRED, with their HTTP 200.)
+    expect(calls.map((a) => [a.attempt, a.continuation === true, a.status ?? null])).toEqual([[1, false, 200], [2, true, 503], [3, false, 200], [4, true, null]]);
+    expect(calls.map((a) => a.outcome)).toEqual(['INPUT_REQUIRED', 'HTTP_ERROR', 'INPUT_REQUIRED', 'UNANSWERED']);
     expect(new Set(calls.map((a) => a.call)).size).toBe(1);
     // The rounds a follow-up continued were input_required: no run of the tool before the app's call again.
     expect(calls.flatMap((a) => a.findings.map((f) => f.code))).not.toContain('UNSAFE_RETRY');

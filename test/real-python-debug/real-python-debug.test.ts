@@ -230,7 +230,8 @@ describe("HTTP errors in the client's DEBUG log: httpx's status line tied to the
       [7, 'lookup', null, 'UNANSWERED', 'c6', 1],
     ]);
     expect(r.attempts[2]!.layer).toBe('transport');
-    expect(r.attempts[2]!.detail.why).toBe('HTTP 503 Service Unavailable (httpx\'s "HTTP Request:" line); the body is not in the Python SDK\'s log: its client gives the caller the body\'s JSON-RPC error, else -32603 "Server returned an error response"');
+    // (Since the ninety-fourth audit httpcore's head line's Content-Type says what the SDK made of the body: a text/plain one it does not read.)
+    expect(r.attempts[2]!.detail.why).toMatch(/^HTTP 503 Service Unavailable \(httpx's "HTTP Request:" line\); the body is not in the Python SDK's log \(Content-Type "text\/plain", httpcore's head at line \d+\), and the SDK reads only an application\/json one, for a JSON-RPC error: its caller got -32603 "Server returned an error response"$/);
     expect(r.attempts[4]!.detail.why).toMatch(/^HTTP 500 Internal Server Error \(httpx's "HTTP Request:" line\)/);
     expect(r.attempts[2]!.sources.map((s) => s.line)).toEqual([lines().findIndex((l) => l.includes("id=3 method='tools/call'")) + 1, lines().findIndex((l) => l.includes('"HTTP/1.1 503')) + 1]);
     expect(r.summary.inputs[0]!.cannotShow).toEqual(expect.arrayContaining([expect.stringContaining('came while more than one POST was in flight')]));
