@@ -1011,7 +1011,8 @@ function jsonBroke(log: PythonLog, owner: Sent, failed: { exception: string; lin
   const head = owner.jsonHead!;
   const record: MessageRecord = {
     v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id }, status: head.status,
-    error: `its application/json body (HTTP ${head.status}, httpcore's head at line ${head.line}) broke off before its end: httpcore's "receive_response_body.failed" ${failed.exception}${failed.text !== undefined ? ` ${JSON.stringify(failed.text.slice(0, 160))}` : ''} (line ${failed.line}); the Python SDK does not catch that error while it reads a JSON answer (only httpx's StreamError and pydantic's ValidationError): its transport fails, the Client closes, and its caller gets no MCPError but its call cancelled (CancelledError; the Client's async with raises an ExceptionGroup)`,
+    // (A peer's break is no close by the client: the words "cut by the peer" say so to the analysis, as for an SSE stream.)
+    error: `its application/json body (HTTP ${head.status}, httpcore's head at line ${head.line}) broke off before its end${PEER_FAILURE.test(failed.exception) ? ', cut by the peer (the server, a hop between them, or the network), not closed by the client' : ''}: httpcore's "receive_response_body.failed" ${failed.exception}${failed.text !== undefined ? ` ${JSON.stringify(failed.text.slice(0, 160))}` : ''} (line ${failed.line}); the Python SDK does not catch that error while it reads a JSON answer (only httpx's StreamError and pydantic's ValidationError): its transport fails, the Client closes, and its caller gets no MCPError but its call cancelled (CancelledError; the Client's async with raises an ExceptionGroup)`,
   };
   const ts = leadingTime(line);
   if (ts !== undefined) record.ts = ts;
