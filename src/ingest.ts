@@ -387,8 +387,14 @@ export async function* ingest(spec: ResolvedSpec, opts: IngestOptions, account: 
     const writer = sideOverride === undefined ? inferredWriter(adapterState) : undefined;
     for (const rec of res) {
       if (!loggerOnly) account.records++;
-      // (A record the Python SDK log held back to a later line: its own line is its source.)
+      // (A record the Python SDK log held back to a later line: its own line is its source, and that line, counted as
+      // skipped when it returned nothing, is one used.)
       const at = fmt === pythonSdkLogFormat ? heldLine.get(rec) : undefined;
+      if (at !== undefined && at !== lineNo) {
+        account.used++;
+        account.skipped--;
+        account.formats[fmt.name] = (account.formats[fmt.name] ?? 0) + 1;
+      }
       if (writer !== undefined && (rec as { side?: unknown }).side === undefined) (rec as { side?: string }).side = writer;
       if (!assumedSaid && (rec as { side?: unknown }).side === undefined) sayAssumed();
       // An HTTP exchange record has an HTTP layer whatever the rest of its format shows (an Inspector history entry whose send failed).
