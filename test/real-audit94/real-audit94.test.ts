@@ -10,7 +10,7 @@ const D = `${F}real-audit94/`;
 interface Seen { label?: string; tool?: string; args?: unknown; ok?: { isError: boolean; text: string }; error?: { name: string; message: string; code?: number }; elicitation?: string; answer?: string }
 interface Hop { request: string; id: number; args: unknown; continuation: boolean; action: string }
 interface Observed { server: string; seen: Seen[]; serverRan: string[]; hop: Hop[] }
-interface Attempt { session: string | null; scope?: string; id: unknown; method: string; tool: string | null; status: number | null; outcome: string; findings?: { code: string }[]; call?: string; attempt?: number; detail?: { why?: string }; retryOrigin?: { origin: string } }
+interface Attempt { sources?: { file: string; line: number }[]; session: string | null; scope?: string; id: unknown; method: string; tool: string | null; status: number | null; outcome: string; findings?: { code: string }[]; call?: string; attempt?: number; detail?: { why?: string }; retryOrigin?: { origin: string } }
 
 const truth = (name: string) => JSON.parse(readFileSync(`${D}${name}/observed.json`, 'utf8')) as Observed;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -113,6 +113,15 @@ describe('real-audit94: the Python SDK 2.3.0 client\'s DEBUG log on 2026-07-28',
       // The log (with the server's SDK log, which holds no message) never contradicts it where it gives an outcome.
       if (log[i]!.outcome !== 'UNANSWERED') expect(log[i]!.outcome, step.label).toBe(got);
     });
+  });
+
+  it('the line account: every line a report cites counts as used, a held answer\'s line too', async () => {
+    const r = await cli([`${D}py-py/client.log`, '--format', 'json']);
+    const out = JSON.parse(r.stdout) as { attempts: Attempt[]; summary: { inputs: { used: number; skipped: number; lines: number; accounted: boolean }[] } };
+    const cited = new Set(out.attempts.flatMap((a) => (a.sources ?? []).map((s) => s.line)));
+    const account = out.summary.inputs[0]!;
+    expect(account.accounted).toBe(true);
+    expect(account.used).toBeGreaterThanOrEqual(cited.size);
   });
 
   it('a non-2xx JSON body the log ends on is not taken as a JSON-RPC error: the line that would say so may be cut', async () => {
