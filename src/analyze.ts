@@ -154,8 +154,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
+  // Two logs of one side (an app's own log and a capture of it): their views of one request are taken as one attempt.
+  const sameSideInputs = (['client', 'server'] as const).some((side) => inputs.filter((i) => sideOf(i) === side).length > 1);
   const matcher = new Matcher({
-    windowMs, skewMs, bothSides, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session, nearMs) => engine.openOnOtherSide(v, session, nearMs),
+    windowMs, skewMs, bothSides, sameSideInputs, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session, nearMs) => engine.openOnOtherSide(v, session, nearMs),
     cancelledOpenBefore: (fp, start) => engine.cancelledOpenBefore(fp, start),
     seenOn: (side, session) => sessions.get(scopeKeyOf(side, 0, session)) !== undefined,
   });
@@ -417,6 +419,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their retries are linked by endpoint, but a server's log is joined to them by JSON-RPC id, method, arguments and time alone (the URL a server logs may not be the one its client used), and the servers' ids and tool names may collide: a call may be joined to the other server's record of a request alike; record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
   }
   for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
+  for (const t of matcher.twinViews.values()) notice(twinNote(accounts[t.inputs[0]]!.name, accounts[t.inputs[1]]!.name, t));
   for (const n of mcpsnoopRepeatNotes(accounts, new Set([...overlaps.map(([key]) => key), ...rotated.repeated.map((r) => `${Math.min(r.input, r.owner)}|${Math.max(r.input, r.owner)}`)]))) notice(n);
   for (const r of rotated.repeated) notice(repeatedLogNote(accounts[r.input]!.name, accounts[r.owner]!.name, r));
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
@@ -525,6 +528,14 @@ function overlapSeamNote(name: string, lines: number, of: string): string {
 function repeatedLogNote(copy: string, first: string, r: RepeatedLog): string {
   const what = r.xid !== undefined ? `the same recorder's request ${JSON.stringify(r.xid)} at the same time` : `${r.line!.file}:${r.line!.line} is a request line of it, the same text at the same millisecond`;
   return `${copy} repeats records of ${first} (${what}: a copy of that log, or a rotated pair or export pages that overlap): read as one log, each record seen twice counted once (DUPLICATE_RECORD lists them)`;
+}
+
+/** What is said of two logs of one side whose views of the same requests were taken as one attempt each (see Matcher.twinViews). */
+function twinNote(first: string, second: string, t: { side: string; count: number; unsure: number }): string {
+  const plural = (n: number, what: string) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
+  const taken = t.count > 0 ? `${first} and ${second} are two logs of the ${t.side}'s side of the same ${plural(t.count, 'request')} (the same session, JSON-RPC id, method and arguments, HTTP status and result where both have one, within --skew): each is reported once, with the lines of both` : '';
+  const unsure = t.unsure > 0 ? `${taken ? '; ' : `${first} and ${second}: `}${plural(t.unsure, 'request')} without a session id in one of them fit two requests alike of the other (two clients of a stateless server send the same id and arguments at once), so ${t.unsure === 1 ? 'it is' : 'they are'} reported apart, counted twice if ${t.unsure === 1 ? 'it is' : 'they are'} one` : '';
+  return taken + unsure;
 }
 
 /** What is said of two inputs that show the same requests (see Matcher.overlaps). */

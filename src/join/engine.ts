@@ -1117,7 +1117,9 @@ export class JoinEngine {
       const id = msg.id;
       this.answered.add(r.input);
       const views = this.open.get(scopeKey);
-      const view = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) ?? this.openingAnswered(r, id) : undefined;
+      const found = isJsonRpcId(id) ? views?.get(idKeyOf(id, exactIdText(r.bodyText, id))) : undefined;
+      // (Another input's request with this id: where two logs of one side hold it, this input's own is answered.)
+      const view = !isJsonRpcId(id) ? undefined : found === undefined ? this.openingAnswered(r, id) : found.input === r.input ? found : ownView(found, r.input) ?? this.openingAnswered(r, id) ?? found;
       if (!view) {
         const key = isJsonRpcId(id) ? idKeyOf(id, exactIdText(r.bodyText, id)) : undefined;
         const closedAt = key !== undefined ? this.closedCalls.get(`${scopeKey} ${key}`) : undefined;
@@ -1448,7 +1450,12 @@ export class JoinEngine {
       // (no answer can come for it any more) and this is a re-send of it, not a reuse of an id still open.
       this.finalize(earlier);
     }
-    if (earlier && !isFinal(earlier) && !ambiguousScope) {
+    if (earlier && !isFinal(earlier) && !ambiguousScope && secondView(earlier, view)) {
+      // Another input's view of the same request (two logs of one side: an app's own log and a capture of it): no
+      // reuse; each keeps its own answers (see ownView), and the matcher takes the two as one attempt.
+      view.shadowed = earlier;
+      view.twinned = earlier.twinned = true;
+    } else if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
       view.shadowed = earlier;
     } else if (earlier && !isFinal(earlier) && sharedScope) {
@@ -1545,6 +1552,12 @@ export class JoinEngine {
     v.scopeKey = scopeKeyOf(r.side, r.input, r.session);
     let target = this.open.get(v.scopeKey);
     if (!target) this.open.set(v.scopeKey, (target = new Map()));
+    // Another log of this side already holds the opening under that session (a capture beside the client's own log).
+    const there = target.get(v.idKey);
+    if (there !== undefined && !isFinal(there) && secondView(there, v)) {
+      v.shadowed = there;
+      v.twinned = there.twinned = true;
+    }
     target.set(v.idKey, v);
     const sess = this.opts.sessions.touch(r.side, r.session, r.session, v.startTs, v.scopeKey, r.input);
     sess.requestIds.set(v.idKey, { ts: v.startTs, signature: v.signature, fingerprint: v.fingerprint, src: v.sources[0]! });
@@ -2417,5 +2430,23 @@ function refusedInput(responses: Record<string, unknown>): { key: string; action
     const action = typeof r === 'object' && r !== null ? (r as { action?: unknown }).action : undefined;
     if (action === 'decline' || action === 'cancel') return { key: key.slice(0, 60), action };
   }
+  return undefined;
+}
+
+/**
+ * Whether `view`, of another input than `earlier` (open, holding its id in the same scope), is that input's view of
+ * the same request: the same method and arguments, no open request of its own input holding the id (that would be a
+ * reuse in one log), and `earlier` no such second view itself. Only client and server logs (a plain input's scope is its own).
+ */
+function secondView(earlier: AttemptView, view: AttemptView): boolean {
+  if (earlier.input === view.input || earlier.method !== view.method || earlier.fingerprint !== view.fingerprint || (view.side !== 'client' && view.side !== 'server')) return false;
+  if (earlier.twinned) return false;
+  for (let v: AttemptView | undefined = earlier; v; v = v.shadowed) if (!isFinal(v) && v.input === view.input) return false;
+  return true;
+}
+
+/** This input's open request further down the chain of requests holding one id (two logs of one side: see secondView), if any. */
+function ownView(view: AttemptView, input: number): AttemptView | undefined {
+  for (let v = view.shadowed; v; v = v.shadowed) if (v.input === input && !isFinal(v)) return v;
   return undefined;
 }

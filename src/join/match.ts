@@ -119,6 +119,8 @@ interface Held {
   covered?: boolean;
   /** The gateway's lines were looked at for it (takeGatewayLine). */
   gatewayTaken?: boolean;
+  /** The inputs whose view of this request on the same side was taken as a second view of it (see twinOf). */
+  twins?: number[];
 }
 
 /** A place in the release queue; stale when the entry's deadline moved on (it was re-queued). */
@@ -150,6 +152,11 @@ interface MatcherOptions {
   pairs?: SessionPairs;
   /** Whether the log of that side has (still) a session with this id: such a session joins by its own id. */
   seenOn?: (side: ViewSide, session: string) => boolean;
+  /**
+   * Two inputs or more were given the same side (`--client a --client b`): a view may be another input's view of a
+   * request one of them already shows (see twinOf). False leaves that look out (one log per side: the usual run).
+   */
+  sameSideInputs?: boolean;
 }
 
 const isServerish = (s: ViewSide) => s === 'server' || s === 'gateway';
@@ -346,6 +353,10 @@ export class Matcher {
     this.sidesSeen.add(view.side);
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
     if (isServerish(view.side) && !view.http && view.session !== null) this.serverMessageSessions = true;
+    if (this.opts.sameSideInputs && (view.side === 'client' || view.side === 'server') && view.startTs !== undefined) {
+      const twin = this.twinOf(view);
+      if (twin !== undefined) return this.takeTwin(twin, view);
+    }
     const key = this.keyOf(view);
     // A request its client cancelled was done for its caller then (the TypeScript SDK 1.x leaves its stream open until
     // the session closes): it is held from then, so it reaches the call linker before the app's retry sent after it.
@@ -798,6 +809,93 @@ export class Matcher {
    * beside the client's log of a stateless server has no session id to tell it is a third view of the same calls.
    */
   readonly sessionlessThirdViews = new Map<string, { plain: number; sided: number; side: ViewSide; count: number }>();
+
+  /**
+   * Two logs of one side of the same requests (an app's own log and a capture of that client; a server's recording
+   * and its request logger), given with the same flag: by input pair, how many requests both showed and were taken as
+   * one attempt (see twinOf), and how many sessionless ones fitted two held requests and were left apart.
+   */
+  readonly twinViews = new Map<string, { inputs: [number, number]; side: ViewSide; count: number; unsure: number }>();
+
+  /**
+   * The held attempt whose view of this side is another input's view of this very request: the same side, session
+   * (without one: the same client where both logs name one), JSON-RPC id, method and arguments, HTTP status and result
+   * where both have one, started within --skew, and no view of this input taken by it yet; the nearest in time. A
+   * request sent twice on the wire is two views in each log, each taken by its own. Without a session, a view that two
+   * held attempts fit (two clients of a stateless server send the same id and arguments at once) is left apart.
+   */
+  private twinOf(view: AttemptView): Held | undefined {
+    const same = this.sameCall.get(view.fingerprint);
+    if (same === undefined) return undefined;
+    const start = view.startTs!;
+    let best: Held | undefined;
+    let bestGap = Infinity;
+    let fits = 0;
+    for (let i = same.length - 1; i >= 0; i--) {
+      const h = same[i]!;
+      const a = h.attempt;
+      if (a.startTs !== undefined && a.startTs < start - this.opts.skewMs) break;
+      if (h.emitted || h.twins?.includes(view.input)) continue;
+      const o = view.side === 'client' ? a.client : a.server;
+      if (o === undefined || o.side !== view.side || o.input === view.input || o.idKey !== view.idKey || o.method !== view.method || o.startTs === undefined) continue;
+      if (o.session !== view.session) continue;
+      if (view.session === null && !o.scope.startsWith('input#') && !view.scope.startsWith('input#') && o.scope !== view.scope) continue;
+      if (typeof o.status === 'number' && typeof view.status === 'number' && o.status !== view.status) continue;
+      if (!resultsMayFit(o.resultSig, view.resultSig)) continue;
+      const gap = Math.abs(o.startTs - start);
+      if (gap > this.opts.skewMs) continue;
+      fits++;
+      if (gap < bestGap) {
+        best = h;
+        bestGap = gap;
+      }
+    }
+    if (best === undefined || (fits > 1 && view.session === null)) {
+      if (best !== undefined) this.countTwin(view.side === 'client' ? best.attempt.client! : best.attempt.server!, view, true);
+      return undefined;
+    }
+    return best;
+  }
+
+  /** A second view of the request held as h (twinOf): one attempt, the richer of the two views its own, both views' sources. */
+  private takeTwin(h: Held, view: AttemptView): void {
+    const a = h.attempt;
+    const o = view.side === 'client' ? a.client! : a.server!;
+    (h.twins ??= []).push(view.input);
+    this.countTwin(o, view, false);
+    if (evidenceOf(view) <= evidenceOf(o)) {
+      a.others.push(view);
+    } else {
+      // The later view says more (a response where the other log has none, an HTTP status): it stands for the side.
+      a.others.push(o);
+      if (a.primary === o) {
+        a.primary = view;
+        a.status = view.status;
+        a.outcome = view.outcome!;
+        a.layer = view.layer!;
+        a.detail = view.detail!;
+        a.startTs = view.startTs ?? a.startTs;
+        a.endTs = view.endTs ?? a.endTs;
+        if (view.side === 'client') a.client = view;
+        else a.server = view;
+        if (a.client && a.server) this.merge(a, view);
+      } else this.merge(a, view);
+    }
+    const end = view.endTs ?? view.startTs;
+    if (end !== undefined && end + this.opts.windowMs > h.deadline) {
+      h.deadline = end + this.opts.windowMs;
+      this.enqueue(h);
+    }
+  }
+
+  private countTwin(o: AttemptView, view: AttemptView, unsure: boolean): void {
+    const inputs: [number, number] = o.input < view.input ? [o.input, view.input] : [view.input, o.input];
+    const key = `${inputs[0]}|${inputs[1]}`;
+    let t = this.twinViews.get(key);
+    if (!t) this.twinViews.set(key, (t = { inputs, side: view.side, count: 0, unsure: 0 }));
+    if (unsure) t.unsure++;
+    else t.count++;
+  }
 
   /** A view whose request an attempt of another input already shows (the held attempts with its fingerprint, in start order). */
   private noteOverlap(view: AttemptView, same: Held[]): void {
@@ -1925,4 +2023,9 @@ const LOCAL_CODE_NAMES: Record<number, string> = {
 function sameCallAs(o: Held, h: Held): boolean {
   if (h.attempt.client !== undefined && o.attempt.client === undefined) return false;
   return o.fp === h.fp && (o.attempt.session === h.attempt.session || o.attempt.session === null || h.attempt.session === null);
+}
+
+/** How much a view of one side tells of its request (a response, an HTTP status, an end): the richer of two views of it stands for that side. */
+function evidenceOf(v: AttemptView): number {
+  return (v.responded === true ? 4 : 0) + (typeof v.status === 'number' ? 2 : 0) + (v.endTs !== undefined ? 1 : 0);
 }
