@@ -533,7 +533,7 @@ function repeatedLogNote(copy: string, first: string, r: RepeatedLog): string {
 /** What is said of two logs of one side whose views of the same requests were taken as one attempt each (see Matcher.twinViews). */
 function twinNote(first: string, second: string, t: { side: string; count: number; unsure: number }): string {
   const plural = (n: number, what: string) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
-  const taken = t.count > 0 ? `${first} and ${second} are two logs of the ${t.side}'s side of the same ${plural(t.count, 'request')} (the same session, JSON-RPC id, method and arguments, HTTP status and result where both have one, within --skew): each is reported once, with the lines of both` : '';
+  const taken = t.count > 0 ? `${first} and ${second} are two logs of the ${t.side}'s side of the same ${plural(t.count, 'request')} (the same session or none, JSON-RPC id, method and arguments, HTTP status and result where both have one, within --skew): each is reported once, with the lines of both` : '';
   const unsure = t.unsure > 0 ? `${taken ? '; ' : `${first} and ${second}: `}${plural(t.unsure, 'request')} without a session id in one of them fit two requests alike of the other (two clients of a stateless server send the same id and arguments at once), so ${t.unsure === 1 ? 'it is' : 'they are'} reported apart, counted twice if ${t.unsure === 1 ? 'it is' : 'they are'} one` : '';
   return taken + unsure;
 }

@@ -290,8 +290,6 @@ export interface AttemptView {
   cancelWithoutSession?: boolean;
   /** That earlier open request: it takes the id back when this one is final (a cancellation then finds it). */
   shadowed?: AttemptView;
-  /** Another input's view of this same request is open beside it (two logs of one side: see engine secondView). */
-  twinned?: boolean;
   /** The log holds no end of this view's exchange (open at its last record, or closed by the window): the stream may have lasted longer than endTs says. */
   endUnseen?: boolean;
   /** A server/discover probe that failed, after which its client sent initialize in the same scope: an older server, as the spec's era detection expects. */
@@ -383,7 +381,6 @@ export function newAttemptView(c: ViewCore): AttemptView {
     toolRaised: undefined,
     namedArgs: undefined,
     shadowed: undefined,
-    twinned: undefined,
     seq: undefined,
     outcome: undefined,
     layer: undefined,

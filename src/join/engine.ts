@@ -1454,7 +1454,6 @@ export class JoinEngine {
       // Another input's view of the same request (two logs of one side: an app's own log and a capture of it): no
       // reuse; each keeps its own answers (see ownView), and the matcher takes the two as one attempt.
       view.shadowed = earlier;
-      view.twinned = earlier.twinned = true;
     } else if (earlier && !isFinal(earlier) && !ambiguousScope) {
       view.reusedWhileOpen = earlier.sources[0]!;
       view.shadowed = earlier;
@@ -1556,7 +1555,6 @@ export class JoinEngine {
     const there = target.get(v.idKey);
     if (there !== undefined && !isFinal(there) && secondView(there, v)) {
       v.shadowed = there;
-      v.twinned = there.twinned = true;
     }
     target.set(v.idKey, v);
     const sess = this.opts.sessions.touch(r.side, r.session, r.session, v.startTs, v.scopeKey, r.input);
@@ -2434,13 +2432,13 @@ function refusedInput(responses: Record<string, unknown>): { key: string; action
 }
 
 /**
- * Whether `view`, of another input than `earlier` (open, holding its id in the same scope), is that input's view of
- * the same request: the same method and arguments, no open request of its own input holding the id (that would be a
- * reuse in one log), and `earlier` no such second view itself. Only client and server logs (a plain input's scope is its own).
+ * Whether `view`, of another input than `earlier` (open, holding its id in the same scope), may be that input's view
+ * of the same request: the same method and arguments, and no open request of its own input holding the id (a reuse is
+ * told within one log: two logs of one side show a request re-posted on the wire each in their own order, and which
+ * of one log's views is which of the other's is for the matcher). Only client and server logs (a plain input's scope is its own).
  */
 function secondView(earlier: AttemptView, view: AttemptView): boolean {
   if (earlier.input === view.input || earlier.method !== view.method || earlier.fingerprint !== view.fingerprint || (view.side !== 'client' && view.side !== 'server')) return false;
-  if (earlier.twinned) return false;
   for (let v: AttemptView | undefined = earlier; v; v = v.shadowed) if (!isFinal(v) && v.input === view.input) return false;
   return true;
 }
