@@ -534,7 +534,7 @@ function repeatedLogNote(copy: string, first: string, r: RepeatedLog): string {
 function twinNote(first: string, second: string, t: { side: string; count: number; unsure: number }): string {
   const plural = (n: number, what: string) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
   const taken = t.count > 0 ? `${first} and ${second} are two logs of the ${t.side}'s side of the same ${plural(t.count, 'request')} (the same session or none, JSON-RPC id, method and arguments, HTTP status and result where both have one, within --skew): each is reported once, with the lines of both` : '';
-  const unsure = t.unsure > 0 ? `${taken ? '; ' : `${first} and ${second}: `}${plural(t.unsure, 'request')} without a session id in one of them fit two requests alike of the other (two clients of a stateless server send the same id and arguments at once), so ${t.unsure === 1 ? 'it is' : 'they are'} reported apart, counted twice if ${t.unsure === 1 ? 'it is' : 'they are'} one` : '';
+  const unsure = t.unsure > 0 ? `${taken ? '; ' : `${first} and ${second}: `}${plural(t.unsure, 'request')} without a session id in one may be ${t.unsure === 1 ? 'a request' : 'requests'} of the other (the same id, method and arguments at the same time, but not the same start and end to 5 ms, or alike to two of its requests), which the records cannot tell from two clients of a stateless server sending alike requests at once: reported apart, counted twice if one` : '';
   return taken + unsure;
 }
 

@@ -819,8 +819,8 @@ export class Matcher {
 
   /**
    * The held attempt whose view of this side is another input's view of this very request: the same side, session
-   * (without one: the same client where both logs name one), JSON-RPC id, method and arguments, HTTP status and result
-   * where both have one, started within --skew, and no view of this input taken by it yet; the nearest in time. A
+   * (without one: the same client where both logs name one, and the same start and end to 5 ms where both saw the
+   * HTTP exchange), JSON-RPC id, method and arguments, HTTP status and result where both have one, started within --skew, and no view of this input taken by it yet; the nearest in time. A
    * request sent twice on the wire is two views in each log, each taken by its own. Without a session, a view that two
    * held attempts fit (two clients of a stateless server send the same id and arguments at once) is left apart.
    */
@@ -831,6 +831,7 @@ export class Matcher {
     let best: Held | undefined;
     let bestGap = Infinity;
     let fits = 0;
+    let unsure: AttemptView | undefined;
     for (let i = same.length - 1; i >= 0; i--) {
       const h = same[i]!;
       const a = h.attempt;
@@ -839,7 +840,15 @@ export class Matcher {
       const o = view.side === 'client' ? a.client : a.server;
       if (o === undefined || o.side !== view.side || o.input === view.input || o.idKey !== view.idKey || o.method !== view.method || o.startTs === undefined) continue;
       if (o.session !== view.session) continue;
-      if (view.session === null && !o.scope.startsWith('input#') && !view.scope.startsWith('input#') && o.scope !== view.scope) continue;
+      // (Without a session, several clients of a stateless server send the same id and arguments at once: only the
+      // same times to a few ms where both logs saw the HTTP exchange make two views one request, as for the overlap.)
+      if (view.session === null && !sameEndpoint(o.endpoint, view.endpoint)) continue;
+      if (view.session === null && !sameTrafficSessionless(o, view)) {
+        // (One started with it and its span holds the other's: an inner layer's log may end the exchange sooner, but
+        // two clients' requests sent at once look so too: not taken, and said.)
+        if (sameSessionlessRequest(o, view)) unsure ??= o;
+        continue;
+      }
       if (typeof o.status === 'number' && typeof view.status === 'number' && o.status !== view.status) continue;
       if (!resultsMayFit(o.resultSig, view.resultSig)) continue;
       const gap = Math.abs(o.startTs - start);
@@ -851,7 +860,8 @@ export class Matcher {
       }
     }
     if (best === undefined || (fits > 1 && view.session === null)) {
-      if (best !== undefined) this.countTwin(view.side === 'client' ? best.attempt.client! : best.attempt.server!, view, true);
+      const o = best === undefined ? unsure : view.side === 'client' ? best.attempt.client! : best.attempt.server!;
+      if (o !== undefined) this.countTwin(o, view, true);
       return undefined;
     }
     return best;
@@ -1940,6 +1950,31 @@ function sameTrafficSessionless(a: AttemptView, b: AttemptView): boolean {
     if (a.endTs !== undefined && b.endTs !== undefined && Math.abs(a.endTs - b.endTs) > 5) return false;
   }
   return resultsMayFit(a.resultSig, b.resultSig);
+}
+
+/**
+ * Whether two URLs logged for requests without a session may be one: the same, or the same path where one log has
+ * the path only (a server's request logger beside a recording of full URLs). One client's calls to two stateless
+ * servers, alike at once, differ here.
+ */
+function sameEndpoint(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined || a === b) return true;
+  if (a.includes('://') && b.includes('://')) return false;
+  const path = (u: string) => (u.includes('://') ? u.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/' : u);
+  return path(a) === path(b);
+}
+
+/**
+ * Two sessionless views of one side, in two logs of it, that may be one request: as sameTrafficSessionless, but a log
+ * of an inner layer (an app's fetch logger inside recordingFetch) ends its exchange when the headers or the body came,
+ * the outer one when the stream was read: the same start to 5 ms, and one span inside the other (to 5 ms) will do.
+ */
+function sameSessionlessRequest(a: AttemptView, b: AttemptView): boolean {
+  if (sameTrafficSessionless(a, b)) return true;
+  if (!a.http || !b.http || a.startTs === undefined || b.startTs === undefined || a.endTs === undefined || b.endTs === undefined || Math.abs(a.startTs - b.startTs) > 5) return false;
+  if (!a.scope.startsWith('input#') && !b.scope.startsWith('input#') && a.scope !== b.scope) return false;
+  const [inner, outer] = a.endTs - a.startTs <= b.endTs - b.startTs ? [a, b] : [b, a];
+  return inner.startTs! >= outer.startTs! - 5 && inner.endTs! <= outer.endTs! + 5 && resultsMayFit(a.resultSig, b.resultSig);
 }
 
 /** Two views' tool result digests (undefined: none) that may be one request's: not two different results. */

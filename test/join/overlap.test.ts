@@ -17,6 +17,7 @@ async function notesOf(inputs: { path: string; side?: 'client' | 'server' }[]) {
   return { notes: r.summary.notes, diagnostics, attempts: r.attempts.length };
 }
 const overlapNotes = (notes: string[]) => notes.filter((n) => n.includes(' show the same '));
+const twinNotes = (notes: string[]) => notes.filter((n) => n.includes(' are two logs of the client\'s side of the same '));
 
 describe('inputs that show the same requests', () => {
   it('one log given twice (plain): said once, with the count, instead of the advice to give them as client and server', async () => {
@@ -30,9 +31,12 @@ describe('inputs that show the same requests', () => {
     expect(r.notes.some((n) => n.includes('without saying which side wrote them'))).toBe(false);
   });
 
-  it('one log given twice as --client: said too', async () => {
+  it('one log given twice as --client: two logs of one side, each request reported once (audit 93), and said', async () => {
+    const alone = await notesOf([{ path: `${SAMPLES}client.ndjson` }]);
     const r = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: copy, side: 'client' }]);
-    expect(overlapNotes(r.notes)).toHaveLength(1);
+    expect(r.attempts).toBe(alone.attempts);
+    expect(twinNotes(r.notes)).toHaveLength(1);
+    expect(twinNotes(r.notes)[0]).toContain(`same ${alone.attempts} requests`);
   });
 
   it("a client's log and the server's, sided, plain or sided by their names, do not overlap (the plain pair keeps its advice)", async () => {
@@ -80,7 +84,11 @@ describe('inputs that show the same requests', () => {
     expect(at).toBeGreaterThan(-1);
     lines[at] = lines[at]!.replace('"status":200', '"status":503');
     writeFileSync(join(dir, 'changed.ndjson'), `${lines.join('\n')}\n`);
+    // (Given both with --client, the two logs' views of the other requests are one attempt each: audit 93.)
     const r = await notesOf([{ path: `${SAMPLES}client.ndjson`, side: 'client' }, { path: join(dir, 'changed.ndjson'), side: 'client' }]);
-    expect(overlapNotes(r.notes)[0]).toContain(`show the same ${alone.attempts - 1} requests`);
+    expect(twinNotes(r.notes)[0]).toContain(`same ${alone.attempts - 1} requests`);
+    expect(r.attempts).toBe(alone.attempts + 1);
+    const plain = await notesOf([{ path: `${SAMPLES}client.ndjson` }, { path: join(dir, 'changed.ndjson') }]);
+    expect(overlapNotes(plain.notes)[0]).toContain(`show the same ${alone.attempts - 1} requests`);
   });
 });

@@ -52,12 +52,14 @@ describe.each(SCENARIOS)('real-audit85 %s: four apps, the same ids and arguments
     expect(r.notes.filter((n) => n.includes('the same traffic given twice'))).toEqual([]);
   });
 
-  it('near miss: one app\'s traffic given twice (another recorder\'s xids) is still told as the same traffic given twice', () => {
+  it('near miss: one app\'s traffic given twice (another recorder\'s xids) is two logs of one side: said, each request once (audit 93)', () => {
     // (An exact copy is read as one log, by its recorder's xids: here each record's xid prefix is another.)
     const tmp = mkdtempSync(join(tmpdir(), 'a85-'));
     writeFileSync(join(tmp, 'c-copy.ndjson'), readFileSync(join(ROOT, scenario, 'c-client.ndjson'), 'utf8').replace(/"xid":"([0-9a-f]{4})-/g, '"xid":"x$1-'));
     const r = triageCli(['--client', join(ROOT, scenario, 'c-client.ndjson'), '--client', join(tmp, 'c-copy.ndjson'), '-q']);
-    expect(((r.summary.notes ?? []) as string[]).some((n) => n.includes('the same traffic given twice'))).toBe(true);
+    expect(((r.summary.notes ?? []) as string[]).some((n) => n.includes('are two logs of the client\'s side of the same'))).toBe(true);
+    const alone = triageCli(['--client', join(ROOT, scenario, 'c-client.ndjson'), '-q']);
+    expect(r.summary.attempts).toBe(alone.summary.attempts);
   });
 
   it.each(CLIENTS)('one app\'s log (%s) with the server\'s: what it cannot tell is said in a note', (log) => {

@@ -55,7 +55,7 @@ describe.each(CLIENT_PAIRS)('real-audit93 %s: --client %s --client %s (two logs 
     expect(o.views[appLog]).toBe('client');
     const r = await run(args);
     expect(r.calls.map((a) => a.outcome)).toEqual(wireOutcomes(o));
-    for (const a of r.attempts) expect(files(a)).toEqual([appLog, capture].sort());
+    for (const a of r.calls) expect(files(a)).toEqual([appLog, capture].sort());
     // As many calls as the app made (a step that threw and the app's call again are one call), one retry: the gate's.
     expect(r.summary.calls).toBe(o.steps.filter((s) => s.step !== 'connect' && s.threw === undefined).length + (r.attempts.length - r.calls.length));
     expect(r.summary.retries).toBe(o.gate.length);
@@ -73,11 +73,16 @@ describe.each(CLIENT_PAIRS)('real-audit93 %s: --client %s --client %s (two logs 
   it('the same report as the capture alone, and a note that says the two logs were taken as one', async () => {
     const both = await run(args);
     const alone = await run(['--client', f(scenario, capture)]);
-    expect(both.summary.byOutcome).toEqual(alone.summary.byOutcome);
-    expect([both.summary.attempts, both.summary.calls, both.summary.retries]).toEqual([alone.summary.attempts, alone.summary.calls, alone.summary.retries]);
     const note = both.summary.notes.filter((n) => n.includes('two logs of the client\'s side of the same'));
     expect(note).toHaveLength(1);
-    expect(note[0]).toContain(`same ${both.attempts.length} requests`);
+    // Without a session, a request whose two views do not start and end together to 5 ms is reported from each log,
+    // and the note says how many (v2's server/discover probe: the fetch logger ends it at the headers).
+    const unsure = Number(/; (\d+) requests? without a session id in one may be/.exec(note[0]!)?.[1] ?? 0);
+    expect(unsure).toBe(both.attempts.filter((a) => files(a).length === 1).length / 2);
+    expect(note[0]).toContain(`same ${both.attempts.length - 2 * unsure} request`);
+    expect([both.summary.attempts - unsure, both.summary.calls - unsure, both.summary.retries]).toEqual([alone.summary.attempts, alone.summary.calls, alone.summary.retries]);
+    const outcomes = (r: typeof both) => r.calls.map((a) => a.outcome);
+    expect(outcomes(both)).toEqual(outcomes(alone));
     expect(both.summary.notes.some((n) => n.includes('the same traffic given twice'))).toBe(false);
   });
 });
