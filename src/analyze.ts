@@ -154,8 +154,9 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   });
   const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');
-  // Two logs of one side (an app's own log and a capture of it): their views of one request are taken as one attempt.
-  const sameSideInputs = (['client', 'server'] as const).some((side) => inputs.filter((i) => sideOf(i) === side).length > 1);
+  // Two logs of one side (an app's own log and a capture of it, given with one flag, or plain with records that state
+  // that side): their views of one request are taken as one attempt.
+  const sameSideInputs = (['client', 'server'] as const).some((side) => inputs.filter((i) => (sideOf(i) ?? stated(i.path)) === side).length > 1);
   const matcher = new Matcher({
     windowMs, skewMs, bothSides, sameSideInputs, pairs, onAttempt: (a) => linker.attempt(a), otherSideOpen: (v, session, nearMs) => engine.openOnOtherSide(v, session, nearMs),
     cancelledOpenBefore: (fp, start) => engine.cancelledOpenBefore(fp, start),
