@@ -2060,7 +2060,7 @@ function sameCallAs(o: Held, h: Held): boolean {
   return o.fp === h.fp && (o.attempt.session === h.attempt.session || o.attempt.session === null || h.attempt.session === null);
 }
 
-/** How much a view of one side tells of its request (a response, an HTTP status, an end): the richer of two views of it stands for that side. */
+/** How much a view of one side tells of its request (a response, an HTTP status, an error's body, an end): the richer of two views of it stands for that side. */
 function evidenceOf(v: AttemptView): number {
-  return (v.responded === true ? 4 : 0) + (typeof v.status === 'number' ? 2 : 0) + (v.endTs !== undefined ? 1 : 0);
+  return (v.responded === true ? 8 : 0) + (typeof v.status === 'number' ? 4 : 0) + (v.errorBody !== undefined ? 2 : 0) + (v.endTs !== undefined ? 1 : 0);
 }
