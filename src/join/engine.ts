@@ -1450,7 +1450,7 @@ export class JoinEngine {
       // (no answer can come for it any more) and this is a re-send of it, not a reuse of an id still open.
       this.finalize(earlier);
     }
-    if (earlier && !isFinal(earlier) && !ambiguousScope && secondView(earlier, view)) {
+    if (earlier && !isFinal(earlier) && !ambiguousScope && secondView(earlier, view) && this.opts.sameLog?.(earlier.sources[0]!.file, view.sources[0]!.file) !== true) {
       // Another input's view of the same request (two logs of one side: an app's own log and a capture of it): no
       // reuse; each keeps its own answers (see ownView), and the matcher takes the two as one attempt.
       view.shadowed = earlier;
