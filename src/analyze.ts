@@ -204,6 +204,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
         return notice(assumedByRecordsNote(cursors.filter((c) => inputs[c.index]!.assumedBy === 'records').map((c) => c.account.name), spec.assumed!));
       }
       if (spec.assumedBy === 'path') return notice(byPathNote(account.name));
+      if (spec.assumedBy === 'caller') return notice(byCallerNote(account.name));
       if (spec.assumedBy !== 'name') return notice(assumedSideNote(account.name, spec.assumed!));
       if (sidesByNameSaid) return;
       sidesByNameSaid = true;
@@ -441,7 +442,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   // The same for inputs read as the other side of logs whose records state one (or of the inputs given with one side):
   // another run's capture, say; or logs whose lines hold no call to join to (a server's console, a hop's access log).
   const views = (c: Cursor) => matcher.viewsByInput.get(inputOf(c.index)) ?? 0;
-  const byRecords = cursors.filter((c) => c.account.sideAssumed === true && inputs[c.index]!.assumedBy !== 'name' && inputs[c.index]!.assumedBy !== 'path' && views(c) > 0);
+  const byRecords = cursors.filter((c) => c.account.sideAssumed === true && inputs[c.index]!.assumedBy !== 'name' && inputs[c.index]!.assumedBy !== 'path' && inputs[c.index]!.assumedBy !== 'caller' && views(c) > 0);
   if (byRecords.length > 0 && bothViews === 0) {
     const one = byRecords.length === 1;
     const side = inputs[byRecords[0]!.index]!.assumed!;
@@ -466,13 +467,19 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
  * What is said of a plain HTTP logger's log given no side: its URLs do not tell whether it is the other side's view or
  * a second log of the same side (`same`: the inputs with a side whose sessions it carries).
  */
-function undecidedNote(name: string, why: 'urls' | 'paths', same: string[] | undefined): string {
+function undecidedNote(name: string, why: 'urls' | 'paths' | 'caller', same: string[] | undefined): string {
   const said = why === 'urls'
-    ? "its HTTP log lines name full URLs, as a client's fetch logger writes them (and a Fetch-API server's logger too), next to logs whose records state the client's side only"
-    : "its HTTP log lines name the request's path only (/mcp), as a server's logger writes them, next to logs whose records state the server's side and no view of the client's";
+    ? "its HTTP log lines name full URLs, as a client's fetch logger writes them (and a Fetch-API server's logger too: Hono's c.req.url, a Next.js route handler's request.url), and no caller's address, next to logs whose records state the client's side only"
+    : why === 'caller'
+      ? "its HTTP log lines name full URLs and the caller's address (or a proxy's X-Forwarded-For among the request's headers), as a server's logger writes the requests it receives, next to logs whose records state the server's side and no view of the client's"
+      : "its HTTP log lines name the request's path only (/mcp), as a server's logger writes them, next to logs whose records state the server's side and no view of the client's";
   const side = why === 'urls' ? 'client' : 'server';
   const shared = same !== undefined ? ` (it carries the same sessions as ${listed(same)})` : '';
-  return `${name}: given without a side, and its records state none; ${said}: it may be a second log of the ${side}'s side of the same calls${shared}, so it is not joined to them as the other side's view: its calls are analyzed apart, and counted a second time if they are the same calls; leave it out if it logs the same requests, or give each input with --client or --server`;
+  // Full URLs: say exactly what to give when it is the server's log after all (its lines cannot tell).
+  const give = why === 'urls'
+    ? `leave it out if it is the client's own fetch logger; if it is the server's own log (a Fetch-API server's), give it as --server ${name} and ${same !== undefined ? `the others as ${same.map((n) => `--client ${n}`).join(' ')}` : "the client's logs with --client"}`
+    : 'leave it out if it logs the same requests, or give each input with --client or --server';
+  return `${name}: given without a side, and its records state none; ${said}: it may be a second log of the ${side}'s side of the same calls${shared}, so it is not joined to them as the other side's view: its calls are analyzed apart, and counted a second time if they are the same calls; ${give}`;
 }
 
 /** Two inputs' servers (as their initialize results named them) are known and none is the other's: two servers' logs. */
@@ -579,6 +586,11 @@ function assumedSideNote(name: string, assumed: 'client' | 'server'): string {
 /** What is said, once, of a plain input read as the server's view because its HTTP log lines name request paths only. */
 function byPathNote(name: string): string {
   return `${name}: given without a side, and its records state none, but its HTTP log lines name the request's path only (/mcp), as a server's logger writes the requests it receives (a client's names the full URL it sends to): read as the server's view, to be joined to the client's (give it with --server to say so)`;
+}
+
+/** What is said, once, of a plain input read as the server's view because its HTTP log lines of full URLs name the caller's address. */
+function byCallerNote(name: string): string {
+  return `${name}: given without a side, and its records state none; its HTTP log lines name full URLs (as a client's fetch logger and a Fetch-API server's logger both write them), but also what only the server that received each request knows (the caller's address, or a proxy's X-Forwarded-For among the request's headers): read as the server's view, to be joined to the client's (give it with --server to say so)`;
 }
 
 /**

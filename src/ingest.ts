@@ -34,13 +34,13 @@ export interface InputSpec {
  * An input as the run reads it: `assumed` is the side a plain input's records that state none take (input-sides.ts),
  * `assumedBy` `name` when its file name said it, `records` when it is the other side of inputs whose records state
  * one, `path` when it is an HTTP logger's log of request paths (a server's; else it is the other side of the inputs
- * given with one).
+ * given with one), `caller` when it is an HTTP logger's log of full URLs that names the caller's address (a server's).
  */
 export interface ResolvedSpec extends InputSpec {
   assumed?: 'client' | 'server' | undefined;
-  assumedBy?: 'name' | 'records' | 'path' | undefined;
+  assumedBy?: 'name' | 'records' | 'path' | 'caller' | undefined;
   /** Why a plain HTTP logger's log was given no side where it could be either side's second log (input-sides.ts). */
-  undecided?: 'urls' | 'paths' | undefined;
+  undecided?: 'urls' | 'paths' | 'caller' | undefined;
 }
 
 interface IngestOptions {

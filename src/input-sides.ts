@@ -4,6 +4,9 @@ import { basename, dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { Diagnostics } from './diagnostics.js';
 import { ingest, newAccount, type InputSpec, type ResolvedSpec } from './ingest.js';
+import { dotted } from './formats/http-line.js';
+import { isObj } from './formats/values.js';
+import type { ExchangeRecord } from './schema/record.js';
 
 type Side = 'client' | 'server';
 
@@ -84,9 +87,12 @@ export async function statedSides(inputs: InputSpec[]): Promise<(path: string) =
  * but say whose they are by their URLs: a request path only (`/mcp`, the request target as a server receives it: an
  * Express, pino-http, express-winston or Fastify logger's `req.url`, ECS's `url.path`) is `server-by-path`; full URLs
  * (a client's fetch wrapper's; a Fetch-API server may log them too) are `full-urls`: the client's view beside logs of
- * the server's side only, no side beside logs of the client's (see bySidesStated).
+ * the server's side only, no side beside logs of the client's (see bySidesStated); full URLs whose every line also
+ * names what only the receiver of the request knows (see heardLine: the caller's address, a proxy's X-Forwarded-For
+ * among the headers received; a Fetch-API server's logger, Hono's `c.req.url`, a Next.js route handler's
+ * `request.url`) are `server-by-caller`, read as `server-by-path` is.
  */
-export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path' | 'full-urls';
+export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path' | 'server-by-caller' | 'full-urls';
 
 /** First bytes of a file looked at for its side, and lines of them. */
 const PEEK_BYTES = 64 << 10;
@@ -97,9 +103,10 @@ const PEEK_LINES = 16;
  * with one side (a recording proxy's capture beside `recordingFetch`'s log is the server's view of those calls). An HTTP
  * logger's log is read by its URLs, and only as a view that something beside it can be joined to (two logs of one side
  * of the same calls are not two views to join: each call would be taken as sent twice):
- * - request paths only (`server-by-path`): the server's view, itself and for the rule; but beside logs whose records
- *   state the server's side, with no view of the client's nor a capture of the wire to join it to, no side
- *   (`undecided: 'paths'`: a second log of the server's side, such as Express's logger beside recordingHandler's);
+ * - request paths only (`server-by-path`), or full URLs with the caller's address (`server-by-caller`): the server's
+ *   view, itself and for the rule; but beside logs whose records state the server's side, with no view of the client's
+ *   nor a capture of the wire to join it to, no side (`undecided: 'paths'` or `'caller'`: a second log of the server's
+ *   side, such as Express's logger beside recordingHandler's);
  * - full URLs (`full-urls`): the client's view beside logs of the server's side only; beside logs of the client's side
  *   only, no side (`undecided: 'urls'`: as likely the client's own fetch logger, a second log of the client's side, as
  *   a Fetch-API server's).
@@ -112,14 +119,15 @@ function bySidesStated(inputs: InputSpec[], stated: (path: string) => Stated): R
   const said = inputs.map((i) => stated(i.path));
   if (said.includes('unknown')) return inputs;
   // (a hop's own log is neither side's view: it neither tells nor takes a side; nor does a silent one)
-  const sides = new Set(said.map((s) => (s === 'server-by-path' ? 'server' : s)).filter((s) => s === 'client' || s === 'server'));
+  const sides = new Set(said.map((s) => (s === 'server-by-path' || s === 'server-by-caller' ? 'server' : s)).filter((s) => s === 'client' || s === 'server'));
   const one = sides.size === 1 ? (sides.has('client') ? 'client' : 'server') : undefined;
   const assumed = one !== undefined && said.includes('none') ? (one === 'client' ? 'server' : 'client') : undefined;
   const urls = one === 'server' ? 'client' : one === 'client' ? 'undecided' : undefined;
   const paths = said.includes('server') && !said.some((s) => s === 'client' || s === 'none' || s === 'full-urls') ? 'undecided' : 'server';
-  if (assumed === undefined && !said.includes('server-by-path') && (urls === undefined || !said.includes('full-urls'))) return inputs;
+  if (assumed === undefined && !said.includes('server-by-path') && !said.includes('server-by-caller') && (urls === undefined || !said.includes('full-urls'))) return inputs;
   return inputs.map((i, k) => {
     if (said[k] === 'server-by-path') return paths === 'server' ? { ...i, assumed: 'server' as const, assumedBy: 'path' as const } : { ...i, undecided: 'paths' as const };
+    if (said[k] === 'server-by-caller') return paths === 'server' ? { ...i, assumed: 'server' as const, assumedBy: 'caller' as const } : { ...i, undecided: 'caller' as const };
     if (said[k] === 'full-urls') return urls === 'client' ? { ...i, assumed: 'client' as const, assumedBy: 'records' as const } : urls === 'undecided' ? { ...i, undecided: 'urls' as const } : i;
     return said[k] === 'none' && assumed !== undefined ? { ...i, assumed, assumedBy: 'records' as const } : i;
   });
@@ -215,18 +223,24 @@ function lineSide(text: string): Stated | undefined {
 async function peekedSide(bytes: Buffer): Promise<Stated> {
   const account = newAccount({ path: '-' }, '<peek>');
   const sides = new Set<string>();
-  /** An HTTP logger's exchanges without a side: how many name a request path only, and how many a full URL. */
+  /** An HTTP logger's exchanges without a side: how many name a request path only, how many a full URL, and how many of those the caller's address. */
   let paths = 0;
   let urls = 0;
+  let heard = 0;
+  let lines: string[] | undefined;
   try {
     // (not strict: a line no reader knows, such as a banner's, is counted and the peek goes on to the lines after it)
     const opts = { maxLineBytes: PEEK_BYTES + 1, stdin: Readable.from([bytes]), diagnostics: new Diagnostics(), strict: false, inputOrder: 'oldest-first' as const };
     for await (const batch of ingest({ path: '-' }, opts, account)) {
-      for (const { rec } of batch) {
+      for (const { rec, src } of batch) {
         sides.add(rec.side ?? 'none');
         if (rec.kind !== 'exchange' || rec.side !== undefined || typeof rec.url !== 'string') continue;
         if (rec.url.startsWith('/')) paths++;
-        else if (/^https?:\/\//i.test(rec.url)) urls++;
+        else if (/^https?:\/\//i.test(rec.url)) {
+          urls++;
+          lines ??= bytes.toString('utf8').split('\n');
+          if (heardLine(rec, lines[src.line - 1])) heard++;
+        }
       }
     }
   } catch {
@@ -237,7 +251,7 @@ async function peekedSide(bytes: Buffer): Promise<Stated> {
   const [side] = sides;
   if (side === 'client' || side === 'server' || side === 'gateway') return side;
   const formats = Object.keys(account.formats);
-  if (formats.length === 1 && formats[0] === 'http-line') return paths > 0 && urls === 0 ? 'server-by-path' : urls > 0 && paths === 0 ? 'full-urls' : 'unknown';
+  if (formats.length === 1 && formats[0] === 'http-line') return paths > 0 && urls === 0 ? 'server-by-path' : urls > 0 && paths === 0 ? (heard === urls ? 'server-by-caller' : heard === 0 ? 'full-urls' : 'unknown') : 'unknown';
   return formats.every((f) => WIRE_CAPTURES.has(f)) ? 'none' : 'unknown';
 }
 
@@ -246,3 +260,33 @@ const WIRE_CAPTURES = new Set(['canonical', 'har']);
 
 /** A whole HAR document (DevTools', mitmproxy's), by its start: `{"log": {`, pretty-printed or not. */
 const HAR_START = /^\s*\{\s*"log"\s*:\s*\{/;
+
+/** Headers a proxy adds to the request it passes on: among a log's request headers, the headers as the server received them. */
+const HOP_HEADERS = ['x-forwarded-for', 'x-real-ip', 'forwarded'];
+/** Where HTTP loggers put the address of the caller (the request's peer): flat names, ECS's and OpenTelemetry's, pino-http's `req`. */
+const CALLER_FIELDS = ['ip', 'clientIp', 'client_ip', 'remoteAddress', 'remoteAddr', 'remote_addr', 'remoteIp', 'remote_ip', 'client.ip', 'client.address', 'source.ip', 'source.address', 'http.client_ip', 'req.remoteAddress'];
+/** An IPv4 or IPv6 address (`::ffff:127.0.0.1` too), with a port or not. */
+const ADDRESS = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f]*:[0-9a-f:.]*\]?)(?::\d{1,5})?$/i;
+
+/**
+ * Whether an HTTP logger's line says it was written by the request's receiver: it names the caller's address (a
+ * client's fetch wrapper has no such thing to log: its `fetch` never says which address it came from), or its request
+ * headers hold a header a proxy in between added (X-Forwarded-For...), which the client never sends. A `Host` header is
+ * no such sign: a Python client's httpx hooks log the Host header httpx sends (test/fixtures/real-audit96/py-httpx-hooks).
+ */
+function heardLine(rec: ExchangeRecord, text: string | undefined): boolean {
+  const headers = rec.requestHeaders;
+  if (headers !== undefined && HOP_HEADERS.some((h) => typeof headers[h] === 'string' && headers[h] !== '')) return true;
+  if (text === undefined) return false;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isObj(v)) return false;
+  return CALLER_FIELDS.some((f) => {
+    const x = dotted(v, f);
+    return typeof x === 'string' && ADDRESS.test(x.trim());
+  });
+}
