@@ -90,9 +90,12 @@ export async function statedSides(inputs: InputSpec[]): Promise<(path: string) =
  * the server's side only, no side beside logs of the client's (see bySidesStated); full URLs whose every line also
  * names what only the receiver of the request knows (see heardLine: the caller's address, a proxy's X-Forwarded-For
  * among the headers received; a Fetch-API server's logger, Hono's `c.req.url`, a Next.js route handler's
- * `request.url`) are `server-by-caller`, read as `server-by-path` is.
+ * `request.url`) are `server-by-caller`, read as `server-by-path` is. A file's last 16 lines are looked at too where its first state
+ * a side (or give no record): `both` when they state the other side (two logs in one file, `cat client.log server.log`:
+ * it is no log of one side only, and makes no other input that side's other view), their side when the first give no
+ * record (a long start-up section).
  */
-export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path' | 'server-by-caller' | 'full-urls';
+export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path' | 'server-by-caller' | 'full-urls' | 'both';
 
 /** First bytes of a file looked at for its side, and lines of them. */
 const PEEK_BYTES = 64 << 10;
@@ -119,7 +122,7 @@ function bySidesStated(inputs: InputSpec[], stated: (path: string) => Stated): R
   const said = inputs.map((i) => stated(i.path));
   if (said.includes('unknown')) return inputs;
   // (a hop's own log is neither side's view: it neither tells nor takes a side; nor does a silent one)
-  const sides = new Set(said.map((s) => (s === 'server-by-path' || s === 'server-by-caller' ? 'server' : s)).filter((s) => s === 'client' || s === 'server'));
+  const sides = new Set(said.flatMap((s) => (s === 'server-by-path' || s === 'server-by-caller' ? ['server'] : s === 'both' ? ['client', 'server'] : [s])).filter((s) => s === 'client' || s === 'server'));
   const one = sides.size === 1 ? (sides.has('client') ? 'client' : 'server') : undefined;
   const assumed = one !== undefined && said.includes('none') ? (one === 'client' ? 'server' : 'client') : undefined;
   const urls = one === 'server' ? 'client' : one === 'client' ? 'undecided' : undefined;
@@ -137,15 +140,22 @@ function bySidesStated(inputs: InputSpec[], stated: (path: string) => Stated): R
 export async function statedSide(path: string): Promise<Stated> {
   if (path === '-') return 'unknown';
   let head: Buffer;
+  /** The file's last bytes, when it is longer than the first bytes read (not for a gzip file). */
+  let tail: Buffer | undefined;
   /** Whether the bytes read are the whole file (then its last line is whole too, with or without its newline). */
   let whole = false;
   try {
     const fd = openSync(path, 'r');
     try {
-      if (!fstatSync(fd).isFile()) return 'unknown';
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) return 'unknown';
       head = Buffer.alloc(PEEK_BYTES);
       head = head.subarray(0, readSync(fd, head, 0, PEEK_BYTES, 0));
       whole = head.length < PEEK_BYTES;
+      if (stat.size > PEEK_BYTES && !(head[0] === 0x1f && head[1] === 0x8b)) {
+        tail = Buffer.alloc(PEEK_BYTES);
+        tail = tail.subarray(0, readSync(fd, tail, 0, PEEK_BYTES, stat.size - PEEK_BYTES));
+      }
     } finally {
       closeSync(fd);
     }
@@ -157,6 +167,18 @@ export async function statedSide(path: string): Promise<Stated> {
   } catch {
     return 'unknown';
   }
+  const first = await firstLinesSide(head, whole);
+  if (first !== 'client' && first !== 'server' && first !== 'silent') return first;
+  // Its last lines too (two logs in one file, `cat client.log server.log`: the second one runs to the end of the file).
+  const from = tail ?? (whole ? head : undefined);
+  const last = from === undefined ? undefined : await lastLinesSide(from, tail === undefined);
+  if (last !== 'client' && last !== 'server') return first;
+  if (first === 'silent') return last;
+  return last === first ? first : 'both';
+}
+
+/** The side the first lines of these bytes state (or, when they give no record, the rest of them: see statedSide). */
+async function firstLinesSide(head: Buffer, whole: boolean): Promise<Stated> {
   let lines = 0;
   let start = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   if (HAR_START.test(head.toString('utf8', start, start + 256))) return 'none';
@@ -178,6 +200,29 @@ export async function statedSide(path: string): Promise<Stated> {
   if (said !== 'silent' || rest <= end) return said;
   const more = head.subarray(start, rest);
   return recordsSide(more.toString('utf8')) ?? peekedSide(more);
+}
+
+/**
+ * The side the last lines of a file state (its last PEEK_LINES lines of text; `bytes` its last bytes, or the whole file
+ * when `fromStart`): a file whose last lines state the other side from its first holds two logs (see Stated's `both`).
+ */
+async function lastLinesSide(bytes: Buffer, fromStart: boolean): Promise<Stated> {
+  // (bytes that do not start the file start within a line: from the next one)
+  const start = fromStart ? (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0) : bytes.indexOf(10) + 1;
+  if (start <= 0 && !fromStart) return 'unknown';
+  let end = bytes.length;
+  while (end > start && (bytes[end - 1] === 10 || bytes[end - 1] === 13 || bytes[end - 1] === 32)) end--;
+  let lines = 0;
+  let at = end;
+  while (at > start && lines < PEEK_LINES) {
+    const nl = bytes.lastIndexOf(10, at - 1);
+    const from = nl < start ? start : nl + 1;
+    if (bytes.toString('utf8', from, at).trim() !== '') lines++;
+    at = nl < start ? start : nl;
+  }
+  if (lines === 0) return 'silent';
+  const last = bytes.subarray(at, end);
+  return recordsSide(last.toString('utf8')) ?? peekedSide(last);
 }
 
 /**
