@@ -103,10 +103,23 @@ describe('real-audit89 silent-head and banner: a log whose first lines give no r
 describe('real-audit89 concat: the client\'s DEBUG log and the server\'s recordingHandler log in one file, beside the proxy\'s capture', () => {
   const o = observed('concat');
 
-  it('all.log\'s first lines are the client\'s, so the proxy is read as the server\'s view; the first server record of all.log is said, with its line', async () => {
+  it('all.log\'s last lines state the server\'s side (audit 96): it is both sides\' log, so the proxy\'s capture takes no side (a third view), all.log\'s two views are joined, and no ID_REUSED', async () => {
     const r = await run([f('concat', 'all.log'), f('concat', 'proxy.ndjson')]);
+    expect(sides(r.inputs)).toEqual([[null, false], [null, false]]);
+    expect(r.notes.some((n) => n.includes('two logs in one file'))).toBe(false);
+    expect(r.notes.some((n) => n.startsWith(`${f('concat', 'proxy.ndjson')} carries the same sessions as ${f('concat', 'all.log')}`))).toBe(true);
+    const fromAll = r.calls.filter((a) => a.sources.every((s) => s.file === f('concat', 'all.log')));
+    expect(fromAll.map((a) => a.outcome)).toEqual(stepOutcomes(o));
+    expect(fromAll.every((a) => a.side === 'client' && a.serverOutcome === a.outcome)).toBe(true);
+    expect(JSON.stringify(r.attempts)).not.toContain('ID_REUSED');
+  });
+
+  it('where the second log does not run to the end of the file (lines of no record after it), the first server record is said, with its line', async () => {
+    const file = join(tmp, 'all-then-text.log');
+    writeFileSync(file, `${readFileSync(f('concat', 'all.log'), 'utf8')}${'app shutting down: flushing queues\n'.repeat(16)}`);
+    const r = await run([file, f('concat', 'proxy.ndjson')]);
     expect(sides(r.inputs)).toEqual([[null, false], ['server', true]]);
-    const said = noteOf(r.notes, f('concat', 'all.log'), 'two logs in one file');
+    const said = noteOf(r.notes, file, 'two logs in one file');
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(`its first lines state the client's side`);
     expect(said[0]).toContain(`from line ${o.concatenated!.serverFrom} on its records state the server's side`);

@@ -38,7 +38,7 @@ describe('real-audit92 client-two-logs: the app\'s recordingFetch log and its ow
     const note = noteOf(r.notes, fetchLog, 'it may be a second log of the client\'s side of the same calls');
     expect(note).toHaveLength(1);
     expect(note[0]).toContain(`carries the same sessions as ${app}`);
-    expect(note[0]).toContain('--client or --server');
+    expect(note[0]).toContain(`give it as --server ${fetchLog} and the others as --client ${app}`);
     // (the generic "third view" note is not said beside it)
     expect(r.notes.some((n) => n.startsWith(`${fetchLog} carries the same sessions`))).toBe(false);
   });
