@@ -90,10 +90,10 @@ export async function statedSides(inputs: InputSpec[]): Promise<(path: string) =
  * the server's side only, no side beside logs of the client's (see bySidesStated); full URLs whose every line also
  * names what only the receiver of the request knows (see heardLine: the caller's address, a proxy's X-Forwarded-For
  * among the headers received; a Fetch-API server's logger, Hono's `c.req.url`, a Next.js route handler's
- * `request.url`) are `server-by-caller`, read as `server-by-path` is. A file's last 16 lines are looked at too where its first state
- * a side (or give no record): `both` when they state the other side (two logs in one file, `cat client.log server.log`:
- * it is no log of one side only, and makes no other input that side's other view), their side when the first give no
- * record (a long start-up section).
+ * `request.url`) are `server-by-caller`, read as `server-by-path` is. A file's last 16 lines are looked at too where
+ * its first state a side (or give no record): `both` when they state the other side (two logs in one file, `cat
+ * client.log server.log`: it is no log of one side only, and makes no other input that side's other view), their side
+ * when the first give no record (a long start-up section).
  */
 export type Stated = 'client' | 'server' | 'gateway' | 'none' | 'unknown' | 'silent' | 'server-by-path' | 'server-by-caller' | 'full-urls' | 'both';
 
