@@ -684,7 +684,13 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     const takers = py !== undefined
       ? `which this client (User-Agent ${JSON.stringify(py)}: the Python SDK, which reads a string of digits as the number) takes as the answer; a client that compares ids with their type drops it`
       : 'which a client that matches ids by Number() (the TypeScript SDK, 1.x and v2) or reads a string of digits as the number (the Python SDK) takes as the answer and one that compares ids with their type drops';
-    const also = typeOnly ? `: the same value as a ${typeof response.id}, ${takers}` : '';
+    // The Python SDK client sets the id of any response on a request's own SSE stream to that request's (a JSON body's
+    // it keeps, and drops as unknown): its caller got this answer.
+    const sse = view.contentType !== undefined && /event-stream/i.test(view.contentType);
+    const pyTook = !typeOnly && py !== undefined && sse
+      ? `: this client (User-Agent ${JSON.stringify(py)}: the Python SDK) takes any response on a request's own SSE stream as that request's answer (it sets the id to the request's), so its caller got this ${hasError ? 'error' : isObject(response.result) && response.result.isError === true ? 'tool error (isError)' : 'result'}; the TypeScript SDK clients drop it as an unknown id and wait until their timeout`
+      : '';
+    const also = typeOnly ? `: the same value as a ${typeof response.id}, ${takers}` : pyTook;
     return result('INVALID_ENVELOPE', { why: `response id ${jsonText(response.id)} is not the request id ${jsonText(view.id)}${also}` });
   }
   if (hasError) {

@@ -257,6 +257,11 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
     const at = cancelView.cancelledAt;
     const start = cancelView.startTs;
     const dur = at !== undefined && start !== undefined ? ` after ${secs(Math.max(0, at - start))}` : '';
+    // The server's view has the cancellation before the request: it overtook the request on the way.
+    const sv = a.server ?? (v.side === 'server' ? v : undefined);
+    const overtook = sv?.cancelOvertook !== undefined
+      ? `; it reached the server ${secs(sv.cancelOvertook)} before the request itself (something between them held the request back), so the server had no such request to stop then, and answered the request when it came: ${statusText(sv.status)} ${sv.outcome}`
+      : '';
     // A result that still came after the cancellation reached nobody: the TypeScript SDK drops it ("unknown message ID").
     // (Not a body the client could not read, a 202's, one of a Content-Type it refuses, one that never ended: its
     // view's outcome says STREAM_INCOMPLETE although a response is in it.)
@@ -285,7 +290,7 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
         ? `; but the POST that carried it ended (${cancelView.cancelLost}) with no response, and the server's log has no notifications/cancelled for it: the cancellation never reached the server, which did not stop the request`
         : `; but the POST that carried it ended (${cancelView.cancelLost}) with no response: the client closed it (as mcporter does, closing its connection right after its timeout), so the server may never have got the cancellation and may have run the request to its end`;
     out.push(finding('CANCELLED', 'warning',
-      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${dur}${cancelReasonText(cancelView.cancelReason)}${late}${lost}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}${cancelView.cancelDoubt ? `; without a session id, ${cancelView.cancelDoubt + 1} requests with id ${idText(a)} from clients sharing this log were open then, and which one it named the log cannot tell: it is put on the one open longest` : ''}`,
+      `${label(a)} id ${idText(a)}: the client sent notifications/cancelled for it${cancelView.cancelOvertook === undefined ? dur : ''}${cancelReasonText(cancelView.cancelReason)}${overtook && cancelView === sv ? '' : late}${overtook}${lost}${cancelView.cancelWithoutSession ? '; it went without the session id, which the client had dropped with its DELETE of the session (a server takes it for no request of a session)' : ''}${cancelView.cancelDoubt ? `; without a session id, ${cancelView.cancelDoubt + 1} requests with id ${idText(a)} from clients sharing this log were open then, and which one it named the log cannot tell: it is put on the one open longest` : ''}`,
       cancelView.sources));
   } else if (a.method === 'tasks/cancel' && a.outcome === 'SUCCESS') {
     out.push(finding('CANCELLED', 'warning',
@@ -441,7 +446,8 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // An input_required result (MRTR) is the server saying the tool needs input before it does its work: a round that
   // asked is no run of it, and the follow-up re-invokes the tool from the start with the answers.
   // (So was a round a follow-up continued, where the log does not show its answer: the Python DEBUG log's JSON ones.)
-  if ((prev.outcome === 'INPUT_REQUIRED' || prev.continued === true) && (prev.serverOutcome === undefined || prev.serverOutcome === 'INPUT_REQUIRED')) return 'no';
+  // (The server's view of an input_required answer is so too whatever reached the client: a hop that broke or cut it.)
+  if (((prev.outcome === 'INPUT_REQUIRED' || prev.continued === true) && prev.serverOutcome === undefined) || prev.serverOutcome === 'INPUT_REQUIRED') return 'no';
   // The server's own record shows its scenario layer answered before the MCP SDK saw the request (the kitchen's
   // observation of an injected -32603 or status): nothing ran, whatever the error's code says on the wire.
   if (prev.answeredBeforeTool !== undefined) return 'no';

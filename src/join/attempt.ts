@@ -230,6 +230,8 @@ export interface AttemptView {
   cancelled?: boolean;
   /** When the cancellation was sent. */
   cancelledAt?: number;
+  /** In the server's view: its notifications/cancelled came this many ms before the request itself (it overtook it on the way). */
+  cancelOvertook?: number;
   /** Where an untimed log has the cancellation (no cancelledAt): its response, later in the same file, came after it. */
   cancelSrc?: Source;
   /** In a log without times: the response came after the client's notifications/cancelled, by the lines of one file. */

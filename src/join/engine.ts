@@ -205,6 +205,8 @@ class RecentKeys {
 
 /** How often (log time) scopes with no open request are dropped from the open map. */
 const OPEN_SWEEP_MS = 10_000;
+/** A notifications/cancelled at most this long before its request, in the server's view, overtook it (see addRequest). */
+const OVERTAKEN_MS = 10_000;
 
 /** Requests that asked for progress remembered after they ended (RECENT_TOKEN_MS), at most (an input not in time order is swept only at its end). */
 const RECENT_TOKENS_KEPT = 65_536;
@@ -1476,11 +1478,14 @@ export class JoinEngine {
     }
     // A cancellation read before its request, which started before it: a log whose records are not in time order (a
     // HAR writer that puts each entry down when its stream ends, long after the cancellation's own entry).
-    const early = sess.cancels?.findIndex((c) => c.after === undefined && c.ts !== undefined && view.startTs !== undefined && c.ts >= view.startTs && idKeyOf(c.id) === view.idKey) ?? -1;
+    // In the server's view, one that came before its request, by less than OVERTAKEN_MS, overtook it on the way (a hop
+    // held the request past the client's timeout; the cancellation, a POST of its own, went through at once).
+    const early = sess.cancels?.findIndex((c) => c.after === undefined && c.ts !== undefined && view.startTs !== undefined && (c.ts >= view.startTs || (view.side === 'server' && view.startTs - c.ts <= OVERTAKEN_MS)) && idKeyOf(c.id) === view.idKey) ?? -1;
     if (early >= 0) {
       const c = sess.cancels!.splice(early, 1)[0]!;
       view.cancelled = true;
       view.cancelledAt = c.ts;
+      if (c.ts! < view.startTs!) view.cancelOvertook = view.startTs! - c.ts!;
       if (c.reason !== undefined) view.cancelReason = c.reason;
       view.sources.push(c.src);
     }
