@@ -1154,7 +1154,7 @@ function named(calls: { first: Attempt }[]): string {
 }
 
 /** SESSION_EXPIRED for the requests of one expiry: what met them, then whether the client re-initialized and retried. */
-function expiredFinding(s: SessionState, group: Expired[], where: string, later: Later): Finding {
+function expiredFinding(s: SessionState, group: Expired[], where: string, later: Later, sessionCalls: SessionCalls): Finding {
   const { x, said, ended, elsewhere } = group[0]!;
   const last = group[group.length - 1]!.x;
   const ts = last.endTs ?? last.startTs;
@@ -1191,8 +1191,13 @@ function expiredFinding(s: SessionState, group: Expired[], where: string, later:
       `${where}: ${what} did not re-initialize: ${rerunBy} exits after such an error (one command per process, no retry); a new run of it began a new session and sent ${one ? 'the call' : 'the calls'} again (a person or a script ran the command again)`,
       sources, 'session', s.session);
   }
+  // The session went on without a new initialize, answered after the 404: the server had not lost it, whatever sent the
+  // 404 (a hop in front of it; a load balancer that routed the request to an instance without it, and the next back).
+  const wentOn = !reinit && !ended && !elsewhere && ts !== undefined && sessionCalls.lastOkEnd !== undefined && sessionCalls.lastOkEnd > ts
+    ? `, and went on in the session, whose later requests were answered: the server had not lost the session${group.every((e) => e.x.notSeenByServer === true) ? ' (its log beside this one does not have the refused POST)' : ''}, something in front of it answered the 404 (a gateway, or a load balancer that sent the request to an instance without the session)`
+    : '';
   return finding('SESSION_EXPIRED', 'warning',
-    `${where}: ${what} ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? retry : ''}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
+    `${where}: ${what} ${reinit ? 're-initialized' : reinitFailed(later, ts) ? refusedReinit : 'did not re-initialize'}${reinit ? retry : ''}${wentOn}${s.session && !s.announced ? ' (no initialize response in these logs announced this session id: the client may have taken it from another response)' : ''}`,
     sources, 'session', s.session);
 }
 
@@ -1287,7 +1292,7 @@ export function checkSession(s: SessionState, calls: SessionCalls | undefined, l
     for (const r of s.refusedPosts ?? []) if (r.lostId) out.push(refusedPostFinding(s, r, where, later, undefined));
     return out;
   }
-  for (const group of expiryGroups(s, calls)) out.push(expiredFinding(s, group, where, later));
+  for (const group of expiryGroups(s, calls)) out.push(expiredFinding(s, group, where, later, calls));
   // A 404 to a GET resuming a call's stream, after which the server answered a request of the session (a later one, or
   // the call itself on a later resumption): the session was not lost (a hop refused the resumption; the call's why
   // tells it, as for any refused resumption).
