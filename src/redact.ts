@@ -121,6 +121,27 @@ export function redactUrl(url: string): string {
   return redactText(url);
 }
 
+/** A path segment that may be a key a hosted server takes in its URL (`/mcp/<key>/sse`): 20 or more token characters, letters and digits both. */
+const KEY_LIKE_SEGMENT = /^(?=[^/]*[0-9])(?=[^/]*[A-Za-z])[A-Za-z0-9._~+=-]{20,}$/;
+
+/**
+ * An MCP endpoint (a URL without its query) as printed: redactUrl's rules, and also each path segment that may be a
+ * key (KEY_LIKE_SEGMENT) and any `;parameter` of a segment (`;jsessionid=...`), by markers that still tell two apart.
+ */
+export function redactEndpoint(url: string): string {
+  const out = redactText(url);
+  const at = out.indexOf('://');
+  const path = out.indexOf('/', at === -1 ? 0 : at + 3);
+  if (path === -1) return out;
+  const segments = out.slice(path + 1).split('/').map((seg) => {
+    const semi = seg.indexOf(';');
+    const head = semi === -1 ? seg : seg.slice(0, semi);
+    const kept = isMarker(head) || !KEY_LIKE_SEGMENT.test(head) ? head : secretMarker(head);
+    return semi === -1 ? kept : `${kept};${secretMarker(seg.slice(semi + 1))}`;
+  });
+  return `${out.slice(0, path)}/${segments.join('/')}`;
+}
+
 /**
  * Cheap gate: a string without any of these substrings cannot hold anything redactText replaces.
  * One linear pass over literal alternatives.

@@ -37,6 +37,7 @@ export const NdjsonAttemptSchema = z.object({
   sse: z.object({ events: z.number(), resumedEvents: z.number().optional(), progress: z.number(), serverRequests: z.number(), end: z.string().optional() }).optional(),
   cancelled: z.literal(true).optional(),
   scope: z.string().optional(),
+  endpoint: z.string().optional(),
   client: z.string().optional(),
   protocolVersion: z.string().optional(),
   serverStatus: z.number().int().nullable().optional(),

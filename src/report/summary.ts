@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
 import { doneAt } from '../findings/rules.js';
-import { redactText, redactValue } from '../redact.js';
+import { redactEndpoint, redactText, redactValue } from '../redact.js';
 import { boundValue, capString, jsonText, plural } from './text.js';
 import { isoTime } from '../formats/time.js';
 import { TopRows } from './top.js';
@@ -47,6 +47,8 @@ export interface AttemptRow {
   cancelled?: true;
   /** The connection or client key that stands in for a missing session id (only when session is null). */
   scope?: string;
+  /** The URL (without its query) a request without a session id was sent to, when its log has it (redacted as every URL). */
+  endpoint?: string;
   /** Who sent the request, as the log names the client (a canonical record's `client`), when it does. */
   client?: string;
   /** MCP protocol version: the one an initialize result settled on, else the request's MCP-Protocol-Version header. */
@@ -236,6 +238,9 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   const clean = (s: string) => (redact ? redactText(s) : s);
   const views = [a.client, a.server, a.primary].filter((x): x is NonNullable<typeof x> => x !== undefined);
   if (a.session === null && a.primary.scope) row.scope = clean(a.primary.scope.slice(0, 300));
+  // (Two stateless servers of one client share a scope: the URL tells their rows apart.)
+  const endpoint = a.session === null ? (a.client ?? a.primary).endpoint : undefined;
+  if (endpoint !== undefined) row.endpoint = redact ? redactEndpoint(endpoint) : endpoint;
   const clientKey = views.find((x) => x.client)?.client;
   if (clientKey) row.client = clean(clientKey.slice(0, 300));
   if (a.client && a.server) row.serverStatus = a.server.status ?? null;

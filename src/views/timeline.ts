@@ -263,6 +263,16 @@ function legend(rows: AttemptRow[]): string {
 }
 
 const idOf = (r: AttemptRow) => r.idText ?? jsonText(r.id);
+/** Whether the rows went to more than one URL (a client's stateless servers in one scope): only then is the endpoint shown. */
+function severalEndpoints(rows: AttemptRow[]): boolean {
+  let first: string | undefined;
+  for (const r of rows) {
+    if (r.endpoint === undefined) continue;
+    if (first === undefined) first = r.endpoint;
+    else if (r.endpoint !== first) return true;
+  }
+  return false;
+}
 const whatOf = (r: AttemptRow) => (r.tool ? `${r.method} ${r.tool}` : r.target !== undefined ? `${r.method} ${r.target}` : r.method);
 const offset = (t: Timeline, r: AttemptRow) => (t.identity.first && r.ts ? `+${span(Date.parse(r.ts) - Date.parse(t.identity.first))}` : '');
 const callOf = (r: AttemptRow) => (r.call ? `${r.call}#${r.attempt ?? 1}` : '');
@@ -311,11 +321,13 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
   if (filters) out.push(`filters: ${cell(filters, 300)}`);
   out.push('');
   // Wide: a column per field. Narrow (when that does not fit): time, offset and ms stacked, id over call, the two views in one cell.
+  // A scope whose requests went to more than one URL (one client's stateless servers): each row says which.
+  const urls = severalEndpoints(t.rows);
   const wide = () => {
-    const table = terminalTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color, width, { 'method / tool': wrapColumn(10), SSE: wrapColumn(10), notes: wrapColumn(16, SPILL_BELOW) });
+    const table = terminalTable(['time', 'offset', 'id', 'call#attempt', ...(urls ? ['endpoint'] : []), 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], color, width, { ...(urls ? { endpoint: wrapColumn(12) } : {}), 'method / tool': wrapColumn(10), SSE: wrapColumn(10), notes: wrapColumn(16, SPILL_BELOW) });
     for (const r of t.rows) {
       const sides = sideCells(r);
-      table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
+      table.push([clock(r.ts), offset(t, r), cell(idOf(r), 14), callOf(r), ...(urls ? [cell(r.endpoint ?? '', 80)] : []), cell(whatOf(r), 40), sideText(sides.client, color), sideText(sides.server, color),
         msOf(r), cell(sseText(r), 52), textCell(notes(r, t.elsewhere?.get(r)).join('; '))]);
     }
     return table;
@@ -324,7 +336,7 @@ export function renderTimelineTable(t: Timeline, summary: Summary, color: boolea
     const rows = t.rows.map((r) => {
       const sides = sideCells(r);
       const ms = msOf(r);
-      return [[clock(r.ts), offset(t, r), ms && `${ms} ms`].filter(Boolean).join('\n'), [cell(idOf(r), 14), callOf(r)].filter(Boolean).join('\n'), cell(whatOf(r), 40),
+      return [[clock(r.ts), offset(t, r), ms && `${ms} ms`].filter(Boolean).join('\n'), [cell(idOf(r), 14), callOf(r)].filter(Boolean).join('\n'), [cell(whatOf(r), 40), urls && r.endpoint !== undefined ? `at ${cell(r.endpoint, 80)}` : ''].filter(Boolean).join('\n'),
         `${sideText(sides.client, color)}\n${sideText(sides.server, color)}`, cell(sseText(r), 52), textCell(notes(r, t.elsewhere?.get(r)).join('; '))];
     });
     // SSE and notes, when no row has any, take no column (and no borders).
@@ -353,9 +365,10 @@ export function renderTimelineMarkdown(t: Timeline, summary: Summary): string {
   if (filters) out.push(`**Filters:** \`${filters.replace(/`/g, "'")}\``, '');
   const plain = (v: ReturnType<typeof sideCells>['client' | 'server']) => (typeof v === 'string' ? (v === 'not seen' ? '**not seen by server**' : v === 'no side' ? '(no side)' : '-') : `${statusText(v.status)} \`${v.outcome}\``);
   out.push('## Exchanges', '');
-  out.push(markdownTable(['time', 'offset', 'id', 'call#attempt', 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], t.rows.map((r) => {
+  const urls = severalEndpoints(t.rows);
+  out.push(markdownTable(['time', 'offset', 'id', 'call#attempt', ...(urls ? ['endpoint'] : []), 'method / tool', 'client view', 'server view', 'ms', 'SSE', 'notes'], t.rows.map((r) => {
     const sides = sideCells(r);
-    return [clock(r.ts), offset(t, r), mdCell(idOf(r), 24), callOf(r), mdCell(whatOf(r)), plain(sides.client), plain(sides.server),
+    return [clock(r.ts), offset(t, r), mdCell(idOf(r), 24), callOf(r), ...(urls ? [mdCell(r.endpoint ?? '', 120)] : []), mdCell(whatOf(r)), plain(sides.client), plain(sides.server),
       r.durationMs !== undefined ? String(Math.round(r.durationMs)) : '', mdCell(sseText(r)), mdText(notes(r, t.elsewhere?.get(r)).join('; '))];
   })), '');
   if (t.findings.length) {
