@@ -9,7 +9,7 @@ import { SessionPairs } from './join/gateway.js';
 import { implementationName, scopeKeyOf, type AttemptView } from './join/attempt.js';
 import { Normalizer } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
-import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
+import { DEFAULT_POLICY, httpClientResend, REDIRECT_FOLLOWED, type CallPolicy } from './findings/rules.js';
 import { estimateLineOffset, estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import { mcpsnoopRepeatNotes } from './formats/mcpsnoop-export.js';
@@ -127,6 +127,8 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   let sidesByNameSaid = false;
   let sidesByRecordsSaid = false;
 
+  /** The endpoints each input's requests reached by a redirect their HTTP client followed, the first 4. */
+  const redirectedTo = new Map<number, Set<string>>();
   /** The servers each input's initialize (or server/discover) results named, the first 4 (see otherServers). */
   const serversByInput = new Map<number, Set<string>>();
   const noteServer = (v: AttemptView | undefined) => {
@@ -145,6 +147,13 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     idempotent: new Set(options.idempotent ?? []),
     onAttempt: (a) => {
       if (a.client !== undefined && a.server !== undefined) bothViews++;
+      // A redirect's Location that the client's HTTP library followed is the same server's (see the endpoints note below).
+      if (a.retryOrigin?.how.startsWith(REDIRECT_FOLLOWED) === true && httpClientResend(a)) {
+        const v = a.client ?? a.primary;
+        let set = redirectedTo.get(v.input);
+        if (!set) redirectedTo.set(v.input, (set = new Set()));
+        if (v.endpoint !== undefined && set.size < 4) set.add(v.endpoint);
+      }
       if (a.method === 'initialize' || a.method === 'server/discover') for (const v of [a.client, a.server, a.primary]) noteServer(v);
       events.attempt(a);
     },
@@ -415,7 +424,10 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
   }
   for (const [plain, sided] of thirdViews) notice(plainBesideSidedNote(accounts[plain]!.name, sided.sort((x, y) => x[0] - y[0]).map(([i, side]) => `${accounts[i]!.name} (${side})`), true));
   // Their retries and tools/list are kept apart by endpoint (see CallLinker); a server's log is joined to them without it.
-  for (const [input, endpoints] of normalizer.sessionlessEndpoints) {
+  for (const [input, all] of normalizer.sessionlessEndpoints) {
+    // (A redirect's Location is where the same server sent its client, not another server.)
+    const followed = redirectedTo.get(input);
+    const endpoints = followed === undefined ? all : new Set([...all].filter((e) => !followed.has(e)));
     if (endpoints.size < 2 || bothViews === 0) continue;
     const list = [...endpoints].slice(0, 3).map((e) => JSON.stringify(e)).join(', ');
     notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their retries are linked by endpoint, but a server's log is joined to them by JSON-RPC id, method, arguments and time alone (the URL a server logs may not be the one its client used), and the servers' ids and tool names may collide: a call may be joined to the other server's record of a request alike; record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);

@@ -13,7 +13,7 @@ import { jsonText } from './report/text.js';
 import { trimOldest } from './bounded.js';
 import { IdOrder } from './id-order.js';
 import { signatureOf } from './join/fingerprint.js';
-import { misdirectedResend, noteOf, notedOrigin, retryOrigin, type Begin, type Opening } from './retry-origin.js';
+import { misdirectedResend, noteOf, notedOrigin, redirectFollowUp, retryOrigin, type Begin, type Opening } from './retry-origin.js';
 
 interface CallsOptions {
   /** How long after a failed attempt a repeat still counts as its retry. */
@@ -296,16 +296,16 @@ export class CallLinker {
     if (continuation) tail = this.continuationOf(a, key);
     else if (own) tail = own.tail;
     else {
-      if (who === undefined) tail = this.tailOf(unnamed, plain?.[0]);
+      if (who === undefined) tail = this.tailOf(a, unnamed, plain?.[0]);
       else {
-        tail = this.tailOf(key, plain?.[1]);
-        const other = tail ? undefined : this.tailOf(unnamed, plain?.[0]);
+        tail = this.tailOf(a, key, plain?.[1]);
+        const other = tail ? undefined : this.tailOf(a, unnamed, plain?.[0]);
         if (other && other.who === undefined) tail = other;
       }
       // The latest such call may be another process's that went well: the latest that failed, in another scope (this
       // scope's own failed call is found above while it is its latest), is looked at then.
       if (scoped && (!tail || !failedForCaller(tail.last))) {
-        const failed = this.tailOf(who === undefined ? unnamed : key, who === undefined ? plain?.[0] : plain?.[1], this.failedTails);
+        const failed = this.tailOf(a, who === undefined ? unnamed : key, who === undefined ? plain?.[0] : plain?.[1], this.failedTails);
         if (failed && failed.last.primary.scopeKey !== scopeKey) tail = failed;
       }
       // Another scope's attempt is retried from this one only when this one began after it (a new session after a 404):
@@ -674,15 +674,14 @@ export class CallLinker {
 
   /**
    * The call kept under `key`; for a request with an endpoint (`key` names it), else the one kept under `plain` (the
-   * key without it) if that call's latest request went in a session, or was redirected (3xx: the HTTP client follows
-   * it to another URL): never another endpoint's otherwise.
+   * key without it) if that call's latest request went in a session, or was redirected and `a` is its HTTP client's
+   * request to the Location (redirectFollowUp: the same log, at once): never another endpoint's otherwise.
    */
-  private tailOf(key: string, plain: string | undefined, m = this.tails): CallTail | undefined {
+  private tailOf(a: Attempt, key: string, plain: string | undefined, m = this.tails): CallTail | undefined {
     const t = m.get(key);
     if (t || plain === undefined) return t;
     const p = m.get(plain);
-    const status = p?.last.status;
-    return p && (linkEndpoint(p.last) === undefined || (typeof status === 'number' && status >= 300 && status < 400)) ? p : undefined;
+    return p && (linkEndpoint(p.last) === undefined || redirectFollowUp(a, p.last)) ? p : undefined;
   }
 
   /**

@@ -1,7 +1,7 @@
 // Who sent a retry, told from it and the attempt it repeats (a note or claim, the SDK's re-sends, a new client's ids), and how; calls.ts adds gateways and one-shot CLIs.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { JsonRpcId } from './join/attempt.js';
-import { gaveUpAtProgress, MISDIRECTED_RESEND } from './findings/rules.js';
+import { gaveUpAtProgress, MISDIRECTED_RESEND, REDIRECT_FOLLOWED } from './findings/rules.js';
 import { jsonText } from './report/text.js';
 import { signatureOf } from './join/fingerprint.js';
 import { requestGuardOf } from './classify.js';
@@ -80,8 +80,8 @@ export function retryOrigin(a: Attempt, previous: Attempt, opening: Opening | un
     }
     return { origin: 'unknown', how: 'the same id in a new session after HTTP 404, where ids started again (a new client?); nothing in the logs says who sent it' };
   }
-  if (a.primary.idKey === previous.primary.idKey && typeof previous.status === 'number' && previous.status >= 300 && previous.status < 400) {
-    return { origin: 'sdk', how: `the same request sent again to where HTTP ${previous.status} redirected it: the HTTP client followed the redirect` };
+  if (redirectFollowUp(a, previous)) {
+    return { origin: 'sdk', how: `${REDIRECT_FOLLOWED} ${previous.status} redirected it: the HTTP client followed the redirect` };
   }
   if (misdirectedResend(a, previous)) {
     return { origin: 'sdk', how: `${MISDIRECTED_RESEND}: the HTTP client's own re-send (the Fetch standard re-sends a request answered 421 once, on a new connection, and Node's fetch, which the TypeScript SDK clients use, does so), not the application's; a log of the client's fetch shows only the second answer` };
@@ -161,6 +161,42 @@ export function misdirectedResend(a: Attempt, previous: Attempt): boolean {
   // The earlier POST's own end: the server's view of it where joined (the client's view ends with the re-send's answer).
   const end = previous.server?.endTs ?? previous.endTs;
   return a.startTs !== undefined && end !== undefined && a.startTs >= (previous.startTs ?? -Infinity) && a.startTs - end <= MISDIRECTED_WITHIN_MS;
+}
+
+/** How soon after a redirect its HTTP client sends the request to the Location: at once (a few ms on loopback). */
+const REDIRECT_FOLLOWED_WITHIN_MS = 1_000;
+
+/**
+ * The request an HTTP client sent to the Location of the redirect (3xx) that answered `previous`: the same id, in the
+ * same log (the same client's), at once, and, where both logs kept the URL (requests without a session id), to the
+ * Location's URL. The TypeScript SDK 1.32.2 and v2 clients and the Python SDK 2.3.0 follow a 307 or 308 of a POST
+ * themselves, within its origin, and log both (test/fixtures/real-audit95/redirect-*); an app's own retry after an
+ * unfollowed redirect, or another run's request in another file, is not one.
+ */
+export function redirectFollowUp(a: Attempt, previous: Attempt): boolean {
+  const status = previous.status;
+  if (typeof status !== 'number' || status < 300 || status >= 400 || a.primary.idKey !== previous.primary.idKey) return false;
+  const mine = a.client ?? a.primary;
+  const theirs = previous.client ?? previous.primary;
+  if (mine.input !== theirs.input) return false;
+  if (mine.endpoint !== undefined && theirs.endpoint !== undefined && !toLocation(mine.endpoint, theirs.endpoint, theirs.redirectTo)) return false;
+  const end = previous.endTs;
+  return a.startTs !== undefined && end !== undefined && a.startTs >= (previous.startTs ?? -Infinity) && a.startTs - end <= REDIRECT_FOLLOWED_WITHIN_MS;
+}
+
+/** Whether `url` (an endpoint as AttemptView keeps it) is where `location`, answered to a request to `from`, points (its path alone where either URL has no host). */
+function toLocation(url: string, from: string, location: string | undefined): boolean {
+  if (location === undefined) return true;
+  try {
+    const base = new URL(from, 'http://relative.invalid');
+    const to = new URL(location, base);
+    const at = new URL(url, 'http://relative.invalid');
+    const path = (u: URL) => u.pathname.replace(/\/+$/, '');
+    const relative = base.host === 'relative.invalid' || at.host === 'relative.invalid';
+    return path(to) === path(at) && (relative || (to.protocol === at.protocol && to.host === at.host));
+  } catch {
+    return false;
+  }
 }
 
 /** The signature of no Authorization header (AttemptView.authDigest). */

@@ -699,7 +699,7 @@ export interface RetryChain {
   /** Where the chain's claims were logged (the first MAX_CLAIM_SOURCES), and how many more there were. */
   claimSources: Source[];
   moreClaimSources: number;
-  /** The chain's HTTP client re-sends after a 421 (httpClientResend): POSTs, but no retries of the application's. */
+  /** The chain's HTTP client re-sends after a 421 or a redirect (httpClientResend): POSTs, but no retries of the application's. */
   httpResends: number;
 }
 
@@ -712,9 +712,15 @@ export function newRetryChain(): RetryChain {
 /** The start of the how of an HTTP client's re-send after 421 (retry-origin.ts, misdirectedResend). */
 export const MISDIRECTED_RESEND = 'the same request posted again at once after HTTP 421 Misdirected Request';
 
-/** Whether a retry is its HTTP client's own re-send after a 421 (the Fetch standard's), below the application and its retry policy. */
-function httpClientResend(a: Attempt): boolean {
-  return a.retryOrigin?.origin === 'sdk' && a.retryOrigin.how.startsWith(MISDIRECTED_RESEND);
+/** The start of the how of a request its HTTP client sent to a redirect's Location (retry-origin.ts, redirectFollowUp). */
+export const REDIRECT_FOLLOWED = 'the same request sent again to where HTTP';
+
+/**
+ * Whether a retry is its HTTP client's own re-send: after a 421 (the Fetch standard's), or to the Location of a redirect
+ * it followed; below the application and its retry policy.
+ */
+export function httpClientResend(a: { retryOrigin?: { origin: string; how: string } | undefined }): boolean {
+  return a.retryOrigin?.origin === 'sdk' && (a.retryOrigin.how.startsWith(MISDIRECTED_RESEND) || a.retryOrigin.how.startsWith(REDIRECT_FOLLOWED));
 }
 
 /** Count attempt a, the call's latest, into its chain. */
@@ -835,7 +841,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
         [prev.primary.sources[0]!, a.primary.sources[0]!]));
     }
   }
-  // The HTTP client's re-sends after a 421 are no retries of the application's policy: not counted.
+  // The HTTP client's re-sends after a 421 or a redirect are no retries of the application's policy: not counted.
   const retries = n - 1 - chain.httpResends;
   const policy = opts.policy;
   if (resend) {

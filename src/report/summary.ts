@@ -6,7 +6,7 @@ import type { InputAccount } from '../ingest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
-import { doneAt } from '../findings/rules.js';
+import { doneAt, httpClientResend, REDIRECT_FOLLOWED } from '../findings/rules.js';
 import { redactEndpoint, redactText, redactValue } from '../redact.js';
 import { boundValue, capString, jsonText, plural } from './text.js';
 import { isoTime } from '../formats/time.js';
@@ -438,6 +438,13 @@ export class SummaryBuilder {
   retries = 0;
   /** Refused server/discover probes their clients answered by falling back to initialize. */
   versionFallbacks = 0;
+  /** Redirects (3xx) whose request the client's HTTP library sent to their Location at once (retry-origin.ts, redirectFollowUp). */
+  redirectsFollowed = 0;
+  /**
+   * Redirect (3xx) rows waiting to learn whether their client followed them (then they are a step of the call, not an
+   * attempt that did not succeed): call#attempt -> the row. Released after the call horizon, as pendingRounds.
+   */
+  private pendingRedirects = new Map<string, { row: AttemptRow; end: number; seq: number }>();
   /** Outcomes asked for with --outcome: a fallback probe of one of them is listed among the attempts that did not succeed. */
   private readonly probesAsked: ReadonlySet<string>;
   claimsMatched = 0;
@@ -483,7 +490,9 @@ export class SummaryBuilder {
     m.total++;
     m.outcomes.set(row.outcome, (m.outcomes.get(row.outcome) ?? 0) + 1);
     if (row.call !== undefined) this.countCall(row, seq);
-    if ((row.attempt ?? 1) > 1 && !row.continuation) this.retries++;
+    // The HTTP client's own re-sends (to a redirect's Location, after a 421) are POSTs of the call, not retries.
+    const resend = httpClientResend(row);
+    if ((row.attempt ?? 1) > 1 && !row.continuation && !resend) this.retries++;
     if (row.claim?.only) this.claimsAlone++;
     else if (row.claim) this.claimsMatched++;
     for (const f of row.findings) {
@@ -494,11 +503,22 @@ export class SummaryBuilder {
     }
     // The input_required round this follow-up answers was a step of the call, not an attempt that did not succeed.
     if (row.continuation && row.call !== undefined) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
+    // The redirect this request followed was a step of the call (its hop to the Location), not an attempt that did not succeed.
+    if (resend && row.call !== undefined && row.retryOrigin!.how.startsWith(REDIRECT_FOLLOWED)) {
+      const k = `${row.call}#${(row.attempt ?? 1) - 1}`;
+      const held = this.pendingRedirects.get(k);
+      if (held) {
+        this.pendingRedirects.delete(k);
+        this.redirectsFollowed++;
+      }
+    }
     if (row.versionFallback) this.versionFallbacks++;
     // A fallback probe is not a failure; it is listed only when --outcome asked for its outcome (the user wants to see it).
     if (!succeeded(row.outcome) && (!row.versionFallback || this.probesAsked.has(row.outcome))) {
       if (row.outcome === 'INPUT_REQUIRED' && row.findings.length === 0 && row.call !== undefined) {
         this.pendingRounds.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
+      } else if (isRedirect(row.status) && row.call !== undefined && !this.probesAsked.has(row.outcome)) {
+        this.pendingRedirects.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
       } else this.failed.offer({ item: row, key: startOf(row), seq });
     }
     if (this.opts.keepAll) this.keepForDiagram(row);
@@ -589,11 +609,13 @@ export class SummaryBuilder {
         this.closeCall(s);
       }
     });
-    // A round no follow-up answered within the horizon did not succeed.
-    for (const [k, p] of this.pendingRounds) {
-      if (p.end < before) {
-        this.pendingRounds.delete(k);
-        this.failed.offer({ item: p.row, key: startOf(p.row), seq: p.seq });
+    // A round no follow-up answered within the horizon did not succeed; nor did a redirect its client did not follow.
+    for (const pending of [this.pendingRounds, this.pendingRedirects]) {
+      for (const [k, p] of pending) {
+        if (p.end < before) {
+          pending.delete(k);
+          this.failed.offer({ item: p.row, key: startOf(p.row), seq: p.seq });
+        }
       }
     }
   }
@@ -611,8 +633,9 @@ export class SummaryBuilder {
     this.finished = true;
     for (const s of this.recentCalls.values()) this.closeCall(s);
     this.recentCalls.clear();
-    for (const p of this.pendingRounds.values()) this.failed.offer({ item: p.row, key: startOf(p.row), seq: p.seq });
+    for (const p of [...this.pendingRounds.values(), ...this.pendingRedirects.values()]) this.failed.offer({ item: p.row, key: startOf(p.row), seq: p.seq });
     this.pendingRounds.clear();
+    this.pendingRedirects.clear();
   }
 
   /** How many calls are remembered (for tests of bounded memory). */
@@ -742,12 +765,17 @@ export class SummaryBuilder {
         byCode: Object.fromEntries(run.diagnostics.counts),
         first: this.opts.redact ? run.diagnostics.first.map((d) => ({ ...d, message: redactText(d.message) })) : run.diagnostics.first,
       },
-      notes: this.versionFallbacks > 0
-        ? [...run.notes, `${this.versionFallbacks === 1 ? '1 server/discover probe was refused by a server older than 2026-07-28 and its client' : `${this.versionFallbacks} server/discover probes were refused by a server older than 2026-07-28 and their clients`} fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not as failures: not listed among the attempts that did not succeed unless --outcome names their outcome`]
-        : run.notes,
+      notes: [
+        ...run.notes,
+        ...(this.versionFallbacks > 0 ? [`${this.versionFallbacks === 1 ? '1 server/discover probe was refused by a server older than 2026-07-28 and its client' : `${this.versionFallbacks} server/discover probes were refused by a server older than 2026-07-28 and their clients`} fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not as failures: not listed among the attempts that did not succeed unless --outcome names their outcome`] : []),
+        ...(this.redirectsFollowed > 0 ? [`${this.redirectsFollowed === 1 ? '1 redirect (HTTP 3xx) was' : `${this.redirectsFollowed} redirects (HTTP 3xx) were`} followed at once by the client's HTTP library, which sent the same request to the Location: each is an attempt of its call (HTTP_ERROR, its status not 2xx) and the request sent there the next (origin sdk), a hop of one call, not a retry of the application's nor a failure: not counted among the retries, nor listed among the attempts that did not succeed unless --outcome names their outcome`] : []),
+      ],
     };
   }
 }
+
+/** A redirect's status (3xx). */
+const isRedirect = (status: number | null): boolean => status !== null && status >= 300 && status < 400;
 
 function stepOf(row: AttemptRow): ChainStep {
   const s: ChainStep = { outcome: row.outcome, status: row.status };
