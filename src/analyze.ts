@@ -9,7 +9,8 @@ import { SessionPairs } from './join/gateway.js';
 import { implementationName, scopeKeyOf, type AttemptView } from './join/attempt.js';
 import { Normalizer } from './normalize.js';
 import { CallLinker, MAX_RETRY_AFTER_MS } from './calls.js';
-import { DEFAULT_POLICY, httpClientResend, REDIRECT_FOLLOWED, type CallPolicy } from './findings/rules.js';
+import { DEFAULT_POLICY, type CallPolicy } from './findings/rules.js';
+import { redirectFollowed } from './findings/resends.js';
 import { estimateLineOffset, estimateOffset } from './join/clock.js';
 import { RotatedInputs, type RepeatedLog } from './join/rotated.js';
 import { mcpsnoopRepeatNotes } from './formats/mcpsnoop-export.js';
@@ -148,7 +149,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     onAttempt: (a) => {
       if (a.client !== undefined && a.server !== undefined) bothViews++;
       // A redirect's Location that the client's HTTP library followed is the same server's (see the endpoints note below).
-      if (a.retryOrigin?.how.startsWith(REDIRECT_FOLLOWED) === true && httpClientResend(a)) {
+      if (redirectFollowed(a)) {
         const v = a.client ?? a.primary;
         let set = redirectedTo.get(v.input);
         if (!set) redirectedTo.set(v.input, (set = new Set()));

@@ -1,7 +1,8 @@
 // Who sent a retry, told from it and the attempt it repeats (a note or claim, the SDK's re-sends, a new client's ids), and how; calls.ts adds gateways and one-shot CLIs.
 import type { Attempt, RetryOriginInfo } from './join/match.js';
 import type { JsonRpcId } from './join/attempt.js';
-import { gaveUpAtProgress, MISDIRECTED_RESEND, REDIRECT_FOLLOWED } from './findings/rules.js';
+import { gaveUpAtProgress } from './findings/rules.js';
+import { MISDIRECTED_RESEND, REDIRECT_FOLLOWED } from './findings/resends.js';
 import { jsonText } from './report/text.js';
 import { signatureOf } from './join/fingerprint.js';
 import { requestGuardOf } from './classify.js';

@@ -1,4 +1,6 @@
 // The finding rules: each a small function from the attempt (or retry, or session) to findings with concrete values and evidence.
+import { httpClientResend, MISDIRECTED_RESEND } from './resends.js';
+export { httpClientResend, MISDIRECTED_RESEND, REDIRECT_FOLLOWED } from './resends.js';
 import type { Attempt } from '../join/match.js';
 import { PY_TIMEOUT_REASON, type AttemptView, type Orphan, type Source } from '../join/attempt.js';
 import { RECENT_TOKEN_MS, saysSessionUnknown, type RefusedPost, type RequestRef, type SessionState, type StrayProgress } from '../join/sessions.js';
@@ -709,19 +711,8 @@ export function newRetryChain(): RetryChain {
   return { count: 0, anyClient: false, claims: [], claimSources: [], moreClaimSources: 0, httpResends: 0 };
 }
 
-/** The start of the how of an HTTP client's re-send after 421 (retry-origin.ts, misdirectedResend). */
-export const MISDIRECTED_RESEND = 'the same request posted again at once after HTTP 421 Misdirected Request';
 
-/** The start of the how of a request its HTTP client sent to a redirect's Location (retry-origin.ts, redirectFollowUp). */
-export const REDIRECT_FOLLOWED = 'the same request sent again to where HTTP';
 
-/**
- * Whether a retry is its HTTP client's own re-send: after a 421 (the Fetch standard's), or to the Location of a redirect
- * it followed; below the application and its retry policy.
- */
-export function httpClientResend(a: { retryOrigin?: { origin: string; how: string } | undefined }): boolean {
-  return a.retryOrigin?.origin === 'sdk' && (a.retryOrigin.how.startsWith(MISDIRECTED_RESEND) || a.retryOrigin.how.startsWith(REDIRECT_FOLLOWED));
-}
 
 /** Count attempt a, the call's latest, into its chain. */
 export function addToChain(chain: RetryChain, a: Attempt): void {

@@ -6,7 +6,8 @@ import type { InputAccount } from '../ingest.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { AttemptView, Source } from '../join/attempt.js';
 import { OUTCOMES, type Layer, type Outcome } from '../outcomes.js';
-import { doneAt, httpClientResend, REDIRECT_FOLLOWED } from '../findings/rules.js';
+import { doneAt } from '../findings/rules.js';
+import { httpClientResend, redirectFollowed } from '../findings/resends.js';
 import { redactEndpoint, redactText, redactValue } from '../redact.js';
 import { boundValue, capString, jsonText, plural } from './text.js';
 import { isoTime } from '../formats/time.js';
@@ -504,7 +505,7 @@ export class SummaryBuilder {
     // The input_required round this follow-up answers was a step of the call, not an attempt that did not succeed.
     if (row.continuation && row.call !== undefined) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
     // The redirect this request followed was a step of the call (its hop to the Location), not an attempt that did not succeed.
-    if (resend && row.call !== undefined && row.retryOrigin!.how.startsWith(REDIRECT_FOLLOWED)) {
+    if (row.call !== undefined && redirectFollowed(row)) {
       const k = `${row.call}#${(row.attempt ?? 1) - 1}`;
       const held = this.pendingRedirects.get(k);
       if (held) {

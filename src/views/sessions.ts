@@ -4,6 +4,7 @@ import { scopeName, type AttemptRow, type Summary } from '../report/summary.js';
 import type { Finding, Severity } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
+import { httpClientResend, redirectFollowed } from '../findings/resends.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, NOT_LOGGED, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
@@ -91,7 +92,13 @@ export class SessionsCollector {
       s.failures--;
       if (--s.failed.INPUT_REQUIRED! === 0) delete s.failed.INPUT_REQUIRED;
     }
-    if ((row.attempt ?? 1) > 1 && !row.continuation) s.retries++;
+    // The redirect its HTTP client followed was a hop of the call, and this request no retry (the analysis's note says so).
+    const followed = redirectFollowed(row);
+    if (followed && (s.failed.HTTP_ERROR ?? 0) > 0) {
+      s.failures--;
+      if (--s.failed.HTTP_ERROR! === 0) delete s.failed.HTTP_ERROR;
+    }
+    if ((row.attempt ?? 1) > 1 && !row.continuation && !httpClientResend(row)) s.retries++;
     if (row.session === null) {
       s.lines ??= new Map();
       for (const src of row.sources) {
