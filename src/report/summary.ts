@@ -12,6 +12,7 @@ import { redactEndpoint, redactText, redactValue } from '../redact.js';
 import { boundValue, capString, jsonText, plural } from './text.js';
 import { isoTime } from '../formats/time.js';
 import { TopRows } from './top.js';
+import { trimOldest } from '../bounded.js';
 
 /** One attempt as every output shows it (the ndjson `attempt` line without its `type`). */
 export interface AttemptRow {
@@ -234,6 +235,18 @@ function implementationName(v: unknown): string | undefined {
   return name === undefined ? undefined : version === undefined ? name : `${name}/${version}`;
 }
 
+/** The redacted form of the endpoints seen last: a log's sessionless requests go to a few URLs, redacted once each. */
+const REDACTED_ENDPOINTS_KEPT = 64;
+const redactedEndpoints = new Map<string, string>();
+function redactedEndpoint(url: string): string {
+  let r = redactedEndpoints.get(url);
+  if (r === undefined) {
+    redactedEndpoints.set(url, (r = redactEndpoint(url)));
+    trimOldest(redactedEndpoints, REDACTED_ENDPOINTS_KEPT);
+  }
+  return r;
+}
+
 /** Session, client and protocol identity of an attempt (the sessions and timeline views read these). */
 function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   const clean = (s: string) => (redact ? redactText(s) : s);
@@ -241,7 +254,7 @@ function addIdentity(row: AttemptRow, a: Attempt, redact: boolean): void {
   if (a.session === null && a.primary.scope) row.scope = clean(a.primary.scope.slice(0, 300));
   // (Two stateless servers of one client share a scope: the URL tells their rows apart.)
   const endpoint = a.session === null ? (a.client ?? a.primary).endpoint : undefined;
-  if (endpoint !== undefined) row.endpoint = redact ? redactEndpoint(endpoint) : endpoint;
+  if (endpoint !== undefined) row.endpoint = redact ? redactedEndpoint(endpoint) : endpoint;
   const clientKey = views.find((x) => x.client)?.client;
   if (clientKey) row.client = clean(clientKey.slice(0, 300));
   if (a.client && a.server) row.serverStatus = a.server.status ?? null;
