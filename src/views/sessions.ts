@@ -5,6 +5,7 @@ import type { Finding, Severity } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
 import { filtersText } from '../filter.js';
 import { httpClientResend, redirectFollowed } from '../findings/resends.js';
+import { trimOldest } from '../bounded.js';
 import { redactionLine } from '../report/notes.js';
 import { isoTime } from '../formats/time.js';
 import { cell, clock, NOT_LOGGED, nameCell, dateTime, isSuccess, markdownTable, mdCell, mdText, OUTCOME_COLOR, paint, severityCounts, span, terminalTable } from './style.js';
@@ -55,10 +56,15 @@ interface Acc extends SessionRow {
 }
 
 /** Folds attempts and session findings into one record per session; memory grows with the number of sessions only. */
+/** Redirect rows remembered until their follow-up (it comes at once: a few per open call are plenty). */
+const REDIRECTS_KEPT = 4_096;
+
 export class SessionsCollector {
   private sessions = new Map<string, Acc>();
   /** The last session-less scope seen: a session-level finding without a session id belongs there. */
   private lastScopeless: Acc | undefined;
+  /** Redirect (3xx) rows whose follow-up may still come, by call#attempt: the session they were counted in (the last REDIRECTS_KEPT). */
+  private redirects = new Map<string, Acc>();
   /**
    * What the attempts the filters dropped said of their sessions (client, server, protocol): a filter that drops a
    * session's initialize (--tool, a time filter) keeps the rest of the session named as it was. Not rows of their own.
@@ -92,11 +98,18 @@ export class SessionsCollector {
       s.failures--;
       if (--s.failed.INPUT_REQUIRED! === 0) delete s.failed.INPUT_REQUIRED;
     }
-    // The redirect its HTTP client followed was a hop of the call, and this request no retry (the analysis's note says so).
-    const followed = redirectFollowed(row);
-    if (followed && (s.failed.HTTP_ERROR ?? 0) > 0) {
-      s.failures--;
-      if (--s.failed.HTTP_ERROR! === 0) delete s.failed.HTTP_ERROR;
+    // The redirect its HTTP client followed was a hop of the call, and this request no retry (the analysis's note says
+    // so): the redirect is taken off the failures of the session it was counted in (an initialize's 3xx has none yet).
+    if (row.call !== undefined && row.status !== null && row.status >= 300 && row.status < 400 && !isSuccess(row.outcome)) {
+      this.redirects.set(`${row.call}#${row.attempt ?? 1}`, s);
+      trimOldest(this.redirects, REDIRECTS_KEPT);
+    }
+    const at = row.call !== undefined && redirectFollowed(row) ? `${row.call}#${(row.attempt ?? 1) - 1}` : undefined;
+    const counted = at !== undefined ? this.redirects.get(at) : undefined;
+    if (counted !== undefined && (counted.failed.HTTP_ERROR ?? 0) > 0) {
+      this.redirects.delete(at!);
+      counted.failures--;
+      if (--counted.failed.HTTP_ERROR! === 0) delete counted.failed.HTTP_ERROR;
     }
     if ((row.attempt ?? 1) > 1 && !row.continuation && !httpClientResend(row)) s.retries++;
     if (row.session === null) {

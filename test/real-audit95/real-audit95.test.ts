@@ -128,6 +128,17 @@ describe('real-audit95: a 307/308 of an MCP POST within its origin, which each S
     }
   });
 
+  it('the sessions view counts no followed redirect as a failure nor its request as a retry, in the session each was in (real-audit2/redirect-trailing-slash: Express redirects every POST /mcp to /mcp/)', async () => {
+    const dir = `${ROOT}test/fixtures/real-audit2/redirect-trailing-slash/`;
+    const r = await cli(['sessions', '--format', 'json', '--client', `${dir}client.ndjson`, '--server', `${dir}server.ndjson`]);
+    const sessions = (JSON.parse(r.stdout) as { sessions: { retries: number; failed: Record<string, number> }[] }).sessions;
+    // (the app made no call twice; its one isError result is the only failure)
+    const steps = (JSON.parse(readFileSync(`${dir}observed.json`, 'utf8')) as { steps: { step: string; summary?: { isError?: boolean } }[] }).steps;
+    expect(sessions.map((x) => x.retries)).toEqual(sessions.map(() => 0));
+    expect(sessions.reduce((n, x) => n + (x.failed.HTTP_ERROR ?? 0), 0)).toBe(0);
+    expect(sessions.reduce((n, x) => n + (x.failed.TOOL_ERROR ?? 0), 0)).toBe(steps.filter((x) => x.summary?.isError === true).length);
+  });
+
   it('must not: another log\'s request is not the follow-up of a redirect the client did not follow (real-audit21/s13-redirect-307 read whole)', async () => {
     // client.ndjson: the 307 the SDK refused (its Location another origin); client-direct.ndjson: another run, whose
     // own 307 it followed.
