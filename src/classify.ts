@@ -100,6 +100,9 @@ export function classify(view: AttemptView, tool: ToolContext = {}): Classificat
 }
 
 /** Outcomes of a response that ends a call well (its caller has what it asked for, or is asked for input). */
+/** The TypeScript SDK server's refusals of a request the client's capabilities do not declare (1.x and v2). */
+const CAPABILITY_REFUSED = /^(MCP error -?\d+: )?Client does not support (form elicitation|url elicitation|URL elicitation|elicitation|sampling|listing roots)\b/;
+
 const ANSWERED_WELL: ReadonlySet<Outcome> = new Set(['TOOL_SUCCESS', 'SUCCESS', 'TOOL_ERROR', 'INPUT_REQUIRED', 'TASK_CREATED']);
 
 /**
@@ -132,6 +135,18 @@ function cursorLoopWhy(cursor: string): string {
 export function pythonSdkAgent(view: AttemptView): string | undefined {
   const ua = view.requestHeaders?.get('user-agent')?.trim();
   return ua !== undefined && /^python-httpx\d*\//i.test(ua) ? ua.slice(0, 60) : undefined;
+}
+
+/**
+ * The Python SDK client took the response with another id on this request's own SSE stream as its answer (it sets the id
+ * to the request's): the wrong id did not leave the response unmatched for it.
+ */
+export function pythonTookStray(view: AttemptView): boolean {
+  const r = view.strayResponse;
+  if (view.response !== undefined || !isObject(r) || pythonSdkAgent(view) === undefined) return false;
+  if (view.contentType === undefined || !/event-stream/i.test(view.contentType)) return false;
+  // (The same value as another type is a case of its own: every SDK takes it.)
+  return !((typeof r.id === 'string' || typeof r.id === 'number') && (typeof view.id === 'string' || typeof view.id === 'number') && typeof r.id !== typeof view.id && String(r.id) === String(view.id));
 }
 
 function classifyView(view: AttemptView, tool: ToolContext): Classification {
@@ -797,6 +812,11 @@ function classifyResponse(view: AttemptView, response: unknown, tool: ToolContex
     // answers this isError in its place: the tool ran, and what failed is its own result, not the arguments.
     else if (detail.errorMessage !== undefined && /(^|: )Output validation error: /.test(detail.errorMessage)) {
       detail.why = 'the server\'s SDK (McpServer) checked the tool\'s result against its outputSchema and sent this error in its place: the tool ran, and its result broke the schema it declares (a fault of the server\'s tool, not of the arguments; the error\'s -32602 is in its text, not a JSON-RPC error)';
+    }
+    // The TypeScript SDK's server checks a request to the client against the capabilities of the client's initialize;
+    // without a session (its stateless mode makes a new server for each request) it never saw one, so it refuses them all.
+    else if (detail.errorMessage !== undefined && view.session === null && (pv === undefined || pv < '2026-07-28') && CAPABILITY_REFUSED.test(detail.errorMessage)) {
+      detail.why = 'the server\'s SDK refused the request the tool needed to send to the client (an elicitation, sampling or roots request): it checks the capabilities the client declared in initialize, and this request carried no session id, so the server that handled it had none of them (a stateless server, as the TypeScript SDK\'s stateless mode, which makes a new server for each request, never sees the initialize), whatever the client declared; a tool that asks the client needs a server with sessions, or the 2026-07-28 input_required round';
     }
     const asked = unansweredAsk(view);
     if (asked !== undefined) detail.why = detail.why ? `${detail.why}; ${asked}` : asked;

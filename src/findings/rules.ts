@@ -313,7 +313,10 @@ export function checkAttempt(a: Attempt, ctx: { continuationOf?: Attempt | undef
       `${label(a)} id ${idText(a)}: the connection closed${dur} before the result was sent (on ${protocolOf(a)} closing the stream is the cancellation; the server's log cannot tell whether the client or something between them closed it)`,
       closer.sources.slice(0, 2)));
   }
+  // The Python SDK client took the wrong-id response on its request's own stream as the answer: no orphan to it (the
+  // attempt's INVALID_ENVELOPE says the id and what its caller got).
   for (const o of v.orphans ?? []) {
+    if (v.strayTakenId !== undefined && o.id === v.strayTakenId) continue;
     out.push(finding('ORPHAN_RESPONSE', 'warning',
       `response with id ${jsonText(o.id)} on the exchange of ${label(a)} id ${idText(a)} ${orphanWhy(o, a.session === null ? 'the same log (there is no session)' : 'its session')}${sameValueOtherType(o.id, a.id) ? `: it is this request's id as a ${typeof o.id}, which the TypeScript SDK (1.x and v2) and the Python SDK take as its answer` : ''}`,
       [o.src]));
@@ -824,9 +827,12 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     }
   }
   const prevView = prev.client ?? prev.primary;
+  // A retry before a Retry-After at least the policy's minimum delay: RETRY_AFTER_IGNORED says it, not RETRY_POLICY too.
+  let earlyForRetryAfter = false;
   if (prevView.retryAfterMs !== undefined && prev.endTs !== undefined && a.startTs !== undefined) {
     const waited = a.startTs - prev.endTs;
     if (waited < prevView.retryAfterMs) {
+      earlyForRetryAfter = prevView.retryAfterMs >= opts.policy.minDelayMs;
       out.push(finding('RETRY_AFTER_IGNORED', 'warning',
         `${label(a)}: retried ${secs(Math.max(0, waited))} after HTTP ${prev.status} asked to wait ${secs(prevView.retryAfterMs)} (Retry-After)`,
         [prev.primary.sources[0]!, a.primary.sources[0]!]));
@@ -870,7 +876,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
     const hopNote = gave.hopCancel ? ` (measured from the client's notifications/cancelled as this log got it, which may have come up to ${delayText(margin)} later than the caller gave up: its trip through the hops)`
       : gave.pyTimeout ? ` (measured from the request's start in this log plus the timeout its notifications/cancelled names, which may be up to ${delayText(margin)} later than the caller's timeout fired: the SDK's transport gets to a POST late under load)` : '';
     if (delay < policy.minDelayMs - margin) {
-      out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after ${isFailure(prev.outcome) || previousOutcome(prev) !== prev.outcome ? 'the failure' : callerGot(prev, a) ? `the earlier attempt ended (${prev.outcome}, which the caller got)` : `the earlier attempt ended (${prev.outcome} in this log: the sender did not get it)`}${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)} (--min-retry-delay)`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
+      if (!earlyForRetryAfter) out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} came ${delayText(Math.max(0, delay))} after ${isFailure(prev.outcome) || previousOutcome(prev) !== prev.outcome ? 'the failure' : callerGot(prev, a) ? `the earlier attempt ended (${prev.outcome}, which the caller got)` : `the earlier attempt ended (${prev.outcome} in this log: the sender did not get it)`}${hopNote}; the policy asks at least ${delayText(policy.minDelayMs)} (--min-retry-delay)`, [prev.primary.sources[0]!, a.primary.sources[0]!]));
     } else if (prevDelay !== undefined && delay + margin < prevDelay - Math.max(20, prevDelay * 0.1)) {
       // A constant backoff keeps its delays within a few ms of each other: only a delay clearly shorter shrinks.
       out.push(finding('RETRY_POLICY', 'warning', `${label(a)}: retry ${retries} waited ${delayText(delay)}${hopNote}, less than the ${delayText(prevDelay)} before it; the policy asks growing delays`, [prev.primary.sources[0]!, a.primary.sources[0]!]));

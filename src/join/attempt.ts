@@ -111,6 +111,8 @@ export interface AttemptView {
   toolList?: Map<string, ToolSafety>;
   /** The only response on the exchange, when its id is not this request's. */
   strayResponse?: unknown;
+  /** That response's id, kept after compaction, where the Python SDK client took it as this request's answer. */
+  strayTakenId?: JsonRpcId;
   /** First payload that did not parse, with why. */
   malformed?: string;
   /** What a non-JSON body of an HTTP error said (its first line, or an HTML page's title), for the report. */
@@ -364,6 +366,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     response: undefined,
     responseTs: undefined,
     strayResponse: undefined,
+    strayTakenId: undefined,
     responded: undefined,
     wireErrorCode: undefined,
     initialize: undefined,

@@ -1,5 +1,5 @@
 // Joining the client view and the server view of the same attempt, attaching client claims, and holding attempts until final.
-import { classify, requestGuard } from '../classify.js';
+import { classify, pythonTookStray, requestGuard } from '../classify.js';
 import type { ClaimIn } from '../normalize.js';
 import { OUTCOME_INFO, isOutcome, type Layer, type Outcome } from '../outcomes.js';
 import type { Finding } from '../findings/types.js';
@@ -1786,6 +1786,7 @@ function compact(view: AttemptView): void {
       }
     }
   }
+  if (view.strayResponse !== undefined && pythonTookStray(view)) view.strayTakenId = (view.strayResponse as { id: JsonRpcId }).id;
   // Assigned, not deleted: delete would turn every view into a slow dictionary-mode object.
   view.response = undefined;
   view.strayResponse = undefined;
