@@ -1,0 +1,262 @@
+// Records test/fixtures/real-audit99/ (the ninety-ninth audit: audit 97's known gaps in the findings) on 127.0.0.1, ports 10850-10899.
+// NOT run by `npm test`. A copy of test/real-audit97/record.mjs (the same matrix, draws and rigs, its py_app.py and
+// py_server.py) that writes here, on this audit's ports; kept: seed 867016, a v2 2.4.0 client's elicitation (`refund`)
+// against the 1.32.2 server's stateless mode, which audit 97 drew three times and did not keep. No network:
+//   npm run build && node test/real-audit99/record.mjs [--draw N] [seed...]
+// See test/real-audit97/record.mjs for the chain (app -> client.ndjson -> capture.har.ndjson -> hop -> server.ndjson ->
+// server) and observed.json's fields.
+import { mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
+import { rng } from '../helpers/chaos-record.mjs';
+import { listen, readBody, sessionHandler, handleStateless, sleep, startHarProxy, startRecordProxy, stopAfter } from '../helpers/loopback.mjs';
+import { Client, StreamableHTTPClientTransport, ClientV2, TransportV2, McpServer, StreamableHTTPServerTransport, types, z, clean, errOf, short } from '../helpers/audit-rig.mjs';
+
+const R = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
+const { recordingFetch, recordingHandler, withCallNote } = await import(`${R}/dist/capture/index.js`);
+const v2 = await import('@modelcontextprotocol/server');
+const { toNodeHandler } = await import('@modelcontextprotocol/node');
+const zv4 = (await import('zod')).z;
+const PY = process.env.PYTHON ?? '/work/py-venv/bin/python';
+const HERE = new URL('../real-audit97/', import.meta.url).pathname;
+
+/** The seeds committed: the most informative of the drawn runs (see test/fixtures/README.md). */
+export const KEEP = [867016];
+
+const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
+/** A seed's cell of the matrix. Eras: `legacy` (2025-11-25 with a session), `stateless` (2025-11-25, no session: the SDK 1.32.2 server's stateless mode), `modern` (2026-07-28, sessionless). */
+export function draw(seed) {
+  const r = rng(seed);
+  const client = pick(r, ['ts1', 'v2', 'py']);
+  const server = pick(r, ['ts1', 'v2', 'py']);
+  const eras = ['legacy', ...(server === 'ts1' ? ['stateless'] : []), ...(client !== 'ts1' && server !== 'ts1' ? ['modern'] : [])];
+  const era = pick(r, eras);
+  const faults = ['none', '503', '429', '500html', 'cut', 'delay', 'malformed', 'wrongid', ...(era === 'legacy' ? ['404'] : [])];
+  const fault = pick(r, faults);
+  const outcome = pick(r, ['success', 'success', 'isError', '-32602', 'elicit']);
+  const policy = pick(r, ['none', 'once', 'backoff']);
+  const notes = client !== 'py' && r() < 0.5;
+  const tool = { success: pick(r, ['send_email', 'lookup']), isError: 'charge', '-32602': 'set_limit', elicit: 'refund' }[outcome];
+  return { seed, client, server, era, fault, outcome, tool, policy, notes };
+}
+
+const POLICY = { none: { retries: 0, delays: [] }, once: { retries: 1, delays: [50] }, backoff: { retries: 2, delays: [400, 1200] } };
+const TIMEOUT_MS = 1500;
+const argsOf = (tool, id) => (tool === 'set_limit' ? { limit: -1 } : { orderId: id });
+const NGINX_500 = '<html>\r\n<head><title>500 Internal Server Error</title></head>\r\n<body>\r\n<center><h1>500 Internal Server Error</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** The TypeScript servers' tools (SDK 1.32.2 McpServer, or the v2 McpServer when `V2`); ran[] gets each body that ran. */
+function tsServer(ran, V2) {
+  const Server = V2 ? v2.McpServer : McpServer;
+  const zz = V2 ? zv4 : z;
+  const schema = (shape) => (V2 ? zz.object(shape) : shape);
+  const s = new Server({ name: `audit97-${V2 ? 'v2' : 'ts1'}`, version: '1.0.0' });
+  const text = (t, isError) => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
+  s.registerTool('lookup', { description: 'Look up an order', inputSchema: schema({ orderId: zz.string() }), annotations: { readOnlyHint: true, idempotentHint: true } }, async ({ orderId }) => { ran.push(`lookup ${orderId}`); return text(`order ${orderId}: shipped`); });
+  s.registerTool('send_email', { description: 'Email the customer', inputSchema: schema({ orderId: zz.string() }) }, async ({ orderId }) => { ran.push(`send_email ${orderId}`); return text(`email for ${orderId} sent`); });
+  s.registerTool('charge', { description: 'Charge the card', inputSchema: schema({ orderId: zz.string() }) }, async ({ orderId }) => { ran.push(`charge ${orderId}`); return text(`card declined for ${orderId}`, true); });
+  s.registerTool('set_limit', { description: 'Set a limit', inputSchema: schema({ limit: zz.number() }) }, async ({ limit }) => {
+    ran.push(`set_limit ${limit}`);
+    const E = V2 ? v2.ProtocolError : types.McpError;
+    throw new E(-32602, `limit must be >= 0, got ${limit}`);
+  });
+  s.registerTool('refund', { description: 'Refund an order, with the user\'s approval', inputSchema: schema({ orderId: zz.string() }) }, async ({ orderId }, extra) => {
+    const requestedSchema = { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] };
+    if (V2) {
+      const answer = extra.mcpReq?.inputResponses?.approval;
+      if (!answer) return v2.inputRequired({ inputRequests: { approval: v2.inputRequired.elicit({ mode: 'form', message: `Refund ${orderId}?`, requestedSchema }) }, requestState: orderId });
+      ran.push(`refund ${orderId}`);
+      return text(`refund ${orderId}: approved (${answer.content?.reason})`);
+    }
+    const answer = await s.server.elicitInput({ message: `Refund ${orderId}?`, requestedSchema });
+    ran.push(`refund ${orderId}`);
+    return text(`refund ${orderId}: approved (${answer.content?.reason})`);
+  });
+  return s;
+}
+
+/** The server of a cell on `port`, its own view in `out`: { close(), ran } (the Python server's ran from its stdout). */
+async function startServer(cell, port, out) {
+  if (cell.server === 'py') {
+    const ran = [];
+    const child = spawn(PY, [`${HERE}py_server.py`, String(port + 1)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    createInterface({ input: child.stdout }).on('line', (l) => { try { ran.push(JSON.parse(l).ran); } catch {} });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    for (let i = 0; i < 200; i++) {
+      if (child.exitCode !== null) throw new Error(`py server exited: ${err.slice(0, 500)}`);
+      try { await fetch(`http://127.0.0.1:${port + 1}/mcp`, { method: 'GET', signal: AbortSignal.timeout(300) }).then((r) => r.body?.cancel()); break; } catch (e) { if (e?.name === 'TimeoutError') break; await sleep(100); }
+    }
+    const proxy = await startRecordProxy(`http://127.0.0.1:${port + 1}`, out, 'server');
+    return { url: proxy.url, ran, async close() { await proxy.stop(); await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }); } };
+  }
+  const ran = [];
+  let handler;
+  let closeMore = async () => {};
+  if (cell.server === 'v2') {
+    const h = v2.createMcpHandler(() => tsServer(ran, true), { responseMode: 'auto', keepAliveMs: 0 });
+    const node = toNodeHandler(h);
+    handler = async (req, res) => { try { await node(req, res); } catch (e) { if (!res.headersSent) res.writeHead(500).end(String(e)); } };
+    closeMore = () => h.close().catch(() => {});
+  } else if (cell.era === 'stateless') {
+    handler = (req, res) => handleStateless(req, res, { Transport: StreamableHTTPServerTransport, buildServer: () => tsServer(ran, false) }).catch(() => res.destroy());
+  } else {
+    handler = sessionHandler({ Transport: StreamableHTTPServerTransport, isInitializeRequest: types.isInitializeRequest, buildServer: () => tsServer(ran, false) }).handle;
+  }
+  const s = await listen(recordingHandler(handler, { out }), port + 1);
+  return { url: s.url, ran, async close() { await closeMore(); await s.close(); } };
+}
+
+/** The fault hop: forwards to `upstream`, doing `cell.fault` to the first tools/call POST of the drawn tool; log[] gets each POST. */
+function faultHop(cell, upstream, port, log) {
+  const target = new URL(upstream);
+  let done = false;
+  return listen(async (req, res) => {
+    const raw = await readBody(req);
+    let rpc;
+    try { rpc = raw.length ? JSON.parse(raw.toString('utf8')) : undefined; } catch {}
+    const hit = !done && req.method === 'POST' && rpc?.method === 'tools/call' && rpc.params?.name === cell.tool;
+    const fault = hit ? cell.fault : 'none';
+    if (hit) done = true;
+    const entry = { request: `${req.method} ${rpc?.method ?? ''}${rpc?.params?.name ? ` ${rpc.params.name}` : ''}`.trim(), ...(rpc?.id !== undefined ? { id: rpc.id } : {}), action: fault === 'none' ? 'forward' : fault };
+    if (req.method === 'POST') log.push(entry);
+    const answer = (status, headers, body) => { res.writeHead(status, headers); res.end(body); };
+    if (fault === '503') return answer(503, { 'content-type': 'text/plain' }, 'Service Unavailable');
+    if (fault === '429') return answer(429, { 'content-type': 'text/plain', 'retry-after': '1' }, 'Too Many Requests');
+    if (fault === '404') return answer(404, { 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+    if (fault === '500html') return answer(500, { 'content-type': 'text/html' }, NGINX_500);
+    if (fault === 'delay') await sleep(TIMEOUT_MS + 800);
+    const up = httpRequest({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } });
+    up.on('error', () => res.destroy());
+    res.on('close', () => up.destroy());
+    up.on('response', (ures) => {
+      const headers = { ...ures.headers };
+      const sse = /event-stream/.test(String(headers['content-type'] ?? ''));
+      if (req.method === 'POST') entry.answer = `${ures.statusCode} ${headers['content-type'] ?? ''}`.trim();
+      if (fault === 'cut' || fault === 'malformed' || fault === 'wrongid') delete headers['content-length'];
+      res.writeHead(ures.statusCode, headers);
+      res.flushHeaders();
+      let buf = '';
+      ures.on('data', (c) => {
+        // what the server answered, as the hop read it (before any fault): an input_required round, a JSON-RPC error
+        if (req.method === 'POST' && /"resultType":"input_required"/.test(c.toString('utf8'))) entry.serverAnswered = 'input_required';
+        else if (req.method === 'POST' && entry.serverAnswered === undefined && /"error":\{"code":/.test(c.toString('utf8'))) entry.serverAnswered = 'error';
+        if (res.writableEnded) return;
+        if (fault === 'cut') {
+          // the answer cut before the final response: SSE events that carry none pass, then the body ends cleanly
+          buf += c.toString('utf8');
+          for (let m; (m = /\r?\n\r?\n/.exec(buf)); ) {
+            const ev = buf.slice(0, m.index + m[0].length);
+            buf = buf.slice(m.index + m[0].length);
+            if (!sse || /"result"|"error"/.test(ev)) { entry.cut = true; res.end(); ures.destroy(); return; }
+            res.write(ev);
+          }
+          return;
+        }
+        let s = c.toString('utf8');
+        if (fault === 'malformed') s = s.replace('"result":{', '"result":[');
+        if (fault === 'wrongid') s = s.replace(new RegExp(`"id":${JSON.stringify(rpc.id)}(?=[,}])`), `"id":${typeof rpc.id === 'number' ? rpc.id + 700 : '"x-700"'}`);
+        res.write(s);
+      });
+      ures.on('end', () => { if (!res.writableEnded) { if (fault === 'cut') entry.cut = true; res.end(); } });
+    });
+    up.end(raw);
+  }, port);
+}
+
+/** The TypeScript app of a cell (ts1 or v2 client), its fetch recordingFetch into client.ndjson. */
+async function runTsApp(cell, url, out, plan, seen) {
+  const rf = recordingFetch({ out, client: `audit97-${cell.client}-app@1.0.0` });
+  const V2 = cell.client === 'v2';
+  const c = V2
+    ? new ClientV2({ name: `audit97-${cell.client}-app`, version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, ...(cell.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}) })
+    : new Client({ name: `audit97-${cell.client}-app`, version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  const accept = async (req) => { seen.push({ elicitation: req.params?.message ?? null }); return { action: 'accept', content: { reason: 'damaged' } }; };
+  if (V2) c.setRequestHandler('elicitation/create', accept); else c.setRequestHandler(types.ElicitRequestSchema, accept);
+  const t = V2 ? new TransportV2(new URL(url), { fetch: rf }) : new StreamableHTTPClientTransport(new URL(url), { fetch: rf });
+  try {
+    await c.connect(t);
+    seen.push({ label: 'connect', ok: true });
+    await c.listTools();
+    for (const call of plan.calls) {
+      for (let i = 0; i <= call.retries; i++) {
+        const t0 = Date.now();
+        const label = call.label + (i ? ` (the app's attempt ${i + 1})` : '');
+        const send = () => (V2 ? c.callTool({ name: call.tool, arguments: call.args }, { timeout: call.timeoutMs }) : c.callTool({ name: call.tool, arguments: call.args }, undefined, { timeout: call.timeoutMs }));
+        try {
+          const r = await (cell.notes ? withCallNote({ retryOrigin: i ? 'app' : 'none', attempt: i + 1, call: call.label }, send) : send());
+          seen.push({ label, call: call.label, attempt: i + 1, ok: short(r), ms: Date.now() - t0 });
+          break;
+        } catch (e) {
+          seen.push({ label, call: call.label, attempt: i + 1, error: errOf(e), ms: Date.now() - t0 });
+          if (i < call.retries) await sleep(call.delays[i]);
+        }
+      }
+    }
+  } catch (e) {
+    seen.push({ label: 'connect or list', error: errOf(e) });
+  }
+  await t.terminateSession?.().catch(() => {});
+  await c.close().catch(() => {});
+  await sleep(100);
+  rf.close();
+}
+
+/** The Python app of a cell, in its own process, behind `mcp-triage record --side client` (client.ndjson). */
+async function runPyApp(cell, url, out, plan, seen) {
+  const proxy = await startRecordProxy(url, out, 'client');
+  try {
+    const child = spawn(PY, [`${HERE}py_app.py`, `${proxy.url}/mcp`, JSON.stringify({ mode: cell.era === 'modern' ? 'auto' : 'legacy', calls: plan.calls })], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise((r) => child.once('exit', r));
+    try { seen.push(...JSON.parse(stdout).seen.map((s) => (s.error ? { ...s, error: { ...s.error, message: clean(s.error.message) } } : s))); } catch { seen.push({ label: 'py app', error: { name: 'NoOutput', message: clean(stderr).slice(-300) } }); }
+  } finally {
+    await sleep(200);
+    await proxy.stop();
+  }
+}
+
+async function record(seed, k) {
+  const cell = draw(seed);
+  const name = `s${seed}-${cell.client}-${cell.server}-${cell.era}-${cell.fault}-${cell.outcome.replace('-', 'e')}-${cell.policy}`;
+  const d = `${R}/test/fixtures/real-audit99/${name}`;
+  rmSync(d, { recursive: true, force: true });
+  mkdirSync(d, { recursive: true });
+  const port = 10850 + 4 * (k % 12);
+  const server = await startServer(cell, port, `${d}/server.ndjson`);
+  const hopLog = [];
+  const hop = await faultHop(cell, server.url, port + 2, hopLog);
+  const har = await startHarProxy(hop.url, `${d}/capture.har.ndjson`, port + 3);
+  const id = `ord-${seed}`;
+  const plan = { calls: [
+    { label: `${cell.tool} ${id}`, tool: cell.tool, args: argsOf(cell.tool, id), timeoutMs: TIMEOUT_MS, ...POLICY[cell.policy] },
+    { label: `lookup ${id}-after`, tool: 'lookup', args: { orderId: `${id}-after` }, timeoutMs: TIMEOUT_MS, retries: 0, delays: [] },
+  ] };
+  const seen = [];
+  if (cell.client === 'py') await runPyApp(cell, `${har.url}`, `${d}/client.ndjson`, plan, seen);
+  else await runTsApp(cell, `${har.url}/mcp`, `${d}/client.ndjson`, plan, seen);
+  await sleep(cell.fault === 'delay' ? TIMEOUT_MS + 800 : 300);
+  await har.close();
+  await hop.close();
+  await server.close();
+  for (const f of ['client.ndjson', 'server.ndjson', 'capture.har.ndjson']) appendFileSync(`${d}/${f}`, '');
+  const observed = { cell, plan: plan.calls.map(({ label, tool, args, retries, delays, timeoutMs }) => ({ label, tool, args, retries, delays, timeoutMs })), app: seen, serverRan: server.ran, hop: hopLog };
+  writeFileSync(`${d}/observed.json`, `${JSON.stringify(observed, null, 1)}\n`);
+  process.stdout.write(`${name}: ${seen.filter((s) => s.call).map((s) => (s.ok ? (s.ok.isError ? 'isError' : 'ok') : s.error?.code ?? s.error?.name)).join(',')} ran=${server.ran.length} hop=${hopLog.map((h) => h.action).filter((a) => a !== 'forward').join(',')}\n`);
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--draw') {
+  const r = rng(97);
+  for (let i = 0; i < Number(args[1] ?? 30); i++) { const seed = Math.floor(r() * 1e6); process.stdout.write(`${JSON.stringify(draw(seed))}\n`); }
+  process.exit(0);
+}
+stopAfter(600_000);
+const seeds = args.length ? args.map(Number) : KEEP;
+let k = 0;
+for (const seed of seeds) await record(seed, k++);
+process.exit(0);
