@@ -25,6 +25,7 @@ export const NdjsonAttemptSchema = z.object({
   attempt: z.number().int().positive().optional(),
   continuation: z.literal(true).optional(),
   versionFallback: z.literal(true).optional(),
+  answerNotLogged: z.literal(true).optional(),
   retryOrigin: z.object({ origin: z.string(), how: z.string() }).optional(),
   findings: z.array(FindingBrief),
   sources: z.array(SourceSchema),

@@ -36,6 +36,11 @@ export interface AttemptRow {
   continuation?: true;
   /** A server/discover probe an older server refused, after which the client fell back to initialize: not listed among the attempts that did not succeed. */
   versionFallback?: true;
+  /**
+   * UNANSWERED only because the log does not hold the answer's body (the Python SDK client's DEBUG log: a 2xx JSON body
+   * read to its end): answered, its outcome not known. Neither failed nor succeeded in the counts.
+   */
+  answerNotLogged?: true;
   retryOrigin?: { origin: string; how: string };
   findings: { code: string; severity: Severity; message: string }[];
   sources: Source[];
@@ -72,6 +77,12 @@ export interface Summary {
   calls: number;
   retries: number;
   byOutcome: Partial<Record<Outcome, number>>;
+  /**
+   * Attempts byOutcome counts under their outcome that the reports count neither as failed nor as succeeded (only when
+   * there are any): redirects (HTTP_ERROR, 3xx) the client's HTTP library followed, a hop of their call; answers
+   * (UNANSWERED) whose body the log does not hold, their outcome not known.
+   */
+  countedApart?: { redirectsFollowed?: number; answersNotLogged?: number };
   byLayer: Partial<Record<Layer, number>>;
   byMethod: { method: string; tool: string | null; total: number; outcomes: Partial<Record<Outcome, number>> }[];
   findings: { total: number; bySeverity: Record<Severity, number>; byCode: Record<string, number> };
@@ -176,6 +187,7 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     if (d.why !== undefined) row.detail.why = capString(redact ? redactText(d.why) : d.why);
   }
   if (a.notSeenByServer) row.notSeenByServer = true;
+  if (answerNotLogged(a)) row.answerNotLogged = true;
   if (a.primary.versionFallback || a.client?.versionFallback || a.server?.versionFallback) {
     row.versionFallback = true;
     const said = 'a version probe the server refused (it predates 2026-07-28); the client fell back to initialize, as the spec asks';
@@ -303,6 +315,13 @@ function sourcesOf(a: Attempt): Source[] {
   if (a.gatewayReason) add(a.gatewayReason.src);
   for (const l of a.serverLines ?? []) add(l.src);
   return out;
+}
+
+/** The attempt is UNANSWERED only because its log proves an answer came in a body it does not hold (classify.ts's "answered" why). */
+function answerNotLogged(a: Attempt): boolean {
+  if (a.outcome !== 'UNANSWERED') return false;
+  const v = a.client ?? a.primary;
+  return v.unloggedAnswer !== undefined && v.error === undefined && v.openAfterMs === undefined;
 }
 
 /** Outcomes the reports do not list among the attempts that did not succeed: completed, or a task accepted (its result comes with tasks/result). */
@@ -454,6 +473,8 @@ export class SummaryBuilder {
   versionFallbacks = 0;
   /** Redirects (3xx) whose request the client's HTTP library sent to their Location at once (retry-origin.ts, redirectFollowUp). */
   redirectsFollowed = 0;
+  /** Attempts answered in a body the log does not hold (AttemptRow.answerNotLogged). */
+  answersNotLogged = 0;
   /**
    * Redirect (3xx) rows waiting to learn whether their client followed them (then they are a step of the call, not an
    * attempt that did not succeed): call#attempt -> the row. Released after the call horizon, as pendingRounds.
@@ -527,13 +548,17 @@ export class SummaryBuilder {
       }
     }
     if (row.versionFallback) this.versionFallbacks++;
+    if (row.answerNotLogged) this.answersNotLogged++;
     // A fallback probe is not a failure; it is listed only when --outcome asked for its outcome (the user wants to see it).
     if (!succeeded(row.outcome) && (!row.versionFallback || this.probesAsked.has(row.outcome))) {
       if (row.outcome === 'INPUT_REQUIRED' && row.findings.length === 0 && row.call !== undefined) {
         this.pendingRounds.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
       } else if (isRedirect(row.status) && row.call !== undefined && !this.probesAsked.has(row.outcome)) {
         this.pendingRedirects.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
-      } else this.failed.offer({ item: row, key: startOf(row), seq });
+      } else if (!(row.answerNotLogged && row.findings.length === 0 && !this.probesAsked.has(row.outcome))) {
+        // An answer the log does not hold is not known to have failed: listed only with a finding, or when --outcome asks.
+        this.failed.offer({ item: row, key: startOf(row), seq });
+      }
     }
     if (this.opts.keepAll) this.keepForDiagram(row);
   }
@@ -765,6 +790,12 @@ export class SummaryBuilder {
       calls: this.calls,
       retries: this.retries,
       byOutcome,
+      ...(this.redirectsFollowed > 0 || this.answersNotLogged > 0 ? {
+        countedApart: {
+          ...(this.redirectsFollowed > 0 ? { redirectsFollowed: this.redirectsFollowed } : {}),
+          ...(this.answersNotLogged > 0 ? { answersNotLogged: this.answersNotLogged } : {}),
+        },
+      } : {}),
       byLayer: Object.fromEntries(this.byLayer),
       byMethod: [...this.byMethod.values()]
         .sort((a, b) => b.total - a.total || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0)) // code-unit order: no locale, no ICU load
@@ -783,9 +814,29 @@ export class SummaryBuilder {
         ...run.notes,
         ...(this.versionFallbacks > 0 ? [`${this.versionFallbacks === 1 ? '1 server/discover probe was refused by a server older than 2026-07-28 and its client' : `${this.versionFallbacks} server/discover probes were refused by a server older than 2026-07-28 and their clients`} fell back to initialize, as the spec's version negotiation expects: counted under their outcome, not as failures: not listed among the attempts that did not succeed unless --outcome names their outcome`] : []),
         ...(this.redirectsFollowed > 0 ? [`${this.redirectsFollowed === 1 ? '1 redirect (HTTP 3xx) was' : `${this.redirectsFollowed} redirects (HTTP 3xx) were`} followed at once by the client's HTTP library, which sent the same request to the Location: each is an attempt of its call (HTTP_ERROR, its status not 2xx) and the request sent there the next (origin sdk), a hop of one call, not a retry of the application's nor a failure: not counted among the retries, nor listed among the attempts that did not succeed unless --outcome names their outcome`] : []),
+        ...(this.answersNotLogged > 0 ? [`${this.answersNotLogged === 1 ? '1 attempt was answered in a body the log does not hold: it is' : `${this.answersNotLogged} attempts were answered in bodies the log does not hold: they are`} counted under UNANSWERED (their why begins "answered"), neither failed nor succeeded, since the log cannot say which: not listed among the attempts that did not succeed unless they raised a finding or --outcome names UNANSWERED; the server's log or a capture of the same calls says what they got`] : []),
       ],
     };
   }
+}
+
+/** The headline's counts of the attempts counted apart (`3 redirects followed`, `5 answers not logged`). */
+export function apartCounts(summary: Summary): string[] {
+  const a = summary.countedApart;
+  return [
+    ...(a?.redirectsFollowed ? [plural(a.redirectsFollowed, 'redirect') + ' followed'] : []),
+    ...(a?.answersNotLogged ? [plural(a.answersNotLogged, 'answer') + ' not logged'] : []),
+  ];
+}
+
+/** The line under the outcome table saying which of its counts are neither failed nor succeeded, or undefined. */
+export function apartLine(summary: Summary): string | undefined {
+  const a = summary.countedApart;
+  const parts = [
+    ...(a?.redirectsFollowed ? [`HTTP_ERROR counts ${plural(a.redirectsFollowed, 'redirect')} (HTTP 3xx) the client followed, a hop of ${a.redirectsFollowed === 1 ? 'its call' : 'their calls'}`] : []),
+    ...(a?.answersNotLogged ? [`UNANSWERED counts ${plural(a.answersNotLogged, 'attempt')} answered in ${a.answersNotLogged === 1 ? 'a body' : 'bodies'} the log does not hold, ${a.answersNotLogged === 1 ? 'its' : 'their'} outcome not known`] : []),
+  ];
+  return parts.length ? `${parts.join('; ')}: counted neither as failed nor as succeeded.` : undefined;
 }
 
 /** A redirect's status (3xx). */

@@ -1,5 +1,5 @@
 // The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as box-drawn tables.
-import { claimedText, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
+import { apartCounts, apartLine, claimedText, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
@@ -59,7 +59,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
   const out: string[] = [];
   const f = summary.findings.bySeverity;
   const max = Math.max(0, Math.floor(builder.opts.maxRows));
-  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${plural(summary.attempts, 'attempt')} in ${plural(summary.calls, 'call')}, ${plural(summary.retries, 'retry', 'retries')}; findings: ${(['error', 'warning', 'info'] as const).filter((s) => f[s] > 0).map((s) => severityCount(f[s], s)).join(', ') || 'none'}`);
+  out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${plural(summary.attempts, 'attempt')} in ${plural(summary.calls, 'call')}, ${[plural(summary.retries, 'retry', 'retries'), ...apartCounts(summary)].join(', ')}; findings: ${(['error', 'warning', 'info'] as const).filter((s) => f[s] > 0).map((s) => severityCount(f[s], s)).join(', ') || 'none'}`);
   if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}`);
   out.push('');
 
@@ -81,7 +81,8 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
       }
       return t;
     };
-    out.push(`Outcomes by method and tool${moreNote(shown.length, summary.byMethod.length, ', most attempts first')}`, ...(shown.length ? [widestFirst(width, wide, narrow)] : []), '');
+    const apart = apartLine(summary);
+    out.push(`Outcomes by method and tool${moreNote(shown.length, summary.byMethod.length, ', most attempts first')}`, ...(shown.length ? [widestFirst(width, wide, narrow)] : []), ...(apart ? [apart] : []), '');
   } else out.push(cell(emptyText(summary), 400), '');
 
   const failed = builder.failedTable();

@@ -30,6 +30,8 @@ export interface SessionRow {
   failures: number;
   /** Outcomes of those failed attempts. */
   failed: Partial<Record<Outcome, number>>;
+  /** Attempts answered in a body the log does not hold (UNANSWERED, their outcome not known): not among the failures. */
+  notLogged: number;
   /**
    * The session never became usable, whatever its attempts say: its notifications/initialized was refused (the
    * TypeScript SDK's connect() throws) and no request worked in it after that. Says what refused it.
@@ -76,7 +78,7 @@ export class SessionsCollector {
     let s = this.sessions.get(key);
     if (!s) {
       s = {
-        session, sides: [], attempts: 0, failures: 0, failed: {}, retries: 0, findings: { error: 0, warning: 0, info: 0 },
+        session, sides: [], attempts: 0, failures: 0, failed: {}, notLogged: 0, retries: 0, findings: { error: 0, warning: 0, info: 0 },
         firstMs: Infinity, lastMs: -Infinity, order: this.sessions.size, clientFromInit: false, versionFromInit: false,
       };
       if (session === null && scope !== undefined) s.scope = scope;
@@ -89,7 +91,8 @@ export class SessionsCollector {
   attempt(row: AttemptRow): void {
     const s = this.acc(row.session, row.scope);
     s.attempts++;
-    if (!isSuccess(row.outcome) && !row.versionFallback) {
+    if (row.answerNotLogged) s.notLogged++;
+    else if (!isSuccess(row.outcome) && !row.versionFallback) {
       s.failures++;
       s.failed[row.outcome] = (s.failed[row.outcome] ?? 0) + 1;
     }
@@ -248,11 +251,14 @@ const nameOf = (r: SessionRow, summary: Summary): string => scopeName(r.session,
 /**
  * The failed attempts by outcome: `1 HTTP_ERROR` (one outcome: its count is the total); with several, the total and
  * each outcome, `3 (2 HTTP_ERROR, 1 TOOL_ERROR)` on one line (sep `, `), or `3` over one outcome a line (sep `\n`).
+ * Then the answers the log does not hold (`2 answers not logged`), which are neither.
  */
 const failedText = (r: SessionRow, color: boolean, sep: string) => {
   const parts = OUTCOMES.filter((o) => r.failed[o]).map((o) => paint(color, OUTCOME_COLOR[o], `${r.failed[o]} ${o}`));
   const one = parts.length === 1 && OUTCOMES.some((o) => r.failed[o] === r.failures);
-  const counted = r.failures === 0 || parts.length === 0 ? String(r.failures) : one ? parts[0]! : sep === '\n' ? `${r.failures}\n${parts.join(sep)}` : `${r.failures} (${parts.join(sep)})`;
+  const failed = r.failures === 0 || parts.length === 0 ? String(r.failures) : one ? parts[0]! : sep === '\n' ? `${r.failures}\n${parts.join(sep)}` : `${r.failures} (${parts.join(sep)})`;
+  // Answers the log does not hold are neither failed nor succeeded: said beside the failures, not among them.
+  const counted = r.notLogged > 0 ? `${failed}${sep}${paint(color, '2', `${plural(r.notLogged, 'answer')} not logged`)}` : failed;
   // A session whose handshake was refused failed though every attempt in it succeeded (its initialize).
   return r.unusable === undefined ? counted : `${counted}${sep}${paint(color, '31', `never usable (${r.unusable})`)}`;
 };
