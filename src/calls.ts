@@ -3,7 +3,7 @@ import type { Attempt } from './join/match.js';
 import { learnToolList } from './join/tool-lists.js';
 import { saysProtocolVersionRefused, type SessionState } from './join/sessions.js';
 import type { SessionPairs } from './join/gateway.js';
-import { scopeKeyOf, type Source } from './join/attempt.js';
+import { scopeKeyOf, type AttemptView, type Source } from './join/attempt.js';
 import type { Finding } from './findings/types.js';
 import { isFailure } from './outcomes.js';
 import { whoseAnswer } from './findings/crossed.js';
@@ -213,6 +213,14 @@ export class CallLinker {
       // Kept per caller and, for a named client, per caller and name: the named clients of one log share a caller.
       latest(this.lastToolsCall, clientKey, a.startTs);
       if (who !== undefined) latest(this.lastToolsCall, `${clientKey}|${who}`, a.startTs);
+      // A second log's view of the same request (two logs of one side: see MatchEngine's twinOf) is that log's caller's
+      // tools/call too: its scope's failed opening was not the last word (no CALL_NEVER_SENT for it).
+      for (const o of a.others) {
+        const k = this.callerOfView(o, who);
+        if (k === clientKey) continue;
+        latest(this.lastToolsCall, k, a.startTs);
+        if (who !== undefined) latest(this.lastToolsCall, `${k}|${who}`, a.startTs);
+      }
     }
     if (a.method === 'initialize' && a.startTs !== undefined) {
       // A re-initialize that failed (a server with one session per process refusing it) is kept apart from one that worked.
@@ -726,7 +734,11 @@ export class CallLinker {
    * with a new Client and retries (the recorders advise one `conn` per Client instance).
    */
   private callerOf(a: Attempt, who: string | undefined): string {
-    const v = a.client ?? a.primary;
+    return this.callerOfView(a.client ?? a.primary, who);
+  }
+
+  /** callerOf for one view of the attempt. */
+  private callerOfView(v: AttemptView, who: string | undefined): string {
     if (v.client) return `client:${v.client}`;
     return who !== undefined ? `input#${v.input}|named` : v.caller;
   }
