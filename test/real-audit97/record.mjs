@@ -1,8 +1,9 @@
 // Records test/fixtures/real-audit97/ (the ninety-seventh audit: a judge's blind run, seeded draws from a matrix of client SDK x server SDK x protocol era x hop fault x server outcome x the app's own retry policy) on 127.0.0.1, ports 10750-10799.
 // NOT run by `npm test` (it starts servers and the Python SDK). Needs the repository's devDependencies (SDK 1.32.2, the
 // v2 2.4.0 packages) and /work/py-venv (the Python SDK 2.3.0; or PYTHON=); no network:
-//   npm run build && node test/real-audit97/record.mjs [--draw N] [seed...]
-// With no seed, the committed seeds (KEEP) are recorded; --draw N draws N seeds from the master seed 97 and only prints
+//   npm run build && node test/real-audit97/record.mjs [--audit 99] [--draw N] [seed...]
+// `--audit 99` records into test/fixtures/real-audit99/ on ports 10850-10899 instead (the ninety-ninth audit's run, its
+// seeds KEEP_99). With no seed, the committed seeds (KEEP) are recorded; --draw N draws N seeds from the master seed 97 and only prints
 // each one's cell of the matrix (nothing is recorded), to choose which to keep. A seed redraws the same cell.
 // Each run: the app (client SDK: `ts1` Client + StreamableHTTPClientTransport 1.32.2, `v2` Client 2.4.0, `py` Client
 // 2.3.0) -> its capture (TypeScript: recordingFetch, client.ndjson; Python, another process: `mcp-triage record --side
@@ -34,6 +35,14 @@ const HERE = new URL('.', import.meta.url).pathname;
 
 /** The seeds committed: the most informative of the drawn runs (see test/fixtures/README.md). */
 export const KEEP = [183889, 484678, 638766, 494153, 372376, 779989, 678621, 701141, 565583, 219500, 860733, 833951, 922418, 490278, 361884];
+/** The seed the ninety-ninth audit recorded with `--audit 99`: a v2 client's elicitation against the 1.32.2 server's stateless mode, drawn three times here and not kept. */
+export const KEEP_99 = [867016];
+
+const argv = process.argv.slice(2);
+const audit99 = argv[0] === '--audit' && argv[1] === '99';
+if (argv[0] === '--audit' && !audit99) throw new Error('--audit takes 99 only');
+/** Where the runs go and the first of their ports. */
+const INTO = audit99 ? { folder: 'real-audit99', port: 10850, keep: KEEP_99 } : { folder: 'real-audit97', port: 10750, keep: KEEP };
 
 const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
 /** A seed's cell of the matrix. Eras: `legacy` (2025-11-25 with a session), `stateless` (2025-11-25, no session: the SDK 1.32.2 server's stateless mode), `modern` (2026-07-28, sessionless). */
@@ -234,10 +243,10 @@ async function runPyApp(cell, url, out, plan, seen) {
 async function record(seed, k) {
   const cell = draw(seed);
   const name = `s${seed}-${cell.client}-${cell.server}-${cell.era}-${cell.fault}-${cell.outcome.replace('-', 'e')}-${cell.policy}`;
-  const d = `${R}/test/fixtures/real-audit97/${name}`;
+  const d = `${R}/test/fixtures/${INTO.folder}/${name}`;
   rmSync(d, { recursive: true, force: true });
   mkdirSync(d, { recursive: true });
-  const port = 10750 + 4 * (k % 12);
+  const port = INTO.port + 4 * (k % 12);
   const server = await startServer(cell, port, `${d}/server.ndjson`);
   const hopLog = [];
   const hop = await faultHop(cell, server.url, port + 2, hopLog);
@@ -260,14 +269,14 @@ async function record(seed, k) {
   process.stdout.write(`${name}: ${seen.filter((s) => s.call).map((s) => (s.ok ? (s.ok.isError ? 'isError' : 'ok') : s.error?.code ?? s.error?.name)).join(',')} ran=${server.ran.length} hop=${hopLog.map((h) => h.action).filter((a) => a !== 'forward').join(',')}\n`);
 }
 
-const args = process.argv.slice(2);
+const args = audit99 ? argv.slice(2) : argv;
 if (args[0] === '--draw') {
   const r = rng(97);
   for (let i = 0; i < Number(args[1] ?? 30); i++) { const seed = Math.floor(r() * 1e6); process.stdout.write(`${JSON.stringify(draw(seed))}\n`); }
   process.exit(0);
 }
 stopAfter(600_000);
-const seeds = args.length ? args.map(Number) : KEEP;
+const seeds = args.length ? args.map(Number) : INTO.keep;
 let k = 0;
 for (const seed of seeds) await record(seed, k++);
 process.exit(0);
