@@ -1,5 +1,5 @@
 // Deciding one attempt's outcome from what its view saw: HTTP first, then the body, the envelope, the result.
-import { PY_SSE_EVENT_LIMIT, type AttemptView, type OutcomeDetail, type Resumption } from './join/attempt.js';
+import { PY_SSE_EVENT_LIMIT, cancelledCallerGot, type AttemptView, type OutcomeDetail, type Resumption } from './join/attempt.js';
 import { OUTCOME_INFO, type Layer, type Outcome } from './outcomes.js';
 import { schemaViolation, surelyValid } from './output-schema.js';
 import { resultShapeProblem, toolResultProblem, type ShapeProblem } from './result-shape.js';
@@ -116,14 +116,25 @@ function answeredAfterGivingUp(view: AttemptView, c: Classification): Classifica
   const inLog = view.answeredAfterCancelInLog;
   if (inLog !== undefined && (view.side === 'client' || view.side === 'unknown') && ANSWERED_WELL.has(c.outcome)) {
     // A log without times: its lines, written as the client went, put the cancellation before the answer.
-    const why = `the client cancelled it (notifications/cancelled, line ${inLog.cancel.line}) before any response came: its caller got its own timeout or cancellation, not a result; the server's ${c.outcome} answer came after that (line ${inLog.answer.line}; the log has no times), when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;
+    const why = `the client cancelled it (notifications/cancelled, line ${inLog.cancel.line}) before any response came: its caller got ${cancelledCallerGot(view.cancelReason, view.method)}, not a result; the server's ${c.outcome} answer came after that (line ${inLog.answer.line}; the log has no times), when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;
     return { ...result('STREAM_INCOMPLETE', { why }), late: c.outcome };
   }
   if ((view.side !== 'client' && view.side !== 'unknown') || view.cancelledAt === undefined || view.responseTs === undefined || view.responseTs <= view.cancelledAt || !ANSWERED_WELL.has(c.outcome)) return c;
   const after = view.startTs !== undefined ? ` ${((view.cancelledAt - view.startTs) / 1000).toFixed(2)} s after sending it` : '';
   const late = ` ${((view.responseTs - view.cancelledAt) / 1000).toFixed(2)} s`;
-  const why = `the client cancelled it (notifications/cancelled)${after}, before any response came: its caller got its own timeout or cancellation, not a result; the server's ${c.outcome} answer came${late} after that, when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;
+  const why = `the client cancelled it (notifications/cancelled)${after}, before any response came: its caller got ${cancelledCallerGot(view.cancelReason, view.method)}, not a result; the server's ${c.outcome} answer came${late} after that, when the client had given up on it (the SDK clients drop such an answer)${c.detail.why ? `; ${c.detail.why}` : ''}`;
   return { ...result('STREAM_INCOMPLETE', { why }), late: c.outcome };
+}
+
+/**
+ * A request of a message log the client cancelled, with no response in the log, where the cancellation's reason says
+ * what its caller got (cancelledCallerGot): that, whatever came after; whether an HTTP response had begun is not known.
+ */
+function cancelledUnanswered(view: AttemptView): string | undefined {
+  if (view.cancelled !== true) return undefined;
+  const got = cancelledCallerGot(view.cancelReason, view.method);
+  if (got === cancelledCallerGot(undefined, undefined)) return undefined;
+  return `the client cancelled it (notifications/cancelled) with no response before that in the log: its caller got ${got}, whatever came after${view.answersUnlogged ? '; whether a response had begun the log does not say (it leaves some responses out: see the input\'s "cannot show")' : ''}`;
 }
 
 /** A list page whose nextCursor is the cursor its request sent (the test kitchen's catalog.pagination cursor_loop). */
@@ -179,7 +190,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
   if (typeof view.status === 'number' && (view.status < 200 || view.status > 299)) {
     const detail = errorDetail(view.response ?? view.strayResponse);
     if (detail.errorMessage === undefined && view.errorBody !== undefined) detail.why = `the body says: ${view.errorBody}`;
-    else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.bareStatus === true ? `${bareStatusLineWhy(view, view.status)}; ${view.statusWhy}` : view.statusWhy;
+    else if (detail.why === undefined && view.statusWhy !== undefined) detail.why = view.bareStatus === true ? `${bareStatusLineWhy(view, view.status)}; ${view.statusWhy}` : `${view.statusWhy}${retryAfter(view)}`;
     else if (detail.why === undefined && detail.errorMessage === undefined && view.bareStatus === true && (view.status < 300 || view.status >= 400)) detail.why = bareStatusLineWhy(view, view.status);
     // A redirect is no refusal: an HTTP client follows it (fetch does, with the method and body for 307 and 308), and
     // what it sends there is the next attempt of the call.
@@ -227,7 +238,7 @@ function classifyView(view: AttemptView, tool: ToolContext): Classification {
     if (!view.http) {
       return result('UNANSWERED', {
         why: view.error ?? view.unloggedAnswer ?? (view.openAfterMs !== undefined ? `no response within ${view.openAfterMs / 1000} s while the log went on`
-          : view.answersUnlogged ? 'no response in the log, which leaves some responses out (see the input\'s "cannot show"): not evidence that none came' : 'no response in the log'),
+          : cancelledUnanswered(view) ?? (view.answersUnlogged ? 'no response in the log, which leaves some responses out (see the input\'s "cannot show"): not evidence that none came' : 'no response in the log')),
       });
     }
     // The client cancelled the request before the stream was seen to end: no response was due after that, whatever

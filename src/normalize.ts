@@ -287,7 +287,7 @@ export class Normalizer {
           input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid: '', session, conn: r.conn, client: r.client,
           httpMethod: '', headers: new Map(), body: r.message, bodyText: ctx.raw, src: ctx.src, http: ctx.http && r.status !== undefined,
           weakId: ctx.weakId, direction: r.direction, status: r.status, rebuilt: ctx.rebuilt === true,
-          answersUnlogged: ctx.answersUnlogged === true, error: r.error, durationMs: r.durationMs, noResponse: r.noResponse, bodyUnlogged: r.bodyUnlogged, malformed: r.malformed, invalidEnvelope: r.invalidEnvelope, inputRequired: r.inputRequired, bareStatus: r.bareStatus,
+          answersUnlogged: ctx.answersUnlogged === true, error: r.error, durationMs: r.durationMs, noResponse: r.noResponse, bodyUnlogged: r.bodyUnlogged, malformed: r.malformed, invalidEnvelope: r.invalidEnvelope, inputRequired: r.inputRequired, bareStatus: r.bareStatus, retryAfter: r.retryAfter,
           sessionSent: ctx.sessionSent === true,
         });
         return;

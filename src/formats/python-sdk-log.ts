@@ -65,6 +65,8 @@ const HTTPCORE_SSE = /\(b'content-type', b'text\/event-stream/i;
 /** The Content-Type and Content-Length on httpcore's head line (header names in any case, as the server wrote them). */
 const HTTPCORE_TYPE = /\(b'content-type', b'([^']{0,120})'\)/i;
 const HTTPCORE_LENGTH = /\(b'content-length', b'(\d{1,12})'\)/i;
+/** httpcore's head line: the response's Retry-After (seconds or an HTTP date). */
+const HTTPCORE_RETRY_AFTER = /\(b'retry-after', b'([^']{1,64})'\)/i;
 /** httpcore's DEBUG line when a response body ended: the server closed it (the SDK stops reading once it has its answer). */
 const HTTPCORE_BODY_DONE = /\breceive_response_body\.complete\s*$/;
 /** httpcore's DEBUG line when a response body starts to be read, with its request's method. */
@@ -124,6 +126,8 @@ const ABORTED_POST = /\baborting in-flight POST for cancelled request ('?)([^'\s
 const AMBIGUOUS_CONNECT_NOTE = "the Python SDK client's DEBUG log: a connection failed (httpcore's \"connect_tcp.failed exception=ConnectError\") while more than one POST was in flight, or more than one connection was being made: httpcore's line names no request, so it is tied to none (those requests show as UNANSWERED, though none of them may have reached the server)";
 const AMBIGUOUS_STATUS_NOTE = "the Python SDK client's DEBUG log: an HTTP error status (httpx's \"HTTP Request:\" line) came while more than one POST was in flight: httpx's line names no message, so it is tied to none (those requests show as UNANSWERED)";
 /** The client's DEBUG line when a non-2xx application/json body held no JSON-RPC error: its caller gets the SDK's own error. */
+/** What an aborted POST proves of its cause: the SDK logs the same line for a timeout and for its caller's cancellation. */
+const ABORT_CAUSE = "its caller cancelled it: the Python SDK's own timeout (call_tool's read_timeout_seconds, else the Client's) or the app's own cancellation (an anyio cancel scope, a task cancelled): the SDK logs that line alike for both, so this log cannot tell which (the app got MCPError -32001 \"Request 'tools/call' timed out\" at a timeout); the request had been sent, so the server may have run it";
 const NON2XX_FALLBACK = /\bNon-2xx body was not a JSON-RPC error; using fallback\s*$/;
 /** The SDK's own lines after which a held tools/call JSON answer is let go (an app's own lines, in its elicitation callback say, are not). */
 const RELEASES_HELD = /(?:^|[\s:])(?:Sending client message|SSE message|Received server message|Connecting to (?:StreamableHTTP|SSE) endpoint|Error parsing JSON response|dropping response for unknown\/late request id|Unexpected content type|Received 202 Accepted|SSE stream ended|aborting in-flight POST|Non-2xx body was not a JSON-RPC error|Session termination failed)\b|\bHTTP Request: DELETE /;
@@ -148,6 +152,8 @@ interface Sent {
   sse?: boolean;
   /** Its POST's 2xx head said application/json (httpcore's head line): the SDK reads that body whole and logs nothing of it. */
   jsonHead?: { status: number; type: string; line: number; unlike?: boolean };
+  /** Its POST's 2xx status (httpx's line tied to it) and that line, while its answer is read. */
+  head2xx?: { status: number; line: number };
   /** The client sent notifications/cancelled for it. */
   cancelled?: boolean;
   /** The line of that notifications/cancelled. */
@@ -161,6 +167,8 @@ interface Head {
   type: string | null;
   empty: boolean;
   line: number;
+  /** Its Retry-After header, as httpcore logged it. */
+  retryAfter?: string;
 }
 
 /** What broke a stream: httpcore's "receive_response_body.failed" line, or the last exception of the SDK's own traceback. */
@@ -237,6 +245,9 @@ interface PythonLog {
   headType?: string | null;
   headEmpty?: boolean;
   headLine?: number;
+  headRetryAfter?: string;
+  /** The POST just aborted ("aborting in-flight POST") was waiting for its head: httpcore's CancelledError of that wait is its. */
+  abortedWait?: boolean;
   /** A POST of the current client transport got a 2xx text/event-stream head: its server answers on SSE streams. */
   sseAnswers?: boolean;
   /** The request whose 2xx status httpx's line tied last, until the next status line: an "Unexpected content type" or "Received 202 Accepted" line is its. */
@@ -531,6 +542,14 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       return [];
     }
     const failedHead = HEAD_FAILED.exec(line);
+    if (failedHead && log.abortedWait === true && failedHead[1] === 'CancelledError') {
+      // The wait of the POST the SDK just aborted (its record is out): one request fewer waits for its head.
+      log.abortedWait = undefined;
+      const left = (log.heads?.get('POST') ?? 0) - 1;
+      if (left > 0) log.heads!.set('POST', left);
+      else log.heads?.delete('POST');
+      return [];
+    }
     if (failedHead) return headFailed(log, failedHead[1]!, failedHead[3], line, ctx);
     const anyStatus = HTTPX_ANY.exec(line);
     if (anyStatus && log.heads !== undefined) {
@@ -544,15 +563,17 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       log.headType = HTTPCORE_TYPE.exec(line)?.[1] ?? null;
       log.headEmpty = HTTPCORE_LENGTH.exec(line)?.[1] === '0';
       log.headLine = ctx.line;
+      log.headRetryAfter = HTTPCORE_RETRY_AFTER.exec(line)?.[1];
       return [];
     }
     const post = HTTPX_POST.exec(line);
     if (post) {
       const sse = log.headSse;
-      const head = log.headType !== undefined ? { type: log.headType, empty: log.headEmpty === true, line: log.headLine ?? ctx.line } : undefined;
+      const head: Head | undefined = log.headType !== undefined ? { type: log.headType, empty: log.headEmpty === true, line: log.headLine ?? ctx.line, ...(log.headRetryAfter !== undefined ? { retryAfter: log.headRetryAfter } : {}) } : undefined;
       log.headSse = undefined;
       log.headType = undefined;
       log.headEmpty = undefined;
+      log.headRetryAfter = undefined;
       return log.endpoints?.includes(post[1]!) ? statusLine(log, Number(post[2]), post[3] ?? '', line, ctx, sse, head) : [];
     }
     if (HTTPCORE_BODY_DONE.test(line)) {
@@ -632,15 +653,22 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
     const aborted = ABORTED_POST.exec(line);
     if (aborted) {
       const id: JsonRpcId = aborted[1] === "'" ? aborted[2]! : Number(aborted[2]);
+      // Whether httpcore's lines prove where the POST was: the one POST in flight, waiting for its head (its "started"
+      // line, no status since), or the one whose 2xx answer was being read.
+      const inFlight = log.inFlight ?? [];
+      const waitingHead = inFlight.length === 1 && inFlight[0]!.id === id && (log.unknownInFlight ?? 0) === 0 && log.heads?.get('POST') === 1 && log.heads.size === 1;
       forget(log, id);
       // (On 2026-07-28 the SDK cancels a request by closing its POST: no notifications/cancelled goes out.)
       const waiting = log.open?.get(idKey(id));
       if (!waiting || waiting.sent.length !== 1 || waiting.answered !== 0) return [];
       const owner = waiting.sent[0]!;
+      const reading = owner.head2xx !== undefined && !log.streamDoubt && log.streaming?.length === 1 && log.streaming[0] === owner ? owner.head2xx : undefined;
       answered(log, owner);
+      if (waitingHead) log.abortedWait = true;
       const record: MessageRecord = {
         v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id },
-        error: 'the client aborted its POST before the response ("aborting in-flight POST for cancelled request": its caller cancelled it, often at its own timeout; on 2026-07-28 closing the request is the cancellation)',
+        error: `the client aborted its POST ${waitingHead ? 'before any response head came' : reading !== undefined ? `after its HTTP ${reading.status} head (httpx's line ${reading.line}), before the answer in its body came` : 'before the response'} ("aborting in-flight POST for cancelled request" at line ${ctx.line}; on 2026-07-28 closing the request is the cancellation): ${ABORT_CAUSE}`,
+        ...(waitingHead ? { noResponse: 'no-head' as const } : reading !== undefined ? { status: reading.status } : {}),
       };
       const ts = leadingTime(line);
       if (ts !== undefined) record.ts = ts;
@@ -738,6 +766,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
       log.refusable = { owner, status };
       if (sse !== undefined) owner.sse = sse;
+      owner.head2xx = { status, line: ctx.line };
       if (sse === true) log.sseAnswers = true;
       if (head?.type != null && /^application\/json\b/i.test(head.type)) owner.jsonHead = { status, type: head.type, line: head.line, ...(log.sseAnswers ? { unlike: true } : {}) };
       const streaming = (log.streaming ??= []);
@@ -762,6 +791,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
           ? `${said}; the body is not in the Python SDK's log (${head.type === null ? 'no Content-Type' : `Content-Type ${JSON.stringify(head.type)}`}, httpcore's head at line ${head.line}), and the SDK reads only an application/json one, for a JSON-RPC error: its caller got ${own}`
           : `${said}; the body is not in the Python SDK's log: its client gives the caller the body's JSON-RPC error, else ${own}`,
       ...(bare ? { bareStatus: true } : {}),
+      ...(head?.retryAfter !== undefined ? { retryAfter: head.retryAfter } : {}),
     };
     const ts = leadingTime(line);
     if (ts !== undefined) record.ts = ts;
@@ -1252,7 +1282,7 @@ export const pythonSdkLogFormat: TextFormat = {
   endOfInput,
   limits: {
     http: false,
-    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR, a bare status line where httpcore's head shows no Content-Type and Content-Length: 0; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); NO_RESPONSE only as httpcore's DEBUG lines prove it for the one POST in flight (its connect failed: nothing sent; its connection closed, or the client's read timeout, before any head); no headers (not checked from them: RETRY_AFTER_IGNORED; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
+    httpNote: "HTTP statuses only as httpx's lines tie them to a message (a non-2xx one: HTTP_ERROR, a bare status line where httpcore's head shows no Content-Type and Content-Length: 0; a 2xx one whose SSE stream then broke, or that the server closed before the answer as httpcore's DEBUG lines show: STREAM_INCOMPLETE); NO_RESPONSE only as httpcore's DEBUG lines prove it for the one POST in flight (its connect failed: nothing sent; its connection closed, the client's read timeout, or the SDK's abort of it on 2026-07-28, before any head; an abort after its 2xx head is STREAM_INCOMPLETE; an abort does not say whether the SDK's own timeout or the app's cancellation caused it); headers only as httpcore's DEBUG head line shows them (Content-Type, Content-Length, an error status's Retry-After, so RETRY_AFTER_IGNORED is checked where the format has times; the session id is taken as sent from the \"Received session ID\" line on, as the SDK sends it, so a 404 is SESSION_EXPIRED)",
     bodies: true,
     session: true,
     typedIds: true,

@@ -471,3 +471,15 @@ export interface Orphan {
 
 /** The reason the Python SDK (mcp 2.x) gives the notifications/cancelled it sends after its own timeout: "timed out after 1.5s". */
 export const PY_TIMEOUT_REASON = /^timed out after (\d+(?:\.\d+)?)s$/;
+
+/**
+ * What the caller of a request the client cancelled got, as far as the cancellation's reason proves it: the Python SDK
+ * (mcp 2.x) says "timed out after 1s" at its own timeout and "caller cancelled" when its caller cancelled the call;
+ * any other reason (or none) proves neither.
+ */
+export function cancelledCallerGot(reason: string | undefined, method: string | undefined): string {
+  const timeout = PY_TIMEOUT_REASON.exec(reason ?? '');
+  if (timeout) return `the Python SDK's own timeout, MCPError -32001 "Request '${method ?? '...'}' timed out" (the cancellation's reason "${reason}": the call's read_timeout_seconds, else the session's, ran out)`;
+  if (reason === 'caller cancelled') return 'its own cancellation (the cancellation\'s reason "caller cancelled": the app cancelled the call, by an anyio cancel scope or a cancelled task, not the Python SDK\'s timeout)';
+  return 'its own timeout or cancellation';
+}

@@ -1075,7 +1075,7 @@ export class JoinEngine {
   }
 
   /** A message-level record (no HTTP layer). */
-  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; malformed?: string | undefined; invalidEnvelope?: string | undefined; inputRequired?: string | undefined; bareStatus?: boolean | undefined }): void {
+  message(r: RequestIn & { direction: 'c2s' | 's2c'; status?: number | undefined; error?: string | undefined; durationMs?: number | undefined; noResponse?: 'connect-failed' | 'no-head' | undefined; bodyUnlogged?: 'json' | 'unlike' | undefined; malformed?: string | undefined; invalidEnvelope?: string | undefined; inputRequired?: string | undefined; bareStatus?: boolean | undefined; retryAfter?: string | undefined }): void {
     const scope = r.session ?? r.conn ?? r.client ?? `input#${r.input}`;
     const scopeKey = scopeKeyOf(r.side, r.input, scope);
     const sess = this.opts.sessions.touch(r.side, scope, r.session, r.ts, scopeKey, r.input);
@@ -1176,6 +1176,8 @@ export class JoinEngine {
         if (r.status < 200 || r.status > 299) {
           if (r.error !== undefined) view.statusWhy = r.error;
           if (r.bareStatus === true) view.bareStatus = true;
+          const retryAfter = parseRetryAfter(r.retryAfter, r.ts);
+          if (retryAfter !== undefined) view.retryAfterMs = retryAfter;
         } else {
           view.streamEnd = 'aborted';
           view.contentType = 'text/event-stream';

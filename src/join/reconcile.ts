@@ -1,7 +1,7 @@
 // Reconciling the two views of one attempt: where the server's view corrects, or explains, what the client's view says.
 import type { Attempt } from './match.js';
 import { REFUSABLE_HEADERS } from './engine.js';
-import type { AttemptView } from './attempt.js';
+import { cancelledCallerGot, type AttemptView } from './attempt.js';
 import { jsonText } from '../report/text.js';
 
 /**
@@ -40,7 +40,7 @@ function answerOnlyOnServer(a: Attempt, c: AttemptView, s: AttemptView): void {
   if (c.cancelledAt !== undefined && s.endTs !== undefined && s.endTs > c.cancelledAt && (s.outcome === 'TOOL_SUCCESS' || s.outcome === 'SUCCESS' || s.outcome === 'TOOL_ERROR')) {
     a.outcome = 'STREAM_INCOMPLETE';
     a.layer = 'transport';
-    a.detail = { why: `the client cancelled it (notifications/cancelled) before the server's answer left: its caller got its own timeout or cancellation, not a result; the server's ${s.outcome} answer came ${((s.endTs - c.cancelledAt) / 1000).toFixed(2)} s after that (${said})` };
+    a.detail = { why: `the client cancelled it (notifications/cancelled) before the server's answer left: its caller got ${cancelledCallerGot(c.cancelReason, c.method)}, not a result; the server's ${s.outcome} answer came ${((s.endTs - c.cancelledAt) / 1000).toFixed(2)} s after that (${said})` };
     return;
   }
   a.outcome = s.outcome!;

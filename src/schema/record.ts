@@ -204,6 +204,8 @@ const MessageRecordSchema = z.object({
   inputRequired: z.string().optional(),
   /** On an answer record with an HTTP error `status`: the source proves the response had no Content-Type and no body (Content-Length: 0). */
   bareStatus: z.boolean().optional(),
+  /** On an answer record with an HTTP error `status`: the response's Retry-After header, as the source logged it (seconds or an HTTP date). */
+  retryAfter: z.string().max(200).optional(),
 });
 
 /** A client's own account of one call (the source article's per-call diagnostic line). */

@@ -37,13 +37,9 @@ const KNOWN: string[] = [
   'py-ts1-stateless-json debug/client soft id 4#1: want TOOL_ERROR got UNANSWERED',
   'py-ts1-stateless-json debug/client timeout id 9#1: want STREAM_INCOMPLETE got UNANSWERED',
   'py-ts1-stateless-json debug/client unknown id 6#1: want TOOL_ERROR got UNANSWERED',
-  // On 2026-07-28 the SDK aborts a cancelled request's POST; no head had come (httpcore's lines show it), but the log
-  // is no HTTP source (NO_RESPONSE is not judged from it, as the thirty-fourth audit chose): UNANSWERED, its why
-  // saying "the client aborted its POST before the response".
-  'py-py-2026-json debug/client abort id 9#1: want NO_RESPONSE got UNANSWERED',
-  'py-py-2026-json debug/client timeout id 8#1: want NO_RESPONSE got UNANSWERED',
-  'py-v2-2026 debug/client abort id 9#1: want NO_RESPONSE got UNANSWERED',
-  'py-v2-2026 debug/client timeout id 8#1: want NO_RESPONSE got UNANSWERED',
+  // (On 2026-07-28 the SDK aborts a cancelled request's POST; where httpcore's lines show it waiting for its head, it is
+  // NO_RESPONSE since the hundred-and-fourth audit, as the capture says: the four `abort` and `timeout` calls of
+  // py-py-2026-json and py-v2-2026 were listed here as UNANSWERED before.)
   // A hop's 200 whose JSON body is an error for id null: the log has only the dispatcher's "dropping response for
   // unknown/late request id None", which names no request; the call then timed out (CANCELLED). Where that line comes
   // right after httpcore read the one POST's JSON body, it is that body's (INVALID_ENVELOPE since the sixty-second

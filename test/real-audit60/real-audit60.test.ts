@@ -146,7 +146,7 @@ describe('a call the client gave up on at its timeout, whose answer came later',
     const r = client(c);
     const [first, second] = calls(r);
     expect(first!.outcome).toBe('STREAM_INCOMPLETE');
-    expect(first!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 0\.8\d s after sending it, before any response came: its caller got its own timeout or cancellation, not a result; the server's TOOL_SUCCESS answer came 0\.\d\d s after that/);
+    expect(first!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled\) 0\.8\d s after sending it, before any response came: its caller got the Python SDK's own timeout, MCPError -32001 "Request 'tools\/call' timed out" \(the cancellation's reason "timed out after 0\.8s": [^)]*\), not a result; the server's TOOL_SUCCESS answer came 0\.\d\d s after that/);
     expect(second!.outcome).toBe('TOOL_SUCCESS');
     expect(chains(r)).toEqual([[1, 2]]);
     const cancelled = first!.findings.find((f) => f.code === 'CANCELLED')!;
@@ -171,7 +171,7 @@ describe('a call the client gave up on at its timeout, whose answer came later',
     const r = client(c);
     const [first, second] = calls(r);
     expect(first!.outcome).toBe('STREAM_INCOMPLETE');
-    expect(first!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled, line \d+\) before any response came: its caller got its own timeout or cancellation, not a result; the server's TOOL_SUCCESS answer came after that \(line \d+; the log has no times\), when the client had given up on it/);
+    expect(first!.detail?.why).toMatch(/^the client cancelled it \(notifications\/cancelled, line \d+\) before any response came: its caller got the Python SDK's own timeout, MCPError -32001 "Request 'tools\/call' timed out" \(the cancellation's reason "timed out after 0\.8s": [^)]*\), not a result; the server's TOOL_SUCCESS answer came after that \(line \d+; the log has no times\), when the client had given up on it/);
     expect(second!.outcome).toBe('TOOL_SUCCESS');
     expect(chains(r)).toEqual(tries(c));
     expect(first!.findings.find((f) => f.code === 'CANCELLED')!.message).toContain('its TOOL_SUCCESS result came after that, when the client had given up on it');
