@@ -204,6 +204,12 @@ export class Matcher {
    * worked on for minutes), and the call linker would take the two for two calls.
    */
   private sameCall = new Map<number, Held[]>();
+  /**
+   * Held attempts whose view of one side has no time (a log without times, read before the timed inputs), by side,
+   * session, id and method, in log order: a timed log's view of the same request is taken as their second view
+   * (untimedTwinOf). Only with two inputs or more of one side (sameSideInputs).
+   */
+  private untimedHeld = new Map<string, Held[]>();
   private deferred = new Set<Held>();
   /** Whether a claim came yet: byId and byTool are kept from the first one on. */
   private indexed = false;
@@ -353,8 +359,9 @@ export class Matcher {
     this.sidesSeen.add(view.side);
     if (isServerish(view.side)) this.serverLayers[view.http ? 'http' : 'messages'] = true;
     if (isServerish(view.side) && !view.http && view.session !== null) this.serverMessageSessions = true;
-    if (this.opts.sameSideInputs && (view.side === 'client' || view.side === 'server') && view.startTs !== undefined) {
-      const twin = this.twinOf(view);
+    if (this.opts.sameSideInputs && (view.side === 'client' || view.side === 'server')) {
+      // (A log without times, the Python SDK's DEBUG log in logging's basic format, beside a timed one: see untimedTwinOf.)
+      const twin = view.startTs !== undefined ? this.twinOf(view) ?? this.untimedTwinOf(view) : this.timedTwinOf(view);
       if (twin !== undefined) return this.takeTwin(twin, view);
     }
     const key = this.keyOf(view);
@@ -416,15 +423,14 @@ export class Matcher {
       else this.mirrorHeld();
     }
     if (view.startTs !== undefined) {
-      // Kept in start order (attempts mostly come in it, so this is an append).
       const same = this.sameCall.get(h.fp);
-      if (!same) this.sameCall.set(h.fp, [h]);
-      else {
-        this.noteOverlap(view, same);
-        let i = same.length;
-        while (i > 0 && same[i - 1]!.attempt.startTs! > view.startTs) i--;
-        same.splice(i, 0, h);
-      }
+      if (same) this.noteOverlap(view, same);
+      this.listSameCall(h);
+    } else if (this.opts.sameSideInputs && (view.side === 'client' || view.side === 'server') && view.session !== null) {
+      const k = untimedKey(view);
+      const list = this.untimedHeld.get(k);
+      if (list) list.push(h);
+      else this.untimedHeld.set(k, [h]);
     }
     if (view.side === 'client' || isServerish(view.side)) {
       const q = this.waiting.get(key);
@@ -867,10 +873,70 @@ export class Matcher {
     return best;
   }
 
+  /**
+   * The held attempt whose untimed view of this side (a log without times) is another input's view of this timed view's
+   * request: the same side, session (none is not taken: without a time or a session nothing tells two clients' alike
+   * requests apart), JSON-RPC id, method and arguments, HTTP status and result where both have one, and no view of
+   * this input taken by it yet; the first in its log's order. A request re-sent under its id is two views in each log
+   * that saw both sends, paired in order (and by status: a 503 and its re-post's 200).
+   */
+  private untimedTwinOf(view: AttemptView): Held | undefined {
+    if (this.untimedHeld.size === 0 || view.session === null) return undefined;
+    const k = untimedKey(view);
+    const list = this.untimedHeld.get(k);
+    if (list === undefined) return undefined;
+    let found: Held | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const h = list[i]!;
+      const o = view.side === 'client' ? h.attempt.client : h.attempt.server;
+      if (h.emitted || o === undefined || o.startTs !== undefined) {
+        // (Out, or timed now by a view taken earlier: no longer an untimed view to pair.)
+        list.splice(i--, 1);
+        continue;
+      }
+      if (o.input === view.input || h.twins?.includes(view.input) || o.fingerprint !== view.fingerprint || !untimedMayFit(o, view)) continue;
+      found = h;
+      break;
+    }
+    if (list.length === 0) this.untimedHeld.delete(k);
+    return found;
+  }
+
+  /**
+   * An untimed view (a log without times) arriving after a timed log's view of the same request is held: the first held
+   * attempt, in start order, that untimedTwinOf would have given that view (the same side, session, id, method and
+   * arguments, status and result where both have one, no view of this input taken yet).
+   */
+  private timedTwinOf(view: AttemptView): Held | undefined {
+    if (view.session === null) return undefined;
+    const same = this.sameCall.get(view.fingerprint);
+    if (same === undefined) return undefined;
+    for (const h of same) {
+      const o = view.side === 'client' ? h.attempt.client : h.attempt.server;
+      if (h.emitted || o === undefined || o.side !== view.side || o.input === view.input || h.twins?.includes(view.input)) continue;
+      if (o.session !== view.session || o.idKey !== view.idKey || o.method !== view.method || !untimedMayFit(o, view)) continue;
+      return h;
+    }
+    return undefined;
+  }
+
+  /** Held attempt h (with a start time) into its fingerprint's list, kept in start order (mostly an append). */
+  private listSameCall(h: Held): void {
+    const start = h.attempt.startTs!;
+    const same = this.sameCall.get(h.fp);
+    if (!same) this.sameCall.set(h.fp, [h]);
+    else {
+      let i = same.length;
+      while (i > 0 && same[i - 1]!.attempt.startTs! > start) i--;
+      same.splice(i, 0, h);
+    }
+  }
+
   /** A second view of the request held as h (twinOf): one attempt, the richer of the two views its own, both views' sources. */
   private takeTwin(h: Held, view: AttemptView): void {
     const a = h.attempt;
     const o = view.side === 'client' ? a.client! : a.server!;
+    const untimed = a.startTs === undefined;
     (h.twins ??= []).push(view.input);
     this.countTwin(o, view, false);
     if (evidenceOf(view) <= evidenceOf(o)) {
@@ -892,7 +958,15 @@ export class Matcher {
       } else this.merge(a, view);
     }
     const end = view.endTs ?? view.startTs;
-    if (end !== undefined && end + this.opts.windowMs > h.deadline) {
+    if (untimed && view.startTs !== undefined) {
+      // An untimed attempt (a log without times) takes the timed log's times: released by them, and found by a third
+      // log's view (twinOf) and by the call linker as any timed attempt.
+      a.startTs ??= view.startTs;
+      a.endTs ??= view.endTs;
+      this.listSameCall(h);
+      h.deadline = end! + this.opts.windowMs;
+      this.enqueue(h);
+    } else if (end !== undefined && end + this.opts.windowMs > h.deadline) {
       h.deadline = end + this.opts.windowMs;
       this.enqueue(h);
     }
@@ -2059,6 +2133,23 @@ const LOCAL_CODE_NAMES: Record<number, string> = {
 function sameCallAs(o: Held, h: Held): boolean {
   if (h.attempt.client !== undefined && o.attempt.client === undefined) return false;
   return o.fp === h.fp && (o.attempt.session === h.attempt.session || o.attempt.session === null || h.attempt.session === null);
+}
+
+/**
+ * Whether two views of one side, one without a time, may be one request (no time to pair them by): the same HTTP status
+ * and result where both have one, and not an answer in one where the other got an HTTP error without one (a 503 that a
+ * hop between the two logs re-posted is the other log's alone; its re-post got the answer both logs show).
+ */
+function untimedMayFit(o: AttemptView, v: AttemptView): boolean {
+  if (typeof o.status === 'number' && typeof v.status === 'number' && o.status !== v.status) return false;
+  if (!resultsMayFit(o.resultSig, v.resultSig)) return false;
+  const refused = (x: AttemptView) => typeof x.status === 'number' && x.status >= 400 && x.responded !== true;
+  return !((refused(o) && v.responded === true) || (refused(v) && o.responded === true));
+}
+
+/** The key of an untimed held view in Matcher.untimedHeld: side, session, JSON-RPC id and method. */
+function untimedKey(v: AttemptView): string {
+  return `${v.side}|${v.session}|${v.idKey}|${v.method}`;
 }
 
 /** How much a view of one side tells of its request (a response, an HTTP status, an error's body, an end): the richer of two views of it stands for that side. */
