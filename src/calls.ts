@@ -310,6 +310,9 @@ export class CallLinker {
         const other = tail ? undefined : this.tailOf(a, unnamed, plain?.[0]);
         if (other && other.who === undefined) tail = other;
       }
+      // Two logs of one side, without a session: the earlier attempt may stand on the other log's view (its caller and
+      // URL): its call is kept under that view's key too (twinKeys).
+      if (!tail && a.others.length > 0 && a.session === null) for (const k of this.twinKeys(a, who, view.fingerprint)) if ((tail = this.tails.get(k)) !== undefined) break;
       // The latest such call may be another process's that went well: the latest that failed, in another scope (this
       // scope's own failed call is found above while it is its latest), is looked at then.
       if (scoped && (!tail || !failedForCaller(tail.last))) {
@@ -393,6 +396,7 @@ export class CallLinker {
       this.tails.set(key, tail);
       if (key !== unnamed) this.tails.set(unnamed, tail);
       if (plain) for (const k of plain) if (k !== undefined) this.tails.set(k, tail);
+      if (a.others.length > 0 && a.session === null) for (const k of this.twinKeys(a, who, view.fingerprint)) this.tails.set(k, tail);
       if (awaitsInput(a)) this.awaitContinuation(tail, a, key);
     }
     if (notedKey !== undefined && tail) {
@@ -449,6 +453,7 @@ export class CallLinker {
       if (this.tails.get(key) === tail) this.tails.delete(key);
       if (this.tails.get(unnamed) === tail) this.tails.delete(unnamed);
       if (plain) for (const k of plain) if (k !== undefined && this.tails.get(k) === tail) this.tails.delete(k);
+      if (a.others.length > 0 && a.session === null) for (const k of this.twinKeys(a, who, view.fingerprint)) if (this.tails.get(k) === tail) this.tails.delete(k);
       if (resentKey !== undefined) {
         const end = a.endTs ?? a.startTs;
         this.resendable.set(resentKey, { tail, until: end === undefined ? Infinity : end + RESEND_WITHIN_MS });
@@ -678,6 +683,7 @@ export class CallLinker {
     this.tails.set(key, tail);
     if (unnamed !== key) this.tails.set(unnamed, tail);
     if (plain) for (const k of plain) if (k !== undefined) this.tails.set(k, tail);
+    if (a.others.length > 0 && a.session === null) for (const k of this.twinKeys(a, who, a.primary.fingerprint)) this.tails.set(k, tail);
   }
 
   /**
@@ -735,6 +741,22 @@ export class CallLinker {
    */
   private callerOf(a: Attempt, who: string | undefined): string {
     return this.callerOfView(a.client ?? a.primary, who);
+  }
+
+  /**
+   * The keys a sessionless attempt's call is also kept under for its other views (two logs of one side: see the
+   * matcher's twinOf): each such view's caller and URL, as the key of an attempt standing on that view would be.
+   */
+  private twinKeys(a: Attempt, who: string | undefined, fingerprint: number): string[] {
+    const side = (a.client ?? a.primary).side;
+    const keys: string[] = [];
+    for (const o of a.others) {
+      if (o.side !== side) continue;
+      const k = this.callerOfView(o, who);
+      const at = o.endpoint === undefined ? '' : ` ${o.endpoint}`;
+      keys.push(who === undefined ? `${k}||${fingerprint}${at}` : `${k}|${who}|${fingerprint}${at}`);
+    }
+    return keys;
   }
 
   /** callerOf for one view of the attempt. */

@@ -216,7 +216,7 @@ export class Normalizer {
         const endpoint = this.endpointOf(ctx.input, sideOf(r, ctx), session, r.conn, r.url, req.body);
         this.noteOAuth(ctx.input, sideOf(r, ctx), r.url, ctx.ts);
         e.request({
-          input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client, endpoint,
+          input: ctx.input, ts: ctx.ts, side: sideOf(r, ctx), xid, session, conn: r.conn, client: r.client, endpoint, addressed: addressedOf(endpoint, r.requestHeaders),
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           // A whole exchange is a copy of another only if its time, status, duration and body size are the same too.
@@ -244,7 +244,7 @@ export class Normalizer {
         const endpoint = this.endpointOf(ctx.input, side, session, r.conn, r.url, req.body);
         this.noteOAuth(ctx.input, side, r.url, ctx.ts);
         e.request({
-          input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client, endpoint,
+          input: ctx.input, ts: ctx.ts, side, xid: r.xid, session, conn: r.conn, client: r.client, endpoint, addressed: addressedOf(endpoint, r.requestHeaders),
           httpMethod: r.method.toUpperCase(), headers, body: req.body, bodyText: req.text ?? ctx.raw, bodyError: req.error,
           note: r.note, src: ctx.src, http: ctx.http, weakId: ctx.weakId,
           signature: signatureOf(`${r.ts}|${r.xid}`),
@@ -361,4 +361,19 @@ function lastCommentAt(last: unknown, own: unknown, placed: number | undefined):
   const mine = parseTimestamp(own);
   if (at === undefined || mine === undefined) return undefined;
   return Math.min(placed + at - mine, placed);
+}
+
+/**
+ * The endpoint a sessionless request's client addressed, where its record's URL names another host than its Host
+ * header (a recording proxy records the target it forwarded to; its client's own log has the proxy's address): that
+ * URL with the Host header's authority. Undefined otherwise (most records: no Host header, or the same authority).
+ */
+function addressedOf(endpoint: string | undefined, headers: Record<string, string> | undefined): string | undefined {
+  if (endpoint === undefined || headers === undefined) return undefined;
+  // (Read from the record's own headers, not headerMap's: only sessionless requests look, so the rest pay nothing.)
+  const host = Object.hasOwn(headers, 'host') ? headers.host : Object.hasOwn(headers, 'Host') ? headers.Host : undefined;
+  if (typeof host !== 'string') return undefined;
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/]*)(.*)$/i.exec(endpoint);
+  if (m === null || m[2]!.toLowerCase() === host.toLowerCase()) return undefined;
+  return `${m[1]}${host.slice(0, 200)}${m[3]}`;
 }

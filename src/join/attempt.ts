@@ -40,6 +40,8 @@ export interface AttemptView {
    * two stateless servers are linked apart by it (not joined by it: a server's log records another URL than its client's).
    */
   endpoint?: string;
+  /** That endpoint as the client addressed it (the Host header), where the record's URL names another host: a recording proxy's record of its target. */
+  addressed?: string;
   /** What tells this record from an identical copy of it (time, exchange id or response facts): duplicates share it. */
   signature: number;
   id: JsonRpcId;
@@ -360,6 +362,7 @@ export function newAttemptView(c: ViewCore): AttemptView {
     final: c.final,
     // (Every request without a session id has one: made with the view, not added after it.)
     endpoint: undefined,
+    addressed: undefined,
     idText: undefined,
     retryAfterMs: undefined,
     headTs: undefined,

@@ -20,6 +20,8 @@ interface RequestIn {
   client: string | undefined;
   /** The URL (without its query) a request without a session id went to, as recorded: the linker keeps servers apart by it. */
   endpoint?: string | undefined;
+  /** A sessionless request's endpoint as its client addressed it (its Host header), where the URL names another host (a recording proxy's target). */
+  addressed?: string | undefined;
   httpMethod: string;
   headers: Map<string, string>;
   /** Parsed body, or undefined when there is none. */
@@ -1385,6 +1387,7 @@ export class JoinEngine {
     });
     if (target !== undefined) view.target = target;
     if (r.endpoint !== undefined) view.endpoint = r.endpoint;
+    if (r.addressed !== undefined) view.addressed = r.addressed;
     if (r.rebuilt) view.rebuilt = true;
     if (r.answersUnlogged) view.answersUnlogged = true;
     if (idText !== undefined) view.idText = idText;

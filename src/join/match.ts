@@ -848,7 +848,7 @@ export class Matcher {
       if (o.session !== view.session) continue;
       // (Without a session, several clients of a stateless server send the same id and arguments at once: only the
       // same times to a few ms where both logs saw the HTTP exchange make two views one request, as for the overlap.)
-      if (view.session === null && !sameEndpoint(o.endpoint, view.endpoint)) continue;
+      if (view.session === null && !endpointsMeet(o, view)) continue;
       if (view.session === null && !sameTrafficSessionless(o, view)) {
         // (One started with it and its span holds the other's: an inner layer's log may end the exchange sooner, but
         // two clients' requests sent at once look so too: not taken, and said.)
@@ -939,6 +939,15 @@ export class Matcher {
     const untimed = a.startTs === undefined;
     (h.twins ??= []).push(view.input);
     this.countTwin(o, view, false);
+    // (A third log of the side: its view is counted with each log already in the attempt, not only the one standing.)
+    if (a.others.length > 0) {
+      const counted = [o.input, view.input];
+      for (const x of a.others) {
+        if (x.side !== view.side || counted.includes(x.input)) continue;
+        counted.push(x.input);
+        this.countTwin(x, view, false);
+      }
+    }
     if (evidenceOf(view) <= evidenceOf(o)) {
       a.others.push(view);
     } else {
@@ -2037,6 +2046,14 @@ function sameEndpoint(a: string | undefined, b: string | undefined): boolean {
   if (a.includes('://') && b.includes('://')) return false;
   const path = (u: string) => (u.includes('://') ? u.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/' : u);
   return path(a) === path(b);
+}
+
+/**
+ * Whether two sessionless views' endpoints may be one (sameEndpoint), either as recorded or as the client addressed it
+ * (a recording proxy's record names the target it forwarded to, its Host header the proxy the client's own log names).
+ */
+function endpointsMeet(a: AttemptView, b: AttemptView): boolean {
+  return sameEndpoint(a.endpoint, b.endpoint) || (a.addressed !== undefined && sameEndpoint(a.addressed, b.endpoint)) || (b.addressed !== undefined && sameEndpoint(a.endpoint, b.addressed));
 }
 
 /**
