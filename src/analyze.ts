@@ -434,7 +434,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     notice(`${accounts[input]!.name}: its requests without a session id go to ${endpoints.size > 3 ? 'more than 3' : endpoints.size} endpoints (${list}${endpoints.size > 3 ? ', ...' : ''}) with no conn to tell them apart: their retries are linked by endpoint, but a server's log is joined to them by JSON-RPC id, method, arguments and time alone (the URL a server logs may not be the one its client used), and the servers' ids and tool names may collide: a call may be joined to the other server's record of a request alike; record each server's traffic with a conn of its own (recordingFetch's conn option) or in a file of its own`);
   }
   for (const [, { inputs: [x, y], count }] of overlaps) notice(overlapNote(accounts[x]!.name, accounts[y]!.name, count));
-  for (const t of matcher.twinViews.values()) notice(twinNote(accounts[t.inputs[0]]!.name, accounts[t.inputs[1]]!.name, t));
+  for (const n of twinNotes(matcher.twinViews, matcher.twinRows, (i) => accounts[i]!.name)) notice(n);
   for (const n of mcpsnoopRepeatNotes(accounts, new Set([...overlaps.map(([key]) => key), ...rotated.repeated.map((r) => `${Math.min(r.input, r.owner)}|${Math.max(r.input, r.owner)}`)]))) notice(n);
   for (const r of rotated.repeated) notice(repeatedLogNote(accounts[r.input]!.name, accounts[r.owner]!.name, r));
   for (const a of accounts) if (a.lines > 0 && a.blank === a.lines) notice(`${a.name}: every line of it (${a.lines}) is blank: nothing in it was analyzed`);
@@ -557,6 +557,60 @@ function twinNote(first: string, second: string, t: { side: string; count: numbe
   const taken = t.count > 0 ? `${first} and ${second} are two logs of the ${t.side}'s side of the same ${plural(t.count, 'request')} (the same session or none, JSON-RPC id, method and arguments, HTTP status and result where both have one, within --skew): each is reported once, with the lines of both` : '';
   const unsure = t.unsure > 0 ? `${taken ? '; ' : `${first} and ${second}: `}${plural(t.unsure, 'request')} without a session id in one may be ${t.unsure === 1 ? 'a request' : 'requests'} of the other (the same id, method and arguments at the same time, but not the same start and end to 5 ms, or alike to two of its requests), which the records cannot tell from two clients of a stateless server sending alike requests at once: reported apart, counted twice if one` : '';
   return taken + unsure;
+}
+
+/**
+ * The notes of logs of one side taken as views of the same requests (Matcher.twinViews, by pair): two logs, one note
+ * each pair; three or more logs linked by their pairs, one note naming them all, with the rows that took a view of more
+ * than one of them (Matcher.twinRows) and the sessionless requests left apart.
+ */
+function twinNotes(pairs: Map<string, { inputs: [number, number]; side: string; count: number; unsure: number }>, rows: Map<number, number>, name: (input: number) => string): string[] {
+  // (Inputs linked by their pairs, each group under its lowest input.)
+  const parent = new Map<number, number>();
+  const root = (i: number): number => {
+    let r = i;
+    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  for (const t of pairs.values()) {
+    const [a, b] = [root(t.inputs[0]), root(t.inputs[1])];
+    const low = Math.min(a, b);
+    parent.set(a, low);
+    parent.set(b, low);
+  }
+  const members = new Map<number, number[]>();
+  for (const t of pairs.values()) {
+    for (const i of t.inputs) {
+      const m = members.get(root(i)) ?? [];
+      if (!m.includes(i)) m.push(i);
+      members.set(root(i), m);
+    }
+  }
+  const out: string[] = [];
+  const said = new Set<number>();
+  for (const t of pairs.values()) {
+    const r = root(t.inputs[0]);
+    const m = members.get(r)!;
+    if (m.length === 2) out.push(twinNote(name(t.inputs[0]), name(t.inputs[1]), t));
+    else if (!said.has(r)) {
+      said.add(r);
+      const inGroup = [...pairs.values()].filter((p) => root(p.inputs[0]) === r);
+      const count = m.reduce((n, i) => n + (rows.get(i) ?? 0), 0);
+      const unsure = inGroup.reduce((n, p) => n + p.unsure, 0);
+      out.push(twinGroupNote(m.sort((x, y) => x - y).map(name), t.side, count, unsure));
+    }
+  }
+  return out;
+}
+
+const NUMBER_WORDS: Record<number, string> = { 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine' };
+
+/** twinNote for three logs or more of one side. */
+function twinGroupNote(names: string[], side: string, count: number, unsure: number): string {
+  const plural = (n: number, what: string) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
+  const taken = count > 0 ? `${listed(names)} are ${NUMBER_WORDS[names.length] ?? names.length} logs of the ${side}'s side of the same calls: ${plural(count, 'request')} more than one of them shows (the same session or none, JSON-RPC id, method and arguments, HTTP status and result where they have one, within --skew) ${count === 1 ? 'is' : 'are each'} reported once, with the lines of each` : '';
+  const apart = unsure > 0 ? `${taken ? '; ' : `${listed(names)}: `}${plural(unsure, 'request')} without a session id in one may be ${unsure === 1 ? 'a request' : 'requests'} of another (the same id, method and arguments at the same time, but not the same start and end to 5 ms, or alike to two of its requests), which the records cannot tell from two clients of a stateless server sending alike requests at once: reported apart, counted twice if one` : '';
+  return taken + apart;
 }
 
 /** What is said of two inputs that show the same requests (see Matcher.overlaps). */

@@ -822,6 +822,8 @@ export class Matcher {
    * one attempt (see twinOf), and how many sessionless ones fitted two held requests and were left apart.
    */
   readonly twinViews = new Map<string, { inputs: [number, number]; side: ViewSide; count: number; unsure: number }>();
+  /** Rows (attempts) that took a second view of their side, by an input of the row: three logs or more are said as one group by it. */
+  readonly twinRows = new Map<number, number>();
 
   /**
    * The held attempt whose view of this side is another input's view of this very request: the same side, session
@@ -937,6 +939,7 @@ export class Matcher {
     const a = h.attempt;
     const o = view.side === 'client' ? a.client! : a.server!;
     const untimed = a.startTs === undefined;
+    if (h.twins === undefined) this.twinRows.set(o.input, (this.twinRows.get(o.input) ?? 0) + 1);
     (h.twins ??= []).push(view.input);
     this.countTwin(o, view, false);
     // (A third log of the side: its view is counted with each log already in the attempt, not only the one standing.)
