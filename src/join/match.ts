@@ -390,7 +390,11 @@ export class Matcher {
           if (h.initKey !== undefined) this.unlistInit(h);
           // (A plain input's view of the same request, beside these sided ones, is a third view: see sessionlessThirdViews.)
           if (view.session === null) this.noteSessionlessThirdView(view, this.sameCall.get(h.fp));
+          // (A row of a log without times that the other side's timed view gives a time: listed by it now, so a second
+          // timed log of either side finds it: see twinOf.)
+          const untimedRow = this.opts.sameSideInputs === true && h.attempt.startTs === undefined;
           this.merge(h.attempt, view);
+          if (untimedRow && h.attempt.startTs !== undefined) this.listSameCall(h);
           if (view.session === null) this.noteTimeJoin(h, queue);
           if (end !== undefined && end + this.opts.windowMs > h.deadline) {
             h.deadline = end + this.opts.windowMs;
@@ -976,9 +980,9 @@ export class Matcher {
       a.startTs ??= view.startTs;
       a.endTs ??= view.endTs;
       this.listSameCall(h);
-      h.deadline = end! + this.opts.windowMs;
-      this.enqueue(h);
-    } else if (end !== undefined && end + this.opts.windowMs > h.deadline) {
+    }
+    // (An untimed row, held to the end of input, is released by the timed view's end from now on.)
+    if (end !== undefined && (end + this.opts.windowMs > h.deadline || h.deadline === Infinity)) {
       h.deadline = end + this.opts.windowMs;
       this.enqueue(h);
     }

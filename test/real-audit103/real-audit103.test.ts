@@ -105,3 +105,19 @@ describe('real-audit103 py-untimed-hop-repost: a hop between the untimed DEBUG l
     expect(r.codes).not.toContain('UNSAFE_RETRY');
   });
 });
+
+describe('real-audit24/py given whole: the Python DEBUG log without times, its timed copy, and two server logs (recorded by audit 24)', () => {
+  const dir = `${ROOT}test/fixtures/real-audit24/py/`;
+  const all = ['har-entries.ndjson', 'proxy.ndjson', 'python-debug-basic.log', 'python-debug.log', 'server-pino.jsonl', 'server.ndjson', 'traces.jsonl'].map((n) => `${dir}${n}`);
+
+  it('each request is one row with the lines of both client logs, and the server logs join those rows, not rows of their own', async () => {
+    const r = await run(all);
+    const withFile = (n: string) => r.attempts.filter((a) => files(a).includes(n));
+    // The recording proxy's capture (read apart: it says no side) has one row per request the wire carried.
+    const requests = withFile('proxy.ndjson').length;
+    expect(requests).toBeGreaterThan(0);
+    expect(withFile('python-debug-basic.log')).toHaveLength(requests);
+    for (const a of withFile('python-debug-basic.log')) expect(files(a)).toContain('python-debug.log');
+    for (const a of [...withFile('server.ndjson'), ...withFile('server-pino.jsonl')]) expect(files(a)).toContain('python-debug-basic.log');
+  });
+});
