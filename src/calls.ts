@@ -208,7 +208,7 @@ export class CallLinker {
     // of another server the same client calls (stateless servers' ids and tool names collide).
     const at = linkEndpoint(a) ?? '';
     const linkScope = at === '' ? scopeKey : `${scopeKey}${at}`;
-    if (a.method === 'tools/list') this.learnTools(clientKey, a, linkScope);
+    if (a.method === 'tools/list') this.learnTools(clientKey, a, linkScope, who);
     if (a.method === 'tools/call' && a.startTs !== undefined) {
       // Kept per caller and, for a named client, per caller and name: the named clients of one log share a caller.
       latest(this.lastToolsCall, clientKey, a.startTs);
@@ -716,7 +716,7 @@ export class CallLinker {
   }
 
   /** A tools/list result: a first page replaces what the client knew, a later page (asked with a cursor) adds to it. */
-  private learnTools(clientKey: string, a: Attempt, linkScope: string): void {
+  private learnTools(clientKey: string, a: Attempt, linkScope: string, who: string | undefined): void {
     // The client's view first; a view that holds no answer (the Python SDK's DEBUG log leaves JSON answers out) gives way
     // to one that does.
     const v = [a.client, a.server, a.primary].find((x) => x?.toolList !== undefined) ?? a.client ?? a.server ?? a.primary;
@@ -731,6 +731,15 @@ export class CallLinker {
     // Its session's own list too: one client may talk to two servers whose tools share names.
     // (Without a session, the list of the endpoint it was asked at: one client of two stateless servers.)
     if (a.session !== null || linkScope !== a.primary.scopeKey) learnToolList(this.scopeTools, linkScope, list, v.nextPage === true);
+    // (Two logs of one side without a session: a later call may stand on the other log's view, its caller and URL.)
+    if (a.session === null && a.others.length > 0) {
+      for (const o of a.others) {
+        if (o.side !== v.side) continue;
+        learnToolList(this.tools, this.callerOfView(o, who), list, v.nextPage === true);
+        const ep = o.addressed ?? o.endpoint;
+        if (ep !== undefined) learnToolList(this.scopeTools, `${o.scopeKey} ${ep}`, list, v.nextPage === true);
+      }
+    }
     this.anyToolsList = true;
   }
 
@@ -753,7 +762,8 @@ export class CallLinker {
     for (const o of a.others) {
       if (o.side !== side) continue;
       const k = this.callerOfView(o, who);
-      const at = o.endpoint === undefined ? '' : ` ${o.endpoint}`;
+      const ep = o.addressed ?? o.endpoint;
+      const at = ep === undefined ? '' : ` ${ep}`;
       keys.push(who === undefined ? `${k}||${fingerprint}${at}` : `${k}|${who}|${fingerprint}${at}`);
     }
     return keys;
@@ -930,7 +940,9 @@ const CAPABILITY_OF: Record<string, string | undefined> = {
  */
 /** ` endpoint` of a request sent without a session id whose log recorded its URL (see AttemptView.endpoint), else undefined. */
 function linkEndpoint(a: Attempt): string | undefined {
-  const ep = a.session === null ? (a.client ?? a.primary).endpoint : undefined;
+  // (As the client addressed it where a recording proxy's record names its target: the client's own log names that.)
+  const v = a.client ?? a.primary;
+  const ep = a.session === null ? v.addressed ?? v.endpoint : undefined;
   return ep === undefined ? undefined : ` ${ep}`;
 }
 

@@ -121,3 +121,23 @@ describe('real-audit24/py given whole: the Python DEBUG log without times, its t
     for (const a of [...withFile('server.ndjson'), ...withFile('server-pino.jsonl')]) expect(files(a)).toContain('python-debug-basic.log');
   });
 });
+
+describe('real-audit88/v2-py-router given whole: one v2 client\'s recordingFetch log and the recording proxy\'s, two stateless servers behind it (recorded by audit 88)', () => {
+  const dir = `${ROOT}test/fixtures/real-audit88/v2-py-router/`;
+  const o = JSON.parse(readFileSync(`${dir}observed.json`, 'utf8')) as { readOnly: Record<string, boolean>; endpoints: Record<string, string> };
+
+  it('the two logs\' views of a request are one row, and a retry is judged by its own server\'s tools/list: UNSAFE_RETRY on the server whose tool is not read-only only', async () => {
+    const r = await run(['--client', `${dir}client.ndjson`, '--client', `${dir}proxy.ndjson`]);
+    const retries = r.calls.filter((a) => a.attempt > 1);
+    expect(retries.length).toBeGreaterThan(0);
+    // Each retry's row holds both logs' lines (the proxy's record names the server it forwarded to, its Host header the client's URL).
+    for (const a of retries) expect(files(a)).toEqual(['client.ndjson', 'proxy.ndjson']);
+    const pathOf = (a: Attempt) => new URL((a as Attempt & { endpoint: string }).endpoint).pathname;
+    for (const [server, readOnly] of Object.entries(o.readOnly)) {
+      const path = new URL(o.endpoints[server]!).pathname;
+      const mine = retries.filter((a) => pathOf(a) === path);
+      expect(mine, server).toHaveLength(1);
+      expect(mine[0]!.findings.some((f) => f.code === 'UNSAFE_RETRY'), server).toBe(!readOnly);
+    }
+  });
+});
