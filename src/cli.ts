@@ -744,7 +744,7 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
   try {
     summary = await streamAnalysis(options, {
       attempt: (row: AttemptRow) => {
-        failing.attempt(row.outcome, row.findings, row.versionFallback === true);
+        failing.attempt(row);
         if (format === 'table' || format === 'markdown') rows.attempt(row);
         if (!out.closed) sink.attempt(row);
       },
@@ -752,6 +752,10 @@ async function analyzeCommand(args: AnalyzeArgs, io: CliIo): Promise<number> {
         failing.finding(f);
         if (format === 'table' || format === 'markdown') rows.finding(f);
         if (!out.closed) sink.finding(f, f.message);
+      },
+      filtered: (row: AttemptRow) => {
+        failing.dropped(row);
+        if (format === 'table' || format === 'markdown') rows.dropped(row);
       },
       backpressure: () => out.drained(),
     });

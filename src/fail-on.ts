@@ -3,6 +3,8 @@ import { isOutcome, OUTCOMES, type Outcome } from './outcomes.js';
 import { FINDING_CODES, isFindingCode, SEVERITIES, type Severity } from './findings/types.js';
 import { nearest } from './suggest.js';
 import type { FailOnSummary } from './report/summary.js';
+import { redirectFollowed } from './findings/resends.js';
+import { trimOldest } from './bounded.js';
 
 /** error ⊃ warning ⊃ info: a severity given to --fail-on means that severity or worse. */
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -29,7 +31,25 @@ interface FailOnMatches {
    * client fell back to initialize (versionFallback), the version negotiation the spec expects, not a failure.
    */
   probes: number;
+  /** Attempts of an outcome given that the reports count apart: redirects (3xx) their client followed, answers the log does not hold. */
+  redirects: number;
+  notLogged: number;
 }
+
+/** What FailOnCounter reads of an attempt row. */
+interface FailOnRow {
+  outcome: Outcome;
+  findings: readonly { code: string; severity: Severity }[];
+  status: number | null;
+  call?: string;
+  attempt?: number;
+  versionFallback?: true;
+  answerNotLogged?: true;
+  retryOrigin?: { origin: string; how: string };
+}
+
+/** Redirect rows remembered until their follow-up (it comes at once). */
+const REDIRECTS_KEPT = 4_096;
 
 /** The --fail-on values (each a comma list) as conditions; a string is the usage error. */
 export function parseFailOn(values: string[] | undefined): FailOn | string {
@@ -56,17 +76,48 @@ export function parseFailOn(values: string[] | undefined): FailOn | string {
 
 /** Counts what matches the conditions, attempt by attempt and finding by finding. */
 export class FailOnCounter {
-  readonly matches: FailOnMatches = { outcomes: new Map(), codes: new Map(), severities: { error: 0, warning: 0, info: 0 }, probes: 0 };
+  readonly matches: FailOnMatches = { outcomes: new Map(), codes: new Map(), severities: { error: 0, warning: 0, info: 0 }, probes: 0, redirects: 0, notLogged: 0 };
+  /** Matched redirect rows by call#attempt, until their client follows them (then they are a hop of the call, not counted). */
+  private redirects = new Map<string, Outcome>();
 
   constructor(private readonly failOn: FailOn) {}
 
-  /** An attempt's outcome and findings; `probe`: a refused version probe the client fell back from (its outcome never matches). */
-  attempt(outcome: Outcome, findings: readonly { code: string; severity: Severity }[], probe = false): void {
+  /**
+   * A reported attempt: its outcome (never a refused version probe the client fell back from, nor an answer the log
+   * does not hold, nor a redirect once its client follows it: the reports count those apart) and its findings.
+   */
+  attempt(row: FailOnRow): void {
+    this.followUp(row);
+    const outcome = row.outcome;
     if (this.failOn.outcomes.has(outcome)) {
-      if (probe) this.matches.probes++;
-      else bump(this.matches.outcomes, outcome);
+      if (row.versionFallback) this.matches.probes++;
+      else if (row.answerNotLogged) this.matches.notLogged++;
+      else {
+        bump(this.matches.outcomes, outcome);
+        if (row.call !== undefined && row.status !== null && row.status >= 300 && row.status < 400) {
+          this.redirects.set(`${row.call}#${row.attempt ?? 1}`, outcome);
+          trimOldest(this.redirects, REDIRECTS_KEPT);
+        }
+      }
     }
-    for (const f of findings) this.finding(f);
+    for (const f of row.findings) this.finding(f);
+  }
+
+  /** An attempt the filters left out: only whether it followed a reported redirect matters. */
+  dropped(row: FailOnRow): void {
+    this.followUp(row);
+  }
+
+  private followUp(row: FailOnRow): void {
+    if (this.redirects.size === 0 || row.call === undefined || !redirectFollowed(row)) return;
+    const k = `${row.call}#${(row.attempt ?? 1) - 1}`;
+    const outcome = this.redirects.get(k);
+    if (outcome === undefined) return;
+    this.redirects.delete(k);
+    const n = (this.matches.outcomes.get(outcome) ?? 0) - 1;
+    if (n > 0) this.matches.outcomes.set(outcome, n);
+    else this.matches.outcomes.delete(outcome);
+    this.matches.redirects++;
   }
 
   finding(f: { code: string; severity: Severity }): void {
@@ -93,6 +144,13 @@ export class FailOnCounter {
       outcomes: Object.fromEntries(m.outcomes),
       codes: Object.fromEntries(m.codes),
       severities: Object.fromEntries(SEVERITIES.filter((s) => m.severities[s] > 0).map((s) => [s, m.severities[s]])),
+      ...(m.probes + m.redirects + m.notLogged > 0 ? {
+        notCounted: {
+          ...(m.probes > 0 ? { versionFallbacks: m.probes } : {}),
+          ...(m.redirects > 0 ? { redirectsFollowed: m.redirects } : {}),
+          ...(m.notLogged > 0 ? { answersNotLogged: m.notLogged } : {}),
+        },
+      } : {}),
     };
   }
 
@@ -107,9 +165,18 @@ export class FailOnCounter {
     }
     for (const [code, n] of m.codes) parts.push(`${n} ${code} finding${n === 1 ? '' : 's'}`);
     for (const [outcome, n] of m.outcomes) parts.push(`${n} ${outcome} attempt${n === 1 ? '' : 's'}`);
-    const probes = m.probes > 0 ? ` (not counted: ${m.probes} server/discover probe${m.probes === 1 ? '' : 's'} an older server refused before the client fell back to initialize)` : '';
-    return `mcp-triage: --fail-on ${this.failOn.given.join(',')}: ${parts.join('; ')}${probes}`;
+    return `mcp-triage: --fail-on ${this.failOn.given.join(',')}: ${parts.join('; ')}${notCountedText(m)}`;
   }
+}
+
+/** ` (not counted: 3 redirects (HTTP 3xx) the client followed, ...)`: the matching attempts the reports count apart, or ''. */
+function notCountedText(m: FailOnMatches): string {
+  const parts = [
+    ...(m.probes > 0 ? [`${m.probes} server/discover probe${m.probes === 1 ? '' : 's'} an older server refused before the client fell back to initialize`] : []),
+    ...(m.redirects > 0 ? [`${m.redirects} redirect${m.redirects === 1 ? '' : 's'} (HTTP 3xx) the client followed, a hop of ${m.redirects === 1 ? 'its call' : 'their calls'}`] : []),
+    ...(m.notLogged > 0 ? [`${m.notLogged} answer${m.notLogged === 1 ? '' : 's'} the log does not hold (UNANSWERED, ${m.notLogged === 1 ? 'its' : 'their'} outcome not known)`] : []),
+  ];
+  return parts.length ? ` (not counted: ${parts.join('; ')})` : '';
 }
 
 function bump(map: Map<string, number>, key: string): void {

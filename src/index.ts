@@ -68,6 +68,7 @@ export async function streamAnalysis(options: AnalysisOptions, on: AnalysisHandl
     attempt: (a) => {
       const row = attemptRow(a, redact);
       if (!filter.attempt(row)) {
+        builder.dropped(row);
         on.filtered?.(row);
         return;
       }
@@ -77,7 +78,10 @@ export async function streamAnalysis(options: AnalysisOptions, on: AnalysisHandl
     finding: (f) => {
       // Redacted first, as attempt rows are, so --session matches a session-less group as the report shows it.
       const g = redact ? { ...f, message: redactText(f.message), ...(f.group !== undefined ? { group: redactText(f.group.slice(0, 300)) } : {}) } : f;
-      if (!filter.finding(g)) return;
+      if (!filter.finding(g)) {
+        builder.droppedFinding();
+        return;
+      }
       builder.finding(g);
       on.finding?.(g);
     },

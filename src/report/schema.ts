@@ -76,7 +76,10 @@ export const NdjsonSummarySchema = z.looseObject({
     outcomes: z.record(z.string(), z.number()),
     codes: z.record(z.string(), z.number()),
     severities: z.partialRecord(z.enum(['error', 'warning', 'info']), z.number()),
+    notCounted: z.object({ versionFallbacks: z.number().optional(), redirectsFollowed: z.number().optional(), answersNotLogged: z.number().optional() }).optional(),
   }).optional(),
+  /** Only when filters are in force: what they left out. */
+  filteredOut: z.object({ attempts: z.number(), findings: z.number() }).optional(),
 });
 
 export const NdjsonLineSchema = z.discriminatedUnion('type', [NdjsonAttemptSchema, NdjsonFindingSchema, NdjsonSummarySchema]);

@@ -83,6 +83,11 @@ export interface Summary {
    * (UNANSWERED) whose body the log does not hold, their outcome not known.
    */
   countedApart?: { redirectsFollowed?: number; answersNotLogged?: number };
+  /**
+   * Only when filters are in force: the attempts they left out (attempts counts the rest) and the session findings
+   * they left out (an attempt's own findings go with it).
+   */
+  filteredOut?: { attempts: number; findings: number };
   byLayer: Partial<Record<Layer, number>>;
   byMethod: { method: string; tool: string | null; total: number; outcomes: Partial<Record<Outcome, number>> }[];
   findings: { total: number; bySeverity: Record<Severity, number>; byCode: Record<string, number> };
@@ -106,6 +111,11 @@ export interface FailOnSummary {
   codes: Record<string, number>;
   /** Findings per severity, of those at the severity given or worse. */
   severities: Partial<Record<Severity, number>>;
+  /**
+   * Only when there are any: attempts of an outcome given that did not count, as the reports count them apart: refused
+   * server/discover probes the client fell back from, redirects its client followed, answers the log does not hold.
+   */
+  notCounted?: { versionFallbacks?: number; redirectsFollowed?: number; answersNotLogged?: number };
 }
 
 const isoOf = isoTime;
@@ -480,6 +490,11 @@ export class SummaryBuilder {
    * attempt that did not succeed): call#attempt -> the row. Released after the call horizon, as pendingRounds.
    */
   private pendingRedirects = new Map<string, { row: AttemptRow; end: number; seq: number }>();
+  /** Redirect rows listed at once because --outcome named their outcome, by call#attempt, until their follow-up (the last REDIRECTS_KEPT). */
+  private listedRedirects = new Set<string>();
+  /** Attempts and session findings the filters left out. */
+  filteredOut = 0;
+  findingsFilteredOut = 0;
   /** Outcomes asked for with --outcome: a fallback probe of one of them is listed among the attempts that did not succeed. */
   private readonly probesAsked: ReadonlySet<string>;
   claimsMatched = 0;
@@ -538,15 +553,7 @@ export class SummaryBuilder {
     }
     // The input_required round this follow-up answers was a step of the call, not an attempt that did not succeed.
     if (row.continuation && row.call !== undefined) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
-    // The redirect this request followed was a step of the call (its hop to the Location), not an attempt that did not succeed.
-    if (row.call !== undefined && redirectFollowed(row)) {
-      const k = `${row.call}#${(row.attempt ?? 1) - 1}`;
-      const held = this.pendingRedirects.get(k);
-      if (held) {
-        this.pendingRedirects.delete(k);
-        this.redirectsFollowed++;
-      }
-    }
+    this.followUp(row);
     if (row.versionFallback) this.versionFallbacks++;
     if (row.answerNotLogged) this.answersNotLogged++;
     // A fallback probe is not a failure; it is listed only when --outcome asked for its outcome (the user wants to see it).
@@ -555,12 +562,40 @@ export class SummaryBuilder {
         this.pendingRounds.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
       } else if (isRedirect(row.status) && row.call !== undefined && !this.probesAsked.has(row.outcome)) {
         this.pendingRedirects.set(`${row.call}#${row.attempt ?? 1}`, { row, end: this.endOf(row), seq });
+      } else if (isRedirect(row.status) && row.call !== undefined) {
+        // Listed at once (--outcome named its outcome), and still counted apart once its client follows it.
+        this.listedRedirects.add(`${row.call}#${row.attempt ?? 1}`);
+        trimOldest(this.listedRedirects, REDIRECTS_KEPT);
+        this.failed.offer({ item: row, key: startOf(row), seq });
       } else if (!(row.answerNotLogged && row.findings.length === 0 && !this.probesAsked.has(row.outcome))) {
         // An answer the log does not hold is not known to have failed: listed only with a finding, or when --outcome asks.
         this.failed.offer({ item: row, key: startOf(row), seq });
       }
     }
     if (this.opts.keepAll) this.keepForDiagram(row);
+  }
+
+  /**
+   * An attempt the filters left out: counted as such, and what it says of the kept ones (the request that followed a
+   * kept redirect makes the redirect a hop of its call, whether or not that request passed the filters).
+   */
+  dropped(row: AttemptRow): void {
+    this.filteredOut++;
+    this.followUp(row);
+    // The input_required round this follow-up answers was a step of the call (listed still when --outcome asks for it).
+    if (row.continuation && row.call !== undefined && !this.probesAsked.has('INPUT_REQUIRED')) this.pendingRounds.delete(`${row.call}#${(row.attempt ?? 1) - 1}`);
+  }
+
+  /** A session finding the filters left out. */
+  droppedFinding(): void {
+    this.findingsFilteredOut++;
+  }
+
+  /** A request its HTTP client sent to the Location of the call's previous attempt: that redirect was a hop, counted apart. */
+  private followUp(row: AttemptRow): void {
+    if (row.call === undefined || !redirectFollowed(row)) return;
+    const k = `${row.call}#${(row.attempt ?? 1) - 1}`;
+    if (this.pendingRedirects.delete(k) || this.listedRedirects.delete(k)) this.redirectsFollowed++;
   }
 
   finding(f: Finding): void {
@@ -790,6 +825,7 @@ export class SummaryBuilder {
       calls: this.calls,
       retries: this.retries,
       byOutcome,
+      ...(Object.keys(this.opts.filters).length > 0 ? { filteredOut: { attempts: this.filteredOut, findings: this.findingsFilteredOut } } : {}),
       ...(this.redirectsFollowed > 0 || this.answersNotLogged > 0 ? {
         countedApart: {
           ...(this.redirectsFollowed > 0 ? { redirectsFollowed: this.redirectsFollowed } : {}),
@@ -829,6 +865,17 @@ export function apartCounts(summary: Summary): string[] {
   ];
 }
 
+/**
+ * What the filters left out, for the line that states them (`left out: 2 of 6 attempts, 1 session finding`), or ''
+ * when no filter is in force.
+ */
+export function filteredOutText(summary: Pick<Summary, 'attempts' | 'filteredOut'>): string {
+  const f = summary.filteredOut;
+  if (f === undefined) return '';
+  const findings = f.findings > 0 ? `, ${plural(f.findings, 'session finding')}` : '';
+  return `left out: ${f.attempts} of ${plural(summary.attempts + f.attempts, 'attempt')}${findings}`;
+}
+
 /** The line under the outcome table saying which of its counts are neither failed nor succeeded, or undefined. */
 export function apartLine(summary: Summary): string | undefined {
   const a = summary.countedApart;
@@ -838,6 +885,9 @@ export function apartLine(summary: Summary): string | undefined {
   ];
   return parts.length ? `${parts.join('; ')}: counted neither as failed nor as succeeded.` : undefined;
 }
+
+/** Redirect rows remembered until their follow-up (it comes at once: a few per open call are plenty). */
+const REDIRECTS_KEPT = 4_096;
 
 /** A redirect's status (3xx). */
 const isRedirect = (status: number | null): boolean => status !== null && status >= 300 && status < 400;

@@ -1,5 +1,5 @@
 // The terminal report: outcome counts, failed attempts, findings, retry chains and the input account, as box-drawn tables.
-import { apartCounts, apartLine, claimedText, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
+import { apartCounts, apartLine, claimedText, filteredOutText, type AttemptRow, type Summary, type SummaryBuilder } from './summary.js';
 import type { OutputSink } from './sink.js';
 import type { Finding } from '../findings/types.js';
 import { OUTCOMES, type Outcome } from '../outcomes.js';
@@ -60,7 +60,7 @@ function renderTableReport(summary: Summary, builder: SummaryBuilder, color: boo
   const f = summary.findings.bySeverity;
   const max = Math.max(0, Math.floor(builder.opts.maxRows));
   out.push(`${paint(color, '1', 'mcp-triage')} ${summary.tool.replace(/^mcp-triage /, '')}: ${plural(summary.attempts, 'attempt')} in ${plural(summary.calls, 'call')}, ${[plural(summary.retries, 'retry', 'retries'), ...apartCounts(summary)].join(', ')}; findings: ${(['error', 'warning', 'info'] as const).filter((s) => f[s] > 0).map((s) => severityCount(f[s], s)).join(', ') || 'none'}`);
-  if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}`);
+  if (Object.keys(summary.filters).length) out.push(`filters: ${cell(filtersText(summary.filters as never), 200)}${leftOut(summary)}`);
   out.push('');
 
   if (summary.byMethod.length) {
@@ -227,3 +227,9 @@ function distinctEnd(lines: string[]): number {
   }
   return widest;
 }
+
+/** ` (left out: 2 of 6 attempts)` after the filters, or ''. */
+const leftOut = (summary: Summary): string => {
+  const t = filteredOutText(summary);
+  return t ? ` (${t})` : '';
+};
