@@ -60,7 +60,10 @@ describe('mcp-triage sessions', () => {
     const table = await cli(['sessions', ...BOTH, '--tool', 'search_tickets'], { env: { COLUMNS: '1000' } });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^mcp-triage sessions: 2 sessions/);
-    expect(table.stdout).toMatch(/^filters: --tool search_tickets$/m);
+    // What the filters left out follows them (the attempts of every other method and tool).
+    const all = (JSON.parse((await cli([...BOTH, '--format', 'json'])).stdout) as { summary: { attempts: number } }).summary.attempts;
+    const kept = (JSON.parse((await cli([...BOTH, '--tool', 'search_tickets', '--format', 'json'])).stdout) as { summary: { attempts: number } }).summary.attempts;
+    expect(table.stdout).toMatch(new RegExp(`^filters: --tool search_tickets \\(left out: ${all - kept} of ${all} attempts(, \\d+ session findings?)?\\)$`, 'm'));
     expect(table.stdout).toContain('a3f1c2d4-5b6e-4f70-8a91-b2c3d4e5f601');
     expect(table.stdout).not.toContain('\u001b[');
     expect((await cli(['sessions', ...BOTH, '--color', 'always'], { env: { COLUMNS: '1000' } })).stdout).toMatch(/\u001b\[31m\d+ HTTP_ERROR/);
