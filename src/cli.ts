@@ -55,13 +55,13 @@ const INPUT: Group = ['Input:', {
   strict: { type: 'boolean', default: false, describe: 'Stop with exit 2 at the first unusable (broken) line; skipped lines (no MCP traffic) are not problems' },
 }];
 
-const FILTERS: Group = ['Filters (combine freely; every report states the ones in force):', {
-  session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this, or that a table shortened to this with … (repeat, or comma list)' },
+const FILTERS: Group = ['Filters (combine freely; every report states the ones in force and how many attempts they left out):', {
+  session: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only sessions whose id starts with this (a3f1), or that a table shortened to this with … (repeat, or comma list)' },
   method: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only these JSON-RPC request methods; * is a wildcard (tools/call, resources/*); notifications are no attempts' },
-  tool: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only calls of these tools; * is a wildcard' },
+  tool: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: "Only calls of these tools; * is a wildcard (create_ticket, 'search_*')" },
   target: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only requests acting on these: a tool, a resource uri, a prompt name, a completion ref; * is a wildcard (docs://*)' },
   outcome: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these outcomes (HTTP_ERROR,TOOL_ERROR)' },
-  code: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these finding codes, and session findings with them' },
+  code: { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Only attempts with these finding codes, and session findings with them (SIDE_DIVERGENCE,UNSAFE_RETRY)' },
   since: { type: 'string', requiresArg: true, describe: 'Only attempts that started at or after this time: ISO 8601 (2026-10-17T09:12:00Z; without a zone, --timezone applies), epoch seconds or milliseconds, or a duration before now (30s, 15m, 2h, 1d, 1w)' },
   until: { type: 'string', requiresArg: true, describe: 'Only attempts that started before this time (same forms as --since)' },
 }];
@@ -74,7 +74,7 @@ const OUTPUT_COMMON: Record<string, Options> = {
 
 const ANALYZE_OUTPUT: Group = ['Report:', {
   format: { alias: 'f', requiresArg: true, choices: ANALYZE_FORMATS, default: 'table', describe: 'table (terminal), json (one document), ndjson (one line per attempt), markdown (postmortem)' },
-  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts and findings: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY), or a severity or worse (info < warning < error: warning fails on warnings and errors); comma lists allowed. stderr says what matched' },
+  'fail-on': { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'Exit 1 when any of these occur among the reported attempts and findings: outcomes (HTTP_ERROR), finding codes (UNSAFE_RETRY), or a severity or worse (info < warning < error: warning fails on warnings and errors); comma lists allowed (--fail-on error,HTTP_ERROR). An outcome counts only where the report counts a failure: not a redirect the client followed, an answer the log does not hold, a refused server/discover probe. stderr says what matched' },
   'max-rows': { type: 'number', requiresArg: true, default: 500, describe: 'Most rows in each table of the table and markdown reports (all are counted)' },
   ...OUTPUT_COMMON,
 }];

@@ -217,7 +217,11 @@ describe('mcp-triage timeline', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout).not.toMatch(/^filters:/m);
     const tool = await cli(['timeline', 'a3f1', ...BOTH, '--tool', 'create_ticket']);
-    expect(tool.stdout).toMatch(/^filters: --tool create_ticket$/m);
+    // What the filter left out of this session follows it: every attempt of the session but the kept ones.
+    const count = async (extra: string[]) => (JSON.parse((await cli(['timeline', 'a3f1', ...BOTH, ...extra, '--format', 'json'])).stdout) as { attempts: unknown[] }).attempts.length;
+    const all = await count([]);
+    const kept = await count(['--tool', 'create_ticket']);
+    expect(tool.stdout).toMatch(new RegExp(`^filters: --tool create_ticket \\(left out: ${all - kept} of ${all} attempts of this session\\)$`, 'm'));
     expect(tool.stdout).not.toContain('--session');
   });
 

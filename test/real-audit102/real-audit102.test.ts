@@ -185,6 +185,21 @@ describe('what the filters left out, in every report (real-audit97: a Python cli
     expect(r.summary.filteredOut!.findings).toBe(sessionFindings);
   });
 
+  it('the timeline view says how many of its session\'s attempts the other filters left out (table and Markdown)', async () => {
+    const inputs = [`${JOINED}client.ndjson`, `${JOINED}server.ndjson`];
+    const session = (JSON.parse((await cli(['sessions', '--format', 'json', ...inputs])).stdout) as { sessions: { session: string }[] }).sessions[0]!.session;
+    const count = async (extra: string[]) => (JSON.parse((await cli(['timeline', session, ...inputs, ...extra, '--format', 'json'])).stdout) as { attempts: unknown[] }).attempts.length;
+    const all = await count([]);
+    const kept = await count(['--method', 'tools/call']);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(all);
+    const said = `left out: ${all - kept} of ${all} attempts of this session`;
+    expect((await cli(['timeline', session, ...inputs, '--method', 'tools/call'], wide)).stdout).toMatch(new RegExp(`^filters: --method tools/call \\(${said}\\)$`, 'm'));
+    expect((await cli(['timeline', session, ...inputs, '--method', 'tools/call', '--format', 'markdown'])).stdout).toContain(`(${said})`);
+    // must not: the session alone is no filter of its exchanges.
+    expect((await cli(['timeline', session, ...inputs], wide)).stdout).not.toContain('left out:');
+  });
+
   it('must not: without filters, no filteredOut and no "left out"', async () => {
     const r = await json([`${JOINED}client.ndjson`, `${JOINED}server.ndjson`]);
     expect(r.summary.filteredOut).toBeUndefined();
