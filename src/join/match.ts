@@ -732,7 +732,8 @@ export class Matcher {
     // Those waiting for an earlier attempt of their call go out with the rest, in start order.
     for (const h of this.deferred) if (!h.emitted) rest.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
     this.deferred.clear();
-    rest.sort((a, b) => a.start - b.start || a.seq - b.seq);
+    // (By the attempt's start now: one held from its server's view may have taken its client's, which started earlier.)
+    rest.sort((a, b) => (a.h.attempt.startTs ?? -Infinity) - (b.h.attempt.startTs ?? -Infinity) || a.seq - b.seq);
     // An OpenTelemetry export given with the wire logs of the same traffic (an OTLP input holds every attempt to the
     // end): an attempt made only of views rebuilt from spans, whose request carries the trace context that a request
     // of another log carried too, is that same request. Its view of a side the other log lacks joins that attempt
@@ -1815,8 +1816,29 @@ export class Matcher {
       if (a.client.session !== null && a.server.session !== null && a.client.session !== a.server.session) a.serverSession = a.server.session;
       else if (a.client.session !== null && a.client.session === a.server.session) this.sharedSession = true;
     }
+    const before = a.startTs;
     if (a.startTs === undefined || (view.startTs !== undefined && view.side === 'client')) a.startTs = view.startTs ?? a.startTs;
     if (view.side === 'client') a.endTs = view.endTs ?? a.endTs;
+    if (before !== undefined && a.startTs !== before) this.startMoved(a);
+  }
+
+  /**
+   * An attempt held from its server's view took its client's, which started at another time (a hop held the request
+   * before passing it on): its place among the held attempts of its call (start order) follows, so an earlier attempt
+   * of the call still goes to the call linker before a retry of it (see waitsForEarlier and flush).
+   */
+  private startMoved(a: Attempt): void {
+    const start = a.startTs!;
+    for (const fp of [a.server?.fingerprint, a.client?.fingerprint]) {
+      const list = fp === undefined ? undefined : this.sameCall.get(fp);
+      const i = list ? list.findIndex((h) => h.attempt === a) : -1;
+      if (i === -1) continue;
+      const h = list!.splice(i, 1)[0]!;
+      let j = list!.length;
+      while (j > 0 && list![j - 1]!.attempt.startTs! > start) j--;
+      list!.splice(j, 0, h);
+      return;
+    }
   }
 }
 
