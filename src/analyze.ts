@@ -161,6 +161,7 @@ export async function runAnalysis(options: AnalyzeOptions, events: AnalysisEvent
     onFinding: (f) => events.finding(f),
     // Frozen (an input not time-ordered): time stopped moving, everything is held to the end; no need to look.
     pendingFrom: () => (frozen ? lastAdvance : Math.min(lastAdvance, engine.earliestOpenStart(), matcher.earliestHeldStart())),
+    crossedTimeout: (scopeKey, idKey) => engine.takeCrossedTimeout(scopeKey, idKey),
   });
   const sideOf = (i: ResolvedSpec) => i.side ?? i.assumed;
   const bothSides = inputs.some((i) => sideOf(i) === 'client') && inputs.some((i) => sideOf(i) === 'server');

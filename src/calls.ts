@@ -30,6 +30,8 @@ interface CallsOptions {
    * the call it repeats forgotten.
    */
   pendingFrom?: () => number;
+  /** A request's crossed timeout (see MatchEngine.takeCrossedTimeout), by its view's scope and id: taken once. */
+  crossedTimeout?: (scopeKey: string, idKey: string) => { ts: number; ms: number } | undefined;
   /** Client and server session ids a gateway rewrote (see SessionPairs): a server session's findings are told under the client's id. */
   pairs?: SessionPairs;
 }
@@ -198,6 +200,14 @@ export class CallLinker {
 
   attempt(a: Attempt): void {
     const view = a.primary;
+    // Its client's own timeout ran out after its answer had ended in the log: the caller got the timeout, not the answer.
+    // (Taken from every view; kept on the view that stands for the client, whose own times a client's log has.)
+    if (a.method === 'tools/call' && this.opts.crossedTimeout) {
+      for (const v of [a.client, a.server]) {
+        const c = v ? this.opts.crossedTimeout(v.scopeKey, v.idKey) : undefined;
+        if (c !== undefined && v === (a.client ?? a.primary)) v.crossedTimeout = c;
+      }
+    }
     // The scope's key and the client's name, made once: every map below is keyed by them.
     const scopeKey = view.scopeKey;
     if (this.closedScopes.size > 0) this.reopen(a, scopeKey);
@@ -982,6 +992,8 @@ const OAUTH_KEPT = 32;
 
 function failedForCaller(a: Attempt): boolean {
   const cancelled = (a.client ?? a.primary).cancelledAt;
+  // Its answer came, but its client's own timeout had run out first: the caller got the timeout error.
+  if ((a.client ?? a.primary).crossedTimeout !== undefined) return true;
   if (isFailure(a.outcome)) {
     // No answer in a log that leaves answers out is no failure (a like request after it is another call), unless the
     // client gave up on it (its notifications/cancelled), or the log read its SSE stream (its progress came on it: that

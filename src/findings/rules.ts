@@ -364,6 +364,11 @@ function lateResult(a: Attempt): boolean {
   return [a.client, a.primary].some((v) => v?.lateOutcome === 'TOOL_SUCCESS');
 }
 
+/** A tool's answer (a result or an isError one) that the client's own timeout crossed: the caller got the timeout. */
+function crossedResult(a: Attempt): boolean {
+  return (a.client ?? a.primary).crossedTimeout !== undefined && (a.outcome === 'TOOL_SUCCESS' || a.outcome === 'TOOL_ERROR');
+}
+
 function callerGot(prev: Attempt, retry: Attempt): boolean {
   if (previousOutcome(prev) !== prev.outcome) return false;
   const caller = prev.client;
@@ -372,7 +377,7 @@ function callerGot(prev: Attempt, retry: Attempt): boolean {
 }
 
 function previousOutcome(prev: Attempt): string {
-  return (prev.client ?? prev.primary).cancelled || prev.server?.cancelled ? `${prev.outcome}, which the client had cancelled itself` : prev.outcome;
+  return (prev.client ?? prev.primary).cancelled || prev.server?.cancelled || (prev.client ?? prev.primary).crossedTimeout ? `${prev.outcome}, which the client had cancelled itself` : prev.outcome;
 }
 
 /**
@@ -467,7 +472,8 @@ function executionEvidence(prev: Attempt): 'proven' | 'possible' | 'no' {
   // (An HTTP error the server's view has is proof when the tool raised it: the Python SDK's 400 on 2026-07-28.)
   if (prev.server && !prev.notSeenByServer && (prev.server.outcome !== 'HTTP_ERROR' || raised)) return 'proven';
   // The tool's result came after the client had given up on it: the server's own answer proves the tool ran to its end.
-  if (lateResult(prev)) return 'proven';
+  // So does one that came before the client's own timeout ran out in it (the two crossed).
+  if (lateResult(prev) || crossedResult(prev)) return 'proven';
   if (prev.notSeenByServer) return 'no';
   // A POST whose connection could not be made sent nothing: the Python SDK client's log (httpcore's failed connect), or an
   // HTTP client's error for a connect that failed (recordingFetch's `fetch failed: connect ECONNREFUSED ...`, a HAR's
@@ -582,6 +588,9 @@ function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean; py
   const cancelled = v.cancelledAt;
   let at = done;
   if (done !== undefined && cancelled !== undefined && cancelled > done && a.outcome === 'STREAM_INCOMPLETE' && (next.startTs === undefined || cancelled <= next.startTs)) at = cancelled;
+  // An answer its client's own timeout crossed: the caller got the timeout error when the cancellation went out.
+  const crossed = v.crossedTimeout?.ts;
+  if (done !== undefined && at === done && crossed !== undefined && crossed > done && (next.startTs === undefined || crossed <= next.startTs)) at = crossed;
   // A stream that ended without the response and that the client then tried to resume (GETs with Last-Event-ID): the
   // caller got its error when the last resumption failed (the Python SDK: "reconnection attempts were exhausted").
   if (at !== undefined && at === done && at === a.endTs && unanswered(a.outcome) && v.resumptions?.length) {
@@ -599,7 +608,7 @@ function gaveUp(a: Attempt, next: Attempt): { at: number; hopCancel: boolean; py
     pyTimeout = true;
   }
   if (at === undefined) return undefined;
-  return { at, hopCancel: at === cancelled && v.side !== 'client', pyTimeout };
+  return { at, hopCancel: (at === cancelled || at === crossed) && v.side !== 'client', pyTimeout };
 }
 
 /**
@@ -816,6 +825,7 @@ export function checkRetry(a: Attempt, prev: Attempt, chain: RetryChain, safety:
           : ranAt.outcome === 'JSONRPC_ERROR' && ranAt.detail.errorCode === INTERNAL_ERROR ? 'the earlier attempt got -32603 (internal error): the server failed while it handled the request (an SDK answers so for an exception its tools/call handler threw), and the tool may have done its work before that'
           : 'the earlier attempt may have run (no server view proves otherwise)'
         : late ? 'the earlier attempt\'s TOOL_SUCCESS result came after the client had given up on it: the tool ran to its result, which the caller did not get, and its effect happened all the same'
+        : !ran && crossedResult(ranAt) ? `the earlier attempt's ${ranAt.outcome} answer ended ${Math.round((ranAt.client ?? ranAt.primary).crossedTimeout!.ms)} ms before the client's notifications/cancelled for its own timeout: the tool ran to its answer, which the caller did not get (the SDK clients drop an answer to a request they cancelled), and its effect happened all the same`
         : ran ? `the server view shows the earlier attempt ran to its result (${ranAt.server!.outcome}), ${callerGot(ranAt, a) && ranAt.outcome === ranAt.server!.outcome ? 'which the caller got before it retried' : 'which the caller did not get'}: its effect happened before this retry`
         : resultRefused ? `the server view shows the earlier attempt reached the server, and ${refusedText}`
         : raised ? `the server view shows the earlier attempt reached the server, and its ${ranAt.detail.errorCode ?? 'error'} came from the tool as it ran (its arguments keep the tool's inputSchema)`

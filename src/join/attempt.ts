@@ -232,6 +232,12 @@ export interface AttemptView {
   listCursor?: string;
   /** The client sent notifications/cancelled for this request. */
   cancelled?: boolean;
+  /**
+   * Its client's notifications/cancelled for its own timeout came `ms` after this request's answer (a result) had
+   * ended in this log, at `ts` (the two crossed): its caller got the timeout error, not that answer (see
+   * CallLinker: a like request after it is its retry).
+   */
+  crossedTimeout?: { ts: number; ms: number };
   /** When the cancellation was sent. */
   cancelledAt?: number;
   /** In the server's view: its notifications/cancelled came this many ms before the request itself (it overtook it on the way). */

@@ -1207,6 +1207,22 @@ export class JoinEngine {
     }
   }
 
+  /**
+   * Requests answered with a result whose client's own timeout sent notifications/cancelled after that answer had ended
+   * (by scope and id, the latest CLOSED_KEPT): their attempts, final already and on their way to the call linker, are
+   * marked as they reach it (takeCrossedTimeout).
+   */
+  private readonly crossedTimeouts = new Map<string, { ts: number; ms: number }>();
+
+  /** The crossed timeout of the request with this id in this scope, if any (taken once). */
+  takeCrossedTimeout(scopeKey: string, idKey: string): { ts: number; ms: number } | undefined {
+    if (this.crossedTimeouts.size === 0) return undefined;
+    const key = `${scopeKey} ${idKey}`;
+    const c = this.crossedTimeouts.get(key);
+    if (c !== undefined) this.crossedTimeouts.delete(key);
+    return c;
+  }
+
   /** A client's requests it cancelled whose views are not final yet (their stream still open), by call fingerprint. */
   private readonly cancelledByCall = new Map<number, Set<AttemptView>>();
 
@@ -1924,7 +1940,16 @@ export class JoinEngine {
           // A server's view only shows that the cancellation crossed a result it had sent; in any view, one that the
           // client's own timeout sent crossed it (the SDK clients clear a request's timer when its answer comes), so its
           // caller got the timeout, not the result, however soon after the answer it came.
-          else if (!shared && known.end !== undefined && ts !== undefined && ((ts >= known.end && known.answer === 'result' && timedOutReason(params.reason)) || (sess.side !== 'server' && ts - known.end > 50))) (sess.cancels ??= []).push({ id: rid, src, ...(typeof params.reason === 'string' ? { reason: params.reason.trim().slice(0, 200) } : {}), after: { status: known.status, ms: ts - known.end, answer: known.answer, seen: known } });
+          else if (!shared && known.end !== undefined && ts !== undefined && ((ts >= known.end && known.answer === 'result' && timedOutReason(params.reason)) || (sess.side !== 'server' && ts - known.end > 50))) {
+            (sess.cancels ??= []).push({ id: rid, src, ...(typeof params.reason === 'string' ? { reason: params.reason.trim().slice(0, 200) } : {}), after: { status: known.status, ms: ts - known.end, answer: known.answer, seen: known } });
+            // Its caller got the timeout, not the answer: the call linker takes it as failed (see takeCrossedTimeout).
+            if (ts >= known.end && known.answer === 'result' && timedOutReason(params.reason)) {
+              const key = `${scopeKey} ${idKeyOf(rid)}`;
+              this.crossedTimeouts.delete(key);
+              this.crossedTimeouts.set(key, { ts, ms: ts - known.end });
+              trimOldest(this.crossedTimeouts, CLOSED_KEPT);
+            }
+          }
         }
       }
     }
