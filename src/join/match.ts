@@ -732,8 +732,7 @@ export class Matcher {
     // Those waiting for an earlier attempt of their call go out with the rest, in start order.
     for (const h of this.deferred) if (!h.emitted) rest.push({ h, deadline: h.deadline, start: h.attempt.startTs ?? -Infinity, seq: this.slotSeq++ });
     this.deferred.clear();
-    // (By the attempt's start now: one held from its server's view may have taken its client's, which started earlier.)
-    rest.sort((a, b) => (a.h.attempt.startTs ?? -Infinity) - (b.h.attempt.startTs ?? -Infinity) || a.seq - b.seq);
+    rest.sort((a, b) => a.start - b.start || a.seq - b.seq);
     // An OpenTelemetry export given with the wire logs of the same traffic (an OTLP input holds every attempt to the
     // end): an attempt made only of views rebuilt from spans, whose request carries the trace context that a request
     // of another log carried too, is that same request. Its view of a side the other log lacks joins that attempt
@@ -766,7 +765,7 @@ export class Matcher {
         rest.splice(i--, 1);
       }
     }
-    for (const s of rest) if (!s.h.emitted) this.emit(s.h);
+    for (const s of rest) if (!s.h.emitted) this.emitAfterEarlier(s.h);
     for (const u of this.unread) this.noteUnmatchedUnread(u);
     this.unread = [];
     for (const list of this.pendingClaims.values()) for (const c of list) this.unmatchedClaims.push(c.src);
@@ -1169,6 +1168,23 @@ export class Matcher {
     // A request of the same call its client cancelled, whose stream the join still holds open (the TypeScript SDK 1.x
     // keeps a timed-out call's stream until its session closes): it comes here later, and this one waits for it.
     return h.attempt.client !== undefined && this.opts.cancelledOpenBefore?.(h.fp, start) === true;
+  }
+
+  /**
+   * Out at the end of input, after the attempts of its call held still that started before it: one held from its
+   * server's view keeps that view's start in the slot it was queued with, later than its client's when a hop held the
+   * request (its retry, answered first, would reach the call linker first).
+   */
+  private emitAfterEarlier(h: Held): void {
+    const start = h.attempt.startTs;
+    const list = start === undefined ? undefined : this.sameCall.get(h.fp);
+    if (list && list[0] !== h) {
+      for (const o of [...list]) {
+        if (o === h || o.attempt.startTs! >= start!) break;
+        if (!o.emitted) this.emit(o);
+      }
+    }
+    if (!h.emitted) this.emit(h);
   }
 
   /** An attempt is out (or merged into another): it leaves its fingerprint's list, and (release) those waiting for it go. */

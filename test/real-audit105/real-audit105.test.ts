@@ -114,11 +114,12 @@ describe('real-audit105: three SDKs at volume through a fault hop, each app atte
     for (const a of ['503', '429', '404', 'cut', 'delay'] as const) expect(attempts.some((t) => t.attempt > 1 && calls.get(t.call)![t.attempt - 2]!.hop?.action === a)).toBe(true);
   });
 
-  // Before: a hop that held a request past the client's timeout (its retry was answered before it) split 30 of 31 such
-  // calls in two (the retry reached the call linker first: held from the server's view, the earlier attempt kept the
-  // server's later start); and an answer the Python client's own timeout crossed (its notifications/cancelled came after
-  // the answer had ended in the recording proxy's log) was a success, whose retry began a call of its own (with no
-  // UNSAFE_RETRY for a charge that ran twice).
+  // Before (515330d6), in this slice: a request the hop held past the client's timeout, whose retry was answered
+  // first, split 3 of the 19 such retried calls in two (held from the server's view, the earlier attempt kept the
+  // server's later start, and the retry reached the call linker first); and each of the 46 answers the Python client's
+  // own timeout crossed under load (its notifications/cancelled came after the answer had ended in the recording
+  // proxy's log) was a success whose retry began a call of its own, 23 retries of a charge that had run without
+  // UNSAFE_RETRY.
   it('as files (--client/--server, gzipped): every attempt, call, retry link and finding as the truth has it', async () => {
     expect(score(await report(flags))).toEqual({});
   });
