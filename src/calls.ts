@@ -205,7 +205,10 @@ export class CallLinker {
     if (a.method === 'tools/call' && this.opts.crossedTimeout) {
       for (const v of [a.client, a.server]) {
         const c = v ? this.opts.crossedTimeout(v.scopeKey, v.idKey) : undefined;
-        if (c !== undefined && v === (a.client ?? a.primary)) v.crossedTimeout = c;
+        if (c === undefined || v !== (a.client ?? a.primary)) continue;
+        v.crossedTimeout = c;
+        const said = `its client's notifications/cancelled for its own timeout came ${Math.round(c.ms)} ms after this answer had ended in this log: the caller got the timeout error, not this answer`;
+        a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
       }
     }
     // The scope's key and the client's name, made once: every map below is keyed by them.
