@@ -16,7 +16,7 @@ interface Hop { ts: number; session: string; id: number; action: Action }
 interface TruthAttempt { kind: 'attempt'; sdk: string; call: string; tool: 'lookup' | 'charge' | 'fail'; attempt: number; t0: number; ms?: number; got: 'result' | 'isError' | 'threw'; error?: string; hop: Hop | null }
 interface Ran { kind: 'ran'; tag: string; ts: number }
 interface Finding { code: string; message: string; session?: string | null }
-interface Attempt { session: string | null; id: unknown; method: string; status: number | null; outcome: string; serverOutcome?: string; call?: string; attempt?: number; findings: Finding[] }
+interface Attempt { session: string | null; id: unknown; method: string; status: number | null; outcome: string; serverOutcome?: string; call?: string; attempt?: number; findings: Finding[]; detail?: { why?: string } }
 interface Report { attempts: Attempt[]; findings: Finding[] }
 
 const truthLines = gunzipSync(readFileSync(`${DIR}truth.ndjson.gz`)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
@@ -40,7 +40,7 @@ async function report(args: string[], stdin?: string | NodeJS.ReadableStream): P
  * tools/call with the session and JSON-RPC id the hop saw for that POST.
  */
 function score(r: Report): Record<string, unknown[]> {
-  const p: Record<string, unknown[]> = { unmatched: [], outcome: [], splitCall: [], joinedCalls: [], attemptNumber: [], noFinalResult: [], sideDivergence: [], unsafeRetryMissing: [], unsafeRetryFalse: [], retryAfterMissing: [], retryAfterFalse: [], falseFindings: [], sessionExpired: [], sessionFindings: [] };
+  const p: Record<string, unknown[]> = { unmatched: [], outcome: [], crossedWhy: [], splitCall: [], joinedCalls: [], attemptNumber: [], noFinalResult: [], sideDivergence: [], unsafeRetryMissing: [], unsafeRetryFalse: [], retryAfterMissing: [], retryAfterFalse: [], falseFindings: [], sessionExpired: [], sessionFindings: [] };
   const rows = new Map<string, Attempt[]>();
   for (const a of r.attempts) if (a.method === 'tools/call') rows.set(`${a.session}|${String(a.id)}`, [...(rows.get(`${a.session}|${String(a.id)}`) ?? []), a]);
   // The answers a client's own timeout crossed (the caller got the timeout): said once per session, for that id.
@@ -68,6 +68,10 @@ function score(r: Report): Record<string, unknown[]> {
         if (a.outcome !== 'HTTP_ERROR' || a.status !== Number(h.action)) p.outcome!.push([tag, t.attempt, h.action, a.outcome, a.status]);
       } else if ((t.got === 'result' && a.outcome !== 'TOOL_SUCCESS') || (t.got === 'isError' && a.outcome !== 'TOOL_ERROR')) p.outcome!.push([tag, t.attempt, t.got, a.outcome]);
       else if (t.got === 'threw' && (a.outcome === 'TOOL_SUCCESS' || a.outcome === 'TOOL_ERROR') && !crossed.has(`${h.session}|${h.id}`)) p.outcome!.push([tag, t.attempt, 'threw', a.outcome]);
+      // the row of an answer the client's own timeout crossed says the caller got the timeout; no row the app got says so
+      const saysCrossed = /the caller got the timeout error, not this answer/.test(a.detail?.why ?? '');
+      if (t.got === 'threw' && (a.outcome === 'TOOL_SUCCESS' || a.outcome === 'TOOL_ERROR') && !saysCrossed) p.crossedWhy!.push([tag, t.attempt, 'missing']);
+      if (t.got !== 'threw' && saysCrossed) p.crossedWhy!.push([tag, t.attempt, 'false']);
       // a stream cut after its head: no final result (unless the client had given up before the head came)
       if (h.action === 'cut' && !codes.includes('NO_FINAL_RESULT') && !codes.includes('CANCELLED')) p.noFinalResult!.push([tag, t.attempt, 'missing']);
       if (h.action !== 'cut' && codes.includes('NO_FINAL_RESULT')) p.noFinalResult!.push([tag, t.attempt, h.action]);
