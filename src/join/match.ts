@@ -1171,17 +1171,18 @@ export class Matcher {
   }
 
   /**
-   * Out at the end of input, after the attempts of its call held still that started before it: one held from its
-   * server's view keeps that view's start in the slot it was queued with, later than its client's when a hop held the
-   * request (its retry, answered first, would reach the call linker first).
+   * Out at the end of input, after the attempts of its call in its scope held still that started before it: one held
+   * from its server's view keeps that view's start in the slot it was queued with, later than its client's when a hop
+   * held the request (its retry, answered first, would reach the call linker first).
    */
   private emitAfterEarlier(h: Held): void {
     const start = h.attempt.startTs;
     const list = start === undefined ? undefined : this.sameCall.get(h.fp);
     if (list && list[0] !== h) {
+      const scope = h.attempt.primary.scopeKey;
       for (const o of [...list]) {
         if (o === h || o.attempt.startTs! >= start!) break;
-        if (!o.emitted) this.emit(o);
+        if (!o.emitted && o.attempt.primary.scopeKey === scope) this.emit(o);
       }
     }
     if (!h.emitted) this.emit(h);
