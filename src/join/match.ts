@@ -1171,18 +1171,19 @@ export class Matcher {
   }
 
   /**
-   * Out at the end of input, after the attempts of its call in its scope held still that started before it: one held
-   * from its server's view keeps that view's start in the slot it was queued with, later than its client's when a hop
-   * held the request (its retry, answered first, would reach the call linker first).
+   * Out at the end of input, after the earlier requests of its call in its scope held still (other ids: another log's
+   * view of this same request keeps its place): one held from its server's view keeps that view's start in the slot it
+   * was queued with, later than its client's when a hop held the request (its retry, answered first, would reach the
+   * call linker first).
    */
   private emitAfterEarlier(h: Held): void {
     const start = h.attempt.startTs;
     const list = start === undefined ? undefined : this.sameCall.get(h.fp);
     if (list && list[0] !== h) {
-      const scope = h.attempt.primary.scopeKey;
+      const { scopeKey, idKey } = h.attempt.primary;
       for (const o of [...list]) {
         if (o === h || o.attempt.startTs! >= start!) break;
-        if (!o.emitted && o.attempt.primary.scopeKey === scope) this.emit(o);
+        if (!o.emitted && o.attempt.primary.scopeKey === scopeKey && o.attempt.primary.idKey !== idKey) this.emit(o);
       }
     }
     if (!h.emitted) this.emit(h);
