@@ -201,11 +201,13 @@ export class CallLinker {
   attempt(a: Attempt): void {
     const view = a.primary;
     // Its client's own timeout ran out after its answer had ended in the log: the caller got the timeout, not the answer.
-    // (Taken from every view; kept on the view that stands for the client, whose own times a client's log has.)
+    // (Taken from every view; kept on the client's view, whose own times a client's log has. A server's log alone keeps
+    // its session-level CANCELLED only: there the cancellation also follows answers a hop held or lost on the way, whose
+    // like request after it the application may not have sent as a retry.)
     if (a.method === 'tools/call' && this.opts.crossedTimeout) {
       for (const v of [a.client, a.server]) {
         const c = v ? this.opts.crossedTimeout(v.scopeKey, v.idKey) : undefined;
-        if (c === undefined || v !== (a.client ?? a.primary)) continue;
+        if (c === undefined || v === undefined || v !== a.client) continue;
         v.crossedTimeout = c;
         const said = `its client's notifications/cancelled for its own timeout came ${Math.round(c.ms)} ms after this answer had ended in this log: the caller got the timeout error, not this answer`;
         a.detail = { ...a.detail, why: a.detail.why ? `${a.detail.why}; ${said}` : said };
