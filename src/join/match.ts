@@ -1849,12 +1849,16 @@ export class Matcher {
     const start = a.startTs!;
     for (const fp of [a.server?.fingerprint, a.client?.fingerprint]) {
       const list = fp === undefined ? undefined : this.sameCall.get(fp);
-      const i = list ? list.findIndex((h) => h.attempt === a) : -1;
+      if (!list) continue;
+      // (From the end: it went in lately, by its server's start. A list of one popular request can be long.)
+      let i = list.length - 1;
+      while (i >= 0 && list[i]!.attempt !== a) i--;
       if (i === -1) continue;
-      const h = list!.splice(i, 1)[0]!;
-      let j = list!.length;
-      while (j > 0 && list![j - 1]!.attempt.startTs! > start) j--;
-      list!.splice(j, 0, h);
+      // (Earlier, or later where the server's clock is behind the client's.)
+      let j = i;
+      while (j > 0 && list[j - 1]!.attempt.startTs! > start) j--;
+      if (j === i) while (j < list.length - 1 && list[j + 1]!.attempt.startTs! < start) j++;
+      if (j !== i) list.splice(j, 0, list.splice(i, 1)[0]!);
       return;
     }
   }
