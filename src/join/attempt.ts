@@ -306,6 +306,8 @@ export interface AttemptView {
   endUnseen?: boolean;
   /** A server/discover probe that failed, after which its client sent initialize in the same scope: an older server, as the spec's era detection expects. */
   versionFallback?: boolean;
+  /** A server/discover probe that failed otherwise (not a refusal by an older server), after which its client sent initialize all the same. */
+  fellBackAfterFailure?: boolean;
   /** A later attempt was linked to this one as its retry. */
   retried?: boolean;
   /** A later attempt of its call was sent in another session (after a 404: in the one the client re-initialized). */

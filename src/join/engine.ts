@@ -594,6 +594,17 @@ export class JoinEngine {
     if (at !== -1) {
       probes[at]!.versionFallback = true;
       probes.splice(at, 1);
+    } else {
+      // A probe that failed otherwise (a 429, a 5xx, a broken or cut answer) after which the client sent initialize all
+      // the same: the failure, not an older server, put the connection on the 2025 handshake (real-audit101).
+      const failed = probes.findIndex((p) => {
+        const end = p.endTs ?? p.startTs;
+        return p.outcome !== undefined && p.outcome !== 'SUCCESS' && p.outcome !== 'UNANSWERED' && ts !== undefined && end !== undefined && ts >= end && ts - end <= window;
+      });
+      if (failed !== -1) {
+        probes[failed]!.fellBackAfterFailure = true;
+        probes.splice(failed, 1);
+      }
     }
     if (ts !== undefined) sess.probes = probes.filter((p) => { const end = p.endTs ?? p.startTs; return end === undefined || ts - end <= window; });
   }

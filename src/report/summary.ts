@@ -203,6 +203,10 @@ export function attemptRow(a: Attempt, redact: boolean): AttemptRow {
     const said = 'a version probe the server refused (it predates 2026-07-28); the client fell back to initialize, as the spec asks';
     row.detail ??= {};
     row.detail.why = row.detail.why !== undefined ? `${said}; ${row.detail.why}` : said;
+  } else if (a.primary.fellBackAfterFailure || a.client?.fellBackAfterFailure || a.server?.fellBackAfterFailure) {
+    const said = 'its client then sent initialize instead (the 2025-11-25 handshake): this was no refusal by a server older than 2026-07-28 (that answers 400, 404, 405 or a JSON-RPC error), so this failure, not the server, put the connection on the older protocol';
+    row.detail ??= {};
+    row.detail.why = row.detail.why !== undefined ? `${row.detail.why}; ${said}` : said;
   }
   // A ping is answered at once by a live peer: one that got no answer says more of the server than of the request.
   // (Only after a wait a live server would have answered in, and not when a DELETE of the session cut its stream.)
