@@ -77,6 +77,10 @@ const RESPONSE_CLOSED = /\bresponse_closed\.started\s*$/;
 const RESPONSE_CLOSING = /\bresponse_closed\.(?:started|complete)\s*$/;
 /** The SDK's record of a JSON body it could not read as a JSON-RPC message (`_handle_json_response`); its traceback follows. */
 const PARSE_ERROR = /\bError parsing JSON response\s*$/;
+/** The SDK's record of an SSE event whose data it could not read as a JSON-RPC message (`_handle_sse_event`); its traceback follows. */
+const SSE_PARSE_ERROR = /\bError parsing SSE message\s*$/;
+/** The start of the text pydantic refused, on that traceback's line: the id it gives (the request whose stream it was). */
+const REFUSED_INPUT_ID = /\binput_value='\{"jsonrpc":\s?"2\.0",\s?"id":\s?("(?:[^"\\']|\\.){0,80}"|-?\d{1,15})[,}]/;
 /** pydantic's line in that traceback when the body is not JSON at all (not a JSON-RPC shape it refused). */
 const JSON_INVALID = /\bInvalid JSON:.*\[type=json_invalid\b/;
 /** pydantic's line of another validation error in that traceback: JSON, but no JSON-RPC message (a field missing, say). */
@@ -146,6 +150,8 @@ const PHRASES: Record<string, { direction: 'c2s' | 's2c'; side: 'client' | 'serv
 /** A message the client sent, as it was attributed (a request's id; its session, or its own conn once interleaved). */
 interface Sent {
   id?: JsonRpcId;
+  /** The 2xx status httpx's line tied to its POST (the only one in flight then). */
+  status?: number;
   /** A request's method and params as text: requests alike in all but their session cannot be told apart anyway. */
   what?: string;
   /** Its POST's 2xx answer is an SSE stream (httpcore's head line said text/event-stream), or not; unknown without httpcore's lines. */
@@ -234,6 +240,8 @@ interface PythonLog {
   jsonRead?: { owner: Sent; line: number };
   /** The SDK's "Error parsing JSON response" record right after that read, until its traceback says why. */
   parseFailed?: { owner: Sent; line: number; ts?: string };
+  /** The SDK's "Error parsing SSE message" record, until its traceback says why and whose (real-audit101). */
+  sseParseFailed?: { line: number; ts?: string };
   /**
    * A response to another id in that read body, which the SDK dropped (its caller waits on): put down after the client's
    * notifications/cancelled for the request, or before the next message it sends, whichever comes first.
@@ -442,6 +450,26 @@ function read(line: string, ctx: AdapterContext): AdapterResult {
       const rest = read(line, ctx);
       if (!Array.isArray(rest)) return rest;
       return m?.method === 'notifications/cancelled' && m.params?.requestId === d.owner.id ? [...rest, wrong] : [wrong, ...rest];
+    }
+  }
+  // An SSE event the SDK could not parse ("Error parsing SSE message"): its traceback's pydantic line starts the text it
+  // refused, with the id of the request whose stream it was; the SDK gives that caller MCPError -32700. Not JSON
+  // (json_invalid): MALFORMED_JSON; JSON of another shape: INVALID_ENVELOPE. Tied to the one request in flight with that id.
+  if (isHeadLine(line) && SSE_PARSE_ERROR.test(line)) {
+    const ts = leadingTime(line);
+    log.sseParseFailed = { line: ctx.line, ...(ts !== undefined ? { ts } : {}) };
+    return [];
+  }
+  if (log.sseParseFailed !== undefined) {
+    if (isHeadLine(line)) log.sseParseFailed = undefined;
+    else {
+      const how = JSON_INVALID.test(line) ? 'json' : VALIDATION_LINE.exec(line)?.[1];
+      if (how !== undefined) {
+        const failed = log.sseParseFailed;
+        log.sseParseFailed = undefined;
+        const owner = sseEventOwner(log, line);
+        return owner !== undefined ? [refusedEvent(log, owner, failed, ctx, how)] : [];
+      }
     }
   }
   if (log.parseFailed !== undefined) {
@@ -765,6 +793,7 @@ function statusLine(log: PythonLog, status: number, reason: string, line: string
     const id = owner.id;
     if (id !== undefined && status >= 200 && status <= 299 && status !== 202) {
       log.refusable = { owner, status };
+      owner.status = status;
       if (sse !== undefined) owner.sse = sse;
       owner.head2xx = { status, line: ctx.line };
       if (sse === true) log.sseAnswers = true;
@@ -1095,6 +1124,34 @@ function refusedRead(failed: { owner: Sent; line: number; ts?: string }, ctx: Ad
   if (failed.ts !== undefined) record.ts = failed.ts;
   if (owner.session !== undefined) record.session = owner.session;
   if (owner.conn !== undefined) record.conn = owner.conn;
+  return record;
+}
+
+/** The request in flight whose id starts the SSE event's text the SDK refused (pydantic's input_value), when only one has it. */
+function sseEventOwner(log: PythonLog, line: string): Sent | undefined {
+  const m = REFUSED_INPUT_ID.exec(line);
+  if (!m) return undefined;
+  let id: JsonRpcId;
+  try { id = JSON.parse(m[1]!) as JsonRpcId; } catch { return undefined; }
+  const waiting = log.open?.get(idKey(id));
+  return waiting !== undefined && waiting.sent.length === 1 && waiting.answered === 0 ? waiting.sent[0] : undefined;
+}
+
+/** That SSE event's answer record: MALFORMED_JSON (not JSON) or INVALID_ENVELOPE (JSON of another shape); the event's text is not in the log. */
+function refusedEvent(log: PythonLog, owner: Sent, failed: { line: number; ts?: string }, ctx: AdapterContext, how: string): MessageRecord {
+  const raised = 'and gives its caller MCPError -32700 "Failed to parse SSE message", not a result';
+  const why = how === 'json'
+    ? `an SSE event on its stream is not JSON: the Python SDK logged "Error parsing SSE message" (line ${failed.line}) with pydantic's "Invalid JSON" (json_invalid, line ${ctx.line}) of a text that starts with this request's id, ${raised}`
+    : `an SSE event on its stream is JSON but no JSON-RPC message the Python SDK takes: it logged "Error parsing SSE message" (line ${failed.line}) with pydantic's validation errors (type=${how}, line ${ctx.line}) of a text that starts with this request's id, ${raised}`;
+  const record: MessageRecord = {
+    // (the SDK parses SSE events only of a 2xx text/event-stream answer: 200, unless httpx's line tied another to it)
+    v: 1, kind: 'message', direction: 's2c', side: 'client', message: { jsonrpc: '2.0', id: owner.id! }, status: owner.status ?? 200, bodyUnlogged: 'json', error: why,
+    ...(how === 'json' ? { malformed: why } : { invalidEnvelope: why }),
+  };
+  if (failed.ts !== undefined) record.ts = failed.ts;
+  if (owner.session !== undefined) record.session = owner.session;
+  if (owner.conn !== undefined) record.conn = owner.conn;
+  answered(log, owner);
   return record;
 }
 
