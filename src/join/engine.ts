@@ -593,13 +593,17 @@ export class JoinEngine {
     });
     if (at !== -1) {
       probes[at]!.versionFallback = true;
-      probes.splice(at, 1);
+      // (with the probes before it: a redirect it followed, the same opening's)
+      probes.splice(0, at + 1);
     } else {
-      // A probe that failed otherwise (a 429, a 5xx, a broken or cut answer) after which the client sent initialize all
-      // the same: the failure, not an older server, put the connection on the 2025 handshake (real-audit101).
+      // A probe answered 429 or 5xx (a hop's, a busy server's: no refusal of an older server) after which the client sent
+      // initialize all the same: that answer, not an older server, put the connection on the 2025 handshake
+      // (real-audit101). Not a redirect, an auth refusal or a connection that failed: what the client did after those is
+      // its own retry or follow-up, not known to be this fallback.
       const failed = probes.findIndex((p) => {
         const end = p.endTs ?? p.startTs;
-        return p.outcome !== undefined && p.outcome !== 'SUCCESS' && p.outcome !== 'UNANSWERED' && ts !== undefined && end !== undefined && ts >= end && ts - end <= window;
+        const busy = typeof p.status === 'number' && (p.status === 429 || p.status >= 500);
+        return busy && ts !== undefined && end !== undefined && ts >= end && ts - end <= window;
       });
       if (failed !== -1) {
         probes[failed]!.fellBackAfterFailure = true;
