@@ -114,7 +114,7 @@ async function runApp(c, observed, app) {
 }
 
 async function pyApp(url, dir, observed) {
-  const app = spawn(PY, [`${R}/test/real-audit103/py_client.py`, url, `${dir}/client.log`, observed.orderId], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const app = spawn(PY, [`${R}/test/real-audit93/py_client.py`, url, `${dir}/client.log`, observed.orderId, 'audit103-py', 'basic'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   app.stdout.on('data', (c) => (out += c));
   await Promise.race([new Promise((r) => app.once('exit', r)), sleep(60_000)]);

@@ -1,11 +1,16 @@
-# The app of test/real-audit93/record.mjs: the Python SDK 2.3.0 Client (mode "legacy": one 2025-era session) with logging
-# at DEBUG for mcp and httpx into LOG; lookup_order (its first POST gets 503: the app calls again once), send_invoice
-# (a tool error, the app calls again once), refund (a tool error); prints what each call got or raised.
-#   /work/py-venv/bin/python py_client.py URL LOG ORDER
+# The app of test/real-audit93/record.mjs (and real-audit103's): the Python SDK 2.3.0 Client (mode "legacy": one 2025-era
+# session) with logging at DEBUG for mcp and httpx into LOG; lookup_order (its first POST gets 503: the app calls again
+# once), send_invoice (a tool error, the app calls again once), refund (a tool error); prints what each call got or raised.
+#   /work/py-venv/bin/python py_client.py URL LOG ORDER [NAME [basic]]
+# NAME: its clientInfo name (audit93-py); basic: logging's basic format, no time on any line (audit 103).
 import asyncio, json, logging, sys, time
 
 url, log_file, order = sys.argv[1], sys.argv[2], sys.argv[3]
-logging.basicConfig(level=logging.DEBUG, filename=log_file, format="%(asctime)s - %(name)s - %(levelname)s - %(message)s")
+client_name = sys.argv[4] if len(sys.argv) > 4 else "audit93-py"
+if len(sys.argv) > 5 and sys.argv[5] == "basic":
+    logging.basicConfig(level=logging.DEBUG, filename=log_file)
+else:
+    logging.basicConfig(level=logging.DEBUG, filename=log_file, format="%(asctime)s - %(name)s - %(levelname)s - %(message)s")
 seen = []
 
 
@@ -31,7 +36,7 @@ async def main():
             seen.append({"app": "py", "step": label, "threw": err, "ms": round((time.monotonic() - t0) * 1000)})
             return False
 
-    async with Client(url, mode="legacy", client_info=t.Implementation(name="audit93-py", version="2.3.0")) as c:
+    async with Client(url, mode="legacy", client_info=t.Implementation(name=client_name, version="2.3.0")) as c:
         seen.append({"app": "py", "step": "connect", "ok": "connected"})
         for name in ("lookup_order", "send_invoice", "refund"):
             if not await step(c, f"{name} {order}", name) and name != "refund":
